@@ -1,0 +1,301 @@
+"""Events that drivers report to the engine: immutable, past-tense facts.
+
+Owns: the driver-side event vocabulary (frozen, slotted dataclasses, comparable with
+``==`` so tests assert whole lists), the ``Action``/``Door``/``Device`` names and the
+``EscrowDecision`` the engine returns at escrow time.
+Must not import: cabinet.*, gpiozero, serial.  The engine maps these onto its own events.
+
+Money is integer minor units (cents) in fields ending ``_minor``.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+
+
+class Action(enum.StrEnum):
+    """A player button on the panel (also the name of its lamp)."""
+
+    DEAL = "deal"
+    HIT = "hit"
+    STAND = "stand"
+    SPLIT = "split"
+    DOUBLE = "double"
+    INSURE = "insure"
+    BET_UP = "bet_up"
+    BET_DOWN = "bet_down"
+    CASH_OUT = "cash_out"
+    CHIP_1 = "chip_1"
+    CHIP_5 = "chip_5"
+    CHIP_25 = "chip_25"
+    CHIP_100 = "chip_100"
+    SPOT_1 = "spot_1"
+    SPOT_2 = "spot_2"
+    SPOT_3 = "spot_3"
+
+
+class Door(enum.StrEnum):
+    """A door switch watched by the panel."""
+
+    MAIN = "main"
+    CASH_BOX = "cash_box"
+    LOGIC = "logic"
+
+
+class Device(enum.StrEnum):
+    """Which device an online/offline/fault event is about."""
+
+    PANEL = "panel"
+    BILL_ACCEPTOR = "bill_acceptor"
+    PULSE_ACCEPTOR = "pulse_acceptor"
+    PRINTER = "printer"
+
+
+class EscrowDecision(enum.Enum):
+    """What the engine wants done with the item in escrow."""
+
+    STACK = "stack"
+    RETURN = "return"
+
+
+# --- panel -----------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class ButtonPressed:
+    """One debounced, refire-guarded press of a player button (one intent).
+
+    Attributes:
+        action: which button.
+        at_s: monotonic time of the press's first edge, in seconds (driver clock).
+    """
+
+    action: Action
+    at_s: float
+
+
+@dataclass(frozen=True, slots=True)
+class DoorOpened:
+    """A door switch settled in the open position."""
+
+    door: Door
+    at_s: float
+
+
+@dataclass(frozen=True, slots=True)
+class DoorClosed:
+    """A door switch settled in the closed position."""
+
+    door: Door
+    at_s: float
+
+
+@dataclass(frozen=True, slots=True)
+class KeySwitchTurned:
+    """The operator key switch settled on (``on=True``) or off."""
+
+    on: bool
+    at_s: float
+
+
+# --- bill acceptor (ID-003 and pulse) ---------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class BillEscrowed:
+    """A bill sits in escrow; passed to the engine's decision callback.
+
+    Attributes:
+        transaction_id: unique id of this note, stable across reconnects of the same
+            driver; the engine journals it before answering STACK (protocols.md 1.8 step 3).
+        sequence: per-driver-session counter (1, 2, ...), for logs.
+        denomination_minor: value of the note in minor units.
+        escrow_code: the raw ID-003 escrow code (0x61...).
+    """
+
+    transaction_id: str
+    sequence: int
+    denomination_minor: int
+    escrow_code: int
+
+
+@dataclass(frozen=True, slots=True)
+class VoucherEscrowed:
+    """A voucher (TITO ticket) sits in escrow; passed to the decision callback.
+
+    Attributes:
+        transaction_id: as in ``BillEscrowed``.
+        sequence: per-session counter.
+        validation_number: the barcode digits read by the acceptor (usually 18).
+    """
+
+    transaction_id: str
+    sequence: int
+    validation_number: str
+
+
+@dataclass(frozen=True, slots=True)
+class BillVended:
+    """VEND VALID for a bill: the one credit point (protocols.md 1.8 step 6).
+
+    Passed to the engine's ``credit`` callback, never to the plain event sink.  The
+    driver sends ACK only after ``credit`` returned.
+
+    Attributes:
+        transaction_id: the id given in ``BillEscrowed`` (or, when ``recovered``, the id
+            of the open transaction the engine handed to the driver at start).
+        denomination_minor: value in minor units.
+        recovered: True when the driver did not see this note's escrow in this session
+            (restart after a crash): the engine must check its journal; a transaction
+            already credited is a duplicate and must not be credited again.
+    """
+
+    transaction_id: str
+    denomination_minor: int
+    recovered: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class VoucherVended:
+    """VEND VALID for a voucher: redeem it now (same contract as ``BillVended``)."""
+
+    transaction_id: str
+    validation_number: str
+    recovered: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class VendValidRepeated:
+    """The acceptor repeated VEND VALID for a note already passed to ``credit``.
+
+    Informational: the driver re-sent ACK and did not call ``credit`` again.
+    """
+
+    transaction_id: str
+    repeats: int
+
+
+@dataclass(frozen=True, slots=True)
+class BillStacked:
+    """The note or voucher reached the cash box; its transaction is closed."""
+
+    transaction_id: str
+
+
+@dataclass(frozen=True, slots=True)
+class BillReturned:
+    """The note or voucher in escrow went back to the customer; never credit it.
+
+    Attributes:
+        transaction_id: the escrowed item's id.
+        reason: short text ("engine decision", "escrow timeout", "power up with bill
+            in acceptor", a reject reason...).
+    """
+
+    transaction_id: str
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class BillRejected:
+    """The acceptor refused an inserted item before escrow (no transaction).
+
+    Attributes:
+        reason_code: ID-003 reject reason byte (protocols.md 1.5), 0 if unknown.
+        reason: readable text.
+    """
+
+    reason_code: int
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class BillFoundInStacker:
+    """At power-up the acceptor reported a bill in the stacker (status 0x42).
+
+    The note ends in the cash box.  If the engine's journal says the transaction
+    was not yet credited, this is an attendant/hand-pay review (protocols.md 1.9).
+
+    Attributes:
+        transaction_id: the open transaction it most likely belongs to, or None.
+    """
+
+    transaction_id: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class PulseTrainCounted:
+    """A pulse-mode acceptor finished a pulse train; passed to ``credit``.
+
+    Attributes:
+        transaction_id: unique id of this train.
+        pulses: number of accepted pulses.
+        amount_minor: pulses x value per pulse.
+        known_count: False if ``pulses`` is not in the configured table (the money was
+            taken anyway; the engine decides the policy).
+    """
+
+    transaction_id: str
+    pulses: int
+    amount_minor: int
+    known_count: bool
+
+
+# --- any device --------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class DeviceOnline:
+    """The device finished its start-up sequence and is usable."""
+
+    device: Device
+    detail: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class DeviceOffline:
+    """The device's port vanished or it stopped answering; the driver retries."""
+
+    device: Device
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class DeviceFault:
+    """The device reports a fault (jam, stacker full/open, cheat, failure, ...).
+
+    Attributes:
+        device: which device.
+        code: stable short name ("jam_in_acceptor", "stacker_full", "paper_out", ...).
+        text: readable detail (may include the raw byte).
+    """
+
+    device: Device
+    code: str
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class DeviceFaultCleared:
+    """A previously reported fault is gone (the device is back to a normal state)."""
+
+    device: Device
+    code: str
+
+
+PanelEvent = ButtonPressed | DoorOpened | DoorClosed | KeySwitchTurned
+EscrowEvent = BillEscrowed | VoucherEscrowed
+CreditEvent = BillVended | VoucherVended | PulseTrainCounted
+DriverEvent = (
+    PanelEvent
+    | BillStacked
+    | BillReturned
+    | BillRejected
+    | BillFoundInStacker
+    | VendValidRepeated
+    | DeviceOnline
+    | DeviceOffline
+    | DeviceFault
+    | DeviceFaultCleared
+)
