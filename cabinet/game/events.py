@@ -1,0 +1,180 @@
+"""Events the round hands out, and the decisions it takes in.
+
+Owns: ``Decision`` and the frozen event values of one round. Events are
+past-tense facts; tests compare lists of them with ``==`` (STYLE.md 5.24).
+Seats, spots and hands are numbered from 1, as on screen. Money is integer
+minor units.
+
+Events may name face-down cards (the cabinet journals them); what a player
+may see is ``Round.player_view()``, never the raw events.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+
+from .cards import Card
+
+
+class Decision(enum.Enum):
+    """A player's answer to the round's question (SCENARIOS.md "decisions")."""
+
+    HIT = "hit"
+    STAND = "stand"
+    DOUBLE = "double"
+    SPLIT = "split"
+    INSURE = "insure"
+    DECLINE = "decline"
+
+
+class Outcome(enum.Enum):
+    """How a hand ended (SCENARIOS.md "outcome")."""
+
+    BLACKJACK = "blackjack"
+    WIN = "win"
+    PUSH = "push"
+    LOSE = "lose"
+    BUST = "bust"
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """Base of every round event."""
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerCardDealt(Event):
+    """A card went face up to a player hand."""
+
+    seat: int
+    spot: int
+    hand: int
+    card: Card
+
+
+@dataclass(frozen=True, slots=True)
+class DealerCardDealt(Event):
+    """A card went to the dealer; ``face_up`` false for a hole / checked card."""
+
+    card: Card
+    face_up: bool
+
+
+@dataclass(frozen=True, slots=True)
+class DealerCardRevealed(Event):
+    """The dealer's face-down card was turned over."""
+
+    card: Card
+
+
+@dataclass(frozen=True, slots=True)
+class InsuranceOffered(Event):
+    """Insurance is offered to a spot's initial hand, at ``stake_minor``."""
+
+    seat: int
+    spot: int
+    stake_minor: int
+
+
+@dataclass(frozen=True, slots=True)
+class InsuranceTaken(Event):
+    """The spot insured for ``stake_minor`` (half the initial bet)."""
+
+    seat: int
+    spot: int
+    stake_minor: int
+
+
+@dataclass(frozen=True, slots=True)
+class InsuranceDeclined(Event):
+    """The spot declined insurance."""
+
+    seat: int
+    spot: int
+
+
+@dataclass(frozen=True, slots=True)
+class DealerChecked(Event):
+    """The dealer checked (peeked) for blackjack; ``blackjack`` is the result."""
+
+    blackjack: bool
+
+
+@dataclass(frozen=True, slots=True)
+class InsuranceSettled(Event):
+    """An insurance bet was settled: 3 × stake back on a dealer blackjack, else 0."""
+
+    seat: int
+    spot: int
+    stake_minor: int
+    returned_minor: int
+
+
+@dataclass(frozen=True, slots=True)
+class HandDoubled(Event):
+    """A hand doubled: ``extra_stake_minor`` was added to its stake."""
+
+    seat: int
+    spot: int
+    hand: int
+    extra_stake_minor: int
+
+
+@dataclass(frozen=True, slots=True)
+class HandSplit(Event):
+    """A spot's hand split in two; the second hand stakes ``extra_stake_minor``."""
+
+    seat: int
+    spot: int
+    extra_stake_minor: int
+
+
+@dataclass(frozen=True, slots=True)
+class HandStood(Event):
+    """A hand stands. ``reason``: ``player``, ``blackjack``, ``21``, ``double``,
+    ``split-aces`` or ``max-cards``."""
+
+    seat: int
+    spot: int
+    hand: int
+    total: int
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class HandBusted(Event):
+    """A hand went over 21 and is lost at once."""
+
+    seat: int
+    spot: int
+    hand: int
+    total: int
+
+
+@dataclass(frozen=True, slots=True)
+class DealerStood(Event):
+    """The dealer finished drawing at ``total`` (above 21 when busted)."""
+
+    total: int
+    busted: bool
+
+
+@dataclass(frozen=True, slots=True)
+class HandSettled(Event):
+    """A hand was settled: ``returned_minor`` goes back, stake included."""
+
+    seat: int
+    spot: int
+    hand: int
+    outcome: Outcome
+    stake_minor: int
+    returned_minor: int
+
+
+@dataclass(frozen=True, slots=True)
+class RoundEnded(Event):
+    """Every bet of the round is settled."""
+
+    wagered_minor: int
+    returned_minor: int

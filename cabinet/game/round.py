@@ -1,0 +1,867 @@
+"""The round: one deal of blackjack from bets to settlement, as a pure state machine.
+
+Owns: ``Round``, ``SeatBets``, ``Prompt``, ``Phase``. Feed it decisions, get
+events back; ask it which decisions are legal now. No clock, no randomness
+(the shoe is handed in), no I/O, no logging (STYLE.md 5.1). Every rule comes
+from a ``RuleSet`` field; the flow is RULES.md "Dealing order and the
+dealer's second card":
+
+1. the deal (one card per spot in play order, the dealer's up card, the
+   second card per spot, the hole card where ``dealer_hole_card``);
+2. insurance offers, spot by spot, when the up card is an Ace;
+3. the blackjack check where the up card calls for one;
+4. each hand played in order (hit, stand, double, split), with automatic
+   stands (blackjack, 21, split Aces, double, card limit);
+5. the dealer completes the hand while any player hand is undecided;
+6. settlement in integer minor units.
+
+A round saves to a plain dict and restores exactly (``to_dict`` /
+``from_dict``); the cabinet journals it after every decision.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from .cards import Card, format_cards, parse_card
+from .errors import BetError, CardError, IllegalDecision, RuleSetError, ShoeExhausted, StateError
+from .events import (
+    DealerCardDealt,
+    DealerCardRevealed,
+    DealerChecked,
+    DealerStood,
+    Decision,
+    Event,
+    HandBusted,
+    HandDoubled,
+    HandSettled,
+    HandSplit,
+    HandStood,
+    InsuranceDeclined,
+    InsuranceOffered,
+    InsuranceSettled,
+    InsuranceTaken,
+    Outcome,
+    PlayerCardDealt,
+    RoundEnded,
+)
+from .hand import describe_total, hand_total, is_natural, is_pair
+from .rules import RuleSet
+from .shoe import Shoe
+
+STATE_VERSION = 1
+
+
+class Phase(enum.Enum):
+    """Where the round stands. Only these phases persist between calls."""
+
+    NEW = "new"              # bets taken, nothing dealt: call ``start()``
+    INSURANCE = "insurance"  # waiting for an insurance answer
+    PLAYER = "player"        # waiting for a play decision
+    DONE = "done"            # every bet settled
+    ERROR = "error"          # the shoe ran out mid-round: void it
+
+
+#: Decisions each waiting phase can take (STYLE.md 5.5: the machine as a table).
+ACCEPTS: dict[Phase, frozenset[Decision]] = {
+    Phase.NEW: frozenset(),
+    Phase.INSURANCE: frozenset({Decision.INSURE, Decision.DECLINE}),
+    Phase.PLAYER: frozenset({Decision.HIT, Decision.STAND, Decision.DOUBLE, Decision.SPLIT}),
+    Phase.DONE: frozenset(),
+    Phase.ERROR: frozenset(),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class SeatBets:
+    """A seat's stake in a round.
+
+    Attributes:
+        seat: seat number, 1-3.
+        bets_minor: initial bet per betting spot, in spot order; 0 leaves a
+            spot out of play.
+        available_minor: credits the seat holds beyond these bets, which
+            doubles, splits and insurance may use (RULES.md: "offered only when
+            the station's credits cover the extra stake"); ``None`` for
+            unlimited (replay).
+    """
+
+    seat: int
+    bets_minor: tuple[int, ...]
+    available_minor: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Prompt:
+    """The question the round is waiting on.
+
+    Attributes:
+        kind: ``"insurance"`` or ``"play"``.
+        seat, spot, hand: who is asked (1-based; ``hand`` is 1 for insurance).
+        legal: the decisions that are legal now.
+    """
+
+    kind: str
+    seat: int
+    spot: int
+    hand: int
+    legal: frozenset[Decision]
+
+    @property
+    def text(self) -> str:
+        """In words, as SCENARIOS.md ``prompts``: ``"insurance seat 1 spot 1"``."""
+        if self.kind == "insurance":
+            return f"insurance seat {self.seat} spot {self.spot}"
+        return f"play seat {self.seat} spot {self.spot} hand {self.hand}"
+
+
+@dataclass(slots=True)
+class Hand:
+    """One player hand. ``returned_minor`` is ``None`` until it is settled."""
+
+    cards: list[Card]
+    stake_minor: int
+    from_split: bool = False
+    doubled: bool = False
+    done: bool = False
+    outcome: Outcome | None = None
+    returned_minor: int | None = None
+
+    @property
+    def blackjack(self) -> bool:
+        """A natural on an initial (not split) hand (RULES.md "Blackjack")."""
+        return not self.from_split and is_natural(self.cards)
+
+    @property
+    def total(self) -> int:
+        return hand_total(self.cards)[0]
+
+    @property
+    def settled(self) -> bool:
+        return self.outcome is not None
+
+
+@dataclass(slots=True)
+class Spot:
+    """A betting spot: its initial bet, its hands (two after a split) and insurance.
+
+    ``insurance`` is ``none``, ``offered``, ``taken`` or ``declined``.
+    """
+
+    seat: int
+    spot: int
+    bet_minor: int
+    hands: list[Hand] = field(default_factory=list)
+    splits: int = 0
+    insurance: str = "none"
+    insurance_stake_minor: int = 0
+    insurance_returned_minor: int | None = None
+
+
+def _payout(outcome: Outcome, stake_minor: int) -> int:
+    """What goes back for a settled hand, stake included (RULES.md: BJ 3:2, win 1:1)."""
+    if outcome is Outcome.BLACKJACK:
+        return stake_minor + stake_minor * 3 // 2
+    if outcome is Outcome.WIN:
+        return 2 * stake_minor
+    if outcome is Outcome.PUSH:
+        return stake_minor
+    return 0
+
+
+class Round:
+    """One round of blackjack for 1-3 seats of 1-3 spots.
+
+    Args:
+        rules: the variant's ``RuleSet``.
+        seats: one ``SeatBets`` per seat in play, any order (played by seat
+            number).
+        shoe: cards in the order they will be dealt; the round advances it.
+
+    Raises:
+        BetError: a bet outside the table limits or off the bet step, too many
+            seats or spots, a seat without a bet.
+
+    Use: ``events = round.start()``; then while ``round.prompt`` is not None,
+    ``events += round.decide(...)``. ``legal_decisions()`` tells what may be
+    answered now.
+    """
+
+    __slots__ = ("rules", "shoe", "spots", "dealer_cards", "dealer_hidden", "phase",
+                 "_ins_queue", "_ins_pos", "_cursor", "_available", "history")
+
+    def __init__(self, rules: RuleSet, seats: Sequence[SeatBets], shoe: Shoe) -> None:
+        self.rules = rules
+        self.shoe = shoe
+        self.spots: list[Spot] = []
+        self.dealer_cards: list[Card] = []
+        self.dealer_hidden = False
+        self.phase = Phase.NEW
+        self._ins_queue: list[int] = []
+        self._ins_pos = 0
+        self._cursor = (0, 0)
+        self._available: dict[int, int | None] = {}
+        #: ``[prompt text, decision value]`` in the order answered (game recall).
+        self.history: list[tuple[str, str]] = []
+        self._take_bets(seats)
+
+    # -- bets ---------------------------------------------------------------
+
+    def _take_bets(self, seats: Sequence[SeatBets]) -> None:
+        r = self.rules
+        if not seats:
+            raise BetError("no seat has a bet")
+        if len(seats) > r.max_seats:
+            raise BetError(f"{len(seats)} seats bet, but {r.name} seats {r.max_seats}")
+        seen: set[int] = set()
+        for sb in sorted(seats, key=lambda s: s.seat):
+            if not 1 <= sb.seat <= 3 or sb.seat in seen:
+                raise BetError(f"seat {sb.seat}: seat numbers are 1-3, each once")
+            seen.add(sb.seat)
+            if len(sb.bets_minor) > r.max_spots_per_seat:
+                raise BetError(f"seat {sb.seat}: {len(sb.bets_minor)} spots, but {r.name} "
+                               f"has {r.max_spots_per_seat} per seat")
+            if not any(sb.bets_minor):
+                raise BetError(f"seat {sb.seat}: no bet on any spot")
+            for n, bet in enumerate(sb.bets_minor, 1):
+                if bet == 0:
+                    continue
+                if not isinstance(bet, int) or isinstance(bet, bool):
+                    raise BetError(f"seat {sb.seat} spot {n}: bet {bet!r} is not whole minor units")
+                if not r.min_bet_minor <= bet <= r.max_bet_minor:
+                    raise BetError(
+                        f"seat {sb.seat} spot {n}: bet {bet} is outside the table limits "
+                        f"{r.min_bet_minor}-{r.max_bet_minor}")
+                if bet % r.bet_step_minor:
+                    raise BetError(f"seat {sb.seat} spot {n}: bet {bet} is not a multiple of "
+                                   f"the bet step {r.bet_step_minor}")
+                self.spots.append(Spot(sb.seat, n, bet, [Hand([], bet)]))
+            if sb.available_minor is not None and sb.available_minor < 0:
+                raise BetError(f"seat {sb.seat}: available credits cannot be negative")
+            self._available[sb.seat] = sb.available_minor
+
+    # -- public queries -------------------------------------------------------
+
+    @property
+    def finished(self) -> bool:
+        """True once every bet is settled."""
+        return self.phase is Phase.DONE
+
+    @property
+    def prompt(self) -> Prompt | None:
+        """The open question, or ``None`` (not started, over, or in error)."""
+        if self.phase is Phase.INSURANCE:
+            s = self.spots[self._ins_queue[self._ins_pos]]
+            return Prompt("insurance", s.seat, s.spot, 1, ACCEPTS[Phase.INSURANCE])
+        if self.phase is Phase.PLAYER:
+            si, hi = self._cursor
+            s = self.spots[si]
+            return Prompt("play", s.seat, s.spot, hi + 1, self.legal_decisions())
+        return None
+
+    def legal_decisions(self) -> frozenset[Decision]:
+        """Decisions that ``decide`` accepts now; empty when nothing is asked."""
+        if self.phase is Phase.INSURANCE:
+            return ACCEPTS[Phase.INSURANCE]
+        if self.phase is not Phase.PLAYER:
+            return frozenset()
+        spot, hand = self._current()
+        legal = {Decision.HIT, Decision.STAND}
+        if self._double_refusal(spot, hand) is None:
+            legal.add(Decision.DOUBLE)
+        if self._split_refusal(spot, hand) is None:
+            legal.add(Decision.SPLIT)
+        return frozenset(legal)
+
+    def hands(self) -> Iterator[tuple[Spot, int, Hand]]:
+        """Every ``(spot, hand number from 1, hand)`` in play order."""
+        for s in self.spots:
+            for i, h in enumerate(s.hands, 1):
+                yield s, i, h
+
+    # -- starting ---------------------------------------------------------------
+
+    def start(self) -> list[Event]:
+        """Deal the round (RULES.md "Dealing order") and play up to the first question.
+
+        Returns:
+            The events of the deal and of everything automatic after it.
+
+        Raises:
+            IllegalDecision: the round was already started.
+            ShoeExhausted: the shoe ran out (the round is then in ``ERROR``).
+        """
+        if self.phase is not Phase.NEW:
+            raise IllegalDecision("deal: the round has already been dealt")
+        ev: list[Event] = []
+        try:
+            self._deal(ev)
+        except ShoeExhausted:
+            self.phase = Phase.ERROR
+            raise
+        return ev
+
+    def _deal(self, ev: list[Event]) -> None:
+        draw = self.shoe.draw
+        for s in self.spots:
+            c = draw()
+            s.hands[0].cards.append(c)
+            ev.append(PlayerCardDealt(s.seat, s.spot, 1, c))
+        up = draw()
+        self.dealer_cards.append(up)
+        ev.append(DealerCardDealt(up, True))
+        for s in self.spots:
+            c = draw()
+            s.hands[0].cards.append(c)
+            ev.append(PlayerCardDealt(s.seat, s.spot, 1, c))
+        if self.rules.dealer_hole_card:
+            hole = draw()
+            self.dealer_cards.append(hole)
+            self.dealer_hidden = True
+            ev.append(DealerCardDealt(hole, False))
+        for s in self.spots:
+            h = s.hands[0]
+            if h.blackjack:
+                h.done = True
+                ev.append(HandStood(s.seat, s.spot, 1, 21, "blackjack"))
+        if self.rules.insurance and up.value == 1:
+            # RULES.md: offered to each initial hand that is not a blackjack,
+            # when the seat's credits cover half the bet.
+            self._ins_queue = [
+                i for i, s in enumerate(self.spots)
+                if not s.hands[0].blackjack and self._affords(s.seat, s.bet_minor // 2)
+            ]
+        self.phase = Phase.INSURANCE
+        self._advance(ev)
+
+    # -- deciding ---------------------------------------------------------------
+
+    def decide(self, decision: Decision | str) -> list[Event]:
+        """Answer the open question.
+
+        Args:
+            decision: a ``Decision`` or its value (``"hit"``, ``"insure"``...).
+
+        Returns:
+            The events that follow, up to the next question or the end.
+
+        Raises:
+            IllegalDecision: the decision is unknown or not legal now; the
+                message starts with the decision and says why. Nothing changes.
+            ShoeExhausted: the shoe ran out (the round is then in ``ERROR``).
+        """
+        d = self._parse_decision(decision)
+        self._refuse_if_illegal(d)
+        prompt = self.prompt
+        assert prompt is not None
+        ev: list[Event] = []
+        self.history.append((prompt.text, d.value))
+        try:
+            _HANDLERS[d](self, ev)
+        except ShoeExhausted:
+            self.phase = Phase.ERROR
+            raise
+        return ev
+
+    @staticmethod
+    def _parse_decision(decision: Decision | str) -> Decision:
+        if isinstance(decision, Decision):
+            return decision
+        try:
+            return Decision(str(decision).strip().lower())
+        except ValueError:
+            names = ", ".join(d.value for d in Decision)
+            raise IllegalDecision(f"{decision}: not a decision; one of {names}") from None
+
+    def _refuse_if_illegal(self, d: Decision) -> None:
+        name = d.value
+        if self.phase is Phase.NEW:
+            raise IllegalDecision(f"{name}: the round has not been dealt yet")
+        if self.phase is Phase.DONE:
+            raise IllegalDecision(f"{name}: the round is over")
+        if self.phase is Phase.ERROR:
+            raise IllegalDecision(f"{name}: the round stopped on a fault and must be voided")
+        prompt = self.prompt
+        assert prompt is not None
+        if d not in ACCEPTS[self.phase]:
+            if self.phase is Phase.INSURANCE:
+                raise IllegalDecision(
+                    f"{name}: insurance is being offered to seat {prompt.seat} spot "
+                    f"{prompt.spot}; answer insure or decline first")
+            raise IllegalDecision(
+                f"{name}: no insurance offer is open; seat {prompt.seat} spot {prompt.spot} "
+                f"hand {prompt.hand} is to play")
+        if self.phase is Phase.PLAYER:
+            spot, hand = self._current()
+            why = None
+            if d is Decision.DOUBLE:
+                why = self._double_refusal(spot, hand)
+            elif d is Decision.SPLIT:
+                why = self._split_refusal(spot, hand)
+            if why is not None:
+                raise IllegalDecision(f"{name}: {why}")
+
+    def _where(self, spot: Spot, hand_no: int | None = None) -> str:
+        w = f"seat {spot.seat} spot {spot.spot}"
+        if hand_no is not None and len(spot.hands) > 1:
+            w += f" hand {hand_no}"
+        return w
+
+    def _double_refusal(self, spot: Spot, hand: Hand) -> str | None:
+        r = self.rules
+        where = self._where(spot, self._cursor[1] + 1)
+        if len(hand.cards) != 2:
+            return f"{where} holds {len(hand.cards)} cards; a double is only on the first two"
+        if hand.from_split and not r.double_after_split:
+            return f"{where} comes from a split; {r.name} does not double after a split"
+        if hand.from_split and hand.cards[0].is_ace and r.split_aces_one_card:
+            return f"{where} is a split Ace, which takes one card only"
+        total = hand.total
+        if r.double_totals and total not in r.double_totals:
+            allowed = ", ".join(str(t) for t in sorted(r.double_totals))
+            return f"{where} totals {total}; {r.name} doubles only on {allowed}"
+        if not self._affords(spot.seat, hand.stake_minor):
+            return f"seat {spot.seat} has not enough credits to double {hand.stake_minor}"
+        return None
+
+    def _split_refusal(self, spot: Spot, hand: Hand) -> str | None:
+        r = self.rules
+        where = self._where(spot)
+        if spot.splits >= r.max_splits_per_spot:
+            if r.max_splits_per_spot == 0:
+                return f"{r.name} does not split"
+            return f"{where} has already split; {r.name} splits once (no re-split)"
+        if len(hand.cards) != 2:
+            return f"{where} holds {len(hand.cards)} cards, not a pair"
+        if not is_pair(hand.cards, r.split_by):
+            held = format_cards(hand.cards)
+            if r.split_by == "rank" and is_pair(hand.cards, "value"):
+                return f"{where} holds {held}; {r.name} splits only two cards of the same rank"
+            return f"{where} holds {held}, not a pair"
+        if not self._affords(spot.seat, spot.bet_minor):
+            return f"seat {spot.seat} has not enough credits to split {spot.bet_minor}"
+        return None
+
+    def _affords(self, seat: int, amount_minor: int) -> bool:
+        avail = self._available[seat]
+        return avail is None or avail >= amount_minor
+
+    def _spend(self, seat: int, amount_minor: int) -> None:
+        avail = self._available[seat]
+        if avail is not None:
+            self._available[seat] = avail - amount_minor
+
+    def _current(self) -> tuple[Spot, Hand]:
+        si, hi = self._cursor
+        spot = self.spots[si]
+        return spot, spot.hands[hi]
+
+    # -- decision handlers (pure mutations, legality already checked) -------------
+
+    def _insure(self, ev: list[Event]) -> None:
+        spot = self.spots[self._ins_queue[self._ins_pos]]
+        stake = spot.bet_minor // 2
+        spot.insurance = "taken"
+        spot.insurance_stake_minor = stake
+        self._spend(spot.seat, stake)
+        ev.append(InsuranceTaken(spot.seat, spot.spot, stake))
+        self._ins_pos += 1
+        self._advance(ev)
+
+    def _decline(self, ev: list[Event]) -> None:
+        spot = self.spots[self._ins_queue[self._ins_pos]]
+        spot.insurance = "declined"
+        ev.append(InsuranceDeclined(spot.seat, spot.spot))
+        self._ins_pos += 1
+        self._advance(ev)
+
+    def _hit(self, ev: list[Event]) -> None:
+        spot, hand = self._current()
+        self._give(spot, hand, ev)
+        self._advance(ev)
+
+    def _stand(self, ev: list[Event]) -> None:
+        spot, hand = self._current()
+        hand.done = True
+        ev.append(HandStood(spot.seat, spot.spot, self._cursor[1] + 1, hand.total, "player"))
+        self._advance(ev)
+
+    def _double(self, ev: list[Event]) -> None:
+        spot, hand = self._current()
+        extra = hand.stake_minor
+        self._spend(spot.seat, extra)
+        hand.stake_minor += extra
+        hand.doubled = True
+        ev.append(HandDoubled(spot.seat, spot.spot, self._cursor[1] + 1, extra))
+        self._give(spot, hand, ev)
+        if not hand.done:
+            hand.done = True
+            ev.append(HandStood(spot.seat, spot.spot, self._cursor[1] + 1, hand.total, "double"))
+        self._advance(ev)
+
+    def _split(self, ev: list[Event]) -> None:
+        spot, hand = self._current()
+        hi = self._cursor[1]
+        first, second = hand.cards
+        spot.splits += 1
+        self._spend(spot.seat, spot.bet_minor)
+        a = Hand([first], hand.stake_minor, from_split=True)
+        b = Hand([second], spot.bet_minor, from_split=True)
+        spot.hands[hi:hi + 1] = [a, b]
+        ev.append(HandSplit(spot.seat, spot.spot, spot.bet_minor))
+        # RULES.md: the first new hand gets its second card, then the second.
+        for n, h in ((hi + 1, a), (hi + 2, b)):
+            c = self.shoe.draw()
+            h.cards.append(c)
+            ev.append(PlayerCardDealt(spot.seat, spot.spot, n, c))
+        self._advance(ev)
+
+    def _give(self, spot: Spot, hand: Hand, ev: list[Event]) -> None:
+        """Deal one card to the current hand; a bust is lost at once."""
+        c = self.shoe.draw()
+        hand.cards.append(c)
+        n = self._cursor[1] + 1
+        ev.append(PlayerCardDealt(spot.seat, spot.spot, n, c))
+        total = hand.total
+        if total > 21:
+            hand.done = True
+            ev.append(HandBusted(spot.seat, spot.spot, n, total))
+            self._settle_hand(spot, n, hand, Outcome.BUST, ev)
+
+    # -- the automatic parts ---------------------------------------------------------
+
+    def _advance(self, ev: list[Event]) -> None:
+        """Run everything automatic until a question is open or the round is over."""
+        if self.phase is Phase.INSURANCE:
+            if self._ins_pos < len(self._ins_queue):
+                s = self.spots[self._ins_queue[self._ins_pos]]
+                if s.insurance == "none":
+                    s.insurance = "offered"
+                    ev.append(InsuranceOffered(s.seat, s.spot, s.bet_minor // 2))
+                return
+            if self._check(ev):
+                return
+            self.phase = Phase.PLAYER
+            self._cursor = (0, 0)
+        if self.phase is Phase.PLAYER:
+            if self._next_open_hand(ev):
+                return
+            self._dealer_plays(ev)
+
+    def _next_open_hand(self, ev: list[Event]) -> bool:
+        """Move the cursor to the next hand needing a decision; False when none is left."""
+        r = self.rules
+        si, hi = self._cursor
+        while si < len(self.spots):
+            spot = self.spots[si]
+            while hi < len(spot.hands):
+                hand = spot.hands[hi]
+                if not hand.done:
+                    reason = None
+                    total = hand.total
+                    if total == 21:
+                        reason = "21"
+                    elif r.max_hand_cards is not None and len(hand.cards) >= r.max_hand_cards:
+                        reason = "max-cards"
+                    elif hand.from_split and r.split_aces_one_card and hand.cards[0].is_ace:
+                        reason = "split-aces"
+                    if reason is None:
+                        self._cursor = (si, hi)
+                        return True
+                    hand.done = True
+                    ev.append(HandStood(spot.seat, spot.spot, hi + 1, total, reason))
+                hi += 1
+            si, hi = si + 1, 0
+        self._cursor = (len(self.spots), 0)
+        return False
+
+    def _check(self, ev: list[Event]) -> bool:
+        """The blackjack check (RULES.md "Blackjack check"). True if the round ended."""
+        up = self.dealer_cards[0]
+        if self.rules.peeks_on(up.value):
+            if len(self.dealer_cards) == 1:
+                c = self.shoe.draw()
+                self.dealer_cards.append(c)
+                self.dealer_hidden = True
+                ev.append(DealerCardDealt(c, False))
+            blackjack = is_natural(self.dealer_cards)
+            ev.append(DealerChecked(blackjack))
+            if blackjack:
+                self._reveal(ev)
+                self._settle_insurance(True, ev)
+                for spot, n, hand in self.hands():
+                    outcome = Outcome.PUSH if hand.blackjack else Outcome.LOSE
+                    self._settle_hand(spot, n, hand, outcome, ev)
+                self._end(ev)
+                return True
+            self._settle_insurance(False, ev)
+            self._settle_blackjacks(ev)
+        elif up.value not in (1, 10):
+            self._settle_blackjacks(ev)
+        return False
+
+    def _settle_blackjacks(self, ev: list[Event]) -> None:
+        """Pay player naturals 3:2 now: the dealer cannot have blackjack any more."""
+        for spot, n, hand in self.hands():
+            if hand.blackjack and not hand.settled:
+                self._settle_hand(spot, n, hand, Outcome.BLACKJACK, ev)
+
+    def _settle_insurance(self, dealer_blackjack: bool, ev: list[Event]) -> None:
+        for s in self.spots:
+            if s.insurance == "taken" and s.insurance_returned_minor is None:
+                ret = 3 * s.insurance_stake_minor if dealer_blackjack else 0
+                s.insurance_returned_minor = ret
+                ev.append(InsuranceSettled(s.seat, s.spot, s.insurance_stake_minor, ret))
+
+    def _reveal(self, ev: list[Event]) -> None:
+        if self.dealer_hidden:
+            self.dealer_hidden = False
+            ev.append(DealerCardRevealed(self.dealer_cards[1]))
+
+    def _dealer_draw(self, ev: list[Event]) -> None:
+        c = self.shoe.draw()
+        self.dealer_cards.append(c)
+        ev.append(DealerCardDealt(c, True))
+
+    def _dealer_plays(self, ev: list[Event]) -> None:
+        """RULES.md "When the dealer draws", then settle what is left."""
+        undecided = [h for _, _, h in self.hands() if not h.settled]
+        self._reveal(ev)
+        if undecided:
+            if len(self.dealer_cards) == 1:
+                self._dealer_draw(ev)
+            if not all(h.blackjack for h in undecided):
+                hits_soft_17 = self.rules.dealer_hits_soft_17
+                while True:
+                    total, soft = hand_total(self.dealer_cards)
+                    if total < 17 or (total == 17 and soft and hits_soft_17):
+                        self._dealer_draw(ev)
+                    else:
+                        break
+            total = hand_total(self.dealer_cards)[0]
+            ev.append(DealerStood(total, total > 21))
+        self._settle_insurance(is_natural(self.dealer_cards), ev)
+        dealer_bj = is_natural(self.dealer_cards)
+        d_total = hand_total(self.dealer_cards)[0]
+        for spot, n, hand in self.hands():
+            if hand.settled:
+                continue
+            if hand.blackjack:
+                outcome = Outcome.PUSH if dealer_bj else Outcome.BLACKJACK
+            elif dealer_bj:
+                outcome = Outcome.LOSE
+            elif d_total > 21 or hand.total > d_total:
+                outcome = Outcome.WIN
+            elif hand.total == d_total:
+                outcome = Outcome.PUSH
+            else:
+                outcome = Outcome.LOSE
+            self._settle_hand(spot, n, hand, outcome, ev)
+        self._end(ev)
+
+    def _settle_hand(self, spot: Spot, n: int, hand: Hand, outcome: Outcome,
+                     ev: list[Event]) -> None:
+        hand.done = True
+        hand.outcome = outcome
+        hand.returned_minor = _payout(outcome, hand.stake_minor)
+        ev.append(HandSettled(spot.seat, spot.spot, n, outcome, hand.stake_minor,
+                              hand.returned_minor))
+
+    def _end(self, ev: list[Event]) -> None:
+        self.phase = Phase.DONE
+        self._cursor = (len(self.spots), 0)
+        ev.append(RoundEnded(self.wagered_minor(), self.returned_minor()))
+
+    # -- money ---------------------------------------------------------------------
+
+    def wagered_minor(self, seat: int | None = None) -> int:
+        """Everything staked so far (hands incl. doubles and splits, and insurance)."""
+        return sum(h.stake_minor for s in self.spots if seat in (None, s.seat) for h in s.hands) \
+            + sum(s.insurance_stake_minor for s in self.spots if seat in (None, s.seat))
+
+    def returned_minor(self, seat: int | None = None) -> int:
+        """Everything settled back so far, stakes included."""
+        total = 0
+        for s in self.spots:
+            if seat not in (None, s.seat):
+                continue
+            total += sum(h.returned_minor or 0 for h in s.hands)
+            total += s.insurance_returned_minor or 0
+        return total
+
+    def seats(self) -> list[int]:
+        """Seat numbers in play, ascending."""
+        return sorted(self._available)
+
+    # -- views ----------------------------------------------------------------------
+
+    def result(self) -> dict[str, Any]:
+        """The round's outcome in the SCENARIOS.md output shape (without ``prompts``).
+
+        Complete once ``finished``; before that, unsettled amounts are ``None``.
+        """
+        dealer_total = hand_total(self.dealer_cards)[0] if self.dealer_cards else 0
+        spots = []
+        for s in self.spots:
+            ins = None
+            if s.insurance == "taken":
+                ins = {"stake": s.insurance_stake_minor, "returned": s.insurance_returned_minor}
+            spots.append({
+                "seat": s.seat, "spot": s.spot, "insurance": ins,
+                "hands": [{
+                    "cards": [str(c) for c in h.cards], "stake": h.stake_minor,
+                    "total": h.total, "blackjack": h.blackjack, "doubled": h.doubled,
+                    "from_split": h.from_split,
+                    "outcome": h.outcome.value if h.outcome else None,
+                    "returned": h.returned_minor,
+                } for h in s.hands],
+            })
+        seats = []
+        for seat in self.seats():
+            w, r = self.wagered_minor(seat), self.returned_minor(seat)
+            seats.append({"seat": seat, "wagered": w, "returned": r, "net": r - w})
+        return {
+            "variant": self.rules.variant,
+            "dealer": {"cards": [str(c) for c in self.dealer_cards], "total": dealer_total,
+                       "blackjack": is_natural(self.dealer_cards)},
+            "spots": spots,
+            "seats": seats,
+        }
+
+    def player_view(self) -> dict[str, Any]:
+        """What a player may see now: no undealt card, no face-down card.
+
+        Returns:
+            ``{"variant", "phase", "dealer": {"cards", "face_down", "total",
+            "total_text"}, "spots": [...], "prompt": {...} | None}``; a hidden
+            dealer card appears only as a count in ``face_down``.
+        """
+        visible = self.dealer_cards[:1] if self.dealer_hidden else self.dealer_cards
+        prompt = self.prompt
+        spots = []
+        for s in self.spots:
+            spots.append({
+                "seat": s.seat, "spot": s.spot, "bet": s.bet_minor,
+                "insurance": s.insurance, "insurance_stake": s.insurance_stake_minor,
+                "insurance_returned": s.insurance_returned_minor,
+                "hands": [{
+                    "cards": [str(c) for c in h.cards], "stake": h.stake_minor,
+                    "total": h.total, "total_text": describe_total(h.cards),
+                    "blackjack": h.blackjack, "doubled": h.doubled,
+                    "from_split": h.from_split, "done": h.done,
+                    "outcome": h.outcome.value if h.outcome else None,
+                    "returned": h.returned_minor,
+                } for h in s.hands],
+            })
+        return {
+            "variant": self.rules.variant,
+            "phase": self.phase.value,
+            "dealer": {
+                "cards": [str(c) for c in visible],
+                "face_down": len(self.dealer_cards) - len(visible),
+                "total": hand_total(visible)[0] if visible else 0,
+                "total_text": describe_total(visible) if visible else "",
+                "blackjack": not self.dealer_hidden and is_natural(self.dealer_cards),
+            },
+            "spots": spots,
+            "prompt": None if prompt is None else {
+                "kind": prompt.kind, "seat": prompt.seat, "spot": prompt.spot,
+                "hand": prompt.hand, "text": prompt.text,
+                "legal": sorted(d.value for d in prompt.legal),
+            },
+        }
+
+    # -- persistence ------------------------------------------------------------------
+
+    def to_dict(self) -> dict[str, Any]:
+        """Every bit of state as plain JSON-able values; ``from_dict`` restores it."""
+        return {
+            "version": STATE_VERSION,
+            "rules": self.rules.to_dict(),
+            "shoe": self.shoe.to_dict(),
+            "phase": self.phase.value,
+            "dealer": {"cards": [str(c) for c in self.dealer_cards],
+                       "hidden": self.dealer_hidden},
+            "spots": [{
+                "seat": s.seat, "spot": s.spot, "bet": s.bet_minor, "splits": s.splits,
+                "insurance": s.insurance, "insurance_stake": s.insurance_stake_minor,
+                "insurance_returned": s.insurance_returned_minor,
+                "hands": [{
+                    "cards": [str(c) for c in h.cards], "stake": h.stake_minor,
+                    "from_split": h.from_split, "doubled": h.doubled, "done": h.done,
+                    "outcome": h.outcome.value if h.outcome else None,
+                    "returned": h.returned_minor,
+                } for h in s.hands],
+            } for s in self.spots],
+            "insurance_queue": list(self._ins_queue),
+            "insurance_pos": self._ins_pos,
+            "cursor": list(self._cursor),
+            "available": [[seat, v] for seat, v in sorted(self._available.items())],
+            "history": [list(h) for h in self.history],
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Round:
+        """Restore a round saved by ``to_dict``.
+
+        Raises:
+            StateError: the dict is malformed or from another version.
+        """
+        try:
+            if data.get("version") != STATE_VERSION:
+                raise StateError(f"round: version {data.get('version')!r}, "
+                                 f"expected {STATE_VERSION}")
+            rnd = cls.__new__(cls)
+            rnd.rules = RuleSet.from_dict(data["rules"])
+            rnd.shoe = Shoe.from_dict(data["shoe"])
+            rnd.phase = Phase(data["phase"])
+            rnd.dealer_cards = [parse_card(c) for c in data["dealer"]["cards"]]
+            rnd.dealer_hidden = bool(data["dealer"]["hidden"])
+            rnd.spots = []
+            for s in data["spots"]:
+                spot = Spot(int(s["seat"]), int(s["spot"]), int(s["bet"]), [],
+                            int(s["splits"]), str(s["insurance"]), int(s["insurance_stake"]),
+                            s["insurance_returned"])
+                for h in s["hands"]:
+                    spot.hands.append(Hand(
+                        [parse_card(c) for c in h["cards"]], int(h["stake"]),
+                        bool(h["from_split"]), bool(h["doubled"]), bool(h["done"]),
+                        Outcome(h["outcome"]) if h["outcome"] else None, h["returned"]))
+                rnd.spots.append(spot)
+            rnd._ins_queue = [int(i) for i in data["insurance_queue"]]
+            rnd._ins_pos = int(data["insurance_pos"])
+            si, hi = data["cursor"]
+            rnd._cursor = (int(si), int(hi))
+            rnd._available = {int(k): (None if v is None else int(v)) for k, v in data["available"]}
+            rnd.history = [(str(p), str(d)) for p, d in data["history"]]
+        except StateError:
+            raise
+        except (KeyError, TypeError, ValueError, CardError, RuleSetError) as e:
+            raise StateError(f"round: malformed saved state ({type(e).__name__}: {e})") from None
+        rnd._verify()
+        return rnd
+
+    def _verify(self) -> None:
+        """Refuse a restored state whose pointers do not point at a question."""
+        try:
+            if self.phase is Phase.INSURANCE:
+                self.spots[self._ins_queue[self._ins_pos]]
+            elif self.phase is Phase.PLAYER:
+                spot, hand = self._current()
+                if hand.done:
+                    raise StateError("round: the hand to play is already done")
+        except IndexError:
+            raise StateError("round: saved pointers are out of range") from None
+
+
+_HANDLERS = {
+    Decision.INSURE: Round._insure,
+    Decision.DECLINE: Round._decline,
+    Decision.HIT: Round._hit,
+    Decision.STAND: Round._stand,
+    Decision.DOUBLE: Round._double,
+    Decision.SPLIT: Round._split,
+}

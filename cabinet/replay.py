@@ -1,0 +1,197 @@
+"""``cabinet replay``: play one round from a fixed card order (SCENARIOS.md).
+
+Owns: reading a scenario dict, running it on the real ``Round``, the output
+dict, and matching an ``expect`` block. Pure except for ``main``, which reads
+the file and prints.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from cabinet.game import (
+    BetError,
+    CardError,
+    GameError,
+    IllegalDecision,
+    Round,
+    SeatBets,
+    Shoe,
+    ShoeExhausted,
+    preset,
+)
+
+KNOWN_KEYS = {"variant", "seats", "shoe", "decisions", "rules", "expect", "expect_error", "source"}
+
+
+class ScenarioError(ValueError):
+    """A scenario that cannot be played; the message names the problem and where it is."""
+
+
+def run_scenario(data: dict[str, Any]) -> dict[str, Any]:
+    """Play a scenario and return the SCENARIOS.md output dict.
+
+    Args:
+        data: the parsed scenario (``variant``, ``seats``, ``shoe``,
+            ``decisions``, optional ``rules``).
+
+    Returns:
+        ``{"variant", "dealer", "spots", "seats", "prompts", "cards_left_unused"}``,
+        amounts in minor units.
+
+    Raises:
+        ScenarioError: unknown field or card, too many copies of a card, a
+            bet outside the limits, an illegal decision, a shoe that runs out,
+            decisions missing or left over.
+    """
+    if not isinstance(data, dict):
+        raise ScenarioError("the scenario must be a JSON object")
+    unknown = sorted(set(data) - KNOWN_KEYS)
+    if unknown:
+        raise ScenarioError(f"unknown field {unknown[0]!r}; fields are {', '.join(sorted(KNOWN_KEYS))}")
+    for key in ("variant", "seats", "shoe"):
+        if key not in data:
+            raise ScenarioError(f"missing field {key!r}")
+    try:
+        rules = preset(str(data["variant"]))
+        if data.get("rules"):
+            if not isinstance(data["rules"], dict):
+                raise ScenarioError("rules: must be an object of RuleSet fields")
+            rules = rules.replace(**data["rules"])
+    except GameError as e:
+        raise ScenarioError(f"rules: {e}") from None
+
+    seats = data["seats"]
+    if not isinstance(seats, list) or not seats:
+        raise ScenarioError("seats: must be a non-empty list of {\"bets\": [...]}")
+    seat_bets = []
+    for i, s in enumerate(seats, 1):
+        if not isinstance(s, dict) or not isinstance(s.get("bets"), list) or not all(
+                isinstance(b, int) and not isinstance(b, bool) for b in s["bets"]):
+            raise ScenarioError(f"seats[{i}]: needs \"bets\": a list of whole minor units")
+        seat_bets.append(SeatBets(int(s.get("seat", i)), tuple(s["bets"])))
+
+    shoe_codes = data["shoe"]
+    if not isinstance(shoe_codes, list):
+        raise ScenarioError("shoe: must be a list of cards like \"AS\"")
+    try:
+        shoe = Shoe.from_codes(shoe_codes, rules.decks)
+    except CardError as e:
+        raise ScenarioError(f"shoe: {e}") from None
+
+    decisions = data.get("decisions", [])
+    if not isinstance(decisions, list):
+        raise ScenarioError("decisions: must be a list")
+
+    try:
+        rnd = Round(rules, seat_bets, shoe)
+    except BetError as e:
+        raise ScenarioError(f"seats: {e}") from None
+
+    prompts: list[str] = []
+    used = 0
+    try:
+        rnd.start()
+        while (prompt := rnd.prompt) is not None:
+            prompts.append(prompt.text)
+            if used == len(decisions):
+                raise ScenarioError(
+                    f"decisions: ran out after {used}; the engine asks {prompt.text} "
+                    f"({', '.join(sorted(d.value for d in prompt.legal))})")
+            d = decisions[used]
+            used += 1
+            try:
+                rnd.decide(d)
+            except IllegalDecision as e:
+                raise ScenarioError(f"decisions[{used}] at {prompt.text}: {e}") from None
+    except ShoeExhausted as e:
+        raise ScenarioError(f"shoe: {e}") from None
+    if used < len(decisions):
+        raise ScenarioError(
+            f"decisions: {len(decisions) - used} left over after the round ended "
+            f"(first unused: decisions[{used + 1}] = {decisions[used]!r})")
+
+    out = rnd.result()
+    out["prompts"] = prompts
+    out["cards_left_unused"] = rnd.shoe.remaining
+    return out
+
+
+def match_expect(expect: Any, actual: Any, path: str = "") -> list[str]:
+    """Compare an ``expect`` block with output (SCENARIOS.md ``expect`` semantics).
+
+    An object matches when each of its keys matches; a list matches a list of
+    the same length element by element; anything else by equality.
+
+    Returns:
+        One line per mismatch, naming its path; empty when it matches.
+    """
+    where = path or "output"
+    if isinstance(expect, dict):
+        if not isinstance(actual, dict):
+            return [f"{where}: expected an object, got {json.dumps(actual)}"]
+        out: list[str] = []
+        for k, v in expect.items():
+            if k not in actual:
+                out.append(f"{where}.{k}: missing")
+            else:
+                out += match_expect(v, actual[k], f"{path}.{k}" if path else k)
+        return out
+    if isinstance(expect, list):
+        if not isinstance(actual, list) or len(actual) != len(expect):
+            return [f"{where}: expected {json.dumps(expect)}, got {json.dumps(actual)}"]
+        out = []
+        for i, (e, a) in enumerate(zip(expect, actual, strict=True)):
+            out += match_expect(e, a, f"{path}[{i}]")
+        return out
+    if expect != actual or type(expect) is not type(actual) and not (
+            isinstance(expect, int | float) and isinstance(actual, int | float)):
+        return [f"{where}: expected {json.dumps(expect)}, got {json.dumps(actual)}"]
+    return []
+
+
+def main(paths: Sequence[str], check: bool = False) -> int:
+    """Replay scenario files and print each outcome as JSON on standard output.
+
+    Args:
+        paths: scenario files.
+        check: also compare with each file's ``expect`` / ``expect_error``;
+            a mismatch is reported on standard error and gives status 1.
+
+    Returns:
+        0 on success, 1 when a ``check`` failed, 2 when a scenario cannot be
+        played (one line on standard error naming the problem and where).
+    """
+    status = 0
+    for p in paths:
+        try:
+            data = json.loads(Path(p).read_text(encoding="utf-8"))
+        except OSError as e:
+            print(f"{p}: cannot read: {e.strerror}", file=sys.stderr)
+            return 2
+        except json.JSONDecodeError as e:
+            print(f"{p}: not JSON: line {e.lineno} column {e.colno}: {e.msg}", file=sys.stderr)
+            return 2
+        try:
+            out = run_scenario(data)
+        except ScenarioError as e:
+            if check and isinstance(data, dict) and data.get("expect_error"):
+                if str(data["expect_error"]).lower() in str(e).lower():
+                    print(f"{p}: ok (error as expected: {e})", file=sys.stderr)
+                    continue
+            print(f"{p}: {e}", file=sys.stderr)
+            return 2
+        print(json.dumps(out, indent=2 if len(paths) == 1 else None))
+        if check and isinstance(data, dict):
+            if data.get("expect_error"):
+                print(f"{p}: expected an error containing {data['expect_error']!r}, "
+                      "but the round played", file=sys.stderr)
+                status = 1
+            for line in match_expect(data.get("expect", {}), out):
+                print(f"{p}: {line}", file=sys.stderr)
+                status = 1
+    return status
