@@ -1,0 +1,75 @@
+"""Opening serial ports the one way the cabinet does it (protocols.md section 5).
+
+Owns: ``open_serial`` (``serial.serial_for_url`` with ``exclusive=True``), the
+``SerialLike`` protocol the drivers are written against (so tests may pass fakes), and
+mapping pyserial's exceptions onto ``drivers.errors``.
+Must not import: cabinet.*, gpiozero.  Only drivers/ may import ``serial``.
+"""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+import serial
+
+from drivers.errors import DeviceBusyError, DeviceOfflineError
+
+PORT_ERRORS: tuple[type[BaseException], ...] = (serial.SerialException, OSError)
+"""Exceptions a read/write on a vanished port raises (pyserial SerialException, EIO)."""
+
+
+class SerialLike(Protocol):
+    """The part of ``serial.Serial`` the drivers use."""
+
+    def read(self, size: int = 1) -> bytes: ...
+
+    def write(self, data: bytes) -> int | None: ...
+
+    def reset_input_buffer(self) -> None: ...
+
+    def close(self) -> None: ...
+
+    @property
+    def in_waiting(self) -> int: ...
+
+
+def open_serial(
+    url: str,
+    *,
+    baudrate: int = 9600,
+    parity: str = "N",
+    stopbits: int = 1,
+    bytesize: int = 8,
+    timeout_s: float = 0.02,
+) -> SerialLike:
+    """Open ``url`` (a device path, a pty, or any pyserial URL) exclusively.
+
+    Args:
+        url: e.g. "/dev/serial/by-id/usb-JCM...", a pty path, "loop://".
+        baudrate: bits per second.
+        parity: "N", "E" or "O" (ID-003 uses "E").
+        stopbits: 1 or 2.
+        bytesize: 7 or 8.
+        timeout_s: read timeout in seconds for each ``read`` call.
+
+    Raises:
+        DeviceBusyError: another process holds the exclusive lock.
+        DeviceOfflineError: the port does not exist or cannot be opened.
+    """
+    try:
+        return serial.serial_for_url(  # type: ignore[no-any-return]
+            url,
+            baudrate=baudrate,
+            parity=parity,
+            stopbits=stopbits,
+            bytesize=bytesize,
+            timeout=timeout_s,
+            write_timeout=1.0,
+            exclusive=True,
+        )
+    except serial.SerialException as exc:
+        if "exclusively lock" in str(exc):
+            raise DeviceBusyError(f"{url}: {exc}") from exc
+        raise DeviceOfflineError(f"{url}: {exc}") from exc
+    except (OSError, ValueError) as exc:
+        raise DeviceOfflineError(f"{url}: {exc}") from exc
