@@ -16,7 +16,7 @@ run: $(STAMP)
 	$(BIN)/cabinet run
 
 test: $(STAMP)
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -q
 
 lint: $(STAMP)
 	$(BIN)/ruff check cabinet drivers ui tests bench

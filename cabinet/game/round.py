@@ -191,7 +191,7 @@ class Round:
     """
 
     __slots__ = ("rules", "shoe", "spots", "dealer_cards", "dealer_hidden", "phase",
-                 "_ins_queue", "_ins_pos", "_cursor", "_available", "history")
+                 "_ins_queue", "_ins_pos", "_cursor", "_available", "history", "_prompt")
 
     def __init__(self, rules: RuleSet, seats: Sequence[SeatBets], shoe: Shoe) -> None:
         self.rules = rules
@@ -206,6 +206,7 @@ class Round:
         self._available: dict[int, int | None] = {}
         #: ``[prompt text, decision value]`` in the order answered (game recall).
         self.history: list[tuple[str, str]] = []
+        self._prompt: Prompt | None = None
         self._take_bets(seats)
 
     # -- bets ---------------------------------------------------------------
@@ -253,6 +254,9 @@ class Round:
     @property
     def prompt(self) -> Prompt | None:
         """The open question, or ``None`` (not started, over, or in error)."""
+        return self._prompt
+
+    def _make_prompt(self) -> Prompt | None:
         if self.phase is Phase.INSURANCE:
             s = self.spots[self._ins_queue[self._ins_pos]]
             return Prompt("insurance", s.seat, s.spot, 1, ACCEPTS[Phase.INSURANCE])
@@ -270,9 +274,9 @@ class Round:
             return frozenset()
         spot, hand = self._current()
         legal = {Decision.HIT, Decision.STAND}
-        if self._double_refusal(spot, hand) is None:
+        if self._double_refusal(spot, hand, False) is None:
             legal.add(Decision.DOUBLE)
-        if self._split_refusal(spot, hand) is None:
+        if self._split_refusal(spot, hand, False) is None:
             legal.add(Decision.SPLIT)
         return frozenset(legal)
 
@@ -301,7 +305,9 @@ class Round:
             self._deal(ev)
         except ShoeExhausted:
             self.phase = Phase.ERROR
+            self._prompt = None
             raise
+        self._prompt = self._make_prompt()
         return ev
 
     def _deal(self, ev: list[Event]) -> None:
@@ -363,7 +369,9 @@ class Round:
             _HANDLERS[d](self, ev)
         except ShoeExhausted:
             self.phase = Phase.ERROR
+            self._prompt = None
             raise
+        self._prompt = self._make_prompt()
         return ev
 
     @staticmethod
@@ -398,9 +406,9 @@ class Round:
             spot, hand = self._current()
             why = None
             if d is Decision.DOUBLE:
-                why = self._double_refusal(spot, hand)
+                why = self._double_refusal(spot, hand, True)
             elif d is Decision.SPLIT:
-                why = self._split_refusal(spot, hand)
+                why = self._split_refusal(spot, hand, True)
             if why is not None:
                 raise IllegalDecision(f"{name}: {why}")
 
@@ -410,9 +418,14 @@ class Round:
             w += f" hand {hand_no}"
         return w
 
-    def _double_refusal(self, spot: Spot, hand: Hand) -> str | None:
+    def _double_refusal(self, spot: Spot, hand: Hand, explain: bool) -> str | None:
+        """Why a double is refused now (``None``: it is legal). ``explain`` false
+        returns ``"no"`` instead of building the message (the hot path)."""
         r = self.rules
-        where = self._where(spot, self._cursor[1] + 1)
+        if len(hand.cards) != 2:
+            if not explain:
+                return "no"
+        where = self._where(spot, self._cursor[1] + 1) if explain else ""
         if len(hand.cards) != 2:
             return f"{where} holds {len(hand.cards)} cards; a double is only on the first two"
         if hand.from_split and not r.double_after_split:
@@ -427,9 +440,12 @@ class Round:
             return f"seat {spot.seat} has not enough credits to double {hand.stake_minor}"
         return None
 
-    def _split_refusal(self, spot: Spot, hand: Hand) -> str | None:
+    def _split_refusal(self, spot: Spot, hand: Hand, explain: bool) -> str | None:
+        """Why a split is refused now (``None``: it is legal); see ``_double_refusal``."""
         r = self.rules
-        where = self._where(spot)
+        if not explain and (spot.splits >= r.max_splits_per_spot or len(hand.cards) != 2):
+            return "no"
+        where = self._where(spot) if explain else ""
         if spot.splits >= r.max_splits_per_spot:
             if r.max_splits_per_spot == 0:
                 return f"{r.name} does not split"
@@ -855,6 +871,7 @@ class Round:
                     raise StateError("round: the hand to play is already done")
         except IndexError:
             raise StateError("round: saved pointers are out of range") from None
+        self._prompt = self._make_prompt()
 
 
 _HANDLERS = {

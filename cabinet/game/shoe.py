@@ -26,15 +26,39 @@ class RandomSource(Protocol):
     def randrange(self, stop: int) -> int: ...
 
 
-def fisher_yates(cards: list[Card], rng: RandomSource) -> None:
-    """Shuffle ``cards`` in place, unbiased (Durstenfeld's Fisher-Yates).
+_CHUNK_LIMIT = 1 << 62
 
-    ``randrange(i + 1)`` is rejection-sampled by the random module, so there
-    is no modulo bias.
+
+def fisher_yates(cards: list[Card], rng: RandomSource) -> None:
+    """Shuffle ``cards`` in place: an unbiased Fisher-Yates (Durstenfeld) shuffle.
+
+    Step ``i`` (from the last position down) swaps position ``i`` with a
+    uniform ``j`` in ``0..i``. To save calls into the random source, the
+    choices of several consecutive steps are drawn as one uniform integer
+    ``r`` below the product of their ranges ``(i+1)·i·…`` (kept under 2**62)
+    and read off as mixed-radix digits. A uniform ``r`` has uniform,
+    independent digits, so every permutation stays exactly equally likely.
+    ``randrange`` rejection-samples, so there is no modulo bias (RULES.md
+    "Shuffling and randomness"; research/cabinet-features.md G).
+
+    Args:
+        cards: shuffled in place.
+        rng: ``secrets.SystemRandom()`` in production; a seeded
+            ``random.Random`` in tests and the simulator.
     """
-    for i in range(len(cards) - 1, 0, -1):
-        j = rng.randrange(i + 1)
-        cards[i], cards[j] = cards[j], cards[i]
+    randrange = rng.randrange
+    i = len(cards) - 1
+    while i > 0:
+        prod = 1
+        k = i
+        while k > 0 and prod * (k + 1) < _CHUNK_LIMIT:
+            prod *= k + 1
+            k -= 1
+        r = randrange(prod)
+        while i > k:
+            r, j = divmod(r, i + 1)
+            cards[i], cards[j] = cards[j], cards[i]
+            i -= 1
 
 
 def fresh_cards(decks: int) -> list[Card]:
