@@ -259,7 +259,7 @@ class Id003BillAcceptor(BillAcceptor):
                 try:
                     self.connect()
                     delay = self._backoff_s[0]
-                except DriverError as exc:
+                except Exception as exc:  # DriverError, or a callback raising in start-up
                     self._mark_offline(str(exc))
                     self._stop.wait(delay)
                     delay = min(delay * 2, self._backoff_s[1])

@@ -8,11 +8,17 @@ Must not import: cabinet.*, gpiozero.  Only drivers/ may import ``serial``.
 
 from __future__ import annotations
 
+import logging
+import os
+import stat
+import termios
 from typing import Protocol
 
 import serial
 
 from drivers.errors import DeviceBusyError, DeviceOfflineError
+
+log = logging.getLogger(__name__)
 
 PORT_ERRORS: tuple[type[BaseException], ...] = (serial.SerialException, OSError)
 """Exceptions a read/write on a vanished port raises (pyserial SerialException, EIO)."""
@@ -56,20 +62,38 @@ def open_serial(
         DeviceBusyError: another process holds the exclusive lock.
         DeviceOfflineError: the port does not exist or cannot be opened.
     """
+    settings = dict(
+        baudrate=baudrate,
+        parity=parity,
+        stopbits=stopbits,
+        bytesize=bytesize,
+        timeout=timeout_s,
+        write_timeout=1.0,
+        exclusive=True,
+    )
     try:
-        return serial.serial_for_url(  # type: ignore[no-any-return]
-            url,
-            baudrate=baudrate,
-            parity=parity,
-            stopbits=stopbits,
-            bytesize=bytesize,
-            timeout=timeout_s,
-            write_timeout=1.0,
-            exclusive=True,
-        )
+        try:
+            return serial.serial_for_url(url, **settings)  # type: ignore[no-any-return]
+        except termios.error:
+            if parity == "N" or not is_pty(url):
+                raise
+            # Linux ptys cannot store PARENB and newer kernels answer EINVAL when it is
+            # requested again on a reopened pty; a pty ignores parity anyway (protocols.md 5).
+            log.info("%s is a pseudo-terminal: opening without parity", url)
+            settings["parity"] = "N"
+            return serial.serial_for_url(url, **settings)  # type: ignore[no-any-return]
     except serial.SerialException as exc:
         if "exclusively lock" in str(exc):
             raise DeviceBusyError(f"{url}: {exc}") from exc
         raise DeviceOfflineError(f"{url}: {exc}") from exc
-    except (OSError, ValueError) as exc:
+    except (OSError, ValueError, termios.error) as exc:
         raise DeviceOfflineError(f"{url}: {exc}") from exc
+
+
+def is_pty(path: str) -> bool:
+    """True if ``path`` (after symlinks) is a Unix98 pseudo-terminal slave."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return False
+    return stat.S_ISCHR(st.st_mode) and 136 <= os.major(st.st_rdev) <= 143
