@@ -1,0 +1,138 @@
+"""Engine <-> UI messages: schemas and the JSON-lines codec.
+
+Owns: every message type that crosses the Unix socket between the engine and
+the table UI, and their encoding (one JSON object per line, each with a
+``type`` field; STYLE.md 5.21). Shared by both processes; pure (no sockets).
+The UI may import only this module and ``cabinet.snapshot`` from the engine.
+
+Exchange: each side opens with ``Hello`` carrying ``PROTOCOL``; the engine
+refuses a mismatch. The engine then sends a full ``Snapshot`` (see
+``cabinet.snapshot``) on connect and after every change, and short ``Cue``
+messages for animation and sound. The UI sends ``Intent`` messages only.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+
+from cabinet.snapshot import Snapshot
+
+PROTOCOL = 1
+#: Longest line either side accepts, in bytes (a snapshot is a few KB).
+MAX_LINE_BYTES = 65_536
+
+#: Every intent action the UI may send. ``value`` carries the chip (minor
+#: units) for ``chip`` and the spot number for ``place``.
+ACTIONS = frozenset({
+    "deal", "hit", "stand", "double", "split", "insure", "decline",
+    "bet_up", "bet_down", "chip", "place", "undo", "clear", "rebet", "new_game",
+    "cash_out", "help", "menu_up", "menu_down", "menu_select", "menu_back",
+})
+
+
+class Hello(msgspec.Struct, tag="hello", tag_field="type", frozen=True, kw_only=True):
+    """Opens the exchange. ``role`` is ``"engine"`` or ``"ui"``."""
+
+    protocol: int
+    role: str
+    name: str = ""
+
+
+class Intent(msgspec.Struct, tag="intent", tag_field="type", frozen=True, kw_only=True):
+    """A player's touch or key, forwarded as is; the engine alone judges it.
+
+    Attributes:
+        station: station (seat) number 1-3.
+        action: one of ``ACTIONS``.
+        value: chip value in minor units for ``chip``, spot number for
+            ``place``; ``None`` otherwise.
+    """
+
+    station: int
+    action: str
+    value: int | None = None
+
+
+class Cue(msgspec.Struct, tag="cue", tag_field="type", frozen=True, kw_only=True):
+    """A short-lived hint for animation and sound (``card_dealt``, ``bill_stacked``...).
+
+    The UI may drop cues; correctness never depends on them. A cue never
+    names a card the player may not see yet.
+    """
+
+    name: str
+    station: int | None = None
+    data: dict[str, Any] = {}
+
+
+class Error(msgspec.Struct, tag="error", tag_field="type", frozen=True, kw_only=True):
+    """The engine's answer to a message it refused; nothing changed."""
+
+    code: str
+    message: str
+
+
+class Goodbye(msgspec.Struct, tag="goodbye", tag_field="type", frozen=True, kw_only=True):
+    """Either side closes the exchange on purpose."""
+
+    reason: str = ""
+
+
+Message = Hello | Intent | Cue | Error | Goodbye | Snapshot
+_decoder = msgspec.json.Decoder(Message)
+_encoder = msgspec.json.Encoder()
+
+
+class MessageError(ValueError):
+    """A line that is not a valid message: malformed, oversized, unknown type."""
+
+
+def encode(msg: Message) -> bytes:
+    """One message as a JSON line (ends with ``\\n``)."""
+    return _encoder.encode(msg) + b"\n"
+
+
+def decode(line: bytes) -> Message:
+    """Read one line (with or without its ``\\n``).
+
+    Raises:
+        MessageError: oversized, not JSON, unknown ``type``, wrong field types,
+            or an intent with an unknown action or station.
+    """
+    if len(line) > MAX_LINE_BYTES:
+        raise MessageError(f"message of {len(line)} bytes is over the {MAX_LINE_BYTES} limit")
+    try:
+        msg = _decoder.decode(line.strip())
+    except (msgspec.DecodeError, msgspec.ValidationError) as e:
+        raise MessageError(f"malformed message: {e}") from None
+    if isinstance(msg, Intent):
+        if msg.action not in ACTIONS:
+            raise MessageError(f"unknown action {msg.action!r}")
+        if not 1 <= msg.station <= 3:
+            raise MessageError(f"station {msg.station} is not 1-3")
+    return msg
+
+
+class LineBuffer:
+    """Splits a byte stream into lines, refusing over-long ones.
+
+    ``feed(data)`` returns the complete lines received so far (without
+    ``\\n``). A line longer than ``MAX_LINE_BYTES`` raises ``MessageError``
+    and the buffer drops what it held (the caller disconnects the peer).
+    """
+
+    def __init__(self) -> None:
+        self._buf = bytearray()
+
+    def feed(self, data: bytes) -> list[bytes]:
+        self._buf += data
+        lines = []
+        while (i := self._buf.find(b"\n")) >= 0:
+            lines.append(bytes(self._buf[:i]))
+            del self._buf[:i + 1]
+        if len(self._buf) > MAX_LINE_BYTES or any(len(x) > MAX_LINE_BYTES for x in lines):
+            self._buf.clear()
+            raise MessageError("line over the size limit")
+        return lines

@@ -1,0 +1,146 @@
+"""``Snapshot``: everything the table UI may draw, as one immutable value.
+
+Owns: the view model the engine sends to the UI after every change
+(STYLE.md 5.18-5.20). It holds only what a player may see: no undealt card,
+no face-down card (a hidden dealer card is a count in ``face_down``), no
+shoe. Money is integer minor units. Pure data; shared by both processes.
+"""
+
+from __future__ import annotations
+
+import msgspec
+
+
+class HandView(msgspec.Struct, frozen=True, kw_only=True):
+    """One player hand as shown.
+
+    Attributes:
+        cards: card codes (``"AS"``, ``"TD"``) face up, in dealing order.
+        stake_minor: the hand's whole stake, doubles included.
+        total_text: ``"soft 17"``, ``"20"``, ``"BUST"``, ``"BLACKJACK"``.
+        outcome: ``blackjack``/``win``/``push``/``lose``/``bust``, or ``None``.
+        returned_minor: what the hand paid back, once settled.
+        active: this is the hand being played now.
+    """
+
+    cards: list[str]
+    stake_minor: int
+    total_text: str
+    outcome: str | None = None
+    returned_minor: int | None = None
+    doubled: bool = False
+    from_split: bool = False
+    blackjack: bool = False
+    active: bool = False
+
+
+class SpotView(msgspec.Struct, frozen=True, kw_only=True):
+    """A betting spot: the chips on it and its hands (two after a split)."""
+
+    spot: int
+    bet_minor: int
+    chips_minor: list[int] = []
+    hands: list[HandView] = []
+    insurance_minor: int = 0
+
+
+class StationView(msgspec.Struct, frozen=True, kw_only=True):
+    """One player station (seat) with its meters and lit buttons.
+
+    Attributes:
+        credits_minor: the credit meter.
+        bet_minor: total on the spots (this round's or the next round's).
+        insurance_minor: insurance staked this round.
+        win_minor: what the last settled round paid back to this station.
+        lamps: intent actions that are legal now (the physical lamps show the
+            same set).
+        selected_chip_minor: the chip chosen for placing, on chip tables.
+        ready: the station pressed Deal (multi-station tables).
+        message: a message for this station only (``"Insurance?"``).
+    """
+
+    station: int
+    credits_minor: int
+    bet_minor: int = 0
+    insurance_minor: int = 0
+    win_minor: int = 0
+    spots: list[SpotView] = []
+    lamps: list[str] = []
+    selected_chip_minor: int | None = None
+    ready: bool = False
+    message: str = ""
+
+
+class DealerView(msgspec.Struct, frozen=True, kw_only=True):
+    """The dealer's visible cards; ``face_down`` counts hidden ones (0 or 1)."""
+
+    cards: list[str] = []
+    face_down: int = 0
+    total_text: str = ""
+
+
+class TimerView(msgspec.Struct, frozen=True, kw_only=True):
+    """A running countdown: ``kind`` is ``bet`` or ``decision``."""
+
+    kind: str
+    seconds_left: int
+    station: int | None = None
+
+
+class HandpayView(msgspec.Struct, frozen=True, kw_only=True):
+    """A handpay lockup: the amount the attendant pays and why."""
+
+    amount_minor: int
+    reason: str
+    validation_number: str = ""
+
+
+class MaintenanceView(msgspec.Struct, frozen=True, kw_only=True):
+    """The operator menu page: a title, body lines and a selectable list."""
+
+    page: str
+    title: str
+    lines: list[str] = []
+    items: list[str] = []
+    selected: int = 0
+    hint: str = ""
+
+
+class Snapshot(msgspec.Struct, tag="snapshot", tag_field="type", frozen=True, kw_only=True):
+    """The whole table as the UI draws it, numbered by ``seq``.
+
+    Attributes:
+        seq: increases by one with every snapshot the engine sends.
+        mode: ``attract``, ``betting``, ``in_round``, ``cash_out``,
+            ``handpay``, ``tilt``, ``door_open``, ``maintenance``.
+        variant, variant_name: the game in play.
+        currency_symbol: e.g. ``"$"``; amounts are minor units (1/100).
+        credit_minor: value of one credit when meters also show credits;
+            ``None`` for currency only.
+        message: the message of the moment, for the whole table.
+        overlay: ``None`` or ``door_open``, ``tilt``, ``handpay``,
+            ``printing``, ``ram_error``; ``overlay_text`` says why.
+        table_texts: printed on the felt ("BLACKJACK PAYS 3 TO 2"...).
+        help_lines: the variant's rules in words, from its ``RuleSet``.
+    """
+
+    seq: int
+    mode: str
+    variant: str
+    variant_name: str
+    currency_symbol: str = "$"
+    credit_minor: int | None = None
+    message: str = ""
+    dealer: DealerView = DealerView()
+    stations: list[StationView] = []
+    timer: TimerView | None = None
+    overlay: str | None = None
+    overlay_text: str = ""
+    handpay: HandpayView | None = None
+    maintenance: MaintenanceView | None = None
+    table_texts: list[str] = []
+    help_lines: list[str] = []
+    chip_values_minor: list[int] = []
+    min_bet_minor: int = 0
+    max_bet_minor: int = 0
+    spots_per_station: int = 1
