@@ -20,8 +20,8 @@ from drivers.errors import DeviceBusyError, DeviceOfflineError
 
 log = logging.getLogger(__name__)
 
-PORT_ERRORS: tuple[type[BaseException], ...] = (serial.SerialException, OSError)
-"""Exceptions a read/write on a vanished port raises (pyserial SerialException, EIO)."""
+PORT_ERRORS: tuple[type[BaseException], ...] = (serial.SerialException, OSError, termios.error)
+"""Exceptions I/O on a vanished port raises (SerialException, EIO, termios.error from tcflush)."""
 
 
 class SerialLike(Protocol):
