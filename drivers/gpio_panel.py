@@ -5,6 +5,10 @@ hand-off from gpiozero's thread to the consumer, debouncing (``drivers.debounce`
 the per-action refire guard, and lamps.
 Must not import: cabinet.*, serial.
 
+Inputs are gpiozero ``DigitalInputDevice``\ s (a ``Button`` without its hold
+thread, which we do not use and which made closing slow), with gpiozero's own
+``bounce_time`` off: debouncing is ours, so it holds whatever the pin factory.
+
 Wiring: each button/door/key contact between its BCM pin and ground, internal
 pull-up (pressed/closed = low).  Doors: contact closed = door shut.  Lamps and tower
 segments: BCM pin high = lit (through a driver transistor).
@@ -25,7 +29,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from gpiozero import LED, Button
+from gpiozero import LED, DigitalInputDevice
 
 from drivers.debounce import Debouncer, RefireGuard
 from drivers.errors import ConfigError
@@ -86,7 +90,7 @@ class GpioButtonPanel(ButtonPanel):
         self._edges: queue.SimpleQueue[_Edge] = queue.SimpleQueue()
         self._sink: EventSink | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
-        self._devices: dict[Action | Door | str, Button] = {}
+        self._devices: dict[Action | Door | str, DigitalInputDevice] = {}
         self._debouncers: dict[Action | Door | str, Debouncer] = {}
         overrides = dict(refire_guard_overrides_s or {})
         self._guards = {a: RefireGuard(overrides.get(a, refire_guard_s)) for a in wiring.buttons}
@@ -95,7 +99,7 @@ class GpioButtonPanel(ButtonPanel):
             inputs[_KEY] = wiring.key_switch
         try:
             for name, pin in inputs.items():
-                dev = Button(pin, pull_up=True, bounce_time=None, pin_factory=pin_factory)
+                dev = DigitalInputDevice(pin, pull_up=True, bounce_time=None, pin_factory=pin_factory)
                 self._devices[name] = dev
                 self._debouncers[name] = Debouncer(settle_s, initial=dev.is_active)
                 dev.when_activated = self._callback(name, True)
