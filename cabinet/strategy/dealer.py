@@ -20,8 +20,9 @@ the caller, which drops the blackjack mass (see ``analysis``).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 #: Final dealer outcomes, in the order of every probability vector here.
 OUTCOMES: tuple[str, ...] = ("17", "18", "19", "20", "21", "bust", "blackjack")
@@ -139,57 +140,101 @@ class DealerModel:
         cap: the largest composition that will be evaluated (index 0-9),
             normally the full shoe less the up card.
 
-    ``distribution(counts)`` is the hot path of the analysis; terms are kept
-    as flat tuples for speed.
+    ``distribution(counts)`` is the hot path of the analysis (tens of
+    thousands of calls per variant). It is generated once per model as
+    straight-line Python: for each outcome and number of cards drawn, the sum
+    over multisets of ``ways x prod(falling factorials of the counts)`` is
+    written in nested (Horner-like) form over the values, then multiplied by
+    ``1 / (n)_m``. Integer arithmetic up to that last factor, so the only
+    rounding is one float division per term group. ``distribution_reference``
+    evaluates the same terms with a plain loop (for tests).
     """
 
-    __slots__ = ("up", "_flat", "_max_k", "_max_drawn")
+    __slots__ = ("up", "terms", "_fn")
 
     def __init__(self, up: int, cap: Sequence[int]) -> None:
         self.up = up
-        terms = dealer_terms(up, cap)
-        flat = []
-        max_k = 0
-        for t in terms:
-            flat.append((t.outcome, t.drawn, float(t.ways), t.counts))
-            max_k = max([max_k] + [k for _, k in t.counts])
-        self._flat = tuple(flat)
-        self._max_k = max_k
-        self._max_drawn = max((t.drawn for t in terms), default=0)
+        self.terms = dealer_terms(up, cap)
+        self._fn = _compile(up, self.terms)
 
     def distribution(self, counts: Sequence[int]) -> list[float]:
         """Probabilities of ``OUTCOMES`` when the dealer draws from ``counts``.
 
         Args:
-            counts: the remaining shoe (10 counts, up card and every player
-                card already removed); must not exceed the ``cap``.
+            counts: the remaining shoe (10 integer counts, up card and every
+                player card already removed); must not exceed the ``cap``.
 
         Returns:
             7 floats summing to 1 (the blackjack entry is the probability that
             the second card makes blackjack, not conditioned on a check).
         """
-        max_k = self._max_k
-        ff = []
-        for c in counts:
-            row = [1.0] * (max_k + 1)
-            acc = 1.0
-            for k in range(1, max_k + 1):
-                acc *= c - k + 1 if c - k + 1 > 0 else 0
-                row[k] = acc
-            ff.append(row)
+        return self._fn(counts)
+
+    def distribution_reference(self, counts: Sequence[int]) -> list[float]:
+        """``distribution`` by a plain loop over ``terms`` (slow; for tests)."""
         n = sum(counts)
-        inv = [1.0] * (self._max_drawn + 1)
-        acc = 1.0
-        for m in range(1, self._max_drawn + 1):
-            acc *= n - m + 1 if n - m + 1 > 0 else 0
-            inv[m] = 1.0 / acc if acc else 0.0
         out = [0.0] * 7
-        for outcome, drawn, ways, pairs in self._flat:
-            p = ways * inv[drawn]
-            for i, k in pairs:
-                p *= ff[i][k]
-            out[outcome] += p
+        for t in self.terms:
+            num = t.ways
+            for i, k in t.counts:
+                num *= _falling(counts[i], k)
+            den = _falling(n, t.drawn)
+            if num:
+                out[t.outcome] += num / den
         return out
+
+
+def _falling(c: int, k: int) -> int:
+    out = 1
+    for j in range(k):
+        out *= max(c - j, 0)
+    return out
+
+
+def _factored(terms: list[tuple[tuple[tuple[int, int], ...], int]]) -> str:
+    """Sum of ``ways x prod f{i}_{k}`` as a nested expression (shared prefixes)."""
+    const = sum(w for pairs, w in terms if not pairs)
+    groups: dict[tuple[int, int], list[tuple[tuple[tuple[int, int], ...], int]]] = {}
+    for pairs, w in terms:
+        if pairs:
+            groups.setdefault(pairs[0], []).append((pairs[1:], w))
+    parts = [str(const)] if const else []
+    for (i, k), sub in sorted(groups.items()):
+        inner = _factored(sub)
+        parts.append(f"f{i}_{k}" if inner == "1" else f"f{i}_{k}*({inner})")
+    return " + ".join(parts) if parts else "0"
+
+
+def _compile(up: int, terms: Sequence[DealerTerm]) -> Callable[[Sequence[int]], list[float]]:
+    """Generate and compile the straight-line ``distribution`` of one up card."""
+    max_k = [0] * N_VALUES
+    max_m = 0
+    for t in terms:
+        max_m = max(max_m, t.drawn)
+        for i, k in t.counts:
+            max_k[i] = max(max_k[i], k)
+    lines = ["def _dist(c):",
+             "    " + ", ".join(f"c{i}" for i in range(N_VALUES)) + " = c"]
+    for i in range(N_VALUES):
+        if max_k[i] >= 1:
+            lines.append(f"    f{i}_1 = c{i}")
+        for k in range(2, max_k[i] + 1):
+            lines.append(f"    f{i}_{k} = f{i}_{k - 1} * (c{i} - {k - 1}) if c{i} >= {k} else 0")
+    lines.append("    n = " + " + ".join(f"c{i}" for i in range(N_VALUES)))
+    lines.append("    d1 = 1.0 / n if n >= 1 else 0.0")
+    for m in range(2, max_m + 1):
+        lines.append(f"    d{m} = d{m - 1} / (n - {m - 1}) if n >= {m} else 0.0")
+    groups: dict[tuple[int, int], list[tuple[tuple[tuple[int, int], ...], int]]] = {}
+    for t in terms:
+        groups.setdefault((t.outcome, t.drawn), []).append((t.counts, t.ways))
+    lines += [f"    o{o} = 0.0" for o in range(len(OUTCOMES))]
+    for (o, m), ts in sorted(groups.items()):
+        lines.append(f"    o{o} += ({_factored(ts)}) * d{m}")
+    lines.append("    return [" + ", ".join(f"o{o}" for o in range(len(OUTCOMES))) + "]")
+    namespace: dict[str, Any] = {}
+    exec(compile("\n".join(lines), f"<dealer model, up {up}>", "exec"), namespace)
+    fn: Callable[[Sequence[int]], list[float]] = namespace["_dist"]
+    return fn
 
 
 def dealer_table(counts: Sequence[int]) -> dict[int, list[float]]:
