@@ -5,7 +5,7 @@ hand-off from gpiozero's thread to the consumer, debouncing (``drivers.debounce`
 the per-action refire guard, and lamps.
 Must not import: cabinet.*, serial.
 
-Inputs are gpiozero ``DigitalInputDevice``\ s (a ``Button`` without its hold
+Inputs are gpiozero ``DigitalInputDevice`` objects (a ``Button`` without its hold
 thread, which we do not use and which made closing slow), with gpiozero's own
 ``bounce_time`` off: debouncing is ours, so it holds whatever the pin factory.
 
