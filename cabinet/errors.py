@@ -1,0 +1,70 @@
+"""The cabinet's exception tree and fault codes.
+
+Owns: ``CabinetError`` and its few leaves (STYLE.md 5.26), and ``FAULTS``,
+the numeric fault codes shown in maintenance and logged with every tilt.
+Imports nothing from the project.
+"""
+
+from __future__ import annotations
+
+
+class CabinetError(Exception):
+    """Root of every error the cabinet raises on purpose."""
+
+    fault_code = 900
+
+
+class IllegalAction(CabinetError):
+    """Our own code broke a rule (a bug); the runtime tilts."""
+
+    fault_code = 901
+
+
+class ConfigError(CabinetError, ValueError):
+    """A setting or wiring value is wrong; the message names the field."""
+
+    fault_code = 910
+
+    def __init__(self, field: str, message: str) -> None:
+        super().__init__(f"{field}: {message}")
+        self.field = field
+
+
+class StoreError(CabinetError, OSError):
+    """The journal could not be read or written."""
+
+    fault_code = 920
+
+
+class DeviceFault(CabinetError):
+    """Hardware misbehaved."""
+
+    fault_code = 930
+
+
+#: Fault codes shown in maintenance and written to the event log.
+FAULTS: dict[str, tuple[int, str]] = {
+    "ram_error": (100, "RAM error: critical memory failed its check; RAM clear required"),
+    "audit_mismatch": (101, "Self-audit failed: credits do not balance the meters"),
+    "round_void": (102, "A round could not be resumed intact and was voided"),
+    "door_main": (200, "Main door open"),
+    "door_cashbox": (201, "Cash box door open"),
+    "door_logic": (202, "Logic door open"),
+    "bill_jam": (300, "Bill acceptor jam"),
+    "bill_stacker_full": (301, "Bill stacker full"),
+    "bill_stacker_open": (302, "Bill stacker removed"),
+    "bill_cheat": (303, "Bill acceptor cheat detected"),
+    "bill_failure": (304, "Bill acceptor failure"),
+    "bill_offline": (305, "Bill acceptor not responding"),
+    "printer_offline": (400, "Printer offline"),
+    "printer_paper_out": (401, "Printer out of paper"),
+    "printer_cover_open": (402, "Printer cover open"),
+    "printer_failure": (403, "Printer failure"),
+    "engine_fault": (900, "Engine fault"),
+}
+
+
+def fault_text(code: str) -> str:
+    """``"300 Bill acceptor jam"``: the code number and its words."""
+    num, text = FAULTS.get(code, (999, code.replace("_", " ")))
+    return f"{num} {text}"

@@ -1,0 +1,139 @@
+"""Input events of the cabinet core: what happened, as past-tense facts.
+
+Owns: every event ``Cabinet.handle`` accepts (STYLE.md 5.23-5.24). The
+runtime turns device callbacks, UI intents and clock ticks into these.
+Frozen values; money in minor units; times in ms (monotonic) or s (wall).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from cabinet.records import VoucherRecord
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """Base of every cabinet event."""
+
+
+@dataclass(frozen=True, slots=True)
+class PowerUp(Event):
+    """The engine started (after restoring the journal)."""
+
+    now_ms: int
+    wall_s: float
+
+
+@dataclass(frozen=True, slots=True)
+class Tick(Event):
+    """Time passed: ``now_ms`` from a monotonic clock, ``wall_s`` Unix time."""
+
+    now_ms: int
+    wall_s: float
+
+
+@dataclass(frozen=True, slots=True)
+class IntentReceived(Event):
+    """A button pressed on the panel or touched on screen (one and the same).
+
+    Attributes:
+        station: 1-3.
+        action: one of ``cabinet.ipc.ACTIONS``.
+        value: chip (minor units) for ``chip``, spot for ``place``.
+        validation_number: for ``cash_out`` only: a fresh 18-digit number the
+            runtime drew from ``secrets`` (the core has no randomness).
+    """
+
+    station: int
+    action: str
+    value: int | None = None
+    validation_number: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class NoteEscrowed(Event):
+    """A bill of ``denomination_minor`` is held in escrow; answer stack or return."""
+
+    station: int
+    denomination_minor: int
+
+
+@dataclass(frozen=True, slots=True)
+class NoteStacked(Event):
+    """The acceptor reports the bill irrevocably stacked (ID-003 vend valid).
+
+    ``txn`` identifies this note's transaction; a repeat with the same
+    ``txn`` credits nothing.
+    """
+
+    station: int
+    denomination_minor: int
+    txn: str
+
+
+@dataclass(frozen=True, slots=True)
+class NoteReturned(Event):
+    """A bill in escrow was handed back to the player."""
+
+    station: int
+
+
+@dataclass(frozen=True, slots=True)
+class VoucherEscrowed(Event):
+    """A voucher is held in escrow. ``record`` is the journal's record of that
+    validation number, or ``None`` if this cabinet never issued it."""
+
+    station: int
+    validation_number: str
+    record: VoucherRecord | None
+
+
+@dataclass(frozen=True, slots=True)
+class VoucherStacked(Event):
+    """A voucher went into the stacker; redeem it once."""
+
+    station: int
+    validation_number: str
+    txn: str
+    record: VoucherRecord | None
+
+
+@dataclass(frozen=True, slots=True)
+class PrintFinished(Event):
+    """The printer's verdict on a voucher: ``done``, ``failed`` or ``unknown``."""
+
+    station: int
+    validation_number: str
+    result: str
+
+
+@dataclass(frozen=True, slots=True)
+class DoorChanged(Event):
+    """A door switch changed: ``door`` is ``main``, ``cashbox`` or ``logic``."""
+
+    door: str
+    open: bool
+
+
+@dataclass(frozen=True, slots=True)
+class KeyChanged(Event):
+    """The operator key switch turned on or off."""
+
+    on: bool
+
+
+@dataclass(frozen=True, slots=True)
+class DeviceFaulted(Event):
+    """A device reports a fault; ``code`` is a key of ``cabinet.errors.FAULTS``."""
+
+    device: str
+    code: str
+    text: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class DeviceCleared(Event):
+    """A device is healthy again: every fault of ``device`` clears."""
+
+    device: str

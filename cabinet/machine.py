@@ -1,0 +1,963 @@
+"""``Cabinet``: the whole cabinet as one pure state machine.
+
+Owns: the modes and which intents and device events each accepts; betting,
+dealing, the round's money, cash-out and vouchers, bills, doors, the key,
+faults, timers and the self-audit. One entry point, ``handle(event) ->
+list[Effect]``, plus ``snapshot()`` (STYLE.md 5.1-5.6).
+
+Pure: no I/O, no clock (time arrives in ``Tick``), no global randomness (the
+shuffle and validation numbers draw from the injected ``rng``). The shell
+journals the new state and the journal effects in one transaction after
+every ``handle`` and only then runs the device effects (DESIGN.md "Money
+moves exactly once"). Must not import ``drivers`` or ``ui``.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Callable
+from typing import Any, Protocol
+
+from cabinet import maintenance
+from cabinet.effects import (
+    ClearJournal,
+    Effect,
+    Journal,
+    PrintVoucher,
+    Rejected,
+    ReturnNote,
+    SaveRecall,
+    SaveVoucher,
+    SendCue,
+    SetAcceptor,
+    SetLamps,
+    SetTowerLight,
+    SetVoucherStatus,
+    StackNote,
+)
+from cabinet.errors import FAULTS
+from cabinet.events import (
+    DeviceCleared,
+    DeviceFaulted,
+    DoorChanged,
+    Event,
+    IntentReceived,
+    KeyChanged,
+    NoteEscrowed,
+    NoteReturned,
+    NoteStacked,
+    PowerUp,
+    PrintFinished,
+    Tick,
+    VoucherEscrowed,
+    VoucherStacked,
+)
+from cabinet.game import (
+    BetError,
+    Decision,
+    GameError,
+    Round,
+    RuleSet,
+    SeatBets,
+    Shoe,
+    StateError,
+)
+from cabinet.game import events as rev
+from cabinet.meters import Meters, audit_balance
+from cabinet.records import RecallEntry, VoucherRecord
+from cabinet.settings import GameSettings
+from cabinet.state import (
+    CabinetState,
+    HandpayState,
+    MaintState,
+    PrintingState,
+    StationState,
+)
+
+#: How long a print may take before its outcome counts as unknown.
+PRINT_TIMEOUT_MS = 30_000
+#: How many stacked-note transaction ids are remembered to refuse repeats.
+TXN_MEMORY = 64
+
+BETTING_ACTIONS = frozenset({"bet_up", "bet_down", "chip", "place", "undo", "clear", "rebet",
+                             "new_game", "deal", "cash_out"})
+ROUND_ACTIONS = frozenset({"hit", "stand", "double", "split", "insure", "decline"})
+MENU_ACTIONS = frozenset({"menu_up", "menu_down", "menu_select", "menu_back"})
+
+#: What each mode accepts (STYLE.md 5.5): intents, and whether notes may come in.
+ACCEPTS: dict[str, tuple[frozenset[str], bool]] = {
+    "attract": (BETTING_ACTIONS, True),
+    "betting": (BETTING_ACTIONS, True),
+    "in_round": (ROUND_ACTIONS, True),
+    "cash_out": (frozenset(), False),
+    "handpay": (frozenset(), False),
+    "tilt": (frozenset({"cash_out"}), False),
+    "door_open": (frozenset(), False),
+    "maintenance": (MENU_ACTIONS, False),
+    "ram_error": (frozenset(), False),
+    "needs_config": (frozenset(), False),
+}
+
+
+class RandomSource(Protocol):
+    """Shuffles and validation numbers: ``secrets.SystemRandom()`` in production."""
+
+    def randrange(self, start: int, stop: int | None = None, step: int = 1) -> int: ...
+
+
+class History(Protocol):
+    """Read-only journal history for maintenance screens (the store provides it)."""
+
+    def recall(self, station: int, limit: int) -> list[RecallEntry]: ...
+
+    def events(self, limit: int) -> list[dict[str, Any]]: ...
+
+    def vouchers(self, limit: int) -> list[VoucherRecord]: ...
+
+
+class _NoHistory:
+    def recall(self, station: int, limit: int) -> list[RecallEntry]:
+        return []
+
+    def events(self, limit: int) -> list[dict[str, Any]]:
+        return []
+
+    def vouchers(self, limit: int) -> list[VoucherRecord]:
+        return []
+
+
+def new_state(settings: GameSettings | None = None) -> CabinetState:
+    """A fresh cabinet state (first boot or after a RAM clear)."""
+    settings = settings or GameSettings()
+    settings.validate()
+    return CabinetState(settings=settings,
+                        stations=[StationState(station=n) for n in range(1, settings.stations + 1)])
+
+
+class Cabinet:
+    """The cabinet core.
+
+    Args:
+        state: restored critical state, or ``None`` for a fresh cabinet.
+        round_state: the journaled round (``Round.to_dict()``), or ``None``.
+        rng: the random source for shuffles and validation numbers;
+            ``secrets.SystemRandom()`` when ``None``.
+        history: journal reader for the maintenance screens.
+
+    A ``round_state`` that cannot be restored while a round is open voids
+    that round at the next ``PowerUp`` (RULES.md "Malfunctions void all
+    plays and pays").
+    """
+
+    def __init__(self, state: CabinetState | None = None,
+                 round_state: dict[str, Any] | None = None,
+                 rng: RandomSource | None = None, history: History | None = None) -> None:
+        self.s = state if state is not None else new_state()
+        self.rng: RandomSource = rng if rng is not None else secrets.SystemRandom()
+        self.history: History = history if history is not None else _NoHistory()
+        self.rules: RuleSet = self.s.settings.validate()
+        self.round: Round | None = None
+        self._round_unrestorable = False
+        if round_state is not None:
+            try:
+                self.round = Round.from_dict(round_state)
+            except (StateError, GameError):
+                self._round_unrestorable = True
+        elif self.s.round_open:
+            self._round_unrestorable = True
+        self._lamps: dict[int, frozenset[str]] = {}
+        self._acceptor: dict[int, tuple[bool, tuple[int, ...]]] = {}
+        self._tower = ""
+
+    # -- derived -------------------------------------------------------------------
+
+    @property
+    def mode(self) -> str:
+        """The effective mode: lockups first, then the base mode."""
+        s = self.s
+        if s.ram_error:
+            return "maintenance" if s.maintenance is not None else "ram_error"
+        if s.maintenance is not None:
+            return "maintenance"
+        if s.handpay is not None:
+            return "handpay"
+        if s.doors_open:
+            return "door_open"
+        if s.faults or s.audit_failed:
+            return "tilt"
+        if s.printing is not None:
+            return "cash_out"
+        if s.needs_config:
+            return "needs_config"
+        if s.round_open:
+            return "in_round"
+        if any(st.credits_minor or any(st.bets_minor) for st in self.s.stations):
+            return "betting"
+        return "attract"
+
+    def station(self, n: int) -> StationState | None:
+        """Station ``n`` (1-based), or ``None`` if the cabinet has no such station."""
+        if 1 <= n <= len(self.s.stations):
+            return self.s.stations[n - 1]
+        return None
+
+    def seats_in_play(self) -> list[int]:
+        return self.s.settings.seats_in_play(self.rules)
+
+    @property
+    def uses_chips(self) -> bool:
+        return bool(self.rules.chip_values_minor)
+
+    # -- the one entry point -----------------------------------------------------------
+
+    def handle(self, event: Event) -> list[Effect]:
+        """Apply one event; return the effects to run, in order.
+
+        Never raises on player or device input: what is not accepted now
+        yields ``Rejected`` and changes nothing.
+        """
+        out: list[Effect] = []
+        handler = _HANDLERS.get(type(event))
+        if handler is None:
+            out.append(Rejected(type(event).__name__, "unknown event"))
+        else:
+            handler(self, event, out)
+        self._refresh_outputs(out)
+        return out
+
+    # -- legality -------------------------------------------------------------------------
+
+    def legal_actions(self, n: int) -> frozenset[str]:
+        """Intents station ``n`` may send now; its button lamps show exactly these."""
+        st = self.station(n)
+        mode = self.mode
+        if st is None:
+            return frozenset()
+        accepted, _ = ACCEPTS[mode]
+        if mode == "maintenance":
+            return accepted
+        if mode == "tilt":
+            return frozenset({"cash_out"}) if self._can_cash_out(st) else frozenset()
+        if mode == "in_round":
+            rnd = self.round
+            if rnd is None or rnd.prompt is None or rnd.prompt.seat != n:
+                return frozenset()
+            return frozenset(d.value for d in rnd.legal_decisions())
+        if mode not in ("attract", "betting") or n not in self.seats_in_play():
+            return frozenset()
+        return self._betting_legal(st)
+
+    def _betting_legal(self, st: StationState) -> frozenset[str]:
+        r = self.rules
+        legal: set[str] = set()
+        total = sum(st.bets_minor)
+        if self._can_cash_out(st) and not st.ready:
+            legal.add("cash_out")
+        if st.ready:
+            return frozenset(legal)
+        if not self.uses_chips:
+            bet = st.bets_minor[0] if st.bets_minor else 0
+            up = r.min_bet_minor if bet == 0 else bet + r.bet_step_minor
+            if up <= min(r.max_bet_minor, st.credits_minor):
+                legal.add("bet_up")
+            if bet > 0:
+                legal.add("bet_down")
+        else:
+            affordable = [c for c in r.chip_values_minor if total + c <= st.credits_minor]
+            if affordable:
+                legal.add("chip")
+            chip = st.selected_chip_minor
+            if chip is not None and total + chip <= st.credits_minor and any(
+                    self._spot_bet(st, i) + chip <= r.max_bet_minor
+                    for i in range(r.max_spots_per_seat)):
+                legal.add("place")
+            if st.chip_log:
+                legal.add("undo")
+            if total:
+                legal.add("clear")
+            if st.last_bets_minor and not total and sum(st.last_bets_minor) <= st.credits_minor:
+                legal.add("rebet")
+        if total or (self.round is not None and self.round.finished):
+            legal.add("new_game")
+        if self._bets_valid(st):
+            legal.add("deal")
+        return frozenset(legal)
+
+    @staticmethod
+    def _spot_bet(st: StationState, i: int) -> int:
+        return st.bets_minor[i] if i < len(st.bets_minor) else 0
+
+    def _bets_valid(self, st: StationState) -> bool:
+        r = self.rules
+        bets = [b for b in st.bets_minor if b]
+        return bool(bets) and sum(bets) <= st.credits_minor and all(
+            r.min_bet_minor <= b <= r.max_bet_minor and b % r.bet_step_minor == 0 for b in bets)
+
+    def _can_cash_out(self, st: StationState) -> bool:
+        return st.credits_minor > 0 and not self.s.round_open and self.s.printing is None
+
+    # -- intents --------------------------------------------------------------------------------
+
+    def _on_intent(self, ev: IntentReceived, out: list[Effect]) -> None:
+        st = self.station(ev.station)
+        what = f"{ev.action} from station {ev.station}"
+        if st is None:
+            out.append(Rejected(what, "no such station"))
+            return
+        if ev.action == "help":
+            return                                     # the UI shows help by itself
+        mode = self.mode
+        if mode == "maintenance":
+            self.s.last_button = ev.action
+            if ev.action in MENU_ACTIONS:
+                maintenance.handle(self, ev.action, out)
+            return
+        if ev.action not in self.legal_actions(ev.station):
+            out.append(Rejected(what, f"not legal in {mode}"))
+            return
+        if ev.action in ROUND_ACTIONS:
+            self._decide(ev.action, out)
+        elif ev.action == "cash_out":
+            self._cash_out(st, out)
+        elif ev.action == "deal":
+            self._press_deal(st, out)
+        else:
+            self._bet_action(st, ev, out)
+
+    def _clear_finished_round(self) -> None:
+        if self.round is not None and self.round.finished:
+            self.round = None
+            for st in self.s.stations:
+                st.win_minor = 0
+
+    def _bet_action(self, st: StationState, ev: IntentReceived, out: list[Effect]) -> None:
+        r = self.rules
+        self._clear_finished_round()
+        a = ev.action
+        if not st.bets_minor:
+            st.bets_minor = [0] * r.max_spots_per_seat
+        if a == "bet_up":
+            st.bets_minor[0] = r.min_bet_minor if st.bets_minor[0] == 0 \
+                else st.bets_minor[0] + r.bet_step_minor
+        elif a == "bet_down":
+            st.bets_minor[0] = 0 if st.bets_minor[0] <= r.min_bet_minor \
+                else st.bets_minor[0] - r.bet_step_minor
+        elif a == "chip":
+            total = sum(st.bets_minor)
+            if ev.value in r.chip_values_minor and total + ev.value <= st.credits_minor:
+                st.selected_chip_minor = ev.value
+            else:
+                out.append(Rejected(f"chip {ev.value}", "not a chip of this table, or over credits"))
+                return
+        elif a == "place":
+            spot = ev.value or 1
+            chip = st.selected_chip_minor
+            assert chip is not None
+            if not 1 <= spot <= r.max_spots_per_seat or \
+                    st.bets_minor[spot - 1] + chip > r.max_bet_minor:
+                out.append(Rejected(f"place on spot {spot}", "no such spot, or over the maximum"))
+                return
+            st.bets_minor[spot - 1] += chip
+            st.chip_log.append([spot, chip])
+            out.append(SendCue("chip_placed", st.station, {"spot": spot, "chip_minor": chip}))
+        elif a == "undo":
+            spot, chip = st.chip_log.pop()
+            st.bets_minor[spot - 1] -= chip
+        elif a in ("clear", "new_game"):
+            st.bets_minor = [0] * r.max_spots_per_seat
+            st.chip_log = []
+        elif a == "rebet":
+            st.bets_minor = list(st.last_bets_minor)
+            st.chip_log = [[i + 1, b] for i, b in enumerate(st.bets_minor) if b]
+        self._maybe_start_bet_timer()
+
+    # -- dealing ---------------------------------------------------------------------------------
+
+    def _occupied(self) -> list[StationState]:
+        return [st for st in self.s.stations if st.station in self.seats_in_play()
+                and (st.credits_minor > 0 or any(st.bets_minor))]
+
+    def _maybe_start_bet_timer(self) -> None:
+        if len(self._occupied()) >= 2 and self.s.bet_deadline_ms is None and any(
+                any(st.bets_minor) for st in self.s.stations):
+            self.s.bet_deadline_ms = self.s.now_ms + self.rules.bet_timer_s * 1000
+
+    def _press_deal(self, st: StationState, out: list[Effect]) -> None:
+        self._clear_finished_round()
+        st.ready = True
+        occupied = self._occupied()
+        waiting = [o for o in occupied if any(o.bets_minor) and not o.ready]
+        if len(occupied) <= 1 or not waiting:
+            self._start_round(out)
+        else:
+            self._maybe_start_bet_timer()
+
+    def _self_audit(self, out: list[Effect]) -> bool:
+        """research A "Self-audit": every station must balance; else tilt."""
+        for st in self.s.stations:
+            diff = audit_balance(st.credits_minor, st.pending_out_minor, st.meters)
+            if diff:
+                self.s.audit_failed = True
+                out.append(Journal("audit_mismatch", st.station, diff,
+                                   {"credits_minor": st.credits_minor}))
+                return False
+        return True
+
+    def _start_round(self, out: list[Effect]) -> None:
+        r = self.rules
+        s = self.s
+        s.bet_deadline_ms = None
+        players = [st for st in s.stations if st.station in self.seats_in_play()
+                   and self._bets_valid(st)]
+        for st in s.stations:
+            st.ready = False
+        if not players:
+            return
+        if not self._self_audit(out):
+            return
+        shoe = None
+        if not r.shuffle_every_round and s.shoe is not None:
+            shoe = Shoe.from_dict(s.shoe)
+            if shoe.cut_card_reached:
+                shoe = None
+        if shoe is None:
+            shoe = Shoe.shuffled(r.decks, self.rng, r.penetration_percent)
+            out.append(SendCue("shuffle"))
+        seats = []
+        for st in players:
+            stake = sum(st.bets_minor)
+            st.credits_at_round_start_minor = st.credits_minor
+            st.credits_minor -= stake
+            st.meters.add("coin_in_minor", stake)
+            st.in_round = True
+            st.stake_in_round_minor = stake
+            st.returned_in_round_minor = 0
+            st.win_minor = 0
+            st.last_bets_minor = list(st.bets_minor)
+            seats.append(SeatBets(st.station, tuple(st.bets_minor), st.credits_minor))
+        try:
+            rnd = Round(r, seats, shoe)
+        except BetError as e:                      # legality was checked: a bug
+            for st in players:                     # give the stakes straight back
+                st.credits_minor += st.stake_in_round_minor
+                st.meters.add("coin_out_minor", st.stake_in_round_minor)
+                st.in_round = False
+            out.append(Rejected("deal", str(e)))
+            return
+        s.round_id += 1
+        s.round_open = True
+        self.round = rnd
+        out.append(Journal("round_start", 0, sum(st.stake_in_round_minor for st in players),
+                           {"round_id": s.round_id, "shoe": [str(c) for c in shoe.cards],
+                            "shoe_position": shoe.position,
+                            "bets": {st.station: st.bets_minor for st in players}}))
+        self._run_round(rnd.start, out)
+
+    def _decide(self, action: str, out: list[Effect]) -> None:
+        rnd = self.round
+        assert rnd is not None
+        self._run_round(lambda: rnd.decide(Decision(action)), out)
+
+    def _run_round(self, step: Callable[[], list[rev.Event]], out: list[Effect]) -> None:
+        rnd = self.round
+        assert rnd is not None
+        try:
+            events = step()
+        except GameError as e:                     # shoe exhausted or a bug: void
+            self._void_round(f"round fault: {e}", out)
+            return
+        self._apply_round_events(events, out)
+        if rnd.finished:
+            self._finish_round(out)
+        else:
+            self._arm_decision_timer()
+
+    def _arm_decision_timer(self) -> None:
+        in_round = [st for st in self.s.stations if st.in_round]
+        if len(in_round) >= 2:
+            self.s.decision_deadline_ms = self.s.now_ms + self.rules.decision_timer_s * 1000
+        else:
+            self.s.decision_deadline_ms = None
+
+    def _apply_round_events(self, events: list[rev.Event], out: list[Effect]) -> None:
+        """Move the money of round events onto the ledger; cue what players may see."""
+        for e in events:
+            if isinstance(e, rev.PlayerCardDealt):
+                out.append(SendCue("card_dealt", e.seat, {"to": "player", "spot": e.spot,
+                                                          "hand": e.hand, "card": str(e.card)}))
+            elif isinstance(e, rev.DealerCardDealt):
+                out.append(SendCue("card_dealt", None, {
+                    "to": "dealer", "card": str(e.card) if e.face_up else None,
+                    "face_down": not e.face_up}))
+            elif isinstance(e, rev.DealerCardRevealed):
+                out.append(SendCue("hole_card_revealed", None, {"card": str(e.card)}))
+            elif isinstance(e, rev.DealerChecked):
+                out.append(SendCue("dealer_checked", None, {"blackjack": e.blackjack}))
+            elif isinstance(e, rev.InsuranceTaken):
+                st = self._st(e.seat)
+                self._stake(st, e.stake_minor, "insurance_in_minor")
+                st.meters.add("insurance_taken", 1)
+            elif isinstance(e, rev.HandDoubled):
+                st = self._st(e.seat)
+                self._stake(st, e.extra_stake_minor, "coin_in_minor")
+                st.meters.add("doubles", 1)
+            elif isinstance(e, rev.HandSplit):
+                st = self._st(e.seat)
+                self._stake(st, e.extra_stake_minor, "coin_in_minor")
+                st.meters.add("splits", 1)
+            elif isinstance(e, rev.InsuranceSettled):
+                self._pay(self._st(e.seat), e.returned_minor, "insurance_out_minor")
+            elif isinstance(e, rev.HandSettled):
+                st = self._st(e.seat)
+                self._pay(st, e.returned_minor, "coin_out_minor")
+                if e.outcome is rev.Outcome.BLACKJACK:
+                    st.meters.add("blackjacks", 1)
+                out.append(SendCue("hand_settled", e.seat, {
+                    "spot": e.spot, "hand": e.hand, "outcome": e.outcome.value,
+                    "returned_minor": e.returned_minor}))
+
+    def _st(self, seat: int) -> StationState:
+        st = self.station(seat)
+        assert st is not None
+        return st
+
+    @staticmethod
+    def _stake(st: StationState, amount: int, meter: str) -> None:
+        st.credits_minor -= amount
+        st.meters.add(meter, amount)
+        st.stake_in_round_minor += amount
+
+    @staticmethod
+    def _pay(st: StationState, amount: int, meter: str) -> None:
+        st.credits_minor += amount
+        st.meters.add(meter, amount)
+        st.returned_in_round_minor += amount
+
+    def _finish_round(self, out: list[Effect]) -> None:
+        rnd = self.round
+        assert rnd is not None
+        s = self.s
+        result = rnd.result()
+        for st in s.stations:
+            if not st.in_round:
+                continue
+            m = st.meters
+            net = st.returned_in_round_minor - st.stake_in_round_minor
+            m.add("games_played", 1)
+            m.add("games_won" if net > 0 else "games_lost" if net < 0 else "games_pushed", 1)
+            st.win_minor = st.returned_in_round_minor
+            out.append(SaveRecall(self._recall_entry(st, result, voided=False)))
+            out.append(Journal("round_end", st.station, st.returned_in_round_minor,
+                               {"round_id": s.round_id, "wagered_minor": st.stake_in_round_minor,
+                                "net_minor": net}))
+            st.in_round = False
+            st.stake_in_round_minor = st.returned_in_round_minor = 0
+            if self.uses_chips:
+                st.bets_minor = [0] * self.rules.max_spots_per_seat
+                st.chip_log = []
+            elif st.bets_minor and st.bets_minor[0] > st.credits_minor:
+                st.bets_minor = [0]
+        s.round_open = False
+        s.decision_deadline_ms = None
+        s.games_since_power_up += 1
+        s.games_since_door_close += 1
+        s.door_closed_notice = False
+        if not self.rules.shuffle_every_round:
+            s.shoe = rnd.shoe.to_dict()
+        out.append(SendCue("round_over", None, {"round_id": s.round_id}))
+        self._self_audit(out)
+
+    def _recall_entry(self, st: StationState, result: dict[str, Any],
+                      voided: bool) -> RecallEntry:
+        steps: list[str] = []
+        rnd = self.round
+        if rnd is not None:
+            steps += [f"{p}: {d}" for p, d in rnd.history]
+        ins = 0
+        for spot in result.get("spots", []):
+            if spot["seat"] == st.station and spot.get("insurance"):
+                ins += spot["insurance"]["stake"]
+        return RecallEntry(
+            round_id=self.s.round_id, station=st.station, variant=self.rules.variant,
+            wall_s=self.s.wall_s, credits_before_minor=st.credits_at_round_start_minor,
+            credits_after_minor=st.credits_minor, wagered_minor=st.stake_in_round_minor,
+            returned_minor=st.returned_in_round_minor, insurance_minor=ins,
+            steps=steps, result=result, voided=voided)
+
+    def _void_round(self, reason: str, out: list[Effect]) -> None:
+        """RULES.md "Malfunctions void all plays and pays": every stake back, nothing paid."""
+        s = self.s
+        result = self.round.result() if self.round is not None else {}
+        for st in s.stations:
+            if not st.in_round:
+                continue
+            # Give back what was staked and not yet returned: the round's
+            # settled parts are undone as far as the player is concerned.
+            refund = st.stake_in_round_minor - st.returned_in_round_minor
+            st.credits_minor += refund
+            if refund > 0:
+                st.meters.add("void_returned_minor", refund)
+            elif refund < 0:
+                st.meters.add("void_reclaimed_minor", -refund)
+            out.append(SaveRecall(self._recall_entry(st, result, voided=True)))
+            out.append(Journal("round_void", st.station, max(refund, 0),
+                               {"round_id": s.round_id, "reason": reason}))
+            st.in_round = False
+            st.stake_in_round_minor = st.returned_in_round_minor = 0
+        s.round_open = False
+        s.decision_deadline_ms = None
+        self.round = None
+        s.message = "Round voided: stakes returned"
+
+    # -- cash-out and vouchers ------------------------------------------------------------------
+
+    def _validation_number(self) -> str:
+        return str(self.rng.randrange(10**17, 10**18))
+
+    def _printer_ready(self) -> bool:
+        return not any(code.startswith("printer_") for code in self.s.faults)
+
+    def _cash_out(self, st: StationState, out: list[Effect]) -> None:
+        s = self.s
+        if not self._self_audit(out):
+            return
+        self._clear_finished_round()
+        amount = st.credits_minor
+        st.bets_minor = [0] * self.rules.max_spots_per_seat
+        st.chip_log = []
+        st.ready = False
+        s.voucher_seq += 1
+        vn = self._validation_number()
+        settings = s.settings
+        to_handpay = amount > settings.voucher_limit_minor or not self._printer_ready()
+        record = VoucherRecord(
+            validation_number=vn, sequence=s.voucher_seq, amount_minor=amount,
+            station=st.station, issued_wall_s=s.wall_s,
+            expires_wall_s=s.wall_s + settings.voucher_expiry_days * 86_400,
+            status="handpay" if to_handpay else "printing",
+            venue=settings.venue_name, machine_number=settings.machine_number)
+        st.credits_minor -= amount
+        st.pending_out_minor += amount
+        out.append(SaveVoucher(record))
+        out.append(Journal("cash_out", st.station, amount,
+                           {"validation_number": vn, "sequence": s.voucher_seq}))
+        if to_handpay:
+            reason = ("over the voucher limit" if amount > settings.voucher_limit_minor
+                      else "printer not ready")
+            self._lock_handpay(st.station, amount, reason, vn, out)
+        else:
+            s.printing = PrintingState(station=st.station, validation_number=vn,
+                                       amount_minor=amount, started_ms=s.now_ms)
+            out.append(PrintVoucher(record))
+            out.append(SendCue("ticket_printing", st.station, {"amount_minor": amount}))
+
+    def _lock_handpay(self, station: int, amount: int, reason: str, vn: str,
+                      out: list[Effect]) -> None:
+        self.s.handpay = HandpayState(station=station, amount_minor=amount, reason=reason,
+                                      validation_number=vn)
+        out.append(Journal("handpay", station, amount, {"validation_number": vn,
+                                                        "reason": reason}))
+
+    def _on_print(self, ev: PrintFinished, out: list[Effect]) -> None:
+        p = self.s.printing
+        if p is None or p.validation_number != ev.validation_number:
+            out.append(Rejected(f"print result for {ev.validation_number[-4:]}",
+                                "no such print pending"))
+            return
+        st = self._st(p.station)
+        self.s.printing = None
+        if ev.result == "done":
+            st.pending_out_minor -= p.amount_minor
+            st.meters.add("vouchers_out_minor", p.amount_minor)
+            st.meters.add("vouchers_out_count", 1)
+            out.append(SetVoucherStatus(p.validation_number, "issued", self.s.wall_s))
+            out.append(Journal("voucher_printed", st.station, p.amount_minor,
+                               {"validation_number": p.validation_number}))
+            out.append(SendCue("ticket_printed", st.station, {"amount_minor": p.amount_minor}))
+        else:
+            out.append(SetVoucherStatus(p.validation_number, "handpay", self.s.wall_s))
+            self._lock_handpay(st.station, p.amount_minor, f"print {ev.result}",
+                               p.validation_number, out)
+
+    def _reset_handpay(self, out: list[Effect]) -> None:
+        hp = self.s.handpay
+        assert hp is not None
+        st = self._st(hp.station)
+        st.pending_out_minor -= hp.amount_minor
+        st.meters.add("handpay_minor", hp.amount_minor)
+        st.meters.add("handpay_count", 1)
+        self.s.handpay = None
+        if hp.validation_number:
+            out.append(SetVoucherStatus(hp.validation_number, "handpaid", self.s.wall_s))
+        out.append(Journal("handpay_reset", hp.station, hp.amount_minor,
+                           {"validation_number": hp.validation_number}))
+
+    # -- notes and vouchers in -----------------------------------------------------------------
+
+    def _accepting(self) -> bool:
+        return ACCEPTS[self.mode][1]
+
+    def _on_note_escrow(self, ev: NoteEscrowed, out: list[Effect]) -> None:
+        st = self.station(ev.station)
+        reason = self._refuse_money_in(st, ev.denomination_minor)
+        if reason is None and ev.denomination_minor not in self.s.settings.denominations_minor:
+            reason = f"{ev.denomination_minor} is not an enabled denomination"
+        if reason is not None:
+            out.append(ReturnNote(ev.station, reason))
+        else:
+            out.append(StackNote(ev.station))
+
+    def _refuse_money_in(self, st: StationState | None, amount: int) -> str | None:
+        if st is None:
+            return "no such station"
+        if not self._accepting():
+            return f"not accepting in {self.mode}"
+        if st.credits_minor + amount > self.s.settings.credit_limit_minor:
+            return "over the credit limit"
+        return None
+
+    def _seen_txn(self, txn: str) -> bool:
+        if txn in self.s.recent_txns:
+            return True
+        self.s.recent_txns = (self.s.recent_txns + [txn])[-TXN_MEMORY:]
+        return False
+
+    def _on_note_stacked(self, ev: NoteStacked, out: list[Effect]) -> None:
+        st = self.station(ev.station)
+        if st is None or ev.denomination_minor <= 0:
+            out.append(Rejected("note stacked", "no such station or bad amount"))
+            return
+        if self._seen_txn(ev.txn):
+            out.append(Journal("note_repeat_ignored", ev.station, ev.denomination_minor,
+                               {"txn": ev.txn}))
+            return
+        # A stacked note is always credited, whatever the mode: it is in the box.
+        st.credits_minor += ev.denomination_minor
+        st.meters.add("bills_in_minor", ev.denomination_minor)
+        st.meters.add("bills_in_count", 1)
+        st.meters.count_bill(ev.denomination_minor)
+        st.last_bills_minor = (st.last_bills_minor + [ev.denomination_minor])[-5:]
+        out.append(Journal("bill_stacked", ev.station, ev.denomination_minor, {"txn": ev.txn}))
+        out.append(SendCue("bill_stacked", ev.station, {"amount_minor": ev.denomination_minor}))
+
+    def _voucher_refusal(self, st: StationState | None, rec: VoucherRecord | None) -> str | None:
+        if rec is None:
+            return "not issued by this cabinet"
+        if rec.status != "issued":
+            return f"voucher is {rec.status}"
+        if self.s.wall_s > rec.expires_wall_s:
+            return "voucher expired"
+        return self._refuse_money_in(st, rec.amount_minor)
+
+    def _on_voucher_escrow(self, ev: VoucherEscrowed, out: list[Effect]) -> None:
+        reason = self._voucher_refusal(self.station(ev.station), ev.record)
+        if reason is not None:
+            out.append(ReturnNote(ev.station, reason))
+        else:
+            out.append(StackNote(ev.station))
+
+    def _on_voucher_stacked(self, ev: VoucherStacked, out: list[Effect]) -> None:
+        st = self.station(ev.station)
+        rec = ev.record
+        if self._seen_txn(ev.txn):
+            out.append(Journal("voucher_repeat_ignored", ev.station, 0, {"txn": ev.txn}))
+            return
+        if st is None or rec is None or rec.status != "issued" or \
+                self.s.wall_s > rec.expires_wall_s:
+            out.append(Journal("voucher_stacked_invalid", ev.station, 0,
+                               {"validation_number": ev.validation_number[-4:]}))
+            return
+        st.credits_minor += rec.amount_minor
+        st.meters.add("vouchers_in_minor", rec.amount_minor)
+        st.meters.add("vouchers_in_count", 1)
+        out.append(SetVoucherStatus(rec.validation_number, "redeemed", self.s.wall_s))
+        out.append(Journal("voucher_in", ev.station, rec.amount_minor,
+                           {"validation_number": rec.validation_number, "txn": ev.txn}))
+        out.append(SendCue("voucher_accepted", ev.station, {"amount_minor": rec.amount_minor}))
+
+    def _on_note_returned(self, ev: NoteReturned, out: list[Effect]) -> None:
+        out.append(Journal("note_returned", ev.station))
+
+    # -- doors, key, faults, time ------------------------------------------------------------------
+
+    def _on_door(self, ev: DoorChanged, out: list[Effect]) -> None:
+        s = self.s
+        if ev.open and ev.door not in s.doors_open:
+            s.doors_open = s.doors_open + [ev.door]
+            s.door_opens[ev.door] = s.door_opens.get(ev.door, 0) + 1
+            out.append(Journal("door_open", 0, 0, {"door": ev.door}))
+        elif not ev.open and ev.door in s.doors_open:
+            s.doors_open = [d for d in s.doors_open if d != ev.door]
+            out.append(Journal("door_closed", 0, 0, {"door": ev.door}))
+            if not s.doors_open:
+                s.door_closed_notice = True
+                s.games_since_door_close = 0
+
+    def _on_key(self, ev: KeyChanged, out: list[Effect]) -> None:
+        s = self.s
+        s.key_on = ev.on
+        if ev.on:
+            if s.handpay is not None:
+                self._reset_handpay(out)
+            elif s.maintenance is None and (s.ram_error or (not s.round_open
+                                                            and s.printing is None)):
+                s.maintenance = MaintState()
+                out.append(Journal("maintenance_enter"))
+            elif s.round_open:
+                out.append(Rejected("operator key", "finish the round first"))
+        elif s.maintenance is not None:
+            s.maintenance = None
+            out.append(Journal("maintenance_exit"))
+
+    def _on_fault(self, ev: DeviceFaulted, out: list[Effect]) -> None:
+        if ev.code not in self.s.faults:
+            text = ev.text or FAULTS.get(ev.code, (0, ev.code))[1]
+            self.s.faults = {**self.s.faults, ev.code: text}
+            out.append(Journal("fault", 0, 0, {"device": ev.device, "code": ev.code,
+                                               "text": text}))
+
+    def _on_cleared(self, ev: DeviceCleared, out: list[Effect]) -> None:
+        prefix = ev.device + "_"
+        cleared = [c for c in self.s.faults if c.startswith(prefix)]
+        if cleared:
+            self.s.faults = {c: t for c, t in self.s.faults.items() if c not in cleared}
+            out.append(Journal("fault_cleared", 0, 0, {"device": ev.device, "codes": cleared}))
+
+    def _on_tick(self, ev: Tick, out: list[Effect]) -> None:
+        s = self.s
+        s.now_ms = ev.now_ms
+        s.wall_s = ev.wall_s
+        mode = self.mode
+        if s.printing is not None and s.now_ms - s.printing.started_ms > PRINT_TIMEOUT_MS:
+            self._on_print(PrintFinished(s.printing.station, s.printing.validation_number,
+                                         "unknown"), out)
+        if mode in ("attract", "betting") and s.bet_deadline_ms is not None \
+                and s.now_ms >= s.bet_deadline_ms:
+            self._start_round(out)
+        elif mode == "in_round" and s.decision_deadline_ms is not None \
+                and s.now_ms >= s.decision_deadline_ms and self.round is not None:
+            prompt = self.round.prompt
+            if prompt is not None:
+                action = "decline" if prompt.kind == "insurance" else "stand"
+                out.append(Journal("decision_timeout", prompt.seat, 0, {"decision": action}))
+                self._decide(action, out)
+
+    def _on_power_up(self, ev: PowerUp, out: list[Effect]) -> None:
+        s = self.s
+        s.now_ms = ev.now_ms
+        s.wall_s = ev.wall_s
+        s.power_ups += 1
+        s.games_since_power_up = 0
+        out.append(Journal("power_up", 0, 0, {"power_ups": s.power_ups}))
+        # Deadlines were on the old monotonic clock: start them again.
+        if s.bet_deadline_ms is not None:
+            s.bet_deadline_ms = s.now_ms + self.rules.bet_timer_s * 1000
+        if s.round_open:
+            if self._round_unrestorable or self.round is None:
+                self._void_round("stored round failed its integrity check", out)
+                self._round_unrestorable = False
+            else:
+                self._arm_decision_timer()
+        if s.printing is not None:          # the print's outcome is unknown: never reprint
+            p = s.printing
+            self._on_print(PrintFinished(p.station, p.validation_number, "unknown"), out)
+
+    # -- RAM clear (called from maintenance) ------------------------------------------------------
+
+    def ram_clear(self, out: list[Effect]) -> None:
+        """research C "RAM clear": zero credits, meters and history; configure again."""
+        settings = self.s.settings
+        power_ups = self.s.power_ups
+        self.s = new_state(settings)
+        self.s.power_ups = power_ups
+        self.s.needs_config = True
+        self.s.maintenance = MaintState(page="settings")
+        self.s.key_on = True
+        self.round = None
+        self._round_unrestorable = False
+        out.append(ClearJournal())
+        out.append(Journal("ram_clear"))
+
+    def apply_settings(self, settings: GameSettings, out: list[Effect]) -> str | None:
+        """Change the game settings between rounds; returns an error message or None."""
+        from cabinet.errors import ConfigError
+        if self.s.round_open:
+            return "finish the round first"
+        try:
+            rules = settings.validate()
+        except ConfigError as e:
+            return str(e)
+        old = self.s.settings
+        stations = self.s.stations
+        while len(stations) < settings.stations:
+            stations.append(StationState(station=len(stations) + 1))
+        if settings.stations < len(stations) and any(
+                st.credits_minor or st.pending_out_minor for st in stations[settings.stations:]):
+            return "stations: a station being removed still holds credits"
+        del stations[settings.stations:]
+        self.s.settings = settings
+        self.rules = rules
+        for st in stations:
+            st.bets_minor = [0] * rules.max_spots_per_seat
+            st.chip_log = []
+            st.selected_chip_minor = None
+            st.last_bets_minor = []
+        self.s.shoe = None
+        self.s.needs_config = False
+        self.round = None
+        out.append(Journal("settings_changed", 0, 0, {
+            "old": _settings_dict(old), "new": _settings_dict(settings)}))
+        return None
+
+    # -- outputs --------------------------------------------------------------------------------
+
+    def _refresh_outputs(self, out: list[Effect]) -> None:
+        """Lamps, acceptor enable and tower light follow the state (only changes are sent)."""
+        for st in self.s.stations:
+            lamps = self.legal_actions(st.station)
+            if self._lamps.get(st.station) != lamps:
+                self._lamps[st.station] = lamps
+                out.append(SetLamps(st.station, lamps))
+            acc = (self._accepting(), tuple(self.s.settings.denominations_minor))
+            if self._acceptor.get(st.station) != acc:
+                self._acceptor[st.station] = acc
+                out.append(SetAcceptor(st.station, acc[0], acc[1]))
+        mode = self.mode
+        tower = {"handpay": "handpay", "tilt": "tilt", "ram_error": "tilt",
+                 "door_open": "service", "maintenance": "service"}.get(mode, "off")
+        if tower != self._tower:
+            self._tower = tower
+            out.append(SetTowerLight(tower))
+
+    def snapshot(self, seq: int) -> Any:
+        """The player-visible ``Snapshot`` numbered ``seq`` (see ``cabinet.view``)."""
+        from cabinet.view import build_snapshot
+        return build_snapshot(self, seq)
+
+    def round_dict(self) -> dict[str, Any] | None:
+        """The round to journal (``None`` when there is none)."""
+        return self.round.to_dict() if self.round is not None else None
+
+
+def _settings_dict(s: GameSettings) -> dict[str, Any]:
+    import msgspec
+    return msgspec.to_builtins(s)
+
+
+_HANDLERS: dict[type, Callable[[Cabinet, Any, list[Effect]], None]] = {
+    IntentReceived: Cabinet._on_intent,
+    NoteEscrowed: Cabinet._on_note_escrow,
+    NoteStacked: Cabinet._on_note_stacked,
+    NoteReturned: Cabinet._on_note_returned,
+    VoucherEscrowed: Cabinet._on_voucher_escrow,
+    VoucherStacked: Cabinet._on_voucher_stacked,
+    PrintFinished: Cabinet._on_print,
+    DoorChanged: Cabinet._on_door,
+    KeyChanged: Cabinet._on_key,
+    DeviceFaulted: Cabinet._on_fault,
+    DeviceCleared: Cabinet._on_cleared,
+    Tick: Cabinet._on_tick,
+    PowerUp: Cabinet._on_power_up,
+}
+
+__all__ = ["ACCEPTS", "Cabinet", "Meters", "new_state"]

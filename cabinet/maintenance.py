@@ -1,0 +1,241 @@
+"""The operator's maintenance menu: pages, navigation, settings, RAM clear.
+
+Owns: the menu's pages and what Up/Down/Select/Back do on each
+(research/cabinet-features.md I "Audit / test mode"), and the page views.
+Pure: it changes the cabinet only through ``Cabinet`` methods and reads
+history through the injected ``History``. Entered with the operator key,
+between rounds only; play is impossible inside it and notes are refused.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import msgspec
+
+from cabinet.effects import Effect, Journal
+from cabinet.errors import fault_text
+from cabinet.rules_text import money
+from cabinet.settings import GameSettings
+from cabinet.snapshot import MaintenanceView
+
+if TYPE_CHECKING:
+    from cabinet.machine import Cabinet
+
+MAIN_ITEMS = [("meters", "Meters"), ("recall", "Game recall"), ("events", "Event log"),
+              ("money_history", "Bills and vouchers"), ("device_test", "Device test"),
+              ("settings", "Settings"), ("faults", "Faults"), ("ram_clear", "RAM clear")]
+
+#: Choices offered for each adjustable setting (``None``: the variant's default).
+SETTING_CHOICES: list[tuple[str, str, list[Any]]] = [
+    ("variant", "Game", ["classic", "classic-multi", "american"]),
+    ("stations", "Stations", [1, 2, 3]),
+    ("spots_per_station", "Spots per station", [None, 1, 2, 3]),
+    ("min_bet_minor", "Minimum bet", [None, 100, 200, 500, 1_000, 2_500]),
+    ("max_bet_minor", "Maximum bet", [None, 5_000, 10_000, 25_000, 50_000, 100_000]),
+    ("penetration_percent", "Cut card", [None, 50, 60, 70, 75, 80, 85]),
+    ("voucher_limit_minor", "Voucher limit", [50_000, 120_000, 300_000]),
+    ("credit_limit_minor", "Credit limit", [100_000, 300_000, 500_000]),
+    ("voucher_expiry_days", "Voucher expiry (days)", [7, 30, 90, 365]),
+]
+MONEY_SETTINGS = {"min_bet_minor", "max_bet_minor", "voucher_limit_minor", "credit_limit_minor"}
+HINT = "Up/Down: choose   Select: open or change   Back: return   Key off: leave"
+
+
+def _items(cab: Cabinet) -> list[str]:
+    m = cab.s.maintenance
+    assert m is not None
+    if m.page == "main":
+        return [label for _, label in MAIN_ITEMS]
+    if m.page == "settings":
+        return [f"{label}: {_fmt_setting(cab, key)}" for key, label, _ in SETTING_CHOICES] + \
+            ["Save settings", "Discard changes"]
+    if m.page == "recall":
+        entries = cab.history.recall(0, cab.s.settings.recall_depth)
+        return [f"Round {e.round_id} station {e.station}: net "
+                f"{money(e.returned_minor - e.wagered_minor)}" + (" VOID" if e.voided else "")
+                for e in entries]
+    if m.page == "ram_clear":
+        return ["Confirm RAM clear"]
+    return []
+
+
+def _draft_value(cab: Cabinet, key: str) -> Any:
+    m = cab.s.maintenance
+    assert m is not None
+    if key in m.draft:
+        return m.draft[key]
+    return getattr(cab.s.settings, key)
+
+
+def _fmt_setting(cab: Cabinet, key: str) -> str:
+    v = _draft_value(cab, key)
+    if v is None:
+        return "default"
+    if key in MONEY_SETTINGS:
+        return money(v, cab.s.settings.currency_symbol)
+    if key == "penetration_percent":
+        return f"{v} %"
+    return str(v)
+
+
+def handle(cab: Cabinet, action: str, out: list[Effect]) -> None:
+    """Apply one menu intent (``menu_up``, ``menu_down``, ``menu_select``, ``menu_back``)."""
+    m = cab.s.maintenance
+    assert m is not None
+    items = _items(cab)
+    if action == "menu_up":
+        m.selected = max(0, m.selected - 1)
+        m.confirm = ""
+    elif action == "menu_down":
+        m.selected = min(max(len(items) - 1, 0), m.selected + 1) if items else m.selected + 1
+        m.confirm = ""
+    elif action == "menu_back":
+        if m.page != "main":
+            back_to = [k for k, _ in MAIN_ITEMS].index(m.page) if m.page in dict(MAIN_ITEMS) else 0
+            m.page, m.selected, m.confirm, m.draft = "main", back_to, "", {}
+    elif action == "menu_select":
+        _select(cab, out)
+
+
+def _select(cab: Cabinet, out: list[Effect]) -> None:
+    m = cab.s.maintenance
+    assert m is not None
+    if m.page == "main":
+        key = MAIN_ITEMS[min(m.selected, len(MAIN_ITEMS) - 1)][0]
+        m.page, m.selected, m.confirm, m.draft = key, 0, "", {}
+        out.append(Journal("maintenance_page", 0, 0, {"page": key}))
+    elif m.page == "settings":
+        n = len(SETTING_CHOICES)
+        if m.selected < n:
+            key, _, choices = SETTING_CHOICES[m.selected]
+            cur = _draft_value(cab, key)
+            nxt = choices[(choices.index(cur) + 1) % len(choices)] if cur in choices else choices[0]
+            m.draft = {**m.draft, key: nxt}
+            m.confirm = ""
+        elif m.selected == n:
+            merged = {**msgspec.to_builtins(cab.s.settings), **m.draft}
+            try:
+                settings = msgspec.convert(merged, GameSettings)
+            except msgspec.ValidationError as e:
+                m.confirm = f"Refused: {e}"
+                return
+            err = cab.apply_settings(settings, out)
+            m.confirm = f"Refused: {err}" if err else "Saved"
+            if not err:
+                m.draft = {}
+        else:
+            m.draft = {}
+            m.confirm = "Changes discarded"
+    elif m.page == "ram_clear":
+        if m.confirm == "armed":
+            cab.ram_clear(out)
+        else:
+            m.confirm = "armed"
+
+
+def view(cab: Cabinet) -> MaintenanceView:
+    """The current page as the UI draws it."""
+    m = cab.s.maintenance
+    assert m is not None
+    title, lines = _page_lines(cab)
+    return MaintenanceView(page=m.page, title=title, lines=lines, items=_items(cab),
+                           selected=m.selected, hint=HINT)
+
+
+def _page_lines(cab: Cabinet) -> tuple[str, list[str]]:
+    s = cab.s
+    m = s.maintenance
+    assert m is not None
+    sym = s.settings.currency_symbol
+    if m.page == "main":
+        head = ["RAM ERROR: only a RAM clear restores play."] if s.ram_error else []
+        if s.needs_config:
+            head.append("Configuration required: open Settings and save.")
+        return "Maintenance", head + [f"Game: {cab.rules.name}   Rounds played: {s.round_id}",
+                                      f"Power-ups: {s.power_ups}"]
+    if m.page == "meters":
+        lines = []
+        for st in s.stations:
+            mt = st.meters
+            lines += [
+                f"Station {st.station}: credits {money(st.credits_minor, sym)}",
+                f"  Coin in {money(mt.coin_in_minor, sym)}   Coin out {money(mt.coin_out_minor, sym)}",
+                f"  Insurance in {money(mt.insurance_in_minor, sym)}   out "
+                f"{money(mt.insurance_out_minor, sym)}",
+                f"  Bills in {money(mt.bills_in_minor, sym)} ({mt.bills_in_count})   "
+                + " ".join(f"{money(int(d), sym)}x{n}" for d, n in sorted(
+                    mt.bills_by_denom.items(), key=lambda kv: int(kv[0]))),
+                f"  Vouchers in {money(mt.vouchers_in_minor, sym)} ({mt.vouchers_in_count})   "
+                f"out {money(mt.vouchers_out_minor, sym)} ({mt.vouchers_out_count})",
+                f"  Handpaid {money(mt.handpay_minor, sym)} ({mt.handpay_count})   "
+                f"Voided returns {money(mt.void_returned_minor, sym)}",
+                f"  Games {mt.games_played}: won {mt.games_won}, lost {mt.games_lost}, "
+                f"pushed {mt.games_pushed}",
+                f"  Blackjacks {mt.blackjacks}  Doubles {mt.doubles}  Splits {mt.splits}  "
+                f"Insurance {mt.insurance_taken}",
+            ]
+        doors = ", ".join(f"{d} {n}" for d, n in sorted(s.door_opens.items())) or "none"
+        lines += [f"Power-ups {s.power_ups}   Games since power-up {s.games_since_power_up}   "
+                  f"since door close {s.games_since_door_close}", f"Door openings: {doors}"]
+        return "Meters", lines
+    if m.page == "recall":
+        entries = cab.history.recall(0, s.settings.recall_depth)
+        if not entries:
+            return "Game recall", ["No rounds recorded yet."]
+        e = entries[min(m.selected, len(entries) - 1)]
+        lines = [f"RECALL MODE - round {e.round_id}, station {e.station}, {e.variant}"
+                 + ("  (VOIDED)" if e.voided else ""),
+                 f"Credits before {money(e.credits_before_minor, sym)}  after "
+                 f"{money(e.credits_after_minor, sym)}",
+                 f"Wagered {money(e.wagered_minor, sym)} (insurance "
+                 f"{money(e.insurance_minor, sym)})  returned {money(e.returned_minor, sym)}"]
+        d = e.result.get("dealer", {})
+        lines.append(f"Dealer: {' '.join(d.get('cards', []))} ({d.get('total', '')})")
+        for sp in e.result.get("spots", []):
+            for i, h in enumerate(sp["hands"], 1):
+                lines.append(f"Seat {sp['seat']} spot {sp['spot']} hand {i}: "
+                             f"{' '.join(h['cards'])} = {h['total']} {h['outcome']} "
+                             f"stake {money(h['stake'], sym)} back {money(h['returned'] or 0, sym)}")
+        lines += [f"  {step}" for step in e.steps]
+        return "Game recall", lines
+    if m.page == "events":
+        rows = cab.history.events(40)
+        return "Event log", [f"{r.get('when', '')} {r['kind']} st{r['station']} "
+                             f"{money(r['amount_minor'], sym) if r['amount_minor'] else ''}"
+                             for r in rows] or ["No events."]
+    if m.page == "money_history":
+        lines = []
+        for st in s.stations:
+            bills = ", ".join(money(b, sym) for b in reversed(st.last_bills_minor)) or "none"
+            lines.append(f"Station {st.station} last bills: {bills}")
+        for v in cab.history.vouchers(35):
+            shown = v.validation_number[-4:].rjust(18, "*")
+            lines.append(f"Voucher #{v.sequence} {shown} {money(v.amount_minor, sym)} {v.status}")
+        return "Bills and vouchers", lines
+    if m.page == "device_test":
+        return "Device test", [
+            "Press any player button: it is shown here and does not play.",
+            f"Last button: {s.last_button or '-'}",
+            f"Doors open: {', '.join(s.doors_open) or 'none'}",
+            f"Faults: {', '.join(fault_text(c) for c in s.faults) or 'none'}",
+        ]
+    if m.page == "settings":
+        lines = ["Changes apply between rounds and are logged."]
+        if m.confirm:
+            lines.append(m.confirm)
+        return "Settings", lines
+    if m.page == "faults":
+        lines = [fault_text(c) for c in s.faults]
+        if s.audit_failed:
+            lines.insert(0, fault_text("audit_mismatch") + " (RAM clear required)")
+        if s.ram_error:
+            lines.insert(0, fault_text("ram_error"))
+        return "Faults", lines or ["No faults."]
+    if m.page == "ram_clear":
+        lines = ["Erases credits, meters, vouchers and history. Settings must be saved",
+                 "again before play resumes."]
+        if m.confirm == "armed":
+            lines.append("Select once more to confirm.")
+        return "RAM clear", lines
+    return m.page, []

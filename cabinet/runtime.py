@@ -1,0 +1,218 @@
+"""The engine's imperative shell: one asyncio loop around the pure cabinet.
+
+Owns: booting from the journal, the clock (``Tick``), the event queue that
+device threads and UI clients feed, and the order of every step: handle the
+event, commit the new state and journal effects in one transaction, then run
+device effects, then publish the snapshot (STYLE.md 5.9; DESIGN.md "Money
+moves exactly once"). A core exception tilts the cabinet; it never kills the
+process.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import dataclasses
+import logging
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Protocol
+
+import msgspec
+
+from cabinet.effects import Effect, Rejected, SendCue
+from cabinet.events import (
+    DeviceFaulted,
+    Event,
+    PowerUp,
+    Tick,
+    VoucherEscrowed,
+    VoucherStacked,
+)
+from cabinet.ipc import Cue
+from cabinet.machine import Cabinet, RandomSource, new_state
+from cabinet.snapshot import Snapshot
+from cabinet.store import Store
+
+log = logging.getLogger("cabinet.engine")
+
+TICK_MS = 100
+
+
+class Devices(Protocol):
+    """The engine's view of its hardware (real or simulated).
+
+    ``start(post)``: begin reporting device events by calling ``post(event)``
+    (thread-safe; returns a future that completes once the event is
+    journaled). ``run(effect)``: carry out a device effect (lamps, acceptor,
+    stack/return, print); must not block the loop for long. ``stop()``.
+    """
+
+    def start(self, post: Callable[[Event], concurrent.futures.Future[None]]) -> None: ...
+
+    def run(self, effect: Effect) -> None: ...
+
+    def stop(self) -> None: ...
+
+
+class NoDevices:
+    """No hardware at all (tests of the engine alone)."""
+
+    def start(self, post: Callable[[Event], concurrent.futures.Future[None]]) -> None:
+        pass
+
+    def run(self, effect: Effect) -> None:
+        pass
+
+    def stop(self) -> None:
+        pass
+
+
+@dataclass
+class _Pending:
+    event: Event
+    done: concurrent.futures.Future[None] = field(default_factory=concurrent.futures.Future)
+
+
+def boot(store: Store, rng: RandomSource | None = None) -> Cabinet:
+    """Restore the cabinet from the journal (RAM error if nothing good is left)."""
+    loaded = store.load()
+    state = loaded.state
+    if loaded.ram_error or state is None and loaded.round_state is not None:
+        state = new_state()
+        state.ram_error = True
+        log.error("critical memory failed its check: RAM error")
+    for name in loaded.repaired:
+        log.warning("critical row %s: bad copy rebuilt from the good one", name)
+    round_state = None if loaded.round_corrupt or (state and state.ram_error) \
+        else loaded.round_state
+    return Cabinet(state, round_state, rng=rng, history=store)
+
+
+class Engine:
+    """Runs the cabinet.
+
+    Args:
+        store: the open journal.
+        devices: the device set (``NoDevices`` for none).
+        rng: random source (``secrets.SystemRandom`` by default).
+        clock_ms, wall_s: monotonic ms and Unix seconds (injectable for tests).
+    """
+
+    def __init__(self, store: Store, devices: Devices | None = None,
+                 rng: RandomSource | None = None,
+                 clock_ms: Callable[[], int] = lambda: time.monotonic_ns() // 1_000_000,
+                 wall_s: Callable[[], float] = time.time) -> None:
+        self.store = store
+        self.devices = devices or NoDevices()
+        self.cab = boot(store, rng)
+        self.clock_ms = clock_ms
+        self.wall_s = wall_s
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self.queue: asyncio.Queue[_Pending] | None = None
+        self.seq = 0
+        self._last_snapshot: bytes = b""
+        self.snapshot: Snapshot | None = None
+        self.listeners: list[Callable[[Snapshot | Cue], None]] = []
+        self.handled = 0
+        self.commit_ms: list[float] = []
+
+    # -- feeding events ---------------------------------------------------------------
+
+    def post(self, event: Event) -> concurrent.futures.Future[None]:
+        """Queue an event from any thread; the future completes once it is journaled."""
+        pending = _Pending(event)
+        assert self.loop is not None and self.queue is not None
+        self.loop.call_soon_threadsafe(self.queue.put_nowait, pending)
+        return pending.done
+
+    def step(self, event: Event) -> list[Effect]:
+        """Handle one event on the loop thread: core, commit, devices, publish."""
+        if isinstance(event, VoucherEscrowed | VoucherStacked) and event.record is None:
+            # the journal's record of the voucher, read right before the core decides
+            event = dataclasses.replace(event, record=self.store.voucher(event.validation_number))
+        try:
+            effects = self.cab.handle(event)
+        except Exception as e:                       # a bug in the core: tilt, keep money
+            log.exception("core fault on %r", event)
+            effects = self.cab.handle(DeviceFaulted("engine", "engine_fault",
+                                                    f"{type(e).__name__}: {e}"))
+        state = self.cab.s
+        if self.store.needs_commit(state, self.cab.round_dict(), effects):
+            t0 = time.perf_counter()
+            self.store.commit(state, self.cab.round_dict(), effects, state.wall_s)
+            self.commit_ms.append((time.perf_counter() - t0) * 1000)
+        self.handled += 1
+        for e in effects:
+            if isinstance(e, Rejected):
+                log.info("rejected %s: %s", e.what, e.reason)
+            elif isinstance(e, SendCue):
+                self._publish(Cue(name=e.name, station=e.station, data=e.data))
+            else:
+                try:
+                    self.devices.run(e)
+                except Exception:                    # a device error must not stop the loop
+                    log.exception("device effect %r failed", e)
+        self._publish_snapshot()
+        return effects
+
+    # -- publishing -------------------------------------------------------------------------
+
+    def _publish_snapshot(self) -> None:
+        snap = self.cab.snapshot(0)
+        key = msgspec.json.encode(snap)
+        if key == self._last_snapshot:
+            return
+        self._last_snapshot = key
+        self.seq += 1
+        self.snapshot = msgspec.structs.replace(snap, seq=self.seq)
+        self._publish(self.snapshot)
+
+    def _publish(self, msg: Snapshot | Cue) -> None:
+        for listener in list(self.listeners):
+            try:
+                listener(msg)
+            except Exception:
+                log.exception("snapshot listener failed")
+
+    # -- running ------------------------------------------------------------------------------
+
+    async def run(self, started: Callable[[], None] | None = None,
+                  stop: asyncio.Event | None = None) -> None:
+        """Boot (``PowerUp``), start devices and ticks, and handle events until ``stop``."""
+        self.loop = asyncio.get_running_loop()
+        self.queue = asyncio.Queue()
+        self.step(PowerUp(self.clock_ms(), self.wall_s()))
+        self.devices.start(self.post)
+        if started is not None:
+            started()
+        stop = stop or asyncio.Event()
+        ticker = asyncio.create_task(self._ticks(stop))
+        try:
+            while not stop.is_set():
+                getter = asyncio.create_task(self.queue.get())
+                waiter = asyncio.create_task(stop.wait())
+                done, _ = await asyncio.wait({getter, waiter},
+                                             return_when=asyncio.FIRST_COMPLETED)
+                if getter not in done:
+                    getter.cancel()
+                    break
+                waiter.cancel()
+                pending = getter.result()
+                try:
+                    self.step(pending.event)
+                    pending.done.set_result(None)
+                except Exception as e:               # store failure: the event is not kept
+                    log.exception("event %r could not be journaled", pending.event)
+                    pending.done.set_exception(e)
+        finally:
+            ticker.cancel()
+            self.devices.stop()
+
+    async def _ticks(self, stop: asyncio.Event) -> None:
+        assert self.queue is not None
+        while not stop.is_set():
+            await asyncio.sleep(TICK_MS / 1000)
+            self.queue.put_nowait(_Pending(Tick(self.clock_ms(), self.wall_s())))
+

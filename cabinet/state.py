@@ -1,0 +1,122 @@
+"""The cabinet's critical state: everything that must survive a power cut.
+
+Owns: ``CabinetState`` and its parts, as msgspec structs so the journal can
+store them exactly. Pure data; only ``cabinet.machine`` changes them, inside
+``Cabinet.handle``. Money is integer minor units; ``now_ms`` is the last tick
+of the monotonic clock, ``wall_s`` Unix time of that tick.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+
+from cabinet.meters import Meters
+from cabinet.settings import GameSettings
+
+STATE_VERSION = 1
+
+
+class StationState(msgspec.Struct, kw_only=True):
+    """One player station (seat).
+
+    Attributes:
+        credits_minor: the credit meter.
+        pending_out_minor: a voucher's amount taken off the credit meter whose
+            print is not confirmed yet (or that waits for a handpay).
+        bets_minor: the bet on each spot for the next round.
+        chip_log: ``[spot, chip_minor]`` in placing order (for Undo).
+        selected_chip_minor: the chip chosen for placing.
+        last_bets_minor: the previous round's bets (Rebet).
+        ready: pressed Deal on a multi-station table.
+        win_minor: what the last round returned to this station.
+        last_bills_minor: the last five bills taken, newest last.
+        stake_in_round_minor, returned_in_round_minor: this round's money so
+            far (kept outside the round's own state so a round that cannot be
+            restored can still be voided exactly).
+        credits_at_round_start_minor: for recall.
+    """
+
+    station: int
+    credits_minor: int = 0
+    pending_out_minor: int = 0
+    meters: Meters = msgspec.field(default_factory=Meters)
+    bets_minor: list[int] = []
+    chip_log: list[list[int]] = []
+    selected_chip_minor: int | None = None
+    last_bets_minor: list[int] = []
+    ready: bool = False
+    win_minor: int = 0
+    last_bills_minor: list[int] = []
+    in_round: bool = False
+    stake_in_round_minor: int = 0
+    returned_in_round_minor: int = 0
+    credits_at_round_start_minor: int = 0
+
+
+class HandpayState(msgspec.Struct, kw_only=True):
+    """A handpay lockup waiting for the attendant's key."""
+
+    station: int
+    amount_minor: int
+    reason: str
+    validation_number: str = ""
+
+
+class PrintingState(msgspec.Struct, kw_only=True):
+    """A voucher sent to the printer whose verdict has not come back."""
+
+    station: int
+    validation_number: str
+    amount_minor: int
+    started_ms: int
+
+
+class MaintState(msgspec.Struct, kw_only=True):
+    """Where the operator is in the maintenance menu."""
+
+    page: str = "main"
+    selected: int = 0
+    scroll: int = 0
+    confirm: str = ""
+    draft: dict[str, Any] = {}
+
+
+class CabinetState(msgspec.Struct, kw_only=True):
+    """All critical state but the round's own (journaled beside it).
+
+    The mode is derived (``Cabinet.mode``): ``in_round`` while ``round_open``,
+    else ``betting`` or ``attract``; lockups (doors, faults, handpay,
+    maintenance, RAM error) lie on top of it. ``needs_config``: after a RAM
+    clear, play waits until settings are saved in maintenance.
+    """
+
+    version: int = STATE_VERSION
+    settings: GameSettings = msgspec.field(default_factory=GameSettings)
+    stations: list[StationState] = []
+    round_id: int = 0
+    round_open: bool = False
+    voucher_seq: int = 0
+    recent_txns: list[str] = []
+    doors_open: list[str] = []
+    door_opens: dict[str, int] = {}
+    door_closed_notice: bool = False
+    key_on: bool = False
+    faults: dict[str, str] = {}
+    ram_error: bool = False
+    needs_config: bool = False
+    audit_failed: bool = False
+    handpay: HandpayState | None = None
+    printing: PrintingState | None = None
+    maintenance: MaintState | None = None
+    power_ups: int = 0
+    games_since_power_up: int = 0
+    games_since_door_close: int = 0
+    bet_deadline_ms: int | None = None
+    decision_deadline_ms: int | None = None
+    shoe: dict[str, Any] | None = None
+    message: str = ""
+    now_ms: int = 0
+    wall_s: float = 0.0
+    last_button: str = ""

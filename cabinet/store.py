@@ -1,0 +1,318 @@
+"""The journal: SQLite storage of the cabinet's critical state and history.
+
+Owns: the database file and its schema; committing the state, the round and
+the journal effects of one ``Cabinet.handle`` in one transaction; verifying
+and repairing the two checksummed copies of every critical row at start
+(research/cabinet-features.md C "Critical memory integrity"); the read-only
+history views (recall, events, vouchers). I/O: this is a shell module.
+
+SQLite runs in WAL mode with ``synchronous=FULL``: a commit that returned is
+on disk, and a power cut during one leaves the previous state whole.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sqlite3
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import msgspec
+
+from cabinet.effects import (
+    ClearJournal,
+    Effect,
+    Journal,
+    SaveRecall,
+    SaveVoucher,
+    SetVoucherStatus,
+)
+from cabinet.errors import StoreError
+from cabinet.records import RecallEntry, VoucherRecord
+from cabinet.state import CabinetState
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS critical (
+    name TEXT NOT NULL, copy INTEGER NOT NULL, seq INTEGER NOT NULL,
+    blob BLOB NOT NULL, checksum TEXT NOT NULL, PRIMARY KEY (name, copy));
+CREATE TABLE IF NOT EXISTS events (
+    id INTEGER PRIMARY KEY, seq INTEGER NOT NULL, wall_s REAL NOT NULL, kind TEXT NOT NULL,
+    station INTEGER NOT NULL, amount_minor INTEGER NOT NULL, data TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS vouchers (
+    validation_number TEXT PRIMARY KEY, sequence INTEGER NOT NULL, station INTEGER NOT NULL,
+    amount_minor INTEGER NOT NULL, status TEXT NOT NULL, record TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS recall (
+    id INTEGER PRIMARY KEY, round_id INTEGER NOT NULL, station INTEGER NOT NULL,
+    entry TEXT NOT NULL);
+"""
+
+COPIES = (0, 1)
+_state_decoder = msgspec.json.Decoder(CabinetState)
+_recall_decoder = msgspec.json.Decoder(RecallEntry)
+_voucher_decoder = msgspec.json.Decoder(VoucherRecord)
+
+
+def checksum(name: str, seq: int, blob: bytes) -> str:
+    """SHA-256 over the row's name, commit number and contents (hex)."""
+    h = hashlib.sha256()
+    h.update(f"{name}:{seq}:".encode())
+    h.update(blob)
+    return h.hexdigest()
+
+
+@dataclass
+class Loaded:
+    """What ``Store.load`` found.
+
+    Attributes:
+        state: the cabinet state, or ``None`` on a first boot or a RAM error.
+        round_state: the journaled round, or ``None``.
+        ram_error: no good copy of the cabinet state exists.
+        round_corrupt: the round row exists but no copy passes its check.
+        repaired: names of rows whose bad copy was rebuilt from the good one.
+    """
+
+    state: CabinetState | None
+    round_state: dict[str, Any] | None
+    ram_error: bool
+    round_corrupt: bool
+    repaired: list[str]
+
+
+class Store:
+    """The journal database.
+
+    Args:
+        path: the SQLite file; its folder is created if missing.
+        readonly: open for the CLI views while the engine runs.
+
+    Raises:
+        StoreError: the file cannot be opened or is not a journal.
+    """
+
+    def __init__(self, path: str | Path, readonly: bool = False) -> None:
+        self.path = Path(path)
+        try:
+            if readonly:
+                self.db = sqlite3.connect(f"file:{self.path}?mode=ro", uri=True,
+                                          isolation_level=None, check_same_thread=False)
+            else:
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+                self.db = sqlite3.connect(self.path, isolation_level=None,
+                                          check_same_thread=False)
+                self.db.execute("PRAGMA journal_mode=WAL")
+                self.db.execute("PRAGMA synchronous=FULL")
+                self.db.executescript(SCHEMA)
+            self.db.execute("PRAGMA busy_timeout=5000")
+        except sqlite3.Error as e:
+            raise StoreError(f"journal {self.path}: {e}") from None
+        self.seq = self._max_seq()
+        self._last_blobs: dict[str, bytes] = {}
+        self.fsyncs = 0
+
+    def close(self) -> None:
+        self.db.close()
+
+    def _max_seq(self) -> int:
+        try:
+            row = self.db.execute("SELECT MAX(seq) FROM critical").fetchone()
+        except sqlite3.Error:
+            return 0
+        return int(row[0] or 0)
+
+    # -- loading ---------------------------------------------------------------------
+
+    def _read_rows(self, name: str) -> dict[int, tuple[int, bytes, str]]:
+        rows = self.db.execute("SELECT copy, seq, blob, checksum FROM critical WHERE name=?",
+                               (name,)).fetchall()
+        return {int(c): (int(s), bytes(b), str(h)) for c, s, b, h in rows}
+
+    def _good_copy(self, name: str) -> tuple[bytes | None, bool, bool]:
+        """Returns (blob of the best good copy, row exists, a copy was repaired)."""
+        rows = self._read_rows(name)
+        if not rows:
+            return None, False, False
+        good = {c: r for c, r in rows.items() if checksum(name, r[0], r[1]) == r[2]}
+        if not good:
+            return None, True, False
+        best_copy = max(good, key=lambda c: good[c][0])
+        seq, blob, digest = good[best_copy]
+        repaired = False
+        for c in COPIES:
+            if c not in good or good[c][0] != seq:
+                self.db.execute("INSERT OR REPLACE INTO critical VALUES (?,?,?,?,?)",
+                                (name, c, seq, blob, digest))
+                repaired = True
+        return blob, True, repaired
+
+    def load(self) -> Loaded:
+        """Read and verify the critical rows; repair a bad copy from a good one.
+
+        Returns:
+            ``Loaded``; a first boot gives ``state=None`` and no error.
+        """
+        repaired: list[str] = []
+        with self._tx():
+            blob, exists, fixed = self._good_copy("cabinet")
+            if fixed:
+                repaired.append("cabinet")
+            state = None
+            ram_error = False
+            if blob is not None:
+                try:
+                    state = _state_decoder.decode(blob)
+                except msgspec.DecodeError:
+                    ram_error = True
+            elif exists:
+                ram_error = True
+            rblob, rexists, rfixed = self._good_copy("round")
+            if rfixed:
+                repaired.append("round")
+            round_state = None
+            round_corrupt = False
+            if rblob is not None:
+                try:
+                    round_state = json.loads(rblob)
+                except ValueError:
+                    round_corrupt = True
+            elif rexists:
+                round_corrupt = True
+            for name in repaired:
+                self._insert_event(0.0, "critical_repaired", 0, 0, {"row": name})
+        return Loaded(state, round_state, ram_error, round_corrupt, repaired)
+
+    # -- committing ----------------------------------------------------------------------
+
+    def _tx(self) -> Any:
+        store = self
+
+        class _Tx:
+            def __enter__(self) -> None:
+                store.db.execute("BEGIN IMMEDIATE")
+
+            def __exit__(self, exc_type: Any, exc: Any, tb: Any) -> None:
+                if exc_type is None:
+                    store.db.execute("COMMIT")
+                    store.fsyncs += 1
+                else:
+                    store.db.execute("ROLLBACK")
+
+        return _Tx()
+
+    def needs_commit(self, state: CabinetState, round_state: dict[str, Any] | None,
+                     effects: Sequence[Effect]) -> bool:
+        """Whether anything but the clock changed since the last commit."""
+        if any(isinstance(e, Journal | SaveVoucher | SetVoucherStatus | SaveRecall | ClearJournal)
+               for e in effects):
+            return True
+        return (self._encode_state(state, for_compare=True) != self._last_blobs.get("cabinet~")
+                or self._encode_round(round_state) != self._last_blobs.get("round"))
+
+    @staticmethod
+    def _encode_state(state: CabinetState, for_compare: bool = False) -> bytes:
+        if for_compare:
+            state = msgspec.structs.replace(state, now_ms=0, wall_s=0.0)
+        return msgspec.json.encode(state)
+
+    @staticmethod
+    def _encode_round(round_state: dict[str, Any] | None) -> bytes:
+        return json.dumps(round_state, separators=(",", ":"), sort_keys=True).encode()
+
+    def commit(self, state: CabinetState, round_state: dict[str, Any] | None,
+               effects: Sequence[Effect], wall_s: float) -> None:
+        """Write the state, the round and every journal effect in one transaction.
+
+        Raises:
+            StoreError: the write failed (nothing of it is kept).
+        """
+        blob = self._encode_state(state)
+        rblob = self._encode_round(round_state)
+        try:
+            with self._tx():
+                self.seq += 1
+                for name, data in (("cabinet", blob), ("round", rblob)):
+                    digest = checksum(name, self.seq, data)
+                    for c in COPIES:
+                        self.db.execute("INSERT OR REPLACE INTO critical VALUES (?,?,?,?,?)",
+                                        (name, c, self.seq, data, digest))
+                for e in effects:
+                    self._apply(e, wall_s, state)
+        except sqlite3.Error as e:
+            self.seq = self._max_seq()
+            raise StoreError(f"journal commit failed: {e}") from None
+        self._last_blobs["cabinet~"] = self._encode_state(state, for_compare=True)
+        self._last_blobs["round"] = rblob
+
+    def _insert_event(self, wall_s: float, kind: str, station: int, amount: int,
+                      data: dict[str, Any]) -> None:
+        self.db.execute("INSERT INTO events (seq, wall_s, kind, station, amount_minor, data) "
+                        "VALUES (?,?,?,?,?,?)",
+                        (self.seq, wall_s, kind, station, amount, json.dumps(data, default=str)))
+
+    def _apply(self, e: Effect, wall_s: float, state: CabinetState) -> None:
+        if isinstance(e, Journal):
+            self._insert_event(wall_s, e.kind, e.station, e.amount_minor, e.data)
+        elif isinstance(e, SaveVoucher):
+            r = e.record
+            self.db.execute("INSERT OR REPLACE INTO vouchers VALUES (?,?,?,?,?,?)",
+                            (r.validation_number, r.sequence, r.station, r.amount_minor,
+                             r.status, msgspec.json.encode(r).decode()))
+        elif isinstance(e, SetVoucherStatus):
+            row = self.db.execute("SELECT record FROM vouchers WHERE validation_number=?",
+                                  (e.validation_number,)).fetchone()
+            if row is not None:
+                rec = _voucher_decoder.decode(row[0])
+                changes: dict[str, Any] = {"status": e.status}
+                if e.status == "redeemed":
+                    changes["redeemed_wall_s"] = e.wall_s
+                rec = msgspec.structs.replace(rec, **changes)
+                self.db.execute("UPDATE vouchers SET status=?, record=? WHERE validation_number=?",
+                                (e.status, msgspec.json.encode(rec).decode(), e.validation_number))
+        elif isinstance(e, SaveRecall):
+            self.db.execute("INSERT INTO recall (round_id, station, entry) VALUES (?,?,?)",
+                            (e.entry.round_id, e.entry.station,
+                             msgspec.json.encode(e.entry).decode()))
+            keep = state.settings.recall_depth
+            self.db.execute("DELETE FROM recall WHERE station=? AND id NOT IN (SELECT id FROM "
+                            "recall WHERE station=? ORDER BY id DESC LIMIT ?)",
+                            (e.entry.station, e.entry.station, keep))
+        elif isinstance(e, ClearJournal):
+            for table in ("events", "vouchers", "recall"):
+                self.db.execute(f"DELETE FROM {table}")
+
+    # -- reading (history for maintenance and the CLI) -----------------------------------------
+
+    def voucher(self, validation_number: str) -> VoucherRecord | None:
+        """The record of a validation number, or ``None`` if this cabinet never issued it."""
+        row = self.db.execute("SELECT record FROM vouchers WHERE validation_number=?",
+                              (validation_number,)).fetchone()
+        return None if row is None else _voucher_decoder.decode(row[0])
+
+    def vouchers(self, limit: int) -> list[VoucherRecord]:
+        rows = self.db.execute("SELECT record FROM vouchers ORDER BY sequence DESC LIMIT ?",
+                               (limit,)).fetchall()
+        return [_voucher_decoder.decode(r[0]) for r in rows]
+
+    def recall(self, station: int, limit: int) -> list[RecallEntry]:
+        """Newest first; ``station`` 0 for every station."""
+        if station:
+            rows = self.db.execute("SELECT entry FROM recall WHERE station=? ORDER BY id DESC "
+                                   "LIMIT ?", (station, limit)).fetchall()
+        else:
+            rows = self.db.execute("SELECT entry FROM recall ORDER BY id DESC LIMIT ?",
+                                   (limit,)).fetchall()
+        return [_recall_decoder.decode(r[0]) for r in rows]
+
+    def events(self, limit: int) -> list[dict[str, Any]]:
+        """The newest ``limit`` events, newest first."""
+        rows = self.db.execute("SELECT id, seq, wall_s, kind, station, amount_minor, data FROM "
+                               "events ORDER BY id DESC LIMIT ?", (limit,)).fetchall()
+        return [{"id": r[0], "seq": r[1], "wall_s": r[2], "kind": r[3], "station": r[4],
+                 "amount_minor": r[5], "data": json.loads(r[6])} for r in rows]
+
+    def all_events(self) -> list[dict[str, Any]]:
+        """Every event, oldest first (audits and tests)."""
+        return list(reversed(self.events(10**9)))

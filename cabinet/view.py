@@ -1,0 +1,201 @@
+"""Build the player-visible ``Snapshot`` from the cabinet core.
+
+Owns: ``build_snapshot``: messages, meters, spots, lamps, overlays, timers.
+Pure; reads the ``Cabinet`` and never changes it. Uses only
+``Round.player_view()`` for cards, so no undealt or face-down card can leak
+(STYLE.md 5.20).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from cabinet import maintenance
+from cabinet.errors import fault_text
+from cabinet.rules_text import TABLE_TEXTS, money, rules_text
+from cabinet.snapshot import (
+    DealerView,
+    HandpayView,
+    HandView,
+    Snapshot,
+    SpotView,
+    StationView,
+    TimerView,
+)
+
+if TYPE_CHECKING:
+    from cabinet.machine import Cabinet
+    from cabinet.state import StationState
+
+_DISPLAY_CHIPS = (10_000, 2_500, 500, 100)
+_OVERLAYS = {"door_open": "door_open", "tilt": "tilt", "handpay": "handpay",
+             "cash_out": "printing", "ram_error": "ram_error", "needs_config": "tilt"}
+
+
+def chips_for(amount_minor: int, chips: tuple[int, ...]) -> list[int]:
+    """A pile of chips worth ``amount_minor``, largest first (for drawing only)."""
+    pile = []
+    for c in sorted(chips or _DISPLAY_CHIPS, reverse=True):
+        while amount_minor >= c and len(pile) < 12:
+            pile.append(c)
+            amount_minor -= c
+    if amount_minor > 0:
+        pile.append(amount_minor)
+    return pile
+
+
+def _total_text(h: dict[str, Any]) -> str:
+    if h["blackjack"]:
+        return "BLACKJACK"
+    if h["total"] > 21:
+        return "BUST"
+    return str(h["total_text"])
+
+
+def build_snapshot(cab: Cabinet, seq: int) -> Snapshot:
+    s = cab.s
+    r = cab.rules
+    sym = s.settings.currency_symbol
+    mode = cab.mode
+    view = cab.round.player_view() if cab.round is not None else None
+    prompt = view["prompt"] if view else None
+
+    stations = []
+    for st in s.stations:
+        stations.append(_station_view(cab, st, view, prompt))
+
+    dealer = DealerView()
+    if view is not None:
+        d = view["dealer"]
+        text = d["total_text"]
+        if d["blackjack"]:
+            text = "BLACKJACK"
+        elif d["total"] > 21:
+            text = "BUST"
+        dealer = DealerView(cards=d["cards"], face_down=d["face_down"], total_text=text)
+
+    timer = None
+    if mode in ("attract", "betting") and s.bet_deadline_ms is not None:
+        timer = TimerView(kind="bet", seconds_left=max(0, -(-(s.bet_deadline_ms - s.now_ms)
+                                                           // 1000)))
+    elif mode == "in_round" and s.decision_deadline_ms is not None and prompt:
+        timer = TimerView(kind="decision", station=prompt["seat"],
+                          seconds_left=max(0, -(-(s.decision_deadline_ms - s.now_ms) // 1000)))
+
+    overlay = _OVERLAYS.get(mode)
+    overlay_text = ""
+    handpay = None
+    if mode == "door_open":
+        overlay_text = "Door open: " + ", ".join(s.doors_open) + ". Play is suspended."
+    elif mode == "tilt":
+        reasons = [fault_text(c) for c in s.faults]
+        if s.audit_failed:
+            reasons.insert(0, fault_text("audit_mismatch"))
+        overlay_text = "; ".join(reasons) or "Out of service"
+    elif mode == "needs_config":
+        overlay_text = "Configuration required: turn the operator key and save settings"
+    elif mode == "ram_error":
+        overlay_text = fault_text("ram_error")
+    elif mode == "handpay" and s.handpay is not None:
+        hp = s.handpay
+        handpay = HandpayView(amount_minor=hp.amount_minor, reason=hp.reason,
+                              validation_number=hp.validation_number)
+        overlay_text = f"Handpay {money(hp.amount_minor, sym)}: call an attendant ({hp.reason})"
+    elif mode == "cash_out" and s.printing is not None:
+        overlay_text = f"Printing ticket for {money(s.printing.amount_minor, sym)}"
+
+    return Snapshot(
+        seq=seq, mode="tilt" if mode in ("needs_config",) else mode if mode != "ram_error"
+        else "tilt",
+        variant=r.variant, variant_name=r.name, currency_symbol=sym,
+        credit_minor=r.credit_minor, message=_message(cab, mode, view, prompt),
+        dealer=dealer, stations=stations, timer=timer, overlay=overlay,
+        overlay_text=overlay_text, handpay=handpay,
+        maintenance=maintenance.view(cab) if mode == "maintenance" else None,
+        table_texts=list(TABLE_TEXTS), help_lines=rules_text(r, sym),
+        chip_values_minor=list(r.chip_values_minor), min_bet_minor=r.min_bet_minor,
+        max_bet_minor=r.max_bet_minor, spots_per_station=r.max_spots_per_seat,
+    )
+
+
+def _station_view(cab: Cabinet, st: StationState, view: dict[str, Any] | None,
+                  prompt: dict[str, Any] | None) -> StationView:
+    r = cab.rules
+    spots: list[SpotView] = []
+    insurance = 0
+    bet = 0
+    message = ""
+    mine = [sp for sp in view["spots"] if sp["seat"] == st.station] if view else []
+    if mine:
+        for sp in mine:
+            hands = []
+            for i, h in enumerate(sp["hands"], 1):
+                active = bool(prompt and prompt["kind"] == "play" and prompt["seat"] == st.station
+                              and prompt["spot"] == sp["spot"] and prompt["hand"] == i)
+                hands.append(HandView(
+                    cards=h["cards"], stake_minor=h["stake"], total_text=_total_text(h),
+                    outcome=h["outcome"], returned_minor=h["returned"], doubled=h["doubled"],
+                    from_split=h["from_split"], blackjack=h["blackjack"], active=active))
+            stake = sum(h["stake"] for h in sp["hands"])
+            bet += stake
+            insurance += sp["insurance_stake"]
+            spots.append(SpotView(spot=sp["spot"], bet_minor=sp["bet"],
+                                  chips_minor=chips_for(stake, r.chip_values_minor),
+                                  hands=hands, insurance_minor=sp["insurance_stake"]))
+        if prompt and prompt["seat"] == st.station:
+            message = "Insurance?" if prompt["kind"] == "insurance" else "Your move"
+    else:
+        for i in range(r.max_spots_per_seat):
+            b = st.bets_minor[i] if i < len(st.bets_minor) else 0
+            bet += b
+            spots.append(SpotView(spot=i + 1, bet_minor=b,
+                                  chips_minor=chips_for(b, r.chip_values_minor) if b else []))
+        if st.ready:
+            message = "Ready"
+    return StationView(
+        station=st.station, credits_minor=st.credits_minor, bet_minor=bet,
+        insurance_minor=insurance, win_minor=st.win_minor, spots=spots,
+        lamps=sorted(cab.legal_actions(st.station)),
+        selected_chip_minor=st.selected_chip_minor, ready=st.ready, message=message)
+
+
+def _message(cab: Cabinet, mode: str, view: dict[str, Any] | None,
+             prompt: dict[str, Any] | None) -> str:
+    s = cab.s
+    sym = s.settings.currency_symbol
+    if s.message and mode in ("attract", "betting"):
+        return s.message
+    if mode == "attract":
+        return "Insert cash or a voucher to play"
+    if mode == "in_round" and prompt is not None:
+        if prompt["kind"] == "insurance":
+            return "Insurance?"
+        multi = len(cab.seats_in_play()) > 1 or cab.rules.max_spots_per_seat > 1
+        where = f"Seat {prompt['seat']}" if len(cab.seats_in_play()) > 1 else \
+            f"Spot {prompt['spot']}" if multi else ""
+        return f"{where}: hit or stand?" if where else "Hit or stand?"
+    if mode == "betting":
+        if view is not None and view["phase"] == "done":
+            return _outcome_message(cab, view, sym)
+        if s.door_closed_notice:
+            return "Door closed"
+        if cab.uses_chips:
+            return "Place your bets"
+        return "Press Bet + to bet, then Deal"
+    return ""
+
+
+def _outcome_message(cab: Cabinet, view: dict[str, Any], sym: str) -> str:
+    outcomes = [h["outcome"] for sp in view["spots"] for h in sp["hands"]]
+    won = sum(st.win_minor for st in cab.s.stations)
+    if view["dealer"]["blackjack"]:
+        return "Dealer has Blackjack" + (f": {money(won, sym)} back" if won else "")
+    if outcomes and all(o == "push" for o in outcomes):
+        return "Push"
+    if "blackjack" in outcomes:
+        return f"Blackjack! {money(won, sym)}"
+    if won and any(o == "win" for o in outcomes):
+        return f"You win {money(won, sym)}"
+    if all(o in ("lose", "bust") for o in outcomes):
+        return "Dealer wins"
+    return f"Paid {money(won, sym)}"
