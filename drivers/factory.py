@@ -1,0 +1,164 @@
+"""The one place that chooses real hardware or simulated twins (STYLE.md rule 17).
+
+Owns: ``DriverSettings``, ``DriverSet`` and ``build_drivers``.  In "hardware" mode
+the panel runs on gpiozero's lgpio factory and the serial drivers open the configured
+ports; in "sim" mode the same driver classes run against the twins (mock pins, ptys).
+Must not import: cabinet.*.  The engine imports only this module, ``interfaces`` and
+``events`` from drivers/.
+"""
+
+from __future__ import annotations
+
+import logging
+import tempfile
+import threading
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+from drivers.errors import ConfigError
+from drivers.events import Action
+from drivers.gpio_panel import GpioButtonPanel, GpioLampBank
+from drivers.id003_acceptor import Id003BillAcceptor
+from drivers.interfaces import (
+    BillAcceptor,
+    ButtonPanel,
+    CreditCallback,
+    DecideCallback,
+    EventSink,
+    LampBank,
+    OpenTransaction,
+    TicketPrinter,
+)
+from drivers.pulse_acceptor import PulseAcceptor
+from drivers.sim.twins import SimDevices, start_sim_devices
+from drivers.ticket_printer import EscPosTicketPrinter
+from drivers.wiring import Wiring
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True, slots=True)
+class DriverSettings:
+    """Which drivers to build and where their devices are.
+
+    Attributes:
+        mode: "hardware" (Pi GPIO via lgpio, real serial ports) or "sim" (twins).
+        wiring: pin map (``drivers.wiring.load_wiring``).
+        bill_acceptor: "id003", "pulse" (needs ``wiring.pulse``) or "none".
+        bill_acceptor_url: serial path of the ID-003 validator (hardware mode).
+        printer_url: serial path of the ticket printer (hardware mode).
+        enabled_denominations_minor: bill values to accept; None = all.
+        accept_vouchers: let the validator read TITO tickets.
+        sim_dir: directory for the twins' pty symlinks and tickets (sim mode);
+            None = a new temporary directory.
+        refire_guard_overrides_s: per-action refire windows for the panel.
+    """
+
+    mode: Literal["hardware", "sim"] = "sim"
+    wiring: Wiring = field(default_factory=Wiring)
+    bill_acceptor: Literal["id003", "pulse", "none"] = "id003"
+    bill_acceptor_url: str = "/dev/serial/by-id/usb-bill-acceptor"
+    printer_url: str = "/dev/serial/by-id/usb-ticket-printer"
+    enabled_denominations_minor: frozenset[int] | None = None
+    accept_vouchers: bool = True
+    sim_dir: Path | None = None
+    refire_guard_overrides_s: dict[Action, float] = field(default_factory=dict)
+
+
+@dataclass(slots=True)
+class DriverSet:
+    """The built drivers; ``close()`` releases them (and stops twins in sim mode)."""
+
+    panel: ButtonPanel
+    lamps: LampBank
+    bill_acceptor: BillAcceptor | None
+    printer: TicketPrinter
+    sim: SimDevices | None = None
+
+    def close(self) -> None:
+        parts: Iterable[Any] = (self.bill_acceptor, self.printer, self.panel, self.lamps, self.sim)
+        for part in parts:
+            if part is not None:
+                try:
+                    part.close()
+                except Exception:
+                    log.exception("closing %r failed", part)
+
+
+def _hardware_pin_factory() -> Any:
+    from gpiozero.pins.lgpio import LGPIOFactory  # only importable on the Pi
+
+    return LGPIOFactory()
+
+
+def build_drivers(
+    settings: DriverSettings,
+    *,
+    decide: DecideCallback,
+    credit: CreditCallback,
+    sink: EventSink,
+    open_transaction: OpenTransaction | None = None,
+) -> DriverSet:
+    """Build every driver for ``settings.mode``.  Nothing is started or polled yet.
+
+    The engine then calls ``panel.start(sink, loop=loop)``, ``bill_acceptor.start()``
+    and ``printer.open()`` (which may raise ``DeviceOfflineError``; the printer
+    reconnects by itself on later calls).
+
+    Args:
+        settings: what to build.
+        decide, credit, sink: engine callbacks (``drivers.interfaces``).
+        open_transaction: the journal's unclosed escrow after a restart, or None.
+
+    Raises:
+        ConfigError: "pulse" without ``wiring.pulse``.
+        gpiozero.GPIOZeroError / ImportError: hardware mode off the Pi.
+    """
+    sim: SimDevices | None = None
+    if settings.mode == "sim":
+        directory = settings.sim_dir or Path(tempfile.mkdtemp(prefix="cabinet-sim-"))
+        sim = start_sim_devices(directory, wiring=settings.wiring)
+        pin_factory = sim.pin_factory
+        bill_url, printer_url = sim.bill.path, sim.printer.path
+        log.info("simulated devices in %s", directory)
+    else:
+        pin_factory = _hardware_pin_factory()
+        bill_url, printer_url = settings.bill_acceptor_url, settings.printer_url
+    log.info("driver mode %s, pin factory %r", settings.mode, pin_factory)
+    try:
+        panel = GpioButtonPanel(
+            settings.wiring,
+            pin_factory=pin_factory,
+            refire_guard_overrides_s=settings.refire_guard_overrides_s,
+        )
+        lamps = GpioLampBank(settings.wiring, pin_factory=pin_factory)
+        if sim is not None:  # the twin cabinet starts with its doors shut
+            for door in settings.wiring.doors:
+                sim.set_door(door, False)
+            threading.Event().wait(0.01)  # longer than the panel's 5 ms settle time
+            panel.poll()
+        acceptor: BillAcceptor | None = None
+        if settings.bill_acceptor == "id003":
+            acceptor = Id003BillAcceptor(
+                bill_url,
+                decide=decide,
+                credit=credit,
+                sink=sink,
+                open_transaction=open_transaction,
+                enabled_denominations_minor=settings.enabled_denominations_minor,
+                accept_vouchers=settings.accept_vouchers,
+            )
+        elif settings.bill_acceptor == "pulse":
+            if settings.wiring.pulse is None:
+                raise ConfigError("bill_acceptor = 'pulse' needs a [pulse_acceptor] wiring section")
+            acceptor = PulseAcceptor(
+                settings.wiring.pulse, credit=credit, sink=sink, pin_factory=pin_factory
+            )
+        printer = EscPosTicketPrinter(printer_url)
+    except Exception:
+        if sim is not None:
+            sim.close()
+        raise
+    return DriverSet(panel, lamps, acceptor, printer, sim)

@@ -1,0 +1,122 @@
+"""The one factory, the twins wired together, the sim-device CLI, and import rules."""
+
+from __future__ import annotations
+
+import ast
+import io
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from drivers.errors import ConfigError
+from drivers.events import Action, ButtonPressed, Door, DoorClosed, DoorOpened
+from drivers.factory import DriverSettings, build_drivers
+from drivers.id003_codec import Status
+from drivers.interfaces import PrintResult
+from drivers.sim.cli import main as sim_device_main
+from drivers.wiring import PulseWiring, Wiring
+
+from conftest import Recorder, wait_for
+from test_ticket_printer import VOUCHER
+
+pytestmark = pytest.mark.timeout(30)
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_sim_mode_runs_every_driver_against_its_twin(tmp_path: Path) -> None:
+    rec = Recorder()
+    ds = build_drivers(
+        DriverSettings(mode="sim", sim_dir=tmp_path),
+        decide=rec.decide,
+        credit=rec.credit,
+        sink=rec.sink,
+    )
+    try:
+        assert ds.sim is not None
+        assert (tmp_path / "bill-acceptor").is_symlink() and (tmp_path / "printer").is_symlink()
+        ds.bill_acceptor.poll_interval_s = 0.01  # type: ignore[union-attr]
+        ds.bill_acceptor.start()
+        ds.bill_acceptor.set_accepting(True)
+        wait_for(lambda: ds.sim.bill.state == Status.IDLING, 5)
+        ds.sim.bill.insert_bill_minor(500)
+        wait_for(lambda: rec.total_minor == 500, 5)
+
+        ds.printer.open()
+        assert ds.printer.print_voucher(VOUCHER) is PrintResult.DONE
+        assert (tmp_path / "tickets" / "ticket-0001.png").exists()
+
+        events: list[Any] = []
+        ds.panel.start(events.append)
+        assert DoorClosed(Door.MAIN, events[0].at_s) in events  # the twin starts shut
+        events.clear()
+        ds.sim.press(Action.CASH_OUT)
+        ds.sim.set_door(Door.MAIN, True)
+        wait_for(lambda: (ds.panel.poll(), len(events) >= 2)[1], 2)
+        assert [type(e) for e in events] == [ButtonPressed, DoorOpened]
+        assert events[0].action is Action.CASH_OUT and events[1].door is Door.MAIN
+        ds.lamps.set_lamps([Action.CASH_OUT])
+        assert ds.lamps.lamps_lit() == {Action.CASH_OUT}
+    finally:
+        ds.close()
+
+
+def test_pulse_mode_needs_its_wiring(tmp_path: Path) -> None:
+    rec = Recorder()
+    with pytest.raises(ConfigError, match="pulse_acceptor"):
+        build_drivers(
+            DriverSettings(mode="sim", sim_dir=tmp_path, bill_acceptor="pulse"),
+            decide=rec.decide, credit=rec.credit, sink=rec.sink,
+        )
+    wiring = Wiring(pulse=PulseWiring(pin=4))
+    ds = build_drivers(
+        DriverSettings(mode="sim", sim_dir=tmp_path / "p", bill_acceptor="pulse", wiring=wiring),
+        decide=rec.decide, credit=rec.credit, sink=rec.sink,
+    )
+    assert type(ds.bill_acceptor).__name__ == "PulseAcceptor"
+    ds.close()
+
+
+def test_sim_device_cli(tmp_path: Path) -> None:
+    out = io.StringIO()
+    script = io.StringIO("20\nv 001234567890123456\njam\nstatus\nrepeat 2\nquit\n")
+    assert sim_device_main(["bill", "--link", str(tmp_path / "b")], stdin=script, stdout=out) == 0
+    text = out.getvalue()
+    assert f"listening on {tmp_path / 'b'}" in text and "inserted $20" in text
+    assert "JAM_IN_ACCEPTOR" in text and "repeat 2" in text
+    out = io.StringIO()
+    script = io.StringIO("out\nstatus\nbogus\n")
+    assert sim_device_main(["printer", "--out", str(tmp_path / "t")], stdin=script, stdout=out) == 0
+    assert "paper_out=True" in out.getvalue() and "commands:" in out.getvalue()
+    assert sim_device_main(["toaster"], stdin=io.StringIO(), stdout=io.StringIO()) == 2
+
+
+def _imports(path: Path) -> set[str]:
+    tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+    names: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names.update(a.name.split(".")[0] for a in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            names.add(node.module.split(".")[0])
+    return names
+
+
+def test_only_drivers_import_gpiozero_or_serial() -> None:
+    offenders = []
+    for package in ("cabinet", "ui", "drivers"):
+        for path in sorted((ROOT / package).rglob("*.py")):
+            found = _imports(path) & {"gpiozero", "serial", "escpos"}
+            rel = path.relative_to(ROOT)
+            if package != "drivers" and found:
+                offenders.append(f"{rel} imports {sorted(found)}")
+            if package == "drivers" and _imports(path) & {"cabinet", "ui"}:
+                offenders.append(f"{rel} imports the engine or UI")
+    assert offenders == []
+
+
+def test_inside_drivers_serial_is_opened_in_one_module() -> None:
+    users = sorted(
+        str(p.relative_to(ROOT)) for p in (ROOT / "drivers").rglob("*.py") if "serial" in _imports(p)
+    )
+    assert users == ["drivers/serial_port.py"]
