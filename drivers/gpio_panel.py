@@ -99,7 +99,9 @@ class GpioButtonPanel(ButtonPanel):
             inputs[_KEY] = wiring.key_switch
         try:
             for name, pin in inputs.items():
-                dev = DigitalInputDevice(pin, pull_up=True, bounce_time=None, pin_factory=pin_factory)
+                dev = DigitalInputDevice(
+                    pin, pull_up=True, bounce_time=None, pin_factory=pin_factory
+                )
                 self._devices[name] = dev
                 self._debouncers[name] = Debouncer(settle_s, initial=dev.is_active)
                 dev.when_activated = self._callback(name, True)
@@ -145,7 +147,9 @@ class GpioButtonPanel(ButtonPanel):
 
     def _wake(self) -> None:
         self.poll()
-        if self._loop is not None and any(d.deadline() is not None for d in self._debouncers.values()):
+        if self._loop is not None and any(
+            d.deadline() is not None for d in self._debouncers.values()
+        ):
             self._loop.call_later(self._settle_s * 1.5, self.poll)
 
     def _transition(self, name: Action | Door | str, level: bool, at_s: float) -> None:

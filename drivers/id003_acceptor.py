@@ -551,7 +551,9 @@ class Id003BillAcceptor(BillAcceptor):
             value = self.escrow_table_minor.get(code, 0)
             if value <= 0:
                 self._emit(
-                    DeviceFault(Device.BILL_ACCEPTOR, "unknown_escrow_code", c.describe_status(frame))
+                    DeviceFault(
+                        Device.BILL_ACCEPTOR, "unknown_escrow_code", c.describe_status(frame)
+                    )
                 )
                 self._try_command(c.return_bill(), "RETURN")
                 return
@@ -563,10 +565,14 @@ class Id003BillAcceptor(BillAcceptor):
             log.exception("decide callback raised; returning the item")
             decision = EscrowDecision.RETURN
         if decision is EscrowDecision.STACK:
-            self._txn = _Transaction(txn_id, self._sequence, value, number_or_none, _Phase.STACK_SENT)
+            self._txn = _Transaction(
+                txn_id, self._sequence, value, number_or_none, _Phase.STACK_SENT
+            )
             self._try_command(c.stack_2(), "STACK-2")
         else:
-            self._txn = _Transaction(txn_id, self._sequence, value, number_or_none, _Phase.RETURN_SENT)
+            self._txn = _Transaction(
+                txn_id, self._sequence, value, number_or_none, _Phase.RETURN_SENT
+            )
             self._try_command(c.return_bill(), "RETURN")
 
     def _try_command(self, frame: bytes, what: str) -> None:

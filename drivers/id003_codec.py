@@ -350,7 +350,9 @@ def set_barcode_function(length: int = 18) -> bytes:
 
 def set_bar_inhibit(refuse_bills: bool, refuse_tickets: bool) -> bytes:
     """SET BAR INHIBIT (0xC7): bit0 refuses bills, bit1 refuses tickets."""
-    return encode_frame(Command.SET_BAR_INHIBIT, bytes((int(refuse_bills) | 2 * int(refuse_tickets),)))
+    return encode_frame(
+        Command.SET_BAR_INHIBIT, bytes((int(refuse_bills) | 2 * int(refuse_tickets),))
+    )
 
 
 def currency_assignment_request() -> bytes:

@@ -189,7 +189,9 @@ class PulseAcceptor(BillAcceptor):
             if isinstance(r, TrainEnded):
                 self._train(r.pulses)
             elif isinstance(r, PulseRejected):
-                self._sink(DeviceFault(Device.PULSE_ACCEPTOR, "pulse_width", f"{r.width_s * 1000:.1f} ms"))
+                self._sink(
+                    DeviceFault(Device.PULSE_ACCEPTOR, "pulse_width", f"{r.width_s * 1000:.1f} ms")
+                )
             elif r.stuck:
                 self._sink(DeviceFault(Device.PULSE_ACCEPTOR, "line_stuck", "input active > 1 s"))
             else:

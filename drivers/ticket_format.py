@@ -129,7 +129,10 @@ def render_voucher(voucher: Voucher, *, width: int = LINE_WIDTH) -> bytes:
         p.set(align="left")
         issued = voucher.issued_at
         p.textln(f"DATE {issued:%Y-%m-%d}".ljust(width - 14) + f"TIME {issued:%H:%M:%S}")
-        p.textln(f"TICKET # {voucher.sequence:07d}".ljust(width - 16) + f"MACHINE # {voucher.machine_number}")
+        p.textln(
+            f"TICKET # {voucher.sequence:07d}".ljust(width - 16)
+            + f"MACHINE # {voucher.machine_number}"
+        )
         p.set(align="center", bold=True, double_height=True, double_width=True)
         p.textln(amount_in_figures(voucher.amount_minor, voucher.currency))
         p.set(align="center")

@@ -106,7 +106,9 @@ def parse_wiring(data: dict[str, Any], source: str = "wiring") -> Wiring:
     known = {"buttons", "lamps", "doors", "key_switch", "tower_light", "pulse_acceptor"}
     for key in data:
         if key not in known:
-            raise ConfigError(f"{source}: {key}: unknown section (allowed: {', '.join(sorted(known))})")
+            raise ConfigError(
+                f"{source}: {key}: unknown section (allowed: {', '.join(sorted(known))})"
+            )
     w = Wiring()
     buttons = _named_pins(source, data, "buttons", Action) if "buttons" in data else w.buttons
     lamps = _named_pins(source, data, "lamps", Action) if "lamps" in data else w.lamps
@@ -117,7 +119,10 @@ def parse_wiring(data: dict[str, Any], source: str = "wiring") -> Wiring:
         key_switch = _pin(source, "key_switch.pin", table.get("pin")) if table else None
     tower = w.tower_light
     if "tower_light" in data:
-        tower = {k: _pin(source, f"tower_light.{k}", v) for k, v in _table(source, data, "tower_light").items()}
+        tower = {
+            k: _pin(source, f"tower_light.{k}", v)
+            for k, v in _table(source, data, "tower_light").items()
+        }
     pulse = None
     if "pulse_acceptor" in data:
         t = _table(source, data, "pulse_acceptor")
@@ -127,9 +132,15 @@ def parse_wiring(data: dict[str, Any], source: str = "wiring") -> Wiring:
             raise ConfigError(f"{source}: {p}.accepted_counts: expected a list of integers")
         pulse = PulseWiring(
             pin=_pin(source, f"{p}.pin", t.get("pin")),
-            inhibit_pin=_pin(source, f"{p}.inhibit_pin", t["inhibit_pin"]) if "inhibit_pin" in t else None,
-            value_per_pulse_minor=_int(source, f"{p}.value_per_pulse_minor", t.get("value_per_pulse_minor", 100), 1),
-            nominal_pulse_ms=_int(source, f"{p}.nominal_pulse_ms", t.get("nominal_pulse_ms", 50), 1),
+            inhibit_pin=_pin(source, f"{p}.inhibit_pin", t["inhibit_pin"])
+            if "inhibit_pin" in t
+            else None,
+            value_per_pulse_minor=_int(
+                source, f"{p}.value_per_pulse_minor", t.get("value_per_pulse_minor", 100), 1
+            ),
+            nominal_pulse_ms=_int(
+                source, f"{p}.nominal_pulse_ms", t.get("nominal_pulse_ms", 50), 1
+            ),
             gap_timeout_ms=_int(source, f"{p}.gap_timeout_ms", t.get("gap_timeout_ms", 300), 1),
             accepted_counts=frozenset(_int(source, f"{p}.accepted_counts", c, 1) for c in counts),
             active_low=bool(t.get("active_low", True)),
@@ -144,7 +155,9 @@ def parse_wiring(data: dict[str, Any], source: str = "wiring") -> Wiring:
     if key_switch is not None:
         groups.append(("key_switch", {"pin": key_switch}))
     if pulse is not None:
-        extra = {"pin": pulse.pin} | ({"inhibit_pin": pulse.inhibit_pin} if pulse.inhibit_pin else {})
+        extra = {"pin": pulse.pin} | (
+            {"inhibit_pin": pulse.inhibit_pin} if pulse.inhibit_pin else {}
+        )
         groups.append(("pulse_acceptor", extra))
     for group, mapping in groups:
         for name, pin in mapping.items():

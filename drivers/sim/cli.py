@@ -112,7 +112,8 @@ def printer_command(dev: SimPrinterDevice, line: str) -> str:
     if cmd == "status":
         return (
             f"paper_out={dev.paper_out} low={dev.paper_low} cover_open={dev.cover_open} "
-            f"offline={dev.offline} tickets={len(dev.tickets)} buffered={dev.buffered} path={dev.path}"
+            f"offline={dev.offline} tickets={len(dev.tickets)} buffered={dev.buffered} "
+            f"path={dev.path}"
         )
     return PRINTER_HELP
 

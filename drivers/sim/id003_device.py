@@ -159,7 +159,9 @@ class SimId003Device:
         with self._lock:
             self._queue.append(SimItem(barcode=barcode))
 
-    def set_fault(self, status: Status, data: bytes = b"", *, after: Status = Status.IDLING) -> None:
+    def set_fault(
+        self, status: Status, data: bytes = b"", *, after: Status = Status.IDLING
+    ) -> None:
         """Enter a sticky error state (jam, stacker full/open, cheated, failure...).
 
         The item in the head, if any, is lost in the jam (neither stacked nor returned).
@@ -188,7 +190,9 @@ class SimId003Device:
         with self._lock:
             if self.state in c.ERROR_STATUSES:
                 self._item = None
-                self._enter(self._after_fault if self._after_fault != Status.IDLING else self._idle())
+                self._enter(
+                    self._after_fault if self._after_fault != Status.IDLING else self._idle()
+                )
 
     def power_cycle(self) -> None:
         """Lose power now and come back in POWER UP (0x40/0x41/0x42, protocols.md 1.5)."""

@@ -33,7 +33,18 @@ _ESC_ARGS = {
 }  # fmt: skip
 _GS_ARGS = {
     ord(c): n
-    for c, n in {"b": 1, "B": 1, "h": 1, "w": 1, "f": 1, "H": 1, "!": 1, "L": 2, "W": 2, "r": 1}.items()
+    for c, n in {
+        "b": 1,
+        "B": 1,
+        "h": 1,
+        "w": 1,
+        "f": 1,
+        "H": 1,
+        "!": 1,
+        "L": 2,
+        "W": 2,
+        "r": 1,
+    }.items()
 }
 _CLEAR = b"\x10\x14\x08\x01\x03\x14\x01\x06\x02\x08"
 
@@ -349,7 +360,9 @@ class SimPrinterDevice:
             data = bytes(buf[3:end])
             used = end + 1
         self.partial.items.append(
-            PrintedBarcode(kind, data.decode("ascii", "replace"), self._barcode_height, self._barcode_module)
+            PrintedBarcode(
+                kind, data.decode("ascii", "replace"), self._barcode_height, self._barcode_module
+            )
         )
         return used
 
@@ -357,7 +370,9 @@ class SimPrinterDevice:
         s = self._style
         text = self._line.decode("cp437", "replace")
         self._line.clear()
-        self.partial.items.append(PrintedLine(text, s.align, s.bold, s.double_width, s.double_height))
+        self.partial.items.append(
+            PrintedLine(text, s.align, s.bold, s.double_width, s.double_height)
+        )
 
     def _cut(self) -> None:
         if self._line:
@@ -392,8 +407,10 @@ def render_png(ticket: PrintedTicket) -> Image.Image:
     rows: list[tuple[int, PrintedLine | PrintedBarcode]] = []
     height = 20
     for item in ticket.items:
-        h = (item.height_px + 10) if isinstance(item, PrintedBarcode) else (
-            40 if item.double_height else 22
+        h = (
+            (item.height_px + 10)
+            if isinstance(item, PrintedBarcode)
+            else (40 if item.double_height else 22)
         )
         rows.append((height, item))
         height += h
@@ -406,7 +423,9 @@ def render_png(ticket: PrintedTicket) -> Image.Image:
         size = 26 if item.double_width else 20 if item.double_height else 15
         font = _font(size)
         width = draw.textlength(item.text, font=font)
-        x = {0: 8, 1: (PAPER_WIDTH_PX - width) / 2, 2: PAPER_WIDTH_PX - 8 - width}.get(item.align, 8)
+        x = {0: 8, 1: (PAPER_WIDTH_PX - width) / 2, 2: PAPER_WIDTH_PX - 8 - width}.get(
+            item.align, 8
+        )
         draw.text((x, y), item.text, fill=0, font=font)
         if item.bold:
             draw.text((x + 1, y), item.text, fill=0, font=font)

@@ -95,7 +95,9 @@ def start_sim_devices(
     """
     directory = Path(directory)
     directory.mkdir(parents=True, exist_ok=True)
-    bill = SimId003Device(link_path=str(directory / "bill-acceptor"), escrow_timeout_s=escrow_timeout_s)
+    bill = SimId003Device(
+        link_path=str(directory / "bill-acceptor"), escrow_timeout_s=escrow_timeout_s
+    )
     printer = SimPrinterDevice(
         link_path=str(directory / "printer"),
         out_dir=Path(ticket_dir) if ticket_dir is not None else directory / "tickets",

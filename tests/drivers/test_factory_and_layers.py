@@ -8,6 +8,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import Recorder, wait_for
+from test_ticket_printer import VOUCHER
 
 from drivers.errors import ConfigError
 from drivers.events import Action, ButtonPressed, Door, DoorClosed, DoorOpened
@@ -16,9 +18,6 @@ from drivers.id003_codec import Status
 from drivers.interfaces import PrintResult
 from drivers.sim.cli import main as sim_device_main
 from drivers.wiring import PulseWiring, Wiring
-
-from conftest import Recorder, wait_for
-from test_ticket_printer import VOUCHER
 
 pytestmark = pytest.mark.timeout(30)
 ROOT = Path(__file__).resolve().parents[2]
@@ -66,12 +65,16 @@ def test_pulse_mode_needs_its_wiring(tmp_path: Path) -> None:
     with pytest.raises(ConfigError, match="pulse_acceptor"):
         build_drivers(
             DriverSettings(mode="sim", sim_dir=tmp_path, bill_acceptor="pulse"),
-            decide=rec.decide, credit=rec.credit, sink=rec.sink,
+            decide=rec.decide,
+            credit=rec.credit,
+            sink=rec.sink,
         )
     wiring = Wiring(pulse=PulseWiring(pin=4))
     ds = build_drivers(
         DriverSettings(mode="sim", sim_dir=tmp_path / "p", bill_acceptor="pulse", wiring=wiring),
-        decide=rec.decide, credit=rec.credit, sink=rec.sink,
+        decide=rec.decide,
+        credit=rec.credit,
+        sink=rec.sink,
     )
     assert type(ds.bill_acceptor).__name__ == "PulseAcceptor"
     ds.close()
@@ -117,6 +120,8 @@ def test_only_drivers_import_gpiozero_or_serial() -> None:
 
 def test_inside_drivers_serial_is_opened_in_one_module() -> None:
     users = sorted(
-        str(p.relative_to(ROOT)) for p in (ROOT / "drivers").rglob("*.py") if "serial" in _imports(p)
+        str(p.relative_to(ROOT))
+        for p in (ROOT / "drivers").rglob("*.py")
+        if "serial" in _imports(p)
     )
     assert users == ["drivers/serial_port.py"]

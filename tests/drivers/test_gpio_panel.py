@@ -140,7 +140,10 @@ def test_different_buttons_are_not_guarded_against_each_other(
     press(factory, clock, Action.STAND, hold_s=0.02)
     clock.t += 0.01
     panel.poll()
-    assert [e.action for e in panel.events if isinstance(e, ButtonPressed)] == [Action.HIT, Action.STAND]
+    assert [e.action for e in panel.events if isinstance(e, ButtonPressed)] == [
+        Action.HIT,
+        Action.STAND,
+    ]
 
 
 def test_doors_and_key_switch(panel: Any, factory: Any, clock: FakeClock) -> None:
@@ -219,7 +222,9 @@ def test_wiring_file_loads_and_errors_name_the_field(tmp_path: Path) -> None:
     cases = {
         "[buttons]\ndeal = 'x'\n": "buttons.deal: expected a BCM pin",
         "[buttons]\nfold = 5\n": "buttons.fold: unknown name",
-        "[buttons]\ndeal = 5\n[lamps]\ndeal = 5\n": "lamps.deal: pin 5 is already used by buttons.deal",
+        "[buttons]\ndeal = 5\n[lamps]\ndeal = 5\n": (
+            "lamps.deal: pin 5 is already used by buttons.deal"
+        ),
         "[lights]\nx = 1\n": "lights: unknown section",
         "[pulse_acceptor]\npin = 4\nnominal_pulse_ms = 0\n": "pulse_acceptor.nominal_pulse_ms",
         "[buttons\n": "not valid TOML",

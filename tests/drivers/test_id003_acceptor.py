@@ -6,6 +6,7 @@ import random
 from typing import Any
 
 import pytest
+from conftest import Recorder, wait_for
 
 from drivers.errors import DeviceBusyError, DeviceOfflineError
 from drivers.events import (
@@ -27,8 +28,6 @@ from drivers.events import (
 from drivers.id003_acceptor import Id003BillAcceptor
 from drivers.id003_codec import Status
 from drivers.sim.id003_device import SimId003Device
-
-from conftest import Recorder, wait_for
 
 pytestmark = pytest.mark.timeout(20)
 
@@ -57,16 +56,20 @@ def settle(acc: Id003BillAcceptor, dev: SimId003Device) -> None:
     """Poll until the device is idle with no transaction left open."""
     run_until(
         acc,
-        lambda: dev.state in (Status.IDLING, Status.DISABLED)
-        and not dev._queue
-        and dev._item is None
-        and acc._txn is None,
+        lambda: (
+            dev.state in (Status.IDLING, Status.DISABLED)
+            and not dev._queue
+            and dev._item is None
+            and acc._txn is None
+        ),
     )
     for _ in range(3):
         acc.poll_once()
 
 
-def test_start_up_sends_the_documented_sequence(sim_bill: SimId003Device, recorder: Recorder) -> None:
+def test_start_up_sends_the_documented_sequence(
+    sim_bill: SimId003Device, recorder: Recorder
+) -> None:
     acc = make(sim_bill, recorder, enabled_denominations_minor={100, 500, 1000})
     acc.connect()
     cmds = sim_bill.log.commands
@@ -190,7 +193,9 @@ def test_voucher_escrow_and_redeem(sim_bill: SimId003Device, recorder: Recorder)
     acc.close()
 
 
-def test_escrow_timeout_returns_without_credit(sim_bill: SimId003Device, recorder: Recorder) -> None:
+def test_escrow_timeout_returns_without_credit(
+    sim_bill: SimId003Device, recorder: Recorder
+) -> None:
     acc = make(sim_bill, recorder)
     accepting(acc, sim_bill)
     sim_bill.escrow_timeout_s = 0.0  # the device gives up before STACK arrives

@@ -11,11 +11,10 @@ import sys
 from pathlib import Path
 
 import pytest
+from conftest import wait_for
 
 from drivers.id003_codec import Status
 from drivers.sim.id003_device import SimId003Device
-
-from conftest import wait_for
 
 pytestmark = pytest.mark.timeout(60)
 

@@ -6,15 +6,13 @@ import random
 from typing import Any
 
 import pytest
+from conftest import Recorder
 from gpiozero.pins.mock import MockFactory
 
 from drivers.events import DeviceFault, DeviceFaultCleared, PulseTrainCounted
-from drivers.pulse_acceptor import LineStuck, PulseCounter, PulseRejected, TrainEnded
-from drivers.pulse_acceptor import PulseAcceptor
+from drivers.pulse_acceptor import LineStuck, PulseAcceptor, PulseCounter, PulseRejected, TrainEnded
 from drivers.sim.pulse_source import PulseSource
 from drivers.wiring import PulseWiring
-
-from conftest import Recorder
 
 pytestmark = pytest.mark.timeout(20)
 
@@ -31,8 +29,12 @@ class FakeClock:
 
 
 WIRING = PulseWiring(
-    pin=4, inhibit_pin=18, value_per_pulse_minor=100, nominal_pulse_ms=50,
-    gap_timeout_ms=300, accepted_counts=frozenset({1, 5, 10, 20}),
+    pin=4,
+    inhibit_pin=18,
+    value_per_pulse_minor=100,
+    nominal_pulse_ms=50,
+    gap_timeout_ms=300,
+    accepted_counts=frozenset({1, 5, 10, 20}),
 )
 
 
@@ -43,7 +45,11 @@ def rig() -> Any:
     rec = Recorder()
     ids = iter(f"t{i}" for i in range(100))
     acc = PulseAcceptor(
-        WIRING, credit=rec.credit, sink=rec.sink, pin_factory=factory, clock=clock,
+        WIRING,
+        credit=rec.credit,
+        sink=rec.sink,
+        pin_factory=factory,
+        clock=clock,
         new_transaction_id=lambda: next(ids),
     )
     source = PulseSource(factory.pin(4), wait=clock.advance, rng=random.Random(7))

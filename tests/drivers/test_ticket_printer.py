@@ -38,8 +38,11 @@ VOUCHER = Voucher(
         (100, "ONE DOLLAR AND 00 CENTS"),
         (1, "ZERO DOLLARS AND 01 CENT"),
         (120000, "ONE THOUSAND TWO HUNDRED DOLLARS AND 00 CENTS"),
-        (1_234_567_899, "TWELVE MILLION THREE HUNDRED FORTY-FIVE THOUSAND SIX HUNDRED "
-         "SEVENTY-EIGHT DOLLARS AND 99 CENTS"),
+        (
+            1_234_567_899,
+            "TWELVE MILLION THREE HUNDRED FORTY-FIVE THOUSAND SIX HUNDRED "
+            "SEVENTY-EIGHT DOLLARS AND 99 CENTS",
+        ),
     ],
 )
 def test_amount_in_words(minor: int, words: str) -> None:
@@ -111,7 +114,9 @@ def printer(sim_printer: SimPrinterDevice):  # type: ignore[no-untyped-def]
     p.close()
 
 
-def test_printed_voucher_reads_back(sim_printer: SimPrinterDevice, printer: EscPosTicketPrinter) -> None:
+def test_printed_voucher_reads_back(
+    sim_printer: SimPrinterDevice, printer: EscPosTicketPrinter
+) -> None:
     assert printer.status().state is PrinterState.READY
     assert printer.print_voucher(VOUCHER) is PrintResult.DONE
     (ticket,) = sim_printer.tickets
@@ -168,7 +173,10 @@ def test_paper_out_during_print_is_unknown_and_never_prints_later(
     ids=["cover_open", "offline", "silent", "garbage_reply"],
 )
 def test_not_ready_printer_fails_the_print(
-    sim_printer: SimPrinterDevice, printer: EscPosTicketPrinter, setup, state  # type: ignore[no-untyped-def]
+    sim_printer: SimPrinterDevice,
+    printer: EscPosTicketPrinter,
+    setup,
+    state,  # type: ignore[no-untyped-def]
 ) -> None:
     setup(sim_printer)
     assert printer.status().state is state
@@ -176,7 +184,9 @@ def test_not_ready_printer_fails_the_print(
     assert sim_printer.tickets == []
 
 
-def test_paper_low_still_prints(sim_printer: SimPrinterDevice, printer: EscPosTicketPrinter) -> None:
+def test_paper_low_still_prints(
+    sim_printer: SimPrinterDevice, printer: EscPosTicketPrinter
+) -> None:
     sim_printer.set_paper(low=True)
     status = printer.status()
     assert status.state is PrinterState.PAPER_LOW and status.can_print
@@ -196,4 +206,6 @@ def test_unplugged_printer_reads_offline_then_recovers(
 
 def test_status_byte_validation() -> None:
     assert valid_status_byte(0x12) and valid_status_byte(0x12 | 0x08 | 0x60)
-    assert not valid_status_byte(0x00) and not valid_status_byte(0x93) and not valid_status_byte(0xFF)
+    assert (
+        not valid_status_byte(0x00) and not valid_status_byte(0x93) and not valid_status_byte(0xFF)
+    )
