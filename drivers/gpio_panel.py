@@ -94,7 +94,11 @@ class GpioButtonPanel(ButtonPanel):
         self._debouncers: dict[Action | Door | str, Debouncer] = {}
         overrides = dict(refire_guard_overrides_s or {})
         self._guards = {a: RefireGuard(overrides.get(a, refire_guard_s)) for a in wiring.buttons}
-        inputs: dict[Action | Door | str, int] = {**wiring.buttons, **wiring.doors}
+        inputs: dict[Action | Door | str, int] = {}
+        for action, pin in wiring.buttons.items():
+            inputs[action] = pin
+        for door, pin in wiring.doors.items():
+            inputs[door] = pin
         if wiring.key_switch is not None:
             inputs[_KEY] = wiring.key_switch
         try:

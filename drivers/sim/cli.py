@@ -145,18 +145,23 @@ def main(argv: list[str], *, stdin: TextIO | None = None, stdout: TextIO | None 
         return int(exc.code or 0)
     tmp = Path(tempfile.mkdtemp(prefix="cabinet-sim-device-"))
     link = args.link or str(tmp / args.device)
+    dev: SimId003Device | SimPrinterDevice
     if args.device == "bill":
-        dev_b = SimId003Device(
+        dev = SimId003Device(
             link_path=link, escrow_timeout_s=args.escrow_timeout_s, bad_crc_reply=args.bad_crc
         )
-        handler = lambda line: bill_command(dev_b, line)  # noqa: E731
-        closer, path, helptext = dev_b, dev_b.path, BILL_HELP
-        dev_b.start()
+        helptext = BILL_HELP
     else:
-        dev_p = SimPrinterDevice(link_path=link, out_dir=args.out or tmp / "tickets")
-        handler = lambda line: printer_command(dev_p, line)  # noqa: E731
-        closer, path, helptext = dev_p, dev_p.path, PRINTER_HELP
-        dev_p.start()
+        dev = SimPrinterDevice(link_path=link, out_dir=args.out or tmp / "tickets")
+        helptext = PRINTER_HELP
+    dev.start()
+    path = dev.path
+
+    def handler(line: str) -> str:
+        if isinstance(dev, SimId003Device):
+            return bill_command(dev, line)
+        return printer_command(dev, line)
+
     print(f"{args.device} twin listening on {path}", file=stdout)
     print(helptext, file=stdout, flush=True)
     try:
@@ -169,5 +174,5 @@ def main(argv: list[str], *, stdin: TextIO | None = None, stdout: TextIO | None 
     except KeyboardInterrupt:
         pass
     finally:
-        closer.close()
+        dev.close()
     return 0
