@@ -448,8 +448,7 @@ class Cabinet:
         s.round_open = True
         self.round = rnd
         out.append(Journal("round_start", 0, sum(st.stake_in_round_minor for st in players),
-                           {"round_id": s.round_id, "shoe": [str(c) for c in shoe.cards],
-                            "shoe_position": shoe.position,
+                           {"round_id": s.round_id, "shoe_position": shoe.position,
                             "bets": {st.station: st.bets_minor for st in players}}))
         self._run_round(rnd.start, out)
 
@@ -801,7 +800,7 @@ class Cabinet:
                 self._reset_handpay(out)
             elif s.maintenance is None and (s.ram_error or (not s.round_open
                                                             and s.printing is None)):
-                s.maintenance = MaintState()
+                s.maintenance = MaintState(page="settings" if s.needs_config else "main")
                 out.append(Journal("maintenance_enter"))
             elif s.round_open:
                 out.append(Rejected("operator key", "finish the round first"))

@@ -502,11 +502,10 @@ class _UpEngine:
 def _initial_tables() -> tuple[set[StateKey], set[StateKey], set[PairKey]]:
     hit: set[StateKey] = set()
     for up in range(1, 11):
-        for t in range(4, 22):
-            if t < 17:
-                hit.add((t, False, up))
-            if t < 18:
-                hit.add((t, True, up))
+        for t in range(4, 17):
+            hit.add((t, False, up))
+        for t in range(12, 18):
+            hit.add((t, True, up))
     return hit, set(), set()
 
 

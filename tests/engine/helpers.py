@@ -1,0 +1,56 @@
+"""Helpers for engine-core tests: a cabinet on a seeded RNG, driven by events."""
+
+from __future__ import annotations
+
+import random
+
+from cabinet.events import IntentReceived, NoteStacked, PowerUp, Tick
+from cabinet.machine import Cabinet, new_state
+from cabinet.meters import audit_balance
+from cabinet.settings import GameSettings
+
+
+class Rig:
+    """A cabinet with a clock the test moves by hand."""
+
+    def __init__(self, settings: GameSettings | None = None, seed: int = 1) -> None:
+        self.cab = Cabinet(new_state(settings), rng=random.Random(seed))
+        self.now_ms = 0
+        self.wall_s = 1_800_000_000.0
+        self.txn = 0
+        self.effects = self.cab.handle(PowerUp(self.now_ms, self.wall_s))
+
+    def press(self, action: str, station: int = 1, value: int | None = None):
+        self.effects = self.cab.handle(IntentReceived(station, action, value))
+        return self.effects
+
+    def note(self, amount_minor: int, station: int = 1):
+        self.txn += 1
+        self.effects = self.cab.handle(NoteStacked(station, amount_minor, f"t{self.txn}"))
+        return self.effects
+
+    def advance(self, ms: int):
+        self.now_ms += ms
+        self.wall_s += ms / 1000
+        self.effects = self.cab.handle(Tick(self.now_ms, self.wall_s))
+        return self.effects
+
+    def credits(self, station: int = 1) -> int:
+        return self.cab.s.stations[station - 1].credits_minor
+
+    def meters(self, station: int = 1):
+        return self.cab.s.stations[station - 1].meters
+
+    def balanced(self) -> bool:
+        return all(audit_balance(st.credits_minor, st.pending_out_minor, st.meters) == 0
+                   for st in self.cab.s.stations)
+
+    def play_out(self, station_choice=None) -> None:
+        """Answer every prompt: decline insurance, stand."""
+        while self.cab.mode == "in_round":
+            p = self.cab.round.prompt
+            self.press("decline" if p.kind == "insurance" else "stand", p.seat)
+
+
+def kinds(effects) -> list[str]:
+    return [type(e).__name__ for e in effects]
