@@ -125,3 +125,16 @@ def test_inside_drivers_serial_is_opened_in_one_module() -> None:
         if "serial" in _imports(p)
     )
     assert users == ["drivers/serial_port.py"]
+
+
+def test_importing_the_contract_does_not_pull_in_hardware_libraries() -> None:
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, drivers, drivers.events, drivers.interfaces; "
+        "bad = [m for m in ('gpiozero', 'serial', 'escpos') if m in sys.modules]; "
+        "print(bad); sys.exit(1 if bad else 0)"
+    )
+    result = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True)
+    assert result.returncode == 0, result.stdout + result.stderr
