@@ -1,0 +1,238 @@
+"""Fixture snapshots for the UI screenshot tests: every variant and screen.
+
+Each fixture is a ``Case``: a ``Snapshot`` plus the UI-side state the frame
+depends on (connected, help shown, ``now_ms``). Built by hand, as the engine
+would send them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from cabinet.snapshot import (
+    DealerView,
+    HandpayView,
+    HandView,
+    MaintenanceView,
+    Snapshot,
+    SpotView,
+    StationView,
+    TimerView,
+)
+
+TEXTS = ["BLACKJACK PAYS 3 TO 2", "DEALER MUST STAND ON ALL 17", "INSURANCE PAYS 2 TO 1"]
+CHIPS = [100, 500, 2_500, 10_000]
+HELP = [
+    "One deck, shuffled before every round.",
+    "Blackjack pays 3 to 2; a win pays 1 to 1; a push returns your bet.",
+    "The dealer draws on 16 or less and stands on every 17, soft 17 included.",
+    "The dealer checks for Blackjack when the up card is an Ace.",
+    "Insurance is offered when the dealer shows an Ace: it costs half your bet and pays 2 to 1.",
+    "Double on 9, 10 or 11 with your first two cards; not after a split.",
+    "Split two cards of the same rank once; King and Ten are not a pair.",
+    "A hand of 11 cards stands. A hand that reaches 21 stands.",
+    "After a split, Ace and a ten-value card count 21, not Blackjack.",
+    "Bets from 1 to 100 credits of $1.00. Use BET + and BET \u2212, then DEAL.",
+    "Malfunctions void all plays and pays.",
+]
+
+
+@dataclass(frozen=True)
+class Case:
+    """One screenshot: a snapshot and the UI state around it."""
+
+    name: str
+    snapshot: Snapshot
+    now_ms: int = 1_000
+    connected: bool = True
+    show_help: bool = False
+
+
+def classic(**kw: object) -> Snapshot:
+    base: dict[str, object] = dict(seq=10, mode="betting", variant="classic", variant_name="Classic Blackjack",
+                                   credit_minor=100, table_texts=TEXTS, help_lines=HELP, min_bet_minor=100,
+                                   max_bet_minor=10_000, spots_per_station=1)
+    base.update(kw)
+    return Snapshot(**base)  # type: ignore[arg-type]
+
+
+def multi(**kw: object) -> Snapshot:
+    base: dict[str, object] = dict(seq=20, mode="betting", variant="classic-multi", variant_name="Classic BlackJack",
+                                   table_texts=TEXTS, help_lines=HELP[:6], chip_values_minor=CHIPS,
+                                   min_bet_minor=100, max_bet_minor=50_000, spots_per_station=1)
+    base.update(kw)
+    return Snapshot(**base)  # type: ignore[arg-type]
+
+
+def american(**kw: object) -> Snapshot:
+    base: dict[str, object] = dict(seq=30, mode="betting", variant="american", variant_name="American Blackjack",
+                                   table_texts=TEXTS, help_lines=HELP[:6], chip_values_minor=CHIPS,
+                                   min_bet_minor=100, max_bet_minor=50_000, spots_per_station=3)
+    base.update(kw)
+    return Snapshot(**base)  # type: ignore[arg-type]
+
+
+def hand(cards: list[str], stake: int, total: str, **kw: object) -> HandView:
+    return HandView(cards=cards, stake_minor=stake, total_text=total, **kw)  # type: ignore[arg-type]
+
+
+CLASSIC_BETTING = classic(
+    message="Place your bets",
+    stations=[StationView(station=1, credits_minor=10_000, bet_minor=500,
+                          spots=[SpotView(spot=1, bet_minor=500)],
+                          lamps=["bet_up", "bet_down", "deal", "cash_out"])])
+
+CLASSIC_INSURANCE = classic(
+    seq=11, mode="in_round", message="Insurance?",
+    dealer=DealerView(cards=["AS"], total_text="11"),
+    stations=[StationView(station=1, credits_minor=9_500, bet_minor=500, message="Insurance? It costs 2 credits",
+                          spots=[SpotView(spot=1, bet_minor=500,
+                                          hands=[hand(["TH", "9C"], 500, "19", active=True)])],
+                          lamps=["insure", "decline"])])
+
+CLASSIC_ELEVEN = classic(
+    seq=12, mode="in_round", message="",
+    dealer=DealerView(cards=["9H"], total_text="9"),
+    stations=[StationView(station=1, credits_minor=9_000, bet_minor=1_000,
+                          spots=[SpotView(spot=1, bet_minor=1_000,
+                                          hands=[hand(["2S", "AH", "2D", "AC", "2C", "3H", "AD", "2H", "3S", "AS",
+                                                       "3D"], 1_000, "21", active=True)])],
+                          lamps=[])])
+
+CLASSIC_CHECKS = classic(
+    seq=13, mode="in_round", message="Dealer checks for Blackjack",
+    dealer=DealerView(cards=["AH"], face_down=0, total_text="soft 11"),
+    stations=[StationView(station=1, credits_minor=9_250, bet_minor=500, insurance_minor=250,
+                          spots=[SpotView(spot=1, bet_minor=500, insurance_minor=250,
+                                          hands=[hand(["6C", "AD"], 500, "soft 17")])])])
+
+CLASSIC_PUSH = classic(
+    seq=14, mode="betting", message="Push",
+    dealer=DealerView(cards=["KS", "7D", "4H"], total_text="21"),
+    stations=[StationView(station=1, credits_minor=12_345, bet_minor=500, win_minor=500,
+                          spots=[SpotView(spot=1, bet_minor=500,
+                                          hands=[hand(["9D", "2S", "JH"], 500, "21", outcome="push",
+                                                      returned_minor=500)])],
+                          lamps=["bet_up", "bet_down", "deal", "cash_out"])])
+
+MULTI_BETTING = multi(
+    message="Place your bets", timer=TimerView(kind="bet", seconds_left=12),
+    stations=[
+        StationView(station=1, credits_minor=25_000, bet_minor=3_100, ready=True, selected_chip_minor=2_500,
+                    spots=[SpotView(spot=1, bet_minor=3_100, chips_minor=[2_500, 500, 100])],
+                    lamps=["chip", "place", "clear", "cash_out"]),
+        StationView(station=2, credits_minor=4_000, bet_minor=0, selected_chip_minor=100,
+                    spots=[SpotView(spot=1, bet_minor=0)], lamps=["chip", "place", "cash_out"]),
+        StationView(station=3, credits_minor=123_456, bet_minor=10_000, selected_chip_minor=10_000,
+                    spots=[SpotView(spot=1, bet_minor=10_000, chips_minor=[10_000])],
+                    lamps=["chip", "place", "clear", "deal", "cash_out"]),
+    ])
+
+MULTI_PLAY = multi(
+    seq=21, mode="in_round", message="Station 2: your decision",
+    timer=TimerView(kind="decision", seconds_left=4, station=2),
+    dealer=DealerView(cards=["6D"], total_text="6"),
+    stations=[
+        StationView(station=1, credits_minor=21_900, bet_minor=3_100,
+                    spots=[SpotView(spot=1, bet_minor=3_100, chips_minor=[2_500, 500, 100],
+                                    hands=[hand(["TH", "7C"], 3_100, "17")])]),
+        StationView(station=2, credits_minor=3_000, bet_minor=1_000, message="Split hand 1",
+                    spots=[SpotView(spot=1, bet_minor=1_000, chips_minor=[500, 500],
+                                    hands=[hand(["8S", "3D"], 500, "11", from_split=True, active=True),
+                                           hand(["8H", "TC"], 500, "18", from_split=True)])],
+                    lamps=["hit", "stand", "double"]),
+        StationView(station=3, credits_minor=113_456, bet_minor=10_000,
+                    spots=[SpotView(spot=1, bet_minor=10_000, chips_minor=[10_000],
+                                    hands=[hand(["AS", "KD"], 10_000, "BLACKJACK", blackjack=True)])]),
+    ])
+
+MULTI_DEALER_BJ = multi(
+    seq=22, mode="betting", message="Dealer has Blackjack",
+    dealer=DealerView(cards=["AS", "KH"], total_text="BLACKJACK"),
+    stations=[StationView(station=1, credits_minor=20_750, bet_minor=500, insurance_minor=250, win_minor=750,
+                          spots=[SpotView(spot=1, bet_minor=500, chips_minor=[500], insurance_minor=250,
+                                          hands=[hand(["TC", "8D"], 500, "18", outcome="lose", returned_minor=0)])],
+                          lamps=["chip", "place", "clear", "deal", "cash_out"], selected_chip_minor=500)])
+
+AMERICAN_PLAY = american(
+    seq=31, mode="in_round", message="",
+    dealer=DealerView(cards=["TD"], face_down=1, total_text="10"),
+    stations=[StationView(
+        station=1, credits_minor=48_000, bet_minor=4_500, selected_chip_minor=500,
+        spots=[
+            SpotView(spot=1, bet_minor=2_000, chips_minor=[1_000] if False else [500, 500, 500, 500],
+                     hands=[hand(["AS", "KH"], 1_000, "21", from_split=True),
+                            hand(["AD", "9C"], 1_000, "soft 20", from_split=True)]),
+            SpotView(spot=2, bet_minor=2_000, chips_minor=[500, 500],
+                     hands=[hand(["7S", "4H", "9D"], 2_000, "20", doubled=True)]),
+            SpotView(spot=3, bet_minor=500, chips_minor=[500],
+                     hands=[hand(["5C", "8D"], 500, "13", active=True)]),
+        ],
+        lamps=["hit", "stand"])])
+
+AMERICAN_SETTLED = american(
+    seq=32, mode="betting", message="Place your bets",
+    dealer=DealerView(cards=["TD", "QC"], total_text="20"),
+    stations=[StationView(
+        station=1, credits_minor=52_250, bet_minor=0, win_minor=6_250,
+        spots=[
+            SpotView(spot=1, bet_minor=2_500, chips_minor=[2_500],
+                     hands=[hand(["AS", "KH"], 2_500, "BLACKJACK", blackjack=True, outcome="blackjack",
+                                 returned_minor=6_250)]),
+            SpotView(spot=2, bet_minor=1_000, chips_minor=[500, 500],
+                     hands=[hand(["QS", "JH"], 1_000, "20", outcome="push", returned_minor=1_000)]),
+            SpotView(spot=3, bet_minor=500, chips_minor=[500],
+                     hands=[hand(["9C", "7D", "8S"], 500, "BUST", outcome="bust", returned_minor=0)]),
+        ],
+        lamps=["chip", "place", "rebet", "new_game", "cash_out"], selected_chip_minor=2_500)])
+
+AMERICAN_EMPTY = american(
+    seq=33, mode="betting", message="Place your bets",
+    stations=[StationView(station=1, credits_minor=10_000, selected_chip_minor=100,
+                          spots=[SpotView(spot=1, bet_minor=600, chips_minor=[500, 100])],
+                          lamps=["chip", "place", "undo", "clear", "deal", "cash_out"])])
+
+OVERLAY_BASE = CLASSIC_INSURANCE
+
+MAINT = Snapshot(
+    seq=90, mode="maintenance", variant="classic", variant_name="Classic Blackjack",
+    maintenance=MaintenanceView(
+        page="meters", title="Meters",
+        lines=["Money in: $1,250.00", "Money out: $980.00", "Games played: 412", "Games won: 188",
+               "Door opened: 3 times"],
+        items=["Meters", "Recall last rounds", "Device tests", "Settings", "Clear fault", "Exit"],
+        selected=2, hint="UP/DOWN to choose, SELECT to open, BACK to leave"))
+
+ATTRACT = classic(seq=1, mode="attract", message="",
+                  stations=[StationView(station=1, credits_minor=0)])
+
+
+def _overlay(name: str, text: str = "", **kw: object) -> Snapshot:
+    import msgspec
+    return msgspec.structs.replace(OVERLAY_BASE, overlay=name, overlay_text=text, **kw)
+
+
+CASES: list[Case] = [
+    Case("classic_betting", CLASSIC_BETTING),
+    Case("classic_insurance", CLASSIC_INSURANCE),
+    Case("classic_eleven_cards", CLASSIC_ELEVEN),
+    Case("classic_dealer_checks", CLASSIC_CHECKS),
+    Case("classic_push", CLASSIC_PUSH),
+    Case("multi_betting_3", MULTI_BETTING),
+    Case("multi_play_split", MULTI_PLAY),
+    Case("multi_dealer_blackjack", MULTI_DEALER_BJ),
+    Case("american_3_spots", AMERICAN_PLAY),
+    Case("american_settled", AMERICAN_SETTLED),
+    Case("american_betting", AMERICAN_EMPTY),
+    Case("overlay_door_open", _overlay("door_open", mode="door_open")),
+    Case("overlay_tilt", _overlay("tilt", "Bill acceptor jammed (fault 21)", mode="tilt")),
+    Case("overlay_handpay", _overlay("handpay", mode="handpay",
+                                     handpay=HandpayView(amount_minor=125_000, reason="Ticket printer offline",
+                                                         validation_number="0012-3456-7890-1234"))),
+    Case("overlay_printing", _overlay("printing", "Cashing out $95.00", mode="cash_out")),
+    Case("overlay_ram_error", _overlay("ram_error", "Stored round failed its integrity check", mode="tilt")),
+    Case("overlay_disconnected", CLASSIC_INSURANCE, connected=False),
+    Case("help", CLASSIC_BETTING, show_help=True),
+    Case("attract", ATTRACT, now_ms=3_500),
+    Case("maintenance", MAINT),
+]

@@ -1,0 +1,576 @@
+"""Pure frame drawing: ``draw(surface, snapshot, now_ms, ...)`` for every screen.
+
+Owns: turning one ``Snapshot`` (plus the UI's own state: connected, help
+shown, tweens in flight) into pixels and the list of touch targets. No clock,
+no sockets, no events: the same inputs always give the same frame, which is
+what the golden screenshot tests rely on. Imports only ``cabinet.snapshot``
+from the engine side. UI thread only (pygame).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Protocol
+
+import pygame
+
+from cabinet.snapshot import HandView, Snapshot, SpotView, StationView
+from ui import theme
+from ui.animation import CardKey, ChipFlight
+from ui.cards import shadow_pad
+from ui.layout import BUTTON_H, CHIP_BUTTON, DEALER_CARD, MESSAGE_LINE_H, METER_H, PLAYER_CARD_MAX_H, Layout, balanced_rows
+from ui.money import decompose, fmt_credits, fmt_money
+from ui.scenes import attract, help as help_scene, maintenance, overlays
+from ui.widgets import Art, HitBox, Painter
+
+
+class Anim(Protocol):
+    """What the renderer asks of the animator (see ``ui.animation.Animator``)."""
+
+    def card(self, key: CardKey, now_ms: int) -> float | None: ...
+    def flip(self, key: CardKey, now_ms: int) -> float | None: ...
+    def chip_flights(self, now_ms: int) -> list[tuple[ChipFlight, float]]: ...
+
+
+#: on-screen buttons per variant and phase, in order: (action, label). ``chip`` expands to the chip values.
+BET_BUTTONS: dict[str, list[tuple[str, str]]] = {
+    "classic": [("bet_down", "BET \u2212"), ("bet_up", "BET +"), ("deal", "DEAL"), ("cash_out", "CASH OUT")],
+    "classic-multi": [("chip", ""), ("clear", "CLEAR"), ("deal", "DEAL"), ("cash_out", "CASH OUT")],
+    "american": [("chip", ""), ("undo", "UNDO"), ("clear", "CLEAR"), ("rebet", "REBET"), ("new_game", "NEW GAME"),
+                 ("deal", "DEAL"), ("cash_out", "CASH OUT")],
+}
+PLAY_BUTTONS: list[tuple[str, str]] = [("hit", "HIT"), ("stand", "STAND"), ("double", "DOUBLE"),
+                                       ("split", "SPLIT"), ("insure", "INSURE"), ("decline", "NO INS.")]
+ACTION_LABELS = {a: lbl for lst in [*BET_BUTTONS.values(), PLAY_BUTTONS] for a, lbl in lst if lbl}
+_NOT_BUTTONS = {"place", "help", "menu_up", "menu_down", "menu_select", "menu_back"}
+
+
+def _base_buttons(snapshot: Snapshot, in_round: bool) -> list[tuple[str, str]]:
+    if in_round:
+        return PLAY_BUTTONS
+    base = BET_BUTTONS.get(snapshot.variant)
+    if base is None:  # an unknown variant: chips if it has them, else Bet+/Bet-
+        base = [("chip", "")] if snapshot.chip_values_minor else BET_BUTTONS["classic"][:2]
+        base = base + [("deal", "DEAL"), ("cash_out", "CASH OUT")]
+    return base
+
+
+def button_specs(snapshot: Snapshot, station: StationView, in_round: bool | None = None,
+                 lit_extras: bool = True) -> list[tuple[str, str, int | None]]:
+    """The buttons a station shows now: (action, label, value), chips expanded.
+
+    Betting buttons between rounds, playing buttons during a round (as on the
+    cabinet's panel, where unlit lamps stay dark), plus any lit lamp the set
+    lacks, so a lit button is never hidden. Lit or grey comes from
+    ``station.lamps`` alone.
+    """
+    if in_round is None:
+        in_round = snapshot.mode == "in_round"
+    out: list[tuple[str, str, int | None]] = []
+    for action, label in _base_buttons(snapshot, in_round):
+        if action == "chip":
+            out += [("chip", "", v) for v in snapshot.chip_values_minor]
+        else:
+            out.append((action, label, None))
+    shown = {a for a, _, _ in out}
+    for lamp in station.lamps if lit_extras else []:
+        if lamp not in shown and lamp not in _NOT_BUTTONS:
+            out.append((lamp, ACTION_LABELS.get(lamp, lamp.replace("_", " ").upper()), None))
+            shown.add(lamp)
+    return out
+
+
+@dataclass(frozen=True)
+class StationGeo:
+    """Where a station's parts sit, in logical units."""
+
+    box: pygame.Rect
+    console: pygame.Rect
+    message: pygame.Rect
+    meters: list[pygame.Rect]
+    buttons: list[pygame.Rect]
+    hands_area: pygame.Rect
+    circle_y: int
+    circle_r: int
+    pill_y: int
+    cards_bottom: int
+    card_h: int
+
+
+def station_geometry(L: Layout, p: Painter | None, snapshot: Snapshot, idx: int, count: int,
+                     station: StationView) -> StationGeo:
+    """Lay out one station's box: console (message, meters, buttons) at the bottom, hands above."""
+    box = L.station_box(idx, count)
+    inner = box.inflate(-16, 0)
+    px_btn = 22 if count < 3 else 19
+    min_w = 96 if count < 3 else 80
+    pad = 24 if count < 3 else 16
+
+    def widths_of(sp: list[tuple[str, str, int | None]]) -> list[int]:
+        out = []
+        for action, label, _ in sp:
+            if action == "chip":
+                out.append(CHIP_BUTTON)
+            else:
+                tw = p.text_width(label, px_btn, True) if p is not None else len(label) * px_btn * 0.7
+                out.append(int(max(min_w, tw + pad)))
+        return out
+
+    gap = 8 if count < 3 else 6
+    specs = button_specs(snapshot, station)
+    widths = widths_of(specs)
+    rows = balanced_rows(widths, inner.w - 12, gap)
+    n_rows = len(rows)
+    for phase in (False, True):  # keep the console height steady between phases
+        plain = widths_of(button_specs(snapshot, station, phase, lit_extras=False))
+        n_rows = max(n_rows, len(balanced_rows(plain, inner.w - 12, gap)))
+    buttons_h = n_rows * BUTTON_H + (n_rows - 1) * gap
+    console_h = MESSAGE_LINE_H + 6 + METER_H + 10 + buttons_h + 14
+    console = pygame.Rect(inner.x, box.bottom - console_h - 8, inner.w, console_h)
+    message = pygame.Rect(console.x + 10, console.y + 4, console.w - 20, MESSAGE_LINE_H)
+    n_m = 4
+    mw = min(250, (console.w - 20 - (n_m - 1) * 10) // n_m)
+    mx0 = console.centerx - (n_m * mw + (n_m - 1) * 10) // 2
+    my = message.bottom + 6
+    meters = [pygame.Rect(mx0 + i * (mw + 10), my, mw, METER_H) for i in range(n_m)]
+    brects: list[pygame.Rect] = [pygame.Rect(0, 0, 0, 0)] * len(specs)
+    y = my + METER_H + 10
+    for row in rows:
+        total = sum(widths[i] for i in row) + gap * (len(row) - 1)
+        x = console.centerx - total // 2
+        for i in row:
+            h = CHIP_BUTTON if specs[i][0] == "chip" else BUTTON_H
+            brects[i] = pygame.Rect(x, y + (BUTTON_H - h) // 2, widths[i], h)
+            x += widths[i] + gap
+        y += BUTTON_H + gap
+    hands = pygame.Rect(box.x, box.y, box.w, console.y - box.y)
+    r = 50
+    circle_y = hands.bottom - r - 34
+    pill_y = circle_y - r - 26
+    cards_bottom = pill_y - 22
+    card_h = max(60, min(PLAYER_CARD_MAX_H, cards_bottom - hands.y - 24))
+    return StationGeo(box, console, message, meters, brects, hands, circle_y, r, pill_y, cards_bottom, card_h)
+
+
+class Renderer:
+    """Draws frames; holds only caches (fonts, sprites, the felt), never game state.
+
+    Args:
+        art: shared fonts and sprite caches (one is made if omitted).
+    """
+
+    def __init__(self, art: Art | None = None) -> None:
+        self.art = art or Art()
+        self._felt: dict[tuple[object, ...], pygame.Surface] = {}
+
+    def draw(self, surface: pygame.Surface, snapshot: Snapshot | None, now_ms: int, anim: Anim | None = None,
+             connected: bool = True, show_help: bool = False, portrait: bool | None = None) -> list[HitBox]:
+        """Draw one frame of ``snapshot`` on ``surface``.
+
+        Args:
+            surface: target of any size; the logical layout is scaled to fit.
+            snapshot: the latest snapshot, or ``None`` before the first one.
+            now_ms: the caller's monotonic time in ms (drives tweens and attract motion).
+            anim: tweens in flight, or ``None`` to draw everything at rest.
+            connected: False draws the "lost connection" overlay (play suspended).
+            show_help: the help scene is open (a local UI toggle).
+            portrait: force the portrait layout; ``None`` picks it from the aspect.
+
+        Returns:
+            the touch targets of this frame, topmost last.
+        """
+        L = Layout.for_size(surface.get_width(), surface.get_height(), portrait)
+        p = Painter(surface, L, self.art)
+        surface.blit(self._felt_for(L, snapshot), (0, 0))
+        if snapshot is None:
+            overlays.draw_panel(p, "CONNECTING", ["Waiting for the game engine\u2026"], theme.GOLD, now_ms)
+            return p.hits
+        modal = False
+        if snapshot.mode == "maintenance" and snapshot.maintenance is not None:
+            maintenance.draw(p, snapshot.maintenance)
+            modal = True
+        elif snapshot.mode == "attract":
+            attract.draw(p, snapshot, now_ms, self)
+            self._help_button(p)
+        else:
+            self._table(p, snapshot, now_ms, anim)
+            self._help_button(p)
+        if show_help and not modal:
+            help_scene.draw(p, snapshot)
+        overlays.draw_for(p, snapshot, now_ms)
+        if not connected:
+            p.hits.clear()
+            overlays.draw_panel(p, "LOST CONNECTION TO ENGINE",
+                                ["Play suspended \u2014 reconnecting\u2026",
+                                 "Your credits and bets are safe."], theme.DANGER, now_ms, dim=True)
+        return p.hits
+
+    # -- background ----------------------------------------------------------
+
+    def _felt_for(self, L: Layout, s: Snapshot | None) -> pygame.Surface:
+        maint = s is not None and s.mode == "maintenance"
+        texts = tuple(s.table_texts) if s is not None and s.mode != "attract" else ()
+        name = s.variant_name if s is not None and s.mode not in ("attract",) else ""
+        key = (L.width, L.height, L.portrait, name, texts, maint)
+        surf = self._felt.get(key)
+        if surf is None:
+            if len(self._felt) > 8:
+                self._felt.clear()
+            surf = self._make_felt(L, name, texts, maint)
+            self._felt[key] = surf
+        return surf
+
+    def _make_felt(self, L: Layout, name: str, texts: tuple[str, ...], maint: bool) -> pygame.Surface:
+        surf = pygame.Surface((L.width, L.height))
+        if maint:
+            surf.fill((16, 20, 28))
+            return surf
+        # radial gradient, drawn small and smooth-scaled up
+        gw, gh = 96, max(2, int(96 * L.height / L.width))
+        g = pygame.Surface((gw, gh))
+        cx, cy = gw / 2, gh * 0.42
+        rmax = math.hypot(gw / 2, gh * 0.6)
+        for y in range(gh):
+            for x in range(gw):
+                t = min(1.0, math.hypot(x - cx, (y - cy) * 1.25) / rmax)
+                t = t * t
+                g.set_at((x, y), tuple(int(a + (b - a) * t) for a, b in zip(theme.FELT_CENTER, theme.FELT_EDGE)))
+        surf.blit(pygame.transform.smoothscale(g, (L.width, L.height)), (0, 0))
+        p = Painter(surf, L, self.art)
+        self._dealer_tray(p)
+        self._shoe(p)
+        # felt printing along arcs concentric with the players' rail
+        top = L.felt_text_top()
+        R = L.lw * (0.95 if not L.portrait else 1.1)
+        ccx, ccy = L.cx, top - R
+        lines: list[tuple[str, float, tuple[int, ...], bool]] = []
+        if name:
+            lines.append((name.upper(), 44, theme.GOLD, True))
+        for i, t in enumerate(texts):
+            lines.append((t, 32 if i == 0 else 24, theme.GOLD if i == 0 else theme.CREAM, i == 0))
+        radius = R
+        for text, px, color, bold in lines:
+            radius += px * 0.6
+            _arc_text(p, text, px, color, bold, (ccx, ccy), radius)
+            radius += px * 0.7
+        arc_r = radius + 6
+        rect = pygame.Rect(0, 0, 0, 0)
+        rect.size = (L.px(2 * arc_r), L.px(2 * arc_r))
+        rect.center = L.pt(ccx, ccy)
+        pygame.draw.arc(surf, theme.FELT_LINE, rect, math.radians(232), math.radians(308), max(1, L.px(3)))
+        return surf
+
+    def _dealer_tray(self, p: Painter) -> None:
+        L = p.L
+        w = 560 if not L.portrait else 480
+        tray = pygame.Rect(L.cx - w // 2, -20, w, 44)
+        p.fill_rect(tray, (30, 22, 14), radius=12)
+        p.fill_rect(tray, theme.GOLD_DARK, radius=12, width=2)
+        vals = [10_000, 2_500, 500, 100, 100, 500, 2_500, 10_000]
+        cw = (w - 40) / len(vals)
+        d = p.L.px(cw - 8)
+        for i, v in enumerate(vals):
+            s = p.art.chips.side(v, d)
+            x = tray.x + 20 + cw * i + cw / 2
+            for k in range(3):
+                p.blit_center(s, (x, 8 - k * 4))
+
+    def _shoe(self, p: Painter) -> None:
+        r = p.L.shoe_rect()
+        cw = int(r.h * 0.62)
+        back = p.art.cards.back(p.L.px(cw), p.L.px(cw * 1.4))
+        back = pygame.transform.rotate(back, 90)
+        p.surface.blit(back, p.L.pt(r.x + 12, r.y + 22))
+        p.fill_rect(pygame.Rect(r.x + r.w * 0.35, r.y, r.w * 0.65, r.h), (40, 30, 22), radius=14)
+        p.fill_rect(pygame.Rect(r.x + r.w * 0.35, r.y, r.w * 0.65, r.h), theme.GOLD_DARK, radius=14, width=3)
+        p.text("SHOE", 18, theme.GOLD, (r.x + r.w * 0.675, r.bottom - 20), bold=True)
+
+    def _help_button(self, p: Painter) -> None:
+        p.button(p.L.help_button(), "HELP", True, "ui:help", px=24)
+
+    # -- the table -----------------------------------------------------------
+
+    def _table(self, p: Painter, s: Snapshot, now_ms: int, anim: Anim | None) -> None:
+        L = p.L
+        self._dealer(p, s, now_ms, anim)
+        if s.message:
+            cx, cy = L.message_center()
+            p.pill(s.message, (cx, cy), px=32, fg=theme.GOLD, bg=(0, 0, 0, 175), edge=theme.GOLD_DARK,
+                   max_w=L.lw * 0.6)
+        if s.timer is not None:
+            self._timer(p, s)
+        count = max(1, len(s.stations))
+        flights = anim.chip_flights(now_ms) if anim is not None else []
+        for i, st in enumerate(s.stations):
+            geo = station_geometry(L, p, s, i, count, st)
+            self._station(p, s, st, geo, count, now_ms, anim, flights)
+
+    def _card_rects(self, n: int, center_x: float, bottom: float, cw: float, ch: float, max_w: float,
+                    rise: float) -> tuple[list[pygame.Rect], float, float]:
+        """Fan ``n`` cards left to right, centred, shrinking cards that don't fit ``max_w``."""
+        if n > 1:
+            fit_w = max_w / (1 + 0.3 * (n - 1))
+            if fit_w < cw:
+                ch = ch * fit_w / cw
+                cw = fit_w
+        step = cw * (0.3 if n > 4 else 0.36)
+        total = cw + step * (n - 1)
+        x0 = center_x - total / 2
+        rects = [pygame.Rect(int(x0 + i * step), int(bottom - ch - i * rise), int(cw), int(ch)) for i in range(n)]
+        return rects, cw, ch
+
+    def _blit_card(self, p: Painter, code: str, r: pygame.Rect, key: CardKey, now_ms: int,
+                   anim: Anim | None) -> bool:
+        """Draw one card at rest or in motion; False when it is still in the shoe."""
+        L = p.L
+        pr = L.rect(r)
+        w, h = pr.w, pr.h
+        prog = anim.card(key, now_ms) if anim is not None else None
+        if prog is not None:
+            if prog < 0:
+                return False
+            shoe = L.rect(L.shoe_rect())
+            sx, sy = shoe.x + shoe.w * 0.2, shoe.y + shoe.h * 0.3
+            pr.x = int(sx + (pr.x - sx) * prog)
+            pr.y = int(sy + (pr.y - sy) * prog)
+        flip = anim.flip(key, now_ms) if anim is not None else None
+        if flip is not None:
+            face = p.art.cards.back(w, h) if flip < 0.5 else p.art.cards.face(code, w, h)
+            sx = abs(1 - 2 * flip)
+            fw = max(1, int(face.get_width() * sx))
+            sprite = pygame.transform.smoothscale(face, (fw, face.get_height()))
+            p.surface.blit(sprite, (pr.x + (face.get_width() - fw) // 2, pr.y - int(h * 0.06 * (1 - sx))))
+            return True
+        sprite = p.art.cards.back(w, h) if code == "back" else p.art.cards.face(code, w, h)
+        p.surface.blit(sprite, pr.topleft)
+        return True
+
+    def _dealer(self, p: Painter, s: Snapshot, now_ms: int, anim: Anim | None) -> None:
+        L = p.L
+        codes = list(s.dealer.cards) + ["back"] * s.dealer.face_down
+        cw, ch = DEALER_CARD
+        top = L.dealer_cards_top()
+        if not codes:
+            return
+        rects, cw, ch = self._card_rects(len(codes), L.cx, top + ch, cw, ch, L.lw * 0.5, 0)
+        # the dealer spreads wider than players
+        step = min(cw * 0.62, (L.lw * 0.5 - cw) / max(1, len(codes) - 1)) if len(codes) > 1 else 0
+        x0 = L.cx - (cw + step * (len(codes) - 1)) / 2
+        rects = [pygame.Rect(int(x0 + i * step), top, int(cw), int(ch)) for i in range(len(codes))]
+        for i, (code, r) in enumerate(zip(codes, rects)):
+            self._blit_card(p, code, r, ("d", i), now_ms, anim)
+        if s.dealer.total_text:
+            self._total_pill(p, s.dealer.total_text, (L.cx, top + ch + 21), 24)
+
+    def _total_pill(self, p: Painter, text: str, c: tuple[float, float], px: float) -> None:
+        up = text.upper()
+        if up == "BUST":
+            p.pill("BUST", c, px, fg=theme.WHITE, bg=theme.LOSE)
+        elif up == "BLACKJACK":
+            p.pill("BLACKJACK", c, px, fg=theme.INK, bg=theme.BLACKJACK)
+        else:
+            p.pill(text, c, px, fg=theme.WHITE, bg=(0, 0, 0, 170), edge=(255, 255, 255, 90))
+
+    def _timer(self, p: Painter, s: Snapshot) -> None:
+        assert s.timer is not None
+        cx, cy = p.L.timer_center()
+        r = 66
+        urgent = s.timer.seconds_left <= 5
+        pygame.draw.circle(p.surface, (0, 0, 0), p.L.pt(cx, cy), p.L.px(r))
+        pygame.draw.circle(p.surface, theme.DANGER if urgent else theme.GOLD, p.L.pt(cx, cy), p.L.px(r),
+                           max(1, p.L.px(5)))
+        p.text(str(s.timer.seconds_left), 52, theme.DANGER if urgent else theme.WHITE, (cx, cy - 8), bold=True)
+        label = "BETS CLOSE" if s.timer.kind == "bet" else "DECIDE"
+        if s.timer.station is not None and s.timer.kind != "bet":
+            label = f"STATION {s.timer.station}"
+        p.text(label, 15, theme.GOLD, (cx, cy + 34), bold=True, max_w=r * 1.8)
+
+    def _station(self, p: Painter, s: Snapshot, st: StationView, geo: StationGeo, count: int, now_ms: int,
+                 anim: Anim | None, flights: list[tuple[ChipFlight, float]]) -> None:
+        L = p.L
+        sym = s.currency_symbol
+        n_spots = max(1, s.spots_per_station, len(st.spots))
+        spot_w = geo.box.w / n_spots
+        by_spot = {sp.spot: sp for sp in st.spots}
+        place = "place" in st.lamps or bool(s.chip_values_minor)
+        for k in range(n_spots):
+            spot_no = k + 1
+            cx = geo.box.x + spot_w * (k + 0.5)
+            sp = by_spot.get(spot_no)
+            self._spot(p, s, st, sp, spot_no, cx, spot_w, geo, n_spots, now_ms, anim)
+            if place and s.mode != "in_round":
+                r = geo.circle_r
+                p.hits.append(HitBox(L.rect((cx - r, geo.circle_y - r, 2 * r, 2 * r)), "place",
+                                     st.station, spot_no, "place" in st.lamps))
+        # chip flights for this station
+        for f, prog in flights:
+            if f.station != st.station:
+                continue
+            k = f.spot - 1
+            cx = geo.box.x + spot_w * (k + 0.5)
+            dealer = (L.cx, 30.0)
+            win_pos = (cx + geo.circle_r + 34, geo.circle_y)
+            a, b = (win_pos, dealer) if f.to_dealer else (dealer, win_pos)
+            pos = (a[0] + (b[0] - a[0]) * prog, a[1] + (b[1] - a[1]) * prog)
+            self._stack(p, decompose(f.amount_minor), pos, 54)
+        # console
+        p.fill_rect(geo.console.move(0, 4), (0, 0, 0, 90), radius=18)
+        p.fill_rect(geo.console, theme.PANEL, radius=18)
+        p.fill_rect(geo.console, theme.PANEL_EDGE, radius=18, width=2)
+        if count > 1:
+            p.text(f"STATION {st.station}", 18, theme.GOLD, (geo.message.x + 6, geo.message.centery),
+                   anchor="midleft", bold=True)
+            if st.ready:
+                p.pill("READY", (geo.message.right - 50, geo.message.centery), 16, fg=theme.INK, bg=theme.WIN)
+        if st.message:
+            p.text(st.message, 22, theme.GOLD, geo.message.center, bold=True,
+                   max_w=geo.message.w - (300 if count > 1 else 20))
+        cred = fmt_money(st.credits_minor, sym)
+        if s.credit_minor:
+            p.meter(geo.meters[0], "CREDITS", fmt_credits(st.credits_minor, s.credit_minor), cred)
+            p.meter(geo.meters[1], "BET", fmt_credits(st.bet_minor, s.credit_minor), fmt_money(st.bet_minor, sym))
+            p.meter(geo.meters[2], "INSURANCE", fmt_credits(st.insurance_minor, s.credit_minor),
+                    fmt_money(st.insurance_minor, sym))
+            p.meter(geo.meters[3], "WIN", fmt_credits(st.win_minor, s.credit_minor), fmt_money(st.win_minor, sym))
+        else:
+            p.meter(geo.meters[0], "CREDITS", cred)
+            p.meter(geo.meters[1], "BET", fmt_money(st.bet_minor, sym))
+            p.meter(geo.meters[2], "INSURANCE", fmt_money(st.insurance_minor, sym))
+            p.meter(geo.meters[3], "WIN", fmt_money(st.win_minor, sym))
+        lamps = set(st.lamps)
+        for (action, label, value), r in zip(button_specs(s, st), geo.buttons):
+            if action == "chip" and value is not None:
+                p.chip_button(r, value, "chip" in lamps, st.selected_chip_minor == value, st.station)
+            else:
+                p.button(r, label, action in lamps, action, station=st.station, value=value,
+                         px=22 if count < 3 else 19, danger=action == "cash_out")
+
+    def _spot(self, p: Painter, s: Snapshot, st: StationView, sp: SpotView | None, spot_no: int, cx: float,
+              spot_w: float, geo: StationGeo, n_spots: int, now_ms: int, anim: Anim | None) -> None:
+        L = p.L
+        r = geo.circle_r
+        cy = geo.circle_y
+        # betting circle
+        pygame.draw.circle(p.surface, (10, 70, 38), L.pt(cx, cy), L.px(r))
+        pygame.draw.circle(p.surface, theme.FELT_LINE, L.pt(cx, cy), L.px(r), max(1, L.px(3)))
+        bet = sp.bet_minor if sp is not None else 0
+        if sp is None or (bet == 0 and not sp.hands):
+            label = str(spot_no) if n_spots > 1 else "BET"
+            p.text(label, 26, (214, 182, 96, 150), (cx, cy), bold=True)
+        if sp is not None:
+            chips = list(sp.chips_minor) or (decompose(bet) if bet else [])
+            if chips:
+                self._stack(p, chips, (cx, cy + 14), 64)
+                p.pill(fmt_money(bet, s.currency_symbol, compact=True), (cx, cy + r + 16), 17,
+                       fg=theme.WHITE, bg=(0, 0, 0, 190))
+            if sp.insurance_minor:
+                ix = cx - r - 40
+                self._stack(p, decompose(sp.insurance_minor), (ix, cy + 10), 44)
+                p.text("INS", 14, theme.CREAM, (ix, cy + 34), bold=True)
+            # hands
+            k = len(sp.hands)
+            if k:
+                hand_w = spot_w / k
+                for j, hand in enumerate(sp.hands):
+                    hcx = cx + (j - (k - 1) / 2) * hand_w
+                    self._hand(p, s, st, sp, j, hand, hcx, hand_w, geo, now_ms, anim, k)
+            # the winnings stack, once settled
+            won = sum((h.returned_minor or 0) - h.stake_minor for h in sp.hands
+                      if h.outcome in ("win", "blackjack") and (h.returned_minor or 0) > h.stake_minor)
+            flying = anim is not None and any(f.station == st.station and f.spot == spot_no and not f.to_dealer
+                                              for f, _ in anim.chip_flights(now_ms))
+            if won > 0 and not flying:
+                self._stack(p, decompose(won), (cx + r + 34, cy), 54)
+
+    def _hand(self, p: Painter, s: Snapshot, st: StationView, sp: SpotView, j: int, hand: HandView, hcx: float,
+              hand_w: float, geo: StationGeo, now_ms: int, anim: Anim | None, k: int) -> None:
+        L = p.L
+        n = len(hand.cards)
+        ch = geo.card_h
+        cw = ch * 5 / 7
+        rects, cw, ch = self._card_rects(n, hcx, geo.cards_bottom, cw, ch, hand_w - 20, 3)
+        drawn = []
+        for i, (code, r) in enumerate(zip(hand.cards, rects)):
+            if self._blit_card(p, code, r, ("p", st.station, sp.spot, j, i), now_ms, anim):
+                drawn.append(r)
+        if rects:
+            box = rects[0].unionall(rects[1:]) if len(rects) > 1 else rects[0].copy()
+            if hand.active:
+                glow = box.inflate(14, 14)
+                p.fill_rect(glow, theme.ACTIVE_GLOW, radius=12, width=4)
+                tri = [L.pt(glow.centerx - 16, glow.y - 26), L.pt(glow.centerx + 16, glow.y - 26),
+                       L.pt(glow.centerx, glow.y - 6)]
+                pygame.draw.polygon(p.surface, theme.ACTIVE_GLOW, tri)
+            elif k > 1 and any(h.active for h in sp.hands):
+                p.fill_rect(box.inflate(8, 8), (0, 0, 0, 70), radius=10)
+        if hand.total_text:
+            self._total_pill(p, hand.total_text, (hcx, geo.pill_y), 22)
+        if hand.outcome and rects:
+            box = rects[0].unionall(rects[1:]) if len(rects) > 1 else rects[0]
+            self._outcome_badge(p, s, hand, (box.centerx, box.centery + box.h * 0.15), hand_w - 16)
+        if hand.doubled and rects:
+            last = rects[-1]
+            p.pill("x2", (last.right - 6, last.y + 14), 16, fg=theme.INK, bg=theme.GOLD)
+
+    def _outcome_badge(self, p: Painter, s: Snapshot, hand: HandView, c: tuple[float, float], max_w: float) -> None:
+        o = hand.outcome or ""
+        amount = hand.returned_minor
+        money = fmt_money(amount, s.currency_symbol) if amount else ""
+        if o == "blackjack":
+            p.pill(f"BLACKJACK {money}".strip(), c, 22, fg=theme.INK, bg=theme.BLACKJACK, max_w=max_w)
+        elif o == "win":
+            p.pill(f"WIN {money}".strip(), c, 22, fg=theme.WHITE, bg=(*theme.WIN[:3], 235), max_w=max_w)
+        elif o == "push":
+            p.pill("PUSH", c, 22, fg=theme.WHITE, bg=(*theme.PUSH[:3], 235), max_w=max_w)
+        elif o == "bust":
+            p.pill("BUST", c, 22, fg=theme.WHITE, bg=(*theme.LOSE[:3], 235), max_w=max_w)
+        elif o == "lose":
+            p.pill("LOSE", c, 22, fg=theme.WHITE, bg=(120, 20, 20, 235), max_w=max_w)
+
+    def _stack(self, p: Painter, chips: list[int], base: tuple[float, float], d: float) -> None:
+        """A stack of chips seen at an angle, bottom chip centred at ``base`` (largest at the bottom)."""
+        dpx = p.L.px(d)
+        shown = sorted(chips, reverse=True)[:12]
+        for i, v in enumerate(shown):
+            p.blit_center(p.art.chips.side(v, dpx), (base[0], base[1] - i * d * 0.13))
+
+
+def _arc_text(p: Painter, text: str, px: float, color: tuple[int, ...], bold: bool,
+              center: tuple[float, float], radius: float) -> None:
+    """Text curved along the bottom of a circle (a smile), centred under ``center``."""
+    L = p.L
+    size = L.px(px)
+    font = p.fonts.font(size, bold)
+    widths = [font.size(ch)[0] / L.scale for ch in text]
+    total = sum(widths) + 0.06 * px * len(text)
+    ang = math.pi / 2 + (total / radius) / 2
+    for ch, w in zip(text, widths):
+        a_mid = ang - (w / 2) / radius
+        x = center[0] + radius * math.cos(a_mid)
+        y = center[1] + radius * math.sin(a_mid)
+        if ch.strip():
+            g = font.render(ch, True, color[:3])
+            g = pygame.transform.rotozoom(g, -math.degrees(a_mid - math.pi / 2), 1.0)
+            shadow = g.copy()
+            shadow.fill((0, 0, 0, 110), special_flags=pygame.BLEND_RGBA_MIN)
+            p.surface.blit(shadow, shadow.get_rect(center=L.pt(x + 2, y + 2)))
+            p.surface.blit(g, g.get_rect(center=L.pt(x, y)))
+        ang -= (w + 0.06 * px) / radius
+
+
+_default: Renderer | None = None
+
+
+def draw(surface: pygame.Surface, snapshot: Snapshot | None, now_ms: int, anim: Anim | None = None,
+         connected: bool = True, show_help: bool = False) -> list[HitBox]:
+    """``Renderer.draw`` on a module-wide renderer (see there for the arguments)."""
+    global _default
+    if _default is None:
+        _default = Renderer()
+    return _default.draw(surface, snapshot, now_ms, anim, connected, show_help)
+
+
+def card_sprite_pad(w: int) -> int:
+    """Re-exported for tests: shadow padding of a card sprite ``w`` pixels wide."""
+    return shadow_pad(w)

@@ -1,0 +1,57 @@
+"""The maintenance scene, drawn from ``snapshot.maintenance`` (the operator menu).
+
+Owns: title, body lines, the item list with the selected item highlighted,
+the hint, and on-screen up/down/select/back buttons (``menu_*`` intents).
+The engine owns the menu itself. Pure drawing.
+"""
+
+from __future__ import annotations
+
+import pygame
+
+from cabinet.snapshot import MaintenanceView
+from ui import theme
+from ui.widgets import Painter
+
+
+def draw(p: Painter, m: MaintenanceView) -> None:
+    """Draw the operator page ``m`` full screen."""
+    L = p.L
+    head = pygame.Rect(0, 0, L.lw, 110)
+    p.fill_rect(head, (30, 40, 60))
+    p.fill_rect(pygame.Rect(0, 106, L.lw, 4), theme.WARNING)
+    p.text("MAINTENANCE", 22, theme.WARNING, (40, 30), anchor="midleft", bold=True)
+    p.text(m.title, 44, theme.WHITE, (40, 72), anchor="midleft", bold=True, max_w=L.lw - 80)
+    portrait = L.portrait
+    left = pygame.Rect(40, 140, (L.lw - 120) // 2 if not portrait else L.lw - 80, 0)
+    y = left.y
+    for ln in m.lines:
+        for seg in p.wrap(ln, 28, left.w):
+            p.text(seg, 28, theme.CREAM, (left.x, y + 18), anchor="midleft")
+            y += 40
+    ix = left.right + 40 if not portrait else 40
+    iy = 140 if not portrait else y + 30
+    iw = L.lw - ix - 40
+    btn_top = L.lh - 190
+    avail = btn_top - iy - 20
+    row_h = min(64.0, avail / max(1, len(m.items))) if m.items else 64.0
+    # scroll so the selected item is visible
+    first = 0
+    visible = max(1, int(avail // row_h))
+    if m.selected >= visible:
+        first = m.selected - visible + 1
+    for i, item in enumerate(m.items[first:first + visible], start=first):
+        r = pygame.Rect(ix, int(iy + (i - first) * row_h), iw, int(row_h) - 8)
+        sel = i == m.selected
+        p.fill_rect(r, theme.GOLD if sel else (40, 48, 64), radius=10)
+        p.text(("\u25b6 " if sel else "   ") + item, min(30, row_h * 0.5), theme.INK if sel else theme.WHITE,
+               (r.x + 18, r.centery), anchor="midleft", bold=sel, max_w=r.w - 30)
+    if m.hint:
+        p.text(m.hint, 24, (170, 180, 200), (L.lw // 2, L.lh - 160), max_w=L.lw - 80)
+    labels = [("menu_up", "\u25b2 UP"), ("menu_down", "\u25bc DOWN"), ("menu_select", "SELECT"), ("menu_back", "BACK")]
+    bw = 220
+    total = len(labels) * bw + (len(labels) - 1) * 20
+    x = L.lw // 2 - total // 2
+    for action, label in labels:
+        p.button(pygame.Rect(x, L.lh - 110, bw, 76), label, True, action, px=26)
+        x += bw + 20

@@ -1,0 +1,87 @@
+"""Lockup overlays drawn over the table: door open, tilt, handpay, printing, RAM error.
+
+Owns: the modal panels for ``snapshot.overlay`` and the "lost connection"
+panel the UI draws on its own. Pure drawing; ``now_ms`` only pulses colours.
+"""
+
+from __future__ import annotations
+
+import math
+
+import pygame
+
+from cabinet.snapshot import Snapshot
+from ui import theme
+from ui.money import fmt_money
+from ui.widgets import Painter
+
+
+def draw_panel(p: Painter, title: str, lines: list[str], accent: tuple[int, ...], now_ms: int,
+               *, dim: bool = True, big: str | None = None) -> None:
+    """A centred modal panel: title bar in ``accent``, optional big line, then ``lines``."""
+    L = p.L
+    if dim:
+        p.fill_rect((0, 0, L.lw, L.lh), theme.OVERLAY_DIM)
+        # letterbox margins too
+        if L.ox or L.oy:
+            shade = pygame.Surface(p.surface.get_size(), pygame.SRCALPHA)
+            shade.fill((0, 0, 0, 0))
+    w = min(1200, L.lw - 120)
+    wrapped: list[str] = []
+    for ln in lines:
+        wrapped += p.wrap(ln, 30, w - 100)
+    h = 150 + (110 if big else 0) + 46 * len(wrapped) + 40
+    r = pygame.Rect(0, 0, w, h)
+    r.center = (L.lw // 2, L.lh // 2)
+    pulse = 0.5 + 0.5 * math.sin(now_ms / 300)
+    edge = tuple(int(c * (0.75 + 0.25 * pulse)) for c in accent[:3])
+    p.fill_rect(r.move(0, 8), (0, 0, 0, 120), radius=26)
+    p.fill_rect(r, theme.OVERLAY_PANEL, radius=26)
+    bar = pygame.Rect(r.x, r.y, r.w, 110)
+    p.fill_rect(bar, accent, radius=26)
+    p.fill_rect(pygame.Rect(r.x, r.y + 80, r.w, 30), accent)
+    p.fill_rect(r, edge, radius=26, width=6)
+    p.text(title, 56, theme.WHITE, bar.center, bold=True, max_w=r.w - 60)
+    y = bar.bottom + 40
+    if big:
+        p.text(big, 80, theme.GOLD, (r.centerx, y + 30), bold=True, max_w=r.w - 80)
+        y += 110
+    for ln in wrapped:
+        p.text(ln, 30, theme.CREAM, (r.centerx, y), max_w=r.w - 80)
+        y += 46
+
+
+def draw_for(p: Painter, s: Snapshot, now_ms: int) -> None:
+    """Draw the overlay ``s.overlay`` names, if any (unknown names get a generic panel)."""
+    o = s.overlay
+    if o is None:
+        return
+    if o == "door_open" and s.mode == "maintenance":
+        return  # the operator is at the menu; the door is expected to be open
+    text = [s.overlay_text] if s.overlay_text else []
+    if o == "door_open":
+        draw_panel(p, "DOOR OPEN", text or ["Play is suspended until the door is closed."], theme.WARNING, now_ms)
+    elif o == "tilt":
+        draw_panel(p, "TILT", (text or ["A fault stopped the game."]) + ["Please call an attendant."],
+                   theme.DANGER, now_ms)
+    elif o == "handpay":
+        hp = s.handpay
+        lines: list[str] = []
+        big = None
+        if hp is not None:
+            big = fmt_money(hp.amount_minor, s.currency_symbol)
+            if hp.validation_number:
+                lines.append(f"Validation number {hp.validation_number}")
+            if hp.reason:
+                lines.append(hp.reason)
+        lines += text
+        lines.append("Please wait: an attendant will pay you.")
+        draw_panel(p, "HANDPAY \u2014 CALL ATTENDANT", lines, (160, 110, 10), now_ms, big=big)
+    elif o == "printing":
+        dots = "." * (1 + (now_ms // 400) % 3)
+        draw_panel(p, f"PRINTING TICKET{dots}", text or ["Please take your ticket when it is printed."],
+                   (30, 110, 60), now_ms)
+    elif o == "ram_error":
+        draw_panel(p, "RAM ERROR", (text or ["Memory check failed."]) + ["Call an attendant."], theme.DANGER, now_ms)
+    else:
+        draw_panel(p, o.replace("_", " ").upper(), text, theme.WARNING, now_ms)
