@@ -1,0 +1,132 @@
+"""The UI socket: hello, snapshot on connect, intents, and refusal of bad clients."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import random
+import stat
+
+import pytest
+
+from cabinet.ipc import PROTOCOL
+from cabinet.runtime import Engine
+from cabinet.store import Store
+from cabinet.ui_server import FLOOD_LIMIT_PER_S, UIServer
+
+pytestmark = pytest.mark.timeout(30)
+
+
+async def _with_engine(tmp_path, body):
+    eng = Engine(Store(tmp_path / "j.db"), rng=random.Random(1))
+    stop = asyncio.Event()
+    server = UIServer(eng, tmp_path / "ui.sock")
+    started = asyncio.Event()
+    task = asyncio.create_task(eng.run(started.set, stop))
+    await started.wait()
+    await server.start()
+    try:
+        await body(eng, str(tmp_path / "ui.sock"))
+    finally:
+        await server.stop()
+        stop.set()
+        await task
+        eng.store.close()
+
+
+async def _readmsg(reader):
+    line = await asyncio.wait_for(reader.readline(), 5)
+    return json.loads(line) if line else None
+
+
+async def _hello(path):
+    reader, writer = await asyncio.open_unix_connection(path)
+    writer.write(json.dumps({"type": "hello", "protocol": PROTOCOL, "role": "ui"}).encode()
+                 + b"\n")
+    await writer.drain()
+    assert (await _readmsg(reader))["type"] == "hello"
+    return reader, writer
+
+
+def test_hello_then_snapshot_then_intents(tmp_path):
+    async def body(eng, path):
+        assert stat.S_IMODE(os.stat(path).st_mode) == 0o660
+        reader, writer = await _hello(path)
+        snap = await _readmsg(reader)
+        assert snap["type"] == "snapshot" and snap["mode"] == "attract"
+        assert "shoe" not in json.dumps(snap)
+        from cabinet.events import NoteStacked
+        await asyncio.wrap_future(eng.post(NoteStacked(1, 2000, "t")))
+        msgs = [await _readmsg(reader) for _ in range(2)]
+        snap = [m for m in msgs if m["type"] == "snapshot"][-1]
+        assert snap["stations"][0]["credits_minor"] == 2000
+        assert "bet_up" in snap["stations"][0]["lamps"]
+        writer.write(b'{"type":"intent","station":1,"action":"bet_up"}\n')
+        await writer.drain()
+        for _ in range(5):
+            m = await _readmsg(reader)
+            if m["type"] == "snapshot" and m["stations"][0]["bet_minor"] == 100:
+                break
+        else:
+            raise AssertionError("bet did not show")
+        writer.close()
+    asyncio.run(_with_engine(tmp_path, body))
+
+
+def test_bad_messages_get_errors_and_change_nothing(tmp_path):
+    async def body(eng, path):
+        reader, writer = await asyncio.open_unix_connection(path)
+        writer.write(b'{"type":"intent","station":1,"action":"hit"}\n')     # before hello
+        await writer.drain()
+        assert (await _readmsg(reader))["code"] == "hello_first"
+        writer.write(json.dumps({"type": "hello", "protocol": PROTOCOL, "role": "ui"}).encode()
+                     + b"\n")
+        await writer.drain()
+        await _readmsg(reader)
+        await _readmsg(reader)                                             # snapshot
+        for bad in (b"not json\n", b'{"type":"intent","station":9,"action":"hit"}\n',
+                    b'{"type":"intent","station":1,"action":"add_credits"}\n',
+                    b'{"type":"snapshot","seq":1,"mode":"x","variant":"v","variant_name":"n"}\n'):
+            writer.write(bad)
+            await writer.drain()
+            m = await _readmsg(reader)
+            assert m["type"] == "error"
+        assert eng.cab.s.stations[0].credits_minor == 0
+        writer.close()
+    asyncio.run(_with_engine(tmp_path, body))
+
+
+def test_wrong_protocol_is_refused(tmp_path):
+    async def body(eng, path):
+        reader, writer = await asyncio.open_unix_connection(path)
+        writer.write(json.dumps({"type": "hello", "protocol": PROTOCOL + 1,
+                                 "role": "ui"}).encode() + b"\n")
+        await writer.drain()
+        assert (await _readmsg(reader))["code"] == "protocol"
+        assert await asyncio.wait_for(reader.read(), 5) == b""            # closed
+    asyncio.run(_with_engine(tmp_path, body))
+
+
+def test_oversized_line_and_flood_disconnect(tmp_path):
+    async def body(eng, path):
+        reader, writer = await _hello(path)
+        await _readmsg(reader)
+        writer.write(b"x" * 70_000)
+        await writer.drain()
+        assert (await _readmsg(reader))["code"] == "too_long"
+        assert await asyncio.wait_for(reader.read(), 5) == b""
+        reader, writer = await _hello(path)
+        await _readmsg(reader)
+        writer.write(b'{"type":"intent","station":1,"action":"help"}\n' *
+                     (FLOOD_LIMIT_PER_S + 10))
+        await writer.drain()
+        msgs = []
+        while (m := await _readmsg(reader)) is not None:
+            msgs.append(m)
+        assert msgs[-1]["code"] == "flood"
+        # the engine is still serving: a new client gets its snapshot
+        reader, writer = await _hello(path)
+        assert (await _readmsg(reader))["type"] == "snapshot"
+        writer.close()
+    asyncio.run(_with_engine(tmp_path, body))
