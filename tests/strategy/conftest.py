@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
 
-from cabinet.strategy import Strategy
+from cabinet.game import preset
+from cabinet.strategy import Analysis, Strategy, analyse
 
 
 def simple_strategy(variant: str = "test", insurance: bool = False) -> Strategy:
@@ -19,3 +22,16 @@ def simple_strategy(variant: str = "test", insurance: bool = False) -> Strategy:
 @pytest.fixture
 def simple() -> Strategy:
     return simple_strategy()
+
+
+_ANALYSES: dict[str, Analysis] = {}
+
+
+@pytest.fixture(scope="session")
+def analysis_of() -> Callable[[str], Analysis]:
+    """The exact analysis of a preset, computed once per session (4-8 s each)."""
+    def get(variant: str) -> Analysis:
+        if variant not in _ANALYSES:
+            _ANALYSES[variant] = analyse(preset(variant))
+        return _ANALYSES[variant]
+    return get
