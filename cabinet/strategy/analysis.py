@@ -413,11 +413,11 @@ class _UpEngine:
                 v += p * kid.v2
             nd.value = nd.v2 = v
         if decide:
-            for d in self.deals:
-                if d.split_node is None or d.node is None or d.split_share <= 0.0:
+            for deal in self.deals:
+                if deal.split_node is None or deal.node is None or deal.split_share <= 0.0:
                     continue
-                key2 = (d.cards[0], up)
-                if 2.0 * d.split_node.value > d.node.v2:
+                key2 = (deal.cards[0], up)
+                if 2.0 * deal.split_node.value > deal.node.v2:
                     split.add(key2)
                 else:
                     split.discard(key2)

@@ -125,10 +125,10 @@ class SimResult:
         self.net_minor += other.net_minor
         self.net_sq += other.net_sq
         self.wagered_minor += other.wagered_minor
-        for k, v in other.counts.items():
-            self.counts[k] = self.counts.get(k, 0) + v
-        for k, v in other.net_hist.items():
-            self.net_hist[k] = self.net_hist.get(k, 0) + v
+        for name, n in other.counts.items():
+            self.counts[name] = self.counts.get(name, 0) + n
+        for net, n in other.net_hist.items():
+            self.net_hist[net] = self.net_hist.get(net, 0) + n
 
     @property
     def mean(self) -> float:
@@ -203,7 +203,8 @@ def run_chunk(rules: RuleSet, strategy: Strategy, seed: int | str, index: int, r
     pbj = dbj = pbust = dbust = push = dbl = spl = ins = 0
     for _ in range(rounds):
         if full_shuffle:
-            deal: Shoe = Shoe.shuffled(rules.decks, rng)
+            # random.Random has randrange(stop); the game's Protocol spells it narrower.
+            deal: Shoe = Shoe.shuffled(rules.decks, rng)  # type: ignore[arg-type]
         else:
             shoe.reset()
             deal = shoe
@@ -328,6 +329,6 @@ def _results(rules: RuleSet, strategy: Strategy, seed: int | str, bet: int, full
 
 
 def _bar(total: int, variant: str, enabled: bool):  # type: ignore[no-untyped-def]
-    from tqdm import tqdm
+    from tqdm import tqdm  # type: ignore[import-untyped]
     return tqdm(total=total, desc=f"simulate {variant}", unit=" rounds", unit_scale=True,
                 file=sys.stderr, disable=not enabled, smoothing=0.1)
