@@ -1,0 +1,95 @@
+"""``python -m ui``: the table UI process.
+
+Usage::
+
+    python -m ui --socket /run/cabinet/ui.sock [--size WxH] [--fullscreen]
+                 [--portrait] [--station N] [--screenshot-dir DIR] [--no-sound]
+
+Windowed (1280x720 unless ``--size``) for development; ``--fullscreen``
+takes the whole display with no cursor (KMSDRM on the cabinet). Imports
+only ``cabinet.ipc``/``cabinet.snapshot`` from the engine side.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import sys
+import time
+
+T0 = time.monotonic()
+
+
+def parse_size(text: str) -> tuple[int, int]:
+    """``"1920x1080"`` -> ``(1920, 1080)``.
+
+    Raises:
+        argparse.ArgumentTypeError: not two positive integers joined by ``x``.
+    """
+    try:
+        w, h = (int(v) for v in text.lower().split("x"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"size must look like 1920x1080, got {text!r}") from None
+    if w <= 0 or h <= 0:
+        raise argparse.ArgumentTypeError("size must be positive")
+    return w, h
+
+
+def build_parser() -> argparse.ArgumentParser:
+    ap = argparse.ArgumentParser(prog="python -m ui", description="Blackjack cabinet table UI")
+    ap.add_argument("--socket", required=True, help="the engine's Unix socket path")
+    ap.add_argument("--size", type=parse_size, default=None, help="window size WxH (default 1280x720; "
+                    "with --fullscreen the display's own size)")
+    ap.add_argument("--fullscreen", action="store_true", help="full screen, no cursor (the cabinet)")
+    ap.add_argument("--portrait", action="store_true", help="portrait layout (rotated in software "
+                    "when the window is landscape)")
+    ap.add_argument("--station", type=int, default=1, choices=(1, 2, 3), help="station for keyboard intents")
+    ap.add_argument("--screenshot-dir", default=None, help="save a PNG here on every mode/overlay change")
+    ap.add_argument("--no-sound", action="store_true", help="stay silent")
+    ap.add_argument("-v", "--verbose", action="store_true")
+    return ap
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    logging.basicConfig(level=logging.DEBUG if args.verbose else logging.INFO,
+                        format="%(asctime)s ui %(levelname)s %(message)s")
+    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+    import pygame
+
+    from ui.app import App
+    from ui.client import EngineClient
+    from ui.input import KEY_HELP_TEXT
+    from ui.sound import Sounds
+
+    pygame.display.init()
+    pygame.font.init()
+    if args.fullscreen:
+        size = args.size or (0, 0)
+        window = pygame.display.set_mode(size, pygame.FULLSCREEN)
+        pygame.mouse.set_visible(False)
+    else:
+        size = args.size or ((720, 1280) if args.portrait else (1280, 720))
+        window = pygame.display.set_mode(size)
+    pygame.display.set_caption("Blackjack table")
+    pygame.event.set_blocked([pygame.MOUSEMOTION, pygame.FINGERMOTION, pygame.MOUSEWHEEL])
+    sounds = Sounds(enabled=not args.no_sound)
+    client = EngineClient(args.socket)
+    app = App(window, client, station=args.station, screenshot_dir=args.screenshot_dir,
+              portrait=args.portrait, sounds=sounds, flip=pygame.display.flip)
+    print(f"table UI: engine socket {args.socket}, station {args.station}, "
+          f"{window.get_width()}x{window.get_height()}, sound {'on' if sounds.available else 'off'}")
+    print(KEY_HELP_TEXT)
+    sys.stdout.flush()
+    try:
+        app.run()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        pygame.quit()
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,235 @@
+"""The UI main loop: engine events and input in, frames out, only when needed.
+
+Owns: the UI's own state (latest snapshot, connected, help shown, tweens),
+the idle/animate frame pacing and screenshots. The loop blocks on a
+``threading.Event`` the socket thread sets (and polls SDL input every
+``IDLE_POLL_MS``), so an idle table costs almost no CPU; it draws only when
+something changed and at most 60 frames a second while something moves.
+UI thread only, except ``wake()``.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import pygame
+
+from cabinet.ipc import Cue, Error, Intent
+from cabinet.snapshot import Snapshot
+from ui.animation import Animator
+from ui.client import EngineClient, Link
+from ui.input import InputContext, LocalAction, map_event
+from ui.render import Renderer
+from ui.sound import Sounds
+from ui.widgets import HitBox
+
+log = logging.getLogger(__name__)
+
+FRAME_MS = 16  # 60 fps cap while animating
+ATTRACT_FRAME_MS = 33  # 30 fps is plenty for the attract loop
+PULSE_FRAME_MS = 400  # overlays that blink (printing dots)
+IDLE_POLL_MS = 25  # how often input is polled when nothing else happens
+
+
+def save_screenshot(surface: pygame.Surface, path: str | os.PathLike[str]) -> Path:
+    """Save ``surface`` as a PNG at ``path`` atomically (temp file + rename); returns the path."""
+    p = Path(path)
+    p.parent.mkdir(parents=True, exist_ok=True)
+    tmp = p.with_name(f".{p.name}.tmp.png")
+    pygame.image.save(surface, str(tmp))
+    os.replace(tmp, p)
+    return p
+
+
+class App:
+    """One table UI.
+
+    Args:
+        window: the display surface (or any surface in tests).
+        client: the engine connection (started by ``run``), or ``None`` for
+            a UI driven by ``feed()`` alone (tests, demos).
+        station: this UI's station for keyboard intents, 1-3.
+        screenshot_dir: if set, a PNG is saved there whenever the mode or
+            overlay changes (``<seq>-<mode>[-<overlay>].png``).
+        portrait: draw the portrait layout; when the window is landscape the
+            frame is rotated 90 degrees counter-clockwise onto it.
+        sounds: the sound player (silent if omitted).
+        clock_ms: monotonic clock in ms (injected so tests can step time).
+        flip: called after each frame is drawn (``pygame.display.flip``).
+    """
+
+    def __init__(self, window: pygame.Surface, client: EngineClient | None, *, station: int = 1,
+                 screenshot_dir: str | None = None, portrait: bool = False, sounds: Sounds | None = None,
+                 clock_ms: Callable[[], int] | None = None, flip: Callable[[], None] | None = None) -> None:
+        self.window = window
+        self.client = client
+        self.station = station
+        self.screenshot_dir = screenshot_dir
+        self.sounds = sounds or Sounds(enabled=False)
+        self.clock_ms = clock_ms or (lambda: int(time.monotonic() * 1000))
+        self.flip = flip or (lambda: None)
+        self.renderer = Renderer()
+        self.anim = Animator()
+        self.snapshot: Snapshot | None = None
+        self.connected = client is None
+        self.show_help = False
+        self.hits: list[HitBox] = []
+        self.dirty = True
+        self.running = True
+        self.frames = 0
+        self.first_frame_ms: int | None = None
+        self.last_error: Error | None = None
+        self._pending_shots: list[str] = []
+        self._wake = threading.Event()
+        w, h = window.get_size()
+        self.rotated = portrait and w > h
+        self._canvas = pygame.Surface((h, w)) if self.rotated else window
+        if client is not None:
+            client._notify = self.wake  # the socket thread wakes the loop
+
+    # -- events ------------------------------------------------------------------
+
+    def wake(self) -> None:
+        """Thread-safe: make the loop look at the client queue now."""
+        self._wake.set()
+
+    def feed(self, events: list[object], now_ms: int) -> None:
+        """Apply engine events (snapshots, cues, errors, link changes) in order.
+
+        Only the newest snapshot is kept: animation starts from the diff
+        between what was drawn and that one, so nothing queues behind it.
+        """
+        newest: Snapshot | None = None
+        for ev in events:
+            if isinstance(ev, Snapshot):
+                newest = ev
+            elif isinstance(ev, Cue):
+                self._cue(ev, now_ms)
+            elif isinstance(ev, Link):
+                self.connected = ev.up
+                if not ev.up:
+                    self.anim.clear()
+                self.dirty = True
+            elif isinstance(ev, Error):
+                self.last_error = ev
+                log.info("engine refused: %s %s", ev.code, ev.message)
+        if newest is not None:
+            old = self.snapshot
+            if old is not None and newest.seq < old.seq:
+                old = None  # the engine restarted: draw afresh
+            for name in self.anim.on_snapshot(old, newest, now_ms):
+                self.sounds.play(name)
+            changed_scene = old is None or (old.mode, old.overlay) != (newest.mode, newest.overlay)
+            if newest.mode == "maintenance":
+                self.show_help = False
+            self.snapshot = newest
+            self.dirty = True
+            if changed_scene and self.screenshot_dir:
+                o = f"-{newest.overlay}" if newest.overlay else ""
+                self._pending_shots.append(os.path.join(self.screenshot_dir, f"{newest.seq:06d}-{newest.mode}{o}.png"))
+
+    def _cue(self, cue: Cue, now_ms: int) -> None:
+        if cue.name == "screenshot":
+            path = cue.data.get("path")
+            if isinstance(path, str) and path:
+                self._pending_shots.append(path)
+                self.dirty = True
+            return
+        for name in self.anim.on_cue(cue, now_ms):
+            self.sounds.play(name)
+        self.dirty = True
+
+    def handle_input(self, event: pygame.event.Event) -> list[Intent]:
+        """Map one input event; send its intents; apply local actions. Returns the intents."""
+        chips = self.snapshot.chip_values_minor if self.snapshot is not None else []
+        ctx = InputContext(station=self.station, hits=self.hits, size=self.window.get_size(),
+                           chip_values_minor=chips, rotated=self.rotated)
+        sent: list[Intent] = []
+        for a in map_event(event, ctx):
+            if isinstance(a, LocalAction):
+                if a.name == "toggle_help":
+                    self.show_help = not self.show_help
+                    self.dirty = True
+                elif a.name == "quit":
+                    self.running = False
+            else:
+                sent.append(a)
+                if self.client is not None:
+                    self.client.send(a)
+        return sent
+
+    # -- frames ------------------------------------------------------------------
+
+    def frame_interval_ms(self, now_ms: int) -> int | None:
+        """Milliseconds until the next frame is due without new input, or ``None`` when idle."""
+        if self.anim.busy(now_ms):
+            return FRAME_MS
+        s = self.snapshot
+        if s is not None and self.connected:
+            if s.mode == "attract" and not self.show_help:
+                return ATTRACT_FRAME_MS
+            if s.overlay is not None:
+                return PULSE_FRAME_MS
+        return None
+
+    def draw(self, now_ms: int) -> None:
+        """Draw one frame now, present it, and save any screenshot asked for."""
+        self.hits = self.renderer.draw(self._canvas, self.snapshot, now_ms, self.anim, self.connected,
+                                       self.show_help)
+        if self.rotated:
+            self.window.blit(pygame.transform.rotate(self._canvas, 90), (0, 0))
+        self.flip()
+        self.frames += 1
+        if self.first_frame_ms is None:
+            self.first_frame_ms = now_ms
+        for path in self._pending_shots:
+            try:
+                save_screenshot(self.window, path)
+            except (OSError, pygame.error) as e:
+                log.warning("screenshot %s failed: %s", path, e)
+        self._pending_shots.clear()
+        self.dirty = False
+
+    def step(self, max_wait_ms: int = IDLE_POLL_MS) -> None:
+        """One turn of the loop: wait (bounded), take input and engine events, draw if due."""
+        now = self.clock_ms()
+        interval = self.frame_interval_ms(now)
+        if self.dirty:
+            wait = 0
+        elif interval is None:
+            wait = max_wait_ms
+        else:
+            wait = max(0, min(max_wait_ms, interval - (now - self._last_draw_ms)))
+        if wait > 0:
+            self._wake.wait(wait / 1000)
+        self._wake.clear()
+        for ev in pygame.event.get():
+            if ev.type in (pygame.WINDOWEXPOSED, pygame.VIDEOEXPOSE, pygame.WINDOWRESTORED):
+                self.dirty = True
+            self.handle_input(ev)
+        now = self.clock_ms()
+        if self.client is not None:
+            evs = self.client.poll()
+            if evs:
+                self.feed(evs, now)
+        if self.dirty or (interval is not None and now - self._last_draw_ms >= interval):
+            self.draw(now)
+            self._last_draw_ms = now
+
+    _last_draw_ms = 0
+
+    def run(self) -> None:
+        """Run until quit: start the client, then ``step()`` forever."""
+        if self.client is not None:
+            self.client.start()
+        try:
+            while self.running:
+                self.step()
+        finally:
+            if self.client is not None:
+                self.client.stop()

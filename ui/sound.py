@@ -1,0 +1,106 @@
+"""Short table sounds, synthesised at start-up with stdlib ``array``/``math``.
+
+Owns: the ``card``, ``chip``, ``win`` and ``blackjack`` sounds and playing
+them. If the mixer cannot start (no audio device) every call is a silent
+no-op: sound must never stop the game. UI thread only.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+from array import array
+
+import pygame
+
+log = logging.getLogger(__name__)
+
+RATE = 22_050
+
+
+def _env(n: int, attack: int, decay: float) -> list[float]:
+    return [min(1.0, i / max(1, attack)) * math.exp(-i / (decay * RATE)) for i in range(n)]
+
+
+def synth(name: str, rate: int = RATE) -> array:
+    """Mono signed 16-bit samples of a named sound (deterministic).
+
+    Raises:
+        KeyError: unknown sound name.
+    """
+    out = array("h")
+    if name == "card":  # a soft swish: filtered noise, 70 ms
+        n = int(rate * 0.07)
+        seed, prev = 12345, 0.0
+        for i, e in enumerate(_env(n, 40, 0.018)):
+            seed = (seed * 1103515245 + 12345) & 0x7FFFFFFF
+            prev = prev * 0.6 + ((seed / 0x7FFFFFFF) * 2 - 1) * 0.4
+            out.append(int(prev * e * 14000))
+    elif name == "chip":  # two clicks of clay
+        n = int(rate * 0.12)
+        for i in range(n):
+            v = 0.0
+            for start, f in ((0, 3100.0), (int(rate * 0.045), 3900.0)):
+                if i >= start:
+                    t = (i - start) / rate
+                    v += math.sin(2 * math.pi * f * t) * math.exp(-t / 0.012)
+            out.append(int(v * 9000))
+    elif name in ("win", "blackjack"):
+        notes = [523.25, 659.25, 783.99] if name == "win" else [523.25, 659.25, 783.99, 1046.5, 1318.5]
+        step = 0.09 if name == "win" else 0.08
+        n = int(rate * (step * len(notes) + 0.25))
+        for i in range(n):
+            t = i / rate
+            v = 0.0
+            for k, f in enumerate(notes):
+                t0 = t - k * step
+                if t0 >= 0:
+                    v += (math.sin(2 * math.pi * f * t0) + 0.3 * math.sin(4 * math.pi * f * t0)) * math.exp(-t0 / 0.12)
+            out.append(int(max(-1.0, min(1.0, v * 0.35)) * 20000))
+    else:
+        raise KeyError(name)
+    return out
+
+
+class Sounds:
+    """The mixer and the synthesised sounds; silent when there is no audio device.
+
+    Args:
+        enabled: False to stay silent on purpose.
+    """
+
+    NAMES = ("card", "chip", "win", "blackjack")
+
+    def __init__(self, enabled: bool = True) -> None:
+        self._sounds: dict[str, pygame.mixer.Sound] = {}
+        if not enabled:
+            return
+        try:
+            if not pygame.mixer.get_init():
+                pygame.mixer.init(frequency=RATE, size=-16, channels=2, buffer=512)
+            freq, _size, channels = pygame.mixer.get_init()
+            for name in self.NAMES:
+                mono = synth(name, freq)
+                if channels == 2:
+                    st = array("h")
+                    for v in mono:
+                        st.append(v)
+                        st.append(v)
+                    mono = st
+                self._sounds[name] = pygame.mixer.Sound(buffer=mono.tobytes())
+        except (pygame.error, TypeError, ValueError) as e:
+            log.info("no sound: %s", e)
+            self._sounds.clear()
+
+    @property
+    def available(self) -> bool:
+        return bool(self._sounds)
+
+    def play(self, name: str) -> None:
+        """Play a sound by name; unknown names and a missing mixer are ignored."""
+        s = self._sounds.get(name)
+        if s is not None:
+            try:
+                s.play()
+            except pygame.error:
+                pass
