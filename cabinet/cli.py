@@ -22,6 +22,32 @@ def _build_parser() -> argparse.ArgumentParser:
                     help="compare with the file's expect/expect_error; status 1 on mismatch")
 
     sub.add_parser("run", help="run the whole cabinet with simulated devices")
+
+    ep = sub.add_parser("engine", help="run the engine process")
+    ep.add_argument("--journal", help="SQLite journal (default: user data dir)")
+    ep.add_argument("--socket", help="UI socket path (default: runtime dir)")
+    ep.add_argument("--devices", choices=["sim", "hardware", "none"], default="sim")
+    ep.add_argument("--config", help="cabinet TOML (devices, wiring)")
+    ep.add_argument("--sim-dir", help="where simulated devices put their ptys and tickets")
+
+    for name, helptext in (("meters", "print the meters of a journal"),
+                           ("recall", "print the last rounds (game recall)"),
+                           ("events", "print the event log")):
+        vp = sub.add_parser(name, help=helptext)
+        vp.add_argument("--journal", help="SQLite journal (default: user data dir)")
+        vp.add_argument("--json", action="store_true", help="JSON instead of text")
+        if name != "meters":
+            vp.add_argument("--limit", type=int, default=10 if name == "recall" else 50)
+        if name == "recall":
+            vp.add_argument("--station", type=int, default=0, help="0: every station")
+
+    sp = sub.add_parser("sim-device", help="run one simulated device on a pty")
+    sp.add_argument("rest", nargs=argparse.REMAINDER)
+
+    for name, helptext in (("parsheet", "exact RTP, strategy and par sheet of a variant"),
+                           ("simulate", "simulate rounds of a variant with basic strategy")):
+        xp = sub.add_parser(name, help=helptext, add_help=False)
+        xp.add_argument("rest", nargs=argparse.REMAINDER)
     return p
 
 
@@ -34,6 +60,29 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command == "run":
         from cabinet import demo
         return demo.main()
+    if args.command == "engine":
+        from cabinet.__main__ import engine_main
+        return engine_main(args.journal, args.socket, args.devices, args.config, args.sim_dir)
+    if args.command in ("meters", "recall", "events"):
+        from pathlib import Path
+
+        from cabinet import views_cli
+        from cabinet.paths import default_journal
+        path = Path(args.journal) if args.journal else default_journal()
+        if args.command == "meters":
+            return views_cli.meters(path, args.json)
+        if args.command == "recall":
+            return views_cli.recall(path, args.station, args.limit, args.json)
+        return views_cli.events(path, args.limit, args.json)
+    if args.command == "sim-device":
+        from drivers.sim.cli import main as sim_main
+        return sim_main(args.rest)
+    if args.command == "parsheet":
+        from cabinet.strategy.cli import parsheet_main
+        return parsheet_main(args.rest)
+    if args.command == "simulate":
+        from cabinet.strategy.cli import simulate_main
+        return simulate_main(args.rest)
     return 2  # pragma: no cover - argparse rejects unknown commands
 
 

@@ -53,10 +53,14 @@ class IntentReceived(Event):
 
 @dataclass(frozen=True, slots=True)
 class NoteEscrowed(Event):
-    """A bill of ``denomination_minor`` is held in escrow; answer stack or return."""
+    """A bill of ``denomination_minor`` is held in escrow; answer stack or return.
+
+    ``txn`` is the acceptor driver's id for this note (journaled with the
+    decision, so a restart can attribute a pending vend valid to it)."""
 
     station: int
     denomination_minor: int
+    txn: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,6 +81,7 @@ class NoteReturned(Event):
     """A bill in escrow was handed back to the player."""
 
     station: int
+    txn: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,6 +92,7 @@ class VoucherEscrowed(Event):
     station: int
     validation_number: str
     record: VoucherRecord | None
+    txn: str = ""
 
 
 @dataclass(frozen=True, slots=True)

@@ -704,6 +704,8 @@ class Cabinet:
         if reason is not None:
             out.append(ReturnNote(ev.station, reason))
         else:
+            out.append(Journal("note_escrowed", ev.station, ev.denomination_minor,
+                               {"txn": ev.txn}))
             out.append(StackNote(ev.station))
 
     def _refuse_money_in(self, st: StationState | None, amount: int) -> str | None:
@@ -753,6 +755,9 @@ class Cabinet:
         if reason is not None:
             out.append(ReturnNote(ev.station, reason))
         else:
+            assert ev.record is not None
+            out.append(Journal("voucher_escrowed", ev.station, ev.record.amount_minor,
+                               {"txn": ev.txn, "validation_number": ev.validation_number}))
             out.append(StackNote(ev.station))
 
     def _on_voucher_stacked(self, ev: VoucherStacked, out: list[Effect]) -> None:
@@ -764,7 +769,7 @@ class Cabinet:
         if st is None or rec is None or rec.status != "issued" or \
                 self.s.wall_s > rec.expires_wall_s:
             out.append(Journal("voucher_stacked_invalid", ev.station, 0,
-                               {"validation_number": ev.validation_number[-4:]}))
+                               {"validation_number": ev.validation_number[-4:], "txn": ev.txn}))
             return
         st.credits_minor += rec.amount_minor
         st.meters.add("vouchers_in_minor", rec.amount_minor)
@@ -775,7 +780,7 @@ class Cabinet:
         out.append(SendCue("voucher_accepted", ev.station, {"amount_minor": rec.amount_minor}))
 
     def _on_note_returned(self, ev: NoteReturned, out: list[Effect]) -> None:
-        out.append(Journal("note_returned", ev.station))
+        out.append(Journal("note_returned", ev.station, 0, {"txn": ev.txn}))
 
     # -- doors, key, faults, time ------------------------------------------------------------------
 
@@ -927,6 +932,13 @@ class Cabinet:
         if tower != self._tower:
             self._tower = tower
             out.append(SetTowerLight(tower))
+
+    def resend_outputs(self) -> None:
+        """Forget what lamps, acceptor and tower were last told: the next ``handle``
+        sends them all again (devices (re)started)."""
+        self._lamps.clear()
+        self._acceptor.clear()
+        self._tower = ""
 
     def snapshot(self, seq: int) -> Any:
         """The player-visible ``Snapshot`` numbered ``seq`` (see ``cabinet.view``)."""

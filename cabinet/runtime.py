@@ -185,6 +185,8 @@ class Engine:
         self.queue = asyncio.Queue()
         self.step(PowerUp(self.clock_ms(), self.wall_s()))
         self.devices.start(self.post)
+        self.cab.resend_outputs()
+        self.step(Tick(self.clock_ms(), self.wall_s()))
         if started is not None:
             started()
         stop = stop or asyncio.Event()

@@ -184,6 +184,17 @@ class Store:
                 self._insert_event(0.0, "critical_repaired", 0, 0, {"row": name})
         return Loaded(state, round_state, ram_error, round_corrupt, repaired)
 
+    def load_readonly(self) -> CabinetState | None:
+        """The newest good copy of the cabinet state, without repairing anything."""
+        rows = self._read_rows("cabinet")
+        good = [r for r in rows.values() if checksum("cabinet", r[0], r[1]) == r[2]]
+        if not good:
+            return None
+        try:
+            return _state_decoder.decode(max(good)[1])
+        except msgspec.DecodeError:
+            return None
+
     # -- committing ----------------------------------------------------------------------
 
     def _tx(self) -> Any:
@@ -312,6 +323,32 @@ class Store:
                                "events ORDER BY id DESC LIMIT ?", (limit,)).fetchall()
         return [{"id": r[0], "seq": r[1], "wall_s": r[2], "kind": r[3], "station": r[4],
                  "amount_minor": r[5], "data": json.loads(r[6])} for r in rows]
+
+    def open_escrow(self) -> dict[str, Any] | None:
+        """The last escrow journaled as stacked-to-be but never closed, if any.
+
+        Returns:
+            ``{"txn", "denomination_minor", "validation_number"}`` or ``None``.
+            Closed means a later credit, return or ignored repeat with that txn.
+        """
+        rows = self.db.execute(
+            "SELECT kind, amount_minor, data FROM events WHERE kind IN ('note_escrowed', "
+            "'voucher_escrowed') ORDER BY id DESC LIMIT 1").fetchall()
+        if not rows:
+            return None
+        kind, amount, data = rows[0]
+        info = json.loads(data)
+        txn = info.get("txn", "")
+        if not txn:
+            return None
+        closed = self.db.execute(
+            "SELECT 1 FROM events WHERE kind IN ('bill_stacked', 'voucher_in', 'note_returned', "
+            "'note_repeat_ignored', 'voucher_repeat_ignored', 'voucher_stacked_invalid') "
+            "AND json_extract(data, '$.txn') = ? LIMIT 1", (txn,)).fetchone()
+        if closed:
+            return None
+        return {"txn": txn, "denomination_minor": amount if kind == "note_escrowed" else 0,
+                "validation_number": info.get("validation_number")}
 
     def all_events(self) -> list[dict[str, Any]]:
         """Every event, oldest first (audits and tests)."""

@@ -34,7 +34,9 @@ from .helpers import Rig, kinds
 
 def test_note_escrow_stacks_an_enabled_denomination():
     rig = Rig()
-    assert rig.cab.handle(NoteEscrowed(1, 2000))[0] == StackNote(1)
+    eff = rig.cab.handle(NoteEscrowed(1, 2000, "n1"))
+    # the escrow is journaled with the driver's transaction id before the answer
+    assert eff[:2] == [Journal("note_escrowed", 1, 2000, {"txn": "n1"}), StackNote(1)]
 
 
 @pytest.mark.parametrize("setup,amount,why", [
@@ -309,7 +311,8 @@ def _issued_voucher(amount=2000):
 
 def test_voucher_in_is_redeemed_once():
     rig, rec = _issued_voucher()
-    assert rig.cab.handle(VoucherEscrowed(1, rec.validation_number, rec))[0] == StackNote(1)
+    eff = rig.cab.handle(VoucherEscrowed(1, rec.validation_number, rec, "v1"))
+    assert eff[1] == StackNote(1) and eff[0].kind == "voucher_escrowed"
     eff = rig.cab.handle(VoucherStacked(1, rec.validation_number, "v1", rec))
     assert SetVoucherStatus(rec.validation_number, "redeemed", rig.wall_s) in eff
     assert rig.credits() == 2000 and rig.meters().vouchers_in_minor == 2000

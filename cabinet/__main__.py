@@ -1,0 +1,112 @@
+"""``cabinet engine``: load settings, build the devices, run the engine.
+
+Owns: the engine process's composition point: logging, the journal, the
+device set (hardware, simulated twins, or none), the UI socket server, and
+clean shutdown on SIGTERM/SIGINT. With ``python -m cabinet`` it runs the
+``cabinet`` command line.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import signal
+import sys
+import tomllib
+from pathlib import Path
+from typing import Any
+
+from cabinet.errors import ConfigError
+from cabinet.paths import default_journal, default_socket
+from cabinet.runtime import Devices, Engine, NoDevices
+from cabinet.store import Store
+from cabinet.ui_server import UIServer
+
+log = logging.getLogger("cabinet")
+
+
+def load_config(path: Path | None) -> dict[str, Any]:
+    """Read the cabinet's TOML config (devices and wiring); ``{}`` when ``None``.
+
+    Raises:
+        ConfigError: unreadable file or bad TOML, naming the file.
+    """
+    if path is None:
+        return {}
+    try:
+        with open(path, "rb") as f:
+            return tomllib.load(f)
+    except OSError as e:
+        raise ConfigError(str(path), e.strerror or str(e)) from None
+    except tomllib.TOMLDecodeError as e:
+        raise ConfigError(str(path), str(e)) from None
+
+
+def build_devices(mode: str, config: dict[str, Any], engine: Engine,
+                  sim_dir: Path | None, sim_socket: Path | None) -> Devices:
+    """The device set for ``mode``: ``sim``, ``hardware`` or ``none``."""
+    if mode == "none":
+        return NoDevices()
+    from cabinet.hardware import DriverDevices
+    from drivers.factory import DriverSettings
+    from drivers.interfaces import OpenTransaction
+    from drivers.wiring import Wiring, load_wiring
+
+    dev_cfg = config.get("devices", {})
+    wiring = load_wiring(Path(config["wiring"])) if "wiring" in config else Wiring()
+    settings = DriverSettings(
+        mode="hardware" if mode == "hardware" else "sim", wiring=wiring,
+        bill_acceptor=dev_cfg.get("bill_acceptor", "id003"),
+        bill_acceptor_url=dev_cfg.get("bill_acceptor_url", DriverSettings.bill_acceptor_url),
+        printer_url=dev_cfg.get("printer_url", DriverSettings.printer_url),
+        sim_dir=sim_dir)
+    open_txn = engine.store.open_escrow()
+    txn = None if open_txn is None else OpenTransaction(
+        open_txn["txn"], open_txn["denomination_minor"], open_txn["validation_number"])
+    return DriverDevices(settings, engine.cab.legal_actions, txn, sim_socket)
+
+
+async def _run(journal: Path, socket: Path, mode: str, config: dict[str, Any],
+               sim_dir: Path | None) -> None:
+    store = Store(journal)
+    engine = Engine(store)
+    sim_socket = socket.with_name(socket.name + ".sim") if mode == "sim" else None
+    engine.devices = build_devices(mode, config, engine, sim_dir, sim_socket)
+    server = UIServer(engine, socket)
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(sig, stop.set)
+    ready = asyncio.Event()
+    task = asyncio.create_task(engine.run(ready.set, stop))
+    await ready.wait()
+    await server.start()
+    log.info("engine ready: journal %s, UI socket %s, devices %s", journal, socket, mode)
+    print(f"engine ready: socket {socket}" + (f", sim control {sim_socket}" if sim_socket else ""),
+          flush=True)
+    await task
+    await server.stop()
+    store.close()
+    log.info("engine stopped")
+
+
+def engine_main(journal: str | None, socket: str | None, devices: str, config: str | None,
+                sim_dir: str | None) -> int:
+    """Run the engine until SIGTERM/SIGINT; returns the exit status."""
+    logging.basicConfig(level=os.environ.get("CABINET_LOG", "INFO"),
+                        format="%(asctime)s %(name)s %(levelname)s %(message)s")
+    try:
+        cfg = load_config(Path(config) if config else None)
+    except ConfigError as e:
+        print(f"config: {e}", file=sys.stderr)
+        return 2
+    asyncio.run(_run(Path(journal) if journal else default_journal(),
+                     Path(socket) if socket else default_socket(), devices, cfg,
+                     Path(sim_dir) if sim_dir else None))
+    return 0
+
+
+if __name__ == "__main__":
+    from cabinet.cli import main
+    sys.exit(main())

@@ -1,0 +1,355 @@
+"""The bridge between the engine and ``drivers``: device events in, effects out.
+
+Owns: ``DriverDevices`` (the runtime's ``Devices`` built on
+``drivers.factory``): turning driver callbacks into cabinet events on the
+engine loop, the escrow decision and the credit point (each returns only
+after the engine journaled it), lamps, the tower light, printing on a worker
+thread, a printer status watch, and, in simulation, the sim control socket
+that presses mock buttons, opens doors, turns the key and inserts notes.
+
+This module, ``cabinet/__main__.py`` and ``cabinet/runtime.py`` are the only
+engine modules that may import ``drivers`` (STYLE.md 5.28).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import datetime as dt
+import json
+import logging
+import threading
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from cabinet.effects import (
+    Effect,
+    PrintVoucher,
+    ReturnNote,
+    SetAcceptor,
+    SetLamps,
+    SetTowerLight,
+    StackNote,
+)
+from cabinet.events import (
+    DeviceCleared,
+    DeviceFaulted,
+    DoorChanged,
+    Event,
+    IntentReceived,
+    KeyChanged,
+    NoteEscrowed,
+    NoteReturned,
+    NoteStacked,
+    PrintFinished,
+    VoucherEscrowed,
+    VoucherStacked,
+)
+from drivers import events as dev
+from drivers.factory import DriverSet, DriverSettings, build_drivers
+from drivers.interfaces import OpenTransaction, PrinterState
+from drivers.voucher import Voucher
+
+log = logging.getLogger("cabinet.hardware")
+
+#: How long a driver thread waits for the engine to journal an escrow or a credit.
+JOURNAL_WAIT_S = 5.0
+#: How often the printer's status is read while idle.
+PRINTER_WATCH_S = 2.0
+
+_BILL_FAULTS = {"jam_in_acceptor": "bill_jam", "jam_in_stacker": "bill_jam",
+                "stacker_full": "bill_stacker_full", "stacker_open": "bill_stacker_open",
+                "cheated": "bill_cheat", "failure": "bill_failure"}
+_PRINTER_FAULTS = {PrinterState.PAPER_OUT: "printer_paper_out",
+                   PrinterState.COVER_OPEN: "printer_cover_open",
+                   PrinterState.ERROR: "printer_failure",
+                   PrinterState.OFFLINE: "printer_offline"}
+_DEVICE_PREFIX = {dev.Device.BILL_ACCEPTOR: "bill", dev.Device.PULSE_ACCEPTOR: "bill",
+                  dev.Device.PRINTER: "printer", dev.Device.PANEL: "panel"}
+_DOORS = {dev.Door.MAIN: "main", dev.Door.CASH_BOX: "cashbox", dev.Door.LOGIC: "logic"}
+_CHIPS = {dev.Action.CHIP_1: 100, dev.Action.CHIP_5: 500, dev.Action.CHIP_25: 2_500,
+          dev.Action.CHIP_100: 10_000}
+_SPOTS = {dev.Action.SPOT_1: 1, dev.Action.SPOT_2: 2, dev.Action.SPOT_3: 3}
+_TOWER = {"off": {"green"}, "service": {"amber"}, "tilt": {"red"}, "handpay": {"red", "amber"}}
+
+Post = Callable[[Event], concurrent.futures.Future[None]]
+
+
+class DriverDevices:
+    """Real or simulated hardware for station 1, through ``drivers``.
+
+    Args:
+        settings: which drivers (``mode="sim"`` for the twins).
+        legal_actions: reads the engine's legal intents for a station (loop thread).
+        open_transaction: the journal's unclosed escrow after a restart.
+        sim_socket: in sim mode, where to serve the sim control socket.
+    """
+
+    def __init__(self, settings: DriverSettings,
+                 legal_actions: Callable[[int], frozenset[str]],
+                 open_transaction: OpenTransaction | None = None,
+                 sim_socket: Path | None = None) -> None:
+        self.settings = settings
+        self.legal_actions = legal_actions
+        self.open_transaction = open_transaction
+        self.sim_socket = sim_socket
+        self.drivers: DriverSet | None = None
+        self.post: Post | None = None
+        self._decision: EscrowOutcome = EscrowOutcome()
+        self._printing = threading.Lock()
+        self._pool = concurrent.futures.ThreadPoolExecutor(2, thread_name_prefix="printer")
+        self._stop = threading.Event()
+        self._printer_fault: str | None = None
+        self._sim_server: asyncio.AbstractServer | None = None
+        self.loop: asyncio.AbstractEventLoop | None = None
+
+    # -- life ------------------------------------------------------------------------------
+
+    def start(self, post: Post) -> None:
+        self.post = post
+        self.loop = asyncio.get_running_loop()
+        self.drivers = build_drivers(self.settings, decide=self._decide, credit=self._credit,
+                                     sink=self._sink, open_transaction=self.open_transaction)
+        self.drivers.panel.start(self._panel_event, loop=self.loop)
+        if self.drivers.bill_acceptor is not None:
+            self.drivers.bill_acceptor.start()
+        try:
+            self.drivers.printer.open()
+        except Exception as e:                      # offline: the watch reports it
+            log.warning("printer not available at start: %s", e)
+        self._pool.submit(self._watch_printer)
+        if self.drivers.sim is not None and self.sim_socket is not None:
+            self.loop.create_task(self._serve_sim())
+
+    def stop(self) -> None:
+        self._stop.set()
+        if self._sim_server is not None:
+            self._sim_server.close()
+        if self.drivers is not None:
+            self.drivers.close()
+        self._pool.shutdown(wait=False, cancel_futures=True)
+
+    # -- driver callbacks (driver threads) -----------------------------------------------
+
+    def _wait(self, event: Event) -> None:
+        assert self.post is not None
+        self.post(event).result(JOURNAL_WAIT_S)
+
+    def _decide(self, esc: dev.BillEscrowed | dev.VoucherEscrowed) -> dev.EscrowDecision:
+        """Escrow: the engine decides, the escrow is journaled, then we answer."""
+        self._decision.reset()
+        if isinstance(esc, dev.VoucherEscrowed):
+            self._wait(VoucherEscrowed(1, esc.validation_number, None, esc.transaction_id))
+        else:
+            self._wait(NoteEscrowed(1, esc.denomination_minor, esc.transaction_id))
+        return dev.EscrowDecision.STACK if self._decision.stack else dev.EscrowDecision.RETURN
+
+    def _credit(self, ev: dev.BillVended | dev.VoucherVended | dev.PulseTrainCounted) -> None:
+        """Credit point: returns only once the engine committed the credit."""
+        if isinstance(ev, dev.VoucherVended):
+            self._wait(VoucherStacked(1, ev.validation_number, ev.transaction_id, None))
+        else:
+            self._wait(NoteStacked(1, ev.denomination_minor if isinstance(ev, dev.BillVended)
+                                   else ev.amount_minor, ev.transaction_id))
+
+    def _sink(self, ev: Any) -> None:
+        """Non-money driver events (any thread): faults, online/offline, returns."""
+        assert self.post is not None
+        out = self._translate(ev)
+        if out is not None:
+            self.post(out)
+
+    def _translate(self, ev: Any) -> Event | None:
+        if isinstance(ev, dev.DeviceFault):
+            prefix = _DEVICE_PREFIX.get(ev.device, "device")
+            code = _BILL_FAULTS.get(ev.code, f"{prefix}_{ev.code}") if prefix == "bill" \
+                else f"{prefix}_{ev.code}"
+            return DeviceFaulted(prefix, code, ev.text)
+        if isinstance(ev, dev.DeviceOffline):
+            prefix = _DEVICE_PREFIX.get(ev.device, "device")
+            return DeviceFaulted(prefix, f"{prefix}_offline", "")
+        if isinstance(ev, dev.DeviceOnline | dev.DeviceFaultCleared):
+            return DeviceCleared(_DEVICE_PREFIX.get(ev.device, "device"))
+        if isinstance(ev, dev.BillReturned):
+            return NoteReturned(1, ev.transaction_id)
+        log.info("device: %r", ev)
+        return None
+
+    def _panel_event(self, ev: Any) -> None:
+        """Panel events arrive on the engine loop (``panel.start(loop=...)``)."""
+        assert self.post is not None
+        if isinstance(ev, dev.ButtonPressed):
+            intent = self._intent_for(ev.action)
+            if intent is not None:
+                self.post(intent)
+        elif isinstance(ev, dev.DoorOpened | dev.DoorClosed):
+            self.post(DoorChanged(_DOORS.get(ev.door, str(ev.door)),
+                                  isinstance(ev, dev.DoorOpened)))
+        elif isinstance(ev, dev.KeySwitchTurned):
+            self.post(KeyChanged(ev.on))
+        else:
+            self._sink(ev)
+
+    def _intent_for(self, action: dev.Action) -> IntentReceived | None:
+        if action in _CHIPS:
+            return IntentReceived(1, "chip", _CHIPS[action])
+        if action in _SPOTS:
+            return IntentReceived(1, "place", _SPOTS[action])
+        name = action.value
+        legal = self.legal_actions(1)
+        if name == "stand" and "decline" in legal:     # Stand answers "no insurance"
+            name = "decline"
+        if "menu_up" in legal:                          # maintenance: buttons navigate
+            name = {"hit": "menu_down", "stand": "menu_select", "deal": "menu_select",
+                    "bet_up": "menu_up", "bet_down": "menu_down",
+                    "cash_out": "menu_back"}.get(name, name)
+        return IntentReceived(1, name)
+
+    # -- effects (loop thread) ---------------------------------------------------------------
+
+    def run(self, effect: Effect) -> None:
+        d = self.drivers
+        if d is None:
+            return
+        if isinstance(effect, StackNote):
+            self._decision.stack = True
+        elif isinstance(effect, ReturnNote):
+            self._decision.stack = False
+        elif isinstance(effect, SetLamps) and effect.station == 1:
+            d.lamps.set_lamps(self._lamps_for(effect.actions))
+        elif isinstance(effect, SetAcceptor) and effect.station == 1:
+            if d.bill_acceptor is not None:
+                d.bill_acceptor.set_accepting(effect.enabled)
+        elif isinstance(effect, SetTowerLight):
+            try:
+                d.lamps.set_tower_light(_TOWER.get(effect.state, set()))
+            except Exception as e:                        # tower not wired
+                log.debug("tower light: %s", e)
+        elif isinstance(effect, PrintVoucher):
+            self._pool.submit(self._print, effect)
+
+    @staticmethod
+    def _lamps_for(actions: frozenset[str]) -> list[dev.Action]:
+        lit = [dev.Action(a) for a in actions if a in dev.Action.__members__.values()]
+        if "decline" in actions:
+            lit.append(dev.Action.STAND)
+        if "chip" in actions:
+            lit += list(_CHIPS)
+        if "place" in actions:
+            lit += list(_SPOTS)
+        return lit
+
+    # -- the printer (worker threads) ---------------------------------------------------------
+
+    def _print(self, effect: PrintVoucher) -> None:
+        r = effect.record
+        assert self.drivers is not None and self.post is not None
+        voucher = Voucher(
+            validation_number=r.validation_number, amount_minor=r.amount_minor,
+            sequence=r.sequence,
+            issued_at=dt.datetime.fromtimestamp(r.issued_wall_s),
+            expires_at=dt.datetime.fromtimestamp(r.expires_wall_s),
+            venue=r.venue, machine_number=r.machine_number)
+        with self._printing:
+            try:
+                result = self.drivers.printer.print_voucher(voucher).value
+            except Exception as e:
+                log.exception("print failed: %s", e)
+                result = "unknown"
+        self.post(PrintFinished(r.station, r.validation_number, result))
+
+    def _watch_printer(self) -> None:
+        while not self._stop.wait(PRINTER_WATCH_S):
+            if self.drivers is None or self.post is None:
+                continue
+            if not self._printing.acquire(blocking=False):
+                continue
+            try:
+                status = self.drivers.printer.status()
+            except Exception:
+                status = None
+            finally:
+                self._printing.release()
+            fault = _PRINTER_FAULTS.get(status.state) if status is not None \
+                else "printer_offline"
+            if fault != self._printer_fault:
+                self._printer_fault = fault
+                self.post(DeviceFaulted("printer", fault, status.detail if status else "")
+                          if fault else DeviceCleared("printer"))
+
+    # -- simulation control socket ---------------------------------------------------------------
+
+    async def _serve_sim(self) -> None:
+        assert self.sim_socket is not None
+        path = self.sim_socket
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if path.exists():
+            path.unlink()
+        self._sim_server = await asyncio.start_unix_server(self._sim_client, path=str(path))
+
+    async def _sim_client(self, reader: asyncio.StreamReader,
+                          writer: asyncio.StreamWriter) -> None:
+        try:
+            while line := await reader.readline():
+                reply = await asyncio.get_running_loop().run_in_executor(
+                    None, self.sim_command, line.decode(errors="replace"))
+                writer.write((json.dumps(reply) + "\n").encode())
+                await writer.drain()
+        except (ConnectionError, OSError):
+            pass
+        finally:
+            writer.close()
+
+    def sim_command(self, line: str) -> dict[str, Any]:
+        """Apply one sim control command (JSON object) to the twins.
+
+        Commands: ``{"cmd": "press", "action": "hit"}``, ``{"cmd": "door", "door":
+        "main", "open": true}``, ``{"cmd": "key", "on": true}``, ``{"cmd": "note",
+        "amount_minor": 2000}``, ``{"cmd": "voucher", "validation_number": "..."}``,
+        ``{"cmd": "bill", "line": "jam"}`` and ``{"cmd": "printer", "line": "out"}``
+        (the keyboard commands of ``cabinet sim-device``), ``{"cmd": "tickets"}``.
+        Returns ``{"ok": true, ...}`` or ``{"ok": false, "error": "..."}``.
+        """
+        from drivers.sim.cli import bill_command, printer_command
+        d = self.drivers
+        if d is None or d.sim is None:
+            return {"ok": False, "error": "no simulated devices"}
+        try:
+            msg = json.loads(line)
+            cmd = msg["cmd"]
+            sim = d.sim
+            if cmd == "press":
+                sim.press(dev.Action(msg["action"]))
+            elif cmd == "door":
+                door = {"main": dev.Door.MAIN, "cashbox": dev.Door.CASH_BOX,
+                        "logic": dev.Door.LOGIC}[msg["door"]]
+                sim.set_door(door, bool(msg["open"]))
+            elif cmd == "key":
+                sim.set_key(bool(msg["on"]))
+            elif cmd == "note":
+                sim.bill.insert_bill_minor(int(msg["amount_minor"]))
+            elif cmd == "voucher":
+                sim.bill.insert_voucher(str(msg["validation_number"]))
+            elif cmd == "bill":
+                return {"ok": True, "reply": bill_command(sim.bill, str(msg["line"]))}
+            elif cmd == "printer":
+                return {"ok": True, "reply": printer_command(sim.printer, str(msg["line"]))}
+            elif cmd == "tickets":
+                out = Path(sim.printer.out_dir)
+                return {"ok": True, "tickets": sorted(str(p) for p in out.glob("*.png"))}
+            else:
+                return {"ok": False, "error": f"unknown command {cmd!r}"}
+        except (KeyError, ValueError, TypeError, StopIteration) as e:
+            return {"ok": False, "error": f"{type(e).__name__}: {e}"}
+        return {"ok": True}
+
+
+class EscrowOutcome:
+    """The engine's answer to the escrow in progress (one at a time per acceptor)."""
+
+    def __init__(self) -> None:
+        self.stack = False
+
+    def reset(self) -> None:
+        self.stack = False

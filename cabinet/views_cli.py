@@ -1,0 +1,96 @@
+"""``cabinet meters``, ``cabinet recall``, ``cabinet events``: read-only journal views.
+
+Owns: printing a journal's meters, game recall and event log as text or JSON.
+Opens the journal read-only, so it may run while the engine does.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from pathlib import Path
+
+import msgspec
+
+from cabinet.rules_text import money
+from cabinet.store import Store
+
+
+def _open(path: Path) -> Store | None:
+    if not path.exists():
+        print(f"no journal at {path} (start the engine first, or pass --journal)",
+              file=sys.stderr)
+        return None
+    return Store(path, readonly=True)
+
+
+def meters(path: Path, as_json: bool) -> int:
+    """Print every station's meters; returns the exit status."""
+    store = _open(path)
+    if store is None:
+        return 2
+    loaded = store.load_readonly()
+    if loaded is None:
+        print("the journal holds no valid cabinet state (RAM error)", file=sys.stderr)
+        return 1
+    if as_json:
+        print(json.dumps(msgspec.to_builtins(loaded), indent=2))
+        return 0
+    sym = loaded.settings.currency_symbol
+    print(f"Game {loaded.settings.variant}, {len(loaded.stations)} station(s), "
+          f"power-ups {loaded.power_ups}, rounds {loaded.round_id}")
+    for st in loaded.stations:
+        print(f"Station {st.station}: credits {money(st.credits_minor, sym)}")
+        for name, value in msgspec.structs.asdict(st.meters).items():
+            if name.endswith("_minor"):
+                value = money(value, sym)
+            print(f"  {name:22s} {value}")
+    print(f"Door openings: {loaded.door_opens or 'none'}")
+    return 0
+
+
+def recall(path: Path, station: int, limit: int, as_json: bool) -> int:
+    """Print the newest ``limit`` rounds, newest first."""
+    store = _open(path)
+    if store is None:
+        return 2
+    entries = store.recall(station, limit)
+    if as_json:
+        print(json.dumps([msgspec.to_builtins(e) for e in entries], indent=2))
+        return 0
+    for e in entries:
+        when = time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(e.wall_s))
+        print(f"Round {e.round_id} station {e.station} {e.variant} {when}"
+              + (" VOIDED" if e.voided else ""))
+        print(f"  credits {money(e.credits_before_minor)} -> {money(e.credits_after_minor)}; "
+              f"wagered {money(e.wagered_minor)}, returned {money(e.returned_minor)}")
+        d = e.result.get("dealer", {})
+        print(f"  dealer {' '.join(d.get('cards', []))} ({d.get('total')})")
+        for sp in e.result.get("spots", []):
+            for h in sp["hands"]:
+                print(f"  spot {sp['spot']}: {' '.join(h['cards'])} = {h['total']} "
+                      f"{h['outcome']} (stake {money(h['stake'])}, back "
+                      f"{money(h['returned'] or 0)})")
+        for step in e.steps:
+            print(f"    {step}")
+    if not entries:
+        print("no rounds recorded")
+    return 0
+
+
+def events(path: Path, limit: int, as_json: bool) -> int:
+    """Print the newest ``limit`` events of the log, oldest of them first."""
+    store = _open(path)
+    if store is None:
+        return 2
+    rows = list(reversed(store.events(limit)))
+    if as_json:
+        print(json.dumps(rows, indent=2))
+        return 0
+    for r in rows:
+        when = time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(r["wall_s"]))
+        amount = money(r["amount_minor"]) if r["amount_minor"] else ""
+        print(f"{r['id']:6d} {when} {r['kind']:22s} st{r['station']} {amount:>10s} "
+              f"{json.dumps(r['data']) if r['data'] else ''}")
+    return 0
