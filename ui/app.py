@@ -85,6 +85,8 @@ class App:
         self.first_frame_ms: int | None = None
         self.last_error: Error | None = None
         self._pending_shots: list[str] = []
+        #: called once after the first frame is presented (start-up timing).
+        self.on_first_frame: Callable[[], None] | None = None
         self._wake = threading.Event()
         w, h = window.get_size()
         self.rotated = portrait and w > h
@@ -187,6 +189,8 @@ class App:
         self.frames += 1
         if self.first_frame_ms is None:
             self.first_frame_ms = now_ms
+            if self.on_first_frame is not None:
+                self.on_first_frame()
         for path in self._pending_shots:
             try:
                 save_screenshot(self.window, path)

@@ -182,3 +182,15 @@ def test_screenshot_dir_on_mode_change(tmp_path: Path) -> None:
 
 def test_send_while_disconnected_is_dropped(client: EngineClient) -> None:
     assert client.send(Intent(station=1, action="deal")) is False
+
+
+def test_cli_arguments() -> None:
+    from ui.__main__ import build_parser, parse_size
+
+    assert parse_size("800x480") == (800, 480)
+    a = build_parser().parse_args(["--socket", "/tmp/x.sock", "--size", "1080x1920", "--portrait",
+                                   "--station", "2", "--screenshot-dir", "/tmp/s", "--fullscreen"])
+    assert (a.socket, a.size, a.portrait, a.station, a.screenshot_dir, a.fullscreen) == \
+        ("/tmp/x.sock", (1080, 1920), True, 2, "/tmp/s", True)
+    with pytest.raises(SystemExit):
+        build_parser().parse_args(["--socket", "s", "--size", "big"])

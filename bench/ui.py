@@ -1,0 +1,182 @@
+"""Table UI benchmarks: frame time, idle CPU, start-up time. Prints the numbers.
+
+Usage::
+
+    .venv/bin/python bench/ui.py [--frames 300] [--idle-seconds 30] [--size 1920x1080]
+
+- frame time: the busiest table (three stations, a split, a blackjack, cards
+  sliding and chips flying) drawn at 1920x1080 off-screen; target < 8 ms median.
+- idle CPU: ``python -m ui`` (SDL dummy driver) against a fake engine that
+  sends one snapshot and then nothing, for ``--idle-seconds``; target < 2 %
+  of one core.
+- start-up: from spawning ``python -m ui`` to its first frame; target < 2 s.
+
+TODO(team lead): press-to-snapshot latency needs the real engine: send an
+Intent from a scripted client and time the next Snapshot (hook:
+``ui.app.App.handle_input`` returns the intents it sent; ``App.feed`` sees
+the snapshot).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+
+import msgspec  # noqa: E402
+import pygame  # noqa: E402
+
+from cabinet.ipc import encode  # noqa: E402
+from cabinet.snapshot import Snapshot  # noqa: E402
+
+
+def busiest() -> tuple[Snapshot, Snapshot]:
+    """(before, after): three stations mid-round; ``after`` adds cards and a settlement."""
+    from tests.ui.fixtures import MULTI_PLAY
+
+    st = list(MULTI_PLAY.stations)
+    sp = st[0].spots[0]
+    st[0] = msgspec.structs.replace(st[0], spots=[msgspec.structs.replace(sp, hands=[msgspec.structs.replace(
+        sp.hands[0], cards=["TH", "7C", "2D"], total_text="19")])])
+    sp2 = st[1].spots[0]
+    st[1] = msgspec.structs.replace(st[1], spots=[msgspec.structs.replace(sp2, hands=[
+        msgspec.structs.replace(sp2.hands[0], cards=["8S", "3D", "QS"], total_text="21", active=False),
+        msgspec.structs.replace(sp2.hands[1], active=True)])])
+    sp3 = st[2].spots[0]
+    st[2] = msgspec.structs.replace(st[2], spots=[msgspec.structs.replace(sp3, hands=[msgspec.structs.replace(
+        sp3.hands[0], outcome="blackjack", returned_minor=25_000)])])
+    after = msgspec.structs.replace(MULTI_PLAY, seq=MULTI_PLAY.seq + 1, stations=st)
+    return MULTI_PLAY, after
+
+
+def bench_frames(n: int, size: tuple[int, int]) -> dict[str, float]:
+    from ui.animation import Animator
+    from ui.render import Renderer
+
+    pygame.display.init()
+    pygame.font.init()
+    before, after = busiest()
+    r = Renderer()
+    surf = pygame.Surface(size)
+    anim = Animator()
+    r.draw(surf, before, 0, anim)  # warm the caches (felt, sprites)
+    times = []
+    t_ms = 0
+    for i in range(n):
+        if i % 40 == 0:
+            anim = Animator()
+            anim.on_snapshot(before, after, t_ms)
+        t0 = time.perf_counter()
+        r.draw(surf, after, t_ms, anim)
+        times.append((time.perf_counter() - t0) * 1000)
+        t_ms += 16
+    still = []
+    for _ in range(n // 2):
+        t0 = time.perf_counter()
+        r.draw(surf, after, 10_000_000, None)
+        still.append((time.perf_counter() - t0) * 1000)
+    return {"median_ms": statistics.median(times), "p95_ms": sorted(times)[int(0.95 * len(times))],
+            "max_ms": max(times), "still_median_ms": statistics.median(still)}
+
+
+class FakeEngine(threading.Thread):
+    """Accepts UIs, reads their hello, sends one snapshot, then stays silent."""
+
+    def __init__(self, path: str, snapshot: Snapshot) -> None:
+        super().__init__(daemon=True)
+        self.srv = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        self.srv.bind(path)
+        self.srv.listen(2)
+        self.snapshot = snapshot
+        self.conns: list[socket.socket] = []
+
+    def run(self) -> None:
+        while True:
+            try:
+                c, _ = self.srv.accept()
+            except OSError:
+                return
+            c.settimeout(5)
+            try:
+                c.recv(4096)  # hello
+                c.sendall(encode(self.snapshot))
+            except OSError:
+                continue
+            self.conns.append(c)
+
+
+def _cpu_s(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def bench_process(idle_s: float, size: tuple[int, int]) -> dict[str, float]:
+    from tests.ui.fixtures import CLASSIC_BETTING
+
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "ui.sock")
+        eng = FakeEngine(path, CLASSIC_BETTING)
+        eng.start()
+        env = dict(os.environ, PYTHONPATH=str(ROOT))
+        t0 = time.monotonic()
+        proc = subprocess.Popen([sys.executable, "-m", "ui", "--socket", path, "--size", f"{size[0]}x{size[1]}",
+                                 "--no-sound"], cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                                text=True)
+        try:
+            first = None
+            assert proc.stdout is not None
+            deadline = time.monotonic() + 20
+            while time.monotonic() < deadline:
+                line = proc.stdout.readline()
+                if not line:
+                    break
+                if line.startswith("first frame"):
+                    first = time.monotonic() - t0
+                    break
+            time.sleep(1.0)  # let the first animations finish
+            c0, w0 = _cpu_s(proc.pid), time.monotonic()
+            time.sleep(idle_s)
+            c1, w1 = _cpu_s(proc.pid), time.monotonic()
+            return {"start_to_first_frame_s": first if first is not None else float("nan"),
+                    "idle_cpu_percent": 100 * (c1 - c0) / (w1 - w0)}
+        finally:
+            proc.terminate()
+            try:
+                proc.wait(5)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+            eng.srv.close()
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--frames", type=int, default=300)
+    ap.add_argument("--idle-seconds", type=float, default=30.0)
+    ap.add_argument("--size", default="1920x1080")
+    args = ap.parse_args()
+    size = tuple(int(v) for v in args.size.split("x"))
+    f = bench_frames(args.frames, size)  # type: ignore[arg-type]
+    print(f"frame time, busiest table {args.size} (animating): median {f['median_ms']:.2f} ms, "
+          f"p95 {f['p95_ms']:.2f} ms, max {f['max_ms']:.2f} ms  [target < 8 ms median]")
+    print(f"frame time, busiest table {args.size} (at rest): median {f['still_median_ms']:.2f} ms")
+    p = bench_process(args.idle_seconds, (1280, 720))
+    print(f"start to first frame: {p['start_to_first_frame_s']:.2f} s  [target < 2 s]")
+    print(f"idle CPU over {args.idle_seconds:.0f} s: {p['idle_cpu_percent']:.2f} % of a core  [target < 2 %]")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
