@@ -149,7 +149,8 @@ def station_geometry(L: Layout, p: Painter | None, snapshot: Snapshot, idx: int,
     circle_y = hands.bottom - r - 34
     pill_y = circle_y - r - 26
     cards_bottom = pill_y - 22
-    card_h = max(60, min(PLAYER_CARD_MAX_H, cards_bottom - hands.y - 24))
+    card_max = PLAYER_CARD_MAX_H * (1.45 if L.portrait else 1.0)
+    card_h = int(max(60, min(card_max, cards_bottom - hands.y - 24)))
     return StationGeo(box, console, message, meters, brects, hands, circle_y, r, pill_y, cards_bottom, card_h)
 
 
