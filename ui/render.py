@@ -255,6 +255,8 @@ class Renderer:
             radius += px * 0.6
             _arc_text(p, text, px, color, bold, (ccx, ccy), radius)
             radius += px * 0.7
+        if not lines:
+            return surf  # attract draws its own titles
         arc_r = radius + 6
         rect = pygame.Rect(0, 0, 0, 0)
         rect.size = (L.px(2 * arc_r), L.px(2 * arc_r))

@@ -188,7 +188,7 @@ AMERICAN_SETTLED = american(
 
 AMERICAN_EMPTY = american(
     seq=33, mode="betting", message="Place your bets",
-    stations=[StationView(station=1, credits_minor=10_000, selected_chip_minor=100,
+    stations=[StationView(station=1, credits_minor=9_400, bet_minor=600, selected_chip_minor=100,
                           spots=[SpotView(spot=1, bet_minor=600, chips_minor=[500, 100])],
                           lamps=["chip", "place", "undo", "clear", "deal", "cash_out"])])
 
