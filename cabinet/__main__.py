@@ -60,7 +60,8 @@ def build_devices(mode: str, config: dict[str, Any], engine: Engine,
         bill_acceptor=dev_cfg.get("bill_acceptor", "id003"),
         bill_acceptor_url=dev_cfg.get("bill_acceptor_url", DriverSettings.bill_acceptor_url),
         printer_url=dev_cfg.get("printer_url", DriverSettings.printer_url),
-        sim_dir=sim_dir)
+        sim_dir=sim_dir, bill_poll_interval_s=float(dev_cfg.get(
+            "bill_poll_interval_s", 0.2 if mode == "hardware" else 0.05)))
     open_txn = engine.store.open_escrow()
     txn = None if open_txn is None else OpenTransaction(
         open_txn["txn"], open_txn["denomination_minor"], open_txn["validation_number"])

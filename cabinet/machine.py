@@ -548,7 +548,7 @@ class Cabinet:
             out.append(SaveRecall(self._recall_entry(st, result, voided=False)))
             out.append(Journal("round_end", st.station, st.returned_in_round_minor,
                                {"round_id": s.round_id, "wagered_minor": st.stake_in_round_minor,
-                                "net_minor": net}))
+                                "returned_minor": st.returned_in_round_minor, "net_minor": net}))
             st.in_round = False
             st.stake_in_round_minor = st.returned_in_round_minor = 0
             if self.uses_chips:
@@ -600,7 +600,9 @@ class Cabinet:
                 st.meters.add("void_reclaimed_minor", -refund)
             out.append(SaveRecall(self._recall_entry(st, result, voided=True)))
             out.append(Journal("round_void", st.station, max(refund, 0),
-                               {"round_id": s.round_id, "reason": reason}))
+                               {"round_id": s.round_id, "reason": reason,
+                                "wagered_minor": st.stake_in_round_minor,
+                                "returned_minor": st.returned_in_round_minor}))
             st.in_round = False
             st.stake_in_round_minor = st.returned_in_round_minor = 0
         s.round_open = False

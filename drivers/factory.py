@@ -53,6 +53,8 @@ class DriverSettings:
         accept_vouchers: let the validator read TITO tickets.
         sim_dir: directory for the twins' pty symlinks and tickets (sim mode);
             None = a new temporary directory.
+        bill_poll_interval_s: ID-003 status poll period (protocols.md: ~0.2 s; the
+            twins answer at once, so simulation may poll faster).
         refire_guard_overrides_s: per-action refire windows for the panel.
     """
 
@@ -64,6 +66,7 @@ class DriverSettings:
     enabled_denominations_minor: frozenset[int] | None = None
     accept_vouchers: bool = True
     sim_dir: Path | None = None
+    bill_poll_interval_s: float = 0.2
     refire_guard_overrides_s: dict[Action, float] = field(default_factory=dict)
 
 
@@ -149,6 +152,7 @@ def build_drivers(
                 open_transaction=open_transaction,
                 enabled_denominations_minor=settings.enabled_denominations_minor,
                 accept_vouchers=settings.accept_vouchers,
+                poll_interval_s=settings.bill_poll_interval_s,
             )
         elif settings.bill_acceptor == "pulse":
             if settings.wiring.pulse is None:
