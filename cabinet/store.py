@@ -111,6 +111,8 @@ class Store:
             raise StoreError(f"journal {self.path}: {e}") from None
         self.seq = self._max_seq()
         self._last_blobs: dict[str, bytes] = {}
+        self._durable = True
+        #: Durable (fsynced) commits so far.
         self.fsyncs = 0
 
     def close(self) -> None:
@@ -207,7 +209,6 @@ class Store:
             def __exit__(self, exc_type: Any, exc: Any, tb: Any) -> None:
                 if exc_type is None:
                     store.db.execute("COMMIT")
-                    store.fsyncs += 1
                 else:
                     store.db.execute("ROLLBACK")
 
@@ -216,17 +217,32 @@ class Store:
     def needs_commit(self, state: CabinetState, round_state: dict[str, Any] | None,
                      effects: Sequence[Effect]) -> bool:
         """Whether anything but the clock changed since the last commit."""
-        if any(isinstance(e, Journal | SaveVoucher | SetVoucherStatus | SaveRecall | ClearJournal)
-               for e in effects):
+        if self._has_journal(effects):
             return True
         return (self._encode_state(state, for_compare=True) != self._last_blobs.get("cabinet~")
                 or self._encode_round(round_state) != self._last_blobs.get("round"))
+
+    @staticmethod
+    def _has_journal(effects: Sequence[Effect]) -> bool:
+        return any(isinstance(e, Journal | SaveVoucher | SetVoucherStatus | SaveRecall
+                              | ClearJournal) for e in effects)
 
     @staticmethod
     def _encode_state(state: CabinetState, for_compare: bool = False) -> bytes:
         if for_compare:
             state = msgspec.structs.replace(state, now_ms=0, wall_s=0.0)
         return msgspec.json.encode(state)
+
+    @staticmethod
+    def _critical_view(state: CabinetState) -> bytes:
+        """The state without what only shapes the next bet or the screen (bets being
+        built, the selected chip, Deal pressed, the menu page, the clock)."""
+        stations = [msgspec.structs.replace(st, bets_minor=[], chip_log=[],
+                                            selected_chip_minor=None, ready=False, win_minor=0)
+                    for st in state.stations]
+        return msgspec.json.encode(msgspec.structs.replace(
+            state, stations=stations, now_ms=0, wall_s=0.0, maintenance=None, message="",
+            last_button="", bet_deadline_ms=None))
 
     @staticmethod
     def _encode_round(round_state: dict[str, Any] | None) -> bytes:
@@ -236,12 +252,26 @@ class Store:
                effects: Sequence[Effect], wall_s: float) -> None:
         """Write the state, the round and every journal effect in one transaction.
 
+        A commit that moves money, changes a meter, the round, a lockup or
+        anything journaled is durable (the WAL is fsynced before it returns).
+        One that only changes a bet being built, the selected chip or the menu
+        page skips the fsync: a power cut may forget that last press, never
+        money, and the next durable commit syncs it along.
+
         Raises:
             StoreError: the write failed (nothing of it is kept).
         """
         blob = self._encode_state(state)
         rblob = self._encode_round(round_state)
+        critical = self._critical_view(state)
+        # a finished round left on the table for display is not critical any more
+        round_key = rblob if state.round_open else b"closed"
+        durable = (self._has_journal(effects) or round_key != self._last_blobs.get("round~")
+                   or critical != self._last_blobs.get("critical"))
         try:
+            if durable != self._durable:
+                self.db.execute(f"PRAGMA synchronous={'FULL' if durable else 'NORMAL'}")
+                self._durable = durable
             with self._tx():
                 self.seq += 1
                 for name, data in (("cabinet", blob), ("round", rblob)):
@@ -254,8 +284,12 @@ class Store:
         except sqlite3.Error as e:
             self.seq = self._max_seq()
             raise StoreError(f"journal commit failed: {e}") from None
+        if durable:
+            self.fsyncs += 1
         self._last_blobs["cabinet~"] = self._encode_state(state, for_compare=True)
         self._last_blobs["round"] = rblob
+        self._last_blobs["critical"] = critical
+        self._last_blobs["round~"] = round_key
 
     def _insert_event(self, wall_s: float, kind: str, station: int, amount: int,
                       data: dict[str, Any]) -> None:

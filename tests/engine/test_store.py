@@ -105,3 +105,19 @@ def test_a_round_is_committed_after_every_decision(tmp_path):
     assert eng.store.fsyncs == n + 1
     saved = eng.store.load().round_state
     assert saved == eng.cab.round_dict()
+
+
+def test_money_commits_fsync_bet_building_does_not(tmp_path):
+    from cabinet.machine import new_state
+    from cabinet.settings import GameSettings
+    eng = _boot(tmp_path / "j.db", seed=2)
+    eng.cab.s = new_state(GameSettings(variant="american"))
+    eng.cab.rules = eng.cab.s.settings.validate()
+    eng.step(NoteStacked(1, 5000, "t"))                  # money: durable
+    n = eng.store.fsyncs
+    eng.step(IntentReceived(1, "chip", 500))
+    eng.step(IntentReceived(1, "place", 2))
+    assert eng.store.fsyncs == n                          # bet building: written, no fsync
+    assert eng.store.load().state.stations[0].bets_minor == [0, 500, 0]
+    eng.step(IntentReceived(1, "deal"))
+    assert eng.store.fsyncs == n + 1                      # the deal moves money: durable
