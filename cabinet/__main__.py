@@ -55,11 +55,10 @@ def build_devices(mode: str, config: dict[str, Any], engine: Engine,
 
     dev_cfg = config.get("devices", {})
     wiring = load_wiring(Path(config["wiring"])) if "wiring" in config else Wiring()
+    urls = {k: dev_cfg[k] for k in ("bill_acceptor_url", "printer_url") if k in dev_cfg}
     settings = DriverSettings(
         mode="hardware" if mode == "hardware" else "sim", wiring=wiring,
-        bill_acceptor=dev_cfg.get("bill_acceptor", "id003"),
-        bill_acceptor_url=dev_cfg.get("bill_acceptor_url", DriverSettings.bill_acceptor_url),
-        printer_url=dev_cfg.get("printer_url", DriverSettings.printer_url),
+        bill_acceptor=dev_cfg.get("bill_acceptor", "id003"), **urls,
         sim_dir=sim_dir, bill_poll_interval_s=float(dev_cfg.get(
             "bill_poll_interval_s", 0.2 if mode == "hardware" else 0.05)))
     open_txn = engine.store.open_escrow()

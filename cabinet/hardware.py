@@ -336,7 +336,7 @@ class DriverDevices:
             elif cmd == "printer":
                 return {"ok": True, "reply": printer_command(sim.printer, str(msg["line"]))}
             elif cmd == "tickets":
-                out = Path(sim.printer.out_dir)
+                out = Path(str(sim.printer.out_dir))
                 return {"ok": True, "tickets": sorted(str(p) for p in out.glob("*.png"))}
             else:
                 return {"ok": False, "error": f"unknown command {cmd!r}"}

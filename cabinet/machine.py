@@ -954,7 +954,8 @@ class Cabinet:
 
 def _settings_dict(s: GameSettings) -> dict[str, Any]:
     import msgspec
-    return msgspec.to_builtins(s)
+    out: dict[str, Any] = msgspec.to_builtins(s)
+    return out
 
 
 _HANDLERS: dict[type, Callable[[Cabinet, Any, list[Effect]], None]] = {

@@ -144,16 +144,16 @@ class Engine:
             self.store.commit(state, self.cab.round_dict(), effects, state.wall_s)
             self.commit_ms.append((time.perf_counter() - t0) * 1000)
         self.handled += 1
-        for e in effects:
-            if isinstance(e, Rejected):
-                log.info("rejected %s: %s", e.what, e.reason)
-            elif isinstance(e, SendCue):
-                self._publish(Cue(name=e.name, station=e.station, data=e.data))
+        for eff in effects:
+            if isinstance(eff, Rejected):
+                log.info("rejected %s: %s", eff.what, eff.reason)
+            elif isinstance(eff, SendCue):
+                self._publish(Cue(name=eff.name, station=eff.station, data=eff.data))
             else:
                 try:
-                    self.devices.run(e)
+                    self.devices.run(eff)
                 except Exception:                    # a device error must not stop the loop
-                    log.exception("device effect %r failed", e)
+                    log.exception("device effect %r failed", eff)
         self._publish_snapshot()
         return effects
 

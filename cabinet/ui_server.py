@@ -87,7 +87,7 @@ class UIServer:
             await asyncio.sleep(0)
             try:
                 await asyncio.wait_for(self.server.wait_closed(), 1.0)
-            except (asyncio.TimeoutError, TimeoutError):
+            except TimeoutError:
                 pass
 
     def _broadcast(self, msg: Snapshot | Cue) -> None:

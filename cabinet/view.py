@@ -34,7 +34,7 @@ _OVERLAYS = {"door_open": "door_open", "tilt": "tilt", "handpay": "handpay",
 
 def chips_for(amount_minor: int, chips: tuple[int, ...]) -> list[int]:
     """A pile of chips worth ``amount_minor``, largest first (for drawing only)."""
-    pile = []
+    pile: list[int] = []
     for c in sorted(chips or _DISPLAY_CHIPS, reverse=True):
         while amount_minor >= c and len(pile) < 12:
             pile.append(c)

@@ -23,7 +23,7 @@ class RandomSource(Protocol):
     ``random.Random`` and ``secrets.SystemRandom`` both provide ``randrange``.
     """
 
-    def randrange(self, stop: int) -> int: ...
+    def randrange(self, start: int, stop: int | None = None, step: int = 1) -> int: ...
 
 
 _CHUNK_LIMIT = 1 << 62

@@ -25,7 +25,6 @@ from cabinet.game import shoe as shoe_mod
 
 from .helpers import hand, play, start
 
-
 # -- classic ---------------------------------------------------------------------------
 
 def test_classic_one_deck_shuffled_every_round_one_spot():

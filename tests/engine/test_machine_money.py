@@ -19,8 +19,8 @@ from cabinet.events import (
     DoorChanged,
     KeyChanged,
     NoteEscrowed,
-    PrintFinished,
     PowerUp,
+    PrintFinished,
     VoucherEscrowed,
     VoucherStacked,
 )
@@ -28,7 +28,6 @@ from cabinet.machine import Cabinet
 from cabinet.settings import GameSettings
 
 from .helpers import Rig, kinds
-
 
 # -- bills ---------------------------------------------------------------------------
 

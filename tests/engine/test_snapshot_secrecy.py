@@ -4,7 +4,6 @@ random rounds of every variant (issue: engine "Done when")."""
 from __future__ import annotations
 
 import json
-import random
 from collections import Counter
 
 from hypothesis import given, settings
@@ -58,7 +57,7 @@ def test_snapshot_holds_only_cards_a_player_may_see(settings_, seed, picks):
             assert _shown(snap) == +dealt            # exactly the face-up dealt cards
             undealt = Counter(map(str, rnd.shoe.cards[rnd.shoe.position:]))
             assert "shoe" not in blob
-            for card, k in undealt.items():
+            for card in undealt:
                 assert _shown(snap)[card] <= dealt[card]
         for e in cues:
             if isinstance(e, SendCue) and e.name == "card_dealt" and e.data.get("face_down"):

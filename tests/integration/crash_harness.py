@@ -154,7 +154,7 @@ def verify_journal(journal: Path) -> dict[str, Any]:
         n = st.station
         mine = [e for e in events if e["station"] == n]
 
-        def total(kind: str, key: str | None = None) -> int:
+        def total(kind: str, key: str | None = None, mine: list[dict[str, Any]] = mine) -> int:
             return sum((e["data"][key] if key else e["amount_minor"])
                        for e in mine if e["kind"] == kind)
 
