@@ -273,12 +273,9 @@ class Round:
         if self.phase is not Phase.PLAYER:
             return frozenset()
         spot, hand = self._current()
-        legal = {Decision.HIT, Decision.STAND}
-        if self._double_refusal(spot, hand, False) is None:
-            legal.add(Decision.DOUBLE)
-        if self._split_refusal(spot, hand, False) is None:
-            legal.add(Decision.SPLIT)
-        return frozenset(legal)
+        can_double = self._double_refusal(spot, hand, False) is None
+        can_split = self._split_refusal(spot, hand, False) is None
+        return _PLAY_SETS[can_double, can_split]
 
     def hands(self) -> Iterator[tuple[Spot, int, Hand]]:
         """Every ``(spot, hand number from 1, hand)`` in play order."""
@@ -385,6 +382,8 @@ class Round:
             raise IllegalDecision(f"{decision}: not a decision; one of {names}") from None
 
     def _refuse_if_illegal(self, d: Decision) -> None:
+        if self._prompt is not None and d in self._prompt.legal:
+            return                                   # the cached answer: legal
         name = d.value
         if self.phase is Phase.NEW:
             raise IllegalDecision(f"{name}: the round has not been dealt yet")
@@ -644,38 +643,42 @@ class Round:
 
     def _dealer_plays(self, ev: list[Event]) -> None:
         """RULES.md "When the dealer draws", then settle what is left."""
-        undecided = [h for _, _, h in self.hands() if not h.settled]
+        undecided = [h for s in self.spots for h in s.hands if h.outcome is None]
         self._reveal(ev)
+        cards = self.dealer_cards
         if undecided:
-            if len(self.dealer_cards) == 1:
+            if len(cards) == 1:
                 self._dealer_draw(ev)
             if not all(h.blackjack for h in undecided):
                 hits_soft_17 = self.rules.dealer_hits_soft_17
                 while True:
-                    total, soft = hand_total(self.dealer_cards)
+                    total, soft = hand_total(cards)
                     if total < 17 or (total == 17 and soft and hits_soft_17):
                         self._dealer_draw(ev)
                     else:
                         break
-            total = hand_total(self.dealer_cards)[0]
+            total = hand_total(cards)[0]
             ev.append(DealerStood(total, total > 21))
-        self._settle_insurance(is_natural(self.dealer_cards), ev)
-        dealer_bj = is_natural(self.dealer_cards)
-        d_total = hand_total(self.dealer_cards)[0]
-        for spot, n, hand in self.hands():
-            if hand.settled:
-                continue
-            if hand.blackjack:
-                outcome = Outcome.PUSH if dealer_bj else Outcome.BLACKJACK
-            elif dealer_bj:
-                outcome = Outcome.LOSE
-            elif d_total > 21 or hand.total > d_total:
-                outcome = Outcome.WIN
-            elif hand.total == d_total:
-                outcome = Outcome.PUSH
-            else:
-                outcome = Outcome.LOSE
-            self._settle_hand(spot, n, hand, outcome, ev)
+        dealer_bj = is_natural(cards)
+        self._settle_insurance(dealer_bj, ev)
+        d_total = hand_total(cards)[0]
+        for spot in self.spots:
+            for n, hand in enumerate(spot.hands, 1):
+                if hand.outcome is not None:
+                    continue
+                if hand.blackjack:
+                    outcome = Outcome.PUSH if dealer_bj else Outcome.BLACKJACK
+                elif dealer_bj:
+                    outcome = Outcome.LOSE
+                else:
+                    total = hand.total
+                    if d_total > 21 or total > d_total:
+                        outcome = Outcome.WIN
+                    elif total == d_total:
+                        outcome = Outcome.PUSH
+                    else:
+                        outcome = Outcome.LOSE
+                self._settle_hand(spot, n, hand, outcome, ev)
         self._end(ev)
 
     def _settle_hand(self, spot: Spot, n: int, hand: Hand, outcome: Outcome,
@@ -873,6 +876,13 @@ class Round:
             raise StateError("round: saved pointers are out of range") from None
         self._prompt = self._make_prompt()
 
+
+_PLAY_SETS: dict[tuple[bool, bool], frozenset[Decision]] = {
+    (dbl, spl): frozenset({Decision.HIT, Decision.STAND}
+                          | ({Decision.DOUBLE} if dbl else set())
+                          | ({Decision.SPLIT} if spl else set()))
+    for dbl in (False, True) for spl in (False, True)
+}
 
 _HANDLERS = {
     Decision.INSURE: Round._insure,
