@@ -1,0 +1,30 @@
+"""The rules core type-checks under ``mypy --strict`` and lints clean (issue: rules
+engine, "mypy strict on cabinet/game/")."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.mark.timeout(300)
+def test_rules_core_is_strictly_typed():
+    r = subprocess.run([sys.executable, "-m", "mypy", "--strict", "cabinet/game"],
+                       cwd=ROOT, capture_output=True, text=True)
+    assert r.returncode == 0, r.stdout + r.stderr
+
+
+@pytest.mark.timeout(120)
+def test_engine_and_drivers_lint_clean():
+    ruff = shutil.which("ruff", path=str(Path(sys.executable).parent))
+    if ruff is None:
+        pytest.skip("ruff is not installed")
+    r = subprocess.run([ruff, "check", "cabinet", "drivers"], cwd=ROOT,
+                       capture_output=True, text=True)
+    assert r.returncode == 0, r.stdout
