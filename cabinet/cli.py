@@ -21,7 +21,24 @@ def _build_parser() -> argparse.ArgumentParser:
     rp.add_argument("--check", action="store_true",
                     help="compare with the file's expect/expect_error; status 1 on mismatch")
 
-    sub.add_parser("run", help="run the whole cabinet with simulated devices")
+    run = sub.add_parser("run", help="run the whole cabinet (engine + table UI) with simulated "
+                         "devices; headless: a demo player plays and the run stops by itself")
+    run.add_argument("--rounds", type=int, default=5, metavar="N",
+                     help="rounds the demo player plays (default 5)")
+    run.add_argument("--variant", choices=["classic", "classic-multi", "american"],
+                     help="the demo switches the game to this first (operator menu)")
+    run.add_argument("--out", metavar="DIR",
+                     help="run folder for screenshots, vouchers and logs "
+                          "(default out/run-YYYYmmdd-HHMMSS)")
+    look = run.add_mutually_exclusive_group()
+    look.add_argument("--window", dest="window", action="store_true", default=None,
+                      help="open a window (default when DISPLAY or WAYLAND_DISPLAY is set)")
+    look.add_argument("--headless", dest="window", action="store_false",
+                      help="no window: SDL dummy driver and the demo player")
+    run.add_argument("--demo", action="store_true", default=None,
+                     help="let the demo player play in the window too")
+    run.add_argument("--size", default="1280x720", help="UI size WxH (default 1280x720)")
+    run.add_argument("--journal", help="SQLite journal (default: user data dir)")
 
     ep = sub.add_parser("engine", help="run the engine process")
     ep.add_argument("--journal", help="SQLite journal (default: user data dir)")
@@ -58,8 +75,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         from cabinet import replay
         return replay.main(args.files, check=args.check)
     if args.command == "run":
-        from cabinet import demo
-        return demo.main()
+        from cabinet import launcher
+        if args.rounds < 0:
+            print("cabinet run: --rounds must be 0 or more", file=sys.stderr)
+            return 2
+        return launcher.main(rounds=args.rounds, variant=args.variant, out=args.out,
+                             window=args.window, demo=args.demo, size=args.size,
+                             journal=args.journal)
     if args.command == "engine":
         from cabinet.__main__ import engine_main
         return engine_main(args.journal, args.socket, args.devices, args.config, args.sim_dir)

@@ -4,10 +4,17 @@ Usage::
 
     python -m ui --socket /run/cabinet/ui.sock [--size WxH] [--fullscreen]
                  [--portrait] [--station N] [--screenshot-dir DIR] [--no-sound]
+                 [--sim-socket PATH]
 
 Windowed (1280x720 unless ``--size``) for development; ``--fullscreen``
 takes the whole display with no cursor (KMSDRM on the cabinet). Imports
 only ``cabinet.ipc``/``cabinet.snapshot`` from the engine side.
+
+Signals: SIGTERM (and SIGINT) end the UI cleanly. With ``--screenshot-dir``,
+SIGUSR1 saves ``DIR/shot-NNN.png`` (NNN = 001, 002... per signal) once the
+animations have settled, and prints ``screenshot DIR/shot-NNN.png``.
+``--sim-socket`` enables the dev keys of ``ui.devkeys`` (simulated devices
+only; they never send intents).
 """
 
 from __future__ import annotations
@@ -15,6 +22,7 @@ from __future__ import annotations
 import argparse
 import logging
 import os
+import signal
 import sys
 import time
 
@@ -47,6 +55,8 @@ def build_parser() -> argparse.ArgumentParser:
     ap.add_argument("--station", type=int, default=1, choices=(1, 2, 3), help="station for keyboard intents")
     ap.add_argument("--screenshot-dir", default=None, help="save a PNG here on every mode/overlay change")
     ap.add_argument("--no-sound", action="store_true", help="stay silent")
+    ap.add_argument("--sim-socket", default=None, help="the engine's sim control socket: enables the dev "
+                    "keys F2-F9 and Shift+button (simulated notes, vouchers, doors, key, printer, panel)")
     ap.add_argument("-v", "--verbose", action="store_true")
     return ap
 
@@ -82,14 +92,42 @@ def main(argv: list[str] | None = None) -> int:
     print(f"table UI: engine socket {args.socket}, station {args.station}, "
           f"{window.get_width()}x{window.get_height()}, sound {'on' if sounds.available else 'off'}")
     print(KEY_HELP_TEXT)
+    if args.sim_socket:
+        from ui.devkeys import DEV_KEY_HELP_TEXT, DevKeys
+
+        app.devkeys = DevKeys(args.sim_socket)
+        app.devkeys.start()
+        print(DEV_KEY_HELP_TEXT)
     sys.stdout.flush()
+    _install_signals(app, args.screenshot_dir)
     try:
         app.run()
     except KeyboardInterrupt:
         pass
     finally:
+        if app.devkeys is not None:
+            app.devkeys.stop()
         pygame.quit()
     return 0
+
+
+def _install_signals(app: object, screenshot_dir: str | None) -> None:
+    """SIGTERM/SIGINT stop the loop; SIGUSR1 asks for a settled screenshot (see module doc)."""
+    from ui.app import App
+
+    assert isinstance(app, App)
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(sig, lambda _s, _f: app.stop())
+    if screenshot_dir and hasattr(signal, "SIGUSR1"):
+        count = [0]
+
+        def shot(_s: int, _f: object) -> None:
+            count[0] += 1
+            path = os.path.join(screenshot_dir, f"shot-{count[0]:03d}.png")
+            app.request_screenshot(path)
+
+        signal.signal(signal.SIGUSR1, shot)
+        app.on_settled_shot = lambda path: print(f"screenshot {path}", flush=True)
 
 
 if __name__ == "__main__":

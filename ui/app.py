@@ -23,6 +23,7 @@ from cabinet.ipc import Cue, Error, Intent
 from cabinet.snapshot import Snapshot
 from ui.animation import Animator
 from ui.client import EngineClient, Link
+from ui.devkeys import DevKeys
 from ui.input import InputContext, LocalAction, map_event
 from ui.render import Renderer
 from ui.sound import Sounds
@@ -85,6 +86,12 @@ class App:
         self.first_frame_ms: int | None = None
         self.last_error: Error | None = None
         self._pending_shots: list[str] = []
+        self._settled_shots: list[str] = []
+        self._announce: set[str] = set()
+        #: called with the path of each ``request_screenshot`` file once saved.
+        self.on_settled_shot: Callable[[str], None] | None = None
+        #: dev keys driving the simulated devices (``--sim-socket``), or ``None``.
+        self.devkeys: DevKeys | None = None
         #: called once after the first frame is presented (start-up timing).
         self.on_first_frame: Callable[[], None] | None = None
         self._wake = threading.Event()
@@ -146,6 +153,17 @@ class App:
             self.sounds.play(name)
         self.dirty = True
 
+    def request_screenshot(self, path: str) -> None:
+        """Thread- and signal-safe: save a frame at ``path`` once nothing moves any more
+        (card, flip, chip tweens settled), drawing a fresh frame for it."""
+        self._settled_shots.append(path)
+        self.wake()
+
+    def stop(self) -> None:
+        """Signal-safe: leave ``run()`` after the current turn."""
+        self.running = False
+        self.wake()
+
     def handle_input(self, event: pygame.event.Event) -> list[Intent]:
         """Map one input event; send its intents; apply local actions. Returns the intents."""
         chips = self.snapshot.chip_values_minor if self.snapshot is not None else []
@@ -191,12 +209,17 @@ class App:
             self.first_frame_ms = now_ms
             if self.on_first_frame is not None:
                 self.on_first_frame()
-        for path in self._pending_shots:
+        shots, self._pending_shots = self._pending_shots, []
+        for path in shots:
             try:
                 save_screenshot(self.window, path)
             except (OSError, pygame.error) as e:
                 log.warning("screenshot %s failed: %s", path, e)
-        self._pending_shots.clear()
+                continue
+            if path in self._announce:
+                self._announce.discard(path)
+                if self.on_settled_shot is not None:
+                    self.on_settled_shot(path)
         self.dirty = False
 
     def step(self, max_wait_ms: int = IDLE_POLL_MS) -> None:
@@ -215,12 +238,19 @@ class App:
         for ev in pygame.event.get():
             if ev.type in (pygame.WINDOWEXPOSED, pygame.VIDEOEXPOSE, pygame.WINDOWRESTORED):
                 self.dirty = True
+            if self.devkeys is not None and self.devkeys.handle(ev):
+                continue
             self.handle_input(ev)
         now = self.clock_ms()
         if self.client is not None:
             evs = self.client.poll()
             if evs:
                 self.feed(evs, now)
+        if self._settled_shots and not self.anim.busy(now):
+            shots, self._settled_shots = self._settled_shots, []
+            self._pending_shots += shots
+            self._announce.update(shots)
+            self.dirty = True
         if self.dirty or (interval is not None and now - self._last_draw_ms >= interval):
             self.draw(now)
             self._last_draw_ms = now

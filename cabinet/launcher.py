@@ -1,0 +1,360 @@
+"""``cabinet run``: the whole cabinet on one computer, every device simulated.
+
+Owns: starting the engine (``python -m cabinet engine --devices sim``, journal
+in the user data directory) and the table UI (``python -m ui``) as separate
+processes, the demo player when there is no display, the run folder
+(screenshots, the printed voucher, both processes' logs) and a clean stop:
+Ctrl-C, SIGTERM, closing the window or the end of the demo stops the UI,
+then the engine (SIGTERM, then SIGKILL after a timeout), and nothing is left
+running.
+
+- With a display (``DISPLAY``/``WAYLAND_DISPLAY`` set, or ``--window``): a
+  window to play in, with the UI's dev keys (``ui.devkeys``: notes, the last
+  voucher, door, operator key, printer paper, bill jam, Shift+button presses)
+  on the engine's sim control socket. ``--demo`` lets the demo player play
+  in the window.
+- Without one (``--headless``; SSH, CI): the UI draws on SDL's dummy driver
+  and ``cabinet.demo_player`` inserts $100, plays ``--rounds`` rounds with
+  basic strategy by pressing the mock panel's buttons, cashes out, visits the
+  maintenance menu, and the run ends by itself with status 0.
+
+The UI is signalled (SIGUSR1) for screenshots once the table has settled;
+see ``ui/__main__.py``. Nothing here imports pygame.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import datetime as dt
+import fcntl
+import os
+import queue
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from concurrent.futures import Future, ThreadPoolExecutor
+from pathlib import Path
+from typing import IO, Any
+
+import platformdirs
+
+from cabinet.paths import APP, default_journal
+
+ENGINE_READY_TIMEOUT_S = 30.0
+UI_START_TIMEOUT_S = 30.0
+STOP_TIMEOUT_S = 10.0
+SHOT_TIMEOUT_S = 15.0
+
+
+def _die_with_parent() -> None:  # pragma: no cover - runs in the child
+    """Linux: the child gets SIGTERM if the launcher dies (no orphans even on SIGKILL)."""
+    with contextlib.suppress(Exception):
+        ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+
+
+def default_out_dir() -> Path:
+    """``out/run-YYYYmmdd-HHMMSS`` in the source tree when run from a checkout,
+    else under the user data directory."""
+    root = Path(__file__).resolve().parents[1]
+    base = root / "out" if (root / "pyproject.toml").exists() else \
+        Path(platformdirs.user_data_dir(APP)) / "runs"
+    return base / dt.datetime.now().strftime("run-%Y%m%d-%H%M%S")
+
+
+def has_display() -> bool:
+    return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
+
+
+class Child:
+    """One child process in its own session (Ctrl-C reaches only the launcher)."""
+
+    def __init__(self, name: str, argv: list[str], *, env: dict[str, str], log: Path,
+                 stdout_to_terminal: bool = False) -> None:
+        self.name = name
+        self.log_path = log
+        self._log: IO[str] = open(log, "a", buffering=1)  # noqa: SIM115 - closed in stop()
+        self.lines: queue.SimpleQueue[str] = queue.SimpleQueue()
+        self.to_terminal = stdout_to_terminal
+        self.proc = subprocess.Popen(
+            argv, stdout=subprocess.PIPE, stderr=self._log, stdin=subprocess.DEVNULL, text=True,
+            env=env, start_new_session=True,
+            preexec_fn=_die_with_parent if sys.platform.startswith("linux") else None)
+        self._reader = threading.Thread(target=self._read, name=f"{name}-stdout", daemon=True)
+        self._reader.start()
+
+    def _read(self) -> None:
+        assert self.proc.stdout is not None
+        for line in self.proc.stdout:
+            self._log.write(line)
+            self.lines.put(line)
+            if self.to_terminal:
+                sys.stdout.write(line)
+                sys.stdout.flush()
+
+    def wait_line(self, text: str, timeout_s: float) -> str | None:
+        """The first stdout line containing ``text``; ``None`` on timeout or exit."""
+        deadline = time.monotonic() + timeout_s
+        while (left := deadline - time.monotonic()) > 0:
+            try:
+                line = self.lines.get(timeout=min(left, 0.2))
+            except queue.Empty:
+                if self.proc.poll() is not None and self.lines.empty():
+                    return None
+                continue
+            if text in line:
+                return line
+        return None
+
+    @property
+    def running(self) -> bool:
+        return self.proc.poll() is None
+
+    def stop(self, timeout_s: float = STOP_TIMEOUT_S) -> int | None:
+        """SIGTERM, wait, SIGKILL; returns the exit status."""
+        if self.proc.poll() is None:
+            with contextlib.suppress(ProcessLookupError):
+                self.proc.terminate()
+            try:
+                self.proc.wait(timeout_s)
+            except subprocess.TimeoutExpired:
+                with contextlib.suppress(ProcessLookupError):
+                    self.proc.kill()
+                self.proc.wait(5)
+        self._reader.join(2)
+        self._log.close()
+        return self.proc.returncode
+
+
+class Shots:
+    """Named screenshots in the run folder, taken by the UI process.
+
+    ``settled(name)`` sends the UI SIGUSR1 and waits for its ``shot-NNN.png``
+    (saved once the animations are over); ``grab(pattern, name)`` keeps the
+    newest of the UI's own mode-change screenshots matching ``pattern``.
+    Both copy to ``NN-name.png`` in the run folder.
+    """
+
+    def __init__(self, ui: Child, frames: Path, out: Path) -> None:
+        self.ui = ui
+        self.frames = frames
+        self.out = out
+        self.count = 0
+        self.signals = 0
+        self.saved: list[Path] = []
+
+    def _keep(self, src: Path, name: str) -> Path:
+        self.count += 1
+        dst = self.out / f"{self.count:02d}-{name}.png"
+        shutil.copyfile(src, dst)
+        self.saved.append(dst)
+        return dst
+
+    def settled(self, name: str) -> Path | None:
+        self.signals += 1
+        path = self.frames / f"shot-{self.signals:03d}.png"
+        os.kill(self.ui.proc.pid, signal.SIGUSR1)
+        deadline = time.monotonic() + SHOT_TIMEOUT_S
+        while time.monotonic() < deadline:
+            if path.exists():
+                return self._keep(path, name)
+            time.sleep(0.05)
+        print(f"cabinet run: screenshot {name} timed out", file=sys.stderr)
+        return None
+
+    def grab(self, pattern: str, name: str) -> Path | None:
+        deadline = time.monotonic() + 3.0
+        while time.monotonic() < deadline:
+            found = sorted(p for p in self.frames.glob(pattern) if not p.name.startswith("."))
+            if found:
+                return self._keep(found[-1], name)
+            time.sleep(0.05)
+        return None
+
+
+def _lock(journal: Path) -> IO[str] | None:
+    """One ``cabinet run`` per journal: an exclusive lock beside it, or ``None`` if taken."""
+    journal.parent.mkdir(parents=True, exist_ok=True)
+    f = open(journal.with_name(journal.name + ".run.lock"), "w")  # noqa: SIM115
+    try:
+        fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        f.close()
+        return None
+    return f
+
+
+def main(*, rounds: int = 5, variant: str | None = None, out: str | None = None,
+         window: bool | None = None, demo: bool | None = None, size: str = "1280x720",
+         journal: str | None = None) -> int:
+    """Run the cabinet; returns the exit status (0 done, 1 failure, 130 interrupted).
+
+    Args:
+        rounds: rounds the demo player plays.
+        variant: the demo switches the game to it first (operator menu); ``None``
+            plays the journal's current game.
+        out: the run folder (default ``default_out_dir()``).
+        window: ``True`` a window, ``False`` headless, ``None`` a window when
+            there is a display.
+        demo: run the demo player (default: only when headless).
+        size: UI window/screenshot size ``WxH``.
+        journal: the SQLite journal (default: the user data directory's).
+    """
+    windowed = has_display() if window is None else window
+    play = (not windowed) if demo is None else demo
+    journal_path = Path(journal) if journal else default_journal()
+    out_dir = Path(out) if out else default_out_dir()
+    frames = out_dir / "frames"
+    frames.mkdir(parents=True, exist_ok=True)
+    lock = _lock(journal_path)
+    if lock is None:
+        print(f"cabinet run: another cabinet is running on {journal_path}", file=sys.stderr)
+        return 1
+
+    stop = threading.Event()
+    interrupted = threading.Event()
+
+    def on_signal(signum: int, _frame: Any) -> None:
+        interrupted.set()
+        stop.set()
+
+    old = {s: signal.signal(s, on_signal) for s in (signal.SIGINT, signal.SIGTERM)}
+    tmp = Path(tempfile.mkdtemp(prefix="cabinet-run-"))
+    sock = tmp / "ui.sock"
+    sim_sock = tmp / "ui.sock.sim"
+    sim_dir = out_dir / "sim"
+    children: list[Child] = []
+    status = 1
+    demo_result: Any = None
+    shots: Shots | None = None
+    try:
+        print(f"cabinet run: engine + table UI ({'window' if windowed else 'headless'}), "
+              f"journal {journal_path}", flush=True)
+        env = {**os.environ, "CABINET_LOG": os.environ.get("CABINET_LOG", "INFO"),
+               "PYGAME_HIDE_SUPPORT_PROMPT": "1"}
+        engine = Child("engine", [sys.executable, "-m", "cabinet", "engine",
+                                  "--journal", str(journal_path), "--socket", str(sock),
+                                  "--devices", "sim", "--sim-dir", str(sim_dir)],
+                       env=env, log=out_dir / "engine.log")
+        children.append(engine)
+        if engine.wait_line("engine ready", ENGINE_READY_TIMEOUT_S) is None:
+            print(f"cabinet run: the engine did not start; see {engine.log_path}", file=sys.stderr)
+            return 1
+        ui_env = dict(env)
+        if not windowed:
+            ui_env.update(SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy")
+        ui_argv = [sys.executable, "-m", "ui", "--socket", str(sock), "--size", size,
+                   "--screenshot-dir", str(frames)]
+        if windowed:
+            ui_argv += ["--sim-socket", str(sim_sock)]
+        else:
+            ui_argv.append("--no-sound")
+        ui = Child("ui", ui_argv, env=ui_env, log=out_dir / "ui.log", stdout_to_terminal=windowed)
+        children.append(ui)
+        if ui.wait_line("first frame", UI_START_TIMEOUT_S) is None:
+            print(f"cabinet run: the table UI did not start; see {ui.log_path}", file=sys.stderr)
+            return 1
+        if windowed:
+            print("cabinet run: play in the window; F10 or closing it (or Ctrl-C here) stops "
+                  "the cabinet", flush=True)
+        shots = Shots(ui, frames, out_dir)
+        demo_box: dict[str, Any] = {}
+        demo_thread = None
+        if play:
+            demo_thread = threading.Thread(
+                target=_run_demo, name="demo-player", daemon=True,
+                args=(sock, sim_sock, rounds, variant, shots, stop, demo_box))
+            demo_thread.start()
+        while not stop.is_set():
+            if not engine.running:
+                print(f"cabinet run: the engine stopped; see {engine.log_path}", file=sys.stderr)
+                break
+            if not ui.running:
+                if not windowed or play:
+                    print(f"cabinet run: the table UI stopped; see {ui.log_path}", file=sys.stderr)
+                else:
+                    status = 0  # the player closed the window
+                break
+            if demo_thread is not None and not demo_thread.is_alive():
+                demo_result = demo_box.get("result")
+                status = 0 if demo_result is not None and not windowed else status
+                if demo_result is None:
+                    print(f"cabinet run: demo failed: {demo_box.get('error')}", file=sys.stderr)
+                    break
+                if not windowed:
+                    break
+                demo_thread = None  # windowed: keep the table open to play on
+            stop.wait(0.2)
+        if interrupted.is_set():
+            status = 130
+    finally:
+        stop.set()
+        for child in reversed(children):  # the UI first, then the engine
+            child.stop()
+        _collect_tickets(sim_dir, out_dir)
+        shutil.rmtree(tmp, ignore_errors=True)
+        for s, h in old.items():
+            signal.signal(s, h)
+        lock.close()
+    _report(out_dir, demo_result, shots, status)
+    return status
+
+
+def _run_demo(sock: Path, sim_sock: Path, rounds: int, variant: str | None, shots: Shots,
+              stop: threading.Event, box: dict[str, Any]) -> None:
+    from cabinet.demo_player import DemoError, DemoPlayer, SimControl, TableWatch, load_strategy
+
+    watch = sim = None
+    pool = ThreadPoolExecutor(1)
+    try:
+        watch = TableWatch(sock).start()
+        sim = SimControl(sim_sock)
+        want = variant or watch.snapshot.variant  # type: ignore[union-attr]
+        cache = Path(platformdirs.user_cache_dir(APP))
+        future: Future[Any] = pool.submit(load_strategy, want, cache)
+        player = DemoPlayer(watch, sim, rounds=rounds, variant=variant,
+                            strategy=lambda: future.result(120), shot=shots.settled,
+                            grab=shots.grab, stop=stop,
+                            say=lambda text: print(text, flush=True))
+        box["result"] = player.run()
+    except DemoError as e:
+        box["error"] = str(e)
+    except Exception as e:  # reported by the main thread, never a silent thread death
+        box["error"] = f"{type(e).__name__}: {e}"
+    finally:
+        pool.shutdown(wait=False, cancel_futures=True)
+        if sim is not None:
+            sim.close()
+        if watch is not None:
+            watch.close()
+
+
+def _collect_tickets(sim_dir: Path, out_dir: Path) -> list[Path]:
+    """Copy every printed voucher (PNG and text) into the run folder."""
+    kept = []
+    for src in sorted((sim_dir / "tickets").glob("ticket-*")):
+        dst = out_dir / f"voucher-{src.name.removeprefix('ticket-')}"
+        with contextlib.suppress(OSError):
+            shutil.copyfile(src, dst)
+            kept.append(dst)
+    return kept
+
+
+def _report(out_dir: Path, result: Any, shots: Shots | None, status: int) -> None:
+    from cabinet.demo_player import money
+
+    if result is not None:
+        net = sum(r.net_minor for r in result.rounds)
+        print(f"cabinet run: {len(result.rounds)} rounds of {result.variant}, net {money(net)}; "
+              f"inserted {money(result.inserted_minor)}, voucher {result.validation_number} "
+              f"for {money(result.cashed_out_minor)}")
+    if status == 130:
+        print("cabinet run: stopped (Ctrl-C); engine and UI shut down")
+    print(f"output: {out_dir}")
+    for p in sorted(out_dir.glob("*.png")) + sorted(out_dir.glob("voucher-*.txt")):
+        print(f"  {p.name}")
+    print("  engine.log, ui.log, frames/ (the UI's screenshot on every mode change)", flush=True)
