@@ -26,6 +26,7 @@ import socket
 import threading
 import time
 from collections.abc import Callable
+from concurrent.futures import Future
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -377,9 +378,15 @@ class DemoPlayer:
         self.shot(name)
 
     def strategy(self) -> Any:
-        if callable(self._strategy) and not hasattr(self._strategy, "choose"):
-            self._strategy = self._strategy()
-        return self._strategy
+        """The ``Strategy`` to follow now, or ``None`` for ``simple_choice`` (also while a
+        ``Future`` strategy is still being derived)."""
+        s = self._strategy
+        if isinstance(s, Future):
+            if not s.done() or s.exception() is not None:
+                return None
+            self._strategy = s = s.result()
+            self.say(f"demo: basic strategy for {s.variant} ready")
+        return s
 
     # -- the script ---------------------------------------------------------------------
 

@@ -37,7 +37,7 @@ import sys
 import tempfile
 import threading
 import time
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import Future
 from pathlib import Path
 from typing import IO, Any
 
@@ -231,6 +231,7 @@ def main(*, rounds: int = 5, variant: str | None = None, out: str | None = None,
     status = 1
     demo_result: Any = None
     shots: Shots | None = None
+    demo_thread: threading.Thread | None = None
     try:
         print(f"cabinet run: engine + table UI ({'window' if windowed else 'headless'}), "
               f"journal {journal_path}", flush=True)
@@ -263,7 +264,6 @@ def main(*, rounds: int = 5, variant: str | None = None, out: str | None = None,
                   "the cabinet", flush=True)
         shots = Shots(ui, frames, out_dir)
         demo_box: dict[str, Any] = {}
-        demo_thread = None
         if play:
             demo_thread = threading.Thread(
                 target=_run_demo, name="demo-player", daemon=True,
@@ -293,6 +293,8 @@ def main(*, rounds: int = 5, variant: str | None = None, out: str | None = None,
             status = 130
     finally:
         stop.set()
+        if demo_thread is not None:
+            demo_thread.join(5.0)  # it closes its sockets before the engine goes
         for child in reversed(children):  # the UI first, then the engine
             child.stop()
         _collect_tickets(sim_dir, out_dir)
@@ -309,15 +311,22 @@ def _run_demo(sock: Path, sim_sock: Path, rounds: int, variant: str | None, shot
     from cabinet.demo_player import DemoError, DemoPlayer, SimControl, TableWatch, load_strategy
 
     watch = sim = None
-    pool = ThreadPoolExecutor(1)
     try:
         watch = TableWatch(sock).start()
         sim = SimControl(sim_sock)
         want = variant or watch.snapshot.variant  # type: ignore[union-attr]
-        cache = Path(platformdirs.user_cache_dir(APP))
-        future: Future[Any] = pool.submit(load_strategy, want, cache)
+        future: Future[Any] = Future()
+
+        def derive() -> None:  # daemon: a run that ends first does not wait for it
+            try:
+                future.set_result(load_strategy(want, Path(platformdirs.user_cache_dir(APP))))
+            except Exception as e:
+                future.set_exception(e)
+
+        if rounds:
+            threading.Thread(target=derive, name="strategy", daemon=True).start()
         player = DemoPlayer(watch, sim, rounds=rounds, variant=variant,
-                            strategy=lambda: future.result(120), shot=shots.settled,
+                            strategy=future, shot=shots.settled,
                             grab=shots.grab, stop=stop,
                             say=lambda text: print(text, flush=True))
         box["result"] = player.run()
@@ -326,7 +335,6 @@ def _run_demo(sock: Path, sim_sock: Path, rounds: int, variant: str | None, shot
     except Exception as e:  # reported by the main thread, never a silent thread death
         box["error"] = f"{type(e).__name__}: {e}"
     finally:
-        pool.shutdown(wait=False, cancel_futures=True)
         if sim is not None:
             sim.close()
         if watch is not None:
