@@ -10,6 +10,7 @@ screenshot and the UI prints its path. Every wait has a timeout, and
 from __future__ import annotations
 
 import os
+import shutil
 import signal
 import sys
 from pathlib import Path
@@ -33,6 +34,7 @@ class TableProcs:
         self.engine: Child | None = None
         self.ui: Child | None = None
         self._shot_count = 0
+        self._taken = 0
         self.env = {**os.environ, "CABINET_LOG": "INFO", "SDL_VIDEODRIVER": "dummy",
                     "SDL_AUDIODRIVER": "dummy", "PYGAME_HIDE_SUPPORT_PROMPT": "1"}
 
@@ -53,7 +55,7 @@ class TableProcs:
             raise RuntimeError("UI did not start: " + (self.dir / "ui.log").read_text()[-2000:])
 
     def shot(self, timeout_s: float = 15.0) -> Path:
-        """SIGUSR1 the UI; the settled screenshot's path once saved.
+        """SIGUSR1 the UI; once saved, a copy of the settled screenshot (``taken-NN.png``).
 
         Raises:
             TimeoutError: the UI did not report it within ``timeout_s``.
@@ -65,7 +67,10 @@ class TableProcs:
         line = self.ui.wait_line(f"screenshot {expected}", timeout_s)
         if line is None:
             raise TimeoutError(f"no screenshot {expected}")
-        return expected
+        self._taken += 1  # a restarted UI numbers from 1 again: keep each under its own name
+        kept = self.shots / f"taken-{self._taken:02d}.png"
+        shutil.copyfile(expected, kept)
+        return kept
 
     def kill(self, which: str) -> None:
         """SIGKILL the engine or the UI and reap it."""
