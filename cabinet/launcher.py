@@ -357,7 +357,7 @@ def _report(out_dir: Path, result: Any, shots: Shots | None, status: int) -> Non
 
     if result is not None:
         net = sum(r.net_minor for r in result.rounds)
-        print(f"cabinet run: {len(result.rounds)} rounds of {result.variant}, net {money(net)}; "
+        print(f"cabinet run: {len(result.rounds)} round(s) of {result.variant}, net {money(net)}; "
               f"inserted {money(result.inserted_minor)}, voucher {result.validation_number} "
               f"for {money(result.cashed_out_minor)}")
     if status == 130:
