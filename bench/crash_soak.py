@@ -29,14 +29,19 @@ def main() -> int:
     ap.add_argument("--out", type=Path)
     args = ap.parse_args()
     bar = tqdm(total=args.points, unit="kill", file=sys.stderr)
+    t0 = time.monotonic()
     last = [0]
 
     def progress(res):
         bar.update(res.kills - last[0])
         last[0] = res.kills
         bar.set_postfix(failures=len(res.failures), resumed=res.rounds_resumed)
+        if args.out and res.kills % 50 == 0:            # a running tally, in case of a stop
+            args.out.with_suffix(".progress").write_text(
+                f"{res.kills} kills, {res.checks} checks passed, {res.rounds_resumed} rounds "
+                f"resumed, {len(res.failures)} failures, "
+                f"{(time.monotonic() - t0) / 60:.1f} min\n")
 
-    t0 = time.monotonic()
     with tempfile.TemporaryDirectory(prefix="crash-soak-") as d:
         res = soak(Path(d), args.points, seed=args.seed, progress=progress)
     bar.close()
