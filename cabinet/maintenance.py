@@ -57,6 +57,8 @@ def _items(cab: Cabinet) -> list[str]:
                 for e in entries]
     if m.page == "ram_clear":
         return ["Confirm RAM clear"]
+    if m.page == "faults":
+        return ["Clear engine faults"]
     return []
 
 
@@ -132,6 +134,13 @@ def _select(cab: Cabinet, out: list[Effect]) -> None:
             cab.ram_clear(out)
         else:
             m.confirm = "armed"
+    elif m.page == "faults":
+        # Device faults clear when the device reports healthy; an engine fault
+        # (a bug caught by the runtime) is cleared here by the operator.
+        engine = [c for c in cab.s.faults if not c.startswith(("bill_", "printer_"))]
+        if engine:
+            cab.s.faults = {c: t for c, t in cab.s.faults.items() if c not in engine}
+            out.append(Journal("faults_cleared", 0, 0, {"codes": engine}))
 
 
 def view(cab: Cabinet) -> MaintenanceView:

@@ -213,3 +213,14 @@ def test_help_is_reachable_with_zero_credits():
     assert any("Any two ten-value cards may be split" in line for line in snap.help_lines)
     assert snap.table_texts == ["BLACKJACK PAYS 3 TO 2", "DEALER MUST STAND ON ALL 17",
                                 "INSURANCE PAYS 2 TO 1"]
+
+
+def test_engine_fault_is_cleared_by_the_operator_device_faults_by_the_device():
+    rig = Rig()
+    rig.cab.handle(DeviceFaulted("engine", "engine_fault", "KeyError: x"))
+    rig.cab.handle(DeviceFaulted("bill", "bill_jam"))
+    rig.cab.handle(KeyChanged(True))
+    _goto(rig, 6)                                     # Faults
+    eff = rig.press("menu_select")
+    assert any(isinstance(e, Journal) and e.kind == "faults_cleared" for e in eff)
+    assert list(rig.cab.s.faults) == ["bill_jam"]
