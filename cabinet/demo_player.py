@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from cabinet.ipc import PROTOCOL, Hello, LineBuffer, MessageError, decode, encode
+from cabinet.ipc import PROTOCOL, Hello, Intent, LineBuffer, MessageError, decode, encode
 from cabinet.snapshot import HandView, Snapshot, StationView
 
 log = logging.getLogger("cabinet.demo")
@@ -88,6 +88,12 @@ class TableWatch:
         self._thread.start()
         self.wait_for(lambda snap: True, timeout_s, "the first snapshot")
         return self
+
+    def touch(self, action: str, value: int | None = None, station: int = 1) -> None:
+        """Send an intent as the touch screen would (chip tables only: the default
+        wiring has no chip or spot buttons)."""
+        assert self._sock is not None
+        self._sock.sendall(encode(Intent(station=station, action=action, value=value)))
 
     def close(self) -> None:
         self.closed = True
@@ -357,6 +363,11 @@ class DemoPlayer:
     def station(self, snap: Snapshot | None = None) -> StationView:
         return (snap or self.snap).stations[0]
 
+    def next_bet(self) -> int:
+        """What Deal would stake now: the spots' bets (a settled round's BET meter still
+        shows its stakes with doubles and splits; the spots hold the bet itself)."""
+        return sum(sp.bet_minor for sp in self.station().spots)
+
     def _check_stop(self) -> None:
         if self.stop.is_set():
             raise DemoError("stopped")
@@ -501,25 +512,38 @@ class DemoPlayer:
                 self.say("demo: the note came back; inserting it again")
 
     def place_bet(self) -> None:
-        """Bet+ until the bet reaches ``bet_minor`` (chip tables: one chip per spot 1)."""
+        """Bet+ until the bet reaches ``bet_minor``. Chip tables: a chip on spot 1, by the
+        panel's chip and spot buttons when wired, else by touch (an intent, as the
+        screen sends it)."""
         st = self.station()
         lamps = set(st.lamps)
         target = min(self.bet_minor, st.credits_minor, self.snap.max_bet_minor or self.bet_minor)
         if "bet_up" in lamps:
             for _ in range(50):
-                if self.station().bet_minor >= target:
+                if self.next_bet() >= target:
                     return
                 if self.press("bet_up") is None:
                     return
         elif "chip" in lamps:
-            if self.station().bet_minor >= target:
+            if self.next_bet() >= target:
                 return
             chip = max((c for c in self.snap.chip_values_minor if c <= target),
                        default=min(self.snap.chip_values_minor))
             action = {100: "chip_1", 500: "chip_5", 2_500: "chip_25", 10_000: "chip_100"}.get(chip, "chip_1")
-            self.press(action)
-            while self.station().bet_minor < target:
-                if self.press("spot_1") is None:
+            try:
+                self.press(action)
+                place: Callable[[], Snapshot | None] = lambda: self.press("spot_1")  # noqa: E731
+            except DemoError:  # no chip buttons wired: chips are picked on the touch screen
+                seq = self.watch.seq
+                self.watch.touch("chip", chip)
+                self.watch.wait_newer(seq, 3.0)
+
+                def place() -> Snapshot | None:
+                    seq = self.watch.seq
+                    self.watch.touch("place", 1)
+                    return self.watch.wait_newer(seq, 3.0)
+            for _ in range(20):
+                if self.next_bet() >= target or place() is None:
                     return
 
     def play_round(self, n: int) -> None:
@@ -527,8 +551,14 @@ class DemoPlayer:
         self.watch.wait_for(lambda s: s.mode in ("betting", "attract"), 10.0, "betting")
         before = self.station().credits_minor
         self.place_bet()
-        self.say(f"demo: round {n}: bet {money(self.station().bet_minor)}, Deal")
+        self.say(f"demo: round {n}: bet {money(self.next_bet())}, Deal")
         snap = self.press("deal", timeout_s=5.0)
+        if (snap is None or snap.mode != "in_round") and "rebet" in self.station().lamps:
+            # chip tables clear the spots after a round: Rebet (touch) puts the last bet back
+            seq = self.watch.seq
+            self.watch.touch("rebet")
+            self.watch.wait_newer(seq, 3.0)
+            snap = self.press("deal", timeout_s=5.0)
         if snap is None:
             raise DemoError("Deal did nothing")
         decisions: list[str] = []
@@ -605,7 +635,7 @@ class DemoPlayer:
         self.watch.wait_for(lambda s: s.mode in ("betting", "attract"), 10.0, "betting")
         # Take the bet back first, so the chip is home before the printing screen shows.
         for _ in range(60):
-            if self.station().bet_minor == 0 or "bet_down" not in self.station().lamps:
+            if self.next_bet() == 0 or "bet_down" not in self.station().lamps:
                 break
             if self.press("bet_down") is None:
                 break
