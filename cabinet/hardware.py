@@ -296,7 +296,7 @@ class DriverDevices:
                     None, self.sim_command, line.decode(errors="replace"))
                 writer.write((json.dumps(reply) + "\n").encode())
                 await writer.drain()
-        except (ConnectionError, OSError):
+        except (ConnectionError, OSError, asyncio.CancelledError):
             pass
         finally:
             writer.close()

@@ -144,6 +144,8 @@ def _station_view(cab: Cabinet, st: StationState, view: dict[str, Any] | None,
                                   hands=hands, insurance_minor=sp["insurance_stake"]))
         if prompt and prompt["seat"] == st.station:
             message = "Insurance?" if prompt["kind"] == "insurance" else "Your move"
+        if view is not None and view["phase"] == "done":
+            bet = sum(st.bets_minor)        # the settled round stays shown; Bet is the next one
     else:
         for i in range(r.max_spots_per_seat):
             b = st.bets_minor[i] if i < len(st.bets_minor) else 0
