@@ -203,8 +203,7 @@ def run_chunk(rules: RuleSet, strategy: Strategy, seed: int | str, index: int, r
     pbj = dbj = pbust = dbust = push = dbl = spl = ins = 0
     for _ in range(rounds):
         if full_shuffle:
-            # random.Random has randrange(stop); the game's Protocol spells it narrower.
-            deal: Shoe = Shoe.shuffled(rules.decks, rng)  # type: ignore[arg-type]
+            deal: Shoe = Shoe.shuffled(rules.decks, rng)
         else:
             shoe.reset()
             deal = shoe
@@ -329,6 +328,6 @@ def _results(rules: RuleSet, strategy: Strategy, seed: int | str, bet: int, full
 
 
 def _bar(total: int, variant: str, enabled: bool):  # type: ignore[no-untyped-def]
-    from tqdm import tqdm  # type: ignore[import-untyped]
+    from tqdm import tqdm
     return tqdm(total=total, desc=f"simulate {variant}", unit=" rounds", unit_scale=True,
                 file=sys.stderr, disable=not enabled, smoothing=0.1)
