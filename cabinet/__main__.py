@@ -101,9 +101,13 @@ def engine_main(journal: str | None, socket: str | None, devices: str, config: s
     except ConfigError as e:
         print(f"config: {e}", file=sys.stderr)
         return 2
-    asyncio.run(_run(Path(journal) if journal else default_journal(),
-                     Path(socket) if socket else default_socket(), devices, cfg,
-                     Path(sim_dir) if sim_dir else None))
+    try:
+        asyncio.run(_run(Path(journal) if journal else default_journal(),
+                         Path(socket) if socket else default_socket(), devices, cfg,
+                         Path(sim_dir) if sim_dir else None))
+    except ValueError as e:               # ConfigError of the cabinet or of drivers/
+        print(f"config: {e}", file=sys.stderr)
+        return 2
     return 0
 
 
