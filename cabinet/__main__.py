@@ -26,21 +26,49 @@ from cabinet.ui_server import UIServer
 log = logging.getLogger("cabinet")
 
 
+DEVICE_KEYS = {"bill_acceptor", "bill_acceptor_url", "printer_url", "bill_poll_interval_s"}
+
+
 def load_config(path: Path | None) -> dict[str, Any]:
-    """Read the cabinet's TOML config (devices and wiring); ``{}`` when ``None``.
+    """Read and check the cabinet's TOML config (devices and wiring); ``{}`` when ``None``.
+
+    Shape: ``wiring = "path"`` (optional) and a ``[devices]`` table with
+    ``bill_acceptor`` (``id003``, ``pulse`` or ``none``), ``bill_acceptor_url``,
+    ``printer_url`` (strings) and ``bill_poll_interval_s`` (0.02-2 seconds).
 
     Raises:
-        ConfigError: unreadable file or bad TOML, naming the file.
+        ConfigError: unreadable file, bad TOML, an unknown key or a bad value,
+            naming the file and the key.
     """
     if path is None:
         return {}
     try:
         with open(path, "rb") as f:
-            return tomllib.load(f)
+            cfg = tomllib.load(f)
     except OSError as e:
         raise ConfigError(str(path), e.strerror or str(e)) from None
     except tomllib.TOMLDecodeError as e:
         raise ConfigError(str(path), str(e)) from None
+    unknown = sorted(set(cfg) - {"wiring", "devices"})
+    if unknown:
+        raise ConfigError(f"{path}: {unknown[0]}", "unknown key (known: wiring, devices)")
+    if "wiring" in cfg and not isinstance(cfg["wiring"], str):
+        raise ConfigError(f"{path}: wiring", "must be the path of a wiring TOML file")
+    dev = cfg.get("devices", {})
+    if not isinstance(dev, dict):
+        raise ConfigError(f"{path}: devices", "must be a table ([devices])")
+    for key in sorted(set(dev) - DEVICE_KEYS):
+        raise ConfigError(f"{path}: devices.{key}",
+                          f"unknown key (known: {', '.join(sorted(DEVICE_KEYS))})")
+    if dev.get("bill_acceptor", "id003") not in ("id003", "pulse", "none"):
+        raise ConfigError(f"{path}: devices.bill_acceptor", "must be id003, pulse or none")
+    for key in ("bill_acceptor_url", "printer_url"):
+        if key in dev and not isinstance(dev[key], str):
+            raise ConfigError(f"{path}: devices.{key}", "must be a device path string")
+    poll = dev.get("bill_poll_interval_s", 0.2)
+    if isinstance(poll, bool) or not isinstance(poll, int | float) or not 0.02 <= poll <= 2:
+        raise ConfigError(f"{path}: devices.bill_poll_interval_s", "must be 0.02-2 seconds")
+    return cfg
 
 
 def build_devices(mode: str, config: dict[str, Any], engine: Engine,
@@ -80,7 +108,13 @@ async def _run(journal: Path, socket: Path, mode: str, config: dict[str, Any],
         loop.add_signal_handler(sig, stop.set)
     ready = asyncio.Event()
     task = asyncio.create_task(engine.run(ready.set, stop))
-    await ready.wait()
+    waiter = asyncio.create_task(ready.wait())
+    await asyncio.wait({task, waiter}, return_when=asyncio.FIRST_COMPLETED)
+    if task.done():                         # failed before it was ready: say why, exit
+        waiter.cancel()
+        store.close()
+        task.result()
+        return
     await server.start()
     log.info("engine ready: journal %s, UI socket %s, devices %s", journal, socket, mode)
     print(f"engine ready: socket {socket}" + (f", sim control {sim_socket}" if sim_socket else ""),
@@ -108,6 +142,10 @@ def engine_main(journal: str | None, socket: str | None, devices: str, config: s
     except ValueError as e:               # ConfigError of the cabinet or of drivers/
         print(f"config: {e}", file=sys.stderr)
         return 2
+    except Exception as e:                # devices that cannot start, a journal that cannot open
+        log.debug("engine failed to start", exc_info=True)
+        print(f"engine: cannot start: {type(e).__name__}: {e}", file=sys.stderr)
+        return 1
     return 0
 
 

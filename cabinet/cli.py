@@ -8,6 +8,7 @@ pygame or the drivers.
 from __future__ import annotations
 
 import argparse
+import signal
 import sys
 from collections.abc import Sequence
 
@@ -58,18 +59,32 @@ def _build_parser() -> argparse.ArgumentParser:
         if name == "recall":
             vp.add_argument("--station", type=int, default=0, help="0: every station")
 
-    sp = sub.add_parser("sim-device", help="run one simulated device on a pty")
-    sp.add_argument("rest", nargs=argparse.REMAINDER)
-
-    for name, helptext in (("parsheet", "exact RTP, strategy and par sheet of a variant"),
+    for name, helptext in (("sim-device", "run one simulated device on a pty (bill|printer)"),
+                           ("parsheet", "exact RTP, strategy and par sheet of a variant"),
                            ("simulate", "simulate rounds of a variant with basic strategy")):
-        xp = sub.add_parser(name, help=helptext, add_help=False)
-        xp.add_argument("rest", nargs=argparse.REMAINDER)
+        sub.add_parser(name, help=helptext + "; see 'cabinet " + name + " --help'")
     return p
+
+
+def _pass_through(name: str, rest: list[str]) -> int:
+    if name == "sim-device":
+        from drivers.sim.cli import main as sim_main
+        return sim_main(rest)
+    from cabinet.strategy.cli import parsheet_main, simulate_main
+    return parsheet_main(rest) if name == "parsheet" else simulate_main(rest)
+
+
+#: Sub-commands with a parser of their own: everything after the name goes to it.
+PASS_THROUGH = ("parsheet", "simulate", "sim-device")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``cabinet`` console script; returns the exit status."""
+    # A closed pipe (``cabinet events | head``) ends the output quietly.
+    signal.signal(signal.SIGPIPE, signal.SIG_DFL)
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv and argv[0] in PASS_THROUGH:
+        return _pass_through(argv[0], argv[1:])
     args = _build_parser().parse_args(argv)
     if args.command == "replay":
         from cabinet import replay
@@ -86,25 +101,22 @@ def main(argv: Sequence[str] | None = None) -> int:
         from cabinet.__main__ import engine_main
         return engine_main(args.journal, args.socket, args.devices, args.config, args.sim_dir)
     if args.command in ("meters", "recall", "events"):
+        import sqlite3
         from pathlib import Path
 
         from cabinet import views_cli
+        from cabinet.errors import StoreError
         from cabinet.paths import default_journal
         path = Path(args.journal) if args.journal else default_journal()
-        if args.command == "meters":
-            return views_cli.meters(path, args.json)
-        if args.command == "recall":
-            return views_cli.recall(path, args.station, args.limit, args.json)
-        return views_cli.events(path, args.limit, args.json)
-    if args.command == "sim-device":
-        from drivers.sim.cli import main as sim_main
-        return sim_main(args.rest)
-    if args.command == "parsheet":
-        from cabinet.strategy.cli import parsheet_main
-        return parsheet_main(args.rest)
-    if args.command == "simulate":
-        from cabinet.strategy.cli import simulate_main
-        return simulate_main(args.rest)
+        try:
+            if args.command == "meters":
+                return views_cli.meters(path, args.json)
+            if args.command == "recall":
+                return views_cli.recall(path, args.station, args.limit, args.json)
+            return views_cli.events(path, args.limit, args.json)
+        except (sqlite3.Error, StoreError) as e:
+            print(f"{path}: not a readable cabinet journal ({e})", file=sys.stderr)
+            return 2
     return 2  # pragma: no cover - argparse rejects unknown commands
 
 

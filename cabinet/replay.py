@@ -56,12 +56,24 @@ def run_scenario(data: dict[str, Any]) -> dict[str, Any]:
     for key in ("variant", "seats", "shoe"):
         if key not in data:
             raise ScenarioError(f"missing field {key!r}")
+    if not isinstance(data["variant"], str):
+        raise ScenarioError("variant: must be one of classic, classic-multi, american")
+    if "expect" in data and not isinstance(data["expect"], dict):
+        raise ScenarioError("expect: must be an object (a part of the output)")
+    if "expect_error" in data and not isinstance(data["expect_error"], str):
+        raise ScenarioError("expect_error: must be a word the error message contains")
     try:
-        rules = preset(str(data["variant"]))
-        if data.get("rules"):
-            if not isinstance(data["rules"], dict):
-                raise ScenarioError("rules: must be an object of RuleSet fields")
-            rules = rules.replace(**data["rules"])
+        rules = preset(data["variant"])
+    except GameError as e:
+        raise ScenarioError(f"variant: {str(e).split(': ', 1)[-1]}") from None
+    overrides = data.get("rules") or {}
+    if not isinstance(overrides, dict):
+        raise ScenarioError("rules: must be an object of RuleSet fields")
+    if "variant" in overrides or "name" in overrides:
+        raise ScenarioError("rules: the variant is chosen by the top-level \"variant\" field")
+    try:
+        if overrides:
+            rules = rules.replace(**overrides)
     except GameError as e:
         raise ScenarioError(f"rules: {e}") from None
 
@@ -72,7 +84,7 @@ def run_scenario(data: dict[str, Any]) -> dict[str, Any]:
     for i, s in enumerate(seats, 1):
         if not isinstance(s, dict) or not isinstance(s.get("bets"), list) or not all(
                 isinstance(b, int) and not isinstance(b, bool) for b in s["bets"]):
-            raise ScenarioError(f"seats[{i}]: needs \"bets\": a list of whole minor units")
+            raise ScenarioError(f"seat {i}: needs \"bets\": a list of whole minor units")
         seat_bets.append(SeatBets(int(s.get("seat", i)), tuple(s["bets"])))
 
     shoe_codes = data["shoe"]
@@ -107,13 +119,13 @@ def run_scenario(data: dict[str, Any]) -> dict[str, Any]:
             try:
                 rnd.decide(d)
             except IllegalDecision as e:
-                raise ScenarioError(f"decisions[{used}] at {prompt.text}: {e}") from None
+                raise ScenarioError(f"decision {used} ({d!r}) at {prompt.text}: {e}") from None
     except ShoeExhausted as e:
         raise ScenarioError(f"shoe: {e}") from None
     if used < len(decisions):
         raise ScenarioError(
             f"decisions: {len(decisions) - used} left over after the round ended "
-            f"(first unused: decisions[{used + 1}] = {decisions[used]!r})")
+            f"(first unused: decision {used + 1}, {decisions[used]!r})")
 
     out = rnd.result()
     out["prompts"] = prompts
@@ -141,6 +153,10 @@ def match_expect(expect: Any, actual: Any, path: str = "") -> list[str]:
             else:
                 out += match_expect(v, actual[k], f"{path}.{k}" if path else k)
         return out
+    if isinstance(expect, bool) or isinstance(actual, bool):
+        if expect is not actual:
+            return [f"{where}: expected {json.dumps(expect)}, got {json.dumps(actual)}"]
+        return []
     if isinstance(expect, list):
         if not isinstance(actual, list) or len(actual) != len(expect):
             return [f"{where}: expected {json.dumps(expect)}, got {json.dumps(actual)}"]
@@ -171,23 +187,30 @@ def main(paths: Sequence[str], check: bool = False) -> int:
         try:
             data = json.loads(Path(p).read_text(encoding="utf-8"))
         except OSError as e:
-            print(f"{p}: cannot read: {e.strerror}", file=sys.stderr)
+            print(f"{p}: cannot read: {e.strerror or e}", file=sys.stderr)
             return 2
         except json.JSONDecodeError as e:
             print(f"{p}: not JSON: line {e.lineno} column {e.colno}: {e.msg}", file=sys.stderr)
             return 2
+        except UnicodeDecodeError:
+            print(f"{p}: not UTF-8 text", file=sys.stderr)
+            return 2
         try:
             out = run_scenario(data)
         except ScenarioError as e:
-            if check and isinstance(data, dict) and data.get("expect_error"):
+            if check and isinstance(data, dict) and "expect_error" in data:
                 if str(data["expect_error"]).lower() in str(e).lower():
                     print(f"{p}: ok (error as expected: {e})", file=sys.stderr)
                     continue
+                print(f"{p}: expected an error containing {data['expect_error']!r}, got: {e}",
+                      file=sys.stderr)
+                status = 1
+                continue
             print(f"{p}: {e}", file=sys.stderr)
             return 2
         print(json.dumps(out, indent=2 if len(paths) == 1 else None))
         if check and isinstance(data, dict):
-            if data.get("expect_error"):
+            if "expect_error" in data:
                 print(f"{p}: expected an error containing {data['expect_error']!r}, "
                       "but the round played", file=sys.stderr)
                 status = 1

@@ -379,7 +379,8 @@ class Round:
             return Decision(str(decision).strip().lower())
         except ValueError:
             names = ", ".join(d.value for d in Decision)
-            raise IllegalDecision(f"{decision}: not a decision; one of {names}") from None
+            shown = decision if isinstance(decision, str) else repr(decision)
+            raise IllegalDecision(f"{shown}: not a decision; one of {names}") from None
 
     def _refuse_if_illegal(self, d: Decision) -> None:
         if self._prompt is not None and d in self._prompt.legal:

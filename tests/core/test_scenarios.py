@@ -105,3 +105,27 @@ def test_replay_check_flags_a_wrong_expectation(tmp_path):
     r = _replay("--check", str(f))
     assert r.returncode == 1
     assert "seats[0].net: expected 0, got 1000" in r.stderr
+
+
+def test_check_tells_false_from_zero_and_reports_a_wrong_expected_error(tmp_path):
+    assert match_expect({"blackjack": 0}, {"blackjack": False}) == [
+        "blackjack: expected 0, got false"]
+    f = tmp_path / "err.json"
+    f.write_text(json.dumps({"variant": "classic", "seats": [{"bets": [1000]}],
+                             "shoe": ["KS", "7H", "TD", "5C"], "decisions": ["split"],
+                             "expect_error": "banana"}))
+    r = _replay("--check", str(f))
+    assert r.returncode == 1 and "expected an error containing 'banana'" in r.stderr
+
+
+def test_rules_may_not_change_the_variant():
+    with pytest.raises(ScenarioError, match="top-level"):
+        run_scenario({"variant": "classic", "seats": [{"bets": [1000]}], "shoe": ["TS"],
+                      "rules": {"variant": "american"}})
+
+
+def test_a_file_that_is_not_text_is_a_one_line_error(tmp_path):
+    f = tmp_path / "bin.json"
+    f.write_bytes(b"\xff\xfe\x00")
+    r = _replay(str(f))
+    assert r.returncode == 2 and r.stderr.strip().endswith("not UTF-8 text")
