@@ -61,10 +61,10 @@ KEY_ACTIONS: dict[int, str] = {
     pygame.K_KP_ENTER: "menu_select", pygame.K_BACKSPACE: "menu_back", pygame.K_ESCAPE: "menu_back",
 }
 CHIP_KEYS = {pygame.K_1: 0, pygame.K_2: 1, pygame.K_3: 2, pygame.K_4: 3}
-PLACE_KEYS = {pygame.K_q: 1, pygame.K_w: 2, pygame.K_e: 3}
+PLACE_KEYS = {pygame.K_e: 1, pygame.K_w: 2, pygame.K_q: 3}   # spot 1 is on the right
 
 KEY_HELP_TEXT = """Keys: D deal, H hit, S stand, P split, O double, I insure, N no insurance,
-      +/- bet up/down, 1-4 pick chip, Q/W/E place on spot 1-3, U undo, C clear,
+      +/- bet up/down, 1-4 pick chip, E/W/Q place on spot 1-3 (right to left), U undo, C clear,
       R rebet, G new game, X cash out, F1 help,
       arrows/Enter/Backspace (or Esc) maintenance menu, F10 quit."""
 

@@ -398,7 +398,9 @@ class Renderer:
         by_spot = {sp.spot: sp for sp in st.spots}
         place = "place" in st.lamps or bool(s.chip_values_minor)
         for k in range(n_spots):
-            spot_no = k + 1
+            # RULES.md `american`: spot 1 is on the player's right (the dealer's left)
+            # and plays first, so spots run right to left on screen.
+            spot_no = n_spots - k
             cx = geo.box.x + spot_w * (k + 0.5)
             sp = by_spot.get(spot_no)
             self._spot(p, s, st, sp, spot_no, cx, spot_w, geo, n_spots, now_ms, anim)
@@ -410,7 +412,7 @@ class Renderer:
         for f, prog in flights:
             if f.station != st.station:
                 continue
-            k = f.spot - 1
+            k = n_spots - f.spot
             cx = geo.box.x + spot_w * (k + 0.5)
             dealer = (L.cx, 30.0)
             win_pos = (cx + geo.circle_r + 34, geo.circle_y)
