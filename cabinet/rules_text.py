@@ -14,10 +14,10 @@ TABLE_TEXTS = ["BLACKJACK PAYS 3 TO 2", "DEALER MUST STAND ON ALL 17",
 
 
 def money(amount_minor: int, symbol: str = "$") -> str:
-    """``12345`` -> ``"$123.45"``; whole amounts drop the cents: ``"$5"``."""
+    """``12345`` -> ``"$123.45"``, ``500`` -> ``"$5.00"``, ``-250`` -> ``"-$2.50"``."""
     sign = "-" if amount_minor < 0 else ""
     whole, cents = divmod(abs(amount_minor), 100)
-    return f"{sign}{symbol}{whole:,}" if cents == 0 else f"{sign}{symbol}{whole:,}.{cents:02d}"
+    return f"{sign}{symbol}{whole:,}.{cents:02d}"
 
 
 def rules_text(rules: RuleSet, symbol: str = "$") -> list[str]:

@@ -44,8 +44,11 @@ def meters(path: Path, as_json: bool) -> int:
         print(f"Station {st.station}: credits {money(st.credits_minor, sym)}")
         for name, value in msgspec.structs.asdict(st.meters).items():
             if name.endswith("_minor"):
-                value = money(value, sym)
-            print(f"  {name:22s} {value}")
+                name, value = name[:-len("_minor")], money(value, sym)
+            elif isinstance(value, dict):
+                value = ", ".join(f"{money(int(k), sym)} x {n}" for k, n in
+                                  sorted(value.items(), key=lambda kv: int(kv[0]))) or "none"
+            print(f"  {name.replace('_', ' '):22s} {value}")
     print(f"Door openings: {loaded.door_opens or 'none'}")
     return 0
 

@@ -253,7 +253,7 @@ Aces played on, 11-card hands stand, one spot, 1-100 credits of $1."""
 
 CLASSIC_MULTI = RuleSet(
     variant="classic-multi",
-    name="Classic BlackJack",
+    name="Classic BlackJack (multi-player table)",
     decks=4,
     shuffle_every_round=True,
     dealer_hole_card=False,

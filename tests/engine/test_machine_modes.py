@@ -86,7 +86,7 @@ def test_maintenance_meters_page_and_back():
     rig.press("menu_select")
     snap = rig.cab.snapshot(2)
     assert snap.maintenance.title == "Meters"
-    assert any("Bills in $20 (1)" in line for line in snap.maintenance.lines)
+    assert any("Bills in $20.00 (1)" in line for line in snap.maintenance.lines)
     rig.press("menu_back")
     assert rig.cab.snapshot(3).maintenance.page == "main"
 
