@@ -204,12 +204,23 @@ def main(*, rounds: int = 5, variant: str | None = None, out: str | None = None,
         size: UI window/screenshot size ``WxH``.
         journal: the SQLite journal (default: the user data directory's).
     """
+    w, _, h = size.partition("x")
+    if not (w.isdigit() and h.isdigit() and 320 <= int(w) <= 7680 and 240 <= int(h) <= 4320):
+        print(f"cabinet run: --size {size!r}: give WIDTHxHEIGHT, e.g. 1280x720", file=sys.stderr)
+        return 2
+    if rounds < 1:
+        print("cabinet run: --rounds must be at least 1", file=sys.stderr)
+        return 2
     windowed = has_display() if window is None else window
     play = (not windowed) if demo is None else demo
     journal_path = Path(journal) if journal else default_journal()
     out_dir = Path(out) if out else default_out_dir()
     frames = out_dir / "frames"
-    frames.mkdir(parents=True, exist_ok=True)
+    try:
+        frames.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        print(f"cabinet run: --out {out_dir}: {e.strerror or e}", file=sys.stderr)
+        return 2
     lock = _lock(journal_path)
     if lock is None:
         print(f"cabinet run: another cabinet is running on {journal_path}", file=sys.stderr)
