@@ -277,6 +277,14 @@ class Cabinet:
                 legal.add("clear")
             if st.last_bets_minor and not total and sum(st.last_bets_minor) <= st.credits_minor:
                 legal.add("rebet")
+            # The physical Bet+/Bet- work on chip tables too: Bet+ puts the selected
+            # chip (the smallest if none) on spot 1, Bet- takes the last chip back.
+            up_chip = chip if chip is not None else r.chip_values_minor[0]
+            if total + up_chip <= st.credits_minor and \
+                    self._spot_bet(st, 0) + up_chip <= r.max_bet_minor:
+                legal.add("bet_up")
+            if st.chip_log:
+                legal.add("bet_down")
         if total or (self.round is not None and self.round.finished):
             legal.add("new_game")
         if self._bets_valid(st):
@@ -336,7 +344,15 @@ class Cabinet:
         a = ev.action
         if not st.bets_minor:
             st.bets_minor = [0] * r.max_spots_per_seat
-        if a == "bet_up":
+        if a in ("bet_up", "bet_down") and self.uses_chips:
+            if a == "bet_up":
+                chip = st.selected_chip_minor or r.chip_values_minor[0]
+                st.bets_minor[0] += chip
+                st.chip_log.append([1, chip])
+            else:
+                spot, chip = st.chip_log.pop()
+                st.bets_minor[spot - 1] -= chip
+        elif a == "bet_up":
             st.bets_minor[0] = r.min_bet_minor if st.bets_minor[0] == 0 \
                 else st.bets_minor[0] + r.bet_step_minor
         elif a == "bet_down":

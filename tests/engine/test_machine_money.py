@@ -338,3 +338,18 @@ def test_unknown_voucher_comes_back():
     rig = Rig()
     eff = rig.cab.handle(VoucherEscrowed(1, "123456789012345678", None))
     assert isinstance(eff[0], ReturnNote) and "not issued by this cabinet" in eff[0].reason
+
+
+def test_panel_bet_buttons_work_on_a_chip_table():
+    rig = Rig(GameSettings(variant="american"))
+    rig.note(1000)
+    assert {"bet_up", "chip"} <= rig.cab.legal_actions(1)
+    rig.press("bet_up")                              # the smallest chip on spot 1
+    rig.press("chip", value=500)
+    rig.press("bet_up")
+    st = rig.cab.s.stations[0]
+    assert st.bets_minor == [600, 0, 0]
+    rig.press("bet_down")
+    assert st.bets_minor == [100, 0, 0]
+    rig.press("deal")
+    assert rig.meters().coin_in_minor == 100
