@@ -49,50 +49,77 @@ def load_config(path: Path | None) -> dict[str, Any]:
         raise ConfigError(str(path), e.strerror or str(e)) from None
     except tomllib.TOMLDecodeError as e:
         raise ConfigError(str(path), str(e)) from None
-    unknown = sorted(set(cfg) - {"wiring", "devices"})
+    known = {"wiring", "devices", "station2", "station3"}
+    unknown = sorted(set(cfg) - known)
     if unknown:
-        raise ConfigError(f"{path}: {unknown[0]}", "unknown key (known: wiring, devices)")
+        raise ConfigError(f"{path}: {unknown[0]}",
+                          f"unknown key (known: {', '.join(sorted(known))})")
     if "wiring" in cfg and not isinstance(cfg["wiring"], str):
         raise ConfigError(f"{path}: wiring", "must be the path of a wiring TOML file")
-    dev = cfg.get("devices", {})
+    for name in ("devices", "station2", "station3"):
+        _check_devices(path, name, cfg.get(name, {}), wiring_allowed=name != "devices")
+    return cfg
+
+
+def _check_devices(path: Path, name: str, dev: Any, wiring_allowed: bool) -> None:
     if not isinstance(dev, dict):
-        raise ConfigError(f"{path}: devices", "must be a table ([devices])")
-    for key in sorted(set(dev) - DEVICE_KEYS):
-        raise ConfigError(f"{path}: devices.{key}",
-                          f"unknown key (known: {', '.join(sorted(DEVICE_KEYS))})")
+        raise ConfigError(f"{path}: {name}", f"must be a table ([{name}])")
+    allowed = DEVICE_KEYS | ({"wiring"} if wiring_allowed else set())
+    for key in sorted(set(dev) - allowed):
+        raise ConfigError(f"{path}: {name}.{key}",
+                          f"unknown key (known: {', '.join(sorted(allowed))})")
+    if "wiring" in dev and not isinstance(dev["wiring"], str):
+        raise ConfigError(f"{path}: {name}.wiring", "must be the path of a wiring TOML file")
     if dev.get("bill_acceptor", "id003") not in ("id003", "pulse", "none"):
-        raise ConfigError(f"{path}: devices.bill_acceptor", "must be id003, pulse or none")
+        raise ConfigError(f"{path}: {name}.bill_acceptor", "must be id003, pulse or none")
     for key in ("bill_acceptor_url", "printer_url"):
         if key in dev and not isinstance(dev[key], str):
-            raise ConfigError(f"{path}: devices.{key}", "must be a device path string")
+            raise ConfigError(f"{path}: {name}.{key}", "must be a device path string")
     poll = dev.get("bill_poll_interval_s", 0.2)
     if isinstance(poll, bool) or not isinstance(poll, int | float) or not 0.02 <= poll <= 2:
-        raise ConfigError(f"{path}: devices.bill_poll_interval_s", "must be 0.02-2 seconds")
-    return cfg
+        raise ConfigError(f"{path}: {name}.bill_poll_interval_s", "must be 0.02-2 seconds")
 
 
 def build_devices(mode: str, config: dict[str, Any], engine: Engine,
                   sim_dir: Path | None, sim_socket: Path | None) -> Devices:
-    """The device set for ``mode``: ``sim``, ``hardware`` or ``none``."""
+    """The device set for ``mode``: ``sim``, ``hardware`` or ``none``.
+
+    Station 1 uses ``[devices]`` (and ``wiring``); stations 2 and 3 of a
+    multi-station cabinet use ``[station2]`` / ``[station3]`` tables with the
+    same keys (their own wiring file, acceptor and printer paths). In
+    simulation every station of the journal's settings gets its own twins.
+    """
     if mode == "none":
         return NoDevices()
-    from cabinet.hardware import DriverDevices
+    from cabinet.hardware import DriverDevices, StationDevices
     from drivers.factory import DriverSettings
     from drivers.interfaces import OpenTransaction
     from drivers.wiring import Wiring, load_wiring
 
-    dev_cfg = config.get("devices", {})
-    wiring = load_wiring(Path(config["wiring"])) if "wiring" in config else Wiring()
-    urls = {k: dev_cfg[k] for k in ("bill_acceptor_url", "printer_url") if k in dev_cfg}
-    settings = DriverSettings(
-        mode="hardware" if mode == "hardware" else "sim", wiring=wiring,
-        bill_acceptor=dev_cfg.get("bill_acceptor", "id003"), **urls,
-        sim_dir=sim_dir, bill_poll_interval_s=float(dev_cfg.get(
-            "bill_poll_interval_s", 0.2 if mode == "hardware" else 0.05)))
+    n_stations = len(engine.cab.s.stations)
     open_txn = engine.store.open_escrow()
-    txn = None if open_txn is None else OpenTransaction(
-        open_txn["txn"], open_txn["denomination_minor"], open_txn["validation_number"])
-    return DriverDevices(settings, engine.cab.legal_actions, txn, sim_socket)
+    members = []
+    for n in range(1, n_stations + 1):
+        section = config.get("devices", {}) if n == 1 else config.get(f"station{n}", {})
+        if n > 1 and not section and mode == "hardware":
+            continue                    # a station without devices of its own: touch only
+        wiring_path = config.get("wiring") if n == 1 else section.get("wiring")
+        wiring = load_wiring(Path(wiring_path)) if wiring_path else Wiring()
+        dev_cfg = {k: v for k, v in section.items() if k != "wiring"}
+        urls = {k: dev_cfg[k] for k in ("bill_acceptor_url", "printer_url") if k in dev_cfg}
+        settings = DriverSettings(
+            mode="hardware" if mode == "hardware" else "sim", wiring=wiring,
+            bill_acceptor=dev_cfg.get("bill_acceptor", "id003"), **urls,
+            sim_dir=None if sim_dir is None else (sim_dir if n == 1 else sim_dir / f"station{n}"),
+            bill_poll_interval_s=float(dev_cfg.get(
+                "bill_poll_interval_s", 0.2 if mode == "hardware" else 0.05)))
+        txn = None
+        if open_txn is not None and open_txn.get("station", 1) == n:
+            txn = OpenTransaction(open_txn["txn"], open_txn["denomination_minor"],
+                                  open_txn["validation_number"])
+        members.append(DriverDevices(settings, engine.cab.legal_actions, txn, None,
+                                     station=n, tower_light=n == 1))
+    return StationDevices(members, sim_socket)
 
 
 async def _run(journal: Path, socket: Path, mode: str, config: dict[str, Any],

@@ -77,19 +77,24 @@ Post = Callable[[Event], concurrent.futures.Future[None]]
 
 
 class DriverDevices:
-    """Real or simulated hardware for station 1, through ``drivers``.
+    """One station's real or simulated hardware, through ``drivers``.
 
     Args:
         settings: which drivers (``mode="sim"`` for the twins).
         legal_actions: reads the engine's legal intents for a station (loop thread).
         open_transaction: the journal's unclosed escrow after a restart.
         sim_socket: in sim mode, where to serve the sim control socket.
+        station: the station these devices belong to (1-3).
+        tower_light: this set drives the cabinet's tower light (station 1's).
     """
 
     def __init__(self, settings: DriverSettings,
                  legal_actions: Callable[[int], frozenset[str]],
                  open_transaction: OpenTransaction | None = None,
-                 sim_socket: Path | None = None) -> None:
+                 sim_socket: Path | None = None, station: int = 1,
+                 tower_light: bool = True) -> None:
+        self.station = station
+        self.tower_light = tower_light
         self.settings = settings
         self.legal_actions = legal_actions
         self.open_transaction = open_transaction
@@ -140,17 +145,17 @@ class DriverDevices:
         """Escrow: the engine decides, the escrow is journaled, then we answer."""
         self._decision.reset()
         if isinstance(esc, dev.VoucherEscrowed):
-            self._wait(VoucherEscrowed(1, esc.validation_number, None, esc.transaction_id))
+            self._wait(VoucherEscrowed(self.station, esc.validation_number, None, esc.transaction_id))
         else:
-            self._wait(NoteEscrowed(1, esc.denomination_minor, esc.transaction_id))
+            self._wait(NoteEscrowed(self.station, esc.denomination_minor, esc.transaction_id))
         return dev.EscrowDecision.STACK if self._decision.stack else dev.EscrowDecision.RETURN
 
     def _credit(self, ev: dev.BillVended | dev.VoucherVended | dev.PulseTrainCounted) -> None:
         """Credit point: returns only once the engine committed the credit."""
         if isinstance(ev, dev.VoucherVended):
-            self._wait(VoucherStacked(1, ev.validation_number, ev.transaction_id, None))
+            self._wait(VoucherStacked(self.station, ev.validation_number, ev.transaction_id, None))
         else:
-            self._wait(NoteStacked(1, ev.denomination_minor if isinstance(ev, dev.BillVended)
+            self._wait(NoteStacked(self.station, ev.denomination_minor if isinstance(ev, dev.BillVended)
                                    else ev.amount_minor, ev.transaction_id))
 
     def _sink(self, ev: Any) -> None:
@@ -172,7 +177,7 @@ class DriverDevices:
         if isinstance(ev, dev.DeviceOnline | dev.DeviceFaultCleared):
             return DeviceCleared(_DEVICE_PREFIX.get(ev.device, "device"))
         if isinstance(ev, dev.BillReturned):
-            return NoteReturned(1, ev.transaction_id)
+            return NoteReturned(self.station, ev.transaction_id)
         log.info("device: %r", ev)
         return None
 
@@ -193,18 +198,18 @@ class DriverDevices:
 
     def _intent_for(self, action: dev.Action) -> IntentReceived | None:
         if action in _CHIPS:
-            return IntentReceived(1, "chip", _CHIPS[action])
+            return IntentReceived(self.station, "chip", _CHIPS[action])
         if action in _SPOTS:
-            return IntentReceived(1, "place", _SPOTS[action])
+            return IntentReceived(self.station, "place", _SPOTS[action])
         name = action.value
-        legal = self.legal_actions(1)
+        legal = self.legal_actions(self.station)
         if name == "stand" and "decline" in legal:     # Stand answers "no insurance"
             name = "decline"
         if "menu_up" in legal:                          # maintenance: buttons navigate
             name = {"hit": "menu_down", "stand": "menu_select", "deal": "menu_select",
                     "bet_up": "menu_up", "bet_down": "menu_down",
                     "cash_out": "menu_back"}.get(name, name)
-        return IntentReceived(1, name)
+        return IntentReceived(self.station, name)
 
     # -- effects (loop thread) ---------------------------------------------------------------
 
@@ -212,21 +217,21 @@ class DriverDevices:
         d = self.drivers
         if d is None:
             return
-        if isinstance(effect, StackNote):
+        if isinstance(effect, StackNote) and effect.station == self.station:
             self._decision.stack = True
-        elif isinstance(effect, ReturnNote):
+        elif isinstance(effect, ReturnNote) and effect.station == self.station:
             self._decision.stack = False
-        elif isinstance(effect, SetLamps) and effect.station == 1:
+        elif isinstance(effect, SetLamps) and effect.station == self.station:
             d.lamps.set_lamps(self._lamps_for(effect.actions))
-        elif isinstance(effect, SetAcceptor) and effect.station == 1:
+        elif isinstance(effect, SetAcceptor) and effect.station == self.station:
             if d.bill_acceptor is not None:
                 d.bill_acceptor.set_accepting(effect.enabled)
-        elif isinstance(effect, SetTowerLight):
+        elif isinstance(effect, SetTowerLight) and self.tower_light:
             try:
                 d.lamps.set_tower_light(_TOWER.get(effect.state, set()))
             except Exception as e:                        # tower not wired
                 log.debug("tower light: %s", e)
-        elif isinstance(effect, PrintVoucher):
+        elif isinstance(effect, PrintVoucher) and effect.record.station == self.station:
             self._pool.submit(self._print, effect)
 
     @staticmethod
@@ -302,7 +307,7 @@ class DriverDevices:
             writer.close()
 
     def sim_command(self, line: str) -> dict[str, Any]:
-        """Apply one sim control command (JSON object) to the twins.
+        """Apply one sim control command (JSON object) to this station's twins.
 
         Commands: ``{"cmd": "press", "action": "hit"}``, ``{"cmd": "door", "door":
         "main", "open": true}``, ``{"cmd": "key", "on": true}``, ``{"cmd": "note",
@@ -353,3 +358,47 @@ class EscrowOutcome:
 
     def reset(self) -> None:
         self.stack = False
+
+
+class StationDevices:
+    """The devices of every station, behind the runtime's one ``Devices`` face.
+
+    Effects go to the station they name (the tower light to station 1's set);
+    the sim control socket takes ``"station": N`` in a command (default 1).
+    """
+
+    def __init__(self, members: list[DriverDevices], sim_socket: Path | None = None) -> None:
+        self.members = {m.station: m for m in members}
+        self.sim_socket = sim_socket
+        self._sim_server: asyncio.AbstractServer | None = None
+
+    def start(self, post: Post) -> None:
+        for m in self.members.values():
+            m.sim_socket = None
+            m.start(post)
+        if self.sim_socket is not None and any(
+                m.drivers is not None and m.drivers.sim is not None for m in self.members.values()):
+            asyncio.get_running_loop().create_task(self._serve_sim())
+
+    def run(self, effect: Effect) -> None:
+        for m in self.members.values():
+            m.run(effect)
+
+    def stop(self) -> None:
+        if self._sim_server is not None:
+            self._sim_server.close()
+        for m in self.members.values():
+            m.stop()
+
+    def sim_command(self, line: str) -> dict[str, Any]:
+        try:
+            station = int(json.loads(line).get("station", 1))
+        except (ValueError, TypeError, AttributeError):
+            return {"ok": False, "error": "not a JSON object"}
+        m = self.members.get(station)
+        if m is None:
+            return {"ok": False, "error": f"no station {station}"}
+        return m.sim_command(line)
+
+    _serve_sim = DriverDevices._serve_sim
+    _sim_client = DriverDevices._sim_client

@@ -346,12 +346,12 @@ class Cabinet:
             st.bets_minor = [0] * r.max_spots_per_seat
         if a in ("bet_up", "bet_down") and self.uses_chips:
             if a == "bet_up":
-                chip = st.selected_chip_minor or r.chip_values_minor[0]
-                st.bets_minor[0] += chip
-                st.chip_log.append([1, chip])
+                up = st.selected_chip_minor or r.chip_values_minor[0]
+                st.bets_minor[0] += up
+                st.chip_log.append([1, up])
             else:
-                spot, chip = st.chip_log.pop()
-                st.bets_minor[spot - 1] -= chip
+                at, back = st.chip_log.pop()
+                st.bets_minor[at - 1] -= back
         elif a == "bet_up":
             st.bets_minor[0] = r.min_bet_minor if st.bets_minor[0] == 0 \
                 else st.bets_minor[0] + r.bet_step_minor

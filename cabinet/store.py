@@ -362,15 +362,16 @@ class Store:
         """The last escrow journaled as stacked-to-be but never closed, if any.
 
         Returns:
-            ``{"txn", "denomination_minor", "validation_number"}`` or ``None``.
+            ``{"txn", "denomination_minor", "validation_number", "station"}`` or
+            ``None``.
             Closed means a later credit, return or ignored repeat with that txn.
         """
         rows = self.db.execute(
-            "SELECT kind, amount_minor, data FROM events WHERE kind IN ('note_escrowed', "
-            "'voucher_escrowed') ORDER BY id DESC LIMIT 1").fetchall()
+            "SELECT kind, amount_minor, data, station FROM events WHERE kind IN "
+            "('note_escrowed', 'voucher_escrowed') ORDER BY id DESC LIMIT 1").fetchall()
         if not rows:
             return None
-        kind, amount, data = rows[0]
+        kind, amount, data, station = rows[0]
         info = json.loads(data)
         txn = info.get("txn", "")
         if not txn:
@@ -382,7 +383,7 @@ class Store:
         if closed:
             return None
         return {"txn": txn, "denomination_minor": amount if kind == "note_escrowed" else 0,
-                "validation_number": info.get("validation_number")}
+                "validation_number": info.get("validation_number"), "station": station}
 
     def all_events(self) -> list[dict[str, Any]]:
         """Every event, oldest first (audits and tests)."""
