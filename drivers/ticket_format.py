@@ -12,8 +12,6 @@ import contextlib
 import io
 import textwrap
 
-from escpos.printer import Dummy
-
 from drivers.voucher import Voucher, format_validation_number
 
 LINE_WIDTH = 42  # characters of font A on 80 mm paper
@@ -113,6 +111,10 @@ def render_voucher(voucher: Voucher, *, width: int = LINE_WIDTH) -> bytes:
     Returns:
         The job bytes, starting with ESC @ (initialise).
     """
+    # Imported here: python-escpos loads its printer-profile database on import
+    # (about 0.3 s), which the engine's start need not wait for.
+    from escpos.printer import Dummy
+
     p = Dummy()
     with contextlib.redirect_stdout(io.StringIO()):  # escpos prints a notice on barcode()
         p.hw("INIT")
