@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 
 from drivers import id003_codec as c
 from drivers.id003_codec import Command, Status
-from drivers.sim.pty_link import PtyLink
+from drivers.sim.pty_link import PtyDevice, PtyLink
 
 _SETTING_READY = frozenset({Status.INITIALIZE, Status.DISABLED, Status.IDLING})
 _BILL_IN_HEAD = frozenset({Status.ACCEPTING, Status.ESCROW, Status.HOLDING, Status.RETURNING})
@@ -57,7 +57,9 @@ DEFAULT_TABLE = [
 ]
 
 
-class SimId003Device:
+class SimId003Device(PtyDevice):
+    THREAD_NAME = "sim-id003"
+
     """The validator twin.  Start with ``start()``; script with the public methods.
 
     Args:
@@ -118,29 +120,6 @@ class SimId003Device:
 
     # --- lifecycle -------------------------------------------------------------------
 
-    @property
-    def path(self) -> str:
-        """The tty path the driver should open."""
-        return self.link.path
-
-    def start(self) -> SimId003Device:
-        """Start the device thread; returns self."""
-        self._thread = threading.Thread(target=self._run, name="sim-id003", daemon=True)
-        self._thread.start()
-        return self
-
-    def close(self) -> None:
-        """Stop the thread and close the pty."""
-        self._stop.set()
-        if self._thread is not None:
-            self._thread.join(timeout=2)
-        self.link.close()
-
-    def __enter__(self) -> SimId003Device:
-        return self.start()
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
 
     # --- customer and technician actions ---------------------------------------------
 

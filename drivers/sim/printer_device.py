@@ -21,7 +21,7 @@ from pathlib import Path
 from PIL import Image, ImageDraw, ImageFont
 
 from drivers.sim import itf
-from drivers.sim.pty_link import PtyLink
+from drivers.sim.pty_link import PtyDevice, PtyLink
 
 ESC, GS, DLE, LF = 0x1B, 0x1D, 0x10, 0x0A
 _ESC_ARGS = {
@@ -99,7 +99,9 @@ class PrintedTicket:
         return "\n".join(out) + "\n"
 
 
-class SimPrinterDevice:
+class SimPrinterDevice(PtyDevice):
+    THREAD_NAME = "sim-printer"
+
     """The printer twin.  ``start()``, then script with the public methods.
 
     Args:
@@ -140,29 +142,6 @@ class SimPrinterDevice:
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
 
-    @property
-    def path(self) -> str:
-        """The tty path the driver should open."""
-        return self.link.path
-
-    def start(self) -> SimPrinterDevice:
-        """Start the device thread; returns self."""
-        self._thread = threading.Thread(target=self._run, name="sim-printer", daemon=True)
-        self._thread.start()
-        return self
-
-    def close(self) -> None:
-        """Stop the thread and close the pty."""
-        self._stop.set()
-        if self._thread is not None:
-            self._thread.join(timeout=2)
-        self.link.close()
-
-    def __enter__(self) -> SimPrinterDevice:
-        return self.start()
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
 
     # --- technician actions ------------------------------------------------------------
 

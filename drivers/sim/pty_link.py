@@ -17,6 +17,7 @@ import select
 import threading
 import tty
 from pathlib import Path
+from typing import Self
 
 
 class PtyLink:
@@ -117,3 +118,44 @@ class PtyLink:
                 except OSError:
                     return
                 view = view[n:]
+
+
+class PtyDevice:
+    """Base of a simulated serial device: a thread serving ``self.link``.
+
+    Subclasses set ``link`` (a ``PtyLink``), ``_stop`` (a ``threading.Event``),
+    ``_thread`` (``None`` until started) and ``THREAD_NAME``, and **must**
+    override ``_run`` (the device loop, returning once ``_stop`` is set).
+    """
+
+    THREAD_NAME = "sim-device"
+    link: PtyLink
+    _stop: threading.Event
+    _thread: threading.Thread | None
+
+    def _run(self) -> None:
+        raise NotImplementedError
+
+    @property
+    def path(self) -> str:
+        """The tty path the driver should open."""
+        return self.link.path
+
+    def start(self) -> Self:
+        """Start the device thread; returns self."""
+        self._thread = threading.Thread(target=self._run, name=self.THREAD_NAME, daemon=True)
+        self._thread.start()
+        return self
+
+    def close(self) -> None:
+        """Stop the thread and close the pty."""
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(timeout=2)
+        self.link.close()
+
+    def __enter__(self) -> Self:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
