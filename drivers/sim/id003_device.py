@@ -58,8 +58,6 @@ DEFAULT_TABLE = [
 
 
 class SimId003Device(PtyDevice):
-    THREAD_NAME = "sim-id003"
-
     """The validator twin.  Start with ``start()``; script with the public methods.
 
     Args:
@@ -73,6 +71,8 @@ class SimId003Device(PtyDevice):
 
     All public methods are thread-safe.
     """
+
+    THREAD_NAME = "sim-id003"
 
     def __init__(
         self,

@@ -100,8 +100,6 @@ class PrintedTicket:
 
 
 class SimPrinterDevice(PtyDevice):
-    THREAD_NAME = "sim-printer"
-
     """The printer twin.  ``start()``, then script with the public methods.
 
     Args:
@@ -113,6 +111,8 @@ class SimPrinterDevice(PtyDevice):
         tickets: every ticket cut so far, oldest first.
         partial: items printed since the last cut (a torn, incomplete ticket).
     """
+
+    THREAD_NAME = "sim-printer"
 
     def __init__(
         self,
