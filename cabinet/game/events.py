@@ -1,7 +1,11 @@
 """Events the round hands out, and the decisions it takes in.
 
-Owns: ``Decision`` and the frozen event values of one round. Events are
+Owns: ``Decision`` and the event values of one round. Events are
 past-tense facts; tests compare lists of them with ``==`` (STYLE.md 5.24).
+They are slotted dataclasses that nothing mutates, but not ``frozen``: a
+frozen dataclass's ``__init__`` sets each field through ``object.__setattr__``
+and costs about 0.7 microseconds more per event, some 15 % of a whole round,
+which the simulator's 10-million-round runs feel (bench/engine_rounds.py).
 Seats, spots and hands are numbered from 1, as on screen. Money is integer
 minor units.
 
@@ -38,12 +42,12 @@ class Outcome(enum.Enum):
     BUST = "bust"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Event:
     """Base of every round event."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class PlayerCardDealt(Event):
     """A card went face up to a player hand."""
 
@@ -53,7 +57,7 @@ class PlayerCardDealt(Event):
     card: Card
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class DealerCardDealt(Event):
     """A card went to the dealer; ``face_up`` false for a hole / checked card."""
 
@@ -61,14 +65,14 @@ class DealerCardDealt(Event):
     face_up: bool
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class DealerCardRevealed(Event):
     """The dealer's face-down card was turned over."""
 
     card: Card
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class InsuranceOffered(Event):
     """Insurance is offered to a spot's initial hand, at ``stake_minor``."""
 
@@ -77,7 +81,7 @@ class InsuranceOffered(Event):
     stake_minor: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class InsuranceTaken(Event):
     """The spot insured for ``stake_minor`` (half the initial bet)."""
 
@@ -86,7 +90,7 @@ class InsuranceTaken(Event):
     stake_minor: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class InsuranceDeclined(Event):
     """The spot declined insurance."""
 
@@ -94,14 +98,14 @@ class InsuranceDeclined(Event):
     spot: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class DealerChecked(Event):
     """The dealer checked (peeked) for blackjack; ``blackjack`` is the result."""
 
     blackjack: bool
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class InsuranceSettled(Event):
     """An insurance bet was settled: 3 × stake back on a dealer blackjack, else 0."""
 
@@ -111,7 +115,7 @@ class InsuranceSettled(Event):
     returned_minor: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class HandDoubled(Event):
     """A hand doubled: ``extra_stake_minor`` was added to its stake."""
 
@@ -121,7 +125,7 @@ class HandDoubled(Event):
     extra_stake_minor: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class HandSplit(Event):
     """A spot's hand split in two; the second hand stakes ``extra_stake_minor``."""
 
@@ -130,7 +134,7 @@ class HandSplit(Event):
     extra_stake_minor: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class HandStood(Event):
     """A hand stands. ``reason``: ``player``, ``blackjack``, ``21``, ``double``,
     ``split-aces`` or ``max-cards``."""
@@ -142,7 +146,7 @@ class HandStood(Event):
     reason: str
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class HandBusted(Event):
     """A hand went over 21 and is lost at once."""
 
@@ -152,7 +156,7 @@ class HandBusted(Event):
     total: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class DealerStood(Event):
     """The dealer finished drawing at ``total`` (above 21 when busted)."""
 
@@ -160,7 +164,7 @@ class DealerStood(Event):
     busted: bool
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class HandSettled(Event):
     """A hand was settled: ``returned_minor`` goes back, stake included."""
 
@@ -172,7 +176,7 @@ class HandSettled(Event):
     returned_minor: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class RoundEnded(Event):
     """Every bet of the round is settled."""
 
