@@ -94,9 +94,10 @@ class SeatBets:
     available_minor: int | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Prompt:
-    """The question the round is waiting on.
+    """The question the round is waiting on (a value: nothing mutates it; not
+    ``frozen`` for the same speed reason as the events).
 
     Attributes:
         kind: ``"insurance"`` or ``"play"``.
@@ -218,7 +219,7 @@ class Round:
         if len(seats) > r.max_seats:
             raise BetError(f"{len(seats)} seats bet, but {r.name} seats {r.max_seats}")
         seen: set[int] = set()
-        for sb in sorted(seats, key=lambda s: s.seat):
+        for sb in (seats if len(seats) == 1 else sorted(seats, key=lambda s: s.seat)):
             if not 1 <= sb.seat <= 3 or sb.seat in seen:
                 raise BetError(f"seat {sb.seat}: seat numbers are 1-3, each once")
             seen.add(sb.seat)
@@ -699,17 +700,22 @@ class Round:
 
     def wagered_minor(self, seat: int | None = None) -> int:
         """Everything staked so far (hands incl. doubles and splits, and insurance)."""
-        return sum(h.stake_minor for s in self.spots if seat in (None, s.seat) for h in s.hands) \
-            + sum(s.insurance_stake_minor for s in self.spots if seat in (None, s.seat))
+        total = 0
+        for s in self.spots:
+            if seat is None or s.seat == seat:
+                total += s.insurance_stake_minor
+                for h in s.hands:
+                    total += h.stake_minor
+        return total
 
     def returned_minor(self, seat: int | None = None) -> int:
         """Everything settled back so far, stakes included."""
         total = 0
         for s in self.spots:
-            if seat not in (None, s.seat):
-                continue
-            total += sum(h.returned_minor or 0 for h in s.hands)
-            total += s.insurance_returned_minor or 0
+            if seat is None or s.seat == seat:
+                total += s.insurance_returned_minor or 0
+                for h in s.hands:
+                    total += h.returned_minor or 0
         return total
 
     def seats(self) -> list[int]:
