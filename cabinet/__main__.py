@@ -117,7 +117,7 @@ def build_devices(mode: str, config: dict[str, Any], engine: Engine,
         if open_txn is not None and open_txn.get("station", 1) == n:
             txn = OpenTransaction(open_txn["txn"], open_txn["denomination_minor"],
                                   open_txn["validation_number"])
-        members.append(DriverDevices(settings, engine.cab.legal_actions, txn, None,
+        members.append(DriverDevices(settings, engine.cab.legal_actions, txn,
                                      station=n, tower_light=n == 1))
     return StationDevices(members, sim_socket)
 

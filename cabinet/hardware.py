@@ -83,22 +83,19 @@ class DriverDevices:
         settings: which drivers (``mode="sim"`` for the twins).
         legal_actions: reads the engine's legal intents for a station (loop thread).
         open_transaction: the journal's unclosed escrow after a restart.
-        sim_socket: in sim mode, where to serve the sim control socket.
         station: the station these devices belong to (1-3).
         tower_light: this set drives the cabinet's tower light (station 1's).
     """
 
     def __init__(self, settings: DriverSettings,
                  legal_actions: Callable[[int], frozenset[str]],
-                 open_transaction: OpenTransaction | None = None,
-                 sim_socket: Path | None = None, station: int = 1,
+                 open_transaction: OpenTransaction | None = None, station: int = 1,
                  tower_light: bool = True) -> None:
         self.station = station
         self.tower_light = tower_light
         self.settings = settings
         self.legal_actions = legal_actions
         self.open_transaction = open_transaction
-        self.sim_socket = sim_socket
         self.drivers: DriverSet | None = None
         self.post: Post | None = None
         self._decision: EscrowOutcome = EscrowOutcome()
@@ -106,7 +103,6 @@ class DriverDevices:
         self._pool = concurrent.futures.ThreadPoolExecutor(2, thread_name_prefix="printer")
         self._stop = threading.Event()
         self._printer_fault: str | None = None
-        self._sim_server: asyncio.AbstractServer | None = None
         self.loop: asyncio.AbstractEventLoop | None = None
 
     # -- life ------------------------------------------------------------------------------
@@ -124,13 +120,9 @@ class DriverDevices:
         except Exception as e:                      # offline: the watch reports it
             log.warning("printer not available at start: %s", e)
         self._pool.submit(self._watch_printer)
-        if self.drivers.sim is not None and self.sim_socket is not None:
-            self.loop.create_task(self._serve_sim())
 
     def stop(self) -> None:
         self._stop.set()
-        if self._sim_server is not None:
-            self._sim_server.close()
         if self.drivers is not None:
             self.drivers.close()
         self._pool.shutdown(wait=False, cancel_futures=True)
@@ -283,28 +275,7 @@ class DriverDevices:
                 self.post(DeviceFaulted("printer", fault, status.detail if status else "")
                           if fault else DeviceCleared("printer"))
 
-    # -- simulation control socket ---------------------------------------------------------------
-
-    async def _serve_sim(self) -> None:
-        assert self.sim_socket is not None
-        path = self.sim_socket
-        path.parent.mkdir(parents=True, exist_ok=True)
-        if path.exists():
-            path.unlink()
-        self._sim_server = await asyncio.start_unix_server(self._sim_client, path=str(path))
-
-    async def _sim_client(self, reader: asyncio.StreamReader,
-                          writer: asyncio.StreamWriter) -> None:
-        try:
-            while line := await reader.readline():
-                reply = await asyncio.get_running_loop().run_in_executor(
-                    None, self.sim_command, line.decode(errors="replace"))
-                writer.write((json.dumps(reply) + "\n").encode())
-                await writer.drain()
-        except (ConnectionError, OSError, asyncio.CancelledError):
-            pass
-        finally:
-            writer.close()
+    # -- simulation (commands from StationDevices' control socket) ---------------------------
 
     def sim_command(self, line: str) -> dict[str, Any]:
         """Apply one sim control command (JSON object) to this station's twins.
@@ -374,7 +345,6 @@ class StationDevices:
 
     def start(self, post: Post) -> None:
         for m in self.members.values():
-            m.sim_socket = None
             m.start(post)
         if self.sim_socket is not None and any(
                 m.drivers is not None and m.drivers.sim is not None for m in self.members.values()):
@@ -400,5 +370,23 @@ class StationDevices:
             return {"ok": False, "error": f"no station {station}"}
         return m.sim_command(line)
 
-    _serve_sim = DriverDevices._serve_sim
-    _sim_client = DriverDevices._sim_client
+    async def _serve_sim(self) -> None:
+        assert self.sim_socket is not None
+        path = self.sim_socket
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if path.exists():
+            path.unlink()
+        self._sim_server = await asyncio.start_unix_server(self._sim_client, path=str(path))
+
+    async def _sim_client(self, reader: asyncio.StreamReader,
+                          writer: asyncio.StreamWriter) -> None:
+        try:
+            while line := await reader.readline():
+                reply = await asyncio.get_running_loop().run_in_executor(
+                    None, self.sim_command, line.decode(errors="replace"))
+                writer.write((json.dumps(reply) + "\n").encode())
+                await writer.drain()
+        except (ConnectionError, OSError, asyncio.CancelledError):
+            pass
+        finally:
+            writer.close()

@@ -107,8 +107,7 @@ def build_snapshot(cab: Cabinet, seq: int) -> Snapshot:
         overlay_text = f"Printing ticket for {money(s.printing.amount_minor, sym)}"
 
     return Snapshot(
-        seq=seq, mode="tilt" if mode in ("needs_config",) else mode if mode != "ram_error"
-        else "tilt",
+        seq=seq, mode="tilt" if mode in ("needs_config", "ram_error") else mode,
         variant=r.variant, variant_name=r.name, currency_symbol=sym,
         credit_minor=r.credit_minor, message=_message(cab, mode, view, prompt),
         dealer=dealer, stations=stations, timer=timer, overlay=overlay,
