@@ -70,6 +70,15 @@ class EngineProc:
         self._sim.settimeout(10)
         self._sim_file = self._sim.makefile("rw")
         self.snap_event.wait(10)
+        # The validator refuses notes until its start-up sequence is done, as a real
+        # one does: wait for it, as a player waits for the acceptor's light.
+        # (Only where the cabinet takes notes at all: not behind a door or a lockup.)
+        deadline = time.monotonic() + 5
+        while (time.monotonic() < deadline
+               and (self.snapshot or {}).get("mode") in ("attract", "betting", "in_round")
+               and "inhibited=False" not in str(
+                   self.sim({"cmd": "bill", "line": "status"}).get("reply", ""))):
+            time.sleep(0.05)
 
     def _read_ui(self, s: socket.socket) -> None:
         f = s.makefile("r")
@@ -208,6 +217,7 @@ def _step(eng: EngineProc, rng: random.Random, issued: list[str]) -> str:
     credits = st.get("credits_minor", 0)
     if mode == "handpay":
         eng.sim({"cmd": "key", "on": True})
+        time.sleep(0.1)             # a turn of the key, longer than the switch debounce
         eng.sim({"cmd": "key", "on": False})
         return "handpay_reset"
     if mode == "door_open":
