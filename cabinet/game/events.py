@@ -31,6 +31,11 @@ class Decision(enum.Enum):
     INSURE = "insure"
     DECLINE = "decline"
 
+    # Members are singletons compared by identity, so the identity hash is exact;
+    # ``Enum.__hash__`` hashes the name in Python on every set/dict look-up (the
+    # legality check and the handler table run it on every decision).
+    __hash__ = object.__hash__
+
 
 class Outcome(enum.Enum):
     """How a hand ended (SCENARIOS.md "outcome")."""

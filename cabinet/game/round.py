@@ -130,11 +130,9 @@ class Hand:
     done: bool = False
     outcome: Outcome | None = None
     returned_minor: int | None = None
-
-    @property
-    def blackjack(self) -> bool:
-        """A natural on an initial (not split) hand (RULES.md "Blackjack")."""
-        return not self.from_split and is_natural(self.cards)
+    #: A natural on an initial (not split) hand (RULES.md "Blackjack"); set when
+    #: the deal completes the hand (a natural is fixed from then on).
+    blackjack: bool = False
 
     @property
     def total(self) -> int:
@@ -328,8 +326,8 @@ class Round:
             ev.append(DealerCardDealt(hole, False))
         for s in self.spots:
             h = s.hands[0]
-            if h.blackjack:
-                h.done = True
+            if is_natural(h.cards):
+                h.blackjack = h.done = True
                 ev.append(HandStood(s.seat, s.spot, 1, 21, "blackjack"))
         if self.rules.insurance and up.value == 1:
             # RULES.md: offered to each initial hand that is not a blackjack,
@@ -645,25 +643,33 @@ class Round:
 
     def _dealer_plays(self, ev: list[Event]) -> None:
         """RULES.md "When the dealer draws", then settle what is left."""
-        undecided = [h for s in self.spots for h in s.hands if h.outcome is None]
+        undecided = only_naturals = False
+        for s in self.spots:
+            for h in s.hands:
+                if h.outcome is None:
+                    if not undecided:
+                        undecided = only_naturals = True
+                    if not h.blackjack:
+                        only_naturals = False
         self._reveal(ev)
         cards = self.dealer_cards
+        d_total = 0
         if undecided:
             if len(cards) == 1:
                 self._dealer_draw(ev)
-            if not all(h.blackjack for h in undecided):
+            if only_naturals:
+                d_total = hand_total(cards)[0]
+            else:
                 hits_soft_17 = self.rules.dealer_hits_soft_17
                 while True:
-                    total, soft = hand_total(cards)
-                    if total < 17 or (total == 17 and soft and hits_soft_17):
+                    d_total, soft = hand_total(cards)
+                    if d_total < 17 or (d_total == 17 and soft and hits_soft_17):
                         self._dealer_draw(ev)
                     else:
                         break
-            total = hand_total(cards)[0]
-            ev.append(DealerStood(total, total > 21))
+            ev.append(DealerStood(d_total, d_total > 21))
         dealer_bj = is_natural(cards)
         self._settle_insurance(dealer_bj, ev)
-        d_total = hand_total(cards)[0]
         for spot in self.spots:
             for n, hand in enumerate(spot.hands, 1):
                 if hand.outcome is not None:
@@ -852,10 +858,12 @@ class Round:
                             int(s["splits"]), str(s["insurance"]), int(s["insurance_stake"]),
                             s["insurance_returned"])
                 for h in s["hands"]:
+                    cards = [parse_card(c) for c in h["cards"]]
+                    from_split = bool(h["from_split"])
                     spot.hands.append(Hand(
-                        [parse_card(c) for c in h["cards"]], int(h["stake"]),
-                        bool(h["from_split"]), bool(h["doubled"]), bool(h["done"]),
-                        Outcome(h["outcome"]) if h["outcome"] else None, h["returned"]))
+                        cards, int(h["stake"]), from_split, bool(h["doubled"]),
+                        bool(h["done"]), Outcome(h["outcome"]) if h["outcome"] else None,
+                        h["returned"], not from_split and is_natural(cards)))
                 rnd.spots.append(spot)
             rnd._ins_queue = [int(i) for i in data["insurance_queue"]]
             rnd._ins_pos = int(data["insurance_pos"])

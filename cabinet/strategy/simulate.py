@@ -65,12 +65,12 @@ class LazyShoe(Shoe):
     Call ``reset()`` between rounds; the left-over order is a fine start.
     """
 
-    __slots__ = ("_randrange",)
+    __slots__ = ("_getrandbits",)
 
     def __init__(self, cards: list[Card], rng: random.Random) -> None:
         super().__init__([])
         self.cards = cards
-        self._randrange = rng.randrange
+        self._getrandbits = rng.getrandbits
 
     def reset(self) -> None:
         """Start a new, freshly (lazily) shuffled shoe."""
@@ -79,15 +79,25 @@ class LazyShoe(Shoe):
     def draw(self) -> Card:
         """Deal a uniformly chosen card among those not yet dealt.
 
+        The index is drawn exactly as ``random.Random.randrange(m)`` draws it
+        (``k = m.bit_length()`` bits, rejected while ``>= m``: no modulo bias),
+        inlined because this is the simulator's innermost call; a seed gives the
+        same cards as ``randrange`` would.
+
         Raises:
             ShoeExhausted: no card is left.
         """
         i = self.position
         cards = self.cards
-        n = len(cards)
-        if i >= n:
-            raise ShoeExhausted(f"the shoe ran out after {n} cards")
-        j = i + self._randrange(n - i)
+        m = len(cards) - i
+        if m <= 0:
+            raise ShoeExhausted(f"the shoe ran out after {len(cards)} cards")
+        k = m.bit_length()
+        getrandbits = self._getrandbits
+        r = getrandbits(k)
+        while r >= m:
+            r = getrandbits(k)
+        j = i + r
         card = cards[j]
         cards[j] = cards[i]
         cards[i] = card

@@ -36,6 +36,16 @@ def test_lazy_shoe_first_card_is_uniform() -> None:
     assert all(abs(n - 1000) < 180 for n in seen.values()) and len(seen) == 13
 
 
+def test_lazy_shoe_draws_what_randrange_would() -> None:
+    # the inlined draw is randrange's own rejection sampling: same seed, same cards
+    shoe = LazyShoe(fresh_cards(2), random.Random(9))
+    ref, rng = fresh_cards(2), random.Random(9)
+    for i in range(len(ref)):
+        j = i + rng.randrange(len(ref) - i)
+        ref[i], ref[j] = ref[j], ref[i]
+        assert shoe.draw() == ref[i]
+
+
 def test_chunks_cover_the_run() -> None:
     assert chunks(25, 10) == [(0, 10), (1, 10), (2, 5)]
 
