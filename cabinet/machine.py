@@ -65,6 +65,7 @@ from cabinet.game import (
 from cabinet.game import events as rev
 from cabinet.meters import Meters, audit_balance
 from cabinet.records import RecallEntry, VoucherRecord
+from cabinet.rules_text import money
 from cabinet.settings import GameSettings
 from cabinet.state import (
     CabinetState,
@@ -561,10 +562,20 @@ class Cabinet:
             m.add("games_played", 1)
             m.add("games_won" if net > 0 else "games_lost" if net < 0 else "games_pushed", 1)
             st.win_minor = st.returned_in_round_minor
-            out.append(SaveRecall(self._recall_entry(st, result, voided=False)))
+            jackpot = net if net >= s.settings.jackpot_limit_minor else 0
+            if jackpot:
+                # research E "Handpay": the win is paid by the attendant, not to the
+                # credit meter; it waits in pending-out until the key resets it.
+                st.credits_minor -= jackpot
+                st.pending_out_minor += jackpot
+            out.append(SaveRecall(self._recall_entry(st, result, voided=False, jackpot=jackpot)))
             out.append(Journal("round_end", st.station, st.returned_in_round_minor,
                                {"round_id": s.round_id, "wagered_minor": st.stake_in_round_minor,
                                 "returned_minor": st.returned_in_round_minor, "net_minor": net}))
+            if jackpot:
+                limit = money(s.settings.jackpot_limit_minor, s.settings.currency_symbol)
+                self._lock_handpay(st.station, jackpot, f"a win of {limit} or more is paid by hand",
+                                   "", out, kind="jackpot")
             st.in_round = False
             st.stake_in_round_minor = st.returned_in_round_minor = 0
             if self.uses_chips:
@@ -583,7 +594,7 @@ class Cabinet:
         self._self_audit(out)
 
     def _recall_entry(self, st: StationState, result: dict[str, Any],
-                      voided: bool) -> RecallEntry:
+                      voided: bool, jackpot: int = 0) -> RecallEntry:
         steps: list[str] = []
         rnd = self.round
         if rnd is not None:
@@ -597,7 +608,7 @@ class Cabinet:
             wall_s=self.s.wall_s, credits_before_minor=st.credits_at_round_start_minor,
             credits_after_minor=st.credits_minor, wagered_minor=st.stake_in_round_minor,
             returned_minor=st.returned_in_round_minor, insurance_minor=ins,
-            steps=steps, result=result, voided=voided)
+            steps=steps, result=result, voided=voided, jackpot_handpay_minor=jackpot)
 
     def _void_round(self, reason: str, out: list[Effect]) -> None:
         """RULES.md "Malfunctions void all plays and pays": every stake back, nothing paid."""
@@ -669,11 +680,16 @@ class Cabinet:
             out.append(SendCue("ticket_printing", st.station, {"amount_minor": amount}))
 
     def _lock_handpay(self, station: int, amount: int, reason: str, vn: str,
-                      out: list[Effect]) -> None:
-        self.s.handpay = HandpayState(station=station, amount_minor=amount, reason=reason,
-                                      validation_number=vn)
+                      out: list[Effect], kind: str = "cancelled_credits") -> None:
+        """Lock up for the attendant (or queue behind the lockup already shown)."""
+        hp = HandpayState(station=station, amount_minor=amount, reason=reason,
+                          validation_number=vn, kind=kind)
+        if self.s.handpay is None:
+            self.s.handpay = hp
+        else:
+            self.s.handpay_queue = [*self.s.handpay_queue, hp]
         out.append(Journal("handpay", station, amount, {"validation_number": vn,
-                                                        "reason": reason}))
+                                                        "reason": reason, "kind": kind}))
 
     def _on_print(self, ev: PrintFinished, out: list[Effect]) -> None:
         p = self.s.printing
@@ -701,13 +717,19 @@ class Cabinet:
         assert hp is not None
         st = self._st(hp.station)
         st.pending_out_minor -= hp.amount_minor
-        st.meters.add("handpay_minor", hp.amount_minor)
-        st.meters.add("handpay_count", 1)
-        self.s.handpay = None
+        if hp.kind == "jackpot":
+            st.meters.add("jackpot_handpay_minor", hp.amount_minor)
+            st.meters.add("jackpot_handpay_count", 1)
+        else:
+            st.meters.add("handpay_minor", hp.amount_minor)
+            st.meters.add("handpay_count", 1)
+        queue = self.s.handpay_queue
+        self.s.handpay = queue[0] if queue else None
+        self.s.handpay_queue = queue[1:]
         if hp.validation_number:
             out.append(SetVoucherStatus(hp.validation_number, "handpaid", self.s.wall_s))
         out.append(Journal("handpay_reset", hp.station, hp.amount_minor,
-                           {"validation_number": hp.validation_number}))
+                           {"validation_number": hp.validation_number, "kind": hp.kind}))
 
     # -- notes and vouchers in -----------------------------------------------------------------
 

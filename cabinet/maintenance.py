@@ -35,10 +35,12 @@ SETTING_CHOICES: list[tuple[str, str, list[Any]]] = [
     ("max_bet_minor", "Maximum bet", [None, 5_000, 10_000, 25_000, 50_000, 100_000]),
     ("penetration_percent", "Cut card", [None, 50, 60, 70, 75, 80, 85]),
     ("voucher_limit_minor", "Voucher limit", [50_000, 120_000, 300_000]),
+    ("jackpot_limit_minor", "Jackpot handpay limit", [120_000, 200_000, 500_000]),
     ("credit_limit_minor", "Credit limit", [100_000, 300_000, 500_000]),
     ("voucher_expiry_days", "Voucher expiry (days)", [7, 30, 90, 365]),
 ]
-MONEY_SETTINGS = {"min_bet_minor", "max_bet_minor", "voucher_limit_minor", "credit_limit_minor"}
+MONEY_SETTINGS = {"min_bet_minor", "max_bet_minor", "voucher_limit_minor", "credit_limit_minor",
+                  "jackpot_limit_minor"}
 HINT = "Up/Down: choose   Select: open or change   Back: return   Key off: leave"
 
 
@@ -178,7 +180,9 @@ def _page_lines(cab: Cabinet) -> tuple[str, list[str]]:
                 f"  Vouchers in {money(mt.vouchers_in_minor, sym)} ({mt.vouchers_in_count})   "
                 f"out {money(mt.vouchers_out_minor, sym)} ({mt.vouchers_out_count})",
                 f"  Handpaid {money(mt.handpay_minor, sym)} ({mt.handpay_count})   "
-                f"Voided returns {money(mt.void_returned_minor, sym)}",
+                f"Jackpots handpaid {money(mt.jackpot_handpay_minor, sym)} "
+                f"({mt.jackpot_handpay_count})",
+                f"  Voided returns {money(mt.void_returned_minor, sym)}",
                 f"  Games {mt.games_played}: won {mt.games_won}, lost {mt.games_lost}, "
                 f"pushed {mt.games_pushed}",
                 f"  Blackjacks {mt.blackjacks}  Doubles {mt.doubles}  Splits {mt.splits}  "
@@ -199,6 +203,9 @@ def _page_lines(cab: Cabinet) -> tuple[str, list[str]]:
                  f"{money(e.credits_after_minor, sym)}",
                  f"Wagered {money(e.wagered_minor, sym)} (insurance "
                  f"{money(e.insurance_minor, sym)})  returned {money(e.returned_minor, sym)}"]
+        if e.jackpot_handpay_minor:
+            lines.append(f"Jackpot handpay {money(e.jackpot_handpay_minor, sym)} "
+                         "(paid by the attendant, not to the credit meter)")
         d = e.result.get("dealer", {})
         lines.append(f"Dealer: {' '.join(d.get('cards', []))} ({d.get('total', '')})")
         for sp in e.result.get("spots", []):

@@ -19,7 +19,10 @@ class Meters(msgspec.Struct, kw_only=True):
 
     Money in: ``bills_in_minor``, ``vouchers_in_minor``. Money out:
     ``vouchers_out_minor`` (printed), ``handpay_minor`` (attendant-paid
-    cancelled credits), and ``cashout_pending_minor`` (a voucher taken off
+    cancelled credits), ``jackpot_handpay_minor`` (attendant-paid jackpots:
+    round wins at or above the jackpot limit, paid by hand instead of to the
+    credit meter; ``coin_out_minor`` still counts them as won by play, so
+    coin out / coin in stays the game's return), and ``cashout_pending_minor`` (a voucher taken off
     the credit meter whose print has not been confirmed). Play:
     ``coin_in_minor`` (every main stake: initial bets, doubles, splits),
     ``coin_out_minor`` (everything main hands return, stakes included),
@@ -37,6 +40,8 @@ class Meters(msgspec.Struct, kw_only=True):
     vouchers_out_count: int = 0
     handpay_minor: int = 0
     handpay_count: int = 0
+    jackpot_handpay_minor: int = 0
+    jackpot_handpay_count: int = 0
     coin_in_minor: int = 0
     coin_out_minor: int = 0
     insurance_in_minor: int = 0
@@ -70,14 +75,15 @@ class Meters(msgspec.Struct, kw_only=True):
 def audit_balance(credits_minor: int, pending_out_minor: int, m: Meters) -> int:
     """What the credit meter should hold by the meters, modulo 10^10.
 
-    credits = bills in + vouchers in - vouchers out - handpays - cash-out
+    credits = bills in + vouchers in - vouchers out - handpays - jackpot
+    handpays - cash-out
     pending (a voucher taken off the credit meter whose print is not yet
     confirmed: ``pending_out_minor``) - coin in + coin out - insurance in + insurance out + voided
     returns (research A "Self-audit"). Returns the difference
     ``expected - credits`` modulo 10^10: 0 when the station balances.
     """
     expected = (m.bills_in_minor + m.vouchers_in_minor - m.vouchers_out_minor
-                - m.handpay_minor - pending_out_minor
+                - m.handpay_minor - m.jackpot_handpay_minor - pending_out_minor
                 - m.coin_in_minor + m.coin_out_minor
                 - m.insurance_in_minor + m.insurance_out_minor + m.void_returned_minor
                 - m.void_reclaimed_minor)

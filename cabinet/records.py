@@ -45,6 +45,8 @@ class RecallEntry(msgspec.Struct, kw_only=True, frozen=True):
 
     ``steps`` lists every card in dealing order and every decision, in play
     order, as short strings (``"deal AS to seat 1 spot 1"``, ``"hit"``).
+    ``jackpot_handpay_minor``: the round's win locked up for the attendant
+    (then ``credits_after_minor`` is without it).
     """
 
     round_id: int
@@ -59,3 +61,4 @@ class RecallEntry(msgspec.Struct, kw_only=True, frozen=True):
     steps: list[str]
     result: dict[str, Any]
     voided: bool = False
+    jackpot_handpay_minor: int = 0

@@ -33,6 +33,9 @@ class GameSettings(msgspec.Struct, kw_only=True, frozen=True):
         denominations_minor: bill denominations the acceptor may take.
         credit_limit_minor: bills and vouchers are refused above this.
         voucher_limit_minor: a cash-out above this is a handpay.
+        jackpot_limit_minor: a round whose net win for a station reaches this is
+            a jackpot handpay (research/cabinet-features.md E "Handpay and
+            cancelled credits": the tax threshold, a setting).
         voucher_expiry_days: how long a printed voucher may be redeemed.
         venue_name, machine_number: printed on every voucher.
         recall_depth: rounds kept for game recall per station, 10-100.
@@ -52,6 +55,7 @@ class GameSettings(msgspec.Struct, kw_only=True, frozen=True):
     denominations_minor: tuple[int, ...] = (100, 500, 1_000, 2_000, 5_000, 10_000)
     credit_limit_minor: int = 300_000
     voucher_limit_minor: int = 120_000
+    jackpot_limit_minor: int = 120_000
     voucher_expiry_days: int = 30
     venue_name: str = "Demo Casino"
     machine_number: str = "0001"
@@ -104,7 +108,7 @@ class GameSettings(msgspec.Struct, kw_only=True, frozen=True):
         if not self.denominations_minor or any(
                 d <= 0 or d % 100 for d in self.denominations_minor):
             raise ConfigError("denominations_minor", "whole-currency notes, at least one")
-        for name in ("credit_limit_minor", "voucher_limit_minor"):
+        for name in ("credit_limit_minor", "voucher_limit_minor", "jackpot_limit_minor"):
             if getattr(self, name) <= 0:
                 raise ConfigError(name, "must be positive")
         if self.credit_limit_minor < rules.min_bet_minor:

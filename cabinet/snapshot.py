@@ -88,11 +88,18 @@ class TimerView(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class HandpayView(msgspec.Struct, frozen=True, kw_only=True):
-    """A handpay lockup: the amount the attendant pays and why."""
+    """A handpay lockup: the amount the attendant pays and why.
+
+    ``kind``: ``cancelled_credits`` (a cash-out) or ``jackpot`` (a round's win
+    at or above the jackpot limit); ``waiting``: further handpays queued.
+    """
 
     amount_minor: int
     reason: str
     validation_number: str = ""
+    station: int = 0
+    kind: str = "cancelled_credits"
+    waiting: int = 0
 
 
 class MaintenanceView(msgspec.Struct, frozen=True, kw_only=True):

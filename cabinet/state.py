@@ -56,12 +56,19 @@ class StationState(msgspec.Struct, kw_only=True):
 
 
 class HandpayState(msgspec.Struct, kw_only=True):
-    """A handpay lockup waiting for the attendant's key."""
+    """A handpay lockup waiting for the attendant's key.
+
+    ``kind``: ``cancelled_credits`` (a cash-out the printer could not or may not
+    pay: it has the voucher's ``validation_number``) or ``jackpot`` (a round's
+    win at or above the jackpot limit). ``amount_minor`` is off the credit
+    meter and in the station's ``pending_out_minor`` until the reset.
+    """
 
     station: int
     amount_minor: int
     reason: str
     validation_number: str = ""
+    kind: str = "cancelled_credits"
 
 
 class PrintingState(msgspec.Struct, kw_only=True):
@@ -90,6 +97,8 @@ class CabinetState(msgspec.Struct, kw_only=True):
     else ``betting`` or ``attract``; lockups (doors, faults, handpay,
     maintenance, RAM error) lie on top of it. ``needs_config``: after a RAM
     clear, play waits until settings are saved in maintenance.
+    ``handpay_queue``: further handpays (two stations hitting a jackpot in
+    the same round) shown one after another, each reset by its own key turn.
     """
 
     version: int = STATE_VERSION
@@ -108,6 +117,7 @@ class CabinetState(msgspec.Struct, kw_only=True):
     needs_config: bool = False
     audit_failed: bool = False
     handpay: HandpayState | None = None
+    handpay_queue: list[HandpayState] = []
     printing: PrintingState | None = None
     maintenance: MaintState | None = None
     power_ups: int = 0

@@ -101,8 +101,13 @@ def build_snapshot(cab: Cabinet, seq: int) -> Snapshot:
     elif mode == "handpay" and s.handpay is not None:
         hp = s.handpay
         handpay = HandpayView(amount_minor=hp.amount_minor, reason=hp.reason,
-                              validation_number=hp.validation_number)
+                              validation_number=hp.validation_number, station=hp.station,
+                              kind=hp.kind,
+                              waiting=len(s.handpay_queue))
         overlay_text = f"Handpay {money(hp.amount_minor, sym)}: call an attendant ({hp.reason})"
+        if s.handpay_queue:
+            n = len(s.handpay_queue)
+            overlay_text += f"; then {n} more handpay{'s' if n > 1 else ''}"
     elif mode == "cash_out" and s.printing is not None:
         overlay_text = f"Printing ticket for {money(s.printing.amount_minor, sym)}"
 

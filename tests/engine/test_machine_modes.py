@@ -104,7 +104,7 @@ def test_settings_change_is_validated_applied_and_logged():
     assert rig.cab.s.maintenance.page == "settings"
     rig.press("menu_select")                         # Game: classic -> classic-multi
     eff = []
-    for _ in range(9):
+    for _ in range(10):
         rig.press("menu_down")
     eff = rig.press("menu_select")                   # Save settings
     assert rig.cab.rules.variant == "classic-multi"
@@ -117,7 +117,7 @@ def test_invalid_settings_are_refused_with_the_field_named():
     _goto(rig, 5)
     rig.press("menu_down")                           # Stations: 1 -> 2 (classic seats one)
     rig.press("menu_select")
-    for _ in range(8):
+    for _ in range(9):
         rig.press("menu_down")
     rig.press("menu_select")
     assert rig.cab.s.maintenance.confirm.startswith("Refused: stations")
@@ -140,7 +140,7 @@ def test_ram_clear_needs_confirmation_zeroes_and_forces_configuration():
     assert rig.cab.legal_actions(1) == frozenset()   # no play until configured
     rig.cab.handle(KeyChanged(True))
     assert rig.cab.s.maintenance.page == "settings"
-    for _ in range(10):
+    for _ in range(11):
         rig.press("menu_down")
     rig.press("menu_up")
     rig.press("menu_select")                         # Save settings

@@ -25,7 +25,9 @@ from typing import Any
 
 from cabinet.game import Round
 from cabinet.ipc import PROTOCOL
+from cabinet.machine import new_state
 from cabinet.meters import audit_balance
+from cabinet.settings import GameSettings
 from cabinet.store import Store
 
 READY_TIMEOUT_S = 20.0
@@ -173,9 +175,14 @@ def verify_journal(journal: Path) -> dict[str, Any]:
         assert m.bills_in_count == sum(1 for e in mine if e["kind"] == "bill_stacked")
         assert m.vouchers_in_minor == total("voucher_in"), "vouchers in"
         assert m.vouchers_out_minor == total("voucher_printed"), "vouchers out"
-        assert m.handpay_minor == total("handpay_reset"), "handpays"
+        jackpots = [e for e in mine if e["kind"] in ("handpay", "handpay_reset")
+                    and e["data"].get("kind") == "jackpot"]
+        jackpot_locked = sum(e["amount_minor"] for e in jackpots if e["kind"] == "handpay")
+        jackpot_paid = sum(e["amount_minor"] for e in jackpots if e["kind"] == "handpay_reset")
+        assert m.jackpot_handpay_minor == jackpot_paid, "jackpot handpays"
+        assert m.handpay_minor == total("handpay_reset") - jackpot_paid, "handpays"
         assert total("cash_out") == m.vouchers_out_minor + m.handpay_minor \
-            + st.pending_out_minor, "cash-out amounts"
+            + st.pending_out_minor - (jackpot_locked - jackpot_paid), "cash-out amounts"
         open_stake = st.stake_in_round_minor if st.in_round else 0
         open_back = st.returned_in_round_minor if st.in_round else 0
         wagered = total("round_end", "wagered_minor") + total("round_void", "wagered_minor")
@@ -267,11 +274,20 @@ def _step(eng: EngineProc, rng: random.Random, issued: list[str]) -> str:
     return "wait"
 
 
-def soak(workdir: Path, kills: int, seed: int = 1, progress: Any = None) -> SoakResult:
-    """Play, SIGKILL, restart and verify ``kills`` times; return what happened."""
+def soak(workdir: Path, kills: int, seed: int = 1, progress: Any = None,
+         settings: GameSettings | None = None) -> SoakResult:
+    """Play, SIGKILL, restart and verify ``kills`` times; return what happened.
+
+    ``settings``: the operator settings the journal starts with (default: a
+    fresh cabinet's), e.g. a low jackpot limit to crash through jackpot handpays.
+    """
     rng = random.Random(seed)
     res = SoakResult()
     eng = EngineProc(workdir)
+    if settings is not None:
+        store = Store(eng.journal)
+        store.commit(new_state(settings), None, [], time.time())
+        store.close()
     issued: list[str] = []
     committed: dict[str, Any] | None = None
     try:

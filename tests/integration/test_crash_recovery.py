@@ -10,7 +10,9 @@ import os
 
 import pytest
 
-from .crash_harness import soak
+from cabinet.settings import GameSettings
+
+from .crash_harness import soak, verify_journal
 
 pytestmark = [pytest.mark.timeout(1800), pytest.mark.slow]
 
@@ -24,3 +26,14 @@ def test_kill_nine_anywhere_loses_nothing_and_counts_nothing_twice(tmp_path):
     for kind in ("note", "deal", "cash_out", "door_open"):
         assert res.kinds[kind] > 0, kind
     assert res.kinds["hit"] + res.kinds["stand"] + res.kinds["double"] > 0
+
+
+def test_kill_nine_around_jackpot_handpays(tmp_path):
+    # research E "Handpay": with a $1 jackpot limit every winning round locks up
+    # for the attendant; kills land before, during and after those lockups.
+    points = int(os.environ.get("CRASH_POINTS_JACKPOT", "40"))
+    res = soak(tmp_path, points, seed=7, settings=GameSettings(jackpot_limit_minor=100))
+    assert res.failures == [] and res.kills == res.checks == points
+    state = verify_journal(tmp_path / "journal.db")["state"]
+    m = state.stations[0].meters
+    assert res.kinds["handpay_reset"] > 0 and m.jackpot_handpay_count > 0

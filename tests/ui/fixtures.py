@@ -229,6 +229,11 @@ CASES: list[Case] = [
     Case("overlay_handpay", _overlay("handpay", mode="handpay",
                                      handpay=HandpayView(amount_minor=125_000, reason="Ticket printer offline",
                                                          validation_number="0012-3456-7890-1234"))),
+    Case("overlay_jackpot", _overlay(
+        "handpay", "Handpay $1,537.50: call an attendant (a win of $1,200.00 or more is paid by "
+        "hand); then 1 more handpay", mode="handpay",
+        handpay=HandpayView(amount_minor=153_750, reason="a win of $1,200.00 or more is paid by hand",
+                            station=1, kind="jackpot", waiting=1))),
     Case("overlay_printing", _overlay("printing", "Cashing out $95.00", mode="cash_out")),
     Case("overlay_ram_error", _overlay("ram_error", "Stored round failed its integrity check", mode="tilt")),
     Case("overlay_disconnected", CLASSIC_INSURANCE, connected=False),

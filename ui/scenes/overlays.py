@@ -68,15 +68,22 @@ def draw_for(p: Painter, s: Snapshot, now_ms: int) -> None:
         hp = s.handpay
         lines: list[str] = []
         big = None
+        title = "HANDPAY \u2014 CALL ATTENDANT"
         if hp is not None:
             big = fmt_money(hp.amount_minor, s.currency_symbol)
+            if hp.kind == "jackpot":
+                title = "JACKPOT \u2014 CALL ATTENDANT"
+                lines.append(f"Station {hp.station} wins {big}: {hp.reason}.")
+                if hp.waiting:
+                    lines.append(f"Then {hp.waiting} more handpay{'s' if hp.waiting > 1 else ''}.")
+                text = []                               # the same, in words for logs
             if hp.validation_number:
                 lines.append(f"Validation number {hp.validation_number}")
-            if hp.reason:
+            if hp.reason and hp.kind != "jackpot":
                 lines.append(hp.reason)
         lines += text
         lines.append("Please wait: an attendant will pay you.")
-        draw_panel(p, "HANDPAY \u2014 CALL ATTENDANT", lines, (160, 110, 10), now_ms, big=big)
+        draw_panel(p, title, lines, (160, 110, 10), now_ms, big=big)
     elif o == "printing":
         dots = "." * (1 + (now_ms // 400) % 3)
         draw_panel(p, f"PRINTING TICKET{dots}", text or ["Please take your ticket when it is printed."],
