@@ -44,7 +44,10 @@ device = st.one_of(
     st.builds(VoucherEscrowed, st.integers(1, 3), st.text(max_size=18), st.none()),
 )
 variants = st.sampled_from([GameSettings(), GameSettings(variant="american"),
-                            GameSettings(variant="classic-multi", stations=3)])
+                            GameSettings(variant="classic-multi", stations=3),
+                            # every win a jackpot handpay: the lockup and its queue
+                            GameSettings(variant="classic-multi", stations=3,
+                                         jackpot_limit_minor=100)])
 
 
 def _balanced(cab):
@@ -100,7 +103,8 @@ def test_intents_alone_never_create_money(presses, seed):
         st_ = rig.cab.s.stations[0]
         m = st_.meters
         # everything the player holds is the note minus net play outcome
-        held = st_.credits_minor + st_.pending_out_minor + m.vouchers_out_minor + m.handpay_minor
+        held = st_.credits_minor + st_.pending_out_minor + m.vouchers_out_minor \
+            + m.handpay_minor + m.jackpot_handpay_minor
         assert held == 3000 - m.coin_in_minor + m.coin_out_minor \
             - m.insurance_in_minor + m.insurance_out_minor
         assert m.bills_in_minor == 3000
