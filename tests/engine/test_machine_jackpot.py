@@ -136,3 +136,41 @@ def test_restart_during_a_jackpot_lockup_keeps_it_and_the_money():
 def test_jackpot_limit_must_be_positive(value):
     with pytest.raises(ConfigError, match="jackpot_limit_minor"):
         GameSettings(jackpot_limit_minor=value).validate()
+
+
+def test_jackpot_is_journaled_and_shown_in_game_recall(tmp_path):
+    import random
+
+    from cabinet.events import IntentReceived, NoteStacked
+    from cabinet.machine import new_state
+    from cabinet.runtime import Engine
+    from cabinet.store import Store
+
+    store = Store(tmp_path / "j.db")
+    store.commit(new_state(GameSettings(jackpot_limit_minor=100)), None, [], 1.8e9)
+    eng = Engine(store, rng=random.Random(3), clock_ms=lambda: 0, wall_s=lambda: 1.8e9)
+    eng.step(PowerUp(0, 1.8e9))
+    eng.step(NoteStacked(1, 10_000, "t"))
+    eng.step(IntentReceived(1, "bet_up"))
+    for _ in range(40):
+        eng.step(IntentReceived(1, "deal"))
+        while eng.cab.mode == "in_round":
+            legal = eng.cab.legal_actions(1)
+            eng.step(IntentReceived(1, "decline" if "decline" in legal else "stand"))
+        if eng.cab.mode == "handpay":
+            break
+    amount = eng.cab.s.handpay.amount_minor
+    entry = store.recall(1, 1)[0]
+    assert entry.jackpot_handpay_minor == amount > 0
+    kinds = [(e["kind"], e["data"].get("kind")) for e in store.events(5)]
+    assert ("handpay", "jackpot") in kinds
+    eng.step(KeyChanged(True))                   # the reset ...
+    eng.step(KeyChanged(False))
+    eng.step(KeyChanged(True))                   # ... and the menu, on a second turn
+    eng.step(IntentReceived(1, "menu_down"))
+    eng.step(IntentReceived(1, "menu_select"))
+    lines = eng.snapshot.maintenance.lines
+    assert f"Jackpot handpay ${amount // 100}.{amount % 100:02d} " \
+           "(paid by the attendant, not to the credit meter)" in lines
+    assert Store(tmp_path / "j.db", readonly=True).load_readonly().stations[0] \
+        .meters.jackpot_handpay_minor == amount
