@@ -357,6 +357,8 @@ class StationDevices:
     def stop(self) -> None:
         if self._sim_server is not None:
             self._sim_server.close()
+            if self.sim_socket is not None:
+                self.sim_socket.unlink(missing_ok=True)
         for m in self.members.values():
             m.stop()
 

@@ -9,6 +9,7 @@ between rounds only; play is impossible inside it and notes are refused.
 
 from __future__ import annotations
 
+import time
 from typing import TYPE_CHECKING, Any
 
 import msgspec
@@ -42,6 +43,14 @@ SETTING_CHOICES: list[tuple[str, str, list[Any]]] = [
 MONEY_SETTINGS = {"min_bet_minor", "max_bet_minor", "voucher_limit_minor", "credit_limit_minor",
                   "jackpot_limit_minor"}
 HINT = "Up/Down: choose   Select: open or change   Back: return   Key off: leave"
+#: Body lines shown at once on a page without a list (meters, event log...);
+#: Up/Down page through longer ones. 16 fit the 1080-high layout with a footer.
+PAGE_LINES = 16
+#: Journal kinds the Event log page leaves out (menu navigation: it stays in
+#: the journal and the CLI's ``cabinet events``).
+EVENT_LOG_HIDDEN = frozenset({"maintenance_page"})
+#: Newest events the Event log page pages through.
+EVENT_LOG_DEPTH = 200
 
 
 def _items(cab: Cabinet) -> list[str]:
@@ -88,16 +97,21 @@ def handle(cab: Cabinet, action: str, out: list[Effect]) -> None:
     m = cab.s.maintenance
     assert m is not None
     items = _items(cab)
-    if action == "menu_up":
+    if action in ("menu_up", "menu_down") and not items:
+        # a page without a list: Up/Down turn its pages of body lines
+        total = len(_page_lines(cab)[1])
+        step = PAGE_LINES if action == "menu_down" else -PAGE_LINES
+        m.scroll = max(0, min(m.scroll + step, (max(total, 1) - 1) // PAGE_LINES * PAGE_LINES))
+    elif action == "menu_up":
         m.selected = max(0, m.selected - 1)
         m.confirm = ""
     elif action == "menu_down":
-        m.selected = min(max(len(items) - 1, 0), m.selected + 1) if items else m.selected + 1
+        m.selected = min(len(items) - 1, m.selected + 1)
         m.confirm = ""
     elif action == "menu_back":
         if m.page != "main":
             back_to = [k for k, _ in MAIN_ITEMS].index(m.page) if m.page in dict(MAIN_ITEMS) else 0
-            m.page, m.selected, m.confirm, m.draft = "main", back_to, "", {}
+            m.page, m.selected, m.confirm, m.draft, m.scroll = "main", back_to, "", {}, 0
     elif action == "menu_select":
         _select(cab, out)
 
@@ -107,7 +121,7 @@ def _select(cab: Cabinet, out: list[Effect]) -> None:
     assert m is not None
     if m.page == "main":
         key = MAIN_ITEMS[min(m.selected, len(MAIN_ITEMS) - 1)][0]
-        m.page, m.selected, m.confirm, m.draft = key, 0, "", {}
+        m.page, m.selected, m.confirm, m.draft, m.scroll = key, 0, "", {}, 0
         out.append(Journal("maintenance_page", 0, 0, {"page": key}))
     elif m.page == "settings":
         n = len(SETTING_CHOICES)
@@ -150,7 +164,14 @@ def view(cab: Cabinet) -> MaintenanceView:
     m = cab.s.maintenance
     assert m is not None
     title, lines = _page_lines(cab)
-    return MaintenanceView(page=m.page, title=title, lines=lines, items=_items(cab),
+    items = _items(cab)
+    if not items and len(lines) > PAGE_LINES:
+        first = min(m.scroll, (len(lines) - 1) // PAGE_LINES * PAGE_LINES)
+        shown = lines[first:first + PAGE_LINES]
+        last = first + len(shown)
+        more = "Down: more" if last < len(lines) else "Up: back"
+        lines = shown + [f"-- lines {first + 1}-{last} of {len(lines)} ({more}) --"]
+    return MaintenanceView(page=m.page, title=title, lines=lines, items=items,
                            selected=m.selected, hint=HINT)
 
 
@@ -163,7 +184,7 @@ def _page_lines(cab: Cabinet) -> tuple[str, list[str]]:
         head = ["RAM ERROR: only a RAM clear restores play."] if s.ram_error else []
         if s.needs_config:
             head.append("Configuration required: open Settings and save.")
-        return "Maintenance", head + [f"Game: {cab.rules.name}   Rounds played: {s.round_id}",
+        return "Maintenance", head + [f"Game: {cab.rules.name} · Rounds played: {s.round_id}",
                                       f"Power-ups: {s.power_ups}"]
     if m.page == "meters":
         lines = []
@@ -171,25 +192,25 @@ def _page_lines(cab: Cabinet) -> tuple[str, list[str]]:
             mt = st.meters
             lines += [
                 f"Station {st.station}: credits {money(st.credits_minor, sym)}",
-                f"  Coin in {money(mt.coin_in_minor, sym)}   Coin out {money(mt.coin_out_minor, sym)}",
-                f"  Insurance in {money(mt.insurance_in_minor, sym)}   out "
+                f"  Coin in {money(mt.coin_in_minor, sym)} · Coin out {money(mt.coin_out_minor, sym)}",
+                f"  Insurance in {money(mt.insurance_in_minor, sym)} · out "
                 f"{money(mt.insurance_out_minor, sym)}",
-                f"  Bills in {money(mt.bills_in_minor, sym)} ({mt.bills_in_count})   "
+                f"  Bills in {money(mt.bills_in_minor, sym)} ({mt.bills_in_count}) · "
                 + " ".join(f"{money(int(d), sym)}x{n}" for d, n in sorted(
                     mt.bills_by_denom.items(), key=lambda kv: int(kv[0]))),
-                f"  Vouchers in {money(mt.vouchers_in_minor, sym)} ({mt.vouchers_in_count})   "
+                f"  Vouchers in {money(mt.vouchers_in_minor, sym)} ({mt.vouchers_in_count}) · "
                 f"out {money(mt.vouchers_out_minor, sym)} ({mt.vouchers_out_count})",
-                f"  Handpaid {money(mt.handpay_minor, sym)} ({mt.handpay_count})   "
+                f"  Handpaid {money(mt.handpay_minor, sym)} ({mt.handpay_count}) · "
                 f"Jackpots handpaid {money(mt.jackpot_handpay_minor, sym)} "
                 f"({mt.jackpot_handpay_count})",
                 f"  Voided returns {money(mt.void_returned_minor, sym)}",
                 f"  Games {mt.games_played}: won {mt.games_won}, lost {mt.games_lost}, "
                 f"pushed {mt.games_pushed}",
-                f"  Blackjacks {mt.blackjacks}  Doubles {mt.doubles}  Splits {mt.splits}  "
+                f"  Blackjacks {mt.blackjacks} · Doubles {mt.doubles} · Splits {mt.splits} · "
                 f"Insurance {mt.insurance_taken}",
             ]
         doors = ", ".join(f"{d} {n}" for d, n in sorted(s.door_opens.items())) or "none"
-        lines += [f"Power-ups {s.power_ups}   Games since power-up {s.games_since_power_up}   "
+        lines += [f"Power-ups {s.power_ups} · Games since power-up {s.games_since_power_up} · "
                   f"since door close {s.games_since_door_close}", f"Door openings: {doors}"]
         return "Meters", lines
     if m.page == "recall":
@@ -198,11 +219,11 @@ def _page_lines(cab: Cabinet) -> tuple[str, list[str]]:
             return "Game recall", ["No rounds recorded yet."]
         e = entries[min(m.selected, len(entries) - 1)]
         lines = [f"RECALL MODE - round {e.round_id}, station {e.station}, {e.variant}"
-                 + ("  (VOIDED)" if e.voided else ""),
-                 f"Credits before {money(e.credits_before_minor, sym)}  after "
+                 + (" (VOIDED)" if e.voided else ""),
+                 f"Credits before {money(e.credits_before_minor, sym)} · after "
                  f"{money(e.credits_after_minor, sym)}",
                  f"Wagered {money(e.wagered_minor, sym)} (insurance "
-                 f"{money(e.insurance_minor, sym)})  returned {money(e.returned_minor, sym)}"]
+                 f"{money(e.insurance_minor, sym)}) · returned {money(e.returned_minor, sym)}"]
         if e.jackpot_handpay_minor:
             lines.append(f"Jackpot handpay {money(e.jackpot_handpay_minor, sym)} "
                          "(paid by the attendant, not to the credit meter)")
@@ -211,15 +232,15 @@ def _page_lines(cab: Cabinet) -> tuple[str, list[str]]:
         for sp in e.result.get("spots", []):
             for i, h in enumerate(sp["hands"], 1):
                 lines.append(f"Seat {sp['seat']} spot {sp['spot']} hand {i}: "
-                             f"{' '.join(h['cards'])} = {h['total']} {h['outcome']} "
-                             f"stake {money(h['stake'], sym)} back {money(h['returned'] or 0, sym)}")
+                             f"{' '.join(h['cards'])} = {h['total']}")
+                lines.append(f"{h['outcome']}: stake {money(h['stake'], sym)} · paid "
+                             f"{money(h['returned'] or 0, sym)}")
         lines += [f"  {step}" for step in e.steps]
         return "Game recall", lines
     if m.page == "events":
-        rows = cab.history.events(40)
-        return "Event log", [f"{r.get('when', '')} {r['kind']} st{r['station']} "
-                             f"{money(r['amount_minor'], sym) if r['amount_minor'] else ''}"
-                             for r in rows] or ["No events."]
+        rows = [r for r in cab.history.events(EVENT_LOG_DEPTH)
+                if r["kind"] not in EVENT_LOG_HIDDEN]
+        return "Event log", [event_line(r, sym) for r in rows] or ["No events."]
     if m.page == "money_history":
         lines = []
         for st in s.stations:
@@ -255,3 +276,49 @@ def _page_lines(cab: Cabinet) -> tuple[str, list[str]]:
             lines.append("Select once more to confirm.")
         return "RAM clear", lines
     return m.page, []
+
+
+def event_line(row: dict[str, Any], sym: str = "$") -> str:
+    """One journal event for the Event log page, newest first on the page.
+
+    ``row``: a ``History.events`` row (``wall_s``, ``kind``, ``station``,
+    ``amount_minor``, ``data``). Returns e.g. ``"11-30 06:41:02  door open
+    cabinet  main door"``: local date and time, what, where (a station or
+    the cabinet), the amount if any and the detail that matters; validation
+    numbers show their last 4 digits only (research B "last 35 vouchers").
+    """
+    when = time.strftime("%m-%d %H:%M:%S", time.localtime(row["wall_s"]))
+    where = f"station {row['station']}" if row["station"] else "cabinet"
+    amount = money(row["amount_minor"], sym) if row["amount_minor"] else ""
+    parts = [when, row["kind"].replace("_", " "), where, amount,
+             _event_detail(row["kind"], row["data"], sym)]
+    return " · ".join(p for p in parts if p)
+
+
+def _event_detail(kind: str, d: dict[str, Any], sym: str) -> str:
+    if "code" in d:
+        return fault_text(str(d["code"]))
+    if "codes" in d:
+        return ", ".join(fault_text(str(c)) for c in d["codes"])
+    if "door" in d:
+        return f"{d['door']} door"
+    if kind == "settings_changed":
+        old, new = d.get("old", {}), d.get("new", {})
+        return "changed " + (", ".join(k for k in sorted(new) if old.get(k) != new[k]) or "nothing")
+    detail = []
+    if "round_id" in d:
+        detail.append(f"round {d['round_id']}")
+    if "net_minor" in d:
+        net = int(d["net_minor"])
+        detail.append(f"net {'-' if net < 0 else '+'}{money(abs(net), sym)}")
+    if d.get("reason"):
+        detail.append(str(d["reason"]))
+    if d.get("kind") == "jackpot":
+        detail.append("jackpot")
+    if d.get("validation_number"):
+        detail.append("voucher " + str(d["validation_number"])[-4:].rjust(8, "*"))
+    if "decision" in d:
+        detail.append(f"{d['decision']} by timer")
+    if "page" in d:
+        detail.append(str(d["page"]))
+    return ", ".join(detail)

@@ -89,6 +89,7 @@ class UIServer:
                 await asyncio.wait_for(self.server.wait_closed(), 1.0)
             except TimeoutError:
                 pass
+            self.path.unlink(missing_ok=True)    # a clean stop leaves no stale socket
 
     def _broadcast(self, msg: Snapshot | Cue) -> None:
         data = encode(msg)

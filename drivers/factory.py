@@ -91,8 +91,16 @@ class DriverSet:
 
 
 def _hardware_pin_factory() -> Any:
-    from gpiozero.pins.lgpio import LGPIOFactory  # only importable on the Pi
+    """gpiozero's lgpio pin factory (the Pi's GPIO).
 
+    Raises:
+        ImportError: lgpio is not installed (``pip install '.[pi]'`` on the Pi).
+    """
+    try:
+        from gpiozero.pins.lgpio import LGPIOFactory  # only importable on the Pi
+    except ImportError as e:
+        raise ImportError(f"hardware GPIO needs lgpio ({e}); on the Pi: "
+                          ".venv/bin/pip install '.[pi]'") from None
     return LGPIOFactory()
 
 

@@ -84,3 +84,41 @@ def test_cli_views_read_a_journal(tmp_path):
     r = subprocess.run(run + ["meters", "--journal", str(tmp_path / "none.db")],
                        capture_output=True, text=True, timeout=60)
     assert r.returncode == 2 and "no journal" in r.stderr
+
+
+def test_event_log_page_pages_through_events_with_time_and_detail(tmp_path):
+    import time as _time
+
+    from cabinet.events import DeviceCleared, DeviceFaulted, DoorChanged, KeyChanged
+    from cabinet.maintenance import PAGE_LINES
+
+    eng = _play_rounds(tmp_path / "j.db", 12)                 # 25 events: power, bill, rounds
+    eng.step(DoorChanged("main", True))
+    eng.step(DoorChanged("main", False))
+    eng.step(DeviceFaulted("bill", "bill_jam"))
+    eng.step(DeviceCleared("bill"))
+    eng.step(KeyChanged(True))
+    for _ in range(2):
+        eng.step(IntentReceived(1, "menu_down"))
+    eng.step(IntentReceived(1, "menu_select"))                # Event log
+    m = eng.snapshot.maintenance
+    assert m.title == "Event log" and len(m.lines) == PAGE_LINES + 1
+    when = _time.strftime("%m-%d %H:%M:%S", _time.localtime(1_800_000_000.0))
+    # newest first, with time, where and the detail; page views are not listed
+    assert m.lines[0] == f"{when} · maintenance enter · cabinet"
+    assert m.lines[1] == f"{when} · fault cleared · cabinet · 300 Bill acceptor jam"
+    assert m.lines[4] == f"{when} · door open · cabinet · main door"
+    assert m.lines[5].startswith(f"{when} · round end · station 1 · ")
+    assert "round 12, net " in m.lines[5]
+    assert not any("maintenance page" in ln for ln in m.lines)
+    total = 2 + 12 * 2 + 5                     # power-up, bill, 12 rounds, doors, fault, menu
+    assert m.lines[-1] == f"-- lines 1-{PAGE_LINES} of {total} (Down: more) --"
+    for _ in range(5):                                        # stops at the last page
+        eng.step(IntentReceived(1, "menu_down"))
+    m = eng.snapshot.maintenance
+    last_first = (total - 1) // PAGE_LINES * PAGE_LINES + 1
+    assert m.lines[-1] == f"-- lines {last_first}-{total} of {total} (Up: back) --"
+    assert m.lines[-2] == f"{when} · power up · cabinet"
+    eng.step(IntentReceived(1, "menu_up"))
+    assert eng.snapshot.maintenance.lines[-1].startswith(
+        f"-- lines {last_first - PAGE_LINES}-{last_first - 1} of")

@@ -145,3 +145,14 @@ def test_killing_the_engine_suspends_the_ui_and_a_restarted_engine_resumes_the_r
             if link is not None:
                 link.close()
         procs.stop()
+
+
+def test_a_clean_stop_removes_both_sockets(tmp_path: Path) -> None:
+    from .crash_harness import EngineProc
+
+    eng = EngineProc(tmp_path)
+    eng.start()
+    sim_sock = Path(str(eng.sock) + ".sim")
+    assert eng.sock.exists() and sim_sock.exists()
+    eng.stop()                                   # SIGTERM, as systemd stops it
+    assert not eng.sock.exists() and not sim_sock.exists()

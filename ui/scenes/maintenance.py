@@ -23,12 +23,18 @@ def draw(p: Painter, m: MaintenanceView) -> None:
     p.text("MAINTENANCE", 22, theme.WARNING, (40, 30), anchor="midleft", bold=True)
     p.text(m.title, 44, theme.WHITE, (40, 72), anchor="midleft", bold=True, max_w=L.lw - 80)
     portrait = L.portrait
-    left = pygame.Rect(40, 140, (L.lw - 120) // 2 if not portrait else L.lw - 80, 0)
+    # body lines: the left half beside a list, the full width without one
+    left = pygame.Rect(40, 140, (L.lw - 120) // 2 if m.items and not portrait else L.lw - 80, 0)
     y = left.y
-    for ln in m.lines:
-        for seg in p.wrap(ln, 28, left.w):
-            p.text(seg, 28, theme.CREAM, (left.x, y + 18), anchor="midleft")
+    bottom = L.lh - 200 if not (portrait and m.items) else L.lh
+    rows = [seg for ln in m.lines for seg in p.wrap(ln, 28, left.w)]
+    for i, seg in enumerate(rows):
+        if y + 40 > bottom and i < len(rows) - 1:   # never under the hint and buttons
+            p.text("\u2026", 28, theme.CREAM, (left.x, y + 18), anchor="midleft")
             y += 40
+            break
+        p.text(seg, 28, theme.CREAM, (left.x, y + 18), anchor="midleft")
+        y += 40
     ix = left.right + 40 if not portrait else 40
     iy = 140 if not portrait else y + 30
     iw = L.lw - ix - 40

@@ -74,14 +74,14 @@ def draw_for(p: Painter, s: Snapshot, now_ms: int) -> None:
             if hp.kind == "jackpot":
                 title = "JACKPOT \u2014 CALL ATTENDANT"
                 lines.append(f"Station {hp.station} wins {big}: {hp.reason}.")
-                if hp.waiting:
-                    lines.append(f"Then {hp.waiting} more handpay{'s' if hp.waiting > 1 else ''}.")
-                text = []                               # the same, in words for logs
+            elif hp.reason:
+                lines.append(f"Cash-out paid by hand: {hp.reason}.")
             if hp.validation_number:
                 lines.append(f"Validation number {hp.validation_number}")
-            if hp.reason and hp.kind != "jackpot":
-                lines.append(hp.reason)
-        lines += text
+            if hp.waiting:
+                lines.append(f"Then {hp.waiting} more handpay{'s' if hp.waiting > 1 else ''}.")
+        else:
+            lines += text
         lines.append("Please wait: an attendant will pay you.")
         draw_panel(p, title, lines, (160, 110, 10), now_ms, big=big)
     elif o == "printing":
