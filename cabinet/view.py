@@ -194,16 +194,23 @@ def _message(cab: Cabinet, mode: str, view: dict[str, Any] | None,
 
 
 def _outcome_message(cab: Cabinet, view: dict[str, Any], sym: str) -> str:
+    """The table's line after a round: what was *won* (net of stakes) when the
+    round won, else what came back ("You win $5.00" on a $5 bet paid $10)."""
     outcomes = [h["outcome"] for sp in view["spots"] for h in sp["hands"]]
-    won = sum(st.win_minor for st in cab.s.stations)
+    won = sum(st.win_minor for st in cab.s.stations)      # paid back, stakes included
+    net = 0
+    for sp in view["spots"]:
+        net += (sp["insurance_returned"] or 0) - sp["insurance_stake"]
+        for h in sp["hands"]:
+            net += (h["returned"] or 0) - h["stake"]
     if view["dealer"]["blackjack"]:
         return "Dealer has Blackjack" + (f": {money(won, sym)} back" if won else "")
     if outcomes and all(o == "push" for o in outcomes):
         return "Push"
     if "blackjack" in outcomes:
-        return f"Blackjack! {money(won, sym)}"
-    if won and any(o == "win" for o in outcomes):
-        return f"You win {money(won, sym)}"
+        return "Blackjack!" + (f" You win {money(net, sym)}" if net > 0 else "")
+    if net > 0 and any(o == "win" for o in outcomes):
+        return f"You win {money(net, sym)}"
     if all(o in ("lose", "bust") for o in outcomes):
         return "Dealer wins"
     return f"Paid {money(won, sym)}"

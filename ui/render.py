@@ -437,12 +437,12 @@ class Renderer:
             p.meter(geo.meters[1], "BET", fmt_credits(st.bet_minor, s.credit_minor), fmt_money(st.bet_minor, sym))
             p.meter(geo.meters[2], "INSURANCE", fmt_credits(st.insurance_minor, s.credit_minor),
                     fmt_money(st.insurance_minor, sym))
-            p.meter(geo.meters[3], "WIN", fmt_credits(st.win_minor, s.credit_minor), fmt_money(st.win_minor, sym))
+            p.meter(geo.meters[3], "PAID", fmt_credits(st.win_minor, s.credit_minor), fmt_money(st.win_minor, sym))
         else:
             p.meter(geo.meters[0], "CREDITS", cred)
             p.meter(geo.meters[1], "BET", fmt_money(st.bet_minor, sym))
             p.meter(geo.meters[2], "INSURANCE", fmt_money(st.insurance_minor, sym))
-            p.meter(geo.meters[3], "WIN", fmt_money(st.win_minor, sym))
+            p.meter(geo.meters[3], "PAID", fmt_money(st.win_minor, sym))
         lamps = set(st.lamps)
         for (action, label, value), r in zip(button_specs(s, st), geo.buttons):
             if action == "chip" and value is not None:
@@ -520,8 +520,9 @@ class Renderer:
 
     def _outcome_badge(self, p: Painter, s: Snapshot, hand: HandView, c: tuple[float, float], max_w: float) -> None:
         o = hand.outcome or ""
-        amount = hand.returned_minor
-        money = fmt_money(amount, s.currency_symbol) if amount else ""
+        # what the hand won, net of its stake (the meter shows what was paid)
+        amount = (hand.returned_minor or 0) - hand.stake_minor
+        money = fmt_money(amount, s.currency_symbol) if amount > 0 else ""
         if o == "blackjack":
             p.pill(f"BLACKJACK {money}".strip(), c, 22, fg=theme.INK, bg=theme.BLACKJACK, max_w=max_w)
         elif o == "win":

@@ -353,3 +353,23 @@ def test_panel_bet_buttons_work_on_a_chip_table():
     assert st.bets_minor == [100, 0, 0]
     rig.press("deal")
     assert rig.meters().coin_in_minor == 100
+
+
+def test_the_table_says_what_was_won_net_and_the_paid_meter_what_came_back():
+    rig = Rig(seed=3)
+    rig.note(10_000)
+    rig.press("bet_up")
+    for _ in range(40):
+        rig.press("deal")
+        rig.play_out()
+        spot = rig.cab.round.result()["spots"][0]
+        hands = spot["hands"]
+        if len(hands) == 1 and hands[0]["outcome"] == "win" and not spot["insurance"]:
+            break
+    else:
+        raise AssertionError("no plain win in the seeded play")
+    snap = rig.cab.snapshot(1)
+    stake, paid = hands[0]["stake"], hands[0]["returned"]
+    assert paid == 2 * stake
+    assert snap.message == f"You win ${stake // 100}.{stake % 100:02d}"      # net, not paid
+    assert snap.stations[0].win_minor == paid
