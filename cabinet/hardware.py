@@ -72,6 +72,9 @@ _CHIPS = {dev.Action.CHIP_1: 100, dev.Action.CHIP_5: 500, dev.Action.CHIP_25: 2_
           dev.Action.CHIP_100: 10_000}
 _SPOTS = {dev.Action.SPOT_1: 1, dev.Action.SPOT_2: 2, dev.Action.SPOT_3: 3}
 _TOWER = {"off": {"green"}, "service": {"amber"}, "tilt": {"red"}, "handpay": {"red", "amber"}}
+_SIM_COMMANDS = ("press", "door", "key", "note", "voucher", "bill", "printer", "tickets")
+_SIM_DOORS = {"main": dev.Door.MAIN, "cashbox": dev.Door.CASH_BOX, "logic": dev.Door.LOGIC}
+_SIM_ACTIONS = {a.value: a for a in dev.Action}
 
 Post = Callable[[Event], concurrent.futures.Future[None]]
 
@@ -285,40 +288,111 @@ class DriverDevices:
         "amount_minor": 2000}``, ``{"cmd": "voucher", "validation_number": "..."}``,
         ``{"cmd": "bill", "line": "jam"}`` and ``{"cmd": "printer", "line": "out"}``
         (the keyboard commands of ``cabinet sim-device``), ``{"cmd": "tickets"}``.
-        Returns ``{"ok": true, ...}`` or ``{"ok": false, "error": "..."}``.
+
+        Fields are checked before anything moves: ``action`` names a wired button
+        (``drivers.events.Action``), ``door`` is main, cashbox or logic, ``open`` and
+        ``on`` are JSON booleans, ``amount_minor`` is a JSON integer (minor units) the
+        acceptor's currency table has, ``validation_number`` is a string of 1-18
+        digits 0-9 (the cabinet's have 18), ``line`` is a string.
+
+        Returns:
+            ``{"ok": true, ...}``, or ``{"ok": false, "error": "<one line>"}`` for a
+            command refused as a whole (nothing was done).  Never raises for bad input.
         """
+        try:
+            msg = parse_sim_command(line)
+        except ValueError as e:
+            return {"ok": False, "error": str(e)}
+        return self.sim_apply(msg)
+
+    def sim_apply(self, msg: dict[str, Any]) -> dict[str, Any]:
+        """``sim_command`` on an already parsed object (``parse_sim_command``)."""
         from drivers.sim.cli import bill_command, printer_command
         d = self.drivers
         if d is None or d.sim is None:
             return {"ok": False, "error": "no simulated devices"}
+        sim = d.sim
+        cmd = msg.get("cmd")
         try:
-            msg = json.loads(line)
-            cmd = msg["cmd"]
-            sim = d.sim
             if cmd == "press":
-                sim.press(dev.Action(msg["action"]))
+                action = _sim_choice(msg, "action", _SIM_ACTIONS)
+                if action not in sim.wiring.buttons:
+                    raise ValueError(f"no {action.value} button is wired")
+                sim.press(action)
             elif cmd == "door":
-                door = {"main": dev.Door.MAIN, "cashbox": dev.Door.CASH_BOX,
-                        "logic": dev.Door.LOGIC}[msg["door"]]
-                sim.set_door(door, bool(msg["open"]))
+                door = _sim_choice(msg, "door", _SIM_DOORS)
+                is_open = _sim_field(msg, "open", bool, "true or false")
+                if door not in sim.wiring.doors:
+                    raise ValueError(f"no {msg['door']} door switch is wired")
+                sim.set_door(door, is_open)
             elif cmd == "key":
-                sim.set_key(bool(msg["on"]))
+                sim.set_key(_sim_field(msg, "on", bool, "true or false"))
             elif cmd == "note":
-                sim.bill.insert_bill_minor(int(msg["amount_minor"]))
+                sim.bill.insert_bill_minor(_sim_field(msg, "amount_minor", int, "an integer"))
             elif cmd == "voucher":
-                sim.bill.insert_voucher(str(msg["validation_number"]))
+                sim.bill.insert_voucher(
+                    _sim_field(msg, "validation_number", str, "a string of 1-18 digits"))
             elif cmd == "bill":
-                return {"ok": True, "reply": bill_command(sim.bill, str(msg["line"]))}
+                return {"ok": True, "reply": bill_command(sim.bill, _sim_field(msg, "line", str, "a string"))}
             elif cmd == "printer":
-                return {"ok": True, "reply": printer_command(sim.printer, str(msg["line"]))}
+                return {"ok": True,
+                        "reply": printer_command(sim.printer, _sim_field(msg, "line", str, "a string"))}
             elif cmd == "tickets":
-                out = Path(str(sim.printer.out_dir))
-                return {"ok": True, "tickets": sorted(str(p) for p in out.glob("*.png"))}
+                out = sim.printer.out_dir
+                tickets = [] if out is None else sorted(str(p) for p in Path(out).glob("*.png"))
+                return {"ok": True, "tickets": tickets}
             else:
-                return {"ok": False, "error": f"unknown command {cmd!r}"}
-        except (KeyError, ValueError, TypeError, StopIteration) as e:
-            return {"ok": False, "error": f"{type(e).__name__}: {e}"}
+                return {"ok": False, "error": f"unknown command {_shown(cmd)} "
+                                              f"(known: {', '.join(_SIM_COMMANDS)})"}
+        except ValueError as e:
+            return {"ok": False, "error": f"{cmd}: {e}"}
         return {"ok": True}
+
+
+def _shown(value: Any, limit: int = 24) -> str:
+    """A JSON value as it was sent, cut to ``limit`` characters, for one-line errors."""
+    text = json.dumps(value)
+    return text if len(text) <= limit else f"{text[:limit - 3]}..."
+
+
+def parse_sim_command(line: str | bytes) -> dict[str, Any]:
+    """Parse one sim control line into its JSON object.
+
+    Raises:
+        ValueError: not JSON, not an object, or no string ``"cmd"``; the message is
+            one line.
+    """
+    try:
+        msg = json.loads(line)
+    except (ValueError, RecursionError) as e:      # RecursionError: absurdly deep nesting
+        raise ValueError(f"not JSON: {' '.join(str(e).split())[:120]}") from None
+    if not isinstance(msg, dict):
+        raise ValueError(f"a sim command is a JSON object, not {_shown(msg)}")
+    if not isinstance(msg.get("cmd"), str):
+        raise ValueError(f'a sim command needs "cmd", a string (one of {", ".join(_SIM_COMMANDS)})')
+    return msg
+
+
+def _sim_field(msg: dict[str, Any], key: str, kind: type, what: str) -> Any:
+    """``msg[key]`` if it is a JSON value of ``kind`` (``int`` excludes true/false).
+
+    Raises:
+        ValueError: missing or of another type; the message names the field.
+    """
+    if key not in msg:
+        raise ValueError(f'needs "{key}" ({what})')
+    value = msg[key]
+    if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+        raise ValueError(f'"{key}" must be {what}, not {_shown(value)}')
+    return value
+
+
+def _sim_choice(msg: dict[str, Any], key: str, table: dict[str, Any]) -> Any:
+    """``table[msg[key]]``; raises ValueError naming the known keys otherwise."""
+    value = _sim_field(msg, key, str, f"one of {', '.join(table)}")
+    if value not in table:
+        raise ValueError(f'unknown {key} {_shown(value)} (known: {", ".join(table)})')
+    return table[value]
 
 
 class EscrowOutcome:
@@ -363,14 +437,21 @@ class StationDevices:
             m.stop()
 
     def sim_command(self, line: str) -> dict[str, Any]:
+        """Apply one sim control line to the station it names (``"station": N``, default 1).
+
+        See ``DriverDevices.sim_command``; ``station`` must be a JSON integer naming
+        one of this cabinet's stations.  Never raises for bad input.
+        """
         try:
-            station = int(json.loads(line).get("station", 1))
-        except (ValueError, TypeError, AttributeError):
-            return {"ok": False, "error": "not a JSON object"}
+            msg = parse_sim_command(line)
+            station = _sim_field(msg, "station", int, "an integer") if "station" in msg else 1
+        except ValueError as e:
+            return {"ok": False, "error": str(e)}
         m = self.members.get(station)
         if m is None:
-            return {"ok": False, "error": f"no station {station}"}
-        return m.sim_command(line)
+            return {"ok": False, "error": f"no station {station} (this cabinet has "
+                                          f"{', '.join(str(s) for s in sorted(self.members))})"}
+        return m.sim_apply(msg)
 
     async def _serve_sim(self) -> None:
         assert self.sim_socket is not None
@@ -378,17 +459,46 @@ class StationDevices:
         path.parent.mkdir(parents=True, exist_ok=True)
         if path.exists():
             path.unlink()
-        self._sim_server = await asyncio.start_unix_server(self._sim_client, path=str(path))
+        self._sim_server = await asyncio.start_unix_server(self._sim_client, path=str(path),
+                                                            limit=SIM_LINE_LIMIT)
+
+    def _answer(self, line: bytes | None) -> dict[str, Any]:
+        """One reply per line, whatever happens (``None``: the line was too long)."""
+        if line is None:
+            return {"ok": False, "error": f"line longer than {SIM_LINE_LIMIT} bytes"}
+        try:
+            return self.sim_command(line.decode(errors="replace"))
+        except Exception as e:                      # a twin bug must not drop the link
+            log.exception("sim control %r failed", line[:80])
+            return {"ok": False, "error": f"{type(e).__name__}: {' '.join(str(e).split())[:200]}"}
 
     async def _sim_client(self, reader: asyncio.StreamReader,
                           writer: asyncio.StreamWriter) -> None:
         try:
-            while line := await reader.readline():
-                reply = await asyncio.get_running_loop().run_in_executor(
-                    None, self.sim_command, line.decode(errors="replace"))
+            while (line := await _read_line(reader)) != b"":
+                reply = await asyncio.get_running_loop().run_in_executor(None, self._answer, line)
                 writer.write((json.dumps(reply) + "\n").encode())
                 await writer.drain()
         except (ConnectionError, OSError, asyncio.CancelledError):
             pass
         finally:
             writer.close()
+
+
+#: Longest sim control line served; a longer one is skipped to its newline and refused.
+SIM_LINE_LIMIT = 2 ** 16
+
+
+async def _read_line(reader: asyncio.StreamReader) -> bytes | None:
+    """The next line (b"" at end of input), or None for one over ``SIM_LINE_LIMIT``."""
+    too_long = False
+    while True:
+        try:
+            line = await reader.readuntil(b"\n")
+        except asyncio.IncompleteReadError as e:    # end of input
+            return None if too_long else e.partial
+        except asyncio.LimitOverrunError as e:      # drop what is buffered, read on to the newline
+            await reader.readexactly(e.consumed)
+            too_long = True
+            continue
+        return None if too_long else line

@@ -21,6 +21,11 @@ SYNC = 0xFC
 MIN_FRAME_LEN = 5
 MAX_FRAME_LEN = 255
 BARCODE_ESCROW_CODE = 0x6F
+#: Most DATA bytes one frame carries (LNG is one byte and counts SYNC, LNG, CMD and the CRC).
+MAX_DATA_LEN = MAX_FRAME_LEN - MIN_FRAME_LEN
+#: Longest ticket barcode: the host sets Interleaved 2 of 5 with 18 characters
+#: (``set_barcode_function``), the length of the cabinet's validation numbers.
+MAX_BARCODE_DIGITS = 18
 
 
 def _make_table() -> tuple[int, ...]:
@@ -199,7 +204,7 @@ def encode_frame(code: int, data: bytes = b"") -> bytes:
 
     Args:
         code: command or status byte, 0..255.
-        data: payload, at most 250 bytes.
+        data: payload, at most ``MAX_DATA_LEN`` (250) bytes.
 
     Raises:
         ValueError: payload too long or code out of range.
@@ -343,7 +348,7 @@ def set_optional_function(mask: int = 0) -> bytes:
     return encode_frame(Command.SET_OPTIONAL_FUNCTION, mask.to_bytes(2, "little"))
 
 
-def set_barcode_function(length: int = 18) -> bytes:
+def set_barcode_function(length: int = MAX_BARCODE_DIGITS) -> bytes:
     """SET BARCODE FUNCTION (0xC6): Interleaved 2 of 5, ``length`` characters."""
     return encode_frame(Command.SET_BARCODE_FUNCTION, bytes((0x01, length)))
 

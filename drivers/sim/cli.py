@@ -19,7 +19,7 @@ from drivers.sim.printer_device import SimPrinterDevice
 
 BILL_HELP = """commands:
   1 5 10 20 50 100    insert a bill of that many dollars
-  v DIGITS            insert a voucher (18 digits)
+  v DIGITS            insert a voucher (1-18 digits; validation numbers have 18)
   jam | full | open | cheat | fail   enter a fault      clear   clear it
   power               lose power now (comes back in POWER UP)
   unplug | replug     pull / reinsert the USB adapter (same path)
@@ -37,18 +37,49 @@ PRINTER_HELP = """commands:
   status | help | quit"""
 
 
+def _count(cmd: str, args: list[str]) -> int:
+    """The N of ``drop N``-style commands: 1 if absent, else a whole number 0-999999."""
+    if not args:
+        return 1
+    word = args[0]
+    if len(args) > 1 or not (word.isascii() and word.isdigit()) or len(word) > 6:
+        raise ValueError(f"{cmd} takes one count N, a whole number 0-999999, not {' '.join(args)[:24]!r}")
+    return int(word)
+
+
+def _dollars(amount_minor: int) -> str:
+    """``2000`` -> ``"$20"``, ``250`` -> ``"$2.50"``."""
+    whole, cents = divmod(amount_minor, 100)
+    return f"${whole}" if not cents else f"${whole}.{cents:02d}"
+
+
+def _no_args(cmd: str, args: list[str]) -> None:
+    if args:
+        raise ValueError(f"{cmd} takes no argument, got {' '.join(args)[:24]!r}")
+
+
 def bill_command(dev: SimId003Device, line: str) -> str:
-    """Apply one keyboard command to the validator twin; return a reply line."""
+    """Apply one keyboard command (see ``BILL_HELP``) to the validator twin.
+
+    Returns:
+        A reply line ("" for a blank line; the command list for ``help``).
+
+    Raises:
+        ValueError: unknown command, bad argument, a bill value the currency table
+            lacks or a voucher barcode that is not 1-18 digits; the message is one
+            line and the twin is left untouched.
+    """
     words = line.split()
     if not words:
         return ""
     cmd, args = words[0].lower(), words[1:]
-    n = int(args[0]) if args and args[0].isdigit() else 1
-    if cmd.isdigit():
+    if cmd.isascii() and cmd.isdigit():
+        _no_args(cmd, args)
         try:
             dev.insert_bill_minor(int(cmd) * 100)
-        except StopIteration:
-            return f"no ${cmd} bill in the currency table"
+        except ValueError:
+            known = ", ".join(_dollars(d.value_minor) for d in dev.table)
+            raise ValueError(f"no ${cmd[:8]} bill in the currency table (it has {known})") from None
         return f"inserted ${cmd}"
     simple = {
         "jam": dev.jam,
@@ -68,27 +99,45 @@ def bill_command(dev: SimId003Device, line: str) -> str:
         "loseack": dev.lose_acks,
         "repeat": dev.repeat_vend_valid,
     }
-    if cmd == "v" and args:
+    if cmd == "v":
+        if len(args) != 1:
+            raise ValueError("v takes one argument, the voucher's barcode digits (1-18)")
         dev.insert_voucher(args[0])
         return f"inserted voucher {args[0]}"
     if cmd in simple:
+        _no_args(cmd, args)
         simple[cmd]()
         return f"{cmd}: state {dev.state.name}"
     if cmd in counted:
+        n = _count(cmd, args)
         counted[cmd](n)
         return f"{cmd} {n}"
-    if cmd == "status":
+    if cmd in ("status", "help"):
+        _no_args(cmd, args)
+        if cmd == "help":
+            return BILL_HELP
         log = dev.log
         return (
             f"{dev.state.name} inhibited={dev.inhibited} stacked={len(log.stacked)} "
             f"returned={len(log.returned)} rejected={len(log.rejected)} path={dev.path}"
         )
-    return BILL_HELP
+    raise ValueError(f"unknown bill command {cmd[:24]!r} (help lists them)")
 
 
 def printer_command(dev: SimPrinterDevice, line: str) -> str:
-    """Apply one keyboard command to the printer twin; return a reply line."""
-    cmd = line.strip().lower()
+    """Apply one keyboard command (see ``PRINTER_HELP``) to the printer twin.
+
+    Returns:
+        A reply line ("" for a blank line; the command list for ``help``).
+
+    Raises:
+        ValueError: unknown command or an argument to a command that takes none; the
+            message is one line and the twin is left untouched.
+    """
+    words = line.split()
+    if not words:
+        return ""
+    cmd, args = words[0].lower(), words[1:]
     actions = {
         "out": lambda: dev.set_paper(out=True),
         "low": lambda: dev.set_paper(low=True),
@@ -102,8 +151,9 @@ def printer_command(dev: SimPrinterDevice, line: str) -> str:
         "unplug": dev.link.unplug,
         "replug": dev.link.replug,
     }
-    if not cmd:
-        return ""
+    if cmd not in actions and cmd not in ("list", "status", "help"):
+        raise ValueError(f"unknown printer command {cmd[:24]!r} (help lists them)")
+    _no_args(cmd, args)
     if cmd in actions:
         actions[cmd]()
         return f"{cmd}: ok"
@@ -168,7 +218,10 @@ def main(argv: list[str], *, stdin: TextIO | None = None, stdout: TextIO | None 
         for line in stdin:
             if line.strip().lower() in ("quit", "q", "exit"):
                 break
-            reply = handler(line)
+            try:
+                reply = handler(line)
+            except ValueError as exc:  # a typo must not end the session
+                reply = f"error: {exc}"
             if reply:
                 print(reply, file=stdout, flush=True)
     except KeyboardInterrupt:

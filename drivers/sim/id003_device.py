@@ -13,6 +13,7 @@ escrow auto-return uses wall time (``escrow_timeout_s``).
 
 from __future__ import annotations
 
+import logging
 import threading
 import time
 from collections import deque
@@ -27,13 +28,57 @@ _SETTING_READY = frozenset({Status.INITIALIZE, Status.DISABLED, Status.IDLING})
 _BILL_IN_HEAD = frozenset({Status.ACCEPTING, Status.ESCROW, Status.HOLDING, Status.RETURNING})
 _BILL_PAST_NO_RETURN = frozenset({Status.STACKING, Status.VEND_VALID})
 
+log = logging.getLogger("drivers.sim.id003")
+
+
+def _show(value: object, limit: int = 24) -> str:
+    """``repr(value)`` cut to ``limit`` characters, for one-line error messages."""
+    text = repr(value)
+    if len(text) <= limit:
+        return text
+    size = f" ({len(value)} characters)" if isinstance(value, str) else ""
+    return f"{text[:limit - 3]}...{size}"
+
+
+def check_barcode(barcode: object) -> str:
+    """Return ``barcode`` if a ticket can carry it: 1 to ``MAX_BARCODE_DIGITS`` (18) ASCII digits.
+
+    Raises:
+        ValueError: not a string, empty, too long or not ASCII digits; the one-line
+            message quotes at most a few characters of ``barcode``.
+    """
+    if not isinstance(barcode, str):
+        raise ValueError(f"a ticket barcode is a string of digits, not {_show(barcode)}")
+    if not (barcode.isascii() and barcode.isdigit() and len(barcode) <= c.MAX_BARCODE_DIGITS):
+        raise ValueError(
+            f"a ticket barcode is 1-{c.MAX_BARCODE_DIGITS} digits 0-9, not {_show(barcode)}"
+        )
+    return barcode
+
 
 @dataclass(frozen=True, slots=True)
 class SimItem:
-    """An item the simulated customer inserts: a bill (escrow code) or a voucher."""
+    """An item the simulated customer inserts: a bill (escrow code) or a voucher.
+
+    Args:
+        escrow_code: the bill's escrow code, a byte (0x61-0x67 in the US table; any
+            other byte is a bill the validator does not know and rejects).
+        barcode: a voucher's digits instead (see ``check_barcode``).
+
+    Raises:
+        ValueError: an escrow code that is not a byte or a barcode no ticket can carry,
+            so a bad item is refused by whoever makes it, never later in the device thread.
+    """
 
     escrow_code: int = 0
     barcode: str | None = None
+
+    def __post_init__(self) -> None:
+        if self.barcode is not None:
+            check_barcode(self.barcode)
+        elif (isinstance(self.escrow_code, bool) or not isinstance(self.escrow_code, int)
+              or not 0 <= self.escrow_code <= 0xFF):
+            raise ValueError(f"an escrow code is a byte (0-255), not {_show(self.escrow_code)}")
 
     def escrow_data(self) -> bytes:
         if self.barcode is not None:
@@ -124,19 +169,45 @@ class SimId003Device(PtyDevice):
     # --- customer and technician actions ---------------------------------------------
 
     def insert_bill(self, escrow_code: int) -> None:
-        """Queue a bill (escrow code, e.g. 0x65 = $20) for insertion at the next idle poll."""
+        """Queue a bill (escrow code, e.g. 0x65 = $20) for insertion at the next idle poll.
+
+        A code missing from ``table`` is a bill the validator rejects (0x79).
+
+        Raises:
+            ValueError: ``escrow_code`` is not a byte (0-255); nothing is queued.
+        """
+        item = SimItem(escrow_code=escrow_code)
         with self._lock:
-            self._queue.append(SimItem(escrow_code=escrow_code))
+            self._queue.append(item)
 
     def insert_bill_minor(self, value_minor: int) -> None:
-        """Queue a bill by value; raises KeyError if the table has no such value."""
-        code = next(d.escrow_code for d in self.table if d.value_minor == value_minor)
-        self.insert_bill(code)
+        """Queue a bill by its value in minor units (cents), e.g. 2000 for $20.
+
+        Raises:
+            ValueError: no bill of that value in ``table``; the message lists the
+                values the table has.  Nothing is queued.
+        """
+        if not isinstance(value_minor, bool) and isinstance(value_minor, int):
+            for d in self.table:
+                if d.value_minor == value_minor:
+                    self.insert_bill(d.escrow_code)
+                    return
+        known = ", ".join(str(v) for v in sorted({d.value_minor for d in self.table}))
+        raise ValueError(f"no bill of {_show(value_minor)} minor units in the currency table "
+                         f"(it has {known or 'none'})")
 
     def insert_voucher(self, barcode: str) -> None:
-        """Queue a voucher with the given barcode digits."""
+        """Queue a voucher (ticket) whose barcode reads ``barcode``.
+
+        Args:
+            barcode: 1-18 ASCII digits (the cabinet's validation numbers have 18).
+
+        Raises:
+            ValueError: see ``check_barcode``; nothing is queued.
+        """
+        item = SimItem(barcode=check_barcode(barcode))
         with self._lock:
-            self._queue.append(SimItem(barcode=barcode))
+            self._queue.append(item)
 
     def set_fault(
         self, status: Status, data: bytes = b"", *, after: Status = Status.IDLING
@@ -145,7 +216,14 @@ class SimId003Device(PtyDevice):
 
         The item in the head, if any, is lost in the jam (neither stacked nor returned).
         ``clear_fault`` moves to ``after`` (use INITIALIZE for stacker open).
+        ``data`` is sent with FAILURE status (the failure code, e.g. ``b"\\xa2"``).
+
+        Raises:
+            ValueError: ``data`` longer than one frame carries (``MAX_DATA_LEN``).
         """
+        if len(data) > c.MAX_DATA_LEN:
+            raise ValueError(f"fault data of {len(data)} bytes is longer than "
+                             f"{c.MAX_DATA_LEN}, the most one frame carries")
         with self._lock:
             self.state = status
             self._fault_data = data
@@ -238,8 +316,12 @@ class SimId003Device(PtyDevice):
             if self._decoder.crc_errors > errors_before and self.bad_crc_reply == "comm_error":
                 self._reply(c.encode_frame(Status.COMMUNICATION_ERROR))
             for frame in frames:
-                with self._lock:
-                    reply = self._handle(frame)
+                try:
+                    with self._lock:
+                        reply = self._handle(frame)
+                except Exception:  # a twin bug or an on_enter action: answer nothing, live on
+                    log.exception("%s: handling command 0x%02X failed", self.THREAD_NAME, frame.code)
+                    continue
                 if reply is not None:
                     self._reply(reply)
 

@@ -94,6 +94,39 @@ def test_sim_device_cli(tmp_path: Path) -> None:
     assert sim_device_main(["toaster"], stdin=io.StringIO(), stdout=io.StringIO()) == 2
 
 
+def test_sim_device_cli_refuses_bad_lines_with_one_line_errors_and_carries_on(tmp_path: Path) -> None:
+    lines = ["3", "v " + "x" * 10000, "v 1234567890123456789", "v", "v 12 34", "drop x", "drop \u00b2",
+             "drop 9999999", "jam now", "-5", "bogus", "20", "v 001234567890123456", "status"]
+    out = io.StringIO()
+    script = io.StringIO("\n".join(lines) + "\nquit\n")
+    assert sim_device_main(["bill", "--link", str(tmp_path / "b")], stdin=script, stdout=out) == 0
+    replies = out.getvalue().splitlines()[-len(lines):]
+    assert replies[:-1] == [
+        "error: no $3 bill in the currency table (it has $1, $5, $10, $20, $50, $100)",
+        "error: a ticket barcode is 1-18 digits 0-9, not 'xxxxxxxxxxxxxxxxxxxx... (10000 characters)",
+        "error: a ticket barcode is 1-18 digits 0-9, not '1234567890123456789'",
+        "error: v takes one argument, the voucher's barcode digits (1-18)",
+        "error: v takes one argument, the voucher's barcode digits (1-18)",
+        "error: drop takes one count N, a whole number 0-999999, not 'x'",
+        "error: drop takes one count N, a whole number 0-999999, not '\u00b2'",
+        "error: drop takes one count N, a whole number 0-999999, not '9999999'",
+        "error: jam takes no argument, got 'now'",
+        "error: unknown bill command '-5' (help lists them)",
+        "error: unknown bill command 'bogus' (help lists them)",
+        "inserted $20",
+        "inserted voucher 001234567890123456",
+    ]
+    assert replies[-1].startswith("POWER_UP inhibited=True stacked=0 returned=0 rejected=0")
+    out = io.StringIO()
+    script = io.StringIO("cover please\nlist\nexplode\nquit\n")
+    assert sim_device_main(["printer", "--out", str(tmp_path / "t")], stdin=script, stdout=out) == 0
+    assert out.getvalue().splitlines()[-3:] == [
+        "error: cover takes no argument, got 'please'",
+        "no tickets",
+        "error: unknown printer command 'explode' (help lists them)",
+    ]
+
+
 def _imports(path: Path) -> set[str]:
     tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
     names: set[str] = set()

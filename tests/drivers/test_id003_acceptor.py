@@ -193,6 +193,59 @@ def test_voucher_escrow_and_redeem(sim_bill: SimId003Device, recorder: Recorder)
     acc.close()
 
 
+@pytest.mark.parametrize(
+    "barcode",
+    ["x" * 10000, "1" * 10000, "1" * 19, "", "12a4", "0012-3456", " 123", "\u0661\u0662\u0663", 123, None],
+)
+def test_twin_refuses_a_barcode_no_ticket_carries_and_keeps_serving(
+    sim_bill: SimId003Device, recorder: Recorder, barcode: Any
+) -> None:
+    # regression: a 10000-character barcode was queued, then encode_frame raised in the
+    # sim-id003 thread at the ESCROW poll and the acceptor went "not responding" for good
+    acc = make(sim_bill, recorder)
+    accepting(acc, sim_bill)
+    with pytest.raises(ValueError, match=r"ticket barcode is (1-18 digits 0-9|a string of digits), not "):
+        sim_bill.insert_voucher(barcode)
+    assert list(sim_bill._queue) == []
+    sim_bill.insert_voucher("9" * 18)  # the longest a ticket carries still works end to end
+    settle(acc, sim_bill)
+    assert [e.validation_number for e in recorder.escrows] == ["9" * 18]
+    assert [c.validation_number for c in recorder.credit_calls] == ["9" * 18]
+    assert sim_bill._thread is not None and sim_bill._thread.is_alive()
+    acc.close()
+
+
+def test_twin_refuses_bad_bills_and_fault_data_with_one_line_errors(sim_bill: SimId003Device) -> None:
+    for code in (256, -1, True, "0x65"):
+        with pytest.raises(ValueError, match=r"^an escrow code is a byte \(0-255\), not "):
+            sim_bill.insert_bill(code)  # type: ignore[arg-type]
+    for value in (300, -500, 0, True, 20.0):
+        with pytest.raises(ValueError) as info:
+            sim_bill.insert_bill_minor(value)  # type: ignore[arg-type]
+        assert str(info.value) == (f"no bill of {value!r} minor units in the currency table "
+                                   "(it has 100, 500, 1000, 2000, 5000, 10000)")
+    with pytest.raises(ValueError, match="fault data of 251 bytes is longer than 250"):
+        sim_bill.set_fault(Status.FAILURE, bytes(251))
+    assert list(sim_bill._queue) == [] and sim_bill.state == Status.POWER_UP
+    sim_bill.insert_bill(0x70)  # a byte the table lacks: queued, and rejected by the device
+    sim_bill.insert_bill_minor(2000)
+    assert [i.escrow_code for i in sim_bill._queue] == [0x70, 0x65]
+
+
+def test_twin_thread_survives_an_action_that_raises(sim_bill: SimId003Device, recorder: Recorder) -> None:
+    def boom() -> None:
+        raise RuntimeError("scripted action failed")
+
+    acc = make(sim_bill, recorder)
+    accepting(acc, sim_bill)
+    sim_bill.on_enter(Status.ACCEPTING, boom)
+    sim_bill.insert_bill(0x63)
+    settle(acc, sim_bill)
+    assert recorder.total_minor == 500
+    assert sim_bill._thread is not None and sim_bill._thread.is_alive()
+    acc.close()
+
+
 def test_escrow_timeout_returns_without_credit(
     sim_bill: SimId003Device, recorder: Recorder
 ) -> None:
