@@ -551,9 +551,14 @@ class Round:
     def _advance(self, ev: list[Event]) -> None:
         """Run everything automatic until a question is open or the round is over."""
         if self.phase is Phase.INSURANCE:
-            if self._ins_pos < len(self._ins_queue):
+            while self._ins_pos < len(self._ins_queue):
                 s = self.spots[self._ins_queue[self._ins_pos]]
                 if s.insurance == "none":
+                    if not self._affords(s.seat, s.bet_minor // 2):
+                        # RULES.md: offered only while the seat's credits cover it;
+                        # insurance taken on an earlier spot may have used them up.
+                        self._ins_pos += 1
+                        continue
                     s.insurance = "offered"
                     ev.append(InsuranceOffered(s.seat, s.spot, s.bet_minor // 2))
                 return

@@ -339,3 +339,16 @@ def test_double_split_insurance_only_when_credits_cover(variant):
     legal = rnd3.legal_decisions()
     assert Decision.DOUBLE in legal
     assert (Decision.SPLIT in legal) is True
+
+
+def test_insurance_is_not_offered_once_earlier_insurance_used_the_credits():
+    # RULES.md: offered only when the station's credits cover the extra stake;
+    # 3 spots of 1000 with 500 spare: insuring spot 1 uses it all up, so spots
+    # 2 and 3 of the same seat are not asked (found by the money property test).
+    shoe = ["9S", "9H", "9D", "AH", "8C", "8S", "8D", "6C", "TC", "TD", "TH"]
+    rnd, _ = start("american", shoe, bets=[[1000, 1000, 1000]], available=[500])
+    assert rnd.prompt.text == "insurance seat 1 spot 1"
+    rnd.decide("insure")
+    assert rnd.prompt.text == "play seat 1 spot 1 hand 1"
+    assert [s.insurance for s in rnd.spots] == ["taken", "none", "none"]
+    assert rnd.wagered_minor(1) == 3000 + 500

@@ -69,6 +69,7 @@ def test_random_inputs_never_crash_and_always_balance(settings_, events, seed):
                         for s in cab.s.stations]
         cab.handle(ev)
         assert _balanced(cab)
+        assert all(s.credits_minor >= 0 for s in cab.s.stations), "credits below zero"
         if isinstance(ev, IntentReceived):
             # No intent adds credits: what a station holds (credits + pending
             # cash-out + stakes still on the table) never grows from an intent
