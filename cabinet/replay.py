@@ -7,6 +7,7 @@ the file and prints.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import sys
 from collections.abc import Sequence
@@ -19,6 +20,7 @@ from cabinet.game import (
     GameError,
     IllegalDecision,
     Round,
+    RuleSet,
     SeatBets,
     Shoe,
     ShoeExhausted,
@@ -27,9 +29,60 @@ from cabinet.game import (
 
 KNOWN_KEYS = {"variant", "seats", "shoe", "decisions", "rules", "expect", "expect_error", "source"}
 
+SEAT_KEYS = {"bets", "seat"}
+
+#: ``RuleSet`` fields a scenario may not override, and why.
+FIXED_RULES = {
+    "variant": 'the variant is chosen by the top-level "variant" field',
+    "name": 'the name comes with the top-level "variant" field',
+    "dealer_hits_soft_17": "the dealer stands on every 17 in all three games (RULES.md)",
+}
+
+#: ``RuleSet`` fields a scenario's ``rules`` block may override.
+OVERRIDABLE_RULES = frozenset(f.name for f in dataclasses.fields(RuleSet)) - set(FIXED_RULES)
+
 
 class ScenarioError(ValueError):
     """A scenario that cannot be played; the message names the problem and where it is."""
+
+
+class _DuplicateKey(ValueError):
+    def __init__(self, key: str) -> None:
+        super().__init__(key)
+        self.key = key
+
+
+def _refuse_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for k, v in pairs:
+        if k in out:
+            raise _DuplicateKey(k)
+        out[k] = v
+    return out
+
+
+def parse_scenario(text: str) -> Any:
+    """Parse the JSON text of a scenario file, strictly.
+
+    Args:
+        text: the whole file, already decoded.
+
+    Returns:
+        The parsed JSON value (``run_scenario`` checks that it is an object).
+
+    Raises:
+        ScenarioError: not JSON (with line and column), nested too deeply
+            for the parser, or an object that repeats a key (naming the key);
+            the message starts with ``not JSON:``.
+    """
+    try:
+        return json.loads(text, object_pairs_hook=_refuse_duplicates)
+    except json.JSONDecodeError as e:
+        raise ScenarioError(f"not JSON: line {e.lineno} column {e.colno}: {e.msg}") from None
+    except _DuplicateKey as e:
+        raise ScenarioError(f"not JSON: duplicate key {e.key!r} in one object") from None
+    except RecursionError:
+        raise ScenarioError("not JSON: nested too deeply") from None
 
 
 def run_scenario(data: dict[str, Any]) -> dict[str, Any]:
@@ -60,17 +113,21 @@ def run_scenario(data: dict[str, Any]) -> dict[str, Any]:
         raise ScenarioError("variant: must be one of classic, classic-multi, american")
     if "expect" in data and not isinstance(data["expect"], dict):
         raise ScenarioError("expect: must be an object (a part of the output)")
-    if "expect_error" in data and not isinstance(data["expect_error"], str):
+    if "expect_error" in data and _expected_error(data) is None:
         raise ScenarioError("expect_error: must be a word the error message contains")
     try:
         rules = preset(data["variant"])
     except GameError as e:
         raise ScenarioError(f"variant: {str(e).split(': ', 1)[-1]}") from None
-    overrides = data.get("rules") or {}
+    overrides = data.get("rules", {})
     if not isinstance(overrides, dict):
         raise ScenarioError("rules: must be an object of RuleSet fields")
-    if "variant" in overrides or "name" in overrides:
-        raise ScenarioError("rules: the variant is chosen by the top-level \"variant\" field")
+    for key in sorted(overrides):
+        if key in FIXED_RULES:
+            raise ScenarioError(f"rules: {key}: may not be overridden; {FIXED_RULES[key]}")
+        if key not in OVERRIDABLE_RULES:
+            raise ScenarioError(f"rules: unknown field {key!r}; a scenario may override "
+                                f"{', '.join(sorted(OVERRIDABLE_RULES))}")
     try:
         if overrides:
             rules = rules.replace(**overrides)
@@ -83,9 +140,16 @@ def run_scenario(data: dict[str, Any]) -> dict[str, Any]:
     seat_bets = []
     for i, s in enumerate(seats, 1):
         if not isinstance(s, dict) or not isinstance(s.get("bets"), list) or not all(
-                isinstance(b, int) and not isinstance(b, bool) for b in s["bets"]):
+                _whole(b) for b in s["bets"]):
             raise ScenarioError(f"seat {i}: needs \"bets\": a list of whole minor units")
-        seat_bets.append(SeatBets(int(s.get("seat", i)), tuple(s["bets"])))
+        extra = sorted(set(s) - SEAT_KEYS)
+        if extra:
+            raise ScenarioError(f"seat {i}: unknown field {extra[0]!r}; fields are "
+                                f"{', '.join(sorted(SEAT_KEYS))}")
+        number = s.get("seat", i)
+        if not _whole(number):
+            raise ScenarioError(f"seat {i}: \"seat\" must be a whole seat number, got {number!r}")
+        seat_bets.append(SeatBets(number, tuple(s["bets"])))
 
     shoe_codes = data["shoe"]
     if not isinstance(shoe_codes, list):
@@ -131,6 +195,16 @@ def run_scenario(data: dict[str, Any]) -> dict[str, Any]:
     out["prompts"] = prompts
     out["cards_left_unused"] = rnd.shoe.remaining
     return out
+
+
+def _whole(v: Any) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _expected_error(data: Any) -> str | None:
+    """The scenario's ``expect_error`` word; ``None`` when absent or not a non-empty string."""
+    word = data.get("expect_error") if isinstance(data, dict) else None
+    return word if isinstance(word, str) and word.strip() else None
 
 
 def match_expect(expect: Any, actual: Any, path: str = "") -> list[str]:
@@ -185,24 +259,27 @@ def main(paths: Sequence[str], check: bool = False) -> int:
     status = 0
     for p in paths:
         try:
-            data = json.loads(Path(p).read_text(encoding="utf-8"))
+            data = parse_scenario(Path(p).read_text(encoding="utf-8"))
         except OSError as e:
             print(f"{p}: cannot read: {e.strerror or e}", file=sys.stderr)
-            return 2
-        except json.JSONDecodeError as e:
-            print(f"{p}: not JSON: line {e.lineno} column {e.colno}: {e.msg}", file=sys.stderr)
             return 2
         except UnicodeDecodeError:
             print(f"{p}: not UTF-8 text", file=sys.stderr)
             return 2
+        except ScenarioError as e:
+            print(f"{p}: {e}", file=sys.stderr)
+            return 2
         try:
             out = run_scenario(data)
         except ScenarioError as e:
-            if check and isinstance(data, dict) and "expect_error" in data:
-                if str(data["expect_error"]).lower() in str(e).lower():
+            # A malformed expect_error is itself the error (run_scenario
+            # refuses it): status 2 like any bad input, never a check failure.
+            word = _expected_error(data) if check else None
+            if word is not None:
+                if word.lower() in str(e).lower():
                     print(f"{p}: ok (error as expected: {e})", file=sys.stderr)
                     continue
-                print(f"{p}: expected an error containing {data['expect_error']!r}, got: {e}",
+                print(f"{p}: expected an error containing {word!r}, got: {e}",
                       file=sys.stderr)
                 status = 1
                 continue

@@ -123,8 +123,15 @@ class RuleSet:
                  "penetration_percent", f"must be 50-85 with a cut card, got {p!r}")
         need(not self.dealer_hits_soft_17, "dealer_hits_soft_17",
              "the dealer stands on every 17 in all three games (RULES.md)")
-        need(all(isinstance(t, int) and 4 <= t <= 21 for t in self.double_totals),
-             "double_totals", f"totals must be 4-21, got {sorted(self.double_totals)}")
+        need(isinstance(self.double_totals, frozenset), "double_totals",
+             f"must be a frozenset of totals, got {self.double_totals!r}")
+        need(isinstance(self.chip_values_minor, tuple), "chip_values_minor",
+             f"must be a tuple of amounts, got {self.chip_values_minor!r}")
+        if not all(isinstance(t, int) and not isinstance(t, bool) and 4 <= t <= 21
+                   for t in self.double_totals):
+            shown = sorted(self.double_totals, key=lambda t: (
+                not isinstance(t, int), t if isinstance(t, int) else 0, repr(t)))
+            need(False, "double_totals", f"totals must be 4-21, got {shown}")
         need(self.split_by in SPLIT_BY, "split_by", f"must be 'rank' or 'value', got {self.split_by!r}")
         need(0 <= self.max_splits_per_spot <= 1, "max_splits_per_spot",
              "must be 0 or 1 (no re-split in any variant)")
@@ -151,7 +158,8 @@ class RuleSet:
         need(all(c % self.bet_step_minor == 0 for c in chips), "chip_values_minor",
              f"every chip must be a multiple of bet_step_minor ({self.bet_step_minor})")
         if self.credit_minor is not None:
-            need(isinstance(self.credit_minor, int) and self.credit_minor > 0, "credit_minor",
+            need(isinstance(self.credit_minor, int) and not isinstance(self.credit_minor, bool)
+                 and self.credit_minor > 0, "credit_minor",
                  "must be a positive whole number of minor units or unset")
         need(1 <= self.bet_timer_s <= 600, "bet_timer_s", "must be 1-600 seconds")
         need(1 <= self.decision_timer_s <= 600, "decision_timer_s", "must be 1-600 seconds")
@@ -189,16 +197,25 @@ class RuleSet:
     def from_dict(cls, data: dict[str, Any]) -> RuleSet:
         """Inverse of ``to_dict``.
 
+        Args:
+            data: field name -> value; ``double_totals`` and
+                ``chip_values_minor`` as lists (a string is refused, not
+                split into characters).
+
         Raises:
-            RuleSetError: an unknown field, or a value out of range.
+            RuleSetError: an unknown field, a collection field that is not a
+                list, or a value out of range.
         """
         return cls(**_coerce(data))
 
     def replace(self, **changes: Any) -> RuleSet:
         """A copy with some fields changed (by the names above), validated.
 
+        Values take the ``from_dict`` forms (lists for the collection fields).
+
         Raises:
-            RuleSetError: an unknown field, or a value out of range.
+            RuleSetError: an unknown field, a collection field that is not a
+                list, or a value out of range.
         """
         merged = self.to_dict()
         merged.update(changes)
@@ -208,21 +225,33 @@ class RuleSet:
 _FIELDS = {f.name for f in dataclasses.fields(RuleSet)}
 
 
+#: Collections ``_coerce`` accepts for the set and tuple fields. Strings are
+#: iterable too, but ``"all"`` is not the totals ``{"a", "l"}``: refused.
+_SEQUENCES = (list, tuple, set, frozenset)
+
+
 def _coerce(data: dict[str, Any]) -> dict[str, Any]:
+    """``data`` with the JSON lists of the collection fields made a frozenset / tuple.
+
+    Raises:
+        RuleSetError: an unknown field, or a collection field given as
+            anything but a list (a string, a number, an object, null).
+    """
     unknown = sorted(set(data) - _FIELDS)
     if unknown:
         raise RuleSetError(unknown[0], f"no such rule field (known: {', '.join(sorted(_FIELDS))})")
     out = dict(data)
-    if "double_totals" in out:
+    for name, what in (("double_totals", "totals (4-21; empty for any total)"),
+                       ("chip_values_minor", "amounts in minor units")):
+        if name not in out:
+            continue
+        v = out[name]
+        if not isinstance(v, _SEQUENCES):
+            raise RuleSetError(name, f"must be a list of {what}, got {v!r}")
         try:
-            out["double_totals"] = frozenset(out["double_totals"])
-        except TypeError:
-            raise RuleSetError("double_totals", "must be a list of totals") from None
-    if "chip_values_minor" in out:
-        try:
-            out["chip_values_minor"] = tuple(out["chip_values_minor"])
-        except TypeError:
-            raise RuleSetError("chip_values_minor", "must be a list of amounts") from None
+            out[name] = frozenset(v) if name == "double_totals" else tuple(v)
+        except TypeError:  # an unhashable element (a list in the list)
+            raise RuleSetError(name, f"must be a list of {what}, got {list(v)!r}") from None
     return out
 
 

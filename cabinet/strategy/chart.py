@@ -109,5 +109,8 @@ def save_chart(strategy: Strategy, title: str, path: Path) -> Path:
 
     surf = render_chart(strategy, title)
     path.parent.mkdir(parents=True, exist_ok=True)
-    pygame.image.save(surf, str(path))
+    try:
+        pygame.image.save(surf, str(path))
+    except pygame.error as e:  # pygame reports a failed write as its own error
+        raise OSError(f"cannot write {path}: {e}") from None
     return path

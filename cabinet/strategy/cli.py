@@ -3,15 +3,19 @@
 Owns: argument parsing and terminal output of the two commands; the work is
 done by ``analysis``, ``simulate`` and ``parsheet``. ``cabinet.cli`` calls
 ``parsheet_main(argv)`` / ``simulate_main(argv)`` with the arguments after
-the sub-command name. Output goes to stdout, the progress bar to stderr.
+the sub-command name. Output goes to stdout, the progress bar and errors to
+stderr. Output paths (``--out``, ``--json``) are checked before the long
+work starts, so a bad path fails at once instead of after minutes.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import secrets
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -21,25 +25,36 @@ from cabinet.game.rules import PRESETS, preset
 from .analysis import Analysis, analyse
 from .simulate import FREQUENCIES, SimResult, simulate
 
+#: Rounds ``cabinet simulate`` plays without ``--rounds`` (and ``parsheet --out``).
+DEFAULT_ROUNDS = 1_000_000
 
-def _positive(text: str) -> int:
+
+def _whole(text: str, least: int, why: str = "") -> int:
     try:
         n = int(text.replace("_", ""))
     except ValueError:
         raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
-    if n < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, got {n}")
+    if n < least:
+        raise argparse.ArgumentTypeError(f"must be at least {least}{why}, got {n}")
     return n
+
+
+def _positive(text: str) -> int:
+    return _whole(text, 1)
+
+
+def _rounds(text: str) -> int:
+    # One round has no spread, so no 95 % interval to set the exact RTP against.
+    return _whole(text, 2, " (the 95 % interval needs 2 rounds)")
 
 
 def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("variant", choices=sorted(PRESETS), help="variant id (RULES.md)")
 
 
-def _sim_args(p: argparse.ArgumentParser, rounds_default: int | None) -> None:
-    p.add_argument("--rounds", type=_positive, default=rounds_default, metavar="N",
-                   help="rounds to simulate" + (f" (default {rounds_default:,})"
-                                                if rounds_default else ""))
+def _sim_args(p: argparse.ArgumentParser, rounds_default: int | None, rounds_help: str) -> None:
+    p.add_argument("--rounds", type=_rounds, default=rounds_default, metavar="N",
+                   help=f"rounds to simulate, at least 2 ({rounds_help})")
     p.add_argument("--workers", type=_positive, default=None, metavar="K",
                    help="processes (default: all cores)")
     p.add_argument("--seed", default=None, metavar="S",
@@ -52,17 +67,36 @@ def _sim_args(p: argparse.ArgumentParser, rounds_default: int | None) -> None:
 
 def sim_lines(sim: SimResult, exact: Analysis | None, seed: str, seconds: float,
               workers: int) -> list[str]:
-    """The simulation summary printed by ``cabinet simulate``."""
-    lo, hi = sim.ci95
+    """The simulation summary printed by ``cabinet simulate``.
+
+    Args:
+        sim: the tallies of at least one round.
+        exact: the exact analysis to compare with, or ``None``.
+        seed: the run's seed, as printed.
+        seconds: wall time of the simulation, > 0.
+        workers: processes that played.
+
+    Returns:
+        Lines without newlines. With fewer than 2 rounds there is no 95 %
+        interval: the lines say so instead of giving one, or a verdict.
+    """
+    interval = sim.rounds >= 2
+    if interval:
+        lo, hi = sim.ci95
+        spread = f"(95 % CI {lo * 100:.4f} % - {hi * 100:.4f} %)"
+    else:
+        spread = "(no 95 % interval from fewer than 2 rounds)"
     out = [
         f"Simulated {sim.rounds:,} rounds of {sim.variant} (seed {seed}, {workers} worker(s), "
         f"{seconds:.1f} s, {sim.rounds / seconds / workers:,.0f} rounds/s per worker)",
-        f"RTP: {sim.rtp * 100:.4f} %  (95 % CI {lo * 100:.4f} % - {hi * 100:.4f} %)",
+        f"RTP: {sim.rtp * 100:.4f} %  {spread}",
         f"House edge: {-sim.mean * 100:.4f} %",
     ]
-    if exact is not None:
+    if exact is not None and interval:
         inside = "inside" if sim.contains(exact.rtp) else "OUTSIDE"
         out.append(f"Exact RTP {exact.rtp * 100:.4f} % is {inside} the 95 % interval")
+    elif exact is not None:
+        out.append(f"Exact RTP {exact.rtp * 100:.4f} % (no interval to compare it with)")
     out.append(f"Std. dev. per round: {sim.std:.4f} initial bets; hold per amount wagered: "
                f"{-sim.net_minor / sim.wagered_minor * 100:.4f} %")
     out.append("Frequencies (share of rounds):")
@@ -73,22 +107,28 @@ def sim_lines(sim: SimResult, exact: Analysis | None, seed: str, seconds: float,
 
 
 def simulate_main(argv: list[str]) -> int:
-    """``cabinet simulate VARIANT --rounds N [--workers K] [--seed S]``.
+    """``cabinet simulate VARIANT [--rounds N] [--workers K] [--seed S] [--json FILE]``.
 
     Derives the basic strategy by the exact analysis (once, in this process),
-    plays ``N`` rounds of the real game with it on ``K`` processes, and prints
-    the RTP with its 95 % interval, frequencies, the net-result distribution
-    and whether the exact RTP lies inside the interval.
+    plays ``N`` rounds (at least 2; default ``DEFAULT_ROUNDS``, 1,000,000) of
+    the real game with it on ``K`` processes, and prints the RTP with its
+    95 % interval, frequencies, the net-result distribution and whether the
+    exact RTP lies inside the interval.
 
     Returns:
-        0; 2 on bad arguments (argparse exits).
+        0; 2 on bad arguments (argparse exits) or a ``--json`` file that
+        cannot be written (checked first, one line on stderr); 1 when
+        writing it fails after the simulation after all.
     """
     p = argparse.ArgumentParser(prog="cabinet simulate",
                                 description="Simulate the real game with basic strategy.")
     _common(p)
-    _sim_args(p, 1_000_000)
+    _sim_args(p, DEFAULT_ROUNDS, f"default {DEFAULT_ROUNDS:,}")
     p.add_argument("--json", type=Path, metavar="FILE", help="also write the tallies as JSON")
     args = p.parse_args(argv)
+    if args.json is not None and (why := _unwritable_file(args.json)):
+        print(f"cabinet simulate: --json {args.json}: {why}", file=sys.stderr)
+        return 2
     rules = preset(args.variant)
     exact = analyse(rules)
     seed = args.seed if args.seed is not None else str(secrets.randbelow(2**32))
@@ -102,8 +142,13 @@ def simulate_main(argv: list[str]) -> int:
         data = sim.to_dict() | {"seed": seed, "seconds": seconds, "workers": workers,
                                 "exact_rtp": exact.rtp, "inside": sim.contains(exact.rtp),
                                 "full_shuffle": args.full_shuffle}
-        args.json.parent.mkdir(parents=True, exist_ok=True)
-        args.json.write_text(json.dumps(data, indent=1) + "\n")
+        try:
+            args.json.parent.mkdir(parents=True, exist_ok=True)
+            args.json.write_text(json.dumps(data, indent=1) + "\n")
+        except OSError as e:
+            print(f"cabinet simulate: --json {args.json}: cannot write: {e.strerror or e}",
+                  file=sys.stderr)
+            return 1
     return 0
 
 
@@ -112,11 +157,14 @@ def parsheet_main(argv: list[str]) -> int:
 
     Prints the exact RTP and house edge as percentages (4 decimals). With
     ``--out``, also writes the par sheet (Markdown, chart PNG, text chart,
-    JSON) into ``DIR``, with a simulation of ``--rounds`` rounds (default
-    1,000,000; ``--rounds`` without ``--out`` also simulates and prints it).
+    JSON) into ``DIR``, with a simulation of ``--rounds`` rounds (at least 2;
+    default 1,000,000; ``--rounds`` without ``--out`` also simulates and
+    prints it). ``DIR`` is created and checked before any work starts.
 
     Returns:
-        0; 2 on bad arguments (argparse exits).
+        0; 2 on bad arguments (argparse exits) or an ``--out`` that cannot be
+        created or written into (one line on stderr, within a moment); 1
+        when writing fails after the work after all (disk full, say).
     """
     p = argparse.ArgumentParser(prog="cabinet parsheet",
                                 description="Exact return to player of a variant.")
@@ -124,14 +172,21 @@ def parsheet_main(argv: list[str]) -> int:
     p.add_argument("--out", type=Path, metavar="DIR", help="write the par sheet here")
     p.add_argument("--strategy", action="store_true", help="also print the strategy chart")
     p.add_argument("--no-sim", action="store_true", help="with --out: skip the simulation")
-    _sim_args(p, None)
+    _sim_args(p, None, f"default {DEFAULT_ROUNDS:,} with --out unless --no-sim; none without --out")
     args = p.parse_args(argv)
     try:
         rules = preset(args.variant)
     except RuleSetError as e:  # pragma: no cover - argparse choices catch it
         print(e, file=sys.stderr)
         return 2
-    from .parsheet import summary_lines, write_parsheet
+    from .parsheet import prepare_out_dir, summary_lines, write_parsheet
+
+    if args.out is not None:
+        try:
+            prepare_out_dir(args.out, rules.variant)
+        except OSError as e:
+            print(f"cabinet parsheet: --out {args.out}: {e.strerror or e}", file=sys.stderr)
+            return 2
 
     exact = analyse(rules)
     print("\n".join(summary_lines(exact)))
@@ -139,7 +194,8 @@ def parsheet_main(argv: list[str]) -> int:
         print()
         print(exact.strategy.to_text(), end="")
     sim = None
-    rounds = args.rounds if args.rounds else (1_000_000 if args.out and not args.no_sim else 0)
+    rounds = args.rounds if args.rounds else (
+        DEFAULT_ROUNDS if args.out is not None and not args.no_sim else 0)
     if rounds:
         seed = args.seed if args.seed is not None else str(secrets.randbelow(2**32))
         workers = args.workers or _cpus()
@@ -149,14 +205,42 @@ def parsheet_main(argv: list[str]) -> int:
         print()
         print("\n".join(sim_lines(sim, exact, seed, time.perf_counter() - t0,
                                   min(workers, rounds))))
-    if args.out:
-        report = write_parsheet(exact, sim, args.out)
+    if args.out is not None:
+        try:
+            report = write_parsheet(exact, sim, args.out)
+        except OSError as e:
+            print(f"cabinet parsheet: --out {args.out}: cannot write the par sheet: "
+                  f"{e.strerror or e}", file=sys.stderr)
+            return 1
         print(f"\nPar sheet written to {report}")
     return 0
 
 
+def _unwritable_file(path: Path) -> str | None:
+    """Why ``path`` cannot be written (its parents are created), or ``None``.
+
+    Writes nothing but the parent directories (a probe file is created in
+    the parent and removed at once).
+    """
+    if path.is_dir():
+        return "is a directory"
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except FileExistsError:
+        return f"{path.parent} is not a directory"
+    except OSError as e:
+        return f"cannot create {path.parent}: {e.strerror or e}"
+    try:
+        with tempfile.TemporaryFile(dir=path.parent, prefix=".simulate-probe-"):
+            pass
+    except OSError as e:
+        return f"cannot write into {path.parent}: {e.strerror or e}"
+    if path.exists() and not (path.is_file() and os.access(path, os.W_OK)):
+        return "exists and cannot be overwritten"
+    return None
+
+
 def _cpus() -> int:
-    import os
     return os.cpu_count() or 1
 
 

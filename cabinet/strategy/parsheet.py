@@ -1,15 +1,18 @@
 """The par sheet: a Markdown report of one variant's return to player.
 
 Owns: ``write_parsheet`` (report, chart PNG, text chart and JSON figures into
-a directory), ``render_markdown`` and the short terminal summary
-``summary_lines``. Reads an ``Analysis`` and optionally a ``SimResult``;
-writes files only under the directory it is given. Imports pygame only
-through ``chart``.
+a directory), ``prepare_out_dir`` (that directory checked before the long
+work), ``render_markdown`` and the short terminal summary ``summary_lines``.
+Reads an ``Analysis`` and optionally a ``SimResult``; writes files only under
+the directory it is given. Imports pygame only through ``chart``.
 """
 
 from __future__ import annotations
 
+import errno
 import json
+import os
+import tempfile
 from importlib import metadata
 from pathlib import Path
 from typing import Any
@@ -190,11 +193,51 @@ def render_markdown(analysis: Analysis, sim: SimResult | None, chart_name: str,
     return "\n".join(lines)
 
 
+def parsheet_files(variant: str) -> list[str]:
+    """Names of the files ``write_parsheet`` writes for ``variant``."""
+    return [f"parsheet-{variant}.md", f"strategy-{variant}.png", f"strategy-{variant}.txt",
+            f"parsheet-{variant}.json"]
+
+
+def prepare_out_dir(out_dir: Path, variant: str) -> None:
+    """Create ``out_dir`` (with its parents) and check the par sheet can be written there.
+
+    Run it before the long work, so a bad directory fails in a moment
+    instead of after the analysis and the simulation. Writes nothing but
+    the directory itself (a probe file is created and removed at once).
+
+    Args:
+        out_dir: the ``--out`` directory; it may exist already.
+        variant: variant id; its par sheet files that exist already must
+            be regular files that can be overwritten.
+
+    Raises:
+        OSError: with a short reason in ``strerror``: the directory cannot
+            be created, is not a directory, or cannot be written into.
+    """
+    try:
+        out_dir.mkdir(parents=True, exist_ok=True)
+    except FileExistsError:
+        raise OSError(errno.ENOTDIR, "exists and is not a directory") from None
+    except OSError as e:
+        raise OSError(e.errno, f"cannot create the directory: {e.strerror or e}") from None
+    try:
+        with tempfile.TemporaryFile(dir=out_dir, prefix=".parsheet-probe-"):
+            pass
+    except OSError as e:
+        raise OSError(e.errno, f"cannot write into the directory: {e.strerror or e}") from None
+    for name in parsheet_files(variant):
+        target = out_dir / name
+        if target.exists() and (not target.is_file() or not os.access(target, os.W_OK)):
+            raise OSError(errno.EACCES, f"{name} exists and cannot be overwritten")
+
+
 def write_parsheet(analysis: Analysis, sim: SimResult | None, out_dir: Path) -> Path:
     """Write the par sheet of ``analysis`` into ``out_dir``.
 
     Files: ``parsheet-<variant>.md``, ``strategy-<variant>.png``,
     ``strategy-<variant>.txt`` and ``parsheet-<variant>.json`` (the figures).
+    Callers with long work before this should call ``prepare_out_dir`` first.
 
     Returns:
         The path of the Markdown report.

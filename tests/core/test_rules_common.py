@@ -9,6 +9,7 @@ from cabinet.game import (
     BetError,
     Decision,
     IllegalDecision,
+    RuleSet,
     RuleSetError,
     hand_total,
     parse_cards,
@@ -278,6 +279,39 @@ def test_configuration_that_breaks_exact_money_is_rejected(field, value):
     with pytest.raises(RuleSetError) as e:
         preset("american").replace(**{field: value})
     assert e.value.field in (field, "min_bet_minor")
+
+
+@pytest.mark.parametrize("field,value,what", [
+    ("double_totals", "all", "totals (4-21; empty for any total)"),
+    ("double_totals", "91011", "totals (4-21; empty for any total)"),
+    ("double_totals", 11, "totals (4-21; empty for any total)"),
+    ("double_totals", None, "totals (4-21; empty for any total)"),
+    ("double_totals", {"9": True}, "totals (4-21; empty for any total)"),
+    ("chip_values_minor", "500", "amounts in minor units"),
+    ("chip_values_minor", 500, "amounts in minor units"),
+])
+def test_a_list_rule_given_as_a_string_or_a_scalar_is_refused_not_split(field, value, what):
+    with pytest.raises(RuleSetError) as e:
+        CLASSIC.replace(**{field: value})
+    assert e.value.field == field
+    assert str(e.value) == f"{field}: must be a list of {what}, got {value!r}"
+
+
+def test_list_rules_still_take_lists_and_bad_members_are_named():
+    assert CLASSIC.replace(double_totals=[10, 11]).double_totals == frozenset({10, 11})
+    assert preset("american").replace(chip_values_minor=[200, 1000]).chip_values_minor == (
+        200, 1000)
+    assert RuleSet.from_dict(CLASSIC.to_dict()) == CLASSIC
+    with pytest.raises(RuleSetError, match=r"^double_totals: totals must be 4-21, got \[9, 'a'\]$"):
+        CLASSIC.replace(double_totals=[9, "a"])          # mixed types: no TypeError
+    with pytest.raises(RuleSetError, match=r"^double_totals: must be a list of totals"):
+        CLASSIC.replace(double_totals=[[9]])             # unhashable member
+    with pytest.raises(RuleSetError) as e:               # direct construction, no coercion
+        RuleSet(variant="x", name="x", double_totals="all")
+    assert e.value.field == "double_totals"
+    with pytest.raises(RuleSetError) as e:
+        CLASSIC.replace(credit_minor=True)               # a bool is not 1 cent
+    assert e.value.field == "credit_minor"
 
 
 def test_three_to_two_and_half_bet_insurance_are_exact_integers():

@@ -129,3 +129,95 @@ def test_a_file_that_is_not_text_is_a_one_line_error(tmp_path):
     f.write_bytes(b"\xff\xfe\x00")
     r = _replay(str(f))
     assert r.returncode == 2 and r.stderr.strip().endswith("not UTF-8 text")
+
+
+# -- bad input is a one-line error with status 2, never a traceback ---------------------
+
+BASE = {"variant": "classic", "seats": [{"bets": [1000]}],
+        "shoe": ["TS", "9H", "7D", "9C"], "decisions": ["stand"]}
+
+
+def _one_line_error(r, name):
+    assert r.returncode == 2, r.stderr
+    assert r.stdout == "" and "Traceback" not in r.stderr
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith(name + ": "), r.stderr
+    return lines[0]
+
+
+@pytest.mark.parametrize("check", [[], ["--check"]])
+def test_json_nested_too_deeply_for_the_parser_is_a_one_line_error(tmp_path, check):
+    f = tmp_path / "deep.json"
+    f.write_text("[" * 2000 + "]" * 2000)
+    line = _one_line_error(_replay(*check, str(f)), str(f))
+    assert line == f"{f}: not JSON: nested too deeply"
+
+
+@pytest.mark.parametrize("text,key", [
+    ('{"variant": "american", "variant": "classic", "seats": [{"bets": [1000]}], '
+     '"shoe": ["TS", "9H", "7D", "9C"], "decisions": ["stand"]}', "variant"),
+    ('{"variant": "classic", "seats": [{"bets": [1000], "bets": [2000]}], '
+     '"shoe": ["TS", "9H", "7D", "9C"], "decisions": ["stand"]}', "bets"),
+    ('{"variant": "classic", "rules": {"decks": 1, "decks": 2}, "seats": [{"bets": [1000]}], '
+     '"shoe": ["TS", "9H", "7D", "9C"], "decisions": ["stand"]}', "decks"),
+])
+def test_a_repeated_key_is_refused_naming_the_key(tmp_path, text, key):
+    f = tmp_path / "dup.json"
+    f.write_text(text)
+    line = _one_line_error(_replay(str(f)), str(f))
+    assert line == f"{f}: not JSON: duplicate key {key!r} in one object"
+
+
+@pytest.mark.parametrize("value", [5, None, ["split"], "", "  "])
+@pytest.mark.parametrize("check", [[], ["--check"]])
+def test_a_malformed_expect_error_is_bad_input_not_a_check_failure(tmp_path, value, check):
+    f = tmp_path / "ee.json"
+    f.write_text(json.dumps(BASE | {"expect_error": value}))
+    line = _one_line_error(_replay(*check, str(f)), str(f))
+    assert line == f"{f}: expect_error: must be a word the error message contains"
+
+
+@pytest.mark.parametrize("scenario,message", [
+    ({"rules": {"double_totals": "all"}},
+     "rules: double_totals: must be a list of totals (4-21; empty for any total), got 'all'"),
+    ({"rules": {"chip_values_minor": "500"}},
+     "rules: chip_values_minor: must be a list of amounts in minor units, got '500'"),
+    ({"rules": {"dealer_hits_soft_17": False}},
+     "rules: dealer_hits_soft_17: may not be overridden; the dealer stands on every 17 "
+     "in all three games (RULES.md)"),
+    ({"rules": {"name": "House Rules"}},
+     "rules: name: may not be overridden; the name comes with the top-level \"variant\" field"),
+    ({"rules": None}, "rules: must be an object of RuleSet fields"),
+    ({"rules": []}, "rules: must be an object of RuleSet fields"),
+    ({"seats": [{"bets": [1000], "seat": "x"}]}, "seat 1: \"seat\" must be a whole seat number, "
+                                                 "got 'x'"),
+    ({"seats": [{"bets": [1000], "seat": True}]}, "seat 1: \"seat\" must be a whole seat number, "
+                                                  "got True"),
+    ({"seats": [{"bets": [1000], "stake": 5}]}, "seat 1: unknown field 'stake'; fields are "
+                                                "bets, seat"),
+])
+def test_bad_rules_and_seats_name_the_problem(tmp_path, scenario, message):
+    f = tmp_path / "bad.json"
+    f.write_text(json.dumps(BASE | scenario))
+    assert _one_line_error(_replay(str(f)), str(f)) == f"{f}: {message}"
+
+
+def test_the_unknown_rules_field_error_lists_exactly_the_fields_that_are_accepted():
+    with pytest.raises(ScenarioError) as e:
+        run_scenario(BASE | {"rules": {"colour": "red"}})
+    head, listed = str(e.value).split("; a scenario may override ")
+    assert head == "rules: unknown field 'colour'"
+    fields = listed.split(", ")
+    assert fields == sorted(fields) and len(fields) == 22
+    assert not {"variant", "name", "dealer_hits_soft_17"} & set(fields)
+    # every listed field is accepted (here with the preset's own value: no change)
+    from cabinet.game import CLASSIC
+    preset_values = CLASSIC.to_dict()
+    plain = run_scenario(BASE)
+    assert plain["seats"] == [{"seat": 1, "wagered": 1000, "returned": 0, "net": -1000}]
+    for name in fields:
+        assert run_scenario(BASE | {"rules": {name: preset_values[name]}}) == plain, name
+    # and every field the error leaves out is refused
+    for name in ("variant", "name", "dealer_hits_soft_17"):
+        with pytest.raises(ScenarioError, match=f"^rules: {name}: may not be overridden"):
+            run_scenario(BASE | {"rules": {name: preset_values[name]}})

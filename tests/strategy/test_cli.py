@@ -4,11 +4,16 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
+import sys
+from collections.abc import Callable
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
-from cabinet.strategy.cli import parsheet_main, simulate_main
+from cabinet.strategy.cli import parsheet_main, sim_lines, simulate_main
+from cabinet.strategy.simulate import SimResult
 
 
 def test_parsheet_prints_rtp_and_writes_report(tmp_path: Path,
@@ -48,3 +53,109 @@ def test_bad_variant_is_an_argparse_error() -> None:
     with pytest.raises(SystemExit) as e:
         parsheet_main(["poker"])
     assert e.value.code == 2
+
+
+# -- output paths are checked before the long work ------------------------------------
+
+class _WorkStarted(Exception):
+    pass
+
+
+@pytest.fixture
+def no_work(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Fail the test if the exact analysis (the start of the long work) runs."""
+    from cabinet.strategy import cli
+
+    def analyse(*_: object, **__: object) -> None:
+        raise _WorkStarted
+    monkeypatch.setattr(cli, "analyse", analyse)
+
+
+def test_parsheet_out_that_is_a_file_fails_before_any_work(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], no_work: None) -> None:
+    f = tmp_path / "a-file"
+    f.write_text("keep me\n")
+    assert parsheet_main(["classic", "--out", str(f), "--no-progress"]) == 2
+    err = capsys.readouterr().err
+    assert err == f"cabinet parsheet: --out {f}: exists and is not a directory\n"
+    assert f.read_text() == "keep me\n"
+    # a directory below a file cannot be created either
+    assert parsheet_main(["classic", "--out", str(f / "sub")]) == 2
+    assert capsys.readouterr().err == (
+        f"cabinet parsheet: --out {f / 'sub'}: cannot create the directory: Not a directory\n")
+
+
+def test_parsheet_out_whose_report_name_is_taken_by_a_directory_fails_first(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], no_work: None) -> None:
+    (tmp_path / "strategy-classic.png").mkdir()
+    assert parsheet_main(["classic", "--out", str(tmp_path)]) == 2
+    assert capsys.readouterr().err == (
+        f"cabinet parsheet: --out {tmp_path}: strategy-classic.png exists and cannot be "
+        "overwritten\n")
+
+
+def test_parsheet_creates_the_out_directory_before_the_work(
+        tmp_path: Path, no_work: None) -> None:
+    out = tmp_path / "new" / "sheets"
+    with pytest.raises(_WorkStarted):
+        parsheet_main(["classic", "--out", str(out)])
+    assert out.is_dir() and list(out.iterdir()) == []    # the write probe left nothing
+
+
+def test_parsheet_bad_out_fails_at_once_from_the_command_line(tmp_path: Path) -> None:
+    # End to end: before the fix this ran ~4 s of analysis and ~50 s of simulation
+    # and then died with a FileNotFoundError traceback (status 1).
+    f = tmp_path / "a-file"
+    f.write_text("")
+    r = subprocess.run([sys.executable, "-m", "cabinet.cli", "parsheet", "classic",
+                        "--out", str(f)], capture_output=True, text=True, timeout=30)
+    assert r.returncode == 2 and r.stdout == ""
+    assert r.stderr == f"cabinet parsheet: --out {f}: exists and is not a directory\n"
+
+
+def test_simulate_json_that_cannot_be_written_fails_before_any_work(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], no_work: None) -> None:
+    assert simulate_main(["classic", "--json", str(tmp_path)]) == 2
+    assert capsys.readouterr().err == f"cabinet simulate: --json {tmp_path}: is a directory\n"
+    f = tmp_path / "a-file"
+    f.write_text("")
+    assert simulate_main(["classic", "--json", str(f / "x.json")]) == 2
+    assert capsys.readouterr().err == (
+        f"cabinet simulate: --json {f / 'x.json'}: {f} is not a directory\n")
+
+
+# -- rounds: the default is stated, and one round is refused ---------------------------
+
+def test_simulate_help_states_the_default_rounds(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as e:
+        simulate_main(["--help"])
+    assert e.value.code == 0
+    assert "rounds to simulate, at least 2 (default 1,000,000)" in " ".join(
+        capsys.readouterr().out.split())
+
+
+@pytest.mark.parametrize("main", [simulate_main, parsheet_main])
+def test_one_round_is_refused_as_it_has_no_interval(
+        main: Callable[[list[str]], int], capsys: pytest.CaptureFixture[str],
+        no_work: None) -> None:
+    with pytest.raises(SystemExit) as e:
+        main(["classic", "--rounds", "1"])
+    assert e.value.code == 2
+    assert ("argument --rounds: must be at least 2 (the 95 % interval needs 2 rounds), got 1"
+            in capsys.readouterr().err)
+
+
+def test_sim_lines_give_no_verdict_without_an_interval() -> None:
+    one = SimResult("classic", 200, rounds=1, net_minor=200, net_sq=4, wagered_minor=200,
+                    net_hist={2: 1})
+    exact = SimpleNamespace(rtp=0.998895)
+    lines = sim_lines(one, exact, "1", 0.5, 1)  # type: ignore[arg-type]
+    assert lines[1] == "RTP: 200.0000 %  (no 95 % interval from fewer than 2 rounds)"
+    assert lines[3] == "Exact RTP 99.8895 % (no interval to compare it with)"
+    assert not any("OUTSIDE" in line or "inside" in line for line in lines)
+    two = SimResult("classic", 200, rounds=2, net_minor=0, net_sq=8, wagered_minor=400,
+                    net_hist={2: 1, -2: 1})
+    lines = sim_lines(two, exact, "1", 0.5, 1)  # type: ignore[arg-type]
+    lo, hi = two.ci95
+    assert lines[1] == f"RTP: 100.0000 %  (95 % CI {lo * 100:.4f} % - {hi * 100:.4f} %)"
+    assert lines[3] == "Exact RTP 99.8895 % is inside the 95 % interval"
