@@ -15,7 +15,6 @@ import json
 import os
 import secrets
 import sys
-import tempfile
 import time
 from pathlib import Path
 
@@ -222,21 +221,14 @@ def _unwritable_file(path: Path) -> str | None:
     Writes nothing but the parent directories (a probe file is created in
     the parent and removed at once).
     """
+    from .parsheet import check_writable
+
     if path.is_dir():
         return "is a directory"
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-    except FileExistsError:
-        return f"{path.parent} is not a directory"
+        check_writable(path.parent, [path.name])
     except OSError as e:
-        return f"cannot create {path.parent}: {e.strerror or e}"
-    try:
-        with tempfile.TemporaryFile(dir=path.parent, prefix=".simulate-probe-"):
-            pass
-    except OSError as e:
-        return f"cannot write into {path.parent}: {e.strerror or e}"
-    if path.exists() and not (path.is_file() and os.access(path, os.W_OK)):
-        return "exists and cannot be overwritten"
+        return f"{path.parent}: {e.strerror or e}"
     return None
 
 

@@ -203,17 +203,30 @@ def prepare_out_dir(out_dir: Path, variant: str) -> None:
     """Create ``out_dir`` (with its parents) and check the par sheet can be written there.
 
     Run it before the long work, so a bad directory fails in a moment
-    instead of after the analysis and the simulation. Writes nothing but
-    the directory itself (a probe file is created and removed at once).
+    instead of after the analysis and the simulation (``check_writable``
+    on ``parsheet_files(variant)``).
+
+    Raises:
+        OSError: see ``check_writable``.
+    """
+    check_writable(out_dir, parsheet_files(variant))
+
+
+def check_writable(out_dir: Path, names: list[str]) -> None:
+    """Create ``out_dir`` (with its parents) and check files ``names`` can be written in it.
+
+    Writes nothing but the directory itself (a probe file is created and
+    removed at once).
 
     Args:
-        out_dir: the ``--out`` directory; it may exist already.
-        variant: variant id; its par sheet files that exist already must
-            be regular files that can be overwritten.
+        out_dir: the directory; it may exist already.
+        names: file names in it that will be written; those that exist
+            already must be regular files that can be overwritten.
 
     Raises:
         OSError: with a short reason in ``strerror``: the directory cannot
-            be created, is not a directory, or cannot be written into.
+            be created, is not a directory, cannot be written into, or a
+            file exists and cannot be overwritten.
     """
     try:
         out_dir.mkdir(parents=True, exist_ok=True)
@@ -226,7 +239,7 @@ def prepare_out_dir(out_dir: Path, variant: str) -> None:
             pass
     except OSError as e:
         raise OSError(e.errno, f"cannot write into the directory: {e.strerror or e}") from None
-    for name in parsheet_files(variant):
+    for name in names:
         target = out_dir / name
         if target.exists() and (not target.is_file() or not os.access(target, os.W_OK)):
             raise OSError(errno.EACCES, f"{name} exists and cannot be overwritten")
@@ -247,11 +260,9 @@ def write_parsheet(analysis: Analysis, sim: SimResult | None, out_dir: Path) -> 
     """
     v = analysis.rules.variant
     out_dir.mkdir(parents=True, exist_ok=True)
-    chart = save_chart(analysis.strategy, f"{analysis.rules.name} ({v})",
-                       out_dir / f"strategy-{v}.png")
-    text = out_dir / f"strategy-{v}.txt"
+    report, png, text, figures_json = (out_dir / name for name in parsheet_files(v))
+    chart = save_chart(analysis.strategy, f"{analysis.rules.name} ({v})", png)
     text.write_text(analysis.strategy.to_text())
-    report = out_dir / f"parsheet-{v}.md"
     report.write_text(render_markdown(analysis, sim, chart.name, text.name))
     figures: dict[str, Any] = {
         "variant": v, "software": software_version(), "method": METHOD_VERSION,
@@ -260,5 +271,5 @@ def write_parsheet(analysis: Analysis, sim: SimResult | None, out_dir: Path) -> 
         "strategy": analysis.strategy.to_dict(),
         "simulation": None if sim is None else sim.to_dict(),
     }
-    (out_dir / f"parsheet-{v}.json").write_text(json.dumps(figures, indent=1) + "\n")
+    figures_json.write_text(json.dumps(figures, indent=1) + "\n")
     return report

@@ -121,7 +121,7 @@ def test_simulate_json_that_cannot_be_written_fails_before_any_work(
     f.write_text("")
     assert simulate_main(["classic", "--json", str(f / "x.json")]) == 2
     assert capsys.readouterr().err == (
-        f"cabinet simulate: --json {f / 'x.json'}: {f} is not a directory\n")
+        f"cabinet simulate: --json {f / 'x.json'}: {f}: exists and is not a directory\n")
 
 
 # -- rounds: the default is stated, and one round is refused ---------------------------
