@@ -270,6 +270,9 @@ def main(*, rounds: int = 5, variant: str | None = None, out: str | None = None,
         if ui.wait_line("first frame", UI_START_TIMEOUT_S) is None:
             print(f"cabinet run: the table UI did not start; see {ui.log_path}", file=sys.stderr)
             return 1
+        print(f"cabinet run: UI socket {sock}, sim control socket {sim_sock} (new each run); "
+              f"another station's table: {sys.executable} -m ui --socket {sock} "
+              f"--sim-socket {sim_sock} --station 2", flush=True)
         if windowed:
             print("cabinet run: play in the window; F10 or closing it (or Ctrl-C here) stops "
                   "the cabinet", flush=True)

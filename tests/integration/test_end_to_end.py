@@ -95,6 +95,9 @@ def test_cabinet_run_headless_plays_cashes_out_and_exits_0(tmp_path: Path) -> No
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "Traceback" not in proc.stdout + proc.stderr
     assert f"output: {out_dir}" in proc.stdout
+    # Issue 10.11: the run says where its UI socket is, for a second station's table
+    sock_line = next(line for line in proc.stdout.splitlines() if "UI socket" in line)
+    assert "/ui.sock," in sock_line and "--station 2" in sock_line, sock_line
     names = sorted(p.name for p in out_dir.glob("*.png"))
     assert names == ["01-mid-round.png", "02-settled-round.png", "03-cash-out-printing.png",
                      "04-maintenance-meters.png", "voucher-0001.png"] or \
