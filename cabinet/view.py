@@ -152,6 +152,9 @@ def _station_view(cab: Cabinet, st: StationState, view: dict[str, Any] | None,
             message = "Insurance?" if prompt["kind"] == "insurance" else "Your move"
         if view is not None and view["phase"] == "done":
             bet = sum(st.bets_minor)        # the settled round stays shown; Bet is the next one
+            if len({sp["seat"] for sp in view["spots"]}) > 1:
+                message = station_outcome(mine, bool(view["dealer"]["blackjack"]),
+                                          cab.s.settings.currency_symbol)
     else:
         for i in range(r.max_spots_per_seat):
             b = st.bets_minor[i] if i < len(st.bets_minor) else 0
@@ -193,24 +196,88 @@ def _message(cab: Cabinet, mode: str, view: dict[str, Any] | None,
     return ""
 
 
-def _outcome_message(cab: Cabinet, view: dict[str, Any], sym: str) -> str:
-    """The table's line after a round: what was *won* (net of stakes) when the
-    round won, else what came back ("You win $5.00" on a $5 bet paid $10)."""
-    outcomes = [h["outcome"] for sp in view["spots"] for h in sp["hands"]]
-    won = sum(st.win_minor for st in cab.s.stations)      # paid back, stakes included
-    net = 0
-    for sp in view["spots"]:
+def _money_back(spots: list[dict[str, Any]]) -> tuple[int, int]:
+    """(paid back, net won) of ``spots``: stakes and insurance included, minor units."""
+    back = net = 0
+    for sp in spots:
+        back += sp["insurance_returned"] or 0
         net += (sp["insurance_returned"] or 0) - sp["insurance_stake"]
         for h in sp["hands"]:
+            back += h["returned"] or 0
             net += (h["returned"] or 0) - h["stake"]
-    if view["dealer"]["blackjack"]:
-        return "Dealer has Blackjack" + (f": {money(won, sym)} back" if won else "")
+    return back, net
+
+
+def _result(spots: list[dict[str, Any]]) -> tuple[str, int]:
+    """What ``spots`` (one station's, or one spot) came to: ``(kind, amount_minor)``.
+
+    ``kind`` is ``push``, ``blackjack`` or ``win`` (amount: net won, 0 if none), ``lose``,
+    or ``paid`` (amount: paid back, for a mixed result that did not win).
+    """
+    outcomes = [h["outcome"] for sp in spots for h in sp["hands"]]
+    back, net = _money_back(spots)
     if outcomes and all(o == "push" for o in outcomes):
-        return "Push"
+        return "push", 0
     if "blackjack" in outcomes:
-        return "Blackjack!" + (f" You win {money(net, sym)}" if net > 0 else "")
-    if net > 0 and any(o == "win" for o in outcomes):
-        return f"You win {money(net, sym)}"
+        return "blackjack", max(net, 0)
+    if net > 0 and any(o in ("win", "blackjack") for o in outcomes):
+        return "win", net
     if all(o in ("lose", "bust") for o in outcomes):
-        return "Dealer wins"
-    return f"Paid {money(won, sym)}"
+        return "lose", 0
+    return "paid", back
+
+
+def _said(kind: str, amount: int, sym: str) -> str:
+    """A result told to the player: ``"You win $5.00"``."""
+    return {"push": "Push",
+            "blackjack": "Blackjack!" + (f" You win {money(amount, sym)}" if amount else ""),
+            "win": f"You win {money(amount, sym)}", "lose": "Dealer wins"}.get(
+        kind, f"Paid {money(amount, sym)}")
+
+
+def _told(kind: str, amount: int, sym: str) -> str:
+    """A result told about a spot or station: ``"wins $5.00"``."""
+    return {"push": "pushes",
+            "blackjack": "Blackjack" + (f", wins {money(amount, sym)}" if amount else ""),
+            "win": f"wins {money(amount, sym)}", "lose": "loses"}.get(
+        kind, f"paid {money(amount, sym)}")
+
+
+def station_outcome(spots: list[dict[str, Any]], dealer_blackjack: bool, sym: str) -> str:
+    """One station's line after a round, from its own spots only (issue 10.3).
+
+    Args:
+        spots: the station's spots of ``Round.player_view()["spots"]``.
+        dealer_blackjack: the dealer made Blackjack.
+        sym: currency symbol.
+
+    Returns:
+        ``"You win $5.00"``; with several spots each spot's own result,
+        ``"Spot 1 Blackjack, wins $7.50 · Spot 2 loses"``; ``""`` for no spots.
+    """
+    if not spots:
+        return ""
+    if dealer_blackjack:
+        back, _ = _money_back(spots)
+        return "Dealer has Blackjack" + (f": {money(back, sym)} back" if back else "")
+    if len(spots) > 1:
+        return " · ".join(f"Spot {sp['spot']} {_told(*_result([sp]), sym)}" for sp in spots)
+    return _said(*_result(spots), sym)
+
+
+def _outcome_message(cab: Cabinet, view: dict[str, Any], sym: str) -> str:
+    """The table's line after a round: each station's own result (issue 10.3).
+
+    One station: its line (``"You win $5.00"``: net of stakes when it won,
+    else what came back). Several: ``"Station 1 wins $5.00 · Station 2
+    loses"``, each station's console saying its own result.
+    """
+    seats = sorted({sp["seat"] for sp in view["spots"]})
+    dealer_bj = bool(view["dealer"]["blackjack"])
+    if len(seats) == 1:
+        return station_outcome(view["spots"], dealer_bj, sym)
+    if dealer_bj:
+        return "Dealer has Blackjack"
+    return " · ".join(
+        f"Station {n} {_told(*_result([sp for sp in view['spots'] if sp['seat'] == n]), sym)}"
+        for n in seats)

@@ -1,0 +1,78 @@
+"""Per-station messages, recall per seat and the reasons a player is told
+(issues 10.3, 10.4, 10.8, 10.10)."""
+
+from __future__ import annotations
+
+import pytest
+
+from cabinet.game import Shoe
+from cabinet.settings import GameSettings
+
+from .helpers import Rig
+
+
+@pytest.fixture
+def stacked(monkeypatch):
+    """Make the next shuffles deal ``codes`` in order (one list per round)."""
+    rounds: list[list[str]] = []
+
+    def shuffled(decks, rng=None, penetration_percent=None):
+        return Shoe.from_codes(rounds.pop(0), decks)
+
+    monkeypatch.setattr("cabinet.machine.Shoe.shuffled", staticmethod(shuffled))
+    return rounds
+
+
+def _multi(stations: int = 2) -> Rig:
+    return Rig(GameSettings(variant="classic-multi", stations=stations))
+
+
+def _bet(rig: Rig, station: int, chip: int, spot: int = 1) -> None:
+    rig.press("chip", station, chip)
+    rig.press("place", station, spot)
+
+
+def test_multi_station_results_are_each_stations_own(stacked):
+    """Issue 10.3: station 1 wins $5 and station 2 wins $25: nobody is told "You win $30.00"."""
+    rig = _multi()
+    rig.note(10_000, 1)
+    rig.note(10_000, 2)
+    stacked.append(["10S", "10H", "10C", "9H", "9D", "7S", "2C", "3C"])
+    _bet(rig, 1, 500)
+    _bet(rig, 2, 2_500)
+    rig.press("deal", 1)
+    rig.press("deal", 2)
+    rig.play_out()
+    assert rig.cab.mode == "betting"
+    snap = rig.cab.snapshot(1)
+    st1, st2 = snap.stations
+    assert st1.win_minor == 1_000 and st2.win_minor == 5_000
+    assert st1.message == "You win $5.00"
+    assert st2.message == "You win $25.00"
+    assert "$30.00" not in snap.message
+    assert snap.message == "Station 1 wins $5.00 · Station 2 wins $25.00"
+
+
+def test_american_blackjack_is_announced_for_its_spot(stacked):
+    """Issue 10.3: spot 1's Blackjack paid $7.50, spot 2 lost: not "Blackjack! You win $2.50"."""
+    rig = Rig(GameSettings(variant="american"))
+    rig.note(10_000)
+    stacked.append(["AS", "10H", "9C", "KS", "7D", "10D", "2C", "3C"])
+    _bet(rig, 1, 500, 1)
+    _bet(rig, 1, 500, 2)
+    rig.press("deal")
+    rig.play_out()
+    snap = rig.cab.snapshot(1)
+    assert snap.message == "Spot 1 Blackjack, wins $7.50 · Spot 2 loses"
+    assert snap.stations[0].message == ""        # one station: the table line says it
+
+
+def test_single_station_message_is_unchanged(stacked):
+    """Issue 10.3: one station, one spot still reads "You win $5.00"."""
+    rig = _multi(1)
+    rig.note(10_000)
+    stacked.append(["10S", "10C", "9H", "7S", "2C"])
+    _bet(rig, 1, 500)
+    rig.press("deal")
+    rig.play_out()
+    assert rig.cab.snapshot(1).message == "You win $5.00"
