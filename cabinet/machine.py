@@ -597,8 +597,12 @@ class Cabinet:
                       voided: bool, jackpot: int = 0) -> RecallEntry:
         steps: list[str] = []
         rnd = self.round
-        if rnd is not None:
-            steps += [f"{p}: {d}" for p, d in rnd.history]
+        mine = f" seat {st.station} "
+        if rnd is not None:      # issue 10.4: this station's decisions and spots only
+            steps += [f"{p}: {d}" for p, d in rnd.history if mine in f" {p} "]
+        result = {**result,
+                  "spots": [sp for sp in result.get("spots", []) if sp["seat"] == st.station],
+                  "seats": [x for x in result.get("seats", []) if x["seat"] == st.station]}
         ins = 0
         for spot in result.get("spots", []):
             if spot["seat"] == st.station and spot.get("insurance"):

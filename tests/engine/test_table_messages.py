@@ -76,3 +76,44 @@ def test_single_station_message_is_unchanged(stacked):
     rig.press("deal")
     rig.play_out()
     assert rig.cab.snapshot(1).message == "You win $5.00"
+
+
+def _two_station_round(tmp_path, stacked):
+    import random
+
+    from cabinet.events import IntentReceived, NoteStacked, PowerUp
+    from cabinet.runtime import Engine
+    from cabinet.store import Store
+    path = tmp_path / "j.db"
+    eng = Engine(Store(path), rng=random.Random(3), clock_ms=lambda: 0,
+                 wall_s=lambda: 1_800_000_000.0)
+    eng.step(PowerUp(0, 1_800_000_000.0))
+    from cabinet.settings import GameSettings as GS
+    eng.cab.apply_settings(GS(variant="classic-multi", stations=2), [])
+    for n in (1, 2):
+        eng.step(NoteStacked(n, 10_000, f"t{n}"))
+    stacked.append(["10S", "KH", "10C", "9H", "8D", "7S", "2C", "3C"])
+    for n, chip in ((1, 500), (2, 2_500)):
+        eng.step(IntentReceived(n, "chip", chip))
+        eng.step(IntentReceived(n, "place", 1))
+    eng.step(IntentReceived(1, "deal"))
+    eng.step(IntentReceived(2, "deal"))
+    while eng.cab.mode == "in_round":
+        p = eng.cab.round.prompt
+        eng.step(IntentReceived(p.seat, "stand"))
+    return eng, path
+
+
+def test_recall_shows_each_seats_spots_under_its_station(tmp_path, stacked, capsys):
+    """Issue 10.4: station 1's recall does not list station 2's hand as its own "spot 1"."""
+    from cabinet import views_cli
+    eng, path = _two_station_round(tmp_path, stacked)
+    e1 = eng.store.recall(1, 10)[0]
+    e2 = eng.store.recall(2, 10)[0]
+    assert [sp["seat"] for sp in e1.result["spots"]] == [1]
+    assert [sp["seat"] for sp in e2.result["spots"]] == [2]
+    eng.store.close()
+    assert views_cli.recall(path, 1, 10, False) == 0
+    out = capsys.readouterr().out
+    assert "TS 9H = 19" in out and "KH 8D" not in out and "seat 2" not in out
+    assert "Round 1 station 1" in out and "Round 1 station 2" not in out
