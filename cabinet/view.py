@@ -68,8 +68,8 @@ def build_snapshot(cab: Cabinet, seq: int) -> Snapshot:
     if view is not None:
         d = view["dealer"]
         text = d["total_text"]
-        if len(d["cards"]) == 1:
-            text = str(d["total"])          # a lone up card: "11", not "soft 11"
+        if len(d["cards"]) == 1:            # a lone up card: "10", not "hard 10"
+            text = "1 or 11" if d["cards"][0][0] == "A" else str(d["total"])
         if d["blackjack"]:
             text = "BLACKJACK"
         elif d["total"] > 21:
