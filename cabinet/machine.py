@@ -315,6 +315,7 @@ class Cabinet:
             return
         if ev.action == "help":
             return                                     # the UI shows help by itself
+        st.refusal = ""
         mode = self.mode
         if mode == "maintenance":
             self.s.last_button = ev.action
@@ -740,12 +741,41 @@ class Cabinet:
     def _accepting(self) -> bool:
         return ACCEPTS[self.mode][1]
 
+    def tell_refusal(self, st: StationState | None, what: str, reason: str,
+                     amount_minor: int = 0) -> None:
+        """Show station ``st`` why its note or voucher came back (issue 10.8).
+
+        ``what`` is ``"Note returned"`` or ``"Voucher refused"``; ``reason`` is a
+        ``ReturnNote`` reason of this module, put in the player's words
+        (``"credit limit $1,000.00"``, ``"expired - see attendant"``).
+        """
+        if st is None:
+            return
+        sym = self.s.settings.currency_symbol
+        words = {
+            "over the credit limit":
+                f"credit limit {money(self.s.settings.credit_limit_minor, sym)}",
+            "not issued by this cabinet": "not issued here",
+            "voucher expired": "expired - see attendant",
+            "voucher is redeemed": "already redeemed - see attendant",
+            "not an enabled denomination": f"{money(amount_minor, sym)} notes not taken",
+        }
+        text = words.get(reason)
+        if text is None and reason.startswith("voucher is "):
+            text = f"{reason.removeprefix('voucher is ')} - see attendant"
+        elif text is None and reason.startswith("not accepting"):
+            text = "not accepting now"
+        st.refusal = f"{what}: {text or reason}"
+
     def _on_note_escrow(self, ev: NoteEscrowed, out: list[Effect]) -> None:
         st = self.station(ev.station)
         reason = self._refuse_money_in(st, ev.denomination_minor)
         if reason is None and ev.denomination_minor not in self.s.settings.denominations_minor:
             reason = f"{ev.denomination_minor} is not an enabled denomination"
         if reason is not None:
+            self.tell_refusal(st, "Note returned", "not an enabled denomination"
+                              if reason.endswith("denomination") else reason,
+                              ev.denomination_minor)
             out.append(ReturnNote(ev.station, reason))
         else:
             out.append(Journal("note_escrowed", ev.station, ev.denomination_minor,
@@ -777,6 +807,7 @@ class Cabinet:
                                {"txn": ev.txn}))
             return
         # A stacked note is always credited, whatever the mode: it is in the box.
+        st.refusal = ""
         st.credits_minor += ev.denomination_minor
         st.meters.add("bills_in_minor", ev.denomination_minor)
         st.meters.add("bills_in_count", 1)
@@ -797,6 +828,7 @@ class Cabinet:
     def _on_voucher_escrow(self, ev: VoucherEscrowed, out: list[Effect]) -> None:
         reason = self._voucher_refusal(self.station(ev.station), ev.record)
         if reason is not None:
+            self.tell_refusal(self.station(ev.station), "Voucher refused", reason)
             out.append(ReturnNote(ev.station, reason))
         else:
             assert ev.record is not None
@@ -815,6 +847,7 @@ class Cabinet:
             out.append(Journal("voucher_stacked_invalid", ev.station, 0,
                                {"validation_number": ev.validation_number[-4:], "txn": ev.txn}))
             return
+        st.refusal = ""
         st.credits_minor += rec.amount_minor
         st.meters.add("vouchers_in_minor", rec.amount_minor)
         st.meters.add("vouchers_in_count", 1)

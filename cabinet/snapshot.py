@@ -56,7 +56,10 @@ class StationView(msgspec.Struct, frozen=True, kw_only=True):
             same set).
         selected_chip_minor: the chip chosen for placing, on chip tables.
         ready: the station pressed Deal (multi-station tables).
-        message: a message for this station only (``"Insurance?"``).
+        message: a message for this station only (``"Insurance? It costs
+            $2.50"``, ``"Minimum bet $5.00"``).
+        refusal: why this station's last note or voucher came back
+            (``"Voucher refused: expired - see attendant"``), or ``""``.
     """
 
     station: int
@@ -69,6 +72,7 @@ class StationView(msgspec.Struct, frozen=True, kw_only=True):
     selected_chip_minor: int | None = None
     ready: bool = False
     message: str = ""
+    refusal: str = ""
 
 
 class DealerView(msgspec.Struct, frozen=True, kw_only=True):

@@ -127,6 +127,7 @@ def build_snapshot(cab: Cabinet, seq: int) -> Snapshot:
 def _station_view(cab: Cabinet, st: StationState, view: dict[str, Any] | None,
                   prompt: dict[str, Any] | None) -> StationView:
     r = cab.rules
+    sym = cab.s.settings.currency_symbol
     spots: list[SpotView] = []
     insurance = 0
     bet = 0
@@ -149,12 +150,12 @@ def _station_view(cab: Cabinet, st: StationState, view: dict[str, Any] | None,
                                   chips_minor=chips_for(stake, r.chip_values_minor),
                                   hands=hands, insurance_minor=sp["insurance_stake"]))
         if prompt and prompt["seat"] == st.station:
-            message = "Insurance?" if prompt["kind"] == "insurance" else "Your move"
+            message = f"Insurance? It costs {money(_insurance_cost(view, prompt), sym)}" \
+                if prompt["kind"] == "insurance" else "Your move"
         if view is not None and view["phase"] == "done":
             bet = sum(st.bets_minor)        # the settled round stays shown; Bet is the next one
             if len({sp["seat"] for sp in view["spots"]}) > 1:
-                message = station_outcome(mine, bool(view["dealer"]["blackjack"]),
-                                          cab.s.settings.currency_symbol)
+                message = station_outcome(mine, bool(view["dealer"]["blackjack"]), sym)
     else:
         for i in range(r.max_spots_per_seat):
             b = st.bets_minor[i] if i < len(st.bets_minor) else 0
@@ -163,11 +164,27 @@ def _station_view(cab: Cabinet, st: StationState, view: dict[str, Any] | None,
                                   chips_minor=chips_for(b, r.chip_values_minor) if b else []))
         if st.ready:
             message = "Ready"
+        elif _below_minimum(cab, st):
+            message = f"Minimum bet {money(r.min_bet_minor, sym)}"
     return StationView(
         station=st.station, credits_minor=st.credits_minor, bet_minor=bet,
         insurance_minor=insurance, win_minor=st.win_minor, spots=spots,
         lamps=sorted(cab.legal_actions(st.station)),
-        selected_chip_minor=st.selected_chip_minor, ready=st.ready, message=message)
+        selected_chip_minor=st.selected_chip_minor, ready=st.ready, message=message,
+        refusal=st.refusal)
+
+
+def _insurance_cost(view: dict[str, Any], prompt: dict[str, Any]) -> int:
+    """Half the prompted spot's bet: what taking insurance costs (``Round`` rounds down)."""
+    return next((sp["bet"] // 2 for sp in view["spots"]
+                 if sp["seat"] == prompt["seat"] and sp["spot"] == prompt["spot"]), 0)
+
+
+def _below_minimum(cab: Cabinet, st: StationState) -> bool:
+    """Issue 10.8: a spot bet under the table minimum is why Deal stays dark."""
+    if cab.mode not in ("attract", "betting") or st.station not in cab.seats_in_play():
+        return False
+    return any(0 < b < cab.rules.min_bet_minor for b in st.bets_minor)
 
 
 def _message(cab: Cabinet, mode: str, view: dict[str, Any] | None,
@@ -179,11 +196,13 @@ def _message(cab: Cabinet, mode: str, view: dict[str, Any] | None,
     if mode == "attract":
         return "Insert cash or a voucher to play"
     if mode == "in_round" and prompt is not None:
-        if prompt["kind"] == "insurance":
-            return "Insurance?"
         multi = len(cab.seats_in_play()) > 1 or cab.rules.max_spots_per_seat > 1
         where = f"Seat {prompt['seat']}" if len(cab.seats_in_play()) > 1 else \
             f"Spot {prompt['spot']}" if multi else ""
+        if prompt["kind"] == "insurance":
+            cost = money(_insurance_cost(view, prompt) if view else 0, sym)
+            return f"{where}: insurance costs {cost}" if where else \
+                f"Insurance? It costs {cost}"
         return f"{where}: hit or stand?" if where else "Hit or stand?"
     if mode == "betting":
         if view is not None and view["phase"] == "done":

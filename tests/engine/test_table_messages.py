@@ -117,3 +117,69 @@ def test_recall_shows_each_seats_spots_under_its_station(tmp_path, stacked, caps
     out = capsys.readouterr().out
     assert "TS 9H = 19" in out and "KH 8D" not in out and "seat 2" not in out
     assert "Round 1 station 1" in out and "Round 1 station 2" not in out
+
+
+def test_below_the_minimum_the_station_is_told_the_minimum():
+    """Issue 10.8: a bet under the table minimum greys Deal and says "Minimum $5.00"."""
+    rig = Rig(GameSettings(variant="classic-multi", min_bet_minor=500))
+    rig.note(10_000)
+    _bet(rig, 1, 100)
+    st = rig.cab.snapshot(1).stations[0]
+    assert "deal" not in st.lamps
+    assert st.message == "Minimum bet $5.00"
+    _bet(rig, 1, 500)
+    st = rig.cab.snapshot(1).stations[0]
+    assert "deal" in st.lamps and st.message == ""
+
+
+def test_a_note_over_the_credit_limit_says_why():
+    """Issue 10.8: a note returned at the credit limit tells that station why."""
+    from cabinet.events import NoteEscrowed
+    rig = Rig(GameSettings(variant="classic-multi", stations=2, credit_limit_minor=100_000))
+    rig.note(95_000, 2)
+    rig.cab.handle(NoteEscrowed(2, 10_000, "x1"))
+    snap = rig.cab.snapshot(1)
+    assert snap.stations[1].refusal == "Note returned: credit limit $1,000.00"
+    assert snap.stations[0].refusal == ""
+    rig.note(2_000, 2)                               # money came in: the notice goes
+    assert rig.cab.snapshot(2).stations[1].refusal == ""
+
+
+def test_a_refused_voucher_says_why():
+    """Issue 10.8: unknown, expired and redeemed vouchers each tell the player why."""
+    import msgspec
+
+    from cabinet.events import VoucherEscrowed
+    from cabinet.records import VoucherRecord
+    rig = Rig()
+    rig.cab.handle(VoucherEscrowed(1, "123456789012345678", None))
+    assert rig.cab.snapshot(1).stations[0].refusal == "Voucher refused: not issued here"
+    rec = VoucherRecord(validation_number="1" * 18, sequence=1, amount_minor=2_000, station=1,
+                        issued_wall_s=0.0, expires_wall_s=1.0, status="issued", venue="v",
+                        machine_number="1")
+    rig.cab.handle(VoucherEscrowed(1, rec.validation_number, rec))
+    assert rig.cab.snapshot(1).stations[0].refusal == "Voucher refused: expired - see attendant"
+    rec = msgspec.structs.replace(rec, status="redeemed", expires_wall_s=2e9)
+    rig.cab.handle(VoucherEscrowed(1, rec.validation_number, rec))
+    assert rig.cab.snapshot(1).stations[0].refusal == \
+        "Voucher refused: already redeemed - see attendant"
+    rig.press("help")
+    rig.note(500)
+    rig.press("bet_up")                              # the next button press clears it
+    assert rig.cab.snapshot(1).stations[0].refusal == ""
+
+
+def test_insurance_says_what_it_costs(stacked):
+    """Issue 10.8: "Insurance?" says what it costs: half the spot's bet."""
+    rig = Rig(GameSettings(variant="american"))
+    rig.note(10_000)
+    stacked.append(["10S", "9H", "AC", "7S", "8H", "5D", "2C", "3C"])
+    _bet(rig, 1, 500, 1)
+    _bet(rig, 1, 2_500, 2)
+    rig.press("deal")
+    snap = rig.cab.snapshot(1)
+    assert snap.message == "Spot 1: insurance costs $2.50"
+    assert snap.stations[0].message == "Insurance? It costs $2.50"
+    rig.press("decline")
+    snap = rig.cab.snapshot(1)
+    assert snap.message == "Spot 2: insurance costs $12.50"
