@@ -60,6 +60,9 @@ class StationView(msgspec.Struct, frozen=True, kw_only=True):
             $2.50"``, ``"Minimum bet $5.00"``).
         refusal: why this station's last note or voucher came back
             (``"Voucher refused: expired - see attendant"``), or ``""``.
+        fault: this station's own device failed and it is out of service
+            (``"Out of service: 300 Bill acceptor jam - call attendant"``),
+            or ``""``; the other stations play on (issue 10.8).
     """
 
     station: int
@@ -73,6 +76,7 @@ class StationView(msgspec.Struct, frozen=True, kw_only=True):
     ready: bool = False
     message: str = ""
     refusal: str = ""
+    fault: str = ""
 
 
 class DealerView(msgspec.Struct, frozen=True, kw_only=True):

@@ -90,7 +90,7 @@ def build_snapshot(cab: Cabinet, seq: int) -> Snapshot:
     if mode == "door_open":
         overlay_text = "Door open: " + ", ".join(s.doors_open) + ". Play is suspended."
     elif mode == "tilt":
-        reasons = [fault_text(c) for c in s.faults]
+        reasons = cab.fault_lines()
         if s.audit_failed:
             reasons.insert(0, fault_text("audit_mismatch"))
         overlay_text = "; ".join(reasons) or "Out of service"
@@ -171,7 +171,19 @@ def _station_view(cab: Cabinet, st: StationState, view: dict[str, Any] | None,
         insurance_minor=insurance, win_minor=st.win_minor, spots=spots,
         lamps=sorted(cab.legal_actions(st.station)),
         selected_chip_minor=st.selected_chip_minor, ready=st.ready, message=message,
-        refusal=st.refusal)
+        refusal=st.refusal, fault=_station_fault(cab, st))
+
+
+def _station_fault(cab: Cabinet, st: StationState) -> str:
+    """Issue 10.8: why this station is out of service, on its own screen.
+
+    Empty on a one-station cabinet: there the fault tilts the cabinet and the
+    tilt box says it.
+    """
+    if not st.faults or len(cab.s.stations) == 1:
+        return ""
+    return "Out of service: " + "; ".join(fault_text(c) for c in st.faults) + \
+        " - call attendant"
 
 
 def _insurance_cost(view: dict[str, Any], prompt: dict[str, Any]) -> int:
