@@ -762,6 +762,9 @@ class Cabinet:
             "not issued by this cabinet": "not issued here",
             "voucher expired": "expired - see attendant",
             "voucher is redeemed": "already redeemed - see attendant",
+            "voucher is handpaid": "already paid by hand - see attendant",
+            "voucher is handpay": "waiting for a handpay - see attendant",
+            "voucher is printing": "not printed yet - see attendant",
             "not an enabled denomination": f"{money(amount_minor, sym)} notes not taken",
             "station out of service": "station out of service",
         }

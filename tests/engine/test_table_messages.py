@@ -163,6 +163,10 @@ def test_a_refused_voucher_says_why():
     rig.cab.handle(VoucherEscrowed(1, rec.validation_number, rec))
     assert rig.cab.snapshot(1).stations[0].refusal == \
         "Voucher refused: already redeemed - see attendant"
+    rec = msgspec.structs.replace(rec, status="handpaid")
+    rig.cab.handle(VoucherEscrowed(1, rec.validation_number, rec))
+    assert rig.cab.snapshot(1).stations[0].refusal == \
+        "Voucher refused: already paid by hand - see attendant"
     rig.press("help")
     rig.note(500)
     rig.press("bet_up")                              # the next button press clears it
