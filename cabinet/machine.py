@@ -901,8 +901,9 @@ class Cabinet:
             out.append(Journal("maintenance_exit"))
 
     def _on_fault(self, ev: DeviceFaulted, out: list[Effect]) -> None:
-        """A shared device's fault tilts the cabinet; a station's own device
-        stops that station (the only one: the cabinet) (issue 10.8)."""
+        """A shared device's fault (``station`` 0) tilts the cabinet; a station's
+        own device stops that station only, or tilts a one-station cabinet
+        (issue 10.8)."""
         st = self.station(ev.station) if ev.station else None
         faults = st.faults if st is not None else self.s.faults
         if ev.code not in faults:

@@ -193,10 +193,13 @@ def _insurance_cost(view: dict[str, Any], prompt: dict[str, Any]) -> int:
 
 
 def _below_minimum(cab: Cabinet, st: StationState) -> bool:
-    """Issue 10.8: a spot bet under the table minimum is why Deal stays dark."""
+    """Issue 10.8: a spot bet under the table minimum, or credits that cannot
+    cover it, is why Deal stays dark."""
     if cab.mode not in ("attract", "betting") or st.station not in cab.seats_in_play():
         return False
-    return any(0 < b < cab.rules.min_bet_minor for b in st.bets_minor)
+    low = cab.rules.min_bet_minor
+    return any(0 < b < low for b in st.bets_minor) or \
+        (not any(st.bets_minor) and 0 < st.credits_minor < low)
 
 
 def _message(cab: Cabinet, mode: str, view: dict[str, Any] | None,

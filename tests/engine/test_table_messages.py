@@ -130,6 +130,9 @@ def test_below_the_minimum_the_station_is_told_the_minimum():
     _bet(rig, 1, 500)
     st = rig.cab.snapshot(1).stations[0]
     assert "deal" in st.lamps and st.message == ""
+    poor = Rig(GameSettings(variant="classic-multi", min_bet_minor=500))
+    poor.note(300)                                   # $3 cannot cover a $5 minimum
+    assert poor.cab.snapshot(1).stations[0].message == "Minimum bet $5.00"
 
 
 def test_a_note_over_the_credit_limit_says_why():

@@ -238,6 +238,12 @@ AMERICAN_INSURANCE = american(
         lamps=["insure", "decline"])])
 
 
+CLASSIC_VOUCHER_REFUSED = classic(
+    seq=15, message="Press Bet + to bet, then Deal",
+    stations=[StationView(station=1, credits_minor=2_000, bet_minor=0, refusal="Voucher refused: expired - see attendant",
+                          spots=[SpotView(spot=1, bet_minor=0)], lamps=["bet_up", "cash_out"])])
+
+
 def _american_help() -> Snapshot:
     """Issue 10.10: the real rules text, whose long rules continue on indented lines."""
     from cabinet.game import preset
@@ -296,6 +302,7 @@ CASES: list[Case] = [
     Case("multi_settled_per_station", MULTI_SETTLED),
     Case("multi_told_why", MULTI_TOLD_WHY),
     Case("american_insurance_cost", AMERICAN_INSURANCE),
+    Case("classic_voucher_refused", CLASSIC_VOUCHER_REFUSED),
     Case("overlay_tilt_station", _overlay("tilt", "900 Engine fault; Station 3: 402 Printer cover open",
                                           mode="tilt")),
     Case("attract", ATTRACT, now_ms=3_500),
