@@ -240,7 +240,8 @@ AMERICAN_INSURANCE = american(
 
 CLASSIC_VOUCHER_REFUSED = classic(
     seq=15, message="Press Bet + to bet, then Deal",
-    stations=[StationView(station=1, credits_minor=2_000, bet_minor=0, refusal="Voucher refused: expired - see attendant",
+    stations=[StationView(station=1, credits_minor=2_000, bet_minor=0,
+                          refusal="Voucher refused: expired - see attendant",
                           spots=[SpotView(spot=1, bet_minor=0)], lamps=["bet_up", "cash_out"])])
 
 
