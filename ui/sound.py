@@ -1,7 +1,8 @@
 """Short table sounds, synthesised at start-up with stdlib ``array``/``math``.
 
 Owns: the ``card``, ``chip``, ``win`` and ``blackjack`` sounds and playing
-them. If the mixer cannot start (no audio device) every call is a silent
+them. With no sound card (/proc/asound/cards) the mixer is not tried, so ALSA
+prints nothing; if it cannot start every call is a silent
 no-op: sound must never stop the game. UI thread only.
 """
 
