@@ -131,15 +131,23 @@ class KeyChanged(Event):
 
 @dataclass(frozen=True, slots=True)
 class DeviceFaulted(Event):
-    """A device reports a fault; ``code`` is a key of ``cabinet.errors.FAULTS``."""
+    """A device reports a fault; ``code`` is a key of ``cabinet.errors.FAULTS``.
+
+    ``station``: the station whose own device (bill acceptor, printer) failed,
+    or 0 for a shared device; a station's fault stops that station only on a
+    table of several stations (issue 10.8).
+    """
 
     device: str
     code: str
     text: str = ""
+    station: int = 0
 
 
 @dataclass(frozen=True, slots=True)
 class DeviceCleared(Event):
-    """A device is healthy again: every fault of ``device`` clears."""
+    """A device is healthy again: every fault of ``device`` clears, at
+    ``station`` only, or everywhere for station 0."""
 
     device: str
+    station: int = 0

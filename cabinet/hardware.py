@@ -160,17 +160,23 @@ class DriverDevices:
         if out is not None:
             self.post(out)
 
+    def _own(self, prefix: str) -> int:
+        """The station a device's fault stops: this one for its own bill
+        acceptor and printer, 0 (the whole cabinet) for anything shared."""
+        return self.station if prefix in ("bill", "printer") else 0
+
     def _translate(self, ev: Any) -> Event | None:
         if isinstance(ev, dev.DeviceFault):
             prefix = _DEVICE_PREFIX.get(ev.device, "device")
             code = _BILL_FAULTS.get(ev.code, f"{prefix}_{ev.code}") if prefix == "bill" \
                 else f"{prefix}_{ev.code}"
-            return DeviceFaulted(prefix, code, ev.text)
+            return DeviceFaulted(prefix, code, ev.text, self._own(prefix))
         if isinstance(ev, dev.DeviceOffline):
             prefix = _DEVICE_PREFIX.get(ev.device, "device")
-            return DeviceFaulted(prefix, f"{prefix}_offline", "")
+            return DeviceFaulted(prefix, f"{prefix}_offline", "", self._own(prefix))
         if isinstance(ev, dev.DeviceOnline | dev.DeviceFaultCleared):
-            return DeviceCleared(_DEVICE_PREFIX.get(ev.device, "device"))
+            prefix = _DEVICE_PREFIX.get(ev.device, "device")
+            return DeviceCleared(prefix, self._own(prefix))
         if isinstance(ev, dev.BillReturned):
             return NoteReturned(self.station, ev.transaction_id)
         log.info("device: %r", ev)
@@ -275,8 +281,9 @@ class DriverDevices:
                 else "printer_offline"
             if fault != self._printer_fault:
                 self._printer_fault = fault
-                self.post(DeviceFaulted("printer", fault, status.detail if status else "")
-                          if fault else DeviceCleared("printer"))
+                self.post(DeviceFaulted("printer", fault, status.detail if status else "",
+                                        self.station)
+                          if fault else DeviceCleared("printer", self.station))
 
     # -- simulation (commands from StationDevices' control socket) ---------------------------
 

@@ -35,7 +35,7 @@ from cabinet.effects import (
     SetVoucherStatus,
     StackNote,
 )
-from cabinet.errors import FAULTS
+from cabinet.errors import FAULTS, fault_text
 from cabinet.events import (
     DeviceCleared,
     DeviceFaulted,
@@ -184,7 +184,7 @@ class Cabinet:
             return "handpay"
         if s.doors_open:
             return "door_open"
-        if s.faults or s.audit_failed:
+        if s.faults or s.audit_failed or (len(s.stations) == 1 and s.stations[0].faults):
             return "tilt"
         if s.printing is not None:
             return "cash_out"
@@ -246,6 +246,8 @@ class Cabinet:
             return frozenset(d.value for d in rnd.legal_decisions())
         if mode not in ("attract", "betting") or n not in self.seats_in_play():
             return frozenset()
+        if st.faults:                                 # out of service: cash out at most
+            return frozenset({"cash_out"}) if self._can_cash_out(st) else frozenset()
         return self._betting_legal(st)
 
     def _betting_legal(self, st: StationState) -> frozenset[str]:
@@ -303,6 +305,8 @@ class Cabinet:
             r.min_bet_minor <= b <= r.max_bet_minor and b % r.bet_step_minor == 0 for b in bets)
 
     def _can_cash_out(self, st: StationState) -> bool:
+        if len(self.s.stations) > 1 and any(c.startswith("printer_") for c in st.faults):
+            return False        # its printer is out; a handpay would stop every station
         return st.credits_minor > 0 and not self.s.round_open and self.s.printing is None
 
     # -- intents --------------------------------------------------------------------------------
@@ -315,6 +319,7 @@ class Cabinet:
             return
         if ev.action == "help":
             return                                     # the UI shows help by itself
+        st.refusal = ""
         mode = self.mode
         if mode == "maintenance":
             self.s.last_button = ev.action
@@ -392,7 +397,7 @@ class Cabinet:
 
     def _occupied(self) -> list[StationState]:
         return [st for st in self.s.stations if st.station in self.seats_in_play()
-                and (st.credits_minor > 0 or any(st.bets_minor))]
+                and not st.faults and (st.credits_minor > 0 or any(st.bets_minor))]
 
     def _maybe_start_bet_timer(self) -> None:
         if len(self._occupied()) >= 2 and self.s.bet_deadline_ms is None and any(
@@ -425,7 +430,7 @@ class Cabinet:
         s = self.s
         s.bet_deadline_ms = None
         players = [st for st in s.stations if st.station in self.seats_in_play()
-                   and self._bets_valid(st)]
+                   and not st.faults and self._bets_valid(st)]
         for st in s.stations:
             st.ready = False
         if not players:
@@ -597,8 +602,12 @@ class Cabinet:
                       voided: bool, jackpot: int = 0) -> RecallEntry:
         steps: list[str] = []
         rnd = self.round
-        if rnd is not None:
-            steps += [f"{p}: {d}" for p, d in rnd.history]
+        mine = f" seat {st.station} "
+        if rnd is not None:      # issue 10.4: this station's decisions and spots only
+            steps += [f"{p}: {d}" for p, d in rnd.history if mine in f" {p} "]
+        result = {**result,
+                  "spots": [sp for sp in result.get("spots", []) if sp["seat"] == st.station],
+                  "seats": [x for x in result.get("seats", []) if x["seat"] == st.station]}
         ins = 0
         for spot in result.get("spots", []):
             if spot["seat"] == st.station and spot.get("insurance"):
@@ -642,8 +651,8 @@ class Cabinet:
     def _validation_number(self) -> str:
         return str(self.rng.randrange(10**17, 10**18))
 
-    def _printer_ready(self) -> bool:
-        return not any(code.startswith("printer_") for code in self.s.faults)
+    def _printer_ready(self, st: StationState) -> bool:
+        return not any(code.startswith("printer_") for code in [*self.s.faults, *st.faults])
 
     def _cash_out(self, st: StationState, out: list[Effect]) -> None:
         s = self.s
@@ -657,7 +666,7 @@ class Cabinet:
         s.voucher_seq += 1
         vn = self._validation_number()
         settings = s.settings
-        to_handpay = amount > settings.voucher_limit_minor or not self._printer_ready()
+        to_handpay = amount > settings.voucher_limit_minor or not self._printer_ready(st)
         record = VoucherRecord(
             validation_number=vn, sequence=s.voucher_seq, amount_minor=amount,
             station=st.station, issued_wall_s=s.wall_s,
@@ -736,12 +745,45 @@ class Cabinet:
     def _accepting(self) -> bool:
         return ACCEPTS[self.mode][1]
 
+    def tell_refusal(self, st: StationState | None, what: str, reason: str,
+                     amount_minor: int = 0) -> None:
+        """Show station ``st`` why its note or voucher came back (issue 10.8).
+
+        ``what`` is ``"Note returned"`` or ``"Voucher refused"``; ``reason`` is a
+        ``ReturnNote`` reason of this module, put in the player's words
+        (``"credit limit $1,000.00"``, ``"expired - see attendant"``).
+        """
+        if st is None:
+            return
+        sym = self.s.settings.currency_symbol
+        words = {
+            "over the credit limit":
+                f"credit limit {money(self.s.settings.credit_limit_minor, sym)}",
+            "not issued by this cabinet": "not issued here",
+            "voucher expired": "expired - see attendant",
+            "voucher is redeemed": "already redeemed - see attendant",
+            "voucher is handpaid": "already paid by hand - see attendant",
+            "voucher is handpay": "waiting for a handpay - see attendant",
+            "voucher is printing": "not printed yet - see attendant",
+            "not an enabled denomination": f"{money(amount_minor, sym)} notes not taken",
+            "station out of service": "station out of service",
+        }
+        text = words.get(reason)
+        if text is None and reason.startswith("voucher is "):
+            text = f"{reason.removeprefix('voucher is ')} - see attendant"
+        elif text is None and reason.startswith("not accepting"):
+            text = "not accepting now"
+        st.refusal = f"{what}: {text or reason}"
+
     def _on_note_escrow(self, ev: NoteEscrowed, out: list[Effect]) -> None:
         st = self.station(ev.station)
         reason = self._refuse_money_in(st, ev.denomination_minor)
         if reason is None and ev.denomination_minor not in self.s.settings.denominations_minor:
             reason = f"{ev.denomination_minor} is not an enabled denomination"
         if reason is not None:
+            self.tell_refusal(st, "Note returned", "not an enabled denomination"
+                              if reason.endswith("denomination") else reason,
+                              ev.denomination_minor)
             out.append(ReturnNote(ev.station, reason))
         else:
             out.append(Journal("note_escrowed", ev.station, ev.denomination_minor,
@@ -753,6 +795,8 @@ class Cabinet:
             return "no such station"
         if not self._accepting():
             return f"not accepting in {self.mode}"
+        if st.faults:
+            return "station out of service"
         if st.credits_minor + amount > self.s.settings.credit_limit_minor:
             return "over the credit limit"
         return None
@@ -773,6 +817,7 @@ class Cabinet:
                                {"txn": ev.txn}))
             return
         # A stacked note is always credited, whatever the mode: it is in the box.
+        st.refusal = ""
         st.credits_minor += ev.denomination_minor
         st.meters.add("bills_in_minor", ev.denomination_minor)
         st.meters.add("bills_in_count", 1)
@@ -793,6 +838,7 @@ class Cabinet:
     def _on_voucher_escrow(self, ev: VoucherEscrowed, out: list[Effect]) -> None:
         reason = self._voucher_refusal(self.station(ev.station), ev.record)
         if reason is not None:
+            self.tell_refusal(self.station(ev.station), "Voucher refused", reason)
             out.append(ReturnNote(ev.station, reason))
         else:
             assert ev.record is not None
@@ -811,6 +857,7 @@ class Cabinet:
             out.append(Journal("voucher_stacked_invalid", ev.station, 0,
                                {"validation_number": ev.validation_number[-4:], "txn": ev.txn}))
             return
+        st.refusal = ""
         st.credits_minor += rec.amount_minor
         st.meters.add("vouchers_in_minor", rec.amount_minor)
         st.meters.add("vouchers_in_count", 1)
@@ -854,18 +901,43 @@ class Cabinet:
             out.append(Journal("maintenance_exit"))
 
     def _on_fault(self, ev: DeviceFaulted, out: list[Effect]) -> None:
-        if ev.code not in self.s.faults:
+        """A shared device's fault (``station`` 0) tilts the cabinet; a station's
+        own device stops that station only, or tilts a one-station cabinet
+        (issue 10.8)."""
+        st = self.station(ev.station) if ev.station else None
+        faults = st.faults if st is not None else self.s.faults
+        if ev.code not in faults:
             text = ev.text or FAULTS.get(ev.code, (0, ev.code))[1]
-            self.s.faults = {**self.s.faults, ev.code: text}
-            out.append(Journal("fault", 0, 0, {"device": ev.device, "code": ev.code,
-                                               "text": text}))
+            if st is not None:
+                st.faults = {**faults, ev.code: text}
+            else:
+                self.s.faults = {**faults, ev.code: text}
+            out.append(Journal("fault", ev.station if st is not None else 0, 0,
+                               {"device": ev.device, "code": ev.code, "text": text}))
 
     def _on_cleared(self, ev: DeviceCleared, out: list[Effect]) -> None:
         prefix = ev.device + "_"
-        cleared = [c for c in self.s.faults if c.startswith(prefix)]
+        st = self.station(ev.station) if ev.station else None
+        cleared = [c for c in self.s.faults if c.startswith(prefix)] if st is None else []
         if cleared:
             self.s.faults = {c: t for c, t in self.s.faults.items() if c not in cleared}
             out.append(Journal("fault_cleared", 0, 0, {"device": ev.device, "codes": cleared}))
+        for other in self.s.stations if st is None else [st]:
+            mine = [c for c in other.faults if c.startswith(prefix)]
+            if mine:
+                other.faults = {c: t for c, t in other.faults.items() if c not in mine}
+                out.append(Journal("fault_cleared", other.station, 0,
+                                   {"device": ev.device, "codes": mine}))
+
+    def fault_lines(self) -> list[str]:
+        """Every fault as ``"300 Bill acceptor jam"``, a station's own named
+        ``"Station 2: 300 Bill acceptor jam"`` on a table of several stations."""
+        lines = [fault_text(c) for c in self.s.faults]
+        many = len(self.s.stations) > 1
+        for st in self.s.stations:
+            lines += [f"Station {st.station}: {fault_text(c)}" if many else fault_text(c)
+                      for c in st.faults]
+        return lines
 
     def _on_tick(self, ev: Tick, out: list[Effect]) -> None:
         s = self.s
@@ -962,13 +1034,15 @@ class Cabinet:
             if self._lamps.get(st.station) != lamps:
                 self._lamps[st.station] = lamps
                 out.append(SetLamps(st.station, lamps))
-            acc = (self._accepting(), tuple(self.s.settings.denominations_minor))
+            acc = (self._accepting() and not st.faults, tuple(self.s.settings.denominations_minor))
             if self._acceptor.get(st.station) != acc:
                 self._acceptor[st.station] = acc
                 out.append(SetAcceptor(st.station, acc[0], acc[1]))
         mode = self.mode
         tower = {"handpay": "handpay", "tilt": "tilt", "ram_error": "tilt",
                  "door_open": "service", "maintenance": "service"}.get(mode, "off")
+        if tower == "off" and any(st.faults for st in self.s.stations):
+            tower = "tilt"                     # a station out of service calls the attendant
         if tower != self._tower:
             self._tower = tower
             out.append(SetTowerLight(tower))

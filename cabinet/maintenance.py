@@ -255,7 +255,7 @@ def _page_lines(cab: Cabinet) -> tuple[str, list[str]]:
             "Press any player button: it is shown here and does not play.",
             f"Last button: {s.last_button or '-'}",
             f"Doors open: {', '.join(s.doors_open) or 'none'}",
-            f"Faults: {', '.join(fault_text(c) for c in s.faults) or 'none'}",
+            f"Faults: {', '.join(cab.fault_lines()) or 'none'}",
         ]
     if m.page == "settings":
         lines = ["Changes apply between rounds and are logged."]
@@ -263,7 +263,7 @@ def _page_lines(cab: Cabinet) -> tuple[str, list[str]]:
             lines.append(m.confirm)
         return "Settings", lines
     if m.page == "faults":
-        lines = [fault_text(c) for c in s.faults]
+        lines = cab.fault_lines()
         if s.audit_failed:
             lines.insert(0, fault_text("audit_mismatch") + " (RAM clear required)")
         if s.ram_error:

@@ -31,6 +31,10 @@ KNOWN_KEYS = {"variant", "seats", "shoe", "decisions", "rules", "expect", "expec
 
 SEAT_KEYS = {"bets", "seat"}
 
+#: The largest scenario file ``main`` reads; a scenario is a few hundred bytes,
+#: and an endless input (``/dev/zero``, a pipe) must not be read forever.
+MAX_SCENARIO_BYTES = 1 << 20
+
 #: ``RuleSet`` fields a scenario may not override, and why.
 FIXED_RULES = {
     "variant": 'the variant is chosen by the top-level "variant" field',
@@ -176,7 +180,8 @@ def run_scenario(data: dict[str, Any]) -> dict[str, Any]:
             prompts.append(prompt.text)
             if used == len(decisions):
                 raise ScenarioError(
-                    f"decisions: ran out after {used}; the engine asks {prompt.text} "
+                    f"decisions: ran out after {used} decision{'' if used == 1 else 's'}; "
+                    f"the engine asks {prompt.text} "
                     f"({', '.join(sorted(d.value for d in prompt.legal))})")
             d = decisions[used]
             used += 1
@@ -254,12 +259,19 @@ def main(paths: Sequence[str], check: bool = False) -> int:
 
     Returns:
         0 on success, 1 when a ``check`` failed, 2 when a scenario cannot be
-        played (one line on standard error naming the problem and where).
+        played or read, or is over ``MAX_SCENARIO_BYTES`` (one line on standard
+        error naming the problem and where).
     """
     status = 0
     for p in paths:
         try:
-            data = parse_scenario(Path(p).read_text(encoding="utf-8"))
+            with Path(p).open("rb") as f:
+                raw = f.read(MAX_SCENARIO_BYTES + 1)
+            if len(raw) > MAX_SCENARIO_BYTES:
+                print(f"{p}: larger than {MAX_SCENARIO_BYTES // (1 << 20)} MiB: not a scenario",
+                      file=sys.stderr)
+                return 2
+            data = parse_scenario(raw.decode("utf-8"))
         except OSError as e:
             print(f"{p}: cannot read: {e.strerror or e}", file=sys.stderr)
             return 2

@@ -56,7 +56,13 @@ class StationView(msgspec.Struct, frozen=True, kw_only=True):
             same set).
         selected_chip_minor: the chip chosen for placing, on chip tables.
         ready: the station pressed Deal (multi-station tables).
-        message: a message for this station only (``"Insurance?"``).
+        message: a message for this station only (``"Insurance? It costs
+            $2.50"``, ``"Minimum bet $5.00"``).
+        refusal: why this station's last note or voucher came back
+            (``"Voucher refused: expired - see attendant"``), or ``""``.
+        fault: this station's own device failed and it is out of service
+            (``"Out of service: 300 Bill acceptor jam - call attendant"``),
+            or ``""``; the other stations play on (issue 10.8).
     """
 
     station: int
@@ -69,6 +75,8 @@ class StationView(msgspec.Struct, frozen=True, kw_only=True):
     selected_chip_minor: int | None = None
     ready: bool = False
     message: str = ""
+    refusal: str = ""
+    fault: str = ""
 
 
 class DealerView(msgspec.Struct, frozen=True, kw_only=True):

@@ -36,6 +36,11 @@ class StationState(msgspec.Struct, kw_only=True):
             far (kept outside the round's own state so a round that cannot be
             restored can still be voided exactly).
         credits_at_round_start_minor: for recall.
+        faults: fault code -> text of this station's own devices (bill
+            acceptor, printer): the station is out of service (issue 10.8).
+        refusal: why the last note or voucher at this station came back, in
+            the player's words (``"Note returned: credit limit $1,000.00"``);
+            ``""`` once money comes in or the station presses a button.
     """
 
     station: int
@@ -53,6 +58,8 @@ class StationState(msgspec.Struct, kw_only=True):
     stake_in_round_minor: int = 0
     returned_in_round_minor: int = 0
     credits_at_round_start_minor: int = 0
+    faults: dict[str, str] = {}
+    refusal: str = ""
 
 
 class HandpayState(msgspec.Struct, kw_only=True):

@@ -162,6 +162,10 @@ class UIServer:
                 c.send(encode(Error(code="protocol",
                                     message=f"protocol {msg.protocol}, engine speaks {PROTOCOL}")))
                 return False
+            if msg.role != "ui":                 # issue 10.10: only UIs connect here
+                c.send(encode(Error(code="role", message=f"role {msg.role!r} refused: "
+                                    'only a UI (role "ui") may connect to this socket')))
+                return False
             c.greeted = True
             c.send(encode(Hello(protocol=PROTOCOL, role="engine", name="cabinet")))
             if self.engine.snapshot is not None:

@@ -68,8 +68,8 @@ def build_snapshot(cab: Cabinet, seq: int) -> Snapshot:
     if view is not None:
         d = view["dealer"]
         text = d["total_text"]
-        if len(d["cards"]) == 1:
-            text = str(d["total"])          # a lone up card: "11", not "soft 11"
+        if len(d["cards"]) == 1:            # a lone up card: "10", not "hard 10"
+            text = "1 or 11" if d["cards"][0][0] == "A" else str(d["total"])
         if d["blackjack"]:
             text = "BLACKJACK"
         elif d["total"] > 21:
@@ -90,7 +90,7 @@ def build_snapshot(cab: Cabinet, seq: int) -> Snapshot:
     if mode == "door_open":
         overlay_text = "Door open: " + ", ".join(s.doors_open) + ". Play is suspended."
     elif mode == "tilt":
-        reasons = [fault_text(c) for c in s.faults]
+        reasons = cab.fault_lines()
         if s.audit_failed:
             reasons.insert(0, fault_text("audit_mismatch"))
         overlay_text = "; ".join(reasons) or "Out of service"
@@ -127,6 +127,7 @@ def build_snapshot(cab: Cabinet, seq: int) -> Snapshot:
 def _station_view(cab: Cabinet, st: StationState, view: dict[str, Any] | None,
                   prompt: dict[str, Any] | None) -> StationView:
     r = cab.rules
+    sym = cab.s.settings.currency_symbol
     spots: list[SpotView] = []
     insurance = 0
     bet = 0
@@ -149,9 +150,12 @@ def _station_view(cab: Cabinet, st: StationState, view: dict[str, Any] | None,
                                   chips_minor=chips_for(stake, r.chip_values_minor),
                                   hands=hands, insurance_minor=sp["insurance_stake"]))
         if prompt and prompt["seat"] == st.station:
-            message = "Insurance?" if prompt["kind"] == "insurance" else "Your move"
+            message = f"Insurance? It costs {money(_insurance_cost(view, prompt), sym)}" \
+                if prompt["kind"] == "insurance" else "Your move"
         if view is not None and view["phase"] == "done":
             bet = sum(st.bets_minor)        # the settled round stays shown; Bet is the next one
+            if len({sp["seat"] for sp in view["spots"]}) > 1:
+                message = station_outcome(mine, bool(view["dealer"]["blackjack"]), sym)
     else:
         for i in range(r.max_spots_per_seat):
             b = st.bets_minor[i] if i < len(st.bets_minor) else 0
@@ -160,11 +164,42 @@ def _station_view(cab: Cabinet, st: StationState, view: dict[str, Any] | None,
                                   chips_minor=chips_for(b, r.chip_values_minor) if b else []))
         if st.ready:
             message = "Ready"
+        elif _below_minimum(cab, st):
+            message = f"Minimum bet {money(r.min_bet_minor, sym)}"
     return StationView(
         station=st.station, credits_minor=st.credits_minor, bet_minor=bet,
         insurance_minor=insurance, win_minor=st.win_minor, spots=spots,
         lamps=sorted(cab.legal_actions(st.station)),
-        selected_chip_minor=st.selected_chip_minor, ready=st.ready, message=message)
+        selected_chip_minor=st.selected_chip_minor, ready=st.ready, message=message,
+        refusal=st.refusal, fault=_station_fault(cab, st))
+
+
+def _station_fault(cab: Cabinet, st: StationState) -> str:
+    """Issue 10.8: why this station is out of service, on its own screen.
+
+    Empty on a one-station cabinet: there the fault tilts the cabinet and the
+    tilt box says it.
+    """
+    if not st.faults or len(cab.s.stations) == 1:
+        return ""
+    return "Out of service: " + "; ".join(fault_text(c) for c in st.faults) + \
+        " - call attendant"
+
+
+def _insurance_cost(view: dict[str, Any], prompt: dict[str, Any]) -> int:
+    """Half the prompted spot's bet: what taking insurance costs (``Round`` rounds down)."""
+    return next((sp["bet"] // 2 for sp in view["spots"]
+                 if sp["seat"] == prompt["seat"] and sp["spot"] == prompt["spot"]), 0)
+
+
+def _below_minimum(cab: Cabinet, st: StationState) -> bool:
+    """Issue 10.8: a spot bet under the table minimum, or credits that cannot
+    cover it, is why Deal stays dark."""
+    if cab.mode not in ("attract", "betting") or st.station not in cab.seats_in_play():
+        return False
+    low = cab.rules.min_bet_minor
+    return any(0 < b < low for b in st.bets_minor) or \
+        (not any(st.bets_minor) and 0 < st.credits_minor < low)
 
 
 def _message(cab: Cabinet, mode: str, view: dict[str, Any] | None,
@@ -176,11 +211,13 @@ def _message(cab: Cabinet, mode: str, view: dict[str, Any] | None,
     if mode == "attract":
         return "Insert cash or a voucher to play"
     if mode == "in_round" and prompt is not None:
-        if prompt["kind"] == "insurance":
-            return "Insurance?"
         multi = len(cab.seats_in_play()) > 1 or cab.rules.max_spots_per_seat > 1
         where = f"Seat {prompt['seat']}" if len(cab.seats_in_play()) > 1 else \
             f"Spot {prompt['spot']}" if multi else ""
+        if prompt["kind"] == "insurance":
+            cost = money(_insurance_cost(view, prompt) if view else 0, sym)
+            return f"{where}: insurance costs {cost}" if where else \
+                f"Insurance? It costs {cost}"
         return f"{where}: hit or stand?" if where else "Hit or stand?"
     if mode == "betting":
         if view is not None and view["phase"] == "done":
@@ -193,24 +230,88 @@ def _message(cab: Cabinet, mode: str, view: dict[str, Any] | None,
     return ""
 
 
-def _outcome_message(cab: Cabinet, view: dict[str, Any], sym: str) -> str:
-    """The table's line after a round: what was *won* (net of stakes) when the
-    round won, else what came back ("You win $5.00" on a $5 bet paid $10)."""
-    outcomes = [h["outcome"] for sp in view["spots"] for h in sp["hands"]]
-    won = sum(st.win_minor for st in cab.s.stations)      # paid back, stakes included
-    net = 0
-    for sp in view["spots"]:
+def _money_back(spots: list[dict[str, Any]]) -> tuple[int, int]:
+    """(paid back, net won) of ``spots``: stakes and insurance included, minor units."""
+    back = net = 0
+    for sp in spots:
+        back += sp["insurance_returned"] or 0
         net += (sp["insurance_returned"] or 0) - sp["insurance_stake"]
         for h in sp["hands"]:
+            back += h["returned"] or 0
             net += (h["returned"] or 0) - h["stake"]
-    if view["dealer"]["blackjack"]:
-        return "Dealer has Blackjack" + (f": {money(won, sym)} back" if won else "")
+    return back, net
+
+
+def _result(spots: list[dict[str, Any]]) -> tuple[str, int]:
+    """What ``spots`` (one station's, or one spot) came to: ``(kind, amount_minor)``.
+
+    ``kind`` is ``push``, ``blackjack`` or ``win`` (amount: net won, 0 if none), ``lose``,
+    or ``paid`` (amount: paid back, for a mixed result that did not win).
+    """
+    outcomes = [h["outcome"] for sp in spots for h in sp["hands"]]
+    back, net = _money_back(spots)
     if outcomes and all(o == "push" for o in outcomes):
-        return "Push"
+        return "push", 0
     if "blackjack" in outcomes:
-        return "Blackjack!" + (f" You win {money(net, sym)}" if net > 0 else "")
-    if net > 0 and any(o == "win" for o in outcomes):
-        return f"You win {money(net, sym)}"
+        return "blackjack", max(net, 0)
+    if net > 0 and any(o in ("win", "blackjack") for o in outcomes):
+        return "win", net
     if all(o in ("lose", "bust") for o in outcomes):
-        return "Dealer wins"
-    return f"Paid {money(won, sym)}"
+        return "lose", 0
+    return "paid", back
+
+
+def _said(kind: str, amount: int, sym: str) -> str:
+    """A result told to the player: ``"You win $5.00"``."""
+    return {"push": "Push",
+            "blackjack": "Blackjack!" + (f" You win {money(amount, sym)}" if amount else ""),
+            "win": f"You win {money(amount, sym)}", "lose": "Dealer wins"}.get(
+        kind, f"Paid {money(amount, sym)}")
+
+
+def _told(kind: str, amount: int, sym: str) -> str:
+    """A result told about a spot or station: ``"wins $5.00"``."""
+    return {"push": "pushes",
+            "blackjack": "Blackjack" + (f", wins {money(amount, sym)}" if amount else ""),
+            "win": f"wins {money(amount, sym)}", "lose": "loses"}.get(
+        kind, f"paid {money(amount, sym)}")
+
+
+def station_outcome(spots: list[dict[str, Any]], dealer_blackjack: bool, sym: str) -> str:
+    """One station's line after a round, from its own spots only (issue 10.3).
+
+    Args:
+        spots: the station's spots of ``Round.player_view()["spots"]``.
+        dealer_blackjack: the dealer made Blackjack.
+        sym: currency symbol.
+
+    Returns:
+        ``"You win $5.00"``; with several spots each spot's own result,
+        ``"Spot 1 Blackjack, wins $7.50 · Spot 2 loses"``; ``""`` for no spots.
+    """
+    if not spots:
+        return ""
+    if dealer_blackjack:
+        back, _ = _money_back(spots)
+        return "Dealer has Blackjack" + (f": {money(back, sym)} back" if back else "")
+    if len(spots) > 1:
+        return " · ".join(f"Spot {sp['spot']} {_told(*_result([sp]), sym)}" for sp in spots)
+    return _said(*_result(spots), sym)
+
+
+def _outcome_message(cab: Cabinet, view: dict[str, Any], sym: str) -> str:
+    """The table's line after a round: each station's own result (issue 10.3).
+
+    One station: its line (``"You win $5.00"``: net of stakes when it won,
+    else what came back). Several: ``"Station 1 wins $5.00 · Station 2
+    loses"``, each station's console saying its own result.
+    """
+    seats = sorted({sp["seat"] for sp in view["spots"]})
+    dealer_bj = bool(view["dealer"]["blackjack"])
+    if len(seats) == 1:
+        return station_outcome(view["spots"], dealer_bj, sym)
+    if dealer_bj:
+        return "Dealer has Blackjack"
+    return " · ".join(
+        f"Station {n} {_told(*_result([sp for sp in view['spots'] if sp['seat'] == n]), sym)}"
+        for n in seats)

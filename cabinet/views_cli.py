@@ -71,6 +71,8 @@ def recall(path: Path, station: int, limit: int, as_json: bool) -> int:
         d = e.result.get("dealer", {})
         print(f"  dealer {' '.join(d.get('cards', []))} ({d.get('total')})")
         for sp in e.result.get("spots", []):
+            if sp.get("seat", e.station) != e.station:   # entries journaled before 10.4
+                continue
             for h in sp["hands"]:
                 print(f"  spot {sp['spot']}: {' '.join(h['cards'])} = {h['total']} "
                       f"{h['outcome']} (stake {money(h['stake'])}, back "

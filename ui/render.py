@@ -443,6 +443,11 @@ class Renderer:
             p.meter(geo.meters[1], "BET", fmt_money(st.bet_minor, sym))
             p.meter(geo.meters[2], "INSURANCE", fmt_money(st.insurance_minor, sym))
             p.meter(geo.meters[3], "PAID", fmt_money(st.win_minor, sym))
+        if st.fault:
+            self._out_of_service(p, st.fault, geo)
+        elif st.refusal:            # why this station's note or voucher came back (issue 10.8)
+            p.pill(st.refusal, (geo.box.centerx, geo.hands_area.y + 40), 24, fg=theme.INK, bg=theme.WARNING,
+                   max_w=geo.box.w - 40)
         lamps = set(st.lamps)
         for (action, label, value), r in zip(button_specs(s, st), geo.buttons):
             if action == "chip" and value is not None:
@@ -450,6 +455,20 @@ class Renderer:
             else:
                 p.button(r, label, action in lamps, action, station=st.station, value=value,
                          px=22 if count < 3 else 19, danger=action == "cash_out")
+
+    def _out_of_service(self, p: Painter, text: str, geo: StationGeo) -> None:
+        """Issue 10.8: this station's own device failed; a panel over its hands says
+        which and why, while the other stations play on."""
+        area = geo.hands_area.inflate(-24, -24)
+        p.fill_rect(area, (0, 0, 0, 185), radius=18)
+        p.fill_rect(area, theme.DANGER, radius=18, width=4)
+        p.text("OUT OF SERVICE", 30, theme.DANGER, (area.centerx, area.y + 44), bold=True, max_w=area.w - 30)
+        body = text.removeprefix("Out of service: ")
+        lines = p.wrap(body, 22, area.w - 40)
+        y = area.y + 92
+        for ln in lines[:5]:
+            p.text(ln, 22, theme.CREAM, (area.centerx, y), max_w=area.w - 30)
+            y += 32
 
     def _spot(self, p: Painter, s: Snapshot, st: StationView, sp: SpotView | None, spot_no: int, cx: float,
               spot_w: float, geo: StationGeo, n_spots: int, now_ms: int, anim: Anim | None) -> None:

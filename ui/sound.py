@@ -1,7 +1,8 @@
 """Short table sounds, synthesised at start-up with stdlib ``array``/``math``.
 
 Owns: the ``card``, ``chip``, ``win`` and ``blackjack`` sounds and playing
-them. If the mixer cannot start (no audio device) every call is a silent
+them. With no sound card (/proc/asound/cards) the mixer is not tried, so ALSA
+prints nothing; if it cannot start every call is a silent
 no-op: sound must never stop the game. UI thread only.
 """
 
@@ -9,13 +10,43 @@ from __future__ import annotations
 
 import logging
 import math
+import os
 from array import array
+from pathlib import Path
 
 import pygame
 
 log = logging.getLogger(__name__)
 
 RATE = 22_050
+
+#: Linux lists the sound cards ALSA knows here.
+ASOUND_CARDS = Path("/proc/asound/cards")
+
+_told = False        # "no sound" is logged once per process
+
+
+def _sound_card_missing(cards: Path = ASOUND_CARDS) -> str | None:
+    """Why there can be no sound, or ``None`` to try the mixer.
+
+    Without a card, SDL's ALSA back end prints a screenful of errors for every
+    attempt, so the mixer is not tried at all. ``SDL_AUDIODRIVER`` set by the
+    operator (``dummy``, ``pulseaudio``...) always gets its try.
+    """
+    if os.environ.get("SDL_AUDIODRIVER"):
+        return None
+    try:
+        text = cards.read_text(encoding="ascii", errors="replace")
+    except OSError:
+        return "no sound card found" if cards.parent.parent.exists() else None
+    return "no sound card found" if "no soundcards" in text or not text.strip() else None
+
+
+def _silent(reason: object) -> None:
+    global _told
+    if not _told:
+        _told = True
+        log.info("no sound: %s", reason)
 
 
 def _env(n: int, attack: int, decay: float) -> list[float]:
@@ -75,6 +106,10 @@ class Sounds:
         self._sounds: dict[str, pygame.mixer.Sound] = {}
         if not enabled:
             return
+        missing = _sound_card_missing() if not pygame.mixer.get_init() else None
+        if missing is not None:
+            _silent(missing)
+            return
         try:
             if not pygame.mixer.get_init():
                 pygame.mixer.init(frequency=RATE, size=-16, channels=2, buffer=512)
@@ -89,7 +124,7 @@ class Sounds:
                     mono = st
                 self._sounds[name] = pygame.mixer.Sound(buffer=mono.tobytes())
         except (pygame.error, TypeError, ValueError) as e:
-            log.info("no sound: %s", e)
+            _silent(e)
             self._sounds.clear()
 
     @property

@@ -139,7 +139,8 @@ class Shoe:
             card = self.cards[self.position]
         except IndexError:
             raise ShoeExhausted(
-                f"the shoe ran out after {len(self.cards)} cards"
+                f"the shoe ran out after {len(self.cards)} "
+                f"card{'' if len(self.cards) == 1 else 's'}"
             ) from None
         self.position += 1
         return card

@@ -91,7 +91,8 @@ class LazyShoe(Shoe):
         cards = self.cards
         m = len(cards) - i
         if m <= 0:
-            raise ShoeExhausted(f"the shoe ran out after {len(cards)} cards")
+            raise ShoeExhausted(f"the shoe ran out after {len(cards)} "
+                                f"card{'' if len(cards) == 1 else 's'}")
         k = m.bit_length()
         getrandbits = self._getrandbits
         r = getrandbits(k)

@@ -192,6 +192,67 @@ AMERICAN_EMPTY = american(
                           spots=[SpotView(spot=1, bet_minor=600, chips_minor=[500, 100])],
                           lamps=["chip", "place", "undo", "clear", "deal", "cash_out"])])
 
+# Issue 10.3: each station's own result on its console, the table line per station.
+MULTI_SETTLED = multi(
+    seq=23, mode="betting", message="Station 1 wins $5.00 \u00b7 Station 2 wins $25.00 \u00b7 Station 3 loses",
+    dealer=DealerView(cards=["TC", "7S"], total_text="17"),
+    stations=[
+        StationView(station=1, credits_minor=10_500, bet_minor=0, win_minor=1_000, message="You win $5.00",
+                    spots=[SpotView(spot=1, bet_minor=500, chips_minor=[500],
+                                    hands=[hand(["TS", "9H"], 500, "19", outcome="win", returned_minor=1_000)])],
+                    lamps=["chip", "rebet", "cash_out"]),
+        StationView(station=2, credits_minor=12_500, bet_minor=0, win_minor=5_000, message="You win $25.00",
+                    spots=[SpotView(spot=1, bet_minor=2_500, chips_minor=[2_500],
+                                    hands=[hand(["KH", "8D"], 2_500, "18", outcome="win", returned_minor=5_000)])],
+                    lamps=["chip", "rebet", "cash_out"]),
+        StationView(station=3, credits_minor=9_900, bet_minor=0, message="Dealer wins",
+                    spots=[SpotView(spot=1, bet_minor=100, chips_minor=[100],
+                                    hands=[hand(["9C", "6D"], 100, "15", outcome="lose", returned_minor=0)])],
+                    lamps=["chip", "rebet", "cash_out"]),
+    ])
+
+# Issue 10.8: told why: the minimum, an out-of-service station, a note returned.
+MULTI_TOLD_WHY = multi(
+    seq=24, mode="betting", message="Place your bets", min_bet_minor=500,
+    stations=[
+        StationView(station=1, credits_minor=10_000, bet_minor=100, selected_chip_minor=100,
+                    message="Minimum bet $5.00",
+                    spots=[SpotView(spot=1, bet_minor=100, chips_minor=[100])],
+                    lamps=["chip", "place", "clear", "cash_out"]),
+        StationView(station=2, credits_minor=4_000, bet_minor=0,
+                    fault="Out of service: 300 Bill acceptor jam - call attendant",
+                    spots=[SpotView(spot=1, bet_minor=0)], lamps=["cash_out"]),
+        StationView(station=3, credits_minor=95_000, bet_minor=0, selected_chip_minor=500,
+                    refusal="Note returned: credit limit $1,000.00",
+                    spots=[SpotView(spot=1, bet_minor=0)], lamps=["chip", "place", "cash_out"]),
+    ])
+
+# Issue 10.8 / 10.10: insurance says its cost; the dealer's lone Ace reads "1 or 11".
+AMERICAN_INSURANCE = american(
+    seq=34, mode="in_round", message="Spot 1: insurance costs $2.50",
+    dealer=DealerView(cards=["AC"], face_down=1, total_text="1 or 11"),
+    stations=[StationView(
+        station=1, credits_minor=7_000, bet_minor=3_000, message="Insurance? It costs $2.50",
+        spots=[SpotView(spot=1, bet_minor=500, chips_minor=[500], hands=[hand(["TS", "7S"], 500, "17")]),
+               SpotView(spot=2, bet_minor=2_500, chips_minor=[2_500], hands=[hand(["9H", "8H"], 2_500, "17")])],
+        lamps=["insure", "decline"])])
+
+
+CLASSIC_VOUCHER_REFUSED = classic(
+    seq=15, message="Press Bet + to bet, then Deal",
+    stations=[StationView(station=1, credits_minor=2_000, bet_minor=0,
+                          refusal="Voucher refused: expired - see attendant",
+                          spots=[SpotView(spot=1, bet_minor=0)], lamps=["bet_up", "cash_out"])])
+
+
+def _american_help() -> Snapshot:
+    """Issue 10.10: the real rules text, whose long rules continue on indented lines."""
+    from cabinet.game import preset
+    from cabinet.rules_text import rules_text
+    return american(help_lines=rules_text(preset("american")), stations=AMERICAN_EMPTY.stations,
+                    message="Place your bets")
+
+
 OVERLAY_BASE = CLASSIC_INSURANCE
 
 MAINT = Snapshot(
@@ -238,6 +299,13 @@ CASES: list[Case] = [
     Case("overlay_ram_error", _overlay("ram_error", "Stored round failed its integrity check", mode="tilt")),
     Case("overlay_disconnected", CLASSIC_INSURANCE, connected=False),
     Case("help", CLASSIC_BETTING, show_help=True),
+    Case("help_american_rules", _american_help(), show_help=True),
+    Case("multi_settled_per_station", MULTI_SETTLED),
+    Case("multi_told_why", MULTI_TOLD_WHY),
+    Case("american_insurance_cost", AMERICAN_INSURANCE),
+    Case("classic_voucher_refused", CLASSIC_VOUCHER_REFUSED),
+    Case("overlay_tilt_station", _overlay("tilt", "900 Engine fault; Station 3: 402 Printer cover open",
+                                          mode="tilt")),
     Case("attract", ATTRACT, now_ms=3_500),
     Case("maintenance", MAINT),
 ]

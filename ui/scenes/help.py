@@ -14,6 +14,19 @@ from ui import theme
 from ui.widgets import Painter
 
 
+def bullets(lines: list[str]) -> list[str]:
+    """One string per bullet: a line that starts with a space continues the
+    bullet above it (``rules_text`` breaks long rules that way), so it is
+    joined to it and wrapped with it, not given a bullet of its own."""
+    out: list[str] = []
+    for ln in lines:
+        if ln[:1].isspace() and out:
+            out[-1] = f"{out[-1]} {ln.strip()}"
+        else:
+            out.append(ln.strip())
+    return out
+
+
 def draw(p: Painter, s: Snapshot) -> None:
     """Draw the help panel over whatever is on screen."""
     L = p.L
@@ -23,7 +36,7 @@ def draw(p: Painter, s: Snapshot) -> None:
     p.fill_rect(r, theme.GOLD, radius=24, width=4)
     p.shadow_text(f"HOW TO PLAY \u2014 {s.variant_name.upper()}", 44, theme.GOLD, (r.centerx, r.y + 56),
                   max_w=r.w - 80)
-    lines = list(s.help_lines) or ["No rules were sent by the game."]
+    lines = bullets(list(s.help_lines)) or ["No rules were sent by the game."]
     cols = 2 if not L.portrait else 1
     col_w = (r.w - 80 - 40 * (cols - 1)) / cols
     top = r.y + 110
