@@ -82,6 +82,8 @@ def boot(store: Store, rng: RandomSource | None = None) -> Cabinet:
     if loaded.ram_error or state is None and loaded.round_state is not None:
         state = new_state()
         state.ram_error = True
+        if loaded.findings:             # what was found, for the RAM-error screen
+            state.faults = {"ram_error": "; ".join(loaded.findings)}
         log.error("critical memory failed its check: RAM error")
     for name in loaded.repaired:
         log.warning("critical row %s: bad copy rebuilt from the good one", name)
