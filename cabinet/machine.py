@@ -980,6 +980,13 @@ class Cabinet:
         self._acceptor.clear()
         self._tower = ""
 
+    def outputs(self) -> list[Effect]:
+        """The lamp, acceptor and tower effects the state calls for that were not sent
+        yet; changes nothing else (the engine's storage tilt, issue 11.6)."""
+        out: list[Effect] = []
+        self._refresh_outputs(out)
+        return out
+
     def snapshot(self, seq: int) -> Any:
         """The player-visible ``Snapshot`` numbered ``seq`` (see ``cabinet.view``)."""
         from cabinet.view import build_snapshot

@@ -213,6 +213,8 @@ class Store:
             raise StoreError(f"journal {self.path}: {e}") from None
         self.seq = self._max_seq()
         self._event_id, self._chain = self._chain_head()
+        #: ``(state blob, round blob)`` of the last commit that returned.
+        self.committed: tuple[bytes, bytes] | None = None
         self._last_blobs: dict[str, bytes] = {}
         self._durable = True
         #: Durable (fsynced) commits so far.
@@ -421,7 +423,10 @@ class Store:
             ram_error = True
             for f in findings:
                 log.error("journal check: %s", f)
-        self.write_commit_record()
+        try:
+            self.write_commit_record()
+        except OSError as e:            # the next durable commit fails and tilts
+            log.error("journal commit record cannot be written: %s", e.strerror or e)
         return Loaded(state, round_state, ram_error, round_corrupt, repaired, findings)
 
     def _migrate(self) -> None:
@@ -465,11 +470,22 @@ class Store:
 
             def __exit__(self, exc_type: Any, exc: Any, tb: Any) -> None:
                 if exc_type is None:
-                    store.db.execute("COMMIT")
+                    try:
+                        store.db.execute("COMMIT")
+                    except sqlite3.Error:       # disk full at COMMIT: leave no open tx
+                        store._rollback()
+                        raise
                 else:
-                    store.db.execute("ROLLBACK")
+                    store._rollback()
 
         return _Tx()
+
+    def _rollback(self) -> None:
+        try:
+            if self.db.in_transaction:
+                self.db.execute("ROLLBACK")
+        except sqlite3.Error:
+            pass
 
     def needs_commit(self, state: CabinetState, round_state: dict[str, Any] | None,
                      effects: Sequence[Effect]) -> bool:
@@ -542,6 +558,7 @@ class Store:
         except sqlite3.Error as e:
             self.seq, self._event_id, self._chain = saved
             raise StoreError(f"journal commit failed: {e}") from None
+        self.committed = (blob, rblob)
         if durable:
             self.fsyncs += 1
             try:
