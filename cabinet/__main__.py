@@ -21,7 +21,7 @@ from typing import Any
 from cabinet.errors import ConfigError
 from cabinet.paths import default_journal, default_socket, lock_file
 from cabinet.runtime import Devices, Engine, NoDevices
-from cabinet.store import Store
+from cabinet.store import open_journal
 from cabinet.ui_server import UIServer
 
 log = logging.getLogger("cabinet")
@@ -125,7 +125,7 @@ def build_devices(mode: str, config: dict[str, Any], engine: Engine,
 
 async def _run(journal: Path, socket: Path, mode: str, config: dict[str, Any],
                sim_dir: Path | None) -> None:
-    store = Store(journal)
+    store, _ = open_journal(journal)            # a corrupt one: salvaged, RAM error
     engine = Engine(store)
     sim_socket = socket.with_name(socket.name + ".sim") if mode == "sim" else None
     engine.devices = build_devices(mode, config, engine, sim_dir, sim_socket)

@@ -94,7 +94,8 @@ def boot(store: Store, rng: RandomSource | None = None) -> Cabinet:
     loaded = store.load()
     state = loaded.state
     if loaded.ram_error or state is None and loaded.round_state is not None:
-        state = new_state()
+        # a salvaged journal's verified state is kept for the technician to read
+        state = state if loaded.salvaged and state is not None else new_state()
         state.ram_error = True
         if loaded.findings:             # what was found, for the RAM-error screen
             state.faults = {"ram_error": "; ".join(loaded.findings)}

@@ -20,6 +20,7 @@ import logging
 import os
 import secrets
 import sqlite3
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -82,10 +83,9 @@ def mac(key: bytes, name: str, seq: int, blob: bytes) -> str:
 def event_link(key: bytes, prev: str, row: Sequence[Any]) -> str:
     """The hash chain over the event log: HMAC-SHA256 of the previous link and the
     row ``(id, seq, wall_s, kind, station, amount_minor, data)`` as stored (hex)."""
-    h = hmac.new(key, prev.encode(), hashlib.sha256)
-    h.update(json.dumps([row[0], row[1], repr(float(row[2])), row[3], row[4], row[5], row[6]],
-                        separators=(",", ":")).encode())
-    return h.hexdigest()
+    msg = (f"{prev}\x1f{row[0]}\x1f{row[1]}\x1f{float(row[2])!r}\x1f{row[3]}\x1f{row[4]}"
+           f"\x1f{row[5]}\x1f{row[6]}")
+    return hmac.digest(key, msg.encode(), "sha256").hex()
 
 
 def load_key(path: Path, create: bool) -> tuple[bytes | None, bool]:
@@ -149,6 +149,8 @@ class Loaded:
         ram_error: no good copy of the cabinet state exists.
         round_corrupt: the round row exists but no copy passes its check.
         repaired: names of rows whose bad copy was rebuilt from the good one.
+        salvaged: the journal was rebuilt from a corrupt one (``open_journal``);
+            ``state`` is what could be read of it, kept for the technician.
         findings: what verification found (a rolled-back or tampered journal,
             issues 11.2 and 11.14); any finding is a RAM error.
     """
@@ -159,6 +161,7 @@ class Loaded:
     round_corrupt: bool
     repaired: list[str]
     findings: list[str] = dataclasses.field(default_factory=list)
+    salvaged: bool = False
 
 
 class Store:
@@ -213,6 +216,8 @@ class Store:
             raise StoreError(f"journal {self.path}: {e}") from None
         self.seq = self._max_seq()
         self._event_id, self._chain = self._chain_head()
+        #: Set by ``open_journal`` when this journal was salvaged from a corrupt one.
+        self.salvage_findings: list[str] = []
         #: ``(state blob, round blob)`` of the last commit that returned.
         self.committed: tuple[bytes, bytes] | None = None
         self._last_blobs: dict[str, bytes] = {}
@@ -372,6 +377,15 @@ class Store:
                 repaired = True
         return blob, True, repaired
 
+    def sqlite_check(self) -> list[str]:
+        """SQLite's own ``quick_check`` of every page; problems found, none if good."""
+        try:
+            res = [str(r[0]) for r in self.db.execute("PRAGMA quick_check").fetchall()]
+            self.db.execute("SELECT COUNT(*) FROM critical").fetchone()
+        except sqlite3.Error as e:
+            return [str(e)]
+        return [] if res == ["ok"] else res[:3]
+
     def load(self) -> Loaded:
         """Read and verify the critical rows; repair a bad copy from a good one.
 
@@ -379,7 +393,7 @@ class Store:
             ``Loaded``; a first boot gives ``state=None`` and no error.
         """
         repaired: list[str] = []
-        findings: list[str] = []
+        findings: list[str] = list(self.salvage_findings)
         with self._tx():
             migrating = self.legacy_ok and self.db.execute(
                 "SELECT 1 FROM critical WHERE checksum NOT LIKE 'hmac:%' UNION ALL SELECT 1 "
@@ -427,7 +441,8 @@ class Store:
             self.write_commit_record()
         except OSError as e:            # the next durable commit fails and tilts
             log.error("journal commit record cannot be written: %s", e.strerror or e)
-        return Loaded(state, round_state, ram_error, round_corrupt, repaired, findings)
+        return Loaded(state, round_state, ram_error, round_corrupt, repaired, findings,
+                      salvaged=bool(self.salvage_findings))
 
     def _migrate(self) -> None:
         """Rewrite plain SHA-256 rows with keyed checksums and chain the event log
@@ -672,3 +687,125 @@ class Store:
     def all_events(self) -> list[dict[str, Any]]:
         """Every event, oldest first (audits and tests)."""
         return list(reversed(self.events(10**9)))
+
+
+# -- a journal SQLite cannot read (issue 11.7) ------------------------------------------------
+
+#: Tables copied by ``salvage``, with their columns in order.
+_TABLES = {
+    "critical": "name, copy, seq, blob, checksum",
+    "events": "id, seq, wall_s, kind, station, amount_minor, data, chain",
+    "vouchers": "validation_number, sequence, station, amount_minor, status, record",
+    "recall": "id, round_id, station, entry",
+}
+
+
+def open_journal(path: str | Path) -> tuple[Store, list[str]]:
+    """Open the engine's journal; salvage it first if SQLite finds it corrupt.
+
+    Returns:
+        ``(store, findings)``: findings empty for a sound journal; else what was
+        found and salvaged (``store.load()`` then reports a RAM error with them).
+
+    Raises:
+        StoreError: the journal cannot be opened nor a fresh one made (folder
+            not writable, key unreadable).
+    """
+    path = Path(path)
+    try:
+        store = Store(path)
+        problems = store.sqlite_check()
+        if not problems:
+            return store, []
+        store.close()
+    except StoreError as e:
+        if not path.exists() or "key" in str(e).split(":")[0]:
+            raise
+        problems = [str(e).removeprefix(f"journal {path}: ")]
+    findings = salvage(path, problems)
+    store = Store(path)
+    store.salvage_findings = findings
+    return store, findings
+
+
+def _readable_rows(db: sqlite3.Connection, table: str, cols: str) -> tuple[list[Any], bool]:
+    """Every row of ``table`` SQLite can still read, by rowid, skipping damaged pages.
+
+    Returns ``(rows, complete)``; ``complete`` is false when something was skipped."""
+    rows: list[Any] = []
+    try:
+        top = db.execute(f"SELECT MAX(rowid) FROM {table}").fetchone()[0]
+    except sqlite3.Error:
+        top = None
+    lo = -(2**63)
+    complete = True
+    for _attempt in range(200):
+        try:
+            for row in db.execute(f"SELECT rowid, {cols} FROM {table} WHERE rowid > ? "
+                                  "ORDER BY rowid", (lo,)):
+                rows.append(row[1:])
+                lo = row[0]
+            return rows, complete
+        except sqlite3.Error:
+            complete = False
+            if top is None or lo >= top:
+                return rows, complete
+            lo = lo + 1 if lo < 0 else lo + max(1, (top - lo) // 64)
+    return rows, False
+
+
+def salvage(path: Path, problems: list[str]) -> list[str]:
+    """Move the corrupt journal aside (``<name>.corrupt-<UTC time>``, with its WAL) and
+    copy every readable row into a fresh journal at ``path``.
+
+    Returns:
+        One finding: what was wrong, where the file is, what was kept.
+    """
+    stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
+    aside = path.with_name(f"{path.name}.corrupt-{stamp}")
+    for suffix in ("", "-wal", "-shm"):
+        src = Path(str(path) + suffix)
+        if src.exists():
+            os.replace(src, Path(str(aside) + suffix))
+    kept: dict[str, int] = {}
+    lost: list[str] = []
+    try:
+        old = sqlite3.connect(aside, isolation_level=None)
+    except sqlite3.Error:
+        old = None
+    fresh = Store(path)
+    try:
+        with fresh._tx():
+            for table, cols in _TABLES.items():
+                rows: list[Any] = []
+                complete = False
+                if old is not None:
+                    rows, complete = _readable_rows(old, table, cols)
+                    if not rows and complete is True and table == "events":
+                        # an old-format journal has no chain column
+                        rows, complete = _readable_rows(
+                            old, table, cols.removesuffix(", chain"))
+                        rows = [(*r, None) for r in rows]
+                marks = ",".join("?" * len(cols.split(",")))
+                for row in rows:
+                    fresh.db.execute(f"INSERT OR REPLACE INTO {table} ({cols}) VALUES "
+                                     f"({marks})", row)
+                kept[table] = len(rows)
+                if not complete:
+                    lost.append(table)
+        fresh.seq = fresh._max_seq()
+        fresh._event_id, fresh._chain = fresh._chain_head()
+        finding = (f"journal {path.name} was corrupt ({'; '.join(problems)[:120]}); kept as "
+                   f"{aside.name}; salvaged {kept.get('critical', 0)} critical rows, "
+                   f"{kept.get('events', 0)} events, {kept.get('vouchers', 0)} vouchers, "
+                   f"{kept.get('recall', 0)} recall entries"
+                   + (f" (unreadable parts of: {', '.join(lost)})" if lost else ""))
+        with fresh._tx():
+            fresh._insert_event(time.time(), "journal_salvaged", 0, 0,
+                                {"corrupt_file": aside.name, "kept": kept, "lost": lost})
+    finally:
+        fresh.close()
+        if old is not None:
+            old.close()
+    log.error("%s", finding)
+    return [finding]
