@@ -211,6 +211,9 @@ class Store:
                 cols = [r[1] for r in self.db.execute("PRAGMA table_info(events)")]
                 if "chain" not in cols:
                     self.db.execute("ALTER TABLE events ADD COLUMN chain TEXT")
+                cols = [r[1] for r in self.db.execute("PRAGMA table_info(vouchers)")]
+                if "mac" not in cols:
+                    self.db.execute("ALTER TABLE vouchers ADD COLUMN mac TEXT")
             self.db.execute("PRAGMA busy_timeout=5000")
         except sqlite3.Error as e:
             raise StoreError(f"journal {self.path}: {e}") from None
@@ -252,6 +255,27 @@ class Store:
     def _digest(self, name: str, seq: int, blob: bytes) -> str:
         assert self.key is not None
         return mac(self.key, name, seq, blob)
+
+    def _voucher_mac(self, validation_number: str, record: str) -> str:
+        assert self.key is not None
+        return hmac.digest(self.key, f"voucher\x1f{validation_number}\x1f{record}".encode(),
+                           "sha256").hex()
+
+    def _voucher_ok(self, validation_number: str, record: str, digest: str | None) -> bool:
+        if digest is None:
+            return self.legacy_ok
+        return self.key is not None and hmac.compare_digest(
+            self._voucher_mac(validation_number, record), digest)
+
+    def verify_vouchers(self) -> list[str]:
+        """Every voucher row against its keyed checksum (issue 11.14)."""
+        bad = [vn for vn, rec, digest in self.db.execute(
+                   "SELECT validation_number, record, mac FROM vouchers ORDER BY sequence")
+               if not self._voucher_ok(vn, rec, digest)]
+        if not bad:
+            return []
+        return [f"{len(bad)} voucher row(s) fail their keyed checksum (validation numbers "
+                f"ending {', '.join(vn[-4:] for vn in bad[:5])})"]
 
     def _chain_head(self) -> tuple[int, str]:
         try:
@@ -356,6 +380,7 @@ class Store:
                 findings.append(f"critical row {name}: copy {', '.join(map(str, bad))} fails "
                                 "its keyed checksum")
         findings += self.verify_chain()
+        findings += self.verify_vouchers()
         findings += self.verify_commit_record()
         return findings
 
@@ -397,9 +422,11 @@ class Store:
         with self._tx():
             migrating = self.legacy_ok and self.db.execute(
                 "SELECT 1 FROM critical WHERE checksum NOT LIKE 'hmac:%' UNION ALL SELECT 1 "
-                "FROM events WHERE chain IS NULL LIMIT 1").fetchone() is not None
+                "FROM events WHERE chain IS NULL UNION ALL SELECT 1 FROM vouchers WHERE mac "
+                "IS NULL LIMIT 1").fetchone() is not None
             findings += self.verify_commit_record()
             findings += self.verify_chain()
+            findings += self.verify_vouchers()
             blob, exists, fixed = self._good_copy("cabinet")
             if fixed:
                 repaired.append("cabinet")
@@ -458,6 +485,10 @@ class Store:
         for row in rows:
             prev = event_link(self.key, prev, row)
             self.db.execute("UPDATE events SET chain=? WHERE id=?", (prev, row[0]))
+        for vn, rec in self.db.execute("SELECT validation_number, record FROM vouchers "
+                                       "WHERE mac IS NULL").fetchall():
+            self.db.execute("UPDATE vouchers SET mac=? WHERE validation_number=?",
+                            (self._voucher_mac(vn, rec), vn))
         self._event_id, self._chain = self._chain_head()
         self._insert_event(0.0, "journal_migrated", 0, 0, {"events": len(rows)})
         log.warning("journal %s migrated to keyed checksums (HMAC-SHA256, %d events chained)",
@@ -600,9 +631,11 @@ class Store:
             self._insert_event(wall_s, e.kind, e.station, e.amount_minor, e.data)
         elif isinstance(e, SaveVoucher):
             r = e.record
-            self.db.execute("INSERT OR REPLACE INTO vouchers VALUES (?,?,?,?,?,?)",
+            text = msgspec.json.encode(r).decode()
+            self.db.execute("INSERT OR REPLACE INTO vouchers (validation_number, sequence, "
+                            "station, amount_minor, status, record, mac) VALUES (?,?,?,?,?,?,?)",
                             (r.validation_number, r.sequence, r.station, r.amount_minor,
-                             r.status, msgspec.json.encode(r).decode()))
+                             r.status, text, self._voucher_mac(r.validation_number, text)))
         elif isinstance(e, SetVoucherStatus):
             row = self.db.execute("SELECT record FROM vouchers WHERE validation_number=?",
                                   (e.validation_number,)).fetchone()
@@ -612,8 +645,11 @@ class Store:
                 if e.status == "redeemed":
                     changes["redeemed_wall_s"] = e.wall_s
                 rec = msgspec.structs.replace(rec, **changes)
-                self.db.execute("UPDATE vouchers SET status=?, record=? WHERE validation_number=?",
-                                (e.status, msgspec.json.encode(rec).decode(), e.validation_number))
+                text = msgspec.json.encode(rec).decode()
+                self.db.execute("UPDATE vouchers SET status=?, record=?, mac=? WHERE "
+                                "validation_number=?",
+                                (e.status, text, self._voucher_mac(e.validation_number, text),
+                                 e.validation_number))
         elif isinstance(e, SaveRecall):
             self.db.execute("INSERT INTO recall (round_id, station, entry) VALUES (?,?,?)",
                             (e.entry.round_id, e.entry.station,
@@ -631,9 +667,15 @@ class Store:
 
     def voucher(self, validation_number: str) -> VoucherRecord | None:
         """The record of a validation number, or ``None`` if this cabinet never issued it."""
-        row = self.db.execute("SELECT record FROM vouchers WHERE validation_number=?",
+        row = self.db.execute("SELECT record, mac FROM vouchers WHERE validation_number=?",
                               (validation_number,)).fetchone()
-        return None if row is None else _voucher_decoder.decode(row[0])
+        if row is None:
+            return None
+        if not self._voucher_ok(validation_number, row[0], row[1]):
+            log.error("voucher ...%s: its journal row fails its keyed checksum; refused",
+                      validation_number[-4:])
+            return None
+        return _voucher_decoder.decode(row[0])
 
     def vouchers(self, limit: int) -> list[VoucherRecord]:
         rows = self.db.execute("SELECT record FROM vouchers ORDER BY sequence DESC LIMIT ?",
@@ -695,7 +737,7 @@ class Store:
 _TABLES = {
     "critical": "name, copy, seq, blob, checksum",
     "events": "id, seq, wall_s, kind, station, amount_minor, data, chain",
-    "vouchers": "validation_number, sequence, station, amount_minor, status, record",
+    "vouchers": "validation_number, sequence, station, amount_minor, status, record, mac",
     "recall": "id, round_id, station, entry",
 }
 
@@ -781,10 +823,9 @@ def salvage(path: Path, problems: list[str]) -> list[str]:
                 complete = False
                 if old is not None:
                     rows, complete = _readable_rows(old, table, cols)
-                    if not rows and complete is True and table == "events":
-                        # an old-format journal has no chain column
-                        rows, complete = _readable_rows(
-                            old, table, cols.removesuffix(", chain"))
+                    if not rows and table in ("events", "vouchers"):
+                        # an old-format journal has no chain / mac column
+                        rows, complete = _readable_rows(old, table, cols.rsplit(",", 1)[0])
                         rows = [(*r, None) for r in rows]
                 marks = ",".join("?" * len(cols.split(",")))
                 for row in rows:

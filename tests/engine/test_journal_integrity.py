@@ -114,6 +114,14 @@ CREATE TABLE recall (id INTEGER PRIMARY KEY, round_id INTEGER NOT NULL,
                    ("round", c, 7, rblob, _plain("round", 7, rblob)))
     db.execute("INSERT INTO events (seq, wall_s, kind, station, amount_minor, data) "
                "VALUES (7, ?, 'bill_stacked', 1, 2000, '{\"txn\": \"a\"}')", (WALL,))
+    from cabinet.records import VoucherRecord
+    ticket = VoucherRecord(validation_number="123456789012345678", sequence=1,
+                           amount_minor=700, station=1, issued_wall_s=WALL,
+                           expires_wall_s=WALL + 30 * 86400, status="issued", venue="v",
+                           machine_number="1")
+    db.execute("INSERT INTO vouchers VALUES (?,?,?,?,?,?)",
+               (ticket.validation_number, 1, 1, 700, "issued",
+                msgspec.json.encode(ticket).decode()))
     db.commit()
     db.close()
     assert not key_file(path).exists()
@@ -126,6 +134,7 @@ CREATE TABLE recall (id INTEGER PRIMARY KEY, round_id INTEGER NOT NULL,
     assert sums and all(s.startswith("hmac:") for s in sums)
     assert "journal_migrated" in [e["kind"] for e in eng.store.all_events()]
     assert any("migrated" in r.message for r in caplog.records)
+    assert eng.store.voucher(ticket.validation_number) == ticket
     eng.step(NoteStacked(1, 500, "t2"))
     eng.store.close()
     eng2 = _boot(path)                               # opens again, keyed now
@@ -153,3 +162,34 @@ def test_journal_that_lost_its_wal_is_a_ram_error(tmp_path):
     assert eng2.cab.s.ram_error
     assert "rolled back" in eng2.snapshot.overlay_text
     assert eng2.cab.s.stations[0].credits_minor == 0
+
+
+def test_voucher_row_set_back_to_issued_is_refused_and_reported(tmp_path):
+    """Issue 11.14: a redeemed voucher's row rewritten back to "issued" fails its keyed
+    checksum: the ticket is not credited again, and ``cabinet doctor`` reports it."""
+    from cabinet.effects import PrintVoucher
+    from cabinet.events import IntentReceived, PrintFinished, VoucherEscrowed, VoucherStacked
+    path = tmp_path / "j.db"
+    eng = _boot(path)
+    eng.step(NoteStacked(1, 2000, "t1"))
+    eff = eng.step(IntentReceived(1, "cash_out"))
+    vn = next(e.record for e in eff if isinstance(e, PrintVoucher)).validation_number
+    eng.step(PrintFinished(1, vn, "done"))
+    eng.step(VoucherEscrowed(1, vn, None, "v1"))
+    eng.step(VoucherStacked(1, vn, "v1", None))
+    assert eng.cab.s.stations[0].credits_minor == 2000
+    eng.step(IntentReceived(1, "cash_out"))                  # 2000 out again on a new ticket
+    eng.store.close()
+    db = sqlite3.connect(path)
+    rec = json.loads(db.execute("SELECT record FROM vouchers WHERE validation_number=?",
+                                (vn,)).fetchone()[0])
+    rec["status"] = "issued"
+    rec["redeemed_wall_s"] = None
+    db.execute("UPDATE vouchers SET status='issued', record=? WHERE validation_number=?",
+               (json.dumps(rec), vn))
+    db.commit()
+    db.close()
+    r = _cli("doctor", "--journal", str(path))
+    assert r.returncode == 1 and "voucher" in r.stdout and vn[-4:] in r.stdout
+    store = Store(path)
+    assert store.voucher(vn) is None                        # not trusted: not "issued"
