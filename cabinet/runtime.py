@@ -164,7 +164,12 @@ class Engine:
             return []
         if isinstance(event, VoucherEscrowed | VoucherStacked) and event.record is None:
             # the journal's record of the voucher, read right before the core decides
-            event = dataclasses.replace(event, record=self.store.voucher(event.validation_number))
+            try:
+                record = self.store.voucher(event.validation_number)
+            except sqlite3.Error as e:              # EIO on read: the same storage tilt
+                self._storage_tilt(f"journal read failed: {e}")
+                raise StoreError(f"journal read failed: {e}") from None
+            event = dataclasses.replace(event, record=record)
         try:
             effects = self.cab.handle(event)
         except Exception as e:                       # a bug in the core: tilt, keep money
@@ -274,10 +279,18 @@ class Engine:
         """Boot (``PowerUp``), start devices and ticks, and handle events until ``stop``."""
         self.loop = asyncio.get_running_loop()
         self.queue = asyncio.Queue()
-        self.step(PowerUp(self.clock_ms(), self.wall_s()))
+        try:
+            self.step(PowerUp(self.clock_ms(), self.wall_s()))
+        except StoreError:
+            pass                            # storage tilt from the start: stay up, say so
         self.devices.start(self.post)
         self.cab.resend_outputs()
-        self.step(Tick(self.clock_ms(), self.wall_s()))
+        if self.storage_fault is not None:     # the tilt's outputs, now the devices run
+            self._run_outputs(self.cab.outputs())
+        try:
+            self.step(Tick(self.clock_ms(), self.wall_s()))
+        except StoreError:
+            pass
         if started is not None:
             started()
         stop = stop or asyncio.Event()

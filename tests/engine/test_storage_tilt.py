@@ -25,7 +25,7 @@ class FlakyDisk:
         self.full = False
 
     def execute(self, sql, *args):
-        if self.full and sql.split()[0].upper() not in ("ROLLBACK", "SELECT", "PRAGMA"):
+        if self.full and sql.split()[0].upper() in ("INSERT", "UPDATE", "DELETE"):
             raise sqlite3.OperationalError("database or disk is full")
         return self._db.execute(sql, *args)
 
@@ -110,3 +110,23 @@ def test_operator_clear_while_storage_still_fails_stays_tilted(tmp_path):
     with pytest.raises(StoreError):
         eng.step(KeyChanged(True))
     assert eng.cab.mode == "tilt" and eng.cab.s.stations[0].credits_minor == 2000
+
+
+def test_engine_that_cannot_write_at_start_stays_up_in_a_storage_tilt(tmp_path):
+    """Issue 11.6: a disk already full when the engine starts: the engine runs in a
+    storage tilt (acceptor off) instead of dying into a restart loop."""
+    import asyncio
+    store = Store(tmp_path / "j.db")
+    disk = FlakyDisk(store.db)
+    store.db = disk
+    disk.full = True
+    dev = Recorder()
+    eng = Engine(store, dev, rng=random.Random(1))
+
+    async def main():
+        stop = asyncio.Event()
+        await eng.run(stop.set, stop)
+
+    asyncio.run(main())
+    assert eng.storage_fault is not None and eng.cab.mode == "tilt"
+    assert any(isinstance(e, SetAcceptor) and not e.enabled for e in dev.ran)
