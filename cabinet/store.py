@@ -3,8 +3,12 @@
 Owns: the database file and its schema; committing the state, the round and
 the journal effects of one ``Cabinet.handle`` in one transaction; verifying
 and repairing the two checksummed copies of every critical row at start
-(research/cabinet-features.md C "Critical memory integrity"); the read-only
-history views (recall, events, vouchers). I/O: this is a shell module.
+(research/cabinet-features.md C "Critical memory integrity"); the keyed
+checksums (HMAC-SHA256, per-cabinet key file), the event log's hash chain and
+the commit record outside the database that find a tampered or rolled-back
+journal (issues 11.2, 11.14); salvaging a journal SQLite cannot read (11.7);
+the read-only history views (recall, events, vouchers). I/O: this is a shell
+module.
 
 SQLite runs in WAL mode with ``synchronous=FULL``: a commit that returned is
 on disk, and a power cut during one leaves the previous state whole.
