@@ -182,6 +182,8 @@ class Engine:
             try:
                 self.store.commit(state, self.cab.round_dict(), effects, state.wall_s)
             except StoreError as e:
+                if self.store.committed is not None:   # the database commit may have
+                    self._committed = self.store.committed  # passed, its record not
                 self._storage_tilt(str(e))
                 raise
             self.commit_ms.append((time.perf_counter() - t0) * 1000)

@@ -469,7 +469,8 @@ class Store:
             for f in findings:
                 log.error("journal check: %s", f)
         try:
-            self.write_commit_record()
+            if not findings:        # else the RAM error's own commit records it: a crash
+                self.write_commit_record()  # before that must find the same again
         except OSError as e:            # the next durable commit fails and tilts
             log.error("journal commit record cannot be written: %s", e.strerror or e)
         return Loaded(state, round_state, ram_error, round_corrupt, repaired, findings,
