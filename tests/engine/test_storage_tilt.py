@@ -130,3 +130,18 @@ def test_engine_that_cannot_write_at_start_stays_up_in_a_storage_tilt(tmp_path):
     asyncio.run(main())
     assert eng.storage_fault is not None and eng.cab.mode == "tilt"
     assert any(isinstance(e, SetAcceptor) and not e.enabled for e in dev.ran)
+
+
+def test_commit_whose_record_cannot_be_written_tilts_at_what_was_committed(tmp_path):
+    """Issue 11.6: the database commit passed but the commit record could not be
+    written (disk full): the tilt's core is the committed state, as a restart sees it."""
+    eng, disk, dev = _rig(tmp_path)
+
+    def no_space():
+        raise OSError(28, "No space left on device")
+
+    eng.store.write_commit_record = no_space
+    _step(eng, NoteStacked(1, 5000, "t2"))
+    assert eng.storage_fault is not None and eng.cab.mode == "tilt"
+    on_disk = Store(tmp_path / "j.db", readonly=True).load_readonly()
+    assert eng.cab.s.stations[0].credits_minor == on_disk.stations[0].credits_minor == 7000
