@@ -332,6 +332,8 @@ class Store:
         rec = self._commit_record()
         if self.key is None:
             return ["the journal key cannot be read: the commit record cannot be verified"]
+        if rec is None:
+            return [f"the commit record {path.name} cannot be read"]
         try:
             seq, event_id, chain = int(rec["seq"]), int(rec["event_id"]), str(rec["chain"])
             ok = hmac.compare_digest(self._record_mac(seq, event_id, chain), str(rec["mac"]))
