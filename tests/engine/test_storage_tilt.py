@@ -8,7 +8,7 @@ import sqlite3
 
 import pytest
 
-from cabinet.effects import PrintVoucher, SetAcceptor, StackNote
+from cabinet.effects import PrintVoucher, ReturnNote, SetAcceptor, StackNote
 from cabinet.errors import StoreError
 from cabinet.events import IntentReceived, KeyChanged, NoteEscrowed, NoteStacked, PowerUp, Tick
 from cabinet.runtime import Engine
@@ -82,6 +82,7 @@ def test_failed_commit_tilts_and_discards_the_uncommitted_state(tmp_path, caplog
         for i in range(10):                                    # a second of ticks
             _step(eng, Tick(i * 100, WALL + i / 10))
         _step(eng, NoteEscrowed(1, 500, "t3"))
+        assert ReturnNote(1, "storage fault") in dev.ran         # handed back, not stacked
         _step(eng, IntentReceived(1, "deal"))
         _step(eng, IntentReceived(1, "cash_out"))
     errors = [r for r in caplog.records if r.levelno >= logging.ERROR]
