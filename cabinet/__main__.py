@@ -9,6 +9,7 @@ clean shutdown on SIGTERM/SIGINT. With ``python -m cabinet`` it runs the
 from __future__ import annotations
 
 import asyncio
+import fcntl
 import logging
 import os
 import signal
@@ -18,9 +19,9 @@ from pathlib import Path
 from typing import Any
 
 from cabinet.errors import ConfigError
-from cabinet.paths import default_journal, default_socket
+from cabinet.paths import default_journal, default_socket, lock_file
 from cabinet.runtime import Devices, Engine, NoDevices
-from cabinet.store import Store
+from cabinet.store import open_journal
 from cabinet.ui_server import UIServer
 
 log = logging.getLogger("cabinet")
@@ -124,7 +125,7 @@ def build_devices(mode: str, config: dict[str, Any], engine: Engine,
 
 async def _run(journal: Path, socket: Path, mode: str, config: dict[str, Any],
                sim_dir: Path | None) -> None:
-    store = Store(journal)
+    store, _ = open_journal(journal)            # a corrupt one: salvaged, RAM error
     engine = Engine(store)
     sim_socket = socket.with_name(socket.name + ".sim") if mode == "sim" else None
     engine.devices = build_devices(mode, config, engine, sim_dir, sim_socket)
@@ -152,6 +153,26 @@ async def _run(journal: Path, socket: Path, mode: str, config: dict[str, Any],
     log.info("engine stopped")
 
 
+def lock_journal(journal: Path) -> Any:
+    """Take the one-engine-per-journal lock (``fcntl.flock`` on ``<journal>.lock``).
+
+    Returns the open lock file (keep it open for the engine's lifetime), or
+    ``None`` when another engine holds it (issue 11.5).
+
+    Raises:
+        OSError: the lock file cannot be created.
+    """
+    path = lock_file(journal)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    f = open(path, "a")  # noqa: SIM115 - held open while the engine runs
+    try:
+        fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        f.close()
+        return None
+    return f
+
+
 def engine_main(journal: str | None, socket: str | None, devices: str, config: str | None,
                 sim_dir: str | None) -> int:
     """Run the engine until SIGTERM/SIGINT; returns the exit status."""
@@ -162,8 +183,18 @@ def engine_main(journal: str | None, socket: str | None, devices: str, config: s
     except ConfigError as e:
         print(f"config: {e}", file=sys.stderr)
         return 2
+    journal_path = Path(journal) if journal else default_journal()
     try:
-        asyncio.run(_run(Path(journal) if journal else default_journal(),
+        lock = lock_journal(journal_path)
+    except OSError as e:
+        print(f"engine: cannot lock journal {journal_path}: {e.strerror or e}", file=sys.stderr)
+        return 2
+    if lock is None:
+        print(f"engine: journal {journal_path} is in use by another engine "
+              f"(lock {lock_file(journal_path)})", file=sys.stderr)
+        return 2
+    try:
+        asyncio.run(_run(journal_path,
                          Path(socket) if socket else default_socket(), devices, cfg,
                          Path(sim_dir) if sim_dir else None))
     except ValueError as e:               # ConfigError of the cabinet or of drivers/
@@ -173,6 +204,8 @@ def engine_main(journal: str | None, socket: str | None, devices: str, config: s
         log.debug("engine failed to start", exc_info=True)
         print(f"engine: cannot start: {type(e).__name__}: {e}", file=sys.stderr)
         return 1
+    finally:
+        lock.close()
     return 0
 
 

@@ -50,10 +50,17 @@ def _build_parser() -> argparse.ArgumentParser:
 
     for name, helptext in (("meters", "print the meters of a journal"),
                            ("recall", "print the last rounds (game recall)"),
-                           ("events", "print the event log")):
+                           ("events", "print the event log"),
+                           ("doctor", "verify a journal (SQLite, keyed checksums, event "
+                            "chain, commit record); status 1 if anything is wrong")):
         vp = sub.add_parser(name, help=helptext)
         vp.add_argument("--journal", help="SQLite journal (default: user data dir)")
+        if name == "doctor":
+            continue
         vp.add_argument("--json", action="store_true", help="JSON instead of text")
+        if name == "events":
+            vp.add_argument("--verify", action="store_true",
+                            help="verify the event chain instead; status 1 if broken")
         if name != "meters":
             vp.add_argument("--limit", type=int, default=10 if name == "recall" else 50)
         if name == "recall":
@@ -100,7 +107,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command == "engine":
         from cabinet.__main__ import engine_main
         return engine_main(args.journal, args.socket, args.devices, args.config, args.sim_dir)
-    if args.command in ("meters", "recall", "events"):
+    if args.command in ("meters", "recall", "events", "doctor"):
         import sqlite3
         from pathlib import Path
 
@@ -113,6 +120,10 @@ def main(argv: Sequence[str] | None = None) -> int:
                 return views_cli.meters(path, args.json)
             if args.command == "recall":
                 return views_cli.recall(path, args.station, args.limit, args.json)
+            if args.command == "doctor":
+                return views_cli.doctor(path)
+            if args.verify:
+                return views_cli.verify_events(path)
             return views_cli.events(path, args.limit, args.json)
         except (sqlite3.Error, StoreError) as e:
             print(f"{path}: not a readable cabinet journal ({e})", file=sys.stderr)

@@ -60,6 +60,8 @@ FAULTS: dict[str, tuple[int, str]] = {
     "printer_paper_out": (401, "Printer out of paper"),
     "printer_cover_open": (402, "Printer cover open"),
     "printer_failure": (403, "Printer failure"),
+    "storage_failure": (500, "Journal storage failed: play stopped; restart or operator "
+                        "key to clear once storage works"),
     "engine_fault": (900, "Engine fault"),
 }
 

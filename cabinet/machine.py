@@ -77,6 +77,12 @@ from cabinet.state import (
 
 #: How long a print may take before its outcome counts as unknown.
 PRINT_TIMEOUT_MS = 30_000
+#: Wall time that moves this many seconds more or less than the monotonic clock
+#: between two ticks (or is behind the journal at power-up) is a clock jump (issue 11.8).
+CLOCK_JUMP_S = 2.0
+#: Why an expired voucher comes back (journaled; the screen sends the player to the
+#: attendant, who can check it in the voucher log).
+EXPIRED_REASON = "expired - see attendant"
 #: How many stacked-note transaction ids are remembered to refuse repeats.
 TXN_MEMORY = 64
 
@@ -671,6 +677,7 @@ class Cabinet:
             validation_number=vn, sequence=s.voucher_seq, amount_minor=amount,
             station=st.station, issued_wall_s=s.wall_s,
             expires_wall_s=s.wall_s + settings.voucher_expiry_days * 86_400,
+            clock_adjust_s=s.clock_adjust_s,
             status="handpay" if to_handpay else "printing",
             venue=settings.venue_name, machine_number=settings.machine_number)
         st.credits_minor -= amount
@@ -760,7 +767,7 @@ class Cabinet:
             "over the credit limit":
                 f"credit limit {money(self.s.settings.credit_limit_minor, sym)}",
             "not issued by this cabinet": "not issued here",
-            "voucher expired": "expired - see attendant",
+            EXPIRED_REASON: EXPIRED_REASON,
             "voucher is redeemed": "already redeemed - see attendant",
             "voucher is handpaid": "already paid by hand - see attendant",
             "voucher is handpay": "waiting for a handpay - see attendant",
@@ -831,15 +838,24 @@ class Cabinet:
             return "not issued by this cabinet"
         if rec.status != "issued":
             return f"voucher is {rec.status}"
-        if self.s.wall_s > rec.expires_wall_s:
-            return "voucher expired"
+        if self._expired(rec):
+            return EXPIRED_REASON
         return self._refuse_money_in(st, rec.amount_minor)
+
+    def _expired(self, rec: VoucherRecord) -> bool:
+        """Past its expiry counted from its issue as journaled: the clock jumps journaled
+        since the issue do not count (issue 11.8: a ticket printed on a slow clock
+        stays good for its days once the clock is corrected)."""
+        return self.s.wall_s - (self.s.clock_adjust_s - rec.clock_adjust_s) > rec.expires_wall_s
 
     def _on_voucher_escrow(self, ev: VoucherEscrowed, out: list[Effect]) -> None:
         reason = self._voucher_refusal(self.station(ev.station), ev.record)
         if reason is not None:
             self.tell_refusal(self.station(ev.station), "Voucher refused", reason)
+            vn = ev.validation_number if ev.record is not None else ev.validation_number[-4:]
             out.append(ReturnNote(ev.station, reason))
+            out.append(Journal("voucher_refused", ev.station, 0,
+                               {"validation_number": vn, "reason": reason, "txn": ev.txn}))
         else:
             assert ev.record is not None
             out.append(Journal("voucher_escrowed", ev.station, ev.record.amount_minor,
@@ -852,8 +868,7 @@ class Cabinet:
         if self._seen_txn(ev.txn):
             out.append(Journal("voucher_repeat_ignored", ev.station, 0, {"txn": ev.txn}))
             return
-        if st is None or rec is None or rec.status != "issued" or \
-                self.s.wall_s > rec.expires_wall_s:
+        if st is None or rec is None or rec.status != "issued" or self._expired(rec):
             out.append(Journal("voucher_stacked_invalid", ev.station, 0,
                                {"validation_number": ev.validation_number[-4:], "txn": ev.txn}))
             return
@@ -939,8 +954,20 @@ class Cabinet:
                       for c in st.faults]
         return lines
 
+    def _clock_jump(self, old_wall_s: float, new_wall_s: float, jump_s: float,
+                    out: list[Effect]) -> None:
+        """Journal a wall-clock jump and remember it for voucher ages (issue 11.8)."""
+        self.s.clock_adjust_s += jump_s
+        out.append(Journal("clock_jump", 0, 0, {"old_wall_s": old_wall_s,
+                                                "new_wall_s": new_wall_s,
+                                                "jump_s": round(jump_s, 3)}))
+
     def _on_tick(self, ev: Tick, out: list[Effect]) -> None:
         s = self.s
+        if s.now_ms or s.wall_s:
+            jump = (ev.wall_s - s.wall_s) - (ev.now_ms - s.now_ms) / 1000
+            if abs(jump) > CLOCK_JUMP_S:
+                self._clock_jump(s.wall_s, ev.wall_s, jump, out)
         s.now_ms = ev.now_ms
         s.wall_s = ev.wall_s
         mode = self.mode
@@ -960,6 +987,8 @@ class Cabinet:
 
     def _on_power_up(self, ev: PowerUp, out: list[Effect]) -> None:
         s = self.s
+        if s.wall_s and ev.wall_s < s.wall_s - CLOCK_JUMP_S:  # behind the journal's last time
+            self._clock_jump(s.wall_s, ev.wall_s, ev.wall_s - s.wall_s, out)
         s.now_ms = ev.now_ms
         s.wall_s = ev.wall_s
         s.power_ups += 1
@@ -1053,6 +1082,13 @@ class Cabinet:
         self._lamps.clear()
         self._acceptor.clear()
         self._tower = ""
+
+    def outputs(self) -> list[Effect]:
+        """The lamp, acceptor and tower effects the state calls for that were not sent
+        yet; changes nothing else (the engine's storage tilt, issue 11.6)."""
+        out: list[Effect] = []
+        self._refresh_outputs(out)
+        return out
 
     def snapshot(self, seq: int) -> Any:
         """The player-visible ``Snapshot`` numbered ``seq`` (see ``cabinet.view``)."""

@@ -37,3 +37,18 @@ def default_socket() -> Path:
         return run / "ui.sock"
     base = os.environ.get("XDG_RUNTIME_DIR") or tempfile.gettempdir()
     return Path(base) / APP / "ui.sock"
+
+
+def lock_file(journal: Path) -> Path:
+    """The engine's lock beside the journal (one engine per journal, issue 11.5)."""
+    return journal.with_name(journal.name + ".lock")
+
+
+def key_file(journal: Path) -> Path:
+    """The per-cabinet HMAC secret beside the journal, mode 0600 (issue 11.14)."""
+    return journal.with_name(journal.name + ".key")
+
+
+def commit_file(journal: Path) -> Path:
+    """The fsynced, HMAC'd record of the last durable commit number (issue 11.2)."""
+    return journal.with_name(journal.name + ".commit")

@@ -26,6 +26,8 @@ class VoucherRecord(msgspec.Struct, kw_only=True, frozen=True):
         status: one of ``VOUCHER_STATUSES``.
         venue, machine_number: printed on the ticket.
         redeemed_wall_s: when it was taken back in, if it was.
+        clock_adjust_s: the cabinet's sum of journaled clock jumps at issue
+            (``CabinetState.clock_adjust_s``); expiry discounts jumps since.
     """
 
     validation_number: str
@@ -38,6 +40,7 @@ class VoucherRecord(msgspec.Struct, kw_only=True, frozen=True):
     venue: str
     machine_number: str
     redeemed_wall_s: float | None = None
+    clock_adjust_s: float = 0.0
 
 
 class RecallEntry(msgspec.Struct, kw_only=True, frozen=True):

@@ -13,7 +13,9 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import dataclasses
+import json
 import logging
+import sqlite3
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -21,10 +23,21 @@ from typing import Protocol
 
 import msgspec
 
-from cabinet.effects import Effect, Rejected, SendCue
+from cabinet.effects import (
+    Effect,
+    Rejected,
+    ReturnNote,
+    SendCue,
+    SetAcceptor,
+    SetLamps,
+    SetTowerLight,
+)
+from cabinet.errors import StoreError
 from cabinet.events import (
     DeviceFaulted,
     Event,
+    KeyChanged,
+    NoteEscrowed,
     PowerUp,
     Tick,
     VoucherEscrowed,
@@ -33,6 +46,7 @@ from cabinet.events import (
 from cabinet.ipc import Cue
 from cabinet.machine import Cabinet, RandomSource, new_state
 from cabinet.snapshot import Snapshot
+from cabinet.state import CabinetState
 from cabinet.store import Store
 
 log = logging.getLogger("cabinet.engine")
@@ -80,8 +94,11 @@ def boot(store: Store, rng: RandomSource | None = None) -> Cabinet:
     loaded = store.load()
     state = loaded.state
     if loaded.ram_error or state is None and loaded.round_state is not None:
-        state = new_state()
+        # a salvaged journal's verified state is kept for the technician to read
+        state = state if loaded.salvaged and state is not None else new_state()
         state.ram_error = True
+        if loaded.findings:             # what was found, for the RAM-error screen
+            state.faults = {"ram_error": "; ".join(loaded.findings)}
         log.error("critical memory failed its check: RAM error")
     for name in loaded.repaired:
         log.warning("critical row %s: bad copy rebuilt from the good one", name)
@@ -117,6 +134,14 @@ class Engine:
         self.listeners: list[Callable[[Snapshot | Cue], None]] = []
         self.handled = 0
         self.commit_ms: list[float] = []
+        #: Why the journal cannot be written (storage tilt, issue 11.6), else ``None``.
+        self.storage_fault: str | None = None
+        self._committed = self._baseline()
+
+    def _baseline(self) -> tuple[bytes, bytes]:
+        """What a restart would load now: the state and round as last committed."""
+        return (msgspec.json.encode(self.cab.s),
+                self.store._encode_round(self.cab.round_dict()))
 
     # -- feeding events ---------------------------------------------------------------
 
@@ -128,10 +153,23 @@ class Engine:
         return pending.done
 
     def step(self, event: Event) -> list[Effect]:
-        """Handle one event on the loop thread: core, commit, devices, publish."""
+        """Handle one event on the loop thread: core, commit, devices, publish.
+
+        Raises:
+            StoreError: the step could not be journaled (the cabinet is then in a
+                storage tilt, its core back at the last commit) or the cabinet
+                already is in one (the event is refused, not handled).
+        """
+        if self.storage_fault is not None and not self._storage_event(event):
+            return []
         if isinstance(event, VoucherEscrowed | VoucherStacked) and event.record is None:
             # the journal's record of the voucher, read right before the core decides
-            event = dataclasses.replace(event, record=self.store.voucher(event.validation_number))
+            try:
+                record = self.store.voucher(event.validation_number)
+            except sqlite3.Error as e:              # EIO on read: the same storage tilt
+                self._storage_tilt(f"journal read failed: {e}")
+                raise StoreError(f"journal read failed: {e}") from None
+            event = dataclasses.replace(event, record=record)
         try:
             effects = self.cab.handle(event)
         except Exception as e:                       # a bug in the core: tilt, keep money
@@ -141,8 +179,16 @@ class Engine:
         state = self.cab.s
         if self.store.needs_commit(state, self.cab.round_dict(), effects):
             t0 = time.perf_counter()
-            self.store.commit(state, self.cab.round_dict(), effects, state.wall_s)
+            try:
+                self.store.commit(state, self.cab.round_dict(), effects, state.wall_s)
+            except StoreError as e:
+                if self.store.committed is not None:   # the database commit may have
+                    self._committed = self.store.committed  # passed, its record not
+                self._storage_tilt(str(e))
+                raise
             self.commit_ms.append((time.perf_counter() - t0) * 1000)
+            if self.store.committed is not None:
+                self._committed = self.store.committed
         self.handled += 1
         for eff in effects:
             if isinstance(eff, Rejected):
@@ -156,6 +202,58 @@ class Engine:
                     log.exception("device effect %r failed", eff)
         self._publish_snapshot()
         return effects
+
+    # -- storage tilt (issue 11.6) ------------------------------------------------------------
+
+    def _storage_tilt(self, reason: str, first: bool = True) -> None:
+        """A commit failed: put the core back at the last commit, tilt, tell the devices
+        only what the tilt calls for (acceptor off, lamps, tower). Logged once."""
+        if first:
+            log.error("%s: storage tilt; the step is discarded, play stopped until a "
+                      "restart or an operator clear once storage works", reason)
+            self.storage_fault = reason
+        blob, rblob = self._committed
+        self.cab = Cabinet(msgspec.json.decode(blob, type=CabinetState), json.loads(rblob),
+                           rng=self.cab.rng, history=self.store)
+        self.cab.s.faults = {**self.cab.s.faults, "storage_failure": str(self.storage_fault)}
+        self._run_outputs(self.cab.outputs())
+        self._publish_snapshot()
+
+    def _run_outputs(self, effects: list[Effect]) -> None:
+        for eff in effects:
+            if isinstance(eff, SetLamps | SetAcceptor | SetTowerLight):
+                try:
+                    self.devices.run(eff)
+                except Exception:
+                    log.exception("device effect %r failed", eff)
+
+    def _storage_event(self, event: Event) -> bool:
+        """In a storage tilt: the operator key re-verifies the journal and, if it is
+        good and writable, ends the tilt (returns True: handle the event). Anything
+        else is refused (``StoreError``); escrowed money is handed back; ticks are
+        dropped quietly (returns False)."""
+        if isinstance(event, Tick):
+            return False
+        if isinstance(event, KeyChanged) and event.on:
+            try:
+                self.cab = boot(self.store, self.cab.rng)
+                self.store.commit(self.cab.s, self.cab.round_dict(), [], self.cab.s.wall_s)
+            except (StoreError, sqlite3.Error, OSError) as e:
+                log.warning("operator clear: the journal still cannot be written (%s)", e)
+                self._storage_tilt(str(self.storage_fault), first=False)
+                raise StoreError(f"storage tilt: {e}") from None
+            log.warning("operator clear: journal re-verified and writable; storage tilt ended")
+            self.storage_fault = None
+            self._committed = self._baseline()
+            self.cab.resend_outputs()
+            return True
+        if isinstance(event, NoteEscrowed | VoucherEscrowed):
+            try:
+                self.devices.run(ReturnNote(event.station, "storage fault"))
+            except Exception:
+                log.exception("returning an escrow failed")
+        log.debug("storage tilt: %r not handled", event)
+        raise StoreError(f"storage tilt: {self.storage_fault}")
 
     # -- publishing -------------------------------------------------------------------------
 
@@ -183,10 +281,18 @@ class Engine:
         """Boot (``PowerUp``), start devices and ticks, and handle events until ``stop``."""
         self.loop = asyncio.get_running_loop()
         self.queue = asyncio.Queue()
-        self.step(PowerUp(self.clock_ms(), self.wall_s()))
+        try:
+            self.step(PowerUp(self.clock_ms(), self.wall_s()))
+        except StoreError:
+            pass                            # storage tilt from the start: stay up, say so
         self.devices.start(self.post)
         self.cab.resend_outputs()
-        self.step(Tick(self.clock_ms(), self.wall_s()))
+        if self.storage_fault is not None:     # the tilt's outputs, now the devices run
+            self._run_outputs(self.cab.outputs())
+        try:
+            self.step(Tick(self.clock_ms(), self.wall_s()))
+        except StoreError:
+            pass
         if started is not None:
             started()
         stop = stop or asyncio.Event()
@@ -205,6 +311,8 @@ class Engine:
                 try:
                     self.step(pending.event)
                     pending.done.set_result(None)
+                except StoreError as e:          # storage tilt: logged once by step
+                    pending.done.set_exception(e)
                 except Exception as e:               # store failure: the event is not kept
                     log.exception("event %r could not be journaled", pending.event)
                     pending.done.set_exception(e)

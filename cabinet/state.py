@@ -106,6 +106,8 @@ class CabinetState(msgspec.Struct, kw_only=True):
     clear, play waits until settings are saved in maintenance.
     ``handpay_queue``: further handpays (two stations hitting a jackpot in
     the same round) shown one after another, each reset by its own key turn.
+    ``clock_adjust_s``: the sum of the wall-clock jumps journaled as
+    ``clock_jump`` (seconds; voucher expiry discounts them, issue 11.8).
     """
 
     version: int = STATE_VERSION
@@ -137,3 +139,4 @@ class CabinetState(msgspec.Struct, kw_only=True):
     now_ms: int = 0
     wall_s: float = 0.0
     last_button: str = ""
+    clock_adjust_s: float = 0.0

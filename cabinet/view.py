@@ -98,6 +98,8 @@ def build_snapshot(cab: Cabinet, seq: int) -> Snapshot:
         overlay_text = "Configuration required: turn the operator key and save settings"
     elif mode == "ram_error":
         overlay_text = fault_text("ram_error")
+        if s.faults.get("ram_error"):       # what the journal check found (issue 11)
+            overlay_text += ". Found: " + s.faults["ram_error"]
     elif mode == "handpay" and s.handpay is not None:
         hp = s.handpay
         handpay = HandpayView(amount_minor=hp.amount_minor, reason=hp.reason,

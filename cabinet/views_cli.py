@@ -1,6 +1,8 @@
-"""``cabinet meters``, ``cabinet recall``, ``cabinet events``: read-only journal views.
+"""``cabinet meters``, ``cabinet recall``, ``cabinet events``, ``cabinet doctor``: read-only
+journal views.
 
-Owns: printing a journal's meters, game recall and event log as text or JSON.
+Owns: printing a journal's meters, game recall and event log as text or JSON,
+and the journal verification report (``doctor``, ``events --verify``).
 Opens the journal read-only, so it may run while the engine does.
 """
 
@@ -13,6 +15,7 @@ from pathlib import Path
 
 import msgspec
 
+from cabinet.paths import key_file
 from cabinet.rules_text import money
 from cabinet.store import Store
 
@@ -22,7 +25,12 @@ def _open(path: Path) -> Store | None:
         print(f"no journal at {path} (start the engine first, or pass --journal)",
               file=sys.stderr)
         return None
-    return Store(path, readonly=True)
+    store = Store(path, readonly=True)
+    if store.key is None and key_file(path).exists():
+        print(f"cannot read the journal key {key_file(path)} (run as the engine's user)",
+              file=sys.stderr)
+        return None
+    return store
 
 
 def meters(path: Path, as_json: bool) -> int:
@@ -99,3 +107,33 @@ def events(path: Path, limit: int, as_json: bool) -> int:
         print(f"{r['id']:6d} {when} {r['kind']:22s} st{r['station']} {amount:>10s} "
               f"{json.dumps(r['data']) if r['data'] else ''}")
     return 0
+
+
+def doctor(path: Path) -> int:
+    """Verify the journal (``Store.verify``): print each finding; 1 if any, else 0.
+
+    Issue 11.14: a tampered or rolled-back journal is reported, never repaired here.
+    """
+    store = _open(path)
+    if store is None:
+        return 2
+    findings = store.verify()
+    for f in findings:
+        print(f"FOUND: {f}")
+    if not findings:
+        print(f"journal {path}: OK ({store.seq} commits, {len(store.events(10**9))} events "
+              "verified)")
+    return 1 if findings else 0
+
+
+def verify_events(path: Path) -> int:
+    """``cabinet events --verify``: walk the event chain; 1 with the breaks, else 0."""
+    store = _open(path)
+    if store is None:
+        return 2
+    findings = store.verify_chain() + store.verify_commit_record()
+    for f in findings:
+        print(f"FOUND: {f}")
+    if not findings:
+        print("event log OK")
+    return 1 if findings else 0

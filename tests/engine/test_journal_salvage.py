@@ -1,0 +1,126 @@
+"""Issue 11.7: a journal SQLite cannot read is salvaged into a fresh one, and the
+cabinet starts into a RAM error that says what was found (never an exit-1 loop)."""
+
+from __future__ import annotations
+
+import random
+import signal
+import sqlite3
+import subprocess
+import sys
+
+import pytest
+
+from cabinet.events import IntentReceived, KeyChanged, NoteStacked, PowerUp
+from cabinet.runtime import Engine
+from cabinet.store import Store, open_journal
+
+WALL = 1_800_000_000.0
+PAGE = 4096
+
+
+def _played(path, notes=1):
+    eng = Engine(Store(path), rng=random.Random(1), clock_ms=lambda: 0, wall_s=lambda: WALL)
+    eng.step(PowerUp(0, WALL))
+    for i in range(notes):
+        eng.step(NoteStacked(1, 100, f"t{i}"))
+    eng.store.close()                          # checkpoints: everything in the main file
+
+
+def _pages(path, table):
+    db = sqlite3.connect(path)
+    try:
+        rows = db.execute("SELECT pageno, pagetype FROM dbstat WHERE name=?",
+                          (table,)).fetchall()
+    except sqlite3.OperationalError:
+        pytest.skip("this SQLite has no dbstat")
+    finally:
+        db.close()
+    return rows
+
+
+def _garble(path, pageno):
+    with open(path, "r+b") as f:
+        f.seek((pageno - 1) * PAGE)
+        f.write(bytes([0xA5]) * PAGE)
+
+
+def _boot(path):
+    store, findings = open_journal(path)
+    eng = Engine(store, rng=random.Random(1), clock_ms=lambda: 0, wall_s=lambda: WALL)
+    eng.step(PowerUp(0, WALL))
+    return eng, findings
+
+
+def _ram_clear(eng):
+    eng.step(KeyChanged(True))
+    for _ in range(7):
+        eng.step(IntentReceived(1, "menu_down"))
+    for _ in range(3):
+        eng.step(IntentReceived(1, "menu_select"))
+
+
+def test_corrupt_header_starts_in_a_ram_error_with_the_file_kept_aside(tmp_path):
+    """Issue 11.7: a destroyed file header: RAM error saying so, the corrupt file kept
+    renamed beside a fresh journal, and the technician's RAM clear works."""
+    path = tmp_path / "j.db"
+    _played(path)
+    with open(path, "r+b") as f:
+        f.write(b"\x00" * 100)
+    eng, findings = _boot(path)
+    assert findings and "corrupt" in findings[0]
+    aside = list(tmp_path.glob("j.db.corrupt-*"))
+    assert len(aside) == 1 and aside[0].read_bytes()[:100] == b"\x00" * 100
+    assert eng.cab.s.ram_error and eng.cab.mode == "ram_error"
+    assert "corrupt" in eng.snapshot.overlay_text and aside[0].name in eng.snapshot.overlay_text
+    _ram_clear(eng)
+    assert not eng.cab.s.ram_error and eng.cab.s.needs_config
+    eng.store.close()
+    assert Store(path).db.execute("PRAGMA quick_check").fetchone()[0] == "ok"
+
+
+def test_corrupt_critical_root_page_salvages_the_history(tmp_path):
+    """Issue 11.7: the critical table's root page garbled: RAM error, events kept."""
+    path = tmp_path / "j.db"
+    _played(path, notes=3)
+    (root,) = [p for p, _ in _pages(path, "critical")]
+    _garble(path, root)
+    eng, findings = _boot(path)
+    assert eng.cab.s.ram_error
+    kinds = [e["kind"] for e in eng.store.all_events()]
+    assert kinds.count("bill_stacked") == 3 and "journal_salvaged" in kinds
+
+
+def test_one_corrupt_history_page_keeps_the_credits_readable(tmp_path):
+    """Issue 11.7: one leaf page of the event log garbled: the credits (intact) and the
+    other events are kept, the cabinet starts in a RAM error instead of exiting."""
+    path = tmp_path / "j.db"
+    _played(path, notes=200)
+    leaves = [p for p, t in _pages(path, "events") if t == "leaf"]
+    assert len(leaves) >= 3
+    _garble(path, leaves[1])
+    eng, findings = _boot(path)
+    assert eng.cab.s.ram_error and "corrupt" in " ".join(findings)
+    assert eng.cab.s.stations[0].credits_minor == 200 * 100     # read and kept
+    n = [e["kind"] for e in eng.store.all_events()].count("bill_stacked")
+    assert 100 < n < 200                                         # one page lost, not all
+
+
+@pytest.mark.timeout(60)
+def test_engine_on_a_corrupt_journal_starts_instead_of_exiting(tmp_path):
+    """Issue 11.7: ``cabinet engine`` on a corrupt journal comes up (RAM error) rather
+    than exiting 1 into a systemd restart loop."""
+    path = tmp_path / "j.db"
+    _played(path)
+    with open(path, "r+b") as f:
+        f.write(b"\x00" * 100)
+    p = subprocess.Popen([sys.executable, "-m", "cabinet", "engine", "--devices", "none",
+                          "--journal", str(path), "--socket", str(tmp_path / "s")],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        line = p.stdout.readline()
+        assert line.startswith("engine ready"), (line, p.stderr.read() if p.poll() else "")
+    finally:
+        p.send_signal(signal.SIGTERM)
+        p.wait(20)
+    assert p.returncode == 0
