@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 import msgspec
 
-from cabinet.effects import Effect, Journal
+from cabinet.effects import Effect, Journal, PollDevices
 from cabinet.errors import fault_text
 from cabinet.rules_text import money
 from cabinet.settings import GameSettings
@@ -51,6 +51,8 @@ PAGE_LINES = 16
 EVENT_LOG_HIDDEN = frozenset({"maintenance_page"})
 #: Newest events the Event log page pages through.
 EVENT_LOG_DEPTH = 200
+#: The Faults page's one item: every device reports its state again (issue 10.1).
+FAULTS_ITEM = "Re-check devices, clear engine faults"
 
 
 def _items(cab: Cabinet) -> list[str]:
@@ -69,7 +71,7 @@ def _items(cab: Cabinet) -> list[str]:
     if m.page == "ram_clear":
         return ["Confirm RAM clear"]
     if m.page == "faults":
-        return ["Clear engine faults"]
+        return [FAULTS_ITEM]
     return []
 
 
@@ -123,6 +125,8 @@ def _select(cab: Cabinet, out: list[Effect]) -> None:
         key = MAIN_ITEMS[min(m.selected, len(MAIN_ITEMS) - 1)][0]
         m.page, m.selected, m.confirm, m.draft, m.scroll = key, 0, "", {}, 0
         out.append(Journal("maintenance_page", 0, 0, {"page": key}))
+        if key == "faults":
+            out.append(PollDevices())
     elif m.page == "settings":
         n = len(SETTING_CHOICES)
         if m.selected < n:
@@ -151,8 +155,10 @@ def _select(cab: Cabinet, out: list[Effect]) -> None:
         else:
             m.confirm = "armed"
     elif m.page == "faults":
-        # Device faults clear when the device reports healthy; an engine fault
-        # (a bug caught by the runtime) is cleared here by the operator.
+        # Device faults clear when the device reports healthy (asked again here:
+        # a fault journaled before a restart must not outlive its cause, issue
+        # 10.1); an engine fault (a bug caught by the runtime) is cleared here.
+        out.append(PollDevices())
         engine = [c for c in cab.s.faults if not c.startswith(("bill_", "printer_"))]
         if engine:
             cab.s.faults = {c: t for c, t in cab.s.faults.items() if c not in engine}
@@ -268,7 +274,8 @@ def _page_lines(cab: Cabinet) -> tuple[str, list[str]]:
             lines.insert(0, fault_text("audit_mismatch") + " (RAM clear required)")
         if s.ram_error:
             lines.insert(0, fault_text("ram_error"))
-        return "Faults", lines or ["No faults."]
+        return "Faults", (lines or ["No faults."]) + [
+            "Device faults clear when the device reports healthy; Select asks every device now."]
     if m.page == "ram_clear":
         lines = ["Erases credits, meters, vouchers and history. Settings must be saved",
                  "again before play resumes."]

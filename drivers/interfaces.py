@@ -145,6 +145,14 @@ class BillAcceptor(_Closeable):
         starts inhibited.
         """
 
+    def report_state(self) -> None:
+        """Send the device's current state to the sink now, changed or not.
+
+        ``DeviceOffline`` while offline, ``DeviceFault`` for a fault in force, else
+        ``DeviceOnline`` (so a stale fault held by the engine clears).  Thread-safe;
+        never raises.  The default sends nothing (a device with no such state).
+        """
+
 
 class PrinterState(enum.Enum):
     """Summary of a printer status reading."""

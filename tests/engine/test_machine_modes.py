@@ -6,7 +6,7 @@ import random
 
 import msgspec
 
-from cabinet.effects import ClearJournal, Journal, Rejected, SetAcceptor, SetTowerLight
+from cabinet.effects import ClearJournal, Journal, PollDevices, Rejected, SetAcceptor, SetTowerLight
 from cabinet.events import (
     DeviceCleared,
     DeviceFaulted,
@@ -224,3 +224,24 @@ def test_engine_fault_is_cleared_by_the_operator_device_faults_by_the_device():
     eff = rig.press("menu_select")
     assert any(isinstance(e, Journal) and e.kind == "faults_cleared" for e in eff)
     assert list(rig.cab.s.faults) == ["bill_jam"]
+
+
+def test_the_faults_page_re_polls_the_devices():
+    """Issue 10.1: opening the Faults page and its Select ask every device to report
+    its state now (``PollDevices``), so a fault outliving its cause clears when the
+    device answers healthy; the page says so."""
+    rig = Rig()
+    rig.cab.handle(DeviceFaulted("printer", "printer_paper_out"))
+    rig.cab.handle(KeyChanged(True))
+    _goto(rig, 6)                                     # Faults
+    assert rig.cab.s.maintenance.page == "faults"
+    assert PollDevices() in rig.effects
+    view = rig.cab.snapshot(1).maintenance
+    assert view.items == ["Re-check devices, clear engine faults"]
+    assert "Printer out of paper" in " ".join(view.lines)
+    eff = rig.press("menu_select")
+    assert PollDevices() in eff
+    assert list(rig.cab.s.faults) == ["printer_paper_out"]   # only the device clears it
+    rig.cab.handle(DeviceCleared("printer"))
+    assert rig.cab.s.faults == {}
+    assert rig.cab.snapshot(2).maintenance.lines[0] == "No faults."
