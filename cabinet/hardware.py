@@ -205,10 +205,8 @@ class DriverDevices:
         legal = self.legal_actions(self.station)
         if name == "stand" and "decline" in legal:     # Stand answers "no insurance"
             name = "decline"
-        if "menu_up" in legal:                          # maintenance: buttons navigate
-            name = {"hit": "menu_down", "stand": "menu_select", "deal": "menu_select",
-                    "bet_up": "menu_up", "bet_down": "menu_down",
-                    "cash_out": "menu_back"}.get(name, name)
+        # in maintenance the button goes as it is: the core maps it to a menu
+        # move, or shows it on the Device test page (cabinet.maintenance.press)
         return IntentReceived(self.station, name)
 
     # -- effects (loop thread) ---------------------------------------------------------------

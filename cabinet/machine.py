@@ -318,8 +318,7 @@ class Cabinet:
         mode = self.mode
         if mode == "maintenance":
             self.s.last_button = ev.action
-            if ev.action in MENU_ACTIONS:
-                maintenance.handle(self, ev.action, out)
+            maintenance.press(self, ev.action, ev.value, out)
             return
         if ev.action not in self.legal_actions(ev.station):
             out.append(Rejected(what, f"not legal in {mode}"))

@@ -245,3 +245,54 @@ def test_the_faults_page_re_polls_the_devices():
     rig.cab.handle(DeviceCleared("printer"))
     assert rig.cab.s.faults == {}
     assert rig.cab.snapshot(2).maintenance.lines[0] == "No faults."
+
+
+def test_device_test_page_shows_every_button_by_its_name_and_cash_out_stays():
+    """Issue 10.7: on the Device test page the panel's buttons are shown by their
+    player-facing names (not ``menu_down``) and do not navigate, Cash Out included;
+    Cash Out twice within a second, the screen's BACK or the key leave, as the
+    page says."""
+    rig = Rig()
+    rig.cab.handle(KeyChanged(True))
+    _goto(rig, 4)                                     # Device test
+    assert rig.cab.s.maintenance.page == "device_test"
+    view = rig.cab.snapshot(1).maintenance
+    assert any("Cash Out twice" in line for line in view.lines + [view.hint])
+    shown = []
+    for action, value in (("hit", None), ("stand", None), ("deal", None), ("bet_up", None),
+                          ("bet_down", None), ("cash_out", None), ("chip", 500), ("place", 2),
+                          ("double", None)):
+        rig.advance(2000)
+        rig.press(action, value=value)
+        assert rig.cab.s.maintenance.page == "device_test", action
+        last = [ln for ln in rig.cab.snapshot(1).maintenance.lines if ln.startswith("Last button")]
+        shown.append(last[0].removeprefix("Last button: "))
+    assert shown == ["Hit", "Stand", "Deal", "Bet +", "Bet -", "Cash Out", "$5 chip", "Spot 2",
+                     "Double"]
+    lines = " ".join(rig.cab.snapshot(1).maintenance.lines)
+    assert "menu_" not in lines and "Pressed: Hit, Stand, Deal, Bet +, Bet -, Cash Out" in lines
+    rig.advance(2000)
+    rig.press("cash_out")
+    rig.advance(300)
+    rig.press("cash_out")                             # twice within 1 s: back to the menu
+    assert rig.cab.s.maintenance.page == "main"
+    _goto(rig, 4)
+    rig.press("menu_back")                            # the screen's BACK leaves too
+    assert rig.cab.s.maintenance.page == "main"
+
+
+def test_panel_buttons_navigate_the_other_maintenance_pages():
+    """Issue 10.7: the core, not the device bridge, turns panel buttons into menu
+    moves (Hit/Bet- down, Bet+ up, Deal/Stand select, Cash Out back)."""
+    rig = Rig()
+    rig.cab.handle(KeyChanged(True))
+    rig.press("hit")
+    rig.press("bet_down")
+    rig.press("bet_up")
+    assert rig.cab.s.maintenance.selected == 1
+    rig.press("deal")
+    assert rig.cab.s.maintenance.page == "recall"
+    rig.press("cash_out")
+    assert rig.cab.s.maintenance.page == "main"
+    rig.press("stand")
+    assert rig.cab.s.maintenance.page == "recall"

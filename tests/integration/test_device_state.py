@@ -120,3 +120,15 @@ def test_poll_devices_reports_the_printer_and_the_acceptor_again(tmp_path: Path)
             dd.stop()
 
     asyncio.run(scenario())
+
+
+def test_the_bridge_passes_panel_buttons_through_in_maintenance(tmp_path: Path) -> None:
+    """Issue 10.7: in maintenance the bridge sends the physical button (Cash Out stays
+    ``cash_out``, not ``menu_back``): the core decides what it means on each page."""
+    menu = frozenset({"menu_up", "menu_down", "menu_select", "menu_back"})
+    dd = DriverDevices(DriverSettings(mode="sim", sim_dir=tmp_path), lambda _s: menu, station=2)
+    from cabinet.events import IntentReceived
+    from drivers.events import Action
+    assert dd._intent_for(Action.CASH_OUT) == IntentReceived(2, "cash_out")
+    assert dd._intent_for(Action.HIT) == IntentReceived(2, "hit")
+    assert dd._intent_for(Action.CHIP_5) == IntentReceived(2, "chip", 500)
