@@ -48,6 +48,9 @@ from drivers.wiring import Wiring
 log = logging.getLogger(__name__)
 
 _KEY = "key"
+#: Door and key switches: settle time and the hold after a change (issue 11.13).
+SWITCH_SETTLE_S = 0.03
+SWITCH_HOLD_S = 0.25
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,10 +68,16 @@ class GpioButtonPanel(ButtonPanel):
         pin_factory: gpiozero pin factory, passed explicitly (``LGPIOFactory()`` on
             the Pi, ``MockFactory()`` in tests and simulation).  Never the global default.
         clock: monotonic seconds; edges are timestamped with it.
-        settle_s: a contact level counts after holding this long (default 5 ms).
+        settle_s: a button's level counts after holding this long (default 5 ms).
         refire_guard_s: at most one ``ButtonPressed`` per action in this window
             (default 0.25 s): Deal hammered 5 times in 200 ms is one intent.
         refire_guard_overrides_s: per-action windows (e.g. shorter for Bet+).
+        switch_settle_s: a door or key switch level counts after holding this long
+            (default 30 ms: key and door contacts bounce longer than buttons).
+        switch_hold_s: after a door or key change, the next is reported no sooner
+            than this (default 0.25 s, as the buttons' refire guard), and then if
+            the contact still holds it: one event per real move, however the
+            contact chatters (issue 11.13); the last position is never lost.
 
     Raises:
         gpiozero.GPIOZeroError: a pin is invalid or already in use.
@@ -83,6 +92,8 @@ class GpioButtonPanel(ButtonPanel):
         settle_s: float = 0.005,
         refire_guard_s: float = 0.25,
         refire_guard_overrides_s: Mapping[Action, float] | None = None,
+        switch_settle_s: float = SWITCH_SETTLE_S,
+        switch_hold_s: float = SWITCH_HOLD_S,
     ) -> None:
         log.info("button panel pin factory: %r", pin_factory)
         self._clock = clock
@@ -90,6 +101,7 @@ class GpioButtonPanel(ButtonPanel):
         self._edges: queue.SimpleQueue[_Edge] = queue.SimpleQueue()
         self._sink: EventSink | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
+        self._timer: asyncio.TimerHandle | None = None
         self._devices: dict[Action | Door | str, DigitalInputDevice] = {}
         self._debouncers: dict[Action | Door | str, Debouncer] = {}
         overrides = dict(refire_guard_overrides_s or {})
@@ -107,7 +119,11 @@ class GpioButtonPanel(ButtonPanel):
                     pin, pull_up=True, bounce_time=None, pin_factory=pin_factory
                 )
                 self._devices[name] = dev
-                self._debouncers[name] = Debouncer(settle_s, initial=dev.is_active)
+                self._debouncers[name] = (
+                    Debouncer(settle_s, initial=dev.is_active)
+                    if isinstance(name, Action)
+                    else Debouncer(switch_settle_s, initial=dev.is_active, hold_s=switch_hold_s)
+                )
                 dev.when_activated = self._callback(name, True)
                 dev.when_deactivated = self._callback(name, False)
         except Exception:
@@ -119,7 +135,7 @@ class GpioButtonPanel(ButtonPanel):
             self._edges.put(_Edge(name, active, self._clock()))
             loop = self._loop
             if loop is not None:
-                loop.call_soon_threadsafe(self._wake)
+                loop.call_soon_threadsafe(self._edge_wake)
 
         return on_edge
 
@@ -149,12 +165,22 @@ class GpioButtonPanel(ButtonPanel):
             for t in deb.poll(now):
                 self._transition(name, t.level, t.at_s)
 
+    def _edge_wake(self) -> None:
+        if self._timer is not None:               # one timer: the new edge re-plans it
+            self._timer.cancel()
+        self._wake()
+
     def _wake(self) -> None:
+        """Poll now, then again when the next settle time or switch hold ends."""
+        self._timer = None
         self.poll()
-        if self._loop is not None and any(
-            d.deadline() is not None for d in self._debouncers.values()
-        ):
-            self._loop.call_later(self._settle_s * 1.5, self.poll)
+        if self._loop is None:
+            return
+        due = [t for t in (d.deadline() for d in self._debouncers.values()) if t is not None]
+        if due:
+            self._timer = self._loop.call_later(
+                max(0.0, min(due) - self._clock()) + self._settle_s / 2, self._wake
+            )
 
     def _transition(self, name: Action | Door | str, level: bool, at_s: float) -> None:
         if isinstance(name, Action):

@@ -48,7 +48,7 @@ def panel(factory: Any, clock: FakeClock) -> Any:
     p = GpioButtonPanel(Wiring(), pin_factory=factory, clock=clock)
     for pin in DOOR_PINS.values():  # doors shut, key off
         factory.pin(pin).drive_low()
-    clock.t += 0.01
+    clock.t += 0.3  # past the switches' 30 ms settle time and 0.25 s hold
     p.poll()
     events: list[Any] = []
     p.start(events.append)
@@ -156,7 +156,7 @@ def test_doors_and_key_switch(panel: Any, factory: Any, clock: FakeClock) -> Non
     clock.t += 0.01
     factory.pin(KEY_SWITCH_PIN).drive_low()
     t_key = clock.t
-    clock.t += 0.01
+    clock.t += 0.05
     panel.poll()
     assert panel.events == [DoorOpened(Door.MAIN, t_open), KeySwitchTurned(True, t_key)]
 
@@ -236,3 +236,71 @@ def test_wiring_file_loads_and_errors_name_the_field(tmp_path: Path) -> None:
             load_wiring(bad)
     with pytest.raises(ValueError):  # ConfigError is also a ValueError
         parse_wiring({"buttons": {"deal": 99}})
+
+
+def _chatter(pin: Any, clock: FakeClock, active: bool, rng: Any) -> None:
+    """Move a contact to ``active`` (pin low) through 3-5 bounces of 1-40 ms each
+    (a worn key switch, a door plunger), then hold it there for a second."""
+    for i in range(rng.randint(3, 5) * 2):
+        level = active if i % 2 == 0 else not active
+        pin.drive_low() if level else pin.drive_high()
+        clock.t += rng.uniform(0.001, 0.040)
+    pin.drive_low() if active else pin.drive_high()
+    clock.t += 0.001
+    for _ in range(100):                  # the consumer polls every 10 ms
+        clock.t += 0.01
+        yield
+
+
+def test_a_chattering_key_switch_and_door_give_one_event_per_change(
+    panel: Any, factory: Any, clock: FakeClock
+) -> None:
+    """Issue 11.13: 50 key turns and 50 door openings through a chattering contact
+    give exactly 50 key-on, 50 key-off, 50 door-open and 50 door-closed events
+    (before: 154 key-on events for 50 turns, one opening counted three times)."""
+    import random
+
+    rng = random.Random(1113)
+    panel.events.clear()
+    key, door = factory.pin(KEY_SWITCH_PIN), factory.pin(DOOR_PINS[Door.MAIN])
+    for _ in range(50):
+        for pin, active in ((key, True), (key, False), (door, False), (door, True)):
+            for _ in _chatter(pin, clock, active, rng):   # door: pin high = open
+                panel.poll()
+    turns = [e.on for e in panel.events if isinstance(e, KeySwitchTurned)]
+    doors = [type(e).__name__ for e in panel.events if isinstance(e, DoorOpened | DoorClosed)]
+    assert turns == [True, False] * 50
+    assert doors == ["DoorOpened", "DoorClosed"] * 50
+
+
+def test_switch_debouncer_reports_each_change_once_and_never_loses_the_last() -> None:
+    """Issue 11.13: with a hold, a change is reported at most once per ``hold_s``;
+    a level that holds is reported when the hold ends, never dropped."""
+    d = Debouncer(0.03, hold_s=0.25)
+    assert d.edge(True, 0.0) == [] and d.poll(0.03) == [Transition(True, 0.0)]
+    assert d.edge(False, 0.04) == [] and d.poll(0.1) == []  # held 60 ms, inside the hold
+    assert d.deadline() == pytest.approx(0.28)
+    assert d.poll(0.28) == [Transition(False, 0.04)]        # the door really is shut
+    assert d.edge(True, 0.5) == [] and d.edge(False, 0.51) == [] and d.poll(2.0) == []
+
+
+def test_a_door_change_held_back_by_the_hold_arrives_on_the_loop_by_itself(factory: Any) -> None:
+    """Issue 11.13: on an asyncio loop, a door shut and opened again 50 ms later
+    (inside the 0.25 s hold) reports "closed" then, with no further edge, "opened"
+    when the hold ends: the panel re-arms its own timer."""
+    panel = GpioButtonPanel(Wiring(), pin_factory=factory)  # real monotonic clock
+    got: list[Any] = []
+
+    async def scenario() -> None:
+        panel.start(lambda e: got.append(e), loop=asyncio.get_running_loop())
+        got.clear()
+        pin = factory.pin(DOOR_PINS[Door.MAIN])
+        pin.drive_low()                     # shut
+        await asyncio.sleep(0.05)
+        pin.drive_high()                    # open again
+        await asyncio.sleep(0.5)
+
+    asyncio.run(scenario())
+    panel.close()
+    assert [type(e).__name__ for e in got if getattr(e, "door", None) == Door.MAIN] == [
+        "DoorClosed", "DoorOpened"]
