@@ -38,6 +38,7 @@ from cabinet.events import (
     DeviceCleared,
     DeviceFaulted,
     DoorChanged,
+    DoorOpenedWhileOff,
     Event,
     IntentReceived,
     KeyChanged,
@@ -193,8 +194,18 @@ class DriverDevices:
                                   isinstance(ev, dev.DoorOpened)))
         elif isinstance(ev, dev.KeySwitchTurned):
             self.post(KeyChanged(ev.on))
+        elif isinstance(ev, dev.DoorOpenedWhileOff):
+            done = self.post(DoorOpenedWhileOff(_DOORS.get(ev.door, str(ev.door))))
+            done.add_done_callback(self._clear_door_latch)
         else:
             self._sink(ev)
+
+    def _clear_door_latch(self, done: concurrent.futures.Future[None]) -> None:
+        """Reset the door latch once its reading is journaled (kept if it was not)."""
+        if done.cancelled() or done.exception() is not None or self.drivers is None:
+            log.warning("door latch reading not journaled: the latch is kept")
+            return
+        self.drivers.panel.clear_door_latch()
 
     def _intent_for(self, action: dev.Action) -> IntentReceived | None:
         if action in _CHIPS:

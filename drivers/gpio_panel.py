@@ -29,7 +29,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from gpiozero import LED, DigitalInputDevice
+from gpiozero import LED, DigitalInputDevice, DigitalOutputDevice
 
 from drivers.debounce import Debouncer, RefireGuard
 from drivers.errors import ConfigError
@@ -39,6 +39,7 @@ from drivers.events import (
     Door,
     DoorClosed,
     DoorOpened,
+    DoorOpenedWhileOff,
     KeySwitchTurned,
     PanelEvent,
 )
@@ -51,6 +52,8 @@ _KEY = "key"
 #: Door and key switches: settle time and the hold after a change (issue 11.13).
 SWITCH_SETTLE_S = 0.03
 SWITCH_HOLD_S = 0.25
+#: Width of the door latch reset pulse (a 74HC74 needs ns, a bistable relay ~10 ms).
+LATCH_RESET_S = 0.02
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,7 +116,17 @@ class GpioButtonPanel(ButtonPanel):
             inputs[door] = pin
         if wiring.key_switch is not None:
             inputs[_KEY] = wiring.key_switch
+        self._latches: dict[Door, DigitalInputDevice] = {}
+        self._latch_reset: DigitalOutputDevice | None = None
         try:
+            if wiring.door_latch is not None:
+                for door, pin in wiring.door_latch.inputs.items():
+                    self._latches[door] = DigitalInputDevice(
+                        pin, pull_up=False, bounce_time=None, pin_factory=pin_factory
+                    )
+                self._latch_reset = DigitalOutputDevice(
+                    wiring.door_latch.reset_pin, initial_value=False, pin_factory=pin_factory
+                )
             for name, pin in inputs.items():
                 dev = DigitalInputDevice(
                     pin, pull_up=True, bounce_time=None, pin_factory=pin_factory
@@ -142,7 +155,9 @@ class GpioButtonPanel(ButtonPanel):
     def start(self, sink: EventSink, *, loop: asyncio.AbstractEventLoop | None = None) -> None:
         """Deliver events to ``sink``; with ``loop``, processing runs on that loop.
 
-        Reports the current door and key-switch positions first.
+        Reports the current door and key-switch positions first, then a
+        ``DoorOpenedWhileOff`` for each door whose latch held an opening while the
+        Pi was off (wiring ``[door_latch]``; ``clear_door_latch`` resets them).
         """
         self._sink = sink
         self._loop = loop
@@ -150,6 +165,18 @@ class GpioButtonPanel(ButtonPanel):
         for name, deb in self._debouncers.items():
             if isinstance(name, Door) or name == _KEY:
                 self._deliver(name, deb.stable, now)
+        for door, latch in self._latches.items():
+            if latch.is_active:
+                self._emit(DoorOpenedWhileOff(door, now))
+
+    def clear_door_latch(self) -> None:
+        """Pulse the latch reset pin high for ``LATCH_RESET_S`` (on gpiozero's thread).
+
+        A latch whose door is open now stays set (its set input wins) until the
+        next reset, which comes when every door is shut again while powered.
+        """
+        if self._latch_reset is not None:
+            self._latch_reset.blink(on_time=LATCH_RESET_S, off_time=0, n=1, background=True)
 
     def poll(self) -> None:
         """Process queued edges and due settle timers now (consumer thread)."""
@@ -188,6 +215,11 @@ class GpioButtonPanel(ButtonPanel):
                 self._emit(ButtonPressed(name, at_s))
             return
         self._deliver(name, level, at_s)
+        if isinstance(name, Door) and level and self._latches and self._sink is not None and all(
+            d.stable for n, d in self._debouncers.items() if isinstance(n, Door)
+        ):
+            # every door shut while powered (and the boot reading taken): re-arm
+            self.clear_door_latch()
 
     def _deliver(self, name: Action | Door | str, level: bool, at_s: float) -> None:
         if isinstance(name, Door):
@@ -205,9 +237,15 @@ class GpioButtonPanel(ButtonPanel):
 
     def close(self) -> None:
         """Release all pins.  Idempotent."""
-        for dev in self._devices.values():
+        if self._timer is not None:
+            self._timer.cancel()
+        for dev in [*self._devices.values(), *self._latches.values()]:
             dev.close()
         self._devices.clear()
+        self._latches.clear()
+        if self._latch_reset is not None:
+            self._latch_reset.close()
+            self._latch_reset = None
 
 
 class GpioLampBank(LampBank):

@@ -15,7 +15,15 @@ from hypothesis import strategies as st
 
 from drivers.debounce import Debouncer, RefireGuard, Transition
 from drivers.errors import ConfigError
-from drivers.events import Action, ButtonPressed, Door, DoorClosed, DoorOpened, KeySwitchTurned
+from drivers.events import (
+    Action,
+    ButtonPressed,
+    Door,
+    DoorClosed,
+    DoorOpened,
+    DoorOpenedWhileOff,
+    KeySwitchTurned,
+)
 from drivers.gpio_panel import GpioButtonPanel, GpioLampBank
 from drivers.pins import BUTTON_PINS, DOOR_PINS, KEY_SWITCH_PIN, LAMP_PINS
 from drivers.wiring import Wiring, load_wiring, parse_wiring
@@ -304,3 +312,59 @@ def test_a_door_change_held_back_by_the_hold_arrives_on_the_loop_by_itself(facto
     panel.close()
     assert [type(e).__name__ for e in got if getattr(e, "door", None) == Door.MAIN] == [
         "DoorClosed", "DoorOpened"]
+
+
+LATCH_WIRING = {"buttons": {"deal": 5}, "lamps": {"deal": 17}, "tower_light": {"red": 14},
+                "doors": {"main": 2, "cash_box": 3}, "key_switch": {"pin": 8},
+                "door_latch": {"main": 20, "cash_box": 21, "reset_pin": 26}}
+
+
+def test_the_wiring_file_takes_a_door_latch() -> None:
+    """Issue 11.19: ``[door_latch]``: door = latch input pin, ``reset_pin`` = output."""
+    w = parse_wiring(LATCH_WIRING)
+    assert w.door_latch is not None
+    assert w.door_latch.inputs == {Door.MAIN: 20, Door.CASH_BOX: 21}
+    assert w.door_latch.reset_pin == 26
+    assert parse_wiring({}).door_latch is None
+    cases = [
+        ({"main": 20}, "door_latch.reset_pin: expected a BCM pin"),
+        ({"roof": 20, "reset_pin": 26}, "door_latch.roof: unknown name"),
+        ({"main": 5, "reset_pin": 26}, "door_latch.main: pin 5 is already used"),
+        ({"main": 20, "reset_pin": 20}, "door_latch.reset_pin: pin 20 is already used"),
+        ({"reset_pin": 26}, "door_latch: names no door"),
+    ]
+    for table, message in cases:
+        with pytest.raises(ConfigError, match=message.replace(".", r"\.")):
+            parse_wiring({**LATCH_WIRING, "door_latch": table})
+
+
+def test_a_latched_door_opening_is_reported_at_start_and_the_latch_reset(factory: Any) -> None:
+    """Issue 11.19: a latch that holds an opening while the Pi was off is read at
+    start (``DoorOpenedWhileOff`` for its door, doors shut now) and reset by a pulse
+    on the reset pin only when asked (after the engine journaled it); the latch
+    is re-armed whenever every door is shut again while powered."""
+    clock = FakeClock()
+    p = GpioButtonPanel(parse_wiring(LATCH_WIRING), pin_factory=factory, clock=clock)
+    factory.pin(20).drive_high()            # the main door's latch held an opening
+    for pin in (2, 3):
+        factory.pin(pin).drive_low()        # both doors are shut now
+    clock.t += 0.3
+    p.poll()
+    events: list[Any] = []
+    p.start(events.append)
+    assert [e for e in events if isinstance(e, DoorOpenedWhileOff)] == [
+        DoorOpenedWhileOff(Door.MAIN, clock.t)]
+    reset = factory.pin(26)
+    assert reset.state == 0 and [s.state for s in reset.states] == [0]
+    p.clear_door_latch()
+    time.sleep(0.1)                         # the pulse runs on gpiozero's thread
+    assert [s.state for s in reset.states] == [0, 1, 0]
+    factory.pin(3).drive_high()             # cash box door opened while powered ...
+    clock.t += 0.3
+    p.poll()
+    factory.pin(3).drive_low()              # ... and shut: the latch is re-armed
+    clock.t += 0.3
+    p.poll()
+    time.sleep(0.1)
+    assert [s.state for s in reset.states] == [0, 1, 0, 1, 0]
+    p.close()

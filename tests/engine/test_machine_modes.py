@@ -296,3 +296,18 @@ def test_panel_buttons_navigate_the_other_maintenance_pages():
     assert rig.cab.s.maintenance.page == "main"
     rig.press("stand")
     assert rig.cab.s.maintenance.page == "recall"
+
+
+def test_a_door_opened_while_powered_off_is_journaled_counted_and_logged():
+    """Issue 11.19: the door latch's boot reading becomes a journaled
+    ``door_opened_while_powered_off`` event, counts as a door opening and shows in
+    the Event log; the cabinet does not lock up (the door is shut now)."""
+    from cabinet.events import DoorOpenedWhileOff
+    from cabinet.maintenance import event_line
+    rig = Rig()
+    eff = rig.cab.handle(DoorOpenedWhileOff("main"))
+    assert Journal("door_opened_while_powered_off", 0, 0, {"door": "main"}) in eff
+    assert rig.cab.s.door_opens == {"main": 1} and rig.cab.mode == "attract"
+    line = event_line({"wall_s": 1.8e9, "kind": "door_opened_while_powered_off", "station": 0,
+                       "amount_minor": 0, "data": {"door": "main"}})
+    assert line.endswith(" · door opened while powered off · cabinet · main door")

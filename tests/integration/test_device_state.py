@@ -132,3 +132,41 @@ def test_the_bridge_passes_panel_buttons_through_in_maintenance(tmp_path: Path) 
     assert dd._intent_for(Action.CASH_OUT) == IntentReceived(2, "cash_out")
     assert dd._intent_for(Action.HIT) == IntentReceived(2, "hit")
     assert dd._intent_for(Action.CHIP_5) == IntentReceived(2, "chip", 500)
+
+
+def test_a_latched_door_opening_is_posted_and_the_latch_reset_once_journaled(tmp_path: Path) -> None:
+    """Issue 11.19: the bridge posts the panel's ``DoorOpenedWhileOff`` as the
+    cabinet's event and resets the latch only after the engine journaled it (a
+    failed journal keeps the latch for the next boot)."""
+    import concurrent.futures
+
+    from cabinet.events import DoorOpenedWhileOff
+    from drivers.events import Door
+    from drivers.events import DoorOpenedWhileOff as LatchRead
+
+    class Panel:
+        cleared = 0
+
+        def clear_door_latch(self) -> None:
+            self.cleared += 1
+
+    class Drivers:
+        panel = Panel()
+
+    futures: list[concurrent.futures.Future[None]] = []
+    posted: list[Event] = []
+
+    def post(ev: Event) -> concurrent.futures.Future[None]:
+        posted.append(ev)
+        futures.append(concurrent.futures.Future())
+        return futures[-1]
+
+    dd = DriverDevices(DriverSettings(mode="sim", sim_dir=tmp_path), lambda _s: frozenset())
+    dd.post, dd.drivers = post, Drivers()  # type: ignore[assignment]
+    dd._panel_event(LatchRead(Door.CASH_BOX, 1.0))
+    assert posted == [DoorOpenedWhileOff("cashbox")] and Drivers.panel.cleared == 0
+    futures[0].set_result(None)                       # journaled
+    assert Drivers.panel.cleared == 1
+    dd._panel_event(LatchRead(Door.MAIN, 2.0))
+    futures[1].set_exception(OSError("disk full"))    # not journaled: keep the latch
+    assert Drivers.panel.cleared == 1
