@@ -247,12 +247,16 @@ def test_wiring_file_loads_and_errors_name_the_field(tmp_path: Path) -> None:
 
 
 def _chatter(pin: Any, clock: FakeClock, active: bool, rng: Any) -> None:
-    """Move a contact to ``active`` (pin low) through 3-5 bounces of 1-40 ms each
-    (a worn key switch, a door plunger), then hold it there for a second."""
+    """Move a contact to ``active`` (pin low) through 3-5 bounces of 1-40 ms each,
+    200 ms at most in all (a worn key switch, a door plunger), then hold it there
+    for a second: levels held longer than the 30 ms settle time included."""
+    left = 0.2
     for i in range(rng.randint(3, 5) * 2):
         level = active if i % 2 == 0 else not active
         pin.drive_low() if level else pin.drive_high()
-        clock.t += rng.uniform(0.001, 0.040)
+        dwell = min(rng.uniform(0.001, 0.040), left)
+        clock.t += dwell
+        left -= dwell
     pin.drive_low() if active else pin.drive_high()
     clock.t += 0.001
     for _ in range(100):                  # the consumer polls every 10 ms
