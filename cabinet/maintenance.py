@@ -106,8 +106,8 @@ BUTTON_NAMES = {"deal": "Deal", "hit": "Hit", "stand": "Stand", "split": "Split"
                 "menu_up": "Up", "menu_down": "Down", "menu_select": "Select"}
 #: Cash Out pressed twice within this many ms leaves the Device test page.
 TEST_EXIT_MS = 1_000
-DEVICE_TEST_HINT = ("Every button is tested here, none navigates. Back to the menu: "
-                    "Cash Out twice within 1 s, BACK on the screen, or key off and on.")
+DEVICE_TEST_HINT = ("Buttons are only shown here   Cash Out twice (within 1 s) or BACK: "
+                    "menu   Key off: leave")
 
 
 def button_name(action: str, value: int | None, sym: str = "$") -> str:
