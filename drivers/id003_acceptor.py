@@ -199,7 +199,7 @@ class Id003BillAcceptor(BillAcceptor):
         if not self._online:
             self._emit(DeviceOffline(Device.BILL_ACCEPTOR, "not connected"))
         elif self._fault is not None:
-            self._emit(DeviceFault(Device.BILL_ACCEPTOR, self._fault, "reported again"))
+            self._emit(DeviceFault(Device.BILL_ACCEPTOR, self._fault, ""))
         else:
             self._emit(DeviceOnline(Device.BILL_ACCEPTOR, "reported again"))
 
