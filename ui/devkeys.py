@@ -56,7 +56,7 @@ DEV_KEY_HELP_TEXT = """Dev keys (simulated devices): F2 $5 note, F3 $20 note, F4
       F5 insert the last printed voucher, F6 main door open/close, F7 operator key on/off,
       F8 printer paper out/in, F9 bill jam/clear;
       Shift+D/H/S/P/O/I/X/+/- press the cabinet's physical Deal/Hit/Stand/Split/Double/
-      Insure/Cash Out/Bet+/Bet- button."""
+      Insure/Cash Out/Bet+/Bet- button; all of them on this window's --station."""
 
 _DIGITS = re.compile(r"VALIDATION\s+([0-9-]+)")
 
