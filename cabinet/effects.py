@@ -105,6 +105,12 @@ class SetTowerLight(Effect):
 
 
 @dataclass(frozen=True, slots=True)
+class PollDevices(Effect):
+    """Ask every device to report its real state now, changed or not (the
+    Faults page: a stale device fault clears when its device says healthy)."""
+
+
+@dataclass(frozen=True, slots=True)
 class SendCue(Effect):
     """A cue for animation and sound (``card_dealt``, ``bill_stacked``...)."""
 

@@ -123,6 +123,15 @@ class DoorChanged(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class DoorOpenedWhileOff(Event):
+    """At boot a door's latch held an opening from while the cabinet was off
+    (research/cabinet-features.md test 9; SAS exceptions 0x98-0x9B). ``door`` as
+    in ``DoorChanged``."""
+
+    door: str
+
+
+@dataclass(frozen=True, slots=True)
 class KeyChanged(Event):
     """The operator key switch turned on or off."""
 

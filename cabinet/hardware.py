@@ -4,7 +4,8 @@ Owns: ``DriverDevices`` (the runtime's ``Devices`` built on
 ``drivers.factory``): turning driver callbacks into cabinet events on the
 engine loop, the escrow decision and the credit point (each returns only
 after the engine journaled it), lamps, the tower light, printing on a worker
-thread, a printer status watch, and, in simulation, the sim control socket
+thread, a printer status watch, the start-up and on-demand device state
+report (``PollDevices``), and, in simulation, the sim control socket
 that presses mock buttons, opens doors, turns the key and inserts notes.
 
 This module, ``cabinet/__main__.py`` and ``cabinet/runtime.py`` are the only
@@ -25,6 +26,7 @@ from typing import Any
 
 from cabinet.effects import (
     Effect,
+    PollDevices,
     PrintVoucher,
     ReturnNote,
     SetAcceptor,
@@ -36,6 +38,7 @@ from cabinet.events import (
     DeviceCleared,
     DeviceFaulted,
     DoorChanged,
+    DoorOpenedWhileOff,
     Event,
     IntentReceived,
     KeyChanged,
@@ -106,6 +109,8 @@ class DriverDevices:
         self._pool = concurrent.futures.ThreadPoolExecutor(2, thread_name_prefix="printer")
         self._stop = threading.Event()
         self._printer_fault: str | None = None
+        self._printer_recheck = threading.Event()      # report the next reading
+        self._printer_wake = threading.Event()         # read now (PollDevices, stop)
         self.loop: asyncio.AbstractEventLoop | None = None
 
     # -- life ------------------------------------------------------------------------------
@@ -126,6 +131,7 @@ class DriverDevices:
 
     def stop(self) -> None:
         self._stop.set()
+        self._printer_wake.set()
         if self.drivers is not None:
             self.drivers.close()
         self._pool.shutdown(wait=False, cancel_futures=True)
@@ -194,8 +200,18 @@ class DriverDevices:
                                   isinstance(ev, dev.DoorOpened)))
         elif isinstance(ev, dev.KeySwitchTurned):
             self.post(KeyChanged(ev.on))
+        elif isinstance(ev, dev.DoorOpenedWhileOff):
+            done = self.post(DoorOpenedWhileOff(_DOORS.get(ev.door, str(ev.door))))
+            done.add_done_callback(self._clear_door_latch)
         else:
             self._sink(ev)
+
+    def _clear_door_latch(self, done: concurrent.futures.Future[None]) -> None:
+        """Reset the door latch once its reading is journaled (kept if it was not)."""
+        if done.cancelled() or done.exception() is not None or self.drivers is None:
+            log.warning("door latch reading not journaled: the latch is kept")
+            return
+        self.drivers.panel.clear_door_latch()
 
     def _intent_for(self, action: dev.Action) -> IntentReceived | None:
         if action in _CHIPS:
@@ -206,10 +222,8 @@ class DriverDevices:
         legal = self.legal_actions(self.station)
         if name == "stand" and "decline" in legal:     # Stand answers "no insurance"
             name = "decline"
-        if "menu_up" in legal:                          # maintenance: buttons navigate
-            name = {"hit": "menu_down", "stand": "menu_select", "deal": "menu_select",
-                    "bet_up": "menu_up", "bet_down": "menu_down",
-                    "cash_out": "menu_back"}.get(name, name)
+        # in maintenance the button goes as it is: the core maps it to a menu
+        # move, or shows it on the Device test page (cabinet.maintenance.press)
         return IntentReceived(self.station, name)
 
     # -- effects (loop thread) ---------------------------------------------------------------
@@ -234,6 +248,8 @@ class DriverDevices:
                 log.debug("tower light: %s", e)
         elif isinstance(effect, PrintVoucher) and effect.record.station == self.station:
             self._pool.submit(self._print, effect)
+        elif isinstance(effect, PollDevices):
+            self._poll_devices()
 
     @staticmethod
     def _lamps_for(actions: frozenset[str]) -> list[dev.Action]:
@@ -266,24 +282,54 @@ class DriverDevices:
         self.post(PrintFinished(r.station, r.validation_number, result))
 
     def _watch_printer(self) -> None:
-        while not self._stop.wait(PRINTER_WATCH_S):
-            if self.drivers is None or self.post is None:
-                continue
-            if not self._printing.acquire(blocking=False):
-                continue
-            try:
-                status = self.drivers.printer.status()
-            except Exception:
-                status = None
-            finally:
-                self._printing.release()
-            fault = _PRINTER_FAULTS.get(status.state) if status is not None \
-                else "printer_offline"
-            if fault != self._printer_fault:
-                self._printer_fault = fault
-                self.post(DeviceFaulted("printer", fault, status.detail if status else "",
-                                        self.station)
-                          if fault else DeviceCleared("printer", self.station))
+        """Read the printer at once, then every ``PRINTER_WATCH_S``; report changes.
+
+        The first reading is reported whatever it says (issue 10.1): a fault
+        journaled by an earlier process clears when this one finds the printer
+        healthy, and ``PollDevices`` (the Faults page) has one read and reported now.
+        """
+        self._check_printer(report=True)
+        while True:
+            self._printer_wake.wait(PRINTER_WATCH_S)
+            self._printer_wake.clear()
+            if self._stop.is_set():
+                return
+            self._check_printer(report=self._printer_recheck.is_set())
+
+    def _check_printer(self, report: bool) -> None:
+        """One status reading; posts it if it changed, or if ``report``.
+
+        Skipped (and a ``report`` kept for the next reading) while a voucher prints.
+        """
+        if self.drivers is None or self.post is None:
+            return
+        if not self._printing.acquire(blocking=False):
+            if report:
+                self._printer_recheck.set()
+            return
+        self._printer_recheck.clear()
+        try:
+            status = self.drivers.printer.status()
+        except Exception:
+            status = None
+        finally:
+            self._printing.release()
+        fault = _PRINTER_FAULTS.get(status.state) if status is not None \
+            else "printer_offline"
+        if fault != self._printer_fault or report:
+            self._printer_fault = fault
+            self.post(DeviceFaulted("printer", fault, status.detail if status else "",
+                                    self.station)
+                      if fault else DeviceCleared("printer", self.station))
+
+    def _poll_devices(self) -> None:
+        """``PollDevices``: every device of this station reports its state now."""
+        assert self.drivers is not None
+        self._printer_recheck.set()
+        self._printer_wake.set()
+        acceptor = self.drivers.bill_acceptor
+        if acceptor is not None:
+            acceptor.report_state()
 
     # -- simulation (commands from StationDevices' control socket) ---------------------------
 

@@ -40,6 +40,7 @@ from cabinet.events import (
     DeviceCleared,
     DeviceFaulted,
     DoorChanged,
+    DoorOpenedWhileOff,
     Event,
     IntentReceived,
     KeyChanged,
@@ -329,8 +330,7 @@ class Cabinet:
         mode = self.mode
         if mode == "maintenance":
             self.s.last_button = ev.action
-            if ev.action in MENU_ACTIONS:
-                maintenance.handle(self, ev.action, out)
+            maintenance.press(self, ev.action, ev.value, out)
             return
         if ev.action not in self.legal_actions(ev.station):
             out.append(Rejected(what, f"not legal in {mode}"))
@@ -899,6 +899,12 @@ class Cabinet:
                 s.door_closed_notice = True
                 s.games_since_door_close = 0
 
+    def _on_door_while_off(self, ev: DoorOpenedWhileOff, out: list[Effect]) -> None:
+        """An opening nobody saw: counted and journaled (shown in the Event log)."""
+        s = self.s
+        s.door_opens[ev.door] = s.door_opens.get(ev.door, 0) + 1
+        out.append(Journal("door_opened_while_powered_off", 0, 0, {"door": ev.door}))
+
     def _on_key(self, ev: KeyChanged, out: list[Effect]) -> None:
         s = self.s
         s.key_on = ev.on
@@ -1115,6 +1121,7 @@ _HANDLERS: dict[type, Callable[[Cabinet, Any, list[Effect]], None]] = {
     VoucherStacked: Cabinet._on_voucher_stacked,
     PrintFinished: Cabinet._on_print,
     DoorChanged: Cabinet._on_door,
+    DoorOpenedWhileOff: Cabinet._on_door_while_off,
     KeyChanged: Cabinet._on_key,
     DeviceFaulted: Cabinet._on_fault,
     DeviceCleared: Cabinet._on_cleared,

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 import msgspec
 
-from cabinet.effects import Effect, Journal
+from cabinet.effects import Effect, Journal, PollDevices
 from cabinet.errors import fault_text
 from cabinet.rules_text import money
 from cabinet.settings import GameSettings
@@ -51,6 +51,8 @@ PAGE_LINES = 16
 EVENT_LOG_HIDDEN = frozenset({"maintenance_page"})
 #: Newest events the Event log page pages through.
 EVENT_LOG_DEPTH = 200
+#: The Faults page's one item: every device reports its state again (issue 10.1).
+FAULTS_ITEM = "Re-check devices, clear engine faults"
 
 
 def _items(cab: Cabinet) -> list[str]:
@@ -69,7 +71,7 @@ def _items(cab: Cabinet) -> list[str]:
     if m.page == "ram_clear":
         return ["Confirm RAM clear"]
     if m.page == "faults":
-        return ["Clear engine faults"]
+        return [FAULTS_ITEM]
     return []
 
 
@@ -92,6 +94,57 @@ def _fmt_setting(cab: Cabinet, key: str) -> str:
     return str(v)
 
 
+#: Panel buttons in the menu (the core maps them, so the Device test page can
+#: see the button itself): Hit and Bet- go down, Bet+ up, Deal and Stand select,
+#: Cash Out goes back.
+BUTTON_MENU = {"hit": "menu_down", "bet_down": "menu_down", "bet_up": "menu_up",
+               "deal": "menu_select", "stand": "menu_select", "cash_out": "menu_back"}
+#: Player-facing names of the panel's buttons (as on the buttons and the screen).
+BUTTON_NAMES = {"deal": "Deal", "hit": "Hit", "stand": "Stand", "split": "Split",
+                "double": "Double", "insure": "Insure", "decline": "No insurance",
+                "bet_up": "Bet +", "bet_down": "Bet -", "cash_out": "Cash Out",
+                "menu_up": "Up", "menu_down": "Down", "menu_select": "Select"}
+#: Cash Out pressed twice within this many ms leaves the Device test page.
+TEST_EXIT_MS = 1_000
+DEVICE_TEST_HINT = ("Buttons are only shown here   Cash Out twice (within 1 s) or BACK: "
+                    "menu   Key off: leave")
+
+
+def button_name(action: str, value: int | None, sym: str = "$") -> str:
+    """The player-facing name of a pressed button: ``"Cash Out"``, ``"$5 chip"``..."""
+    if action == "chip" and value is not None:
+        return f"{money(value, sym).removesuffix('.00')} chip"
+    if action == "place" and value is not None:
+        return f"Spot {value}"
+    return BUTTON_NAMES.get(action, action.replace("_", " ").capitalize())
+
+
+def press(cab: Cabinet, action: str, value: int | None, out: list[Effect]) -> None:
+    """A button or menu intent in maintenance (the panel's buttons come raw).
+
+    On the Device test page a panel button is only shown (issue 10.7), Cash Out
+    too; Cash Out twice within ``TEST_EXIT_MS`` or ``menu_back`` (the screen's
+    BACK) leave.  Elsewhere panel buttons map to menu moves (``BUTTON_MENU``).
+    """
+    m = cab.s.maintenance
+    assert m is not None
+    if m.page == "device_test" and action != "menu_back":
+        now = cab.s.now_ms
+        if action == "cash_out" and m.cash_out_ms is not None \
+                and now - m.cash_out_ms <= TEST_EXIT_MS:
+            handle(cab, "menu_back", out)
+            return
+        m.cash_out_ms = now if action == "cash_out" else None
+        name = button_name(action, value, cab.s.settings.currency_symbol)
+        cab.s.last_button = name
+        if name not in m.pressed:
+            m.pressed = m.pressed + [name]
+        return
+    action = BUTTON_MENU.get(action, action)
+    if action in ("menu_up", "menu_down", "menu_select", "menu_back"):
+        handle(cab, action, out)
+
+
 def handle(cab: Cabinet, action: str, out: list[Effect]) -> None:
     """Apply one menu intent (``menu_up``, ``menu_down``, ``menu_select``, ``menu_back``)."""
     m = cab.s.maintenance
@@ -112,6 +165,7 @@ def handle(cab: Cabinet, action: str, out: list[Effect]) -> None:
         if m.page != "main":
             back_to = [k for k, _ in MAIN_ITEMS].index(m.page) if m.page in dict(MAIN_ITEMS) else 0
             m.page, m.selected, m.confirm, m.draft, m.scroll = "main", back_to, "", {}, 0
+            m.pressed, m.cash_out_ms = [], None
     elif action == "menu_select":
         _select(cab, out)
 
@@ -123,6 +177,8 @@ def _select(cab: Cabinet, out: list[Effect]) -> None:
         key = MAIN_ITEMS[min(m.selected, len(MAIN_ITEMS) - 1)][0]
         m.page, m.selected, m.confirm, m.draft, m.scroll = key, 0, "", {}, 0
         out.append(Journal("maintenance_page", 0, 0, {"page": key}))
+        if key == "faults":
+            out.append(PollDevices())
     elif m.page == "settings":
         n = len(SETTING_CHOICES)
         if m.selected < n:
@@ -151,8 +207,10 @@ def _select(cab: Cabinet, out: list[Effect]) -> None:
         else:
             m.confirm = "armed"
     elif m.page == "faults":
-        # Device faults clear when the device reports healthy; an engine fault
-        # (a bug caught by the runtime) is cleared here by the operator.
+        # Device faults clear when the device reports healthy (asked again here:
+        # a fault journaled before a restart must not outlive its cause, issue
+        # 10.1); an engine fault (a bug caught by the runtime) is cleared here.
+        out.append(PollDevices())
         engine = [c for c in cab.s.faults if not c.startswith(("bill_", "printer_"))]
         if engine:
             cab.s.faults = {c: t for c, t in cab.s.faults.items() if c not in engine}
@@ -172,7 +230,8 @@ def view(cab: Cabinet) -> MaintenanceView:
         more = "Down: more" if last < len(lines) else "Up: back"
         lines = shown + [f"-- lines {first + 1}-{last} of {len(lines)} ({more}) --"]
     return MaintenanceView(page=m.page, title=title, lines=lines, items=items,
-                           selected=m.selected, hint=HINT)
+                           selected=m.selected,
+                           hint=DEVICE_TEST_HINT if m.page == "device_test" else HINT)
 
 
 def _page_lines(cab: Cabinet) -> tuple[str, list[str]]:
@@ -253,7 +312,9 @@ def _page_lines(cab: Cabinet) -> tuple[str, list[str]]:
     if m.page == "device_test":
         return "Device test", [
             "Press any player button: it is shown here and does not play.",
-            f"Last button: {s.last_button or '-'}",
+            "Cash Out twice within 1 s, BACK on the screen, or the key return to the menu.",
+            f"Last button: {m.pressed and s.last_button or '-'}",
+            f"Pressed: {', '.join(m.pressed) or 'none yet'}",
             f"Doors open: {', '.join(s.doors_open) or 'none'}",
             f"Faults: {', '.join(cab.fault_lines()) or 'none'}",
         ]
@@ -268,7 +329,8 @@ def _page_lines(cab: Cabinet) -> tuple[str, list[str]]:
             lines.insert(0, fault_text("audit_mismatch") + " (RAM clear required)")
         if s.ram_error:
             lines.insert(0, fault_text("ram_error"))
-        return "Faults", lines or ["No faults."]
+        return "Faults", (lines or ["No faults."]) + [
+            "Device faults clear when the device reports healthy; Select asks every device now."]
     if m.page == "ram_clear":
         lines = ["Erases credits, meters, vouchers and history. Settings must be saved",
                  "again before play resumes."]

@@ -88,13 +88,20 @@ class PrintingState(msgspec.Struct, kw_only=True):
 
 
 class MaintState(msgspec.Struct, kw_only=True):
-    """Where the operator is in the maintenance menu."""
+    """Where the operator is in the maintenance menu.
+
+    ``pressed``: the buttons pressed on this visit of the Device test page
+    (player-facing names, first press order); ``cash_out_ms``: when Cash Out
+    was last pressed there (a second press within 1 s leaves the page).
+    """
 
     page: str = "main"
     selected: int = 0
     scroll: int = 0
     confirm: str = ""
     draft: dict[str, Any] = {}
+    pressed: list[str] = []
+    cash_out_ms: int | None = None
 
 
 class CabinetState(msgspec.Struct, kw_only=True):

@@ -28,40 +28,59 @@ class Debouncer:
     Stability is judged from edge timestamps, so edges processed late (the consumer
     was busy) give exactly the same result as edges processed at once.
 
+    With ``hold_s`` (switches: the key, doors), a reported change is the last one
+    for ``hold_s``: a contact that bounces for longer than ``settle_s`` still gives
+    one change per real move (issue 11.13).  A level still held when the hold
+    ends is reported then (late, never lost), so the believed level always ends
+    equal to the contact's.
+
     Args:
         settle_s: seconds a level must hold, > 0 (5 ms suits push buttons).
         initial: the level believed at start (True = active).
+        hold_s: seconds after a reported change before another may be, >= 0
+            (0: none, the button case; buttons have ``RefireGuard`` instead).
     """
 
-    def __init__(self, settle_s: float, initial: bool = False) -> None:
+    def __init__(self, settle_s: float, initial: bool = False, hold_s: float = 0.0) -> None:
         if settle_s <= 0:
             raise ValueError("settle_s must be > 0")
+        if hold_s < 0:
+            raise ValueError("hold_s must be >= 0")
         self.settle_s = settle_s
+        self.hold_s = hold_s
         self.stable = initial
         self._level = initial
         self._since = -math.inf
+        self._changed = -math.inf          # when the last change was proven
+
+    def _due(self) -> float:
+        """When the current raw level becomes believable (seconds)."""
+        return max(self._since + self.settle_s, self._changed + self.hold_s)
 
     def edge(self, level: bool, at_s: float) -> list[Transition]:
         """Record a raw edge at ``at_s`` (seconds).  Returns transitions it proves."""
         out: list[Transition] = []
         if level == self._level:
             return out
-        if at_s - self._since >= self.settle_s and self._level != self.stable:
-            self.stable = self._level
-            out.append(Transition(self._level, self._since))
+        if self._level != self.stable and at_s >= self._due():
+            out.append(self._prove())
         self._level, self._since = level, at_s
         return out
 
     def poll(self, now_s: float) -> list[Transition]:
-        """Report the current raw level if it has now held for ``settle_s``."""
-        if self._level != self.stable and now_s - self._since >= self.settle_s:
-            self.stable = self._level
-            return [Transition(self._level, self._since)]
+        """Report the current raw level if it has now held long enough."""
+        if self._level != self.stable and now_s >= self._due():
+            return [self._prove()]
         return []
+
+    def _prove(self) -> Transition:
+        self._changed = self._due()
+        self.stable = self._level
+        return Transition(self._level, self._since)
 
     def deadline(self) -> float | None:
         """When ``poll`` could next report something (seconds), or None."""
-        return self._since + self.settle_s if self._level != self.stable else None
+        return self._due() if self._level != self.stable else None
 
 
 class RefireGuard:

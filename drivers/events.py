@@ -92,6 +92,18 @@ class DoorClosed:
 
 
 @dataclass(frozen=True, slots=True)
+class DoorOpenedWhileOff:
+    """At start-up the door's latch held an opening from while the Pi was off.
+
+    Reported once by ``ButtonPanel.start``; the engine journals it and then calls
+    ``ButtonPanel.clear_door_latch`` (wiring ``[door_latch]``, issue 11.19).
+    """
+
+    door: Door
+    at_s: float
+
+
+@dataclass(frozen=True, slots=True)
 class KeySwitchTurned:
     """The operator key switch settled on (``on=True``) or off."""
 
@@ -284,7 +296,7 @@ class DeviceFaultCleared:
     code: str
 
 
-PanelEvent = ButtonPressed | DoorOpened | DoorClosed | KeySwitchTurned
+PanelEvent = ButtonPressed | DoorOpened | DoorClosed | DoorOpenedWhileOff | KeySwitchTurned
 EscrowEvent = BillEscrowed | VoucherEscrowed
 CreditEvent = BillVended | VoucherVended | PulseTrainCounted
 DriverEvent = (

@@ -148,7 +148,7 @@ def build_drivers(
         if sim is not None:  # the twin cabinet starts with its doors shut
             for door in settings.wiring.doors:
                 sim.set_door(door, False)
-            threading.Event().wait(0.01)  # longer than the panel's 5 ms settle time
+            threading.Event().wait(0.05)  # longer than the panel's 30 ms switch settle time
             panel.poll()
         acceptor: BillAcceptor | None = None
         if settings.bill_acceptor == "id003":

@@ -29,7 +29,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from gpiozero import LED, DigitalInputDevice
+from gpiozero import LED, DigitalInputDevice, DigitalOutputDevice
 
 from drivers.debounce import Debouncer, RefireGuard
 from drivers.errors import ConfigError
@@ -39,6 +39,7 @@ from drivers.events import (
     Door,
     DoorClosed,
     DoorOpened,
+    DoorOpenedWhileOff,
     KeySwitchTurned,
     PanelEvent,
 )
@@ -48,6 +49,11 @@ from drivers.wiring import Wiring
 log = logging.getLogger(__name__)
 
 _KEY = "key"
+#: Door and key switches: settle time and the hold after a change (issue 11.13).
+SWITCH_SETTLE_S = 0.03
+SWITCH_HOLD_S = 0.25
+#: Width of the door latch reset pulse (a 74HC74 needs ns, a bistable relay ~10 ms).
+LATCH_RESET_S = 0.02
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,10 +71,16 @@ class GpioButtonPanel(ButtonPanel):
         pin_factory: gpiozero pin factory, passed explicitly (``LGPIOFactory()`` on
             the Pi, ``MockFactory()`` in tests and simulation).  Never the global default.
         clock: monotonic seconds; edges are timestamped with it.
-        settle_s: a contact level counts after holding this long (default 5 ms).
+        settle_s: a button's level counts after holding this long (default 5 ms).
         refire_guard_s: at most one ``ButtonPressed`` per action in this window
             (default 0.25 s): Deal hammered 5 times in 200 ms is one intent.
         refire_guard_overrides_s: per-action windows (e.g. shorter for Bet+).
+        switch_settle_s: a door or key switch level counts after holding this long
+            (default 30 ms: key and door contacts bounce longer than buttons).
+        switch_hold_s: after a door or key change, the next is reported no sooner
+            than this (default 0.25 s, as the buttons' refire guard), and then if
+            the contact still holds it: one event per real move, however the
+            contact chatters (issue 11.13); the last position is never lost.
 
     Raises:
         gpiozero.GPIOZeroError: a pin is invalid or already in use.
@@ -83,6 +95,8 @@ class GpioButtonPanel(ButtonPanel):
         settle_s: float = 0.005,
         refire_guard_s: float = 0.25,
         refire_guard_overrides_s: Mapping[Action, float] | None = None,
+        switch_settle_s: float = SWITCH_SETTLE_S,
+        switch_hold_s: float = SWITCH_HOLD_S,
     ) -> None:
         log.info("button panel pin factory: %r", pin_factory)
         self._clock = clock
@@ -90,6 +104,7 @@ class GpioButtonPanel(ButtonPanel):
         self._edges: queue.SimpleQueue[_Edge] = queue.SimpleQueue()
         self._sink: EventSink | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
+        self._timer: asyncio.TimerHandle | None = None
         self._devices: dict[Action | Door | str, DigitalInputDevice] = {}
         self._debouncers: dict[Action | Door | str, Debouncer] = {}
         overrides = dict(refire_guard_overrides_s or {})
@@ -101,13 +116,27 @@ class GpioButtonPanel(ButtonPanel):
             inputs[door] = pin
         if wiring.key_switch is not None:
             inputs[_KEY] = wiring.key_switch
+        self._latches: dict[Door, DigitalInputDevice] = {}
+        self._latch_reset: DigitalOutputDevice | None = None
         try:
+            if wiring.door_latch is not None:
+                for door, pin in wiring.door_latch.inputs.items():
+                    self._latches[door] = DigitalInputDevice(
+                        pin, pull_up=False, bounce_time=None, pin_factory=pin_factory
+                    )
+                self._latch_reset = DigitalOutputDevice(
+                    wiring.door_latch.reset_pin, initial_value=False, pin_factory=pin_factory
+                )
             for name, pin in inputs.items():
                 dev = DigitalInputDevice(
                     pin, pull_up=True, bounce_time=None, pin_factory=pin_factory
                 )
                 self._devices[name] = dev
-                self._debouncers[name] = Debouncer(settle_s, initial=dev.is_active)
+                self._debouncers[name] = (
+                    Debouncer(settle_s, initial=dev.is_active)
+                    if isinstance(name, Action)
+                    else Debouncer(switch_settle_s, initial=dev.is_active, hold_s=switch_hold_s)
+                )
                 dev.when_activated = self._callback(name, True)
                 dev.when_deactivated = self._callback(name, False)
         except Exception:
@@ -119,14 +148,16 @@ class GpioButtonPanel(ButtonPanel):
             self._edges.put(_Edge(name, active, self._clock()))
             loop = self._loop
             if loop is not None:
-                loop.call_soon_threadsafe(self._wake)
+                loop.call_soon_threadsafe(self._edge_wake)
 
         return on_edge
 
     def start(self, sink: EventSink, *, loop: asyncio.AbstractEventLoop | None = None) -> None:
         """Deliver events to ``sink``; with ``loop``, processing runs on that loop.
 
-        Reports the current door and key-switch positions first.
+        Reports the current door and key-switch positions first, then a
+        ``DoorOpenedWhileOff`` for each door whose latch held an opening while the
+        Pi was off (wiring ``[door_latch]``; ``clear_door_latch`` resets them).
         """
         self._sink = sink
         self._loop = loop
@@ -134,6 +165,18 @@ class GpioButtonPanel(ButtonPanel):
         for name, deb in self._debouncers.items():
             if isinstance(name, Door) or name == _KEY:
                 self._deliver(name, deb.stable, now)
+        for door, latch in self._latches.items():
+            if latch.is_active:
+                self._emit(DoorOpenedWhileOff(door, now))
+
+    def clear_door_latch(self) -> None:
+        """Pulse the latch reset pin high for ``LATCH_RESET_S`` (on gpiozero's thread).
+
+        A latch whose door is open now stays set (its set input wins) until the
+        next reset, which comes when every door is shut again while powered.
+        """
+        if self._latch_reset is not None:
+            self._latch_reset.blink(on_time=LATCH_RESET_S, off_time=0, n=1, background=True)
 
     def poll(self) -> None:
         """Process queued edges and due settle timers now (consumer thread)."""
@@ -149,12 +192,22 @@ class GpioButtonPanel(ButtonPanel):
             for t in deb.poll(now):
                 self._transition(name, t.level, t.at_s)
 
+    def _edge_wake(self) -> None:
+        if self._timer is not None:               # one timer: the new edge re-plans it
+            self._timer.cancel()
+        self._wake()
+
     def _wake(self) -> None:
+        """Poll now, then again when the next settle time or switch hold ends."""
+        self._timer = None
         self.poll()
-        if self._loop is not None and any(
-            d.deadline() is not None for d in self._debouncers.values()
-        ):
-            self._loop.call_later(self._settle_s * 1.5, self.poll)
+        if self._loop is None:
+            return
+        due = [t for t in (d.deadline() for d in self._debouncers.values()) if t is not None]
+        if due:
+            self._timer = self._loop.call_later(
+                max(0.0, min(due) - self._clock()) + self._settle_s / 2, self._wake
+            )
 
     def _transition(self, name: Action | Door | str, level: bool, at_s: float) -> None:
         if isinstance(name, Action):
@@ -162,6 +215,11 @@ class GpioButtonPanel(ButtonPanel):
                 self._emit(ButtonPressed(name, at_s))
             return
         self._deliver(name, level, at_s)
+        if isinstance(name, Door) and level and self._latches and self._sink is not None and all(
+            d.stable for n, d in self._debouncers.items() if isinstance(n, Door)
+        ):
+            # every door shut while powered (and the boot reading taken): re-arm
+            self.clear_door_latch()
 
     def _deliver(self, name: Action | Door | str, level: bool, at_s: float) -> None:
         if isinstance(name, Door):
@@ -179,9 +237,15 @@ class GpioButtonPanel(ButtonPanel):
 
     def close(self) -> None:
         """Release all pins.  Idempotent."""
-        for dev in self._devices.values():
+        if self._timer is not None:
+            self._timer.cancel()
+        for dev in [*self._devices.values(), *self._latches.values()]:
             dev.close()
         self._devices.clear()
+        self._latches.clear()
+        if self._latch_reset is not None:
+            self._latch_reset.close()
+            self._latch_reset = None
 
 
 class GpioLampBank(LampBank):

@@ -194,6 +194,15 @@ class Id003BillAcceptor(BillAcceptor):
         with self._lock:
             self._want_accepting = accepting
 
+    def report_state(self) -> None:
+        """Send the current state now (``BillAcceptor.report_state``), from the last poll."""
+        if not self._online:
+            self._emit(DeviceOffline(Device.BILL_ACCEPTOR, "not connected"))
+        elif self._fault is not None:
+            self._emit(DeviceFault(Device.BILL_ACCEPTOR, self._fault, ""))
+        else:
+            self._emit(DeviceOnline(Device.BILL_ACCEPTOR, "reported again"))
+
     @property
     def online(self) -> bool:
         """True after a completed start-up and until the port is lost."""

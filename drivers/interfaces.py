@@ -67,8 +67,8 @@ class _Closeable(abc.ABC):
 class ButtonPanel(_Closeable):
     """Player buttons, door switches and the operator key switch.
 
-    Implementations **must** override ``start``, ``poll`` and ``close``.  They may
-    override nothing else.  Presses are debounced and refire-guarded by the panel:
+    Implementations **must** override ``start``, ``poll`` and ``close``, and may
+    override ``clear_door_latch``.  Presses are debounced and refire-guarded by the panel:
     one physical press gives exactly one ``ButtonPressed`` (see ``drivers.debounce``).
     """
 
@@ -89,6 +89,11 @@ class ButtonPanel(_Closeable):
 
         Safe to call at any rate from the consumer thread (e.g. from the engine tick).
         """
+
+    def clear_door_latch(self) -> None:
+        """Reset the door latches (wiring ``[door_latch]``) once the engine journaled
+        the ``DoorOpenedWhileOff`` that ``start`` reported.  Thread-safe; returns at
+        once.  The default does nothing (no latch wired)."""
 
 
 class LampBank(_Closeable):
@@ -143,6 +148,14 @@ class BillAcceptor(_Closeable):
 
         Thread-safe; applied by the poll thread at the next idle moment.  The device
         starts inhibited.
+        """
+
+    def report_state(self) -> None:
+        """Send the device's current state to the sink now, changed or not.
+
+        ``DeviceOffline`` while offline, ``DeviceFault`` for a fault in force, else
+        ``DeviceOnline`` (so a stale fault held by the engine clears).  Thread-safe;
+        never raises.  The default sends nothing (a device with no such state).
         """
 
 

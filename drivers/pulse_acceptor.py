@@ -27,7 +27,13 @@ from typing import Any
 
 from gpiozero import DigitalInputDevice, DigitalOutputDevice
 
-from drivers.events import Device, DeviceFault, DeviceFaultCleared, PulseTrainCounted
+from drivers.events import (
+    Device,
+    DeviceFault,
+    DeviceFaultCleared,
+    DeviceOnline,
+    PulseTrainCounted,
+)
 from drivers.interfaces import BillAcceptor, CreditCallback, EventSink
 from drivers.wiring import PulseWiring
 
@@ -75,6 +81,11 @@ class PulseCounter:
         self._last_edge = -math.inf
         self._count = 0
         self._stuck = False
+
+    @property
+    def stuck(self) -> bool:
+        """True while the line is reported stuck (active longer than ``stuck_s``)."""
+        return self._stuck
 
     def edge(self, active: bool, at_s: float) -> list[TrainEnded | PulseRejected | LineStuck]:
         """Feed one edge (``active`` = pulse started) at ``at_s`` seconds."""
@@ -160,10 +171,22 @@ class PulseAcceptor(BillAcceptor):
         self._input.when_deactivated = lambda: self._edges.put((False, self._clock()))
 
     def start(self, *, loop: asyncio.AbstractEventLoop | None = None) -> None:
-        """Begin processing; with ``loop``, ``poll`` runs there every gap/4."""
+        """Begin processing; with ``loop``, ``poll`` runs there every gap/4.
+
+        Reports the state first (``report_state``): a fault a previous run left
+        in the engine's journal clears (issue 10.1).
+        """
         self._loop = loop
+        self.report_state()
         if loop is not None:
             loop.call_soon_threadsafe(self._tick)
+
+    def report_state(self) -> None:
+        """Send the current state now (``BillAcceptor.report_state``): stuck or healthy."""
+        if self._counter.stuck:
+            self._sink(DeviceFault(Device.PULSE_ACCEPTOR, "line_stuck", "input active > 1 s"))
+        else:
+            self._sink(DeviceOnline(Device.PULSE_ACCEPTOR, "reported again"))
 
     def _tick(self) -> None:
         self.poll()

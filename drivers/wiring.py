@@ -17,6 +17,9 @@ Example::
     pin = 8
     [tower_light]      # segment name = BCM pin
     red = 14
+    [door_latch]       # optional: latches holding a door opening while the Pi is off
+    main = 9           # door = BCM input pin, high while its latch holds an opening
+    reset_pin = 10     # BCM output, pulsed high to reset every latch (README)
     [pulse_acceptor]   # optional
     pin = 4
     inhibit_pin = 18
@@ -54,6 +57,21 @@ class PulseWiring:
 
 
 @dataclass(frozen=True, slots=True)
+class DoorLatchWiring:
+    """Door latches (issue 11.19): a set-reset latch per door, powered while the Pi
+    is off, set by the door switch opening; the Pi reads it at start and resets it.
+
+    Attributes:
+        inputs: door -> BCM input pin (internal pull-down), high = the latch holds
+            an opening.
+        reset_pin: BCM output pin, low at rest, pulsed high to reset every latch.
+    """
+
+    inputs: dict[Door, int]
+    reset_pin: int
+
+
+@dataclass(frozen=True, slots=True)
 class Wiring:
     """Every GPIO assignment of the cabinet (BCM numbers)."""
 
@@ -63,6 +81,7 @@ class Wiring:
     key_switch: int | None = pins.KEY_SWITCH_PIN
     tower_light: dict[str, int] = field(default_factory=lambda: dict(pins.TOWER_LIGHT_PINS))
     pulse: PulseWiring | None = None
+    door_latch: DoorLatchWiring | None = None
 
 
 def _pin(src: str, where: str, value: Any) -> int:
@@ -103,7 +122,8 @@ def parse_wiring(data: dict[str, Any], source: str = "wiring") -> Wiring:
         ConfigError: unknown section, name or a bad/duplicate pin; the message names
             ``source`` and the field.
     """
-    known = {"buttons", "lamps", "doors", "key_switch", "tower_light", "pulse_acceptor"}
+    known = {"buttons", "lamps", "doors", "key_switch", "tower_light", "pulse_acceptor",
+             "door_latch"}
     for key in data:
         if key not in known:
             raise ConfigError(
@@ -145,6 +165,14 @@ def parse_wiring(data: dict[str, Any], source: str = "wiring") -> Wiring:
             accepted_counts=frozenset(_int(source, f"{p}.accepted_counts", c, 1) for c in counts),
             active_low=bool(t.get("active_low", True)),
         )
+    latch = None
+    if "door_latch" in data:
+        t = dict(_table(source, data, "door_latch"))
+        reset = _pin(source, "door_latch.reset_pin", t.pop("reset_pin", None))
+        inputs = _named_pins(source, {"door_latch": t}, "door_latch", Door)
+        if not inputs:
+            raise ConfigError(f"{source}: door_latch: names no door (e.g. main = 4)")
+        latch = DoorLatchWiring(inputs, reset)
     used: dict[int, str] = {}
     groups: list[tuple[str, dict[Any, int]]] = [
         ("buttons", buttons),
@@ -159,13 +187,15 @@ def parse_wiring(data: dict[str, Any], source: str = "wiring") -> Wiring:
             {"inhibit_pin": pulse.inhibit_pin} if pulse.inhibit_pin else {}
         )
         groups.append(("pulse_acceptor", extra))
+    if latch is not None:
+        groups.append(("door_latch", {**latch.inputs, "reset_pin": latch.reset_pin}))
     for group, mapping in groups:
         for name, pin in mapping.items():
             label = f"{group}.{getattr(name, 'value', name)}"
             if pin in used:
                 raise ConfigError(f"{source}: {label}: pin {pin} is already used by {used[pin]}")
             used[pin] = label
-    return Wiring(buttons, lamps, doors, key_switch, tower, pulse)
+    return Wiring(buttons, lamps, doors, key_switch, tower, pulse, latch)
 
 
 def load_wiring(path: str | Path) -> Wiring:

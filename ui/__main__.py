@@ -95,7 +95,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.sim_socket:
         from ui.devkeys import DEV_KEY_HELP_TEXT, DevKeys
 
-        app.devkeys = DevKeys(args.sim_socket)
+        app.devkeys = DevKeys(args.sim_socket, station=args.station)
         app.devkeys.start()
         print(DEV_KEY_HELP_TEXT)
     sys.stdout.flush()

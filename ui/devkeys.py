@@ -3,7 +3,8 @@
 Owns: the key map F2-F9 (and Shift + a button key) -> sim control commands,
 and a worker thread that sends them to the engine's sim control socket
 (``<ui socket>.sim``, JSON lines; see ``cabinet.hardware.DriverDevices.
-sim_command``). Only used when ``python -m ui`` gets ``--sim-socket``.
+sim_command``), for the window's own station (``--station N``: every
+command carries ``"station": N``). Only used when ``python -m ui`` gets ``--sim-socket``.
 
 This is strictly a device-side channel: it inserts notes and vouchers into
 the bill acceptor twin, presses buttons on the mock panel, opens doors, turns
@@ -55,7 +56,7 @@ DEV_KEY_HELP_TEXT = """Dev keys (simulated devices): F2 $5 note, F3 $20 note, F4
       F5 insert the last printed voucher, F6 main door open/close, F7 operator key on/off,
       F8 printer paper out/in, F9 bill jam/clear;
       Shift+D/H/S/P/O/I/X/+/- press the cabinet's physical Deal/Hit/Stand/Split/Double/
-      Insure/Cash Out/Bet+/Bet- button."""
+      Insure/Cash Out/Bet+/Bet- button; all of them on this window's --station."""
 
 _DIGITS = re.compile(r"VALIDATION\s+([0-9-]+)")
 
@@ -82,11 +83,14 @@ class DevKeys:
 
     Args:
         sim_socket: the engine's sim control socket path.
+        station: the station whose twins the keys drive (this window's
+            ``--station``, 1-3): every command carries ``"station": N``.
         timeout_s: socket timeout for one command and its reply, in seconds.
     """
 
-    def __init__(self, sim_socket: str, *, timeout_s: float = 5.0) -> None:
+    def __init__(self, sim_socket: str, *, station: int = 1, timeout_s: float = 5.0) -> None:
         self.path = sim_socket
+        self.station = station
         self.timeout_s = timeout_s
         self.toggles = _Toggles()
         self._q: queue.SimpleQueue[dict[str, Any] | str | None] = queue.SimpleQueue()
@@ -109,8 +113,12 @@ class DevKeys:
             self._thread = None
 
     def commands_for(self, event: pygame.event.Event) -> list[dict[str, Any] | str]:
-        """The sim commands a key means (empty for keys that are not dev keys). Pure
-        apart from flipping the toggles (door, key, paper, jam)."""
+        """The sim commands a key means (empty for keys that are not dev keys), each
+        for ``self.station``. Pure apart from flipping the toggles (door, key, paper, jam)."""
+        return [{**c, "station": self.station} if isinstance(c, dict) else c
+                for c in self._commands(event)]
+
+    def _commands(self, event: pygame.event.Event) -> list[dict[str, Any] | str]:
         if event.type != pygame.KEYDOWN:
             return []
         key = event.key
@@ -160,11 +168,12 @@ class DevKeys:
         self._disconnect()
 
     def _insert_last_voucher(self) -> None:
-        tickets = self._send({"cmd": "tickets"}).get("tickets") or []
+        tickets = self._send({"cmd": "tickets", "station": self.station}).get("tickets") or []
         for png in reversed(tickets):
             number = voucher_number_from_ticket(Path(png).with_suffix(".txt"))
             if number:
-                self._send({"cmd": "voucher", "validation_number": number})
+                self._send({"cmd": "voucher", "validation_number": number,
+                            "station": self.station})
                 return
         print("dev keys: no printed voucher yet", flush=True)
 

@@ -15,7 +15,15 @@ from hypothesis import strategies as st
 
 from drivers.debounce import Debouncer, RefireGuard, Transition
 from drivers.errors import ConfigError
-from drivers.events import Action, ButtonPressed, Door, DoorClosed, DoorOpened, KeySwitchTurned
+from drivers.events import (
+    Action,
+    ButtonPressed,
+    Door,
+    DoorClosed,
+    DoorOpened,
+    DoorOpenedWhileOff,
+    KeySwitchTurned,
+)
 from drivers.gpio_panel import GpioButtonPanel, GpioLampBank
 from drivers.pins import BUTTON_PINS, DOOR_PINS, KEY_SWITCH_PIN, LAMP_PINS
 from drivers.wiring import Wiring, load_wiring, parse_wiring
@@ -48,7 +56,7 @@ def panel(factory: Any, clock: FakeClock) -> Any:
     p = GpioButtonPanel(Wiring(), pin_factory=factory, clock=clock)
     for pin in DOOR_PINS.values():  # doors shut, key off
         factory.pin(pin).drive_low()
-    clock.t += 0.01
+    clock.t += 0.3  # past the switches' 30 ms settle time and 0.25 s hold
     p.poll()
     events: list[Any] = []
     p.start(events.append)
@@ -156,7 +164,7 @@ def test_doors_and_key_switch(panel: Any, factory: Any, clock: FakeClock) -> Non
     clock.t += 0.01
     factory.pin(KEY_SWITCH_PIN).drive_low()
     t_key = clock.t
-    clock.t += 0.01
+    clock.t += 0.05
     panel.poll()
     assert panel.events == [DoorOpened(Door.MAIN, t_open), KeySwitchTurned(True, t_key)]
 
@@ -236,3 +244,131 @@ def test_wiring_file_loads_and_errors_name_the_field(tmp_path: Path) -> None:
             load_wiring(bad)
     with pytest.raises(ValueError):  # ConfigError is also a ValueError
         parse_wiring({"buttons": {"deal": 99}})
+
+
+def _chatter(pin: Any, clock: FakeClock, active: bool, rng: Any) -> None:
+    """Move a contact to ``active`` (pin low) through 3-5 bounces of 1-40 ms each,
+    200 ms at most in all (a worn key switch, a door plunger), then hold it there
+    for a second: levels held longer than the 30 ms settle time included."""
+    left = 0.2
+    for i in range(rng.randint(3, 5) * 2):
+        level = active if i % 2 == 0 else not active
+        pin.drive_low() if level else pin.drive_high()
+        dwell = min(rng.uniform(0.001, 0.040), left)
+        clock.t += dwell
+        left -= dwell
+    pin.drive_low() if active else pin.drive_high()
+    clock.t += 0.001
+    for _ in range(100):                  # the consumer polls every 10 ms
+        clock.t += 0.01
+        yield
+
+
+def test_a_chattering_key_switch_and_door_give_one_event_per_change(
+    panel: Any, factory: Any, clock: FakeClock
+) -> None:
+    """Issue 11.13: 50 key turns and 50 door openings through a chattering contact
+    give exactly 50 key-on, 50 key-off, 50 door-open and 50 door-closed events
+    (before: 154 key-on events for 50 turns, one opening counted three times)."""
+    import random
+
+    rng = random.Random(1113)
+    panel.events.clear()
+    key, door = factory.pin(KEY_SWITCH_PIN), factory.pin(DOOR_PINS[Door.MAIN])
+    for _ in range(50):
+        for pin, active in ((key, True), (key, False), (door, False), (door, True)):
+            for _ in _chatter(pin, clock, active, rng):   # door: pin high = open
+                panel.poll()
+    turns = [e.on for e in panel.events if isinstance(e, KeySwitchTurned)]
+    doors = [type(e).__name__ for e in panel.events if isinstance(e, DoorOpened | DoorClosed)]
+    assert turns == [True, False] * 50
+    assert doors == ["DoorOpened", "DoorClosed"] * 50
+
+
+def test_switch_debouncer_reports_each_change_once_and_never_loses_the_last() -> None:
+    """Issue 11.13: with a hold, a change is reported at most once per ``hold_s``;
+    a level that holds is reported when the hold ends, never dropped."""
+    d = Debouncer(0.03, hold_s=0.25)
+    assert d.edge(True, 0.0) == [] and d.poll(0.03) == [Transition(True, 0.0)]
+    assert d.edge(False, 0.04) == [] and d.poll(0.1) == []  # held 60 ms, inside the hold
+    assert d.deadline() == pytest.approx(0.28)
+    assert d.poll(0.28) == [Transition(False, 0.04)]        # the door really is shut
+    assert d.edge(True, 0.5) == [] and d.edge(False, 0.51) == [] and d.poll(2.0) == []
+
+
+def test_a_door_change_held_back_by_the_hold_arrives_on_the_loop_by_itself(factory: Any) -> None:
+    """Issue 11.13: on an asyncio loop, a door shut and opened again 50 ms later
+    (inside the 0.25 s hold) reports "closed" then, with no further edge, "opened"
+    when the hold ends: the panel re-arms its own timer."""
+    panel = GpioButtonPanel(Wiring(), pin_factory=factory)  # real monotonic clock
+    got: list[Any] = []
+
+    async def scenario() -> None:
+        panel.start(lambda e: got.append(e), loop=asyncio.get_running_loop())
+        got.clear()
+        pin = factory.pin(DOOR_PINS[Door.MAIN])
+        pin.drive_low()                     # shut
+        await asyncio.sleep(0.05)
+        pin.drive_high()                    # open again
+        await asyncio.sleep(0.5)
+
+    asyncio.run(scenario())
+    panel.close()
+    assert [type(e).__name__ for e in got if getattr(e, "door", None) == Door.MAIN] == [
+        "DoorClosed", "DoorOpened"]
+
+
+LATCH_WIRING = {"buttons": {"deal": 5}, "lamps": {"deal": 17}, "tower_light": {"red": 14},
+                "doors": {"main": 2, "cash_box": 3}, "key_switch": {"pin": 8},
+                "door_latch": {"main": 20, "cash_box": 21, "reset_pin": 26}}
+
+
+def test_the_wiring_file_takes_a_door_latch() -> None:
+    """Issue 11.19: ``[door_latch]``: door = latch input pin, ``reset_pin`` = output."""
+    w = parse_wiring(LATCH_WIRING)
+    assert w.door_latch is not None
+    assert w.door_latch.inputs == {Door.MAIN: 20, Door.CASH_BOX: 21}
+    assert w.door_latch.reset_pin == 26
+    assert parse_wiring({}).door_latch is None
+    cases = [
+        ({"main": 20}, "door_latch.reset_pin: expected a BCM pin"),
+        ({"roof": 20, "reset_pin": 26}, "door_latch.roof: unknown name"),
+        ({"main": 5, "reset_pin": 26}, "door_latch.main: pin 5 is already used"),
+        ({"main": 20, "reset_pin": 20}, "door_latch.reset_pin: pin 20 is already used"),
+        ({"reset_pin": 26}, "door_latch: names no door"),
+    ]
+    for table, message in cases:
+        with pytest.raises(ConfigError, match=message.replace(".", r"\.")):
+            parse_wiring({**LATCH_WIRING, "door_latch": table})
+
+
+def test_a_latched_door_opening_is_reported_at_start_and_the_latch_reset(factory: Any) -> None:
+    """Issue 11.19: a latch that holds an opening while the Pi was off is read at
+    start (``DoorOpenedWhileOff`` for its door, doors shut now) and reset by a pulse
+    on the reset pin only when asked (after the engine journaled it); the latch
+    is re-armed whenever every door is shut again while powered."""
+    clock = FakeClock()
+    p = GpioButtonPanel(parse_wiring(LATCH_WIRING), pin_factory=factory, clock=clock)
+    factory.pin(20).drive_high()            # the main door's latch held an opening
+    for pin in (2, 3):
+        factory.pin(pin).drive_low()        # both doors are shut now
+    clock.t += 0.3
+    p.poll()
+    events: list[Any] = []
+    p.start(events.append)
+    assert [e for e in events if isinstance(e, DoorOpenedWhileOff)] == [
+        DoorOpenedWhileOff(Door.MAIN, clock.t)]
+    reset = factory.pin(26)
+    assert reset.state == 0 and [s.state for s in reset.states] == [0]
+    p.clear_door_latch()
+    time.sleep(0.1)                         # the pulse runs on gpiozero's thread
+    assert [s.state for s in reset.states] == [0, 1, 0]
+    factory.pin(3).drive_high()             # cash box door opened while powered ...
+    clock.t += 0.3
+    p.poll()
+    factory.pin(3).drive_low()              # ... and shut: the latch is re-armed
+    clock.t += 0.3
+    p.poll()
+    time.sleep(0.1)
+    assert [s.state for s in reset.states] == [0, 1, 0, 1, 0]
+    p.close()

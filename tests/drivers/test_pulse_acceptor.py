@@ -9,7 +9,7 @@ import pytest
 from conftest import Recorder
 from gpiozero.pins.mock import MockFactory
 
-from drivers.events import DeviceFault, DeviceFaultCleared, PulseTrainCounted
+from drivers.events import Device, DeviceFault, DeviceFaultCleared, DeviceOnline, PulseTrainCounted
 from drivers.pulse_acceptor import LineStuck, PulseAcceptor, PulseCounter, PulseRejected, TrainEnded
 from drivers.sim.pulse_source import PulseSource
 from drivers.wiring import PulseWiring
@@ -118,6 +118,20 @@ def test_stuck_line_and_slow_pulses_are_faults_not_credits(rig: Any) -> None:
     assert rec.credit_calls == []
     assert [e.code for e in rec.of_type(DeviceFault)] == ["line_stuck", "pulse_width"]
     assert rec.of_type(DeviceFaultCleared)
+
+
+def test_start_and_report_state_say_the_real_state(rig: Any) -> None:
+    """Issue 10.1: the pulse acceptor reports its state at start (a stale bill fault
+    clears) and on ``report_state`` (the Faults page): stuck while stuck."""
+    acc, source, clock, rec, factory = rig
+    acc.start()
+    assert rec.of_type(DeviceOnline) == [DeviceOnline(Device.PULSE_ACCEPTOR, "reported again")]
+    factory.pin(4).drive_low()
+    clock.advance(1.5)
+    acc.poll()
+    rec.events.clear()
+    acc.report_state()
+    assert rec.events == [DeviceFault(Device.PULSE_ACCEPTOR, "line_stuck", "input active > 1 s")]
 
 
 def test_inhibit_line_and_pulses_while_inhibited(rig: Any) -> None:

@@ -6,7 +6,7 @@ import random
 
 import msgspec
 
-from cabinet.effects import ClearJournal, Journal, Rejected, SetAcceptor, SetTowerLight
+from cabinet.effects import ClearJournal, Journal, PollDevices, Rejected, SetAcceptor, SetTowerLight
 from cabinet.events import (
     DeviceCleared,
     DeviceFaulted,
@@ -224,3 +224,90 @@ def test_engine_fault_is_cleared_by_the_operator_device_faults_by_the_device():
     eff = rig.press("menu_select")
     assert any(isinstance(e, Journal) and e.kind == "faults_cleared" for e in eff)
     assert list(rig.cab.s.faults) == ["bill_jam"]
+
+
+def test_the_faults_page_re_polls_the_devices():
+    """Issue 10.1: opening the Faults page and its Select ask every device to report
+    its state now (``PollDevices``), so a fault outliving its cause clears when the
+    device answers healthy; the page says so."""
+    rig = Rig()
+    rig.cab.handle(DeviceFaulted("printer", "printer_paper_out"))
+    rig.cab.handle(KeyChanged(True))
+    _goto(rig, 6)                                     # Faults
+    assert rig.cab.s.maintenance.page == "faults"
+    assert PollDevices() in rig.effects
+    view = rig.cab.snapshot(1).maintenance
+    assert view.items == ["Re-check devices, clear engine faults"]
+    assert "Printer out of paper" in " ".join(view.lines)
+    eff = rig.press("menu_select")
+    assert PollDevices() in eff
+    assert list(rig.cab.s.faults) == ["printer_paper_out"]   # only the device clears it
+    rig.cab.handle(DeviceCleared("printer"))
+    assert rig.cab.s.faults == {}
+    assert rig.cab.snapshot(2).maintenance.lines[0] == "No faults."
+
+
+def test_device_test_page_shows_every_button_by_its_name_and_cash_out_stays():
+    """Issue 10.7: on the Device test page the panel's buttons are shown by their
+    player-facing names (not ``menu_down``) and do not navigate, Cash Out included;
+    Cash Out twice within a second, the screen's BACK or the key leave, as the
+    page says."""
+    rig = Rig()
+    rig.cab.handle(KeyChanged(True))
+    _goto(rig, 4)                                     # Device test
+    assert rig.cab.s.maintenance.page == "device_test"
+    view = rig.cab.snapshot(1).maintenance
+    assert any("Cash Out twice" in line for line in view.lines + [view.hint])
+    shown = []
+    for action, value in (("hit", None), ("stand", None), ("deal", None), ("bet_up", None),
+                          ("bet_down", None), ("cash_out", None), ("chip", 500), ("place", 2),
+                          ("double", None)):
+        rig.advance(2000)
+        rig.press(action, value=value)
+        assert rig.cab.s.maintenance.page == "device_test", action
+        last = [ln for ln in rig.cab.snapshot(1).maintenance.lines if ln.startswith("Last button")]
+        shown.append(last[0].removeprefix("Last button: "))
+    assert shown == ["Hit", "Stand", "Deal", "Bet +", "Bet -", "Cash Out", "$5 chip", "Spot 2",
+                     "Double"]
+    lines = " ".join(rig.cab.snapshot(1).maintenance.lines)
+    assert "menu_" not in lines and "Pressed: Hit, Stand, Deal, Bet +, Bet -, Cash Out" in lines
+    rig.advance(2000)
+    rig.press("cash_out")
+    rig.advance(300)
+    rig.press("cash_out")                             # twice within 1 s: back to the menu
+    assert rig.cab.s.maintenance.page == "main"
+    _goto(rig, 4)
+    rig.press("menu_back")                            # the screen's BACK leaves too
+    assert rig.cab.s.maintenance.page == "main"
+
+
+def test_panel_buttons_navigate_the_other_maintenance_pages():
+    """Issue 10.7: the core, not the device bridge, turns panel buttons into menu
+    moves (Hit/Bet- down, Bet+ up, Deal/Stand select, Cash Out back)."""
+    rig = Rig()
+    rig.cab.handle(KeyChanged(True))
+    rig.press("hit")
+    rig.press("bet_down")
+    rig.press("bet_up")
+    assert rig.cab.s.maintenance.selected == 1
+    rig.press("deal")
+    assert rig.cab.s.maintenance.page == "recall"
+    rig.press("cash_out")
+    assert rig.cab.s.maintenance.page == "main"
+    rig.press("stand")
+    assert rig.cab.s.maintenance.page == "recall"
+
+
+def test_a_door_opened_while_powered_off_is_journaled_counted_and_logged():
+    """Issue 11.19: the door latch's boot reading becomes a journaled
+    ``door_opened_while_powered_off`` event, counts as a door opening and shows in
+    the Event log; the cabinet does not lock up (the door is shut now)."""
+    from cabinet.events import DoorOpenedWhileOff
+    from cabinet.maintenance import event_line
+    rig = Rig()
+    eff = rig.cab.handle(DoorOpenedWhileOff("main"))
+    assert Journal("door_opened_while_powered_off", 0, 0, {"door": "main"}) in eff
+    assert rig.cab.s.door_opens == {"main": 1} and rig.cab.mode == "attract"
+    line = event_line({"wall_s": 1.8e9, "kind": "door_opened_while_powered_off", "station": 0,
+                       "amount_minor": 0, "data": {"door": "main"}})
+    assert line.endswith(" · door opened while powered off · cabinet · main door")

@@ -19,16 +19,31 @@ def _key(key: int, mod: int = 0) -> pygame.event.Event:
 
 def test_keys_map_to_device_commands_and_toggle() -> None:
     dk = DevKeys("/nonexistent")
-    assert dk.commands_for(_key(pygame.K_F3)) == [{"cmd": "note", "amount_minor": 2000}]
-    assert dk.commands_for(_key(pygame.K_F6)) == [{"cmd": "door", "door": "main", "open": True}]
-    assert dk.commands_for(_key(pygame.K_F6)) == [{"cmd": "door", "door": "main", "open": False}]
-    assert dk.commands_for(_key(pygame.K_F7)) == [{"cmd": "key", "on": True}]
-    assert dk.commands_for(_key(pygame.K_F8)) == [{"cmd": "printer", "line": "out"}]
-    assert dk.commands_for(_key(pygame.K_F9)) == [{"cmd": "bill", "line": "jam"}]
-    assert dk.commands_for(_key(pygame.K_F9)) == [{"cmd": "bill", "line": "clear"}]
-    assert dk.commands_for(_key(pygame.K_h, pygame.KMOD_LSHIFT)) == [{"cmd": "press", "action": "hit"}]
+    assert dk.commands_for(_key(pygame.K_F3)) == [{"cmd": "note", "amount_minor": 2000, "station": 1}]
+    assert dk.commands_for(_key(pygame.K_F6)) == [{"cmd": "door", "door": "main", "open": True, "station": 1}]
+    assert dk.commands_for(_key(pygame.K_F6)) == [{"cmd": "door", "door": "main", "open": False, "station": 1}]
+    assert dk.commands_for(_key(pygame.K_F7)) == [{"cmd": "key", "on": True, "station": 1}]
+    assert dk.commands_for(_key(pygame.K_F8)) == [{"cmd": "printer", "line": "out", "station": 1}]
+    assert dk.commands_for(_key(pygame.K_F9)) == [{"cmd": "bill", "line": "jam", "station": 1}]
+    assert dk.commands_for(_key(pygame.K_F9)) == [{"cmd": "bill", "line": "clear", "station": 1}]
+    assert dk.commands_for(_key(pygame.K_h, pygame.KMOD_LSHIFT)) == [{"cmd": "press", "action": "hit", "station": 1}]
     assert dk.commands_for(_key(pygame.K_h)) == []  # plain H stays the UI's Hit intent
     assert dk.commands_for(_key(pygame.K_F1)) == []
+
+
+def test_every_dev_key_drives_the_windows_own_station() -> None:
+    """Issue 10.5: in the station 2 window (``--station 2``) F2-F9 and Shift+button
+    drive station 2's twins: every command names ``"station": 2``."""
+    dk = DevKeys("/nonexistent", station=2)
+    keys = [_key(k) for k in (pygame.K_F2, pygame.K_F3, pygame.K_F4, pygame.K_F6, pygame.K_F7,
+                              pygame.K_F8, pygame.K_F9)]
+    keys.append(_key(pygame.K_x, pygame.KMOD_LSHIFT))
+    cmds = [c for k in keys for c in dk.commands_for(k)]
+    assert len(cmds) == 8 and all(isinstance(c, dict) and c["station"] == 2 for c in cmds)
+    assert cmds[2] == {"cmd": "note", "amount_minor": 10000, "station": 2}
+    assert cmds[-1] == {"cmd": "press", "action": "cash_out", "station": 2}
+    assert DevKeys("/nonexistent").commands_for(_key(pygame.K_F4)) == [
+        {"cmd": "note", "amount_minor": 10000, "station": 1}]
 
 
 def test_voucher_number_is_read_from_the_ticket_text(tmp_path: Path) -> None:
@@ -71,4 +86,5 @@ def test_f5_inserts_the_last_printed_voucher_over_the_sim_socket(tmp_path: Path)
     finally:
         dk.stop()
         srv.close()
-    assert got == [{"cmd": "tickets"}, {"cmd": "voucher", "validation_number": "123456789012345678"}]
+    assert got == [{"cmd": "tickets", "station": 1},
+                   {"cmd": "voucher", "validation_number": "123456789012345678", "station": 1}]
