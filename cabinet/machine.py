@@ -939,7 +939,11 @@ class Cabinet:
     def _on_cleared(self, ev: DeviceCleared, out: list[Effect]) -> None:
         prefix = ev.device + "_"
         st = self.station(ev.station) if ev.station else None
-        cleared = [c for c in self.s.faults if c.startswith(prefix)] if st is None else []
+        # a cabinet-wide fault of this device kind clears too: journals written before
+        # faults were kept per station hold a station's device fault there, and every
+        # device reports its real state at start-up (issue 10.1), so one still failing
+        # is reported again as its station's own
+        cleared = [c for c in self.s.faults if c.startswith(prefix)]
         if cleared:
             self.s.faults = {c: t for c, t in self.s.faults.items() if c not in cleared}
             out.append(Journal("fault_cleared", 0, 0, {"device": ev.device, "codes": cleared}))
