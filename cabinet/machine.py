@@ -115,6 +115,8 @@ class History(Protocol):
 
     def vouchers(self, limit: int) -> list[VoucherRecord]: ...
 
+    def outstanding_vouchers(self) -> list[VoucherRecord]: ...
+
 
 class _NoHistory:
     def recall(self, station: int, limit: int) -> list[RecallEntry]:
@@ -124,6 +126,9 @@ class _NoHistory:
         return []
 
     def vouchers(self, limit: int) -> list[VoucherRecord]:
+        return []
+
+    def outstanding_vouchers(self) -> list[VoucherRecord]:
         return []
 
 
@@ -742,11 +747,21 @@ class Cabinet:
         if reason is None and ev.denomination_minor not in self.s.settings.denominations_minor:
             reason = f"{ev.denomination_minor} is not an enabled denomination"
         if reason is not None:
-            out.append(ReturnNote(ev.station, reason))
+            self._refuse(st, ev.station, ev.txn, reason, out)
         else:
+            assert st is not None
+            st.refusal, st.refusal_txn = "", None
             out.append(Journal("note_escrowed", ev.station, ev.denomination_minor,
                                {"txn": ev.txn}))
             out.append(StackNote(ev.station))
+
+    @staticmethod
+    def _refuse(st: StationState | None, station: int, txn: str, reason: str,
+                out: list[Effect]) -> None:
+        """Hand an escrowed bill or voucher back; the station keeps why (issue 10.2)."""
+        if st is not None:
+            st.refusal, st.refusal_txn = reason, txn
+        out.append(ReturnNote(station, reason))
 
     def _refuse_money_in(self, st: StationState | None, amount: int) -> str | None:
         if st is None:
@@ -791,11 +806,13 @@ class Cabinet:
         return self._refuse_money_in(st, rec.amount_minor)
 
     def _on_voucher_escrow(self, ev: VoucherEscrowed, out: list[Effect]) -> None:
-        reason = self._voucher_refusal(self.station(ev.station), ev.record)
+        st = self.station(ev.station)
+        reason = self._voucher_refusal(st, ev.record)
         if reason is not None:
-            out.append(ReturnNote(ev.station, reason))
+            self._refuse(st, ev.station, ev.txn, reason, out)
         else:
-            assert ev.record is not None
+            assert ev.record is not None and st is not None
+            st.refusal, st.refusal_txn = "", None
             out.append(Journal("voucher_escrowed", ev.station, ev.record.amount_minor,
                                {"txn": ev.txn, "validation_number": ev.validation_number}))
             out.append(StackNote(ev.station))
@@ -820,7 +837,12 @@ class Cabinet:
         out.append(SendCue("voucher_accepted", ev.station, {"amount_minor": rec.amount_minor}))
 
     def _on_note_returned(self, ev: NoteReturned, out: list[Effect]) -> None:
-        out.append(Journal("note_returned", ev.station, 0, {"txn": ev.txn}))
+        data: dict[str, Any] = {"txn": ev.txn}
+        st = self.station(ev.station)
+        if st is not None and st.refusal_txn is not None and st.refusal_txn == ev.txn:
+            data["reason"] = st.refusal             # why we handed it back (issue 10.2)
+            st.refusal_txn = None
+        out.append(Journal("note_returned", ev.station, 0, data))
 
     # -- doors, key, faults, time ------------------------------------------------------------------
 
@@ -909,18 +931,30 @@ class Cabinet:
     # -- RAM clear (called from maintenance) ------------------------------------------------------
 
     def ram_clear(self, out: list[Effect]) -> None:
-        """research C "RAM clear": zero credits, meters and history; configure again."""
-        settings = self.s.settings
-        power_ups = self.s.power_ups
-        self.s = new_state(settings)
-        self.s.power_ups = power_ups
-        self.s.needs_config = True
-        self.s.maintenance = MaintState(page="settings")
-        self.s.key_on = True
+        """research C "RAM clear": zero credits, meters and history; configure again.
+
+        The caller (the maintenance menu) has checked the access level
+        (``maintenance.ram_clear_refusal``). Kept: the settings, the power-up
+        count, the voucher sequence and recent acceptor transactions (so an
+        outstanding voucher, whose record the journal keeps, is redeemed
+        exactly once), the doors' and devices' present state, and the clock.
+        The ``ram_clear`` event records what was erased (issues 10.2, 11.12).
+        """
+        old = self.s
+        summary = maintenance.ram_clear_summary(self)
+        self.s = new_state(old.settings)
+        s = self.s
+        s.power_ups, s.voucher_seq, s.recent_txns = old.power_ups, old.voucher_seq, old.recent_txns
+        s.doors_open, s.now_ms, s.wall_s = old.doors_open, old.now_ms, old.wall_s
+        s.faults = {c: t for c, t in old.faults.items() if c.startswith(("bill_", "printer_"))}
+        s.needs_config = True
+        s.maintenance = MaintState(page="settings")
+        s.key_on = True
         self.round = None
         self._round_unrestorable = False
         out.append(ClearJournal())
-        out.append(Journal("ram_clear"))
+        out.append(Journal("ram_clear", 0, sum(summary["credits_minor"].values()), {
+            **summary, "access": maintenance.access_name(old)}))
 
     def apply_settings(self, settings: GameSettings, out: list[Effect]) -> str | None:
         """Change the game settings between rounds; returns an error message or None."""

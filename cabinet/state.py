@@ -36,6 +36,10 @@ class StationState(msgspec.Struct, kw_only=True):
             far (kept outside the round's own state so a round that cannot be
             restored can still be voided exactly).
         credits_at_round_start_minor: for recall.
+        refusal: why the last bill or voucher was handed back (``""`` once
+            one is taken); the table shows it (issue 10.2).
+        refusal_txn: the acceptor transaction of that refusal, until its
+            return is journaled (``note_returned`` carries the reason).
     """
 
     station: int
@@ -53,6 +57,8 @@ class StationState(msgspec.Struct, kw_only=True):
     stake_in_round_minor: int = 0
     returned_in_round_minor: int = 0
     credits_at_round_start_minor: int = 0
+    refusal: str = ""
+    refusal_txn: str | None = None
 
 
 class HandpayState(msgspec.Struct, kw_only=True):

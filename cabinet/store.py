@@ -325,8 +325,11 @@ class Store:
                             "recall WHERE station=? ORDER BY id DESC LIMIT ?)",
                             (e.entry.station, e.entry.station, keep))
         elif isinstance(e, ClearJournal):
-            for table in ("events", "vouchers", "recall"):
-                self.db.execute(f"DELETE FROM {table}")
+            # issue 11.12: the records of earlier RAM clears and of outstanding
+            # (issued, unredeemed) vouchers survive it
+            self.db.execute("DELETE FROM events WHERE kind != 'ram_clear'")
+            self.db.execute("DELETE FROM vouchers WHERE status != 'issued'")
+            self.db.execute("DELETE FROM recall")
 
     # -- reading (history for maintenance and the CLI) -----------------------------------------
 
@@ -339,6 +342,12 @@ class Store:
     def vouchers(self, limit: int) -> list[VoucherRecord]:
         rows = self.db.execute("SELECT record FROM vouchers ORDER BY sequence DESC LIMIT ?",
                                (limit,)).fetchall()
+        return [_voucher_decoder.decode(r[0]) for r in rows]
+
+    def outstanding_vouchers(self) -> list[VoucherRecord]:
+        """Every voucher printed and not yet redeemed (status ``issued``), oldest first."""
+        rows = self.db.execute("SELECT record FROM vouchers WHERE status='issued' "
+                               "ORDER BY sequence").fetchall()
         return [_voucher_decoder.decode(r[0]) for r in rows]
 
     def recall(self, station: int, limit: int) -> list[RecallEntry]:

@@ -129,11 +129,13 @@ def test_ram_clear_needs_confirmation_zeroes_and_forces_configuration():
     rig.note(2000)
     rig.cab.handle(KeyChanged(True))
     _goto(rig, 7)                                    # RAM clear
+    rig.cab.handle(DoorChanged("logic", True))       # credits on: technician level (10.2)
     rig.press("menu_select")
     assert rig.credits() == 2000                     # armed, not yet done
     eff = rig.press("menu_select")
     assert any(isinstance(e, ClearJournal) for e in eff)
     assert rig.credits() == 0 and rig.meters().bills_in_minor == 0
+    rig.cab.handle(DoorChanged("logic", False))
     rig.cab.handle(KeyChanged(False))
     assert rig.cab.mode == "needs_config"
     rig.note(500)
