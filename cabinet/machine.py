@@ -228,6 +228,7 @@ class Cabinet:
             out.append(Rejected(type(event).__name__, "unknown event"))
         else:
             handler(self, event, out)
+        self._enter_maintenance_if_keyed(out)
         self._refresh_outputs(out)
         return out
 
@@ -865,15 +866,28 @@ class Cabinet:
         if ev.on:
             if s.handpay is not None:
                 self._reset_handpay(out)
-            elif s.maintenance is None and (s.ram_error or (not s.round_open
-                                                            and s.printing is None)):
-                s.maintenance = MaintState(page="settings" if s.needs_config else "main")
-                out.append(Journal("maintenance_enter"))
-            elif s.round_open:
-                out.append(Rejected("operator key", "finish the round first"))
+            elif s.maintenance is None and not self._may_enter_maintenance():
+                # issue 10.6: the menu opens when the round (or the ticket) is over,
+                # if the key is still on; the table says so meanwhile
+                out.append(Journal("maintenance_requested", 0, 0,
+                                   {"after": "round" if s.round_open else "ticket"}))
         elif s.maintenance is not None:
             s.maintenance = None
             out.append(Journal("maintenance_exit"))
+
+    def _may_enter_maintenance(self) -> bool:
+        """Between rounds, with no ticket printing and no handpay waiting (research I
+        "Audit / test mode": "any time except during play or cash-out")."""
+        s = self.s
+        return s.ram_error or (not s.round_open and s.printing is None and s.handpay is None)
+
+    def _enter_maintenance_if_keyed(self, out: list[Effect]) -> None:
+        """The key on opens the menu as soon as it may: at once, or when the round
+        ends, the ticket is out or the last handpay is reset (issue 10.6)."""
+        s = self.s
+        if s.key_on and s.maintenance is None and self._may_enter_maintenance():
+            s.maintenance = MaintState(page="settings" if s.needs_config else "main")
+            out.append(Journal("maintenance_enter"))
 
     def _on_fault(self, ev: DeviceFaulted, out: list[Effect]) -> None:
         if ev.code not in self.s.faults:
