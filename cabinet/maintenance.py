@@ -16,9 +16,10 @@ import msgspec
 
 from cabinet import access
 from cabinet.effects import Effect, Journal
-from cabinet.errors import fault_text
+from cabinet.errors import ConfigError, fault_text
+from cabinet.game import RuleSet, preset
 from cabinet.rules_text import money
-from cabinet.settings import GameSettings
+from cabinet.settings import VARIANTS, GameSettings
 from cabinet.snapshot import MaintenanceView
 
 if TYPE_CHECKING:
@@ -82,10 +83,48 @@ def _draft_value(cab: Cabinet, key: str) -> Any:
     return getattr(cab.s.settings, key)
 
 
+def _draft_settings(cab: Cabinet) -> GameSettings:
+    """The settings as the draft would save them (not validated)."""
+    m = cab.s.maintenance
+    assert m is not None
+    if not m.draft:
+        return cab.s.settings
+    merged = {**msgspec.to_builtins(cab.s.settings), **m.draft}
+    try:
+        return msgspec.convert(merged, GameSettings)
+    except msgspec.ValidationError:
+        return cab.s.settings
+
+
+def _draft_rules(cab: Cabinet) -> RuleSet:
+    """The rules the draft would put in force; the draft game's preset if the
+    draft does not validate yet."""
+    settings = _draft_settings(cab)
+    try:
+        return settings.validate()
+    except ConfigError:
+        return preset(settings.variant) if settings.variant in VARIANTS else cab.rules
+
+
+def _in_force(cab: Cabinet, key: str) -> str:
+    """The value a ``None`` (default) setting has in the draft game (issue 10.9)."""
+    r = _draft_rules(cab)
+    sym = cab.s.settings.currency_symbol
+    if key == "spots_per_station":
+        return str(r.max_spots_per_seat)
+    if key == "min_bet_minor":
+        return money(r.min_bet_minor, sym)
+    if key == "max_bet_minor":
+        return money(r.max_bet_minor, sym)
+    if key == "penetration_percent":
+        return "shuffle every round" if r.shuffle_every_round else f"{r.penetration_percent} %"
+    return "game default"
+
+
 def _fmt_setting(cab: Cabinet, key: str) -> str:
     v = _draft_value(cab, key)
     if v is None:
-        return "default"
+        return f"{_in_force(cab, key)} (default)"
     if key in MONEY_SETTINGS:
         return money(v, cab.s.settings.currency_symbol)
     if key == "penetration_percent":
@@ -130,7 +169,14 @@ def _select(cab: Cabinet, out: list[Effect]) -> None:
             key, _, choices = SETTING_CHOICES[m.selected]
             cur = _draft_value(cab, key)
             nxt = choices[(choices.index(cur) + 1) % len(choices)] if cur in choices else choices[0]
-            m.draft = {**m.draft, key: nxt}
+            if key == "variant":
+                # issue 10.9: each game has its own limits; switching swaps them
+                game = _draft_settings(cab).with_variant(nxt)
+                new = msgspec.to_builtins(game)
+                old = msgspec.to_builtins(cab.s.settings)
+                m.draft = {k: v for k, v in new.items() if old.get(k) != v}
+            else:
+                m.draft = {**m.draft, key: nxt}
             m.confirm = ""
         elif m.selected == n:
             merged = {**msgspec.to_builtins(cab.s.settings), **m.draft}
@@ -324,8 +370,7 @@ def ram_clear_refusal(cab: Cabinet) -> str:
     stakes = _ram_clear_stakes(ram_clear_summary(cab))
     lv = access.level(cab.s.key_on, cab.s.doors_open)
     if stakes and lv < access.Level.TECHNICIAN:
-        return (f"{', '.join(stakes)} on the cabinet: technician level needed "
-                f"({access.HOW[access.Level.TECHNICIAN]})")
+        return f"{' and '.join(stakes)} on the cabinet: needs the technician level"
     return ""
 
 
@@ -337,22 +382,23 @@ def _ram_clear_lines(cab: Cabinet) -> list[str]:
     summary = ram_clear_summary(cab)
     lines = ["A RAM clear erases:"]
     for st in s.stations:
-        line = f"  Station {st.station} credits {money(st.credits_minor, sym)}"
+        line = f"- Station {st.station} credits {money(st.credits_minor, sym)}"
         if st.pending_out_minor:
             line += f" (+ {money(st.pending_out_minor, sym)} waiting to be paid)"
         lines.append(line)
     hps = summary["handpays_minor"]
-    lines.append("  Pending handpays: " + (f"{len(hps)} (" + ", ".join(
+    lines.append("- Pending handpays: " + (f"{len(hps)} (" + ", ".join(
         money(a, sym) for a in hps) + ")" if hps else "none"))
-    lines.append("  Meters, game recall, bill history and the event log")
+    lines.append("- Meters, game recall, bill history and the event log")
     n = summary["outstanding_vouchers"]
     lines.append("It keeps:")
-    lines.append(f"  {n} outstanding voucher{'' if n == 1 else 's'} "
+    lines.append(f"- {n} outstanding voucher{'' if n == 1 else 's'} "
                  f"({money(summary['outstanding_vouchers_minor'], sym)}), redeemable once"
-                 if n else "  Outstanding vouchers: none")
-    lines.append("  The record of every RAM clear; the settings (save them again to play)")
+                 if n else "- Outstanding vouchers: none")
+    lines.append("- The record of every RAM clear in the event log")
+    lines.append("- The settings (save them again before play resumes)")
     need = access.Level.TECHNICIAN if _ram_clear_stakes(summary) else access.Level.ATTENDANT
-    lines.append(f"Needs {access.name(need)} level: {access.HOW[need]}. "
+    lines.append(f"Needs the {access.name(need)} level ({access.HOW[need]}). "
                  f"Now: {access_name(s)}.")
     if m.confirm == "armed":
         lines.append("Select once more to confirm.")
