@@ -50,8 +50,8 @@ class SetVoucherStatus(Effect):
 class ClearJournal(Effect):
     """RAM clear: wipe the event log, vouchers and recall (the state is reset too).
 
-    Kept (issue 11.12): the events of RAM clears (this one is journaled after
-    the wipe) and the records of outstanding vouchers (status ``issued``), so a
+    Kept (issue 11.12): the events of RAM clears and refused attempts (this
+    clear is journaled after the wipe) and the records of outstanding vouchers (status ``issued``), so a
     voucher printed before the clear is still redeemed, once."""
 
 

@@ -452,4 +452,6 @@ def _event_detail(kind: str, d: dict[str, Any], sym: str) -> str:
         detail.append(str(d["page"]))
     if "access" in d:
         detail.append(f"by {d['access']}")
+    if "outstanding_vouchers" in d:
+        detail.append(f"{d['outstanding_vouchers']} outstanding vouchers kept")
     return ", ".join(detail)

@@ -327,7 +327,8 @@ class Store:
         elif isinstance(e, ClearJournal):
             # issue 11.12: the records of earlier RAM clears and of outstanding
             # (issued, unredeemed) vouchers survive it
-            self.db.execute("DELETE FROM events WHERE kind != 'ram_clear'")
+            self.db.execute("DELETE FROM events WHERE kind NOT IN ('ram_clear', "
+                            "'ram_clear_refused')")
             self.db.execute("DELETE FROM vouchers WHERE status != 'issued'")
             self.db.execute("DELETE FROM recall")
 

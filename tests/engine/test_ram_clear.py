@@ -100,6 +100,7 @@ def test_ram_clear_says_what_it_erases_needs_the_technician_and_keeps_outstandin
     assert clear[0]["data"]["credits_minor"] == {"1": 1_000, "2": 2_000, "3": 5_000}
     assert clear[0]["data"]["outstanding_vouchers"] == 1
     assert eng.cab.s.doors_open == ["logic"]        # the door is still physically open
+    assert [e["kind"] for e in events] == ["ram_clear_refused"] * 3 + ["ram_clear"]
 
     eng.step(DoorChanged("logic", False))
     eng.step(KeyChanged(False))
