@@ -228,6 +228,8 @@ class Cabinet:
             out.append(Rejected(type(event).__name__, "unknown event"))
         else:
             handler(self, event, out)
+        if isinstance(event, NoteEscrowed | VoucherEscrowed):
+            self._remember_return(event.station, event.txn, out)
         self._enter_maintenance_if_keyed(out)
         self._refresh_outputs(out)
         return out
@@ -748,21 +750,11 @@ class Cabinet:
         if reason is None and ev.denomination_minor not in self.s.settings.denominations_minor:
             reason = f"{ev.denomination_minor} is not an enabled denomination"
         if reason is not None:
-            self._refuse(st, ev.station, ev.txn, reason, out)
+            out.append(ReturnNote(ev.station, reason))
         else:
-            assert st is not None
-            st.refusal, st.refusal_txn = "", None
             out.append(Journal("note_escrowed", ev.station, ev.denomination_minor,
                                {"txn": ev.txn}))
             out.append(StackNote(ev.station))
-
-    @staticmethod
-    def _refuse(st: StationState | None, station: int, txn: str, reason: str,
-                out: list[Effect]) -> None:
-        """Hand an escrowed bill or voucher back; the station keeps why (issue 10.2)."""
-        if st is not None:
-            st.refusal, st.refusal_txn = reason, txn
-        out.append(ReturnNote(station, reason))
 
     def _refuse_money_in(self, st: StationState | None, amount: int) -> str | None:
         if st is None:
@@ -807,13 +799,11 @@ class Cabinet:
         return self._refuse_money_in(st, rec.amount_minor)
 
     def _on_voucher_escrow(self, ev: VoucherEscrowed, out: list[Effect]) -> None:
-        st = self.station(ev.station)
-        reason = self._voucher_refusal(st, ev.record)
+        reason = self._voucher_refusal(self.station(ev.station), ev.record)
         if reason is not None:
-            self._refuse(st, ev.station, ev.txn, reason, out)
+            out.append(ReturnNote(ev.station, reason))
         else:
-            assert ev.record is not None and st is not None
-            st.refusal, st.refusal_txn = "", None
+            assert ev.record is not None
             out.append(Journal("voucher_escrowed", ev.station, ev.record.amount_minor,
                                {"txn": ev.txn, "validation_number": ev.validation_number}))
             out.append(StackNote(ev.station))
@@ -837,12 +827,19 @@ class Cabinet:
                            {"validation_number": rec.validation_number, "txn": ev.txn}))
         out.append(SendCue("voucher_accepted", ev.station, {"amount_minor": rec.amount_minor}))
 
+    def _remember_return(self, station: int, txn: str, out: list[Effect]) -> None:
+        """An escrow handed back: keep why until its return is journaled (issue 10.2)."""
+        st = self.station(station)
+        reasons = [e.reason for e in out if isinstance(e, ReturnNote) and e.station == station]
+        if st is not None and reasons:
+            st.returning_txn, st.returning_reason = txn, reasons[-1]
+
     def _on_note_returned(self, ev: NoteReturned, out: list[Effect]) -> None:
         data: dict[str, Any] = {"txn": ev.txn}
         st = self.station(ev.station)
-        if st is not None and st.refusal_txn is not None and st.refusal_txn == ev.txn:
-            data["reason"] = st.refusal             # why we handed it back (issue 10.2)
-            st.refusal_txn = None
+        if st is not None and st.returning_txn is not None and st.returning_txn == ev.txn:
+            data["reason"] = st.returning_reason    # why we handed it back (issue 10.2)
+            st.returning_txn, st.returning_reason = None, ""
         out.append(Journal("note_returned", ev.station, 0, data))
 
     # -- doors, key, faults, time ------------------------------------------------------------------

@@ -36,10 +36,9 @@ class StationState(msgspec.Struct, kw_only=True):
             far (kept outside the round's own state so a round that cannot be
             restored can still be voided exactly).
         credits_at_round_start_minor: for recall.
-        refusal: why the last bill or voucher was handed back (``""`` once
-            one is taken); the table shows it (issue 10.2).
-        refusal_txn: the acceptor transaction of that refusal, until its
-            return is journaled (``note_returned`` carries the reason).
+        returning_txn, returning_reason: the escrow this station is handing
+            back (acceptor transaction id) and why, until its return is
+            journaled: ``note_returned`` carries the reason (issue 10.2).
     """
 
     station: int
@@ -57,8 +56,8 @@ class StationState(msgspec.Struct, kw_only=True):
     stake_in_round_minor: int = 0
     returned_in_round_minor: int = 0
     credits_at_round_start_minor: int = 0
-    refusal: str = ""
-    refusal_txn: str | None = None
+    returning_txn: str | None = None
+    returning_reason: str = ""
 
 
 class HandpayState(msgspec.Struct, kw_only=True):

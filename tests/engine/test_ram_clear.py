@@ -115,7 +115,6 @@ def test_ram_clear_says_what_it_erases_needs_the_technician_and_keeps_outstandin
     eff = eng.step(NoteReturned(3, "v2"))
     assert Journal("note_returned", 3, 0, {"txn": "v2", "reason": "voucher is redeemed"}) in eff
     assert eng.cab.s.stations[2].credits_minor == 0
-    assert eng.cab.s.stations[2].refusal == "voucher is redeemed"
 
 
 def test_ram_clear_of_an_empty_cabinet_needs_only_the_key_and_keeps_earlier_clears(tmp_path):
@@ -133,18 +132,23 @@ def test_ram_clear_of_an_empty_cabinet_needs_only_the_key_and_keeps_earlier_clea
     assert "bill_stacked" not in [e["kind"] for e in eng.store.all_events()]
 
 
-def test_a_refused_bill_or_voucher_carries_its_reason_to_the_journal_and_the_station():
-    """Issue 10.2: a refusal says why: ``note_returned`` has the reason and the station
-    keeps it for the table; a return the cabinet did not ask for has none of ours."""
+def test_a_refused_bill_or_voucher_carries_its_reason_to_the_journal():
+    """Issue 10.2: a refusal says why: ``ReturnNote`` and then ``note_returned`` carry
+    the reason; a return the cabinet did not ask for has none of ours."""
     from cabinet.events import NoteEscrowed
-    rig = Rig()
+    rig = Rig(GameSettings(credit_limit_minor=1_000))
     eff = rig.cab.handle(VoucherEscrowed(1, "123456789012345678", None, "v9"))
     assert ReturnNote(1, "not issued by this cabinet") in eff
-    assert rig.cab.s.stations[0].refusal == "not issued by this cabinet"
     eff = rig.cab.handle(NoteReturned(1, "v9"))
     assert Journal("note_returned", 1, 0,
                    {"txn": "v9", "reason": "not issued by this cabinet"}) in eff
+    eff = rig.cab.handle(NoteReturned(1, "v9"))              # a repeat: told once
+    assert Journal("note_returned", 1, 0, {"txn": "v9"}) in eff
+    eff = rig.cab.handle(NoteEscrowed(1, 2_000, "b1"))
+    assert ReturnNote(1, "over the credit limit") in eff
     eff = rig.cab.handle(NoteReturned(1, "other"))           # the acceptor's own return
     assert Journal("note_returned", 1, 0, {"txn": "other"}) in eff
-    eff = rig.cab.handle(NoteEscrowed(1, 2_000, "b1"))       # accepted: the refusal is gone
-    assert StackNote(1) in eff and rig.cab.s.stations[0].refusal == ""
+    eff = rig.cab.handle(NoteReturned(1, "b1"))
+    assert Journal("note_returned", 1, 0, {"txn": "b1", "reason": "over the credit limit"}) in eff
+    eff = rig.cab.handle(NoteEscrowed(1, 500, "b2"))         # accepted: nothing to tell
+    assert StackNote(1) in eff and rig.cab.s.stations[0].returning_txn is None
