@@ -50,9 +50,9 @@ class SetVoucherStatus(Effect):
 class ClearJournal(Effect):
     """RAM clear: wipe the event log, vouchers and recall (the state is reset too).
 
-    Kept (issue 11.12): the events of RAM clears and refused attempts (this
-    clear is journaled after the wipe) and the records of outstanding vouchers (status ``issued``), so a
-    voucher printed before the clear is still redeemed, once."""
+    Kept (issue 11.12): the records of outstanding vouchers (status
+    ``issued``), so a voucher printed before the clear is still redeemed,
+    once. The clear's own ``ram_clear`` event is journaled after the wipe."""
 
 
 @dataclass(frozen=True, slots=True)

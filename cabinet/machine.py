@@ -863,7 +863,11 @@ class Cabinet:
         if ev.on:
             if s.handpay is not None:
                 self._reset_handpay(out)
-            elif s.maintenance is None and not self._may_enter_maintenance():
+            elif s.maintenance is None and (s.ram_error or (not s.round_open
+                                                            and s.printing is None)):
+                s.maintenance = MaintState(page="settings" if s.needs_config else "main")
+                out.append(Journal("maintenance_enter"))
+            elif s.maintenance is None:
                 # issue 10.6: the menu opens when the round (or the ticket) is over,
                 # if the key is still on; the table says so meanwhile
                 out.append(Journal("maintenance_requested", 0, 0,

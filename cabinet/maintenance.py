@@ -395,7 +395,7 @@ def _ram_clear_lines(cab: Cabinet) -> list[str]:
     lines.append(f"- {n} outstanding voucher{'' if n == 1 else 's'} "
                  f"({money(summary['outstanding_vouchers_minor'], sym)}), redeemable once"
                  if n else "- Outstanding vouchers: none")
-    lines.append("- The record of every RAM clear in the event log")
+    lines.append("- Its own record in the event log (dated, with what it erased)")
     lines.append("- The settings (save them again before play resumes)")
     need = access.Level.TECHNICIAN if _ram_clear_stakes(summary) else access.Level.ATTENDANT
     lines.append(f"Needs the {access.name(need)} level ({access.HOW[need]}). "

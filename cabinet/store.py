@@ -325,12 +325,10 @@ class Store:
                             "recall WHERE station=? ORDER BY id DESC LIMIT ?)",
                             (e.entry.station, e.entry.station, keep))
         elif isinstance(e, ClearJournal):
-            # issue 11.12: the records of earlier RAM clears and of outstanding
-            # (issued, unredeemed) vouchers survive it
-            self.db.execute("DELETE FROM events WHERE kind NOT IN ('ram_clear', "
-                            "'ram_clear_refused')")
+            # issue 11.12: an outstanding (issued, unredeemed) voucher's record survives
             self.db.execute("DELETE FROM vouchers WHERE status != 'issued'")
-            self.db.execute("DELETE FROM recall")
+            for table in ("events", "recall"):
+                self.db.execute(f"DELETE FROM {table}")
 
     # -- reading (history for maintenance and the CLI) -----------------------------------------
 

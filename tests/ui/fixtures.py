@@ -225,7 +225,7 @@ MAINT_RAM_CLEAR = Snapshot(
                "- Station 3 credits $50.00", "- Pending handpays: none",
                "- Meters, game recall, bill history and the event log", "It keeps:",
                "- 1 outstanding voucher ($20.00), redeemable once",
-               "- The record of every RAM clear in the event log",
+               "- Its own record in the event log (dated, with what it erased)",
                "- The settings (save them again before play resumes)",
                "Needs the technician level (operator key on and the main or logic door open). "
                "Now: attendant.",
