@@ -16,10 +16,9 @@ import msgspec
 
 from cabinet import access
 from cabinet.effects import Effect, Journal
-from cabinet.errors import ConfigError, fault_text
-from cabinet.game import RuleSet, preset
+from cabinet.errors import fault_text
 from cabinet.rules_text import money
-from cabinet.settings import VARIANTS, GameSettings
+from cabinet.settings import GameSettings
 from cabinet.snapshot import MaintenanceView
 
 if TYPE_CHECKING:
@@ -96,19 +95,9 @@ def _draft_settings(cab: Cabinet) -> GameSettings:
         return cab.s.settings
 
 
-def _draft_rules(cab: Cabinet) -> RuleSet:
-    """The rules the draft would put in force; the draft game's preset if the
-    draft does not validate yet."""
-    settings = _draft_settings(cab)
-    try:
-        return settings.validate()
-    except ConfigError:
-        return preset(settings.variant) if settings.variant in VARIANTS else cab.rules
-
-
 def _in_force(cab: Cabinet, key: str) -> str:
     """The value a ``None`` (default) setting has in the draft game (issue 10.9)."""
-    r = _draft_rules(cab)
+    r = _draft_settings(cab).rules_or_preset()
     sym = cab.s.settings.currency_symbol
     if key == "spots_per_station":
         return str(r.max_spots_per_seat)

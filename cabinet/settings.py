@@ -167,6 +167,15 @@ class GameSettings(msgspec.Struct, kw_only=True, frozen=True):
             raise ConfigError("machine_number", "must be 1-12 characters")
         return rules
 
+    def rules_or_preset(self) -> RuleSet:
+        """The ``RuleSet`` these settings put in force, or, while they do not
+        validate yet (a draft in the menu), the game's own preset (for showing
+        a default's value, issue 10.9)."""
+        try:
+            return self.validate()
+        except ConfigError:
+            return preset(self.variant if self.variant in VARIANTS else "classic")
+
     def seats_in_play(self, rules: RuleSet) -> list[int]:
         """Station numbers that play: all stations on a multi-seat table, else station 1."""
         return list(range(1, min(self.stations, rules.max_seats) + 1))

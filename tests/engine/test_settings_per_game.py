@@ -65,6 +65,8 @@ def test_defaults_show_the_value_in_force_for_the_game_chosen():
     assert _item(rig, "Maximum bet") == "Maximum bet: $100.00 (default)"
     assert _item(rig, "Spots per station") == "Spots per station: 1 (default)"
     assert _item(rig, "Cut card") == "Cut card: shuffle every round (default)"
+    _set(rig, "stations", 2)                    # classic seats one: the draft does not validate
+    assert _item(rig, "Minimum bet") == "Minimum bet: $1.00 (default)"
     _set(rig, "variant", "american")
     assert _item(rig, "Maximum bet") == "Maximum bet: $500.00 (default)"
     assert _item(rig, "Spots per station") == "Spots per station: 3 (default)"
