@@ -174,6 +174,9 @@ class Cabinet:
         self._lamps: dict[int, frozenset[str]] = {}
         self._acceptor: dict[int, tuple[bool, tuple[int, ...]]] = {}
         self._tower = ""
+        #: station -> (txn, reason) of an escrow being handed back, until its
+        #: return is journaled (issue 10.2; not critical: lost on a restart)
+        self._returning: dict[int, tuple[str, str]] = {}
 
     # -- derived -------------------------------------------------------------------
 
@@ -829,17 +832,16 @@ class Cabinet:
 
     def _remember_return(self, station: int, txn: str, out: list[Effect]) -> None:
         """An escrow handed back: keep why until its return is journaled (issue 10.2)."""
-        st = self.station(station)
         reasons = [e.reason for e in out if isinstance(e, ReturnNote) and e.station == station]
-        if st is not None and reasons:
-            st.returning_txn, st.returning_reason = txn, reasons[-1]
+        if reasons:
+            self._returning[station] = (txn, reasons[-1])
 
     def _on_note_returned(self, ev: NoteReturned, out: list[Effect]) -> None:
         data: dict[str, Any] = {"txn": ev.txn}
-        st = self.station(ev.station)
-        if st is not None and st.returning_txn is not None and st.returning_txn == ev.txn:
-            data["reason"] = st.returning_reason    # why we handed it back (issue 10.2)
-            st.returning_txn, st.returning_reason = None, ""
+        txn, reason = self._returning.get(ev.station, (None, ""))
+        if txn == ev.txn:
+            data["reason"] = reason                 # why we handed it back (issue 10.2)
+            del self._returning[ev.station]
         out.append(Journal("note_returned", ev.station, 0, data))
 
     # -- doors, key, faults, time ------------------------------------------------------------------

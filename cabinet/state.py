@@ -32,9 +32,6 @@ class StationState(msgspec.Struct, kw_only=True):
         ready: pressed Deal on a multi-station table.
         win_minor: what the last round returned to this station.
         last_bills_minor: the last five bills taken, newest last.
-        returning_txn, returning_reason: the escrow this station is handing
-            back (acceptor transaction id) and why, until its return is
-            journaled: ``note_returned`` carries the reason (issue 10.2).
         stake_in_round_minor, returned_in_round_minor: this round's money so
             far (kept outside the round's own state so a round that cannot be
             restored can still be voided exactly).
@@ -52,8 +49,6 @@ class StationState(msgspec.Struct, kw_only=True):
     ready: bool = False
     win_minor: int = 0
     last_bills_minor: list[int] = []
-    returning_txn: str | None = None
-    returning_reason: str = ""
     in_round: bool = False
     stake_in_round_minor: int = 0
     returned_in_round_minor: int = 0
