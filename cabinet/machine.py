@@ -171,12 +171,12 @@ class Cabinet:
                 self._round_unrestorable = True
         elif self.s.round_open:
             self._round_unrestorable = True
-        self._lamps: dict[int, frozenset[str]] = {}
-        self._acceptor: dict[int, tuple[bool, tuple[int, ...]]] = {}
-        self._tower = ""
         #: station -> (txn, reason) of an escrow being handed back, until its
         #: return is journaled (issue 10.2; not critical: lost on a restart)
         self._returning: dict[int, tuple[str, str]] = {}
+        self._lamps: dict[int, frozenset[str]] = {}
+        self._acceptor: dict[int, tuple[bool, tuple[int, ...]]] = {}
+        self._tower = ""
 
     # -- derived -------------------------------------------------------------------
 
