@@ -112,10 +112,12 @@ def build_snapshot(cab: Cabinet, seq: int) -> Snapshot:
         overlay_text = f"Printing ticket for {money(s.printing.amount_minor, sym)}"
 
     message = _message(cab, mode, view, prompt)
-    if s.key_on and s.maintenance is None and mode in ("in_round", "cash_out"):
-        # issue 10.6: the key was turned; the menu opens when this is over
-        notice = f"Maintenance after this {'round' if mode == 'in_round' else 'ticket'}"
-        message = f"{message} · {notice}" if message else notice
+    if s.key_on and s.maintenance is None and mode == "in_round":
+        # issue 10.6: the key was turned; the menu opens when the round is over
+        message = f"{message} · Maintenance after this round" if message \
+            else "Maintenance after this round"
+    elif s.key_on and s.maintenance is None and mode == "cash_out":
+        overlay_text += " · Maintenance after this ticket"     # shown over the table
 
     return Snapshot(
         seq=seq, mode="tilt" if mode in ("needs_config", "ram_error") else mode,

@@ -71,6 +71,7 @@ def test_key_during_a_ticket_print_opens_the_menu_once_the_ticket_is_out():
     vn = rig.cab.s.printing.validation_number
     rig.cab.handle(KeyChanged(True))
     assert rig.cab.mode == "cash_out"
-    assert "Maintenance after this ticket" in rig.cab.snapshot(1).message
+    assert rig.cab.snapshot(1).overlay_text == "Printing ticket for $20.00 · " \
+        "Maintenance after this ticket"
     rig.cab.handle(PrintFinished(1, vn, "done"))
     assert rig.cab.mode == "maintenance" and rig.meters().vouchers_out_minor == 2000
