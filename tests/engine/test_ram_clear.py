@@ -154,3 +154,23 @@ def test_a_refused_bill_or_voucher_carries_its_reason_to_the_journal():
     assert StackNote(1) in eff
     eff = rig.cab.handle(NoteReturned(1, "b2"))              # returned by the acceptor itself
     assert Journal("note_returned", 1, 0, {"txn": "b2"}) in eff
+
+
+def test_the_technician_level_is_checked_again_at_the_confirming_press():
+    """Issue 10.2: armed with the logic door open, then the door closed: the confirming
+    press is refused and nothing is erased."""
+    rig = Rig()
+    rig.note(2_000)
+    rig.cab.handle(KeyChanged(True))
+    for _ in range(RAM_CLEAR):
+        rig.press("menu_down")
+    rig.press("menu_select")
+    rig.cab.handle(DoorChanged("logic", True))
+    rig.press("menu_select")
+    assert rig.cab.s.maintenance.confirm == "armed"
+    rig.cab.handle(DoorChanged("logic", False))
+    eff = rig.press("menu_select")
+    assert rig.credits() == 2_000 and rig.cab.s.maintenance.page == "ram_clear"
+    assert [e.kind for e in eff if isinstance(e, Journal)] == ["ram_clear_refused"]
+    lines = rig.cab.snapshot(1).maintenance.lines
+    assert "Refused: credits on the cabinet: needs the technician level" in lines
