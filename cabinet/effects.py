@@ -48,7 +48,11 @@ class SetVoucherStatus(Effect):
 
 @dataclass(frozen=True, slots=True)
 class ClearJournal(Effect):
-    """RAM clear: wipe the event log, vouchers and recall (the state is reset too)."""
+    """RAM clear: wipe the event log, vouchers and recall (the state is reset too).
+
+    Kept (issue 11.12): the records of outstanding vouchers (status
+    ``issued``), so a voucher printed before the clear is still redeemed,
+    once. The clear's own ``ram_clear`` event is journaled after the wipe."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -122,6 +122,8 @@ class History(Protocol):
 
     def vouchers(self, limit: int) -> list[VoucherRecord]: ...
 
+    def outstanding_vouchers(self) -> list[VoucherRecord]: ...
+
 
 class _NoHistory:
     def recall(self, station: int, limit: int) -> list[RecallEntry]:
@@ -131,6 +133,9 @@ class _NoHistory:
         return []
 
     def vouchers(self, limit: int) -> list[VoucherRecord]:
+        return []
+
+    def outstanding_vouchers(self) -> list[VoucherRecord]:
         return []
 
 
@@ -173,6 +178,9 @@ class Cabinet:
                 self._round_unrestorable = True
         elif self.s.round_open:
             self._round_unrestorable = True
+        #: station -> (txn, reason) of an escrow being handed back, until its
+        #: return is journaled (issue 10.2; not critical: lost on a restart)
+        self._returning: dict[int, tuple[str, str]] = {}
         self._lamps: dict[int, frozenset[str]] = {}
         self._acceptor: dict[int, tuple[bool, tuple[int, ...]]] = {}
         self._tower = ""
@@ -230,6 +238,9 @@ class Cabinet:
             out.append(Rejected(type(event).__name__, "unknown event"))
         else:
             handler(self, event, out)
+        if isinstance(event, NoteEscrowed | VoucherEscrowed):
+            self._remember_return(event.station, event.txn, out)
+        self._enter_maintenance_if_keyed(out)
         self._refresh_outputs(out)
         return out
 
@@ -881,8 +892,19 @@ class Cabinet:
                            {"validation_number": rec.validation_number, "txn": ev.txn}))
         out.append(SendCue("voucher_accepted", ev.station, {"amount_minor": rec.amount_minor}))
 
+    def _remember_return(self, station: int, txn: str, out: list[Effect]) -> None:
+        """An escrow handed back: keep why until its return is journaled (issue 10.2)."""
+        reasons = [e.reason for e in out if isinstance(e, ReturnNote) and e.station == station]
+        if reasons:
+            self._returning[station] = (txn, reasons[-1])
+
     def _on_note_returned(self, ev: NoteReturned, out: list[Effect]) -> None:
-        out.append(Journal("note_returned", ev.station, 0, {"txn": ev.txn}))
+        data: dict[str, Any] = {"txn": ev.txn}
+        txn, reason = self._returning.get(ev.station, (None, ""))
+        if txn == ev.txn:
+            data["reason"] = reason                 # why we handed it back (issue 10.2)
+            del self._returning[ev.station]
+        out.append(Journal("note_returned", ev.station, 0, data))
 
     # -- doors, key, faults, time ------------------------------------------------------------------
 
@@ -915,11 +937,28 @@ class Cabinet:
                                                             and s.printing is None)):
                 s.maintenance = MaintState(page="settings" if s.needs_config else "main")
                 out.append(Journal("maintenance_enter"))
-            elif s.round_open:
-                out.append(Rejected("operator key", "finish the round first"))
+            elif s.maintenance is None:
+                # issue 10.6: the menu opens when the round (or the ticket) is over,
+                # if the key is still on; the table says so meanwhile
+                out.append(Journal("maintenance_requested", 0, 0,
+                                   {"after": "round" if s.round_open else "ticket"}))
         elif s.maintenance is not None:
             s.maintenance = None
             out.append(Journal("maintenance_exit"))
+
+    def _may_enter_maintenance(self) -> bool:
+        """Between rounds, with no ticket printing and no handpay waiting (research I
+        "Audit / test mode": "any time except during play or cash-out")."""
+        s = self.s
+        return s.ram_error or (not s.round_open and s.printing is None and s.handpay is None)
+
+    def _enter_maintenance_if_keyed(self, out: list[Effect]) -> None:
+        """The key on opens the menu as soon as it may: at once, or when the round
+        ends, the ticket is out or the last handpay is reset (issue 10.6)."""
+        s = self.s
+        if s.key_on and s.maintenance is None and self._may_enter_maintenance():
+            s.maintenance = MaintState(page="settings" if s.needs_config else "main")
+            out.append(Journal("maintenance_enter"))
 
     def _on_fault(self, ev: DeviceFaulted, out: list[Effect]) -> None:
         """A shared device's fault (``station`` 0) tilts the cabinet; a station's
@@ -1020,18 +1059,30 @@ class Cabinet:
     # -- RAM clear (called from maintenance) ------------------------------------------------------
 
     def ram_clear(self, out: list[Effect]) -> None:
-        """research C "RAM clear": zero credits, meters and history; configure again."""
-        settings = self.s.settings
-        power_ups = self.s.power_ups
-        self.s = new_state(settings)
-        self.s.power_ups = power_ups
-        self.s.needs_config = True
-        self.s.maintenance = MaintState(page="settings")
-        self.s.key_on = True
+        """research C "RAM clear": zero credits, meters and history; configure again.
+
+        The caller (the maintenance menu) has checked the access level
+        (``maintenance.ram_clear_refusal``). Kept: the settings, the power-up
+        count, the voucher sequence and recent acceptor transactions (so an
+        outstanding voucher, whose record the journal keeps, is redeemed
+        exactly once), the doors' and devices' present state, and the clock.
+        The ``ram_clear`` event records what was erased (issues 10.2, 11.12).
+        """
+        old = self.s
+        summary = maintenance.ram_clear_summary(self)
+        self.s = new_state(old.settings)
+        s = self.s
+        s.power_ups, s.voucher_seq, s.recent_txns = old.power_ups, old.voucher_seq, old.recent_txns
+        s.doors_open, s.now_ms, s.wall_s = old.doors_open, old.now_ms, old.wall_s
+        s.faults = {c: t for c, t in old.faults.items() if c.startswith(("bill_", "printer_"))}
+        s.needs_config = True
+        s.maintenance = MaintState(page="settings")
+        s.key_on = True
         self.round = None
         self._round_unrestorable = False
         out.append(ClearJournal())
-        out.append(Journal("ram_clear"))
+        out.append(Journal("ram_clear", 0, sum(summary["credits_minor"].values()), {
+            **summary, "access": maintenance.access_name(old)}))
 
     def apply_settings(self, settings: GameSettings, out: list[Effect]) -> str | None:
         """Change the game settings between rounds; returns an error message or None."""

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 import msgspec
 
+from cabinet import access
 from cabinet.effects import Effect, Journal, PollDevices
 from cabinet.errors import fault_text
 from cabinet.rules_text import money
@@ -83,10 +84,38 @@ def _draft_value(cab: Cabinet, key: str) -> Any:
     return getattr(cab.s.settings, key)
 
 
+def _draft_settings(cab: Cabinet) -> GameSettings:
+    """The settings as the draft would save them (not validated)."""
+    m = cab.s.maintenance
+    assert m is not None
+    if not m.draft:
+        return cab.s.settings
+    merged = {**msgspec.to_builtins(cab.s.settings), **m.draft}
+    try:
+        return msgspec.convert(merged, GameSettings)
+    except msgspec.ValidationError:
+        return cab.s.settings
+
+
+def _in_force(cab: Cabinet, key: str) -> str:
+    """The value a ``None`` (default) setting has in the draft game (issue 10.9)."""
+    r = _draft_settings(cab).rules_or_preset()
+    sym = cab.s.settings.currency_symbol
+    if key == "spots_per_station":
+        return str(r.max_spots_per_seat)
+    if key == "min_bet_minor":
+        return money(r.min_bet_minor, sym)
+    if key == "max_bet_minor":
+        return money(r.max_bet_minor, sym)
+    if key == "penetration_percent":
+        return "shuffle every round" if r.shuffle_every_round else f"{r.penetration_percent} %"
+    return "game default"
+
+
 def _fmt_setting(cab: Cabinet, key: str) -> str:
     v = _draft_value(cab, key)
     if v is None:
-        return "default"
+        return f"{_in_force(cab, key)} (default)"
     if key in MONEY_SETTINGS:
         return money(v, cab.s.settings.currency_symbol)
     if key == "penetration_percent":
@@ -185,7 +214,14 @@ def _select(cab: Cabinet, out: list[Effect]) -> None:
             key, _, choices = SETTING_CHOICES[m.selected]
             cur = _draft_value(cab, key)
             nxt = choices[(choices.index(cur) + 1) % len(choices)] if cur in choices else choices[0]
-            m.draft = {**m.draft, key: nxt}
+            if key == "variant":
+                # issue 10.9: each game has its own limits; switching swaps them
+                game = _draft_settings(cab).with_variant(nxt)
+                new = msgspec.to_builtins(game)
+                old = msgspec.to_builtins(cab.s.settings)
+                m.draft = {k: v for k, v in new.items() if old.get(k) != v}
+            else:
+                m.draft = {**m.draft, key: nxt}
             m.confirm = ""
         elif m.selected == n:
             merged = {**msgspec.to_builtins(cab.s.settings), **m.draft}
@@ -202,7 +238,12 @@ def _select(cab: Cabinet, out: list[Effect]) -> None:
             m.draft = {}
             m.confirm = "Changes discarded"
     elif m.page == "ram_clear":
-        if m.confirm == "armed":
+        refusal = ram_clear_refusal(cab)
+        if refusal:
+            m.confirm = f"Refused: {refusal}"
+            out.append(Journal("ram_clear_refused", 0, 0,
+                               {"reason": refusal, "access": access_name(cab.s)}))
+        elif m.confirm == "armed":
             cab.ram_clear(out)
         else:
             m.confirm = "armed"
@@ -215,6 +256,87 @@ def _select(cab: Cabinet, out: list[Effect]) -> None:
         if engine:
             cab.s.faults = {c: t for c, t in cab.s.faults.items() if c not in engine}
             out.append(Journal("faults_cleared", 0, 0, {"codes": engine}))
+
+
+def access_name(s: Any) -> str:
+    """The access level the cabinet state ``s`` grants now (``cabinet.access``)."""
+    return access.name(access.level(s.key_on, s.doors_open))
+
+
+def ram_clear_summary(cab: Cabinet) -> dict[str, Any]:
+    """What a RAM clear would erase and keep now (issues 10.2, 11.12).
+
+    Returns ``{"credits_minor": {"1": int, ...}, "pending_out_minor": {...},
+    "handpays_minor": [int, ...], "outstanding_vouchers": int,
+    "outstanding_vouchers_minor": int}``; station keys are strings (journal JSON).
+    """
+    s = cab.s
+    handpays = ([s.handpay] if s.handpay is not None else []) + list(s.handpay_queue)
+    vouchers = cab.history.outstanding_vouchers()
+    return {"credits_minor": {str(st.station): st.credits_minor for st in s.stations},
+            "pending_out_minor": {str(st.station): st.pending_out_minor for st in s.stations},
+            "handpays_minor": [hp.amount_minor for hp in handpays],
+            "outstanding_vouchers": len(vouchers),
+            "outstanding_vouchers_minor": sum(v.amount_minor for v in vouchers)}
+
+
+def _ram_clear_stakes(summary: dict[str, Any]) -> list[str]:
+    """What on the cabinet makes a RAM clear a technician's act (empty: nothing)."""
+    stakes = []
+    if any(summary["credits_minor"].values()) or any(summary["pending_out_minor"].values()):
+        stakes.append("credits")
+    if summary["handpays_minor"]:
+        stakes.append("a pending handpay")
+    if summary["outstanding_vouchers"]:
+        stakes.append("outstanding vouchers")
+    return stakes
+
+
+def ram_clear_refusal(cab: Cabinet) -> str:
+    """Why a RAM clear may not be done now, or ``""`` if it may.
+
+    Rule (issues 10.2, 11.12): with credits, a pending handpay or
+    outstanding vouchers on the cabinet it needs ``access.Level.TECHNICIAN``;
+    otherwise the attendant (the operator key) may do it.
+    """
+    stakes = _ram_clear_stakes(ram_clear_summary(cab))
+    lv = access.level(cab.s.key_on, cab.s.doors_open)
+    if stakes and lv < access.Level.TECHNICIAN:
+        return f"{' and '.join(stakes)} on the cabinet: needs the technician level"
+    return ""
+
+
+def _ram_clear_lines(cab: Cabinet) -> list[str]:
+    s = cab.s
+    m = s.maintenance
+    assert m is not None
+    sym = s.settings.currency_symbol
+    summary = ram_clear_summary(cab)
+    lines = ["A RAM clear erases:"]
+    for st in s.stations:
+        line = f"- Station {st.station} credits {money(st.credits_minor, sym)}"
+        if st.pending_out_minor:
+            line += f" (+ {money(st.pending_out_minor, sym)} waiting to be paid)"
+        lines.append(line)
+    hps = summary["handpays_minor"]
+    lines.append("- Pending handpays: " + (f"{len(hps)} (" + ", ".join(
+        money(a, sym) for a in hps) + ")" if hps else "none"))
+    lines.append("- Meters, game recall, bill history and the event log")
+    n = summary["outstanding_vouchers"]
+    lines.append("It keeps:")
+    lines.append(f"- {n} outstanding voucher{'' if n == 1 else 's'} "
+                 f"({money(summary['outstanding_vouchers_minor'], sym)}), redeemable once"
+                 if n else "- Outstanding vouchers: none")
+    lines.append("- Its own record in the event log (dated, with what it erased)")
+    lines.append("- The settings (save them again before play resumes)")
+    need = access.Level.TECHNICIAN if _ram_clear_stakes(summary) else access.Level.ATTENDANT
+    lines.append(f"Needs the {access.name(need)} level ({access.HOW[need]}). "
+                 f"Now: {access_name(s)}.")
+    if m.confirm == "armed":
+        lines.append("Select once more to confirm.")
+    elif m.confirm:
+        lines.append(m.confirm)
+    return lines
 
 
 def view(cab: Cabinet) -> MaintenanceView:
@@ -332,11 +454,7 @@ def _page_lines(cab: Cabinet) -> tuple[str, list[str]]:
         return "Faults", (lines or ["No faults."]) + [
             "Device faults clear when the device reports healthy; Select asks every device now."]
     if m.page == "ram_clear":
-        lines = ["Erases credits, meters, vouchers and history. Settings must be saved",
-                 "again before play resumes."]
-        if m.confirm == "armed":
-            lines.append("Select once more to confirm.")
-        return "RAM clear", lines
+        return "RAM clear", _ram_clear_lines(cab)
     return m.page, []
 
 
@@ -383,4 +501,8 @@ def _event_detail(kind: str, d: dict[str, Any], sym: str) -> str:
         detail.append(f"{d['decision']} by timer")
     if "page" in d:
         detail.append(str(d["page"]))
+    if "access" in d:
+        detail.append(f"by {d['access']}")
+    if "outstanding_vouchers" in d:
+        detail.append(f"{d['outstanding_vouchers']} outstanding vouchers kept")
     return ", ".join(detail)

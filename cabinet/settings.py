@@ -14,6 +14,24 @@ from cabinet.errors import ConfigError
 from cabinet.game import GameError, RuleSet, preset
 
 VARIANTS = ("classic", "classic-multi", "american")
+#: The settings each game keeps for itself (issue 10.9): ``None`` is that
+#: game's RULES.md default; switching games never carries them over.
+GAME_FIELDS = ("spots_per_station", "min_bet_minor", "max_bet_minor", "bet_step_minor",
+               "chip_values_minor", "penetration_percent", "bet_timer_s", "decision_timer_s")
+
+
+class GameLimits(msgspec.Struct, kw_only=True, frozen=True, omit_defaults=True):
+    """One game's own table settings (the ``GAME_FIELDS`` of ``GameSettings``);
+    ``None`` takes the game's default from RULES.md "Default table settings"."""
+
+    spots_per_station: int | None = None
+    min_bet_minor: int | None = None
+    max_bet_minor: int | None = None
+    bet_step_minor: int | None = None
+    chip_values_minor: tuple[int, ...] | None = None
+    penetration_percent: int | None = None
+    bet_timer_s: int | None = None
+    decision_timer_s: int | None = None
 
 
 class GameSettings(msgspec.Struct, kw_only=True, frozen=True):
@@ -40,6 +58,10 @@ class GameSettings(msgspec.Struct, kw_only=True, frozen=True):
         venue_name, machine_number: printed on every voucher.
         recall_depth: rounds kept for game recall per station, 10-100.
         currency_symbol: shown before amounts.
+        game_limits: the ``GAME_FIELDS`` saved for the games *not* in play,
+            by variant (issue 10.9); the flat fields are those of ``variant``.
+            A journal written before this field loads with ``{}``: its flat
+            limits stay with its game.
     """
 
     variant: str = "classic"
@@ -61,6 +83,25 @@ class GameSettings(msgspec.Struct, kw_only=True, frozen=True):
     machine_number: str = "0001"
     recall_depth: int = 10
     currency_symbol: str = "$"
+    game_limits: dict[str, GameLimits] = {}
+
+    def limits(self, variant: str) -> GameLimits:
+        """The table settings of game ``variant`` (in play or saved for later)."""
+        if variant == self.variant:
+            return GameLimits(**{f: getattr(self, f) for f in GAME_FIELDS})
+        return self.game_limits.get(variant, GameLimits())
+
+    def with_variant(self, variant: str) -> GameSettings:
+        """These settings with game ``variant`` in play: its own limits come back,
+        the current game's are kept for it (issue 10.9). Not validated here."""
+        if variant == self.variant:
+            return self
+        saved = {**self.game_limits, self.variant: self.limits(self.variant)}
+        mine = saved.pop(variant, GameLimits())
+        saved = {v: lim for v, lim in saved.items() if lim != GameLimits()}
+        return msgspec.structs.replace(
+            self, variant=variant, game_limits=saved,
+            **{f: getattr(mine, f) for f in GAME_FIELDS})
 
     def validate(self) -> RuleSet:
         """Check every field and build the ``RuleSet`` they describe.
@@ -73,6 +114,9 @@ class GameSettings(msgspec.Struct, kw_only=True, frozen=True):
         """
         if self.variant not in VARIANTS:
             raise ConfigError("variant", f"{self.variant!r} is not one of {', '.join(VARIANTS)}")
+        unknown = sorted(set(self.game_limits) - set(VARIANTS))
+        if unknown:
+            raise ConfigError("game_limits", f"{unknown[0]!r} is not one of {', '.join(VARIANTS)}")
         if not 1 <= self.stations <= 3:
             raise ConfigError("stations", f"must be 1-3, got {self.stations}")
         base = preset(self.variant)
@@ -122,6 +166,15 @@ class GameSettings(msgspec.Struct, kw_only=True, frozen=True):
         if not self.machine_number.strip() or len(self.machine_number) > 12:
             raise ConfigError("machine_number", "must be 1-12 characters")
         return rules
+
+    def rules_or_preset(self) -> RuleSet:
+        """The ``RuleSet`` these settings put in force, or, while they do not
+        validate yet (a draft in the menu), the game's own preset (for showing
+        a default's value, issue 10.9)."""
+        try:
+            return self.validate()
+        except ConfigError:
+            return preset(self.variant if self.variant in VARIANTS else "classic")
 
     def seats_in_play(self, rules: RuleSet) -> list[int]:
         """Station numbers that play: all stations on a multi-seat table, else station 1."""

@@ -666,7 +666,9 @@ class Store:
                             "recall WHERE station=? ORDER BY id DESC LIMIT ?)",
                             (e.entry.station, e.entry.station, keep))
         elif isinstance(e, ClearJournal):
-            for table in ("events", "vouchers", "recall"):
+            # issue 11.12: an outstanding (issued, unredeemed) voucher's record survives
+            self.db.execute("DELETE FROM vouchers WHERE status != 'issued'")
+            for table in ("events", "recall"):
                 self.db.execute(f"DELETE FROM {table}")
             self._chain = ""                    # a new chain; event ids keep counting
 
@@ -687,6 +689,12 @@ class Store:
     def vouchers(self, limit: int) -> list[VoucherRecord]:
         rows = self.db.execute("SELECT record FROM vouchers ORDER BY sequence DESC LIMIT ?",
                                (limit,)).fetchall()
+        return [_voucher_decoder.decode(r[0]) for r in rows]
+
+    def outstanding_vouchers(self) -> list[VoucherRecord]:
+        """Every voucher printed and not yet redeemed (status ``issued``), oldest first."""
+        rows = self.db.execute("SELECT record FROM vouchers WHERE status='issued' "
+                               "ORDER BY sequence").fetchall()
         return [_voucher_decoder.decode(r[0]) for r in rows]
 
     def recall(self, station: int, limit: int) -> list[RecallEntry]:

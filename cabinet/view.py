@@ -113,10 +113,18 @@ def build_snapshot(cab: Cabinet, seq: int) -> Snapshot:
     elif mode == "cash_out" and s.printing is not None:
         overlay_text = f"Printing ticket for {money(s.printing.amount_minor, sym)}"
 
+    message = _message(cab, mode, view, prompt)
+    if s.key_on and s.maintenance is None and mode == "in_round":
+        # issue 10.6: the key was turned; the menu opens when the round is over
+        message = f"{message} · Maintenance after this round" if message \
+            else "Maintenance after this round"
+    elif s.key_on and s.maintenance is None and mode == "cash_out":
+        overlay_text += " · Maintenance after this ticket"     # shown over the table
+
     return Snapshot(
         seq=seq, mode="tilt" if mode in ("needs_config", "ram_error") else mode,
         variant=r.variant, variant_name=r.name, currency_symbol=sym,
-        credit_minor=r.credit_minor, message=_message(cab, mode, view, prompt),
+        credit_minor=r.credit_minor, message=message,
         dealer=dealer, stations=stations, timer=timer, overlay=overlay,
         overlay_text=overlay_text, handpay=handpay,
         maintenance=maintenance.view(cab) if mode == "maintenance" else None,

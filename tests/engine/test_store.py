@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 import sqlite3
 
-from cabinet.events import IntentReceived, KeyChanged, NoteStacked
+from cabinet.events import DoorChanged, IntentReceived, KeyChanged, NoteStacked
 from cabinet.runtime import Engine
 from cabinet.store import Store
 
@@ -78,6 +78,7 @@ def test_both_copies_corrupt_is_a_ram_error_only_ram_clear_ends(tmp_path):
     eng3 = _boot(path)                                # a restart does not clear it
     assert eng3.cab.s.ram_error
     eng3.step(KeyChanged(True))
+    eng3.step(DoorChanged("logic", True))            # credits on: technician level (10.2)
     for _ in range(7):
         eng3.step(IntentReceived(1, "menu_down"))
     eng3.step(IntentReceived(1, "menu_select"))

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import msgspec
+
 from cabinet.snapshot import (
     DealerView,
     HandpayView,
@@ -264,6 +266,34 @@ MAINT = Snapshot(
         items=["Meters", "Recall last rounds", "Device tests", "Settings", "Clear fault", "Exit"],
         selected=2, hint="UP/DOWN to choose, SELECT to open, BACK to leave"))
 
+# issue 10.9: all twelve rows of the settings page, defaults shown as the values in force
+MAINT_SETTINGS = Snapshot(
+    seq=91, mode="maintenance", variant="classic", variant_name="Classic Blackjack",
+    maintenance=MaintenanceView(
+        page="settings", title="Settings", lines=["Changes apply between rounds and are logged."],
+        items=["Game: classic", "Stations: 1", "Spots per station: 1 (default)", "Minimum bet: $5.00",
+               "Maximum bet: $100.00 (default)", "Cut card: shuffle every round (default)",
+               "Voucher limit: $1,200.00", "Jackpot handpay limit: $1,200.00", "Credit limit: $3,000.00",
+               "Voucher expiry (days): 30", "Save settings", "Discard changes"],
+        selected=0, hint="Up/Down: choose   Select: open or change   Back: return   Key off: leave"))
+
+# issues 10.2, 11.12: the RAM clear confirm page, refused at the attendant level
+MAINT_RAM_CLEAR = Snapshot(
+    seq=92, mode="maintenance", variant="classic-multi", variant_name="Classic BlackJack",
+    maintenance=MaintenanceView(
+        page="ram_clear", title="RAM clear",
+        lines=["A RAM clear erases:", "- Station 1 credits $10.00", "- Station 2 credits $20.00",
+               "- Station 3 credits $50.00", "- Pending handpays: none",
+               "- Meters, game recall, bill history and the event log", "It keeps:",
+               "- 1 outstanding voucher ($20.00), redeemable once",
+               "- Its own record in the event log (dated, with what it erased)",
+               "- The settings (save them again before play resumes)",
+               "Needs the technician level (operator key on and the main or logic door open). "
+               "Now: attendant.",
+               "Refused: credits and outstanding vouchers on the cabinet: needs the technician level"],
+        items=["Confirm RAM clear"], selected=0,
+        hint="Up/Down: choose   Select: open or change   Back: return   Key off: leave"))
+
 ATTRACT = classic(seq=1, mode="attract", message="",
                   stations=[StationView(station=1, credits_minor=0)])
 
@@ -308,4 +338,9 @@ CASES: list[Case] = [
                                           mode="tilt")),
     Case("attract", ATTRACT, now_ms=3_500),
     Case("maintenance", MAINT),
+    Case("maintenance_settings", MAINT_SETTINGS),
+    Case("maintenance_ram_clear", MAINT_RAM_CLEAR),
+    # issue 10.6: the key turned mid-round
+    Case("multi_maintenance_after_round", msgspec.structs.replace(
+        MULTI_PLAY, message="Seat 2: hit or stand? \u00b7 Maintenance after this round")),
 ]

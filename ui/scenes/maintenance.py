@@ -13,6 +13,22 @@ from cabinet.snapshot import MaintenanceView
 from ui import theme
 from ui.widgets import Painter
 
+#: Item rows: at most this tall, and never shorter (a longer list scrolls).
+ROW_MAX, ROW_MIN = 64.0, 44.0
+
+
+def visible_rows(count: int, selected: int, avail: float) -> tuple[int, int, float]:
+    """Which items fit in ``avail`` logical units: ``(first, visible, row_h)``.
+
+    Rows shrink from ``ROW_MAX`` to fit every item, down to ``ROW_MIN``; a list
+    still longer scrolls so that ``selected`` is shown. Issue 10.9: the count is
+    rounded, not floored, so a list that exactly fits shows its last item.
+    """
+    row_h = max(ROW_MIN, min(ROW_MAX, avail / max(1, count)))
+    visible = max(1, min(count, int(avail / row_h + 1e-6))) if count else 1
+    first = selected - visible + 1 if selected >= visible else 0
+    return first, visible, row_h
+
 
 def draw(p: Painter, m: MaintenanceView) -> None:
     """Draw the operator page ``m`` full screen."""
@@ -40,12 +56,7 @@ def draw(p: Painter, m: MaintenanceView) -> None:
     iw = L.lw - ix - 40
     btn_top = L.lh - 190
     avail = btn_top - iy - 20
-    row_h = min(64.0, avail / max(1, len(m.items))) if m.items else 64.0
-    # scroll so the selected item is visible
-    first = 0
-    visible = max(1, int(avail // row_h))
-    if m.selected >= visible:
-        first = m.selected - visible + 1
+    first, visible, row_h = visible_rows(len(m.items), m.selected, avail)
     for i, item in enumerate(m.items[first:first + visible], start=first):
         r = pygame.Rect(ix, int(iy + (i - first) * row_h), iw, int(row_h) - 8)
         sel = i == m.selected

@@ -1,0 +1,119 @@
+"""Settings: values in force, limits per game, old journals (issue 10.9)."""
+
+from __future__ import annotations
+
+import json
+
+import msgspec
+
+from cabinet.events import KeyChanged
+from cabinet.game import preset
+from cabinet.maintenance import MAIN_ITEMS, SETTING_CHOICES
+from cabinet.settings import GameLimits
+from cabinet.state import CabinetState
+
+from .helpers import Rig
+
+SETTINGS = [k for k, _ in MAIN_ITEMS].index("settings")
+ROW = {key: i for i, (key, _, _) in enumerate(SETTING_CHOICES)}
+SAVE = len(SETTING_CHOICES)
+
+
+def _open_settings(rig):
+    rig.cab.handle(KeyChanged(True))
+    for _ in range(SETTINGS):
+        rig.press("menu_down")
+    rig.press("menu_select")
+    assert rig.cab.s.maintenance.page == "settings"
+
+
+def _go(rig, row):
+    m = rig.cab.s.maintenance
+    while m.selected < row:
+        rig.press("menu_down")
+    while m.selected > row:
+        rig.press("menu_up")
+
+
+def _set(rig, key, value):
+    """Cycle setting ``key`` until the draft holds ``value``."""
+    _go(rig, ROW[key])
+    for _ in range(12):
+        if rig.cab.s.maintenance.draft.get(key, getattr(rig.cab.s.settings, key)) == value:
+            return
+        rig.press("menu_select")
+    raise AssertionError(f"{key} never reached {value!r}")
+
+
+def _save(rig):
+    _go(rig, SAVE)
+    rig.press("menu_select")
+    assert rig.cab.s.maintenance.confirm == "Saved", rig.cab.s.maintenance.confirm
+
+
+def _item(rig, label):
+    items = rig.cab.snapshot(1).maintenance.items
+    return next(i for i in items if i.startswith(label + ":"))
+
+
+def test_defaults_show_the_value_in_force_for_the_game_chosen():
+    """Issue 10.9: "Minimum bet: default" becomes the value the game uses, and follows
+    the Game shown in the draft."""
+    rig = Rig()
+    _open_settings(rig)
+    assert _item(rig, "Minimum bet") == "Minimum bet: $1.00 (default)"
+    assert _item(rig, "Maximum bet") == "Maximum bet: $100.00 (default)"
+    assert _item(rig, "Spots per station") == "Spots per station: 1 (default)"
+    assert _item(rig, "Cut card") == "Cut card: shuffle every round (default)"
+    _set(rig, "stations", 2)                    # classic seats one: the draft does not validate
+    assert _item(rig, "Minimum bet") == "Minimum bet: $1.00 (default)"
+    _set(rig, "variant", "american")
+    assert _item(rig, "Maximum bet") == "Maximum bet: $500.00 (default)"
+    assert _item(rig, "Spots per station") == "Spots per station: 3 (default)"
+
+
+def test_limits_set_for_one_game_stay_with_that_game():
+    """Issue 10.9: a minimum set for classic does not carry into american; each game
+    keeps its own limits (defaulting to its RULES.md values) and gets them back."""
+    rig = Rig()
+    _open_settings(rig)
+    _set(rig, "min_bet_minor", 500)
+    _set(rig, "max_bet_minor", 5_000)
+    _save(rig)
+    assert (rig.cab.rules.min_bet_minor, rig.cab.rules.max_bet_minor) == (500, 5_000)
+    _set(rig, "variant", "american")
+    assert _item(rig, "Minimum bet") == "Minimum bet: $1.00 (default)"
+    _save(rig)
+    american = preset("american")
+    assert rig.cab.rules.variant == "american"
+    assert (rig.cab.rules.min_bet_minor, rig.cab.rules.max_bet_minor) == \
+        (american.min_bet_minor, american.max_bet_minor)
+    _set(rig, "max_bet_minor", 25_000)
+    _save(rig)
+    _set(rig, "variant", "classic")
+    assert _item(rig, "Minimum bet") == "Minimum bet: $5.00"
+    _save(rig)
+    assert (rig.cab.rules.min_bet_minor, rig.cab.rules.max_bet_minor) == (500, 5_000)
+    assert rig.cab.s.settings.limits("american") == GameLimits(max_bet_minor=25_000)
+
+
+def test_an_old_journal_settings_shape_still_loads():
+    """Issue 10.9: a journal written before per-game limits (flat limits, no
+    ``game_limits``) loads with its values, which belong to its game."""
+    old = {"variant": "classic", "stations": 1, "spots_per_station": None,
+           "min_bet_minor": 500, "max_bet_minor": 5_000, "bet_step_minor": None,
+           "chip_values_minor": None, "penetration_percent": None, "bet_timer_s": None,
+           "decision_timer_s": None, "denominations_minor": [100, 500, 1000, 2000, 5000, 10000],
+           "credit_limit_minor": 300000, "voucher_limit_minor": 120000,
+           "jackpot_limit_minor": 120000, "voucher_expiry_days": 30,
+           "venue_name": "Demo Casino", "machine_number": "0001", "recall_depth": 10,
+           "currency_symbol": "$"}
+    blob = json.dumps({"version": 1, "settings": old, "stations": [{"station": 1}]}).encode()
+    state = msgspec.json.decode(blob, type=CabinetState)
+    s = state.settings
+    assert (s.variant, s.min_bet_minor, s.max_bet_minor) == ("classic", 500, 5_000)
+    assert s.validate().min_bet_minor == 500
+    assert s.limits("classic") == GameLimits(min_bet_minor=500, max_bet_minor=5_000)
+    other = s.with_variant("american")
+    assert other.min_bet_minor is None and other.validate().min_bet_minor == 100
+    assert other.with_variant("classic") == s

@@ -1,0 +1,47 @@
+"""The maintenance scene's item list (issue 10.9)."""
+
+from __future__ import annotations
+
+import pygame
+import pytest
+
+from cabinet.snapshot import MaintenanceView, Snapshot
+from ui.render import Renderer
+from ui.widgets import Painter
+
+SETTINGS_ITEMS = ["Game: classic", "Stations: 1", "Spots per station: 1 (default)",
+                  "Minimum bet: $1.00 (default)", "Maximum bet: $100.00 (default)",
+                  "Cut card: shuffle every round (default)", "Voucher limit: $1,200.00",
+                  "Jackpot handpay limit: $1,200.00", "Credit limit: $3,000.00",
+                  "Voucher expiry (days): 30", "Save settings", "Discard changes"]
+
+
+def _drawn_texts(renderer: Renderer, snap: Snapshot, size: tuple[int, int],
+                 monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    seen: list[str] = []
+    real = Painter.text
+
+    def spy(self, s, *a, **kw):  # type: ignore[no-untyped-def]
+        seen.append(s)
+        return real(self, s, *a, **kw)
+
+    monkeypatch.setattr(Painter, "text", spy)
+    renderer.draw(pygame.Surface(size), snap, 1_000, None, True, False)
+    return seen
+
+
+@pytest.mark.parametrize("size", [(1920, 1080), (800, 480), (1080, 1920)])
+@pytest.mark.parametrize("selected", [0, 11])
+def test_every_settings_item_is_on_screen_wherever_the_selection_is(
+        renderer: Renderer, size: tuple[int, int], selected: int,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 10.9: "Discard changes" (and "Game") stay in the visible list."""
+    snap = Snapshot(seq=1, mode="maintenance", variant="classic",
+                    variant_name="Classic Blackjack",
+                    maintenance=MaintenanceView(page="settings", title="Settings",
+                                                lines=["Changes apply between rounds and are logged."],
+                                                items=SETTINGS_ITEMS, selected=selected))
+    texts = [t.removeprefix("\u25b6 ").strip() for t in
+             _drawn_texts(renderer, snap, size, monkeypatch)]
+    missing = [i for i in SETTINGS_ITEMS if i not in texts]
+    assert not missing
