@@ -76,13 +76,18 @@ def _pass_through(name: str, rest: list[str]) -> int:
 
 #: Sub-commands with a parser of their own: everything after the name goes to it.
 PASS_THROUGH = ("parsheet", "simulate", "sim-device")
+#: Read-only sub-commands that print to stdout: a closed pipe ends them quietly.
+PIPE_VIEWS = ("meters", "recall", "events", "replay", "parsheet", "simulate")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``cabinet`` console script; returns the exit status."""
-    # A closed pipe (``cabinet events | head``) ends the output quietly.
-    signal.signal(signal.SIGPIPE, signal.SIG_DFL)
     argv = list(sys.argv[1:] if argv is None else argv)
+    if argv and argv[0] in PIPE_VIEWS:
+        # A closed pipe (``cabinet events | head``) ends the output quietly. Only
+        # here: the engine keeps Python's SIGPIPE ignore, or one client that
+        # hangs up before its hello reply would kill it (issue 11.11).
+        signal.signal(signal.SIGPIPE, signal.SIG_DFL)
     if argv and argv[0] in PASS_THROUGH:
         return _pass_through(argv[0], argv[1:])
     args = _build_parser().parse_args(argv)
