@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from cabinet.errors import ConfigError
-from cabinet.paths import default_journal, default_socket
+from cabinet.paths import default_journal, default_socket, private_dir
 from cabinet.runtime import Devices, Engine, NoDevices
 from cabinet.store import Store
 from cabinet.ui_server import UIServer
@@ -162,6 +162,12 @@ def engine_main(journal: str | None, socket: str | None, devices: str, config: s
     except ConfigError as e:
         print(f"config: {e}", file=sys.stderr)
         return 2
+    if journal is None:
+        try:   # the cabinet's own state folder (systemd's StateDirectory is 0755): owner-only
+            private_dir(default_journal().parent, tighten=True)
+        except OSError as e:
+            print(f"engine: cannot start: {e}", file=sys.stderr)
+            return 1
     try:
         asyncio.run(_run(Path(journal) if journal else default_journal(),
                          Path(socket) if socket else default_socket(), devices, cfg,

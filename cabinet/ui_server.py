@@ -29,6 +29,7 @@ from cabinet.ipc import (
     decode,
     encode,
 )
+from cabinet.paths import private_dir
 from cabinet.runtime import Engine
 from cabinet.snapshot import Snapshot
 
@@ -72,7 +73,14 @@ class UIServer:
         engine.listeners.append(self._broadcast)
 
     async def start(self) -> None:
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        """Listen. The socket's folder must be ours and closed to others (0700, or
+        0750 for a UI user in our group); one made here is 0700.
+
+        Raises:
+            PermissionError: the folder is someone else's or open to others
+                (issue 11.17: a hijacked fallback folder in the temp dir).
+        """
+        private_dir(self.path.parent, group_ok=True)
         if self.path.exists():
             self.path.unlink()
         self.server = await asyncio.start_unix_server(self._serve, path=str(self.path))
