@@ -143,3 +143,12 @@ class DeviceCleared(Event):
     """A device is healthy again: every fault of ``device`` clears."""
 
     device: str
+
+
+@dataclass(frozen=True, slots=True)
+class DisplayChanged(Event):
+    """The table UI started (``showing=True``: it reports drawn frames) or stopped
+    showing the table (no UI, or no frame for a few seconds). While dark the
+    cabinet takes no money in (issue 11.9)."""
+
+    showing: bool

@@ -39,6 +39,7 @@ from cabinet.errors import FAULTS
 from cabinet.events import (
     DeviceCleared,
     DeviceFaulted,
+    DisplayChanged,
     DoorChanged,
     Event,
     IntentReceived,
@@ -169,6 +170,9 @@ class Cabinet:
         self._lamps: dict[int, frozenset[str]] = {}
         self._acceptor: dict[int, tuple[bool, tuple[int, ...]]] = {}
         self._tower = ""
+        #: A display shows the table (issue 11.9). Not journaled: the UI server
+        #: says ``DisplayChanged(False)`` when it starts and True on the first frame.
+        self.display_showing = True
 
     # -- derived -------------------------------------------------------------------
 
@@ -734,7 +738,14 @@ class Cabinet:
     # -- notes and vouchers in -----------------------------------------------------------------
 
     def _accepting(self) -> bool:
-        return ACCEPTS[self.mode][1]
+        """Notes and vouchers may come in: the mode takes money and a display shows
+        the table (never money into a black screen, issue 11.9)."""
+        return ACCEPTS[self.mode][1] and self.display_showing
+
+    def _on_display(self, ev: DisplayChanged, out: list[Effect]) -> None:
+        if ev.showing != self.display_showing:
+            self.display_showing = ev.showing
+            out.append(Journal("display_shown" if ev.showing else "display_dark", 0, 0, {}))
 
     def _on_note_escrow(self, ev: NoteEscrowed, out: list[Effect]) -> None:
         st = self.station(ev.station)
@@ -751,6 +762,8 @@ class Cabinet:
     def _refuse_money_in(self, st: StationState | None, amount: int) -> str | None:
         if st is None:
             return "no such station"
+        if not self.display_showing:
+            return "no display showing the table"
         if not self._accepting():
             return f"not accepting in {self.mode}"
         if st.credits_minor + amount > self.s.settings.credit_limit_minor:
@@ -1008,6 +1021,7 @@ _HANDLERS: dict[type, Callable[[Cabinet, Any, list[Effect]], None]] = {
     KeyChanged: Cabinet._on_key,
     DeviceFaulted: Cabinet._on_fault,
     DeviceCleared: Cabinet._on_cleared,
+    DisplayChanged: Cabinet._on_display,
     Tick: Cabinet._on_tick,
     PowerUp: Cabinet._on_power_up,
 }

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import json
 import os
 import socket
@@ -164,3 +165,257 @@ def test_default_state_folder_is_tightened(tmp_path, monkeypatch):
         assert os.stat(data / "journal.db").st_mode & 0o777 == 0o600
     finally:
         _stop(env_proc)
+
+
+# -- the UI socket: who may send intents, how many may connect (in process) ---------------
+
+async def _with_engine(tmp_path, body):
+    import asyncio
+    import random
+
+    from cabinet.runtime import Engine
+    from cabinet.store import Store
+    from cabinet.ui_server import UIServer
+    eng = Engine(Store(tmp_path / "j.db"), rng=random.Random(1))
+    stop = asyncio.Event()
+    server = UIServer(eng, tmp_path / "ui.sock")
+    started = asyncio.Event()
+    task = asyncio.create_task(eng.run(started.set, stop))
+    await started.wait()
+    await server.start()
+    try:
+        await body(eng, server, str(tmp_path / "ui.sock"))
+    finally:
+        await server.stop()
+        stop.set()
+        await task
+        eng.store.close()
+
+
+async def _read(reader, timeout_s=5.0):
+    import asyncio
+    line = await asyncio.wait_for(reader.readline(), timeout_s)
+    return json.loads(line) if line else None
+
+
+async def _connect(path, token=None, role="ui"):
+    import asyncio
+    reader, writer = await asyncio.open_unix_connection(path)
+    hello = {"type": "hello", "protocol": PROTOCOL, "role": role}
+    if token is not None:
+        hello["token"] = token
+    writer.write(json.dumps(hello).encode() + b"\n")
+    await writer.drain()
+    return reader, writer
+
+
+def _token(path) -> str:
+    from cabinet.ipc import token_path
+    return token_path(path).read_text().strip()
+
+
+def _intent(action, value=None) -> bytes:
+    return json.dumps({"type": "intent", "station": 1, "action": action,
+                       "value": value}).encode() + b"\n"
+
+
+async def _until(pred, timeout_s=5.0):
+    import asyncio
+    deadline = time.monotonic() + timeout_s
+    while not pred():
+        assert time.monotonic() < deadline, "condition not reached in time"
+        await asyncio.sleep(0.02)
+
+
+def test_observer_cannot_drive_the_operator_menu(tmp_path):
+    """Issue 11.12: with the key on, a second client without the display's token sends
+    ten menu intents (enough for a RAM clear): each is refused with not_authorized and
+    the menu, credits and meters stay as they were."""
+    import asyncio
+
+    from cabinet.events import KeyChanged, NoteStacked
+
+    async def body(eng, server, path):
+        await asyncio.wrap_future(eng.post(NoteStacked(1, 10_000, "t1")))
+        await asyncio.wrap_future(eng.post(KeyChanged(True)))
+        assert eng.cab.mode == "maintenance"
+        page = copy.deepcopy(eng.cab.s.maintenance)
+        reader, writer = await _connect(path)
+        assert (await _read(reader))["type"] == "hello"
+        assert (await _read(reader))["type"] == "snapshot"
+        for action in ["menu_down"] * 6 + ["menu_select"] * 4:
+            writer.write(_intent(action))
+        await writer.drain()
+        errors = []
+        while len(errors) < 10:
+            m = await _read(reader)
+            if m["type"] == "error":
+                errors.append(m["code"])
+        assert errors == ["not_authorized"] * 10
+        await asyncio.sleep(0.2)
+        assert eng.cab.s.maintenance == page
+        assert eng.cab.s.stations[0].credits_minor == 10_000
+        assert eng.cab.s.stations[0].meters.bills_in_minor == 10_000
+        writer.close()
+    asyncio.run(_with_engine(tmp_path, body))
+
+
+def test_wrong_token_is_an_observer_and_the_display_drives(tmp_path):
+    """Issue 11.12: a wrong token is told so and refused intents; the display (the
+    token from the 0640 file beside the socket) moves the menu."""
+    import asyncio
+    import stat
+
+    from cabinet.events import KeyChanged
+    from cabinet.ipc import token_path
+
+    async def body(eng, server, path):
+        assert stat.S_IMODE(os.stat(token_path(path)).st_mode) == 0o640
+        await asyncio.wrap_future(eng.post(KeyChanged(True)))
+        reader, writer = await _connect(path, token="x" * 43)
+        assert (await _read(reader))["type"] == "hello"
+        assert (await _read(reader))["code"] == "not_authorized"
+        writer.write(_intent("menu_down"))
+        await writer.drain()
+        while (m := await _read(reader))["type"] != "error":
+            pass
+        assert m["code"] == "not_authorized"
+        before = copy.deepcopy(eng.cab.s.maintenance)
+        r2, w2 = await _connect(path, token=_token(path))
+        assert (await _read(r2))["type"] == "hello"
+        w2.write(_intent("menu_down"))
+        await w2.drain()
+        await _until(lambda: eng.cab.s.maintenance != before)
+        writer.close()
+        w2.close()
+    asyncio.run(_with_engine(tmp_path, body))
+
+
+def test_a_client_saying_it_is_the_engine_is_refused(tmp_path):
+    """Issue 11.12: a hello with role engine is refused and the connection closed."""
+    import asyncio
+
+    async def body(eng, server, path):
+        reader, writer = await _connect(path, token=_token(path), role="engine")
+        assert (await _read(reader))["code"] == "role"
+        assert await asyncio.wait_for(reader.read(), 5) == b""
+    asyncio.run(_with_engine(tmp_path, body))
+
+
+def test_connections_are_limited_and_silent_ones_dropped(tmp_path, monkeypatch):
+    """Issue 11.16: 40 silent connections never hold more than MAX_PENDING slots (the
+    oldest go first), a silent one goes after HELLO_TIMEOUT_S, observers beyond
+    MAX_OBSERVERS are refused busy, and the display still gets in."""
+    import asyncio
+
+    from cabinet import ui_server
+    monkeypatch.setattr(ui_server, "HELLO_TIMEOUT_S", 1.0)
+
+    async def body(eng, server, path):
+        silent = [await asyncio.open_unix_connection(path) for _ in range(40)]
+        await asyncio.sleep(0.2)
+        assert len(server.clients) <= ui_server.MAX_PENDING
+        # the oldest were cut
+        assert await asyncio.wait_for(silent[0][0].read(), 5) == b""
+        t0 = time.monotonic()
+        assert await asyncio.wait_for(silent[-1][0].read(), 5) == b""
+        assert time.monotonic() - t0 < 3.0
+        assert len(server.clients) == 0
+        watchers = []
+        for _ in range(ui_server.MAX_OBSERVERS):
+            r, w = await _connect(path)
+            assert (await _read(r))["type"] == "hello"
+            watchers.append((r, w))
+        r, w = await _connect(path)
+        assert (await _read(r))["code"] == "busy"
+        assert await asyncio.wait_for(r.read(), 5) == b""
+        r, w = await _connect(path, token=_token(path))
+        assert (await _read(r))["type"] == "hello"
+        w.close()
+        for _, w in watchers:
+            w.close()
+    asyncio.run(_with_engine(tmp_path, body))
+
+
+def test_a_client_that_never_reads_is_dropped(tmp_path):
+    """Issue 11.20: a client that says hello and then never reads is dropped once its
+    socket buffer is full and its queue passes MAX_QUEUE (as the docstring says)."""
+    import asyncio
+
+    from cabinet.ipc import Cue
+
+    async def body(eng, server, path):
+        reader, writer = await _connect(path)
+        await _until(lambda: any(c.greeted for c in server.clients))
+        for _ in range(3000):
+            server._broadcast(Cue(name="flood", data={"pad": "x" * 2000}))
+            await asyncio.sleep(0)
+        await _until(lambda: not server.clients, timeout_s=15)
+        writer.close()
+    asyncio.run(_with_engine(tmp_path, body))
+
+
+def test_json_nested_a_thousand_deep_gets_an_error_reply(tmp_path):
+    """Issue 11.20: a message nested 1,000 deep is answered "malformed" and the
+    client stays connected (no RecursionError, no abrupt disconnect)."""
+    import asyncio
+
+    async def body(eng, server, path):
+        reader, writer = await _connect(path, token=_token(path))
+        assert (await _read(reader))["type"] == "hello"
+        assert (await _read(reader))["type"] == "snapshot"
+        writer.write(b'{"type":"cue","name":"x","data":{"a":' + b"[" * 1000 + b"]" * 1000
+                     + b"}}\n")
+        await writer.drain()
+        m = await _read(reader)
+        assert m["type"] == "error" and m["code"] == "malformed", m
+        writer.write(b'{"type":"goodbye"}\n')
+        await writer.drain()
+        assert await asyncio.wait_for(reader.read(), 5) == b""
+    asyncio.run(_with_engine(tmp_path, body))
+
+
+def test_forty_busy_clients_do_not_hold_up_a_note(tmp_path):
+    """Issue 11.20: 40 clients each sending bet intents just under the flood limit do not
+    delay a note's escrow decision (measured: under 1 s; the escrow wait is 5 s)."""
+    import asyncio
+
+    from cabinet.events import NoteEscrowed, NoteStacked
+    from cabinet.ui_server import FLOOD_LIMIT_PER_S
+
+    async def body(eng, server, path):
+        token = _token(path)
+        stop = asyncio.Event()
+
+        async def spam() -> None:
+            r, w = await _connect(path, token=token)
+
+            async def drain() -> None:
+                while await r.read(65536):
+                    pass
+            reading = asyncio.create_task(drain())
+            try:
+                while not stop.is_set() and not reading.done():
+                    w.write((_intent("bet_up") + _intent("bet_down")) * (FLOOD_LIMIT_PER_S // 20 - 1))
+                    await w.drain()
+                    await asyncio.sleep(0.1)
+            except (ConnectionError, OSError):
+                pass
+            w.close()
+            await asyncio.gather(reading, return_exceptions=True)
+
+        eng.cab.display_showing = True      # no display needed here: only the delay counts
+        await asyncio.wrap_future(eng.post(NoteStacked(1, 10_000, "t0")))   # bets change state
+        tasks = [asyncio.create_task(spam()) for _ in range(40)]
+        await asyncio.sleep(1.5)
+        waits = []
+        for n in range(3):
+            t0 = time.monotonic()
+            await asyncio.wait_for(asyncio.wrap_future(
+                eng.post(NoteEscrowed(1, 2000, f"n{n}"))), 10)
+            waits.append(time.monotonic() - t0)
+            await asyncio.sleep(0.3)
+        stop.set()
+        await asyncio.gather(*tasks)
+        assert max(waits) < 1.0, waits
+    asyncio.run(_with_engine(tmp_path, body))

@@ -62,7 +62,7 @@ def _to_decision(player: DemoPlayer, watch: TableWatch) -> Snapshot:
 
 
 def _links(procs: TableProcs) -> tuple[TableWatch, SimControl, DemoPlayer]:
-    watch = TableWatch(procs.sock).start()
+    watch = TableWatch(procs.sock, authenticate=True).start()
     sim = SimControl(procs.sim_sock)
     return watch, sim, DemoPlayer(watch, sim, bet_minor=200, strategy=None, say=lambda _t: None)
 
