@@ -419,3 +419,58 @@ def test_forty_busy_clients_do_not_hold_up_a_note(tmp_path):
         await asyncio.gather(*tasks)
         assert max(waits) < 1.0, waits
     asyncio.run(_with_engine(tmp_path, body))
+
+
+# -- 11.9: no money into a black screen --------------------------------------------------
+
+def test_no_display_no_notes_and_the_acceptor_is_inhibited():
+    """Issue 11.9: while no display shows the table the acceptor is disabled and a note
+    in escrow is returned; once the display draws, notes are stacked again."""
+    from cabinet.effects import ReturnNote, SetAcceptor, StackNote
+    from cabinet.events import DisplayChanged, NoteEscrowed, PowerUp
+    from cabinet.machine import Cabinet
+    cab = Cabinet()
+    cab.handle(PowerUp(0, 1e9))
+    out = cab.handle(DisplayChanged(False))
+    assert [e.enabled for e in out if isinstance(e, SetAcceptor)] == [False]
+    out = cab.handle(NoteEscrowed(1, 2000, "a"))
+    assert [e.reason for e in out if isinstance(e, ReturnNote)] == ["no display showing the table"]
+    assert not any(isinstance(e, StackNote) for e in out)
+    out = cab.handle(DisplayChanged(True))
+    assert [e.enabled for e in out if isinstance(e, SetAcceptor)] == [True]
+    assert any(isinstance(e, StackNote) for e in cab.handle(NoteEscrowed(1, 2000, "b")))
+
+
+def test_engine_knows_when_the_display_draws(tmp_path, monkeypatch):
+    """Issue 11.9: no UI at start: dark; the display's first frame: showing; no frame for
+    DISPLAY_TIMEOUT_S: dark; frames again: showing; the display hangs up: dark. An
+    observer's frames do not count."""
+    import asyncio
+
+    from cabinet import ui_server
+    monkeypatch.setattr(ui_server, "DISPLAY_TIMEOUT_S", 1.0)
+    monkeypatch.setattr(ui_server, "DISPLAY_CHECK_S", 0.1)
+    frame = b'{"type":"frame","seq":1}\n'
+
+    async def body(eng, server, path):
+        await _until(lambda: eng.cab.display_showing is False)
+        r0, w0 = await _connect(path)
+        w0.write(frame)
+        await w0.drain()
+        assert (await _read(r0))["type"] == "hello"
+        await asyncio.sleep(0.3)
+        assert eng.cab.display_showing is False
+        r, w = await _connect(path, token=_token(path))
+        w.write(frame)
+        await w.drain()
+        await _until(lambda: eng.cab.display_showing is True)
+        t0 = time.monotonic()
+        await _until(lambda: eng.cab.display_showing is False)
+        assert 0.8 < time.monotonic() - t0 < 2.0
+        w.write(frame)
+        await w.drain()
+        await _until(lambda: eng.cab.display_showing is True)
+        w.close()
+        await _until(lambda: eng.cab.display_showing is False, timeout_s=0.9)
+        w0.close()
+    asyncio.run(_with_engine(tmp_path, body))
