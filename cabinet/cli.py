@@ -59,6 +59,11 @@ def _build_parser() -> argparse.ArgumentParser:
         if name == "recall":
             vp.add_argument("--station", type=int, default=0, help="0: every station")
 
+    mp = sub.add_parser("manifest", help="write the SHA-256 manifest of the installed program "
+                        "files (the build/installer step; the engine checks it at boot)")
+    mp.add_argument("--root", help="install root holding cabinet/, drivers/, ui/ "
+                                   "(default: where this program runs from)")
+
     for name, helptext in (("sim-device", "run one simulated device on a pty (bill|printer)"),
                            ("parsheet", "exact RTP, strategy and par sheet of a variant"),
                            ("simulate", "simulate rounds of a variant with basic strategy")):
@@ -102,6 +107,20 @@ def main(argv: Sequence[str] | None = None) -> int:
         return launcher.main(rounds=args.rounds, variant=args.variant, out=args.out,
                              window=args.window, demo=args.demo, size=args.size,
                              journal=args.journal)
+    if args.command == "manifest":
+        from pathlib import Path
+
+        from cabinet.manifest import program_files, write_manifest
+        root = Path(args.root) if args.root else None
+        try:
+            done = write_manifest(root)
+        except OSError as e:
+            print(f"cabinet manifest: {e}", file=sys.stderr)
+            return 1
+        from cabinet.manifest import install_root
+        n = len(program_files(root or install_root()))
+        print(f"program {done.program_id}: {n} files, SHA-256 {done.digest}")
+        return 0
     if args.command == "engine":
         from cabinet.__main__ import engine_main
         return engine_main(args.journal, args.socket, args.devices, args.config, args.sim_dir)

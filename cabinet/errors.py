@@ -60,6 +60,7 @@ FAULTS: dict[str, tuple[int, str]] = {
     "printer_paper_out": (401, "Printer out of paper"),
     "printer_cover_open": (402, "Printer cover open"),
     "printer_failure": (403, "Printer failure"),
+    "program_mismatch": (500, "Program files do not match the manifest: reinstall"),
     "engine_fault": (900, "Engine fault"),
 }
 

@@ -173,6 +173,12 @@ class Cabinet:
         #: A display shows the table (issue 11.9). Not journaled: the UI server
         #: says ``DisplayChanged(False)`` when it starts and True on the first frame.
         self.display_showing = True
+        #: The program's identity (issue 11.18), set by the shell from
+        #: ``cabinet.manifest.check_manifest`` before boot: status ``verified``,
+        #: ``unverified`` or ``mismatch`` (a mismatch is also a ``program_`` fault).
+        self.program_id = ""
+        self.program_digest = ""
+        self.program_status = "unverified"
 
     # -- derived -------------------------------------------------------------------
 

@@ -117,6 +117,9 @@ class Engine:
         self.listeners: list[Callable[[Snapshot | Cue], None]] = []
         self.handled = 0
         self.commit_ms: list[float] = []
+        #: Events handled right after ``PowerUp``, before any device starts (the
+        #: program integrity verdict, issue 11.18).
+        self.boot_events: list[Event] = []
 
     # -- feeding events ---------------------------------------------------------------
 
@@ -184,6 +187,8 @@ class Engine:
         self.loop = asyncio.get_running_loop()
         self.queue = asyncio.Queue()
         self.step(PowerUp(self.clock_ms(), self.wall_s()))
+        for ev in self.boot_events:
+            self.step(ev)
         self.devices.start(self.post)
         self.cab.resend_outputs()
         self.step(Tick(self.clock_ms(), self.wall_s()))

@@ -474,3 +474,133 @@ def test_engine_knows_when_the_display_draws(tmp_path, monkeypatch):
         await _until(lambda: eng.cab.display_showing is False, timeout_s=0.9)
         w0.close()
     asyncio.run(_with_engine(tmp_path, body))
+
+
+# -- 11.18: program integrity -------------------------------------------------------------
+
+def _install_copy(tmp_path: Path) -> Path:
+    """The program as installed: cabinet/, drivers/ and ui/ copied to a folder of its own."""
+    import shutil
+    root = Path(__file__).resolve().parents[2]
+    inst = tmp_path / "inst"
+    for pkg in ("cabinet", "drivers", "ui"):
+        shutil.copytree(root / pkg, inst / pkg,
+                        ignore=shutil.ignore_patterns("__pycache__", "MANIFEST.sha256*"))
+    return inst
+
+
+def _run_from(inst: Path, *args: str, **kw) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "PYTHONPATH": str(inst), "CABINET_LOG": "INFO"}
+    return subprocess.run([sys.executable, "-m", "cabinet", *args], cwd=inst, env=env,
+                          capture_output=True, text=True, timeout=60, **kw)
+
+
+def _boot_snapshot(inst: Path, journal: Path, sock: Path) -> tuple[dict, str]:
+    """Start the engine of ``inst``, take its first snapshot as an observer, stop it."""
+    env = {**os.environ, "PYTHONPATH": str(inst), "CABINET_LOG": "INFO"}
+    proc = subprocess.Popen([sys.executable, "-m", "cabinet", "engine", "--devices", "none",
+                             "--journal", str(journal), "--socket", str(sock)], cwd=inst,
+                            env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    assert proc.stdout is not None
+    out = []
+    try:
+        while "engine ready" not in (line := proc.stdout.readline()):
+            assert line, "engine exited: " + "".join(out)
+            out.append(line)
+        s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        s.settimeout(10)
+        s.connect(str(sock))
+        s.sendall(json.dumps({"type": "hello", "protocol": PROTOCOL, "role": "ui"}).encode()
+                  + b"\n")
+        f = s.makefile("r")
+        while (msg := json.loads(f.readline()))["type"] != "snapshot":
+            pass
+        s.close()
+    finally:
+        _stop(proc)
+    return msg, "".join(out) + proc.stdout.read()
+
+
+@pytest.mark.timeout(120)
+def test_changed_program_file_tilts_until_reinstalled(tmp_path):
+    """Issue 11.18: on a copy of the install, ``cabinet manifest`` writes the manifest;
+    the engine boots verified (ID and digest in the snapshot); one altered file (a
+    machine.py crediting double) tilts it at boot, and only a new manifest (reinstall)
+    clears it."""
+    inst = _install_copy(tmp_path)
+    r = _run_from(inst, "manifest")
+    assert r.returncode == 0, r.stderr
+    manifest = inst / "cabinet" / "MANIFEST.sha256"
+    assert manifest.exists()
+    import hashlib
+    digest = hashlib.sha256(manifest.read_bytes()).hexdigest()
+    assert digest in r.stdout
+    journal, sock = tmp_path / "state" / "j.db", tmp_path / "run" / "ui.sock"
+
+    snap, log = _boot_snapshot(inst, journal, sock)
+    assert snap["mode"] == "attract"
+    assert snap["program_digest"] == digest and snap["program_id"].startswith("blackjack-cabinet")
+
+    machine = inst / "cabinet" / "machine.py"
+    machine.write_text(machine.read_text().replace(
+        "st.credits_minor += ev.denomination_minor", "st.credits_minor += 2 * ev.denomination_minor"))
+    snap, log = _boot_snapshot(inst, journal, sock)
+    assert snap["mode"] == "tilt", log
+    assert "cabinet/machine.py changed" in log
+
+    # the maintenance menu's "clear engine faults" does not clear it: boot again, still tilted
+    snap, log = _boot_snapshot(inst, journal, sock)
+    assert snap["mode"] == "tilt"
+
+    assert _run_from(inst, "manifest").returncode == 0     # reinstalled (a new build's manifest)
+    snap, log = _boot_snapshot(inst, journal, sock)
+    assert snap["mode"] == "attract", log
+
+
+@pytest.mark.timeout(120)
+def test_checkout_without_manifest_runs_unverified(tmp_path):
+    """Issue 11.18: no manifest (a development checkout): the engine runs and says
+    "unverified program" in its log; the snapshot has no digest."""
+    inst = _install_copy(tmp_path)
+    snap, log = _boot_snapshot(inst, tmp_path / "state" / "j.db", tmp_path / "run" / "ui.sock")
+    assert snap["mode"] == "attract"
+    assert snap["program_digest"] == ""
+    assert "unverified program" in log
+
+
+def test_added_or_missing_file_is_a_mismatch(tmp_path):
+    """Issue 11.18: a file added to a package or removed from it fails the check too."""
+    from cabinet.manifest import check_manifest, write_manifest
+    inst = _install_copy(tmp_path)
+    assert write_manifest(inst).status == "verified"
+    assert check_manifest(inst).status == "verified"
+    (inst / "drivers" / "evil.py").write_text("x = 1\n")
+    assert check_manifest(inst).detail == "drivers/evil.py is not in the manifest"
+    (inst / "drivers" / "evil.py").unlink()
+    (inst / "ui" / "sound.py").unlink()
+    assert check_manifest(inst).detail == "ui/sound.py is missing"
+
+
+def test_program_fault_is_not_cleared_from_the_menu():
+    """Issue 11.18: "Clear engine faults" in the maintenance menu leaves a program
+    mismatch; only a boot whose manifest matches (DeviceCleared("program")) clears it.
+    The main page shows the program ID and digest."""
+    from cabinet.events import DeviceCleared, DeviceFaulted, KeyChanged, PowerUp
+    from cabinet.machine import Cabinet
+    from cabinet.state import MaintState
+    cab = Cabinet()
+    cab.program_id, cab.program_digest, cab.program_status = "blackjack-cabinet 9", "ab" * 32, \
+        "mismatch"
+    cab.handle(PowerUp(0, 1e9))
+    cab.handle(DeviceFaulted("program", "program_mismatch", "program integrity: x changed"))
+    assert cab.mode == "tilt"
+    cab.handle(KeyChanged(True))
+    assert cab.snapshot(1).maintenance.lines[-1] == \
+        "Program: blackjack-cabinet 9 · SHA-256 abababab...abababab · DOES NOT MATCH: reinstall"
+    cab.s.maintenance = MaintState(page="faults")
+    from cabinet.events import IntentReceived
+    cab.handle(IntentReceived(1, "menu_select"))
+    assert "program_mismatch" in cab.s.faults
+    cab.handle(KeyChanged(False))
+    cab.handle(DeviceCleared("program"))
+    assert cab.mode != "tilt" and not cab.s.faults
