@@ -236,3 +236,13 @@ def test_wiring_file_loads_and_errors_name_the_field(tmp_path: Path) -> None:
             load_wiring(bad)
     with pytest.raises(ValueError):  # ConfigError is also a ValueError
         parse_wiring({"buttons": {"deal": 99}})
+
+
+def test_bet_up_pressed_every_150_ms_counts_every_press(panel: Any, factory: Any, clock: FakeClock) -> None:
+    """Issue 11.20: 40 deliberate Bet+ presses 150 ms apart are 40 intents (the 0.25 s
+    refire guard dropped every second one); Deal hammered stays one intent (above)."""
+    for _ in range(40):
+        press(factory, clock, Action.BET_UP, hold_s=0.07)
+        clock.t += 0.08
+        panel.poll()
+    assert [e.action for e in panel.events if isinstance(e, ButtonPressed)] == [Action.BET_UP] * 40
