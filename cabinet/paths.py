@@ -83,18 +83,20 @@ def private_dir(path: Path, *, group_ok: bool = False, tighten: bool = False) ->
 
 def private_file(path: Path, mode: int = 0o600) -> None:
     """Create ``path`` empty with exactly ``mode`` if missing (umask-independent),
-    or chmod an existing file of ours to ``mode``; never follows a symlink.
+    or chmod an existing file of ours to ``mode`` (someone else's is left as it
+    is: the open that follows fails or succeeds on its own terms); never follows
+    a symlink.
 
     Raises:
-        PermissionError: ``path`` is a symlink or not a regular file of ours.
+        PermissionError: ``path`` is a symlink or not a regular file.
     """
     try:
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, mode)
     except FileExistsError:
         st = os.lstat(path)
-        if not stat.S_ISREG(st.st_mode) or st.st_uid != os.geteuid():
-            raise PermissionError(f"{path}: not a regular file of ours; refusing it") from None
-        if stat.S_IMODE(st.st_mode) != mode:
+        if not stat.S_ISREG(st.st_mode):
+            raise PermissionError(f"{path}: not a regular file (a symlink?); refusing it") from None
+        if st.st_uid == os.geteuid() and stat.S_IMODE(st.st_mode) != mode:
             os.chmod(path, mode)
         return
     try:

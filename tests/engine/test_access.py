@@ -604,3 +604,14 @@ def test_program_fault_is_not_cleared_from_the_menu():
     cab.handle(KeyChanged(False))
     cab.handle(DeviceCleared("program"))
     assert cab.mode != "tilt" and not cab.s.faults
+
+
+def test_journal_through_a_symlink_is_refused(tmp_path):
+    """Issue 11.15: the journal is never opened through a symlink (it could point
+    anywhere, e.g. at a file another user reads)."""
+    from cabinet.errors import StoreError
+    from cabinet.store import Store
+    (tmp_path / "elsewhere.db").write_bytes(b"")
+    (tmp_path / "j.db").symlink_to(tmp_path / "elsewhere.db")
+    with pytest.raises(StoreError, match="symlink"):
+        Store(tmp_path / "j.db")
