@@ -148,6 +148,7 @@ def _check_program(engine: Engine) -> None:
 
 async def _run(journal: Path, socket: Path, mode: str, config: dict[str, Any],
                sim_dir: Path | None) -> None:
+    private_dir(socket.parent, group_ok=True)   # refuse a hijacked folder before anything starts
     store = Store(journal)
     engine = Engine(store)
     _check_program(engine)
