@@ -3,8 +3,9 @@
 Owns: the UI end of the socket. A daemon thread connects, sends
 ``Hello(protocol=PROTOCOL, role="ui", token=...)`` with the engine's token
 read afresh from its token file at each connect (``ipc.token_path``; without
-it the engine treats us as an observer and refuses intents), reads JSON
-lines and queues every
+it the engine treats us as an observer and refuses intents; a
+``not_authorized`` reply drops the link so the next connect reads the token
+again), reads JSON lines and queues every
 decoded message (``Snapshot``, ``Cue``, ``Error``...) plus ``Link`` markers
 when the connection comes or goes. A malformed line is logged and skipped;
 an over-long line, a protocol mismatch, ``Goodbye`` or EOF drop the
@@ -25,6 +26,7 @@ from pathlib import Path
 
 from cabinet.ipc import (
     PROTOCOL,
+    Error,
     Frame,
     Goodbye,
     Hello,
@@ -207,4 +209,7 @@ class EngineClient:
                 if isinstance(msg, Goodbye):
                     return f"engine said goodbye: {msg.reason}"
                 self._put(msg)
+                if isinstance(msg, Error) and msg.code == "not_authorized":
+                    # the engine restarted with a new token, or we read none: try again
+                    return f"engine refused us as the display: {msg.message}"
         return "stopping"

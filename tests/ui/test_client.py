@@ -242,3 +242,20 @@ def test_hello_carries_the_engines_token(engine: FakeEngine, sock_path: Path) ->
         assert engine.accept().token == "s3cret-token"
     finally:
         client.stop()
+
+
+def test_refused_token_reconnects_with_the_fresh_one(engine: FakeEngine, sock_path: Path) -> None:
+    """Issue 11.12: an engine that says not_authorized (the token changed under us) gets a
+    new connection whose hello carries the token file's current text."""
+    from cabinet.ipc import Error, token_path
+
+    token_path(sock_path).write_text("old\n")
+    client = EngineClient(str(sock_path), backoff_initial_s=0.02, read_timeout_s=0.1)
+    try:
+        client.start()
+        assert engine.accept().token == "old"
+        token_path(sock_path).write_text("new\n")
+        engine.send(Error(code="not_authorized", message="wrong token"))
+        assert engine.accept().token == "new"
+    finally:
+        client.stop()
