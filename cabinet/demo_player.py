@@ -48,7 +48,8 @@ log = logging.getLogger("cabinet.demo")
 
 DECISIONS = ("hit", "stand", "double", "split", "insure", "decline")
 #: The panel ignores a second press of the same button within 0.25 s (its refire
-#: guard, ``drivers.gpio_panel``); the player waits a little longer than that.
+#: guard, ``drivers.gpio_panel``; 0.1 s for Bet+/Bet- and chips); the player waits
+#: a little longer than the longest.
 SAME_BUTTON_GAP_S = 0.3
 
 
