@@ -176,7 +176,8 @@ def bench_press_latency(presses: int) -> dict[str, float]:
             procs.start_engine()
             procs.start_ui()
             arrived: dict[int, float] = {}
-            watch = TableWatch(procs.sock, on_snapshot=lambda snap, t: arrived.__setitem__(snap.seq, t)).start()
+            watch = TableWatch(procs.sock, authenticate=True,
+                               on_snapshot=lambda snap, t: arrived.__setitem__(snap.seq, t)).start()
             sim = SimControl(procs.sim_sock)
             DemoPlayer(watch, sim, strategy=None, say=lambda _t: None).insert_note(10_000)
             nop = []

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from cabinet.errors import ConfigError
-from cabinet.paths import default_journal, default_socket, lock_file
+from cabinet.paths import default_journal, default_socket, lock_file, private_dir
 from cabinet.runtime import Devices, Engine, NoDevices
 from cabinet.store import open_journal
 from cabinet.ui_server import UIServer
@@ -123,10 +123,36 @@ def build_devices(mode: str, config: dict[str, Any], engine: Engine,
     return StationDevices(members, sim_socket)
 
 
+def _check_program(engine: Engine) -> None:
+    """Check the program files against their manifest before any device is enabled
+    (issue 11.18): a mismatch tilts (a ``program_`` fault, cleared only by a boot
+    that matches, i.e. a reinstall); no manifest runs with an "unverified" note."""
+    from cabinet.events import DeviceCleared, DeviceFaulted
+    from cabinet.manifest import check_manifest
+
+    check = check_manifest()
+    cab = engine.cab
+    cab.program_id, cab.program_digest, cab.program_status = \
+        check.program_id, check.digest, check.status
+    if check.status == "mismatch":
+        log.error("program integrity: %s (%s): tilt until reinstalled", check.detail,
+                  check.program_id)
+        engine.boot_events.append(DeviceFaulted("program", "program_mismatch",
+                                                f"program integrity: {check.detail}"))
+        return
+    if check.status == "unverified":
+        log.warning("%s", check.detail)
+    else:
+        log.info("program %s verified, SHA-256 %s", check.program_id, check.digest)
+    engine.boot_events.append(DeviceCleared("program"))
+
+
 async def _run(journal: Path, socket: Path, mode: str, config: dict[str, Any],
                sim_dir: Path | None) -> None:
+    private_dir(socket.parent, group_ok=True)   # refuse a hijacked folder before anything starts
     store, _ = open_journal(journal)            # a corrupt one: salvaged, RAM error
     engine = Engine(store)
+    _check_program(engine)
     sim_socket = socket.with_name(socket.name + ".sim") if mode == "sim" else None
     engine.devices = build_devices(mode, config, engine, sim_dir, sim_socket)
     server = UIServer(engine, socket)
@@ -183,6 +209,12 @@ def engine_main(journal: str | None, socket: str | None, devices: str, config: s
     except ConfigError as e:
         print(f"config: {e}", file=sys.stderr)
         return 2
+    if journal is None:
+        try:   # the cabinet's own state folder (systemd's StateDirectory is 0755): owner-only
+            private_dir(default_journal().parent, tighten=True)
+        except OSError as e:
+            print(f"engine: cannot start: {e}", file=sys.stderr)
+            return 1
     journal_path = Path(journal) if journal else default_journal()
     try:
         lock = lock_journal(journal_path)

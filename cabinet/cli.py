@@ -66,6 +66,11 @@ def _build_parser() -> argparse.ArgumentParser:
         if name == "recall":
             vp.add_argument("--station", type=int, default=0, help="0: every station")
 
+    mp = sub.add_parser("manifest", help="write the SHA-256 manifest of the installed program "
+                        "files (the build/installer step; the engine checks it at boot)")
+    mp.add_argument("--root", help="install root holding cabinet/, drivers/, ui/ "
+                                   "(default: where this program runs from)")
+
     for name, helptext in (("sim-device", "run one simulated device on a pty (bill|printer)"),
                            ("parsheet", "exact RTP, strategy and par sheet of a variant"),
                            ("simulate", "simulate rounds of a variant with basic strategy")):
@@ -83,13 +88,18 @@ def _pass_through(name: str, rest: list[str]) -> int:
 
 #: Sub-commands with a parser of their own: everything after the name goes to it.
 PASS_THROUGH = ("parsheet", "simulate", "sim-device")
+#: Read-only sub-commands that print to stdout: a closed pipe ends them quietly.
+PIPE_VIEWS = ("meters", "recall", "events", "replay", "parsheet", "simulate")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``cabinet`` console script; returns the exit status."""
-    # A closed pipe (``cabinet events | head``) ends the output quietly.
-    signal.signal(signal.SIGPIPE, signal.SIG_DFL)
     argv = list(sys.argv[1:] if argv is None else argv)
+    if argv and argv[0] in PIPE_VIEWS:
+        # A closed pipe (``cabinet events | head``) ends the output quietly. Only
+        # here: the engine keeps Python's SIGPIPE ignore, or one client that
+        # hangs up before its hello reply would kill it (issue 11.11).
+        signal.signal(signal.SIGPIPE, signal.SIG_DFL)
     if argv and argv[0] in PASS_THROUGH:
         return _pass_through(argv[0], argv[1:])
     args = _build_parser().parse_args(argv)
@@ -104,6 +114,20 @@ def main(argv: Sequence[str] | None = None) -> int:
         return launcher.main(rounds=args.rounds, variant=args.variant, out=args.out,
                              window=args.window, demo=args.demo, size=args.size,
                              journal=args.journal)
+    if args.command == "manifest":
+        from pathlib import Path
+
+        from cabinet.manifest import program_files, write_manifest
+        root = Path(args.root) if args.root else None
+        try:
+            done = write_manifest(root)
+        except OSError as e:
+            print(f"cabinet manifest: {e}", file=sys.stderr)
+            return 1
+        from cabinet.manifest import install_root
+        n = len(program_files(root or install_root()))
+        print(f"program {done.program_id}: {n} files, SHA-256 {done.digest}")
+        return 0
     if args.command == "engine":
         from cabinet.__main__ import engine_main
         return engine_main(args.journal, args.socket, args.devices, args.config, args.sim_dir)

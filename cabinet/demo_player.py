@@ -2,7 +2,8 @@
 
 Owns: ``DemoPlayer``, used by ``cabinet run`` when there is no display (and
 by ``--demo``). It watches the table as a second UI client (``Hello`` role
-``ui``; it never sends an intent) and acts only through the engine's sim
+``ui``; on chip tables it touches chips and spots, with the engine's token
+read from its token file as the display does) and otherwise acts only through the engine's sim
 control socket: it inserts a note into the bill acceptor twin, presses the
 mock panel's buttons (Bet+, Deal, Hit, Stand, Double, Split, Insure, Cash
 Out) following basic strategy, turns the operator key, and reads the
@@ -31,14 +32,24 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from cabinet.ipc import PROTOCOL, Hello, Intent, LineBuffer, MessageError, decode, encode
+from cabinet.ipc import (
+    PROTOCOL,
+    Hello,
+    Intent,
+    LineBuffer,
+    MessageError,
+    decode,
+    encode,
+    token_path,
+)
 from cabinet.snapshot import HandView, Snapshot, StationView
 
 log = logging.getLogger("cabinet.demo")
 
 DECISIONS = ("hit", "stand", "double", "split", "insure", "decline")
 #: The panel ignores a second press of the same button within 0.25 s (its refire
-#: guard, ``drivers.gpio_panel``); the player waits a little longer than that.
+#: guard, ``drivers.gpio_panel``; 0.1 s for Bet+/Bet- and chips); the player waits
+#: a little longer than the longest.
 SAME_BUTTON_GAP_S = 0.3
 
 
@@ -57,12 +68,17 @@ class TableWatch:
         name: sent in ``Hello.name``.
         on_snapshot: called on the reader thread with each snapshot and its
             arrival time (``time.perf_counter()`` seconds).
+        authenticate: send the engine's token (read from ``ipc.token_path(path)``)
+            so ``touch`` intents count; without it the engine refuses them
+            (an observer, issue 11.12).
     """
 
     def __init__(self, path: str | Path, *, name: str = "demo-player",
-                 on_snapshot: Callable[[Snapshot, float], None] | None = None) -> None:
+                 on_snapshot: Callable[[Snapshot, float], None] | None = None,
+                 authenticate: bool = False) -> None:
         self.path = str(path)
         self.name = name
+        self.authenticate = authenticate
         self.on_snapshot = on_snapshot
         self.snapshot: Snapshot | None = None
         self.arrived_s = 0.0
@@ -76,12 +92,13 @@ class TableWatch:
 
         Raises:
             DemoError: no snapshot within ``timeout_s``.
-            OSError: the socket cannot be reached.
+            OSError: the socket (or, with ``authenticate``, the token file) cannot be reached.
         """
         s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         s.settimeout(timeout_s)
         s.connect(self.path)
-        s.sendall(encode(Hello(protocol=PROTOCOL, role="ui", name=self.name)))
+        token = token_path(self.path).read_text().strip() if self.authenticate else ""
+        s.sendall(encode(Hello(protocol=PROTOCOL, role="ui", name=self.name, token=token)))
         s.settimeout(None)
         self._sock = s
         self._thread = threading.Thread(target=self._read, name="table-watch", daemon=True)

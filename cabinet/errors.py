@@ -62,6 +62,7 @@ FAULTS: dict[str, tuple[int, str]] = {
     "printer_failure": (403, "Printer failure"),
     "storage_failure": (500, "Journal storage failed: play stopped; restart or operator "
                         "key to clear once storage works"),
+    "program_mismatch": (501, "Program files do not match the manifest: reinstall"),
     "engine_fault": (900, "Engine fault"),
 }
 

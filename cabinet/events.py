@@ -160,3 +160,12 @@ class DeviceCleared(Event):
 
     device: str
     station: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class DisplayChanged(Event):
+    """The table UI started (``showing=True``: it reports drawn frames) or stopped
+    showing the table (no UI, or no frame for a few seconds). While dark the
+    cabinet takes no money in (issue 11.9)."""
+
+    showing: bool

@@ -8,11 +8,14 @@ The UI may import only this module and ``cabinet.snapshot`` from the engine.
 Exchange: each side opens with ``Hello`` carrying ``PROTOCOL``; the engine
 refuses a mismatch. The engine then sends a full ``Snapshot`` (see
 ``cabinet.snapshot``) on connect and after every change, and short ``Cue``
-messages for animation and sound. The UI sends ``Intent`` messages only.
+messages for animation and sound. The UI sends ``Intent`` messages (only
+honoured when its ``Hello`` carried the engine's token) and ``Frame``
+heartbeats while it draws the table.
 """
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import msgspec
@@ -20,6 +23,10 @@ import msgspec
 from cabinet.snapshot import Snapshot
 
 PROTOCOL = 1
+#: The UI sends a ``Frame`` at least this often (seconds) while it draws.
+FRAME_HEARTBEAT_S = 1.0
+#: Without a ``Frame`` for this long (seconds) the engine counts the display as dark.
+DISPLAY_TIMEOUT_S = 4.0
 #: Longest line either side accepts, in bytes (a snapshot is a few KB).
 MAX_LINE_BYTES = 65_536
 
@@ -33,11 +40,19 @@ ACTIONS = frozenset({
 
 
 class Hello(msgspec.Struct, tag="hello", tag_field="type", frozen=True, kw_only=True):
-    """Opens the exchange. ``role`` is ``"engine"`` or ``"ui"``."""
+    """Opens the exchange. ``role`` is ``"engine"`` or ``"ui"`` (the engine refuses
+    a client saying ``"engine"``).
+
+    ``token``: the UI's proof that it is the cabinet's own display: the text of
+    the engine's token file (``token_path``), readable only by the engine's user
+    and group. A client without it (or with a wrong one) is an observer: it gets
+    snapshots and cues, and every intent it sends is refused (issue 11.12).
+    """
 
     protocol: int
     role: str
     name: str = ""
+    token: str = ""
 
 
 class Intent(msgspec.Struct, tag="intent", tag_field="type", frozen=True, kw_only=True):
@@ -53,6 +68,15 @@ class Intent(msgspec.Struct, tag="intent", tag_field="type", frozen=True, kw_onl
     station: int
     action: str
     value: int | None = None
+
+
+class Frame(msgspec.Struct, tag="frame", tag_field="type", frozen=True, kw_only=True):
+    """The UI drew the table: sent after its first frame on a connection and then at
+    least every ``FRAME_HEARTBEAT_S`` while it keeps drawing. ``seq`` is the seq of
+    the snapshot on screen (-1 before the first). The engine takes money only while
+    a display reports frames (issue 11.9)."""
+
+    seq: int = -1
 
 
 class Cue(msgspec.Struct, tag="cue", tag_field="type", frozen=True, kw_only=True):
@@ -80,9 +104,15 @@ class Goodbye(msgspec.Struct, tag="goodbye", tag_field="type", frozen=True, kw_o
     reason: str = ""
 
 
-Message = Hello | Intent | Cue | Error | Goodbye | Snapshot
+Message = Hello | Intent | Frame | Cue | Error | Goodbye | Snapshot
 _decoder = msgspec.json.Decoder(Message)
 _encoder = msgspec.json.Encoder()
+
+
+def token_path(socket_path: str | Path) -> Path:
+    """The engine's token file for the socket at ``socket_path``: ``<socket>.token``."""
+    p = Path(socket_path)
+    return p.with_name(p.name + ".token")
 
 
 class MessageError(ValueError):
@@ -98,8 +128,8 @@ def decode(line: bytes) -> Message:
     """Read one line (with or without its ``\\n``).
 
     Raises:
-        MessageError: oversized, not JSON, unknown ``type``, wrong field types,
-            or an intent with an unknown action or station.
+        MessageError: oversized, not JSON, nested too deep, unknown ``type``,
+            wrong field types, or an intent with an unknown action or station.
     """
     if len(line) > MAX_LINE_BYTES:
         raise MessageError(f"message of {len(line)} bytes is over the {MAX_LINE_BYTES} limit")
@@ -107,6 +137,8 @@ def decode(line: bytes) -> Message:
         msg = _decoder.decode(line.strip())
     except (msgspec.DecodeError, msgspec.ValidationError) as e:
         raise MessageError(f"malformed message: {e}") from None
+    except RecursionError:                # JSON nested ~1,000 deep (issue 11.20)
+        raise MessageError("malformed message: nested too deep") from None
     if isinstance(msg, Intent):
         if msg.action not in ACTIONS:
             raise MessageError(f"unknown action {msg.action!r}")

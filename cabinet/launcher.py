@@ -326,7 +326,7 @@ def _run_demo(sock: Path, sim_sock: Path, rounds: int, variant: str | None, shot
 
     watch = sim = None
     try:
-        watch = TableWatch(sock).start()
+        watch = TableWatch(sock, authenticate=True).start()
         sim = SimControl(sim_sock)
         want = variant or watch.snapshot.variant  # type: ignore[union-attr]
         future: Future[Any] = Future()

@@ -39,6 +39,7 @@ from cabinet.errors import FAULTS, fault_text
 from cabinet.events import (
     DeviceCleared,
     DeviceFaulted,
+    DisplayChanged,
     DoorChanged,
     DoorOpenedWhileOff,
     Event,
@@ -184,6 +185,15 @@ class Cabinet:
         self._lamps: dict[int, frozenset[str]] = {}
         self._acceptor: dict[int, tuple[bool, tuple[int, ...]]] = {}
         self._tower = ""
+        #: A display shows the table (issue 11.9). Not journaled: the UI server
+        #: says ``DisplayChanged(False)`` when it starts and True on the first frame.
+        self.display_showing = True
+        #: The program's identity (issue 11.18), set by the shell from
+        #: ``cabinet.manifest.check_manifest`` before boot: status ``verified``,
+        #: ``unverified`` or ``mismatch`` (a mismatch is also a ``program_`` fault).
+        self.program_id = ""
+        self.program_digest = ""
+        self.program_status = "unverified"
 
     # -- derived -------------------------------------------------------------------
 
@@ -761,7 +771,14 @@ class Cabinet:
     # -- notes and vouchers in -----------------------------------------------------------------
 
     def _accepting(self) -> bool:
-        return ACCEPTS[self.mode][1]
+        """Notes and vouchers may come in: the mode takes money and a display shows
+        the table (never money into a black screen, issue 11.9)."""
+        return ACCEPTS[self.mode][1] and self.display_showing
+
+    def _on_display(self, ev: DisplayChanged, out: list[Effect]) -> None:
+        if ev.showing != self.display_showing:
+            self.display_showing = ev.showing
+            out.append(Journal("display_shown" if ev.showing else "display_dark", 0, 0, {}))
 
     def tell_refusal(self, st: StationState | None, what: str, reason: str,
                      amount_minor: int = 0) -> None:
@@ -811,6 +828,8 @@ class Cabinet:
     def _refuse_money_in(self, st: StationState | None, amount: int) -> str | None:
         if st is None:
             return "no such station"
+        if not self.display_showing:
+            return "no display showing the table"
         if not self._accepting():
             return f"not accepting in {self.mode}"
         if st.faults:
@@ -1180,6 +1199,7 @@ _HANDLERS: dict[type, Callable[[Cabinet, Any, list[Effect]], None]] = {
     KeyChanged: Cabinet._on_key,
     DeviceFaulted: Cabinet._on_fault,
     DeviceCleared: Cabinet._on_cleared,
+    DisplayChanged: Cabinet._on_display,
     Tick: Cabinet._on_tick,
     PowerUp: Cabinet._on_power_up,
 }

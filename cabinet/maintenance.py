@@ -250,9 +250,10 @@ def _select(cab: Cabinet, out: list[Effect]) -> None:
     elif m.page == "faults":
         # Device faults clear when the device reports healthy (asked again here:
         # a fault journaled before a restart must not outlive its cause, issue
-        # 10.1); an engine fault (a bug caught by the runtime) is cleared here.
+        # 10.1); an engine fault (a bug caught by the runtime) is cleared here by
+        # the operator; a program mismatch only by a reinstall (issue 11.18).
         out.append(PollDevices())
-        engine = [c for c in cab.s.faults if not c.startswith(("bill_", "printer_"))]
+        engine = [c for c in cab.s.faults if not c.startswith(("bill_", "printer_", "program_"))]
         if engine:
             cab.s.faults = {c: t for c, t in cab.s.faults.items() if c not in engine}
             out.append(Journal("faults_cleared", 0, 0, {"codes": engine}))
@@ -366,7 +367,7 @@ def _page_lines(cab: Cabinet) -> tuple[str, list[str]]:
         if s.needs_config:
             head.append("Configuration required: open Settings and save.")
         return "Maintenance", head + [f"Game: {cab.rules.name} · Rounds played: {s.round_id}",
-                                      f"Power-ups: {s.power_ups}"]
+                                      f"Power-ups: {s.power_ups}", program_line(cab)]
     if m.page == "meters":
         lines = []
         for st in s.stations:
@@ -456,6 +457,17 @@ def _page_lines(cab: Cabinet) -> tuple[str, list[str]]:
     if m.page == "ram_clear":
         return "RAM clear", _ram_clear_lines(cab)
     return m.page, []
+
+
+def program_line(cab: Cabinet) -> str:
+    """``"Program: blackjack-cabinet 0.1.0 · SHA-256 3f2a...9c01"`` (issue 11.18), or the
+    unverified / mismatch note."""
+    pid = cab.program_id or "unknown"
+    if cab.program_status == "unverified":
+        return f"Program: {pid} · UNVERIFIED (no manifest)"
+    d = cab.program_digest
+    tail = " · DOES NOT MATCH: reinstall" if cab.program_status == "mismatch" else ""
+    return f"Program: {pid} · SHA-256 {d[:8]}...{d[-8:]}{tail}"
 
 
 def event_line(row: dict[str, Any], sym: str = "$") -> str:

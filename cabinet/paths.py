@@ -2,12 +2,15 @@
 
 Owns: ``default_data_dir`` and ``default_socket`` (platformdirs), overridable
 by the ``CABINET_DATA_DIR`` and ``CABINET_SOCKET`` environment variables and
-by command-line flags. Pure apart from reading the environment.
+by command-line flags; ``private_dir`` and ``private_file``, which make (or
+check) the owner-only folders and files the journal, the socket and its token
+live in (issue 11.15, 11.17). I/O: the environment and those permission checks.
 """
 
 from __future__ import annotations
 
 import os
+import stat
 import tempfile
 from pathlib import Path
 
@@ -52,3 +55,64 @@ def key_file(journal: Path) -> Path:
 def commit_file(journal: Path) -> Path:
     """The fsynced, HMAC'd record of the last durable commit number (issue 11.2)."""
     return journal.with_name(journal.name + ".commit")
+def private_dir(path: Path, *, group_ok: bool = False, tighten: bool = False) -> Path:
+    """Make ``path`` (and its parents) if missing, owner-only; refuse one others could use.
+
+    A folder this call creates gets mode 0700 whatever the umask. An existing
+    one must be a real folder (not a symlink) owned by our effective user and
+    writable by no one else; ``group_ok`` also allows group read/search (0750:
+    systemd's ``RuntimeDirectoryMode`` for a UI user in the group). With
+    ``tighten`` an existing folder of ours that others may read is chmod-ed to
+    0700 (the cabinet's own state folder) instead of refused.
+
+    Returns: ``path``.
+
+    Raises:
+        PermissionError: not a folder, not ours (e.g. a ``blackjack-cabinet``
+            folder another user made first in the shared temp dir), or open to
+            others; the message names the folder, its owner and mode.
+    """
+    try:
+        path.mkdir(mode=0o700, parents=True)
+        os.chmod(path, 0o700)                # mkdir's mode is cut by the umask; be exact
+    except FileExistsError:
+        pass
+    st = os.lstat(path)
+    if not stat.S_ISDIR(st.st_mode):
+        raise PermissionError(f"{path}: not a folder (a symlink or a file); refusing it")
+    if st.st_uid != os.geteuid():
+        raise PermissionError(f"{path}: owned by uid {st.st_uid}, not by us "
+                              f"(uid {os.geteuid()}); refusing it")
+    mode = stat.S_IMODE(st.st_mode)
+    allowed = 0o750 if group_ok else 0o700
+    if mode & ~allowed & 0o777:
+        if tighten:
+            os.chmod(path, mode & allowed)
+        else:
+            raise PermissionError(f"{path}: mode {mode:04o} lets others in (at most "
+                                  f"{allowed:04o}); chmod it or choose another folder")
+    return path
+
+
+def private_file(path: Path, mode: int = 0o600) -> None:
+    """Create ``path`` empty with exactly ``mode`` if missing (umask-independent),
+    or chmod an existing file of ours to ``mode`` (someone else's is left as it
+    is: the open that follows fails or succeeds on its own terms); never follows
+    a symlink.
+
+    Raises:
+        PermissionError: ``path`` is a symlink or not a regular file.
+    """
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, mode)
+    except FileExistsError:
+        st = os.lstat(path)
+        if not stat.S_ISREG(st.st_mode):
+            raise PermissionError(f"{path}: not a regular file (a symlink?); refusing it") from None
+        if st.st_uid == os.geteuid() and stat.S_IMODE(st.st_mode) != mode:
+            os.chmod(path, mode)
+        return
+    try:
+        os.fchmod(fd, mode)
+    finally:
+        os.close(fd)

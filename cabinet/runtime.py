@@ -142,6 +142,9 @@ class Engine:
         """What a restart would load now: the state and round as last committed."""
         return (msgspec.json.encode(self.cab.s),
                 self.store._encode_round(self.cab.round_dict()))
+        #: Events handled right after ``PowerUp``, before any device starts (the
+        #: program integrity verdict, issue 11.18).
+        self.boot_events: list[Event] = []
 
     # -- feeding events ---------------------------------------------------------------
 
@@ -283,6 +286,8 @@ class Engine:
         self.queue = asyncio.Queue()
         try:
             self.step(PowerUp(self.clock_ms(), self.wall_s()))
+            for ev in self.boot_events:
+                self.step(ev)
         except StoreError:
             pass                            # storage tilt from the start: stay up, say so
         self.devices.start(self.post)

@@ -137,6 +137,9 @@ class Snapshot(msgspec.Struct, tag="snapshot", tag_field="type", frozen=True, kw
             ``printing``, ``ram_error``; ``overlay_text`` says why.
         table_texts: printed on the felt ("BLACKJACK PAYS 3 TO 2"...).
         help_lines: the variant's rules in words, from its ``RuleSet``.
+        program_id, program_digest: the installed program and the SHA-256 of
+            its manifest (``cabinet.manifest``); the digest is ``""`` when the
+            program is unverified (no manifest).
     """
 
     seq: int
@@ -159,3 +162,5 @@ class Snapshot(msgspec.Struct, tag="snapshot", tag_field="type", frozen=True, kw
     min_bet_minor: int = 0
     max_bet_minor: int = 0
     spots_per_station: int = 1
+    program_id: str = ""
+    program_digest: str = ""

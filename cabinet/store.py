@@ -41,7 +41,7 @@ from cabinet.effects import (
     SetVoucherStatus,
 )
 from cabinet.errors import StoreError
-from cabinet.paths import commit_file, key_file
+from cabinet.paths import commit_file, key_file, private_dir, private_file
 from cabinet.records import RecallEntry, VoucherRecord
 from cabinet.state import CabinetState
 
@@ -168,6 +168,21 @@ class Loaded:
     salvaged: bool = False
 
 
+def _owner_only(path: Path) -> None:
+    """The journal file 0600 before SQLite opens it (its -wal and -shm take the same
+    mode); a folder made for it 0700 (issue 11.15: the live round is in there)."""
+    if not path.parent.exists():
+        private_dir(path.parent)
+    try:
+        private_file(path)
+    except PermissionError as e:
+        raise StoreError(f"journal {path}: {e}") from None
+    for side in ("-wal", "-shm"):
+        p = path.with_name(path.name + side)
+        if p.is_file() and not p.is_symlink() and p.stat().st_mode & 0o077:
+            os.chmod(p, 0o600)
+
+
 class Store:
     """The journal database.
 
@@ -206,7 +221,7 @@ class Store:
                 self.db = sqlite3.connect(f"file:{self.path}?mode=ro", uri=True,
                                           isolation_level=None, check_same_thread=False)
             else:
-                self.path.parent.mkdir(parents=True, exist_ok=True)
+                _owner_only(self.path)
                 self.db = sqlite3.connect(self.path, isolation_level=None,
                                           check_same_thread=False)
                 self.db.execute("PRAGMA journal_mode=WAL")

@@ -6,6 +6,19 @@ after, and turning client ``intent`` lines into ``IntentReceived`` events.
 Malformed, oversized or out-of-place messages get an ``error`` reply and
 change nothing; a client that floods is disconnected; nothing a client sends
 can crash the engine (issue: engine "IPC"). I/O: a shell module.
+
+Who may do what (issue 11): only a client whose ``hello`` carries the token
+the engine wrote to ``ipc.token_path(socket)`` (mode 0640, beside the socket,
+new at every start) is the cabinet's display: it may send intents and
+``frame`` heartbeats. Any other client is an observer: snapshots and cues
+only, every intent refused with ``not_authorized``. Clients are limited
+(``MAX_PENDING`` before hello, ``MAX_OBSERVERS``, ``MAX_DISPLAYS``); one that
+sends no hello within ``HELLO_TIMEOUT_S``, or does not read what it is sent
+(``MAX_QUEUE`` messages behind or a write stuck ``WRITE_TIMEOUT_S``) is
+dropped. Each display has at most one intent waiting in the engine's queue,
+so no number of clients can hold up a note's credit. The engine is told
+(``DisplayChanged``) whether a display is drawing the table: no ``frame``
+within ``ipc.DISPLAY_TIMEOUT_S`` of the last, or no display at all, is dark.
 """
 
 from __future__ import annotations
@@ -13,14 +26,17 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
+import secrets
 import time
 from pathlib import Path
 
-from cabinet.events import IntentReceived
+from cabinet.events import DisplayChanged, IntentReceived
 from cabinet.ipc import (
+    DISPLAY_TIMEOUT_S,
     PROTOCOL,
     Cue,
     Error,
+    Frame,
     Goodbye,
     Hello,
     Intent,
@@ -28,7 +44,9 @@ from cabinet.ipc import (
     MessageError,
     decode,
     encode,
+    token_path,
 )
+from cabinet.paths import private_dir
 from cabinet.runtime import Engine
 from cabinet.snapshot import Snapshot
 
@@ -38,6 +56,18 @@ log = logging.getLogger("cabinet.ui_server")
 FLOOD_LIMIT_PER_S = 100
 #: A client whose send queue grows past this many messages is too slow and dropped.
 MAX_QUEUE = 500
+#: A write (drain) that does not finish in this many seconds drops the client.
+WRITE_TIMEOUT_S = 10.0
+#: A client that sends no hello within this many seconds is dropped.
+HELLO_TIMEOUT_S = 5.0
+#: Connections that have not said hello yet; a new one beyond drops the oldest.
+MAX_PENDING = 8
+#: Observers (hello without the token); one more is refused with ``busy``.
+MAX_OBSERVERS = 8
+#: Displays (hello with the token); one more is refused with ``busy``.
+MAX_DISPLAYS = 4
+#: How often the display watch looks at the frame heartbeats, seconds.
+DISPLAY_CHECK_S = 0.5
 
 
 class _Client:
@@ -45,15 +75,30 @@ class _Client:
         self.reader = reader
         self.writer = writer
         self.greeted = False
+        self.trusted = False
+        self.connected_s = time.monotonic()
+        self.frame_s: float | None = None       # last Frame heartbeat (monotonic s)
         self.queue: asyncio.Queue[bytes | None] = asyncio.Queue()
         self.window_start = time.monotonic()
         self.window_count = 0
+        self.dropped = False
 
     def send(self, data: bytes) -> None:
+        if self.dropped:
+            return
         if self.queue.qsize() > MAX_QUEUE:
-            self.queue.put_nowait(None)
+            self.drop("does not read")
             return
         self.queue.put_nowait(data)
+
+    def drop(self, why: str) -> None:
+        """Cut the connection now, whatever is queued (a write stuck on a full
+        socket buffer would otherwise never see a queued stop)."""
+        if not self.dropped:
+            self.dropped = True
+            log.warning("UI client dropped: %s", why)
+            self.writer.transport.abort()
+            self.queue.put_nowait(None)
 
 
 class UIServer:
@@ -61,24 +106,54 @@ class UIServer:
 
     Args:
         engine: the running engine (its ``listeners`` get our broadcast).
-        socket_path: where the socket file goes; a stale file is replaced.
+        socket_path: where the socket file goes; a stale file is replaced. Its
+            token file is ``ipc.token_path(socket_path)`` (mode 0640).
     """
 
     def __init__(self, engine: Engine, socket_path: str | Path) -> None:
         self.engine = engine
         self.path = Path(socket_path)
+        self.token_file = token_path(self.path)
+        self.token = ""
         self.clients: set[_Client] = set()
         self.server: asyncio.AbstractServer | None = None
+        self.showing: bool | None = None        # what the engine was last told
+        self._watch: asyncio.Task[None] | None = None
         engine.listeners.append(self._broadcast)
 
     async def start(self) -> None:
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        if self.path.exists():
+        """Listen. The socket's folder must be ours and closed to others (0700, or
+        0750 for a UI user in our group); one made here is 0700. Writes a fresh
+        token file and tells the engine no display is showing yet.
+
+        Raises:
+            PermissionError: the folder is someone else's or open to others
+                (issue 11.17: a hijacked fallback folder in the temp dir).
+        """
+        private_dir(self.path.parent, group_ok=True)
+        self.token = self._write_token()
+        if self.path.exists() or self.path.is_symlink():
             self.path.unlink()
         self.server = await asyncio.start_unix_server(self._serve, path=str(self.path))
         os.chmod(self.path, 0o660)
+        self._tell_display(False)
+        self._watch = asyncio.create_task(self._watch_display())
+
+    def _write_token(self) -> str:
+        """A new random token in a new 0640 file (umask-independent, never through a symlink)."""
+        token = secrets.token_urlsafe(32)
+        self.token_file.unlink(missing_ok=True)
+        fd = os.open(self.token_file, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o640)
+        try:
+            os.fchmod(fd, 0o640)
+            os.write(fd, token.encode() + b"\n")
+        finally:
+            os.close(fd)
+        return token
 
     async def stop(self) -> None:
+        if self._watch is not None:
+            self._watch.cancel()
         if self.server is not None:
             self.server.close()
             for c in list(self.clients):
@@ -90,12 +165,37 @@ class UIServer:
             except TimeoutError:
                 pass
             self.path.unlink(missing_ok=True)    # a clean stop leaves no stale socket
+            self.token_file.unlink(missing_ok=True)
 
     def _broadcast(self, msg: Snapshot | Cue) -> None:
         data = encode(msg)
-        for c in self.clients:
+        for c in list(self.clients):
             if c.greeted:
                 c.send(data)
+
+    # -- the display watch (issue 11.9) ------------------------------------------------
+
+    def _display_showing(self) -> bool:
+        now = time.monotonic()
+        return any(c.trusted and c.frame_s is not None and now - c.frame_s < DISPLAY_TIMEOUT_S
+                   for c in self.clients)
+
+    def _tell_display(self, showing: bool) -> None:
+        if showing != self.showing:
+            self.showing = showing
+            log.info("display %s", "showing the table" if showing else "dark: notes refused")
+            self.engine.post(DisplayChanged(showing))
+
+    async def _watch_display(self) -> None:
+        while True:
+            await asyncio.sleep(DISPLAY_CHECK_S)
+            self._tell_display(self._display_showing())
+            now = time.monotonic()
+            for c in list(self.clients):
+                if not c.greeted and now - c.connected_s > HELLO_TIMEOUT_S:
+                    c.drop(f"no hello within {HELLO_TIMEOUT_S:g} s")
+
+    # -- one client -----------------------------------------------------------------------
 
     async def _writer(self, c: _Client) -> None:
         try:
@@ -104,19 +204,28 @@ class UIServer:
                 if data is None:
                     break
                 c.writer.write(data)
-                await c.writer.drain()
+                await asyncio.wait_for(c.writer.drain(), WRITE_TIMEOUT_S)
+        except TimeoutError:
+            c.drop(f"a write took over {WRITE_TIMEOUT_S:g} s")
         except (ConnectionError, OSError):
             pass
         finally:
             c.writer.close()
 
+    def _admit(self, c: _Client) -> None:
+        pending = sorted((x for x in self.clients if not x.greeted and not x.dropped),
+                         key=lambda x: x.connected_s)
+        while len(pending) >= MAX_PENDING:
+            pending.pop(0).drop(f"over {MAX_PENDING} connections without hello")
+        self.clients.add(c)
+
     async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         c = _Client(reader, writer)
-        self.clients.add(c)
+        self._admit(c)
         wtask = asyncio.create_task(self._writer(c))
         buf = LineBuffer()
         try:
-            while True:
+            while not c.dropped:
                 data = await reader.read(4096)
                 if not data:
                     break
@@ -130,14 +239,26 @@ class UIServer:
                     log.warning("UI client flooded: disconnected")
                     break
                 for line in lines:
-                    if line.strip() and not self._on_line(c, line):
+                    if not line.strip():
+                        continue
+                    ok, intent = self._on_line(c, line)
+                    if not ok:
                         raise ConnectionAbortedError
+                    if intent is not None:
+                        # one intent of this client in the engine's queue at a time:
+                        # clients cannot pile up ahead of a note waiting in escrow
+                        await asyncio.gather(asyncio.wrap_future(self.engine.post(intent)),
+                                             return_exceptions=True)
         except (ConnectionError, OSError):
             pass
+        except Exception:                        # a bug here must not end the engine
+            log.exception("UI client handler failed")
         finally:
             self.clients.discard(c)
             c.queue.put_nowait(None)
             await asyncio.gather(wtask, return_exceptions=True)
+            if c.trusted:
+                self._tell_display(self._display_showing())
 
     @staticmethod
     def _rate_ok(c: _Client, n: int) -> bool:
@@ -147,35 +268,63 @@ class UIServer:
         c.window_count += n
         return c.window_count <= FLOOD_LIMIT_PER_S
 
-    def _on_line(self, c: _Client, line: bytes) -> bool:
-        """Handle one line; False to drop the client."""
+    def _on_line(self, c: _Client, line: bytes) -> tuple[bool, IntentReceived | None]:
+        """Handle one line; (False, _) to drop the client, (True, event) to post."""
         try:
             msg = decode(line)
         except MessageError as e:
             c.send(encode(Error(code="malformed", message=str(e))))
-            return True
+            return True, None
         if not c.greeted:
             if not isinstance(msg, Hello):
                 c.send(encode(Error(code="hello_first", message="send hello first")))
-                return True
-            if msg.protocol != PROTOCOL:
-                c.send(encode(Error(code="protocol",
-                                    message=f"protocol {msg.protocol}, engine speaks {PROTOCOL}")))
-                return False
-            if msg.role != "ui":                 # issue 10.10: only UIs connect here
-                c.send(encode(Error(code="role", message=f"role {msg.role!r} refused: "
-                                    'only a UI (role "ui") may connect to this socket')))
-                return False
-            c.greeted = True
-            c.send(encode(Hello(protocol=PROTOCOL, role="engine", name="cabinet")))
-            if self.engine.snapshot is not None:
-                c.send(encode(self.engine.snapshot))
-            return True
+                return True, None
+            return self._on_hello(c, msg), None
         if isinstance(msg, Intent):
-            self.engine.post(IntentReceived(msg.station, msg.action, msg.value))
-        elif isinstance(msg, Goodbye):
-            return False
-        elif not isinstance(msg, Hello):
+            if not c.trusted:
+                c.send(encode(Error(code="not_authorized",
+                                    message="this client only watches: intents need the "
+                                            "display's token (hello.token)")))
+                return True, None
+            return True, IntentReceived(msg.station, msg.action, msg.value)
+        if isinstance(msg, Frame):
+            if c.trusted:
+                c.frame_s = time.monotonic()
+                if not self.showing:
+                    self._tell_display(True)
+            else:
+                c.send(encode(Error(code="not_authorized",
+                                    message="only the display reports frames")))
+            return True, None
+        if isinstance(msg, Goodbye):
+            return False, None
+        if not isinstance(msg, Hello):
             c.send(encode(Error(code="not_allowed",
                                 message=f"a UI may not send {type(msg).__name__.lower()}")))
+        return True, None
+
+    def _on_hello(self, c: _Client, msg: Hello) -> bool:
+        if msg.protocol != PROTOCOL:
+            c.send(encode(Error(code="protocol",
+                                message=f"protocol {msg.protocol}, engine speaks {PROTOCOL}")))
+            return False
+        if msg.role != "ui":
+            c.send(encode(Error(code="role", message=f"role {msg.role!r}: only a ui connects "
+                                                     "to the engine")))
+            return False
+        trusted = bool(msg.token) and secrets.compare_digest(msg.token.encode(),
+                                                             self.token.encode())
+        peers = [x for x in self.clients if x.greeted and x.trusted == trusted]
+        limit = MAX_DISPLAYS if trusted else MAX_OBSERVERS
+        if len(peers) >= limit:
+            c.send(encode(Error(code="busy", message=f"{limit} "
+                                f"{'displays' if trusted else 'observers'} already connected")))
+            return False
+        c.greeted, c.trusted = True, trusted
+        c.send(encode(Hello(protocol=PROTOCOL, role="engine", name="cabinet")))
+        if msg.token and not trusted:
+            c.send(encode(Error(code="not_authorized",
+                                message="wrong token: connected as an observer")))
+        if self.engine.snapshot is not None:
+            c.send(encode(self.engine.snapshot))
         return True

@@ -131,6 +131,7 @@ def build_snapshot(cab: Cabinet, seq: int) -> Snapshot:
         table_texts=list(TABLE_TEXTS), help_lines=rules_text(r, sym),
         chip_values_minor=list(r.chip_values_minor), min_bet_minor=r.min_bet_minor,
         max_bet_minor=r.max_bet_minor, spots_per_station=r.max_spots_per_seat,
+        program_id=cab.program_id, program_digest=cab.program_digest,
     )
 
 

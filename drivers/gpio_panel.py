@@ -63,6 +63,15 @@ class _Edge:
     at_s: float
 
 
+#: Buttons a player presses again and again on purpose (a bet built up press by
+#: press): a shorter refire window, so a deliberate press every 150 ms counts
+#: (issue 11.20). Deal and the decisions keep the full window (Deal hammered is one).
+REPEAT_GUARD_S: dict[Action, float] = {
+    a: 0.1 for a in (Action.BET_UP, Action.BET_DOWN, Action.CHIP_1, Action.CHIP_5,
+                     Action.CHIP_25, Action.CHIP_100)
+}
+
+
 class GpioButtonPanel(ButtonPanel):
     """Player buttons, door switches and the operator key switch on GPIO.
 
@@ -74,13 +83,14 @@ class GpioButtonPanel(ButtonPanel):
         settle_s: a button's level counts after holding this long (default 5 ms).
         refire_guard_s: at most one ``ButtonPressed`` per action in this window
             (default 0.25 s): Deal hammered 5 times in 200 ms is one intent.
-        refire_guard_overrides_s: per-action windows (e.g. shorter for Bet+).
         switch_settle_s: a door or key switch level counts after holding this long
             (default 30 ms: key and door contacts bounce longer than buttons).
         switch_hold_s: after a door or key change, the next is reported no sooner
             than this (default 0.25 s, as the buttons' refire guard), and then if
             the contact still holds it: one event per real move, however the
             contact chatters (issue 11.13); the last position is never lost.
+        refire_guard_overrides_s: per-action windows, over ``REPEAT_GUARD_S``
+            (0.1 s for Bet+/Bet- and the chip buttons).
 
     Raises:
         gpiozero.GPIOZeroError: a pin is invalid or already in use.
@@ -107,7 +117,7 @@ class GpioButtonPanel(ButtonPanel):
         self._timer: asyncio.TimerHandle | None = None
         self._devices: dict[Action | Door | str, DigitalInputDevice] = {}
         self._debouncers: dict[Action | Door | str, Debouncer] = {}
-        overrides = dict(refire_guard_overrides_s or {})
+        overrides = {**REPEAT_GUARD_S, **(refire_guard_overrides_s or {})}
         self._guards = {a: RefireGuard(overrides.get(a, refire_guard_s)) for a in wiring.buttons}
         inputs: dict[Action | Door | str, int] = {}
         for action, pin in wiring.buttons.items():

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pygame
 
-from cabinet.ipc import Cue, Error, Intent
+from cabinet.ipc import FRAME_HEARTBEAT_S, Cue, Error, Frame, Intent
 from cabinet.snapshot import Snapshot
 from ui.animation import Animator
 from ui.client import EngineClient, Link
@@ -95,6 +95,8 @@ class App:
         #: called once after the first frame is presented (start-up timing).
         self.on_first_frame: Callable[[], None] | None = None
         self._wake = threading.Event()
+        self._drawn_on_link = False     # a table frame drawn since the link came up
+        self._frame_sent_ms: int | None = None
         w, h = window.get_size()
         self.rotated = portrait and w > h
         self._canvas = pygame.Surface((h, w)) if self.rotated else window
@@ -121,6 +123,8 @@ class App:
                 self._cue(ev, now_ms)
             elif isinstance(ev, Link):
                 self.connected = ev.up
+                self._drawn_on_link = False
+                self._frame_sent_ms = None
                 if not ev.up:
                     self.anim.clear()
                 self.dirty = True
@@ -205,6 +209,8 @@ class App:
             self.window.blit(pygame.transform.rotate(self._canvas, 90), (0, 0))
         self.flip()
         self.frames += 1
+        if self.connected and self.snapshot is not None:
+            self._drawn_on_link = True
         if self.first_frame_ms is None:
             self.first_frame_ms = now_ms
             if self.on_first_frame is not None:
@@ -254,6 +260,17 @@ class App:
         if self.dirty or (interval is not None and now - self._last_draw_ms >= interval):
             self.draw(now)
             self._last_draw_ms = now
+        self._heartbeat(now)
+
+    def _heartbeat(self, now_ms: int) -> None:
+        """Tell the engine the table is on screen: a ``Frame`` after the first frame
+        drawn on this link, then every ``FRAME_HEARTBEAT_S`` while the loop runs (the
+        engine takes no money while no display reports frames, issue 11.9)."""
+        if self.client is None or not self._drawn_on_link or self.snapshot is None:
+            return
+        if self._frame_sent_ms is None or now_ms - self._frame_sent_ms >= FRAME_HEARTBEAT_S * 1000:
+            if self.client.send(Frame(seq=self.snapshot.seq)):
+                self._frame_sent_ms = now_ms
 
     _last_draw_ms = 0
 

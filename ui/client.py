@@ -1,7 +1,11 @@
 """Engine client: Unix-socket connection, hello, reconnect with backoff, intents out.
 
 Owns: the UI end of the socket. A daemon thread connects, sends
-``Hello(protocol=PROTOCOL, role="ui")``, reads JSON lines and queues every
+``Hello(protocol=PROTOCOL, role="ui", token=...)`` with the engine's token
+read afresh from its token file at each connect (``ipc.token_path``; without
+it the engine treats us as an observer and refuses intents; a
+``not_authorized`` reply drops the link so the next connect reads the token
+again), reads JSON lines and queues every
 decoded message (``Snapshot``, ``Cue``, ``Error``...) plus ``Link`` markers
 when the connection comes or goes. A malformed line is logged and skipped;
 an over-long line, a protocol mismatch, ``Goodbye`` or EOF drop the
@@ -18,8 +22,22 @@ import socket
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 
-from cabinet.ipc import PROTOCOL, Goodbye, Hello, Intent, LineBuffer, Message, MessageError, decode, encode
+from cabinet.ipc import (
+    PROTOCOL,
+    Error,
+    Frame,
+    Goodbye,
+    Hello,
+    Intent,
+    LineBuffer,
+    Message,
+    MessageError,
+    decode,
+    encode,
+    token_path,
+)
 
 log = logging.getLogger(__name__)
 
@@ -46,13 +64,15 @@ class EngineClient:
         backoff_initial_s: first retry delay after a failure, in seconds.
         backoff_max_s: cap on the retry delay, in seconds.
         read_timeout_s: socket read timeout; bounds how long ``stop()`` waits.
+        token_file: the engine's token file (default ``ipc.token_path(path)``).
     """
 
     def __init__(self, path: str, *, name: str = "table-ui", notify: Callable[[], None] | None = None,
                  backoff_initial_s: float = 0.1, backoff_max_s: float = 2.0,
-                 read_timeout_s: float = 0.5) -> None:
+                 read_timeout_s: float = 0.5, token_file: str | Path | None = None) -> None:
         self.path = path
         self.name = name
+        self.token_file = Path(token_file) if token_file is not None else token_path(path)
         self._notify = notify or (lambda: None)
         self._b0 = backoff_initial_s
         self._bmax = backoff_max_s
@@ -84,9 +104,9 @@ class EngineClient:
     def connected(self) -> bool:
         return self._sock is not None
 
-    def send(self, intent: Intent) -> bool:
-        """Send an intent now; False when not connected (the intent is dropped: the
-        player sees play suspended and presses again)."""
+    def send(self, intent: Intent | Frame) -> bool:
+        """Send an intent (or a ``Frame`` heartbeat) now; False when not connected (the
+        intent is dropped: the player sees play suspended and presses again)."""
         data = encode(intent)
         with self._lock:
             sock = self._sock
@@ -130,7 +150,8 @@ class EngineClient:
                 sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
                 sock.settimeout(1.0)
                 sock.connect(self.path)
-                sock.sendall(encode(Hello(protocol=PROTOCOL, role="ui", name=self.name)))
+                sock.sendall(encode(Hello(protocol=PROTOCOL, role="ui", name=self.name,
+                                          token=self._token())))
                 sock.settimeout(self._read_timeout_s)
             except OSError as e:
                 log.debug("connect to %s failed: %s", self.path, e)
@@ -148,6 +169,14 @@ class EngineClient:
                 log.info("engine link down: %s", reason)
                 self._put(Link(False, reason))
             self._stop.wait(delay)
+
+    def _token(self) -> str:
+        """The engine's current token, or "" (an observer) when the file cannot be read."""
+        try:
+            return self.token_file.read_text().strip()
+        except OSError as e:
+            log.warning("no engine token (%s): connecting as an observer, intents refused", e)
+            return ""
 
     def _read(self, sock: socket.socket) -> str:
         """Read until the connection ends; returns why it ended."""
@@ -180,4 +209,7 @@ class EngineClient:
                 if isinstance(msg, Goodbye):
                     return f"engine said goodbye: {msg.reason}"
                 self._put(msg)
+                if isinstance(msg, Error) and msg.code == "not_authorized":
+                    # the engine restarted with a new token, or we read none: try again
+                    return f"engine refused us as the display: {msg.message}"
         return "stopping"

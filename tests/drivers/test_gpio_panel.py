@@ -372,3 +372,11 @@ def test_a_latched_door_opening_is_reported_at_start_and_the_latch_reset(factory
     time.sleep(0.1)
     assert [s.state for s in reset.states] == [0, 1, 0, 1, 0]
     p.close()
+def test_bet_up_pressed_every_150_ms_counts_every_press(panel: Any, factory: Any, clock: FakeClock) -> None:
+    """Issue 11.20: 40 deliberate Bet+ presses 150 ms apart are 40 intents (the 0.25 s
+    refire guard dropped every second one); Deal hammered stays one intent (above)."""
+    for _ in range(40):
+        press(factory, clock, Action.BET_UP, hold_s=0.07)
+        clock.t += 0.08
+        panel.poll()
+    assert [e.action for e in panel.events if isinstance(e, ButtonPressed)] == [Action.BET_UP] * 40

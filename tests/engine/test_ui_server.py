@@ -10,7 +10,7 @@ import stat
 
 import pytest
 
-from cabinet.ipc import PROTOCOL
+from cabinet.ipc import PROTOCOL, token_path
 from cabinet.runtime import Engine
 from cabinet.store import Store
 from cabinet.ui_server import FLOOD_LIMIT_PER_S, UIServer
@@ -41,9 +41,11 @@ async def _readmsg(reader):
 
 
 async def _hello(path):
+    """Connect as the display: the hello carries the engine's token (issue 11.12)."""
     reader, writer = await asyncio.open_unix_connection(path)
-    writer.write(json.dumps({"type": "hello", "protocol": PROTOCOL, "role": "ui"}).encode()
-                 + b"\n")
+    token = token_path(path).read_text().strip()
+    writer.write(json.dumps({"type": "hello", "protocol": PROTOCOL, "role": "ui",
+                             "token": token}).encode() + b"\n")
     await writer.drain()
     assert (await _readmsg(reader))["type"] == "hello"
     return reader, writer

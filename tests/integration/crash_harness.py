@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from cabinet.game import Round
-from cabinet.ipc import PROTOCOL
+from cabinet.ipc import FRAME_HEARTBEAT_S, PROTOCOL, token_path
 from cabinet.machine import new_state
 from cabinet.meters import audit_balance
 from cabinet.settings import GameSettings
@@ -44,6 +44,7 @@ class EngineProc:
         self.snapshot: dict[str, Any] | None = None
         self.snap_event = threading.Event()
         self._ui: socket.socket | None = None
+        self._ui_lock = threading.Lock()
         self._sim: socket.socket | None = None
         self._sim_file: Any = None
 
@@ -64,9 +65,13 @@ class EngineProc:
         self.snap_event.clear()
         self._ui = socket.socket(socket.AF_UNIX)
         self._ui.connect(str(self.sock))
+        # the display's hello (with the engine's token) and its frame heartbeat: the
+        # engine takes intents only from its display, and notes only while one draws
+        token = token_path(self.sock).read_text().strip()
         self._ui.sendall(json.dumps({"type": "hello", "protocol": PROTOCOL,
-                                     "role": "ui"}).encode() + b"\n")
+                                     "role": "ui", "token": token}).encode() + b"\n")
         threading.Thread(target=self._read_ui, args=(self._ui,), daemon=True).start()
+        threading.Thread(target=self._beat, args=(self._ui,), daemon=True).start()
         self._sim = socket.socket(socket.AF_UNIX)
         self._sim.connect(str(self.sock) + ".sim")
         self._sim.settimeout(10)
@@ -93,11 +98,21 @@ class EngineProc:
         except (OSError, ValueError):
             pass
 
+    def _beat(self, s: socket.socket) -> None:
+        while True:
+            try:
+                with self._ui_lock:
+                    s.sendall(b'{"type":"frame"}\n')
+            except OSError:
+                return
+            time.sleep(FRAME_HEARTBEAT_S / 2)
+
     def intent(self, action: str, value: int | None = None) -> None:
         assert self._ui is not None
         try:
-            self._ui.sendall(json.dumps({"type": "intent", "station": 1, "action": action,
-                                         "value": value}).encode() + b"\n")
+            with self._ui_lock:
+                self._ui.sendall(json.dumps({"type": "intent", "station": 1, "action": action,
+                                             "value": value}).encode() + b"\n")
         except OSError:
             pass
 

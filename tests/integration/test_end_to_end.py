@@ -34,7 +34,7 @@ def test_note_rounds_cash_out_voucher_meters_and_screenshots(tmp_path: Path) -> 
     try:
         procs.start_engine()
         procs.start_ui()
-        watch = TableWatch(procs.sock).start()
+        watch = TableWatch(procs.sock, authenticate=True).start()
         sim = SimControl(procs.sim_sock)
         player = DemoPlayer(watch, sim, rounds=2, note_minor=2_000, bet_minor=200,
                             strategy=None, say=lambda _text: None)

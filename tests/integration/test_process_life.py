@@ -62,7 +62,7 @@ def _to_decision(player: DemoPlayer, watch: TableWatch) -> Snapshot:
 
 
 def _links(procs: TableProcs) -> tuple[TableWatch, SimControl, DemoPlayer]:
-    watch = TableWatch(procs.sock).start()
+    watch = TableWatch(procs.sock, authenticate=True).start()
     sim = SimControl(procs.sim_sock)
     return watch, sim, DemoPlayer(watch, sim, bet_minor=200, strategy=None, say=lambda _t: None)
 
@@ -153,6 +153,7 @@ def test_a_clean_stop_removes_both_sockets(tmp_path: Path) -> None:
     eng = EngineProc(tmp_path)
     eng.start()
     sim_sock = Path(str(eng.sock) + ".sim")
-    assert eng.sock.exists() and sim_sock.exists()
+    token = eng.sock.with_name(eng.sock.name + ".token")
+    assert eng.sock.exists() and sim_sock.exists() and token.exists()
     eng.stop()                                   # SIGTERM, as systemd stops it
-    assert not eng.sock.exists() and not sim_sock.exists()
+    assert not eng.sock.exists() and not sim_sock.exists() and not token.exists()

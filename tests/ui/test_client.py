@@ -11,7 +11,7 @@ import msgspec
 import pygame
 import pytest
 
-from cabinet.ipc import PROTOCOL, Cue, Goodbye, Hello, Intent, LineBuffer, decode, encode
+from cabinet.ipc import FRAME_HEARTBEAT_S, PROTOCOL, Cue, Frame, Goodbye, Hello, Intent, LineBuffer, decode, encode
 from tests.ui.fixtures import CLASSIC_BETTING, CLASSIC_INSURANCE
 from ui.app import App
 from ui.client import EngineClient, Link
@@ -109,7 +109,8 @@ def test_hello_then_snapshot_is_drawn_and_intents_go_out(engine: FakeEngine, cli
     deal = next(h for h in app.hits if h.action == "deal")
     sent = app.handle_input(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=deal.rect.center, button=1))
     assert sent == [Intent(station=1, action="deal")]
-    assert engine.read() == Intent(station=1, action="deal")
+    assert next(m for m in iter(engine.read, None) if not isinstance(m, Frame)) == \
+        Intent(station=1, action="deal")
 
 
 def test_malformed_lines_are_skipped(engine: FakeEngine, client: EngineClient) -> None:
@@ -194,3 +195,67 @@ def test_cli_arguments() -> None:
         ("/tmp/x.sock", (1080, 1920), True, 2, "/tmp/s", True)
     with pytest.raises(SystemExit):
         build_parser().parse_args(["--socket", "s", "--size", "big"])
+
+
+def test_frame_heartbeat_after_the_first_frame_then_every_second(engine: FakeEngine, sock_path: Path) -> None:
+    """Issue 11.9: the UI tells the engine the table is on screen: a Frame after the first
+    frame drawn with a snapshot, then one per FRAME_HEARTBEAT_S, none before."""
+    now = [0]
+    client = EngineClient(str(sock_path), backoff_initial_s=0.02, read_timeout_s=0.1)
+    app = make_app(client, clock_ms=lambda: now[0])
+    try:
+        client.start()
+        engine.accept()
+        wait_until(lambda: app.connected, lambda: app.step(5))
+        for _ in range(5):
+            app.step(0)
+        engine.conn.settimeout(0.3)  # type: ignore[union-attr]
+        with pytest.raises(TimeoutError):
+            engine.read()  # no snapshot drawn yet: no frame
+        engine.conn.settimeout(TIMEOUT_S)  # type: ignore[union-attr]
+        engine.send(CLASSIC_BETTING)
+        wait_until(lambda: app.snapshot is not None, lambda: app.step(5))
+        assert engine.read() == Frame(seq=CLASSIC_BETTING.seq)
+        sent_at = now[0]
+        while now[0] - sent_at < FRAME_HEARTBEAT_S * 1000 - 100:
+            now[0] += 100
+            app.step(0)
+        engine.conn.settimeout(0.3)  # type: ignore[union-attr]
+        with pytest.raises(TimeoutError):
+            engine.read()  # not yet
+        engine.conn.settimeout(TIMEOUT_S)  # type: ignore[union-attr]
+        now[0] += 200
+        app.step(0)
+        assert engine.read() == Frame(seq=CLASSIC_BETTING.seq)
+    finally:
+        client.stop()
+
+
+def test_hello_carries_the_engines_token(engine: FakeEngine, sock_path: Path) -> None:
+    """Issue 11.12: the UI reads the token file beside the socket and sends it in its hello."""
+    from cabinet.ipc import token_path
+
+    token_path(sock_path).write_text("s3cret-token\n")
+    client = EngineClient(str(sock_path), backoff_initial_s=0.02, read_timeout_s=0.1)
+    try:
+        client.start()
+        assert engine.accept().token == "s3cret-token"
+    finally:
+        client.stop()
+
+
+def test_refused_token_reconnects_with_the_fresh_one(engine: FakeEngine, sock_path: Path) -> None:
+    """Issue 11.12: an engine that says not_authorized (the token changed under us) gets a
+    new connection whose hello carries the token file's current text."""
+    from cabinet.ipc import Error, token_path
+
+    token_path(sock_path).write_text("old\n")
+    client = EngineClient(str(sock_path), backoff_initial_s=0.02, read_timeout_s=0.1)
+    try:
+        client.start()
+        assert engine.accept().token == "old"
+        token_path(sock_path).write_text("new\n")
+        engine.send(Error(code="not_authorized", message="wrong token"))
+        assert engine.accept().token == "new"
+    finally:
+        client.stop()
