@@ -137,14 +137,14 @@ class Engine:
         #: Why the journal cannot be written (storage tilt, issue 11.6), else ``None``.
         self.storage_fault: str | None = None
         self._committed = self._baseline()
+        #: Events handled right after ``PowerUp``, before any device starts (the
+        #: program integrity verdict, issue 11.18).
+        self.boot_events: list[Event] = []
 
     def _baseline(self) -> tuple[bytes, bytes]:
         """What a restart would load now: the state and round as last committed."""
         return (msgspec.json.encode(self.cab.s),
                 self.store._encode_round(self.cab.round_dict()))
-        #: Events handled right after ``PowerUp``, before any device starts (the
-        #: program integrity verdict, issue 11.18).
-        self.boot_events: list[Event] = []
 
     # -- feeding events ---------------------------------------------------------------
 
