@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from cabinet.errors import ConfigError
-from cabinet.paths import default_journal, default_socket, lock_file, private_dir
+from cabinet.paths import default_journal, default_socket, lock_file, private_dir, private_file
 from cabinet.runtime import Devices, Engine, NoDevices
 from cabinet.store import open_journal
 from cabinet.ui_server import UIServer
@@ -189,7 +189,9 @@ def lock_journal(journal: Path) -> Any:
         OSError: the lock file cannot be created.
     """
     path = lock_file(journal)
-    path.parent.mkdir(parents=True, exist_ok=True)
+    if not path.parent.exists():
+        private_dir(path.parent)            # a folder made for the journal: 0700 (issue 11.15)
+    private_file(path)
     f = open(path, "a")  # noqa: SIM115 - held open while the engine runs
     try:
         fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)

@@ -309,8 +309,8 @@ class UIServer:
                                 message=f"protocol {msg.protocol}, engine speaks {PROTOCOL}")))
             return False
         if msg.role != "ui":
-            c.send(encode(Error(code="role", message=f"role {msg.role!r}: only a ui connects "
-                                                     "to the engine")))
+            c.send(encode(Error(code="role", message=f"role {msg.role!r} refused: "
+                                'only a UI (role "ui") may connect to this socket')))
             return False
         trusted = bool(msg.token) and secrets.compare_digest(msg.token.encode(),
                                                              self.token.encode())

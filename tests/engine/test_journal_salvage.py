@@ -30,7 +30,7 @@ def _played(path, notes=1):
 def _pages(path, table):
     db = sqlite3.connect(path)
     try:
-        rows = db.execute("SELECT pageno, pagetype FROM dbstat WHERE name=?",
+        rows = db.execute("SELECT pageno, pagetype, path FROM dbstat WHERE name=?",
                           (table,)).fetchall()
     except sqlite3.OperationalError:
         pytest.skip("this SQLite has no dbstat")
@@ -83,7 +83,7 @@ def test_corrupt_critical_root_page_salvages_the_history(tmp_path):
     """Issue 11.7: the critical table's root page garbled: RAM error, events kept."""
     path = tmp_path / "j.db"
     _played(path, notes=3)
-    (root,) = [p for p, _ in _pages(path, "critical")]
+    (root,) = [p for p, _, where in _pages(path, "critical") if where == "/"]
     _garble(path, root)
     eng, findings = _boot(path)
     assert eng.cab.s.ram_error
@@ -96,7 +96,7 @@ def test_one_corrupt_history_page_keeps_the_credits_readable(tmp_path):
     other events are kept, the cabinet starts in a RAM error instead of exiting."""
     path = tmp_path / "j.db"
     _played(path, notes=200)
-    leaves = [p for p, t in _pages(path, "events") if t == "leaf"]
+    leaves = [p for p, t, _ in _pages(path, "events") if t == "leaf"]
     assert len(leaves) >= 3
     _garble(path, leaves[1])
     eng, findings = _boot(path)
