@@ -301,7 +301,7 @@ def _text(data: bytes, what: str) -> str:
 
 
 def parse_machine_info(data: bytes) -> MachineInfo:
-    """0x1F's 22 data bytes (layout in ``MachineInfo``). Raises ProtocolError."""
+    """0x1F's 20 data bytes (layout in ``MachineInfo``). Raises ProtocolError."""
     _need(data, MACHINE_INFO_LEN, "0x1F")
     return MachineInfo(
         game_id=_text(data[0:2], "game ID"),

@@ -138,7 +138,7 @@ LAYOUTS: dict[int, Layout] = {
                  NC + "LongPoll1CMessage.cpp (response 36: eight 4-byte BCD)"),
     0x1E: Layout(0x1E, "bill_meters", Kind.R, 0, 24, replies.meters_block,
                  NC + "LongPoll1EMessage.cpp (response 28: six 4-byte BCD $1 $5 $10 $20 $50 $100)"),
-    0x1F: Layout(0x1F, "gaming_machine_id_and_information", Kind.R, 0, 22, replies.machine_info,
+    0x1F: Layout(0x1F, "gaming_machine_id_and_information", Kind.R, 0, 20, replies.machine_info,
                  NC + "LongPoll1FMessage.cpp (X1F_RESPONSESIZE 24; offsets 2,4,7,8,9,10,12,18); "
                  "saspy gaming_machine_ID agrees"),
     0x21: Layout(0x21, "rom_signature_verification", Kind.S, 2, 2, replies.rom_signature_reply,
@@ -149,7 +149,9 @@ LAYOUTS: dict[int, Layout] = {
                  NC + "LongPoll2FMessage.cpp (request: length = 2 + meter codes, game number 2 BCD, codes; "
                  "reply: length, game number, code + 4/5-byte BCD each)", min_len=2),
     0x4C: Layout(0x4C, "set_secure_enhanced_validation_id", Kind.S, 6, 6, None,
-                 NC + "LongPoll4CMessage.h (machine validation ID 3 + sequence number 3, binary; "
+                 NC + "LongPoll4CMessage.h (machine validation ID 3 + sequence number 3, binary, "
+                 "copied from little-endian DWORDs; "
+                 "research/sas.md's CRC vector 01 4C 00 00 01 00 00 00 01 has 7 data bytes, not 6; "
                  "SEND/RESPONSE_BUFFER_SIZE 10): builder not implemented"),
     0x4D: Layout(0x4D, "send_enhanced_validation_information", Kind.S, 1, 31, None,
                  NC + "LongPoll4DMessage.cpp (send 5: function code 00/FF; response 35): builder not implemented"),

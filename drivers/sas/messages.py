@@ -55,7 +55,7 @@ class Meters1C:
 
 @dataclass(frozen=True, slots=True)
 class MachineInfo:
-    """Long poll 0x1F gaming machine ID and information (22 data bytes).
+    """Long poll 0x1F gaming machine ID and information (20 data bytes).
 
     Layout (nCompass ``LongPoll1FMessage.cpp``, response offsets; saspy
     ``gaming_machine_ID`` agrees): game ID 2 ASCII, additional ID 3 ASCII,
@@ -87,4 +87,4 @@ class MachineInfo:
 
 
 #: Data bytes of a 0x1F reply (between the command byte and the CRC).
-MACHINE_INFO_LEN = 22
+MACHINE_INFO_LEN = 20

@@ -144,7 +144,7 @@ def _byte(value: int, field: str) -> bytes:
 
 
 def machine_info_data(info: MachineInfo) -> bytes:
-    """The 22 data bytes of a 0x1F reply (layout in ``MachineInfo``).
+    """The 20 data bytes of a 0x1F reply (layout in ``MachineInfo``).
 
     Raises:
         ValueError: a field of the wrong width or range.
