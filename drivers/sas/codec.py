@@ -298,7 +298,8 @@ class EgmCodec:
 
         The EGM sends with the wakeup bit clear, so the bytes go out unchanged.  The
         reply is remembered for the implied ACK: a repeat of this message carries it
-        as ``last_reply``.
+        as ``last_reply``.  A busy reply (``address 00``) is not remembered: the host
+        asks again and that poll gets a fresh answer.
 
         Raises:
             ValueError: ``event`` is broadcast or for another address than ours, the
@@ -315,7 +316,8 @@ class EgmCodec:
         elif not reply or reply[0] not in (self._address, self._address | 0x80):
             raise ValueError(f"reply {reply.hex(' ')!r} does not come from address {self._address}")
         prev = self._prev
-        if prev is not None and prev.raw == event.raw:
+        busy = len(reply) == 2 and reply[1] == 0x00
+        if prev is not None and prev.raw == event.raw and not busy:
             prev.reply = bytes(reply)
         return bytes(reply)
 

@@ -361,3 +361,15 @@ def test_fuzz_never_raises_and_never_answers_another_address(
         for reply in _respond(codec, events):
             assert address != 0
             assert len(reply) == 1 or reply[0] in (address, address | 0x80)
+
+
+def test_a_poll_answered_busy_is_not_a_repeat() -> None:
+    """Issue 13: after busy (address 00) the host asks again and gets a fresh answer, not busy again."""
+    codec = EgmCodec(1)
+    (first,) = feed(codec, "01 1A")
+    codec.answer(first, replies.busy(1))
+    (second,) = feed(codec, "01 1A")
+    assert not second.repeat and second.attempt == 1
+    codec.answer(second, replies.current_credits(1, 7))
+    (third,) = feed(codec, "01 1A")
+    assert third.repeat and third.last_reply == replies.current_credits(1, 7)

@@ -8,6 +8,8 @@ from dataclasses import dataclass
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from drivers.errors import ProtocolError
 from drivers.sas import host_codec as host
@@ -20,8 +22,8 @@ from drivers.sas.codec import (
     parse_selected_meters_request,
 )
 from drivers.sas.crc import rom_signature
-from drivers.sas.layouts import LAYOUTS
-from drivers.sas.messages import MachineInfo, Meters1C
+from drivers.sas.layouts import LAYOUTS, Kind
+from drivers.sas.messages import MachineInfo, Meters1C, meter_width
 
 ADDRESS = 7
 IMAGE = bytes(range(256)) * 40  # a stand-in program image for the ROM signature
@@ -194,3 +196,44 @@ def test_host_parsers_refuse_wrong_lengths() -> None:
         host.parse_sas_version(b"60")
     with pytest.raises(ProtocolError):
         host.parse_selected_meters(bytes.fromhex("0001 0D 000000"))
+
+
+meter = st.integers(0, 99_999_999)
+
+
+@given(st.integers(1, 127), st.builds(Meters1C, meter, meter, meter, meter, meter, meter, meter, meter))
+def test_meters_1c_round_trip_any_values(address: int, meters: Meters1C) -> None:
+    """Issue 13: any 8-digit meters and any address 1-127 survive 0x1C end to end."""
+    hc, egm = host.HostCodec(), EgmCodec(address)
+    (event,) = egm.feed(hc.send(host.long_poll(address, 0x1C)))
+    assert isinstance(event, LongPoll)
+    (reply,) = hc.feed(egm.answer(event, replies.meters_1c(address, meters)))
+    assert host.parse_meters_1c(_data(reply)) == meters
+
+
+@given(st.integers(0, 9999), st.lists(st.integers(0, 0xFF), max_size=10), st.data())
+def test_selected_meters_round_trip_any_codes(game: int, codes: list[int], data: st.DataObject) -> None:
+    """Issue 13: 0x2F with any meter codes (4- or 5-byte values) round-trips, FF bytes included."""
+    values = [data.draw(st.integers(0, 10 ** (2 * meter_width(c)) - 1)) for c in codes]
+    hc, egm = host.HostCodec(), EgmCodec(ADDRESS)
+    (event,) = egm.feed(hc.send(host.selected_meters_request(ADDRESS, game, codes)))
+    assert isinstance(event, LongPoll)
+    assert parse_selected_meters_request(event.data) == (game, codes)
+    sent = egm.answer(event, replies.selected_meters(ADDRESS, game, list(zip(codes, values, strict=True))))
+    (reply,) = hc.feed(sent)
+    assert host.parse_selected_meters(_data(reply)) == (game, list(zip(codes, values, strict=True)))
+
+
+@given(st.sampled_from(sorted(c for c, layout in LAYOUTS.items() if layout.reply is not None)),
+       st.binary(max_size=40))
+def test_host_framer_never_raises_on_random_replies(command: int, noise: bytes) -> None:
+    """Issue 13: whatever the EGM sends back, the host framer returns replies, never raises."""
+    layout = LAYOUTS[command]
+    data = b"" if layout.kind is not Kind.S else bytes(layout.data_len or 0)
+    if layout.kind is Kind.M:
+        data = bytes(layout.min_len)
+    hc = host.HostCodec()
+    hc.send(host.long_poll(ADDRESS, command, data))
+    for reply in hc.feed(noise) + hc.timeout():
+        assert isinstance(reply, host.ExceptionReply | host.Ack | host.Nack | host.Busy | host.DataReply
+                          | host.BadReply)
