@@ -43,7 +43,8 @@ class DropReason(enum.Enum):
     CRC = "crc"  # a complete S or M message whose CRC failed
     TRUNCATED = "truncated"  # the next wakeup byte came before the message was complete
     LENGTH = "length"  # an M message whose length byte is below its poll's minimum
-    STRAY = "stray"  # bytes without the wakeup bit outside any message
+    STRAY = "stray"  # bytes without the wakeup bit outside any message (reported, as one
+    # run, when the next wakeup byte arrives, so the events do not depend on chunking)
 
 
 @dataclass(frozen=True, slots=True)
@@ -190,7 +191,10 @@ class EgmCodec:
     # --- receiving -------------------------------------------------------------
 
     def feed(self, data: bytes) -> list[Event]:
-        """Parse received bytes; return the events they complete, oldest first."""
+        """Parse received bytes; return the events they complete, oldest first.
+
+        The events and ``counts`` depend only on the bytes, not on how they are split.
+        """
         events: list[Event] = []
         for wire in self.wakeup.feed(data):
             if wire.wakeup:
@@ -203,7 +207,6 @@ class EgmCodec:
             else:
                 self._msg.append(wire.value)
                 self._advance(events)
-        self._flush_stray(events)
         return events
 
     def _drop(self, reason: DropReason, raw: bytes, events: list[Event]) -> None:

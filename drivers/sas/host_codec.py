@@ -201,7 +201,11 @@ class HostCodec:
         return out
 
     def feed(self, data: bytes) -> list[Reply]:
-        """Add received bytes; return the replies (and bad bytes) they complete."""
+        """Add received bytes; return the replies (and bad bytes) they complete.
+
+        Bytes that arrive when no reply is expected come back as ``BadReply("stray")``,
+        one per run within this call.
+        """
         out: list[Reply] = []
         for byte in data:
             if self._expect is None:

@@ -121,8 +121,8 @@ def test_too_long_message_leaves_stray_bytes() -> None:
     """Issue 13: bytes after a complete message and before the next wakeup are dropped as stray."""
     codec = EgmCodec(1)
     events = codec.feed(h("FF 00 01 1A 00 00"))
-    assert isinstance(events[0], LongPoll)
-    assert events[1:] == [Dropped(DropReason.STRAY, h("00 00"))]
+    assert isinstance(events[0], LongPoll) and len(events) == 1
+    assert codec.feed(h("00 FF 00 81")) == [Dropped(DropReason.STRAY, h("00 00 00")), GeneralPoll(1, h("81"))]
     assert codec.counts["stray"] == 1
 
 
@@ -373,3 +373,21 @@ def test_a_poll_answered_busy_is_not_a_repeat() -> None:
     codec.answer(second, replies.current_credits(1, 7))
     (third,) = feed(codec, "01 1A")
     assert third.repeat and third.last_reply == replies.current_credits(1, 7)
+
+
+@settings(max_examples=300, deadline=None)
+@given(addresses, st.lists(message_parts, max_size=10), st.lists(st.integers(0, 300), max_size=8))
+def test_fuzz_split_anywhere_gives_the_same_events_and_counts(
+        address: int, parts: list[bytes], cuts: list[int]) -> None:
+    """Issue 13: for any stream (garbage included), how it is chunked changes neither the
+    events nor the counts."""
+    stream = b"".join(parts)
+    whole = EgmCodec(address)
+    expected = whole.feed(stream)
+    codec = EgmCodec(address)
+    points = sorted(min(c, len(stream)) for c in cuts)
+    got: list[Event] = []
+    for a, b in zip([0, *points], [*points, len(stream)], strict=True):
+        got += codec.feed(stream[a:b])
+    assert got == expected
+    assert codec.counts == whole.counts
