@@ -1,0 +1,198 @@
+"""The SAS long poll layout table: for each command its kind, request length, reply
+shape, EGM reply builder, and the source of each fact.
+
+Owns: ``LAYOUTS`` (command -> ``Layout``), used by the EGM codec to frame host
+messages and by the host codec to build polls and frame replies.
+Must not import: serial, time, cabinet.*.
+
+Kinds (research/sas.md "Message kinds", sharpened by nCompass):
+- R: ``address, command`` and nothing else (no CRC).
+- S: ``address, command, data (fixed length), CRC``; nCompass sends 0x01/0x02/0x94
+  as ``address, command, CRC`` (4 bytes), so an S poll may carry no data.
+- M: ``address, command, length, data (length bytes), CRC``; the length byte counts
+  the bytes after it, not the CRC (nCompass ``LongPoll2FMessage.cpp`` ``Fill``:
+  ``m_sendBuffer[2] = meterCount + 2; // byte count not including CRC``).
+
+Reply shapes: an int is the fixed number of data bytes between the command and the CRC;
+``ACK`` is the 1-byte ACK (the address); ``LENGTH`` is a length byte after the command
+(then data, CRC); ``None``: not known from our sources.
+
+Entries whose ``source`` begins with ``UNVERIFIED`` are not stated by any source we
+trust (research/sas.md, nCompass, saspy): the layout given is an assumption marked as
+such, for the lead to confirm against the SAS 6.02 spec.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Final, Literal
+
+from drivers.sas import replies
+
+
+class Kind(enum.Enum):
+    """Long poll kind (research/sas.md "Message kinds")."""
+
+    R = "R"
+    S = "S"
+    M = "M"
+
+
+ACK: Final = "ack"
+LENGTH: Final = "length"
+ReplyShape = int | Literal["ack", "length"] | None
+
+
+@dataclass(frozen=True, slots=True)
+class Layout:
+    """One long poll's layout.
+
+    Attributes:
+        command: the command byte.
+        name: a short name.
+        kind: R, S or M.
+        data_len: request data bytes between the command and the CRC (0 for R and for S
+            polls without data); None for M (the length byte says).
+        reply: the reply shape (see the module docstring).
+        builder: the EGM reply builder in ``replies`` (None: not implemented yet).
+        source: where the layout comes from.
+        min_len: M only: the least valid length byte.
+    """
+
+    command: int
+    name: str
+    kind: Kind
+    data_len: int | None
+    reply: ReplyShape
+    builder: Callable[..., bytes] | None
+    source: str
+    min_len: int = 0
+
+    @property
+    def verified(self) -> bool:
+        """False when ``source`` marks the layout as an unconfirmed assumption."""
+        return not self.source.startswith("UNVERIFIED")
+
+    def request_len(self) -> int | None:
+        """Whole request length in bytes (address to CRC), None for M."""
+        if self.kind is Kind.R:
+            return 2
+        if self.data_len is None:
+            return None
+        return 2 + self.data_len + 2
+
+
+NC = "nCompass Sentinel/SASProtocol/"
+SASPY = "saspy sas.py "
+
+
+def _single_meters() -> dict[int, Layout]:
+    names = {
+        0x10: "total_cancelled_credits", 0x11: "total_coin_in", 0x12: "total_coin_out",
+        0x13: "total_drop", 0x14: "total_jackpot", 0x15: "games_played", 0x16: "games_won",
+        0x17: "games_lost",
+    }
+    out: dict[int, Layout] = {}
+    for command, name in names.items():
+        source = (NC + "LongPoll10Message.cpp (send 2, response 8, Bcd2Int64(response + 2, 4))"
+                  if command == 0x10 else
+                  SASPY + f"0x{command:02X} (crc_need=False, data[1:5]); 4-byte BCD per the issue text")
+        out[command] = Layout(command, name, Kind.R, 0, 4, replies.meter_reply, source)
+    return out
+
+
+LAYOUTS: dict[int, Layout] = {
+    0x01: Layout(0x01, "shut_down", Kind.S, 0, ACK, replies.ack,
+                 NC + "LongPoll01Message.h (LP01SENDSIZE 4: address, 01, CRC; LP01RECVSIZE 1)"),
+    0x02: Layout(0x02, "start_up", Kind.S, 0, ACK, replies.ack,
+                 NC + "LongPoll02Message.h (LP02SENDSIZE 4; LP02RECVSIZE 1)"),
+    0x06: Layout(0x06, "enable_bill_acceptor", Kind.S, 0, ACK, replies.ack,
+                 SASPY + "enable_bill_acceptor ([0x06], crc_need=True)"),
+    0x07: Layout(0x07, "disable_bill_acceptor", Kind.S, 0, ACK, replies.ack,
+                 SASPY + "disable_bill_acceptor ([0x07], crc_need=True)"),
+    0x08: Layout(0x08, "configure_bill_denominations", Kind.S, 5, ACK, replies.ack,
+                 SASPY + "configure_bill_denom ([0x08, 0x00, 3 denomination bytes, action flag], "
+                 "crc_need=True): 4-byte denomination mask + 1 action byte"),
+    0x0A: Layout(0x0A, "enter_maintenance_mode", Kind.S, 0, ACK, replies.ack,
+                 "UNVERIFIED: saspy enter_maintenance_mode has no body; assumed like 0x06 (no data, CRC, ACK)"),
+    0x0B: Layout(0x0B, "exit_maintenance_mode", Kind.S, 0, ACK, replies.ack,
+                 "UNVERIFIED: saspy exit_maintanance_mode has no body; assumed like 0x07 (no data, CRC, ACK)"),
+    0x0F: Layout(0x0F, "send_meters_10_15", Kind.R, 0, 24, replies.meters_block,
+                 SASPY + "send_meters_10_15 (crc_need=False; six 4-byte BCD: cancelled credits, "
+                 "coin in, coin out, drop, jackpot, games played)"),
+    **_single_meters(),
+    0x18: Layout(0x18, "games_since_power_up_and_door_closure", Kind.R, 0, 4, replies.games_since_power_up,
+                 SASPY + "games_powerup_door_opened (two 2-byte BCD; the issue text says one 4-byte meter: "
+                 "same length, saspy's split used)"),
+    0x19: Layout(0x19, "send_meters_11_15", Kind.R, 0, 20, replies.meters_block,
+                 NC + "LongPoll19Message.cpp (response 24: five 4-byte BCD coin in, coin out, drop, "
+                 "jackpot, games played)"),
+    0x1A: Layout(0x1A, "current_credits", Kind.R, 0, 4, replies.current_credits,
+                 NC + "LongPoll1AMessage.cpp (response 8, Bcd2Int64(response + 2, 4))"),
+    0x1B: Layout(0x1B, "handpay_information", Kind.R, 0, 20, None,
+                 NC + "LongPoll1BMessage.cpp (send 2, response 24; fields progressive group 1, level 1, "
+                 "amount 5 BCD, partial pay 2 BCD, reset ID 1, rest not read here): builder not implemented"),
+    0x1C: Layout(0x1C, "send_meters", Kind.R, 0, 32, replies.meters_1c,
+                 NC + "LongPoll1CMessage.cpp (response 36: eight 4-byte BCD)"),
+    0x1E: Layout(0x1E, "bill_meters", Kind.R, 0, 24, replies.meters_block,
+                 NC + "LongPoll1EMessage.cpp (response 28: six 4-byte BCD $1 $5 $10 $20 $50 $100)"),
+    0x1F: Layout(0x1F, "gaming_machine_id_and_information", Kind.R, 0, 20, replies.machine_info,
+                 NC + "LongPoll1FMessage.cpp (X1F_RESPONSESIZE 24; offsets 2,4,7,8,9,10,12,18); "
+                 "saspy gaming_machine_ID agrees"),
+    0x21: Layout(0x21, "rom_signature_verification", Kind.S, 2, 2, replies.rom_signature_reply,
+                 SASPY + "ROM_signature_verification ([0x21, 0x00, 0x00], crc_need=True; reply data[1:3]); "
+                 "research/sas.md vectors. UNVERIFIED detail: seed and signature byte order (low byte first "
+                 "assumed, like the CRC)"),
+    0x2F: Layout(0x2F, "selected_meters_for_game", Kind.M, None, LENGTH, replies.selected_meters,
+                 NC + "LongPoll2FMessage.cpp (request: length = 2 + meter codes, game number 2 BCD, codes; "
+                 "reply: length, game number, code + 4/5-byte BCD each)", min_len=2),
+    0x4C: Layout(0x4C, "set_secure_enhanced_validation_id", Kind.S, 6, 6, None,
+                 NC + "LongPoll4CMessage.h (machine validation ID 3 + sequence number 3, binary, "
+                 "copied from little-endian DWORDs; "
+                 "research/sas.md's CRC vector 01 4C 00 00 01 00 00 00 01 has 7 data bytes, not 6; "
+                 "SEND/RESPONSE_BUFFER_SIZE 10): builder not implemented"),
+    0x4D: Layout(0x4D, "send_enhanced_validation_information", Kind.S, 1, 31, None,
+                 NC + "LongPoll4DMessage.cpp (send 5: function code 00/FF; response 35): builder not implemented"),
+    0x50: Layout(0x50, "validation_meters", Kind.S, 1, 10, None,
+                 NC + "LongPoll50Message.cpp (X50_SEND_SIZE 5: validation type; X50_RESPONSE_SIZE 14: "
+                 "type 1, count 4 BCD, amount 5 BCD): builder not implemented"),
+    0x51: Layout(0x51, "number_of_games_implemented", Kind.R, 0, 2, replies.two_digit_count,
+                 NC + "LongPoll51Message.cpp (response 6, Bcd2Dword(response + 2, 2))"),
+    0x53: Layout(0x53, "game_n_configuration", Kind.S, 2, 22, None,
+                 NC + "LongPoll53Message.cpp (X53_POLLSIZE 6: game number 2 BCD; X53_RESPONSESIZE 26: "
+                 "game number then the 0x1F fields): builder not implemented"),
+    0x54: Layout(0x54, "sas_version_and_serial", Kind.R, 0, LENGTH, replies.sas_version,
+                 NC + "LongPoll54Message.cpp (length byte, version 3 ASCII, serial up to 40 ASCII)"),
+    0x55: Layout(0x55, "selected_game_number", Kind.R, 0, 2, replies.two_digit_count,
+                 NC + "LongPoll55Message.cpp (response 6, Bcd2Dword(response + 2, 2))"),
+    0x57: Layout(0x57, "pending_cashout_information", Kind.R, 0, None, None,
+                 SASPY + "pending_cashout_info (crc_need=False; cashout type 1 byte then amount, "
+                 "amount width not stated): reply length unknown, builder not implemented"),
+    0x58: Layout(0x58, "receive_validation_number", Kind.S, 9, 1, None,
+                 SASPY + "validation_number ([0x58, validation system ID, 8-byte BCD number], crc_need=True; "
+                 "reply status data[1]): builder not implemented"),
+    0x70: Layout(0x70, "send_ticket_validation_data", Kind.R, 0, LENGTH, None,
+                 NC + "LongPoll70Message.cpp (send 2; variable response, length byte at 2): builder not implemented"),
+    0x71: Layout(0x71, "redeem_ticket", Kind.M, None, LENGTH, None,
+                 NC + "LongPoll71Message.cpp (length byte at 2 both ways; X71_LENGTHBYTE 2): "
+                 "builder not implemented"),
+    0x7B: Layout(0x7B, "extended_validation_status", Kind.M, None, LENGTH, None,
+                 NC + "LongPoll7BMessage.h (X7B_COMMANDSIZE 13, length byte 8: control mask 2, status 2, "
+                 "cashable and restricted expiration 2 BCD each; X7B_RESPONSE_SIZE 15): builder not implemented"),
+    0x7C: Layout(0x7C, "set_extended_ticket_data", Kind.M, None, None, None,
+                 "UNVERIFIED: saspy set_extended_ticket_data has no body; framed by a length byte like "
+                 "0x7B/0x7D (assumption); reply unknown"),
+    0x7D: Layout(0x7D, "set_ticket_data", Kind.M, None, 1, None,
+                 NC + "LongPoll7DMessage.cpp (length byte = size - X7D_NONDATA_LENGTH 5: host ID, expiration, "
+                 "location, address 1, address 2; X7D_RESPONSE_SIZE 5): builder not implemented"),
+    0x7E: Layout(0x7E, "send_current_date_and_time", Kind.R, 0, 7, None,
+                 "UNVERIFIED: saspy current_date_time has no body; research/sas.md names the poll; assumed R "
+                 "with the 0x7F fields as reply (date 4 BCD, time 3 BCD)"),
+    0x7F: Layout(0x7F, "receive_date_and_time", Kind.S, 7, ACK, replies.ack,
+                 NC + "LongPoll7FMessage.cpp (X7F_POLLSIZE 11: date 4 BCD, time 3 BCD; X7F_RESPONSESIZE 1)"),
+    0x94: Layout(0x94, "remote_handpay_reset", Kind.S, 0, 1, None,
+                 NC + "LongPoll94Message.cpp (send 4: address, 94, CRC; response 5: one code byte): "
+                 "builder not implemented"),
+}
