@@ -19,9 +19,19 @@ from cabinet.snapshot import HandView, Snapshot, SpotView, StationView
 from ui import theme
 from ui.animation import CardKey, ChipFlight
 from ui.cards import shadow_pad
-from ui.layout import BUTTON_H, CHIP_BUTTON, DEALER_CARD, MESSAGE_LINE_H, METER_H, PLAYER_CARD_MAX_H, Layout, balanced_rows
+from ui.layout import (
+    BUTTON_H,
+    CHIP_BUTTON,
+    DEALER_CARD,
+    MESSAGE_LINE_H,
+    METER_H,
+    PLAYER_CARD_MAX_H,
+    Layout,
+    balanced_rows,
+)
 from ui.money import decompose, fmt_credits, fmt_money
-from ui.scenes import attract, help as help_scene, maintenance, overlays
+from ui.scenes import attract, maintenance, overlays
+from ui.scenes import help as help_scene
 from ui.widgets import Art, HitBox, Painter
 
 
@@ -236,7 +246,8 @@ class Renderer:
             for x in range(gw):
                 t = min(1.0, math.hypot(x - cx, (y - cy) * 1.25) / rmax)
                 t = t * t
-                g.set_at((x, y), tuple(int(a + (b - a) * t) for a, b in zip(theme.FELT_CENTER, theme.FELT_EDGE)))
+                g.set_at((x, y), tuple(int(a + (b - a) * t)
+                                       for a, b in zip(theme.FELT_CENTER, theme.FELT_EDGE, strict=True)))
         surf.blit(pygame.transform.smoothscale(g, (L.width, L.height)), (0, 0))
         p = Painter(surf, L, self.art)
         self._dealer_tray(p)
@@ -361,7 +372,7 @@ class Renderer:
         step = min(cw * 0.62, (L.lw * 0.5 - cw) / max(1, len(codes) - 1)) if len(codes) > 1 else 0
         x0 = L.cx - (cw + step * (len(codes) - 1)) / 2
         rects = [pygame.Rect(int(x0 + i * step), top, int(cw), int(ch)) for i in range(len(codes))]
-        for i, (code, r) in enumerate(zip(codes, rects)):
+        for i, (code, r) in enumerate(zip(codes, rects, strict=False)):
             self._blit_card(p, code, r, ("d", i), now_ms, anim)
         if s.dealer.total_text:
             self._total_pill(p, s.dealer.total_text, (L.cx, top + ch + 21), 24)
@@ -449,7 +460,7 @@ class Renderer:
             p.pill(st.refusal, (geo.box.centerx, geo.hands_area.y + 40), 24, fg=theme.INK, bg=theme.WARNING,
                    max_w=geo.box.w - 40)
         lamps = set(st.lamps)
-        for (action, label, value), r in zip(button_specs(s, st), geo.buttons):
+        for (action, label, value), r in zip(button_specs(s, st), geo.buttons, strict=False):
             if action == "chip" and value is not None:
                 p.chip_button(r, value, "chip" in lamps, st.selected_chip_minor == value, st.station)
             else:
@@ -515,7 +526,7 @@ class Renderer:
         cw = ch * 5 / 7
         rects, cw, ch = self._card_rects(n, hcx, geo.cards_bottom, cw, ch, hand_w - 20, 3)
         drawn = []
-        for i, (code, r) in enumerate(zip(hand.cards, rects)):
+        for i, (code, r) in enumerate(zip(hand.cards, rects, strict=False)):
             if self._blit_card(p, code, r, ("p", st.station, sp.spot, j, i), now_ms, anim):
                 drawn.append(r)
         if rects:
@@ -570,7 +581,7 @@ def _arc_text(p: Painter, text: str, px: float, color: tuple[int, ...], bold: bo
     widths = [font.size(ch)[0] / L.scale for ch in text]
     total = sum(widths) + 0.06 * px * len(text)
     ang = math.pi / 2 + (total / radius) / 2
-    for ch, w in zip(text, widths):
+    for ch, w in zip(text, widths, strict=False):
         a_mid = ang - (w / 2) / radius
         x = center[0] + radius * math.cos(a_mid)
         y = center[1] + radius * math.sin(a_mid)

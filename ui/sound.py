@@ -63,7 +63,7 @@ def synth(name: str, rate: int = RATE) -> array:
     if name == "card":  # a soft swish: filtered noise, 70 ms
         n = int(rate * 0.07)
         seed, prev = 12345, 0.0
-        for i, e in enumerate(_env(n, 40, 0.018)):
+        for e in _env(n, 40, 0.018):
             seed = (seed * 1103515245 + 12345) & 0x7FFFFFFF
             prev = prev * 0.6 + ((seed / 0x7FFFFFFF) * 2 - 1) * 0.4
             out.append(int(prev * e * 14000))

@@ -33,7 +33,7 @@ def draw(p: Painter, s: Snapshot, now_ms: int, renderer: Renderer) -> None:
     cx = L.cx
     # title
     glow = 0.5 + 0.5 * math.sin(now_ms / 500)
-    title_c = tuple(int(a + (b - a) * glow) for a, b in zip(theme.GOLD_DARK, (255, 236, 150)))
+    title_c = tuple(int(a + (b - a) * glow) for a, b in zip(theme.GOLD_DARK, (255, 236, 150), strict=False))
     p.shadow_text(s.variant_name.upper() or "BLACKJACK", 92, title_c, (cx, 150), max_w=L.lw - 160)
     for i, txt in enumerate(s.table_texts[:3]):
         p.shadow_text(txt, 34 if i == 0 else 26, theme.GOLD if i == 0 else theme.CREAM, (cx, 250 + i * 44),
