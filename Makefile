@@ -20,7 +20,7 @@ test: $(STAMP)
 
 lint: $(STAMP)
 	$(BIN)/ruff check cabinet drivers ui tests bench
-	$(BIN)/mypy cabinet/game
+	$(BIN)/mypy --strict cabinet
 
 clean:
 	rm -rf $(VENV) build *.egg-info

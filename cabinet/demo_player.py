@@ -460,7 +460,7 @@ class DemoPlayer:
                 pass
             else:
                 return
-            self.watch.wait_for(lambda s, m=mode: s.mode != m, 5.0, f"the table to leave {mode}")
+            self.watch.wait_for(_mode_is_not(mode), 5.0, f"the table to leave {mode}")
         raise DemoError(f"the table stays in {self.snap.mode}")
 
     def switch_variant(self, variant: str) -> None:
@@ -703,3 +703,8 @@ class DemoPlayer:
         self.press("cash_out")  # Back
         self.sim({"cmd": "key", "on": False})
         self.watch.wait_for(lambda s: s.mode != "maintenance", 5.0, "the key off")
+
+
+def _mode_is_not(mode: str) -> Callable[[Any], bool]:
+    """A ``TableWatch.wait_for`` condition: the snapshot's mode is no longer ``mode``."""
+    return lambda snap: bool(snap.mode != mode)

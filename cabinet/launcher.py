@@ -313,8 +313,8 @@ def main(*, rounds: int = 5, variant: str | None = None, out: str | None = None,
             child.stop()
         _collect_tickets(sim_dir, out_dir)
         shutil.rmtree(tmp, ignore_errors=True)
-        for s, h in old.items():
-            signal.signal(s, h)
+        for signum, handler in old.items():
+            signal.signal(signum, handler)
         lock.close()
     _report(out_dir, demo_result, shots, status)
     return status

@@ -160,7 +160,7 @@ def _station_view(cab: Cabinet, st: StationState, view: dict[str, Any] | None,
             spots.append(SpotView(spot=sp["spot"], bet_minor=sp["bet"],
                                   chips_minor=chips_for(stake, r.chip_values_minor),
                                   hands=hands, insurance_minor=sp["insurance_stake"]))
-        if prompt and prompt["seat"] == st.station:
+        if view is not None and prompt and prompt["seat"] == st.station:
             message = f"Insurance? It costs {money(_insurance_cost(view, prompt), sym)}" \
                 if prompt["kind"] == "insurance" else "Your move"
         if view is not None and view["phase"] == "done":

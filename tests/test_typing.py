@@ -14,8 +14,10 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 @pytest.mark.timeout(300)
-def test_rules_core_is_strictly_typed():
-    r = subprocess.run([sys.executable, "-m", "mypy", "--strict", "cabinet/game"],
+def test_the_cabinet_package_is_strictly_typed():
+    """``mypy --strict cabinet`` (and the drivers it imports); third-party packages
+    without type information are listed as such in pyproject.toml."""
+    r = subprocess.run([sys.executable, "-m", "mypy", "--strict", "cabinet"],
                        cwd=ROOT, capture_output=True, text=True)
     assert r.returncode == 0, r.stdout + r.stderr
 
