@@ -97,7 +97,7 @@ def build_devices(mode: str, config: dict[str, Any], engine: Engine,
     from drivers.wiring import Wiring, load_wiring
 
     n_stations = len(engine.cab.s.stations)
-    open_txn = engine.store.open_escrow()
+    open_txns = engine.store.open_escrows()      # issue 11.4: every station's
     members = []
     for n in range(1, n_stations + 1):
         section = config.get("devices", {}) if n == 1 else config.get(f"station{n}", {})
@@ -114,9 +114,10 @@ def build_devices(mode: str, config: dict[str, Any], engine: Engine,
             bill_poll_interval_s=float(dev_cfg.get(
                 "bill_poll_interval_s", 0.2 if mode == "hardware" else 0.05)))
         txn = None
-        if open_txn is not None and open_txn.get("station", 1) == n:
+        open_txn = open_txns.get(n)
+        if open_txn is not None:
             txn = OpenTransaction(open_txn["txn"], open_txn["denomination_minor"],
-                                  open_txn["validation_number"])
+                                  open_txn["validation_number"], open_txn["credited"])
         members.append(DriverDevices(settings, engine.cab.legal_actions, txn,
                                      station=n, tower_light=n == 1))
     return StationDevices(members, sim_socket)
