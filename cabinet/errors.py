@@ -56,6 +56,8 @@ FAULTS: dict[str, tuple[int, str]] = {
     "bill_cheat": (303, "Bill acceptor cheat detected"),
     "bill_failure": (304, "Bill acceptor failure"),
     "bill_offline": (305, "Bill acceptor not responding"),
+    "note_in_stacker": (306, "Note in the cash box, not credited: attendant key credits it"),
+    "note_in_path": (307, "Possible note in the bill path, not credited: attendant review"),
     "printer_offline": (400, "Printer offline"),
     "printer_paper_out": (401, "Printer out of paper"),
     "printer_cover_open": (402, "Printer cover open"),

@@ -42,6 +42,7 @@ from cabinet.events import (
     NoteEscrowed,
     NoteReturned,
     NoteStacked,
+    NoteUncredited,
     PrintFinished,
     VoucherEscrowed,
     VoucherStacked,
@@ -154,8 +155,18 @@ class DriverDevices:
                                    else ev.amount_minor, ev.transaction_id))
 
     def _sink(self, ev: Any) -> None:
-        """Non-money driver events (any thread): faults, online/offline, returns."""
+        """Non-money driver events (any thread): faults, online/offline, returns.
+
+        An item the acceptor took but never credited (issue 11.1 / 11.10) is
+        money: this returns only once it is journaled, and raises otherwise
+        (``TimeoutError`` or the store's error) so the driver reports it again.
+        """
         assert self.post is not None
+        if isinstance(ev, dev.BillFoundInStacker | dev.BillPossiblyInPath):
+            kind = "in_stacker" if isinstance(ev, dev.BillFoundInStacker) else "in_path"
+            self._wait(NoteUncredited(self.station, kind, ev.transaction_id or "",
+                                      ev.denomination_minor, ev.validation_number or ""))
+            return
         out = self._translate(ev)
         if out is not None:
             self.post(out)

@@ -101,7 +101,10 @@ class Id003BillAcceptor(BillAcceptor):
         url: port path or pyserial URL, opened with ``exclusive=True``.
         decide: engine callback at escrow (see ``interfaces.DecideCallback``).
         credit: engine callback at VEND VALID (see ``interfaces.CreditCallback``).
-        sink: receives every other event (``interfaces.EventSink``).
+        sink: receives every other event (``interfaces.EventSink``).  For
+            ``BillFoundInStacker`` and ``BillPossiblyInPath`` it must return only
+            once the engine journaled them and raise otherwise: the driver then
+            keeps the transaction (and does not RESET) and reports it again.
         open_transaction: the engine's journaled-but-unclosed escrow after a restart,
             or None.  It is this driver's transaction from the start (issue 11.3): a
             VEND VALID or power-up status found pending is attributed to it
@@ -429,16 +432,15 @@ class Id003BillAcceptor(BillAcceptor):
                 self._retire_recovered("not in the acceptor after the restart")
             self._recovering = False
             return
-        self._power_up_reported = True
-        self._recovering = False
-        txn, self._txn = self._txn, None
-        self._open_transaction = None
+        txn = self._txn
         credited = txn is not None and txn.phase is _Phase.CREDITED
         if txn is not None and credited:
             self._emit(BillStacked(txn.transaction_id))   # nothing owed (1.9)
         elif frame.code == Status.POWER_UP_BILL_IN_STACKER:
-            # issue 11.1: the item is in the cash box and was never credited
-            self._emit(BillFoundInStacker(
+            # Issue 11.1: the item is in the cash box and was never credited.  The
+            # sink must journal it before RESET (it raises otherwise, and the next
+            # start-up sees 0x42 again): never ``_emit``, which swallows errors.
+            self._sink(BillFoundInStacker(
                 None if txn is None else txn.transaction_id,
                 0 if txn is None else txn.denomination_minor,
                 None if txn is None else txn.validation_number))
@@ -446,6 +448,10 @@ class Id003BillAcceptor(BillAcceptor):
             why = ("power up with bill in acceptor"
                    if frame.code == Status.POWER_UP_BILL_IN_ACCEPTOR else "power up, no bill")
             self._emit(BillReturned(txn.transaction_id, why))
+        self._power_up_reported = True
+        self._recovering = False
+        self._txn = None
+        self._open_transaction = None
 
     def _retire_recovered(self, why: str) -> None:
         """Issue 11.3: the restart's open transaction is settled: close it here too."""
@@ -537,9 +543,11 @@ class Id003BillAcceptor(BillAcceptor):
                 elif self._txn.phase is _Phase.STACK_SENT:
                     # issue 11.10: STACKed, then gone without VEND VALID or a return
                     # (a jam after STACK, cleared): it may be in the cash box.
-                    t, self._txn = self._txn, None
-                    self._emit(BillPossiblyInPath(t.transaction_id, t.denomination_minor,
+                    # Journaled before it is forgotten (the sink raises otherwise).
+                    t = self._txn
+                    self._sink(BillPossiblyInPath(t.transaction_id, t.denomination_minor,
                                                   t.validation_number))
+                    self._txn = None
                 elif self._txn.phase is not _Phase.ESCROWED:
                     self._emit(BillReturned(self._txn.transaction_id, "not stacked"))
                     self._txn = None

@@ -56,3 +56,103 @@ def test_a_superseded_escrow_is_not_offered_again(tmp_path):
     eng.step(NoteEscrowed(1, 500, "third"))
     eng.step(NoteReturned(1, "third"))
     assert eng.store.open_escrows() == {}
+
+
+# -- issue 11.1 / 11.10: notes the acceptor took but never credited ---------------------
+
+def _kinds(effects):
+    from cabinet.effects import Journal
+    return [(e.kind, e.amount_minor, e.data) for e in effects if isinstance(e, Journal)]
+
+
+def test_note_found_in_stacker_is_journaled_locked_and_credited_once_by_the_key():
+    """Issue 11.1: power cut at STACKING: the note is in the cash box, uncredited. It is
+    journaled, the cabinet tilts (shown on screen), the attendant's key credits it
+    once, and a later VEND VALID for the same note credits nothing."""
+    from cabinet.events import KeyChanged, NoteUncredited
+    from tests.engine.helpers import Rig
+    rig = Rig()
+    eff = rig.cab.handle(NoteUncredited(1, "in_stacker", "A", 2000))
+    assert ("note_in_stacker", 2000, {"txn": "A", "validation_number": "",
+                                      "credited": False}) in _kinds(eff)
+    assert rig.cab.mode == "tilt" and rig.credits() == 0
+    assert "306 Note in the cash box" in rig.cab.snapshot(0).overlay_text
+    eff = rig.cab.handle(KeyChanged(True))
+    assert ("bill_stacked", 2000, {"txn": "A", "via": "attendant"}) in _kinds(eff)
+    assert rig.credits() == 2000 and rig.cab.s.stations[0].meters.bills_in_minor == 2000
+    assert rig.cab.s.note_reviews == [] and "note_in_stacker" not in rig.cab.s.faults
+    rig.cab.handle(KeyChanged(False))
+    eff = rig.cab.handle(NoteStacked(1, 2000, "A"))     # the resumed VEND VALID
+    assert [k for k, _, _ in _kinds(eff)] == ["note_repeat_ignored"]
+    assert rig.credits() == 2000 and rig.cab.mode != "tilt"
+
+
+def test_note_in_stacker_then_its_vend_valid_credits_once_and_clears_the_review():
+    """Issue 11.1: the journal has the escrow open; the note is reported in the
+    stacker and then credited by the resumed VEND VALID: one credit, no review left,
+    so the key afterwards credits nothing."""
+    from cabinet.events import KeyChanged, NoteUncredited
+    from tests.engine.helpers import Rig
+    rig = Rig()
+    rig.cab.handle(NoteUncredited(1, "in_stacker", "A", 2000))
+    rig.cab.handle(NoteStacked(1, 2000, "A"))
+    assert rig.credits() == 2000 and rig.cab.s.note_reviews == []
+    assert rig.cab.mode != "tilt"
+    eff = rig.cab.handle(KeyChanged(True))
+    assert "bill_stacked" not in [k for k, _, _ in _kinds(eff)] and rig.credits() == 2000
+    # reported again after it was credited (another restart): owes nothing
+    rig.cab.handle(KeyChanged(False))
+    eff = rig.cab.handle(NoteUncredited(1, "in_stacker", "A", 2000))
+    assert rig.cab.s.note_reviews == [] and rig.cab.mode != "tilt"
+    assert _kinds(eff)[0][2]["credited"] is True
+
+
+def test_possible_note_in_path_is_an_unresolved_record_never_a_credit():
+    """Issue 11.10: a jam after STACK, cleared: journaled "note_in_path", a tilt for
+    the attendant; the key records the review and credits nothing."""
+    from cabinet.events import KeyChanged, NoteUncredited
+    from tests.engine.helpers import Rig
+    rig = Rig()
+    eff = rig.cab.handle(NoteUncredited(1, "in_path", "J", 2000))
+    assert [k for k, _, _ in _kinds(eff)] == ["note_in_path"]
+    assert rig.cab.mode == "tilt" and "note_in_path" in rig.cab.s.faults
+    eff = rig.cab.handle(KeyChanged(True))
+    assert ("note_review_resolved", 0, {"txn": "J", "kind": "in_path",
+                                        "credited": False}) in _kinds(eff)
+    assert rig.credits() == 0 and rig.cab.s.faults == {}
+
+
+def test_bridge_journals_a_note_found_in_stacker_instead_of_logging_it():
+    """Issue 11.1: the bridge turned ``BillFoundInStacker`` into an INFO log line; it
+    must post it as money and wait for the journal (raising if the engine cannot)."""
+    import concurrent.futures
+
+    import pytest
+
+    from cabinet.events import NoteUncredited
+    from cabinet.hardware import DriverDevices
+    from drivers import events as dev
+    from drivers.factory import DriverSettings
+
+    posted = []
+
+    def post(ev):
+        posted.append(ev)
+        f = concurrent.futures.Future()
+        f.set_result(None)
+        return f
+
+    d = DriverDevices(DriverSettings(), lambda n: frozenset(), station=2)
+    d.post = post
+    d._sink(dev.BillFoundInStacker("A", 2000))
+    d._sink(dev.BillPossiblyInPath("B", 500))
+    assert posted == [NoteUncredited(2, "in_stacker", "A", 2000),
+                      NoteUncredited(2, "in_path", "B", 500)]
+    d.post = lambda ev: concurrent.futures.Future()      # the engine never answers
+    import cabinet.hardware as hw
+    old, hw.JOURNAL_WAIT_S = hw.JOURNAL_WAIT_S, 0.05
+    try:
+        with pytest.raises(TimeoutError):
+            d._sink(dev.BillFoundInStacker("C", 2000))
+    finally:
+        hw.JOURNAL_WAIT_S = old
