@@ -58,6 +58,7 @@ FAULTS: dict[str, tuple[int, str]] = {
     "bill_offline": (305, "Bill acceptor not responding"),
     "note_in_stacker": (306, "Note in the cash box, not credited: attendant key credits it"),
     "note_in_path": (307, "Possible note in the bill path, not credited: attendant review"),
+    "bill_link_config": (308, "Bill acceptor link garbled: check baud rate and parity (9600 8E1)"),
     "printer_offline": (400, "Printer offline"),
     "printer_paper_out": (401, "Printer out of paper"),
     "printer_cover_open": (402, "Printer cover open"),

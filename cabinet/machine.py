@@ -748,7 +748,7 @@ class Cabinet:
         else:
             out.append(Journal("note_escrowed", ev.station, ev.denomination_minor,
                                {"txn": ev.txn}))
-            out.append(StackNote(ev.station))
+            out.append(StackNote(ev.station, ev.txn))
 
     def _refuse_money_in(self, st: StationState | None, amount: int) -> str | None:
         if st is None:
@@ -855,7 +855,7 @@ class Cabinet:
             assert ev.record is not None
             out.append(Journal("voucher_escrowed", ev.station, ev.record.amount_minor,
                                {"txn": ev.txn, "validation_number": ev.validation_number}))
-            out.append(StackNote(ev.station))
+            out.append(StackNote(ev.station, ev.txn))
 
     def _on_voucher_stacked(self, ev: VoucherStacked, out: list[Effect]) -> None:
         st = self.station(ev.station)

@@ -193,6 +193,10 @@ class Id003BillAcceptor(BillAcceptor):
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self.crc_errors = 0
+        #: Every unanswered poll of the current streak still received bytes (a link
+        #: at the wrong baud rate or parity, not a pulled cable): issue 11.10.
+        self._garbled = False
+        self._bytes_seen = False
 
     # --- public API --------------------------------------------------------------------
 
@@ -295,7 +299,14 @@ class Id003BillAcceptor(BillAcceptor):
         self._online = False
         if not self._offline_reported:
             self._offline_reported = True
-            self._emit(DeviceOffline(Device.BILL_ACCEPTOR, reason))
+            if self._garbled:
+                # Issue 11.10: bytes arrive but never a valid frame: its own fault.
+                self._emit(DeviceFault(
+                    Device.BILL_ACCEPTOR, "link_garbled",
+                    f"bytes arrive but no valid frame ({self.crc_errors} CRC errors so "
+                    f"far): check 9600 baud, 8 data bits, even parity, 1 stop bit"))
+            else:
+                self._emit(DeviceOffline(Device.BILL_ACCEPTOR, reason))
 
     def _close_port(self) -> None:
         port, self._port = self._port, None
@@ -336,6 +347,7 @@ class Id003BillAcceptor(BillAcceptor):
         while True:
             chunk = self._port.read(max(1, self._port.in_waiting))
             if chunk:
+                self._bytes_seen = True
                 before = self._decoder.crc_errors
                 frames = self._decoder.feed(chunk)
                 self.crc_errors += self._decoder.crc_errors - before
@@ -348,13 +360,16 @@ class Id003BillAcceptor(BillAcceptor):
                 return None
 
     def _poll(self) -> c.Frame | None:
+        self._bytes_seen = False
         reply = self._transact(c.status_request(), retries=0)
         if reply is None:
+            self._garbled = self._bytes_seen and (self._garbled or self._failures == 0)
             self._failures += 1
             if self._failures >= self._offline_after:
                 raise DeviceOfflineError(f"no valid reply to {self._failures} polls")
             return None
         self._failures = 0
+        self._garbled = False
         return reply
 
     def _command(self, frame: bytes, what: str) -> None:

@@ -149,3 +149,33 @@ def test_jam_after_stack_is_a_possible_note_in_path_not_a_return(
             for e in recorder.of_type(BillPossiblyInPath)] \
         == [(recorder.escrows[0].transaction_id, 2000)]
     acc.close()
+
+
+def test_garbled_link_is_its_own_fault_not_offline(
+    sim_bill: SimId003Device, recorder: Recorder
+) -> None:
+    """Issue 11.10: replies that arrive garbled (wrong baud or parity: every CRC bad)
+    are a link-configuration fault, not "not responding" like a pulled cable."""
+    from conftest import wait_for
+
+    from drivers.events import DeviceOffline
+    acc = make(sim_bill, recorder, backoff_s=(0.05, 0.1))
+    sim_bill.corrupt_replies(10_000)
+    acc.start()
+    wait_for(lambda: bool(recorder.of_type(DeviceFault)), timeout_s=5)
+    acc.close()
+    assert [f.code for f in recorder.of_type(DeviceFault)] == ["link_garbled"]
+    assert recorder.of_type(DeviceOffline) == [] and acc.crc_errors >= 3
+
+
+def test_pulled_cable_is_still_offline(sim_bill: SimId003Device, recorder: Recorder) -> None:
+    """Issue 11.10: silence (nothing arrives) stays "offline"."""
+    from conftest import wait_for
+
+    from drivers.events import DeviceOffline
+    acc = make(sim_bill, recorder, backoff_s=(0.05, 0.1))
+    sim_bill.drop_replies(10_000)
+    acc.start()
+    wait_for(lambda: bool(recorder.of_type(DeviceOffline)), timeout_s=5)
+    acc.close()
+    assert recorder.of_type(DeviceFault) == []

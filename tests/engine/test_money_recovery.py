@@ -156,3 +156,33 @@ def test_bridge_journals_a_note_found_in_stacker_instead_of_logging_it():
             d._sink(dev.BillFoundInStacker("C", 2000))
     finally:
         hw.JOURNAL_WAIT_S = old
+
+
+def test_escrow_decision_returns_the_note_within_two_seconds_when_the_engine_is_slow():
+    """Issue 11.10: the decision waited 5 s for the journal (past the acceptor's own
+    escrow timing); it now answers RETURN within 2 s, and a late "stack" for that
+    escrow is not taken for the next one's."""
+    import concurrent.futures
+    import time
+
+    from cabinet.effects import StackNote
+    from cabinet.hardware import DECIDE_WAIT_S, DriverDevices
+    from drivers import events as dev
+    from drivers.factory import DriverSettings
+
+    d = DriverDevices(DriverSettings(), lambda n: frozenset())
+    d.drivers = object()                                 # run() needs built drivers
+    d.post = lambda ev: concurrent.futures.Future()      # the engine never answers
+    t0 = time.monotonic()
+    answer = d._decide(dev.BillEscrowed("late", 1, 2000, 0x65))
+    took = time.monotonic() - t0
+    assert answer is dev.EscrowDecision.RETURN and DECIDE_WAIT_S == 2.0 and took < 2.5
+
+    def post(ev):                     # the engine answers the new escrow "return"...
+        d.run(StackNote(1, "late"))   # ...after the late "stack" for the old one
+        f = concurrent.futures.Future()
+        f.set_result(None)
+        return f
+
+    d.post = post
+    assert d._decide(dev.BillEscrowed("next", 2, 500, 0x63)) is dev.EscrowDecision.RETURN
