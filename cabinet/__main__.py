@@ -81,8 +81,13 @@ def _check_devices(path: Path, name: str, dev: Any, wiring_allowed: bool) -> Non
 
 
 def build_devices(mode: str, config: dict[str, Any], engine: Engine,
-                  sim_dir: Path | None, sim_socket: Path | None) -> Devices:
+                  sim_dir: Path | None, sim_socket: Path | None,
+                  twins: Path | None = None) -> Devices:
     """The device set for ``mode``: ``sim``, ``hardware`` or ``none``.
+
+    ``twins``: in sim mode, the state directory of a running ``cabinet
+    sim-devices`` (its serial twins outlive this process, as real devices do);
+    station N's ports are ``drivers.sim.twins.station_dir(twins, N)``.
 
     Station 1 uses ``[devices]`` (and ``wiring``); stations 2 and 3 of a
     multi-station cabinet use ``[station2]`` / ``[station3]`` tables with the
@@ -111,6 +116,8 @@ def build_devices(mode: str, config: dict[str, Any], engine: Engine,
             mode="hardware" if mode == "hardware" else "sim", wiring=wiring,
             bill_acceptor=dev_cfg.get("bill_acceptor", "id003"), **urls,
             sim_dir=None if sim_dir is None else (sim_dir if n == 1 else sim_dir / f"station{n}"),
+            sim_twins_dir=None if twins is None or mode != "sim"
+            else (twins if n == 1 else twins / f"station{n}"),
             bill_poll_interval_s=float(dev_cfg.get(
                 "bill_poll_interval_s", 0.2 if mode == "hardware" else 0.05)))
         txn = None
@@ -124,11 +131,11 @@ def build_devices(mode: str, config: dict[str, Any], engine: Engine,
 
 
 async def _run(journal: Path, socket: Path, mode: str, config: dict[str, Any],
-               sim_dir: Path | None) -> None:
+               sim_dir: Path | None, twins: Path | None = None) -> None:
     store = Store(journal)
     engine = Engine(store)
     sim_socket = socket.with_name(socket.name + ".sim") if mode == "sim" else None
-    engine.devices = build_devices(mode, config, engine, sim_dir, sim_socket)
+    engine.devices = build_devices(mode, config, engine, sim_dir, sim_socket, twins)
     server = UIServer(engine, socket)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
@@ -154,7 +161,7 @@ async def _run(journal: Path, socket: Path, mode: str, config: dict[str, Any],
 
 
 def engine_main(journal: str | None, socket: str | None, devices: str, config: str | None,
-                sim_dir: str | None) -> int:
+                sim_dir: str | None, twins: str | None = None) -> int:
     """Run the engine until SIGTERM/SIGINT; returns the exit status."""
     logging.basicConfig(level=os.environ.get("CABINET_LOG", "INFO"),
                         format="%(asctime)s %(name)s %(levelname)s %(message)s")
@@ -166,7 +173,7 @@ def engine_main(journal: str | None, socket: str | None, devices: str, config: s
     try:
         asyncio.run(_run(Path(journal) if journal else default_journal(),
                          Path(socket) if socket else default_socket(), devices, cfg,
-                         Path(sim_dir) if sim_dir else None))
+                         Path(sim_dir) if sim_dir else None, Path(twins) if twins else None))
     except ValueError as e:               # ConfigError of the cabinet or of drivers/
         print(f"config: {e}", file=sys.stderr)
         return 2

@@ -343,6 +343,10 @@ class DriverDevices:
             return {"ok": False, "error": "no simulated devices"}
         sim = d.sim
         cmd = msg.get("cmd")
+        if (sim.bill is None or sim.printer is None) and cmd in (
+                "note", "voucher", "bill", "printer", "tickets"):
+            return {"ok": False, "error": f"{cmd}: the serial twins run in their own process "
+                                          "(cabinet sim-devices): use its control socket"}
         try:
             if cmd == "press":
                 action = _sim_choice(msg, "action", _SIM_ACTIONS)
