@@ -179,3 +179,50 @@ def test_pulled_cable_is_still_offline(sim_bill: SimId003Device, recorder: Recor
     wait_for(lambda: bool(recorder.of_type(DeviceOffline)), timeout_s=5)
     acc.close()
     assert recorder.of_type(DeviceFault) == []
+
+
+@pytest.mark.parametrize("step", [Status.STACKING, Status.VEND_VALID])
+def test_engine_dead_and_power_cut_past_stack_is_found_with_the_journaled_value(
+    sim_bill: SimId003Device, recorder: Recorder, step: Status
+) -> None:
+    """Issue 11.1: the engine died at STACKING / VEND VALID and then the acceptor lost
+    power: the restarted driver reports the note in the stacker under the journal's
+    open transaction and its value, before RESET puts it in the cash box."""
+    _hold(sim_bill, 0x65, step)
+    sim_bill.power_cycle()
+    assert sim_bill.state == Status.POWER_UP_BILL_IN_STACKER
+    acc = make(sim_bill, recorder, open_transaction=OpenTransaction("A", 2000))
+    acc.connect()
+    assert [(f.transaction_id, f.denomination_minor) for f in
+            recorder.of_type(BillFoundInStacker)] == [("A", 2000)]
+    assert recorder.credit_calls == [] and len(sim_bill.log.stacked) == 1
+    assert acc._txn is None
+    acc.close()
+
+
+def test_note_in_stacker_not_journaled_is_reported_again_not_lost(
+    sim_bill: SimId003Device, recorder: Recorder
+) -> None:
+    """Issue 11.1: when the engine cannot journal the note in the stacker, the driver
+    does not RESET (the note stays reported) and reports it again on the next try."""
+    _hold(sim_bill, 0x65, Status.VEND_VALID)
+    sim_bill.power_cycle()
+    calls: list[Any] = []
+
+    def sink(ev: Any) -> None:
+        if isinstance(ev, BillFoundInStacker):
+            calls.append(ev)
+            if len(calls) == 1:
+                raise TimeoutError("engine busy")
+        recorder.sink(ev)
+
+    acc = Id003BillAcceptor(sim_bill.path, decide=recorder.decide, credit=recorder.credit,
+                            sink=sink, open_transaction=OpenTransaction("A", 2000),
+                            poll_interval_s=0.005, reply_timeout_s=0.1)
+    with pytest.raises(OSError):        # TimeoutError, or the DeviceOfflineError it became
+        acc.connect()
+    assert sim_bill.state == Status.POWER_UP_BILL_IN_STACKER and not sim_bill.log.stacked
+    acc.connect()
+    assert [(c.transaction_id, c.denomination_minor) for c in calls] == [("A", 2000)] * 2
+    assert len(sim_bill.log.stacked) == 1
+    acc.close()

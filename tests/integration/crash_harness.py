@@ -166,6 +166,10 @@ class EngineProc:
     def sim(self, cmd: dict[str, Any]) -> dict[str, Any]:
         if self.twins is not None and cmd.get("cmd") in TWIN_COMMANDS:
             return self.twins.cmd(cmd)
+        return self._sim_cmd(cmd)
+
+    def _sim_cmd(self, cmd: dict[str, Any]) -> dict[str, Any]:
+        """A command to the engine's own sim control socket (the mock panel)."""
         try:
             self._sim_file.write(json.dumps(cmd) + "\n")
             self._sim_file.flush()
