@@ -868,6 +868,7 @@ class Cabinet:
             out.append(Journal("voucher_stacked_invalid", ev.station, 0,
                                {"validation_number": ev.validation_number[-4:], "txn": ev.txn}))
             return
+        self._drop_review(ev.txn)       # issue 11.1: a resumed VEND VALID credits it
         st.credits_minor += rec.amount_minor
         st.meters.add("vouchers_in_minor", rec.amount_minor)
         st.meters.add("vouchers_in_count", 1)

@@ -443,7 +443,8 @@ class Id003BillAcceptor(BillAcceptor):
 
     def _power_up_status(self, frame: c.Frame) -> None:
         if frame.code not in c.POWER_UP_STATUSES or self._power_up_reported:
-            if self._recovering and frame.code in (Status.IDLING, Status.DISABLED):
+            if self._recovering and frame.code in (Status.IDLING, Status.DISABLED,
+                                                   Status.INITIALIZE):
                 self._retire_recovered("not in the acceptor after the restart")
             self._recovering = False
             return

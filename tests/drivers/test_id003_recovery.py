@@ -226,3 +226,22 @@ def test_note_in_stacker_not_journaled_is_reported_again_not_lost(
     assert [(c.transaction_id, c.denomination_minor) for c in calls] == [("A", 2000)] * 2
     assert len(sim_bill.log.stacked) == 1
     acc.close()
+
+
+def test_acceptor_reset_before_the_kill_retires_the_open_transaction(
+    sim_bill: SimId003Device, recorder: Recorder
+) -> None:
+    """Issue 11.3: the engine saw "bill in acceptor" (returned), sent RESET and died
+    before journaling it: the acceptor answers INITIALIZE; the open transaction is
+    retired as returned, never left for a later "possibly in path"."""
+    with sim_bill._lock:
+        sim_bill.state = Status.INITIALIZE
+    acc = make(sim_bill, recorder, open_transaction=OpenTransaction("A", 2000))
+    acc.connect()
+    acc.set_accepting(True)
+    run_until(acc, lambda: sim_bill.state == Status.IDLING)
+    for _ in range(3):
+        acc.poll_once()
+    assert [e.transaction_id for e in recorder.of_type(BillReturned)] == ["A"]
+    assert recorder.of_type(BillPossiblyInPath) == [] and acc._txn is None
+    acc.close()
