@@ -376,8 +376,10 @@ class Store:
             "station", "credited"}}``, ordered by journal position. ``credited``
             False: journaled as stacked-to-be, never closed (a pending VEND VALID
             or a power-up "bill in stacker" belongs to it). ``credited`` True:
-            credited by a VEND VALID whose ACK the acceptor may not have seen
-            (a repeat VEND VALID or a power-up "bill in stacker" owes nothing).
+            credited by a VEND VALID whose ACK the acceptor may not have seen, or
+            journaled as found in the stacker before the RESET that the engine may
+            not have sent (a repeat VEND VALID or a power-up "bill in stacker" owes
+            nothing more).
             Closed without a credit (a return, an invalid voucher, a note left for
             the attendant's review): left out.
         """
@@ -396,7 +398,8 @@ class Store:
                 "'note_repeat_ignored', 'voucher_repeat_ignored', 'voucher_stacked_invalid', "
                 "'note_in_stacker', 'note_in_path')", (row_id, txn)).fetchall()
             kinds = {k for (k,) in closes}
-            credited = bool(kinds & {"bill_stacked", "voucher_in"})
+            # a note under the attendant's review is the engine's to settle now
+            credited = bool(kinds & {"bill_stacked", "voucher_in", "note_in_stacker"})
             if kinds and not credited:
                 continue
             out[int(station)] = {

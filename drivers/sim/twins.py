@@ -178,8 +178,9 @@ class TwinSet:
             ``cash_box_minor`` (value of the notes stacked in the cash box),
             ``notes_stacked`` (their values, in order), ``vouchers_stacked``
             (barcodes), ``tickets`` (validation numbers of the tickets cut, in
-            order), ``acceptor`` (state name) and ``idle`` (no item in the
-            acceptor and none queued).
+            order), ``uncut`` (validation numbers on prints begun but never cut),
+            ``acceptor`` (state name) and ``idle`` (no item in the acceptor and
+            none queued).
         """
         bill, printer = self.twins[station]
         values = {d.escrow_code: d.value_minor for d in bill.table}
@@ -192,6 +193,8 @@ class TwinSet:
         return {"cash_box_minor": sum(notes), "notes_stacked": notes,
                 "vouchers_stacked": [i.barcode for i in stacked if i.barcode is not None],
                 "tickets": [ticket_number(t) for t in list(printer.tickets)],
+                "uncut": [ticket_number(t) for t in list(printer.uncut) + [printer.partial]
+                          if ticket_number(t)],
                 "acceptor": state, "idle": idle}
 
     def command(self, line: str) -> dict[str, Any]:

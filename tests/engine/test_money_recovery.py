@@ -56,6 +56,12 @@ def test_a_superseded_escrow_is_not_offered_again(tmp_path):
     eng.step(NoteEscrowed(1, 500, "third"))
     eng.step(NoteReturned(1, "third"))
     assert eng.store.open_escrows() == {}
+    # issue 11.1: journaled as found in the stacker, then killed before the RESET:
+    # the next start-up's 0x42 owes nothing more (no second, value-less review)
+    from cabinet.events import NoteUncredited
+    eng.step(NoteEscrowed(1, 1000, "fourth"))
+    eng.step(NoteUncredited(1, "in_stacker", "fourth", 1000))
+    assert eng.store.open_escrows()[1]["credited"] is True
 
 
 # -- issue 11.1 / 11.10: notes the acceptor took but never credited ---------------------

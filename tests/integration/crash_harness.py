@@ -322,6 +322,10 @@ def check_physical_truth(journal: Path, truth: dict[str, Any]) -> None:
     assert st.meters.vouchers_out_count == len(printed), "vouchers out count"
     assert st.meters.vouchers_out_minor == sum(vouchers[n].amount_minor for n in printed), \
         "vouchers out amount"
+    for n in truth.get("uncut", []):
+        rec = vouchers.get(n)
+        assert n not in printed and (rec is None or rec.status in ("handpay", "handpaid")), \
+            f"print of {n[-4:]} never cut, yet {'counted out' if n in printed else rec}"
     for n in cut:
         rec = vouchers.get(n)
         assert rec is not None, f"ticket {n[-4:]} cut but unknown to the journal"
