@@ -205,7 +205,6 @@ class SoakResult:
     failures: list[str] = field(default_factory=list)
     truth_checks: int = 0
     power_cuts: int = 0
-    reviews_credited: int = 0
 
 
 def verify_journal(journal: Path) -> dict[str, Any]:
@@ -397,7 +396,7 @@ def _step(eng: EngineProc, rng: random.Random, issued: list[str]) -> str:
                 eng.sim({"cmd": "voucher", "validation_number": issued.pop()})
                 return "voucher_in"
             kind = "note"
-            if eng.twins is not None and rng.random() < 0.12:
+            if eng.twins is not None and rng.random() < 0.25:
                 # issue 11: the acceptor loses power mid-note (or while idle)
                 where = rng.choice(["accepting", "escrow", "stacking", "vend_valid",
                                     "stacked", "now"])
@@ -478,8 +477,29 @@ def soak(workdir: Path, kills: int, seed: int = 1, progress: Any = None,
                 res.power_cuts += kind.startswith("note_power_")
                 time.sleep(rng.uniform(0.01, 0.12))
             time.sleep(rng.uniform(0.0, 0.05))
+            noted = False
+            if twins is not None and rng.random() < 0.15 and \
+                    (eng.snapshot or {}).get("mode") in ("attract", "betting", "in_round"):
+                # kill while a note is on its way (escrow, STACK, VEND VALID, ACK),
+                # sometimes just after the acceptor lost power past STACK
+                if rng.random() < 0.4:
+                    where = rng.choice(["stacking", "vend_valid"])
+                    twins.cmd({"cmd": "power_at", "state": where})
+                    res.kinds[f"note_power_{where}_then_kill"] += 1
+                    res.power_cuts += 1
+                eng.sim({"cmd": "note", "amount_minor": rng.choice([500, 1000, 2000])})
+                time.sleep(rng.uniform(0.0, 0.4))
+                res.kinds["note_then_kill"] += 1
+                noted = True
             eng.kill()
             res.kills += 1
+            if twins is not None and rng.random() < (0.5 if noted else 0.06):
+                # the power cut took the acceptor too (issue 11.1: kill, then power-cycle
+                # the acceptor, maybe at STACKING / VEND VALID)
+                state = twins.cmd({"cmd": "truth"}).get("acceptor", "")
+                twins.cmd({"cmd": "bill", "line": "power"})
+                res.kinds[f"power_cut_engine_dead_{state.lower()}"] += 1
+                res.power_cuts += 1
             try:
                 committed = verify_journal(eng.journal)
                 res.checks += 1

@@ -35,7 +35,7 @@ def test_kill_nine_anywhere_loses_nothing_and_counts_nothing_twice(tmp_path):
     assert res.kinds["hit"] + res.kinds["stand"] + res.kinds["double"] > 0
     # issue 11: power cuts past STACK happened, and their notes were resolved by the key
     assert res.kinds["note_power_stacking"] + res.kinds["note_power_vend_valid"] > 0
-    assert res.power_cuts >= points // 20 and res.kinds["tilt_key"] > 0
+    assert res.power_cuts >= points // 10 and res.kinds["tilt_key"] > 0
 
 
 def test_kill_nine_around_jackpot_handpays(tmp_path):
