@@ -143,6 +143,7 @@ def build_drivers(
         directory = settings.sim_dir or Path(tempfile.mkdtemp(prefix="cabinet-sim-"))
         sim = start_sim_devices(directory, wiring=settings.wiring)
         pin_factory = sim.pin_factory
+        assert sim.bill is not None and sim.printer is not None   # started here
         bill_url, printer_url = sim.bill.path, sim.printer.path
         log.info("simulated devices in %s", directory)
     else:

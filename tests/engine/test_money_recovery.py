@@ -192,3 +192,14 @@ def test_escrow_decision_returns_the_note_within_two_seconds_when_the_engine_is_
 
     d.post = post
     assert d._decide(dev.BillEscrowed("next", 2, 500, 0x63)) is dev.EscrowDecision.RETURN
+
+
+def test_event_log_says_the_note_in_the_stacker_was_not_credited():
+    """Issue 11.1: the Event log page shows the record and how it was resolved."""
+    from cabinet.maintenance import event_line
+    row = {"wall_s": 0.0, "station": 1, "amount_minor": 2000, "kind": "note_in_stacker",
+           "data": {"txn": "A", "validation_number": "", "credited": False}}
+    assert "note in stacker · station 1 · $20.00 · not credited" in event_line(row)
+    row = {"wall_s": 0.0, "station": 1, "amount_minor": 2000, "kind": "bill_stacked",
+           "data": {"txn": "A", "via": "attendant"}}
+    assert event_line(row).endswith("credited by the attendant's key")
