@@ -277,7 +277,7 @@ def settle(eng: EngineProc, timeout_s: float = 8.0) -> dict[str, Any]:
     while time.monotonic() < deadline:
         truth = eng.sim({"cmd": "truth"})
         if truth.get("idle") and (eng.snapshot or {}).get("mode") != "cash_out":
-            time.sleep(0.1)             # the last commit's snapshot is out
+            time.sleep(0.05)            # the last commit's snapshot is out
             again = eng.sim({"cmd": "truth"})
             if again.get("idle") and again.get("cash_box_minor") == truth.get("cash_box_minor"):
                 return again
