@@ -86,3 +86,29 @@ def test_power_cut_past_stack_is_reviewed_shown_and_credited_once_by_the_key(
     store.close()
     assert kinds == [("note_in_stacker", 2000), ("bill_stacked", 2000),
                      ("note_review_resolved", 2000)]
+
+
+def test_twin_set_serves_each_station_and_refuses_bad_commands(tmp_path: Path) -> None:
+    """Issue 11 soak: ``TwinSet`` (behind ``cabinet sim-devices``) lays station N's ptys
+    out where ``cabinet engine --twins`` looks (``station_dir``) and answers bad
+    commands with one-line errors, touching nothing."""
+    import json
+
+    from drivers.sim.twins import TwinSet, station_dir
+    twins = TwinSet(tmp_path, stations=2)
+    try:
+        assert (station_dir(tmp_path, 2) / "bill-acceptor").exists()
+        assert station_dir(tmp_path, 1) == tmp_path
+        ok = twins.command(json.dumps({"cmd": "note", "amount_minor": 500, "station": 2}))
+        assert ok == {"ok": True}
+        assert twins.twins[2][0]._queue and not twins.twins[1][0]._queue
+        assert twins.command("{")["ok"] is False
+        assert "no station 3" in twins.command('{"cmd": "truth", "station": 3}')["error"]
+        assert "state must be one of" in twins.command(
+            '{"cmd": "power_at", "state": "later"}')["error"]
+        assert "no bill of 7" in twins.command('{"cmd": "note", "amount_minor": 7}')["error"]
+        truth = twins.command('{"cmd": "truth"}')
+        assert truth["cash_box_minor"] == 0 and truth["tickets"] == []
+        assert truth["acceptor"] == "POWER_UP" and not truth["idle"]    # no host yet
+    finally:
+        twins.close()
