@@ -14,6 +14,12 @@ four jobs on two cores finish 10,000 points in a bit over an hour.
 with ``--out`` also appends the summary to FILE and keeps a running tally in
 FILE's ``.progress`` twin. The same harness runs in
 ``tests/integration/test_crash_recovery.py``.
+
+Issue 11: each soak runs its device twins in a process of their own
+(``cabinet sim-devices``) that survives every kill, cuts the acceptor's power now
+and then (also at STACKING / VEND VALID), and after every restart checks the
+meters against the twins' physical truth (cash box; tickets cut).
+``--in-engine-twins`` runs the twins inside the engine as before (no truth checks).
 """
 
 from __future__ import annotations
@@ -34,12 +40,12 @@ from cabinet.settings import GameSettings  # noqa: E402
 from tests.integration.crash_harness import SoakResult, soak  # noqa: E402
 
 
-def _job(args: tuple[int, int, int | None, multiprocessing.Queue]) -> SoakResult:  # type: ignore[type-arg]
+def _job(args: tuple[int, int, int | None, bool, multiprocessing.Queue]) -> SoakResult:  # type: ignore[type-arg]
     """One soak of ``points`` kills with ``seed``; reports each kill on ``queue``."""
-    points, seed, jackpot_limit, queue = args
+    points, seed, jackpot_limit, physical, queue = args
     settings = None if jackpot_limit is None else GameSettings(jackpot_limit_minor=jackpot_limit)
     with tempfile.TemporaryDirectory(prefix="crash-soak-") as d:
-        return soak(Path(d), points, seed=seed, settings=settings,
+        return soak(Path(d), points, seed=seed, settings=settings, physical=physical,
                     progress=lambda res: queue.put((seed, res.kills, len(res.failures),
                                                     res.rounds_resumed)))
 
@@ -51,6 +57,8 @@ def main() -> int:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--jackpot-limit-minor", type=int, default=None)
     ap.add_argument("--out", type=Path)
+    ap.add_argument("--in-engine-twins", action="store_true",
+                    help="twins inside the engine (before issue 11): no physical-truth checks")
     args = ap.parse_args()
     if args.points < 1 or not 1 <= args.jobs <= args.points:
         ap.error("--points must be >= 1 and --jobs 1..points")
@@ -58,7 +66,8 @@ def main() -> int:
     t0 = time.monotonic()
     manager = multiprocessing.Manager()
     queue = manager.Queue()
-    tasks = [(n, args.seed + i, args.jackpot_limit_minor, queue) for i, n in enumerate(shares)]
+    tasks = [(n, args.seed + i, args.jackpot_limit_minor, not args.in_engine_twins, queue)
+             for i, n in enumerate(shares)]
     state: dict[int, tuple[int, int, int]] = {}
     bar = tqdm(total=args.points, unit="kill", file=sys.stderr)
     with multiprocessing.Pool(args.jobs) as pool:
@@ -86,6 +95,8 @@ def main() -> int:
         res.kills += r.kills
         res.checks += r.checks
         res.rounds_resumed += r.rounds_resumed
+        res.truth_checks += r.truth_checks
+        res.power_cuts += r.power_cuts
         res.failures += r.failures
         kinds.update(r.kinds)
     elapsed = time.monotonic() - t0
@@ -93,8 +104,11 @@ def main() -> int:
     setup = f"{args.jobs} job(s), seeds {args.seed}-{args.seed + args.jobs - 1}"
     if args.jackpot_limit_minor is not None:
         setup += f", jackpot limit {args.jackpot_limit_minor} minor"
+    setup += ", twins in the engine" if args.in_engine_twins else ", twins in their own process"
     summary = (f"crash soak ({setup}): {res.kills} SIGKILLs, {res.checks} journal checks "
-               f"passed, {res.rounds_resumed} rounds resumed with the same cards, "
+               f"passed, {res.truth_checks} physical-truth checks passed (cash box, tickets), "
+               f"{res.power_cuts} acceptor power cuts, "
+               f"{res.rounds_resumed} rounds resumed with the same cards, "
                f"{len(res.failures)} failures, {elapsed / 60:.1f} min\n  actions: {top}")
     for f in res.failures[:10]:
         summary += f"\n  FAILURE {f}"

@@ -82,8 +82,13 @@ def _check_devices(path: Path, name: str, dev: Any, wiring_allowed: bool) -> Non
 
 
 def build_devices(mode: str, config: dict[str, Any], engine: Engine,
-                  sim_dir: Path | None, sim_socket: Path | None) -> Devices:
+                  sim_dir: Path | None, sim_socket: Path | None,
+                  twins: Path | None = None) -> Devices:
     """The device set for ``mode``: ``sim``, ``hardware`` or ``none``.
+
+    ``twins``: in sim mode, the state directory of a running ``cabinet
+    sim-devices`` (its serial twins outlive this process, as real devices do);
+    station N's ports are ``drivers.sim.twins.station_dir(twins, N)``.
 
     Station 1 uses ``[devices]`` (and ``wiring``); stations 2 and 3 of a
     multi-station cabinet use ``[station2]`` / ``[station3]`` tables with the
@@ -98,7 +103,7 @@ def build_devices(mode: str, config: dict[str, Any], engine: Engine,
     from drivers.wiring import Wiring, load_wiring
 
     n_stations = len(engine.cab.s.stations)
-    open_txn = engine.store.open_escrow()
+    open_txns = engine.store.open_escrows()      # issue 11.4: every station's
     members = []
     for n in range(1, n_stations + 1):
         section = config.get("devices", {}) if n == 1 else config.get(f"station{n}", {})
@@ -112,12 +117,15 @@ def build_devices(mode: str, config: dict[str, Any], engine: Engine,
             mode="hardware" if mode == "hardware" else "sim", wiring=wiring,
             bill_acceptor=dev_cfg.get("bill_acceptor", "id003"), **urls,
             sim_dir=None if sim_dir is None else (sim_dir if n == 1 else sim_dir / f"station{n}"),
+            sim_twins_dir=None if twins is None or mode != "sim"
+            else (twins if n == 1 else twins / f"station{n}"),
             bill_poll_interval_s=float(dev_cfg.get(
                 "bill_poll_interval_s", 0.2 if mode == "hardware" else 0.05)))
         txn = None
-        if open_txn is not None and open_txn.get("station", 1) == n:
+        open_txn = open_txns.get(n)
+        if open_txn is not None:
             txn = OpenTransaction(open_txn["txn"], open_txn["denomination_minor"],
-                                  open_txn["validation_number"])
+                                  open_txn["validation_number"], open_txn["credited"])
         members.append(DriverDevices(settings, engine.cab.legal_actions, txn,
                                      station=n, tower_light=n == 1))
     return StationDevices(members, sim_socket)
@@ -148,13 +156,13 @@ def _check_program(engine: Engine) -> None:
 
 
 async def _run(journal: Path, socket: Path, mode: str, config: dict[str, Any],
-               sim_dir: Path | None) -> None:
+               sim_dir: Path | None, twins: Path | None = None) -> None:
     private_dir(socket.parent, group_ok=True)   # refuse a hijacked folder before anything starts
     store, _ = open_journal(journal)            # a corrupt one: salvaged, RAM error
     engine = Engine(store)
     _check_program(engine)
     sim_socket = socket.with_name(socket.name + ".sim") if mode == "sim" else None
-    engine.devices = build_devices(mode, config, engine, sim_dir, sim_socket)
+    engine.devices = build_devices(mode, config, engine, sim_dir, sim_socket, twins)
     server = UIServer(engine, socket)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
@@ -202,7 +210,7 @@ def lock_journal(journal: Path) -> Any:
 
 
 def engine_main(journal: str | None, socket: str | None, devices: str, config: str | None,
-                sim_dir: str | None) -> int:
+                sim_dir: str | None, twins: str | None = None) -> int:
     """Run the engine until SIGTERM/SIGINT; returns the exit status."""
     logging.basicConfig(level=os.environ.get("CABINET_LOG", "INFO"),
                         format="%(asctime)s %(name)s %(levelname)s %(message)s")
@@ -230,7 +238,7 @@ def engine_main(journal: str | None, socket: str | None, devices: str, config: s
     try:
         asyncio.run(_run(journal_path,
                          Path(socket) if socket else default_socket(), devices, cfg,
-                         Path(sim_dir) if sim_dir else None))
+                         Path(sim_dir) if sim_dir else None, Path(twins) if twins else None))
     except ValueError as e:               # ConfigError of the cabinet or of drivers/
         print(f"config: {e}", file=sys.stderr)
         return 2

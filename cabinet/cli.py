@@ -47,6 +47,9 @@ def _build_parser() -> argparse.ArgumentParser:
     ep.add_argument("--devices", choices=["sim", "hardware", "none"], default="sim")
     ep.add_argument("--config", help="cabinet TOML (devices, wiring)")
     ep.add_argument("--sim-dir", help="where simulated devices put their ptys and tickets")
+    ep.add_argument("--twins", metavar="DIR",
+                    help="with --devices sim: use the serial twins of a running "
+                         "'cabinet sim-devices --state-dir DIR' (they outlive the engine)")
 
     for name, helptext in (("meters", "print the meters of a journal"),
                            ("recall", "print the last rounds (game recall)"),
@@ -72,6 +75,8 @@ def _build_parser() -> argparse.ArgumentParser:
                                    "(default: where this program runs from)")
 
     for name, helptext in (("sim-device", "run one simulated device on a pty (bill|printer)"),
+                           ("sim-devices", "run every station's serial twins in a process "
+                                           "of their own (bill acceptor, printer)"),
                            ("parsheet", "exact RTP, strategy and par sheet of a variant"),
                            ("simulate", "simulate rounds of a variant with basic strategy")):
         sub.add_parser(name, help=helptext + "; see 'cabinet " + name + " --help'")
@@ -82,12 +87,15 @@ def _pass_through(name: str, rest: list[str]) -> int:
     if name == "sim-device":
         from drivers.sim.cli import main as sim_main
         return sim_main(rest)
+    if name == "sim-devices":
+        from drivers.sim.twins import sim_devices_main
+        return sim_devices_main(rest)
     from cabinet.strategy.cli import parsheet_main, simulate_main
     return parsheet_main(rest) if name == "parsheet" else simulate_main(rest)
 
 
 #: Sub-commands with a parser of their own: everything after the name goes to it.
-PASS_THROUGH = ("parsheet", "simulate", "sim-device")
+PASS_THROUGH = ("parsheet", "simulate", "sim-device", "sim-devices")
 #: Read-only sub-commands that print to stdout: a closed pipe ends them quietly.
 PIPE_VIEWS = ("meters", "recall", "events", "replay", "parsheet", "simulate")
 
@@ -130,7 +138,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     if args.command == "engine":
         from cabinet.__main__ import engine_main
-        return engine_main(args.journal, args.socket, args.devices, args.config, args.sim_dir)
+        return engine_main(args.journal, args.socket, args.devices, args.config, args.sim_dir,
+                           args.twins)
     if args.command in ("meters", "recall", "events", "doctor"):
         import sqlite3
         from pathlib import Path

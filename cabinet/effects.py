@@ -64,9 +64,11 @@ class SaveRecall(Effect):
 
 @dataclass(frozen=True, slots=True)
 class StackNote(Effect):
-    """Answer an escrow: stack the bill or voucher."""
+    """Answer an escrow: stack the bill or voucher (``txn``: the escrow's id, so a
+    late answer is never taken for a newer escrow's; not part of equality)."""
 
     station: int
+    txn: str = field(default="", compare=False)
 
 
 @dataclass(frozen=True, slots=True)

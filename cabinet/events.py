@@ -85,6 +85,23 @@ class NoteReturned(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class NoteUncredited(Event):
+    """Issue 11.1 / 11.10: the acceptor took an item it never reported stacked.
+
+    ``kind``: ``in_stacker`` (power-up, ID-003 0x42: the item is in the cash box)
+    or ``in_path`` (STACKed, jammed, cleared: it may be in the cash box).
+    ``txn``, ``denomination_minor``, ``validation_number``: the transaction it
+    belongs to ("" / 0 when the driver does not know it).
+    """
+
+    station: int
+    kind: str
+    txn: str = ""
+    denomination_minor: int = 0
+    validation_number: str = ""
+
+
+@dataclass(frozen=True, slots=True)
 class VoucherEscrowed(Event):
     """A voucher is held in escrow. ``record`` is the journal's record of that
     validation number, or ``None`` if this cabinet never issued it."""

@@ -45,6 +45,7 @@ from cabinet.events import (
     NoteEscrowed,
     NoteReturned,
     NoteStacked,
+    NoteUncredited,
     PrintFinished,
     VoucherEscrowed,
     VoucherStacked,
@@ -56,14 +57,19 @@ from drivers.voucher import Voucher
 
 log = logging.getLogger("cabinet.hardware")
 
-#: How long a driver thread waits for the engine to journal an escrow or a credit.
+#: How long a driver thread waits for the engine to journal a credit.
 JOURNAL_WAIT_S = 5.0
+#: How long the escrow decision may wait for the engine (issue 11.10): well inside
+#: the acceptor's own escrow timing (protocols.md 1.8: it auto-returns after ~10 s,
+#: and decide "within a few seconds"); past it the note goes back.
+DECIDE_WAIT_S = 2.0
 #: How often the printer's status is read while idle.
 PRINTER_WATCH_S = 2.0
 
 _BILL_FAULTS = {"jam_in_acceptor": "bill_jam", "jam_in_stacker": "bill_jam",
                 "stacker_full": "bill_stacker_full", "stacker_open": "bill_stacker_open",
-                "cheated": "bill_cheat", "failure": "bill_failure"}
+                "cheated": "bill_cheat", "failure": "bill_failure",
+                "link_garbled": "bill_link_config"}
 _PRINTER_FAULTS = {PrinterState.PAPER_OUT: "printer_paper_out",
                    PrinterState.COVER_OPEN: "printer_cover_open",
                    PrinterState.ERROR: "printer_failure",
@@ -143,12 +149,25 @@ class DriverDevices:
         self.post(event).result(JOURNAL_WAIT_S)
 
     def _decide(self, esc: dev.BillEscrowed | dev.VoucherEscrowed) -> dev.EscrowDecision:
-        """Escrow: the engine decides, the escrow is journaled, then we answer."""
-        self._decision.reset()
+        """Escrow: the engine decides, the escrow is journaled, then we answer.
+
+        Returns RETURN when the engine cannot answer within ``DECIDE_WAIT_S``
+        (issue 11.10); a late "stack" for this or an older escrow is ignored.
+        """
+        assert self.post is not None
+        self._decision.reset(esc.transaction_id)
         if isinstance(esc, dev.VoucherEscrowed):
-            self._wait(VoucherEscrowed(self.station, esc.validation_number, None, esc.transaction_id))
+            event: Event = VoucherEscrowed(self.station, esc.validation_number, None,
+                                           esc.transaction_id)
         else:
-            self._wait(NoteEscrowed(self.station, esc.denomination_minor, esc.transaction_id))
+            event = NoteEscrowed(self.station, esc.denomination_minor, esc.transaction_id)
+        try:
+            self.post(event).result(DECIDE_WAIT_S)
+        except concurrent.futures.TimeoutError:
+            log.warning("escrow %s: no decision within %.1f s, returning it",
+                        esc.transaction_id, DECIDE_WAIT_S)
+            self._decision.reset("")
+            return dev.EscrowDecision.RETURN
         return dev.EscrowDecision.STACK if self._decision.stack else dev.EscrowDecision.RETURN
 
     def _credit(self, ev: dev.BillVended | dev.VoucherVended | dev.PulseTrainCounted) -> None:
@@ -160,8 +179,18 @@ class DriverDevices:
                                    else ev.amount_minor, ev.transaction_id))
 
     def _sink(self, ev: Any) -> None:
-        """Non-money driver events (any thread): faults, online/offline, returns."""
+        """Non-money driver events (any thread): faults, online/offline, returns.
+
+        An item the acceptor took but never credited (issue 11.1 / 11.10) is
+        money: this returns only once it is journaled, and raises otherwise
+        (``TimeoutError`` or the store's error) so the driver reports it again.
+        """
         assert self.post is not None
+        if isinstance(ev, dev.BillFoundInStacker | dev.BillPossiblyInPath):
+            kind = "in_stacker" if isinstance(ev, dev.BillFoundInStacker) else "in_path"
+            self._wait(NoteUncredited(self.station, kind, ev.transaction_id or "",
+                                      ev.denomination_minor, ev.validation_number or ""))
+            return
         out = self._translate(ev)
         if out is not None:
             self.post(out)
@@ -233,7 +262,8 @@ class DriverDevices:
         if d is None:
             return
         if isinstance(effect, StackNote) and effect.station == self.station:
-            self._decision.stack = True
+            self._decision.stack = effect.txn in ("", self._decision.txn) \
+                and bool(self._decision.txn)
         elif isinstance(effect, ReturnNote) and effect.station == self.station:
             self._decision.stack = False
         elif isinstance(effect, SetLamps) and effect.station == self.station:
@@ -366,6 +396,10 @@ class DriverDevices:
             return {"ok": False, "error": "no simulated devices"}
         sim = d.sim
         cmd = msg.get("cmd")
+        if (sim.bill is None or sim.printer is None) and cmd in (
+                "note", "voucher", "bill", "printer", "tickets"):
+            return {"ok": False, "error": f"{cmd}: the serial twins run in their own process "
+                                          "(cabinet sim-devices): use its control socket"}
         try:
             if cmd == "press":
                 action = _sim_choice(msg, "action", _SIM_ACTIONS)
@@ -453,9 +487,12 @@ class EscrowOutcome:
 
     def __init__(self) -> None:
         self.stack = False
+        self.txn = ""
 
-    def reset(self) -> None:
+    def reset(self, txn: str) -> None:
+        """A new escrow ``txn`` ("" for none) waits: no answer yet."""
         self.stack = False
+        self.txn = txn
 
 
 class StationDevices:

@@ -48,6 +48,7 @@ from cabinet.events import (
     NoteEscrowed,
     NoteReturned,
     NoteStacked,
+    NoteUncredited,
     PowerUp,
     PrintFinished,
     Tick,
@@ -73,6 +74,7 @@ from cabinet.state import (
     CabinetState,
     HandpayState,
     MaintState,
+    NoteReview,
     PrintingState,
     StationState,
 )
@@ -823,7 +825,7 @@ class Cabinet:
         else:
             out.append(Journal("note_escrowed", ev.station, ev.denomination_minor,
                                {"txn": ev.txn}))
-            out.append(StackNote(ev.station))
+            out.append(StackNote(ev.station, ev.txn))
 
     def _refuse_money_in(self, st: StationState | None, amount: int) -> str | None:
         if st is None:
@@ -854,14 +856,69 @@ class Cabinet:
                                {"txn": ev.txn}))
             return
         # A stacked note is always credited, whatever the mode: it is in the box.
+        self._drop_review(ev.txn)       # issue 11.1: a resumed VEND VALID credits it
+        self._credit_note(st, ev.denomination_minor, ev.txn, out)
+
+    def _credit_note(self, st: StationState, amount: int, txn: str, out: list[Effect],
+                     via: str = "") -> None:
         st.refusal = ""
-        st.credits_minor += ev.denomination_minor
-        st.meters.add("bills_in_minor", ev.denomination_minor)
+        st.credits_minor += amount
+        st.meters.add("bills_in_minor", amount)
         st.meters.add("bills_in_count", 1)
-        st.meters.count_bill(ev.denomination_minor)
-        st.last_bills_minor = (st.last_bills_minor + [ev.denomination_minor])[-5:]
-        out.append(Journal("bill_stacked", ev.station, ev.denomination_minor, {"txn": ev.txn}))
-        out.append(SendCue("bill_stacked", ev.station, {"amount_minor": ev.denomination_minor}))
+        st.meters.count_bill(amount)
+        st.last_bills_minor = (st.last_bills_minor + [amount])[-5:]
+        data = {"txn": txn, "via": via} if via else {"txn": txn}
+        out.append(Journal("bill_stacked", st.station, amount, data))
+        out.append(SendCue("bill_stacked", st.station, {"amount_minor": amount}))
+
+    def _drop_review(self, txn: str) -> None:
+        if txn and any(r.txn == txn for r in self.s.note_reviews):
+            self.s.note_reviews = [r for r in self.s.note_reviews if r.txn != txn]
+            self._review_faults()
+
+    def _review_faults(self) -> None:
+        """The tilt codes follow the reviews still waiting (errors.FAULTS 306/307)."""
+        kinds = {f"note_{r.kind}" for r in self.s.note_reviews}
+        faults = {c: t for c, t in self.s.faults.items()
+                  if not c.startswith("note_in_") or c in kinds}
+        for code in sorted(kinds - set(faults)):
+            faults[code] = FAULTS[code][1]
+        self.s.faults = faults
+
+    def _on_note_uncredited(self, ev: NoteUncredited, out: list[Effect]) -> None:
+        """Issue 11.1 / 11.10: journal the uncredited item and lock up for the attendant."""
+        st = self.station(ev.station)
+        if st is None or ev.kind not in ("in_stacker", "in_path"):
+            out.append(Rejected("note uncredited", "no such station or kind"))
+            return
+        data = {"txn": ev.txn, "validation_number": ev.validation_number[-4:]}
+        if ev.txn and ev.txn in self.s.recent_txns:
+            out.append(Journal(f"note_{ev.kind}", ev.station, ev.denomination_minor,
+                               {**data, "credited": True}))
+            return                        # already credited: nothing is owed
+        if ev.txn and any(r.txn == ev.txn for r in self.s.note_reviews):
+            return
+        self.s.note_reviews = [*self.s.note_reviews, NoteReview(
+            station=ev.station, txn=ev.txn, amount_minor=ev.denomination_minor,
+            kind=ev.kind, validation_number=ev.validation_number)]
+        self._review_faults()
+        out.append(Journal(f"note_{ev.kind}", ev.station, ev.denomination_minor,
+                           {**data, "credited": False}))
+
+    def _resolve_review(self, out: list[Effect]) -> None:
+        """The attendant's key on the oldest review: a note in the cash box of known
+        value is credited (once: its txn is remembered); anything else is recorded
+        as reviewed, not credited."""
+        r = self.s.note_reviews[0]
+        self.s.note_reviews = self.s.note_reviews[1:]
+        self._review_faults()
+        st = self._st(r.station)
+        credit = r.kind == "in_stacker" and r.amount_minor > 0 and not r.validation_number \
+            and not (r.txn and self._seen_txn(r.txn))
+        if credit:
+            self._credit_note(st, r.amount_minor, r.txn, out, via="attendant")
+        out.append(Journal("note_review_resolved", r.station, r.amount_minor if credit else 0,
+                           {"txn": r.txn, "kind": r.kind, "credited": credit}))
 
     def _voucher_refusal(self, st: StationState | None, rec: VoucherRecord | None) -> str | None:
         if rec is None:
@@ -890,7 +947,7 @@ class Cabinet:
             assert ev.record is not None
             out.append(Journal("voucher_escrowed", ev.station, ev.record.amount_minor,
                                {"txn": ev.txn, "validation_number": ev.validation_number}))
-            out.append(StackNote(ev.station))
+            out.append(StackNote(ev.station, ev.txn))
 
     def _on_voucher_stacked(self, ev: VoucherStacked, out: list[Effect]) -> None:
         st = self.station(ev.station)
@@ -903,6 +960,7 @@ class Cabinet:
                                {"validation_number": ev.validation_number[-4:], "txn": ev.txn}))
             return
         st.refusal = ""
+        self._drop_review(ev.txn)       # issue 11.1: a resumed VEND VALID credits it
         st.credits_minor += rec.amount_minor
         st.meters.add("vouchers_in_minor", rec.amount_minor)
         st.meters.add("vouchers_in_count", 1)
@@ -948,12 +1006,15 @@ class Cabinet:
 
     def _on_key(self, ev: KeyChanged, out: list[Effect]) -> None:
         s = self.s
-        s.key_on = ev.on
+        was_on, s.key_on = s.key_on, ev.on
+        if ev.on and was_on:
+            return                  # a position report (start-up, re-poll), not a turn
         if ev.on:
             if s.handpay is not None:
                 self._reset_handpay(out)
-            elif s.maintenance is None and (s.ram_error or (not s.round_open
-                                                            and s.printing is None)):
+            elif s.note_reviews:
+                self._resolve_review(out)
+            elif s.maintenance is None and self._may_enter_maintenance():
                 s.maintenance = MaintState(page="settings" if s.needs_config else "main")
                 out.append(Journal("maintenance_enter"))
             elif s.maintenance is None:
@@ -966,10 +1027,11 @@ class Cabinet:
             out.append(Journal("maintenance_exit"))
 
     def _may_enter_maintenance(self) -> bool:
-        """Between rounds, with no ticket printing and no handpay waiting (research I
+        """Between rounds, with no ticket printing, no handpay and no note review waiting (research I
         "Audit / test mode": "any time except during play or cash-out")."""
         s = self.s
-        return s.ram_error or (not s.round_open and s.printing is None and s.handpay is None)
+        return s.ram_error or (not s.round_open and s.printing is None and s.handpay is None
+                               and not s.note_reviews)
 
     def _enter_maintenance_if_keyed(self, out: list[Effect]) -> None:
         """The key on opens the menu as soon as it may: at once, or when the round
@@ -1191,6 +1253,7 @@ _HANDLERS: dict[type, Callable[[Cabinet, Any, list[Effect]], None]] = {
     NoteEscrowed: Cabinet._on_note_escrow,
     NoteStacked: Cabinet._on_note_stacked,
     NoteReturned: Cabinet._on_note_returned,
+    NoteUncredited: Cabinet._on_note_uncredited,
     VoucherEscrowed: Cabinet._on_voucher_escrow,
     VoucherStacked: Cabinet._on_voucher_stacked,
     PrintFinished: Cabinet._on_print,

@@ -511,6 +511,10 @@ def _event_detail(kind: str, d: dict[str, Any], sym: str) -> str:
         detail.append("voucher " + str(d["validation_number"])[-4:].rjust(8, "*"))
     if "decision" in d:
         detail.append(f"{d['decision']} by timer")
+    if "credited" in d:                 # issue 11.1 / 11.10: notes taken, not credited
+        detail.append("credited" if d["credited"] else "not credited")
+    if d.get("via") == "attendant":
+        detail.append("credited by the attendant's key")
     if "page" in d:
         detail.append(str(d["page"]))
     if "access" in d:

@@ -78,6 +78,23 @@ class HandpayState(msgspec.Struct, kw_only=True):
     kind: str = "cancelled_credits"
 
 
+class NoteReview(msgspec.Struct, kw_only=True):
+    """Issue 11.1 / 11.10: an item the acceptor physically took but never credited,
+    waiting for the attendant's key.
+
+    ``kind``: ``in_stacker`` (power-up with the note in the cash box: the key
+    credits ``amount_minor`` once, research C "never lost") or ``in_path`` (STACKed,
+    then a jam, then gone: it may be in the cash box or the path; the key records
+    the attendant's review, no credit). ``amount_minor`` 0: value unknown.
+    """
+
+    station: int
+    txn: str
+    amount_minor: int
+    kind: str = "in_stacker"
+    validation_number: str = ""
+
+
 class PrintingState(msgspec.Struct, kw_only=True):
     """A voucher sent to the printer whose verdict has not come back."""
 
@@ -134,6 +151,7 @@ class CabinetState(msgspec.Struct, kw_only=True):
     audit_failed: bool = False
     handpay: HandpayState | None = None
     handpay_queue: list[HandpayState] = []
+    note_reviews: list[NoteReview] = []
     printing: PrintingState | None = None
     maintenance: MaintState | None = None
     power_ups: int = 0

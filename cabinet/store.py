@@ -730,31 +730,54 @@ class Store:
                  "amount_minor": r[5], "data": json.loads(r[6])} for r in rows]
 
     def open_escrow(self) -> dict[str, Any] | None:
-        """The last escrow journaled as stacked-to-be but never closed, if any.
+        """The newest station's unclosed escrow (see ``open_escrows``), or ``None``."""
+        found = [e for e in self.open_escrows().values() if not e["credited"]]
+        return found[-1] if found else None
+
+    def open_escrows(self) -> dict[int, dict[str, Any]]:
+        """Each station's newest escrow, if it still matters to its acceptor driver.
+
+        Issue 11.4: every station's open escrow is restored (two stations can be
+        past STACK when the engine dies). Issue 11.3: only a station's newest
+        escrow can be open; an older one was superseded (the acceptor took a new
+        item, so the old one was never stacked) and is not offered again.
 
         Returns:
-            ``{"txn", "denomination_minor", "validation_number", "station"}`` or
-            ``None``.
-            Closed means a later credit, return or ignored repeat with that txn.
+            ``{station: {"txn", "denomination_minor", "validation_number",
+            "station", "credited"}}``, ordered by journal position. ``credited``
+            False: journaled as stacked-to-be, never closed (a pending VEND VALID
+            or a power-up "bill in stacker" belongs to it). ``credited`` True:
+            credited by a VEND VALID whose ACK the acceptor may not have seen, or
+            journaled as found in the stacker before the RESET that the engine may
+            not have sent (a repeat VEND VALID or a power-up "bill in stacker" owes
+            nothing more).
+            Closed without a credit (a return, an invalid voucher, a note left for
+            the attendant's review): left out.
         """
         rows = self.db.execute(
-            "SELECT kind, amount_minor, data, station FROM events WHERE kind IN "
-            "('note_escrowed', 'voucher_escrowed') ORDER BY id DESC LIMIT 1").fetchall()
-        if not rows:
-            return None
-        kind, amount, data, station = rows[0]
-        info = json.loads(data)
-        txn = info.get("txn", "")
-        if not txn:
-            return None
-        closed = self.db.execute(
-            "SELECT 1 FROM events WHERE kind IN ('bill_stacked', 'voucher_in', 'note_returned', "
-            "'note_repeat_ignored', 'voucher_repeat_ignored', 'voucher_stacked_invalid') "
-            "AND json_extract(data, '$.txn') = ? LIMIT 1", (txn,)).fetchone()
-        if closed:
-            return None
-        return {"txn": txn, "denomination_minor": amount if kind == "note_escrowed" else 0,
-                "validation_number": info.get("validation_number"), "station": station}
+            "SELECT kind, amount_minor, data, station, MAX(id) FROM events WHERE kind IN "
+            "('note_escrowed', 'voucher_escrowed') GROUP BY station ORDER BY MAX(id)").fetchall()
+        out: dict[int, dict[str, Any]] = {}
+        for kind, amount, data, station, row_id in rows:
+            info = json.loads(data)
+            txn = info.get("txn", "")
+            if not txn:
+                continue
+            closes = self.db.execute(
+                "SELECT kind FROM events WHERE id > ? AND json_extract(data, '$.txn') = ? "
+                "AND kind IN ('bill_stacked', 'voucher_in', 'note_returned', "
+                "'note_repeat_ignored', 'voucher_repeat_ignored', 'voucher_stacked_invalid', "
+                "'note_in_stacker', 'note_in_path')", (row_id, txn)).fetchall()
+            kinds = {k for (k,) in closes}
+            # a note under the attendant's review is the engine's to settle now
+            credited = bool(kinds & {"bill_stacked", "voucher_in", "note_in_stacker"})
+            if kinds and not credited:
+                continue
+            out[int(station)] = {
+                "txn": txn, "denomination_minor": amount if kind == "note_escrowed" else 0,
+                "validation_number": info.get("validation_number"), "station": int(station),
+                "credited": credited}
+        return out
 
     def all_events(self) -> list[dict[str, Any]]:
         """Every event, oldest first (audits and tests)."""

@@ -231,9 +231,32 @@ class BillFoundInStacker:
 
     Attributes:
         transaction_id: the open transaction it most likely belongs to, or None.
+        denomination_minor: that transaction's bill value (minor units), 0 if unknown
+            or a voucher.
+        validation_number: that transaction's voucher number, or None.
     """
 
     transaction_id: str | None
+    denomination_minor: int = 0
+    validation_number: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class BillPossiblyInPath:
+    """Issue 11.10: a STACKed item left the acceptor without VEND VALID or a return
+    (a jam after STACK, then cleared): it may be in the cash box, in the path, or
+    taken out by whoever cleared the jam.  Never credit it automatically; the engine
+    leaves an unresolved record for the attendant.
+
+    Attributes:
+        transaction_id: the item's transaction.
+        denomination_minor: the bill value (minor units), 0 for a voucher.
+        validation_number: the voucher number, or None for a bill.
+    """
+
+    transaction_id: str
+    denomination_minor: int = 0
+    validation_number: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -305,6 +328,7 @@ DriverEvent = (
     | BillReturned
     | BillRejected
     | BillFoundInStacker
+    | BillPossiblyInPath
     | VendValidRepeated
     | DeviceOnline
     | DeviceOffline

@@ -32,7 +32,7 @@ from drivers.interfaces import (
     TicketPrinter,
 )
 from drivers.pulse_acceptor import PulseAcceptor
-from drivers.sim.twins import SimDevices, start_sim_devices
+from drivers.sim.twins import SimDevices, panel_only_devices, start_sim_devices
 from drivers.ticket_printer import EscPosTicketPrinter
 from drivers.wiring import Wiring
 
@@ -53,6 +53,10 @@ class DriverSettings:
         accept_vouchers: let the validator read TITO tickets.
         sim_dir: directory for the twins' pty symlinks and tickets (sim mode);
             None = a new temporary directory.
+        sim_twins_dir: sim mode with the serial twins in a process of their own
+            (``cabinet sim-devices``): open ``sim_twins_dir``/{bill-acceptor,printer}
+            like real ports and start only the mock pins here.  None = start the
+            twins in this process.
         bill_poll_interval_s: ID-003 status poll period (protocols.md: ~0.2 s; the
             twins answer at once, so simulation may poll faster).
         refire_guard_overrides_s: per-action refire windows for the panel.
@@ -66,6 +70,7 @@ class DriverSettings:
     enabled_denominations_minor: frozenset[int] | None = None
     accept_vouchers: bool = True
     sim_dir: Path | None = None
+    sim_twins_dir: Path | None = None
     bill_poll_interval_s: float = 0.2
     refire_guard_overrides_s: dict[Action, float] = field(default_factory=dict)
 
@@ -128,10 +133,17 @@ def build_drivers(
         gpiozero.GPIOZeroError / ImportError: hardware mode off the Pi.
     """
     sim: SimDevices | None = None
-    if settings.mode == "sim":
+    if settings.mode == "sim" and settings.sim_twins_dir is not None:
+        sim = panel_only_devices(settings.wiring)
+        pin_factory = sim.pin_factory
+        bill_url = str(settings.sim_twins_dir / "bill-acceptor")
+        printer_url = str(settings.sim_twins_dir / "printer")
+        log.info("external twins in %s", settings.sim_twins_dir)
+    elif settings.mode == "sim":
         directory = settings.sim_dir or Path(tempfile.mkdtemp(prefix="cabinet-sim-"))
         sim = start_sim_devices(directory, wiring=settings.wiring)
         pin_factory = sim.pin_factory
+        assert sim.bill is not None and sim.printer is not None   # started here
         bill_url, printer_url = sim.bill.path, sim.printer.path
         log.info("simulated devices in %s", directory)
     else:

@@ -25,6 +25,7 @@ from drivers.errors import DeviceOfflineError, DriverError, ProtocolError
 from drivers.events import (
     BillEscrowed,
     BillFoundInStacker,
+    BillPossiblyInPath,
     BillRejected,
     BillReturned,
     BillStacked,
@@ -100,10 +101,17 @@ class Id003BillAcceptor(BillAcceptor):
         url: port path or pyserial URL, opened with ``exclusive=True``.
         decide: engine callback at escrow (see ``interfaces.DecideCallback``).
         credit: engine callback at VEND VALID (see ``interfaces.CreditCallback``).
-        sink: receives every other event (``interfaces.EventSink``).
+        sink: receives every other event (``interfaces.EventSink``).  For
+            ``BillFoundInStacker`` and ``BillPossiblyInPath`` it must return only
+            once the engine journaled them and raise otherwise: the driver then
+            keeps the transaction (and does not RESET) and reports it again.
         open_transaction: the engine's journaled-but-unclosed escrow after a restart,
-            or None.  A VEND VALID or power-up status found pending at start-up is
-            attributed to it (``recovered=True``).
+            or None.  It is this driver's transaction from the start (issue 11.3): a
+            VEND VALID or power-up status found pending is attributed to it
+            (``recovered=True``); the same item still in escrow is STACKed again
+            under it (never a second transaction); anything else retires it
+            (``BillReturned``).  ``credited=True``: a repeated VEND VALID is only
+            ACKed and a power-up "bill in stacker" owes nothing.
         escrow_table_minor: fallback escrow code -> value (minor units) if the device's
             currency assignment (0x8A) cannot be read.  Default: US table.
         enabled_denominations_minor: values the validator may accept; None = all.
@@ -147,6 +155,7 @@ class Id003BillAcceptor(BillAcceptor):
         self._credit = credit
         self._sink = sink
         self._open_transaction = open_transaction
+        self._recovering = open_transaction is not None
         self._fallback_table = dict(
             c.USD_ESCROW_TABLE_MINOR if escrow_table_minor is None else escrow_table_minor
         )
@@ -165,6 +174,12 @@ class Id003BillAcceptor(BillAcceptor):
         self._port: SerialLike | None = None
         self._decoder = c.FrameDecoder()
         self._txn: _Transaction | None = None
+        if open_transaction is not None:
+            ot = open_transaction
+            self._txn = _Transaction(
+                ot.transaction_id, 0, ot.denomination_minor, ot.validation_number,
+                _Phase.CREDITED if ot.credited else _Phase.STACK_SENT, recovered=True,
+            )
         self._sequence = 0
         self._failures = 0
         self._last_status: int | None = None
@@ -178,6 +193,10 @@ class Id003BillAcceptor(BillAcceptor):
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self.crc_errors = 0
+        #: Every unanswered poll of the current streak still received bytes (a link
+        #: at the wrong baud rate or parity, not a pulled cable): issue 11.10.
+        self._garbled = False
+        self._bytes_seen = False
 
     # --- public API --------------------------------------------------------------------
 
@@ -289,7 +308,14 @@ class Id003BillAcceptor(BillAcceptor):
         self._online = False
         if not self._offline_reported:
             self._offline_reported = True
-            self._emit(DeviceOffline(Device.BILL_ACCEPTOR, reason))
+            if self._garbled:
+                # Issue 11.10: bytes arrive but never a valid frame: its own fault.
+                self._emit(DeviceFault(
+                    Device.BILL_ACCEPTOR, "link_garbled",
+                    f"bytes arrive but no valid frame ({self.crc_errors} CRC errors so "
+                    f"far): check 9600 baud, 8 data bits, even parity, 1 stop bit"))
+            else:
+                self._emit(DeviceOffline(Device.BILL_ACCEPTOR, reason))
 
     def _close_port(self) -> None:
         port, self._port = self._port, None
@@ -330,6 +356,7 @@ class Id003BillAcceptor(BillAcceptor):
         while True:
             chunk = self._port.read(max(1, self._port.in_waiting))
             if chunk:
+                self._bytes_seen = True
                 before = self._decoder.crc_errors
                 frames = self._decoder.feed(chunk)
                 self.crc_errors += self._decoder.crc_errors - before
@@ -342,13 +369,16 @@ class Id003BillAcceptor(BillAcceptor):
                 return None
 
     def _poll(self) -> c.Frame | None:
+        self._bytes_seen = False
         reply = self._transact(c.status_request(), retries=0)
         if reply is None:
+            self._garbled = self._bytes_seen and (self._garbled or self._failures == 0)
             self._failures += 1
             if self._failures >= self._offline_after:
                 raise DeviceOfflineError(f"no valid reply to {self._failures} polls")
             return None
         self._failures = 0
+        self._garbled = False
         return reply
 
     def _command(self, frame: bytes, what: str) -> None:
@@ -422,24 +452,42 @@ class Id003BillAcceptor(BillAcceptor):
 
     def _power_up_status(self, frame: c.Frame) -> None:
         if frame.code not in c.POWER_UP_STATUSES or self._power_up_reported:
+            if self._recovering and frame.code in (Status.IDLING, Status.DISABLED,
+                                                   Status.INITIALIZE):
+                self._retire_recovered("not in the acceptor after the restart")
+            self._recovering = False
             return
-        self._power_up_reported = True
         txn = self._txn
-        txn_id = txn.transaction_id if txn is not None else None
-        if txn_id is None and self._open_transaction is not None:
-            txn_id = self._open_transaction.transaction_id
         credited = txn is not None and txn.phase is _Phase.CREDITED
-        if frame.code == Status.POWER_UP_BILL_IN_ACCEPTOR and txn_id is not None and not credited:
-            self._emit(BillReturned(txn_id, "power up with bill in acceptor"))
+        if txn is not None and credited:
+            self._emit(BillStacked(txn.transaction_id))   # nothing owed (1.9)
         elif frame.code == Status.POWER_UP_BILL_IN_STACKER:
-            if credited and txn_id is not None:
-                self._emit(BillStacked(txn_id))
-            else:
-                self._emit(BillFoundInStacker(txn_id))
-        elif credited and txn_id is not None:
-            self._emit(BillStacked(txn_id))
+            # Issue 11.1: the item is in the cash box and was never credited.  The
+            # sink must journal it before RESET (it raises otherwise, and the next
+            # start-up sees 0x42 again): never ``_emit``, which swallows errors.
+            self._sink(BillFoundInStacker(
+                None if txn is None else txn.transaction_id,
+                0 if txn is None else txn.denomination_minor,
+                None if txn is None else txn.validation_number))
+        elif txn is not None:
+            why = ("power up with bill in acceptor"
+                   if frame.code == Status.POWER_UP_BILL_IN_ACCEPTOR else "power up, no bill")
+            self._emit(BillReturned(txn.transaction_id, why))
+        self._power_up_reported = True
+        self._recovering = False
         self._txn = None
         self._open_transaction = None
+
+    def _retire_recovered(self, why: str) -> None:
+        """Issue 11.3: the restart's open transaction is settled: close it here too."""
+        txn = self._txn
+        if txn is None or not txn.recovered:
+            return
+        self._txn = None
+        if txn.phase is _Phase.CREDITED:
+            self._emit(BillStacked(txn.transaction_id))
+        else:
+            self._emit(BillReturned(txn.transaction_id, why))
 
     def _read_currency_assignment(self) -> None:
         reply = self._transact(c.currency_assignment_request())
@@ -517,6 +565,14 @@ class Id003BillAcceptor(BillAcceptor):
             if self._txn is not None:
                 if self._txn.phase is _Phase.CREDITED:
                     self._close_stacked()
+                elif self._txn.phase is _Phase.STACK_SENT:
+                    # issue 11.10: STACKed, then gone without VEND VALID or a return
+                    # (a jam after STACK, cleared): it may be in the cash box.
+                    # Journaled before it is forgotten (the sink raises otherwise).
+                    t = self._txn
+                    self._sink(BillPossiblyInPath(t.transaction_id, t.denomination_minor,
+                                                  t.validation_number))
+                    self._txn = None
                 elif self._txn.phase is not _Phase.ESCROWED:
                     self._emit(BillReturned(self._txn.transaction_id, "not stacked"))
                     self._txn = None
@@ -536,8 +592,12 @@ class Id003BillAcceptor(BillAcceptor):
         if txn is not None and txn.phase is _Phase.CREDITED:
             self._close_stacked()  # we missed STACKED; this is a new item
             txn = None
+        if txn is not None and txn.recovered and not self._same_item(txn, frame):
+            self._retire_recovered("superseded: the acceptor holds another item")
+            txn = None
         if txn is not None:
-            # STACK or RETURN was lost: resend, never assume (1.8 step 4).
+            # STACK or RETURN was lost: resend, never assume (1.8 step 4).  This is
+            # also the escrow journaled before a restart: STACK it under its own id.
             if txn.phase is _Phase.STACK_SENT:
                 self._try_command(c.stack_2(), "STACK-2")
             elif txn.phase is _Phase.RETURN_SENT:
@@ -584,6 +644,17 @@ class Id003BillAcceptor(BillAcceptor):
             )
             self._try_command(c.return_bill(), "RETURN")
 
+    def _same_item(self, txn: _Transaction, frame: c.Frame) -> bool:
+        """The escrowed item is the one ``txn`` was journaled for (value or number)."""
+        if frame.data[:1] == bytes((c.BARCODE_ESCROW_CODE,)):
+            try:
+                return txn.validation_number == c.parse_barcode(frame.data)
+            except ProtocolError:
+                return False
+        code = frame.data[0] if frame.data else -1
+        return txn.validation_number is None and \
+            self.escrow_table_minor.get(code, 0) == txn.denomination_minor
+
     def _try_command(self, frame: bytes, what: str) -> None:
         """Send STACK/RETURN; a refusal is logged, the next poll shows what happened."""
         try:
@@ -593,18 +664,6 @@ class Id003BillAcceptor(BillAcceptor):
 
     def _on_vend_valid(self) -> None:
         txn = self._txn
-        if txn is None and self._open_transaction is not None:
-            ot = self._open_transaction
-            txn = _Transaction(
-                ot.transaction_id,
-                0,
-                ot.denomination_minor,
-                ot.validation_number,
-                _Phase.STACK_SENT,
-                recovered=True,
-            )
-            self._txn = txn
-            self._open_transaction = None
         if txn is None:
             self._emit(
                 DeviceFault(

@@ -236,8 +236,12 @@ class OpenTransaction:
         transaction_id: the id from the journaled ``BillEscrowed``/``VoucherEscrowed``.
         denomination_minor: the bill value, or 0 for a voucher.
         validation_number: the voucher number, or None for a bill.
+        credited: the engine already credited it (its VEND VALID ACK may not have
+            reached the device): a repeated VEND VALID or a power-up "bill in
+            stacker" for it owes nothing (issue 11.3).
     """
 
     transaction_id: str
     denomination_minor: int = 0
     validation_number: str | None = None
+    credited: bool = False

@@ -125,6 +125,9 @@ class SimPrinterDevice(PtyDevice):
         self.out_dir = Path(out_dir) if out_dir is not None else None
         self.tickets: list[PrintedTicket] = []
         self.partial = PrintedTicket()
+        #: Prints begun but never cut (the host died mid-ticket); ESC @ of the next
+        #: print clears the buffer, as a real printer's initialize does.
+        self.uncut: list[PrintedTicket] = []
         self.paper_out = False
         self.paper_low = False
         self.cover_open = False
@@ -300,6 +303,9 @@ class SimPrinterDevice(PtyDevice):
         s = self._style
         if cmd == ord("@"):
             self._style = PrintedLine("")
+            if self.partial.items:
+                self.uncut.append(self.partial)
+                self.partial = PrintedTicket()
         elif cmd == ord("!"):
             s.bold = bool(args[0] & 0x08)
             s.double_height = bool(args[0] & 0x10)

@@ -5,6 +5,14 @@ Used by ``tests/integration/test_crash_recovery.py`` (200+ kill points) and by
 ``bench/crash_soak.py`` (10,000). The engine runs as ``python -m cabinet engine``
 with simulated devices; play goes through the real paths: notes through the
 ID-003 twin, buttons on the mock panel and intents on the UI socket.
+
+Issue 11: the serial twins (bill acceptor, printer) run in a process of their own
+(``cabinet sim-devices``) that survives the engine's death, as real devices do, and
+the acceptor's power is cut now and then (also at STACKING / VEND VALID). After
+every restart the meters are checked against the twins' physical truth
+(``check_physical_truth``): notes credited + notes under attendant review == the
+cash box, and vouchers counted out == tickets cut that the engine knew about,
+every other cut ticket a handpay, never both.
 """
 
 from __future__ import annotations
@@ -33,10 +41,63 @@ from cabinet.store import Store
 READY_TIMEOUT_S = 20.0
 
 
-class EngineProc:
-    """One engine process with sim devices, a UI connection and the sim control link."""
+#: Commands that go to the twin process (the rest to the engine's mock panel).
+TWIN_COMMANDS = ("note", "voucher", "bill", "printer", "tickets", "power_at", "truth")
+
+
+class TwinProc:
+    """``cabinet sim-devices``: the serial twins in a process that outlives the engine."""
 
     def __init__(self, workdir: Path) -> None:
+        self.dir = workdir / "twins"
+        self.sock = self.dir / "control.sock"
+        self.proc: subprocess.Popen[str] | None = None
+        self._file: Any = None
+        self._conn: socket.socket | None = None
+
+    def start(self) -> None:
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "cabinet", "sim-devices", "--state-dir", str(self.dir)],
+            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        assert self.proc.stdout is not None
+        line = self.proc.stdout.readline()
+        if "sim devices ready" not in line:
+            raise RuntimeError(f"sim-devices did not start: {line!r}")
+        self._conn = socket.socket(socket.AF_UNIX)
+        self._conn.connect(str(self.sock))
+        self._conn.settimeout(10)
+        self._file = self._conn.makefile("rw")
+
+    def cmd(self, msg: dict[str, Any]) -> dict[str, Any]:
+        try:
+            self._file.write(json.dumps(msg) + "\n")
+            self._file.flush()
+            return dict(json.loads(self._file.readline() or "{}"))
+        except (OSError, ValueError):
+            return {}
+
+    def stop(self) -> None:
+        if self._conn is not None:
+            self._conn.close()
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(10)
+        self.proc = None
+
+
+class EngineProc:
+    """One engine process with sim devices, a UI connection and the sim control link.
+
+    ``twins``: the serial twins' own process (``TwinProc``); None = the engine runs
+    them itself (they then die with it).
+    """
+
+    def __init__(self, workdir: Path, twins: TwinProc | None = None) -> None:
+        self.twins = twins
         self.dir = workdir
         self.journal = workdir / "journal.db"
         self.sock = workdir / "ui.sock"
@@ -50,9 +111,10 @@ class EngineProc:
 
     def start(self) -> None:
         env = {**os.environ, "CABINET_LOG": "WARNING"}
+        twins = [] if self.twins is None else ["--twins", str(self.twins.dir)]
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "cabinet", "engine", "--journal", str(self.journal),
-             "--socket", str(self.sock), "--sim-dir", str(self.dir / "sim")],
+             "--socket", str(self.sock), "--sim-dir", str(self.dir / "sim"), *twins],
             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=env)
         assert self.proc.stdout is not None
         deadline = time.monotonic() + READY_TIMEOUT_S
@@ -117,6 +179,12 @@ class EngineProc:
             pass
 
     def sim(self, cmd: dict[str, Any]) -> dict[str, Any]:
+        if self.twins is not None and cmd.get("cmd") in TWIN_COMMANDS:
+            return self.twins.cmd(cmd)
+        return self._sim_cmd(cmd)
+
+    def _sim_cmd(self, cmd: dict[str, Any]) -> dict[str, Any]:
+        """A command to the engine's own sim control socket (the mock panel)."""
         try:
             self._sim_file.write(json.dumps(cmd) + "\n")
             self._sim_file.flush()
@@ -150,6 +218,8 @@ class SoakResult:
     rounds_resumed: int = 0
     kinds: Counter[str] = field(default_factory=Counter)
     failures: list[str] = field(default_factory=list)
+    truth_checks: int = 0
+    power_cuts: int = 0
 
 
 def verify_journal(journal: Path) -> dict[str, Any]:
@@ -211,6 +281,75 @@ def verify_journal(journal: Path) -> dict[str, Any]:
     return {"state": state, "round": round_state if state.round_open else None}
 
 
+def settle(eng: EngineProc, timeout_s: float = 8.0) -> dict[str, Any]:
+    """Wait until no item is in the acceptor and no print is pending; the twins' truth.
+
+    Returns:
+        The twin's ``truth`` (``drivers.sim.twins.TwinSet.truth``), or ``{}`` when
+        it did not settle in time.
+    """
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        truth = eng.sim({"cmd": "truth"})
+        if truth.get("idle") and (eng.snapshot or {}).get("mode") != "cash_out":
+            time.sleep(0.05)            # the last commit's snapshot is out
+            again = eng.sim({"cmd": "truth"})
+            if again.get("idle") and again.get("cash_box_minor") == truth.get("cash_box_minor"):
+                return again
+        time.sleep(0.05)
+    return {}
+
+
+def check_physical_truth(journal: Path, truth: dict[str, Any]) -> None:
+    """Issue 11: the meters against what the twins physically did (station 1).
+
+    Notes credited (bill-in meter) + notes under attendant review == the cash box
+    total; vouchers counted out == tickets cut that the engine knew about (each
+    ``voucher_printed`` number was cut, and the count and amounts agree); every other
+    cut ticket is a handpay (unknown print outcome), and no ticket is cut twice,
+    counted out and handpaid, or counted out twice.
+
+    Raises:
+        AssertionError: naming the first thing that does not add up.
+    """
+    assert truth, "the acceptor or the printer did not settle"
+    store = Store(journal, readonly=True)
+    try:
+        state = store.load_readonly()
+        assert state is not None, "no good copy of the cabinet state"
+        events = store.all_events()
+        vouchers = {v.validation_number: v for v in store.vouchers(10**6)}
+    finally:
+        store.close()
+    st = state.stations[0]
+    review = sum(r.amount_minor for r in state.note_reviews
+                 if r.station == 1 and r.kind == "in_stacker")
+    assert st.meters.bills_in_minor + review == truth["cash_box_minor"], (
+        f"cash box: {truth['cash_box_minor']} in the box, {st.meters.bills_in_minor} "
+        f"credited + {review} under review (notes {truth['notes_stacked']})")
+    cut = truth["tickets"]
+    assert len(cut) == len(set(cut)), f"a ticket was cut twice: {cut}"
+    printed = [e["data"]["validation_number"] for e in events
+               if e["kind"] == "voucher_printed" and e["station"] == 1]
+    assert len(printed) == len(set(printed)), "a voucher was counted out twice"
+    assert set(printed) <= set(cut), f"counted out but never cut: {set(printed) - set(cut)}"
+    assert st.meters.vouchers_out_count == len(printed), "vouchers out count"
+    assert st.meters.vouchers_out_minor == sum(vouchers[n].amount_minor for n in printed), \
+        "vouchers out amount"
+    for n in truth.get("uncut", []):
+        rec = vouchers.get(n)
+        assert n not in printed and (rec is None or rec.status in ("handpay", "handpaid")), \
+            f"print of {n[-4:]} never cut, yet {'counted out' if n in printed else rec}"
+    for n in cut:
+        rec = vouchers.get(n)
+        assert rec is not None, f"ticket {n[-4:]} cut but unknown to the journal"
+        if n in printed:
+            assert rec.status in ("issued", "redeemed"), f"{n[-4:]} counted out and {rec.status}"
+        else:
+            assert rec.status in ("handpay", "handpaid"), \
+                f"ticket {n[-4:]} cut, not counted out, and not a handpay ({rec.status})"
+
+
 def _visible(view: dict[str, Any]) -> tuple[list[str], list[list[str]]]:
     return view["dealer"]["cards"], [h["cards"] for s in view["spots"] for h in s["hands"]]
 
@@ -248,6 +387,12 @@ def _step(eng: EngineProc, rng: random.Random, issued: list[str]) -> str:
     if mode == "maintenance":
         eng.sim({"cmd": "key", "on": False})
         return "key_off"
+    if mode == "tilt" and eng.twins is not None:
+        # the attendant's key: resolves a note found in the stacker (issue 11.1)
+        eng.sim({"cmd": "key", "on": True})
+        time.sleep(0.1)
+        eng.sim({"cmd": "key", "on": False})
+        return "tilt_key"
     if mode == "in_round":
         choices = [a for a in lamps if a in ("hit", "stand", "double", "split", "insure",
                                              "decline")]
@@ -265,10 +410,20 @@ def _step(eng: EngineProc, rng: random.Random, issued: list[str]) -> str:
             if issued and rng.random() < 0.3:
                 eng.sim({"cmd": "voucher", "validation_number": issued.pop()})
                 return "voucher_in"
+            kind = "note"
+            if eng.twins is not None and rng.random() < 0.25:
+                # issue 11: the acceptor loses power mid-note (or while idle)
+                where = rng.choice(["accepting", "escrow", "stacking", "vend_valid",
+                                    "stacked", "now"])
+                if where == "now":
+                    eng.sim({"cmd": "bill", "line": "power"})
+                else:
+                    eng.sim({"cmd": "power_at", "state": where})
+                kind = f"note_power_{where}"
             eng.sim({"cmd": "note", "amount_minor": rng.choice([500, 1000, 2000])})
             if rng.random() < 0.7:                 # often let it reach the credit meter
                 _wait_for(eng, lambda s: _credits(s) > credits, 3.0)
-            return "note"
+            return kind
         if r < 0.14 and "cash_out" in lamps:
             eng.intent("cash_out")
             return "cash_out"
@@ -290,15 +445,22 @@ def _step(eng: EngineProc, rng: random.Random, issued: list[str]) -> str:
 
 
 def soak(workdir: Path, kills: int, seed: int = 1, progress: Any = None,
-         settings: GameSettings | None = None) -> SoakResult:
+         settings: GameSettings | None = None, physical: bool = True) -> SoakResult:
     """Play, SIGKILL, restart and verify ``kills`` times; return what happened.
 
     ``settings``: the operator settings the journal starts with (default: a
     fresh cabinet's), e.g. a low jackpot limit to crash through jackpot handpays.
+    ``physical``: the twins run in their own process (surviving every kill), the
+    acceptor's power is cut now and then, and after every restart the meters are
+    checked against the twins' physical truth (``check_physical_truth``); False:
+    the engine runs the twins itself, as before issue 11.
     """
     rng = random.Random(seed)
     res = SoakResult()
-    eng = EngineProc(workdir)
+    twins = TwinProc(workdir) if physical else None
+    if twins is not None:
+        twins.start()
+    eng = EngineProc(workdir, twins)
     if settings is not None:
         store = Store(eng.journal)
         store.commit(new_state(settings), None, [], time.time())
@@ -308,6 +470,13 @@ def soak(workdir: Path, kills: int, seed: int = 1, progress: Any = None,
     try:
         for _ in range(kills):
             eng.start()
+            if twins is not None:
+                try:
+                    check_physical_truth(eng.journal, settle(eng))
+                    res.truth_checks += 1
+                except AssertionError as e:
+                    res.failures.append(f"physical truth after restart {res.kills}: {e}")
+                    break
             if committed is not None and committed["round"] is not None:
                 # the same round at the same decision, with the same cards
                 view = Round.from_dict(committed["round"]).player_view()
@@ -318,11 +487,34 @@ def soak(workdir: Path, kills: int, seed: int = 1, progress: Any = None,
                                             f"{_snap_visible(snap)}")
                     res.rounds_resumed += 1
             for _ in range(rng.randint(1, 14)):
-                res.kinds[_step(eng, rng, issued)] += 1
+                kind = _step(eng, rng, issued)
+                res.kinds[kind] += 1
+                res.power_cuts += kind.startswith("note_power_")
                 time.sleep(rng.uniform(0.01, 0.12))
             time.sleep(rng.uniform(0.0, 0.05))
+            noted = False
+            if twins is not None and rng.random() < 0.15 and \
+                    (eng.snapshot or {}).get("mode") in ("attract", "betting", "in_round"):
+                # kill while a note is on its way (escrow, STACK, VEND VALID, ACK),
+                # sometimes just after the acceptor lost power past STACK
+                if rng.random() < 0.4:
+                    where = rng.choice(["stacking", "vend_valid"])
+                    twins.cmd({"cmd": "power_at", "state": where})
+                    res.kinds[f"note_power_{where}_then_kill"] += 1
+                    res.power_cuts += 1
+                eng.sim({"cmd": "note", "amount_minor": rng.choice([500, 1000, 2000])})
+                time.sleep(rng.uniform(0.0, 0.4))
+                res.kinds["note_then_kill"] += 1
+                noted = True
             eng.kill()
             res.kills += 1
+            if twins is not None and rng.random() < (0.5 if noted else 0.06):
+                # the power cut took the acceptor too (issue 11.1: kill, then power-cycle
+                # the acceptor, maybe at STACKING / VEND VALID)
+                state = twins.cmd({"cmd": "truth"}).get("acceptor", "")
+                twins.cmd({"cmd": "bill", "line": "power"})
+                res.kinds[f"power_cut_engine_dead_{state.lower()}"] += 1
+                res.power_cuts += 1
             try:
                 committed = verify_journal(eng.journal)
                 res.checks += 1
@@ -336,4 +528,6 @@ def soak(workdir: Path, kills: int, seed: int = 1, progress: Any = None,
                 progress(res)
     finally:
         eng.stop()
+        if twins is not None:
+            twins.stop()
     return res
