@@ -542,8 +542,10 @@ def test_changed_program_file_tilts_until_reinstalled(tmp_path):
     assert snap["program_digest"] == digest and snap["program_id"].startswith("blackjack-cabinet")
 
     machine = inst / "cabinet" / "machine.py"
-    machine.write_text(machine.read_text().replace(
-        "st.credits_minor += ev.denomination_minor", "st.credits_minor += 2 * ev.denomination_minor"))
+    honest = machine.read_text()
+    cheat = honest.replace("st.credits_minor += amount", "st.credits_minor += 2 * amount", 1)
+    assert cheat != honest                                 # the note credit really is doubled
+    machine.write_text(cheat)
     snap, log = _boot_snapshot(inst, journal, sock)
     assert snap["mode"] == "tilt", log
     assert "cabinet/machine.py changed" in log
