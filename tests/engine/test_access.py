@@ -543,7 +543,8 @@ def test_changed_program_file_tilts_until_reinstalled(tmp_path):
 
     machine = inst / "cabinet" / "machine.py"
     honest = machine.read_text()
-    cheat = honest.replace("st.credits_minor += amount", "st.credits_minor += 2 * amount", 1)
+    cheat = honest.replace('st.meters.add("bills_in_minor", amount)',
+                           'st.meters.add("bills_in_minor", amount); st.credits_minor += amount', 1)
     assert cheat != honest                                 # the note credit really is doubled
     machine.write_text(cheat)
     snap, log = _boot_snapshot(inst, journal, sock)
