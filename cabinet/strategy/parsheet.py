@@ -20,6 +20,7 @@ from typing import Any
 from cabinet.game.rules import RuleSet
 
 from .analysis import Analysis
+from .cd import CDAnalysis
 from .chart import save_chart
 from .dealer import OUTCOMES, dealer_table
 from .simulate import FREQUENCIES, SimResult
@@ -51,6 +52,61 @@ def summary_lines(analysis: Analysis) -> list[str]:
         f"House edge: {pct(analysis.house_edge)}",
         f"(exact analysis in {analysis.seconds:.1f} s)",
     ]
+
+
+def cd_summary_lines(cd: CDAnalysis) -> list[str]:
+    """What ``cabinet parsheet VARIANT --play cd`` prints (6 decimals of a percent)."""
+    r = cd.rules
+    return [
+        f"{r.name} ({r.variant}), {r.decks} deck(s), fresh shoe, one spot, "
+        f"composition-dependent play ({cd.post_split} after a split)",
+        f"RTP: {pct(cd.rtp, 6)}",
+        f"House edge: {pct(cd.house_edge, 6)}",
+        f"(exact analysis in {cd.seconds:.1f} s)",
+    ]
+
+
+def insurance_return(analysis: Analysis) -> float | None:
+    """The insurance wager's own return per unit of insurance wagered
+    (1 + EV of the half-bet side wager / 0.5), averaged over the deals it is
+    offered to; ``None`` when not offered."""
+    up = analysis.ups.get(1)
+    if up is None or up.insurance_ev is None:
+        return None
+    return 1.0 + up.insurance_ev / 0.5
+
+
+def figures_rows(analysis: Analysis, cd: CDAnalysis | None) -> list[list[str]]:
+    """Rows ``[figure, value, method, what it leaves out]`` of the report's
+    table of figures: CD RTP (if given), TD RTP, insurance's own return."""
+    rows = []
+    if cd is not None:
+        rows.append([
+            "RTP, composition-dependent play (CD)",
+            f"{pct(cd.rtp, 6)} (house edge {pct(cd.house_edge, 6)})",
+            "exact: every hand takes the best action for its exact cards (not only its "
+            "total) against every up card, from the shoe less every card seen; after a "
+            f"split each hand plays as the same cards would unsplit ({cd.post_split}, "
+            "Farmer), limited to what a split hand may do",
+            "post-split optimal play (CDP: using the other hand's cards); cards of other "
+            "spots; insurance is taken only where it pays (never off a full shoe)"])
+    rows.append([
+        "RTP, total-dependent basic strategy (TD)",
+        f"{pct(analysis.rtp, 6)} (house edge {pct(analysis.house_edge, 6)})",
+        "exact: the chart below (one action per total, soft/hard, pair and up card, "
+        "whatever the number of cards), derived by coordinate ascent",
+        "the hand's composition (the CD figure shows what it is worth); separate "
+        "two-card and multi-card tables; cards of other spots"])
+    ins = insurance_return(analysis)
+    if ins is not None:
+        rows.append([
+            "Insurance, its own return",
+            f"{pct(ins, 4)} per unit of insurance wagered",
+            "exact: the half-bet side wager paying 2:1, averaged over every deal it is "
+            "offered to (Ace up, no player blackjack), the three cards seen removed",
+            "declined by both strategies (negative EV), so not in the RTPs above; a "
+            "count of earlier rounds (a fresh shoe every round)"])
+    return rows
 
 
 def _rules_rows(r: RuleSet) -> list[tuple[str, str]]:
@@ -88,7 +144,7 @@ def _up(u: int) -> str:
 
 
 def render_markdown(analysis: Analysis, sim: SimResult | None, chart_name: str,
-                    text_chart_name: str) -> str:
+                    text_chart_name: str, cd: CDAnalysis | None = None) -> str:
     """The par sheet as Markdown.
 
     Args:
@@ -96,6 +152,7 @@ def render_markdown(analysis: Analysis, sim: SimResult | None, chart_name: str,
         sim: a simulation of the same variant and strategy, or ``None``.
         chart_name, text_chart_name: file names of the PNG and text charts,
             relative to the report.
+        cd: the composition-dependent analysis of the same variant, or ``None``.
     """
     a, r = analysis, analysis.rules
     lines = [f"# Par sheet: {r.name} (`{r.variant}`)", "",
@@ -108,6 +165,15 @@ def render_markdown(analysis: Analysis, sim: SimResult | None, chart_name: str,
              "strategy below, a freshly shuffled shoe; insurance "
              + ("taken" if a.strategy.insurance else "declined") + ".",
              f"- exact combinatorial analysis, computed in {a.seconds:.1f} s.", ""]
+    lines += _table(["Figure", "Value", "Method", "What it leaves out"], figures_rows(a, cd))
+    lines.append("")
+    if cd is not None:
+        rows = [[_up(u), f"{cd.ups[u].ev * 100:+.4f} %",
+                 f"{a.ups[u].ev * 100:+.4f} %" if u in a.ups else ""]
+                for u in UP_VALUES if u in cd.ups]
+        lines += ["EV by up card per unit of initial bet, composition-dependent (CD) "
+                  "and total-dependent (TD) play:", ""]
+        lines += _table(["Up card", "CD", "TD"], rows) + [""]
     lines += ["## Rules (RULES.md)", ""]
     lines += _table(["Rule", "This game"], [[k, v] for k, v in _rules_rows(r)])
     lines += ["", "## Method", "",
@@ -245,8 +311,9 @@ def check_writable(out_dir: Path, names: list[str]) -> None:
             raise OSError(errno.EACCES, f"{name} exists and cannot be overwritten")
 
 
-def write_parsheet(analysis: Analysis, sim: SimResult | None, out_dir: Path) -> Path:
-    """Write the par sheet of ``analysis`` into ``out_dir``.
+def write_parsheet(analysis: Analysis, sim: SimResult | None, out_dir: Path,
+                   cd: CDAnalysis | None = None) -> Path:
+    """Write the par sheet of ``analysis`` (and ``cd``, its CD figures) into ``out_dir``.
 
     Files: ``parsheet-<variant>.md``, ``strategy-<variant>.png``,
     ``strategy-<variant>.txt`` and ``parsheet-<variant>.json`` (the figures).
@@ -263,11 +330,15 @@ def write_parsheet(analysis: Analysis, sim: SimResult | None, out_dir: Path) -> 
     report, png, text, figures_json = (out_dir / name for name in parsheet_files(v))
     chart = save_chart(analysis.strategy, f"{analysis.rules.name} ({v})", png)
     text.write_text(analysis.strategy.to_text())
-    report.write_text(render_markdown(analysis, sim, chart.name, text.name))
+    report.write_text(render_markdown(analysis, sim, chart.name, text.name, cd))
     figures: dict[str, Any] = {
         "variant": v, "software": software_version(), "method": METHOD_VERSION,
         "rtp": analysis.rtp, "house_edge": analysis.house_edge,
         "ev_by_up": {str(u): res.ev for u, res in analysis.ups.items()},
+        "insurance_return": insurance_return(analysis),
+        "cd": None if cd is None else {
+            "post_split": cd.post_split, "rtp": cd.rtp, "house_edge": cd.house_edge,
+            "ev_by_up": {str(u): res.ev for u, res in cd.ups.items()}},
         "strategy": analysis.strategy.to_dict(),
         "simulation": None if sim is None else sim.to_dict(),
     }

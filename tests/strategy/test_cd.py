@@ -16,7 +16,9 @@ reproduce to 1e-9.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 
@@ -357,3 +359,49 @@ def test_american_cd_equals_classic_multi() -> None:
     (never the best play), so their CD returns are equal."""
     a, b = cd_of("american"), cd_of("classic-multi")
     assert a.rtp == pytest.approx(b.rtp, abs=1e-12)
+
+
+CD_FIGURES = {  # (RTP, house edge) as printed, 6 decimals of a percent
+    "classic": ("99.932637 %", "0.067363 %"),
+    "classic-multi": ("99.600903 %", "0.399097 %"),
+    "american": ("99.600903 %", "0.399097 %"),
+}
+
+
+@pytest.mark.parametrize("variant", sorted(CD_FIGURES))
+def test_parsheet_play_cd_prints_rtp_to_six_decimals(
+        variant: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 16: `cabinet parsheet VARIANT --play cd` prints the CD RTP and
+    house edge to 6 decimals of a percent, and says post-split play is CDZ-."""
+    from cabinet.strategy.cli import parsheet_main
+
+    assert parsheet_main([variant, "--play", "cd"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    rtp, edge = CD_FIGURES[variant]
+    assert "composition-dependent play (CDZ- after a split)" in out[0]
+    assert out[1] == f"RTP: {rtp}"
+    assert out[2] == f"House edge: {edge}"
+
+
+def test_report_gives_cd_td_and_insurance_with_method_and_omissions(
+        tmp_path: Path, analysis_of: Callable[[str], Analysis]) -> None:
+    """Issue 16: the par sheet lists the CD RTP, the TD RTP and insurance's
+    own return, each with its method and what it leaves out; the JSON has them."""
+    from cabinet.strategy.parsheet import render_markdown, write_parsheet
+
+    td, cd = analysis_of("classic-multi"), cd_of("classic-multi")
+    md = render_markdown(td, None, "c.png", "c.txt", cd)
+    assert "| Figure | Value | Method | What it leaves out |" in md
+    assert ("| RTP, composition-dependent play (CD) | 99.600903 % "
+            "(house edge 0.399097 %) |") in md
+    assert "| RTP, total-dependent basic strategy (TD) | 99.595391 % " in md
+    assert "CDZ-" in md and "post-split optimal play (CDP" in md
+    ins = 1.0 + td.ups[1].insurance_ev / 0.5
+    assert f"| Insurance, its own return | {ins * 100:.4f} % per unit of insurance" in md
+    assert 0.9 < ins < 0.95
+    path = write_parsheet(td, None, tmp_path, cd)
+    figures = json.loads((tmp_path / "parsheet-classic-multi.json").read_text())
+    assert figures["cd"]["rtp"] == cd.rtp and figures["cd"]["post_split"] == "CDZ-"
+    assert figures["insurance_return"] == pytest.approx(ins, abs=1e-15)
+    assert path.read_text() == md.replace("c.png", "strategy-classic-multi.png").replace(
+        "c.txt", "strategy-classic-multi.txt")
