@@ -192,7 +192,8 @@ def render_markdown(analysis: Analysis, sim: SimResult | None, chart_name: str,
               "rounding (below 1e-10 %). The strategy is total-dependent and found by "
               "coordinate ascent (each state's action is the best response given all "
               "others, weighted by the probability of reaching it); a composition-"
-              "dependent player could do slightly better. Multi-spot play is not modelled: "
+              "dependent player does slightly better (the CD figure above, same "
+              "model, every exact composition taking its best action). Multi-spot play is not modelled: "
               "other spots' unseen cards do not change a spot's EV off a fresh shuffle.", ""]
     lines += ["## EV by up card", ""]
     rows = []
