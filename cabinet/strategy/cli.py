@@ -220,8 +220,9 @@ def parsheet_main(argv: list[str]) -> int:
         print("\n".join(sim_lines(sim, exact, seed, time.perf_counter() - t0,
                                   min(workers, rounds))))
     if args.out is not None:
+        two = analyse(rules, two_tables=True)
         try:
-            report = write_parsheet(exact, sim, args.out, cd)
+            report = write_parsheet(exact, sim, args.out, cd, two)
         except OSError as e:
             print(f"cabinet parsheet: --out {args.out}: cannot write the par sheet: "
                   f"{e.strerror or e}", file=sys.stderr)

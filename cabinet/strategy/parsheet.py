@@ -76,9 +76,12 @@ def insurance_return(analysis: Analysis) -> float | None:
     return 1.0 + up.insurance_ev / 0.5
 
 
-def figures_rows(analysis: Analysis, cd: CDAnalysis | None) -> list[list[str]]:
+def figures_rows(analysis: Analysis, cd: CDAnalysis | None,
+                 two: Analysis | None = None) -> list[list[str]]:
     """Rows ``[figure, value, method, what it leaves out]`` of the report's
-    table of figures: CD RTP (if given), TD RTP, insurance's own return."""
+    table of figures: CD RTP (if given), TD RTP, TD with separate two-card
+    and multi-card tables (``two``, from ``analyse(..., two_tables=True)``,
+    if given), insurance's own return."""
     rows = []
     if cd is not None:
         rows.append([
@@ -97,6 +100,20 @@ def figures_rows(analysis: Analysis, cd: CDAnalysis | None) -> list[list[str]]:
         "whatever the number of cards), derived by coordinate ascent",
         "the hand's composition (the CD figure shows what it is worth); separate "
         "two-card and multi-card tables; cards of other spots"])
+    if two is not None and two.hit_two_card is not None:
+        cells = sorted(two.hit_two_card ^ two.strategy.hit, key=lambda k: (k[1], k[0], k[2]))
+        diff = ", ".join(
+            f"{'soft' if soft else 'hard'} {t} v {_up(u)}: "
+            f"{'hit' if (t, soft, u) in two.hit_two_card else 'stand'} with two cards, "
+            f"{'hit' if (t, soft, u) in two.strategy.hit else 'stand'} with more"
+            for t, soft, u in cells) or "none"
+        rows.append([
+            "RTP, total-dependent with two-card and multi-card tables",
+            f"{pct(two.rtp, 6)} (house edge {pct(two.house_edge, 6)})",
+            "exact: as TD, but two-card hands (split hands too) and hands of three or "
+            f"more cards each have their own hit/stand table; they differ in {diff}",
+            "the hand's composition; the cabinet's simulator and the chart below use "
+            "the one-table TD strategy"])
     ins = insurance_return(analysis)
     if ins is not None:
         rows.append([
@@ -144,7 +161,8 @@ def _up(u: int) -> str:
 
 
 def render_markdown(analysis: Analysis, sim: SimResult | None, chart_name: str,
-                    text_chart_name: str, cd: CDAnalysis | None = None) -> str:
+                    text_chart_name: str, cd: CDAnalysis | None = None,
+                    two: Analysis | None = None) -> str:
     """The par sheet as Markdown.
 
     Args:
@@ -153,6 +171,7 @@ def render_markdown(analysis: Analysis, sim: SimResult | None, chart_name: str,
         chart_name, text_chart_name: file names of the PNG and text charts,
             relative to the report.
         cd: the composition-dependent analysis of the same variant, or ``None``.
+        two: its two-table TD analysis (``analyse(..., two_tables=True)``), or ``None``.
     """
     a, r = analysis, analysis.rules
     lines = [f"# Par sheet: {r.name} (`{r.variant}`)", "",
@@ -165,7 +184,7 @@ def render_markdown(analysis: Analysis, sim: SimResult | None, chart_name: str,
              "strategy below, a freshly shuffled shoe; insurance "
              + ("taken" if a.strategy.insurance else "declined") + ".",
              f"- exact combinatorial analysis, computed in {a.seconds:.1f} s.", ""]
-    lines += _table(["Figure", "Value", "Method", "What it leaves out"], figures_rows(a, cd))
+    lines += _table(["Figure", "Value", "Method", "What it leaves out"], figures_rows(a, cd, two))
     lines.append("")
     if cd is not None:
         rows = [[_up(u), f"{cd.ups[u].ev * 100:+.4f} %",
@@ -313,7 +332,7 @@ def check_writable(out_dir: Path, names: list[str]) -> None:
 
 
 def write_parsheet(analysis: Analysis, sim: SimResult | None, out_dir: Path,
-                   cd: CDAnalysis | None = None) -> Path:
+                   cd: CDAnalysis | None = None, two: Analysis | None = None) -> Path:
     """Write the par sheet of ``analysis`` (and ``cd``, its CD figures) into ``out_dir``.
 
     Files: ``parsheet-<variant>.md``, ``strategy-<variant>.png``,
@@ -331,7 +350,7 @@ def write_parsheet(analysis: Analysis, sim: SimResult | None, out_dir: Path,
     report, png, text, figures_json = (out_dir / name for name in parsheet_files(v))
     chart = save_chart(analysis.strategy, f"{analysis.rules.name} ({v})", png)
     text.write_text(analysis.strategy.to_text())
-    report.write_text(render_markdown(analysis, sim, chart.name, text.name, cd))
+    report.write_text(render_markdown(analysis, sim, chart.name, text.name, cd, two))
     figures: dict[str, Any] = {
         "variant": v, "software": software_version(), "method": METHOD_VERSION,
         "rtp": analysis.rtp, "house_edge": analysis.house_edge,
@@ -340,6 +359,10 @@ def write_parsheet(analysis: Analysis, sim: SimResult | None, out_dir: Path,
         "cd": None if cd is None else {
             "post_split": cd.post_split, "rtp": cd.rtp, "house_edge": cd.house_edge,
             "ev_by_up": {str(u): res.ev for u, res in cd.ups.items()}},
+        "td_two_tables": None if two is None else {
+            "rtp": two.rtp, "house_edge": two.house_edge,
+            "hit_two_card": sorted([t, s, u] for t, s, u in two.hit_two_card or ()),
+            "hit_multi_card": sorted([t, s, u] for t, s, u in two.strategy.hit)},
         "strategy": analysis.strategy.to_dict(),
         "simulation": None if sim is None else sim.to_dict(),
     }

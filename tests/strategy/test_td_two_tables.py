@@ -121,3 +121,17 @@ def test_two_tables_gain_over_one_table(variant: str, rtp: float, cells: set,
     assert a.strategy.double == td.strategy.double and a.strategy.split == td.strategy.split
     from cabinet.strategy.cd import analyse_cd
     assert td.rtp < a.rtp < analyse_cd(preset(variant)).rtp
+
+
+def test_report_gives_the_two_table_figure_and_where_the_tables_differ(
+        analysis_of: Callable[[str], Analysis]) -> None:
+    """Issue 16: the par sheet lists the two-table TD RTP beside CD and TD,
+    naming the cells where the two-card and multi-card tables differ."""
+    from cabinet.strategy.parsheet import render_markdown
+
+    md = render_markdown(analysis_of("classic-multi"), None, "c.png", "c.txt", None,
+                         two_of("classic-multi"))
+    assert ("| RTP, total-dependent with two-card and multi-card tables | 99.598344 % "
+            "(house edge 0.401656 %) |") in md
+    assert ("they differ in hard 16 v 10: hit with two cards, stand with more, "
+            "soft 18 v A: hit with two cards, stand with more |") in md
