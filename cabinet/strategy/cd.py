@@ -57,7 +57,11 @@ from cabinet.game.rules import RuleSet
 from .dealer import BLACKJACK, BUST, DealerModel, remove, shoe_counts
 
 POST_SPLIT = "CDZ-"
-"""Post-split strategy of this analysis (see the module docstring)."""
+"""Default post-split strategy of this analysis (see the module docstring)."""
+POST_SPLITS = ("CDZ-", "CDP")
+"""``CDZ-``: a split hand plays as its cards would unsplit. ``CDP``: a split
+hand takes the best action for its own cards *and* the other pair card
+(Farmer's CDP for no re-split; it still ignores the other hand's cards)."""
 
 _SHIFT = 5
 _MASK = 31
@@ -101,7 +105,7 @@ class CDAnalysis:
         ups: ``{up value: CDUpCard}``.
         ev: expected net result of a round per unit of initial bet.
         seconds: wall time.
-        post_split: ``"CDZ-"``.
+        post_split: ``"CDZ-"`` or ``"CDP"`` (``POST_SPLITS``).
     """
 
     rules: RuleSet
@@ -125,7 +129,9 @@ class CDAnalysis:
 class _CDEngine:
     """The CD analysis for one up card (memoised on removed-card vectors)."""
 
-    def __init__(self, rules: RuleSet, counts: Sequence[int], up: int) -> None:
+    def __init__(self, rules: RuleSet, counts: Sequence[int], up: int,
+                 post_split: str = POST_SPLIT) -> None:
+        self.cdp = post_split == "CDP"
         self.rules = rules
         self.up = up
         self.base = remove(counts, up)
@@ -217,7 +223,7 @@ class _CDEngine:
     # -- a split hand (``key`` holds its cards and the other pair card) -------------
 
     def split_hand(self, key: int, pair: int, hard: int, ace: bool, n: int) -> float:
-        """EV of one split hand played CDZ- from here."""
+        """EV of one split hand played CDZ- (or CDP) from here."""
         memo = (key, pair)
         got = self._sp.get(memo)
         if got is not None:
@@ -227,6 +233,15 @@ class _CDEngine:
         if n >= 2 and (total == 21 or (self.limit and n >= self.limit)
                        or (pair == 1 and r.split_aces_one_card)):
             got = self.stand(key, total)
+        elif self.cdp and n >= 2:  # the best action for these cards, split
+            got = self.stand(key, total)
+            hit = 0.0
+            for p, c, k2, h2 in self.kids(key, hard):
+                hit += p * (self.bust(k2) if h2 > 21
+                            else self.split_hand(k2, pair, h2, ace or c == 1, n + 1))
+            got = hit if hit > got else got
+            if self.can_double(n, total, True):
+                got = max(got, self.double(key, hard, ace))
         else:
             action = "hit"
             if n >= 2:
@@ -301,21 +316,26 @@ class _CDEngine:
                         ins_sum / ins_w if offered and ins_w else None, len(self._dist))
 
 
-def analyse_cd(rules: RuleSet, counts: Sequence[int] | None = None) -> CDAnalysis:
-    """Exact composition-dependent (CDZ-) analysis off a freshly shuffled shoe.
+def analyse_cd(rules: RuleSet, counts: Sequence[int] | None = None,
+               post_split: str = POST_SPLIT) -> CDAnalysis:
+    """Exact composition-dependent analysis off a freshly shuffled shoe.
 
     Args:
         rules: the variant's ``RuleSet``.
         counts: the shoe (10 counts, Ace first, tens together); ``None`` for
             ``rules.decks`` full decks. Small shoes are allowed as long as no
             round can run out of cards.
+        post_split: ``"CDZ-"`` (default) or ``"CDP"``, see ``POST_SPLITS``.
 
     Returns:
         The ``CDAnalysis``: EV per up card, RTP and house edge.
 
     Raises:
-        ValueError: a composition that is not 10 non-negative counts.
+        ValueError: a composition that is not 10 non-negative counts, or an
+            unknown ``post_split``.
     """
+    if post_split not in POST_SPLITS:
+        raise ValueError(f"post_split must be one of {POST_SPLITS}, got {post_split!r}")
     t0 = time.perf_counter()
     full = tuple(shoe_counts(rules.decks) if counts is None else counts)
     if len(full) != 10 or any(c < 0 for c in full):
@@ -324,6 +344,6 @@ def analyse_cd(rules: RuleSet, counts: Sequence[int] | None = None) -> CDAnalysi
     ups = {}
     for up in range(1, 11):
         if full[up - 1]:
-            ups[up] = _CDEngine(rules, full, up).result(full[up - 1] / n)
+            ups[up] = _CDEngine(rules, full, up, post_split).result(full[up - 1] / n)
     ev = sum(u.probability * u.ev for u in ups.values())
-    return CDAnalysis(rules, full, ups, ev, time.perf_counter() - t0)
+    return CDAnalysis(rules, full, ups, ev, time.perf_counter() - t0, post_split)
