@@ -38,9 +38,13 @@ Method (the same shoe, check and late-blackjack model as ``analysis``):
 * Insurance is taken on a deal exactly when its own EV there is positive
   (never, off a full shoe, in the three games).
 
-What is left out: a post-split hand does not use the other split hand's
-cards nor the extra pair card for its decisions (CDP, post-split optimal
-play, is not computed); one spot playing alone (other spots' unseen cards do
+``post_split="CDP"`` instead lets each split hand take the best action for
+its own cards *and* the other pair card (Farmer's CDP); it still never looks
+at the other hand's cards, so the same argument makes it exact.
+
+What is left out: a post-split hand never uses the other split hand's cards
+(and, under CDZ-, not even the other pair card) for its decisions; one spot
+playing alone (other spots' unseen cards do
 not change its EV off a fresh shuffle). Cards are tracked by value; ten-valued
 pairs split by rank use the same-rank share of the deals, as in
 ``analysis``. Nothing else is approximated beyond float rounding.

@@ -77,9 +77,11 @@ def insurance_return(analysis: Analysis) -> float | None:
 
 
 def figures_rows(analysis: Analysis, cd: CDAnalysis | None,
-                 two: Analysis | None = None) -> list[list[str]]:
+                 two: Analysis | None = None,
+                 cdp: CDAnalysis | None = None) -> list[list[str]]:
     """Rows ``[figure, value, method, what it leaves out]`` of the report's
-    table of figures: CD RTP (if given), TD RTP, TD with separate two-card
+    table of figures: CD RTP (if given), CD with CDP after a split (``cdp``,
+    if given), TD RTP, TD with separate two-card
     and multi-card tables (``two``, from ``analyse(..., two_tables=True)``,
     if given), insurance's own return."""
     rows = []
@@ -91,8 +93,17 @@ def figures_rows(analysis: Analysis, cd: CDAnalysis | None,
             "total) against every up card, from the shoe less every card seen; after a "
             f"split each hand plays as the same cards would unsplit ({cd.post_split}, "
             "Farmer), limited to what a split hand may do",
-            "post-split optimal play (CDP: using the other hand's cards); cards of other "
-            "spots; insurance is taken only where it pays (never off a full shoe)"])
+            "post-split optimal play (CDP: using the other pair card; the other hand's "
+            "cards); cards of other spots; insurance is taken only where it pays (never "
+            "off a full shoe)"])
+    if cdp is not None:
+        rows.append([
+            "RTP, composition-dependent play, CDP after a split",
+            f"{pct(cdp.rtp, 6)} (house edge {pct(cdp.house_edge, 6)})",
+            "exact: as CD, but each split hand takes the best action for its own cards "
+            "and the other pair card, limited to what a split hand may do (Farmer's CDP)",
+            "the other split hand's cards (seen by the player, not used); cards of other "
+            "spots"])
     rows.append([
         "RTP, total-dependent basic strategy (TD)",
         f"{pct(analysis.rtp, 6)} (house edge {pct(analysis.house_edge, 6)})",
@@ -162,7 +173,7 @@ def _up(u: int) -> str:
 
 def render_markdown(analysis: Analysis, sim: SimResult | None, chart_name: str,
                     text_chart_name: str, cd: CDAnalysis | None = None,
-                    two: Analysis | None = None) -> str:
+                    two: Analysis | None = None, cdp: CDAnalysis | None = None) -> str:
     """The par sheet as Markdown.
 
     Args:
@@ -172,6 +183,7 @@ def render_markdown(analysis: Analysis, sim: SimResult | None, chart_name: str,
             relative to the report.
         cd: the composition-dependent analysis of the same variant, or ``None``.
         two: its two-table TD analysis (``analyse(..., two_tables=True)``), or ``None``.
+        cdp: its CD analysis with CDP after a split, or ``None``.
     """
     a, r = analysis, analysis.rules
     lines = [f"# Par sheet: {r.name} (`{r.variant}`)", "",
@@ -184,7 +196,7 @@ def render_markdown(analysis: Analysis, sim: SimResult | None, chart_name: str,
              "strategy below, a freshly shuffled shoe; insurance "
              + ("taken" if a.strategy.insurance else "declined") + ".",
              f"- exact combinatorial analysis, computed in {a.seconds:.1f} s.", ""]
-    lines += _table(["Figure", "Value", "Method", "What it leaves out"], figures_rows(a, cd, two))
+    lines += _table(["Figure", "Value", "Method", "What it leaves out"], figures_rows(a, cd, two, cdp))
     lines.append("")
     if cd is not None:
         rows = [[_up(u), f"{cd.ups[u].ev * 100:+.4f} %",
@@ -332,7 +344,8 @@ def check_writable(out_dir: Path, names: list[str]) -> None:
 
 
 def write_parsheet(analysis: Analysis, sim: SimResult | None, out_dir: Path,
-                   cd: CDAnalysis | None = None, two: Analysis | None = None) -> Path:
+                   cd: CDAnalysis | None = None, two: Analysis | None = None,
+                   cdp: CDAnalysis | None = None) -> Path:
     """Write the par sheet of ``analysis`` (and ``cd``, its CD figures) into ``out_dir``.
 
     Files: ``parsheet-<variant>.md``, ``strategy-<variant>.png``,
@@ -350,7 +363,7 @@ def write_parsheet(analysis: Analysis, sim: SimResult | None, out_dir: Path,
     report, png, text, figures_json = (out_dir / name for name in parsheet_files(v))
     chart = save_chart(analysis.strategy, f"{analysis.rules.name} ({v})", png)
     text.write_text(analysis.strategy.to_text())
-    report.write_text(render_markdown(analysis, sim, chart.name, text.name, cd, two))
+    report.write_text(render_markdown(analysis, sim, chart.name, text.name, cd, two, cdp))
     figures: dict[str, Any] = {
         "variant": v, "software": software_version(), "method": METHOD_VERSION,
         "rtp": analysis.rtp, "house_edge": analysis.house_edge,
@@ -359,6 +372,7 @@ def write_parsheet(analysis: Analysis, sim: SimResult | None, out_dir: Path,
         "cd": None if cd is None else {
             "post_split": cd.post_split, "rtp": cd.rtp, "house_edge": cd.house_edge,
             "ev_by_up": {str(u): res.ev for u, res in cd.ups.items()}},
+        "cdp": None if cdp is None else {"rtp": cdp.rtp, "house_edge": cdp.house_edge},
         "td_two_tables": None if two is None else {
             "rtp": two.rtp, "house_edge": two.house_edge,
             "hit_two_card": sorted([t, s, u] for t, s, u in two.hit_two_card or ()),

@@ -460,3 +460,27 @@ def test_report_gives_cd_td_and_insurance_with_method_and_omissions(
     assert figures["insurance_return"] == pytest.approx(ins, abs=1e-15)
     assert path.read_text() == md.replace("c.png", "strategy-classic-multi.png").replace(
         "c.txt", "strategy-classic-multi.txt")
+
+
+def test_parsheet_play_cdp_prints_rtp_to_six_decimals(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 16: `--play cdp` prints the CD return with CDP after a split,
+    slightly above CDZ- (99.933179 % against 99.932637 % in one deck)."""
+    from cabinet.strategy.cli import parsheet_main
+
+    assert parsheet_main(["classic", "--play", "cdp"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert "composition-dependent play (CDP after a split)" in out[0]
+    assert out[1:3] == ["RTP: 99.933179 %", "House edge: 0.066821 %"]
+
+
+def test_report_gives_the_cdp_figure(analysis_of: Callable[[str], Analysis]) -> None:
+    """Issue 16: the par sheet's table has a CDP row with its method and omissions."""
+    from cabinet.strategy.parsheet import render_markdown
+
+    cdp = analyse_cd(preset("classic"), post_split="CDP")
+    md = render_markdown(analysis_of("classic"), None, "c.png", "c.txt", cd_of("classic"),
+                         None, cdp)
+    assert ("| RTP, composition-dependent play, CDP after a split | 99.933179 % "
+            "(house edge 0.066821 %) |") in md
+    assert "the other split hand's cards (seen by the player, not used)" in md
