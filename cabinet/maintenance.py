@@ -335,7 +335,7 @@ def _ram_clear_lines(cab: Cabinet) -> list[str]:
                  f"Now: {access_name(s)}.")
     if m.confirm == "armed":
         lines.append("Select once more to confirm.")
-    elif m.confirm.startswith("Refused:") and ram_clear_refusal(cab) is None:
+    elif m.confirm.startswith("Refused:") and not ram_clear_refusal(cab):
         pass                        # the level is reached now: the old refusal no longer holds
     elif m.confirm:
         lines.append(m.confirm)
