@@ -148,12 +148,15 @@ def button_name(action: str, value: int | None, sym: str = "$") -> str:
     return BUTTON_NAMES.get(action, action.replace("_", " ").capitalize())
 
 
-def press(cab: Cabinet, action: str, value: int | None, out: list[Effect]) -> None:
+def press(cab: Cabinet, action: str, value: int | None, out: list[Effect],
+          station: int = 1) -> None:
     """A button or menu intent in maintenance (the panel's buttons come raw).
 
     On the Device test page a panel button is only shown (issue 10.7), Cash Out
     too; Cash Out twice within ``TEST_EXIT_MS`` or ``menu_back`` (the screen's
-    BACK) leave.  Elsewhere panel buttons map to menu moves (``BUTTON_MENU``).
+    BACK) leave; on a table of several stations the press is named with its
+    station ("Station 2 Stand"). Elsewhere panel buttons map to menu moves
+    (``BUTTON_MENU``).
     """
     m = cab.s.maintenance
     assert m is not None
@@ -165,6 +168,8 @@ def press(cab: Cabinet, action: str, value: int | None, out: list[Effect]) -> No
             return
         m.cash_out_ms = now if action == "cash_out" else None
         name = button_name(action, value, cab.s.settings.currency_symbol)
+        if len(cab.s.stations) > 1:
+            name = f"Station {station} {name}"
         cab.s.last_button = name
         if name not in m.pressed:
             m.pressed = m.pressed + [name]

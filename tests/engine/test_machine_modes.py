@@ -314,3 +314,18 @@ def test_a_door_opened_while_powered_off_is_journaled_counted_and_logged():
     line = event_line({"wall_s": 1.8e9, "kind": "door_opened_while_powered_off", "station": 0,
                        "amount_minor": 0, "data": {"door": "main"}})
     assert line.endswith(" · door opened while powered off · cabinet · main door")
+
+
+def test_device_test_names_the_station_of_a_press_on_a_table_of_several():
+    """New-user finding (issue 10.7): on a two-station table a press on station 2's
+    panel showed as just "Stand"; the technician must see whose panel it came from."""
+    rig = Rig(GameSettings(variant="classic-multi", stations=2))
+    rig.cab.handle(KeyChanged(True))
+    _goto(rig, 4)                                     # Device test
+    rig.advance(2000)
+    rig.press("stand", station=2)
+    rig.advance(2000)
+    rig.press("hit", station=1)
+    lines = rig.cab.snapshot(1).maintenance.lines
+    assert "Pressed: Station 2 Stand, Station 1 Hit" in lines, lines
+
