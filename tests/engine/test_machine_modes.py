@@ -17,6 +17,7 @@ from cabinet.events import (
 )
 from cabinet.machine import ACCEPTS, Cabinet
 from cabinet.settings import GameSettings
+from cabinet.view import DOOR_CLOSED_NOTICE_MS
 
 from .helpers import Rig
 
@@ -329,3 +330,15 @@ def test_device_test_names_the_station_of_a_press_on_a_table_of_several():
     lines = rig.cab.snapshot(1).maintenance.lines
     assert "Pressed: Station 2 Stand, Station 1 Hit" in lines, lines
 
+
+
+def test_the_door_closed_notice_goes_after_a_few_seconds():
+    """New-user finding: "Door closed" stayed the table message long after the door
+    was shut (and even after a restart); it is a notice of a few seconds."""
+    rig = Rig()
+    rig.note(2000)
+    rig.cab.handle(DoorChanged("main", True))
+    rig.cab.handle(DoorChanged("main", False))
+    assert rig.cab.snapshot(1).message == "Door closed"
+    rig.advance(DOOR_CLOSED_NOTICE_MS + 100)
+    assert rig.cab.snapshot(1).message != "Door closed"
