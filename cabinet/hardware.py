@@ -415,16 +415,21 @@ class DriverDevices:
             elif cmd == "key":
                 sim.set_key(_sim_field(msg, "on", bool, "true or false"))
             elif cmd == "note":
+                assert sim.bill is not None             # (refused above when external)
                 sim.bill.insert_bill_minor(_sim_field(msg, "amount_minor", int, "an integer"))
             elif cmd == "voucher":
+                assert sim.bill is not None
                 sim.bill.insert_voucher(
                     _sim_field(msg, "validation_number", str, "a string of 1-18 digits"))
             elif cmd == "bill":
+                assert sim.bill is not None
                 return {"ok": True, "reply": bill_command(sim.bill, _sim_field(msg, "line", str, "a string"))}
             elif cmd == "printer":
+                assert sim.printer is not None
                 return {"ok": True,
                         "reply": printer_command(sim.printer, _sim_field(msg, "line", str, "a string"))}
             elif cmd == "tickets":
+                assert sim.printer is not None
                 out = sim.printer.out_dir
                 tickets = [] if out is None else sorted(str(p) for p in Path(out).glob("*.png"))
                 return {"ok": True, "tickets": tickets}
