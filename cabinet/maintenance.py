@@ -112,15 +112,21 @@ def _in_force(cab: Cabinet, key: str) -> str:
     return "game default"
 
 
+#: The factory value of every operator setting (``GameSettings``' field defaults).
+_FACTORY = {f.name: f.default for f in msgspec.structs.fields(GameSettings)}
+
+
 def _fmt_setting(cab: Cabinet, key: str) -> str:
     v = _draft_value(cab, key)
     if v is None:
         return f"{_in_force(cab, key)} (default)"
     if key in MONEY_SETTINGS:
-        return money(v, cab.s.settings.currency_symbol)
-    if key == "penetration_percent":
-        return f"{v} %"
-    return str(v)
+        text = money(v, cab.s.settings.currency_symbol)
+    elif key == "penetration_percent":
+        text = f"{v} %"
+    else:
+        text = str(v)
+    return f"{text} (default)" if key != "variant" and v == _FACTORY.get(key) else text
 
 
 #: Panel buttons in the menu (the core maps them, so the Device test page can
@@ -235,8 +241,11 @@ def _select(cab: Cabinet, out: list[Effect]) -> None:
             except msgspec.ValidationError as e:
                 m.confirm = f"Refused: {e}"
                 return
+            stations_before = cab.s.settings.stations
             err = cab.apply_settings(settings, out)
-            m.confirm = f"Refused: {err}" if err else "Saved"
+            m.confirm = f"Refused: {err}" if err else "Saved" if \
+                settings.stations == stations_before else \
+                "Saved: restart the cabinet to set up the new stations' devices"
             if not err:
                 m.draft = {}
         else:
