@@ -113,10 +113,19 @@ def run_dieharder(dump: Path, mbytes: int) -> tuple[list[str], list[str], float]
             notes.append(f"-d {d}: -p {p} (a {mbytes} MB dump holds that many psamples)")
         t = time.perf_counter()
         out = subprocess.run(cmd, capture_output=True, text=True).stdout
-        got = [m.group(0).strip() for m in map(_DH_LINE.match, out.splitlines()) if m]
         rew = re.search(r"rewound (\d+) times", out)
         if rew and int(rew.group(1)) > 0:
-            notes.append(f"-d {d}: the dump was rewound {rew.group(1)} times (data reused)")
+            # read past the end: run again with the psamples that fit (once)
+            used = p if p is not None else 100
+            p = max(5, int(used * 0.9 / (int(rew.group(1)) + 1)))
+            notes.append(f"-d {d}: {used} psamples rewound the dump {rew.group(1)} times; "
+                         f"run again with -p {p}")
+            out = subprocess.run([*cmd[:cmd.index("-d") + 2], "-p", str(p)],
+                                 capture_output=True, text=True).stdout
+            rew = re.search(r"rewound (\d+) times", out)
+            if rew and int(rew.group(1)) > 0:
+                notes.append(f"-d {d}: still rewound {rew.group(1)} times (data reused)")
+        got = [m.group(0).strip() for m in map(_DH_LINE.match, out.splitlines()) if m]
         if not got:
             notes.append(f"-d {d}: no result; output tail: {out[-300:]!r}")
         log(f"dieharder -d {d}: {len(got)} results in {time.perf_counter() - t:.0f} s "
