@@ -97,12 +97,13 @@ def write_dump(path: Path, nbytes: int) -> float:
 _DH_LINE = re.compile(r"^\s*(\S+)\|\s*(\d+)\|\s*(\d+)\|\s*(\d+)\|\s*([0-9.]+)\|\s*(PASSED|WEAK|FAILED)")
 
 
-def run_dieharder(dump: Path, mbytes: int) -> tuple[list[str], list[str], float]:
+def run_dieharder(dump: Path, mbytes: int,
+                  tests: list[int]) -> tuple[list[str], list[str], float]:
     """Each test on its own over ``dump``; returns (result lines, notes, seconds)."""
     lines: list[str] = []
     notes: list[str] = []
     t0 = time.perf_counter()
-    for d in DIEHARDER_TESTS:
+    for d in tests:
         cmd = [*NICE, "dieharder", "-g", "201", "-f", str(dump), "-d", str(d)]
         p = PSAMPLES.get(d)
         need = MB_PER_100_PSAMPLES.get(d)
@@ -257,6 +258,9 @@ def main() -> int:
     p.add_argument("--nist-sequences", type=int, default=100)
     p.add_argument("--out", type=Path, default=ROOT / "bench/results/rng.txt")
     p.add_argument("--keep", type=Path, help="keep the dump at this path")
+    p.add_argument("--dieharder-tests", type=lambda t: [int(x) for x in t.split(",")],
+                   default=DIEHARDER_TESTS, metavar="N,N,...",
+                   help="dieharder test numbers (default: all of -a, see dieharder -l)")
     args = p.parse_args()
     for tool in ("dieharder", "ent"):
         if shutil.which(tool) is None:
@@ -279,7 +283,7 @@ def main() -> int:
         log(f"ent: {ent_s:.0f} s")
         nist_lines, nist_ok, nist_n, nist_s = run_nist(dump, args.nist_sequences)
         log(f"NIST: {nist_ok}/{nist_n} tests accepted in {nist_s:.0f} s")
-        dh_lines, dh_notes, dh_s = run_dieharder(dump, mbytes)
+        dh_lines, dh_notes, dh_s = run_dieharder(dump, mbytes, args.dieharder_tests)
     verdicts = [ln.split("|")[-1].strip() for ln in dh_lines]
     weak, failed = verdicts.count("WEAK"), verdicts.count("FAILED")
     chi = re.search(r"Chi square distribution for (\d+) samples is ([0-9.]+), and randomly\s+"

@@ -88,13 +88,16 @@ def write_bytes(out: BinaryIO, nbytes: int, m: int = DEFAULT_SCALE,
     nacc = 0
     try:
         while nbytes == 0 or written < nbytes:
+            buf = bytearray()
             for _ in range(_CHUNK_VALUES):
                 acc = (acc << w) | randrange(m)
                 nacc += w
-            whole = nacc // 8
-            nacc -= whole * 8
-            chunk = (acc >> nacc).to_bytes(whole, "big")
-            acc &= (1 << nacc) - 1
+                if nacc >= 64:  # keep the accumulator small: emit its whole bytes
+                    whole = nacc // 8
+                    nacc -= whole * 8
+                    buf += (acc >> nacc).to_bytes(whole, "big")
+                    acc &= (1 << nacc) - 1
+            chunk = bytes(buf)
             if nbytes:
                 chunk = chunk[:nbytes - written]
             out.write(chunk)
