@@ -17,16 +17,18 @@ call, see ``cabinet/rng_dump.py``) and runs over it:
   chi-square of the byte counts and how often a random file exceeds it, mean,
   Monte Carlo pi, serial correlation.
 - **NIST SP 800-22** with ``sp80022suite`` from PyPI (a C extension around
-  NIST's own STS 2.1.2 source: the reference code, fast; ``nistrng`` 1.2.3, the
-  other candidate, is a NumPy rewrite whose overlapping-template test crashes
-  on NumPy 2 and whose cumulative sums overflow int8, so it was not used):
+  NIST's own STS C source: the reference code, fast; ``nistrng`` 1.2.3, the
+  other candidate on PyPI, is a NumPy rewrite whose overlapping-template test
+  raised a broadcast error under NumPy 2.4 and whose cumulative sums warned of
+  int8 overflow on a 10**6-bit sequence, so it was not used):
   all 15 tests, the NIST parameters (block frequency M=128, templates m=9,
   linear complexity M=500, serial m=16, approximate entropy m=10) over
   ``--nist-sequences`` sequences of 10**6 bits from the start of the dump,
   each bit taken most significant first. The package returns one p-value per
   test: for the tests with several (cumulative sums 2, serial 2, random
   excursions 8, variant 18, non-overlapping templates 148) it is their minimum,
-  so that is Sidak-adjusted, ``1 - (1 - p_min)**K``. A sequence passes a test
+  so that is Sidak-adjusted, ``1 - (1 - p_min)**K`` (conservative where the K
+  statistics are dependent, as the 148 template counts are). A sequence passes a test
   at ``p >= 0.01``; NIST's acceptance is a pass proportion of at least
   ``0.99 - 3*sqrt(0.99*0.01/k)`` of the k sequences (96 of 100), and its
   uniformity check (chi-square of the p-values in 10 bins) at ``>= 0.0001``.
