@@ -129,9 +129,13 @@ def _results(out: str) -> list[str]:
     return [m.group(0).strip() for m in map(_DH_LINE.match, out.splitlines()) if m]
 
 
-def _dieharder(args: list[str], stdin: int | None = None) -> str:
-    return subprocess.run([*NICE, "dieharder", *args], capture_output=True, text=True,
-                          stdin=stdin).stdout
+def _dieharder(args: list[str], stdin: int | None = None, timeout: float | None = None) -> str:
+    """dieharder's output; ``""`` when ``timeout`` (s) ran out (the run is killed)."""
+    try:
+        return subprocess.run([*NICE, "dieharder", *args], capture_output=True, text=True,
+                              stdin=stdin, timeout=timeout).stdout
+    except subprocess.TimeoutExpired:
+        return ""
 
 
 def _with_p(spec: list[str], p: int) -> list[str]:
@@ -202,13 +206,17 @@ def run_dieharder(dump: Path, mbytes: int, tests: list[int],
                                 "0", "-"], stdout=subprocess.PIPE, cwd=ROOT)
         assert gen.stdout is not None
         try:
-            out = _dieharder(["-g", "200", *spec], stdin=gen.stdout.fileno())
+            out = _dieharder(["-g", "200", *spec], stdin=gen.stdout.fileno(),
+                             timeout=max(30.0, retest_budget_s - spent))
         finally:
             gen.stdout.close()
             gen.kill()
             gen.wait()
         got = _results(out)
         spent += time.perf_counter() - t
+        if not got:
+            notes.append(f"{' '.join(spec)}: WEAK re-test stopped at the re-test budget "
+                         f"(the fresh stream is slow); not re-tested")
         log(f"dieharder {' '.join(spec)} re-test on a fresh stream: "
             f"{[g.split('|')[-1].strip() for g in got]} ({time.perf_counter() - t:.0f} s)")
         lines += [f"{g}  (re-test of a WEAK on fresh data, -g 200)" for g in got]
