@@ -78,7 +78,9 @@ def _build_parser() -> argparse.ArgumentParser:
                            ("sim-devices", "run every station's serial twins in a process "
                                            "of their own (bill acceptor, printer)"),
                            ("parsheet", "exact RTP, strategy and par sheet of a variant"),
-                           ("simulate", "simulate rounds of a variant with basic strategy")):
+                           ("simulate", "simulate rounds of a variant with basic strategy"),
+                           ("rng-dump", "raw output of the shoe's random path for dieharder, "
+                            "ent and NIST SP 800-22")):
         sub.add_parser(name, help=helptext + "; see 'cabinet " + name + " --help'")
     return p
 
@@ -90,14 +92,17 @@ def _pass_through(name: str, rest: list[str]) -> int:
     if name == "sim-devices":
         from drivers.sim.twins import sim_devices_main
         return sim_devices_main(rest)
+    if name == "rng-dump":
+        from cabinet.rng_dump import main as rng_dump_main
+        return rng_dump_main(rest)
     from cabinet.strategy.cli import parsheet_main, simulate_main
     return parsheet_main(rest) if name == "parsheet" else simulate_main(rest)
 
 
 #: Sub-commands with a parser of their own: everything after the name goes to it.
-PASS_THROUGH = ("parsheet", "simulate", "sim-device", "sim-devices")
+PASS_THROUGH = ("parsheet", "simulate", "sim-device", "sim-devices", "rng-dump")
 #: Read-only sub-commands that print to stdout: a closed pipe ends them quietly.
-PIPE_VIEWS = ("meters", "recall", "events", "replay", "parsheet", "simulate")
+PIPE_VIEWS = ("meters", "recall", "events", "replay", "parsheet", "simulate", "rng-dump")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
