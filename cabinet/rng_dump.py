@@ -143,7 +143,7 @@ def _int(text: str) -> int:
     t = text.replace(" ", "")
     if "**" in t:
         base, _, exp = t.partition("**")
-        return int(base, 0) ** int(exp, 0)
+        return int(int(base, 0) ** int(exp, 0))
     return int(t, 0)
 
 

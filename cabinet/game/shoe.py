@@ -11,10 +11,13 @@ from __future__ import annotations
 import secrets
 from collections import Counter
 from collections.abc import Sequence
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 from .cards import ALL_CARDS, Card, parse_cards
 from .errors import CardError, ShoeExhausted, StateError
+
+#: Any element type: the shoe shuffles cards, the RNG lab kit card indices.
+T = TypeVar("T")
 
 
 class RandomSource(Protocol):
@@ -29,7 +32,7 @@ class RandomSource(Protocol):
 _CHUNK_LIMIT = 1 << 62
 
 
-def fisher_yates(cards: list[Card], rng: RandomSource) -> None:
+def fisher_yates(cards: list[T], rng: RandomSource) -> None:
     """Shuffle ``cards`` in place: an unbiased Fisher-Yates (Durstenfeld) shuffle.
 
     Step ``i`` (from the last position down) swaps position ``i`` with a
