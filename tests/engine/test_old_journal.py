@@ -9,9 +9,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-from cabinet.events import IntentReceived, NoteStacked, PowerUp, VoucherEscrowed, VoucherStacked
-from cabinet.runtime import Engine
-from cabinet.store import Store
+from cabinet.core.events import IntentReceived, NoteStacked, PowerUp, VoucherEscrowed, VoucherStacked
+from cabinet.shell.engine import Engine
+from cabinet.shell.store import Store
 
 FIXTURE = Path(__file__).resolve().parents[1] / "data" / "journal_320e068"
 VOUCHER = "410130064244963038"

@@ -14,12 +14,12 @@ moves exactly once"). Must not import ``drivers`` or ``ui``.
 
 from __future__ import annotations
 
-import secrets
 from collections.abc import Callable
-from typing import Any, Protocol
+from typing import Any
 
-from cabinet import maintenance
-from cabinet.effects import (
+from cabinet.core import maintenance
+from cabinet.core.context import History, RandomSource
+from cabinet.core.effects import (
     ClearJournal,
     Effect,
     Journal,
@@ -35,8 +35,8 @@ from cabinet.effects import (
     SetVoucherStatus,
     StackNote,
 )
-from cabinet.errors import FAULTS, fault_text
-from cabinet.events import (
+from cabinet.core.errors import FAULTS, fault_text
+from cabinet.core.events import (
     DeviceCleared,
     DeviceFaulted,
     DisplayChanged,
@@ -55,6 +55,18 @@ from cabinet.events import (
     VoucherEscrowed,
     VoucherStacked,
 )
+from cabinet.core.meters import Meters, audit_balance
+from cabinet.core.records import RecallEntry, VoucherRecord
+from cabinet.core.rules_text import money
+from cabinet.core.settings import GameSettings
+from cabinet.core.state import (
+    CabinetState,
+    HandpayState,
+    MaintState,
+    NoteReview,
+    PrintingState,
+    StationState,
+)
 from cabinet.game import (
     BetError,
     Decision,
@@ -66,18 +78,6 @@ from cabinet.game import (
     StateError,
 )
 from cabinet.game import events as rev
-from cabinet.meters import Meters, audit_balance
-from cabinet.records import RecallEntry, VoucherRecord
-from cabinet.rules_text import money
-from cabinet.settings import GameSettings
-from cabinet.state import (
-    CabinetState,
-    HandpayState,
-    MaintState,
-    NoteReview,
-    PrintingState,
-    StationState,
-)
 
 #: How long a print may take before its outcome counts as unknown.
 PRINT_TIMEOUT_MS = 30_000
@@ -110,22 +110,11 @@ ACCEPTS: dict[str, tuple[frozenset[str], bool]] = {
 }
 
 
-class RandomSource(Protocol):
-    """Shuffles and validation numbers: ``secrets.SystemRandom()`` in production."""
+class _NoRandom:
+    """The random source of a cabinet given none: drawing from it is a bug."""
 
-    def randrange(self, start: int, stop: int | None = None, step: int = 1) -> int: ...
-
-
-class History(Protocol):
-    """Read-only journal history for maintenance screens (the store provides it)."""
-
-    def recall(self, station: int, limit: int) -> list[RecallEntry]: ...
-
-    def events(self, limit: int) -> list[dict[str, Any]]: ...
-
-    def vouchers(self, limit: int) -> list[VoucherRecord]: ...
-
-    def outstanding_vouchers(self) -> list[VoucherRecord]: ...
+    def randrange(self, start: int, stop: int | None = None, step: int = 1) -> int:
+        raise RuntimeError("no random source: the shell hands the cabinet one")
 
 
 class _NoHistory:
@@ -156,8 +145,9 @@ class Cabinet:
     Args:
         state: restored critical state, or ``None`` for a fresh cabinet.
         round_state: the journaled round (``Round.to_dict()``), or ``None``.
-        rng: the random source for shuffles and validation numbers;
-            ``secrets.SystemRandom()`` when ``None``.
+        rng: the random source for shuffles and validation numbers (the shell
+            hands in ``secrets.SystemRandom()``); ``None``: a source that raises
+            ``RuntimeError`` when drawn from (the core holds no randomness of its own).
         history: journal reader for the maintenance screens.
 
     A ``round_state`` that cannot be restored while a round is open voids
@@ -169,7 +159,7 @@ class Cabinet:
                  round_state: dict[str, Any] | None = None,
                  rng: RandomSource | None = None, history: History | None = None) -> None:
         self.s = state if state is not None else new_state()
-        self.rng: RandomSource = rng if rng is not None else secrets.SystemRandom()
+        self.rng: RandomSource = rng if rng is not None else _NoRandom()
         self.history: History = history if history is not None else _NoHistory()
         self.rules: RuleSet = self.s.settings.validate()
         self.round: Round | None = None
@@ -191,7 +181,7 @@ class Cabinet:
         #: says ``DisplayChanged(False)`` when it starts and True on the first frame.
         self.display_showing = True
         #: The program's identity (issue 11.18), set by the shell from
-        #: ``cabinet.manifest.check_manifest`` before boot: status ``verified``,
+        #: ``cabinet.shell.manifest.check_manifest`` before boot: status ``verified``,
         #: ``unverified`` or ``mismatch`` (a mismatch is also a ``program_`` fault).
         self.program_id = ""
         self.program_digest = ""
@@ -1167,7 +1157,7 @@ class Cabinet:
 
     def apply_settings(self, settings: GameSettings, out: list[Effect]) -> str | None:
         """Change the game settings between rounds; returns an error message or None."""
-        from cabinet.errors import ConfigError
+        from cabinet.core.errors import ConfigError
         if self.s.round_open:
             return "finish the round first"
         try:
@@ -1233,8 +1223,8 @@ class Cabinet:
         return out
 
     def snapshot(self, seq: int) -> Any:
-        """The player-visible ``Snapshot`` numbered ``seq`` (see ``cabinet.view``)."""
-        from cabinet.view import build_snapshot
+        """The player-visible ``Snapshot`` numbered ``seq`` (see ``cabinet.core.view``)."""
+        from cabinet.core.view import build_snapshot
         return build_snapshot(self, seq)
 
     def round_dict(self) -> dict[str, Any] | None:
