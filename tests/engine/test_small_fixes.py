@@ -21,7 +21,7 @@ from .test_ui_server import _readmsg, _with_engine
 
 def test_dealer_lone_ace_reads_1_or_11(monkeypatch):
     """Issue 10.10: the dealer's lone Ace reads "1 or 11", not "11"."""
-    monkeypatch.setattr("cabinet.core.machine.Shoe.shuffled", staticmethod(
+    monkeypatch.setattr("cabinet.core.play.Shoe.shuffled", staticmethod(
         lambda decks, rng=None, penetration_percent=None: Shoe.from_codes(
             ["10S", "AC", "9H", "7S", "2C"], decks)))
     rig = Rig(GameSettings(variant="classic-multi"))

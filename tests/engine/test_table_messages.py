@@ -19,7 +19,7 @@ def stacked(monkeypatch):
     def shuffled(decks, rng=None, penetration_percent=None):
         return Shoe.from_codes(rounds.pop(0), decks)
 
-    monkeypatch.setattr("cabinet.core.machine.Shoe.shuffled", staticmethod(shuffled))
+    monkeypatch.setattr("cabinet.core.play.Shoe.shuffled", staticmethod(shuffled))
     return rounds
 
 
