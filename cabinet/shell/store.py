@@ -287,14 +287,28 @@ class Store:
             self._voucher_mac(validation_number, record), digest)
 
     def verify_vouchers(self) -> list[str]:
-        """Every voucher row against its keyed checksum (issue 11.14)."""
-        bad = [vn for vn, rec, digest in self.db.execute(
-                   "SELECT validation_number, record, mac FROM vouchers ORDER BY sequence")
-               if not self._voucher_ok(vn, rec, digest)]
-        if not bad:
-            return []
-        return [f"{len(bad)} voucher row(s) fail their keyed checksum (validation numbers "
-                f"ending {', '.join(vn[-4:] for vn in bad[:5])})"]
+        """Every voucher row against its keyed checksum, and its plain columns against
+        the keyed record they index (issue 11.14: a ``status`` or ``amount_minor``
+        rewritten beside an intact record is found too)."""
+        bad, disagree = [], []
+        for vn, seq, station, amount, status, rec, digest in self.db.execute(
+                "SELECT validation_number, sequence, station, amount_minor, status, record, mac "
+                "FROM vouchers ORDER BY sequence"):
+            if not self._voucher_ok(vn, rec, digest):
+                bad.append(vn)
+                continue
+            r = _voucher_decoder.decode(rec)
+            if (seq, station, amount, status) != (r.sequence, r.station, r.amount_minor, r.status):
+                disagree.append(vn)
+        findings = []
+        if bad:
+            findings.append(f"{len(bad)} voucher row(s) fail their keyed checksum (validation "
+                            f"numbers ending {', '.join(vn[-4:] for vn in bad[:5])})")
+        if disagree:
+            findings.append(f"{len(disagree)} voucher row(s) whose columns disagree with their "
+                            f"keyed record (validation numbers ending "
+                            f"{', '.join(vn[-4:] for vn in disagree[:5])})")
+        return findings
 
     def _chain_head(self) -> tuple[int, str]:
         try:
@@ -682,7 +696,14 @@ class Store:
                             (e.entry.station, e.entry.station, keep))
         elif isinstance(e, ClearJournal):
             # issue 11.12: an outstanding (issued, unredeemed) voucher's record survives
-            self.db.execute("DELETE FROM vouchers WHERE status != 'issued'")
+            # decided by the keyed record, never by the plain status column; a row that
+            # fails its checksum is kept as evidence
+            gone = [vn for vn, rec, digest in self.db.execute(
+                        "SELECT validation_number, record, mac FROM vouchers").fetchall()
+                    if self._voucher_ok(vn, rec, digest)
+                    and _voucher_decoder.decode(rec).status != "issued"]
+            self.db.executemany("DELETE FROM vouchers WHERE validation_number=?",
+                                [(vn,) for vn in gone])
             for table in ("events", "recall"):
                 self.db.execute(f"DELETE FROM {table}")
             self._chain = ""                    # a new chain; event ids keep counting
@@ -708,9 +729,11 @@ class Store:
 
     def outstanding_vouchers(self) -> list[VoucherRecord]:
         """Every voucher printed and not yet redeemed (status ``issued``), oldest first."""
-        rows = self.db.execute("SELECT record FROM vouchers WHERE status='issued' "
+        rows = self.db.execute("SELECT validation_number, record, mac FROM vouchers "
                                "ORDER BY sequence").fetchall()
-        return [_voucher_decoder.decode(r[0]) for r in rows]
+        records = [_voucher_decoder.decode(rec) for vn, rec, digest in rows
+                   if self._voucher_ok(vn, rec, digest)]
+        return [r for r in records if r.status == "issued"]   # by the keyed record (11.14)
 
     def recall(self, station: int, limit: int) -> list[RecallEntry]:
         """Newest first; ``station`` 0 for every station."""

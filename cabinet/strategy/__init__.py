@@ -1,7 +1,8 @@
 """Return to player: exact analysis, basic strategy, simulator, par sheets.
 
 Owns: ``cabinet.strategy`` — the dealer model (``dealer``), the exact
-combinatorial analysis (``analysis``), the total-dependent basic strategy and
+combinatorial analysis (``analysis``), its composition-dependent twin
+(``cd``), the total-dependent basic strategy and
 the autoplayer lookup (``strategy``), the strategy chart image (``chart``),
 the multiprocessing simulator (``simulate``), the par sheet writer
 (``parsheet``) and the CLI entry points (``cli``). Built on ``cabinet.game``
@@ -10,10 +11,11 @@ multiprocessing) are imported by the modules that need them, not here.
 """
 
 from .analysis import ActionEVs, Analysis, UpCardResult, analyse, deal_ev
+from .cd import CDAnalysis, analyse_cd
 from .dealer import OUTCOMES, DealerModel, dealer_table, shoe_counts
 from .strategy import Strategy
 
 __all__ = [
-    "ActionEVs", "Analysis", "DealerModel", "OUTCOMES", "Strategy", "UpCardResult",
-    "analyse", "deal_ev", "dealer_table", "shoe_counts",
+    "ActionEVs", "Analysis", "CDAnalysis", "DealerModel", "OUTCOMES", "Strategy", "UpCardResult",
+    "analyse", "analyse_cd", "deal_ev", "dealer_table", "shoe_counts",
 ]

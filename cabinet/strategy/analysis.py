@@ -166,6 +166,9 @@ class Analysis:
         ups: ``{up value: UpCardResult}``.
         ev: expected net result of a round per unit of initial bet.
         seconds: wall time of the analysis.
+        hit_two_card: with ``analyse(..., two_tables=True)``, the hit states
+            of the separate two-card table (``strategy.hit`` is then the table
+            of hands of three or more cards); ``None`` otherwise.
     """
 
     rules: RuleSet
@@ -174,6 +177,7 @@ class Analysis:
     ups: dict[int, UpCardResult]
     ev: float
     seconds: float
+    hit_two_card: frozenset[StateKey] | None = None
 
     @property
     def rtp(self) -> float:
@@ -189,9 +193,13 @@ class Analysis:
 class _UpEngine:
     """The analysis for one up card."""
 
-    def __init__(self, rules: RuleSet, counts: Sequence[int], up: int) -> None:
+    def __init__(self, rules: RuleSet, counts: Sequence[int], up: int,
+                 two_tables: bool = False) -> None:
         self.rules = rules
         self.up = up
+        # With two_tables, two-card hands have their own hit/stand table, keyed
+        # by -up in the hit set (the multi-card table keeps +up).
+        self.two = two_tables
         self.base = remove(counts, up)
         self.dealer = DealerModel(up, self.base)
         self.peek = rules.peeks_on(up)
@@ -201,21 +209,23 @@ class _UpEngine:
         self.nodes: dict[tuple[int, int, int], _Node] = {}
         self._dist: dict[int, list[float]] = {}
         self.deals = self._deals()
-        self.by_state: dict[tuple[int, bool], list[_Node]] = {}
+        self.by_state: dict[tuple[int, bool, bool], list[_Node]] = {}
         self.two_card: list[_Node] = []
         self.split_nodes: list[_Node] = []
         for nd in sorted(self.nodes.values(), key=lambda x: x.n):
             if nd.n == 1:
                 self.split_nodes.append(nd)
             elif not nd.terminal:
-                self.by_state.setdefault((nd.total, nd.soft), []).append(nd)
+                tag = two_tables and nd.n == 2
+                self.by_state.setdefault((nd.total, nd.soft, tag), []).append(nd)
                 if nd.n == 2:
                     self.two_card.append(nd)
         self.order = sorted(self.nodes.values(), key=lambda x: x.n)
         states = self.by_state
-        self.sweep_order = ([(t, False) for t in range(21, 11, -1) if (t, False) in states]
-                            + [(t, True) for t in range(21, 11, -1) if (t, True) in states]
-                            + [(t, False) for t in range(11, 1, -1) if (t, False) in states])
+        order = ([(t, False) for t in range(21, 11, -1)] + [(t, True) for t in range(21, 11, -1)]
+                 + [(t, False) for t in range(11, 1, -1)])
+        self.sweep_order = [(t, soft, tag) for t, soft in order for tag in (False, True)
+                            if (t, soft, tag) in states]
 
     # -- composition -------------------------------------------------------------
 
@@ -351,7 +361,7 @@ class _UpEngine:
             if nd.n >= 2:
                 if nd.n == 2 and state in dbl and self.can_double(nd):
                     continue
-                if state not in hit:
+                if (nd.total, nd.soft, -up if self.two and nd.n == 2 else up) not in hit:
                     continue
             for p, kid in nd.kids:
                 kid.reach += nd.reach * p
@@ -371,7 +381,7 @@ class _UpEngine:
                 w_sum += nd.reach
                 s_sum += nd.reach * nd.stand
                 h_sum += nd.reach * h
-            key = (state[0], state[1], up)
+            key = (state[0], state[1], -up if state[2] else up)
             if decide:
                 if w_sum <= 0.0:  # unreachable under this strategy: unweighted
                     s_sum = sum(nd.stand for nd in nodes)
@@ -393,8 +403,8 @@ class _UpEngine:
                 nd.dbl = 2.0 * d
                 candidates.setdefault((nd.total, nd.soft), []).append(nd)
         if decide:
-            for state, nodes in candidates.items():
-                key = (state[0], state[1], up)
+            for cell, nodes in candidates.items():
+                key = (cell[0], cell[1], up)
                 w = sum(nd.reach for nd in nodes)
                 if w > 0.0:
                     gain = sum(nd.reach * (nd.dbl - nd.value) for nd in nodes)
@@ -510,7 +520,7 @@ def _initial_tables() -> tuple[set[StateKey], set[StateKey], set[PairKey]]:
 
 
 def analyse(rules: RuleSet, counts: Sequence[int] | None = None,
-            strategy: Strategy | None = None) -> Analysis:
+            strategy: Strategy | None = None, two_tables: bool = False) -> Analysis:
     """Exact analysis of a variant off a freshly shuffled shoe.
 
     Args:
@@ -519,6 +529,12 @@ def analyse(rules: RuleSet, counts: Sequence[int] | None = None,
             ``None`` for ``rules.decks`` full decks. Small shoes are allowed
             as long as no round can run out of cards.
         strategy: evaluate this strategy instead of deriving one.
+        two_tables: derive a total-dependent strategy with separate hit/stand
+            tables for two-card hands (split hands included) and for hands of
+            three or more cards, the definition most published basic
+            strategies use (doubles and splits as before); ignored with
+            ``strategy``. Its two-card table is ``Analysis.hit_two_card``.
+            The cabinet's simulator plays the one-table strategy.
 
     Returns:
         The ``Analysis``: strategy, EV per up card, RTP and house edge.
@@ -531,8 +547,11 @@ def analyse(rules: RuleSet, counts: Sequence[int] | None = None,
     if len(full) != 10 or any(c < 0 for c in full):
         raise ValueError(f"a composition is 10 non-negative counts, got {full}")
     n = sum(full)
+    two = two_tables and strategy is None
     if strategy is None:
         hit, dbl, split = _initial_tables()
+        if two:
+            hit |= {(t, s, -u) for t, s, u in hit}
         insurance: bool | None = None
     else:
         hit, dbl, split = set(strategy.hit), set(strategy.double), set(strategy.split)
@@ -542,15 +561,16 @@ def analyse(rules: RuleSet, counts: Sequence[int] | None = None,
     for up in range(1, 11):
         if not full[up - 1]:
             continue
-        eng = _UpEngine(rules, full, up)
+        eng = _UpEngine(rules, full, up, two)
         sweeps = eng.solve(hit, dbl, split, strategy is None)
         res, take = eng.result(full[up - 1] / n, split, insurance, sweeps)
         ups[up] = res
         take_any = take_any or (take and up == 1)
     ev = sum(r.probability * r.ev for r in ups.values())
-    strat = strategy or Strategy(rules.variant, frozenset(hit), frozenset(dbl),
-                                 frozenset(split), take_any)
-    return Analysis(rules, full, strat, ups, ev, time.perf_counter() - t0)
+    two_card = frozenset((t, s, -u) for t, s, u in hit if u < 0) if two else None
+    strat = strategy or Strategy(rules.variant, frozenset(k for k in hit if k[2] > 0),
+                                 frozenset(dbl), frozenset(split), take_any)
+    return Analysis(rules, full, strat, ups, ev, time.perf_counter() - t0, two_card)
 
 
 def deal_ev(rules: RuleSet, counts: Sequence[int], cards: tuple[int, int], up: int,

@@ -22,6 +22,7 @@ from cabinet.game.errors import RuleSetError
 from cabinet.game.rules import PRESETS, preset
 
 from .analysis import Analysis, analyse
+from .cd import analyse_cd
 from .simulate import FREQUENCIES, SimResult, simulate
 
 #: Rounds ``cabinet simulate`` plays without ``--rounds`` (and ``parsheet --out``).
@@ -152,9 +153,13 @@ def simulate_main(argv: list[str]) -> int:
 
 
 def parsheet_main(argv: list[str]) -> int:
-    """``cabinet parsheet VARIANT [--out DIR] [--rounds N] ...``.
+    """``cabinet parsheet VARIANT [--play td|cd|cdp] [--out DIR] [--rounds N] ...``.
 
-    Prints the exact RTP and house edge as percentages (4 decimals). With
+    Prints the exact RTP and house edge as percentages: of the
+    total-dependent basic strategy (``--play td``, the default, 4 decimals)
+    or of composition-dependent play (``--play cd``, CDZ- after a split, or
+    ``--play cdp``, CDP after a split; 6 decimals; ``cd.analyse_cd``). The simulation and the strategy chart are
+    always of the basic strategy; the report gives both figures. With
     ``--out``, also writes the par sheet (Markdown, chart PNG, text chart,
     JSON) into ``DIR``, with a simulation of ``--rounds`` rounds (at least 2;
     default 1,000,000; ``--rounds`` without ``--out`` also simulates and
@@ -169,6 +174,10 @@ def parsheet_main(argv: list[str]) -> int:
                                 description="Exact return to player of a variant.")
     _common(p)
     p.add_argument("--out", type=Path, metavar="DIR", help="write the par sheet here")
+    p.add_argument("--play", choices=("td", "cd", "cdp"), default="td",
+                   help="td: the total-dependent basic strategy (default); cd: every "
+                        "composition takes its best action (CDZ- after a split); cdp: "
+                        "the same with CDP after a split")
     p.add_argument("--strategy", action="store_true", help="also print the strategy chart")
     p.add_argument("--no-sim", action="store_true", help="with --out: skip the simulation")
     _sim_args(p, None, f"default {DEFAULT_ROUNDS:,} with --out unless --no-sim; none without --out")
@@ -178,7 +187,7 @@ def parsheet_main(argv: list[str]) -> int:
     except RuleSetError as e:  # pragma: no cover - argparse choices catch it
         print(e, file=sys.stderr)
         return 2
-    from .parsheet import prepare_out_dir, summary_lines, write_parsheet
+    from .parsheet import cd_summary_lines, prepare_out_dir, summary_lines, write_parsheet
 
     if args.out is not None:
         try:
@@ -187,14 +196,24 @@ def parsheet_main(argv: list[str]) -> int:
             print(f"cabinet parsheet: --out {args.out}: {e.strerror or e}", file=sys.stderr)
             return 2
 
-    exact = analyse(rules)
-    print("\n".join(summary_lines(exact)))
+    rounds = args.rounds if args.rounds else (
+        DEFAULT_ROUNDS if args.out is not None and not args.no_sim else 0)
+    cd = analyse_cd(rules) if args.play == "cd" or args.out is not None else None
+    cdp = (analyse_cd(rules, post_split="CDP") if args.play == "cdp" or args.out is not None
+           else None)
+    shown = cd if args.play == "cd" else cdp if args.play == "cdp" else None
+    if shown is not None:
+        print("\n".join(cd_summary_lines(shown)))
+    if args.play == "td" or args.strategy or rounds or args.out is not None:
+        exact = analyse(rules)
+        if args.play == "td":
+            print("\n".join(summary_lines(exact)))
+    else:
+        return 0
     if args.strategy:
         print()
         print(exact.strategy.to_text(), end="")
     sim = None
-    rounds = args.rounds if args.rounds else (
-        DEFAULT_ROUNDS if args.out is not None and not args.no_sim else 0)
     if rounds:
         seed = args.seed if args.seed is not None else str(secrets.randbelow(2**32))
         workers = args.workers or _cpus()
@@ -205,8 +224,9 @@ def parsheet_main(argv: list[str]) -> int:
         print("\n".join(sim_lines(sim, exact, seed, time.perf_counter() - t0,
                                   min(workers, rounds))))
     if args.out is not None:
+        two = analyse(rules, two_tables=True)
         try:
-            report = write_parsheet(exact, sim, args.out)
+            report = write_parsheet(exact, sim, args.out, cd, two, cdp)
         except OSError as e:
             print(f"cabinet parsheet: --out {args.out}: cannot write the par sheet: "
                   f"{e.strerror or e}", file=sys.stderr)

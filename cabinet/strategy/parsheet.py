@@ -20,6 +20,7 @@ from typing import Any
 from cabinet.game.rules import RuleSet
 
 from .analysis import Analysis
+from .cd import CDAnalysis
 from .chart import save_chart
 from .dealer import OUTCOMES, dealer_table
 from .simulate import FREQUENCIES, SimResult
@@ -51,6 +52,89 @@ def summary_lines(analysis: Analysis) -> list[str]:
         f"House edge: {pct(analysis.house_edge)}",
         f"(exact analysis in {analysis.seconds:.1f} s)",
     ]
+
+
+def cd_summary_lines(cd: CDAnalysis) -> list[str]:
+    """What ``cabinet parsheet VARIANT --play cd`` prints (6 decimals of a percent)."""
+    r = cd.rules
+    return [
+        f"{r.name} ({r.variant}), {r.decks} deck(s), fresh shoe, one spot, "
+        f"composition-dependent play ({cd.post_split} after a split)",
+        f"RTP: {pct(cd.rtp, 6)}",
+        f"House edge: {pct(cd.house_edge, 6)}",
+        f"(exact analysis in {cd.seconds:.1f} s)",
+    ]
+
+
+def insurance_return(analysis: Analysis) -> float | None:
+    """The insurance wager's own return per unit of insurance wagered
+    (1 + EV of the half-bet side wager / 0.5), averaged over the deals it is
+    offered to; ``None`` when not offered."""
+    up = analysis.ups.get(1)
+    if up is None or up.insurance_ev is None:
+        return None
+    return 1.0 + up.insurance_ev / 0.5
+
+
+def figures_rows(analysis: Analysis, cd: CDAnalysis | None,
+                 two: Analysis | None = None,
+                 cdp: CDAnalysis | None = None) -> list[list[str]]:
+    """Rows ``[figure, value, method, what it leaves out]`` of the report's
+    table of figures: CD RTP (if given), CD with CDP after a split (``cdp``,
+    if given), TD RTP, TD with separate two-card
+    and multi-card tables (``two``, from ``analyse(..., two_tables=True)``,
+    if given), insurance's own return."""
+    rows = []
+    if cd is not None:
+        rows.append([
+            "RTP, composition-dependent play (CD)",
+            f"{pct(cd.rtp, 6)} (house edge {pct(cd.house_edge, 6)})",
+            "exact: every hand takes the best action for its exact cards (not only its "
+            "total) against every up card, from the shoe less every card seen; after a "
+            f"split each hand plays as the same cards would unsplit ({cd.post_split}, "
+            "Farmer), limited to what a split hand may do",
+            "post-split optimal play (CDP: using the other pair card; the other hand's "
+            "cards); cards of other spots; insurance is taken only where it pays (never "
+            "off a full shoe)"])
+    if cdp is not None:
+        rows.append([
+            "RTP, composition-dependent play, CDP after a split",
+            f"{pct(cdp.rtp, 6)} (house edge {pct(cdp.house_edge, 6)})",
+            "exact: as CD, but each split hand takes the best action for its own cards "
+            "and the other pair card, limited to what a split hand may do (Farmer's CDP)",
+            "the other split hand's cards (seen by the player, not used); cards of other "
+            "spots"])
+    rows.append([
+        "RTP, total-dependent basic strategy (TD)",
+        f"{pct(analysis.rtp, 6)} (house edge {pct(analysis.house_edge, 6)})",
+        "exact: the chart below (one action per total, soft/hard, pair and up card, "
+        "whatever the number of cards), derived by coordinate ascent",
+        "the hand's composition (the CD figure shows what it is worth); separate "
+        "two-card and multi-card tables; cards of other spots"])
+    if two is not None and two.hit_two_card is not None:
+        cells = sorted(two.hit_two_card ^ two.strategy.hit, key=lambda k: (k[1], k[0], k[2]))
+        diff = ", ".join(
+            f"{'soft' if soft else 'hard'} {t} v {_up(u)}: "
+            f"{'hit' if (t, soft, u) in two.hit_two_card else 'stand'} with two cards, "
+            f"{'hit' if (t, soft, u) in two.strategy.hit else 'stand'} with more"
+            for t, soft, u in cells) or "none"
+        rows.append([
+            "RTP, total-dependent with two-card and multi-card tables",
+            f"{pct(two.rtp, 6)} (house edge {pct(two.house_edge, 6)})",
+            "exact: as TD, but two-card hands (split hands too) and hands of three or "
+            f"more cards each have their own hit/stand table; they differ in {diff}",
+            "the hand's composition; the cabinet's simulator and the chart below use "
+            "the one-table TD strategy"])
+    ins = insurance_return(analysis)
+    if ins is not None:
+        rows.append([
+            "Insurance, its own return",
+            f"{pct(ins, 4)} per unit of insurance wagered",
+            "exact: the half-bet side wager paying 2:1, averaged over every deal it is "
+            "offered to (Ace up, no player blackjack), the three cards seen removed",
+            "declined by both strategies (negative EV), so not in the RTPs above; a "
+            "count of earlier rounds (a fresh shoe every round)"])
+    return rows
 
 
 def _rules_rows(r: RuleSet) -> list[tuple[str, str]]:
@@ -88,7 +172,8 @@ def _up(u: int) -> str:
 
 
 def render_markdown(analysis: Analysis, sim: SimResult | None, chart_name: str,
-                    text_chart_name: str) -> str:
+                    text_chart_name: str, cd: CDAnalysis | None = None,
+                    two: Analysis | None = None, cdp: CDAnalysis | None = None) -> str:
     """The par sheet as Markdown.
 
     Args:
@@ -96,6 +181,9 @@ def render_markdown(analysis: Analysis, sim: SimResult | None, chart_name: str,
         sim: a simulation of the same variant and strategy, or ``None``.
         chart_name, text_chart_name: file names of the PNG and text charts,
             relative to the report.
+        cd: the composition-dependent analysis of the same variant, or ``None``.
+        two: its two-table TD analysis (``analyse(..., two_tables=True)``), or ``None``.
+        cdp: its CD analysis with CDP after a split, or ``None``.
     """
     a, r = analysis, analysis.rules
     lines = [f"# Par sheet: {r.name} (`{r.variant}`)", "",
@@ -108,6 +196,15 @@ def render_markdown(analysis: Analysis, sim: SimResult | None, chart_name: str,
              "strategy below, a freshly shuffled shoe; insurance "
              + ("taken" if a.strategy.insurance else "declined") + ".",
              f"- exact combinatorial analysis, computed in {a.seconds:.1f} s.", ""]
+    lines += _table(["Figure", "Value", "Method", "What it leaves out"], figures_rows(a, cd, two, cdp))
+    lines.append("")
+    if cd is not None:
+        rows = [[_up(u), f"{cd.ups[u].ev * 100:+.4f} %",
+                 f"{a.ups[u].ev * 100:+.4f} %" if u in a.ups else ""]
+                for u in UP_VALUES if u in cd.ups]
+        lines += ["EV by up card per unit of initial bet, composition-dependent (CD) "
+                  "and total-dependent (TD) play:", ""]
+        lines += _table(["Up card", "CD", "TD"], rows) + [""]
     lines += ["## Rules (RULES.md)", ""]
     lines += _table(["Rule", "This game"], [[k, v] for k, v in _rules_rows(r)])
     lines += ["", "## Method", "",
@@ -126,7 +223,8 @@ def render_markdown(analysis: Analysis, sim: SimResult | None, chart_name: str,
               "rounding (below 1e-10 %). The strategy is total-dependent and found by "
               "coordinate ascent (each state's action is the best response given all "
               "others, weighted by the probability of reaching it); a composition-"
-              "dependent player could do slightly better. Multi-spot play is not modelled: "
+              "dependent player does slightly better (the CD figure above, same "
+              "model, every exact composition taking its best action). Multi-spot play is not modelled: "
               "other spots' unseen cards do not change a spot's EV off a fresh shuffle.", ""]
     lines += ["## EV by up card", ""]
     rows = []
@@ -245,8 +343,10 @@ def check_writable(out_dir: Path, names: list[str]) -> None:
             raise OSError(errno.EACCES, f"{name} exists and cannot be overwritten")
 
 
-def write_parsheet(analysis: Analysis, sim: SimResult | None, out_dir: Path) -> Path:
-    """Write the par sheet of ``analysis`` into ``out_dir``.
+def write_parsheet(analysis: Analysis, sim: SimResult | None, out_dir: Path,
+                   cd: CDAnalysis | None = None, two: Analysis | None = None,
+                   cdp: CDAnalysis | None = None) -> Path:
+    """Write the par sheet of ``analysis`` (and ``cd``, its CD figures) into ``out_dir``.
 
     Files: ``parsheet-<variant>.md``, ``strategy-<variant>.png``,
     ``strategy-<variant>.txt`` and ``parsheet-<variant>.json`` (the figures).
@@ -263,11 +363,20 @@ def write_parsheet(analysis: Analysis, sim: SimResult | None, out_dir: Path) -> 
     report, png, text, figures_json = (out_dir / name for name in parsheet_files(v))
     chart = save_chart(analysis.strategy, f"{analysis.rules.name} ({v})", png)
     text.write_text(analysis.strategy.to_text())
-    report.write_text(render_markdown(analysis, sim, chart.name, text.name))
+    report.write_text(render_markdown(analysis, sim, chart.name, text.name, cd, two, cdp))
     figures: dict[str, Any] = {
         "variant": v, "software": software_version(), "method": METHOD_VERSION,
         "rtp": analysis.rtp, "house_edge": analysis.house_edge,
         "ev_by_up": {str(u): res.ev for u, res in analysis.ups.items()},
+        "insurance_return": insurance_return(analysis),
+        "cd": None if cd is None else {
+            "post_split": cd.post_split, "rtp": cd.rtp, "house_edge": cd.house_edge,
+            "ev_by_up": {str(u): res.ev for u, res in cd.ups.items()}},
+        "cdp": None if cdp is None else {"rtp": cdp.rtp, "house_edge": cdp.house_edge},
+        "td_two_tables": None if two is None else {
+            "rtp": two.rtp, "house_edge": two.house_edge,
+            "hit_two_card": sorted([t, s, u] for t, s, u in two.hit_two_card or ()),
+            "hit_multi_card": sorted([t, s, u] for t, s, u in two.strategy.hit)},
         "strategy": analysis.strategy.to_dict(),
         "simulation": None if sim is None else sim.to_dict(),
     }

@@ -288,10 +288,11 @@ def main(*, rounds: int = 5, variant: str | None = None, out: str | None = None,
                 print(f"cabinet run: the engine stopped; see {engine.log_path}", file=sys.stderr)
                 break
             if not ui.running:
-                if not windowed or play:
-                    print(f"cabinet run: the table UI stopped; see {ui.log_path}", file=sys.stderr)
+                if not windowed or play or ui.proc.returncode != 0:
+                    print(f"cabinet run: the table UI stopped (status {ui.proc.returncode}); "
+                          f"see {ui.log_path}", file=sys.stderr)
                 else:
-                    status = 0  # the player closed the window
+                    status = 0  # the player closed the window (F10)
                 break
             if demo_thread is not None and not demo_thread.is_alive():
                 demo_result = demo_box.get("result")

@@ -541,14 +541,15 @@ def test_changed_program_file_tilts_until_reinstalled(tmp_path):
     assert snap["mode"] == "attract"
     assert snap["program_digest"] == digest and snap["program_id"].startswith("blackjack-cabinet")
 
-    machine = inst / "cabinet" / "core" / "play.py"
-    source = machine.read_text()
-    tampered = source.replace("st.credits_minor += amount", "st.credits_minor += 2 * amount", 1)
-    assert tampered != source                              # the tamper really changes the file
-    machine.write_text(tampered)
+    machine = inst / "cabinet" / "core" / "money_in.py"
+    honest = machine.read_text()
+    cheat = honest.replace('st.meters.add("bills_in_minor", amount)',
+                           'st.meters.add("bills_in_minor", amount); st.credits_minor += amount', 1)
+    assert cheat != honest                                 # the note credit really is doubled
+    machine.write_text(cheat)
     snap, log = _boot_snapshot(inst, journal, sock)
     assert snap["mode"] == "tilt", log
-    assert "cabinet/core/play.py changed" in log
+    assert "cabinet/core/money_in.py changed" in log
 
     # the maintenance menu's "clear engine faults" does not clear it: boot again, still tilted
     snap, log = _boot_snapshot(inst, journal, sock)

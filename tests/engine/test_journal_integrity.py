@@ -212,3 +212,34 @@ def test_removed_events_are_found_again_after_a_crash_before_the_ram_error_commi
     assert first.ram_error and "events were removed" in " ".join(first.findings)
     again = Store(path).load()
     assert again.ram_error and "events were removed" in " ".join(again.findings)
+
+
+def test_voucher_columns_that_disagree_with_the_keyed_record_are_reported_and_not_trusted(tmp_path):
+    """Issue 11.14 (found by a new-user test): only the ``record`` column was keyed, so
+    ``UPDATE vouchers SET status='redeemed'`` on an outstanding ticket passed
+    ``cabinet doctor``, and a RAM clear (which deleted rows by that column) would have
+    erased a voucher the player still holds. The columns must agree with the keyed
+    record; the list of outstanding vouchers and the RAM clear go by the record."""
+    from cabinet.core.effects import ClearJournal, PrintVoucher
+    from cabinet.core.events import IntentReceived, PrintFinished
+    path = tmp_path / "j.db"
+    eng = _boot(path)
+    eng.step(NoteStacked(1, 2000, "t1"))
+    eff = eng.step(IntentReceived(1, "cash_out"))
+    vn = next(e.record for e in eff if isinstance(e, PrintVoucher)).validation_number
+    eng.step(PrintFinished(1, vn, "done"))
+    assert [v.validation_number for v in eng.store.outstanding_vouchers()] == [vn]
+    eng.store.close()
+    db = sqlite3.connect(path)
+    db.execute("UPDATE vouchers SET status='redeemed', amount_minor=99900 WHERE validation_number=?",
+               (vn,))
+    db.commit()
+    db.close()
+    r = _cli("doctor", "--journal", str(path))
+    assert r.returncode == 1 and "disagree" in r.stdout and vn[-4:] in r.stdout, r.stdout
+    store = Store(path)
+    assert [v.validation_number for v in store.outstanding_vouchers()] == [vn]
+    with store.db:
+        store._apply(ClearJournal(), 0.0, new_state())
+    assert store.voucher(vn) is not None and store.voucher(vn).status == "issued"
+    store.close()

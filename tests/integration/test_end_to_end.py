@@ -107,3 +107,33 @@ def test_cabinet_run_headless_plays_cashes_out_and_exits_0(tmp_path: Path) -> No
     assert (tmp_path / "data" / "journal.db").exists()
     for name in names[:-1]:
         assert Image.open(out_dir / name).size == (640, 360)
+
+
+def test_a_table_ui_that_dies_ends_a_windowed_run_with_a_line_and_status_1(tmp_path: Path) -> None:
+    """New-user finding (issue 10.11: the run stops when either process dies): a
+    windowed run whose table UI is killed said nothing and exited 0, as if the player
+    had closed the window; it must name the UI's log and exit 1."""
+    import signal as _signal
+    import time as _time
+    env = {**os.environ, "CABINET_DATA_DIR": str(tmp_path / "data"),
+           "XDG_CACHE_HOME": str(tmp_path / "cache"), "SDL_VIDEODRIVER": "dummy",
+           "SDL_AUDIODRIVER": "dummy"}
+    proc = subprocess.Popen([sys.executable, "-m", "cabinet", "run", "--window", "--size", "640x360",
+                             "--out", str(tmp_path / "out")], cwd=ROOT, env=env, text=True,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        assert proc.stdout is not None
+        deadline = _time.monotonic() + 40
+        while _time.monotonic() < deadline:
+            if "play in the window" in proc.stdout.readline():
+                break
+        ui = subprocess.run(["pgrep", "-P", str(proc.pid), "-f", "--", " -m ui --socket"], capture_output=True,
+                            text=True).stdout.split()
+        assert len(ui) == 1, ui
+        os.kill(int(ui[0]), _signal.SIGKILL)
+        _out, err = proc.communicate(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 1, err
+    assert "table UI stopped" in err and "ui.log" in err, err
