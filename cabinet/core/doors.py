@@ -42,6 +42,7 @@ class DoorsMixin(CabinetBase):
             out.append(Journal("door_closed", 0, 0, {"door": ev.door}))
             if not s.doors_open:
                 s.door_closed_notice = True
+                s.door_closed_ms = s.now_ms
                 s.games_since_door_close = 0
 
     def _on_door_while_off(self, ev: DoorOpenedWhileOff, out: list[Effect]) -> None:

@@ -244,7 +244,7 @@ class Cabinet(BettingMixin, PlayMixin, CashOutMixin, MoneyInMixin, DoorsMixin):
         mode = self.mode
         if mode == "maintenance":
             self.s.last_button = ev.action
-            maintenance.press(self, ev.action, ev.value, out)
+            maintenance.press(self, ev.action, ev.value, out, ev.station)
             return
         if ev.action not in self.legal_actions(ev.station):
             out.append(Rejected(what, f"not legal in {mode}"))

@@ -111,15 +111,21 @@ def _in_force(cab: MaintenanceContext, key: str) -> str:
     return "game default"
 
 
+#: The factory value of every operator setting (``GameSettings``' field defaults).
+_FACTORY = {f.name: f.default for f in msgspec.structs.fields(GameSettings)}
+
+
 def _fmt_setting(cab: MaintenanceContext, key: str) -> str:
     v = _draft_value(cab, key)
     if v is None:
         return f"{_in_force(cab, key)} (default)"
     if key in MONEY_SETTINGS:
-        return money(v, cab.s.settings.currency_symbol)
-    if key == "penetration_percent":
-        return f"{v} %"
-    return str(v)
+        text = money(v, cab.s.settings.currency_symbol)
+    elif key == "penetration_percent":
+        text = f"{v} %"
+    else:
+        text = str(v)
+    return f"{text} (default)" if key != "variant" and v == _FACTORY.get(key) else text
 
 
 #: Panel buttons in the menu (the core maps them, so the Device test page can
@@ -147,12 +153,15 @@ def button_name(action: str, value: int | None, sym: str = "$") -> str:
     return BUTTON_NAMES.get(action, action.replace("_", " ").capitalize())
 
 
-def press(cab: MaintenanceContext, action: str, value: int | None, out: list[Effect]) -> None:
+def press(cab: MaintenanceContext, action: str, value: int | None, out: list[Effect],
+          station: int = 1) -> None:
     """A button or menu intent in maintenance (the panel's buttons come raw).
 
     On the Device test page a panel button is only shown (issue 10.7), Cash Out
     too; Cash Out twice within ``TEST_EXIT_MS`` or ``menu_back`` (the screen's
-    BACK) leave.  Elsewhere panel buttons map to menu moves (``BUTTON_MENU``).
+    BACK) leave; on a table of several stations the press is named with its
+    station ("Station 2 Stand"). Elsewhere panel buttons map to menu moves
+    (``BUTTON_MENU``).
     """
     m = cab.s.maintenance
     assert m is not None
@@ -164,6 +173,8 @@ def press(cab: MaintenanceContext, action: str, value: int | None, out: list[Eff
             return
         m.cash_out_ms = now if action == "cash_out" else None
         name = button_name(action, value, cab.s.settings.currency_symbol)
+        if len(cab.s.stations) > 1:
+            name = f"Station {station} {name}"
         cab.s.last_button = name
         if name not in m.pressed:
             m.pressed = m.pressed + [name]
@@ -229,8 +240,11 @@ def _select(cab: MaintenanceContext, out: list[Effect]) -> None:
             except msgspec.ValidationError as e:
                 m.confirm = f"Refused: {e}"
                 return
+            stations_before = cab.s.settings.stations
             err = cab.apply_settings(settings, out)
-            m.confirm = f"Refused: {err}" if err else "Saved"
+            m.confirm = f"Refused: {err}" if err else "Saved" if \
+                settings.stations == stations_before else \
+                "Saved: restart the cabinet to set up the new stations' devices"
             if not err:
                 m.draft = {}
         else:
@@ -334,6 +348,8 @@ def _ram_clear_lines(cab: MaintenanceContext) -> list[str]:
                  f"Now: {access_name(s)}.")
     if m.confirm == "armed":
         lines.append("Select once more to confirm.")
+    elif m.confirm.startswith("Refused:") and not ram_clear_refusal(cab):
+        pass                        # the level is reached now: the old refusal no longer holds
     elif m.confirm:
         lines.append(m.confirm)
     return lines

@@ -144,6 +144,8 @@ class CabinetState(msgspec.Struct, kw_only=True):
     doors_open: list[str] = []
     door_opens: dict[str, int] = {}
     door_closed_notice: bool = False
+    #: ``now_ms`` when the last door was shut (the notice shows for a few seconds).
+    door_closed_ms: int = 0
     key_on: bool = False
     faults: dict[str, str] = {}
     ram_error: bool = False

@@ -213,6 +213,10 @@ def _below_minimum(cab: ViewContext, st: StationState) -> bool:
         (not any(st.bets_minor) and 0 < st.credits_minor < low)
 
 
+#: How long "Door closed" stays the table's message after the last door is shut.
+DOOR_CLOSED_NOTICE_MS = 5000
+
+
 def _message(cab: ViewContext, mode: str, view: dict[str, Any] | None,
              prompt: dict[str, Any] | None) -> str:
     s = cab.s
@@ -233,7 +237,7 @@ def _message(cab: ViewContext, mode: str, view: dict[str, Any] | None,
     if mode == "betting":
         if view is not None and view["phase"] == "done":
             return _outcome_message(cab, view, sym)
-        if s.door_closed_notice:
+        if s.door_closed_notice and 0 <= s.now_ms - s.door_closed_ms <= DOOR_CLOSED_NOTICE_MS:
             return "Door closed"
         if cab.uses_chips:
             return "Place your bets"

@@ -403,8 +403,8 @@ class _UpEngine:
                 nd.dbl = 2.0 * d
                 candidates.setdefault((nd.total, nd.soft), []).append(nd)
         if decide:
-            for cell, nodes in candidates.items():
-                key = (cell[0], cell[1], up)
+            for total_soft, nodes in candidates.items():
+                key = (total_soft[0], total_soft[1], up)
                 w = sum(nd.reach for nd in nodes)
                 if w > 0.0:
                     gain = sum(nd.reach * (nd.dbl - nd.value) for nd in nodes)

@@ -570,7 +570,10 @@ class DemoPlayer:
         self.place_bet()
         self.say(f"demo: round {n}: bet {money(self.next_bet())}, Deal")
         snap = self.press("deal", timeout_s=5.0)
-        if (snap is None or snap.mode != "in_round") and "rebet" in self.station().lamps:
+        # a round that settles at once (a blackjack) is dealt too: its cards are shown
+        dealt = snap is not None and (snap.mode == "in_round" or any(
+            h.cards for sp in self.station(snap).spots for h in sp.hands))
+        if not dealt and "rebet" in self.station().lamps:
             # chip tables clear the spots after a round: Rebet (touch) puts the last bet back
             seq = self.watch.seq
             self.watch.touch("rebet")

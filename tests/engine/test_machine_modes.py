@@ -17,6 +17,7 @@ from cabinet.core.events import (
 )
 from cabinet.core.machine import ACCEPTS, Cabinet
 from cabinet.core.settings import GameSettings
+from cabinet.core.view import DOOR_CLOSED_NOTICE_MS
 
 from .helpers import Rig
 
@@ -314,3 +315,30 @@ def test_a_door_opened_while_powered_off_is_journaled_counted_and_logged():
     line = event_line({"wall_s": 1.8e9, "kind": "door_opened_while_powered_off", "station": 0,
                        "amount_minor": 0, "data": {"door": "main"}})
     assert line.endswith(" · door opened while powered off · cabinet · main door")
+
+
+def test_device_test_names_the_station_of_a_press_on_a_table_of_several():
+    """New-user finding (issue 10.7): on a two-station table a press on station 2's
+    panel showed as just "Stand"; the technician must see whose panel it came from."""
+    rig = Rig(GameSettings(variant="classic-multi", stations=2))
+    rig.cab.handle(KeyChanged(True))
+    _goto(rig, 4)                                     # Device test
+    rig.advance(2000)
+    rig.press("stand", station=2)
+    rig.advance(2000)
+    rig.press("hit", station=1)
+    lines = rig.cab.snapshot(1).maintenance.lines
+    assert "Pressed: Station 2 Stand, Station 1 Hit" in lines, lines
+
+
+
+def test_the_door_closed_notice_goes_after_a_few_seconds():
+    """New-user finding: "Door closed" stayed the table message long after the door
+    was shut (and even after a restart); it is a notice of a few seconds."""
+    rig = Rig()
+    rig.note(2000)
+    rig.cab.handle(DoorChanged("main", True))
+    rig.cab.handle(DoorChanged("main", False))
+    assert rig.cab.snapshot(1).message == "Door closed"
+    rig.advance(DOOR_CLOSED_NOTICE_MS + 100)
+    assert rig.cab.snapshot(1).message != "Door closed"

@@ -174,3 +174,17 @@ def test_the_technician_level_is_checked_again_at_the_confirming_press():
     assert [e.kind for e in eff if isinstance(e, Journal)] == ["ram_clear_refused"]
     lines = rig.cab.snapshot(1).maintenance.lines
     assert "Refused: credits on the cabinet: needs the technician level" in lines
+
+
+def test_a_refusal_line_goes_once_the_technician_level_is_reached(tmp_path):
+    """New-user finding: "Refused: ... needs the technician level" stayed on the RAM
+    clear page after the main door was opened and the page said "Now: technician"."""
+    eng = _engine(tmp_path, GameSettings(variant="classic"))
+    eng.step(NoteStacked(1, 2000, "t1"))
+    _open_ram_clear(eng)
+    _press(eng, "menu_select")
+    assert any(line.startswith("Refused:") for line in eng.snapshot.maintenance.lines)
+    eng.step(DoorChanged("main", True))
+    lines = eng.snapshot.maintenance.lines
+    assert any("Now: technician" in line for line in lines), lines
+    assert not any(line.startswith("Refused:") for line in lines), lines

@@ -117,3 +117,21 @@ def test_an_old_journal_settings_shape_still_loads():
     other = s.with_variant("american")
     assert other.min_bet_minor is None and other.validate().min_bet_minor == 100
     assert other.with_variant("classic") == s
+
+
+def test_cabinet_wide_rows_say_default_and_a_new_station_count_says_restart():
+    """New-user findings (issue 10.9): the cabinet-wide rows (voucher, jackpot and
+    credit limits, expiry) never said "(default)" as the game rows do; saving a new
+    station count said only "Saved", though the stations' devices are set up at start."""
+    rig = Rig()
+    _open_settings(rig)
+    items = rig.cab.snapshot(1).maintenance.items
+    assert "Voucher limit: $1,200.00 (default)" in items, items
+    assert "Voucher expiry (days): 30 (default)" in items, items
+    _set(rig, "voucher_limit_minor", 300_000)
+    assert "Voucher limit: $3,000.00" in rig.cab.snapshot(1).maintenance.items
+    _set(rig, "variant", "classic-multi")
+    _set(rig, "stations", 2)
+    _go(rig, SAVE)
+    rig.press("menu_select")
+    assert "restart" in rig.cab.s.maintenance.confirm, rig.cab.s.maintenance.confirm
