@@ -36,7 +36,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from tqdm import tqdm  # noqa: E402
 
-from cabinet.settings import GameSettings  # noqa: E402
+from cabinet.core.settings import GameSettings  # noqa: E402
 from tests.integration.crash_harness import SoakResult, soak  # noqa: E402
 
 

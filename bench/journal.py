@@ -18,17 +18,17 @@ import tempfile
 import time
 from pathlib import Path
 
-from cabinet.events import IntentReceived, NoteStacked, PowerUp
-from cabinet.runtime import Engine
-from cabinet.settings import GameSettings
-from cabinet.store import Store
+from cabinet.core.events import IntentReceived, NoteStacked, PowerUp
+from cabinet.core.settings import GameSettings
+from cabinet.shell.engine import Engine
+from cabinet.shell.store import Store
 
 
 def run(rounds: int, variant: str, directory: str | None) -> dict[str, float]:
     with tempfile.TemporaryDirectory(dir=directory) as d:
         store = Store(Path(d) / "journal.db")
         eng = Engine(store, rng=random.Random(1), clock_ms=lambda: 0, wall_s=time.time)
-        from cabinet.machine import new_state
+        from cabinet.core.machine import new_state
         eng.cab.s = new_state(GameSettings(variant=variant))
         eng.cab.rules = eng.cab.s.settings.validate()
         eng.step(PowerUp(0, time.time()))

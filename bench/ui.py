@@ -43,8 +43,8 @@ os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 import msgspec  # noqa: E402
 import pygame  # noqa: E402
 
-from cabinet.ipc import encode  # noqa: E402
-from cabinet.snapshot import Snapshot  # noqa: E402
+from cabinet.protocol.ipc import encode  # noqa: E402
+from cabinet.protocol.snapshot import Snapshot  # noqa: E402
 
 
 def busiest() -> tuple[Snapshot, Snapshot]:
@@ -166,7 +166,7 @@ def bench_process(idle_s: float, size: tuple[int, int]) -> dict[str, float]:
 
 
 def bench_press_latency(presses: int) -> dict[str, float]:
-    from cabinet.demo_player import DemoPlayer, SimControl, TableWatch
+    from cabinet.tools.demo_player import DemoPlayer, SimControl, TableWatch
     from tests.integration.table_procs import TableProcs
 
     with tempfile.TemporaryDirectory() as d:

@@ -15,7 +15,7 @@ import threading
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from drivers.errors import ConfigError
 from drivers.events import Action
@@ -32,9 +32,11 @@ from drivers.interfaces import (
     TicketPrinter,
 )
 from drivers.pulse_acceptor import PulseAcceptor
-from drivers.sim.twins import SimDevices, panel_only_devices, start_sim_devices
 from drivers.ticket_printer import EscPosTicketPrinter
 from drivers.wiring import Wiring
+
+if TYPE_CHECKING:                       # the twins load only when the simulation is chosen
+    from drivers.sim.twins import SimDevices
 
 log = logging.getLogger(__name__)
 
@@ -134,6 +136,7 @@ def build_drivers(
     """
     sim: SimDevices | None = None
     if settings.mode == "sim" and settings.sim_twins_dir is not None:
+        from drivers.sim.twins import panel_only_devices
         sim = panel_only_devices(settings.wiring)
         pin_factory = sim.pin_factory
         bill_url = str(settings.sim_twins_dir / "bill-acceptor")
@@ -141,6 +144,7 @@ def build_drivers(
         log.info("external twins in %s", settings.sim_twins_dir)
     elif settings.mode == "sim":
         directory = settings.sim_dir or Path(tempfile.mkdtemp(prefix="cabinet-sim-"))
+        from drivers.sim.twins import start_sim_devices
         sim = start_sim_devices(directory, wiring=settings.wiring)
         pin_factory = sim.pin_factory
         assert sim.bill is not None and sim.printer is not None   # started here

@@ -26,5 +26,5 @@ sound); ``win``, ``blackjack`` (fanfares); ``sound`` {name: card|chip|win|
 blackjack}. Card, flip, chip and settlement motion and their sounds come
 from snapshot diffs, so they work with no cues at all.
 
-The UI imports only ``cabinet.ipc`` and ``cabinet.snapshot`` from the engine.
+The UI imports only ``cabinet.protocol.ipc`` and ``cabinet.protocol.snapshot`` from the engine.
 """

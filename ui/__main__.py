@@ -8,7 +8,7 @@ Usage::
 
 Windowed (1280x720 unless ``--size``) for development; ``--fullscreen``
 takes the whole display with no cursor (KMSDRM on the cabinet). Imports
-only ``cabinet.ipc``/``cabinet.snapshot`` from the engine side.
+only ``cabinet.protocol.ipc``/``cabinet.protocol.snapshot`` from the engine side.
 
 Signals: SIGTERM (and SIGINT) end the UI cleanly. With ``--screenshot-dir``,
 SIGUSR1 saves ``DIR/shot-NNN.png`` (NNN = 001, 002... per signal) once the

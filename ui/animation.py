@@ -5,15 +5,15 @@ on a payout, and which sounds those moments make. Time is always passed in
 (``now_ms``, a monotonic millisecond clock owned by the caller); nothing here
 reads a clock. Animation never holds the game back: the renderer always draws
 the latest snapshot, and a tween only moves where an item is drawn while it
-runs. Imports only ``cabinet.snapshot``/``cabinet.ipc`` from the engine side.
+runs. Imports only ``cabinet.protocol.snapshot``/``cabinet.protocol.ipc`` from the engine side.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from cabinet.ipc import Cue
-from cabinet.snapshot import Snapshot
+from cabinet.protocol.ipc import Cue
+from cabinet.protocol.snapshot import Snapshot
 
 #: ``("d", index)`` for a dealer card, ``("p", station, spot, hand, index)`` for a player card.
 CardKey = tuple[object, ...]

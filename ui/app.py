@@ -19,8 +19,8 @@ from pathlib import Path
 
 import pygame
 
-from cabinet.ipc import FRAME_HEARTBEAT_S, Cue, Error, Frame, Intent
-from cabinet.snapshot import Snapshot
+from cabinet.protocol.ipc import FRAME_HEARTBEAT_S, Cue, Error, Frame, Intent
+from cabinet.protocol.snapshot import Snapshot
 from ui.animation import Animator
 from ui.client import EngineClient, Link
 from ui.devkeys import DevKeys

@@ -11,7 +11,7 @@ when the connection comes or goes. A malformed line is logged and skipped;
 an over-long line, a protocol mismatch, ``Goodbye`` or EOF drop the
 connection and the thread reconnects with exponential backoff. The UI
 thread drains the queue with ``poll()`` and sends with ``send()``.
-Imports only ``cabinet.ipc``/``cabinet.snapshot`` from the engine side.
+Imports only ``cabinet.protocol.ipc``/``cabinet.protocol.snapshot`` from the engine side.
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from cabinet.ipc import (
+from cabinet.protocol.ipc import (
     PROTOCOL,
     Error,
     Frame,

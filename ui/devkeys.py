@@ -2,7 +2,7 @@
 
 Owns: the key map F2-F9 (and Shift + a button key) -> sim control commands,
 and a worker thread that sends them to the engine's sim control socket
-(``<ui socket>.sim``, JSON lines; see ``cabinet.hardware.DriverDevices.
+(``<ui socket>.sim``, JSON lines; see ``cabinet.shell.devices.DriverDevices.
 sim_command``), for the window's own station (``--station N``: every
 command carries ``"station": N``). Only used when ``python -m ui`` gets ``--sim-socket``.
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 import pygame
 
-from cabinet.ipc import Intent
+from cabinet.protocol.ipc import Intent
 from ui.widgets import HitBox
 
 

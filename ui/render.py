@@ -3,7 +3,7 @@
 Owns: turning one ``Snapshot`` (plus the UI's own state: connected, help
 shown, tweens in flight) into pixels and the list of touch targets. No clock,
 no sockets, no events: the same inputs always give the same frame, which is
-what the golden screenshot tests rely on. Imports only ``cabinet.snapshot``
+what the golden screenshot tests rely on. Imports only ``cabinet.protocol.snapshot``
 from the engine side. UI thread only (pygame).
 """
 
@@ -15,7 +15,7 @@ from typing import Protocol
 
 import pygame
 
-from cabinet.snapshot import HandView, Snapshot, SpotView, StationView
+from cabinet.protocol.snapshot import HandView, Snapshot, SpotView, StationView
 from ui import theme
 from ui.animation import CardKey, ChipFlight
 from ui.cards import shadow_pad

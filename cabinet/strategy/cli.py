@@ -1,7 +1,7 @@
 """Entry points for ``cabinet parsheet`` and ``cabinet simulate``.
 
 Owns: argument parsing and terminal output of the two commands; the work is
-done by ``analysis``, ``simulate`` and ``parsheet``. ``cabinet.cli`` calls
+done by ``analysis``, ``simulate`` and ``parsheet``. ``cabinet.tools.cli`` calls
 ``parsheet_main(argv)`` / ``simulate_main(argv)`` with the arguments after
 the sub-command name. Output goes to stdout, the progress bar and errors to
 stderr. Output paths (``--out``, ``--json``) are checked before the long

@@ -6,7 +6,7 @@ from typing import Any
 
 from cabinet.game import Round, RuleSet, SeatBets, Shoe, preset
 from cabinet.game.events import Event
-from cabinet.replay import run_scenario
+from cabinet.tools.replay import run_scenario
 
 
 def play(variant: str, shoe: list[str], decisions: list[str] | None = None,

@@ -37,7 +37,7 @@ def test_classic_one_deck_shuffled_every_round_one_spot():
 
 
 def test_classic_shoe_refuses_a_second_copy_of_a_card():
-    from cabinet.replay import ScenarioError
+    from cabinet.tools.replay import ScenarioError
     with pytest.raises(ScenarioError, match="2 copies of AS"):
         play("classic", ["AS", "9H", "AS"])
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from cabinet.replay import ScenarioError, match_expect, run_scenario
+from cabinet.tools.replay import ScenarioError, match_expect, run_scenario
 
 ROOT = Path(__file__).resolve().parents[2]
 DIRS = [ROOT.parent / "shared" / "scenarios", ROOT / "tests" / "scenarios"]
@@ -47,7 +47,7 @@ def test_match_expect_reports_mismatches_with_their_path():
 
 
 def _replay(*args, cwd=None):
-    return subprocess.run([sys.executable, "-m", "cabinet.cli", "replay", *args],
+    return subprocess.run([sys.executable, "-m", "cabinet.tools.cli", "replay", *args],
                           capture_output=True, text=True, timeout=60, cwd=cwd)
 
 

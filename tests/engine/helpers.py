@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import random
 
-from cabinet.events import IntentReceived, NoteStacked, PowerUp, Tick
-from cabinet.machine import Cabinet, new_state
-from cabinet.meters import audit_balance
-from cabinet.settings import GameSettings
+from cabinet.core.events import IntentReceived, NoteStacked, PowerUp, Tick
+from cabinet.core.machine import Cabinet, new_state
+from cabinet.core.meters import audit_balance
+from cabinet.core.settings import GameSettings
 
 
 class Rig:

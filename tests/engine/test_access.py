@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from cabinet.ipc import PROTOCOL
+from cabinet.protocol.ipc import PROTOCOL
 
 
 def _start_engine(tmp_path: Path, *extra: str) -> subprocess.Popen[str]:
@@ -74,7 +74,7 @@ def _chown_away_or_fake(monkeypatch, path: Path) -> None:
 def test_socket_folder_made_first_by_another_user_is_refused(tmp_path, monkeypatch):
     """Issue 11.17: a ``blackjack-cabinet`` folder in the temp dir that another user
     created first (mode 0777, theirs) is refused, not used for the socket."""
-    from cabinet.paths import private_dir
+    from cabinet.shell.paths import private_dir
     hijack = tmp_path / "blackjack-cabinet"
     hijack.mkdir()
     os.chmod(hijack, 0o777)
@@ -85,7 +85,7 @@ def test_socket_folder_made_first_by_another_user_is_refused(tmp_path, monkeypat
 
 def test_socket_folder_open_to_others_or_a_symlink_is_refused(tmp_path):
     """Issue 11.17: our own folder with mode 0777, or a symlink to one, is refused too."""
-    from cabinet.paths import private_dir
+    from cabinet.shell.paths import private_dir
     loose = tmp_path / "loose"
     loose.mkdir()
     os.chmod(loose, 0o777)
@@ -103,9 +103,9 @@ def test_default_socket_fallback_is_checked_by_the_engine(tmp_path, monkeypatch)
     import asyncio
     import random
 
-    from cabinet.runtime import Engine
-    from cabinet.store import Store
-    from cabinet.ui_server import UIServer
+    from cabinet.shell.engine import Engine
+    from cabinet.shell.store import Store
+    from cabinet.shell.ui_server import UIServer
     hijack = tmp_path / "blackjack-cabinet"
     hijack.mkdir()
     os.chmod(hijack, 0o777)
@@ -139,7 +139,7 @@ def test_journal_and_socket_are_owner_only_whatever_the_umask(tmp_path):
 
 def test_existing_world_readable_journal_is_tightened(tmp_path):
     """Issue 11.15: a journal left 0644 by an older version is made 0600 at open."""
-    from cabinet.store import Store
+    from cabinet.shell.store import Store
     Store(tmp_path / "j.db").close()
     os.chmod(tmp_path / "j.db", 0o644)
     Store(tmp_path / "j.db").close()
@@ -173,9 +173,9 @@ async def _with_engine(tmp_path, body):
     import asyncio
     import random
 
-    from cabinet.runtime import Engine
-    from cabinet.store import Store
-    from cabinet.ui_server import UIServer
+    from cabinet.shell.engine import Engine
+    from cabinet.shell.store import Store
+    from cabinet.shell.ui_server import UIServer
     eng = Engine(Store(tmp_path / "j.db"), rng=random.Random(1))
     stop = asyncio.Event()
     server = UIServer(eng, tmp_path / "ui.sock")
@@ -210,7 +210,7 @@ async def _connect(path, token=None, role="ui"):
 
 
 def _token(path) -> str:
-    from cabinet.ipc import token_path
+    from cabinet.protocol.ipc import token_path
     return token_path(path).read_text().strip()
 
 
@@ -233,7 +233,7 @@ def test_observer_cannot_drive_the_operator_menu(tmp_path):
     the menu, credits and meters stay as they were."""
     import asyncio
 
-    from cabinet.events import KeyChanged, NoteStacked
+    from cabinet.core.events import KeyChanged, NoteStacked
 
     async def body(eng, server, path):
         await asyncio.wrap_future(eng.post(NoteStacked(1, 10_000, "t1")))
@@ -266,8 +266,8 @@ def test_wrong_token_is_an_observer_and_the_display_drives(tmp_path):
     import asyncio
     import stat
 
-    from cabinet.events import KeyChanged
-    from cabinet.ipc import token_path
+    from cabinet.core.events import KeyChanged
+    from cabinet.protocol.ipc import token_path
 
     async def body(eng, server, path):
         assert stat.S_IMODE(os.stat(token_path(path)).st_mode) == 0o640
@@ -308,7 +308,7 @@ def test_connections_are_limited_and_silent_ones_dropped(tmp_path, monkeypatch):
     MAX_OBSERVERS are refused busy, and the display still gets in."""
     import asyncio
 
-    from cabinet import ui_server
+    from cabinet.shell import ui_server
     monkeypatch.setattr(ui_server, "HELLO_TIMEOUT_S", 1.0)
 
     async def body(eng, server, path):
@@ -342,7 +342,7 @@ def test_a_client_that_never_reads_is_dropped(tmp_path):
     socket buffer is full and its queue passes MAX_QUEUE (as the docstring says)."""
     import asyncio
 
-    from cabinet.ipc import Cue
+    from cabinet.protocol.ipc import Cue
 
     async def body(eng, server, path):
         reader, writer = await _connect(path)
@@ -380,8 +380,8 @@ def test_forty_busy_clients_do_not_hold_up_a_note(tmp_path):
     delay a note's escrow decision (measured: under 1 s; the escrow wait is 5 s)."""
     import asyncio
 
-    from cabinet.events import NoteEscrowed, NoteStacked
-    from cabinet.ui_server import FLOOD_LIMIT_PER_S
+    from cabinet.core.events import NoteEscrowed, NoteStacked
+    from cabinet.shell.ui_server import FLOOD_LIMIT_PER_S
 
     async def body(eng, server, path):
         token = _token(path)
@@ -426,9 +426,9 @@ def test_forty_busy_clients_do_not_hold_up_a_note(tmp_path):
 def test_no_display_no_notes_and_the_acceptor_is_inhibited():
     """Issue 11.9: while no display shows the table the acceptor is disabled and a note
     in escrow is returned; once the display draws, notes are stacked again."""
-    from cabinet.effects import ReturnNote, SetAcceptor, StackNote
-    from cabinet.events import DisplayChanged, NoteEscrowed, PowerUp
-    from cabinet.machine import Cabinet
+    from cabinet.core.effects import ReturnNote, SetAcceptor, StackNote
+    from cabinet.core.events import DisplayChanged, NoteEscrowed, PowerUp
+    from cabinet.core.machine import Cabinet
     cab = Cabinet()
     cab.handle(PowerUp(0, 1e9))
     out = cab.handle(DisplayChanged(False))
@@ -447,7 +447,7 @@ def test_engine_knows_when_the_display_draws(tmp_path, monkeypatch):
     observer's frames do not count."""
     import asyncio
 
-    from cabinet import ui_server
+    from cabinet.shell import ui_server
     monkeypatch.setattr(ui_server, "DISPLAY_TIMEOUT_S", 1.0)
     monkeypatch.setattr(ui_server, "DISPLAY_CHECK_S", 0.1)
     frame = b'{"type":"frame","seq":1}\n'
@@ -541,7 +541,7 @@ def test_changed_program_file_tilts_until_reinstalled(tmp_path):
     assert snap["mode"] == "attract"
     assert snap["program_digest"] == digest and snap["program_id"].startswith("blackjack-cabinet")
 
-    machine = inst / "cabinet" / "machine.py"
+    machine = inst / "cabinet" / "core" / "money_in.py"
     honest = machine.read_text()
     cheat = honest.replace('st.meters.add("bills_in_minor", amount)',
                            'st.meters.add("bills_in_minor", amount); st.credits_minor += amount', 1)
@@ -549,7 +549,7 @@ def test_changed_program_file_tilts_until_reinstalled(tmp_path):
     machine.write_text(cheat)
     snap, log = _boot_snapshot(inst, journal, sock)
     assert snap["mode"] == "tilt", log
-    assert "cabinet/machine.py changed" in log
+    assert "cabinet/core/money_in.py changed" in log
 
     # the maintenance menu's "clear engine faults" does not clear it: boot again, still tilted
     snap, log = _boot_snapshot(inst, journal, sock)
@@ -573,7 +573,7 @@ def test_checkout_without_manifest_runs_unverified(tmp_path):
 
 def test_added_or_missing_file_is_a_mismatch(tmp_path):
     """Issue 11.18: a file added to a package or removed from it fails the check too."""
-    from cabinet.manifest import check_manifest, write_manifest
+    from cabinet.shell.manifest import check_manifest, write_manifest
     inst = _install_copy(tmp_path)
     assert write_manifest(inst).status == "verified"
     assert check_manifest(inst).status == "verified"
@@ -588,9 +588,9 @@ def test_program_fault_is_not_cleared_from_the_menu():
     """Issue 11.18: "Clear engine faults" in the maintenance menu leaves a program
     mismatch; only a boot whose manifest matches (DeviceCleared("program")) clears it.
     The main page shows the program ID and digest."""
-    from cabinet.events import DeviceCleared, DeviceFaulted, KeyChanged, PowerUp
-    from cabinet.machine import Cabinet
-    from cabinet.state import MaintState
+    from cabinet.core.events import DeviceCleared, DeviceFaulted, KeyChanged, PowerUp
+    from cabinet.core.machine import Cabinet
+    from cabinet.core.state import MaintState
     cab = Cabinet()
     cab.program_id, cab.program_digest, cab.program_status = "blackjack-cabinet 9", "ab" * 32, \
         "mismatch"
@@ -601,7 +601,7 @@ def test_program_fault_is_not_cleared_from_the_menu():
     assert cab.snapshot(1).maintenance.lines[-1] == \
         "Program: blackjack-cabinet 9 · SHA-256 abababab...abababab · DOES NOT MATCH: reinstall"
     cab.s.maintenance = MaintState(page="faults")
-    from cabinet.events import IntentReceived
+    from cabinet.core.events import IntentReceived
     cab.handle(IntentReceived(1, "menu_select"))
     assert "program_mismatch" in cab.s.faults
     cab.handle(KeyChanged(False))
@@ -612,8 +612,8 @@ def test_program_fault_is_not_cleared_from_the_menu():
 def test_journal_through_a_symlink_is_refused(tmp_path):
     """Issue 11.15: the journal is never opened through a symlink (it could point
     anywhere, e.g. at a file another user reads)."""
-    from cabinet.errors import StoreError
-    from cabinet.store import Store
+    from cabinet.core.errors import StoreError
+    from cabinet.shell.store import Store
     (tmp_path / "elsewhere.db").write_bytes(b"")
     (tmp_path / "j.db").symlink_to(tmp_path / "elsewhere.db")
     with pytest.raises(StoreError, match="symlink"):

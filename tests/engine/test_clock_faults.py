@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import msgspec
 
-from cabinet.effects import Journal, PrintVoucher, ReturnNote, StackNote
-from cabinet.events import PowerUp, PrintFinished, Tick, VoucherEscrowed
-from cabinet.machine import Cabinet
+from cabinet.core.effects import Journal, PrintVoucher, ReturnNote, StackNote
+from cabinet.core.events import PowerUp, PrintFinished, Tick, VoucherEscrowed
+from cabinet.core.machine import Cabinet
 
 from .helpers import Rig
 

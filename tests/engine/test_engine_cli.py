@@ -8,8 +8,8 @@ import sys
 
 import pytest
 
-from cabinet.__main__ import load_config
-from cabinet.errors import ConfigError
+from cabinet.core.errors import ConfigError
+from cabinet.shell.config import load_config
 
 
 @pytest.mark.parametrize("text,where", [

@@ -8,7 +8,7 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cabinet.events import (
+from cabinet.core.events import (
     DeviceCleared,
     DeviceFaulted,
     DoorChanged,
@@ -20,10 +20,10 @@ from cabinet.events import (
     Tick,
     VoucherEscrowed,
 )
-from cabinet.ipc import ACTIONS, MessageError, decode
-from cabinet.machine import Cabinet, new_state
-from cabinet.meters import audit_balance
-from cabinet.settings import GameSettings
+from cabinet.core.machine import Cabinet, new_state
+from cabinet.core.meters import audit_balance
+from cabinet.core.settings import GameSettings
+from cabinet.protocol.ipc import ACTIONS, MessageError, decode
 
 from .helpers import Rig
 

@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from cabinet.paths import lock_file
+from cabinet.shell.paths import lock_file
 
 
 @pytest.mark.timeout(60)

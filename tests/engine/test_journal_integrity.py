@@ -12,11 +12,11 @@ import sys
 
 import msgspec
 
-from cabinet.events import NoteStacked, PowerUp
-from cabinet.machine import new_state
-from cabinet.paths import commit_file, key_file
-from cabinet.runtime import Engine
-from cabinet.store import Store
+from cabinet.core.events import NoteStacked, PowerUp
+from cabinet.core.machine import new_state
+from cabinet.shell.engine import Engine
+from cabinet.shell.paths import commit_file, key_file
+from cabinet.shell.store import Store
 
 WALL = 1_800_000_000.0
 
@@ -114,7 +114,7 @@ CREATE TABLE recall (id INTEGER PRIMARY KEY, round_id INTEGER NOT NULL,
                    ("round", c, 7, rblob, _plain("round", 7, rblob)))
     db.execute("INSERT INTO events (seq, wall_s, kind, station, amount_minor, data) "
                "VALUES (7, ?, 'bill_stacked', 1, 2000, '{\"txn\": \"a\"}')", (WALL,))
-    from cabinet.records import VoucherRecord
+    from cabinet.core.records import VoucherRecord
     ticket = VoucherRecord(validation_number="123456789012345678", sequence=1,
                            amount_minor=700, station=1, issued_wall_s=WALL,
                            expires_wall_s=WALL + 30 * 86400, status="issued", venue="v",
@@ -167,8 +167,8 @@ def test_journal_that_lost_its_wal_is_a_ram_error(tmp_path):
 def test_voucher_row_set_back_to_issued_is_refused_and_reported(tmp_path):
     """Issue 11.14: a redeemed voucher's row rewritten back to "issued" fails its keyed
     checksum: the ticket is not credited again, and ``cabinet doctor`` reports it."""
-    from cabinet.effects import PrintVoucher
-    from cabinet.events import IntentReceived, PrintFinished, VoucherEscrowed, VoucherStacked
+    from cabinet.core.effects import PrintVoucher
+    from cabinet.core.events import IntentReceived, PrintFinished, VoucherEscrowed, VoucherStacked
     path = tmp_path / "j.db"
     eng = _boot(path)
     eng.step(NoteStacked(1, 2000, "t1"))
@@ -220,8 +220,8 @@ def test_voucher_columns_that_disagree_with_the_keyed_record_are_reported_and_no
     ``cabinet doctor``, and a RAM clear (which deleted rows by that column) would have
     erased a voucher the player still holds. The columns must agree with the keyed
     record; the list of outstanding vouchers and the RAM clear go by the record."""
-    from cabinet.effects import ClearJournal, PrintVoucher
-    from cabinet.events import IntentReceived, PrintFinished
+    from cabinet.core.effects import ClearJournal, PrintVoucher
+    from cabinet.core.events import IntentReceived, PrintFinished
     path = tmp_path / "j.db"
     eng = _boot(path)
     eng.step(NoteStacked(1, 2000, "t1"))

@@ -11,9 +11,9 @@ import sys
 
 import pytest
 
-from cabinet.events import IntentReceived, KeyChanged, NoteStacked, PowerUp
-from cabinet.runtime import Engine
-from cabinet.store import Store, open_journal
+from cabinet.core.events import IntentReceived, KeyChanged, NoteStacked, PowerUp
+from cabinet.shell.engine import Engine
+from cabinet.shell.store import Store, open_journal
 
 WALL = 1_800_000_000.0
 PAGE = 4096

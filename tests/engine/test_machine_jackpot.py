@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import pytest
 
-from cabinet.effects import Journal, Rejected, SaveRecall
-from cabinet.errors import ConfigError
-from cabinet.events import KeyChanged, PowerUp
-from cabinet.machine import Cabinet
-from cabinet.settings import GameSettings
+from cabinet.core.effects import Journal, Rejected, SaveRecall
+from cabinet.core.errors import ConfigError
+from cabinet.core.events import KeyChanged, PowerUp
+from cabinet.core.machine import Cabinet
+from cabinet.core.settings import GameSettings
 
 from .helpers import Rig
 
@@ -141,10 +141,10 @@ def test_jackpot_limit_must_be_positive(value):
 def test_jackpot_is_journaled_and_shown_in_game_recall(tmp_path):
     import random
 
-    from cabinet.events import IntentReceived, NoteStacked
-    from cabinet.machine import new_state
-    from cabinet.runtime import Engine
-    from cabinet.store import Store
+    from cabinet.core.events import IntentReceived, NoteStacked
+    from cabinet.core.machine import new_state
+    from cabinet.shell.engine import Engine
+    from cabinet.shell.store import Store
 
     store = Store(tmp_path / "j.db")
     store.commit(new_state(GameSettings(jackpot_limit_minor=100)), None, [], 1.8e9)

@@ -6,8 +6,8 @@ import random
 
 import msgspec
 
-from cabinet.effects import ClearJournal, Journal, PollDevices, Rejected, SetAcceptor, SetTowerLight
-from cabinet.events import (
+from cabinet.core.effects import ClearJournal, Journal, PollDevices, Rejected, SetAcceptor, SetTowerLight
+from cabinet.core.events import (
     DeviceCleared,
     DeviceFaulted,
     DoorChanged,
@@ -15,9 +15,9 @@ from cabinet.events import (
     KeyChanged,
     PowerUp,
 )
-from cabinet.machine import ACCEPTS, Cabinet
-from cabinet.settings import GameSettings
-from cabinet.view import DOOR_CLOSED_NOTICE_MS
+from cabinet.core.machine import ACCEPTS, Cabinet
+from cabinet.core.settings import GameSettings
+from cabinet.core.view import DOOR_CLOSED_NOTICE_MS
 
 from .helpers import Rig
 
@@ -196,7 +196,7 @@ def test_round_that_fails_its_check_is_voided_stakes_back():
     assert st.credits_minor == credits_before
     assert st.meters.void_returned_minor == 100
     assert cab.mode == "betting" and not cab.s.round_open
-    from cabinet.meters import audit_balance
+    from cabinet.core.meters import audit_balance
     assert audit_balance(st.credits_minor, st.pending_out_minor, st.meters) == 0
 
 
@@ -306,8 +306,8 @@ def test_a_door_opened_while_powered_off_is_journaled_counted_and_logged():
     """Issue 11.19: the door latch's boot reading becomes a journaled
     ``door_opened_while_powered_off`` event, counts as a door opening and shows in
     the Event log; the cabinet does not lock up (the door is shut now)."""
-    from cabinet.events import DoorOpenedWhileOff
-    from cabinet.maintenance import event_line
+    from cabinet.core.events import DoorOpenedWhileOff
+    from cabinet.core.maintenance import event_line
     rig = Rig()
     eff = rig.cab.handle(DoorOpenedWhileOff("main"))
     assert Journal("door_opened_while_powered_off", 0, 0, {"door": "main"}) in eff

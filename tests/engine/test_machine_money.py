@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from cabinet.effects import (
+from cabinet.core.effects import (
     Journal,
     PrintVoucher,
     Rejected,
@@ -14,7 +14,7 @@ from cabinet.effects import (
     SetVoucherStatus,
     StackNote,
 )
-from cabinet.events import (
+from cabinet.core.events import (
     DeviceFaulted,
     DoorChanged,
     KeyChanged,
@@ -24,8 +24,8 @@ from cabinet.events import (
     VoucherEscrowed,
     VoucherStacked,
 )
-from cabinet.machine import Cabinet
-from cabinet.settings import GameSettings
+from cabinet.core.machine import Cabinet
+from cabinet.core.settings import GameSettings
 
 from .helpers import Rig, kinds
 
@@ -55,7 +55,7 @@ def test_refused_notes_come_back_out(setup, amount, why):
 
 def test_stacked_note_credits_once_and_repeat_is_ignored():
     rig = Rig()
-    from cabinet.events import NoteStacked
+    from cabinet.core.events import NoteStacked
     rig.cab.handle(NoteStacked(1, 2000, "abc"))
     eff = rig.cab.handle(NoteStacked(1, 2000, "abc"))       # repeated vend valid
     assert rig.credits() == 2000

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import random
 
-from cabinet.events import NoteEscrowed, NoteReturned, NoteStacked, PowerUp
-from cabinet.machine import new_state
-from cabinet.runtime import Engine
-from cabinet.settings import GameSettings
-from cabinet.store import Store
+from cabinet.core.events import NoteEscrowed, NoteReturned, NoteStacked, PowerUp
+from cabinet.core.machine import new_state
+from cabinet.core.settings import GameSettings
+from cabinet.shell.engine import Engine
+from cabinet.shell.store import Store
 
 
 def _engine(path, stations=1):
@@ -32,7 +32,7 @@ def test_every_stations_open_escrow_is_restored(tmp_path):
     assert {n: (e["txn"], e["denomination_minor"], e["credited"]) for n, e in opened.items()} \
         == {1: ("s1-note", 2000, False), 2: ("s2-note", 500, False)}
 
-    from cabinet.__main__ import build_devices
+    from cabinet.shell.main import build_devices
     devices = build_devices("sim", {}, eng, tmp_path / "sim", None)
     txns = {m.station: m.open_transaction for m in devices.members.values()}
     assert txns[1] is not None and txns[1].transaction_id == "s1-note"
@@ -58,7 +58,7 @@ def test_a_superseded_escrow_is_not_offered_again(tmp_path):
     assert eng.store.open_escrows() == {}
     # issue 11.1: journaled as found in the stacker, then killed before the RESET:
     # the next start-up's 0x42 owes nothing more (no second, value-less review)
-    from cabinet.events import NoteUncredited
+    from cabinet.core.events import NoteUncredited
     eng.step(NoteEscrowed(1, 1000, "fourth"))
     eng.step(NoteUncredited(1, "in_stacker", "fourth", 1000))
     assert eng.store.open_escrows()[1]["credited"] is True
@@ -67,7 +67,7 @@ def test_a_superseded_escrow_is_not_offered_again(tmp_path):
 # -- issue 11.1 / 11.10: notes the acceptor took but never credited ---------------------
 
 def _kinds(effects):
-    from cabinet.effects import Journal
+    from cabinet.core.effects import Journal
     return [(e.kind, e.amount_minor, e.data) for e in effects if isinstance(e, Journal)]
 
 
@@ -75,7 +75,7 @@ def test_note_found_in_stacker_is_journaled_locked_and_credited_once_by_the_key(
     """Issue 11.1: power cut at STACKING: the note is in the cash box, uncredited. It is
     journaled, the cabinet tilts (shown on screen), the attendant's key credits it
     once, and a later VEND VALID for the same note credits nothing."""
-    from cabinet.events import KeyChanged, NoteUncredited
+    from cabinet.core.events import KeyChanged, NoteUncredited
     from tests.engine.helpers import Rig
     rig = Rig()
     eff = rig.cab.handle(NoteUncredited(1, "in_stacker", "A", 2000))
@@ -97,7 +97,7 @@ def test_note_in_stacker_then_its_vend_valid_credits_once_and_clears_the_review(
     """Issue 11.1: the journal has the escrow open; the note is reported in the
     stacker and then credited by the resumed VEND VALID: one credit, no review left,
     so the key afterwards credits nothing."""
-    from cabinet.events import KeyChanged, NoteUncredited
+    from cabinet.core.events import KeyChanged, NoteUncredited
     from tests.engine.helpers import Rig
     rig = Rig()
     rig.cab.handle(NoteUncredited(1, "in_stacker", "A", 2000))
@@ -116,7 +116,7 @@ def test_note_in_stacker_then_its_vend_valid_credits_once_and_clears_the_review(
 def test_possible_note_in_path_is_an_unresolved_record_never_a_credit():
     """Issue 11.10: a jam after STACK, cleared: journaled "note_in_path", a tilt for
     the attendant; the key records the review and credits nothing."""
-    from cabinet.events import KeyChanged, NoteUncredited
+    from cabinet.core.events import KeyChanged, NoteUncredited
     from tests.engine.helpers import Rig
     rig = Rig()
     eff = rig.cab.handle(NoteUncredited(1, "in_path", "J", 2000))
@@ -135,8 +135,8 @@ def test_bridge_journals_a_note_found_in_stacker_instead_of_logging_it():
 
     import pytest
 
-    from cabinet.events import NoteUncredited
-    from cabinet.hardware import DriverDevices
+    from cabinet.core.events import NoteUncredited
+    from cabinet.shell.devices import DriverDevices
     from drivers import events as dev
     from drivers.factory import DriverSettings
 
@@ -155,7 +155,7 @@ def test_bridge_journals_a_note_found_in_stacker_instead_of_logging_it():
     assert posted == [NoteUncredited(2, "in_stacker", "A", 2000),
                       NoteUncredited(2, "in_path", "B", 500)]
     d.post = lambda ev: concurrent.futures.Future()      # the engine never answers
-    import cabinet.hardware as hw
+    import cabinet.shell.devices as hw
     old, hw.JOURNAL_WAIT_S = hw.JOURNAL_WAIT_S, 0.05
     try:
         with pytest.raises(TimeoutError):
@@ -171,8 +171,8 @@ def test_escrow_decision_returns_the_note_within_two_seconds_when_the_engine_is_
     import concurrent.futures
     import time
 
-    from cabinet.effects import StackNote
-    from cabinet.hardware import DECIDE_WAIT_S, DriverDevices
+    from cabinet.core.effects import StackNote
+    from cabinet.shell.devices import DECIDE_WAIT_S, DriverDevices
     from drivers import events as dev
     from drivers.factory import DriverSettings
 
@@ -196,7 +196,7 @@ def test_escrow_decision_returns_the_note_within_two_seconds_when_the_engine_is_
 
 def test_event_log_says_the_note_in_the_stacker_was_not_credited():
     """Issue 11.1: the Event log page shows the record and how it was resolved."""
-    from cabinet.maintenance import event_line
+    from cabinet.core.maintenance import event_line
     row = {"wall_s": 0.0, "station": 1, "amount_minor": 2000, "kind": "note_in_stacker",
            "data": {"txn": "A", "validation_number": "", "credited": False}}
     assert "note in stacker · station 1 · $20.00 · not credited" in event_line(row)

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from cabinet.effects import Journal, Rejected
-from cabinet.events import IntentReceived, KeyChanged, PrintFinished
+from cabinet.core.effects import Journal, Rejected
+from cabinet.core.events import IntentReceived, KeyChanged, PrintFinished
 
 from .helpers import Rig
 

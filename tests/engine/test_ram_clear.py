@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import random
 
-from cabinet.effects import Journal, ReturnNote, StackNote
-from cabinet.events import (
+from cabinet.core.effects import Journal, ReturnNote, StackNote
+from cabinet.core.events import (
     DoorChanged,
     IntentReceived,
     KeyChanged,
@@ -16,11 +16,11 @@ from cabinet.events import (
     VoucherEscrowed,
     VoucherStacked,
 )
-from cabinet.machine import new_state
-from cabinet.maintenance import MAIN_ITEMS, SETTING_CHOICES
-from cabinet.runtime import Engine
-from cabinet.settings import GameSettings
-from cabinet.store import Store
+from cabinet.core.machine import new_state
+from cabinet.core.maintenance import MAIN_ITEMS, SETTING_CHOICES
+from cabinet.core.settings import GameSettings
+from cabinet.shell.engine import Engine
+from cabinet.shell.store import Store
 
 from .helpers import Rig
 
@@ -135,7 +135,7 @@ def test_ram_clear_of_an_empty_cabinet_needs_only_the_key_and_keeps_its_own_reco
 def test_a_refused_bill_or_voucher_carries_its_reason_to_the_journal():
     """Issue 10.2: a refusal says why: ``ReturnNote`` and then ``note_returned`` carry
     the reason; a return the cabinet did not ask for has none of ours."""
-    from cabinet.events import NoteEscrowed
+    from cabinet.core.events import NoteEscrowed
     rig = Rig(GameSettings(credit_limit_minor=1_000))
     eff = rig.cab.handle(VoucherEscrowed(1, "123456789012345678", None, "v9"))
     assert ReturnNote(1, "not issued by this cabinet") in eff

@@ -7,10 +7,10 @@ import random
 import subprocess
 import sys
 
-from cabinet.events import IntentReceived, NoteStacked, PowerUp
-from cabinet.meters import METER_MODULUS, Meters, audit_balance
-from cabinet.runtime import Engine
-from cabinet.store import Store
+from cabinet.core.events import IntentReceived, NoteStacked, PowerUp
+from cabinet.core.meters import METER_MODULUS, Meters, audit_balance
+from cabinet.shell.engine import Engine
+from cabinet.shell.store import Store
 
 from .helpers import Rig
 
@@ -42,7 +42,7 @@ def test_recall_keeps_the_last_ten_newest_first(tmp_path):
 
 
 def test_maintenance_recall_is_marked_as_recall_mode(tmp_path):
-    from cabinet.events import KeyChanged
+    from cabinet.core.events import KeyChanged
     eng = _play_rounds(tmp_path / "j.db", 3)
     eng.step(KeyChanged(True))
     eng.step(IntentReceived(1, "menu_down"))
@@ -89,8 +89,8 @@ def test_cli_views_read_a_journal(tmp_path):
 def test_event_log_page_pages_through_events_with_time_and_detail(tmp_path):
     import time as _time
 
-    from cabinet.events import DeviceCleared, DeviceFaulted, DoorChanged, KeyChanged
-    from cabinet.maintenance import PAGE_LINES
+    from cabinet.core.events import DeviceCleared, DeviceFaulted, DoorChanged, KeyChanged
+    from cabinet.core.maintenance import PAGE_LINES
 
     eng = _play_rounds(tmp_path / "j.db", 12)                 # 25 events: power, bill, rounds
     eng.step(DoorChanged("main", True))

@@ -6,11 +6,11 @@ import json
 
 import msgspec
 
-from cabinet.events import KeyChanged
+from cabinet.core.events import KeyChanged
+from cabinet.core.maintenance import MAIN_ITEMS, SETTING_CHOICES
+from cabinet.core.settings import GameLimits
+from cabinet.core.state import CabinetState
 from cabinet.game import preset
-from cabinet.maintenance import MAIN_ITEMS, SETTING_CHOICES
-from cabinet.settings import GameLimits
-from cabinet.state import CabinetState
 
 from .helpers import Rig
 

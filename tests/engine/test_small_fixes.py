@@ -10,10 +10,10 @@ import sys
 
 import pytest
 
+from cabinet.core.settings import GameSettings
 from cabinet.game import Shoe, ShoeExhausted
-from cabinet.ipc import PROTOCOL
-from cabinet.replay import ScenarioError, run_scenario
-from cabinet.settings import GameSettings
+from cabinet.protocol.ipc import PROTOCOL
+from cabinet.tools.replay import ScenarioError, run_scenario
 
 from .helpers import Rig
 from .test_ui_server import _readmsg, _with_engine
@@ -21,7 +21,7 @@ from .test_ui_server import _readmsg, _with_engine
 
 def test_dealer_lone_ace_reads_1_or_11(monkeypatch):
     """Issue 10.10: the dealer's lone Ace reads "1 or 11", not "11"."""
-    monkeypatch.setattr("cabinet.machine.Shoe.shuffled", staticmethod(
+    monkeypatch.setattr("cabinet.core.play.Shoe.shuffled", staticmethod(
         lambda decks, rng=None, penetration_percent=None: Shoe.from_codes(
             ["10S", "AC", "9H", "7S", "2C"], decks)))
     rig = Rig(GameSettings(variant="classic-multi"))
@@ -51,7 +51,7 @@ def test_replay_ran_out_of_decisions_names_them_in_the_singular():
 @pytest.mark.timeout(60)
 def test_replay_of_an_endless_file_stops_with_one_line_and_status_2():
     """Issue 10.10: ``cabinet replay /dev/zero`` gives a clear error and exit 2, fast."""
-    r = subprocess.run([sys.executable, "-m", "cabinet.cli", "replay", "/dev/zero"],
+    r = subprocess.run([sys.executable, "-m", "cabinet.tools.cli", "replay", "/dev/zero"],
                        capture_output=True, text=True, timeout=30)
     assert r.returncode == 2
     assert r.stderr.count("\n") == 1 and "larger than" in r.stderr, r.stderr

@@ -9,9 +9,9 @@ from collections import Counter
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cabinet.effects import SendCue
-from cabinet.ipc import encode
-from cabinet.settings import GameSettings
+from cabinet.core.effects import SendCue
+from cabinet.core.settings import GameSettings
+from cabinet.protocol.ipc import encode
 
 from .helpers import Rig
 

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from cabinet.effects import Journal, ReturnNote, SetAcceptor, SetTowerLight
-from cabinet.events import DeviceCleared, DeviceFaulted, NoteEscrowed
-from cabinet.settings import GameSettings
+from cabinet.core.effects import Journal, ReturnNote, SetAcceptor, SetTowerLight
+from cabinet.core.events import DeviceCleared, DeviceFaulted, NoteEscrowed
+from cabinet.core.settings import GameSettings
 
 from .helpers import Rig
 
@@ -100,7 +100,7 @@ def test_the_tilt_box_names_the_station_of_a_station_fault():
 
 def test_a_stations_devices_report_their_faults_as_that_stations():
     """Issue 10.8: station 2's bill acceptor and printer faults carry station 2; the panel's none."""
-    from cabinet.hardware import DriverDevices
+    from cabinet.shell.devices import DriverDevices
     from drivers import events as dev
     from drivers.factory import DriverSettings
     d = DriverDevices(DriverSettings(mode="sim"), lambda _n: frozenset(), station=2)

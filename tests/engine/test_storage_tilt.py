@@ -8,11 +8,11 @@ import sqlite3
 
 import pytest
 
-from cabinet.effects import PrintVoucher, ReturnNote, SetAcceptor, StackNote
-from cabinet.errors import StoreError
-from cabinet.events import IntentReceived, KeyChanged, NoteEscrowed, NoteStacked, PowerUp, Tick
-from cabinet.runtime import Engine
-from cabinet.store import Store
+from cabinet.core.effects import PrintVoucher, ReturnNote, SetAcceptor, StackNote
+from cabinet.core.errors import StoreError
+from cabinet.core.events import IntentReceived, KeyChanged, NoteEscrowed, NoteStacked, PowerUp, Tick
+from cabinet.shell.engine import Engine
+from cabinet.shell.store import Store
 
 WALL = 1_800_000_000.0
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 import random
 import sqlite3
 
-from cabinet.events import DoorChanged, IntentReceived, KeyChanged, NoteStacked
-from cabinet.runtime import Engine
-from cabinet.store import Store
+from cabinet.core.events import DoorChanged, IntentReceived, KeyChanged, NoteStacked
+from cabinet.shell.engine import Engine
+from cabinet.shell.store import Store
 
 
 def _engine(path, seed=1):
@@ -17,7 +17,7 @@ def _engine(path, seed=1):
 
 def _boot(path, seed=1):
     eng = _engine(path, seed)
-    from cabinet.events import PowerUp
+    from cabinet.core.events import PowerUp
     eng.step(PowerUp(0, 1_800_000_000.0))
     return eng
 
@@ -89,7 +89,7 @@ def test_both_copies_corrupt_is_a_ram_error_only_ram_clear_ends(tmp_path):
 
 
 def test_clock_ticks_alone_do_not_write(tmp_path):
-    from cabinet.events import Tick
+    from cabinet.core.events import Tick
     eng = _boot(tmp_path / "j.db")
     n = eng.store.fsyncs
     for i in range(50):
@@ -109,8 +109,8 @@ def test_a_round_is_committed_after_every_decision(tmp_path):
 
 
 def test_money_commits_fsync_bet_building_does_not(tmp_path):
-    from cabinet.machine import new_state
-    from cabinet.settings import GameSettings
+    from cabinet.core.machine import new_state
+    from cabinet.core.settings import GameSettings
     eng = _boot(tmp_path / "j.db", seed=2)
     eng.cab.s = new_state(GameSettings(variant="american"))
     eng.cab.rules = eng.cab.s.settings.validate()

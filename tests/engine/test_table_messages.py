@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
+from cabinet.core.settings import GameSettings
 from cabinet.game import Shoe
-from cabinet.settings import GameSettings
 
 from .helpers import Rig
 
@@ -19,7 +19,7 @@ def stacked(monkeypatch):
     def shuffled(decks, rng=None, penetration_percent=None):
         return Shoe.from_codes(rounds.pop(0), decks)
 
-    monkeypatch.setattr("cabinet.machine.Shoe.shuffled", staticmethod(shuffled))
+    monkeypatch.setattr("cabinet.core.play.Shoe.shuffled", staticmethod(shuffled))
     return rounds
 
 
@@ -81,14 +81,14 @@ def test_single_station_message_is_unchanged(stacked):
 def _two_station_round(tmp_path, stacked):
     import random
 
-    from cabinet.events import IntentReceived, NoteStacked, PowerUp
-    from cabinet.runtime import Engine
-    from cabinet.store import Store
+    from cabinet.core.events import IntentReceived, NoteStacked, PowerUp
+    from cabinet.shell.engine import Engine
+    from cabinet.shell.store import Store
     path = tmp_path / "j.db"
     eng = Engine(Store(path), rng=random.Random(3), clock_ms=lambda: 0,
                  wall_s=lambda: 1_800_000_000.0)
     eng.step(PowerUp(0, 1_800_000_000.0))
-    from cabinet.settings import GameSettings as GS
+    from cabinet.core.settings import GameSettings as GS
     eng.cab.apply_settings(GS(variant="classic-multi", stations=2), [])
     for n in (1, 2):
         eng.step(NoteStacked(n, 10_000, f"t{n}"))
@@ -106,7 +106,7 @@ def _two_station_round(tmp_path, stacked):
 
 def test_recall_shows_each_seats_spots_under_its_station(tmp_path, stacked, capsys):
     """Issue 10.4: station 1's recall does not list station 2's hand as its own "spot 1"."""
-    from cabinet import views_cli
+    from cabinet.tools import views_cli
     eng, path = _two_station_round(tmp_path, stacked)
     e1 = eng.store.recall(1, 10)[0]
     e2 = eng.store.recall(2, 10)[0]
@@ -137,7 +137,7 @@ def test_below_the_minimum_the_station_is_told_the_minimum():
 
 def test_a_note_over_the_credit_limit_says_why():
     """Issue 10.8: a note returned at the credit limit tells that station why."""
-    from cabinet.events import NoteEscrowed
+    from cabinet.core.events import NoteEscrowed
     rig = Rig(GameSettings(variant="classic-multi", stations=2, credit_limit_minor=100_000))
     rig.note(95_000, 2)
     rig.cab.handle(NoteEscrowed(2, 10_000, "x1"))
@@ -152,8 +152,8 @@ def test_a_refused_voucher_says_why():
     """Issue 10.8: unknown, expired and redeemed vouchers each tell the player why."""
     import msgspec
 
-    from cabinet.events import VoucherEscrowed
-    from cabinet.records import VoucherRecord
+    from cabinet.core.events import VoucherEscrowed
+    from cabinet.core.records import VoucherRecord
     rig = Rig()
     rig.cab.handle(VoucherEscrowed(1, "123456789012345678", None))
     assert rig.cab.snapshot(1).stations[0].refusal == "Voucher refused: not issued here"

@@ -10,10 +10,10 @@ import stat
 
 import pytest
 
-from cabinet.ipc import PROTOCOL, token_path
-from cabinet.runtime import Engine
-from cabinet.store import Store
-from cabinet.ui_server import FLOOD_LIMIT_PER_S, UIServer
+from cabinet.protocol.ipc import PROTOCOL, token_path
+from cabinet.shell.engine import Engine
+from cabinet.shell.store import Store
+from cabinet.shell.ui_server import FLOOD_LIMIT_PER_S, UIServer
 
 pytestmark = pytest.mark.timeout(30)
 
@@ -58,7 +58,7 @@ def test_hello_then_snapshot_then_intents(tmp_path):
         snap = await _readmsg(reader)
         assert snap["type"] == "snapshot" and snap["mode"] == "attract"
         assert "shoe" not in json.dumps(snap)
-        from cabinet.events import NoteStacked
+        from cabinet.core.events import NoteStacked
         await asyncio.wrap_future(eng.post(NoteStacked(1, 2000, "t")))
         msgs = [await _readmsg(reader) for _ in range(2)]
         snap = [m for m in msgs if m["type"] == "snapshot"][-1]

@@ -31,12 +31,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from cabinet.core.machine import new_state
+from cabinet.core.meters import audit_balance
+from cabinet.core.settings import GameSettings
 from cabinet.game import Round
-from cabinet.ipc import FRAME_HEARTBEAT_S, PROTOCOL, token_path
-from cabinet.machine import new_state
-from cabinet.meters import audit_balance
-from cabinet.settings import GameSettings
-from cabinet.store import Store
+from cabinet.protocol.ipc import FRAME_HEARTBEAT_S, PROTOCOL, token_path
+from cabinet.shell.store import Store
 
 READY_TIMEOUT_S = 20.0
 

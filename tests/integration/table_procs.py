@@ -15,7 +15,7 @@ import signal
 import sys
 from pathlib import Path
 
-from cabinet.launcher import Child
+from cabinet.tools.launcher import Child
 
 START_TIMEOUT_S = 30.0
 

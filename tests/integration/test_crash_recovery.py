@@ -17,7 +17,7 @@ import os
 
 import pytest
 
-from cabinet.settings import GameSettings
+from cabinet.core.settings import GameSettings
 
 from .crash_harness import soak, verify_journal
 

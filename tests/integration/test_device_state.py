@@ -13,13 +13,13 @@ from typing import Any
 
 import pytest
 
-from cabinet.effects import PollDevices
-from cabinet.events import DeviceCleared, DeviceFaulted, Event, PowerUp
-from cabinet.hardware import DriverDevices, StationDevices
-from cabinet.machine import new_state
-from cabinet.runtime import Engine
-from cabinet.settings import GameSettings
-from cabinet.store import Store
+from cabinet.core.effects import PollDevices
+from cabinet.core.events import DeviceCleared, DeviceFaulted, Event, PowerUp
+from cabinet.core.machine import new_state
+from cabinet.core.settings import GameSettings
+from cabinet.shell.devices import DriverDevices, StationDevices
+from cabinet.shell.engine import Engine
+from cabinet.shell.store import Store
 from drivers.factory import DriverSettings
 
 pytestmark = pytest.mark.timeout(60)
@@ -130,7 +130,7 @@ def test_the_bridge_passes_panel_buttons_through_in_maintenance(tmp_path: Path) 
     ``cash_out``, not ``menu_back``): the core decides what it means on each page."""
     menu = frozenset({"menu_up", "menu_down", "menu_select", "menu_back"})
     dd = DriverDevices(DriverSettings(mode="sim", sim_dir=tmp_path), lambda _s: menu, station=2)
-    from cabinet.events import IntentReceived
+    from cabinet.core.events import IntentReceived
     from drivers.events import Action
     assert dd._intent_for(Action.CASH_OUT) == IntentReceived(2, "cash_out")
     assert dd._intent_for(Action.HIT) == IntentReceived(2, "hit")
@@ -143,7 +143,7 @@ def test_a_latched_door_opening_is_posted_and_the_latch_reset_once_journaled(tmp
     failed journal keeps the latch for the next boot)."""
     import concurrent.futures
 
-    from cabinet.events import DoorOpenedWhileOff
+    from cabinet.core.events import DoorOpenedWhileOff
     from drivers.events import Door
     from drivers.events import DoorOpenedWhileOff as LatchRead
 

@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from cabinet.demo_player import DemoPlayer, SimControl, TableWatch, money
+from cabinet.tools.demo_player import DemoPlayer, SimControl, TableWatch, money
 
 from .table_procs import TableProcs, decode_itf_png, felt_green_fraction
 

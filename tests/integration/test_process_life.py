@@ -20,8 +20,8 @@ from pathlib import Path
 import pytest
 from PIL import Image, ImageChops
 
-from cabinet.demo_player import DECISIONS, DemoError, DemoPlayer, SimControl, TableWatch
-from cabinet.snapshot import Snapshot
+from cabinet.protocol.snapshot import Snapshot
+from cabinet.tools.demo_player import DECISIONS, DemoError, DemoPlayer, SimControl, TableWatch
 
 from .table_procs import TableProcs
 

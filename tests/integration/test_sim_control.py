@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from cabinet.hardware import SIM_LINE_LIMIT, DriverDevices, StationDevices
+from cabinet.shell.devices import SIM_LINE_LIMIT, DriverDevices, StationDevices
 from drivers.events import Door, EscrowDecision, VoucherEscrowed
 from drivers.factory import DriverSettings, build_drivers
 from drivers.id003_codec import Status

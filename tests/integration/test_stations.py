@@ -11,11 +11,11 @@ import time
 
 import pytest
 
-from cabinet.events import PowerUp
-from cabinet.machine import new_state
-from cabinet.runtime import Engine
-from cabinet.settings import GameSettings
-from cabinet.store import Store
+from cabinet.core.events import PowerUp
+from cabinet.core.machine import new_state
+from cabinet.core.settings import GameSettings
+from cabinet.shell.engine import Engine
+from cabinet.shell.store import Store
 
 from .crash_harness import EngineProc, verify_journal
 

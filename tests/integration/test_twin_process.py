@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from cabinet.store import Store
+from cabinet.shell.store import Store
 
 from .crash_harness import EngineProc, TwinProc, check_physical_truth, settle
 

@@ -107,7 +107,7 @@ def test_parsheet_bad_out_fails_at_once_from_the_command_line(tmp_path: Path) ->
     # and then died with a FileNotFoundError traceback (status 1).
     f = tmp_path / "a-file"
     f.write_text("")
-    r = subprocess.run([sys.executable, "-m", "cabinet.cli", "parsheet", "classic",
+    r = subprocess.run([sys.executable, "-m", "cabinet.tools.cli", "parsheet", "classic",
                         "--out", str(f)], capture_output=True, text=True, timeout=30)
     assert r.returncode == 2 and r.stdout == ""
     assert r.stderr == f"cabinet parsheet: --out {f}: exists and is not a directory\n"

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 import msgspec
 
-from cabinet.snapshot import (
+from cabinet.protocol.snapshot import (
     DealerView,
     HandpayView,
     HandView,
@@ -249,8 +249,8 @@ CLASSIC_VOUCHER_REFUSED = classic(
 
 def _american_help() -> Snapshot:
     """Issue 10.10: the real rules text, whose long rules continue on indented lines."""
+    from cabinet.core.rules_text import rules_text
     from cabinet.game import preset
-    from cabinet.rules_text import rules_text
     return american(help_lines=rules_text(preset("american")), stations=AMERICAN_EMPTY.stations,
                     message="Place your bets")
 

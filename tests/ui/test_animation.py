@@ -5,8 +5,8 @@ from __future__ import annotations
 import msgspec
 import pygame
 
-from cabinet.ipc import Cue
-from cabinet.snapshot import DealerView
+from cabinet.protocol.ipc import Cue
+from cabinet.protocol.snapshot import DealerView
 from tests.ui.fixtures import AMERICAN_PLAY, AMERICAN_SETTLED, CLASSIC_BETTING, CLASSIC_INSURANCE, hand
 from ui.animation import FLIP_MS, SLIDE_MS, Animator
 from ui.app import App

@@ -11,7 +11,18 @@ import msgspec
 import pygame
 import pytest
 
-from cabinet.ipc import FRAME_HEARTBEAT_S, PROTOCOL, Cue, Frame, Goodbye, Hello, Intent, LineBuffer, decode, encode
+from cabinet.protocol.ipc import (
+    FRAME_HEARTBEAT_S,
+    PROTOCOL,
+    Cue,
+    Frame,
+    Goodbye,
+    Hello,
+    Intent,
+    LineBuffer,
+    decode,
+    encode,
+)
 from tests.ui.fixtures import CLASSIC_BETTING, CLASSIC_INSURANCE
 from ui.app import App
 from ui.client import EngineClient, Link
@@ -233,7 +244,7 @@ def test_frame_heartbeat_after_the_first_frame_then_every_second(engine: FakeEng
 
 def test_hello_carries_the_engines_token(engine: FakeEngine, sock_path: Path) -> None:
     """Issue 11.12: the UI reads the token file beside the socket and sends it in its hello."""
-    from cabinet.ipc import token_path
+    from cabinet.protocol.ipc import token_path
 
     token_path(sock_path).write_text("s3cret-token\n")
     client = EngineClient(str(sock_path), backoff_initial_s=0.02, read_timeout_s=0.1)
@@ -247,7 +258,7 @@ def test_hello_carries_the_engines_token(engine: FakeEngine, sock_path: Path) ->
 def test_refused_token_reconnects_with_the_fresh_one(engine: FakeEngine, sock_path: Path) -> None:
     """Issue 11.12: an engine that says not_authorized (the token changed under us) gets a
     new connection whose hello carries the token file's current text."""
-    from cabinet.ipc import Error, token_path
+    from cabinet.protocol.ipc import Error, token_path
 
     token_path(sock_path).write_text("old\n")
     client = EngineClient(str(sock_path), backoff_initial_s=0.02, read_timeout_s=0.1)

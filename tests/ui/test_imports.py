@@ -1,4 +1,4 @@
-"""The UI imports only ``cabinet.ipc`` and ``cabinet.snapshot`` from the engine side (STYLE.md 28)."""
+"""The UI imports only ``cabinet.protocol.ipc`` and ``cabinet.protocol.snapshot`` from the engine side (STYLE.md 28)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import ast
 from pathlib import Path
 
 UI = Path(__file__).resolve().parents[2] / "ui"
-ALLOWED = {"cabinet.ipc", "cabinet.snapshot"}
+ALLOWED = {"cabinet.protocol.ipc", "cabinet.protocol.snapshot"}
 
 
 def test_ui_imports_only_the_contract() -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pygame
 import pytest
 
-from cabinet.ipc import ACTIONS, Intent
+from cabinet.protocol.ipc import ACTIONS, Intent
 from tests.ui.fixtures import CASES, MULTI_BETTING
 from ui.input import InputContext, LocalAction, map_event
 from ui.render import Renderer
@@ -98,7 +98,7 @@ def test_help_close_and_maintenance_buttons(renderer: Renderer) -> None:
 
 def test_every_intent_decodes() -> None:
     """Whatever the adapter emits is a valid wire message."""
-    from cabinet.ipc import decode, encode
+    from cabinet.protocol.ipc import decode, encode
     ctx = InputContext(station=1, chip_values_minor=(100, 500, 2500, 10000))
     for k in list(range(pygame.K_a, pygame.K_z + 1)) + [pygame.K_1, pygame.K_4, pygame.K_UP, pygame.K_F1]:
         for a in map_event(key(k), ctx):

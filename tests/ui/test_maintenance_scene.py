@@ -5,7 +5,7 @@ from __future__ import annotations
 import pygame
 import pytest
 
-from cabinet.snapshot import MaintenanceView, Snapshot
+from cabinet.protocol.snapshot import MaintenanceView, Snapshot
 from ui.render import Renderer
 from ui.widgets import Painter
 

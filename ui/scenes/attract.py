@@ -9,18 +9,23 @@ can pin any instant. Pure drawing.
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 import pygame
 
-from cabinet.snapshot import Snapshot
+from cabinet.protocol.snapshot import Snapshot
 from ui import theme
 from ui.animation import ease_out
 from ui.money import fmt_money
+from ui.widgets import Art, Painter
 
-if TYPE_CHECKING:
-    from ui.render import Renderer
-from ui.widgets import Painter
+
+class Renderer(Protocol):
+    """What the attract scene needs of ``ui.render.Renderer``: its card art (a
+    protocol, so this scene does not import the renderer that imports it)."""
+
+    art: Art
+
 
 CYCLE_MS = 8000
 _CARDS = ["AS", "KH", "QD", "JC", "TS"]

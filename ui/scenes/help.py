@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pygame
 
-from cabinet.snapshot import Snapshot
+from cabinet.protocol.snapshot import Snapshot
 from ui import theme
 from ui.widgets import Painter
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pygame
 
-from cabinet.snapshot import MaintenanceView
+from cabinet.protocol.snapshot import MaintenanceView
 from ui import theme
 from ui.widgets import Painter
 

@@ -10,7 +10,7 @@ import math
 
 import pygame
 
-from cabinet.snapshot import Snapshot
+from cabinet.protocol.snapshot import Snapshot
 from ui import theme
 from ui.money import fmt_money
 from ui.widgets import Painter

@@ -2,27 +2,26 @@
 
 Owns: the menu's pages and what Up/Down/Select/Back do on each
 (research/cabinet-features.md I "Audit / test mode"), and the page views.
-Pure: it changes the cabinet only through ``Cabinet`` methods and reads
+Pure: it takes a ``MaintenanceContext`` (``cabinet.core.context``), not the
+``Cabinet``; it changes the cabinet only through its methods and reads
 history through the injected ``History``. Entered with the operator key,
 between rounds only; play is impossible inside it and notes are refused.
 """
 
 from __future__ import annotations
 
-import time
-from typing import TYPE_CHECKING, Any
+import datetime as dt
+from typing import Any
 
 import msgspec
 
-from cabinet import access
-from cabinet.effects import Effect, Journal, PollDevices
-from cabinet.errors import fault_text
-from cabinet.rules_text import money
-from cabinet.settings import GameSettings
-from cabinet.snapshot import MaintenanceView
-
-if TYPE_CHECKING:
-    from cabinet.machine import Cabinet
+from cabinet.core import access
+from cabinet.core.context import MaintenanceContext
+from cabinet.core.effects import Effect, Journal, PollDevices
+from cabinet.core.errors import fault_text
+from cabinet.core.rules_text import money
+from cabinet.core.settings import GameSettings
+from cabinet.protocol.snapshot import MaintenanceView
 
 MAIN_ITEMS = [("meters", "Meters"), ("recall", "Game recall"), ("events", "Event log"),
               ("money_history", "Bills and vouchers"), ("device_test", "Device test"),
@@ -56,7 +55,7 @@ EVENT_LOG_DEPTH = 200
 FAULTS_ITEM = "Re-check devices, clear engine faults"
 
 
-def _items(cab: Cabinet) -> list[str]:
+def _items(cab: MaintenanceContext) -> list[str]:
     m = cab.s.maintenance
     assert m is not None
     if m.page == "main":
@@ -76,7 +75,7 @@ def _items(cab: Cabinet) -> list[str]:
     return []
 
 
-def _draft_value(cab: Cabinet, key: str) -> Any:
+def _draft_value(cab: MaintenanceContext, key: str) -> Any:
     m = cab.s.maintenance
     assert m is not None
     if key in m.draft:
@@ -84,7 +83,7 @@ def _draft_value(cab: Cabinet, key: str) -> Any:
     return getattr(cab.s.settings, key)
 
 
-def _draft_settings(cab: Cabinet) -> GameSettings:
+def _draft_settings(cab: MaintenanceContext) -> GameSettings:
     """The settings as the draft would save them (not validated)."""
     m = cab.s.maintenance
     assert m is not None
@@ -97,7 +96,7 @@ def _draft_settings(cab: Cabinet) -> GameSettings:
         return cab.s.settings
 
 
-def _in_force(cab: Cabinet, key: str) -> str:
+def _in_force(cab: MaintenanceContext, key: str) -> str:
     """The value a ``None`` (default) setting has in the draft game (issue 10.9)."""
     r = _draft_settings(cab).rules_or_preset()
     sym = cab.s.settings.currency_symbol
@@ -116,7 +115,7 @@ def _in_force(cab: Cabinet, key: str) -> str:
 _FACTORY = {f.name: f.default for f in msgspec.structs.fields(GameSettings)}
 
 
-def _fmt_setting(cab: Cabinet, key: str) -> str:
+def _fmt_setting(cab: MaintenanceContext, key: str) -> str:
     v = _draft_value(cab, key)
     if v is None:
         return f"{_in_force(cab, key)} (default)"
@@ -154,7 +153,7 @@ def button_name(action: str, value: int | None, sym: str = "$") -> str:
     return BUTTON_NAMES.get(action, action.replace("_", " ").capitalize())
 
 
-def press(cab: Cabinet, action: str, value: int | None, out: list[Effect],
+def press(cab: MaintenanceContext, action: str, value: int | None, out: list[Effect],
           station: int = 1) -> None:
     """A button or menu intent in maintenance (the panel's buttons come raw).
 
@@ -185,7 +184,7 @@ def press(cab: Cabinet, action: str, value: int | None, out: list[Effect],
         handle(cab, action, out)
 
 
-def handle(cab: Cabinet, action: str, out: list[Effect]) -> None:
+def handle(cab: MaintenanceContext, action: str, out: list[Effect]) -> None:
     """Apply one menu intent (``menu_up``, ``menu_down``, ``menu_select``, ``menu_back``)."""
     m = cab.s.maintenance
     assert m is not None
@@ -210,7 +209,7 @@ def handle(cab: Cabinet, action: str, out: list[Effect]) -> None:
         _select(cab, out)
 
 
-def _select(cab: Cabinet, out: list[Effect]) -> None:
+def _select(cab: MaintenanceContext, out: list[Effect]) -> None:
     m = cab.s.maintenance
     assert m is not None
     if m.page == "main":
@@ -274,11 +273,11 @@ def _select(cab: Cabinet, out: list[Effect]) -> None:
 
 
 def access_name(s: Any) -> str:
-    """The access level the cabinet state ``s`` grants now (``cabinet.access``)."""
+    """The access level the cabinet state ``s`` grants now (``cabinet.core.access``)."""
     return access.name(access.level(s.key_on, s.doors_open))
 
 
-def ram_clear_summary(cab: Cabinet) -> dict[str, Any]:
+def ram_clear_summary(cab: MaintenanceContext) -> dict[str, Any]:
     """What a RAM clear would erase and keep now (issues 10.2, 11.12).
 
     Returns ``{"credits_minor": {"1": int, ...}, "pending_out_minor": {...},
@@ -307,7 +306,7 @@ def _ram_clear_stakes(summary: dict[str, Any]) -> list[str]:
     return stakes
 
 
-def ram_clear_refusal(cab: Cabinet) -> str:
+def ram_clear_refusal(cab: MaintenanceContext) -> str:
     """Why a RAM clear may not be done now, or ``""`` if it may.
 
     Rule (issues 10.2, 11.12): with credits, a pending handpay or
@@ -321,7 +320,7 @@ def ram_clear_refusal(cab: Cabinet) -> str:
     return ""
 
 
-def _ram_clear_lines(cab: Cabinet) -> list[str]:
+def _ram_clear_lines(cab: MaintenanceContext) -> list[str]:
     s = cab.s
     m = s.maintenance
     assert m is not None
@@ -356,7 +355,7 @@ def _ram_clear_lines(cab: Cabinet) -> list[str]:
     return lines
 
 
-def view(cab: Cabinet) -> MaintenanceView:
+def view(cab: MaintenanceContext) -> MaintenanceView:
     """The current page as the UI draws it."""
     m = cab.s.maintenance
     assert m is not None
@@ -373,7 +372,7 @@ def view(cab: Cabinet) -> MaintenanceView:
                            hint=DEVICE_TEST_HINT if m.page == "device_test" else HINT)
 
 
-def _page_lines(cab: Cabinet) -> tuple[str, list[str]]:
+def _page_lines(cab: MaintenanceContext) -> tuple[str, list[str]]:
     s = cab.s
     m = s.maintenance
     assert m is not None
@@ -475,7 +474,7 @@ def _page_lines(cab: Cabinet) -> tuple[str, list[str]]:
     return m.page, []
 
 
-def program_line(cab: Cabinet) -> str:
+def program_line(cab: MaintenanceContext) -> str:
     """``"Program: blackjack-cabinet 0.1.0 · SHA-256 3f2a...9c01"`` (issue 11.18), or the
     unverified / mismatch note."""
     pid = cab.program_id or "unknown"
@@ -495,7 +494,7 @@ def event_line(row: dict[str, Any], sym: str = "$") -> str:
     the cabinet), the amount if any and the detail that matters; validation
     numbers show their last 4 digits only (research B "last 35 vouchers").
     """
-    when = time.strftime("%m-%d %H:%M:%S", time.localtime(row["wall_s"]))
+    when = dt.datetime.fromtimestamp(row["wall_s"]).strftime("%m-%d %H:%M:%S")  # local time
     where = f"station {row['station']}" if row["station"] else "cabinet"
     amount = money(row["amount_minor"], sym) if row["amount_minor"] else ""
     parts = [when, row["kind"].replace("_", " "), where, amount,

@@ -36,7 +36,7 @@ class ProgramCheck:
         program_id: e.g. ``"blackjack-cabinet 0.1.0"`` (from the manifest; the
             package version when there is none).
         digest: SHA-256 hex of the manifest file; ``""`` when there is none.
-        detail: what did not match (``"cabinet/machine.py changed"``...), or a
+        detail: what did not match (``"cabinet/core/machine.py changed"``...), or a
             note for ``unverified``; ``""`` when verified.
     """
 
@@ -48,7 +48,7 @@ class ProgramCheck:
 
 def install_root() -> Path:
     """The folder this program runs from (holds ``cabinet/``, ``drivers/``, ``ui/``)."""
-    return Path(__file__).resolve().parent.parent
+    return Path(__file__).resolve().parents[2]
 
 
 def default_program_id() -> str:

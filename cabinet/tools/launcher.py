@@ -14,7 +14,7 @@ running.
   on the engine's sim control socket. ``--demo`` lets the demo player play
   in the window.
 - Without one (``--headless``; SSH, CI): the UI draws on SDL's dummy driver
-  and ``cabinet.demo_player`` inserts $100, plays ``--rounds`` rounds with
+  and ``cabinet.tools.demo_player`` inserts $100, plays ``--rounds`` rounds with
   basic strategy by pressing the mock panel's buttons, cashes out, visits the
   maintenance menu, and the run ends by itself with status 0.
 
@@ -43,7 +43,7 @@ from typing import IO, Any
 
 import platformdirs
 
-from cabinet.paths import APP, default_journal
+from cabinet.shell.paths import APP, default_journal
 
 ENGINE_READY_TIMEOUT_S = 30.0
 UI_START_TIMEOUT_S = 30.0
@@ -60,7 +60,7 @@ def _die_with_parent() -> None:  # pragma: no cover - runs in the child
 def default_out_dir() -> Path:
     """``out/run-YYYYmmdd-HHMMSS`` in the source tree when run from a checkout,
     else under the user data directory."""
-    root = Path(__file__).resolve().parents[1]
+    root = Path(__file__).resolve().parents[2]
     base = root / "out" if (root / "pyproject.toml").exists() else \
         Path(platformdirs.user_data_dir(APP)) / "runs"
     return base / dt.datetime.now().strftime("run-%Y%m%d-%H%M%S")
@@ -323,7 +323,7 @@ def main(*, rounds: int = 5, variant: str | None = None, out: str | None = None,
 
 def _run_demo(sock: Path, sim_sock: Path, rounds: int, variant: str | None, shots: Shots,
               stop: threading.Event, box: dict[str, Any]) -> None:
-    from cabinet.demo_player import DemoError, DemoPlayer, SimControl, TableWatch, load_strategy
+    from cabinet.tools.demo_player import DemoError, DemoPlayer, SimControl, TableWatch, load_strategy
 
     watch = sim = None
     try:
@@ -368,7 +368,7 @@ def _collect_tickets(sim_dir: Path, out_dir: Path) -> list[Path]:
 
 
 def _report(out_dir: Path, result: Any, shots: Shots | None, status: int) -> None:
-    from cabinet.demo_player import money
+    from cabinet.tools.demo_player import money
 
     if result is not None:
         net = sum(r.net_minor for r in result.rounds)

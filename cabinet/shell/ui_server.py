@@ -30,8 +30,8 @@ import secrets
 import time
 from pathlib import Path
 
-from cabinet.events import DisplayChanged, IntentReceived
-from cabinet.ipc import (
+from cabinet.core.events import DisplayChanged, IntentReceived
+from cabinet.protocol.ipc import (
     DISPLAY_TIMEOUT_S,
     PROTOCOL,
     Cue,
@@ -46,9 +46,9 @@ from cabinet.ipc import (
     encode,
     token_path,
 )
-from cabinet.paths import private_dir
-from cabinet.runtime import Engine
-from cabinet.snapshot import Snapshot
+from cabinet.protocol.snapshot import Snapshot
+from cabinet.shell.engine import Engine
+from cabinet.shell.paths import private_dir
 
 log = logging.getLogger("cabinet.ui_server")
 

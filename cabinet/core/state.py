@@ -1,7 +1,7 @@
 """The cabinet's critical state: everything that must survive a power cut.
 
 Owns: ``CabinetState`` and its parts, as msgspec structs so the journal can
-store them exactly. Pure data; only ``cabinet.machine`` changes them, inside
+store them exactly. Pure data; only ``cabinet.core.machine`` changes them, inside
 ``Cabinet.handle``. Money is integer minor units; ``now_ms`` is the last tick
 of the monotonic clock, ``wall_s`` Unix time of that tick.
 """
@@ -12,8 +12,8 @@ from typing import Any
 
 import msgspec
 
-from cabinet.meters import Meters
-from cabinet.settings import GameSettings
+from cabinet.core.meters import Meters
+from cabinet.core.settings import GameSettings
 
 STATE_VERSION = 1
 

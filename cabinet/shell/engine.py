@@ -15,6 +15,7 @@ import concurrent.futures
 import dataclasses
 import json
 import logging
+import secrets
 import sqlite3
 import time
 from collections.abc import Callable
@@ -23,7 +24,8 @@ from typing import Protocol
 
 import msgspec
 
-from cabinet.effects import (
+from cabinet.core.context import RandomSource
+from cabinet.core.effects import (
     Effect,
     Rejected,
     ReturnNote,
@@ -32,8 +34,8 @@ from cabinet.effects import (
     SetLamps,
     SetTowerLight,
 )
-from cabinet.errors import StoreError
-from cabinet.events import (
+from cabinet.core.errors import StoreError
+from cabinet.core.events import (
     DeviceFaulted,
     Event,
     KeyChanged,
@@ -43,11 +45,11 @@ from cabinet.events import (
     VoucherEscrowed,
     VoucherStacked,
 )
-from cabinet.ipc import Cue
-from cabinet.machine import Cabinet, RandomSource, new_state
-from cabinet.snapshot import Snapshot
-from cabinet.state import CabinetState
-from cabinet.store import Store
+from cabinet.core.machine import Cabinet, new_state
+from cabinet.core.state import CabinetState
+from cabinet.protocol.ipc import Cue
+from cabinet.protocol.snapshot import Snapshot
+from cabinet.shell.store import Store
 
 log = logging.getLogger("cabinet.engine")
 
@@ -104,7 +106,8 @@ def boot(store: Store, rng: RandomSource | None = None) -> Cabinet:
         log.warning("critical row %s: bad copy rebuilt from the good one", name)
     round_state = None if loaded.round_corrupt or (state and state.ram_error) \
         else loaded.round_state
-    return Cabinet(state, round_state, rng=rng, history=store)
+    return Cabinet(state, round_state, rng=rng if rng is not None else secrets.SystemRandom(),
+                   history=store)
 
 
 class Engine:

@@ -32,7 +32,7 @@ from typing import Any
 
 import msgspec
 
-from cabinet.effects import (
+from cabinet.core.effects import (
     ClearJournal,
     Effect,
     Journal,
@@ -40,10 +40,10 @@ from cabinet.effects import (
     SaveVoucher,
     SetVoucherStatus,
 )
-from cabinet.errors import StoreError
-from cabinet.paths import commit_file, key_file, private_dir, private_file
-from cabinet.records import RecallEntry, VoucherRecord
-from cabinet.state import CabinetState
+from cabinet.core.errors import StoreError
+from cabinet.core.records import RecallEntry, VoucherRecord
+from cabinet.core.state import CabinetState
+from cabinet.shell.paths import commit_file, key_file, private_dir, private_file
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS critical (

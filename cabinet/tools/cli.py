@@ -87,10 +87,10 @@ def _build_parser() -> argparse.ArgumentParser:
 
 def _pass_through(name: str, rest: list[str]) -> int:
     if name == "sim-device":
-        from drivers.sim.cli import main as sim_main
-        return sim_main(rest)
+        from cabinet.shell.sim_control import sim_device_main
+        return sim_device_main(rest)
     if name == "sim-devices":
-        from drivers.sim.twins import sim_devices_main
+        from cabinet.shell.sim_control import sim_devices_main
         return sim_devices_main(rest)
     if name == "rng-dump":
         from cabinet.rng_dump import main as rng_dump_main
@@ -117,10 +117,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _pass_through(argv[0], argv[1:])
     args = _build_parser().parse_args(argv)
     if args.command == "replay":
-        from cabinet import replay
+        from cabinet.tools import replay
         return replay.main(args.files, check=args.check)
     if args.command == "run":
-        from cabinet import launcher
+        from cabinet.tools import launcher
         if args.rounds < 0:
             print("cabinet run: --rounds must be 0 or more", file=sys.stderr)
             return 2
@@ -130,28 +130,28 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command == "manifest":
         from pathlib import Path
 
-        from cabinet.manifest import program_files, write_manifest
+        from cabinet.shell.manifest import program_files, write_manifest
         root = Path(args.root) if args.root else None
         try:
             done = write_manifest(root)
         except OSError as e:
             print(f"cabinet manifest: {e}", file=sys.stderr)
             return 1
-        from cabinet.manifest import install_root
+        from cabinet.shell.manifest import install_root
         n = len(program_files(root or install_root()))
         print(f"program {done.program_id}: {n} files, SHA-256 {done.digest}")
         return 0
     if args.command == "engine":
-        from cabinet.__main__ import engine_main
+        from cabinet.shell.main import engine_main
         return engine_main(args.journal, args.socket, args.devices, args.config, args.sim_dir,
                            args.twins)
     if args.command in ("meters", "recall", "events", "doctor"):
         import sqlite3
         from pathlib import Path
 
-        from cabinet import views_cli
-        from cabinet.errors import StoreError
-        from cabinet.paths import default_journal
+        from cabinet.core.errors import StoreError
+        from cabinet.shell.paths import default_journal
+        from cabinet.tools import views_cli
         path = Path(args.journal) if args.journal else default_journal()
         try:
             if args.command == "meters":

@@ -1,7 +1,7 @@
 """Build the player-visible ``Snapshot`` from the cabinet core.
 
 Owns: ``build_snapshot``: messages, meters, spots, lamps, overlays, timers.
-Pure; reads the ``Cabinet`` and never changes it. Uses only
+Pure; reads the cabinet through a ``ViewContext`` and never changes it. Uses only
 ``Round.player_view()`` for cards, so no undealt or face-down card can leak
 (STYLE.md 5.20).
 """
@@ -10,10 +10,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from cabinet import maintenance
-from cabinet.errors import fault_text
-from cabinet.rules_text import TABLE_TEXTS, money, rules_text
-from cabinet.snapshot import (
+from cabinet.core import maintenance
+from cabinet.core.context import ViewContext
+from cabinet.core.errors import fault_text
+from cabinet.core.rules_text import TABLE_TEXTS, money, rules_text
+from cabinet.protocol.snapshot import (
     DealerView,
     HandpayView,
     HandView,
@@ -24,8 +25,7 @@ from cabinet.snapshot import (
 )
 
 if TYPE_CHECKING:
-    from cabinet.machine import Cabinet
-    from cabinet.state import StationState
+    from cabinet.core.state import StationState
 
 _DISPLAY_CHIPS = (10_000, 2_500, 500, 100)
 _OVERLAYS = {"door_open": "door_open", "tilt": "tilt", "handpay": "handpay",
@@ -52,7 +52,7 @@ def _total_text(h: dict[str, Any]) -> str:
     return str(h["total_text"])
 
 
-def build_snapshot(cab: Cabinet, seq: int) -> Snapshot:
+def build_snapshot(cab: ViewContext, seq: int) -> Snapshot:
     s = cab.s
     r = cab.rules
     sym = s.settings.currency_symbol
@@ -135,7 +135,7 @@ def build_snapshot(cab: Cabinet, seq: int) -> Snapshot:
     )
 
 
-def _station_view(cab: Cabinet, st: StationState, view: dict[str, Any] | None,
+def _station_view(cab: ViewContext, st: StationState, view: dict[str, Any] | None,
                   prompt: dict[str, Any] | None) -> StationView:
     r = cab.rules
     sym = cab.s.settings.currency_symbol
@@ -185,7 +185,7 @@ def _station_view(cab: Cabinet, st: StationState, view: dict[str, Any] | None,
         refusal=st.refusal, fault=_station_fault(cab, st))
 
 
-def _station_fault(cab: Cabinet, st: StationState) -> str:
+def _station_fault(cab: ViewContext, st: StationState) -> str:
     """Issue 10.8: why this station is out of service, on its own screen.
 
     Empty on a one-station cabinet: there the fault tilts the cabinet and the
@@ -203,7 +203,7 @@ def _insurance_cost(view: dict[str, Any], prompt: dict[str, Any]) -> int:
                  if sp["seat"] == prompt["seat"] and sp["spot"] == prompt["spot"]), 0)
 
 
-def _below_minimum(cab: Cabinet, st: StationState) -> bool:
+def _below_minimum(cab: ViewContext, st: StationState) -> bool:
     """Issue 10.8: a spot bet under the table minimum, or credits that cannot
     cover it, is why Deal stays dark."""
     if cab.mode not in ("attract", "betting") or st.station not in cab.seats_in_play():
@@ -217,7 +217,7 @@ def _below_minimum(cab: Cabinet, st: StationState) -> bool:
 DOOR_CLOSED_NOTICE_MS = 5000
 
 
-def _message(cab: Cabinet, mode: str, view: dict[str, Any] | None,
+def _message(cab: ViewContext, mode: str, view: dict[str, Any] | None,
              prompt: dict[str, Any] | None) -> str:
     s = cab.s
     sym = s.settings.currency_symbol
@@ -314,7 +314,7 @@ def station_outcome(spots: list[dict[str, Any]], dealer_blackjack: bool, sym: st
     return _said(*_result(spots), sym)
 
 
-def _outcome_message(cab: Cabinet, view: dict[str, Any], sym: str) -> str:
+def _outcome_message(cab: ViewContext, view: dict[str, Any], sym: str) -> str:
     """The table's line after a round: each station's own result (issue 10.3).
 
     One station: its line (``"You win $5.00"``: net of stakes when it won,

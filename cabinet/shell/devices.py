@@ -6,10 +6,11 @@ engine loop, the escrow decision and the credit point (each returns only
 after the engine journaled it), lamps, the tower light, printing on a worker
 thread, a printer status watch, the start-up and on-demand device state
 report (``PollDevices``), and, in simulation, the sim control socket
-that presses mock buttons, opens doors, turns the key and inserts notes.
+that presses mock buttons, opens doors, turns the key and inserts notes (the
+commands themselves: ``cabinet.shell.sim_control``).
 
-This module, ``cabinet/__main__.py`` and ``cabinet/runtime.py`` are the only
-engine modules that may import ``drivers`` (STYLE.md 5.28).
+Only ``cabinet/shell`` modules may import ``drivers`` (STYLE.md 5.28,
+tests/test_layers.py).
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from cabinet.effects import (
+from cabinet.core.effects import (
     Effect,
     PollDevices,
     PrintVoucher,
@@ -34,7 +35,7 @@ from cabinet.effects import (
     SetTowerLight,
     StackNote,
 )
-from cabinet.events import (
+from cabinet.core.events import (
     DeviceCleared,
     DeviceFaulted,
     DoorChanged,
@@ -50,6 +51,7 @@ from cabinet.events import (
     VoucherEscrowed,
     VoucherStacked,
 )
+from cabinet.shell.sim_control import _sim_field, parse_sim_command, sim_apply
 from drivers import events as dev
 from drivers.factory import DriverSet, DriverSettings, build_drivers
 from drivers.interfaces import OpenTransaction, PrinterState
@@ -81,9 +83,6 @@ _CHIPS = {dev.Action.CHIP_1: 100, dev.Action.CHIP_5: 500, dev.Action.CHIP_25: 2_
           dev.Action.CHIP_100: 10_000}
 _SPOTS = {dev.Action.SPOT_1: 1, dev.Action.SPOT_2: 2, dev.Action.SPOT_3: 3}
 _TOWER = {"off": {"green"}, "service": {"amber"}, "tilt": {"red"}, "handpay": {"red", "amber"}}
-_SIM_COMMANDS = ("press", "door", "key", "note", "voucher", "bill", "printer", "tickets")
-_SIM_DOORS = {"main": dev.Door.MAIN, "cashbox": dev.Door.CASH_BOX, "logic": dev.Door.LOGIC}
-_SIM_ACTIONS = {a.value: a for a in dev.Action}
 
 Post = Callable[[Event], concurrent.futures.Future[None]]
 
@@ -252,7 +251,7 @@ class DriverDevices:
         if name == "stand" and "decline" in legal:     # Stand answers "no insurance"
             name = "decline"
         # in maintenance the button goes as it is: the core maps it to a menu
-        # move, or shows it on the Device test page (cabinet.maintenance.press)
+        # move, or shows it on the Device test page (cabinet.core.maintenance.press)
         return IntentReceived(self.station, name)
 
     # -- effects (loop thread) ---------------------------------------------------------------
@@ -390,101 +389,7 @@ class DriverDevices:
 
     def sim_apply(self, msg: dict[str, Any]) -> dict[str, Any]:
         """``sim_command`` on an already parsed object (``parse_sim_command``)."""
-        from drivers.sim.cli import bill_command, printer_command
-        d = self.drivers
-        if d is None or d.sim is None:
-            return {"ok": False, "error": "no simulated devices"}
-        sim = d.sim
-        cmd = msg.get("cmd")
-        if (sim.bill is None or sim.printer is None) and cmd in (
-                "note", "voucher", "bill", "printer", "tickets"):
-            return {"ok": False, "error": f"{cmd}: the serial twins run in their own process "
-                                          "(cabinet sim-devices): use its control socket"}
-        try:
-            if cmd == "press":
-                action = _sim_choice(msg, "action", _SIM_ACTIONS)
-                if action not in sim.wiring.buttons:
-                    raise ValueError(f"no {action.value} button is wired")
-                sim.press(action)
-            elif cmd == "door":
-                door = _sim_choice(msg, "door", _SIM_DOORS)
-                is_open = _sim_field(msg, "open", bool, "true or false")
-                if door not in sim.wiring.doors:
-                    raise ValueError(f"no {msg['door']} door switch is wired")
-                sim.set_door(door, is_open)
-            elif cmd == "key":
-                sim.set_key(_sim_field(msg, "on", bool, "true or false"))
-            elif cmd == "note":
-                assert sim.bill is not None             # (refused above when external)
-                sim.bill.insert_bill_minor(_sim_field(msg, "amount_minor", int, "an integer"))
-            elif cmd == "voucher":
-                assert sim.bill is not None
-                sim.bill.insert_voucher(
-                    _sim_field(msg, "validation_number", str, "a string of 1-18 digits"))
-            elif cmd == "bill":
-                assert sim.bill is not None
-                return {"ok": True, "reply": bill_command(sim.bill, _sim_field(msg, "line", str, "a string"))}
-            elif cmd == "printer":
-                assert sim.printer is not None
-                return {"ok": True,
-                        "reply": printer_command(sim.printer, _sim_field(msg, "line", str, "a string"))}
-            elif cmd == "tickets":
-                assert sim.printer is not None
-                out = sim.printer.out_dir
-                tickets = [] if out is None else sorted(str(p) for p in Path(out).glob("*.png"))
-                return {"ok": True, "tickets": tickets}
-            else:
-                return {"ok": False, "error": f"unknown command {_shown(cmd)} "
-                                              f"(known: {', '.join(_SIM_COMMANDS)})"}
-        except ValueError as e:
-            return {"ok": False, "error": f"{cmd}: {e}"}
-        return {"ok": True}
-
-
-def _shown(value: Any, limit: int = 24) -> str:
-    """A JSON value as it was sent, cut to ``limit`` characters, for one-line errors."""
-    text = json.dumps(value)
-    return text if len(text) <= limit else f"{text[:limit - 3]}..."
-
-
-def parse_sim_command(line: str | bytes) -> dict[str, Any]:
-    """Parse one sim control line into its JSON object.
-
-    Raises:
-        ValueError: not JSON, not an object, or no string ``"cmd"``; the message is
-            one line.
-    """
-    try:
-        msg = json.loads(line)
-    except (ValueError, RecursionError) as e:      # RecursionError: absurdly deep nesting
-        raise ValueError(f"not JSON: {' '.join(str(e).split())[:120]}") from None
-    if not isinstance(msg, dict):
-        raise ValueError(f"a sim command is a JSON object, not {_shown(msg)}")
-    if not isinstance(msg.get("cmd"), str):
-        raise ValueError(f'a sim command needs "cmd", a string (one of {", ".join(_SIM_COMMANDS)})')
-    return msg
-
-
-def _sim_field(msg: dict[str, Any], key: str, kind: type, what: str) -> Any:
-    """``msg[key]`` if it is a JSON value of ``kind`` (``int`` excludes true/false).
-
-    Raises:
-        ValueError: missing or of another type; the message names the field.
-    """
-    if key not in msg:
-        raise ValueError(f'needs "{key}" ({what})')
-    value = msg[key]
-    if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
-        raise ValueError(f'"{key}" must be {what}, not {_shown(value)}')
-    return value
-
-
-def _sim_choice(msg: dict[str, Any], key: str, table: dict[str, Any]) -> Any:
-    """``table[msg[key]]``; raises ValueError naming the known keys otherwise."""
-    value = _sim_field(msg, key, str, f"one of {', '.join(table)}")
-    if value not in table:
-        raise ValueError(f'unknown {key} {_shown(value)} (known: {", ".join(table)})')
-    return table[value]
+        return sim_apply(self.drivers, msg)
 
 
 class EscrowOutcome:

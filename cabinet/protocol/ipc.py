@@ -3,11 +3,11 @@
 Owns: every message type that crosses the Unix socket between the engine and
 the table UI, and their encoding (one JSON object per line, each with a
 ``type`` field; STYLE.md 5.21). Shared by both processes; pure (no sockets).
-The UI may import only this module and ``cabinet.snapshot`` from the engine.
+The UI may import only this module and ``cabinet.protocol.snapshot`` from the engine.
 
 Exchange: each side opens with ``Hello`` carrying ``PROTOCOL``; the engine
 refuses a mismatch. The engine then sends a full ``Snapshot`` (see
-``cabinet.snapshot``) on connect and after every change, and short ``Cue``
+``cabinet.protocol.snapshot``) on connect and after every change, and short ``Cue``
 messages for animation and sound. The UI sends ``Intent`` messages (only
 honoured when its ``Hello`` carried the engine's token) and ``Frame``
 heartbeats while it draws the table.
@@ -20,7 +20,7 @@ from typing import Any
 
 import msgspec
 
-from cabinet.snapshot import Snapshot
+from cabinet.protocol.snapshot import Snapshot
 
 PROTOCOL = 1
 #: The UI sends a ``Frame`` at least this often (seconds) while it draws.

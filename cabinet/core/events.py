@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from cabinet.records import VoucherRecord
+from cabinet.core.records import VoucherRecord
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,7 +39,7 @@ class IntentReceived(Event):
 
     Attributes:
         station: 1-3.
-        action: one of ``cabinet.ipc.ACTIONS``.
+        action: one of ``cabinet.protocol.ipc.ACTIONS``.
         value: chip (minor units) for ``chip``, spot for ``place``.
         validation_number: for ``cash_out`` only: a fresh 18-digit number the
             runtime drew from ``secrets`` (the core has no randomness).
@@ -157,7 +157,7 @@ class KeyChanged(Event):
 
 @dataclass(frozen=True, slots=True)
 class DeviceFaulted(Event):
-    """A device reports a fault; ``code`` is a key of ``cabinet.errors.FAULTS``.
+    """A device reports a fault; ``code`` is a key of ``cabinet.core.errors.FAULTS``.
 
     ``station``: the station whose own device (bill acceptor, printer) failed,
     or 0 for a shared device; a station's fault stops that station only on a

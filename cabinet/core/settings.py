@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import msgspec
 
-from cabinet.errors import ConfigError
+from cabinet.core.errors import ConfigError
 from cabinet.game import GameError, RuleSet, preset
 
 VARIANTS = ("classic", "classic-multi", "american")

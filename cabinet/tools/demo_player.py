@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from cabinet.ipc import (
+from cabinet.protocol.ipc import (
     PROTOCOL,
     Hello,
     Intent,
@@ -42,7 +42,7 @@ from cabinet.ipc import (
     encode,
     token_path,
 )
-from cabinet.snapshot import HandView, Snapshot, StationView
+from cabinet.protocol.snapshot import HandView, Snapshot, StationView
 
 log = logging.getLogger("cabinet.demo")
 

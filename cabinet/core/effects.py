@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from cabinet.records import RecallEntry, VoucherRecord
+from cabinet.core.records import RecallEntry, VoucherRecord
 
 
 @dataclass(frozen=True, slots=True)

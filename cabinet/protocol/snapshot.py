@@ -138,7 +138,7 @@ class Snapshot(msgspec.Struct, tag="snapshot", tag_field="type", frozen=True, kw
         table_texts: printed on the felt ("BLACKJACK PAYS 3 TO 2"...).
         help_lines: the variant's rules in words, from its ``RuleSet``.
         program_id, program_digest: the installed program and the SHA-256 of
-            its manifest (``cabinet.manifest``); the digest is ``""`` when the
+            its manifest (``cabinet.shell.manifest``); the digest is ``""`` when the
             program is unverified (no manifest).
     """
 

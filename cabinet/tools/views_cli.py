@@ -15,9 +15,9 @@ from pathlib import Path
 
 import msgspec
 
-from cabinet.paths import key_file
-from cabinet.rules_text import money
-from cabinet.store import Store
+from cabinet.core.rules_text import money
+from cabinet.shell.paths import key_file
+from cabinet.shell.store import Store
 
 
 def _open(path: Path) -> Store | None:

@@ -1,0 +1,119 @@
+"""What every section of the ``Cabinet`` shares: its attributes, the derived
+lookups, and the methods one section calls in another (defined there).
+
+Owns: ``CabinetBase``, the base of the section mixins (``betting``, ``play``,
+``cashout``, ``money_in``, ``doors``) that ``cabinet.core.machine.Cabinet``
+combines. Pure.
+"""
+
+from __future__ import annotations
+
+from cabinet.core.context import History, RandomSource
+from cabinet.core.effects import Effect
+from cabinet.core.events import IntentReceived, PrintFinished
+from cabinet.core.state import CabinetState, StationState
+from cabinet.game import Round, RuleSet
+
+
+class CabinetBase:
+    """The ``Cabinet``'s attributes (set by ``Cabinet.__init__``) and shared lookups."""
+
+    s: CabinetState
+    rng: RandomSource
+    history: History
+    rules: RuleSet
+    round: Round | None
+    _round_unrestorable: bool
+    _returning: dict[int, tuple[str, str]]
+    _lamps: dict[int, frozenset[str]]
+    _acceptor: dict[int, tuple[bool, tuple[int, ...]]]
+    _tower: str
+    display_showing: bool
+    program_id: str
+    program_digest: str
+    program_status: str
+
+    def station(self, n: int) -> StationState | None:
+        """Station ``n`` (1-based), or ``None`` if the cabinet has no such station."""
+        if 1 <= n <= len(self.s.stations):
+            return self.s.stations[n - 1]
+        return None
+
+    def seats_in_play(self) -> list[int]:
+        return self.s.settings.seats_in_play(self.rules)
+
+    @property
+    def uses_chips(self) -> bool:
+        return bool(self.rules.chip_values_minor)
+
+    def _st(self, seat: int) -> StationState:
+        st = self.station(seat)
+        assert st is not None
+        return st
+
+    # -- defined by a section mixin or by ``Cabinet`` (called across sections) --
+
+    @property
+    def mode(self) -> str:
+        raise NotImplementedError  # a section mixin or Cabinet defines it
+
+    def _betting_legal(self, st: StationState) -> frozenset[str]:
+        raise NotImplementedError  # a section mixin or Cabinet defines it
+
+    def _bets_valid(self, st: StationState) -> bool:
+        raise NotImplementedError  # a section mixin or Cabinet defines it
+
+    def _can_cash_out(self, st: StationState) -> bool:
+        raise NotImplementedError  # a section mixin or Cabinet defines it
+
+    def _clear_finished_round(self) -> None:
+        raise NotImplementedError  # a section mixin or Cabinet defines it
+
+    def _bet_action(self, st: StationState, ev: IntentReceived, out: list[Effect]) -> None:
+        raise NotImplementedError  # a section mixin or Cabinet defines it
+
+    def _maybe_start_bet_timer(self) -> None:
+        raise NotImplementedError  # a section mixin or Cabinet defines it
+
+    def _press_deal(self, st: StationState, out: list[Effect]) -> None:
+        raise NotImplementedError  # a section mixin or Cabinet defines it
+
+    def _self_audit(self, out: list[Effect]) -> bool:
+        raise NotImplementedError  # a section mixin or Cabinet defines it
+
+    def _start_round(self, out: list[Effect]) -> None:
+        raise NotImplementedError  # a section mixin or Cabinet defines it
+
+    def _decide(self, action: str, out: list[Effect]) -> None:
+        raise NotImplementedError  # a section mixin or Cabinet defines it
+
+    def _arm_decision_timer(self) -> None:
+        raise NotImplementedError  # a section mixin or Cabinet defines it
+
+    def _void_round(self, reason: str, out: list[Effect]) -> None:
+        raise NotImplementedError  # a section mixin or Cabinet defines it
+
+    def _cash_out(self, st: StationState, out: list[Effect]) -> None:
+        raise NotImplementedError  # a section mixin or Cabinet defines it
+
+    def _lock_handpay(self, station: int, amount: int, reason: str, vn: str,
+                      out: list[Effect], kind: str = "cancelled_credits") -> None:
+        raise NotImplementedError  # a section mixin or Cabinet defines it
+
+    def _on_print(self, ev: PrintFinished, out: list[Effect]) -> None:
+        raise NotImplementedError  # a section mixin or Cabinet defines it
+
+    def _reset_handpay(self, out: list[Effect]) -> None:
+        raise NotImplementedError  # a section mixin or Cabinet defines it
+
+    def _accepting(self) -> bool:
+        raise NotImplementedError  # a section mixin or Cabinet defines it
+
+    def _resolve_review(self, out: list[Effect]) -> None:
+        raise NotImplementedError  # a section mixin or Cabinet defines it
+
+    def _remember_return(self, station: int, txn: str, out: list[Effect]) -> None:
+        raise NotImplementedError  # a section mixin or Cabinet defines it
+
+    def _enter_maintenance_if_keyed(self, out: list[Effect]) -> None:
+        raise NotImplementedError  # a section mixin or Cabinet defines it

@@ -1,0 +1,118 @@
+"""Cash-out and handpays: vouchers out, the printer's verdict, handpay lockups and
+their reset.
+
+Owns: ``CashOutMixin`` of ``cabinet.core.machine.Cabinet``. Pure.
+"""
+
+from __future__ import annotations
+
+from cabinet.core.base import CabinetBase
+from cabinet.core.effects import (
+    Effect,
+    Journal,
+    PrintVoucher,
+    Rejected,
+    SaveVoucher,
+    SendCue,
+    SetVoucherStatus,
+)
+from cabinet.core.events import PrintFinished
+from cabinet.core.records import VoucherRecord
+from cabinet.core.state import HandpayState, PrintingState, StationState
+
+
+class CashOutMixin(CabinetBase):
+    """Credits out: a printed voucher, or a handpay."""
+
+    def _validation_number(self) -> str:
+        return str(self.rng.randrange(10**17, 10**18))
+
+    def _printer_ready(self, st: StationState) -> bool:
+        return not any(code.startswith("printer_") for code in [*self.s.faults, *st.faults])
+
+    def _cash_out(self, st: StationState, out: list[Effect]) -> None:
+        s = self.s
+        if not self._self_audit(out):
+            return
+        self._clear_finished_round()
+        amount = st.credits_minor
+        st.bets_minor = [0] * self.rules.max_spots_per_seat
+        st.chip_log = []
+        st.ready = False
+        s.voucher_seq += 1
+        vn = self._validation_number()
+        settings = s.settings
+        to_handpay = amount > settings.voucher_limit_minor or not self._printer_ready(st)
+        record = VoucherRecord(
+            validation_number=vn, sequence=s.voucher_seq, amount_minor=amount,
+            station=st.station, issued_wall_s=s.wall_s,
+            expires_wall_s=s.wall_s + settings.voucher_expiry_days * 86_400,
+            clock_adjust_s=s.clock_adjust_s,
+            status="handpay" if to_handpay else "printing",
+            venue=settings.venue_name, machine_number=settings.machine_number)
+        st.credits_minor -= amount
+        st.pending_out_minor += amount
+        out.append(SaveVoucher(record))
+        out.append(Journal("cash_out", st.station, amount,
+                           {"validation_number": vn, "sequence": s.voucher_seq}))
+        if to_handpay:
+            reason = ("over the voucher limit" if amount > settings.voucher_limit_minor
+                      else "printer not ready")
+            self._lock_handpay(st.station, amount, reason, vn, out)
+        else:
+            s.printing = PrintingState(station=st.station, validation_number=vn,
+                                       amount_minor=amount, started_ms=s.now_ms)
+            out.append(PrintVoucher(record))
+            out.append(SendCue("ticket_printing", st.station, {"amount_minor": amount}))
+
+    def _lock_handpay(self, station: int, amount: int, reason: str, vn: str,
+                      out: list[Effect], kind: str = "cancelled_credits") -> None:
+        """Lock up for the attendant (or queue behind the lockup already shown)."""
+        hp = HandpayState(station=station, amount_minor=amount, reason=reason,
+                          validation_number=vn, kind=kind)
+        if self.s.handpay is None:
+            self.s.handpay = hp
+        else:
+            self.s.handpay_queue = [*self.s.handpay_queue, hp]
+        out.append(Journal("handpay", station, amount, {"validation_number": vn,
+                                                        "reason": reason, "kind": kind}))
+
+    def _on_print(self, ev: PrintFinished, out: list[Effect]) -> None:
+        p = self.s.printing
+        if p is None or p.validation_number != ev.validation_number:
+            out.append(Rejected(f"print result for {ev.validation_number[-4:]}",
+                                "no such print pending"))
+            return
+        st = self._st(p.station)
+        self.s.printing = None
+        if ev.result == "done":
+            st.pending_out_minor -= p.amount_minor
+            st.meters.add("vouchers_out_minor", p.amount_minor)
+            st.meters.add("vouchers_out_count", 1)
+            out.append(SetVoucherStatus(p.validation_number, "issued", self.s.wall_s))
+            out.append(Journal("voucher_printed", st.station, p.amount_minor,
+                               {"validation_number": p.validation_number}))
+            out.append(SendCue("ticket_printed", st.station, {"amount_minor": p.amount_minor}))
+        else:
+            out.append(SetVoucherStatus(p.validation_number, "handpay", self.s.wall_s))
+            self._lock_handpay(st.station, p.amount_minor, f"print {ev.result}",
+                               p.validation_number, out)
+
+    def _reset_handpay(self, out: list[Effect]) -> None:
+        hp = self.s.handpay
+        assert hp is not None
+        st = self._st(hp.station)
+        st.pending_out_minor -= hp.amount_minor
+        if hp.kind == "jackpot":
+            st.meters.add("jackpot_handpay_minor", hp.amount_minor)
+            st.meters.add("jackpot_handpay_count", 1)
+        else:
+            st.meters.add("handpay_minor", hp.amount_minor)
+            st.meters.add("handpay_count", 1)
+        queue = self.s.handpay_queue
+        self.s.handpay = queue[0] if queue else None
+        self.s.handpay_queue = queue[1:]
+        if hp.validation_number:
+            out.append(SetVoucherStatus(hp.validation_number, "handpaid", self.s.wall_s))
+        out.append(Journal("handpay_reset", hp.station, hp.amount_minor,
+                           {"validation_number": hp.validation_number, "kind": hp.kind}))

@@ -1,0 +1,185 @@
+"""Doors, the operator key, faults and time: door lockups, entering the menu,
+device faults and their clearing, ticks, clock jumps and power-up.
+
+Owns: ``DoorsMixin`` of ``cabinet.core.machine.Cabinet``. Pure.
+"""
+
+from __future__ import annotations
+
+from cabinet.core.base import CabinetBase
+from cabinet.core.effects import Effect, Journal
+from cabinet.core.errors import FAULTS, fault_text
+from cabinet.core.events import (
+    DeviceCleared,
+    DeviceFaulted,
+    DoorChanged,
+    DoorOpenedWhileOff,
+    KeyChanged,
+    PowerUp,
+    PrintFinished,
+    Tick,
+)
+from cabinet.core.state import MaintState
+
+#: How long a print may take before its outcome counts as unknown.
+PRINT_TIMEOUT_MS = 30_000
+#: Wall time that moves this many seconds more or less than the monotonic clock
+#: between two ticks (or is behind the journal at power-up) is a clock jump (issue 11.8).
+CLOCK_JUMP_S = 2.0
+
+
+class DoorsMixin(CabinetBase):
+    """Doors, key, faults, ticks and power-up."""
+
+    def _on_door(self, ev: DoorChanged, out: list[Effect]) -> None:
+        s = self.s
+        if ev.open and ev.door not in s.doors_open:
+            s.doors_open = s.doors_open + [ev.door]
+            s.door_opens[ev.door] = s.door_opens.get(ev.door, 0) + 1
+            out.append(Journal("door_open", 0, 0, {"door": ev.door}))
+        elif not ev.open and ev.door in s.doors_open:
+            s.doors_open = [d for d in s.doors_open if d != ev.door]
+            out.append(Journal("door_closed", 0, 0, {"door": ev.door}))
+            if not s.doors_open:
+                s.door_closed_notice = True
+                s.door_closed_ms = s.now_ms
+                s.games_since_door_close = 0
+
+    def _on_door_while_off(self, ev: DoorOpenedWhileOff, out: list[Effect]) -> None:
+        """An opening nobody saw: counted and journaled (shown in the Event log)."""
+        s = self.s
+        s.door_opens[ev.door] = s.door_opens.get(ev.door, 0) + 1
+        out.append(Journal("door_opened_while_powered_off", 0, 0, {"door": ev.door}))
+
+    def _on_key(self, ev: KeyChanged, out: list[Effect]) -> None:
+        s = self.s
+        was_on, s.key_on = s.key_on, ev.on
+        if ev.on and was_on:
+            return                  # a position report (start-up, re-poll), not a turn
+        if ev.on:
+            if s.handpay is not None:
+                self._reset_handpay(out)
+            elif s.note_reviews:
+                self._resolve_review(out)
+            elif s.maintenance is None and self._may_enter_maintenance():
+                s.maintenance = MaintState(page="settings" if s.needs_config else "main")
+                out.append(Journal("maintenance_enter"))
+            elif s.maintenance is None:
+                # issue 10.6: the menu opens when the round (or the ticket) is over,
+                # if the key is still on; the table says so meanwhile
+                out.append(Journal("maintenance_requested", 0, 0,
+                                   {"after": "round" if s.round_open else "ticket"}))
+        elif s.maintenance is not None:
+            s.maintenance = None
+            out.append(Journal("maintenance_exit"))
+
+    def _may_enter_maintenance(self) -> bool:
+        """Between rounds, with no ticket printing, no handpay and no note review waiting (research I
+        "Audit / test mode": "any time except during play or cash-out")."""
+        s = self.s
+        return s.ram_error or (not s.round_open and s.printing is None and s.handpay is None
+                               and not s.note_reviews)
+
+    def _enter_maintenance_if_keyed(self, out: list[Effect]) -> None:
+        """The key on opens the menu as soon as it may: at once, or when the round
+        ends, the ticket is out or the last handpay is reset (issue 10.6)."""
+        s = self.s
+        if s.key_on and s.maintenance is None and self._may_enter_maintenance():
+            s.maintenance = MaintState(page="settings" if s.needs_config else "main")
+            out.append(Journal("maintenance_enter"))
+
+    def _on_fault(self, ev: DeviceFaulted, out: list[Effect]) -> None:
+        """A shared device's fault (``station`` 0) tilts the cabinet; a station's
+        own device stops that station only, or tilts a one-station cabinet
+        (issue 10.8)."""
+        st = self.station(ev.station) if ev.station else None
+        faults = st.faults if st is not None else self.s.faults
+        if ev.code not in faults:
+            text = ev.text or FAULTS.get(ev.code, (0, ev.code))[1]
+            if st is not None:
+                st.faults = {**faults, ev.code: text}
+            else:
+                self.s.faults = {**faults, ev.code: text}
+            out.append(Journal("fault", ev.station if st is not None else 0, 0,
+                               {"device": ev.device, "code": ev.code, "text": text}))
+
+    def _on_cleared(self, ev: DeviceCleared, out: list[Effect]) -> None:
+        prefix = ev.device + "_"
+        st = self.station(ev.station) if ev.station else None
+        # a cabinet-wide fault of this device kind clears too: journals written before
+        # faults were kept per station hold a station's device fault there, and every
+        # device reports its real state at start-up (issue 10.1), so one still failing
+        # is reported again as its station's own
+        cleared = [c for c in self.s.faults if c.startswith(prefix)]
+        if cleared:
+            self.s.faults = {c: t for c, t in self.s.faults.items() if c not in cleared}
+            out.append(Journal("fault_cleared", 0, 0, {"device": ev.device, "codes": cleared}))
+        for other in self.s.stations if st is None else [st]:
+            mine = [c for c in other.faults if c.startswith(prefix)]
+            if mine:
+                other.faults = {c: t for c, t in other.faults.items() if c not in mine}
+                out.append(Journal("fault_cleared", other.station, 0,
+                                   {"device": ev.device, "codes": mine}))
+
+    def fault_lines(self) -> list[str]:
+        """Every fault as ``"300 Bill acceptor jam"``, a station's own named
+        ``"Station 2: 300 Bill acceptor jam"`` on a table of several stations."""
+        lines = [fault_text(c) for c in self.s.faults]
+        many = len(self.s.stations) > 1
+        for st in self.s.stations:
+            lines += [f"Station {st.station}: {fault_text(c)}" if many else fault_text(c)
+                      for c in st.faults]
+        return lines
+
+    def _clock_jump(self, old_wall_s: float, new_wall_s: float, jump_s: float,
+                    out: list[Effect]) -> None:
+        """Journal a wall-clock jump and remember it for voucher ages (issue 11.8)."""
+        self.s.clock_adjust_s += jump_s
+        out.append(Journal("clock_jump", 0, 0, {"old_wall_s": old_wall_s,
+                                                "new_wall_s": new_wall_s,
+                                                "jump_s": round(jump_s, 3)}))
+
+    def _on_tick(self, ev: Tick, out: list[Effect]) -> None:
+        s = self.s
+        if s.now_ms or s.wall_s:
+            jump = (ev.wall_s - s.wall_s) - (ev.now_ms - s.now_ms) / 1000
+            if abs(jump) > CLOCK_JUMP_S:
+                self._clock_jump(s.wall_s, ev.wall_s, jump, out)
+        s.now_ms = ev.now_ms
+        s.wall_s = ev.wall_s
+        mode = self.mode
+        if s.printing is not None and s.now_ms - s.printing.started_ms > PRINT_TIMEOUT_MS:
+            self._on_print(PrintFinished(s.printing.station, s.printing.validation_number,
+                                         "unknown"), out)
+        if mode in ("attract", "betting") and s.bet_deadline_ms is not None \
+                and s.now_ms >= s.bet_deadline_ms:
+            self._start_round(out)
+        elif mode == "in_round" and s.decision_deadline_ms is not None \
+                and s.now_ms >= s.decision_deadline_ms and self.round is not None:
+            prompt = self.round.prompt
+            if prompt is not None:
+                action = "decline" if prompt.kind == "insurance" else "stand"
+                out.append(Journal("decision_timeout", prompt.seat, 0, {"decision": action}))
+                self._decide(action, out)
+
+    def _on_power_up(self, ev: PowerUp, out: list[Effect]) -> None:
+        s = self.s
+        if s.wall_s and ev.wall_s < s.wall_s - CLOCK_JUMP_S:  # behind the journal's last time
+            self._clock_jump(s.wall_s, ev.wall_s, ev.wall_s - s.wall_s, out)
+        s.now_ms = ev.now_ms
+        s.wall_s = ev.wall_s
+        s.power_ups += 1
+        s.games_since_power_up = 0
+        out.append(Journal("power_up", 0, 0, {"power_ups": s.power_ups}))
+        # Deadlines were on the old monotonic clock: start them again.
+        if s.bet_deadline_ms is not None:
+            s.bet_deadline_ms = s.now_ms + self.rules.bet_timer_s * 1000
+        if s.round_open:
+            if self._round_unrestorable or self.round is None:
+                self._void_round("stored round failed its integrity check", out)
+                self._round_unrestorable = False
+            else:
+                self._arm_decision_timer()
+        if s.printing is not None:          # the print's outcome is unknown: never reprint
+            p = s.printing
+            self._on_print(PrintFinished(p.station, p.validation_number, "unknown"), out)

@@ -1,0 +1,249 @@
+"""Money in: notes and vouchers in escrow, stacked, returned or uncredited, repeat
+transactions, note reviews, refusals told to the player.
+
+Owns: ``MoneyInMixin`` of ``cabinet.core.machine.Cabinet``. Pure.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from cabinet.core.base import CabinetBase
+from cabinet.core.effects import (
+    Effect,
+    Journal,
+    Rejected,
+    ReturnNote,
+    SendCue,
+    SetVoucherStatus,
+    StackNote,
+)
+from cabinet.core.errors import FAULTS
+from cabinet.core.events import (
+    DisplayChanged,
+    NoteEscrowed,
+    NoteReturned,
+    NoteStacked,
+    NoteUncredited,
+    VoucherEscrowed,
+    VoucherStacked,
+)
+from cabinet.core.records import VoucherRecord
+from cabinet.core.rules_text import money
+from cabinet.core.state import NoteReview, StationState
+
+#: Why an expired voucher comes back (journaled; the screen sends the player to the
+#: attendant, who can check it in the voucher log).
+EXPIRED_REASON = "expired - see attendant"
+#: How many stacked-note transaction ids are remembered to refuse repeats.
+TXN_MEMORY = 64
+
+
+class MoneyInMixin(CabinetBase):
+    """Notes and vouchers in: credited exactly once."""
+
+    def _on_display(self, ev: DisplayChanged, out: list[Effect]) -> None:
+        if ev.showing != self.display_showing:
+            self.display_showing = ev.showing
+            out.append(Journal("display_shown" if ev.showing else "display_dark", 0, 0, {}))
+
+    def tell_refusal(self, st: StationState | None, what: str, reason: str,
+                     amount_minor: int = 0) -> None:
+        """Show station ``st`` why its note or voucher came back (issue 10.8).
+
+        ``what`` is ``"Note returned"`` or ``"Voucher refused"``; ``reason`` is a
+        ``ReturnNote`` reason of this module, put in the player's words
+        (``"credit limit $1,000.00"``, ``"expired - see attendant"``).
+        """
+        if st is None:
+            return
+        sym = self.s.settings.currency_symbol
+        words = {
+            "over the credit limit":
+                f"credit limit {money(self.s.settings.credit_limit_minor, sym)}",
+            "not issued by this cabinet": "not issued here",
+            EXPIRED_REASON: EXPIRED_REASON,
+            "voucher is redeemed": "already redeemed - see attendant",
+            "voucher is handpaid": "already paid by hand - see attendant",
+            "voucher is handpay": "waiting for a handpay - see attendant",
+            "voucher is printing": "not printed yet - see attendant",
+            "not an enabled denomination": f"{money(amount_minor, sym)} notes not taken",
+            "station out of service": "station out of service",
+        }
+        text = words.get(reason)
+        if text is None and reason.startswith("voucher is "):
+            text = f"{reason.removeprefix('voucher is ')} - see attendant"
+        elif text is None and reason.startswith("not accepting"):
+            text = "not accepting now"
+        st.refusal = f"{what}: {text or reason}"
+
+    def _on_note_escrow(self, ev: NoteEscrowed, out: list[Effect]) -> None:
+        st = self.station(ev.station)
+        reason = self._refuse_money_in(st, ev.denomination_minor)
+        if reason is None and ev.denomination_minor not in self.s.settings.denominations_minor:
+            reason = f"{ev.denomination_minor} is not an enabled denomination"
+        if reason is not None:
+            self.tell_refusal(st, "Note returned", "not an enabled denomination"
+                              if reason.endswith("denomination") else reason,
+                              ev.denomination_minor)
+            out.append(ReturnNote(ev.station, reason))
+        else:
+            out.append(Journal("note_escrowed", ev.station, ev.denomination_minor,
+                               {"txn": ev.txn}))
+            out.append(StackNote(ev.station, ev.txn))
+
+    def _refuse_money_in(self, st: StationState | None, amount: int) -> str | None:
+        if st is None:
+            return "no such station"
+        if not self.display_showing:
+            return "no display showing the table"
+        if not self._accepting():
+            return f"not accepting in {self.mode}"
+        if st.faults:
+            return "station out of service"
+        if st.credits_minor + amount > self.s.settings.credit_limit_minor:
+            return "over the credit limit"
+        return None
+
+    def _seen_txn(self, txn: str) -> bool:
+        if txn in self.s.recent_txns:
+            return True
+        self.s.recent_txns = (self.s.recent_txns + [txn])[-TXN_MEMORY:]
+        return False
+
+    def _on_note_stacked(self, ev: NoteStacked, out: list[Effect]) -> None:
+        st = self.station(ev.station)
+        if st is None or ev.denomination_minor <= 0:
+            out.append(Rejected("note stacked", "no such station or bad amount"))
+            return
+        if self._seen_txn(ev.txn):
+            out.append(Journal("note_repeat_ignored", ev.station, ev.denomination_minor,
+                               {"txn": ev.txn}))
+            return
+        # A stacked note is always credited, whatever the mode: it is in the box.
+        self._drop_review(ev.txn)       # issue 11.1: a resumed VEND VALID credits it
+        self._credit_note(st, ev.denomination_minor, ev.txn, out)
+
+    def _credit_note(self, st: StationState, amount: int, txn: str, out: list[Effect],
+                     via: str = "") -> None:
+        st.refusal = ""
+        st.credits_minor += amount
+        st.meters.add("bills_in_minor", amount)
+        st.meters.add("bills_in_count", 1)
+        st.meters.count_bill(amount)
+        st.last_bills_minor = (st.last_bills_minor + [amount])[-5:]
+        data = {"txn": txn, "via": via} if via else {"txn": txn}
+        out.append(Journal("bill_stacked", st.station, amount, data))
+        out.append(SendCue("bill_stacked", st.station, {"amount_minor": amount}))
+
+    def _drop_review(self, txn: str) -> None:
+        if txn and any(r.txn == txn for r in self.s.note_reviews):
+            self.s.note_reviews = [r for r in self.s.note_reviews if r.txn != txn]
+            self._review_faults()
+
+    def _review_faults(self) -> None:
+        """The tilt codes follow the reviews still waiting (errors.FAULTS 306/307)."""
+        kinds = {f"note_{r.kind}" for r in self.s.note_reviews}
+        faults = {c: t for c, t in self.s.faults.items()
+                  if not c.startswith("note_in_") or c in kinds}
+        for code in sorted(kinds - set(faults)):
+            faults[code] = FAULTS[code][1]
+        self.s.faults = faults
+
+    def _on_note_uncredited(self, ev: NoteUncredited, out: list[Effect]) -> None:
+        """Issue 11.1 / 11.10: journal the uncredited item and lock up for the attendant."""
+        st = self.station(ev.station)
+        if st is None or ev.kind not in ("in_stacker", "in_path"):
+            out.append(Rejected("note uncredited", "no such station or kind"))
+            return
+        data = {"txn": ev.txn, "validation_number": ev.validation_number[-4:]}
+        if ev.txn and ev.txn in self.s.recent_txns:
+            out.append(Journal(f"note_{ev.kind}", ev.station, ev.denomination_minor,
+                               {**data, "credited": True}))
+            return                        # already credited: nothing is owed
+        if ev.txn and any(r.txn == ev.txn for r in self.s.note_reviews):
+            return
+        self.s.note_reviews = [*self.s.note_reviews, NoteReview(
+            station=ev.station, txn=ev.txn, amount_minor=ev.denomination_minor,
+            kind=ev.kind, validation_number=ev.validation_number)]
+        self._review_faults()
+        out.append(Journal(f"note_{ev.kind}", ev.station, ev.denomination_minor,
+                           {**data, "credited": False}))
+
+    def _resolve_review(self, out: list[Effect]) -> None:
+        """The attendant's key on the oldest review: a note in the cash box of known
+        value is credited (once: its txn is remembered); anything else is recorded
+        as reviewed, not credited."""
+        r = self.s.note_reviews[0]
+        self.s.note_reviews = self.s.note_reviews[1:]
+        self._review_faults()
+        st = self._st(r.station)
+        credit = r.kind == "in_stacker" and r.amount_minor > 0 and not r.validation_number \
+            and not (r.txn and self._seen_txn(r.txn))
+        if credit:
+            self._credit_note(st, r.amount_minor, r.txn, out, via="attendant")
+        out.append(Journal("note_review_resolved", r.station, r.amount_minor if credit else 0,
+                           {"txn": r.txn, "kind": r.kind, "credited": credit}))
+
+    def _voucher_refusal(self, st: StationState | None, rec: VoucherRecord | None) -> str | None:
+        if rec is None:
+            return "not issued by this cabinet"
+        if rec.status != "issued":
+            return f"voucher is {rec.status}"
+        if self._expired(rec):
+            return EXPIRED_REASON
+        return self._refuse_money_in(st, rec.amount_minor)
+
+    def _expired(self, rec: VoucherRecord) -> bool:
+        """Past its expiry counted from its issue as journaled: the clock jumps journaled
+        since the issue do not count (issue 11.8: a ticket printed on a slow clock
+        stays good for its days once the clock is corrected)."""
+        return self.s.wall_s - (self.s.clock_adjust_s - rec.clock_adjust_s) > rec.expires_wall_s
+
+    def _on_voucher_escrow(self, ev: VoucherEscrowed, out: list[Effect]) -> None:
+        reason = self._voucher_refusal(self.station(ev.station), ev.record)
+        if reason is not None:
+            self.tell_refusal(self.station(ev.station), "Voucher refused", reason)
+            vn = ev.validation_number if ev.record is not None else ev.validation_number[-4:]
+            out.append(ReturnNote(ev.station, reason))
+            out.append(Journal("voucher_refused", ev.station, 0,
+                               {"validation_number": vn, "reason": reason, "txn": ev.txn}))
+        else:
+            assert ev.record is not None
+            out.append(Journal("voucher_escrowed", ev.station, ev.record.amount_minor,
+                               {"txn": ev.txn, "validation_number": ev.validation_number}))
+            out.append(StackNote(ev.station, ev.txn))
+
+    def _on_voucher_stacked(self, ev: VoucherStacked, out: list[Effect]) -> None:
+        st = self.station(ev.station)
+        rec = ev.record
+        if self._seen_txn(ev.txn):
+            out.append(Journal("voucher_repeat_ignored", ev.station, 0, {"txn": ev.txn}))
+            return
+        if st is None or rec is None or rec.status != "issued" or self._expired(rec):
+            out.append(Journal("voucher_stacked_invalid", ev.station, 0,
+                               {"validation_number": ev.validation_number[-4:], "txn": ev.txn}))
+            return
+        st.refusal = ""
+        self._drop_review(ev.txn)       # issue 11.1: a resumed VEND VALID credits it
+        st.credits_minor += rec.amount_minor
+        st.meters.add("vouchers_in_minor", rec.amount_minor)
+        st.meters.add("vouchers_in_count", 1)
+        out.append(SetVoucherStatus(rec.validation_number, "redeemed", self.s.wall_s))
+        out.append(Journal("voucher_in", ev.station, rec.amount_minor,
+                           {"validation_number": rec.validation_number, "txn": ev.txn}))
+        out.append(SendCue("voucher_accepted", ev.station, {"amount_minor": rec.amount_minor}))
+
+    def _remember_return(self, station: int, txn: str, out: list[Effect]) -> None:
+        """An escrow handed back: keep why until its return is journaled (issue 10.2)."""
+        reasons = [e.reason for e in out if isinstance(e, ReturnNote) and e.station == station]
+        if reasons:
+            self._returning[station] = (txn, reasons[-1])
+
+    def _on_note_returned(self, ev: NoteReturned, out: list[Effect]) -> None:
+        data: dict[str, Any] = {"txn": ev.txn}
+        txn, reason = self._returning.get(ev.station, (None, ""))
+        if txn == ev.txn:
+            data["reason"] = reason                 # why we handed it back (issue 10.2)
+            del self._returning[ev.station]
+        out.append(Journal("note_returned", ev.station, 0, data))

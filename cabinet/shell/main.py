@@ -1,0 +1,197 @@
+"""``cabinet engine``: load settings, build the devices, run the engine.
+
+Owns: the engine process's composition point: logging, the journal, the
+device set (hardware, simulated twins, or none), the UI socket server, and
+clean shutdown on SIGTERM/SIGINT. ``cabinet engine`` (``cabinet.tools.cli``)
+calls ``engine_main``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import fcntl
+import logging
+import os
+import signal
+import sys
+from pathlib import Path
+from typing import Any
+
+from cabinet.core.errors import ConfigError
+from cabinet.shell.config import load_config
+from cabinet.shell.engine import Devices, Engine, NoDevices
+from cabinet.shell.paths import default_journal, default_socket, lock_file, private_dir, private_file
+from cabinet.shell.store import open_journal
+from cabinet.shell.ui_server import UIServer
+
+log = logging.getLogger("cabinet")
+
+
+def build_devices(mode: str, config: dict[str, Any], engine: Engine,
+                  sim_dir: Path | None, sim_socket: Path | None,
+                  twins: Path | None = None) -> Devices:
+    """The device set for ``mode``: ``sim``, ``hardware`` or ``none``.
+
+    ``twins``: in sim mode, the state directory of a running ``cabinet
+    sim-devices`` (its serial twins outlive this process, as real devices do);
+    station N's ports are ``drivers.sim.twins.station_dir(twins, N)``.
+
+    Station 1 uses ``[devices]`` (and ``wiring``); stations 2 and 3 of a
+    multi-station cabinet use ``[station2]`` / ``[station3]`` tables with the
+    same keys (their own wiring file, acceptor and printer paths). In
+    simulation every station of the journal's settings gets its own twins.
+    """
+    if mode == "none":
+        return NoDevices()
+    from cabinet.shell.devices import DriverDevices, StationDevices
+    from drivers.factory import DriverSettings
+    from drivers.interfaces import OpenTransaction
+    from drivers.wiring import Wiring, load_wiring
+
+    n_stations = len(engine.cab.s.stations)
+    open_txns = engine.store.open_escrows()      # issue 11.4: every station's
+    members = []
+    for n in range(1, n_stations + 1):
+        section = config.get("devices", {}) if n == 1 else config.get(f"station{n}", {})
+        if n > 1 and not section and mode == "hardware":
+            continue                    # a station without devices of its own: touch only
+        wiring_path = config.get("wiring") if n == 1 else section.get("wiring")
+        wiring = load_wiring(Path(wiring_path)) if wiring_path else Wiring()
+        dev_cfg = {k: v for k, v in section.items() if k != "wiring"}
+        urls = {k: dev_cfg[k] for k in ("bill_acceptor_url", "printer_url") if k in dev_cfg}
+        settings = DriverSettings(
+            mode="hardware" if mode == "hardware" else "sim", wiring=wiring,
+            bill_acceptor=dev_cfg.get("bill_acceptor", "id003"), **urls,
+            sim_dir=None if sim_dir is None else (sim_dir if n == 1 else sim_dir / f"station{n}"),
+            sim_twins_dir=None if twins is None or mode != "sim"
+            else (twins if n == 1 else twins / f"station{n}"),
+            bill_poll_interval_s=float(dev_cfg.get(
+                "bill_poll_interval_s", 0.2 if mode == "hardware" else 0.05)))
+        txn = None
+        open_txn = open_txns.get(n)
+        if open_txn is not None:
+            txn = OpenTransaction(open_txn["txn"], open_txn["denomination_minor"],
+                                  open_txn["validation_number"], open_txn["credited"])
+        members.append(DriverDevices(settings, engine.cab.legal_actions, txn,
+                                     station=n, tower_light=n == 1))
+    return StationDevices(members, sim_socket)
+
+
+def _check_program(engine: Engine) -> None:
+    """Check the program files against their manifest before any device is enabled
+    (issue 11.18): a mismatch tilts (a ``program_`` fault, cleared only by a boot
+    that matches, i.e. a reinstall); no manifest runs with an "unverified" note."""
+    from cabinet.core.events import DeviceCleared, DeviceFaulted
+    from cabinet.shell.manifest import check_manifest
+
+    check = check_manifest()
+    cab = engine.cab
+    cab.program_id, cab.program_digest, cab.program_status = \
+        check.program_id, check.digest, check.status
+    if check.status == "mismatch":
+        log.error("program integrity: %s (%s): tilt until reinstalled", check.detail,
+                  check.program_id)
+        engine.boot_events.append(DeviceFaulted("program", "program_mismatch",
+                                                f"program integrity: {check.detail}"))
+        return
+    if check.status == "unverified":
+        log.warning("%s", check.detail)
+    else:
+        log.info("program %s verified, SHA-256 %s", check.program_id, check.digest)
+    engine.boot_events.append(DeviceCleared("program"))
+
+
+async def _run(journal: Path, socket: Path, mode: str, config: dict[str, Any],
+               sim_dir: Path | None, twins: Path | None = None) -> None:
+    private_dir(socket.parent, group_ok=True)   # refuse a hijacked folder before anything starts
+    store, _ = open_journal(journal)            # a corrupt one: salvaged, RAM error
+    engine = Engine(store)
+    _check_program(engine)
+    sim_socket = socket.with_name(socket.name + ".sim") if mode == "sim" else None
+    engine.devices = build_devices(mode, config, engine, sim_dir, sim_socket, twins)
+    server = UIServer(engine, socket)
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(sig, stop.set)
+    ready = asyncio.Event()
+    task = asyncio.create_task(engine.run(ready.set, stop))
+    waiter = asyncio.create_task(ready.wait())
+    await asyncio.wait({task, waiter}, return_when=asyncio.FIRST_COMPLETED)
+    if task.done():                         # failed before it was ready: say why, exit
+        waiter.cancel()
+        store.close()
+        task.result()
+        return
+    await server.start()
+    log.info("engine ready: journal %s, UI socket %s, devices %s", journal, socket, mode)
+    print(f"engine ready: socket {socket}" + (f", sim control {sim_socket}" if sim_socket else ""),
+          flush=True)
+    await task
+    await server.stop()
+    store.close()
+    log.info("engine stopped")
+
+
+def lock_journal(journal: Path) -> Any:
+    """Take the one-engine-per-journal lock (``fcntl.flock`` on ``<journal>.lock``).
+
+    Returns the open lock file (keep it open for the engine's lifetime), or
+    ``None`` when another engine holds it (issue 11.5).
+
+    Raises:
+        OSError: the lock file cannot be created.
+    """
+    path = lock_file(journal)
+    if not path.parent.exists():
+        private_dir(path.parent)            # a folder made for the journal: 0700 (issue 11.15)
+    private_file(path)
+    f = open(path, "a")  # noqa: SIM115 - held open while the engine runs
+    try:
+        fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        f.close()
+        return None
+    return f
+
+
+def engine_main(journal: str | None, socket: str | None, devices: str, config: str | None,
+                sim_dir: str | None, twins: str | None = None) -> int:
+    """Run the engine until SIGTERM/SIGINT; returns the exit status."""
+    logging.basicConfig(level=os.environ.get("CABINET_LOG", "INFO"),
+                        format="%(asctime)s %(name)s %(levelname)s %(message)s")
+    try:
+        cfg = load_config(Path(config) if config else None)
+    except ConfigError as e:
+        print(f"config: {e}", file=sys.stderr)
+        return 2
+    if journal is None:
+        try:   # the cabinet's own state folder (systemd's StateDirectory is 0755): owner-only
+            private_dir(default_journal().parent, tighten=True)
+        except OSError as e:
+            print(f"engine: cannot start: {e}", file=sys.stderr)
+            return 1
+    journal_path = Path(journal) if journal else default_journal()
+    try:
+        lock = lock_journal(journal_path)
+    except OSError as e:
+        print(f"engine: cannot lock journal {journal_path}: {e.strerror or e}", file=sys.stderr)
+        return 2
+    if lock is None:
+        print(f"engine: journal {journal_path} is in use by another engine "
+              f"(lock {lock_file(journal_path)})", file=sys.stderr)
+        return 2
+    try:
+        asyncio.run(_run(journal_path,
+                         Path(socket) if socket else default_socket(), devices, cfg,
+                         Path(sim_dir) if sim_dir else None, Path(twins) if twins else None))
+    except ValueError as e:               # ConfigError of the cabinet or of drivers/
+        print(f"config: {e}", file=sys.stderr)
+        return 2
+    except Exception as e:                # devices that cannot start, a journal that cannot open
+        log.debug("engine failed to start", exc_info=True)
+        print(f"engine: cannot start: {type(e).__name__}: {e}", file=sys.stderr)
+        return 1
+    finally:
+        lock.close()
+    return 0
