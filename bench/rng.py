@@ -2,7 +2,7 @@
 
 Writes one fresh dump with ``cabinet rng-dump --bytes N --scaled 2**64`` (values
 of ``secrets.SystemRandom().randrange(2**64)``: the shoe's own ``randrange``
-call, see ``cabinet/rng_dump.py``) and runs over it:
+call, see ``cabinet/tools/rng_dump.py``) and runs over it:
 
 - **dieharder** (Debian package ``dieharder``), ``-g 201 -f DUMP``: each test
   of the ``-a`` battery run on its own at its default settings, with ``-a``'s
@@ -115,7 +115,7 @@ def log(msg: str) -> None:
 def write_dump(path: Path, nbytes: int) -> float:
     """``cabinet rng-dump --bytes nbytes path`` (the CLI itself); returns seconds."""
     t0 = time.perf_counter()
-    subprocess.run([*NICE, sys.executable, "-m", "cabinet.cli", "rng-dump", "--bytes",
+    subprocess.run([*NICE, sys.executable, "-m", "cabinet", "rng-dump", "--bytes",
                     str(nbytes), "--scaled", "2**64", str(path)], check=True, cwd=ROOT)
     return time.perf_counter() - t0
 
@@ -202,7 +202,7 @@ def run_dieharder(dump: Path, mbytes: int, tests: list[int],
             notes.append(f"{' '.join(spec)}: WEAK not re-tested (re-test budget spent)")
             continue
         t = time.perf_counter()
-        gen = subprocess.Popen([*NICE, sys.executable, "-m", "cabinet.cli", "rng-dump", "--bytes",
+        gen = subprocess.Popen([*NICE, sys.executable, "-m", "cabinet", "rng-dump", "--bytes",
                                 "0", "-"], stdout=subprocess.PIPE, cwd=ROOT)
         assert gen.stdout is not None
         try:

@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from cabinet.cli import main
 from cabinet.game.shoe import fisher_yates
-from cabinet.rng_dump import scale_bits, write_bytes, write_shuffles
+from cabinet.tools.cli import main
+from cabinet.tools.rng_dump import scale_bits, write_bytes, write_shuffles
 
 
 @pytest.mark.parametrize("w", [8, 64, 3, 1, 12])
@@ -82,6 +82,6 @@ def test_cli_writes_files_and_refuses_bad_arguments(tmp_path: Path,
 
 def test_endless_dump_ends_quietly_when_the_reader_closes() -> None:
     """Issue 16: ``--bytes 0 -`` feeds dieharder ``-g 200`` until it stops reading."""
-    p = subprocess.run(f"{sys.executable} -m cabinet.cli rng-dump --bytes 0 - | head -c 100000 | wc -c",
+    p = subprocess.run(f"{sys.executable} -m cabinet rng-dump --bytes 0 - | head -c 100000 | wc -c",
                        shell=True, capture_output=True, text=True, timeout=60)
     assert p.stdout.strip() == "100000" and p.stderr == ""

@@ -93,7 +93,7 @@ def _pass_through(name: str, rest: list[str]) -> int:
         from cabinet.shell.sim_control import sim_devices_main
         return sim_devices_main(rest)
     if name == "rng-dump":
-        from cabinet.rng_dump import main as rng_dump_main
+        from cabinet.tools.rng_dump import main as rng_dump_main
         return rng_dump_main(rest)
     from cabinet.strategy.cli import parsheet_main, simulate_main
     return parsheet_main(rest) if name == "parsheet" else simulate_main(rest)
