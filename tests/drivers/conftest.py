@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from drivers.events import EscrowDecision
+from drivers.id003_acceptor import Id003BillAcceptor
 from drivers.sim.id003_device import SimId003Device
 
 
@@ -69,3 +70,19 @@ def sim_bill(tmp_path: Any) -> Iterator[SimId003Device]:
 @pytest.fixture
 def recorder() -> Recorder:
     return Recorder()
+
+
+def make(dev: SimId003Device, rec: Recorder, **kw: Any) -> Id003BillAcceptor:
+    """An ID-003 driver on the twin ``dev``, reporting to ``rec``, polling fast."""
+    kw.setdefault("poll_interval_s", 0.005)
+    kw.setdefault("reply_timeout_s", 0.1)
+    return Id003BillAcceptor(dev.path, decide=rec.decide, credit=rec.credit, sink=rec.sink, **kw)
+
+
+def run_until(acc: Id003BillAcceptor, cond: Any, max_polls: int = 200) -> None:
+    """Poll ``acc`` until ``cond()`` holds (AssertionError after ``max_polls``)."""
+    for _ in range(max_polls):
+        if cond():
+            return
+        acc.poll_once()
+    raise AssertionError("condition not reached")

@@ -6,7 +6,7 @@ import random
 from typing import Any
 
 import pytest
-from conftest import Recorder, wait_for
+from conftest import Recorder, make, run_until, wait_for
 
 from drivers.errors import DeviceBusyError, DeviceOfflineError
 from drivers.events import (
@@ -30,20 +30,6 @@ from drivers.id003_codec import Status
 from drivers.sim.id003_device import SimId003Device
 
 pytestmark = pytest.mark.timeout(20)
-
-
-def make(dev: SimId003Device, rec: Recorder, **kw: Any) -> Id003BillAcceptor:
-    kw.setdefault("poll_interval_s", 0.005)
-    kw.setdefault("reply_timeout_s", 0.1)
-    return Id003BillAcceptor(dev.path, decide=rec.decide, credit=rec.credit, sink=rec.sink, **kw)
-
-
-def run_until(acc: Id003BillAcceptor, cond: Any, max_polls: int = 200) -> None:
-    for _ in range(max_polls):
-        if cond():
-            return
-        acc.poll_once()
-    raise AssertionError("condition not reached")
 
 
 def accepting(acc: Id003BillAcceptor, dev: SimId003Device) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from conftest import Recorder
+from conftest import Recorder, make, run_until
 
 from drivers.events import (
     BillFoundInStacker,
@@ -19,20 +19,6 @@ from drivers.interfaces import OpenTransaction
 from drivers.sim.id003_device import SimId003Device, SimItem
 
 pytestmark = pytest.mark.timeout(20)
-
-
-def make(dev: SimId003Device, rec: Recorder, **kw: Any) -> Id003BillAcceptor:
-    kw.setdefault("poll_interval_s", 0.005)
-    kw.setdefault("reply_timeout_s", 0.1)
-    return Id003BillAcceptor(dev.path, decide=rec.decide, credit=rec.credit, sink=rec.sink, **kw)
-
-
-def run_until(acc: Id003BillAcceptor, cond: Any, max_polls: int = 200) -> None:
-    for _ in range(max_polls):
-        if cond():
-            return
-        acc.poll_once()
-    raise AssertionError("condition not reached")
 
 
 def _hold(dev: SimId003Device, code: int, state: Status) -> None:
