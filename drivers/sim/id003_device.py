@@ -252,9 +252,13 @@ class SimId003Device(PtyDevice):
                 )
 
     def power_cycle(self) -> None:
-        """Lose power now and come back in POWER UP (0x40/0x41/0x42, protocols.md 1.5)."""
+        """Lose power now and come back in POWER UP (0x40/0x41/0x42, protocols.md 1.5);
+        a note already found in the stacker or the head stays there through another cut."""
         with self._lock:
-            if self._item is not None and self.state in _BILL_PAST_NO_RETURN:
+            if self._item is not None and self.state in (Status.POWER_UP_BILL_IN_STACKER,
+                                                         Status.POWER_UP_BILL_IN_ACCEPTOR):
+                pass                # cut again before any RESET: the note stays where it is
+            elif self._item is not None and self.state in _BILL_PAST_NO_RETURN:
                 self.state = Status.POWER_UP_BILL_IN_STACKER
             elif self._item is not None and self.state in _BILL_IN_HEAD:
                 self.state = Status.POWER_UP_BILL_IN_ACCEPTOR

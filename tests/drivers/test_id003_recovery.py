@@ -231,3 +231,29 @@ def test_acceptor_reset_before_the_kill_retires_the_open_transaction(
     assert [e.transaction_id for e in recorder.of_type(BillReturned)] == ["A"]
     assert recorder.of_type(BillPossiblyInPath) == [] and acc._txn is None
     acc.close()
+
+
+@pytest.mark.parametrize("step", [Status.STACKING, Status.VEND_VALID])
+def test_a_second_power_cut_before_reset_keeps_the_note_in_the_twins_stacker(
+    sim_bill: SimId003Device, recorder: Recorder, step: Status
+) -> None:
+    """Issue 11 (the crash test's rare physical-truth mismatch under load): power cut
+    past STACK, then a second cut while the twin sits in "power up, bill in stacker"
+    (the engine dead, no RESET yet): the twin forgot the note, so its cash box read
+    $20 short of what the engine had credited or kept for review. A note in the
+    stacker stays there whatever the power does; the RESET then counts it once."""
+    acc = make(sim_bill, recorder)
+    acc.connect()
+    acc.set_accepting(True)
+    run_until(acc, lambda: sim_bill.state == Status.IDLING)
+    sim_bill.on_enter(step, sim_bill.power_cycle)
+    sim_bill.insert_bill(0x65)
+    run_until(acc, lambda: sim_bill.state == Status.POWER_UP_BILL_IN_STACKER, 400)
+    acc.close()                                # the engine dies before its RESET
+    sim_bill.power_cycle()                     # and the power goes again
+    assert sim_bill.state == Status.POWER_UP_BILL_IN_STACKER
+    acc = make(sim_bill, recorder)
+    acc.connect()
+    run_until(acc, lambda: bool(sim_bill.log.stacked), 400)
+    assert len(sim_bill.log.stacked) == 1
+    acc.close()
