@@ -14,18 +14,8 @@ Vectors (research/sas.md): ``123456789`` -> 0x2189, ``01 21 00 00`` -> 0x455C,
 
 from __future__ import annotations
 
-
-def _make_table() -> tuple[int, ...]:
-    table = []
-    for byte in range(256):
-        crc = byte
-        for _ in range(8):
-            crc = (crc >> 1) ^ 0x8408 if crc & 1 else crc >> 1
-        table.append(crc)
-    return tuple(table)
-
-
-_TABLE = _make_table()
+# SAS uses ID-003's CRC-16/Kermit (research/sas.md): one table for both.
+from drivers.id003_codec import _CRC_TABLE as _TABLE
 
 
 def crc16_kermit(data: bytes, seed: int = 0) -> int:
