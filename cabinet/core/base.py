@@ -117,3 +117,6 @@ class CabinetBase:
 
     def _enter_maintenance_if_keyed(self, out: list[Effect]) -> None:
         raise NotImplementedError  # a section mixin or Cabinet defines it
+
+    def host_bills_minor(self, station: int, enabled: tuple[int, ...]) -> tuple[int, ...]:
+        raise NotImplementedError  # a section mixin or Cabinet defines it

@@ -186,3 +186,46 @@ class DisplayChanged(Event):
     cabinet takes no money in (issue 11.9)."""
 
     showing: bool
+
+
+# -- the casino host link (issue 13) ---------------------------------------------------------
+
+#: The host commands ``HostCommanded.name`` may carry (SAS long polls 0x01, 0x02, 0x06,
+#: 0x07, 0x08, 0x0A, 0x0B, 0x7F, 0x94; drivers/sas/egm_view.py ``HostCommand``).
+HOST_COMMANDS = frozenset({
+    "shut_down", "start_up", "enable_bill_acceptor", "disable_bill_acceptor",
+    "configure_bill_denominations", "enter_maintenance_mode", "exit_maintenance_mode",
+    "set_clock", "remote_handpay_reset"})
+
+
+@dataclass(frozen=True, slots=True)
+class HostCommanded(Event):
+    """The casino host asked station ``station``'s EGM to do something.
+
+    Attributes:
+        name: one of ``HOST_COMMANDS``.
+        bills_minor: ``configure_bill_denominations``: the bill values enabled.
+        host_wall_s: ``set_clock``: the host's date and time as Unix seconds.
+    """
+
+    station: int
+    name: str
+    bills_minor: tuple[int, ...] = ()
+    host_wall_s: float | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class HostEventAcked(Event):
+    """The host acknowledged station ``station``'s queued host event ``event_id``
+    (and so every older one: the queue is reported oldest first)."""
+
+    station: int
+    event_id: int
+
+
+@dataclass(frozen=True, slots=True)
+class HostLinkChanged(Event):
+    """Station ``station``'s host link came up (``up``) or went down (no poll for 5 s)."""
+
+    station: int
+    up: bool

@@ -43,6 +43,9 @@ from cabinet.core.events import (
     DoorChanged,
     DoorOpenedWhileOff,
     Event,
+    HostCommanded,
+    HostEventAcked,
+    HostLinkChanged,
     IntentReceived,
     KeyChanged,
     NoteEscrowed,
@@ -55,6 +58,7 @@ from cabinet.core.events import (
     VoucherEscrowed,
     VoucherStacked,
 )
+from cabinet.core.host import HostMixin
 from cabinet.core.meters import Meters
 from cabinet.core.money_in import MoneyInMixin
 from cabinet.core.play import PlayMixin
@@ -112,7 +116,7 @@ def new_state(settings: GameSettings | None = None) -> CabinetState:
                         stations=[StationState(station=n) for n in range(1, settings.stations + 1)])
 
 
-class Cabinet(BettingMixin, PlayMixin, CashOutMixin, MoneyInMixin, DoorsMixin):
+class Cabinet(BettingMixin, PlayMixin, CashOutMixin, MoneyInMixin, DoorsMixin, HostMixin):
     """The cabinet core.
 
     Args:
@@ -203,6 +207,7 @@ class Cabinet(BettingMixin, PlayMixin, CashOutMixin, MoneyInMixin, DoorsMixin):
         if isinstance(event, NoteEscrowed | VoucherEscrowed):
             self._remember_return(event.station, event.txn, out)
         self._enter_maintenance_if_keyed(out)
+        self._queue_host_events(out)
         self._refresh_outputs(out)
         return out
 
@@ -226,7 +231,7 @@ class Cabinet(BettingMixin, PlayMixin, CashOutMixin, MoneyInMixin, DoorsMixin):
             return frozenset(d.value for d in rnd.legal_decisions())
         if mode not in ("attract", "betting") or n not in self.seats_in_play():
             return frozenset()
-        if st.faults:                                 # out of service: cash out at most
+        if st.faults or st.host.disabled:             # out of service: cash out at most
             return frozenset({"cash_out"}) if self._can_cash_out(st) else frozenset()
         return self._betting_legal(st)
 
@@ -333,7 +338,8 @@ class Cabinet(BettingMixin, PlayMixin, CashOutMixin, MoneyInMixin, DoorsMixin):
             if self._lamps.get(st.station) != lamps:
                 self._lamps[st.station] = lamps
                 out.append(SetLamps(st.station, lamps))
-            acc = (self._accepting() and not st.faults, tuple(self.s.settings.denominations_minor))
+            bills = self.host_bills_minor(st.station, tuple(self.s.settings.denominations_minor))
+            acc = (self._accepting() and not st.faults and bool(bills), bills)
             if self._acceptor.get(st.station) != acc:
                 self._acceptor[st.station] = acc
                 out.append(SetAcceptor(st.station, acc[0], acc[1]))
@@ -393,6 +399,9 @@ _HANDLERS: dict[type, Callable[[Cabinet, Any, list[Effect]], None]] = {
     DisplayChanged: Cabinet._on_display,
     Tick: Cabinet._on_tick,
     PowerUp: Cabinet._on_power_up,
+    HostCommanded: Cabinet._on_host_command,
+    HostEventAcked: Cabinet._on_host_acked,
+    HostLinkChanged: Cabinet._on_host_link,
 }
 
 __all__ = ["ACCEPTS", "Cabinet", "Meters", "new_state"]

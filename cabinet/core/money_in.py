@@ -69,6 +69,7 @@ class MoneyInMixin(CabinetBase):
             "voucher is printing": "not printed yet - see attendant",
             "not an enabled denomination": f"{money(amount_minor, sym)} notes not taken",
             "station out of service": "station out of service",
+            "disabled by the casino host": "disabled by the casino host",
         }
         text = words.get(reason)
         if text is None and reason.startswith("voucher is "):
@@ -80,7 +81,8 @@ class MoneyInMixin(CabinetBase):
     def _on_note_escrow(self, ev: NoteEscrowed, out: list[Effect]) -> None:
         st = self.station(ev.station)
         reason = self._refuse_money_in(st, ev.denomination_minor)
-        if reason is None and ev.denomination_minor not in self.s.settings.denominations_minor:
+        if reason is None and ev.denomination_minor not in self.host_bills_minor(
+                ev.station, tuple(self.s.settings.denominations_minor)):
             reason = f"{ev.denomination_minor} is not an enabled denomination"
         if reason is not None:
             self.tell_refusal(st, "Note returned", "not an enabled denomination"
@@ -101,6 +103,8 @@ class MoneyInMixin(CabinetBase):
             return f"not accepting in {self.mode}"
         if st.faults:
             return "station out of service"
+        if st.host.disabled or st.host.bills_disabled:
+            return "disabled by the casino host"
         if st.credits_minor + amount > self.s.settings.credit_limit_minor:
             return "over the credit limit"
         return None

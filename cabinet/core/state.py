@@ -18,6 +18,46 @@ from cabinet.core.settings import GameSettings
 STATE_VERSION = 1
 
 
+class HostEvent(msgspec.Struct, kw_only=True):
+    """One queued host event (a SAS exception to report, issue 13).
+
+    ``event_id`` increases per station; ``name`` is protocol-neutral (the SAS link
+    maps it to a general poll code); ``amount_minor``: a bill's value for
+    ``bill_accepted``, else 0.
+    """
+
+    event_id: int
+    name: str
+    amount_minor: int = 0
+
+
+class HostState(msgspec.Struct, kw_only=True):
+    """A station's side of the casino host link (issue 13; journaled with the state).
+
+    Attributes:
+        link: ``""`` no host link configured, ``"online"`` or ``"offline"``.
+        queue: host events not yet acknowledged by the host, oldest first (at most
+            ``HOST_QUEUE_MAX``; the last slot is kept for ``exception_buffer_overflow``).
+        next_event_id: the id the next queued event gets.
+        disabled: play disabled by the host (long poll 0x01 shut down, or 0x0A
+            maintenance mode: ``disabled_by`` says which); cash-out still works.
+        disable_pending: the host asked for a shut down mid-round: it takes effect
+            when the round is over.
+        bills_disabled: the host disabled the bill acceptor (0x07).
+        bills_minor: the bill values the host enabled (0x08); ``None``: all that
+            the settings enable.
+    """
+
+    link: str = ""
+    queue: list[HostEvent] = []
+    next_event_id: int = 1
+    disabled: bool = False
+    disabled_by: str = ""
+    disable_pending: str = ""
+    bills_disabled: bool = False
+    bills_minor: list[int] | None = None
+
+
 class StationState(msgspec.Struct, kw_only=True):
     """One player station (seat).
 
@@ -41,6 +81,7 @@ class StationState(msgspec.Struct, kw_only=True):
         refusal: why the last note or voucher at this station came back, in
             the player's words (``"Note returned: credit limit $1,000.00"``);
             ``""`` once money comes in or the station presses a button.
+        host: its casino host link (issue 13).
     """
 
     station: int
@@ -60,6 +101,7 @@ class StationState(msgspec.Struct, kw_only=True):
     credits_at_round_start_minor: int = 0
     faults: dict[str, str] = {}
     refusal: str = ""
+    host: HostState = msgspec.field(default_factory=HostState)
 
 
 class HandpayState(msgspec.Struct, kw_only=True):
@@ -167,3 +209,5 @@ class CabinetState(msgspec.Struct, kw_only=True):
     wall_s: float = 0.0
     last_button: str = ""
     clock_adjust_s: float = 0.0
+    #: The casino host's clock minus ours, in seconds, as last sent (SAS 0x7F, issue 13).
+    host_clock_offset_s: float = 0.0

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 from cabinet.core import maintenance
 from cabinet.core.context import ViewContext
 from cabinet.core.errors import fault_text
+from cabinet.core.host import DISABLED_TEXT
 from cabinet.core.rules_text import TABLE_TEXTS, money, rules_text
 from cabinet.protocol.snapshot import (
     DealerView,
@@ -173,7 +174,9 @@ def _station_view(cab: ViewContext, st: StationState, view: dict[str, Any] | Non
             bet += b
             spots.append(SpotView(spot=i + 1, bet_minor=b,
                                   chips_minor=chips_for(b, r.chip_values_minor) if b else []))
-        if st.ready:
+        if st.host.disabled:
+            message = DISABLED_TEXT.get(st.host.disabled_by, DISABLED_TEXT["shut_down"])
+        elif st.ready:
             message = "Ready"
         elif _below_minimum(cab, st):
             message = f"Minimum bet {money(r.min_bet_minor, sym)}"
@@ -182,7 +185,7 @@ def _station_view(cab: ViewContext, st: StationState, view: dict[str, Any] | Non
         insurance_minor=insurance, win_minor=st.win_minor, spots=spots,
         lamps=sorted(cab.legal_actions(st.station)),
         selected_chip_minor=st.selected_chip_minor, ready=st.ready, message=message,
-        refusal=st.refusal, fault=_station_fault(cab, st))
+        refusal=st.refusal, fault=_station_fault(cab, st), host_link=st.host.link)
 
 
 def _station_fault(cab: ViewContext, st: StationState) -> str:

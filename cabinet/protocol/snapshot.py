@@ -63,6 +63,8 @@ class StationView(msgspec.Struct, frozen=True, kw_only=True):
         fault: this station's own device failed and it is out of service
             (``"Out of service: 300 Bill acceptor jam - call attendant"``),
             or ``""``; the other stations play on (issue 10.8).
+        host_link: its casino host link: ``""`` none configured, ``"online"``
+            or ``"offline"`` (issue 13).
     """
 
     station: int
@@ -77,6 +79,7 @@ class StationView(msgspec.Struct, frozen=True, kw_only=True):
     message: str = ""
     refusal: str = ""
     fault: str = ""
+    host_link: str = ""
 
 
 class DealerView(msgspec.Struct, frozen=True, kw_only=True):

@@ -1,0 +1,163 @@
+"""The cabinet's side of the casino host link (issue 13): the host event queue and
+the host's commands.
+
+Owns: queueing the host events each ``handle`` raises (``_queue_host_events``, called
+by ``Cabinet.handle`` after every event, so the queue is journaled in the same
+transaction as what raised it: exactly once across a SIGKILL), dropping acknowledged
+ones (``HostEventAcked``), the link state (``HostLinkChanged``), and carrying out or
+refusing the host's commands (``HostCommanded``), each journaled as ``host_command``
+with the host as its source. Pure: no I/O, no clock.
+
+Rules (issue 13 "Host control"; research/sas.md "Long polls the cabinet needs"):
+shut down (0x01) and maintenance mode (0x0A) disable play at the station after the
+round in progress, the table says so and the lamps agree (cash-out stays possible);
+start up (0x02) and exit maintenance mode (0x0B) enable it again; the bill acceptor
+enable/disable and denominations (0x06-0x08) narrow what the settings enable, never
+widen it; the host's clock (0x7F) is journaled as an offset, the cabinet's own clock is
+not changed; a remote handpay reset (0x94) resets the station's handpay only when that
+station's handpay is the one showing and no rule forbids it now.
+"""
+
+from __future__ import annotations
+
+from cabinet.core import access
+from cabinet.core.base import CabinetBase
+from cabinet.core.effects import Effect, Journal, Rejected
+from cabinet.core.events import HOST_COMMANDS, HostCommanded, HostEventAcked, HostLinkChanged
+from cabinet.core.host_events import HOST_QUEUE_MAX, OVERFLOW, host_events_for
+from cabinet.core.state import HostEvent, HostState
+
+#: Why play is disabled, in the player's words, by ``HostState.disabled_by``.
+DISABLED_TEXT = {"shut_down": "Play disabled by the casino host",
+                 "enter_maintenance_mode": "Out of service: casino host maintenance"}
+
+
+class HostMixin(CabinetBase):
+    """The host link's events and commands (mixed into ``Cabinet``)."""
+
+    _host_menu_technician = False
+
+    # -- the queue -----------------------------------------------------------------------
+
+    def _queue_host_events(self, out: list[Effect]) -> None:
+        """Queue the host events the journal effects in ``out`` raise, and apply a
+        pending shut down once no round is open."""
+        s = self.s
+        for eff in list(out):
+            if not isinstance(eff, Journal):
+                continue
+            if eff.kind == "maintenance_enter":
+                self._host_menu_technician = access.level(
+                    s.key_on, s.doors_open) is access.Level.TECHNICIAN
+            for station, name, amount in host_events_for(eff, self._host_menu_technician):
+                targets = s.stations if station == 0 else \
+                    [st for st in s.stations if st.station == station]
+                for st in targets:
+                    _push(st.host, name, amount)
+        if not s.round_open:
+            for st in s.stations:
+                h = st.host
+                if h.disable_pending:
+                    h.disabled, h.disabled_by, h.disable_pending = True, h.disable_pending, ""
+                    out.append(Journal("host_command", st.station, 0, {
+                        "command": h.disabled_by, "source": "host", "result": "done",
+                        "note": "after the round"}))
+
+    def _on_host_acked(self, ev: HostEventAcked, out: list[Effect]) -> None:
+        st = self.station(ev.station)
+        if st is None:
+            out.append(Rejected(f"host ack from station {ev.station}", "no such station"))
+            return
+        st.host.queue = [e for e in st.host.queue if e.event_id > ev.event_id]
+
+    def _on_host_link(self, ev: HostLinkChanged, out: list[Effect]) -> None:
+        st = self.station(ev.station)
+        if st is None:
+            out.append(Rejected(f"host link of station {ev.station}", "no such station"))
+            return
+        link = "online" if ev.up else "offline"
+        if st.host.link != link:
+            st.host.link = link
+            out.append(Journal("host_link", st.station, 0, {"link": link}))
+
+    # -- commands ----------------------------------------------------------------------------
+
+    def _on_host_command(self, ev: HostCommanded, out: list[Effect]) -> None:
+        st = self.station(ev.station)
+        what = f"host {ev.name} for station {ev.station}"
+        if st is None or ev.name not in HOST_COMMANDS:
+            out.append(Rejected(what, "no such station" if st is None else "unknown command"))
+            return
+        h = st.host
+        result = "done"
+        data: dict[str, object] = {}
+        if ev.name in DISABLED_TEXT:
+            if self.s.round_open and any(x.station == st.station and x.in_round
+                                         for x in self.s.stations):
+                h.disable_pending, result = ev.name, "after the round"
+            else:
+                h.disabled, h.disabled_by, h.disable_pending = True, ev.name, ""
+        elif ev.name in ("start_up", "exit_maintenance_mode"):
+            wanted = "shut_down" if ev.name == "start_up" else "enter_maintenance_mode"
+            if h.disable_pending == wanted:
+                h.disable_pending = ""
+            if h.disabled and h.disabled_by == wanted:
+                h.disabled, h.disabled_by = False, ""
+            else:
+                result = "nothing to undo"
+        elif ev.name in ("enable_bill_acceptor", "disable_bill_acceptor"):
+            h.bills_disabled = ev.name == "disable_bill_acceptor"
+        elif ev.name == "configure_bill_denominations":
+            h.bills_minor = sorted(set(ev.bills_minor))
+            data["bills_minor"] = h.bills_minor
+        elif ev.name == "set_clock":
+            if ev.host_wall_s is None:
+                out.append(Rejected(what, "no date and time"))
+                return
+            self.s.host_clock_offset_s = round(ev.host_wall_s - self.s.wall_s, 3)
+            data["offset_s"] = self.s.host_clock_offset_s
+        else:                                        # remote_handpay_reset
+            result = self._host_handpay_reset(st.station, out)
+        out.append(Journal("host_command", st.station, 0, {
+            "command": ev.name, "source": "host", "result": result, **data}))
+
+    def _host_handpay_reset(self, station: int, out: list[Effect]) -> str:
+        hp = self.s.handpay
+        if hp is None or hp.station != station:
+            return "refused: no handpay pending at this station"
+        if self.s.maintenance is not None:
+            return "refused: the operator menu is open"
+        self._reset_handpay(out)
+        return "done"
+
+    # -- what the rest of the cabinet asks ---------------------------------------------
+
+    def host_refusal(self, station: int) -> str:
+        """Why the host keeps ``station`` from playing now, in the player's words, or ''."""
+        st = self.station(station)
+        if st is None or not st.host.disabled:
+            return ""
+        return DISABLED_TEXT.get(st.host.disabled_by, "Play disabled by the casino host")
+
+    def host_bills_minor(self, station: int, enabled: tuple[int, ...]) -> tuple[int, ...]:
+        """The bill values ``station``'s acceptor takes: the settings' ``enabled``, narrowed
+        by the host (0x06-0x08); ``()`` when the host disabled bills or play."""
+        st = self.station(station)
+        if st is None:
+            return enabled
+        h: HostState = st.host
+        if h.bills_disabled or h.disabled:
+            return ()
+        if h.bills_minor is None:
+            return enabled
+        return tuple(v for v in enabled if v in h.bills_minor)
+
+
+def _push(h: HostState, name: str, amount_minor: int) -> None:
+    """Append one event; a full queue keeps its last slot for the overflow event."""
+    if h.queue and h.queue[-1].name == OVERFLOW and len(h.queue) >= HOST_QUEUE_MAX:
+        return
+    if len(h.queue) >= HOST_QUEUE_MAX - 1:
+        name, amount_minor = OVERFLOW, 0
+    h.queue.append(HostEvent(event_id=h.next_event_id, name=name, amount_minor=amount_minor))
+    h.next_event_id += 1
