@@ -49,6 +49,7 @@ from cabinet.core.machine import Cabinet, new_state
 from cabinet.core.state import CabinetState
 from cabinet.protocol.ipc import Cue
 from cabinet.protocol.snapshot import Snapshot
+from cabinet.shell.host_links import HostLinks
 from cabinet.shell.store import Store
 
 log = logging.getLogger("cabinet.engine")
@@ -143,6 +144,9 @@ class Engine:
         #: Events handled right after ``PowerUp``, before any device starts (the
         #: program integrity verdict, issue 11.18).
         self.boot_events: list[Event] = []
+        #: The stations' casino host links (issue 13), or ``None``: each gets the
+        #: committed state after every step.
+        self.host_links: HostLinks | None = None
 
     def _baseline(self) -> tuple[bytes, bytes]:
         """What a restart would load now: the state and round as last committed."""
@@ -264,6 +268,11 @@ class Engine:
     # -- publishing -------------------------------------------------------------------------
 
     def _publish_snapshot(self) -> None:
+        if self.host_links is not None:
+            try:
+                self.host_links.publish(self.cab)
+            except Exception:
+                log.exception("host link view failed")
         snap = self.cab.snapshot(0)
         key = msgspec.json.encode(snap)
         if key == self._last_snapshot:
@@ -294,6 +303,9 @@ class Engine:
         except StoreError:
             pass                            # storage tilt from the start: stay up, say so
         self.devices.start(self.post)
+        if self.host_links is not None:
+            self.host_links.start(self.post)
+            self.host_links.publish(self.cab)
         self.cab.resend_outputs()
         if self.storage_fault is not None:     # the tilt's outputs, now the devices run
             self._run_outputs(self.cab.outputs())
@@ -327,6 +339,8 @@ class Engine:
         finally:
             ticker.cancel()
             self.devices.stop()
+            if self.host_links is not None:
+                self.host_links.stop()
 
     async def _ticks(self, stop: asyncio.Event) -> None:
         assert self.queue is not None

@@ -20,6 +20,8 @@ from typing import Any
 from cabinet.core.errors import ConfigError
 from cabinet.shell.config import load_config
 from cabinet.shell.engine import Devices, Engine, NoDevices
+from cabinet.shell.host_links import HostLinks
+from cabinet.shell.host_view import SasStation
 from cabinet.shell.paths import default_journal, default_socket, lock_file, private_dir, private_file
 from cabinet.shell.store import open_journal
 from cabinet.shell.ui_server import UIServer
@@ -101,14 +103,45 @@ def _check_program(engine: Engine) -> None:
     engine.boot_events.append(DeviceCleared("program"))
 
 
+def sas_stations(cfg: dict[str, Any], port: str | None,
+                 address: int | None) -> dict[int, SasStation]:
+    """Each station's SAS link settings: ``--sas-port``/``--sas-address`` for station 1
+    (issue 13); none without a port (the cabinet then runs without a host).
+
+    Raises:
+        ConfigError: an address outside 1..127, or an address without a port.
+    """
+    out: dict[int, SasStation] = {}
+    if address is not None and not 1 <= address <= 127:
+        raise ConfigError("--sas-address", f"must be 1..127 (got {address})")
+    if port is not None:
+        out[1] = SasStation(port=port, address=address if address is not None else 1)
+    elif address is not None:
+        raise ConfigError("--sas-address", "needs --sas-port (or [sas] port in the config)")
+    return out
+
+
+def _host_links(stations: dict[int, SasStation]) -> HostLinks | None:
+    if not stations:
+        return None
+    import socket as socket_mod
+
+    from cabinet.shell.manifest import install_root, program_files
+    root = install_root()
+    return HostLinks(stations, serial_number=socket_mod.gethostname()[:40],
+                     program_files=[root / p for p in program_files(root)])
+
+
 async def _run(journal: Path, socket: Path, mode: str, config: dict[str, Any],
-               sim_dir: Path | None, twins: Path | None = None) -> None:
+               sim_dir: Path | None, twins: Path | None = None,
+               sas: dict[int, SasStation] | None = None) -> None:
     private_dir(socket.parent, group_ok=True)   # refuse a hijacked folder before anything starts
     store, _ = open_journal(journal)            # a corrupt one: salvaged, RAM error
     engine = Engine(store)
     _check_program(engine)
     sim_socket = socket.with_name(socket.name + ".sim") if mode == "sim" else None
     engine.devices = build_devices(mode, config, engine, sim_dir, sim_socket, twins)
+    engine.host_links = _host_links(sas or {})
     server = UIServer(engine, socket)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
@@ -156,12 +189,14 @@ def lock_journal(journal: Path) -> Any:
 
 
 def engine_main(journal: str | None, socket: str | None, devices: str, config: str | None,
-                sim_dir: str | None, twins: str | None = None) -> int:
-    """Run the engine until SIGTERM/SIGINT; returns the exit status."""
+                sim_dir: str | None, twins: str | None = None, sas_port: str | None = None,
+                sas_address: int | None = None) -> int:
+    """Run the engine until SIGTERM/SIGINT; returns the exit status (2: bad config)."""
     logging.basicConfig(level=os.environ.get("CABINET_LOG", "INFO"),
                         format="%(asctime)s %(name)s %(levelname)s %(message)s")
     try:
         cfg = load_config(Path(config) if config else None)
+        sas = sas_stations(cfg, sas_port, sas_address)
     except ConfigError as e:
         print(f"config: {e}", file=sys.stderr)
         return 2
@@ -184,7 +219,8 @@ def engine_main(journal: str | None, socket: str | None, devices: str, config: s
     try:
         asyncio.run(_run(journal_path,
                          Path(socket) if socket else default_socket(), devices, cfg,
-                         Path(sim_dir) if sim_dir else None, Path(twins) if twins else None))
+                         Path(sim_dir) if sim_dir else None, Path(twins) if twins else None,
+                         sas))
     except ValueError as e:               # ConfigError of the cabinet or of drivers/
         print(f"config: {e}", file=sys.stderr)
         return 2

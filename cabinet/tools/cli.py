@@ -50,6 +50,11 @@ def _build_parser() -> argparse.ArgumentParser:
     ep.add_argument("--twins", metavar="DIR",
                     help="with --devices sim: use the serial twins of a running "
                          "'cabinet sim-devices --state-dir DIR' (they outlive the engine)")
+    ep.add_argument("--sas-port", metavar="PORT",
+                    help="station 1's SAS host link: a serial device or pyserial URL "
+                         "(overrides [sas] port of --config)")
+    ep.add_argument("--sas-address", type=int, metavar="N",
+                    help="station 1's SAS address 1-127 (default 1, or [sas] address)")
 
     for name, helptext in (("meters", "print the meters of a journal"),
                            ("recall", "print the last rounds (game recall)"),
@@ -144,7 +149,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command == "engine":
         from cabinet.shell.main import engine_main
         return engine_main(args.journal, args.socket, args.devices, args.config, args.sim_dir,
-                           args.twins)
+                           args.twins, args.sas_port, args.sas_address)
     if args.command in ("meters", "recall", "events", "doctor"):
         import sqlite3
         from pathlib import Path

@@ -1,0 +1,117 @@
+"""The stations' SAS links, wired to the engine (issue 13).
+
+Owns: ``HostLinks``: one ``drivers.sas_link.SasLink`` per station that has a host
+link configured; after every step the engine hands it the cabinet
+(``publish``), and each link gets its station's ``EgmView`` of the committed state;
+what a link reports (a host command, an acknowledged exception, the link going up or
+down) is posted to the engine as a core event, never waited for (the link thread must
+answer the next poll within 20 ms whatever the engine is doing).
+
+Thread-safety: ``publish`` runs on the engine's loop thread; the links read the view
+they were last given (an atomic reference swap); ``post`` is thread-safe.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures
+import datetime
+import logging
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+from cabinet.core.events import Event, HostCommanded, HostEventAcked, HostLinkChanged
+from cabinet.shell.host_view import SasStation, egm_view
+
+log = logging.getLogger("cabinet.host")
+
+Post = Callable[[Event], "concurrent.futures.Future[None]"]
+
+
+class HostLinks:
+    """The SAS links of the stations that have one.
+
+    Args:
+        stations: station number -> its link settings.
+        serial_number: the cabinet's serial number (0x54).
+        program_files: the program's files in manifest order (0x21 ROM signature).
+        link_factory: builds a link (tests inject a fake); default ``SasLink``.
+    """
+
+    def __init__(self, stations: dict[int, SasStation], serial_number: str = "",
+                 program_files: Sequence[Path] = (),
+                 link_factory: Callable[..., Any] | None = None) -> None:
+        self.stations = dict(stations)
+        self.serial_number = serial_number
+        self.program_files = list(program_files)
+        self._factory = link_factory
+        self.links: dict[int, Any] = {}
+        self._post: Post | None = None
+
+    def start(self, post: Post) -> None:
+        """Open every link; its reports go to ``post`` (the engine's thread-safe queue)."""
+        self._post = post
+        if self._factory is None:
+            from drivers.sas_link import SasLink
+            factory: Callable[..., Any] = SasLink
+        else:
+            factory = self._factory
+        for n, sas in sorted(self.stations.items()):
+            link = factory(sas.port, sas.address,
+                           on_output=lambda out, n=n: self._report(n, out),
+                           program_files=self.program_files)
+            self.links[n] = link
+            post(HostLinkChanged(n, False))          # configured; up on the first poll
+            link.start()
+            log.info("station %d: SAS link on %s, address %d", n, sas.port, sas.address)
+
+    def publish(self, cab: Any) -> None:
+        """Hand each link its station's view of ``cab``'s state (as last committed)."""
+        for n, link in self.links.items():
+            try:
+                view = egm_view(cab.s, n, self.stations[n], self.serial_number,
+                                cab.rules.max_bet_minor)
+            except ValueError:                      # the station is gone (fewer stations)
+                continue
+            link.update(view)
+
+    def stop(self) -> None:
+        for link in self.links.values():
+            try:
+                link.stop()
+            except Exception:
+                log.exception("stopping a SAS link failed")
+
+    def _report(self, station: int, out: Any) -> None:
+        """A link's report (on its own thread) -> a core event, posted without waiting."""
+        event = to_event(station, out)
+        if event is None or self._post is None:
+            return
+        try:
+            self._post(event)
+        except Exception:                               # the engine is stopping
+            log.debug("could not post %r", event, exc_info=True)
+
+
+def to_event(station: int, out: Any) -> Event | None:
+    """A link's report as a core event (``None`` for what the engine need not hear).
+
+    ``HostCommand`` -> ``HostCommanded`` (0x7F's local date and time -> Unix seconds
+    in the cabinet's time zone); ``ExceptionAcked`` -> ``HostEventAcked``;
+    ``LinkChanged`` -> ``HostLinkChanged``.
+    """
+    kind = type(out).__name__
+    if kind == "HostCommand":
+        wall = None
+        if out.date_time is not None:
+            try:
+                wall = datetime.datetime(*out.date_time).timestamp()
+            except (ValueError, OverflowError):
+                log.warning("station %d: host sent an impossible date %r", station, out.date_time)
+                return None
+        return HostCommanded(station, out.name, tuple(out.bills_minor), wall)
+    if kind == "ExceptionAcked":
+        return HostEventAcked(station, out.exception_id)
+    if kind == "LinkChanged":
+        return HostLinkChanged(station, out.up)
+    return None

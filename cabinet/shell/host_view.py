@@ -1,0 +1,112 @@
+"""The SAS link's in-memory copy of a station, built from the committed cabinet state.
+
+Owns: ``egm_view`` (``CabinetState`` + station + link settings -> ``EgmView``, money
+converted from minor units to credits of the SAS accounting denomination), the 0x1F
+game identity (``machine_info``) and ``SasStation`` (one station's link settings).
+No I/O: the engine calls it after every commit and hands the view to the link
+(research/sas.md "Timing": replies come from memory, never from a query in the poll
+path).
+
+Meters (issue 13 "Meters and information"; cabinet meters are those of
+``cabinet meters --json``): coin in = ``coin_in_minor``, coin out = ``coin_out_minor``,
+drop = bills and vouchers in, jackpot = attendant-paid jackpots, cancelled credits =
+vouchers printed + cancelled-credit handpays, games played/won/lost, slot door opened
+= main door openings, power reset = power-ups.  With the default denomination (1
+minor unit) 0x1C's coin in equals ``coin_in_minor``; the BCD field keeps the low 8
+digits (research/sas.md "Message kinds"); a credit is ``minor // denomination``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from cabinet.core.state import CabinetState, StationState
+from drivers.sas.egm_view import EgmView, HandpayInfo, HostException
+from drivers.sas.messages import MachineInfo
+
+#: Base return of each game (0x1F "base %", 4 ASCII digits, two decimals: nCompass
+#: ``LongPoll1FMessage.cpp`` copies e.g. ``"9750"``): the par sheet's total-dependent
+#: basic strategy RTP (README "Game math", ``cabinet parsheet``), rounded to 0.01 %.
+BASE_PERCENT = {"classic": "9989", "classic-multi": "9960", "american": "9960"}
+#: 0x1F game ID (2 ASCII) and paytable ID (6 ASCII) of each game.
+GAME_IDS = {"classic": ("BJ", "BJCL01"), "classic-multi": ("BJ", "BJMT01"),
+            "american": ("BJ", "BJAM01")}
+#: SAS denomination codes for the accounting denominations a US cabinet uses (SAS
+#: Table C-4 is not in our sources: UNVERIFIED, as commonly listed by SMIB vendors).
+DENOMINATION_CODES = {1: 0x01, 5: 0x02, 10: 0x03, 25: 0x04, 50: 0x05, 100: 0x06}
+BCD_LIMIT = 10**8          # a 4-byte BCD meter holds 8 digits
+
+
+@dataclass(frozen=True, slots=True)
+class SasStation:
+    """One station's host link settings (config ``[sas]``, issue 13).
+
+    Attributes:
+        port: device path or pyserial URL.
+        address: SAS address 1..127.
+        asset_number: the casino's asset number (0..2^32-1).
+        accounting_denomination_minor: minor units per SAS credit (default 1 = $0.01).
+    """
+
+    port: str
+    address: int = 1
+    asset_number: int = 0
+    accounting_denomination_minor: int = 1
+
+
+def machine_info(variant: str, max_bet_minor: int, denom_minor: int) -> MachineInfo:
+    """0x1F / 0x53: the game being played, its max bet in credits (at most 255) and base %."""
+    game_id, paytable = GAME_IDS.get(variant, ("BJ", "BJ0000"))
+    max_bet = min(255, max_bet_minor // max(1, denom_minor))
+    return MachineInfo(game_id=game_id, additional_id="000",
+                       denomination=DENOMINATION_CODES.get(denom_minor, 0), max_bet=max_bet,
+                       progressive_group=0, game_options=b"\x00\x00", paytable_id=paytable,
+                       base_percent=BASE_PERCENT.get(variant, "0000"))
+
+
+def egm_view(state: CabinetState, station: int, sas: SasStation, serial_number: str,
+             max_bet_minor: int) -> EgmView:
+    """The ``EgmView`` of ``station`` (1-based) as committed in ``state``;
+    ``max_bet_minor``: the table maximum in force (``Cabinet.rules``).
+
+    Raises:
+        ValueError: no such station.
+    """
+    st = next((x for x in state.stations if x.station == station), None)
+    if st is None:
+        raise ValueError(f"no station {station}")
+    d = max(1, sas.accounting_denomination_minor)
+    m = st.meters
+    info = machine_info(state.settings.variant, max_bet_minor, d)
+    return EgmView(
+        address=sas.address,
+        current_credits=_c(st.credits_minor, d),
+        coin_in=_c(m.coin_in_minor, d), coin_out=_c(m.coin_out_minor, d),
+        drop=_c(m.bills_in_minor + m.vouchers_in_minor, d),
+        jackpot=_c(m.jackpot_handpay_minor, d),
+        cancelled_credits=_c(m.vouchers_out_minor + m.handpay_minor, d),
+        handpaid_cancelled_credits=_c(m.handpay_minor, d),
+        games_played=m.games_played % BCD_LIMIT, games_won=m.games_won % BCD_LIMIT,
+        games_lost=m.games_lost % BCD_LIMIT,
+        games_since_power_up=state.games_since_power_up % 10**4,
+        games_since_door_closed=state.games_since_door_close % 10**4,
+        slot_door_opened=state.door_opens.get("main", 0) % BCD_LIMIT,
+        power_reset=state.power_ups % BCD_LIMIT,
+        bills_accepted_credits=_c(m.bills_in_minor, d),
+        bill_counts={int(k): v for k, v in m.bills_by_denom.items()},
+        machine_info=info, games=(info,), selected_game=1,
+        serial_number=serial_number[:40], asset_number=sas.asset_number,
+        exceptions=tuple(HostException(e.event_id, e.name, _c(e.amount_minor, d), e.amount_minor)
+                         for e in st.host.queue),
+        handpay=_handpay(state, st, d), playing=state.round_open and st.in_round)
+
+
+def _c(minor: int, denom_minor: int) -> int:
+    return (minor // denom_minor) % BCD_LIMIT
+
+
+def _handpay(state: CabinetState, st: StationState, d: int) -> HandpayInfo | None:
+    hp = state.handpay
+    if hp is None or hp.station != st.station:
+        return None
+    return HandpayInfo(amount_credits=_c(hp.amount_minor, d), kind=hp.kind)

@@ -1,0 +1,118 @@
+"""Issue 13: what the SAS link answers from (the station's committed state in credits)
+and how its reports reach the core."""
+
+from __future__ import annotations
+
+import datetime
+
+from cabinet.core.events import DoorChanged, HostCommanded, HostEventAcked, HostLinkChanged
+from cabinet.core.settings import GameSettings
+from cabinet.shell.host_links import HostLinks, to_event
+from cabinet.shell.host_view import SasStation, egm_view
+from drivers.sas.egm_view import HostCommand
+
+from .helpers import Rig
+
+
+def _played() -> Rig:
+    rig = Rig()
+    rig.note(10_000)
+    rig.note(2_000)
+    for _ in range(3):
+        rig.press("bet_up")
+        rig.press("deal")
+        rig.play_out()
+    return rig
+
+
+def test_meters_in_the_default_denomination_equal_the_cabinets_minor_units():
+    """Issue 13: with $0.01 credits 0x1C's coin in equals ``coin_in_minor``."""
+    rig = _played()
+    m = rig.meters()
+    v = egm_view(rig.cab.s, 1, SasStation("loop://"), "SN1", rig.cab.rules.max_bet_minor)
+    assert m.coin_in_minor > 0 and m.games_played >= 3
+    assert (v.coin_in, v.coin_out, v.games_played, v.games_won, v.games_lost) == (
+        m.coin_in_minor, m.coin_out_minor, m.games_played, m.games_won, m.games_lost)
+    assert v.drop == 12_000 == v.bills_accepted_credits
+    assert v.current_credits == rig.credits()
+    assert v.bill_counts == {10_000: 1, 2_000: 1}
+    assert v.power_reset == 1 and v.address == 1 and v.serial_number == "SN1"
+    assert v.machine_info is not None and v.machine_info.base_percent == "9989"
+    assert v.machine_info.max_bet == 255                    # $100.00 = 10,000 credits: capped
+
+
+def test_a_larger_accounting_denomination_counts_whole_credits():
+    """Issue 13: money meters count units of the accounting denomination."""
+    rig = _played()
+    v = egm_view(rig.cab.s, 1, SasStation("loop://", accounting_denomination_minor=25), "",
+                 rig.cab.rules.max_bet_minor)
+    assert v.drop == 12_000 // 25
+    assert v.coin_in == rig.meters().coin_in_minor // 25
+    assert v.machine_info is not None and v.machine_info.denomination == 0x04
+
+
+def test_queued_events_and_a_handpay_are_in_the_view_of_their_station_only():
+    """Issue 13: each station is one EGM with its own queue and handpay."""
+    rig = Rig(GameSettings(variant="classic-multi", stations=2, voucher_limit_minor=1_000))
+    rig.note(5_000, 2)
+    rig.press("cash_out", 2)
+    rig.cab.handle(DoorChanged("main", True))
+    v1 = egm_view(rig.cab.s, 1, SasStation("x"), "", 10_000)
+    v2 = egm_view(rig.cab.s, 2, SasStation("x", address=2), "", 10_000)
+    assert [e.name for e in v1.exceptions] == ["ac_power_applied", "slot_door_opened"]
+    assert [e.name for e in v2.exceptions] == ["ac_power_applied", "bill_accepted",
+                                               "cash_out_button_pressed", "handpay_pending",
+                                               "slot_door_opened"]
+    bill = v2.exceptions[1]
+    assert (bill.bill_minor, bill.amount_credits) == (5_000, 5_000)
+    assert v1.handpay is None
+    assert v2.handpay is not None and v2.handpay.amount_credits == 5_000
+
+
+class FakeLink:
+    def __init__(self, port, address, on_output, program_files):
+        self.port, self.address, self.on_output = port, address, on_output
+        self.views = []
+        self.started = self.stopped = False
+
+    def start(self):
+        self.started = True
+
+    def update(self, view):
+        self.views.append(view)
+
+    def stop(self):
+        self.stopped = True
+
+
+class LinkChanged:
+    def __init__(self, up):
+        self.up = up
+
+
+def test_host_links_hand_each_station_its_view_and_post_what_the_link_reports():
+    """Issue 13: one link per configured station; its reports become core events."""
+    rig = Rig(GameSettings(variant="classic-multi", stations=2))
+    posted = []
+    links = HostLinks({2: SasStation("pty2", address=7)}, "SN", (), link_factory=FakeLink)
+    links.start(posted.append)
+    assert list(links.links) == [2] and links.links[2].started
+    assert posted == [HostLinkChanged(2, False)]
+    links.publish(rig.cab)
+    assert links.links[2].views[-1].address == 7
+    links.links[2].on_output(HostCommand("shut_down", 0x01))
+    links.links[2].on_output(LinkChanged(True))
+    assert posted[1:] == [HostCommanded(2, "shut_down"), HostLinkChanged(2, True)]
+    links.stop()
+    assert links.links[2].stopped
+
+
+def test_reports_translate_to_core_events_and_bad_dates_are_dropped():
+    """Issue 13: 0x7F's local date and time -> Unix seconds; an impossible date is refused."""
+    assert to_event(1, type("ExceptionAcked", (), {"exception_id": 4})()) == HostEventAcked(1, 4)
+    ev = to_event(1, HostCommand("set_clock", 0x7F, date_time=(2026, 12, 1, 13, 0, 0)))
+    assert isinstance(ev, HostCommanded)
+    assert ev.host_wall_s == datetime.datetime(2026, 12, 1, 13, 0, 0).timestamp()
+    assert to_event(1, HostCommand("set_clock", 0x7F, date_time=(2026, 2, 30, 0, 0, 0))) is None
+    ev = to_event(3, HostCommand("configure_bill_denominations", 0x08, bills_minor=(500, 100)))
+    assert ev == HostCommanded(3, "configure_bill_denominations", (500, 100))
