@@ -439,6 +439,11 @@ class Renderer:
                    anchor="midleft", bold=True)
             if st.ready:
                 p.pill("READY", (geo.message.right - 50, geo.message.centery), 16, fg=theme.INK, bg=theme.WIN)
+        if st.host_link:            # issue 13: the casino host link of this station
+            online = st.host_link == "online"
+            p.pill("HOST ONLINE" if online else "HOST OFFLINE",
+                   (geo.console.right - 64, geo.console.y - 14), 12,
+                   fg=theme.INK if online else theme.WHITE, bg=theme.WIN if online else theme.DANGER)
         if st.message:
             p.text(st.message, 22, theme.GOLD, geo.message.center, bold=True,
                    max_w=geo.message.w - (300 if count > 1 else 20))

@@ -343,4 +343,12 @@ CASES: list[Case] = [
     # issue 10.6: the key turned mid-round
     Case("multi_maintenance_after_round", msgspec.structs.replace(
         MULTI_PLAY, message="Seat 2: hit or stand? \u00b7 Maintenance after this round")),
+    # issue 13: the casino host link per station; station 2 disabled by the host
+    Case("classic_host_online", msgspec.structs.replace(CLASSIC_BETTING, stations=[
+        msgspec.structs.replace(CLASSIC_BETTING.stations[0], host_link="online")])),
+    Case("multi_host_disabled", msgspec.structs.replace(MULTI_BETTING, stations=[
+        msgspec.structs.replace(MULTI_BETTING.stations[0], host_link="online"),
+        msgspec.structs.replace(MULTI_BETTING.stations[1], host_link="online", lamps=["cash_out"],
+                                message="Play disabled by the casino host"),
+        msgspec.structs.replace(MULTI_BETTING.stations[2], host_link="offline")])),
 ]
