@@ -75,9 +75,12 @@ class HostMixin(CabinetBase):
         if st is None:
             out.append(Rejected(f"host link of station {ev.station}", "no such station"))
             return
+        h = st.host
+        if ev.address:
+            h.address, h.port = ev.address, ev.port
         link = "online" if ev.up else "offline"
-        if st.host.link != link:
-            st.host.link = link
+        if h.link != link:
+            h.link, h.link_since_s = link, self.s.wall_s
             out.append(Journal("host_link", st.station, 0, {"link": link}))
 
     # -- commands ----------------------------------------------------------------------------

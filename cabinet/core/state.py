@@ -46,9 +46,14 @@ class HostState(msgspec.Struct, kw_only=True):
         bills_disabled: the host disabled the bill acceptor (0x07).
         bills_minor: the bill values the host enabled (0x08); ``None``: all that
             the settings enable.
+        address, port: the link's SAS address and serial port (for the Host page).
+        link_since_s: wall time of the last link change.
     """
 
     link: str = ""
+    address: int = 0
+    port: str = ""
+    link_since_s: float = 0.0
     queue: list[HostEvent] = []
     next_event_id: int = 1
     disabled: bool = False

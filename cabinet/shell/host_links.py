@@ -61,7 +61,7 @@ class HostLinks:
                            on_output=lambda out, n=n: self._report(n, out),
                            program_files=self.program_files)
             self.links[n] = link
-            post(HostLinkChanged(n, False))          # configured; up on the first poll
+            post(HostLinkChanged(n, False, sas.address, sas.port))  # up on the first poll
             link.start()
             log.info("station %d: SAS link on %s, address %d", n, sas.port, sas.address)
 

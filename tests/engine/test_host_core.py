@@ -241,3 +241,20 @@ def test_operator_menu_entry_and_exit_are_heard_by_the_host():
     got = names(rig)
     assert got[-1] == "self_test_or_operator_menu_exited"
     assert "self_test_or_operator_menu_entered" in got
+
+
+def test_the_host_page_shows_address_link_queue_and_the_program_digest():
+    """Issue 13: the menu's Host page: address, link state, exceptions queued, digest."""
+    from cabinet.core.host_page import host_page
+
+    rig = Rig()
+    title, lines = host_page(rig.cab.s, "bj 1.0", "ab12")
+    assert title == "Host" and lines[0].startswith("No casino host link configured")
+    rig.cab.handle(HostLinkChanged(1, True, 5, "/dev/ttyS0"))
+    rig.cab.handle(DoorChanged("main", True))
+    rig.cab.handle(HostCommanded(1, "shut_down"))
+    _, lines = host_page(rig.cab.s, "bj 1.0", "ab12")
+    assert lines[0].startswith("Station 1: SAS address 5 on /dev/ttyS0 · ONLINE since ")
+    assert lines[1] == "  Exceptions queued: 2: ac power applied, slot door opened"
+    assert lines[2] == "  play DISABLED by the host"
+    assert lines[-1] == "Manifest SHA-256: ab12"

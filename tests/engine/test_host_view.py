@@ -97,7 +97,7 @@ def test_host_links_hand_each_station_its_view_and_post_what_the_link_reports():
     links = HostLinks({2: SasStation("pty2", address=7)}, "SN", (), link_factory=FakeLink)
     links.start(posted.append)
     assert list(links.links) == [2] and links.links[2].started
-    assert posted == [HostLinkChanged(2, False)]
+    assert posted == [HostLinkChanged(2, False, 7, "pty2")]
     links.publish(rig.cab)
     assert links.links[2].views[-1].address == 7
     links.links[2].on_output(HostCommand("shut_down", 0x01))

@@ -1,0 +1,57 @@
+"""The operator menu's Host page: each station's casino host link (issue 13).
+
+Owns: ``host_page`` (the page's title and lines). Pure: it reads the cabinet state
+and the program identity it is given; times are formatted from the state's wall
+clock, never read.
+
+Shows per station: the SAS address and port, the link state and since when, the
+host events queued (oldest first, by name), whether the host disabled play or the
+bill acceptor, the bill values it enabled; for the cabinet: the host's clock offset
+(long poll 0x7F) and the program's manifest digest (what long poll 0x21 signs).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from cabinet.core.rules_text import money
+
+#: Queued host events listed per station.
+SHOWN_EVENTS = 5
+
+
+def host_page(s: Any, program_id: str, program_digest: str) -> tuple[str, list[str]]:
+    """``("Host", lines)`` for cabinet state ``s`` (``CabinetState``)."""
+    sym = s.settings.currency_symbol
+    lines: list[str] = []
+    configured = [st for st in s.stations if st.host.link]
+    if not configured:
+        lines.append("No casino host link configured ([sas] port in the config, or "
+                     "cabinet engine --sas-port).")
+    for st in configured:
+        h = st.host
+        since = dt.datetime.fromtimestamp(h.link_since_s).strftime("%m-%d %H:%M:%S") \
+            if h.link_since_s else "start"
+        lines.append(f"Station {st.station}: SAS address {h.address or '?'} on "
+                     f"{h.port or '?'} · {h.link.upper()} since {since}")
+        queued = ", ".join(e.name.replace("_", " ") for e in h.queue[:SHOWN_EVENTS])
+        more = f" (+{len(h.queue) - SHOWN_EVENTS} more)" if len(h.queue) > SHOWN_EVENTS else ""
+        lines.append(f"  Exceptions queued: {len(h.queue)}" + (f": {queued}{more}" if queued else ""))
+        state = []
+        if h.disabled:
+            state.append("play DISABLED by the host" + (
+                " (maintenance mode)" if h.disabled_by == "enter_maintenance_mode" else ""))
+        elif h.disable_pending:
+            state.append("play disabled after this round")
+        if h.bills_disabled:
+            state.append("bill acceptor disabled by the host")
+        if h.bills_minor is not None:
+            state.append("bills enabled by the host: "
+                         + (", ".join(money(b, sym) for b in h.bills_minor) or "none"))
+        lines.append("  " + ("; ".join(state) if state else "Play enabled"))
+    if s.host_clock_offset_s:
+        lines.append(f"Host clock offset: {s.host_clock_offset_s:+.1f} s (from long poll 0x7F)")
+    lines.append(f"Program: {program_id or 'unknown'}")
+    lines.append(f"Manifest SHA-256: {program_digest or 'none (unverified install)'}")
+    return "Host", lines
