@@ -288,6 +288,10 @@ class Cabinet(BettingMixin, PlayMixin, CashOutMixin, MoneyInMixin, DoorsMixin, H
         s = self.s
         s.power_ups, s.voucher_seq, s.recent_txns = old.power_ups, old.voucher_seq, old.recent_txns
         s.doors_open, s.now_ms, s.wall_s = old.doors_open, old.now_ms, old.wall_s
+        for st, was in zip(s.stations, old.stations, strict=False):  # the host link lives on;
+            h = was.host                          # event ids never repeat (issue 13)
+            st.host.link, st.host.address, st.host.port = h.link, h.address, h.port
+            st.host.link_since_s, st.host.next_event_id = h.link_since_s, h.next_event_id
         s.faults = {c: t for c, t in old.faults.items() if c.startswith(("bill_", "printer_"))}
         s.needs_config = True
         s.maintenance = MaintState(page="settings")

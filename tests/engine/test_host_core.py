@@ -258,3 +258,23 @@ def test_the_host_page_shows_address_link_queue_and_the_program_digest():
     assert lines[1] == "  Exceptions queued: 2: ac power applied, slot door opened"
     assert lines[2] == "  play DISABLED by the host"
     assert lines[-1] == "Manifest SHA-256: ab12"
+
+
+def test_a_ram_clear_queues_memory_error_reset_and_never_reuses_an_event_id(tmp_path):
+    """Issue 13: a RAM clear gives 0x3A; the link keeps its state; ids go on increasing."""
+    from cabinet.core.events import IntentReceived
+    from cabinet.core.maintenance import MAIN_ITEMS
+
+    rig = Rig()
+    rig.cab.handle(HostLinkChanged(1, True, 3, "/dev/ttyS1"))
+    rig.cab.handle(DoorChanged("logic", True))
+    rig.cab.handle(KeyChanged(True))
+    before = rig.cab.s.stations[0].host.next_event_id
+    for _ in range([k for k, _ in MAIN_ITEMS].index("ram_clear")):
+        rig.cab.handle(IntentReceived(1, "menu_down"))
+    for _ in range(3):
+        rig.cab.handle(IntentReceived(1, "menu_select"))
+    h = rig.cab.s.stations[0].host
+    assert [e.name for e in h.queue] == ["memory_error_reset"]
+    assert h.queue[0].event_id == before
+    assert (h.link, h.address, h.port) == ("online", 3, "/dev/ttyS1")

@@ -96,8 +96,10 @@ class EngineProc:
     them itself (they then die with it).
     """
 
-    def __init__(self, workdir: Path, twins: TwinProc | None = None) -> None:
+    def __init__(self, workdir: Path, twins: TwinProc | None = None,
+                 extra_args: list[str] | None = None) -> None:
         self.twins = twins
+        self.extra_args = list(extra_args or [])
         self.dir = workdir
         self.journal = workdir / "journal.db"
         self.sock = workdir / "ui.sock"
@@ -114,7 +116,8 @@ class EngineProc:
         twins = [] if self.twins is None else ["--twins", str(self.twins.dir)]
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "cabinet", "engine", "--journal", str(self.journal),
-             "--socket", str(self.sock), "--sim-dir", str(self.dir / "sim"), *twins],
+             "--socket", str(self.sock), "--sim-dir", str(self.dir / "sim"), *twins,
+             *self.extra_args],
             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=env)
         assert self.proc.stdout is not None
         deadline = time.monotonic() + READY_TIMEOUT_S

@@ -1,0 +1,176 @@
+"""Issue 13 "Done when": the engine as a real process on a real pty, the host twin
+polling it, everything read over SAS as a casino management system would."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from drivers.sim.sas_host import SasHost
+
+from .crash_harness import EngineProc
+
+pytestmark = pytest.mark.timeout(180)
+
+
+def wait_for(cond: Callable[[], object], timeout_s: float = 15.0, what: str = "") -> object:
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        got = cond()
+        if got:
+            return got
+        time.sleep(0.05)
+    raise AssertionError(f"timed out waiting for {what or cond}")
+
+
+def seen(host: SasHost) -> list[str]:
+    return [e.name for e in host.exceptions(1)]
+
+
+def new_since(host: SasHost, n: int) -> list[str]:
+    return seen(host)[n:]
+
+
+def meters_json(journal: Path) -> dict:
+    r = subprocess.run([sys.executable, "-m", "cabinet", "meters", "--journal", str(journal),
+                        "--json"], capture_output=True, text=True, timeout=60, check=True)
+    return json.loads(r.stdout)["stations"][0]["meters"]
+
+
+@pytest.fixture
+def floor(tmp_path):
+    host = SasHost([1], directory=tmp_path / "host", db_path=tmp_path / "host.sqlite3",
+                   poll_interval_s=0.05, meter_interval_s=0.5, link_down_s=2.0)
+    proc = EngineProc(tmp_path, extra_args=["--sas-port", host.tty(1), "--sas-address", "1"])
+    proc.start()
+    wait_for(lambda: host.link_up(1), 20, "the host link")
+    try:
+        yield host, proc
+    finally:
+        proc.stop()
+        host.close()
+
+
+def _snap_mode(proc: EngineProc) -> str:
+    return (proc.snapshot or {}).get("mode", "")
+
+
+def _credit(proc: EngineProc, amount_minor: int) -> None:
+    target = (proc.snapshot or {})["stations"][0]["credits_minor"] + amount_minor
+    deadline = time.monotonic() + 20
+    while proc.snapshot["stations"][0]["credits_minor"] < target and time.monotonic() < deadline:
+        proc.sim({"cmd": "note", "amount_minor": amount_minor})
+        wait = time.monotonic() + 3
+        while proc.snapshot["stations"][0]["credits_minor"] < target and time.monotonic() < wait:
+            time.sleep(0.05)
+    assert proc.snapshot["stations"][0]["credits_minor"] == target
+
+
+def _play_round(proc: EngineProc) -> None:
+    """Bet the minimum, deal, decline insurance and stand until the round is over."""
+    proc.intent("bet_up")
+    wait_for(lambda: "deal" in proc.snapshot["stations"][0]["lamps"], 10, "the Deal lamp")
+    proc.intent("deal")
+    wait_for(lambda: proc.snapshot["mode"] == "in_round" or proc.snapshot["stations"][0]
+             ["win_minor"], 10, "the deal")
+    deadline = time.monotonic() + 30
+    while proc.snapshot["mode"] == "in_round":
+        assert time.monotonic() < deadline, "the round did not end"
+        lamps = proc.snapshot["stations"][0]["lamps"]
+        if "decline" in lamps:
+            proc.intent("decline")
+        elif "stand" in lamps:
+            proc.intent("stand")
+        time.sleep(0.1)
+
+
+def test_doors_notes_and_a_round_reach_the_host_and_its_meters_agree(floor, tmp_path):
+    """Issue 13: 0x11 then 0x12; a note gives its bill exception and moves 0x1C's drop;
+    a round gives 0x7E and 0x7F and moves coin in, coin out and games played exactly as
+    ``cabinet meters --json``."""
+    host, proc = floor
+    wait_for(lambda: "ac_power_applied" in seen(host), 10, "0x17")
+    n = len(seen(host))
+    proc.sim({"cmd": "door", "door": "main", "open": True})
+    proc.sim({"cmd": "door", "door": "main", "open": False})
+    wait_for(lambda: new_since(host, n)[:2] == ["slot_door_opened", "slot_door_closed"], 10,
+             "0x11, 0x12")
+    wait_for(lambda: _snap_mode(proc) in ("attract", "betting"), 10, "the door notice to pass")
+    n = len(seen(host))
+    _credit(proc, 2_000)
+    wait_for(lambda: any(x.startswith("bill_accepted") for x in new_since(host, n)), 10,
+             "the bill exception")
+    meters = host.read_meters(1)
+    assert meters is not None and meters.drop == 2_000
+    n = len(seen(host))
+    _play_round(proc)
+    wait_for(lambda: "game_ended" in new_since(host, n), 10, "0x7F")
+    got = new_since(host, n)
+    assert got.index("game_started") < got.index("game_ended")
+    proc.stop()
+    mine = meters_json(tmp_path / "journal.db")
+    proc.start()
+    wait_for(lambda: host.link_up(1), 20, "the link again")
+    m = wait_for(lambda: host.read_meters(1), 10, "0x1C")
+    assert (m.coin_in, m.coin_out, m.games_played, m.drop) == (
+        mine["coin_in_minor"], mine["coin_out_minor"], mine["games_played"],
+        mine["bills_in_minor"] + mine["vouchers_in_minor"])
+
+
+def test_a_sigkill_with_three_exceptions_queued_loses_none_and_repeats_none(floor):
+    """Issue 13: the queue is journaled: three door events queued while the host does
+    not poll survive a SIGKILL and are each read exactly once after the restart."""
+    host, proc = floor
+    wait_for(lambda: "ac_power_applied" in seen(host), 10, "0x17")
+    host.pause()
+    time.sleep(0.3)
+    n = len(seen(host))
+    proc.sim({"cmd": "door", "door": "cash_box", "open": True})
+    proc.sim({"cmd": "door", "door": "cash_box", "open": False})
+    proc.sim({"cmd": "door", "door": "main", "open": True})
+    time.sleep(1.0)                                      # journaled, not yet polled
+    proc.kill()
+    proc.start()
+    host.resume()
+    wait_for(lambda: "ac_power_applied" in new_since(host, n), 20, "0x17 after the restart")
+    time.sleep(1.0)
+    got = [x for x in new_since(host, n) if x != "ac_power_applied"]
+    assert got[:3] == ["cash_box_door_opened", "cash_box_door_closed", "slot_door_opened"]
+    assert got.count("slot_door_opened") == 1 and got.count("cash_box_door_opened") == 1
+
+
+def test_shut_down_disables_play_after_the_round_and_start_up_enables_it(floor):
+    """Issue 13: 0x01 disables play (the table says so, the lamps agree); 0x02 enables it."""
+    host, proc = floor
+    _credit(proc, 2_000)
+    assert host.shut_down(1)
+    wait_for(lambda: proc.snapshot["stations"][0]["lamps"] == ["cash_out"], 10, "play disabled")
+    assert proc.snapshot["stations"][0]["message"] == "Play disabled by the casino host"
+    assert proc.snapshot["stations"][0]["host_link"] == "online"
+    assert host.start_up(1)
+    wait_for(lambda: "bet_up" in proc.snapshot["stations"][0]["lamps"], 10, "play enabled")
+
+
+def test_a_ram_clear_is_reported_as_0x3a(floor):
+    """Issue 13: a RAM clear (technician: key + logic door, then the menu) gives 0x3A."""
+    from cabinet.core.maintenance import MAIN_ITEMS
+
+    host, proc = floor
+    wait_for(lambda: "ac_power_applied" in seen(host), 10, "0x17")
+    n = len(seen(host))
+    proc.sim({"cmd": "door", "door": "logic", "open": True})
+    proc.sim({"cmd": "key", "on": True})
+    wait_for(lambda: _snap_mode(proc) == "maintenance", 10, "the menu")
+    for _ in range([k for k, _ in MAIN_ITEMS].index("ram_clear")):
+        proc.intent("menu_down")
+        time.sleep(0.05)
+    for _ in range(3):                      # open, arm, confirm
+        proc.intent("menu_select")
+        time.sleep(0.2)
+    wait_for(lambda: "memory_error_reset" in new_since(host, n), 10, "0x3A")
+    assert new_since(host, n).count("memory_error_reset") == 1
