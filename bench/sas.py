@@ -1,0 +1,158 @@
+"""SAS reply latency while the engine plays rounds and commits (issue 13).
+
+Usage::
+
+    .venv/bin/python bench/sas.py [--polls 5000] [--interval-ms 20] [--out FILE]
+
+The real engine runs as its own process (``cabinet engine --devices sim --sas-port
+PTY``) with every device simulated; a player thread credits it and plays rounds
+through the UI socket as fast as the table lets it (every bet, deal, decision and
+settlement is a journal commit with an fsync), while this process is the host on the
+pty's other end: it sends general polls and, every fifth poll, a long poll (0x1A
+current credits, 0x1C meters, 0x1F machine info in turn), each encoded as the PARMRK
+stream the link reads, and times from the write of the poll's last byte to the
+arrival of the reply's first byte (``time.perf_counter`` around ``os.write`` and a
+``select`` on the pty). Target: p99 under 20 ms; moonshot 5 ms. Prints the numbers
+and, with ``--out``, writes them there.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import select
+import statistics
+import sys
+import tempfile
+import threading
+import time
+import tty
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from drivers.sas import host_codec  # noqa: E402
+from tests.integration.crash_harness import EngineProc  # noqa: E402
+
+LONG_POLLS = (0x1A, 0x1C, 0x1F)
+
+
+def _play(proc: EngineProc, stop: threading.Event, rounds: list[int]) -> None:
+    """Credit the table and play rounds (bet, deal, decline, stand) until ``stop``."""
+    while not stop.is_set():
+        snap = proc.snapshot or {}
+        st = (snap.get("stations") or [{}])[0]
+        lamps = st.get("lamps", [])
+        if snap.get("mode") in ("attract", "betting") and st.get("credits_minor", 0) < 1_000:
+            proc.sim({"cmd": "note", "amount_minor": 10_000})
+            time.sleep(0.3)
+        elif "decline" in lamps:
+            proc.intent("decline")
+        elif "stand" in lamps:
+            proc.intent("stand")
+        elif "deal" in lamps:
+            proc.intent("deal")
+            rounds[0] += 1
+        elif "bet_up" in lamps:
+            proc.intent("bet_up")
+        time.sleep(0.03)
+
+
+GAPS: list[float] = []
+
+
+def _poll(fd: int, codec: host_codec.HostCodec, message: bytes,
+          timeout_s: float = 0.5) -> tuple[float | None, bool]:
+    """Send one poll; (ms from last byte out to first byte in, reply complete). The
+    largest gap between two chunks of one reply goes to ``GAPS`` (ms)."""
+    wire = codec.send(message)
+    os.write(fd, wire)
+    t0 = time.perf_counter()
+    first: float | None = None
+    last = t0
+    gap = 0.0
+    done = False
+    deadline = t0 + timeout_s
+    while not done and time.perf_counter() < deadline:
+        r, _, _ = select.select([fd], [], [], max(0.0, deadline - time.perf_counter()))
+        if not r:
+            break
+        data = os.read(fd, 256)
+        now = time.perf_counter()
+        if first is None:
+            first = (now - t0) * 1000
+        else:
+            gap = max(gap, (now - last) * 1000)
+        last = now
+        done = bool(codec.feed(data))
+    GAPS.append(gap)
+    if not done:
+        codec.timeout()
+    return first, done
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--polls", type=int, default=5000)
+    ap.add_argument("--interval-ms", type=float, default=20.0)
+    ap.add_argument("--out", type=Path)
+    args = ap.parse_args()
+    master, slave = os.openpty()
+    tty.setraw(master)
+    tty.setraw(slave)
+    work = Path(tempfile.mkdtemp(prefix="bench-sas-"))
+    proc = EngineProc(work, extra_args=["--sas-port", os.ttyname(slave)])
+    codec = host_codec.HostCodec()
+    stop = threading.Event()
+    rounds = [0]
+    lat: list[float] = []
+    missed = 0
+    try:
+        proc.start()
+        os.close(slave)
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline and not _poll(master, codec,
+                                                         host_codec.general_poll(1))[1]:
+            time.sleep(0.05)
+        player = threading.Thread(target=_play, args=(proc, stop, rounds), daemon=True)
+        player.start()
+        t_start = time.monotonic()
+        for i in range(args.polls):
+            msg = host_codec.long_poll(1, LONG_POLLS[(i // 5) % 3]) if i % 5 == 4 \
+                else host_codec.general_poll(1)
+            first, done = _poll(master, codec, msg)
+            if first is None or not done:
+                missed += 1
+            else:
+                lat.append(first)
+            time.sleep(args.interval_ms / 1000)
+        elapsed = time.monotonic() - t_start
+    finally:
+        stop.set()
+        proc.stop()
+        os.close(master)
+    lat.sort()
+
+    def pct(p: float) -> float:
+        return lat[min(len(lat) - 1, int(p * len(lat)))]
+
+    lines = [
+        f"bench/sas.py: {args.polls} polls ({len(lat)} answered, {missed} unanswered) "
+        f"every {args.interval_ms:g} ms over {elapsed:.0f} s, while the engine played "
+        f"{rounds[0]} rounds (every step a journal commit)",
+        f"poll's last byte -> reply's first byte: median {statistics.median(lat):.2f} ms, "
+        f"p99 {pct(0.99):.2f} ms, p99.9 {pct(0.999):.2f} ms, max {lat[-1]:.2f} ms",
+        f"largest gap inside one reply: {max(GAPS, default=0.0):.2f} ms (limit 5 ms)",
+        f"target p99 < 20 ms: {'met' if pct(0.99) < 20 else 'NOT met'}; "
+        f"moonshot p99 < 5 ms: {'met' if pct(0.99) < 5 else 'not met'}",
+    ]
+    text = "\n".join(lines)
+    print(text)
+    if args.out:
+        args.out.write_text(text + "\n")
+    return 0 if lat and pct(0.99) < 20 else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
