@@ -456,7 +456,8 @@ class SasHost:
             reply, got = self._await(m)
             if reply is None or isinstance(reply, BadReply):
                 m.counts["bad_replies" if got else "no_replies"] += 1
-                self._drain(m)
+                if got:
+                    self._drain(m)
                 continue
             m.last_ok = True
             self._valid(m)
@@ -536,7 +537,8 @@ class SasHost:
                 m.rom = None
                 return
             m.counts["bad_replies" if buf else "no_replies"] += 1
-            self._drain(m)
+            if buf:
+                self._drain(m)
         m.gp_unanswered = m.link_up
 
     def _serve(self, m: _Machine, req: _Request) -> None:
