@@ -141,6 +141,7 @@ class SasHost:
         meter_interval_s, bill_meter_interval_s, rom_timeout_s: see the module
             docstring.
         clock: monotonic seconds (timeouts); wall: Unix seconds (database times).
+        on_link: called ``(address, up)`` from the poll thread when a link goes up or down.
 
     Raises:
         ValueError: an address outside 1..127 or given twice, or no address.
@@ -152,7 +153,8 @@ class SasHost:
                  busy_retries: int = 5, meter_interval_s: float = 3.0,
                  bill_meter_interval_s: float = 30.0, rom_timeout_s: float = 30.0,
                  clock: Callable[[], float] = time.monotonic,
-                 wall: Callable[[], float] = time.time) -> None:
+                 wall: Callable[[], float] = time.time,
+                 on_link: Callable[[int, bool], None] | None = None) -> None:
         addrs = list(addresses)
         if not addrs or len(set(addrs)) != len(addrs) or any(not 1 <= a <= 127 for a in addrs):
             raise ValueError(f"machine addresses {addrs!r}: give distinct addresses 1..127")
@@ -160,7 +162,7 @@ class SasHost:
             poll_interval_s, reply_timeout_s, link_down_s)
         self.tries, self.busy_retries, self.rom_timeout_s = tries, busy_retries, rom_timeout_s
         self.meter_interval_s, self.bill_meter_interval_s = meter_interval_s, bill_meter_interval_s
-        self._clock, self._wall = clock, wall
+        self._clock, self._wall, self._on_link = clock, wall, on_link
         self.db = HostDb(db_path)
         self._stop = threading.Event()
         self._paused = threading.Event()
@@ -411,7 +413,13 @@ class SasHost:
             m.link_up = False
             m.gp_unanswered = False
             m.schedule.clear()
-            self.db.add_link_event(m.address, self._wall(), False)
+            self._link_changed(m, False)
+
+    def _link_changed(self, m: _Machine, up: bool) -> None:
+        self.db.add_link_event(m.address, self._wall(), up)
+        if self._on_link is not None:
+            with contextlib.suppress(Exception):  # a printing callback must not stop the polls
+                self._on_link(m.address, up)
 
     def _valid(self, m: _Machine) -> None:
         now = self._clock()
@@ -422,7 +430,7 @@ class SasHost:
             m.next_bills = now + self.bill_meter_interval_s
             m.schedule.clear()
             self._want(m, *LINK_UP_POLLS)
-            self.db.add_link_event(m.address, self._wall(), True)
+            self._link_changed(m, True)
         wall = self._wall()
         if wall - m.last_written >= 1.0:  # the database need not see every poll
             m.last_written = wall
@@ -471,7 +479,8 @@ class SasHost:
         while not self._stop.is_set():
             left = deadline - self._clock()
             if left <= 0:
-                return (m.codec.timeout() or [None])[0], bytes(got)
+                timed_out = m.codec.timeout()
+                return (timed_out[0] if timed_out else None), bytes(got)
             data = m.pty.read(left)
             if not data:
                 continue
@@ -544,6 +553,9 @@ class SasHost:
     def _serve(self, m: _Machine, req: _Request) -> None:
         command = req.message[1]
         rom = command == 0x21
+        if rom and m.rom is not None:  # a new seed replaces the one still pending
+            self._finish(m, m.rom, None)
+            m.rom = None
         if rom:
             self.db.update_machine(m.address, rom_seed=int.from_bytes(req.message[2:4], "little"))
         reply, tries, got = self._exchange(m, req.message, 1 if rom else self.tries)

@@ -181,7 +181,9 @@ def main(argv: list[str]) -> int:
         folder.mkdir(parents=True, exist_ok=True)
         host = SasHost(addresses, directory=folder, db_path=args.db or folder / "host.sqlite3",
                        poll_interval_s=args.poll_ms / 1000, reply_timeout_s=args.reply_timeout_ms / 1000,
-                       link_down_s=args.link_down_s, meter_interval_s=args.meter_s)
+                       link_down_s=args.link_down_s, meter_interval_s=args.meter_s,
+                       on_link=lambda a, up: print(f"sas host: machine {a} link {'up' if up else 'down'}",
+                                                   flush=True))
     except (ValueError, OSError) as e:
         print(f"cabinet sim-host: {e}", file=sys.stderr)
         return 2
@@ -197,13 +199,8 @@ def main(argv: list[str]) -> int:
         "socket": str(sock), "database": str(host.db.path)}, indent=1) + "\n")
     where = ", ".join(f"machine {a} on {host.tty(a)} ({host.path(a)})" for a in addresses)
     print(f"sas host ready: {where}; control {sock}; database {host.db.path}", flush=True)
-    links = {a: False for a in addresses}
     try:
         while not stop.wait(1.0):
-            for s in host.status():
-                if s.link_up != links[s.address]:
-                    links[s.address] = s.link_up
-                    print(f"sas host: machine {s.address} link {'up' if s.link_up else 'down'}", flush=True)
             if args.view:
                 clear = "\x1b[H\x1b[2J" if sys.stdout.isatty() else ""
                 print(clear + floor_view(host.status(), f"SAS floor {dt.datetime.now():%H:%M:%S}"), flush=True)
