@@ -333,3 +333,25 @@ def test_bad_addresses_and_unknown_machines_are_refused(tmp_path: Path) -> None:
             SasHost(bad)
     with SasHost([3]) as h, pytest.raises(KeyError, match="no machine at address 1"):
         h.send(1, 0x1C)
+
+
+def test_pyserial_on_the_egm_side_reads_the_parmrk_stream(host: SasHost) -> None:
+    """Issue 13: a cabinet opening the pty with pyserial (as the SAS link does) reads the
+    general poll as ``FF 00 81`` (wakeup on the address byte), and its one-byte answer
+    brings the link up."""
+    import serial
+
+    port = serial.Serial(host.path(1), 19200, timeout=0.5)
+    try:
+        got = b""
+        deadline = time.monotonic() + 3
+        while b"\xff\x00\x81" not in got and time.monotonic() < deadline:
+            got += port.read(16)
+        assert b"\xff\x00\x81" in got, got.hex(" ")
+        assert not host.link_up(1)
+        while not host.link_up(1) and time.monotonic() < deadline:
+            if port.read(3).endswith(b"\xff\x00\x81"):  # a general poll to address 1
+                port.write(b"\x00")  # no exception pending
+        assert host.link_up(1)
+    finally:
+        port.close()
