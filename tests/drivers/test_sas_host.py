@@ -349,9 +349,12 @@ def test_pyserial_on_the_egm_side_reads_the_parmrk_stream(host: SasHost) -> None
             got += port.read(16)
         assert b"\xff\x00\x81" in got, got.hex(" ")
         assert not host.link_up(1)
+        got = b""
         while not host.link_up(1) and time.monotonic() < deadline:
-            if port.read(3).endswith(b"\xff\x00\x81"):  # a general poll to address 1
+            got += port.read(1)
+            if got.endswith(b"\xff\x00\x81"):  # a general poll to address 1
                 port.write(b"\x00")  # no exception pending
+                got = b""
         assert host.link_up(1)
     finally:
         port.close()
