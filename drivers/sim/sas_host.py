@@ -3,7 +3,9 @@
 Owns: one pseudo-terminal per machine (an EGM, i.e. one cabinet station; the cabinet
 opens the slave path), a poll thread per machine that polls like a real host, what it
 read (in memory and in its own SQLite database, ``sas_host_db``), and a thread-safe
-control API for tests, ``cabinet sim-host`` and its control socket.
+control API for tests, ``cabinet sim-host`` and its control socket.  One message's
+exchange with one EGM (timeouts, implied NACK and ACK, busy, the late 0x21) is
+``sas_host_line.HostLine``; the pty is ``sas_pty.HostPty``.
 Must not import: serial, cabinet.*.
 
 How it polls (research/sas.md "Physical and link layer", "Timing"):
@@ -50,11 +52,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from drivers.errors import ProtocolError
-from drivers.sas.crc import crc_ok
 from drivers.sas.exception_codes import EXCEPTION_NAMES
 from drivers.sas.host_codec import (
     Ack,
-    BadReply,
     Busy,
     DataReply,
     ExceptionReply,
@@ -69,7 +69,6 @@ from drivers.sas.host_codec import (
     parse_sas_version,
     parse_two_digit_count,
     rom_signature_request,
-    to_wire,
 )
 from drivers.sas.messages import Meters1C
 from drivers.sim.sas_host_data import (
@@ -82,12 +81,11 @@ from drivers.sim.sas_host_data import (
     parse_handpay,
 )
 from drivers.sim.sas_host_db import HostDb
+from drivers.sim.sas_host_line import HostLine
 from drivers.sim.sas_pty import HostPty
 
 LINK_UP_POLLS = (0x1F, 0x54, 0x51, 0x1C, 0x1A, 0x1E)
 BILL_EXCEPTIONS = frozenset(range(0x47, 0x4F))
-#: A general poll to address 0: never answered; tells the EGM its last reply arrived.
-ACK_POLL = to_wire(general_poll(0))
 
 
 def exception_name(code: int) -> str:
@@ -107,7 +105,7 @@ class _Request:
 class _Machine:
     address: int
     pty: HostPty
-    codec: HostCodec = field(default_factory=HostCodec)
+    line: HostLine
     wake: threading.Event = field(default_factory=threading.Event)
     lock: threading.Lock = field(default_factory=threading.Lock)
     demand: collections.deque[_Request] = field(default_factory=collections.deque)
@@ -116,8 +114,6 @@ class _Machine:
     link_up: bool = False
     last_valid: float | None = None
     last_written: float = 0.0
-    last_sent: bytes | None = None
-    last_ok: bool = False
     gp_unanswered: bool = False
     rom: _Request | None = None
     rom_deadline: float = 0.0
@@ -127,7 +123,7 @@ class _Machine:
     meters: dict[str, int] = field(default_factory=dict)
     seen: list[SeenException] = field(default_factory=list)
     info: dict[str, object] = field(default_factory=dict)
-    counts: collections.Counter[str] = field(default_factory=collections.Counter)
+    counts: collections.Counter[str] = field(default_factory=collections.Counter)  # busy, bad_data
 
 
 class SasHost:
@@ -172,7 +168,7 @@ class SasHost:
             folder.mkdir(parents=True, exist_ok=True)
         for a in addrs:
             p = HostPty(folder / f"sas-{a}" if folder is not None else None)
-            self._machines[a] = _Machine(a, p)
+            self._machines[a] = _Machine(a, p, HostLine(a, p, self._stop, clock))
             self.db.add_machine(a, p.tty, p.path)
         self._threads = [threading.Thread(target=self._run, args=(m,), name=f"sas-host-{a}", daemon=True)
                          for a, m in self._machines.items()]
@@ -315,7 +311,8 @@ class SasHost:
                     None if m.last_valid is None else now - m.last_valid, dict(m.meters),
                     tuple(e.name for e in m.seen[-5:]), str(m.info.get("game_id", "")),
                     str(m.info.get("serial_number", "")), str(m.info.get("sas_version", "")),
-                    m.info.get("rom_signature"), dict(m.counts)))  # type: ignore[arg-type]
+                    m.info.get("rom_signature"),  # type: ignore[arg-type]
+                    dict(m.line.counts + m.counts)))
         return out
 
     def close(self) -> None:
@@ -438,117 +435,27 @@ class SasHost:
 
     # --- one exchange ------------------------------------------------------------
 
-    def _write(self, m: _Machine, message: bytes, wire: bytes) -> None:
-        if message == m.last_sent and m.last_ok:
-            m.pty.write(ACK_POLL)  # or the EGM takes it for a repeat (implied ACK)
-        if not m.link_up:
-            m.pty.flush_unread()
-        m.pty.write(wire)
-        m.last_sent, m.last_ok = message, False
-        m.counts["sent"] += 1
-
-    def _drain(self, m: _Machine, quiet_s: float = 0.02) -> None:
-        """Read and drop bytes until the line is quiet for ``quiet_s``."""
-        while not self._stop.is_set():
-            junk = m.pty.read(quiet_s)
-            if not junk:
-                return
-            m.counts["junk_bytes"] += len(junk)
-
     def _exchange(self, m: _Machine, message: bytes, tries: int) -> tuple[Reply | None, int, bytes]:
-        """Send ``message`` until a valid reply, at most ``tries`` times (implied NACK)."""
-        got = b""
-        for attempt in range(1, tries + 1):
-            self._drain(m, 0.0)
-            self._write(m, message, m.codec.send(message))
-            reply, got = self._await(m)
-            if reply is None or isinstance(reply, BadReply):
-                m.counts["bad_replies" if got else "no_replies"] += 1
-                if got:
-                    self._drain(m)
-                continue
-            m.last_ok = True
+        reply, used, got = m.line.exchange(message, tries, self.reply_timeout_s, flush=not m.link_up)
+        if reply is not None:
             self._valid(m)
-            return reply, attempt, got
-        return None, tries, got
-
-    def _await(self, m: _Machine) -> tuple[Reply | None, bytes]:
-        """The first reply the codec frames; a gap of ``reply_timeout_s`` ends it."""
-        got = bytearray()
-        deadline = self._clock() + self.reply_timeout_s
-        while not self._stop.is_set():
-            left = deadline - self._clock()
-            if left <= 0:
-                timed_out = m.codec.timeout()
-                return (timed_out[0] if timed_out else None), bytes(got)
-            data = m.pty.read(left)
-            if not data:
-                continue
-            got += data
-            deadline = self._clock() + self.reply_timeout_s
-            replies = m.codec.feed(data)
-            if not replies:
-                continue
-            reply = replies[0]
-            if isinstance(reply, ExceptionReply) and len(replies) > 1:
-                return BadReply("stray", bytes(got)), bytes(got)  # an exception is one byte
-            if isinstance(reply, Ack):  # busy is "address 00": see host_codec's limitation
-                rest = b"".join(r.raw for r in replies[1:] if isinstance(r, BadReply))
-                rest = rest or m.pty.read(min(self.reply_timeout_s, 0.02))
-                got += rest
-                if rest[:1] == b"\x00":
-                    reply = Busy(reply.address)
-            return reply, bytes(got)
-        return None, bytes(got)
+        return reply, used, got
 
     def _general_poll(self, m: _Machine) -> None:
-        message = general_poll(m.address)
-        if m.rom is not None:
-            self._general_poll_rom_pending(m, message)
-            return
-        reply, _tries, _got = self._exchange(m, message, self.tries)
+        if m.rom is None:
+            reply, _tries, _got = self._exchange(m, general_poll(m.address), self.tries)
+        else:
+            reply = m.line.general_poll_rom_pending(self.tries, self.reply_timeout_s, flush=not m.link_up)
+            if reply is not None:
+                self._valid(m)
         m.gp_unanswered = reply is None and m.link_up
         if isinstance(reply, ExceptionReply):
             self._exception(m, reply.code)
-
-    def _general_poll_rom_pending(self, m: _Machine, message: bytes) -> None:
-        """A general poll while a 0x21 is pending: one byte is an exception; ``address
-        21 s s CRC CRC`` is the late ROM signature."""
-        for _ in range(self.tries):
-            self._drain(m, 0.0)
-            m.codec.timeout()
-            self._write(m, message, to_wire(message))
-            buf = bytearray()
-            deadline = self._clock() + self.reply_timeout_s
-            while len(buf) < 6 and (left := deadline - self._clock()) > 0:
-                data = m.pty.read(left)
-                if data:
-                    buf += data
-                    deadline = self._clock() + self.reply_timeout_s
-                if buf[:1] and buf[0] != m.address:
-                    break  # an exception byte that cannot start a reply
-            if len(buf) == 1:
-                m.last_ok = True
-                self._valid(m)
-                self._exception(m, buf[0])
-                m.gp_unanswered = False
-                return
-            if len(buf) >= 6 and buf[1] == 0x21 and crc_ok(bytes(buf[:6])):
-                m.last_ok = True
-                self._valid(m)
-                raw = bytes(buf[:6])
-                req = m.rom
-                assert req is not None
-                self.db.add_command(m.address, self._wall(), 0x21, req.message, raw, "late", 1)
-                reply = DataReply(m.address, 0x21, raw[2:4], raw)
-                self._record(m, reply)
-                self._finish(m, req, reply)
-                m.rom = None
-                return
-            m.counts["bad_replies" if buf else "no_replies"] += 1
-            if buf:
-                self._drain(m)
-        m.gp_unanswered = m.link_up
+        elif isinstance(reply, DataReply) and m.rom is not None:  # the late 0x21
+            self.db.add_command(m.address, self._wall(), 0x21, m.rom.message, reply.raw, "late", 1)
+            self._record(m, reply)
+            self._finish(m, m.rom, reply)
+            m.rom = None
 
     def _serve(self, m: _Machine, req: _Request) -> None:
         command = req.message[1]
