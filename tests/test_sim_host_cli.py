@@ -116,3 +116,37 @@ def test_run_passes_the_host_pty_to_the_engine() -> None:
     assert sas_port_of("sas host ready: machine 11 on /dev/pts/9 (/x/sas-11)") is None
     args = _build_parser().parse_args(["engine", "--sas-port", "/dev/pts/7", "--sas-address", "3"])
     assert (args.sas_port, args.sas_address) == ("/dev/pts/7", 3)
+
+
+def test_control_requests_in_process(tmp_path: Path) -> None:
+    """Issue 13: the control socket's commands, one line of JSON each, against a test EGM."""
+    from drivers.sas.crc import rom_signature
+    from drivers.sim.sas_host import SasHost
+    from drivers.sim.sas_host_cli import host_command
+    from tests.drivers.sas_test_egm import PROGRAM
+
+    with SasHost([1, 2], poll_interval_s=0.02, reply_timeout_s=0.15) as host:
+        egm = TestEgm(host.tty(2), 2)
+        try:
+            _until(lambda: host.link_up(2))
+
+            def ask(request: dict[str, object]) -> dict[str, object]:
+                return host_command(host, json.dumps(request))
+
+            assert ask({"cmd": "configure_bills", "machine": 2, "bills_minor": [500]}) == {"ok": True, "ack": True}
+            assert ask({"cmd": "set_time", "machine": 2, "when": "2026-12-01T13:45:30"}) == {"ok": True, "ack": True}
+            assert ask({"cmd": "handpay_reset", "machine": "0x02"}) == {"ok": True, "code": 0}
+            assert ask({"cmd": "rom_signature", "machine": 2, "seed": 4660}) == {
+                "ok": True, "signature": rom_signature(4660, PROGRAM)}
+            with egm.lock:
+                sent = {c: d for c, d, _ in egm.polls}
+            assert sent[0x08] == bytes.fromhex("04000000 01") and sent[0x7F] == bytes.fromhex("12012026 134530")
+            assert ask({"cmd": "send", "machine": 1, "poll": "0x01"}) == {"ok": True, "reply": {"kind": "none"}}
+            assert ask({"cmd": "configure_bills", "machine": 2, "bills_minor": [300]})["error"] == (
+                "configure_bills: no SAS bill denomination bit for 300 minor units")
+            assert host_command(host, "{not json")["error"].startswith("not JSON")  # type: ignore[union-attr]
+            assert host_command(host, "[1]")["ok"] is False
+            assert ask({"cmd": "send", "machine": 2, "poll": "0x1C", "data": "zz"})["ok"] is False
+            assert ask({"cmd": "send", "machine": True, "poll": "0x1C"})["ok"] is False
+        finally:
+            egm.close()
