@@ -45,7 +45,7 @@ class TestEgm:
         self.codec = EgmCodec(address)
         self.queue = collections.deque(exceptions)
         self.meters, self.credits, self.bills = meters, credits, bills
-        self.rom = rom  # "immediate" or "late"
+        self.rom = rom  # "immediate", "late" (no answer, then the reply at a general poll) or "busy_late"
         self.late: bytes | None = None
         self.awaiting_ack = False
         self.lose = self.garbage = self.bad_crc = self.busy = 0
@@ -145,9 +145,9 @@ class TestEgm:
         if c == 0x21:
             seed = int.from_bytes(event.data, "little")
             reply = replies.rom_signature_reply(a, rom_signature(seed, PROGRAM))
-            if self.rom == "late":
+            if self.rom in ("late", "busy_late"):
                 self.late = reply
-                return None
+                return replies.busy(a) if self.rom == "busy_late" else None
             return reply
         if event.layout.reply == "ack":
             return replies.ack(a)
