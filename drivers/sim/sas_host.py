@@ -107,6 +107,7 @@ class _Machine:
     pty: HostPty
     line: HostLine
     wake: threading.Event = field(default_factory=threading.Event)
+    idle: threading.Event = field(default_factory=threading.Event)  # paused, between exchanges
     lock: threading.Lock = field(default_factory=threading.Lock)
     demand: collections.deque[_Request] = field(default_factory=collections.deque)
     held: list[tuple[float, _Request]] = field(default_factory=list)  # busy: not before
@@ -274,9 +275,20 @@ class SasHost:
         reply = self.send(machine, 0x1C)
         return parse_meters_1c(reply.data) if isinstance(reply, DataReply) else None
 
-    def pause(self) -> None:
-        """Stop automatic polling (general polls, schedule); ``send`` still works."""
+    def pause(self, timeout_s: float = 5.0) -> None:
+        """Stop automatic polling (general polls, schedule); ``send`` still works.
+
+        Returns once every poll thread has finished the exchange it was in (or after
+        ``timeout_s``), so nothing the host sent before is still awaiting its reply.
+        """
+        for m in self._machines.values():
+            m.idle.clear()
         self._paused.set()
+        for m in self._machines.values():
+            m.wake.set()
+        deadline = self._clock() + timeout_s
+        for m in self._machines.values():
+            m.idle.wait(max(0.0, deadline - self._clock()))
 
     def resume(self) -> None:
         """Resume automatic polling."""
@@ -359,9 +371,11 @@ class SasHost:
             with m.lock:
                 req = m.demand.popleft() if m.demand else None
             if req is not None:
+                m.idle.clear()
                 self._serve(m, req)
                 continue
             if paused:
+                m.idle.set()
                 m.wake.wait(0.02 if m.held else 0.05)
                 m.wake.clear()
                 continue

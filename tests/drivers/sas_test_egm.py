@@ -74,9 +74,10 @@ class TestEgm:
                 data = os.read(self.fd, 4096)
             except OSError:
                 return
-            for event in self.codec.feed(data):
-                if isinstance(event, GeneralPoll | LongPoll) and not event.broadcast:
-                    self._handle(event)
+            for byte in data:  # one at a time: each poll is answered before the next is read
+                for event in self.codec.feed(bytes((byte,))):
+                    if isinstance(event, GeneralPoll | LongPoll) and not event.broadcast:
+                        self._handle(event)
 
     def _handle(self, event: GeneralPoll | LongPoll) -> None:
         with self.lock:
