@@ -3,7 +3,7 @@ printer, tickets.
 
 Owns: parsing and checking one sim control line and carrying it out on the
 simulated devices of a driver set, and the ``cabinet sim-device`` /
-``cabinet sim-devices`` entry points. The only engine module that imports
+``cabinet sim-devices`` / ``cabinet sim-host`` entry points. The only engine module that imports
 ``drivers.sim`` (lazily: only when the simulation was chosen).
 """
 
@@ -140,3 +140,9 @@ def sim_devices_main(argv: list[str]) -> int:
     """``cabinet sim-devices``: the serial twin set in its own process (``drivers.sim.twins``)."""
     from drivers.sim.twins import sim_devices_main as twins_main
     return twins_main(argv)
+
+
+def sim_host_main(argv: list[str]) -> int:
+    """``cabinet sim-host``: the SAS casino host twin in its own process (``drivers.sim.sas_host_cli``)."""
+    from drivers.sim.sas_host_cli import main as host_main
+    return host_main(argv)

@@ -82,6 +82,8 @@ def _build_parser() -> argparse.ArgumentParser:
     for name, helptext in (("sim-device", "run one simulated device on a pty (bill|printer)"),
                            ("sim-devices", "run every station's serial twins in a process "
                                            "of their own (bill acceptor, printer)"),
+                           ("sim-host", "run a simulated casino host (SAS 6.02) on ptys, one "
+                                        "per machine, with a floor view and a control socket"),
                            ("parsheet", "exact RTP, strategy and par sheet of a variant"),
                            ("simulate", "simulate rounds of a variant with basic strategy"),
                            ("rng-dump", "raw output of the shoe's random path for dieharder, "
@@ -97,6 +99,9 @@ def _pass_through(name: str, rest: list[str]) -> int:
     if name == "sim-devices":
         from cabinet.shell.sim_control import sim_devices_main
         return sim_devices_main(rest)
+    if name == "sim-host":
+        from cabinet.shell.sim_control import sim_host_main
+        return sim_host_main(rest)
     if name == "rng-dump":
         from cabinet.tools.rng_dump import main as rng_dump_main
         return rng_dump_main(rest)
@@ -105,7 +110,7 @@ def _pass_through(name: str, rest: list[str]) -> int:
 
 
 #: Sub-commands with a parser of their own: everything after the name goes to it.
-PASS_THROUGH = ("parsheet", "simulate", "sim-device", "sim-devices", "rng-dump")
+PASS_THROUGH = ("parsheet", "simulate", "sim-device", "sim-devices", "sim-host", "rng-dump")
 #: Read-only sub-commands that print to stdout: a closed pipe ends them quietly.
 PIPE_VIEWS = ("meters", "recall", "events", "replay", "parsheet", "simulate", "rng-dump")
 

@@ -1,12 +1,13 @@
 """``cabinet run``: the whole cabinet on one computer, every device simulated.
 
-Owns: starting the engine (``python -m cabinet engine --devices sim``, journal
-in the user data directory) and the table UI (``python -m ui``) as separate
-processes, the demo player when there is no display, the run folder
-(screenshots, the printed voucher, both processes' logs) and a clean stop:
-Ctrl-C, SIGTERM, closing the window or the end of the demo stops the UI,
-then the engine (SIGTERM, then SIGKILL after a timeout), and nothing is left
-running.
+Owns: starting the casino host twin (``python -m cabinet sim-host``: a SAS host
+on a pty, issue 13), the engine (``python -m cabinet engine --devices sim
+--sas-port <the host's pty>``, journal in the user data directory) and the table
+UI (``python -m ui``) as separate processes, the demo player when there is no
+display, the run folder (screenshots, the printed voucher, the processes' logs,
+the host's database) and a clean stop: Ctrl-C, SIGTERM, closing the window or
+the end of the demo stops the UI, then the engine, then the host (SIGTERM, then
+SIGKILL after a timeout), and nothing is left running.
 
 - With a display (``DISPLAY``/``WAYLAND_DISPLAY`` set, or ``--window``): a
   window to play in, with the UI's dev keys (``ui.devkeys``: notes, the last
@@ -30,6 +31,7 @@ import datetime as dt
 import fcntl
 import os
 import queue
+import re
 import shutil
 import signal
 import subprocess
@@ -46,6 +48,7 @@ import platformdirs
 from cabinet.shell.paths import APP, default_journal
 
 ENGINE_READY_TIMEOUT_S = 30.0
+SAS_HOST_READY_TIMEOUT_S = 15.0
 UI_START_TIMEOUT_S = 30.0
 STOP_TIMEOUT_S = 10.0
 SHOT_TIMEOUT_S = 15.0
@@ -64,6 +67,13 @@ def default_out_dir() -> Path:
     base = root / "out" if (root / "pyproject.toml").exists() else \
         Path(platformdirs.user_data_dir(APP)) / "runs"
     return base / dt.datetime.now().strftime("run-%Y%m%d-%H%M%S")
+
+
+def sas_port_of(ready_line: str) -> str | None:
+    """Machine 1's pty in ``cabinet sim-host``'s ready line
+    (``sas host ready: machine 1 on /dev/pts/7 (DIR/sas-1); ...``), None if absent."""
+    found = re.search(r"\bmachine 1 on (\S+)", ready_line)
+    return found.group(1) if found else None
 
 
 def has_display() -> bool:
@@ -248,9 +258,19 @@ def main(*, rounds: int = 5, variant: str | None = None, out: str | None = None,
               f"journal {journal_path}", flush=True)
         env = {**os.environ, "CABINET_LOG": os.environ.get("CABINET_LOG", "INFO"),
                "PYGAME_HIDE_SUPPORT_PROMPT": "1"}
+        host = Child("sas-host", [sys.executable, "-m", "cabinet", "sim-host", "--machines", "1",
+                                  "--dir", str(sim_dir / "sas")],
+                     env=env, log=out_dir / "sas-host.log")
+        children.append(host)
+        ready = host.wait_line("sas host ready", SAS_HOST_READY_TIMEOUT_S)
+        sas_port = sas_port_of(ready or "")
+        if sas_port is None:
+            print(f"cabinet run: the SAS host twin did not start; see {host.log_path}", file=sys.stderr)
+            return 1
         engine = Child("engine", [sys.executable, "-m", "cabinet", "engine",
                                   "--journal", str(journal_path), "--socket", str(sock),
-                                  "--devices", "sim", "--sim-dir", str(sim_dir)],
+                                  "--devices", "sim", "--sim-dir", str(sim_dir),
+                                  "--sas-port", sas_port],
                        env=env, log=out_dir / "engine.log")
         children.append(engine)
         if engine.wait_line("engine ready", ENGINE_READY_TIMEOUT_S) is None:
@@ -287,6 +307,9 @@ def main(*, rounds: int = 5, variant: str | None = None, out: str | None = None,
             if not engine.running:
                 print(f"cabinet run: the engine stopped; see {engine.log_path}", file=sys.stderr)
                 break
+            if not host.running:
+                print(f"cabinet run: the SAS host twin stopped; see {host.log_path}", file=sys.stderr)
+                break
             if not ui.running:
                 if not windowed or play or ui.proc.returncode != 0:
                     print(f"cabinet run: the table UI stopped (status {ui.proc.returncode}); "
@@ -310,7 +333,7 @@ def main(*, rounds: int = 5, variant: str | None = None, out: str | None = None,
         stop.set()
         if demo_thread is not None:
             demo_thread.join(5.0)  # it closes its sockets before the engine goes
-        for child in reversed(children):  # the UI first, then the engine
+        for child in reversed(children):  # the UI first, then the engine, then the host
             child.stop()
         _collect_tickets(sim_dir, out_dir)
         shutil.rmtree(tmp, ignore_errors=True)
@@ -381,3 +404,4 @@ def _report(out_dir: Path, result: Any, shots: Shots | None, status: int) -> Non
     for p in sorted(out_dir.glob("*.png")) + sorted(out_dir.glob("voucher-*.txt")):
         print(f"  {p.name}")
     print("  engine.log, ui.log, frames/ (the UI's screenshot on every mode change)", flush=True)
+    print("  sas-host.log, sim/sas/host.sqlite3 (the casino host twin's log and database)", flush=True)

@@ -1,0 +1,213 @@
+"""``cabinet sim-host``: the SAS host twin in a process of its own, with a control socket.
+
+Owns: argument parsing, the per-machine pty links and ``host.json`` in ``--dir``, the
+ready line, the live floor view, and the line-delimited JSON control socket
+(``host_command``).  ``cabinet.shell.sim_control.sim_host_main`` calls ``main``.
+Must not import: serial, cabinet.*.
+
+Control socket: one JSON object per line in, one per line out; ``"machine"`` is a SAS
+address (default the first).  Commands:
+
+- ``{"cmd": "send", "machine": 1, "poll": "0x1C", "data": "hex"}``: any long poll of
+  the layout table; the answer's ``reply`` is ``{"kind": "data"|"ack"|"nack"|"busy"|
+  "none", "hex": raw bytes, "data": data bytes}``.
+- ``shut_down``, ``start_up``, ``enable_bills``, ``disable_bills``,
+  ``enter_maintenance``, ``exit_maintenance``: ``{"ack": true|false}``.
+- ``{"cmd": "configure_bills", "bills_minor": [100, 500], "keep_enabled": true}``,
+  ``{"cmd": "set_time"}`` (now) or with ``"when": "2026-12-01T13:00:00"``.
+- ``handpay_reset`` (``{"code": n|null}``), ``{"cmd": "rom_signature", "seed": 4660}``
+  (``{"signature": n|null}``).
+- ``exceptions`` (``[{"code", "name", "at"}]``), ``meters``, ``status`` (every
+  machine), ``view`` (the floor view text), ``pause``, ``resume``.
+
+Errors: ``{"ok": false, "error": "<one line>"}``; a bad request never stops the host.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import datetime as dt
+import json
+import signal
+import socketserver
+import sys
+import tempfile
+import threading
+from pathlib import Path
+from typing import Any
+
+from drivers.sas.host_codec import Ack, Busy, DataReply, Nack, Reply
+from drivers.sim.sas_host import SasHost
+from drivers.sim.sas_host_view import floor_view
+
+#: AF_UNIX paths longer than this do not fit ``sockaddr_un`` (108 bytes with the NUL).
+MAX_SOCKET_PATH = 100
+_ACKED = {"shut_down": SasHost.shut_down, "start_up": SasHost.start_up,
+          "enable_bills": SasHost.enable_bill_acceptor, "disable_bills": SasHost.disable_bill_acceptor,
+          "enter_maintenance": SasHost.enter_maintenance, "exit_maintenance": SasHost.exit_maintenance}
+COMMANDS = ("send", *_ACKED, "configure_bills", "set_time", "handpay_reset", "rom_signature",
+            "exceptions", "meters", "status", "view", "pause", "resume")
+
+
+def reply_json(reply: Reply | None) -> dict[str, Any]:
+    """A host codec reply as JSON (see the module docstring)."""
+    if reply is None:
+        return {"kind": "none"}
+    kinds = {Ack: "ack", Nack: "nack", Busy: "busy", DataReply: "data"}
+    out: dict[str, Any] = {"kind": kinds.get(type(reply), type(reply).__name__.lower())}
+    if isinstance(reply, DataReply):
+        out.update(hex=reply.raw.hex(" "), data=reply.data.hex(" "), command=f"0x{reply.command:02X}")
+    return out
+
+
+def _int(msg: dict[str, Any], key: str, default: Any = None) -> int:
+    value = msg.get(key, default)
+    if isinstance(value, str):
+        try:
+            value = int(value, 0)
+        except ValueError:
+            raise ValueError(f'"{key}" {value[:12]!r} is not a number') from None
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ValueError(f'"{key}" must be an integer (or "0x.." text)')
+    return value
+
+
+def host_command(host: SasHost, line: str | bytes) -> dict[str, Any]:
+    """Carry out one control line on ``host``; never raises (see the module docstring)."""
+    try:
+        msg = json.loads(line)
+    except (ValueError, RecursionError) as e:
+        return {"ok": False, "error": f"not JSON: {' '.join(str(e).split())[:120]}"}
+    if not isinstance(msg, dict) or not isinstance(msg.get("cmd"), str):
+        return {"ok": False, "error": f'a request is a JSON object with "cmd" (one of {", ".join(COMMANDS)})'}
+    cmd = msg["cmd"]
+    try:
+        if cmd in ("status", "view", "pause", "resume"):
+            if cmd == "status":
+                return {"ok": True, "machines": [dataclasses.asdict(s) for s in host.status()]}
+            if cmd == "view":
+                return {"ok": True, "view": floor_view(host.status())}
+            (host.pause if cmd == "pause" else host.resume)()
+            return {"ok": True}
+        machine = _int(msg, "machine", host.addresses[0])
+        if machine not in host.addresses:
+            raise ValueError(f"no machine {machine} (the host polls {host.addresses})")
+        if cmd == "send":
+            data = msg.get("data", "")
+            if not isinstance(data, str):
+                raise ValueError('"data" must be hex text')
+            reply = host.send(machine, _int(msg, "poll"), bytes.fromhex(data))
+            return {"ok": True, "reply": reply_json(reply)}
+        if cmd in _ACKED:
+            return {"ok": True, "ack": _ACKED[cmd](host, machine)}
+        if cmd == "configure_bills":
+            bills = msg.get("bills_minor")
+            if not isinstance(bills, list) or not all(isinstance(b, int) for b in bills):
+                raise ValueError('"bills_minor" must be a list of integers')
+            return {"ok": True, "ack": host.configure_bills(machine, bills, bool(msg.get("keep_enabled", True)))}
+        if cmd == "set_time":
+            when = msg.get("when")
+            at = dt.datetime.fromisoformat(when) if isinstance(when, str) else None
+            return {"ok": True, "ack": host.set_date_time(machine, at)}
+        if cmd == "handpay_reset":
+            return {"ok": True, "code": host.remote_handpay_reset(machine)}
+        if cmd == "rom_signature":
+            return {"ok": True, "signature": host.rom_signature(machine, _int(msg, "seed", 0))}
+        if cmd == "exceptions":
+            return {"ok": True, "exceptions": [dataclasses.asdict(e) for e in host.exceptions(machine)]}
+        if cmd == "meters":
+            return {"ok": True, "meters": host.meters(machine)}
+    except (ValueError, KeyError) as e:
+        return {"ok": False, "error": f"{cmd}: {' '.join(str(e).split())[:160]}"}
+    return {"ok": False, "error": f"unknown command {cmd[:24]!r} (known: {', '.join(COMMANDS)})"}
+
+
+class _Handler(socketserver.StreamRequestHandler):
+    def handle(self) -> None:
+        host: SasHost = self.server.host  # type: ignore[attr-defined]
+        for raw in self.rfile:
+            try:
+                reply = host_command(host, raw)
+            except Exception as e:  # a host bug must not drop the control link
+                reply = {"ok": False, "error": f"{type(e).__name__}: {e}"}
+            try:
+                self.wfile.write((json.dumps(reply) + "\n").encode())
+                self.wfile.flush()
+            except OSError:
+                return
+
+
+class _Server(socketserver.ThreadingMixIn, socketserver.UnixStreamServer):
+    daemon_threads = True
+
+
+def _addresses(text: str) -> list[int]:
+    try:
+        return [int(a) for a in text.replace(",", " ").split()]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"--address {text!r}: give addresses like 1,2,3") from None
+
+
+def _parser() -> argparse.ArgumentParser:
+    ap = argparse.ArgumentParser(prog="cabinet sim-host", description=(
+        "a simulated casino host (SAS 6.02) on pseudo-terminals, one per machine; point a "
+        "cabinet at it with 'cabinet engine --sas-port DIR/sas-N'"))
+    which = ap.add_mutually_exclusive_group()
+    which.add_argument("--machines", type=int, default=1, metavar="N", help="machines at addresses 1..N")
+    which.add_argument("--address", type=_addresses, metavar="A,B", help="machine addresses (1-127)")
+    ap.add_argument("--dir", help="folder for the pty links sas-N, host.json, host.sqlite3, host.sock "
+                                  "(default: a new temporary folder)")
+    ap.add_argument("--db", help="host database (default DIR/host.sqlite3)")
+    ap.add_argument("--socket", help="control socket (default DIR/host.sock)")
+    ap.add_argument("--poll-ms", type=float, default=200.0, help="general poll period (default 200)")
+    ap.add_argument("--reply-timeout-ms", type=float, default=100.0, help="no reply after (default 100)")
+    ap.add_argument("--link-down-s", type=float, default=5.0, help="link down after (default 5)")
+    ap.add_argument("--meter-s", type=float, default=3.0, help="0x1C/0x1A period (default 3)")
+    ap.add_argument("--view", action="store_true", help="print the floor view every second")
+    return ap
+
+
+def main(argv: list[str]) -> int:
+    """Run the host until SIGTERM/SIGINT; returns the exit status (2 on bad arguments)."""
+    ap = _parser()
+    args = ap.parse_args(argv)
+    addresses = args.address or list(range(1, args.machines + 1))
+    folder = Path(args.dir) if args.dir else Path(tempfile.mkdtemp(prefix="cabinet-sim-host-"))
+    sock = Path(args.socket) if args.socket else folder / "host.sock"
+    if len(str(sock)) > MAX_SOCKET_PATH:
+        sock = Path(tempfile.mkdtemp(prefix="sas-host-")) / "host.sock"
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        host = SasHost(addresses, directory=folder, db_path=args.db or folder / "host.sqlite3",
+                       poll_interval_s=args.poll_ms / 1000, reply_timeout_s=args.reply_timeout_ms / 1000,
+                       link_down_s=args.link_down_s, meter_interval_s=args.meter_s,
+                       on_link=lambda a, up: print(f"sas host: machine {a} link {'up' if up else 'down'}",
+                                                   flush=True))
+    except (ValueError, OSError) as e:
+        print(f"cabinet sim-host: {e}", file=sys.stderr)
+        return 2
+    stop = threading.Event()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(sig, lambda *_: stop.set())
+    sock.unlink(missing_ok=True)
+    server = _Server(str(sock), _Handler)
+    server.host = host  # type: ignore[attr-defined]
+    threading.Thread(target=server.serve_forever, name="sas-host-control", daemon=True).start()
+    (folder / "host.json").write_text(json.dumps({
+        "machines": {str(a): {"tty": host.tty(a), "link": host.path(a)} for a in addresses},
+        "socket": str(sock), "database": str(host.db.path)}, indent=1) + "\n")
+    where = ", ".join(f"machine {a} on {host.tty(a)} ({host.path(a)})" for a in addresses)
+    print(f"sas host ready: {where}; control {sock}; database {host.db.path}", flush=True)
+    try:
+        while not stop.wait(1.0):
+            if args.view:
+                clear = "\x1b[H\x1b[2J" if sys.stdout.isatty() else ""
+                print(clear + floor_view(host.status(), f"SAS floor {dt.datetime.now():%H:%M:%S}"), flush=True)
+    finally:
+        server.shutdown()
+        server.server_close()
+        sock.unlink(missing_ok=True)
+        host.close()
+        print("sas host stopped", flush=True)
+    return 0

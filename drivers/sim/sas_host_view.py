@@ -1,0 +1,45 @@
+"""The host twin's live floor view: one text line per machine (issue 13).
+
+Owns: formatting ``MachineStatus`` records as the table ``cabinet sim-host --view``
+prints.  Must not import: serial, time, cabinet.*.  Pure.
+
+Columns: address, link state (``up``/``down``, with the age of the last valid reply),
+credits, coin in, coin out, drop, games played (credits of the accounting denomination
+and counts, as read from long polls 0x1A and 0x1C; ``-`` before the first reading)
+and the last five exceptions by name, oldest first.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from drivers.sim.sas_host_data import MachineStatus
+
+HEADER = (f"{'addr':>4}  {'link':<10} {'credits':>9} {'coin in':>10} {'coin out':>10} "
+          f"{'drop':>10} {'games':>7}  last exceptions")
+
+
+def _num(meters: dict[str, int], name: str, width: int) -> str:
+    value = meters.get(name)
+    return f"{'-' if value is None else value:>{width}}"
+
+
+def _link(status: MachineStatus) -> str:
+    if status.link_up:
+        age = status.last_reply_age_s or 0.0
+        return f"up {age:4.1f}s"
+    return "down"
+
+
+def floor_line(status: MachineStatus) -> str:
+    """One machine's line of the floor view."""
+    m = status.meters
+    exceptions = ", ".join(status.last_exceptions) or "-"
+    return (f"{status.address:>4}  {_link(status):<10} {_num(m, 'current_credits', 9)} "
+            f"{_num(m, 'coin_in', 10)} {_num(m, 'coin_out', 10)} {_num(m, 'drop', 10)} "
+            f"{_num(m, 'games_played', 7)}  {exceptions}")
+
+
+def floor_view(statuses: Sequence[MachineStatus], title: str = "SAS floor") -> str:
+    """The whole floor view: ``title``, the header, a line per machine (no final newline)."""
+    return "\n".join([title, HEADER, *(floor_line(s) for s in statuses)])
