@@ -126,9 +126,16 @@ class HostCommand:
         bills_minor: 0x08: the bill values in minor units the host enables.
         date_time: 0x7F: the host's local date and time as sent, ``(year, month,
             day, hour, minute, second)``; the shell turns it into a clock offset.
+        action_flag: 0x08: the action flag byte as sent (bit 0: 1 = keep the bill
+            acceptor enabled after each accepted bill, 0 = disable it after each bill;
+            saspy ``configure_bill_denom``); None for other commands.
+        broadcast: True when the host sent it to address 0 (every EGM; only 0x7F is
+            taken from a broadcast).
     """
 
     name: str
     command: int
     bills_minor: tuple[int, ...] = ()
     date_time: tuple[int, int, int, int, int, int] | None = None
+    action_flag: int | None = None
+    broadcast: bool = False
