@@ -50,11 +50,15 @@ class HandpayInfo:
         amount_credits: the handpay's amount in credits.
         kind: ``cancelled_credits`` or ``jackpot``.
         level: SAS progressive level (0 for a non-progressive handpay).
+        handpay_id: the engine's id for this handpay (0 when it has none): a changed
+            value is a new handpay even when amount, kind and level repeat, so the
+            link announces 0x51 again.
     """
 
     amount_credits: int
     kind: str = "cancelled_credits"
     level: int = 0
+    handpay_id: int = 0
 
 
 @dataclass(frozen=True, slots=True)

@@ -187,9 +187,15 @@ def test_handpay_pending_resent_every_15_s_until_1b() -> None:
     assert writes(r.receive(lp(0x1B), 15100)) == [with_crc(h("01 1B 00 00 00 00 01 23 45 00 00 00") + bytes(10))]
     r.receive(gp(0), 15200)
     assert r.receive(gp(), 31000) == [h("00")]
+    r.update(exc_view(handpay=HandpayInfo(12345, "jackpot")))   # the same handpay, a new view
+    r.receive(gp(0), 31100)
+    assert r.receive(gp(), 47000) == [h("00")]
     r.update(exc_view(handpay=None))
     r.update(exc_view(handpay=HandpayInfo(500)))
-    assert r.receive(gp(), 32000) == [h("51")]
+    assert r.receive(gp(), 48000) == [h("51")]
+    r.receive(lp(0x1B), 48100)
+    r.update(exc_view(handpay=HandpayInfo(500, handpay_id=2)))      # equal fields, new handpay
+    assert r.receive(gp(), 48200) == [h("51")]
 
 
 def test_queued_handpay_pending_counts_as_the_first_send() -> None:
