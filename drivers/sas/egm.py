@@ -16,6 +16,15 @@ Rules and their sources (research/sas.md unless named):
   and the id is never sent again, even while the view still lists it.  A repeat of the
   same poll gets the same reply again.  When the link goes down the unacknowledged
   reply is forgotten, so the exception is sent again (nothing is lost).
+  The same table is in Aristocrat ``Sas.Client`` ``HostAcknowledgementProvider`` ("taken
+  from Section 3.1": a general poll is acknowledged by "any long poll, global poll, or
+  general poll to any other gaming machine address"), and nCompass's host never sends
+  the same poll twice in a row unless it retries (``SASInterface::SendToSAS`` inserts a
+  0x1A "so there is not two of the same polls").  So a host must put another poll
+  between two general polls to the same EGM, or it hears the same exception again.
+  Differences from Aristocrat, kept from ``EgmCodec``: a long poll counts as a repeat only
+  when the whole message is identical (Aristocrat: address and command), and every
+  repeat is answered (Aristocrat: no answer to the third try).
 - A repeated general poll whose reply carried nothing (00) gets a fresh answer: a host
   that missed a 00 loses nothing if it hears of a new exception instead.
 - 0x51 handpay pending is re-sent every 15 s while ``view.handpay`` is set until the host
