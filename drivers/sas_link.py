@@ -34,7 +34,8 @@ from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
 from drivers.errors import DriverError
-from drivers.sas.egm import EgmResponder, ExceptionAcked, LinkChanged, Output, RomSignatureRequested, Wall
+from drivers.sas.egm import EgmResponder, ExceptionAcked, LinkChanged, Output, RomSignatureRequested
+from drivers.sas.egm_replies import Wall
 from drivers.sas.egm_view import EgmView, HostCommand
 from drivers.sas.rom_signature import RomSignature
 from drivers.serial_port import PORT_ERRORS, SerialLike, is_pty, open_serial

@@ -50,25 +50,21 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from drivers.errors import ProtocolError
-from drivers.sas import bcd, egm_meters, replies
+from drivers.sas import egm_meters, replies
 from drivers.sas.codec import (
     EgmCodec,
     GeneralPoll,
     LongPoll,
     UnknownPoll,
     parse_rom_signature_request,
-    parse_selected_meters_request,
 )
+from drivers.sas.egm_replies import VIEW_REPLIES, Wall, handpay_reply, parse_date_time
 from drivers.sas.egm_view import EgmView, HostCommand, HostException
 from drivers.sas.exception_codes import EXCEPTION_CODES
-from drivers.sas.messages import Meters1C, meter_width
 
 LINK_TIMEOUT_MS = 5000
 HANDPAY_RESEND_MS = 15000
 HANDPAY_PENDING = EXCEPTION_CODES["handpay_pending"]
-
-#: (year, month, day, hour, minute, second) of the cabinet's wall clock.
-Wall = tuple[int, int, int, int, int, int]
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,26 +105,6 @@ class _Pending:
     exception_id: int = -1
 
 
-def parse_date_time(data: bytes) -> Wall:
-    """0x7F data: MMDDYYYY (4 BCD) HHMMSS (3 BCD) -> (year, month, day, hour, minute, second).
-
-    Source: nCompass ``LongPoll7FMessage.cpp`` ``Fill``.
-
-    Raises:
-        ProtocolError: not 7 bytes, not BCD, or not a calendar date and time.
-    """
-    if len(data) != 7:
-        raise ProtocolError(f"0x7F date and time is 7 bytes, got {len(data)}")
-    date, time_ = bcd.decode(data[:4]), bcd.decode(data[4:])
-    month, day, year = date // 1000000, date // 10000 % 100, date % 10000
-    hour, minute, second = time_ // 10000, time_ // 100 % 100, time_ % 100
-    days = (31, 29 if year % 4 == 0 and (year % 100 or year % 400 == 0) else 28, 31, 30, 31, 30,
-            31, 31, 30, 31, 30, 31)
-    if not (1 <= month <= 12 and 1 <= day <= days[month - 1] and hour < 24 and minute < 60 and second < 60):
-        raise ProtocolError(f"0x7F {data.hex(' ')} is not a valid date and time")
-    return (year, month, day, hour, minute, second)
-
-
 class EgmResponder:
     """One EGM's SAS responder: ``receive`` the PARMRK stream, get ``Output``s.
 
@@ -167,11 +143,8 @@ class EgmResponder:
         self._rom_reply: bytes | None = None
         self._rom_seed: int | None = None
         self.counts: dict[str, int] = dict(acked=0, unmapped=0, ignored=0, bad_data=0, repeats=0)
-        self._longs: dict[int, Callable[[EgmView, LongPoll, int, Wall | None, list[Output]], bytes | None]] = {
-            0x08: self._lp_08, 0x0F: self._lp_0f, 0x18: self._lp_18, 0x19: self._lp_19,
-            0x1A: self._lp_1a, 0x1B: self._lp_1b, 0x1C: self._lp_1c, 0x1E: self._lp_1e, 0x1F: self._lp_1f,
-            0x21: self._lp_21, 0x2F: self._lp_2f, 0x51: self._lp_51, 0x53: self._lp_53, 0x54: self._lp_54,
-            0x55: self._lp_55, 0x7E: self._lp_7e, 0x7F: self._lp_7f, 0x94: self._lp_94,
+        self._longs: dict[int, Callable[[EgmView, LongPoll, list[Output]], bytes]] = {
+            0x08: self._lp_08, 0x1B: self._lp_1b, 0x21: self._lp_21, 0x7F: self._lp_7f, 0x94: self._lp_94,
         }
 
     # --- state from the engine -------------------------------------------------------------
@@ -278,7 +251,7 @@ class EgmResponder:
         if isinstance(event, GeneralPoll):
             out.append(self.codec.answer(event, self._general(now_ms, out)))
             return
-        reply = self._long(event, now_ms, wall, out)
+        reply = self._long(event, wall, out)
         if reply is None:
             self.counts["ignored"] += 1
         else:
@@ -349,7 +322,7 @@ class EgmResponder:
             except ProtocolError:
                 self.counts["bad_data"] += 1
 
-    def _long(self, event: LongPoll, now_ms: int, wall: Wall | None, out: list[Output]) -> bytes | None:
+    def _long(self, event: LongPoll, wall: Wall | None, out: list[Output]) -> bytes | None:
         address = event.address
         view = self._view
         if view is None:
@@ -359,109 +332,37 @@ class EgmResponder:
             if command in _SIMPLE_COMMANDS:
                 out.append(HostCommand(_SIMPLE_COMMANDS[command], command))
                 return replies.ack(address)
-            if command in egm_meters.SINGLE_METERS:
-                return replies.meter_reply(address, command,
-                                           egm_meters.wrap(getattr(view, egm_meters.SINGLE_METERS[command])))
             handler = self._longs.get(command)
-            return None if handler is None else handler(view, event, now_ms, wall, out)
+            if handler is not None:
+                return handler(view, event, out)
+            builder = VIEW_REPLIES.get(command)
+            return None if builder is None else builder(view, address, event.data, wall)
         except (ProtocolError, ValueError):
             self.counts["bad_data"] += 1
             return None
 
-    def _lp_08(self, view: EgmView, event: LongPoll, now_ms: int, wall: Wall | None, out: list[Output]) -> bytes:
+    def _lp_08(self, view: EgmView, event: LongPoll, out: list[Output]) -> bytes:
         bills = egm_meters.parse_bill_mask(event.data[:4])
         out.append(HostCommand("configure_bill_denominations", 0x08, bills_minor=bills, action_flag=event.data[4]))
         return replies.ack(event.address)
 
-    def _lp_0f(self, view: EgmView, event: LongPoll, now_ms: int, wall: Wall | None, out: list[Output]) -> bytes:
-        return replies.meters_block(event.address, 0x0F, egm_meters.field_meters(view, egm_meters.METERS_0F))
+    def _lp_1b(self, view: EgmView, event: LongPoll, out: list[Output]) -> bytes:
+        if view.handpay is not None:
+            self._handpay_read = True  # the host has it: stop the 15 s re-sends of 0x51
+        return handpay_reply(view, event.address)
 
-    def _lp_18(self, view: EgmView, event: LongPoll, now_ms: int, wall: Wall | None, out: list[Output]) -> bytes:
-        return replies.games_since_power_up(event.address, egm_meters.wrap(view.games_since_power_up, 2),
-                                            egm_meters.wrap(view.games_since_door_closed, 2))
-
-    def _lp_19(self, view: EgmView, event: LongPoll, now_ms: int, wall: Wall | None, out: list[Output]) -> bytes:
-        return replies.meters_block(event.address, 0x19, egm_meters.field_meters(view, egm_meters.METERS_19))
-
-    def _lp_1a(self, view: EgmView, event: LongPoll, now_ms: int, wall: Wall | None, out: list[Output]) -> bytes:
-        return replies.current_credits(event.address, egm_meters.wrap(view.current_credits))
-
-    def _lp_1b(self, view: EgmView, event: LongPoll, now_ms: int, wall: Wall | None, out: list[Output]) -> bytes:
-        hp = view.handpay
-        if hp is None:
-            return replies.handpay_information(event.address)
-        self._handpay_read = True  # the host has it: stop the 15 s re-sends of 0x51
-        return replies.handpay_information(event.address, level=hp.level,
-                                           amount=egm_meters.wrap(hp.amount_credits, 5))
-
-    def _lp_1c(self, view: EgmView, event: LongPoll, now_ms: int, wall: Wall | None, out: list[Output]) -> bytes:
-        w = egm_meters.wrap
-        return replies.meters_1c(event.address, Meters1C(
-            w(view.coin_in), w(view.coin_out), w(view.drop), w(view.jackpot), w(view.games_played),
-            w(view.games_won), w(view.slot_door_opened), w(view.power_reset)))
-
-    def _lp_1e(self, view: EgmView, event: LongPoll, now_ms: int, wall: Wall | None, out: list[Output]) -> bytes:
-        return replies.meters_block(event.address, 0x1E, egm_meters.bills_1e(view))
-
-    def _lp_1f(self, view: EgmView, event: LongPoll, now_ms: int, wall: Wall | None,
-               out: list[Output]) -> bytes | None:
-        info = view.machine_info
-        return None if info is None else replies.machine_info(event.address, info)
-
-    def _lp_21(self, view: EgmView, event: LongPoll, now_ms: int, wall: Wall | None, out: list[Output]) -> bytes:
+    def _lp_21(self, view: EgmView, event: LongPoll, out: list[Output]) -> bytes:
         seed = parse_rom_signature_request(event.data)
         self._rom_seed = seed
         self._rom_reply = None  # a new request replaces a result not yet delivered
         out.append(RomSignatureRequested(seed))
         return replies.ack(event.address)
 
-    def _lp_2f(self, view: EgmView, event: LongPoll, now_ms: int, wall: Wall | None,
-               out: list[Output]) -> bytes | None:
-        game, codes = parse_selected_meters_request(event.data)
-        if not self._game_exists(view, game):
-            return None
-        meters: list[tuple[int, int]] = []
-        for code in codes:
-            value = egm_meters.selected_meter(view, code)
-            if value is not None:
-                meters.append((code, egm_meters.wrap(value, meter_width(code))))
-        return replies.selected_meters(event.address, game, meters)
-
-    @staticmethod
-    def _game_exists(view: EgmView, game: int) -> bool:
-        # Game 0 is the whole machine; with one game (or none listed) game 1 is the
-        # machine too.  Per-game meters of a multi-game cabinet are not in the view.
-        return game == 0 or (game == 1 and len(view.games) <= 1)
-
-    def _lp_51(self, view: EgmView, event: LongPoll, now_ms: int, wall: Wall | None, out: list[Output]) -> bytes:
-        return replies.two_digit_count(event.address, 0x51, len(view.games))
-
-    def _lp_53(self, view: EgmView, event: LongPoll, now_ms: int, wall: Wall | None,
-               out: list[Output]) -> bytes | None:
-        game = bcd.decode(event.data)
-        if game == 0:
-            info = view.machine_info
-        elif game <= len(view.games):
-            info = view.games[game - 1]
-        else:
-            return None
-        return None if info is None else replies.game_configuration(event.address, game, info)
-
-    def _lp_54(self, view: EgmView, event: LongPoll, now_ms: int, wall: Wall | None, out: list[Output]) -> bytes:
-        return replies.sas_version(event.address, view.serial_number[: replies.MAX_SERIAL_LEN])
-
-    def _lp_55(self, view: EgmView, event: LongPoll, now_ms: int, wall: Wall | None, out: list[Output]) -> bytes:
-        return replies.two_digit_count(event.address, 0x55, egm_meters.wrap(view.selected_game, 2))
-
-    def _lp_7e(self, view: EgmView, event: LongPoll, now_ms: int, wall: Wall | None,
-               out: list[Output]) -> bytes | None:
-        return None if wall is None else replies.date_time(event.address, *wall)
-
-    def _lp_7f(self, view: EgmView, event: LongPoll, now_ms: int, wall: Wall | None, out: list[Output]) -> bytes:
+    def _lp_7f(self, view: EgmView, event: LongPoll, out: list[Output]) -> bytes:
         out.append(HostCommand("set_clock", 0x7F, date_time=parse_date_time(event.data)))
         return replies.ack(event.address)
 
-    def _lp_94(self, view: EgmView, event: LongPoll, now_ms: int, wall: Wall | None, out: list[Output]) -> bytes:
+    def _lp_94(self, view: EgmView, event: LongPoll, out: list[Output]) -> bytes:
         if view.handpay is None:
             return replies.remote_handpay_reset(event.address, replies.HANDPAY_RESET_NOT_IN_HANDPAY)
         out.append(HostCommand("remote_handpay_reset", 0x94))

@@ -16,8 +16,8 @@ from drivers.sas.egm import (
     LinkChanged,
     Output,
     RomSignatureRequested,
-    parse_date_time,
 )
+from drivers.sas.egm_replies import parse_date_time
 from drivers.sas.egm_view import EgmView, HandpayInfo, HostCommand, HostException
 from drivers.sas.host_codec import (
     DataReply,
