@@ -479,3 +479,18 @@ def test_fuzz_never_raises_never_answers_others_never_commands_from_bad_bytes() 
         r.tick(now)
     assert commands > 50  # the valid ones did get through
     assert r.codec.counts["crc"] > 50 and r.codec.counts["other_address"] > 500
+
+
+def test_codec_lets_a_general_poll_carry_only_our_delayed_data_reply() -> None:
+    """Issue 13: EgmCodec.answer accepts, for a general poll, one byte or a data reply
+    from our address with a good CRC (the delayed 0x21), nothing else."""
+    from drivers.sas.codec import EgmCodec, GeneralPoll
+
+    codec = EgmCodec(1)
+    (event,) = codec.feed(gp())
+    assert isinstance(event, GeneralPoll)
+    assert codec.answer(event, with_crc(h("01 21 EF BE"))) == with_crc(h("01 21 EF BE"))
+    with pytest.raises(ValueError, match="one exception byte"):
+        codec.answer(event, with_crc(h("02 21 EF BE")))
+    with pytest.raises(ValueError, match="one exception byte"):
+        codec.answer(event, h("01 21 EF BE 00 00"))
