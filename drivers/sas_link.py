@@ -143,6 +143,7 @@ class SasLink:
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self._last_poll_wall_s: float | None = None
+        self._open_failures = 0
         self._link_counts = dict(opens=0, port_errors=0, writes=0, callback_errors=0, view_errors=0,
                                  rom_signatures=0)
         #: the last 1,000 delays from the read that completed a poll to its reply written, ms
@@ -240,8 +241,12 @@ class SasLink:
                 except (termios.error, OSError, ValueError) as exc:
                     log.warning("SAS link %s: cannot set the wakeup mode (%s)", self._url, exc)
         except _OPEN_ERRORS as exc:
-            log.warning("SAS link %s: cannot open (%s)", self._url, exc)
+            self._open_failures += 1
+            # The first failure is a warning; the retries (every few seconds) stay quiet.
+            log.log(logging.WARNING if self._open_failures == 1 else logging.DEBUG,
+                    "SAS link %s: cannot open (%s); retrying with backoff", self._url, exc)
             return False
+        self._open_failures = 0
         self._port = port
         self._responder.reset_line()
         self._link_counts["opens"] += 1
