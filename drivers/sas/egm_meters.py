@@ -13,7 +13,7 @@ their BCD width (issue 13: "modulo the BCD width"); a negative value reads as 0.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 
 from drivers.sas.egm_view import EgmView
 
@@ -155,16 +155,38 @@ METER_CODES: dict[int, Callable[[EgmView], int]] = {
 }
 
 
-def selected_meter(view: EgmView, code: int, extra: Mapping[int, int] | None = None) -> int | None:
-    """Value of SAS meter ``code`` for the whole machine, or None when the cabinet does
-    not count it (the 0x2F reply then leaves the code out: nCompass
-    ``LongPoll2FMessage.cpp`` parses the reply code by code and leaves meters it is not
-    sent as invalid; the spec text is not in our sources, so UNVERIFIED).
+#: The codes that are per game (answered for game N >= 1).  Source: nCompass
+#: ``SASPollMessage.h`` ``subGameMeterCodeMap`` (0x05 games played, 0x00 coin in, 0x1C,
+#: 0x1F, 0x06 games won...), plus 0x01, 0x02 and 0x07 (coin out, jackpot, games lost:
+#: per game by nature; not in that map).  Machine-wide meters (credits, bills, drop,
+#: cancelled credits) are answered for game 0 only, as Aristocrat ``Sas.Client``
+#: ``SendSelectedMetersForGameNHandler`` does (``x.GameMeter || data.GameNumber == 0``;
+#: current credits only "gameId == 0").
+GAME_METER_CODES = frozenset({0x00, 0x01, 0x02, 0x05, 0x06, 0x07, 0x1C, 0x1F})
 
-    ``view.extra_meters`` (or ``extra``) take precedence over the built-in codes.
+
+def game_exists(view: EgmView, game: int) -> bool:
+    """Game 0 is the whole machine; with one game (or none listed) game 1 is that game
+    and its meters are the machine's.  Per-game meters of several games are not in the
+    view: such games answer no meters."""
+    return game == 0 or (game == 1 and len(view.games) <= 1)
+
+
+def selected_meter(view: EgmView, code: int, game: int = 0) -> int | None:
+    """Value of SAS meter ``code`` for ``game`` (0: the whole machine), or None when the
+    cabinet does not count it there.  The 0x2F reply leaves such codes out: Aristocrat
+    ``Sas.Client`` (EGM side) drops codes it has no meter for
+    (``RequestedMeters.Select(SasMeterForCode).Where(x => x != null ...)``) and answers an
+    unknown game with no meters; nCompass (host side) ``LongPoll2FMessage.cpp`` parses
+    the reply code by code and leaves meters it is not sent invalid.
+
+    ``view.extra_meters`` (game 0 only) take precedence over the built-in codes.
     """
-    table = view.extra_meters if extra is None else extra
-    if code in table:
-        return int(table[code])
+    if not game_exists(view, game):
+        return None
+    if game == 0 and code in view.extra_meters:
+        return int(view.extra_meters[code])
+    if game != 0 and code not in GAME_METER_CODES:
+        return None
     getter = METER_CODES.get(code)
     return None if getter is None else getter(view)

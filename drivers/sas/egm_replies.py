@@ -56,12 +56,6 @@ def handpay_reply(view: EgmView, address: int) -> bytes:
     return replies.handpay_information(address, level=hp.level, amount=egm_meters.wrap(hp.amount_credits, 5))
 
 
-def game_exists(view: EgmView, game: int) -> bool:
-    """Game 0 is the whole machine; with one game (or none listed) game 1 is the machine
-    too.  Per-game meters of a multi-game cabinet are not in the view."""
-    return game == 0 or (game == 1 and len(view.games) <= 1)
-
-
 def _single(view: EgmView, address: int, command: int) -> bytes:
     return replies.meter_reply(address, command, egm_meters.wrap(int(getattr(view, egm_meters.SINGLE_METERS[command]))))
 
@@ -98,15 +92,19 @@ def _1f(view: EgmView, address: int, data: bytes, wall: Wall | None) -> bytes | 
     return None if view.machine_info is None else replies.machine_info(address, view.machine_info)
 
 
-def _2f(view: EgmView, address: int, data: bytes, wall: Wall | None) -> bytes | None:
+def _2f(view: EgmView, address: int, data: bytes, wall: Wall | None) -> bytes:
     game, codes = parse_selected_meters_request(data)
-    if not game_exists(view, game):
-        return None
+    body = 2  # the game number
     meters: list[tuple[int, int]] = []
     for code in codes:
-        value = egm_meters.selected_meter(view, code)
-        if value is not None:
-            meters.append((code, egm_meters.wrap(value, meter_width(code))))
+        value = egm_meters.selected_meter(view, code, game)
+        if value is None:
+            continue
+        width = meter_width(code)
+        if body + 1 + width > 0xFF:
+            break  # as many meters as the length byte allows (Aristocrat Sas.Client truncates too)
+        body += 1 + width
+        meters.append((code, egm_meters.wrap(value, width)))
     return replies.selected_meters(address, game, meters)
 
 
