@@ -48,12 +48,29 @@ def parse_date_time(data: bytes) -> Wall:
     return (year, month, day, hour, minute, second)
 
 
+#: 0x1B level byte for a handpay that is not a progressive win.  Source: Aristocrat
+#: ``Sas.Client`` ``LP1BSendHandpayInfoParser`` (the spec's table: "Level ... 01=highest,
+#: 20=lowest progressive; 40 = non progressive win; 80 = canceled credits amount"; then
+#: reset ID, and 10 unused bytes "Reserved for future use").
+LEVEL_NON_PROGRESSIVE = 0x40
+LEVEL_CANCELLED_CREDITS = 0x80
+
+
+def handpay_level(kind: str, level: int) -> int:
+    """The 0x1B level byte: a progressive level 1..0x20 as given; else 0x80 for a
+    cancelled-credits handpay, 0x40 for a (non-progressive) jackpot."""
+    if level:
+        return level
+    return LEVEL_CANCELLED_CREDITS if kind == "cancelled_credits" else LEVEL_NON_PROGRESSIVE
+
+
 def handpay_reply(view: EgmView, address: int) -> bytes:
-    """0x1B from ``view.handpay`` (all zero when none is pending)."""
+    """0x1B from ``view.handpay`` (all zero when none is pending, nCompass ``isEmpty``)."""
     hp = view.handpay
     if hp is None:
         return replies.handpay_information(address)
-    return replies.handpay_information(address, level=hp.level, amount=egm_meters.wrap(hp.amount_credits, 5))
+    return replies.handpay_information(address, level=handpay_level(hp.kind, hp.level),
+                                       amount=egm_meters.wrap(hp.amount_credits, 5))
 
 
 def _single(view: EgmView, address: int, command: int) -> bytes:

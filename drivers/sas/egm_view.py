@@ -49,7 +49,9 @@ class HandpayInfo:
     Attributes:
         amount_credits: the handpay's amount in credits.
         kind: ``cancelled_credits`` or ``jackpot``.
-        level: SAS progressive level (0 for a non-progressive handpay).
+        level: SAS progressive level 1..0x20 (0 for a non-progressive handpay: the
+            link then sends 0x40, or 0x80 for ``cancelled_credits``; Aristocrat
+            Sas.Client ``LP1BSendHandpayInfoParser``).
         handpay_id: the engine's id for this handpay (0 when it has none): a changed
             value is a new handpay even when amount, kind and level repeat, so the
             link announces 0x51 again.
