@@ -45,9 +45,10 @@ def bill_exception_code(bill_minor: int) -> int:
 #: Bit n of the 4-byte mask (sent LSB first) enables this bill, in dollars.  Source:
 #: saspy (zacharytomlinson) ``sas.py`` ``configure_bill_denom`` docstring table (LSB:
 #: $1 $2 $5 $10 $20 $25 $50 $100; 2nd byte: $200 $250 $500 $1000 $2000 $2500 $5000
-#: $10000; 3rd byte: $20000 ... $1000000; MSB: TBD).  Note: saspy's code sends
-#: ``08 00`` then its 3 default bytes, which reads as MSB first and disagrees with its
-#: own table; the table (LSB first) is what is followed here.
+#: $10000; 3rd byte: $20000 ... $1000000; MSB: TBD).  Aristocrat ``Sas.Client``
+#: ``LP08ConfigureBillDenominationsParser`` (EGM side) has the same table, reads the
+#: 3 bytes after the command LSB first and the action flag at offset 6.  saspy's code
+#: sends ``08 00`` then its 3 default bytes (MSB first), disagreeing with both tables.
 BILL_MASK_DOLLARS: tuple[int, ...] = (
     1, 2, 5, 10, 20, 25, 50, 100,
     200, 250, 500, 1000, 2000, 2500, 5000, 10000,
