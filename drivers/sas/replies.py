@@ -270,7 +270,8 @@ HANDPAY_RESET_NOT_IN_HANDPAY = 2
 
 def remote_handpay_reset(address: int, code: int) -> bytes:
     """0x94 remote handpay reset reply: one status byte (nCompass ``LongPoll94Message.cpp``,
-    response 5: address, 94, code, CRC)."""
+    response 5: address, 94, code, CRC; Aristocrat ``Sas.Client``
+    ``LP94RemoteHandPayResetParser``: 0 reset, 1 unable to reset, 2 not in a handpay)."""
     return long_reply(address, 0x94, _byte(code, "0x94 code"))
 
 
@@ -278,8 +279,9 @@ def date_time(address: int, year: int, month: int, day: int, hour: int, minute: 
     """0x7E current date and time: MMDDYYYY (4 BCD), HHMMSS (3 BCD); 11 bytes in all.
 
     Source: saspy (zacharytomlinson) ``sas.py`` ``current_date_time`` (``size=11``,
-    ``data[1:8]`` parsed as ``%m%d%Y%H%M%S``); the same fields as nCompass
-    ``LongPoll7FMessage.cpp`` ``Fill`` sends to the EGM.
+    ``data[1:8]`` parsed as ``%m%d%Y%H%M%S``); Aristocrat ``Sas.Client``
+    ``LP7ESendDateTimeParser`` (EGM side: "Date 4 BCD ... MMDDYYYY, Time 3 BCD ...
+    HHMMSS 24 hour"); the same fields nCompass ``LongPoll7FMessage.cpp`` sends.
 
     Raises:
         ValueError: a field out of its range.
