@@ -20,6 +20,14 @@ Modules (none does I/O, reads a clock or draws random numbers; modelled on
   refuses replies for broadcast or another address.
 - ``host_codec``: poll builders, ``to_wire``, ``HostCodec`` reply framer (ACK, NACK,
   busy, data replies), reply data parsers.  For the host twin.
+- ``egm_view``: ``EgmView`` (what the link answers from), ``HostException``,
+  ``HandpayInfo``, ``HostCommand`` (what it hands the engine).
+- ``egm``: ``EgmResponder``: the EGM side as a pure responder (exception queue with the
+  implied ACK, 0x51 re-sends, link up/down, busy, delayed 0x21, every long poll the
+  view carries).  ``egm_replies``: the read-only long poll replies built from the view;
+  ``egm_meters``: view -> meters, 0x2F meter codes, bill tables.
+- ``rom_signature``: the incremental 0x21 signature over the program image.
+  The I/O shell around ``egm`` is ``drivers/sas_link.py``.
 
 Sources: ``research/sas.md`` (link layer, CRC vectors, exception codes, poll list),
 lakeshsharma/nCompass ``Sentinel/SASProtocol/LongPoll*Message.{h,cpp}`` (message

@@ -306,7 +306,8 @@ class EgmCodec:
 
         Raises:
             ValueError: ``event`` is broadcast or for another address than ours, the
-                reply is empty, a general poll reply is not one byte, or a long poll
+                reply is empty, a general poll reply is neither one byte nor a data
+                reply from our address with a good CRC, or a long poll
                 reply does not start with our address (ACK/data/busy) or our NACK.
         """
         if event.address == BROADCAST:
@@ -314,7 +315,12 @@ class EgmCodec:
         if event.address != self._address:
             raise ValueError(f"event for address {event.address} is not ours ({self._address})")
         if isinstance(event, GeneralPoll):
-            if len(reply) != 1:
+            # One exception byte, or the data reply of a long-running command (0x21 ROM
+            # signature) sent to the first general poll once it is ready (Aristocrat
+            # Sas.Client ``HandleGeneralPoll``: "if we have a pending message from a long
+            # running command (ROM Signature request for example) send the message").
+            delayed = len(reply) >= 4 and reply[0] == self._address and crc_ok(reply)
+            if len(reply) != 1 and not delayed:
                 raise ValueError(f"a general poll reply is one exception byte, not {len(reply)}")
         elif not reply or reply[0] not in (self._address, self._address | 0x80):
             raise ValueError(f"reply {reply.hex(' ')!r} does not come from address {self._address}")

@@ -49,12 +49,18 @@ class HandpayInfo:
     Attributes:
         amount_credits: the handpay's amount in credits.
         kind: ``cancelled_credits`` or ``jackpot``.
-        level: SAS progressive level (0 for a non-progressive handpay).
+        level: SAS progressive level 1..0x20 (0 for a non-progressive handpay: the
+            link then sends 0x40, or 0x80 for ``cancelled_credits``; Aristocrat
+            Sas.Client ``LP1BSendHandpayInfoParser``).
+        handpay_id: the engine's id for this handpay (0 when it has none): a changed
+            value is a new handpay even when amount, kind and level repeat, so the
+            link announces 0x51 again.
     """
 
     amount_credits: int
     kind: str = "cancelled_credits"
     level: int = 0
+    handpay_id: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,9 +132,16 @@ class HostCommand:
         bills_minor: 0x08: the bill values in minor units the host enables.
         date_time: 0x7F: the host's local date and time as sent, ``(year, month,
             day, hour, minute, second)``; the shell turns it into a clock offset.
+        action_flag: 0x08: the action flag byte as sent (bit 0: 1 = keep the bill
+            acceptor enabled after each accepted bill, 0 = disable it after each bill;
+            saspy ``configure_bill_denom``); None for other commands.
+        broadcast: True when the host sent it to address 0 (every EGM; only 0x7F is
+            taken from a broadcast).
     """
 
     name: str
     command: int
     bills_minor: tuple[int, ...] = ()
     date_time: tuple[int, int, int, int, int, int] | None = None
+    action_flag: int | None = None
+    broadcast: bool = False

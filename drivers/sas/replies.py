@@ -226,3 +226,69 @@ def selected_meters(address: int, game: int, meters: Sequence[tuple[int, int]]) 
     for code, value in meters:
         body += _byte(code, "meter code") + bcd.encode(value, meter_width(code))
     return length_reply(address, 0x2F, bytes(body))
+
+
+# --- builders added for the EGM responder (drivers/sas/egm.py) ---------------------------
+
+#: 0x1B data bytes: progressive group 1, level 1, amount 5 BCD, partial pay 2 BCD, reset
+#: ID 1, then 10 bytes nCompass does not read (sent as zeros; their meaning is UNVERIFIED).
+HANDPAY_INFO_LEN = 20
+
+
+def handpay_information(address: int, progressive_group: int = 0, level: int = 0, amount: int = 0,
+                        partial_pay: int = 0, reset_id: int = 0) -> bytes:
+    """0x1B handpay information: 24 bytes in all.
+
+    Source: nCompass ``LongPoll1BMessage.cpp`` (response 24; ``ResponseReceived`` reads
+    progressive group 1 byte, level 1 byte, amount ``Bcd2Int64(response, 5)``, partial
+    amount paid 2 BCD, reset ID 1 byte: 0 standard reset, 1 credit meter reset
+    available).  No handpay pending: every field 0 (nCompass ``isEmpty``).
+
+    Raises:
+        ValueError: a field out of range (amount above 10 digits...).
+    """
+    data = (_byte(progressive_group, "progressive group") + _byte(level, "level")
+            + bcd.encode(amount, 5) + bcd.encode(partial_pay, 2) + _byte(reset_id, "reset ID"))
+    return long_reply(address, 0x1B, data + bytes(HANDPAY_INFO_LEN - len(data)))
+
+
+def game_configuration(address: int, game: int, info: MachineInfo) -> bytes:
+    """0x53 game N configuration: game number (2-byte BCD), then 0x1F's 20 bytes; 26 in all.
+
+    Source: nCompass ``LongPoll53Message.cpp`` (X53_RESPONSESIZE 26; game ID at
+    response[4], additional ID [6], denomination [9], max bet [10], progressive group
+    [11], game options [12], paytable [14], base percent [20]).
+    """
+    return long_reply(address, 0x53, bcd.encode(game, 2) + machine_info_data(info))
+
+
+#: 0x94 reply codes (nCompass ``LongPoll94Message.h`` ``ACKCodeType``).
+HANDPAY_RESET_OK = 0
+HANDPAY_RESET_UNABLE = 1
+HANDPAY_RESET_NOT_IN_HANDPAY = 2
+
+
+def remote_handpay_reset(address: int, code: int) -> bytes:
+    """0x94 remote handpay reset reply: one status byte (nCompass ``LongPoll94Message.cpp``,
+    response 5: address, 94, code, CRC; Aristocrat ``Sas.Client``
+    ``LP94RemoteHandPayResetParser``: 0 reset, 1 unable to reset, 2 not in a handpay)."""
+    return long_reply(address, 0x94, _byte(code, "0x94 code"))
+
+
+def date_time(address: int, year: int, month: int, day: int, hour: int, minute: int, second: int) -> bytes:
+    """0x7E current date and time: MMDDYYYY (4 BCD), HHMMSS (3 BCD); 11 bytes in all.
+
+    Source: saspy (zacharytomlinson) ``sas.py`` ``current_date_time`` (``size=11``,
+    ``data[1:8]`` parsed as ``%m%d%Y%H%M%S``); Aristocrat ``Sas.Client``
+    ``LP7ESendDateTimeParser`` (EGM side: "Date 4 BCD ... MMDDYYYY, Time 3 BCD ...
+    HHMMSS 24 hour"); the same fields nCompass ``LongPoll7FMessage.cpp`` sends.
+
+    Raises:
+        ValueError: a field out of its range.
+    """
+    for value, low, high, what in ((year, 0, 9999, "year"), (month, 1, 12, "month"), (day, 1, 31, "day"),
+                                   (hour, 0, 23, "hour"), (minute, 0, 59, "minute"), (second, 0, 59, "second")):
+        if not low <= value <= high:
+            raise ValueError(f"{what} {value!r} is outside {low}..{high}")
+    return long_reply(address, 0x7E, bcd.encode(month * 1000000 + day * 10000 + year, 4)
+                      + bcd.encode(hour * 10000 + minute * 100 + second, 3))

@@ -1,0 +1,369 @@
+"""The EGM side of the SAS link as a pure responder: received bytes in, replies and
+engine events out.
+
+Owns: ``EgmResponder`` (what to answer to each host message from the last ``EgmView``,
+the exception queue's implied ACK, 0x51 handpay re-sends, link up/down, the delayed
+0x21 ROM signature) and its outputs ``ExceptionAcked``, ``LinkChanged``,
+``RomSignatureRequested`` (plus ``bytes`` to write and ``HostCommand``).
+Must not import: serial, termios, time, threading, cabinet.*.  No clock: time comes in
+as ``now_ms`` (monotonic milliseconds) and the wall clock as ``wall``.
+
+Rules and their sources (research/sas.md unless named):
+- General poll: the oldest queued exception of ``view.exceptions`` not yet acknowledged,
+  00 when none.  Its reply is acknowledged (implied ACK) by the next *new* message:
+  a different poll to us, a broadcast, or a poll to another address (nCompass
+  ``SASInterface.cpp`` polls address 0 for that); then ``ExceptionAcked(id)`` is emitted
+  and the id is never sent again, even while the view still lists it.  A repeat of the
+  same poll gets the same reply again.  When the link goes down the unacknowledged
+  reply is forgotten, so the exception is sent again (nothing is lost).
+  The same table is in Aristocrat ``Sas.Client`` ``HostAcknowledgementProvider`` ("taken
+  from Section 3.1": a general poll is acknowledged by "any long poll, global poll, or
+  general poll to any other gaming machine address"), and nCompass's host never sends
+  the same poll twice in a row unless it retries (``SASInterface::SendToSAS`` inserts a
+  0x1A "so there is not two of the same polls").  So a host must put another poll
+  between two general polls to the same EGM, or it hears the same exception again.
+  Differences from Aristocrat, kept from ``EgmCodec``: a long poll counts as a repeat only
+  when the whole message is identical (Aristocrat: address and command), and every
+  repeat is answered (Aristocrat: no answer to the third try).
+- A repeated general poll whose reply carried nothing (00) gets a fresh answer: a host
+  that missed a 00 loses nothing if it hears of a new exception instead.
+- 0x51 handpay pending is re-sent every 15 s while ``view.handpay`` is set until the host
+  reads long poll 0x1B; a queued ``handpay_pending`` exception counts as a send.
+- 0x21 ROM signature: ACKed at once, ``RomSignatureRequested(seed)`` goes to the shell,
+  which computes it in the background and calls ``rom_signature_ready``; the first
+  general poll after that is answered with the 0x21 data reply instead of an exception
+  byte, under the same implied ACK (Aristocrat ``Sas.Client``
+  ``LP21RomSignatureVerificationParser``: "This command gets ACKed and will then send
+  the following response once the calculation is complete"; its ``HandleGeneralPoll``
+  sends "a pending message from a long running command (ROM Signature request for
+  example)" before the exception queue).
+- Busy (``address 00``) for long polls before the first view; general polls then get
+  00.  View address 0 (RAM cleared): nothing is answered.  Never another address.
+- Unknown or unimplemented long polls, bad CRCs, bad request data: no reply.
+- Link down: no poll to our address for 5 s (checked on every ``receive`` and ``tick``);
+  up again on the next one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from drivers.errors import ProtocolError
+from drivers.sas import egm_meters, replies
+from drivers.sas.codec import (
+    EgmCodec,
+    GeneralPoll,
+    LongPoll,
+    UnknownPoll,
+    parse_rom_signature_request,
+)
+from drivers.sas.egm_replies import VIEW_REPLIES, Wall, handpay_reply, parse_date_time
+from drivers.sas.egm_view import EgmView, HostCommand, HostException
+from drivers.sas.exception_codes import EXCEPTION_CODES
+
+LINK_TIMEOUT_MS = 5000
+HANDPAY_RESEND_MS = 15000
+HANDPAY_PENDING = EXCEPTION_CODES["handpay_pending"]
+
+
+@dataclass(frozen=True, slots=True)
+class ExceptionAcked:
+    """The host acknowledged (implied ACK) the exception with this engine id."""
+
+    exception_id: int
+
+
+@dataclass(frozen=True, slots=True)
+class LinkChanged:
+    """The link went up (a poll to our address) or down (none for 5 s)."""
+
+    up: bool
+
+
+@dataclass(frozen=True, slots=True)
+class RomSignatureRequested:
+    """The host asked for the 0x21 ROM signature with this seed: compute it (for the shell)."""
+
+    seed: int
+
+
+Output = bytes | HostCommand | ExceptionAcked | LinkChanged | RomSignatureRequested
+
+#: S polls that only carry a command: code -> ``HostCommand.name``.
+_SIMPLE_COMMANDS = {
+    0x01: "shut_down", 0x02: "start_up", 0x06: "enable_bill_acceptor", 0x07: "disable_bill_acceptor",
+    0x0A: "enter_maintenance_mode", 0x0B: "exit_maintenance_mode",
+}
+
+
+@dataclass(slots=True)
+class _Pending:
+    """The general poll reply waiting for its implied ACK."""
+
+    kind: str  # "exception", "handpay" (a 0x51 re-send), "rom"
+    exception_id: int = -1
+
+
+class EgmResponder:
+    """One EGM's SAS responder: ``receive`` the PARMRK stream, get ``Output``s.
+
+    Never raises on input.  Not thread-safe: one thread (the link's) calls everything.
+
+    Attributes:
+        codec: the underlying ``EgmCodec`` (``codec.counts``).
+        polls: polls to our address seen (general and long, repeats included).
+        last_poll_ms: ``now_ms`` of the last of them, None before the first.
+        counts: ``acked``, ``unmapped`` (exceptions without a SAS code, acknowledged at
+            once), ``ignored`` (long polls not answered), ``bad_data`` (valid CRC, bad
+            content), ``repeats``.
+    """
+
+    def __init__(self, address: int, *, link_timeout_ms: int = LINK_TIMEOUT_MS,
+                 handpay_resend_ms: int = HANDPAY_RESEND_MS) -> None:
+        """Args:
+            address: the configured SAS address 1..127 (answered from until a view
+                says otherwise).
+
+        Raises:
+            ValueError: address outside 1..127.
+        """
+        self.codec = EgmCodec(replies.check_address(address))
+        self._link_timeout_ms = link_timeout_ms
+        self._handpay_resend_ms = handpay_resend_ms
+        self._view: EgmView | None = None
+        self._acked: set[int] = set()
+        self._pending: _Pending | None = None
+        self._up = False
+        self.polls = 0
+        self.last_poll_ms: int | None = None
+        self._handpay: object = None  # the HandpayInfo being announced
+        self._handpay_read = False
+        self._last_51_ms: int | None = None
+        self._rom_reply: bytes | None = None
+        self._rom_seed: int | None = None
+        self.counts: dict[str, int] = dict(acked=0, unmapped=0, ignored=0, bad_data=0, repeats=0)
+        self._longs: dict[int, Callable[[EgmView, LongPoll, list[Output]], bytes]] = {
+            0x08: self._lp_08, 0x1B: self._lp_1b, 0x21: self._lp_21, 0x7F: self._lp_7f, 0x94: self._lp_94,
+        }
+
+    # --- state from the engine -------------------------------------------------------------
+
+    @property
+    def up(self) -> bool:
+        """True while the host polls us (see the module docstring)."""
+        return self._up
+
+    @property
+    def view(self) -> EgmView | None:
+        """The view answered from (None before the first ``update``)."""
+        return self._view
+
+    def update(self, view: EgmView) -> None:
+        """Answer from ``view`` from now on.  A changed address takes effect at once
+        (an unacknowledged reply is then forgotten and its exception sent again)."""
+        if view.address != self.codec.address:
+            self.codec.address = view.address  # raises ValueError outside 0..127
+            self._pending = None
+        self._view = view
+        live = {e.exception_id for e in view.exceptions}
+        self._acked &= live
+        if view.handpay != self._handpay:
+            self._handpay = view.handpay
+            self._handpay_read = False
+            self._last_51_ms = None
+
+    def rom_signature_ready(self, seed: int, signature: int) -> None:
+        """The shell finished the 0x21 signature for ``seed``: send it at the next general
+        poll.  A result for another seed than the last requested is dropped."""
+        if seed == self._rom_seed and self.codec.address:
+            self._rom_reply = replies.rom_signature_reply(self.codec.address, signature)
+            self._rom_seed = None
+
+    def reset_line(self) -> None:
+        """Forget partial input and the repeat memory (after the port was reopened)."""
+        self.codec.clear()
+        self._pending = None
+
+    # --- time ------------------------------------------------------------------------------
+
+    def tick(self, now_ms: int) -> list[Output]:
+        """Check the link timeout; returns ``[LinkChanged(False)]`` when it just went down."""
+        out: list[Output] = []
+        self._check_link(now_ms, out)
+        return out
+
+    def _check_link(self, now_ms: int, out: list[Output]) -> None:
+        last = self.last_poll_ms
+        if self._up and last is not None and now_ms - last >= self._link_timeout_ms:
+            self._up = False
+            self._pending = None  # not acknowledged: sent again when the host is back
+            out.append(LinkChanged(False))
+
+    # --- receiving -------------------------------------------------------------------------
+
+    def receive(self, data: bytes, now_ms: int, wall: Wall | None = None) -> list[Output]:
+        """Feed received bytes (PARMRK stream); return what to write and tell, in order.
+
+        Args:
+            data: bytes as read from the port, split anywhere.
+            now_ms: monotonic time in milliseconds.
+            wall: the cabinet's local date and time (for 0x7E); None: 0x7E unanswered.
+        """
+        out: list[Output] = []
+        self._check_link(now_ms, out)
+        codec = self.codec
+        for i in range(len(data)):  # byte by byte: a poll to another address is seen in order
+            other = codec.counts["other_address"]
+            events = codec.feed(data[i : i + 1])
+            if codec.counts["other_address"] != other:
+                self._commit(out)
+            for event in events:
+                if isinstance(event, (GeneralPoll, LongPoll, UnknownPoll)):
+                    self._on_poll(event, now_ms, wall, out)
+        return out
+
+    def _on_poll(self, event: GeneralPoll | LongPoll | UnknownPoll, now_ms: int, wall: Wall | None,
+                 out: list[Output]) -> None:
+        ours = event.address != 0
+        if ours:
+            self.polls += 1
+            self.last_poll_ms = now_ms
+            if not self._up:
+                self._up = True
+                out.append(LinkChanged(True))
+        if isinstance(event, UnknownPoll):
+            self._commit(out)
+            self.counts["ignored"] += ours
+            return
+        if event.repeat:
+            self.counts["repeats"] += 1
+            if isinstance(event, LongPoll) or self._pending is not None:
+                assert event.last_reply is not None
+                out.append(self.codec.answer(event, event.last_reply))
+                return
+        else:
+            self._commit(out)
+        if not ours:
+            if isinstance(event, LongPoll):
+                self._broadcast(event, out)
+            return
+        if isinstance(event, GeneralPoll):
+            out.append(self.codec.answer(event, self._general(now_ms, out)))
+            return
+        reply = self._long(event, wall, out)
+        if reply is None:
+            self.counts["ignored"] += 1
+        else:
+            out.append(self.codec.answer(event, reply))
+
+    def _commit(self, out: list[Output]) -> None:
+        pending, self._pending = self._pending, None
+        if pending is None:
+            return
+        if pending.kind == "exception":
+            self._acked.add(pending.exception_id)
+            self.counts["acked"] += 1
+            out.append(ExceptionAcked(pending.exception_id))
+        elif pending.kind == "rom":
+            self._rom_reply = None
+
+    # --- general poll ----------------------------------------------------------------------
+
+    def _code(self, exc: HostException) -> int | None:
+        if exc.name == "bill_accepted":
+            return egm_meters.bill_exception_code(exc.bill_minor)
+        return EXCEPTION_CODES.get(exc.name)
+
+    def _general(self, now_ms: int, out: list[Output]) -> bytes:
+        view = self._view
+        if view is None:
+            return replies.general_poll_reply(0)
+        if self._rom_reply is not None:
+            self._pending = _Pending("rom")
+            return self._rom_reply
+        queued: list[tuple[HostException, int]] = []
+        for exc in view.exceptions:
+            if exc.exception_id in self._acked:
+                continue
+            code = self._code(exc)
+            if code is None:  # no SAS code for it: nothing to tell the host, nothing to wait for
+                self._acked.add(exc.exception_id)
+                self.counts["unmapped"] += 1
+                out.append(ExceptionAcked(exc.exception_id))
+                continue
+            queued.append((exc, code))
+        if self._handpay_due(now_ms, queued):
+            self._pending = _Pending("handpay")
+            self._last_51_ms = now_ms
+            return replies.general_poll_reply(HANDPAY_PENDING)
+        if not queued:
+            return replies.general_poll_reply(0)
+        exc, code = queued[0]
+        if code == HANDPAY_PENDING:
+            self._last_51_ms = now_ms
+        self._pending = _Pending("exception", exc.exception_id)
+        return replies.general_poll_reply(code)
+
+    def _handpay_due(self, now_ms: int, queued: list[tuple[HostException, int]]) -> bool:
+        if self._handpay is None or self._handpay_read:
+            return False
+        if any(code == HANDPAY_PENDING for _, code in queued):
+            return False  # the engine's own 0x51 goes first, in queue order
+        last = self._last_51_ms
+        return last is None or now_ms - last >= self._handpay_resend_ms
+
+    # --- long polls ------------------------------------------------------------------------
+
+    def _broadcast(self, event: LongPoll, out: list[Output]) -> None:
+        if event.command == 0x7F and self._view is not None:
+            try:
+                out.append(HostCommand("set_clock", 0x7F, date_time=parse_date_time(event.data), broadcast=True))
+            except ProtocolError:
+                self.counts["bad_data"] += 1
+
+    def _long(self, event: LongPoll, wall: Wall | None, out: list[Output]) -> bytes | None:
+        address = event.address
+        view = self._view
+        if view is None:
+            return replies.busy(address)
+        command = event.command
+        try:
+            if command in _SIMPLE_COMMANDS:
+                out.append(HostCommand(_SIMPLE_COMMANDS[command], command))
+                return replies.ack(address)
+            handler = self._longs.get(command)
+            if handler is not None:
+                return handler(view, event, out)
+            builder = VIEW_REPLIES.get(command)
+            return None if builder is None else builder(view, address, event.data, wall)
+        except (ProtocolError, ValueError):
+            self.counts["bad_data"] += 1
+            return None
+
+    def _lp_08(self, view: EgmView, event: LongPoll, out: list[Output]) -> bytes:
+        bills = egm_meters.parse_bill_mask(event.data[:4])
+        out.append(HostCommand("configure_bill_denominations", 0x08, bills_minor=bills, action_flag=event.data[4]))
+        return replies.ack(event.address)
+
+    def _lp_1b(self, view: EgmView, event: LongPoll, out: list[Output]) -> bytes:
+        if view.handpay is not None:
+            self._handpay_read = True  # the host has it: stop the 15 s re-sends of 0x51
+        return handpay_reply(view, event.address)
+
+    def _lp_21(self, view: EgmView, event: LongPoll, out: list[Output]) -> bytes:
+        seed = parse_rom_signature_request(event.data)
+        self._rom_seed = seed
+        self._rom_reply = None  # a new request replaces a result not yet delivered
+        out.append(RomSignatureRequested(seed))
+        return replies.ack(event.address)
+
+    def _lp_7f(self, view: EgmView, event: LongPoll, out: list[Output]) -> bytes:
+        out.append(HostCommand("set_clock", 0x7F, date_time=parse_date_time(event.data)))
+        return replies.ack(event.address)
+
+    def _lp_94(self, view: EgmView, event: LongPoll, out: list[Output]) -> bytes:
+        if view.handpay is None:
+            return replies.remote_handpay_reset(event.address, replies.HANDPAY_RESET_NOT_IN_HANDPAY)
+        out.append(HostCommand("remote_handpay_reset", 0x94))
+        return replies.remote_handpay_reset(event.address, replies.HANDPAY_RESET_OK)
