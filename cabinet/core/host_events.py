@@ -22,7 +22,7 @@ HOST_QUEUE_MAX = 32
 OVERFLOW = "exception_buffer_overflow"
 
 _DOORS = {"main": ("slot_door_opened", "slot_door_closed"),
-          "cash_box": ("cash_box_door_opened", "cash_box_door_closed"),
+          "cashbox": ("cash_box_door_opened", "cash_box_door_closed"),
           "logic": ("card_cage_opened", "card_cage_closed")}
 
 #: Device fault codes (``cabinet.core.errors.FAULTS``) -> host event.

@@ -34,7 +34,7 @@ def test_power_up_queues_ac_power_applied_and_doors_queue_open_then_closed():
     assert names(rig) == ["ac_power_applied"]
     rig.cab.handle(DoorChanged("main", True))
     rig.cab.handle(DoorChanged("main", False))
-    rig.cab.handle(DoorChanged("cash_box", True))
+    rig.cab.handle(DoorChanged("cashbox", True))
     assert names(rig) == ["ac_power_applied", "slot_door_opened", "slot_door_closed",
                           "cash_box_door_opened"]
     ids = [e.event_id for e in rig.cab.s.stations[0].host.queue]

@@ -11,6 +11,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+
 from drivers.sim.sas_host import SasHost
 
 from .crash_harness import EngineProc
@@ -25,7 +26,7 @@ def wait_for(cond: Callable[[], object], timeout_s: float = 15.0, what: str = ""
         if got:
             return got
         time.sleep(0.05)
-    raise AssertionError(f"timed out waiting for {what or cond}")
+    raise AssertionError(f"timed out waiting for {what or cond} (last: {cond()!r})")
 
 
 def seen(host: SasHost) -> list[str]:
@@ -97,6 +98,7 @@ def test_doors_notes_and_a_round_reach_the_host_and_its_meters_agree(floor, tmp_
     wait_for(lambda: "ac_power_applied" in seen(host), 10, "0x17")
     n = len(seen(host))
     proc.sim({"cmd": "door", "door": "main", "open": True})
+    time.sleep(0.5)                          # a door is held 0.25 s per move (debounce)
     proc.sim({"cmd": "door", "door": "main", "open": False})
     wait_for(lambda: new_since(host, n)[:2] == ["slot_door_opened", "slot_door_closed"], 10,
              "0x11, 0x12")
@@ -130,9 +132,9 @@ def test_a_sigkill_with_three_exceptions_queued_loses_none_and_repeats_none(floo
     host.pause()
     time.sleep(0.3)
     n = len(seen(host))
-    proc.sim({"cmd": "door", "door": "cash_box", "open": True})
-    proc.sim({"cmd": "door", "door": "cash_box", "open": False})
-    proc.sim({"cmd": "door", "door": "main", "open": True})
+    for door, is_open in (("cashbox", True), ("cashbox", False), ("main", True)):
+        proc.sim({"cmd": "door", "door": door, "open": is_open})
+        time.sleep(0.5)                      # a door is held 0.25 s per move (debounce)
     time.sleep(1.0)                                      # journaled, not yet polled
     proc.kill()
     proc.start()
@@ -140,7 +142,8 @@ def test_a_sigkill_with_three_exceptions_queued_loses_none_and_repeats_none(floo
     wait_for(lambda: "ac_power_applied" in new_since(host, n), 20, "0x17 after the restart")
     time.sleep(1.0)
     got = [x for x in new_since(host, n) if x != "ac_power_applied"]
-    assert got[:3] == ["cash_box_door_opened", "cash_box_door_closed", "slot_door_opened"]
+    assert got[:3] == ["cash_box_door_opened", "cash_box_door_closed", "slot_door_opened"], \
+        new_since(host, n)
     assert got.count("slot_door_opened") == 1 and got.count("cash_box_door_opened") == 1
 
 
@@ -174,3 +177,19 @@ def test_a_ram_clear_is_reported_as_0x3a(floor):
         time.sleep(0.2)
     wait_for(lambda: "memory_error_reset" in new_since(host, n), 10, "0x3A")
     assert new_since(host, n).count("memory_error_reset") == 1
+
+
+def test_the_rom_signature_over_sas_is_the_seeded_crc_of_the_program_files(floor):
+    """Issue 13: 0x21 from the running engine equals a bitwise CRC-16/Kermit, seeded the
+    same way, over the manifest's program files in manifest order, computed here."""
+    from cabinet.shell.manifest import install_root, program_files
+
+    host, proc = floor
+    root = install_root()
+    image = b"".join((root / p).read_bytes() for p in program_files(root))
+    crc = 0x5A3C
+    for byte in image:
+        crc ^= byte
+        for _ in range(8):
+            crc = (crc >> 1) ^ 0x8408 if crc & 1 else crc >> 1
+    assert host.rom_signature(1, 0x5A3C) == crc
