@@ -174,12 +174,12 @@ def _station_view(cab: ViewContext, st: StationState, view: dict[str, Any] | Non
             bet += b
             spots.append(SpotView(spot=i + 1, bet_minor=b,
                                   chips_minor=chips_for(b, r.chip_values_minor) if b else []))
-        if st.host.disabled:
-            message = DISABLED_TEXT.get(st.host.disabled_by, DISABLED_TEXT["shut_down"])
-        elif st.ready:
+        if st.ready:
             message = "Ready"
         elif _below_minimum(cab, st):
             message = f"Minimum bet {money(r.min_bet_minor, sym)}"
+    if st.host.disabled and not cab.s.round_open:        # issue 13: after the round too
+        message = DISABLED_TEXT.get(st.host.disabled_by, DISABLED_TEXT["shut_down"])
     return StationView(
         station=st.station, credits_minor=st.credits_minor, bet_minor=bet,
         insurance_minor=insurance, win_minor=st.win_minor, spots=spots,

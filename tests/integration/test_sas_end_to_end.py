@@ -79,6 +79,10 @@ def _play_round(proc: EngineProc) -> None:
     proc.intent("deal")
     wait_for(lambda: proc.snapshot["mode"] == "in_round" or proc.snapshot["dealer"]["cards"],
              10, "the deal")          # an instant blackjack settles at once
+    _play_round_out(proc)
+
+
+def _play_round_out(proc: EngineProc) -> None:
     deadline = time.monotonic() + 30
     while proc.snapshot["mode"] == "in_round":
         assert time.monotonic() < deadline, "the round did not end"
@@ -148,15 +152,30 @@ def test_a_sigkill_with_three_exceptions_queued_loses_none_and_repeats_none(floo
 
 
 def test_shut_down_disables_play_after_the_round_and_start_up_enables_it(floor):
-    """Issue 13: 0x01 disables play (the table says so, the lamps agree); 0x02 enables it."""
+    """Issue 13: 0x01 mid-round lets the round finish, then disables play (the table says
+    so, the lamps agree); 0x02 enables it."""
     host, proc = floor
     _credit(proc, 2_000)
+    for _ in range(5):                          # a round that does not settle at once
+        proc.intent("bet_up")
+        wait_for(lambda: "deal" in proc.snapshot["stations"][0]["lamps"], 10, "the Deal lamp")
+        proc.intent("deal")
+        wait_for(lambda: proc.snapshot["mode"] == "in_round" or proc.snapshot["dealer"]["cards"],
+                 10, "the deal")
+        if proc.snapshot["mode"] == "in_round":
+            break
+    assert proc.snapshot["mode"] == "in_round"
     assert host.shut_down(1)
+    time.sleep(0.5)
+    assert proc.snapshot["mode"] == "in_round"            # the round goes on
+    assert proc.snapshot["stations"][0]["lamps"] != ["cash_out"]
+    _play_round_out(proc)
     wait_for(lambda: proc.snapshot["stations"][0]["lamps"] == ["cash_out"], 10, "play disabled")
     assert proc.snapshot["stations"][0]["message"] == "Play disabled by the casino host"
     assert proc.snapshot["stations"][0]["host_link"] == "online"
     assert host.start_up(1)
     wait_for(lambda: "bet_up" in proc.snapshot["stations"][0]["lamps"], 10, "play enabled")
+    assert proc.snapshot["stations"][0]["message"] != "Play disabled by the casino host"
 
 
 def test_a_ram_clear_is_reported_as_0x3a(floor):
