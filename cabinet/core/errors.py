@@ -1,45 +1,25 @@
 """The cabinet's exception tree and fault codes.
 
-Owns: ``CabinetError`` and its few leaves (STYLE.md 5.26), and ``FAULTS``,
-the numeric fault codes shown in maintenance and logged with every tilt.
-Imports nothing from the project.
+Owns: ``CabinetError`` and its leaf (STYLE.md 5.26), and ``FAULTS``, the one
+table of fault numbers shown in maintenance and logged with every tilt.
+``ConfigError`` is ``confspec.ConfigError``, the one configuration error of the
+cabinet and its drivers (re-exported here for the core's callers).
+Imports nothing from the project but ``confspec``.
 """
 
 from __future__ import annotations
+
+from confspec import ConfigError
+
+__all__ = ["FAULTS", "CabinetError", "ConfigError", "StoreError", "fault_text"]
 
 
 class CabinetError(Exception):
     """Root of every error the cabinet raises on purpose."""
 
-    fault_code = 900
-
-
-class IllegalAction(CabinetError):
-    """Our own code broke a rule (a bug); the runtime tilts."""
-
-    fault_code = 901
-
-
-class ConfigError(CabinetError, ValueError):
-    """A setting or wiring value is wrong; the message names the field."""
-
-    fault_code = 910
-
-    def __init__(self, field: str, message: str) -> None:
-        super().__init__(f"{field}: {message}")
-        self.field = field
-
 
 class StoreError(CabinetError, OSError):
     """The journal could not be read or written."""
-
-    fault_code = 920
-
-
-class DeviceFault(CabinetError):
-    """Hardware misbehaved."""
-
-    fault_code = 930
 
 
 #: Fault codes shown in maintenance and written to the event log.
