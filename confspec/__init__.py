@@ -109,9 +109,12 @@ def allowed(info: mi.Type) -> str:
     if isinstance(info, mi.IntType | mi.FloatType):
         return _number(info)
     if isinstance(info, mi.StrType):
-        if info.min_length is not None and info.max_length is not None:
-            return f"{info.min_length}-{info.max_length} characters"
-        return "a string"
+        lo, hi = info.min_length, info.max_length
+        if lo is not None and hi is not None:
+            return f"{lo}-{hi} characters"
+        if lo is not None:
+            return "a non-empty string" if lo == 1 else f"a string of at least {lo} characters"
+        return "a string" if hi is None else f"a string of at most {hi} characters"
     if isinstance(info, mi.BoolType):
         return "true or false"
     if isinstance(info, mi.StructType | mi.DictType | mi.TypedDictType):
@@ -277,14 +280,18 @@ def _number(info: mi.IntType | mi.FloatType) -> str:
     lo = info.ge if info.ge is not None else info.gt
     hi = info.le if info.le is not None else info.lt
     kind = "an integer" if isinstance(info, mi.IntType) else "a number"
-    step = f" in steps of {info.multiple_of:g}" if info.multiple_of else ""
+    step = f" in steps of {_num(info.multiple_of)}" if info.multiple_of else ""
     if lo is not None and hi is not None:
-        return f"{lo:g}..{hi:g}{step}"
+        return f"{_num(lo)}..{_num(hi)}{step}"
     if lo is not None:
-        return f"{kind} {'>=' if info.ge is not None else '>'} {lo:g}{step}"
+        return f"{kind} {'>=' if info.ge is not None else '>'} {_num(lo)}{step}"
     if hi is not None:
-        return f"{kind} {'<=' if info.le is not None else '<'} {hi:g}{step}"
+        return f"{kind} {'<=' if info.le is not None else '<'} {_num(hi)}{step}"
     return kind + step
+
+
+def _num(v: float) -> str:
+    return str(v) if isinstance(v, int) else f"{v:g}"
 
 
 def _is_range(text: str) -> bool:

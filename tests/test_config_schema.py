@@ -86,6 +86,7 @@ def test_the_example_config_loads():
         for line in example.read_text().splitlines())
     cfg = check_config(tomllib.loads(uncommented), "example")
     assert cfg.station2.printer_url == "/dev/cabinet/printer-2"
+    assert (cfg.sas_for(1).address, cfg.sas_for(2).address) == (1, 2)   # issue 13
 
 
 def _write(tmp_path: Path, text: str, name: str = "c.toml") -> Path:

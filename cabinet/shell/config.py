@@ -41,7 +41,7 @@ AssetNumber = Annotated[int, Meta(ge=0, le=4_294_967_295)]
 #: The SAS accounting denomination in minor units (1 = $0.01 credits).
 AccountingDenomMinor = Annotated[int, Meta(ge=1, le=100_000)]
 #: A serial port: a device path (``/dev/ttyAMA0``) or a pyserial URL.
-Port = Annotated[str, Meta(min_length=1)]
+Port = Annotated[str, Meta(min_length=1, description="a device path or pyserial URL")]
 
 
 class DevicesConfig(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=True):
