@@ -22,7 +22,9 @@ class StoreError(CabinetError, OSError):
     """The journal could not be read or written."""
 
 
-#: Fault codes shown in maintenance and written to the event log.
+#: Fault codes shown in maintenance and written to the event log: the one table of
+#: fault numbers (unique; every code the device bridge and the engine set is here:
+#: tests/engine/test_fault_table.py).
 FAULTS: dict[str, tuple[int, str]] = {
     "ram_error": (100, "RAM error: critical memory failed its check; RAM clear required"),
     "audit_mismatch": (101, "Self-audit failed: credits do not balance the meters"),
@@ -39,6 +41,14 @@ FAULTS: dict[str, tuple[int, str]] = {
     "note_in_stacker": (306, "Note in the cash box, not credited: attendant key credits it"),
     "note_in_path": (307, "Possible note in the bill path, not credited: attendant review"),
     "bill_link_config": (308, "Bill acceptor link garbled: check baud rate and parity (9600 8E1)"),
+    "bill_pause": (309, "Bill acceptor paused: a second note was inserted; remove it"),
+    "bill_unknown_escrow_code": (310, "Bill acceptor read a note of unknown value: returned"),
+    "bill_bad_barcode": (311, "Voucher barcode unreadable: returned"),
+    "bill_vend_valid_unattributed": (312, "Note stacked without a known escrow, not credited: "
+                                     "review the cash box"),
+    "bill_line_stuck": (313, "Pulse acceptor line stuck active"),
+    "bill_pulse_width": (314, "Pulse acceptor pulse of the wrong width"),
+    "bill_unknown_pulse_count": (315, "Pulse acceptor pulse count of no known value"),
     "printer_offline": (400, "Printer offline"),
     "printer_paper_out": (401, "Printer out of paper"),
     "printer_cover_open": (402, "Printer cover open"),
