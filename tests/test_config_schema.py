@@ -197,3 +197,13 @@ def test_the_menu_choices_come_from_the_declarations():
     for key, values in rows.items():
         for v in values:
             confspec.convert({**msgspec.to_builtins(GameSettings()), key: v}, GameSettings)
+
+
+def test_the_maintenance_menu_is_split_by_concern_and_takes_its_choices_from_settings():
+    """Issue 12: the menu was one 539-line module repeating every setting's allowed
+    values; now each of its modules is under 450 lines and the Settings page's rows
+    are ``menu_choices()``, nothing of its own."""
+    from cabinet.core.maintenance import SETTING_CHOICES
+    assert SETTING_CHOICES == menu_choices()
+    for path in sorted((ROOT / "cabinet" / "core").rglob("*.py")):
+        assert len(path.read_text().splitlines()) <= 450, path
