@@ -69,10 +69,13 @@ def test_engine_config_typed_values_and_defaults(tmp_path):
     cfg = load_config(f)
     assert cfg.devices.bill_poll_interval_s == 1.0
     assert isinstance(cfg.devices.bill_poll_interval_s, float)
-    assert cfg.devices.bill_acceptor == "id003" and cfg.devices.printer_url is None
+    assert cfg.devices.acceptor == "id003" and cfg.devices.printer_url is None
     assert (cfg.wiring_for(1), cfg.wiring_for(2), cfg.wiring_for(3)) == ("w1.toml", "w2.toml", None)
     assert cfg.section(2).bill_acceptor == "pulse"
     assert [cfg.has_own_devices(n) for n in (1, 2, 3)] == [True, True, False]
+    for text, own in [("[station2]\n", False), ("[station2]\nbill_acceptor = 'id003'\n", True),
+                      ("[station2.sas]\nport = 'p'\n", False)]:
+        assert load_config(_write(tmp_path, text)).has_own_devices(2) is own, text
     assert load_config(None) == load_config(_write(tmp_path, ""))
 
 

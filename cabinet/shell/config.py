@@ -45,17 +45,24 @@ Port = Annotated[str, Meta(min_length=1, description="a device path or pyserial 
 
 
 class DevicesConfig(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=True):
-    """``[devices]`` (station 1) and the device keys of ``[station2]``/``[station3]``.
+    """``[devices]`` (station 1) and the device keys of ``[station2]``/``[station3]``;
+    ``None`` is a key left out.
 
     Attributes:
+        bill_acceptor: ``id003`` (``None``: the same), ``pulse`` or ``none``.
         bill_poll_interval_s: seconds between ID-003 polls; ``None``: 0.2 on
             hardware, 0.05 in simulation.
     """
 
-    bill_acceptor: Literal["id003", "pulse", "none"] = "id003"
+    bill_acceptor: Literal["id003", "pulse", "none"] | None = None
     bill_acceptor_url: str | None = None
     printer_url: str | None = None
     bill_poll_interval_s: Annotated[float, Meta(ge=0.02, le=2)] | None = None
+
+    @property
+    def acceptor(self) -> Literal["id003", "pulse", "none"]:
+        """The bill acceptor kind, its default (``id003``) filled in."""
+        return self.bill_acceptor or "id003"
 
 
 class SasStationSection(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=True):
@@ -81,6 +88,10 @@ class StationConfig(DevicesConfig, frozen=True, forbid_unknown_fields=True, kw_o
 
     wiring: str | None = None
     sas: SasStationSection | None = None
+
+
+#: The keys of a station's section that give it devices of its own.
+_DEVICE_KEYS = (*DevicesConfig.__struct_fields__, "wiring")
 
 
 class SasConfig(msgspec.Struct, frozen=True, kw_only=True):
@@ -117,8 +128,10 @@ class EngineConfig(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_o
         return self.station2 if station == 2 else self.station3
 
     def has_own_devices(self, station: int) -> bool:
-        """Whether station 2 or 3 has a section of its own (station 1: always)."""
-        return station == 1 or self.section(station) != StationConfig()
+        """Whether ``station`` names devices or wiring of its own (station 1: always;
+        a station 2 or 3 without any plays by touch only on hardware)."""
+        s = self.section(station)
+        return station == 1 or any(getattr(s, k) is not None for k in _DEVICE_KEYS)
 
     def wiring_for(self, station: int) -> str | None:
         """The wiring file of ``station``, or ``None`` for ``drivers.pins``' defaults."""

@@ -64,7 +64,7 @@ def build_devices(mode: str, config: EngineConfig | None, engine: Engine,
         poll_s = section.bill_poll_interval_s
         settings = DriverSettings(
             mode="hardware" if mode == "hardware" else "sim", wiring=wiring,
-            bill_acceptor=section.bill_acceptor, **urls,
+            bill_acceptor=section.acceptor, **urls,
             sim_dir=None if sim_dir is None else (sim_dir if n == 1 else sim_dir / f"station{n}"),
             sim_twins_dir=None if twins is None or mode != "sim"
             else (twins if n == 1 else twins / f"station{n}"),
