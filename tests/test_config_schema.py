@@ -10,6 +10,8 @@ from pathlib import Path
 
 import msgspec
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import cabinet.core.errors
 import confspec
@@ -210,3 +212,29 @@ def test_the_maintenance_menu_is_split_by_concern_and_takes_its_choices_from_set
     assert SETTING_CHOICES == menu_choices()
     for path in sorted((ROOT / "cabinet" / "core").rglob("*.py")):
         assert len(path.read_text().splitlines()) <= 450, path
+
+
+_SCALAR = st.one_of(st.none(), st.booleans(), st.integers(-10**12, 10**12),
+                    st.floats(allow_nan=False), st.text(max_size=8))
+_KEYS = st.sampled_from(["devices", "station2", "sas", "port", "address", "buttons", "deal",
+                         "pin", "door_latch", "main", "reset_pin", "stations", "variant",
+                         "game_limits", "classic", "denominations_minor", "bogus", "wiring",
+                         "pulse_acceptor", "accepted_counts", "bill_poll_interval_s"])
+_DOC = st.recursive(_SCALAR, lambda inner: st.one_of(
+    st.lists(inner, max_size=4), st.dictionaries(_KEYS, inner, max_size=5)), max_leaves=20)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.dictionaries(_KEYS, _DOC, max_size=6))
+def test_any_document_is_either_accepted_or_refused_with_a_config_error(data):
+    """Issue 12: whatever a config file holds, the checker answers with a value or a
+    ``ConfigError`` naming a key (never another exception)."""
+    from cabinet.shell.config import check_config
+    from drivers.wiring import WiringFile
+    for check in (lambda d: check_config(d, "c.toml"), lambda d: parse_wiring(d, "w.toml"),
+                  lambda d: confspec.convert(d, WiringFile, "w.toml"),
+                  lambda d: confspec.convert(d, GameSettings)):
+        try:
+            check(data)
+        except confspec.ConfigError as e:
+            assert e.reason and str(e)
