@@ -173,18 +173,20 @@ def _explain(text: str, data: Any, info: mi.Type) -> tuple[str, str]:
     bad_key = where == "key"
     keys, info, value = _walk(inside if bad_key else where, data, info)
     if bad_key:                             # a table's key is not one of the allowed names
-        info = _container(info, value)
-        assert isinstance(info, mi.DictType)
-        key = next((k for k in value if not _fits(k, info.key_type)), "?")
-        return _join(keys, key), f"unknown name (allowed: {allowed(info.key_type)[7:]})"
+        table = _container(info, value)
+        ktype = table.key_type if isinstance(table, mi.DictType) else None
+        names = value if isinstance(value, dict) else {}
+        key = next((k for k in names if ktype is None or not _fits(k, ktype)), "?")
+        shown = allowed(ktype).removeprefix("one of ") if ktype is not None else "?"
+        return _join(keys, str(key)), f"unknown name (allowed: {shown})"
     field = re.search(r"field `([^`]*)`", what)
     if what.startswith("Object contains unknown field") and field:
         struct = _container(info, value)
-        names = [f.encode_name for f in struct.fields] if isinstance(struct, mi.StructType) else []
+        fields = [f.encode_name for f in struct.fields] if isinstance(struct, mi.StructType) else []
         sub = value.get(field[1]) if isinstance(value, dict) else None
         noun = "section" if isinstance(sub, dict) else \
             getattr(getattr(struct, "cls", None), "config_noun", "key")
-        return _join(keys, field[1]), f"unknown {noun} (allowed: {', '.join(names)})"
+        return _join(keys, field[1]), f"unknown {noun} (allowed: {', '.join(fields)})"
     if what.startswith("Object missing required field") and field:
         struct = _container(info, value)
         ftype = next((f.type for f in getattr(struct, "fields", ()) if f.encode_name == field[1]),
