@@ -108,3 +108,23 @@ def test_a_bad_sas_section_is_refused_with_the_key_named(tmp_path, text, message
     with pytest.raises(ConfigError) as e:
         _load(tmp_path, text)
     assert str(e.value) == f"{tmp_path / 'cabinet.toml'}: {message}"
+
+
+def test_the_command_line_port_is_checked_like_the_file(tmp_path):
+    """Issue 13: ``--sas-port PORT [--sas-address N]`` set station 1's link over the
+    file's, through the same checks."""
+    from cabinet.shell.config import with_sas_port
+    cfg = _load(tmp_path, "[sas]\naccounting_denomination_minor = 5\n"
+                          "[station2.sas]\nport = '/dev/ttyS1'\naddress = 2\n")
+    one = with_sas_port(cfg, "/dev/ttyS1", 3).sas_for(1)
+    assert one == SasConfig(station=1, port="/dev/ttyS1", address=3, asset_number=0,
+                            accounting_denomination_minor=5)
+    assert with_sas_port(cfg, "/dev/ttyS0").sas_for(1).address == 1
+    assert with_sas_port(cfg, "/dev/ttyS0").section(2) == cfg.section(2)
+    with pytest.raises(ConfigError, match=r"^command line: station2\.sas\.address: 2 is already "
+                                          r"sas\.address on port /dev/ttyS1"):
+        with_sas_port(cfg, "/dev/ttyS1", 2)
+    with pytest.raises(ConfigError, match=r"^command line: sas\.address: expected 1\.\.127, got 0"):
+        with_sas_port(cfg, "/dev/ttyS0", 0)
+    with pytest.raises(ConfigError, match=r"^command line: sas\.port: expected a device path"):
+        with_sas_port(cfg, "")

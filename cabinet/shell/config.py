@@ -155,6 +155,21 @@ class EngineConfig(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_o
                          asset_number=link.asset_number, accounting_denomination_minor=denom)
 
 
+def with_sas_port(cfg: EngineConfig, port: str, address: int | None = None,
+                  source: str = "command line") -> EngineConfig:
+    """``cfg`` with station 1's SAS port (and address) set, e.g. from ``cabinet engine
+    --sas-port PORT [--sas-address N]`` (issue 13), checked like the file.
+
+    Raises:
+        ConfigError: an empty port, an address out of 1..127, or one another station
+            already has on that port; ``source`` is named as the file.
+    """
+    data = msgspec.to_builtins(cfg)
+    data["sas"] = {**(data.get("sas") or {}), "port": port,
+                   **({"address": address} if address is not None else {})}
+    return check_config(data, source)
+
+
 def load_config(path: Path | None) -> EngineConfig:
     """Read and check the cabinet's TOML config; the defaults when ``path`` is ``None``.
 
