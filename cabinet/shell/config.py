@@ -4,7 +4,8 @@ Owns: the schema of ``cabinet.toml`` (``EngineConfig``: typed msgspec Structs
 with their ranges, checked by ``confspec.convert``), reading it
 (``load_config``), and the typed accessors the engine's composition
 (``cabinet.shell.main``) builds the devices and the SAS link from
-(``devices_for``, ``wiring_for``, ``sas_for``). Example::
+(``section``, ``has_own_devices``, ``wiring_for``, ``sas_for``), and
+``with_sas_port`` (station 1's link from the command line). Example::
 
     wiring = "/etc/cabinet/wiring.toml"     # station 1's wiring file
     [devices]                               # station 1's devices
