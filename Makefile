@@ -19,8 +19,8 @@ test: $(STAMP)
 	$(BIN)/python -m pytest -q
 
 lint: $(STAMP)
-	$(BIN)/ruff check cabinet drivers ui tests bench
-	$(BIN)/mypy --strict cabinet
+	$(BIN)/ruff check cabinet confspec drivers ui tests bench
+	$(BIN)/mypy --strict cabinet confspec
 
 clean:
 	rm -rf $(VENV) build *.egg-info

@@ -180,7 +180,7 @@ def build_drivers(
             )
         elif settings.bill_acceptor == "pulse":
             if settings.wiring.pulse is None:
-                raise ConfigError("bill_acceptor = 'pulse' needs a [pulse_acceptor] wiring section")
+                raise ConfigError("bill_acceptor", "'pulse' needs a [pulse_acceptor] wiring section")
             acceptor = PulseAcceptor(
                 settings.wiring.pulse, credit=credit, sink=sink, pin_factory=pin_factory
             )

@@ -301,7 +301,7 @@ class GpioLampBank(LampBank):
         wanted = frozenset(lit)
         unknown = wanted - self._tower.keys()
         if unknown:
-            raise ConfigError(f"tower_light: no segment named {sorted(unknown)}")
+            raise ConfigError("tower_light", f"no segment named {sorted(unknown)}")
         for name, led in self._tower.items():
             if name in wanted:
                 led.on()

@@ -45,11 +45,11 @@ class Voucher:
 
     def __post_init__(self) -> None:
         if len(self.validation_number) != VALIDATION_DIGITS or not self.validation_number.isdigit():
-            raise ConfigError(f"validation_number must be {VALIDATION_DIGITS} digits")
+            raise ConfigError("validation_number", f"must be {VALIDATION_DIGITS} digits")
         if self.amount_minor <= 0:
-            raise ConfigError("amount_minor must be > 0")
+            raise ConfigError("amount_minor", "must be > 0")
         if self.sequence < 1:
-            raise ConfigError("sequence must be >= 1")
+            raise ConfigError("sequence", "must be >= 1")
 
 
 def format_validation_number(number: str) -> str:

@@ -1,7 +1,10 @@
 """Load the cabinet's TOML wiring file into a validated ``Wiring``.
 
-Owns: the wiring-file schema, defaults from ``drivers.pins``, and ``ConfigError``
-messages that name the file and the field (``wiring.toml: buttons.deal: ...``).
+Owns: the wiring-file schema (``WiringFile``, typed msgspec Structs with their
+ranges, checked by ``confspec.convert``), defaults from ``drivers.pins``, and the
+one check no annotation states (a pin used twice). Errors are ``ConfigError``
+naming the file and the field (``wiring.toml: buttons.deal: expected a BCM pin
+number 2..27, got 99``).
 Must not import: gpiozero, serial, cabinet.*.
 
 Example::
@@ -33,27 +36,62 @@ A section that is present replaces that section's defaults entirely.
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any, ClassVar
 
+import msgspec
+from msgspec import Meta
+
+from confspec import ConfigError, convert, load_toml
 from drivers import pins
-from drivers.errors import ConfigError
 from drivers.events import Action, Door
 
+assert pins.VALID_BCM == range(2, 28)
+#: A GPIO pin, by its BCM number.
+Pin = Annotated[int, Meta(ge=2, le=27, description="a BCM pin number")]
+Positive = Annotated[int, Meta(ge=1)]
 
-@dataclass(frozen=True, slots=True)
-class PulseWiring:
-    """Pulse-mode acceptor settings (protocols.md 3)."""
 
-    pin: int
-    inhibit_pin: int | None = None
-    value_per_pulse_minor: int = 100
-    nominal_pulse_ms: int = 50
-    gap_timeout_ms: int = 300
-    accepted_counts: frozenset[int] = frozenset()
+class PulseWiring(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """Pulse-mode acceptor settings (protocols.md 3): the ``[pulse_acceptor]`` section."""
+
+    pin: Pin
+    inhibit_pin: Pin | None = None
+    value_per_pulse_minor: Positive = 100
+    nominal_pulse_ms: Positive = 50
+    gap_timeout_ms: Positive = 300
+    accepted_counts: frozenset[Positive] = frozenset()
     active_low: bool = True
+
+
+class KeySwitchSection(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """``[key_switch]``: ``pin``; an empty section means the cabinet has none."""
+
+    pin: Pin | None = None
+
+
+class DoorLatchSection(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=True):
+    """``[door_latch]``: door = latch input pin (one field per ``Door``), ``reset_pin``."""
+
+    config_noun: ClassVar[str] = "name"     # confspec: "door_latch.roof: unknown name"
+    main: Pin | None = None
+    cash_box: Pin | None = None
+    logic: Pin | None = None
+    reset_pin: Pin
+
+
+class WiringFile(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """The wiring file as written (see the module docstring); a section left out
+    keeps ``drivers.pins``' defaults."""
+
+    buttons: dict[Action, Pin] | None = None
+    lamps: dict[Action, Pin] | None = None
+    doors: dict[Door, Pin] | None = None
+    key_switch: KeySwitchSection | None = None
+    tower_light: dict[str, Pin] | None = None
+    pulse_acceptor: PulseWiring | None = None
+    door_latch: DoorLatchSection | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,118 +122,54 @@ class Wiring:
     door_latch: DoorLatchWiring | None = None
 
 
-def _pin(src: str, where: str, value: Any) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value not in pins.VALID_BCM:
-        raise ConfigError(f"{src}: {where}: expected a BCM pin number 2..27, got {value!r}")
-    return value
-
-
-def _table(src: str, data: dict[str, Any], name: str) -> dict[str, Any]:
-    value = data.get(name, {})
-    if not isinstance(value, dict):
-        raise ConfigError(f"{src}: {name}: expected a table, got {type(value).__name__}")
-    return value
-
-
-def _named_pins(src: str, data: dict[str, Any], name: str, enum_type: Any) -> dict[Any, int]:
-    out = {}
-    for key, value in _table(src, data, name).items():
-        try:
-            member = enum_type(key)
-        except ValueError:
-            allowed = ", ".join(m.value for m in enum_type)
-            raise ConfigError(f"{src}: {name}.{key}: unknown name (allowed: {allowed})") from None
-        out[member] = _pin(src, f"{name}.{key}", value)
-    return out
-
-
-def _int(src: str, where: str, value: Any, minimum: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
-        raise ConfigError(f"{src}: {where}: expected an integer >= {minimum}, got {value!r}")
-    return value
-
-
 def parse_wiring(data: dict[str, Any], source: str = "wiring") -> Wiring:
-    """Validate a parsed TOML document.
+    """Validate a parsed TOML document (``WiringFile``, then no pin used twice).
 
     Raises:
         ConfigError: unknown section, name or a bad/duplicate pin; the message names
             ``source`` and the field.
     """
-    known = {"buttons", "lamps", "doors", "key_switch", "tower_light", "pulse_acceptor",
-             "door_latch"}
-    for key in data:
-        if key not in known:
-            raise ConfigError(
-                f"{source}: {key}: unknown section (allowed: {', '.join(sorted(known))})"
-            )
+    f = convert(data, WiringFile, source)
     w = Wiring()
-    buttons = _named_pins(source, data, "buttons", Action) if "buttons" in data else w.buttons
-    lamps = _named_pins(source, data, "lamps", Action) if "lamps" in data else w.lamps
-    doors = _named_pins(source, data, "doors", Door) if "doors" in data else w.doors
-    key_switch = w.key_switch
-    if "key_switch" in data:
-        table = _table(source, data, "key_switch")
-        key_switch = _pin(source, "key_switch.pin", table.get("pin")) if table else None
-    tower = w.tower_light
-    if "tower_light" in data:
-        tower = {
-            k: _pin(source, f"tower_light.{k}", v)
-            for k, v in _table(source, data, "tower_light").items()
-        }
-    pulse = None
-    if "pulse_acceptor" in data:
-        t = _table(source, data, "pulse_acceptor")
-        p = "pulse_acceptor"
-        counts = t.get("accepted_counts", [])
-        if not isinstance(counts, list):
-            raise ConfigError(f"{source}: {p}.accepted_counts: expected a list of integers")
-        pulse = PulseWiring(
-            pin=_pin(source, f"{p}.pin", t.get("pin")),
-            inhibit_pin=_pin(source, f"{p}.inhibit_pin", t["inhibit_pin"])
-            if "inhibit_pin" in t
-            else None,
-            value_per_pulse_minor=_int(
-                source, f"{p}.value_per_pulse_minor", t.get("value_per_pulse_minor", 100), 1
-            ),
-            nominal_pulse_ms=_int(
-                source, f"{p}.nominal_pulse_ms", t.get("nominal_pulse_ms", 50), 1
-            ),
-            gap_timeout_ms=_int(source, f"{p}.gap_timeout_ms", t.get("gap_timeout_ms", 300), 1),
-            accepted_counts=frozenset(_int(source, f"{p}.accepted_counts", c, 1) for c in counts),
-            active_low=bool(t.get("active_low", True)),
-        )
+    key_switch = w.key_switch if f.key_switch is None else f.key_switch.pin
     latch = None
-    if "door_latch" in data:
-        t = dict(_table(source, data, "door_latch"))
-        reset = _pin(source, "door_latch.reset_pin", t.pop("reset_pin", None))
-        inputs = _named_pins(source, {"door_latch": t}, "door_latch", Door)
+    if f.door_latch is not None:
+        inputs = {d: pin for d in Door if (pin := getattr(f.door_latch, d.value)) is not None}
         if not inputs:
-            raise ConfigError(f"{source}: door_latch: names no door (e.g. main = 4)")
-        latch = DoorLatchWiring(inputs, reset)
+            raise ConfigError("door_latch", "names no door (e.g. main = 4)", source)
+        latch = DoorLatchWiring(inputs, f.door_latch.reset_pin)
+    wiring = Wiring(w.buttons if f.buttons is None else f.buttons,
+                    w.lamps if f.lamps is None else f.lamps,
+                    w.doors if f.doors is None else f.doors, key_switch,
+                    w.tower_light if f.tower_light is None else f.tower_light,
+                    f.pulse_acceptor, latch)
+    _check_pins_used_once(wiring, source)
+    return wiring
+
+
+def _check_pins_used_once(w: Wiring, source: str) -> None:
     used: dict[int, str] = {}
     groups: list[tuple[str, dict[Any, int]]] = [
-        ("buttons", buttons),
-        ("lamps", lamps),
-        ("doors", doors),
-        ("tower_light", tower),
+        ("buttons", w.buttons),
+        ("lamps", w.lamps),
+        ("doors", w.doors),
+        ("tower_light", w.tower_light),
     ]
-    if key_switch is not None:
-        groups.append(("key_switch", {"pin": key_switch}))
-    if pulse is not None:
-        extra = {"pin": pulse.pin} | (
-            {"inhibit_pin": pulse.inhibit_pin} if pulse.inhibit_pin else {}
+    if w.key_switch is not None:
+        groups.append(("key_switch", {"pin": w.key_switch}))
+    if w.pulse is not None:
+        extra = {"pin": w.pulse.pin} | (
+            {"inhibit_pin": w.pulse.inhibit_pin} if w.pulse.inhibit_pin else {}
         )
         groups.append(("pulse_acceptor", extra))
-    if latch is not None:
-        groups.append(("door_latch", {**latch.inputs, "reset_pin": latch.reset_pin}))
+    if w.door_latch is not None:
+        groups.append(("door_latch", {**w.door_latch.inputs, "reset_pin": w.door_latch.reset_pin}))
     for group, mapping in groups:
         for name, pin in mapping.items():
             label = f"{group}.{getattr(name, 'value', name)}"
             if pin in used:
-                raise ConfigError(f"{source}: {label}: pin {pin} is already used by {used[pin]}")
+                raise ConfigError(label, f"pin {pin} is already used by {used[pin]}", source)
             used[pin] = label
-    return Wiring(buttons, lamps, doors, key_switch, tower, pulse, latch)
 
 
 def load_wiring(path: str | Path) -> Wiring:
@@ -204,11 +178,4 @@ def load_wiring(path: str | Path) -> Wiring:
     Raises:
         ConfigError: file missing, not TOML, or invalid (message names the field).
     """
-    path = Path(path)
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise ConfigError(f"{path}: cannot read wiring file: {exc}") from exc
-    except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"{path}: not valid TOML: {exc}") from exc
-    return parse_wiring(data, str(path))
+    return parse_wiring(load_toml(path), str(path))

@@ -4,11 +4,13 @@ cabinet state machine) imports no clock, OS, SQLite, asyncio, logging, ``secrets
 or ``random``, and nothing of the shell, the tools, ``drivers`` or ``ui``;
 ``protocol`` (the engine-UI messages) imports only itself; only ``shell`` imports
 ``drivers``; ``drivers/sim`` is imported, lazily, only where the simulation is
-chosen; the UI imports only ``cabinet.protocol``."""
+chosen; the UI imports only ``cabinet.protocol``; ``confspec`` (the one
+``ConfigError``, shared by the core, the shell and the drivers) imports none of them."""
 
 from __future__ import annotations
 
 import ast
+import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -145,3 +147,18 @@ def test_ui_imports_only_the_protocol():
             if m.split(".")[0] == "cabinet":
                 assert m.startswith("cabinet.protocol."), f"{_rel(path)} imports {m}"
             assert m.split(".")[0] not in {"drivers", "gpiozero", "serial"}, path
+
+
+def test_the_config_checker_imports_only_the_stdlib_and_msgspec():
+    """Issue 12: ``confspec`` holds the one ``ConfigError`` and the one way a config
+    is checked, shared by ``cabinet.core`` (settings), ``cabinet.shell`` (engine
+    config) and ``drivers`` (wiring); those may not import each other, so it imports
+    none of them: only the standard library and msgspec."""
+    files = _files("confspec")
+    assert files
+    for path in files:
+        for m in _imports(path):
+            root = m.split(".")[0]
+            assert root in sys.stdlib_module_names | {"msgspec", "confspec", "__future__"}, \
+                f"{_rel(path)} imports {m}"
+            assert root not in {"logging", "socket", "sqlite3", "asyncio"}, _rel(path)

@@ -15,9 +15,9 @@ ROOT = Path(__file__).resolve().parents[1]
 
 @pytest.mark.timeout(300)
 def test_the_cabinet_package_is_strictly_typed():
-    """``mypy --strict cabinet`` (and the drivers it imports); third-party packages
+    """``mypy --strict cabinet confspec`` (and the drivers it imports); third-party packages
     without type information are listed as such in pyproject.toml."""
-    r = subprocess.run([sys.executable, "-m", "mypy", "--strict", "cabinet"],
+    r = subprocess.run([sys.executable, "-m", "mypy", "--strict", "cabinet", "confspec"],
                        cwd=ROOT, capture_output=True, text=True)
     assert r.returncode == 0, r.stdout + r.stderr
 
@@ -28,6 +28,6 @@ def test_the_whole_tree_lints_clean():
     ruff = shutil.which("ruff", path=str(Path(sys.executable).parent))
     if ruff is None:
         pytest.skip("ruff is not installed")
-    r = subprocess.run([ruff, "check", "cabinet", "drivers", "ui", "tests", "bench"], cwd=ROOT,
-                       capture_output=True, text=True)
+    r = subprocess.run([ruff, "check", "cabinet", "confspec", "drivers", "ui", "tests", "bench"],
+                       cwd=ROOT, capture_output=True, text=True)
     assert r.returncode == 0, r.stdout

@@ -1,37 +1,64 @@
 """Operator game settings: typed, validated, and turned into a ``RuleSet``.
 
 Owns: ``GameSettings`` (what maintenance may change: variant, stations,
-limits, chips, timers, credit and voucher limits, venue) and its checks.
-Pure. Settings live in the journal and change only in maintenance, between
-rounds (issue: engine "Settings").
+limits, chips, timers, credit and voucher limits, venue), its ranges (declared
+once, as ``Annotated`` msgspec types that ``confspec.convert`` checks), its
+cross-field checks, and ``MENU_SETTINGS``, the maintenance menu's steps for
+each setting. Pure. Settings live in the journal and change only in
+maintenance, between rounds (issue: engine "Settings"). The ranges state only
+what the rules core (``RuleSet.validate``) and the cabinet already required, so
+every journal written before them still decodes (issue 12).
 """
 
 from __future__ import annotations
 
+from typing import Annotated, Any, Literal, get_args, get_type_hints
+
 import msgspec
+from msgspec import Meta
 
 from cabinet.core.errors import ConfigError
 from cabinet.game import GameError, RuleSet, preset
+from confspec import choices, convert
 
-VARIANTS = ("classic", "classic-multi", "american")
+Variant = Literal["classic", "classic-multi", "american"]
+VARIANTS: tuple[str, ...] = get_args(Variant)
 #: The settings each game keeps for itself (issue 10.9): ``None`` is that
 #: game's RULES.md default; switching games never carries them over.
 GAME_FIELDS = ("spots_per_station", "min_bet_minor", "max_bet_minor", "bet_step_minor",
                "chip_values_minor", "penetration_percent", "bet_timer_s", "decision_timer_s")
+
+# -- the ranges (RULES.md "Default table settings", RuleSet.validate, the issues) --
+Stations = Annotated[int, Meta(ge=1, le=3)]
+Spots = Annotated[int, Meta(ge=1, le=3)]
+BetMinor = Annotated[int, Meta(ge=1)]
+StepMinor = Annotated[int, Meta(ge=2, multiple_of=2)]
+ChipMinor = Annotated[int, Meta(ge=2, multiple_of=2)]
+Penetration = Annotated[int, Meta(ge=50, le=85)]
+TimerS = Annotated[int, Meta(ge=1, le=600)]
+#: A bill the acceptor may take: whole currency units.
+NoteMinor = Annotated[int, Meta(ge=100, multiple_of=100)]
+LimitMinor = Annotated[int, Meta(ge=1)]
+ExpiryDays = Annotated[int, Meta(ge=1, le=3650)]
+RecallDepth = Annotated[int, Meta(ge=10, le=100)]
+VenueName = Annotated[str, Meta(min_length=1, max_length=40, pattern=r"\S",
+                                 description="1-40 characters, not all blank")]
+MachineNumber = Annotated[str, Meta(min_length=1, max_length=12, pattern=r"\S",
+                                    description="1-12 characters, not all blank")]
 
 
 class GameLimits(msgspec.Struct, kw_only=True, frozen=True, omit_defaults=True):
     """One game's own table settings (the ``GAME_FIELDS`` of ``GameSettings``);
     ``None`` takes the game's default from RULES.md "Default table settings"."""
 
-    spots_per_station: int | None = None
-    min_bet_minor: int | None = None
-    max_bet_minor: int | None = None
-    bet_step_minor: int | None = None
-    chip_values_minor: tuple[int, ...] | None = None
-    penetration_percent: int | None = None
-    bet_timer_s: int | None = None
-    decision_timer_s: int | None = None
+    spots_per_station: Spots | None = None
+    min_bet_minor: BetMinor | None = None
+    max_bet_minor: BetMinor | None = None
+    bet_step_minor: StepMinor | None = None
+    chip_values_minor: tuple[ChipMinor, ...] | None = None
+    penetration_percent: Penetration | None = None
+    bet_timer_s: TimerS | None = None
+    decision_timer_s: TimerS | None = None
 
 
 class GameSettings(msgspec.Struct, kw_only=True, frozen=True):
@@ -64,39 +91,42 @@ class GameSettings(msgspec.Struct, kw_only=True, frozen=True):
             limits stay with its game.
     """
 
-    variant: str = "classic"
-    stations: int = 1
-    spots_per_station: int | None = None
-    min_bet_minor: int | None = None
-    max_bet_minor: int | None = None
-    bet_step_minor: int | None = None
-    chip_values_minor: tuple[int, ...] | None = None
-    penetration_percent: int | None = None
-    bet_timer_s: int | None = None
-    decision_timer_s: int | None = None
-    denominations_minor: tuple[int, ...] = (100, 500, 1_000, 2_000, 5_000, 10_000)
-    credit_limit_minor: int = 300_000
-    voucher_limit_minor: int = 120_000
-    jackpot_limit_minor: int = 120_000
-    voucher_expiry_days: int = 30
-    venue_name: str = "Demo Casino"
-    machine_number: str = "0001"
-    recall_depth: int = 10
+    variant: Variant = "classic"
+    stations: Stations = 1
+    spots_per_station: Spots | None = None
+    min_bet_minor: BetMinor | None = None
+    max_bet_minor: BetMinor | None = None
+    bet_step_minor: StepMinor | None = None
+    chip_values_minor: tuple[ChipMinor, ...] | None = None
+    penetration_percent: Penetration | None = None
+    bet_timer_s: TimerS | None = None
+    decision_timer_s: TimerS | None = None
+    denominations_minor: Annotated[tuple[NoteMinor, ...], Meta(min_length=1)] = (
+        100, 500, 1_000, 2_000, 5_000, 10_000)
+    credit_limit_minor: LimitMinor = 300_000
+    voucher_limit_minor: LimitMinor = 120_000
+    jackpot_limit_minor: LimitMinor = 120_000
+    voucher_expiry_days: ExpiryDays = 30
+    venue_name: VenueName = "Demo Casino"
+    machine_number: MachineNumber = "0001"
+    recall_depth: RecallDepth = 10
     currency_symbol: str = "$"
-    game_limits: dict[str, GameLimits] = {}
+    game_limits: dict[Variant, GameLimits] = {}
 
     def limits(self, variant: str) -> GameLimits:
         """The table settings of game ``variant`` (in play or saved for later)."""
         if variant == self.variant:
             return GameLimits(**{f: getattr(self, f) for f in GAME_FIELDS})
-        return self.game_limits.get(variant, GameLimits())
+        saved: dict[str, GameLimits] = {v: lim for v, lim in self.game_limits.items()}
+        return saved.get(variant, GameLimits())
 
     def with_variant(self, variant: str) -> GameSettings:
         """These settings with game ``variant`` in play: its own limits come back,
         the current game's are kept for it (issue 10.9). Not validated here."""
         if variant == self.variant:
             return self
-        saved = {**self.game_limits, self.variant: self.limits(self.variant)}
+        saved: dict[str, GameLimits] = {v: lim for v, lim in self.game_limits.items()}
+        saved[self.variant] = self.limits(self.variant)
         mine = saved.pop(variant, GameLimits())
         saved = {v: lim for v, lim in saved.items() if lim != GameLimits()}
         return msgspec.structs.replace(
@@ -110,15 +140,12 @@ class GameSettings(msgspec.Struct, kw_only=True, frozen=True):
             The variant's preset with these settings applied.
 
         Raises:
-            ConfigError: naming the first field out of range.
+            ConfigError: naming the first field out of its range (the
+                annotations above, ``confspec.convert``) or at odds with the
+                game (one seat, one spot, no chips, one deck; the RuleSet's own
+                checks).
         """
-        if self.variant not in VARIANTS:
-            raise ConfigError("variant", f"{self.variant!r} is not one of {', '.join(VARIANTS)}")
-        unknown = sorted(set(self.game_limits) - set(VARIANTS))
-        if unknown:
-            raise ConfigError("game_limits", f"{unknown[0]!r} is not one of {', '.join(VARIANTS)}")
-        if not 1 <= self.stations <= 3:
-            raise ConfigError("stations", f"must be 1-3, got {self.stations}")
+        convert(msgspec.to_builtins(self), GameSettings)     # the ranges and choices
         base = preset(self.variant)
         changes: dict[str, object] = {}
         if self.stations > base.max_seats and self.variant != "classic-multi":
@@ -149,22 +176,8 @@ class GameSettings(msgspec.Struct, kw_only=True, frozen=True):
         except GameError as e:
             field = getattr(e, "field", "settings")
             raise ConfigError(field, str(e).split(": ", 1)[-1]) from None
-        if not self.denominations_minor or any(
-                d <= 0 or d % 100 for d in self.denominations_minor):
-            raise ConfigError("denominations_minor", "whole-currency notes, at least one")
-        for name in ("credit_limit_minor", "voucher_limit_minor", "jackpot_limit_minor"):
-            if getattr(self, name) <= 0:
-                raise ConfigError(name, "must be positive")
         if self.credit_limit_minor < rules.min_bet_minor:
             raise ConfigError("credit_limit_minor", "is below the table minimum")
-        if not 1 <= self.voucher_expiry_days <= 3650:
-            raise ConfigError("voucher_expiry_days", "must be 1-3650 days")
-        if not 10 <= self.recall_depth <= 100:
-            raise ConfigError("recall_depth", "must be 10-100 rounds")
-        if not self.venue_name.strip() or len(self.venue_name) > 40:
-            raise ConfigError("venue_name", "must be 1-40 characters")
-        if not self.machine_number.strip() or len(self.machine_number) > 12:
-            raise ConfigError("machine_number", "must be 1-12 characters")
         return rules
 
     def rules_or_preset(self) -> RuleSet:
@@ -179,3 +192,34 @@ class GameSettings(msgspec.Struct, kw_only=True, frozen=True):
     def seats_in_play(self, rules: RuleSet) -> list[int]:
         """Station numbers that play: all stations on a multi-seat table, else station 1."""
         return list(range(1, min(self.stations, rules.max_seats) + 1))
+
+
+#: The maintenance menu's Settings page, top to bottom: ``(field, label, steps)``.
+#: ``steps`` ``None``: every value the field's annotation allows (its ``Literal``,
+#: its small range, ``None`` first when optional: ``confspec.choices``); else the
+#: steps offered, ``None`` being the game's default, each one inside the field's
+#: range (tests/engine/test_settings_schema.py).
+MENU_SETTINGS: tuple[tuple[str, str, tuple[Any, ...] | None], ...] = (
+    ("variant", "Game", None),
+    ("stations", "Stations", None),
+    ("spots_per_station", "Spots per station", None),
+    ("min_bet_minor", "Minimum bet", (None, 100, 200, 500, 1_000, 2_500)),
+    ("max_bet_minor", "Maximum bet", (None, 5_000, 10_000, 25_000, 50_000, 100_000)),
+    ("penetration_percent", "Cut card", (None, 50, 60, 70, 75, 80, 85)),
+    ("voucher_limit_minor", "Voucher limit", (50_000, 120_000, 300_000)),
+    ("jackpot_limit_minor", "Jackpot handpay limit", (120_000, 200_000, 500_000)),
+    ("credit_limit_minor", "Credit limit", (100_000, 300_000, 500_000)),
+    ("voucher_expiry_days", "Voucher expiry (days)", (7, 30, 90, 365)),
+)
+
+
+def menu_choices() -> list[tuple[str, str, list[Any]]]:
+    """``MENU_SETTINGS`` with every ``None`` steps filled from ``GameSettings``'
+    annotations: ``[(field, label, [value, ...]), ...]``."""
+    types = get_type_hints(GameSettings, include_extras=True)
+    out = []
+    for key, label, steps in MENU_SETTINGS:
+        values = list(steps) if steps is not None else choices(types[key])
+        assert values, f"{key}: its annotation allows too many values to list"
+        out.append((key, label, values))
+    return out

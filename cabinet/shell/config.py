@@ -1,66 +1,206 @@
-"""The cabinet's TOML config: devices and wiring of each station.
+"""The cabinet's TOML config: devices, wiring and host link of each station.
 
-Owns: reading and checking ``cabinet.toml`` (``load_config``); the engine's
-composition (``cabinet.shell.main``) builds the devices from it.
+Owns: the schema of ``cabinet.toml`` (``EngineConfig``: typed msgspec Structs
+with their ranges, checked by ``confspec.convert``), reading it
+(``load_config``), and the typed accessors the engine's composition
+(``cabinet.shell.main``) builds the devices and the SAS link from
+(``section``, ``has_own_devices``, ``wiring_for``, ``sas_for``), and
+``with_sas_port`` (station 1's link from the command line). Example::
+
+    wiring = "/etc/cabinet/wiring.toml"     # station 1's wiring file
+    [devices]                               # station 1's devices
+    bill_acceptor = "id003"                 # id003, pulse or none
+    bill_acceptor_url = "/dev/ttyUSB0"
+    printer_url = "/dev/usb/lp0"
+    bill_poll_interval_s = 0.2              # 0.02..2
+    [sas]                                   # station 1's SAS 6.02 host link (issue 13)
+    port = "/dev/ttyAMA0"                   # a device path or a pyserial URL
+    address = 1                             # 1..127
+    asset_number = 0                        # 0..4294967295
+    accounting_denomination_minor = 1       # 1..100000, the whole cabinet's
+    [station2]                              # the same keys as [devices], and
+    wiring = "/etc/cabinet/wiring2.toml"    # its own wiring file
+    [station2.sas]                          # port, address, asset_number
+    port = "/dev/ttyAMA0"
+    address = 2                             # one port, two addresses: allowed
 """
 
 from __future__ import annotations
 
-import tomllib
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Literal
 
-from cabinet.core.errors import ConfigError
+import msgspec
+from msgspec import Meta
 
-DEVICE_KEYS = {"bill_acceptor", "bill_acceptor_url", "printer_url", "bill_poll_interval_s"}
+from confspec import ConfigError, convert, load_toml
+
+#: The SAS address of an EGM on its host port (SAS 6.02: 1-127, 0 is broadcast).
+SasAddress = Annotated[int, Meta(ge=1, le=127)]
+#: The asset number the host knows the EGM by (SAS long poll 0x73/0x1F: 4 bytes).
+AssetNumber = Annotated[int, Meta(ge=0, le=4_294_967_295)]
+#: The SAS accounting denomination in minor units (1 = $0.01 credits).
+AccountingDenomMinor = Annotated[int, Meta(ge=1, le=100_000)]
+#: A serial port: a device path (``/dev/ttyAMA0``) or a pyserial URL.
+Port = Annotated[str, Meta(min_length=1, description="a device path or pyserial URL")]
 
 
-def load_config(path: Path | None) -> dict[str, Any]:
-    """Read and check the cabinet's TOML config (devices and wiring); ``{}`` when ``None``.
+class DevicesConfig(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=True):
+    """``[devices]`` (station 1) and the device keys of ``[station2]``/``[station3]``;
+    ``None`` is a key left out.
 
-    Shape: ``wiring = "path"`` (optional) and a ``[devices]`` table with
-    ``bill_acceptor`` (``id003``, ``pulse`` or ``none``), ``bill_acceptor_url``,
-    ``printer_url`` (strings) and ``bill_poll_interval_s`` (0.02-2 seconds).
+    Attributes:
+        bill_acceptor: ``id003`` (``None``: the same), ``pulse`` or ``none``.
+        bill_poll_interval_s: seconds between ID-003 polls; ``None``: 0.2 on
+            hardware, 0.05 in simulation.
+    """
+
+    bill_acceptor: Literal["id003", "pulse", "none"] | None = None
+    bill_acceptor_url: str | None = None
+    printer_url: str | None = None
+    bill_poll_interval_s: Annotated[float, Meta(ge=0.02, le=2)] | None = None
+
+    @property
+    def acceptor(self) -> Literal["id003", "pulse", "none"]:
+        """The bill acceptor kind, its default (``id003``) filled in."""
+        return self.bill_acceptor or "id003"
+
+
+class SasStationSection(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=True):
+    """``[station2.sas]`` / ``[station3.sas]``: that station's EGM on the host."""
+
+    port: Port
+    address: SasAddress = 1
+    asset_number: AssetNumber = 0
+
+
+class SasSection(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=True):
+    """``[sas]``: station 1's EGM on the host (``port`` left out: station 1 has no
+    link) and the cabinet-wide accounting denomination."""
+
+    port: Port | None = None
+    address: SasAddress | None = None
+    asset_number: AssetNumber | None = None
+    accounting_denomination_minor: AccountingDenomMinor = 1
+
+
+class StationConfig(DevicesConfig, frozen=True, forbid_unknown_fields=True, kw_only=True):
+    """``[station2]`` / ``[station3]``: devices, wiring file and host link."""
+
+    wiring: str | None = None
+    sas: SasStationSection | None = None
+
+
+#: The keys of a station's section that give it devices of its own.
+_DEVICE_KEYS = (*DevicesConfig.__struct_fields__, "wiring")
+
+
+class SasConfig(msgspec.Struct, frozen=True, kw_only=True):
+    """One station's SAS host link, resolved (``EngineConfig.sas_for``).
+
+    Attributes:
+        station: the station (1-3) this EGM is.
+        port: device path or pyserial URL of the host port.
+        address: SAS address, 1-127.
+        asset_number: 0-4294967295.
+        accounting_denomination_minor: minor units per SAS credit (cabinet-wide).
+    """
+
+    station: int
+    port: str
+    address: int
+    asset_number: int
+    accounting_denomination_minor: int
+
+
+class EngineConfig(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=True):
+    """``cabinet.toml`` (see the module docstring); every section may be left out."""
+
+    wiring: str | None = None
+    devices: DevicesConfig = DevicesConfig()
+    sas: SasSection | None = None
+    station2: StationConfig = StationConfig()
+    station3: StationConfig = StationConfig()
+
+    def section(self, station: int) -> DevicesConfig:
+        """Station ``station``'s devices: ``[devices]`` for 1, ``[stationN]`` else."""
+        if station == 1:
+            return self.devices
+        return self.station2 if station == 2 else self.station3
+
+    def has_own_devices(self, station: int) -> bool:
+        """Whether ``station`` names devices or wiring of its own (station 1: always;
+        a station 2 or 3 without any plays by touch only on hardware)."""
+        s = self.section(station)
+        return station == 1 or any(getattr(s, k) is not None for k in _DEVICE_KEYS)
+
+    def wiring_for(self, station: int) -> str | None:
+        """The wiring file of ``station``, or ``None`` for ``drivers.pins``' defaults."""
+        s = self.section(station)
+        return self.wiring if station == 1 else s.wiring if isinstance(s, StationConfig) else None
+
+    def sas_for(self, station: int) -> SasConfig | None:
+        """Station ``station``'s SAS host link, or ``None`` when it has none."""
+        denom = self.sas.accounting_denomination_minor if self.sas else 1
+        if station == 1:
+            if self.sas is None or self.sas.port is None:
+                return None
+            return SasConfig(station=1, port=self.sas.port, address=self.sas.address or 1,
+                             asset_number=self.sas.asset_number or 0,
+                             accounting_denomination_minor=denom)
+        s = self.section(station)
+        link = s.sas if isinstance(s, StationConfig) else None
+        if link is None:
+            return None
+        return SasConfig(station=station, port=link.port, address=link.address,
+                         asset_number=link.asset_number, accounting_denomination_minor=denom)
+
+
+def with_sas_port(cfg: EngineConfig, port: str, address: int | None = None,
+                  source: str = "command line") -> EngineConfig:
+    """``cfg`` with station 1's SAS port (and address) set, e.g. from ``cabinet engine
+    --sas-port PORT [--sas-address N]`` (issue 13), checked like the file.
 
     Raises:
-        ConfigError: unreadable file, bad TOML, an unknown key or a bad value,
-            naming the file and the key.
+        ConfigError: an empty port, an address out of 1..127, or one another station
+            already has on that port; ``source`` is named as the file.
+    """
+    data = msgspec.to_builtins(cfg)
+    data["sas"] = {**(data.get("sas") or {}), "port": port,
+                   **({"address": address} if address is not None else {})}
+    return check_config(data, source)
+
+
+def load_config(path: Path | None) -> EngineConfig:
+    """Read and check the cabinet's TOML config; the defaults when ``path`` is ``None``.
+
+    Raises:
+        ConfigError: unreadable file, bad TOML, an unknown key, a value out of
+            its range or choices, ``[sas]`` address or asset number without a
+            port, or two stations at one address on one SAS port; the message
+            names the file, the key and what is allowed.
     """
     if path is None:
-        return {}
-    try:
-        with open(path, "rb") as f:
-            cfg = tomllib.load(f)
-    except OSError as e:
-        raise ConfigError(str(path), e.strerror or str(e)) from None
-    except tomllib.TOMLDecodeError as e:
-        raise ConfigError(str(path), str(e)) from None
-    known = {"wiring", "devices", "station2", "station3"}
-    unknown = sorted(set(cfg) - known)
-    if unknown:
-        raise ConfigError(f"{path}: {unknown[0]}",
-                          f"unknown key (known: {', '.join(sorted(known))})")
-    if "wiring" in cfg and not isinstance(cfg["wiring"], str):
-        raise ConfigError(f"{path}: wiring", "must be the path of a wiring TOML file")
-    for name in ("devices", "station2", "station3"):
-        _check_devices(path, name, cfg.get(name, {}), wiring_allowed=name != "devices")
+        return EngineConfig()
+    return check_config(load_toml(path), str(path))
+
+
+def check_config(data: dict[str, object], source: str = "cabinet.toml") -> EngineConfig:
+    """``data`` (a parsed ``cabinet.toml``) as an ``EngineConfig``; see ``load_config``."""
+    cfg = convert(data, EngineConfig, source)
+    if cfg.sas is not None and cfg.sas.port is None:
+        for key in ("address", "asset_number"):
+            if getattr(cfg.sas, key) is not None:
+                raise ConfigError(f"sas.{key}", "needs sas.port (the host port)", source)
+    seen: dict[tuple[str, int], str] = {}
+    for station in (1, 2, 3):
+        link = cfg.sas_for(station)
+        if link is None:
+            continue
+        key = "sas.address" if station == 1 else f"station{station}.sas.address"
+        other = seen.setdefault((link.port, link.address), key)
+        if other != key:
+            raise ConfigError(key, f"{link.address} is already {other} on port {link.port} "
+                                   "(each station needs its own address on a shared port)",
+                              source)
     return cfg
-
-
-def _check_devices(path: Path, name: str, dev: Any, wiring_allowed: bool) -> None:
-    if not isinstance(dev, dict):
-        raise ConfigError(f"{path}: {name}", f"must be a table ([{name}])")
-    allowed = DEVICE_KEYS | ({"wiring"} if wiring_allowed else set())
-    for key in sorted(set(dev) - allowed):
-        raise ConfigError(f"{path}: {name}.{key}",
-                          f"unknown key (known: {', '.join(sorted(allowed))})")
-    if "wiring" in dev and not isinstance(dev["wiring"], str):
-        raise ConfigError(f"{path}: {name}.wiring", "must be the path of a wiring TOML file")
-    if dev.get("bill_acceptor", "id003") not in ("id003", "pulse", "none"):
-        raise ConfigError(f"{path}: {name}.bill_acceptor", "must be id003, pulse or none")
-    for key in ("bill_acceptor_url", "printer_url"):
-        if key in dev and not isinstance(dev[key], str):
-            raise ConfigError(f"{path}: {name}.{key}", "must be a device path string")
-    poll = dev.get("bill_poll_interval_s", 0.2)
-    if isinstance(poll, bool) or not isinstance(poll, int | float) or not 0.02 <= poll <= 2:
-        raise ConfigError(f"{path}: {name}.bill_poll_interval_s", "must be 0.02-2 seconds")

@@ -17,19 +17,19 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from cabinet.core.errors import ConfigError
-from cabinet.shell.config import load_config
+from cabinet.shell.config import EngineConfig, load_config, with_sas_port
 from cabinet.shell.engine import Devices, Engine, NoDevices
 from cabinet.shell.host_links import HostLinks
 from cabinet.shell.host_view import SasStation
 from cabinet.shell.paths import default_journal, default_socket, lock_file, private_dir, private_file
 from cabinet.shell.store import open_journal
 from cabinet.shell.ui_server import UIServer
+from confspec import ConfigError
 
 log = logging.getLogger("cabinet")
 
 
-def build_devices(mode: str, config: dict[str, Any], engine: Engine,
+def build_devices(mode: str, config: EngineConfig | None, engine: Engine,
                   sim_dir: Path | None, sim_socket: Path | None,
                   twins: Path | None = None) -> Devices:
     """The device set for ``mode``: ``sim``, ``hardware`` or ``none``.
@@ -42,9 +42,11 @@ def build_devices(mode: str, config: dict[str, Any], engine: Engine,
     multi-station cabinet use ``[station2]`` / ``[station3]`` tables with the
     same keys (their own wiring file, acceptor and printer paths). In
     simulation every station of the journal's settings gets its own twins.
+    ``config`` ``None``: every default.
     """
     if mode == "none":
         return NoDevices()
+    config = config or EngineConfig()
     from cabinet.shell.devices import DriverDevices, StationDevices
     from drivers.factory import DriverSettings
     from drivers.interfaces import OpenTransaction
@@ -54,21 +56,22 @@ def build_devices(mode: str, config: dict[str, Any], engine: Engine,
     open_txns = engine.store.open_escrows()      # issue 11.4: every station's
     members = []
     for n in range(1, n_stations + 1):
-        section = config.get("devices", {}) if n == 1 else config.get(f"station{n}", {})
-        if n > 1 and not section and mode == "hardware":
+        section = config.section(n)
+        if not config.has_own_devices(n) and mode == "hardware":
             continue                    # a station without devices of its own: touch only
-        wiring_path = config.get("wiring") if n == 1 else section.get("wiring")
+        wiring_path = config.wiring_for(n)
         wiring = load_wiring(Path(wiring_path)) if wiring_path else Wiring()
-        dev_cfg = {k: v for k, v in section.items() if k != "wiring"}
-        urls = {k: dev_cfg[k] for k in ("bill_acceptor_url", "printer_url") if k in dev_cfg}
+        urls = {k: v for k in ("bill_acceptor_url", "printer_url")
+                if (v := getattr(section, k)) is not None}
+        poll_s = section.bill_poll_interval_s
         settings = DriverSettings(
             mode="hardware" if mode == "hardware" else "sim", wiring=wiring,
-            bill_acceptor=dev_cfg.get("bill_acceptor", "id003"), **urls,
+            bill_acceptor=section.acceptor, **urls,
             sim_dir=None if sim_dir is None else (sim_dir if n == 1 else sim_dir / f"station{n}"),
             sim_twins_dir=None if twins is None or mode != "sim"
             else (twins if n == 1 else twins / f"station{n}"),
-            bill_poll_interval_s=float(dev_cfg.get(
-                "bill_poll_interval_s", 0.2 if mode == "hardware" else 0.05)))
+            bill_poll_interval_s=poll_s if poll_s is not None
+            else 0.2 if mode == "hardware" else 0.05)
         txn = None
         open_txn = open_txns.get(n)
         if open_txn is not None:
@@ -103,21 +106,27 @@ def _check_program(engine: Engine) -> None:
     engine.boot_events.append(DeviceCleared("program"))
 
 
-def sas_stations(cfg: dict[str, Any], port: str | None,
+def sas_stations(cfg: EngineConfig, port: str | None,
                  address: int | None) -> dict[int, SasStation]:
-    """Each station's SAS link settings: ``--sas-port``/``--sas-address`` for station 1
-    (issue 13); none without a port (the cabinet then runs without a host).
+    """Each station's SAS link settings (issue 13): ``[sas]`` / ``[stationN.sas]`` of the
+    config, with ``--sas-port``/``--sas-address`` setting station 1's; none without a
+    port (the cabinet then runs without a host).
 
     Raises:
-        ConfigError: an address outside 1..127, or an address without a port.
+        ConfigError: an address outside 1..127, an address without a port, or two
+            stations at one address on one port.
     """
-    out: dict[int, SasStation] = {}
-    if address is not None and not 1 <= address <= 127:
-        raise ConfigError("--sas-address", f"must be 1..127 (got {address})")
     if port is not None:
-        out[1] = SasStation(port=port, address=address if address is not None else 1)
+        cfg = with_sas_port(cfg, port, address)
     elif address is not None:
         raise ConfigError("--sas-address", "needs --sas-port (or [sas] port in the config)")
+    out: dict[int, SasStation] = {}
+    for n in (1, 2, 3):
+        link = cfg.sas_for(n)
+        if link is not None:
+            out[n] = SasStation(port=link.port, address=link.address,
+                                asset_number=link.asset_number,
+                                accounting_denomination_minor=link.accounting_denomination_minor)
     return out
 
 
@@ -127,12 +136,13 @@ def _host_links(stations: dict[int, SasStation]) -> HostLinks | None:
     import socket as socket_mod
 
     from cabinet.shell.manifest import install_root, program_files
+    sys.setswitchinterval(0.001)    # the link thread answers within ms of a poll (GIL hand-off)
     root = install_root()
     return HostLinks(stations, serial_number=socket_mod.gethostname()[:40],
                      program_files=[root / p for p in program_files(root)])
 
 
-async def _run(journal: Path, socket: Path, mode: str, config: dict[str, Any],
+async def _run(journal: Path, socket: Path, mode: str, config: EngineConfig,
                sim_dir: Path | None, twins: Path | None = None,
                sas: dict[int, SasStation] | None = None) -> None:
     private_dir(socket.parent, group_ok=True)   # refuse a hijacked folder before anything starts
@@ -221,7 +231,7 @@ def engine_main(journal: str | None, socket: str | None, devices: str, config: s
                          Path(socket) if socket else default_socket(), devices, cfg,
                          Path(sim_dir) if sim_dir else None, Path(twins) if twins else None,
                          sas))
-    except ValueError as e:               # ConfigError of the cabinet or of drivers/
+    except ValueError as e:               # confspec.ConfigError (a wiring file, a driver)
         print(f"config: {e}", file=sys.stderr)
         return 2
     except Exception as e:                # devices that cannot start, a journal that cannot open

@@ -3,9 +3,9 @@
 Owns: ``write_manifest`` (the build/installer step, ``cabinet manifest``) and
 ``check_manifest`` (the engine at boot, before any device is enabled; issue
 11.18). The manifest is ``cabinet/MANIFEST.sha256`` under the install root
-(the folder holding ``cabinet/``, ``drivers/`` and ``ui/``): a first line
-``# program <program id>`` and then one ``<sha256 hex>  <path>`` line per
-``.py`` file of those three packages (``sha256sum -c`` reads it). The
+(the folder holding ``cabinet/``, ``confspec/``, ``drivers/`` and ``ui/``): a
+first line ``# program <program id>`` and then one ``<sha256 hex>  <path>`` line
+per ``.py`` file of those packages (``sha256sum -c`` reads it). The
 program's digest is the SHA-256 of the manifest file itself: with the
 program ID it is what the maintenance menu and the snapshot show.
 
@@ -24,7 +24,7 @@ from pathlib import Path
 
 MANIFEST_NAME = "MANIFEST.sha256"
 #: The packages whose ``.py`` files the manifest covers.
-PACKAGES = ("cabinet", "drivers", "ui")
+PACKAGES = ("cabinet", "confspec", "drivers", "ui")
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,7 +47,7 @@ class ProgramCheck:
 
 
 def install_root() -> Path:
-    """The folder this program runs from (holds ``cabinet/``, ``drivers/``, ``ui/``)."""
+    """The folder this program runs from (holds ``PACKAGES``: ``cabinet/``, ``drivers/``...)."""
     return Path(__file__).resolve().parents[2]
 
 

@@ -479,11 +479,14 @@ def test_engine_knows_when_the_display_draws(tmp_path, monkeypatch):
 # -- 11.18: program integrity -------------------------------------------------------------
 
 def _install_copy(tmp_path: Path) -> Path:
-    """The program as installed: cabinet/, drivers/ and ui/ copied to a folder of its own."""
+    """The program as installed: its packages (cabinet/, confspec/, drivers/, ui/) copied
+    to a folder of its own."""
     import shutil
+
+    from cabinet.shell.manifest import PACKAGES
     root = Path(__file__).resolve().parents[2]
     inst = tmp_path / "inst"
-    for pkg in ("cabinet", "drivers", "ui"):
+    for pkg in PACKAGES:
         shutil.copytree(root / pkg, inst / pkg,
                         ignore=shutil.ignore_patterns("__pycache__", "MANIFEST.sha256*"))
     return inst

@@ -33,7 +33,7 @@ def test_bad_config_names_the_key(tmp_path, text, where):
 def test_good_config_loads(tmp_path):
     f = tmp_path / "c.toml"
     f.write_text("[devices]\nbill_acceptor = 'none'\nbill_poll_interval_s = 0.1\n")
-    assert load_config(f)["devices"]["bill_acceptor"] == "none"
+    assert load_config(f).devices.bill_acceptor == "none"
 
 
 @pytest.mark.timeout(60)

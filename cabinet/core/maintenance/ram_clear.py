@@ -1,0 +1,97 @@
+"""The maintenance menu's RAM clear page: what a RAM clear erases and keeps, and who may do it.
+
+Owns: ``ram_clear_summary`` (journaled with the clear), ``ram_clear_refusal``
+(the access rule, issues 10.2 and 11.12) and the page's lines. The clear itself
+is ``Cabinet.ram_clear``. Pure.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from cabinet.core import access
+from cabinet.core.context import MaintenanceContext
+from cabinet.core.rules_text import money
+
+
+def access_name(s: Any) -> str:
+    """The access level the cabinet state ``s`` grants now (``cabinet.core.access``)."""
+    return access.name(access.level(s.key_on, s.doors_open))
+
+
+def ram_clear_summary(cab: MaintenanceContext) -> dict[str, Any]:
+    """What a RAM clear would erase and keep now (issues 10.2, 11.12).
+
+    Returns ``{"credits_minor": {"1": int, ...}, "pending_out_minor": {...},
+    "handpays_minor": [int, ...], "outstanding_vouchers": int,
+    "outstanding_vouchers_minor": int}``; station keys are strings (journal JSON).
+    """
+    s = cab.s
+    handpays = ([s.handpay] if s.handpay is not None else []) + list(s.handpay_queue)
+    vouchers = cab.history.outstanding_vouchers()
+    return {"credits_minor": {str(st.station): st.credits_minor for st in s.stations},
+            "pending_out_minor": {str(st.station): st.pending_out_minor for st in s.stations},
+            "handpays_minor": [hp.amount_minor for hp in handpays],
+            "outstanding_vouchers": len(vouchers),
+            "outstanding_vouchers_minor": sum(v.amount_minor for v in vouchers)}
+
+
+def _ram_clear_stakes(summary: dict[str, Any]) -> list[str]:
+    """What on the cabinet makes a RAM clear a technician's act (empty: nothing)."""
+    stakes = []
+    if any(summary["credits_minor"].values()) or any(summary["pending_out_minor"].values()):
+        stakes.append("credits")
+    if summary["handpays_minor"]:
+        stakes.append("a pending handpay")
+    if summary["outstanding_vouchers"]:
+        stakes.append("outstanding vouchers")
+    return stakes
+
+
+def ram_clear_refusal(cab: MaintenanceContext) -> str:
+    """Why a RAM clear may not be done now, or ``""`` if it may.
+
+    Rule (issues 10.2, 11.12): with credits, a pending handpay or
+    outstanding vouchers on the cabinet it needs ``access.Level.TECHNICIAN``;
+    otherwise the attendant (the operator key) may do it.
+    """
+    stakes = _ram_clear_stakes(ram_clear_summary(cab))
+    lv = access.level(cab.s.key_on, cab.s.doors_open)
+    if stakes and lv < access.Level.TECHNICIAN:
+        return f"{' and '.join(stakes)} on the cabinet: needs the technician level"
+    return ""
+
+
+def ram_clear_lines(cab: MaintenanceContext) -> list[str]:
+    s = cab.s
+    m = s.maintenance
+    assert m is not None
+    sym = s.settings.currency_symbol
+    summary = ram_clear_summary(cab)
+    lines = ["A RAM clear erases:"]
+    for st in s.stations:
+        line = f"- Station {st.station} credits {money(st.credits_minor, sym)}"
+        if st.pending_out_minor:
+            line += f" (+ {money(st.pending_out_minor, sym)} waiting to be paid)"
+        lines.append(line)
+    hps = summary["handpays_minor"]
+    lines.append("- Pending handpays: " + (f"{len(hps)} (" + ", ".join(
+        money(a, sym) for a in hps) + ")" if hps else "none"))
+    lines.append("- Meters, game recall, bill history and the event log")
+    n = summary["outstanding_vouchers"]
+    lines.append("It keeps:")
+    lines.append(f"- {n} outstanding voucher{'' if n == 1 else 's'} "
+                 f"({money(summary['outstanding_vouchers_minor'], sym)}), redeemable once"
+                 if n else "- Outstanding vouchers: none")
+    lines.append("- Its own record in the event log (dated, with what it erased)")
+    lines.append("- The settings (save them again before play resumes)")
+    need = access.Level.TECHNICIAN if _ram_clear_stakes(summary) else access.Level.ATTENDANT
+    lines.append(f"Needs the {access.name(need)} level ({access.HOW[need]}). "
+                 f"Now: {access_name(s)}.")
+    if m.confirm == "armed":
+        lines.append("Select once more to confirm.")
+    elif m.confirm.startswith("Refused:") and not ram_clear_refusal(cab):
+        pass                        # the level is reached now: the old refusal no longer holds
+    elif m.confirm:
+        lines.append(m.confirm)
+    return lines
