@@ -116,3 +116,28 @@ def test_reports_translate_to_core_events_and_bad_dates_are_dropped():
     assert to_event(1, HostCommand("set_clock", 0x7F, date_time=(2026, 2, 30, 0, 0, 0))) is None
     ev = to_event(3, HostCommand("configure_bill_denominations", 0x08, bills_minor=(500, 100)))
     assert ev == HostCommanded(3, "configure_bill_denominations", (500, 100))
+
+
+def test_sas_stations_come_from_the_config_and_the_command_line(tmp_path):
+    """Issue 13: ``[sas]`` / ``[station2.sas]`` configure each station's EGM;
+    ``--sas-port`` sets station 1's; an address without a port is refused."""
+    import pytest
+
+    from cabinet.shell.config import load_config
+    from cabinet.shell.main import sas_stations
+    from confspec import ConfigError
+
+    cfg_path = tmp_path / "cabinet.toml"
+    cfg_path.write_text('[sas]\nport = "/dev/ttyS0"\naddress = 4\nasset_number = 77\n'
+                        'accounting_denomination_minor = 5\n'
+                        '[station2.sas]\nport = "/dev/ttyS0"\naddress = 5\n')
+    cfg = load_config(cfg_path)
+    got = sas_stations(cfg, None, None)
+    assert got == {1: SasStation("/dev/ttyS0", 4, 77, 5), 2: SasStation("/dev/ttyS0", 5, 0, 5)}
+    got = sas_stations(cfg, "/dev/pts/9", 9)
+    assert got[1] == SasStation("/dev/pts/9", 9, 77, 5)
+    assert sas_stations(load_config(None), None, None) == {}
+    with pytest.raises(ConfigError):
+        sas_stations(load_config(None), None, 3)
+    with pytest.raises(ConfigError):
+        sas_stations(cfg, "/dev/ttyS0", 5)          # station 2 already answers at 5 there
