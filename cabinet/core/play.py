@@ -14,10 +14,10 @@ from cabinet.core.base import CabinetBase
 from cabinet.core.effects import Effect, Journal, Rejected, SaveRecall, SendCue
 from cabinet.core.meters import audit_balance
 from cabinet.core.records import RecallEntry
-from cabinet.core.rules_text import money
 from cabinet.core.state import StationState
 from cabinet.game import BetError, Decision, GameError, Round, SeatBets, Shoe
 from cabinet.game import events as rev
+from cabinet.protocol.money import fmt_money
 
 
 class PlayMixin(CabinetBase):
@@ -201,7 +201,7 @@ class PlayMixin(CabinetBase):
                                {"round_id": s.round_id, "wagered_minor": st.stake_in_round_minor,
                                 "returned_minor": st.returned_in_round_minor, "net_minor": net}))
             if jackpot:
-                limit = money(s.settings.jackpot_limit_minor, s.settings.currency_symbol)
+                limit = fmt_money(s.settings.jackpot_limit_minor, s.settings.currency_symbol)
                 self._lock_handpay(st.station, jackpot, f"a win of {limit} or more is paid by hand",
                                    "", out, kind="jackpot")
             st.in_round = False

@@ -13,7 +13,8 @@ from typing import TYPE_CHECKING, Any
 from cabinet.core import maintenance
 from cabinet.core.context import ViewContext
 from cabinet.core.errors import fault_text
-from cabinet.core.rules_text import TABLE_TEXTS, money, rules_text
+from cabinet.core.rules_text import TABLE_TEXTS, rules_text
+from cabinet.protocol.money import chip_split, fmt_money
 from cabinet.protocol.snapshot import (
     DealerView,
     HandpayView,
@@ -27,21 +28,10 @@ from cabinet.protocol.snapshot import (
 if TYPE_CHECKING:
     from cabinet.core.state import StationState
 
-_DISPLAY_CHIPS = (10_000, 2_500, 500, 100)
+#: A spot's pile is drawn at most this many whole chips high.
+_PILE_CHIPS = 12
 _OVERLAYS = {"door_open": "door_open", "tilt": "tilt", "handpay": "handpay",
              "cash_out": "printing", "ram_error": "ram_error", "needs_config": "tilt"}
-
-
-def chips_for(amount_minor: int, chips: tuple[int, ...]) -> list[int]:
-    """A pile of chips worth ``amount_minor``, largest first (for drawing only)."""
-    pile: list[int] = []
-    for c in sorted(chips or _DISPLAY_CHIPS, reverse=True):
-        while amount_minor >= c and len(pile) < 12:
-            pile.append(c)
-            amount_minor -= c
-    if amount_minor > 0:
-        pile.append(amount_minor)
-    return pile
 
 
 def _total_text(h: dict[str, Any]) -> str:
@@ -106,12 +96,12 @@ def build_snapshot(cab: ViewContext, seq: int) -> Snapshot:
                               validation_number=hp.validation_number, station=hp.station,
                               kind=hp.kind,
                               waiting=len(s.handpay_queue))
-        overlay_text = f"Handpay {money(hp.amount_minor, sym)}: call an attendant ({hp.reason})"
+        overlay_text = f"Handpay {fmt_money(hp.amount_minor, sym)}: call an attendant ({hp.reason})"
         if s.handpay_queue:
             n = len(s.handpay_queue)
             overlay_text += f"; then {n} more handpay{'s' if n > 1 else ''}"
     elif mode == "cash_out" and s.printing is not None:
-        overlay_text = f"Printing ticket for {money(s.printing.amount_minor, sym)}"
+        overlay_text = f"Printing ticket for {fmt_money(s.printing.amount_minor, sym)}"
 
     message = _message(cab, mode, view, prompt)
     if s.key_on and s.maintenance is None and mode == "in_round":
@@ -158,10 +148,10 @@ def _station_view(cab: ViewContext, st: StationState, view: dict[str, Any] | Non
             bet += stake
             insurance += sp["insurance_stake"]
             spots.append(SpotView(spot=sp["spot"], bet_minor=sp["bet"],
-                                  chips_minor=chips_for(stake, r.chip_values_minor),
+                                  chips_minor=chip_split(stake, r.chip_values_minor, most=_PILE_CHIPS),
                                   hands=hands, insurance_minor=sp["insurance_stake"]))
         if view is not None and prompt and prompt["seat"] == st.station:
-            message = f"Insurance? It costs {money(_insurance_cost(view, prompt), sym)}" \
+            message = f"Insurance? It costs {fmt_money(_insurance_cost(view, prompt), sym)}" \
                 if prompt["kind"] == "insurance" else "Your move"
         if view is not None and view["phase"] == "done":
             bet = sum(st.bets_minor)        # the settled round stays shown; Bet is the next one
@@ -172,11 +162,11 @@ def _station_view(cab: ViewContext, st: StationState, view: dict[str, Any] | Non
             b = st.bets_minor[i] if i < len(st.bets_minor) else 0
             bet += b
             spots.append(SpotView(spot=i + 1, bet_minor=b,
-                                  chips_minor=chips_for(b, r.chip_values_minor) if b else []))
+                                  chips_minor=chip_split(b, r.chip_values_minor, most=_PILE_CHIPS) if b else []))
         if st.ready:
             message = "Ready"
         elif _below_minimum(cab, st):
-            message = f"Minimum bet {money(r.min_bet_minor, sym)}"
+            message = f"Minimum bet {fmt_money(r.min_bet_minor, sym)}"
     return StationView(
         station=st.station, credits_minor=st.credits_minor, bet_minor=bet,
         insurance_minor=insurance, win_minor=st.win_minor, spots=spots,
@@ -230,7 +220,7 @@ def _message(cab: ViewContext, mode: str, view: dict[str, Any] | None,
         where = f"Seat {prompt['seat']}" if len(cab.seats_in_play()) > 1 else \
             f"Spot {prompt['spot']}" if multi else ""
         if prompt["kind"] == "insurance":
-            cost = money(_insurance_cost(view, prompt) if view else 0, sym)
+            cost = fmt_money(_insurance_cost(view, prompt) if view else 0, sym)
             return f"{where}: insurance costs {cost}" if where else \
                 f"Insurance? It costs {cost}"
         return f"{where}: hit or stand?" if where else "Hit or stand?"
@@ -279,17 +269,17 @@ def _result(spots: list[dict[str, Any]]) -> tuple[str, int]:
 def _said(kind: str, amount: int, sym: str) -> str:
     """A result told to the player: ``"You win $5.00"``."""
     return {"push": "Push",
-            "blackjack": "Blackjack!" + (f" You win {money(amount, sym)}" if amount else ""),
-            "win": f"You win {money(amount, sym)}", "lose": "Dealer wins"}.get(
-        kind, f"Paid {money(amount, sym)}")
+            "blackjack": "Blackjack!" + (f" You win {fmt_money(amount, sym)}" if amount else ""),
+            "win": f"You win {fmt_money(amount, sym)}", "lose": "Dealer wins"}.get(
+        kind, f"Paid {fmt_money(amount, sym)}")
 
 
 def _told(kind: str, amount: int, sym: str) -> str:
     """A result told about a spot or station: ``"wins $5.00"``."""
     return {"push": "pushes",
-            "blackjack": "Blackjack" + (f", wins {money(amount, sym)}" if amount else ""),
-            "win": f"wins {money(amount, sym)}", "lose": "loses"}.get(
-        kind, f"paid {money(amount, sym)}")
+            "blackjack": "Blackjack" + (f", wins {fmt_money(amount, sym)}" if amount else ""),
+            "win": f"wins {fmt_money(amount, sym)}", "lose": "loses"}.get(
+        kind, f"paid {fmt_money(amount, sym)}")
 
 
 def station_outcome(spots: list[dict[str, Any]], dealer_blackjack: bool, sym: str) -> str:
@@ -308,7 +298,7 @@ def station_outcome(spots: list[dict[str, Any]], dealer_blackjack: bool, sym: st
         return ""
     if dealer_blackjack:
         back, _ = _money_back(spots)
-        return "Dealer has Blackjack" + (f": {money(back, sym)} back" if back else "")
+        return "Dealer has Blackjack" + (f": {fmt_money(back, sym)} back" if back else "")
     if len(spots) > 1:
         return " · ".join(f"Spot {sp['spot']} {_told(*_result([sp]), sym)}" for sp in spots)
     return _said(*_result(spots), sym)

@@ -42,6 +42,7 @@ from cabinet.protocol.ipc import (
     encode,
     token_path,
 )
+from cabinet.protocol.money import fmt_money
 from cabinet.protocol.snapshot import HandView, Snapshot, StationView
 
 log = logging.getLogger("cabinet.demo")
@@ -318,11 +319,6 @@ class DemoResult:
     variant: str = ""
 
 
-def money(minor: int) -> str:
-    sign = "-" if minor < 0 else ""
-    return f"{sign}${abs(minor) // 100}.{abs(minor) % 100:02d}"
-
-
 class DemoPlayer:
     """Plays ``rounds`` rounds and cashes out, through the simulated devices.
 
@@ -516,7 +512,7 @@ class DemoPlayer:
                 raise DemoError("stopped")
         before = self.station().credits_minor
         for attempt in range(3):
-            self.say(f"demo: inserting a {money(amount_minor)} note into the bill acceptor")
+            self.say(f"demo: inserting a {fmt_money(amount_minor)} note into the bill acceptor")
             self.sim({"cmd": "note", "amount_minor": amount_minor})
             try:
                 self.watch.wait_for(lambda s: s.stations[0].credits_minor > before, 6.0,
@@ -568,7 +564,7 @@ class DemoPlayer:
         self.watch.wait_for(lambda s: s.mode in ("betting", "attract"), 10.0, "betting")
         before = self.station().credits_minor
         self.place_bet()
-        self.say(f"demo: round {n}: bet {money(self.next_bet())}, Deal")
+        self.say(f"demo: round {n}: bet {fmt_money(self.next_bet())}, Deal")
         snap = self.press("deal", timeout_s=5.0)
         # a round that settles at once (a blackjack) is dealt too: its cards are shown
         dealt = snap is not None and (snap.mode == "in_round" or any(
@@ -592,7 +588,7 @@ class DemoPlayer:
         shown = "; ".join(f"{' '.join(c)} ({t}) {o or ''}".strip() for c, t, o in hands)
         self.say(f"demo: round {n}: {', '.join(decisions) or 'no decision'} | player {shown} | "
                  f"dealer {' '.join(snap.dealer.cards)} ({snap.dealer.total_text}) | "
-                 f"net {money(log_.net_minor)}, credits {money(st.credits_minor)}")
+                 f"net {fmt_money(log_.net_minor)}, credits {fmt_money(st.credits_minor)}")
         won = any(o in ("win", "blackjack") for _, _, o in hands)
         if n == 1:
             self.settle_and_shoot("settled-round")
@@ -663,7 +659,7 @@ class DemoPlayer:
             raise DemoError("stopped")
         credits = self.station().credits_minor
         before = set(self.sim({"cmd": "tickets"}).get("tickets", []))
-        self.say(f"demo: Cash Out {money(credits)}")
+        self.say(f"demo: Cash Out {fmt_money(credits)}")
         self.press("cash_out", timeout_s=5.0)
         snap = self.watch.wait_for(lambda s: s.mode in ("attract", "handpay", "tilt"), 20.0,
                                    "the voucher to print")
@@ -690,7 +686,7 @@ class DemoPlayer:
         self.result.validation_number = number
         self.result.voucher_png = png
         self.result.voucher_txt = txt if txt.exists() else None
-        self.say(f"demo: voucher {number} for {money(credits)} printed")
+        self.say(f"demo: voucher {number} for {fmt_money(credits)} printed")
 
     def maintenance_tour(self) -> None:
         """Operator key on: the menu, then the meters page; key off."""
