@@ -3,7 +3,8 @@
 Owns: ``cabinet.strategy`` — the dealer model (``dealer``), the exact
 combinatorial analysis (``analysis``), its composition-dependent twin
 (``cd``), the total-dependent basic strategy and
-the autoplayer lookup (``strategy``), the strategy chart image (``chart``),
+the autoplayer lookup (``strategy``), the common printed chart as a
+``Strategy`` (``common``), the strategy chart image (``chart``),
 the multiprocessing simulator (``simulate``), the par sheet writer
 (``parsheet``) and the CLI entry points (``cli``). Built on ``cabinet.game``
 only; never imports ``drivers`` or ``ui``. Heavy modules (pygame, tqdm,

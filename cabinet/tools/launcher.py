@@ -323,7 +323,9 @@ def main(*, rounds: int = 5, variant: str | None = None, out: str | None = None,
 
 def _run_demo(sock: Path, sim_sock: Path, rounds: int, variant: str | None, shots: Shots,
               stop: threading.Event, box: dict[str, Any]) -> None:
-    from cabinet.tools.demo_player import DemoError, DemoPlayer, SimControl, TableWatch, load_strategy
+    from cabinet.tools.demo_player import DemoPlayer
+    from cabinet.tools.demo_strategy import load_strategy
+    from cabinet.tools.table_client import DemoError, SimControl, TableWatch
 
     watch = sim = None
     try:
