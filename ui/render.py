@@ -19,7 +19,6 @@ from cabinet.protocol.money import chip_split, fmt_money
 from cabinet.protocol.snapshot import HandView, Snapshot, SpotView, StationView
 from ui import theme
 from ui.animation import CardKey, ChipFlight
-from ui.cards import shadow_pad
 from ui.layout import (
     BUTTON_H,
     CHIP_BUTTON,
@@ -607,7 +606,3 @@ def draw(surface: pygame.Surface, snapshot: Snapshot | None, now_ms: int, anim: 
         _default = Renderer()
     return _default.draw(surface, snapshot, now_ms, anim, connected, show_help)
 
-
-def card_sprite_pad(w: int) -> int:
-    """Re-exported for tests: shadow padding of a card sprite ``w`` pixels wide."""
-    return shadow_pad(w)

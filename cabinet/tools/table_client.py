@@ -42,7 +42,8 @@ class DemoError(RuntimeError):
 
 
 class TableWatch:
-    """A read-only UI client: keeps the latest snapshot and when it arrived.
+    """A read-only UI client: keeps the latest snapshot (``on_snapshot`` also gets
+    when each arrived).
 
     Args:
         path: the engine's UI socket.
@@ -62,7 +63,6 @@ class TableWatch:
         self.authenticate = authenticate
         self.on_snapshot = on_snapshot
         self.snapshot: Snapshot | None = None
-        self.arrived_s = 0.0
         self._cond = threading.Condition()
         self._sock: socket.socket | None = None
         self._thread: threading.Thread | None = None
@@ -119,7 +119,7 @@ class TableWatch:
                         if self.on_snapshot is not None:
                             self.on_snapshot(msg, now)
                         with self._cond:
-                            self.snapshot, self.arrived_s = msg, now
+                            self.snapshot = msg
                             self._cond.notify_all()
         except (OSError, MessageError):
             pass
