@@ -166,7 +166,8 @@ def bench_process(idle_s: float, size: tuple[int, int]) -> dict[str, float]:
 
 
 def bench_press_latency(presses: int) -> dict[str, float]:
-    from cabinet.tools.demo_player import DemoPlayer, SimControl, TableWatch
+    from cabinet.tools.demo_player import DemoPlayer
+    from cabinet.tools.table_client import SimControl, TableWatch
     from tests.integration.table_procs import TableProcs
 
     with tempfile.TemporaryDirectory() as d:

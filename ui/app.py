@@ -84,7 +84,6 @@ class App:
         self.running = True
         self.frames = 0
         self.first_frame_ms: int | None = None
-        self.last_error: Error | None = None
         self._pending_shots: list[str] = []
         self._settled_shots: list[str] = []
         self._announce: set[str] = set()
@@ -129,7 +128,6 @@ class App:
                     self.anim.clear()
                 self.dirty = True
             elif isinstance(ev, Error):
-                self.last_error = ev
                 log.info("engine refused: %s %s", ev.code, ev.message)
         if newest is not None:
             old = self.snapshot

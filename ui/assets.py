@@ -13,8 +13,6 @@ from pathlib import Path
 import pygame
 
 ASSET_DIR = Path(__file__).resolve().parent / "assets"
-FONT_REGULAR = ASSET_DIR / "fonts" / "DejaVuSans.ttf"
-FONT_BOLD = ASSET_DIR / "fonts" / "DejaVuSans-Bold.ttf"
 
 
 class AssetError(FileNotFoundError):

@@ -80,10 +80,6 @@ class Layout:
         x1, y1 = self.pt(x + w, y + h)
         return pygame.Rect(x0, y0, max(1, x1 - x0), max(1, y1 - y0))
 
-    def to_logical(self, px: float, py: float) -> tuple[float, float]:
-        """A pixel position in logical units."""
-        return ((px - self.ox) / self.scale, (py - self.oy) / self.scale)
-
     # -- the table ---------------------------------------------------------
 
     @property

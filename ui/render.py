@@ -15,10 +15,10 @@ from typing import Protocol
 
 import pygame
 
+from cabinet.protocol.money import chip_split, fmt_money
 from cabinet.protocol.snapshot import HandView, Snapshot, SpotView, StationView
 from ui import theme
 from ui.animation import CardKey, ChipFlight
-from ui.cards import shadow_pad
 from ui.layout import (
     BUTTON_H,
     CHIP_BUTTON,
@@ -29,7 +29,7 @@ from ui.layout import (
     Layout,
     balanced_rows,
 )
-from ui.money import decompose, fmt_credits, fmt_money
+from ui.money import fmt_credits
 from ui.scenes import attract, maintenance, overlays
 from ui.scenes import help as help_scene
 from ui.widgets import Art, HitBox, Painter
@@ -429,7 +429,7 @@ class Renderer:
             win_pos = (cx + geo.circle_r + 34, geo.circle_y)
             a, b = (win_pos, dealer) if f.to_dealer else (dealer, win_pos)
             pos = (a[0] + (b[0] - a[0]) * prog, a[1] + (b[1] - a[1]) * prog)
-            self._stack(p, decompose(f.amount_minor), pos, 54)
+            self._stack(p, chip_split(f.amount_minor), pos, 54)
         # console
         p.fill_rect(geo.console.move(0, 4), (0, 0, 0, 90), radius=18)
         p.fill_rect(geo.console, theme.PANEL, radius=18)
@@ -499,14 +499,14 @@ class Renderer:
             label = str(spot_no) if n_spots > 1 else "BET"
             p.text(label, 26, (214, 182, 96, 150), (cx, cy), bold=True)
         if sp is not None:
-            chips = list(sp.chips_minor) or (decompose(bet) if bet else [])
+            chips = list(sp.chips_minor) or (chip_split(bet) if bet else [])
             if chips:
                 self._stack(p, chips, (cx, cy + 14), 64)
                 p.pill(fmt_money(bet, s.currency_symbol, compact=True), (cx, cy + r + 16), 17,
                        fg=theme.WHITE, bg=(0, 0, 0, 190))
             if sp.insurance_minor:
                 ix = cx - r - 40
-                self._stack(p, decompose(sp.insurance_minor), (ix, cy + 10), 44)
+                self._stack(p, chip_split(sp.insurance_minor), (ix, cy + 10), 44)
                 p.text("INS", 14, theme.CREAM, (ix, cy + 34), bold=True)
             # hands
             k = len(sp.hands)
@@ -521,7 +521,7 @@ class Renderer:
             flying = anim is not None and any(f.station == st.station and f.spot == spot_no and not f.to_dealer
                                               for f, _ in anim.chip_flights(now_ms))
             if won > 0 and not flying:
-                self._stack(p, decompose(won), (cx + r + 34, cy), 54)
+                self._stack(p, chip_split(won), (cx + r + 34, cy), 54)
 
     def _hand(self, p: Painter, s: Snapshot, st: StationView, sp: SpotView, j: int, hand: HandView, hcx: float,
               hand_w: float, geo: StationGeo, now_ms: int, anim: Anim | None, k: int) -> None:
@@ -611,7 +611,3 @@ def draw(surface: pygame.Surface, snapshot: Snapshot | None, now_ms: int, anim: 
         _default = Renderer()
     return _default.draw(surface, snapshot, now_ms, anim, connected, show_help)
 
-
-def card_sprite_pad(w: int) -> int:
-    """Re-exported for tests: shadow padding of a card sprite ``w`` pixels wide."""
-    return shadow_pad(w)

@@ -41,14 +41,14 @@ class IntentReceived(Event):
         station: 1-3.
         action: one of ``cabinet.protocol.ipc.ACTIONS``.
         value: chip (minor units) for ``chip``, spot for ``place``.
-        validation_number: for ``cash_out`` only: a fresh 18-digit number the
-            runtime drew from ``secrets`` (the core has no randomness).
+
+    A cash-out's validation number is the core's own draw from the random source
+    the shell hands in (``cabinet.core.cashout``), not part of the intent.
     """
 
     station: int
     action: str
     value: int | None = None
-    validation_number: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

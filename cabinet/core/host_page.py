@@ -15,7 +15,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-from cabinet.core.rules_text import money
+from cabinet.protocol.money import fmt_money as money
 
 #: Queued host events listed per station.
 SHOWN_EVENTS = 5

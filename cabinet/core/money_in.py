@@ -29,8 +29,8 @@ from cabinet.core.events import (
     VoucherStacked,
 )
 from cabinet.core.records import VoucherRecord
-from cabinet.core.rules_text import money
 from cabinet.core.state import NoteReview, StationState
+from cabinet.protocol.money import fmt_money
 
 #: Why an expired voucher comes back (journaled; the screen sends the player to the
 #: attendant, who can check it in the voucher log).
@@ -60,14 +60,14 @@ class MoneyInMixin(CabinetBase):
         sym = self.s.settings.currency_symbol
         words = {
             "over the credit limit":
-                f"credit limit {money(self.s.settings.credit_limit_minor, sym)}",
+                f"credit limit {fmt_money(self.s.settings.credit_limit_minor, sym)}",
             "not issued by this cabinet": "not issued here",
             EXPIRED_REASON: EXPIRED_REASON,
             "voucher is redeemed": "already redeemed - see attendant",
             "voucher is handpaid": "already paid by hand - see attendant",
             "voucher is handpay": "waiting for a handpay - see attendant",
             "voucher is printing": "not printed yet - see attendant",
-            "not an enabled denomination": f"{money(amount_minor, sym)} notes not taken",
+            "not an enabled denomination": f"{fmt_money(amount_minor, sym)} notes not taken",
             "station out of service": "station out of service",
             "disabled by the casino host": "disabled by the casino host",
         }

@@ -14,10 +14,10 @@ from cabinet.core.base import CabinetBase
 from cabinet.core.effects import Effect, Journal, Rejected, SaveRecall, SendCue
 from cabinet.core.meters import audit_balance
 from cabinet.core.records import RecallEntry
-from cabinet.core.rules_text import money
 from cabinet.core.state import StationState
 from cabinet.game import BetError, Decision, GameError, Round, SeatBets, Shoe
-from cabinet.game import events as rev
+from cabinet.game import events as round_events
+from cabinet.protocol.money import fmt_money
 
 
 class PlayMixin(CabinetBase):
@@ -107,7 +107,7 @@ class PlayMixin(CabinetBase):
         assert rnd is not None
         self._run_round(lambda: rnd.decide(Decision(action)), out)
 
-    def _run_round(self, step: Callable[[], list[rev.Event]], out: list[Effect]) -> None:
+    def _run_round(self, step: Callable[[], list[round_events.Event]], out: list[Effect]) -> None:
         rnd = self.round
         assert rnd is not None
         try:
@@ -128,38 +128,38 @@ class PlayMixin(CabinetBase):
         else:
             self.s.decision_deadline_ms = None
 
-    def _apply_round_events(self, events: list[rev.Event], out: list[Effect]) -> None:
+    def _apply_round_events(self, events: list[round_events.Event], out: list[Effect]) -> None:
         """Move the money of round events onto the ledger; cue what players may see."""
         for e in events:
-            if isinstance(e, rev.PlayerCardDealt):
+            if isinstance(e, round_events.PlayerCardDealt):
                 out.append(SendCue("card_dealt", e.seat, {"to": "player", "spot": e.spot,
                                                           "hand": e.hand, "card": str(e.card)}))
-            elif isinstance(e, rev.DealerCardDealt):
+            elif isinstance(e, round_events.DealerCardDealt):
                 out.append(SendCue("card_dealt", None, {
                     "to": "dealer", "card": str(e.card) if e.face_up else None,
                     "face_down": not e.face_up}))
-            elif isinstance(e, rev.DealerCardRevealed):
+            elif isinstance(e, round_events.DealerCardRevealed):
                 out.append(SendCue("hole_card_revealed", None, {"card": str(e.card)}))
-            elif isinstance(e, rev.DealerChecked):
+            elif isinstance(e, round_events.DealerChecked):
                 out.append(SendCue("dealer_checked", None, {"blackjack": e.blackjack}))
-            elif isinstance(e, rev.InsuranceTaken):
+            elif isinstance(e, round_events.InsuranceTaken):
                 st = self._st(e.seat)
                 self._stake(st, e.stake_minor, "insurance_in_minor")
                 st.meters.add("insurance_taken", 1)
-            elif isinstance(e, rev.HandDoubled):
+            elif isinstance(e, round_events.HandDoubled):
                 st = self._st(e.seat)
                 self._stake(st, e.extra_stake_minor, "coin_in_minor")
                 st.meters.add("doubles", 1)
-            elif isinstance(e, rev.HandSplit):
+            elif isinstance(e, round_events.HandSplit):
                 st = self._st(e.seat)
                 self._stake(st, e.extra_stake_minor, "coin_in_minor")
                 st.meters.add("splits", 1)
-            elif isinstance(e, rev.InsuranceSettled):
+            elif isinstance(e, round_events.InsuranceSettled):
                 self._pay(self._st(e.seat), e.returned_minor, "insurance_out_minor")
-            elif isinstance(e, rev.HandSettled):
+            elif isinstance(e, round_events.HandSettled):
                 st = self._st(e.seat)
                 self._pay(st, e.returned_minor, "coin_out_minor")
-                if e.outcome is rev.Outcome.BLACKJACK:
+                if e.outcome is round_events.Outcome.BLACKJACK:
                     st.meters.add("blackjacks", 1)
                 out.append(SendCue("hand_settled", e.seat, {
                     "spot": e.spot, "hand": e.hand, "outcome": e.outcome.value,
@@ -201,7 +201,7 @@ class PlayMixin(CabinetBase):
                                {"round_id": s.round_id, "wagered_minor": st.stake_in_round_minor,
                                 "returned_minor": st.returned_in_round_minor, "net_minor": net}))
             if jackpot:
-                limit = money(s.settings.jackpot_limit_minor, s.settings.currency_symbol)
+                limit = fmt_money(s.settings.jackpot_limit_minor, s.settings.currency_symbol)
                 self._lock_handpay(st.station, jackpot, f"a win of {limit} or more is paid by hand",
                                    "", out, kind="jackpot")
             st.in_round = False

@@ -8,16 +8,15 @@ felt texts. Pure. Nothing here is typed per variant: every line reads a
 from __future__ import annotations
 
 from cabinet.game import RuleSet
+from cabinet.protocol.money import fmt_money
 
 TABLE_TEXTS = ["BLACKJACK PAYS 3 TO 2", "DEALER MUST STAND ON ALL 17",
                "INSURANCE PAYS 2 TO 1"]
 
 
-def money(amount_minor: int, symbol: str = "$") -> str:
-    """``12345`` -> ``"$123.45"``, ``500`` -> ``"$5.00"``, ``-250`` -> ``"-$2.50"``."""
-    sign = "-" if amount_minor < 0 else ""
-    whole, cents = divmod(abs(amount_minor), 100)
-    return f"{sign}{symbol}{whole:,}.{cents:02d}"
+#: Kept only for ``cabinet/core/maintenance.py``, which another change is rewriting;
+#: new code imports ``cabinet.protocol.money.fmt_money`` (issue 12: one formatter).
+money = fmt_money
 
 
 def rules_text(rules: RuleSet, symbol: str = "$") -> list[str]:
@@ -67,8 +66,8 @@ def rules_text(rules: RuleSet, symbol: str = "$") -> list[str]:
     if rules.max_hand_cards:
         lines.append(f"A hand of {rules.max_hand_cards} cards stands automatically.")
     lines.append("No surrender.")
-    lines.append(f"Table limits: {money(rules.min_bet_minor, symbol)} to "
-                 f"{money(rules.max_bet_minor, symbol)} per spot; doubles, splits and")
+    lines.append(f"Table limits: {fmt_money(rules.min_bet_minor, symbol)} to "
+                 f"{fmt_money(rules.max_bet_minor, symbol)} per spot; doubles, splits and")
     lines.append("  insurance may go over the maximum.")
     if rules.max_seats > 1:
         lines.append(f"Up to {rules.max_seats} players; {rules.bet_timer_s} s to bet and "

@@ -8,13 +8,14 @@ Pure; reads the cabinet through a ``ViewContext`` and never changes it. Uses onl
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from cabinet.core import maintenance
 from cabinet.core.context import ViewContext
 from cabinet.core.errors import fault_text
 from cabinet.core.host import DISABLED_TEXT
-from cabinet.core.rules_text import TABLE_TEXTS, money, rules_text
+from cabinet.core.rules_text import TABLE_TEXTS, rules_text
+from cabinet.protocol.money import chip_split, fmt_money
 from cabinet.protocol.snapshot import (
     DealerView,
     HandpayView,
@@ -27,30 +28,20 @@ from cabinet.protocol.snapshot import (
 
 if TYPE_CHECKING:
     from cabinet.core.state import StationState
+    from cabinet.game.view import PlayerView, VisibleHand, VisiblePrompt, VisibleSpot
 
-_DISPLAY_CHIPS = (10_000, 2_500, 500, 100)
+#: A spot's pile is drawn at most this many whole chips high.
+_PILE_CHIPS = 12
 _OVERLAYS = {"door_open": "door_open", "tilt": "tilt", "handpay": "handpay",
              "cash_out": "printing", "ram_error": "ram_error", "needs_config": "tilt"}
 
 
-def chips_for(amount_minor: int, chips: tuple[int, ...]) -> list[int]:
-    """A pile of chips worth ``amount_minor``, largest first (for drawing only)."""
-    pile: list[int] = []
-    for c in sorted(chips or _DISPLAY_CHIPS, reverse=True):
-        while amount_minor >= c and len(pile) < 12:
-            pile.append(c)
-            amount_minor -= c
-    if amount_minor > 0:
-        pile.append(amount_minor)
-    return pile
-
-
-def _total_text(h: dict[str, Any]) -> str:
-    if h["blackjack"]:
+def _total_text(h: VisibleHand) -> str:
+    if h.blackjack:
         return "BLACKJACK"
-    if h["total"] > 21:
+    if h.total > 21:
         return "BUST"
-    return str(h["total_text"])
+    return h.total_text
 
 
 def build_snapshot(cab: ViewContext, seq: int) -> Snapshot:
@@ -59,7 +50,7 @@ def build_snapshot(cab: ViewContext, seq: int) -> Snapshot:
     sym = s.settings.currency_symbol
     mode = cab.mode
     view = cab.round.player_view() if cab.round is not None else None
-    prompt = view["prompt"] if view else None
+    prompt = view.prompt if view else None
 
     stations = []
     for st in s.stations:
@@ -67,22 +58,22 @@ def build_snapshot(cab: ViewContext, seq: int) -> Snapshot:
 
     dealer = DealerView()
     if view is not None:
-        d = view["dealer"]
-        text = d["total_text"]
-        if len(d["cards"]) == 1:            # a lone up card: "10", not "hard 10"
-            text = "1 or 11" if d["cards"][0][0] == "A" else str(d["total"])
-        if d["blackjack"]:
+        d = view.dealer
+        text = d.total_text
+        if len(d.cards) == 1:            # a lone up card: "10", not "hard 10"
+            text = "1 or 11" if d.cards[0][0] == "A" else str(d.total)
+        if d.blackjack:
             text = "BLACKJACK"
-        elif d["total"] > 21:
+        elif d.total > 21:
             text = "BUST"
-        dealer = DealerView(cards=d["cards"], face_down=d["face_down"], total_text=text)
+        dealer = DealerView(cards=d.cards, face_down=d.face_down, total_text=text)
 
     timer = None
     if mode in ("attract", "betting") and s.bet_deadline_ms is not None:
         timer = TimerView(kind="bet", seconds_left=max(0, -(-(s.bet_deadline_ms - s.now_ms)
                                                            // 1000)))
     elif mode == "in_round" and s.decision_deadline_ms is not None and prompt:
-        timer = TimerView(kind="decision", station=prompt["seat"],
+        timer = TimerView(kind="decision", station=prompt.seat,
                           seconds_left=max(0, -(-(s.decision_deadline_ms - s.now_ms) // 1000)))
 
     overlay = _OVERLAYS.get(mode)
@@ -107,12 +98,12 @@ def build_snapshot(cab: ViewContext, seq: int) -> Snapshot:
                               validation_number=hp.validation_number, station=hp.station,
                               kind=hp.kind,
                               waiting=len(s.handpay_queue))
-        overlay_text = f"Handpay {money(hp.amount_minor, sym)}: call an attendant ({hp.reason})"
+        overlay_text = f"Handpay {fmt_money(hp.amount_minor, sym)}: call an attendant ({hp.reason})"
         if s.handpay_queue:
             n = len(s.handpay_queue)
             overlay_text += f"; then {n} more handpay{'s' if n > 1 else ''}"
     elif mode == "cash_out" and s.printing is not None:
-        overlay_text = f"Printing ticket for {money(s.printing.amount_minor, sym)}"
+        overlay_text = f"Printing ticket for {fmt_money(s.printing.amount_minor, sym)}"
 
     message = _message(cab, mode, view, prompt)
     if s.key_on and s.maintenance is None and mode == "in_round":
@@ -136,48 +127,48 @@ def build_snapshot(cab: ViewContext, seq: int) -> Snapshot:
     )
 
 
-def _station_view(cab: ViewContext, st: StationState, view: dict[str, Any] | None,
-                  prompt: dict[str, Any] | None) -> StationView:
+def _station_view(cab: ViewContext, st: StationState, view: PlayerView | None,
+                  prompt: VisiblePrompt | None) -> StationView:
     r = cab.rules
     sym = cab.s.settings.currency_symbol
     spots: list[SpotView] = []
     insurance = 0
     bet = 0
     message = ""
-    mine = [sp for sp in view["spots"] if sp["seat"] == st.station] if view else []
+    mine = [sp for sp in view.spots if sp.seat == st.station] if view else []
     if mine:
         for sp in mine:
             hands = []
-            for i, h in enumerate(sp["hands"], 1):
-                active = bool(prompt and prompt["kind"] == "play" and prompt["seat"] == st.station
-                              and prompt["spot"] == sp["spot"] and prompt["hand"] == i)
+            for i, h in enumerate(sp.hands, 1):
+                active = bool(prompt and prompt.kind == "play" and prompt.seat == st.station
+                              and prompt.spot == sp.spot and prompt.hand == i)
                 hands.append(HandView(
-                    cards=h["cards"], stake_minor=h["stake"], total_text=_total_text(h),
-                    outcome=h["outcome"], returned_minor=h["returned"], doubled=h["doubled"],
-                    from_split=h["from_split"], blackjack=h["blackjack"], active=active))
-            stake = sum(h["stake"] for h in sp["hands"])
+                    cards=h.cards, stake_minor=h.stake_minor, total_text=_total_text(h),
+                    outcome=h.outcome, returned_minor=h.returned_minor, doubled=h.doubled,
+                    from_split=h.from_split, blackjack=h.blackjack, active=active))
+            stake = sum(h.stake_minor for h in sp.hands)
             bet += stake
-            insurance += sp["insurance_stake"]
-            spots.append(SpotView(spot=sp["spot"], bet_minor=sp["bet"],
-                                  chips_minor=chips_for(stake, r.chip_values_minor),
-                                  hands=hands, insurance_minor=sp["insurance_stake"]))
-        if view is not None and prompt and prompt["seat"] == st.station:
-            message = f"Insurance? It costs {money(_insurance_cost(view, prompt), sym)}" \
-                if prompt["kind"] == "insurance" else "Your move"
-        if view is not None and view["phase"] == "done":
+            insurance += sp.insurance_stake_minor
+            spots.append(SpotView(spot=sp.spot, bet_minor=sp.bet_minor,
+                                  chips_minor=chip_split(stake, r.chip_values_minor, most=_PILE_CHIPS),
+                                  hands=hands, insurance_minor=sp.insurance_stake_minor))
+        if view is not None and prompt and prompt.seat == st.station:
+            message = f"Insurance? It costs {fmt_money(_insurance_cost(view, prompt), sym)}" \
+                if prompt.kind == "insurance" else "Your move"
+        if view is not None and view.phase == "done":
             bet = sum(st.bets_minor)        # the settled round stays shown; Bet is the next one
-            if len({sp["seat"] for sp in view["spots"]}) > 1:
-                message = station_outcome(mine, bool(view["dealer"]["blackjack"]), sym)
+            if len({sp.seat for sp in view.spots}) > 1:
+                message = station_outcome(mine, view.dealer.blackjack, sym)
     else:
         for i in range(r.max_spots_per_seat):
             b = st.bets_minor[i] if i < len(st.bets_minor) else 0
             bet += b
             spots.append(SpotView(spot=i + 1, bet_minor=b,
-                                  chips_minor=chips_for(b, r.chip_values_minor) if b else []))
+                                  chips_minor=chip_split(b, r.chip_values_minor, most=_PILE_CHIPS) if b else []))
         if st.ready:
             message = "Ready"
         elif _below_minimum(cab, st):
-            message = f"Minimum bet {money(r.min_bet_minor, sym)}"
+            message = f"Minimum bet {fmt_money(r.min_bet_minor, sym)}"
     if st.host.disabled and not cab.s.round_open:        # issue 13: after the round too
         message = DISABLED_TEXT.get(st.host.disabled_by, DISABLED_TEXT["shut_down"])
     return StationView(
@@ -200,10 +191,10 @@ def _station_fault(cab: ViewContext, st: StationState) -> str:
         " - call attendant"
 
 
-def _insurance_cost(view: dict[str, Any], prompt: dict[str, Any]) -> int:
+def _insurance_cost(view: PlayerView, prompt: VisiblePrompt) -> int:
     """Half the prompted spot's bet: what taking insurance costs (``Round`` rounds down)."""
-    return next((sp["bet"] // 2 for sp in view["spots"]
-                 if sp["seat"] == prompt["seat"] and sp["spot"] == prompt["spot"]), 0)
+    return next((sp.bet_minor // 2 for sp in view.spots
+                 if sp.seat == prompt.seat and sp.spot == prompt.spot), 0)
 
 
 def _below_minimum(cab: ViewContext, st: StationState) -> bool:
@@ -220,8 +211,8 @@ def _below_minimum(cab: ViewContext, st: StationState) -> bool:
 DOOR_CLOSED_NOTICE_MS = 5000
 
 
-def _message(cab: ViewContext, mode: str, view: dict[str, Any] | None,
-             prompt: dict[str, Any] | None) -> str:
+def _message(cab: ViewContext, mode: str, view: PlayerView | None,
+             prompt: VisiblePrompt | None) -> str:
     s = cab.s
     sym = s.settings.currency_symbol
     if s.message and mode in ("attract", "betting"):
@@ -230,15 +221,15 @@ def _message(cab: ViewContext, mode: str, view: dict[str, Any] | None,
         return "Insert cash or a voucher to play"
     if mode == "in_round" and prompt is not None:
         multi = len(cab.seats_in_play()) > 1 or cab.rules.max_spots_per_seat > 1
-        where = f"Seat {prompt['seat']}" if len(cab.seats_in_play()) > 1 else \
-            f"Spot {prompt['spot']}" if multi else ""
-        if prompt["kind"] == "insurance":
-            cost = money(_insurance_cost(view, prompt) if view else 0, sym)
+        where = f"Seat {prompt.seat}" if len(cab.seats_in_play()) > 1 else \
+            f"Spot {prompt.spot}" if multi else ""
+        if prompt.kind == "insurance":
+            cost = fmt_money(_insurance_cost(view, prompt) if view else 0, sym)
             return f"{where}: insurance costs {cost}" if where else \
                 f"Insurance? It costs {cost}"
         return f"{where}: hit or stand?" if where else "Hit or stand?"
     if mode == "betting":
-        if view is not None and view["phase"] == "done":
+        if view is not None and view.phase == "done":
             return _outcome_message(cab, view, sym)
         if s.door_closed_notice and 0 <= s.now_ms - s.door_closed_ms <= DOOR_CLOSED_NOTICE_MS:
             return "Door closed"
@@ -248,25 +239,25 @@ def _message(cab: ViewContext, mode: str, view: dict[str, Any] | None,
     return ""
 
 
-def _money_back(spots: list[dict[str, Any]]) -> tuple[int, int]:
+def _money_back(spots: list[VisibleSpot]) -> tuple[int, int]:
     """(paid back, net won) of ``spots``: stakes and insurance included, minor units."""
     back = net = 0
     for sp in spots:
-        back += sp["insurance_returned"] or 0
-        net += (sp["insurance_returned"] or 0) - sp["insurance_stake"]
-        for h in sp["hands"]:
-            back += h["returned"] or 0
-            net += (h["returned"] or 0) - h["stake"]
+        back += sp.insurance_returned_minor or 0
+        net += (sp.insurance_returned_minor or 0) - sp.insurance_stake_minor
+        for h in sp.hands:
+            back += h.returned_minor or 0
+            net += (h.returned_minor or 0) - h.stake_minor
     return back, net
 
 
-def _result(spots: list[dict[str, Any]]) -> tuple[str, int]:
+def _result(spots: list[VisibleSpot]) -> tuple[str, int]:
     """What ``spots`` (one station's, or one spot) came to: ``(kind, amount_minor)``.
 
     ``kind`` is ``push``, ``blackjack`` or ``win`` (amount: net won, 0 if none), ``lose``,
     or ``paid`` (amount: paid back, for a mixed result that did not win).
     """
-    outcomes = [h["outcome"] for sp in spots for h in sp["hands"]]
+    outcomes = [h.outcome for sp in spots for h in sp.hands]
     back, net = _money_back(spots)
     if outcomes and all(o == "push" for o in outcomes):
         return "push", 0
@@ -282,24 +273,24 @@ def _result(spots: list[dict[str, Any]]) -> tuple[str, int]:
 def _said(kind: str, amount: int, sym: str) -> str:
     """A result told to the player: ``"You win $5.00"``."""
     return {"push": "Push",
-            "blackjack": "Blackjack!" + (f" You win {money(amount, sym)}" if amount else ""),
-            "win": f"You win {money(amount, sym)}", "lose": "Dealer wins"}.get(
-        kind, f"Paid {money(amount, sym)}")
+            "blackjack": "Blackjack!" + (f" You win {fmt_money(amount, sym)}" if amount else ""),
+            "win": f"You win {fmt_money(amount, sym)}", "lose": "Dealer wins"}.get(
+        kind, f"Paid {fmt_money(amount, sym)}")
 
 
 def _told(kind: str, amount: int, sym: str) -> str:
     """A result told about a spot or station: ``"wins $5.00"``."""
     return {"push": "pushes",
-            "blackjack": "Blackjack" + (f", wins {money(amount, sym)}" if amount else ""),
-            "win": f"wins {money(amount, sym)}", "lose": "loses"}.get(
-        kind, f"paid {money(amount, sym)}")
+            "blackjack": "Blackjack" + (f", wins {fmt_money(amount, sym)}" if amount else ""),
+            "win": f"wins {fmt_money(amount, sym)}", "lose": "loses"}.get(
+        kind, f"paid {fmt_money(amount, sym)}")
 
 
-def station_outcome(spots: list[dict[str, Any]], dealer_blackjack: bool, sym: str) -> str:
+def station_outcome(spots: list[VisibleSpot], dealer_blackjack: bool, sym: str) -> str:
     """One station's line after a round, from its own spots only (issue 10.3).
 
     Args:
-        spots: the station's spots of ``Round.player_view()["spots"]``.
+        spots: the station's spots of ``Round.player_view().spots``.
         dealer_blackjack: the dealer made Blackjack.
         sym: currency symbol.
 
@@ -311,25 +302,25 @@ def station_outcome(spots: list[dict[str, Any]], dealer_blackjack: bool, sym: st
         return ""
     if dealer_blackjack:
         back, _ = _money_back(spots)
-        return "Dealer has Blackjack" + (f": {money(back, sym)} back" if back else "")
+        return "Dealer has Blackjack" + (f": {fmt_money(back, sym)} back" if back else "")
     if len(spots) > 1:
-        return " · ".join(f"Spot {sp['spot']} {_told(*_result([sp]), sym)}" for sp in spots)
+        return " · ".join(f"Spot {sp.spot} {_told(*_result([sp]), sym)}" for sp in spots)
     return _said(*_result(spots), sym)
 
 
-def _outcome_message(cab: ViewContext, view: dict[str, Any], sym: str) -> str:
+def _outcome_message(cab: ViewContext, view: PlayerView, sym: str) -> str:
     """The table's line after a round: each station's own result (issue 10.3).
 
     One station: its line (``"You win $5.00"``: net of stakes when it won,
     else what came back). Several: ``"Station 1 wins $5.00 · Station 2
     loses"``, each station's console saying its own result.
     """
-    seats = sorted({sp["seat"] for sp in view["spots"]})
-    dealer_bj = bool(view["dealer"]["blackjack"])
+    seats = sorted({sp.seat for sp in view.spots})
+    dealer_bj = view.dealer.blackjack
     if len(seats) == 1:
-        return station_outcome(view["spots"], dealer_bj, sym)
+        return station_outcome(view.spots, dealer_bj, sym)
     if dealer_bj:
         return "Dealer has Blackjack"
     return " · ".join(
-        f"Station {n} {_told(*_result([sp for sp in view['spots'] if sp['seat'] == n]), sym)}"
+        f"Station {n} {_told(*_result([sp for sp in view.spots if sp.seat == n]), sym)}"
         for n in seats)

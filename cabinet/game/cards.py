@@ -44,11 +44,6 @@ class Card:
         return self.rank == "A"
 
     @property
-    def is_ten_value(self) -> bool:
-        """True for T, J, Q and K (RULES.md "Card values")."""
-        return self.value == 10
-
-    @property
     def name(self) -> str:
         """Long name, e.g. ``"Queen of Hearts"``."""
         return f"{_RANK_NAMES[self.rank]} of {_SUIT_NAMES[self.suit]}"

@@ -38,11 +38,6 @@ def best_total(cards: Sequence[Card]) -> int:
     return hand_total(cards)[0]
 
 
-def is_bust(cards: Sequence[Card]) -> bool:
-    """True when even the hard total is above 21."""
-    return hand_total(cards)[0] > 21
-
-
 def is_natural(cards: Sequence[Card]) -> bool:
     """True for two cards that are an Ace and a ten-value card.
 

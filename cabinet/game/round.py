@@ -1,6 +1,7 @@
 """The round: one deal of blackjack from bets to settlement, as a pure state machine.
 
-Owns: ``Round``, ``SeatBets``, ``Prompt``, ``Phase``. Feed it decisions, get
+Owns: ``Round``, ``SeatBets``, ``Prompt``, ``Phase`` (its ``player_view()`` is typed in
+``cabinet.game.view``). Feed it decisions, get
 events back; ask it which decisions are legal now. No clock, no randomness
 (the shoe is handed in), no I/O, no logging (STYLE.md 5.1). Every rule comes
 from a ``RuleSet`` field; the flow is RULES.md "Dealing order and the
@@ -51,6 +52,7 @@ from .events import (
 from .hand import describe_total, hand_total, is_natural, is_pair
 from .rules import RuleSet
 from .shoe import Shoe
+from .view import PlayerView, VisibleDealer, VisibleHand, VisiblePrompt, VisibleSpot
 
 STATE_VERSION = 1
 
@@ -768,48 +770,44 @@ class Round:
             "seats": seats,
         }
 
-    def player_view(self) -> dict[str, Any]:
+    def player_view(self) -> PlayerView:
         """What a player may see now: no undealt card, no face-down card.
 
         Returns:
-            ``{"variant", "phase", "dealer": {"cards", "face_down", "total",
-            "total_text"}, "spots": [...], "prompt": {...} | None}``; a hidden
-            dealer card appears only as a count in ``face_down``.
+            a fresh ``PlayerView`` (``cabinet.game.view``); a hidden dealer card
+            appears only as a count in ``dealer.face_down``.
         """
         visible = self.dealer_cards[:1] if self.dealer_hidden else self.dealer_cards
         prompt = self.prompt
-        spots = []
-        for s in self.spots:
-            spots.append({
-                "seat": s.seat, "spot": s.spot, "bet": s.bet_minor,
-                "insurance": s.insurance, "insurance_stake": s.insurance_stake_minor,
-                "insurance_returned": s.insurance_returned_minor,
-                "hands": [{
-                    "cards": [str(c) for c in h.cards], "stake": h.stake_minor,
-                    "total": h.total, "total_text": describe_total(h.cards),
-                    "blackjack": h.blackjack, "doubled": h.doubled,
-                    "from_split": h.from_split, "done": h.done,
-                    "outcome": h.outcome.value if h.outcome else None,
-                    "returned": h.returned_minor,
-                } for h in s.hands],
-            })
-        return {
-            "variant": self.rules.variant,
-            "phase": self.phase.value,
-            "dealer": {
-                "cards": [str(c) for c in visible],
-                "face_down": len(self.dealer_cards) - len(visible),
-                "total": hand_total(visible)[0] if visible else 0,
-                "total_text": describe_total(visible) if visible else "",
-                "blackjack": not self.dealer_hidden and is_natural(self.dealer_cards),
-            },
-            "spots": spots,
-            "prompt": None if prompt is None else {
-                "kind": prompt.kind, "seat": prompt.seat, "spot": prompt.spot,
-                "hand": prompt.hand, "text": prompt.text,
-                "legal": sorted(d.value for d in prompt.legal),
-            },
-        }
+        return PlayerView(
+            variant=self.rules.variant,
+            phase=self.phase.value,
+            dealer=VisibleDealer(
+                cards=[str(c) for c in visible],
+                face_down=len(self.dealer_cards) - len(visible),
+                total=hand_total(visible)[0] if visible else 0,
+                total_text=describe_total(visible) if visible else "",
+                blackjack=not self.dealer_hidden and is_natural(self.dealer_cards),
+            ),
+            spots=[VisibleSpot(
+                seat=s.seat, spot=s.spot, bet_minor=s.bet_minor, insurance=s.insurance,
+                insurance_stake_minor=s.insurance_stake_minor,
+                insurance_returned_minor=s.insurance_returned_minor,
+                hands=[VisibleHand(
+                    cards=[str(c) for c in h.cards], stake_minor=h.stake_minor,
+                    total=h.total, total_text=describe_total(h.cards),
+                    blackjack=h.blackjack, doubled=h.doubled,
+                    from_split=h.from_split, done=h.done,
+                    outcome=h.outcome.value if h.outcome else None,
+                    returned_minor=h.returned_minor,
+                ) for h in s.hands],
+            ) for s in self.spots],
+            prompt=None if prompt is None else VisiblePrompt(
+                kind=prompt.kind, seat=prompt.seat, spot=prompt.spot,
+                hand=prompt.hand, text=prompt.text,
+                legal=sorted(d.value for d in prompt.legal),
+            ),
+        )
 
     # -- persistence ------------------------------------------------------------------
 

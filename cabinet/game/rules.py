@@ -174,11 +174,6 @@ class RuleSet:
             return self.peek_on_ten
         return False
 
-    @property
-    def cards_in_shoe(self) -> int:
-        """52 × decks."""
-        return 52 * self.decks
-
     # -- persistence --------------------------------------------------------
 
     def to_dict(self) -> dict[str, Any]:

@@ -13,7 +13,7 @@ import json
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from drivers import events as dev
+from drivers.events import Action, Door
 from drivers.factory import DriverSet
 
 if TYPE_CHECKING:
@@ -21,8 +21,8 @@ if TYPE_CHECKING:
     from drivers.sim.printer_device import SimPrinterDevice
 
 _SIM_COMMANDS = ("press", "door", "key", "note", "voucher", "bill", "printer", "tickets")
-_SIM_DOORS = {"main": dev.Door.MAIN, "cashbox": dev.Door.CASH_BOX, "logic": dev.Door.LOGIC}
-_SIM_ACTIONS = {a.value: a for a in dev.Action}
+_SIM_DOORS = {"main": Door.MAIN, "cashbox": Door.CASH_BOX, "logic": Door.LOGIC}
+_SIM_ACTIONS = {a.value: a for a in Action}
 
 
 def sim_apply(d: DriverSet | None, msg: dict[str, Any]) -> dict[str, Any]:

@@ -58,7 +58,7 @@ from dataclasses import dataclass
 
 from cabinet.game.rules import RuleSet
 
-from .dealer import BLACKJACK, BUST, DealerModel, remove, shoe_counts
+from .upcard import UpCardShoe, _enc, fresh_counts
 
 POST_SPLIT = "CDZ-"
 """Default post-split strategy of this analysis (see the module docstring)."""
@@ -66,14 +66,6 @@ POST_SPLITS = ("CDZ-", "CDP")
 """``CDZ-``: a split hand plays as its cards would unsplit. ``CDP``: a split
 hand takes the best action for its own cards *and* the other pair card
 (Farmer's CDP for no re-split; it still ignores the other hand's cards)."""
-
-_SHIFT = 5
-_MASK = 31
-
-
-def _enc(v: int) -> int:
-    return 1 << (_SHIFT * (v - 1))
-
 
 @dataclass(frozen=True)
 class CDUpCard:
@@ -130,51 +122,19 @@ class CDAnalysis:
         return -self.ev
 
 
-class _CDEngine:
-    """The CD analysis for one up card (memoised on removed-card vectors)."""
+class _CDEngine(UpCardShoe):
+    """The CD analysis for one up card (memoised on removed-card vectors; the shoe,
+    stand and bust EVs are ``upcard.UpCardShoe``'s)."""
 
     def __init__(self, rules: RuleSet, counts: Sequence[int], up: int,
                  post_split: str = POST_SPLIT) -> None:
+        super().__init__(rules, counts, up)
         self.cdp = post_split == "CDP"
-        self.rules = rules
-        self.up = up
-        self.base = remove(counts, up)
-        self.dealer = DealerModel(up, self.base)
-        self.peek = rules.peeks_on(up)
-        self.bj_card = 10 if up == 1 else (1 if up == 10 else 0)
-        self.include_bj = self.bj_card != 0 and not self.peek
         self.limit = rules.max_hand_cards or 0
-        self._dist: dict[int, list[float]] = {}
         self._un: dict[int, tuple[float, float]] = {}
         self._sp: dict[tuple[int, int], float] = {}
 
     # -- shoe ------------------------------------------------------------------------
-
-    def comp(self, key: int) -> list[int]:
-        return [c - ((key >> (_SHIFT * i)) & _MASK) for i, c in enumerate(self.base)]
-
-    def p_blackjack(self, key: int) -> float:
-        if not self.bj_card:
-            return 0.0
-        comp = self.comp(key)
-        n = sum(comp)
-        return comp[self.bj_card - 1] / n if n else 0.0
-
-    def stand(self, key: int, total: int) -> float:
-        d = self._dist.get(key)
-        if d is None:
-            d = self._dist[key] = self.dealer.distribution(self.comp(key))
-        if total < 17:
-            ev = d[BUST] - (d[0] + d[1] + d[2] + d[3] + d[4])
-        else:
-            i = total - 17
-            ev = d[BUST] + sum(d[:i]) - sum(d[i + 1:5])
-        if self.include_bj:
-            ev -= d[BLACKJACK]
-        return ev
-
-    def bust(self, key: int) -> float:
-        return -(1.0 - self.p_blackjack(key)) if self.peek else -1.0
 
     def kids(self, key: int, hard: int) -> list[tuple[float, int, int, int]]:
         """``(probability, value, key after, hard after)`` of the next card."""
@@ -270,52 +230,35 @@ class _CDEngine:
 
     # -- the round ------------------------------------------------------------------
 
-    def _same_rank_share(self, v: int) -> float:
-        if v != 10 or self.rules.split_by == "value":
-            return 1.0
-        per_rank = [self.base[9] // 4] * 4
-        for i in range(self.base[9] - sum(per_rank)):
-            per_rank[i] += 1
-        t = sum(per_rank)
-        return sum(c * (c - 1) for c in per_rank) / (t * (t - 1)) if t >= 2 else 0.0
-
     def result(self, probability: float) -> CDUpCard:
-        base = self.base
-        total = sum(base)
         r = self.rules
         offered = r.insurance and self.up == 1
         ev = bj_total = ins_sum = ins_w = 0.0
-        for a in range(1, 11):
-            for b in range(a, 11):
-                ca, cb = base[a - 1], base[b - 1]
-                prob = (ca * (ca - 1) if a == b else 2 * ca * cb) / (total * (total - 1))
-                if prob <= 0:
-                    continue
-                key = _enc(a) + _enc(b)
-                pbj = self.p_blackjack(key)
-                bj_total += prob * pbj
-                if a == 1 and b == 10:
-                    ev += prob * 1.5 * (1.0 - pbj)
-                    continue
-                hard, ace = a + b, a == 1
-                st, hit = self.unsplit(key, hard, ace, 2)
-                best = hit if hit > st else st
-                t2 = hard + 10 if ace and hard <= 11 else hard
-                if self.can_double(2, t2, False):
-                    best = max(best, self.double(key, hard, ace))
-                value = best
-                if a == b and r.max_splits_per_spot >= 1:
-                    share = self._same_rank_share(a)
-                    sp = 2.0 * self.split_hand(key, a, a, ace, 1)
-                    value = (1.0 - share) * best + share * max(best, sp)
-                if self.peek:
-                    value -= pbj
-                if offered:
-                    ins = 0.5 * (3.0 * pbj - 1.0)
-                    ins_sum += prob * ins
-                    ins_w += prob
-                    value += max(ins, 0.0)
-                ev += prob * value
+        for a, b, prob, key in self.two_card_deals():
+            pbj = self.p_blackjack(key)
+            bj_total += prob * pbj
+            if a == 1 and b == 10:
+                ev += prob * 1.5 * (1.0 - pbj)
+                continue
+            hard, ace = a + b, a == 1
+            st, hit = self.unsplit(key, hard, ace, 2)
+            best = hit if hit > st else st
+            t2 = hard + 10 if ace and hard <= 11 else hard
+            if self.can_double(2, t2, False):
+                best = max(best, self.double(key, hard, ace))
+            value = best
+            if a == b and r.max_splits_per_spot >= 1:
+                share = self._same_rank_share(a)
+                sp = 2.0 * self.split_hand(key, a, a, ace, 1)
+                value = (1.0 - share) * best + share * max(best, sp)
+            if self.peek:
+                value -= pbj
+            if offered:
+                ins = 0.5 * (3.0 * pbj - 1.0)
+                ins_sum += prob * ins
+                ins_w += prob
+                value += max(ins, 0.0)
+            ev += prob * value
         return CDUpCard(self.up, probability, ev, bj_total,
                         ins_sum / ins_w if offered and ins_w else None, len(self._dist))
 
@@ -341,9 +284,7 @@ def analyse_cd(rules: RuleSet, counts: Sequence[int] | None = None,
     if post_split not in POST_SPLITS:
         raise ValueError(f"post_split must be one of {POST_SPLITS}, got {post_split!r}")
     t0 = time.perf_counter()
-    full = tuple(shoe_counts(rules.decks) if counts is None else counts)
-    if len(full) != 10 or any(c < 0 for c in full):
-        raise ValueError(f"a composition is 10 non-negative counts, got {full}")
+    full = fresh_counts(rules, counts)
     n = sum(full)
     ups = {}
     for up in range(1, 11):

@@ -346,7 +346,9 @@ def main(*, rounds: int = 5, variant: str | None = None, out: str | None = None,
 
 def _run_demo(sock: Path, sim_sock: Path, rounds: int, variant: str | None, shots: Shots,
               stop: threading.Event, box: dict[str, Any]) -> None:
-    from cabinet.tools.demo_player import DemoError, DemoPlayer, SimControl, TableWatch, load_strategy
+    from cabinet.tools.demo_player import DemoPlayer
+    from cabinet.tools.demo_strategy import load_strategy
+    from cabinet.tools.table_client import DemoError, SimControl, TableWatch
 
     watch = sim = None
     try:
@@ -391,13 +393,13 @@ def _collect_tickets(sim_dir: Path, out_dir: Path) -> list[Path]:
 
 
 def _report(out_dir: Path, result: Any, shots: Shots | None, status: int) -> None:
-    from cabinet.tools.demo_player import money
+    from cabinet.protocol.money import fmt_money
 
     if result is not None:
         net = sum(r.net_minor for r in result.rounds)
-        print(f"cabinet run: {len(result.rounds)} round(s) of {result.variant}, net {money(net)}; "
-              f"inserted {money(result.inserted_minor)}, voucher {result.validation_number} "
-              f"for {money(result.cashed_out_minor)}")
+        print(f"cabinet run: {len(result.rounds)} round(s) of {result.variant}, net {fmt_money(net)}; "
+              f"inserted {fmt_money(result.inserted_minor)}, voucher {result.validation_number} "
+              f"for {fmt_money(result.cashed_out_minor)}")
     if status == 130:
         print("cabinet run: stopped (Ctrl-C); engine and UI shut down")
     print(f"output: {out_dir}")

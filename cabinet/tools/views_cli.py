@@ -15,7 +15,7 @@ from pathlib import Path
 
 import msgspec
 
-from cabinet.core.rules_text import money
+from cabinet.protocol.money import fmt_money
 from cabinet.shell.paths import key_file
 from cabinet.shell.store import Store
 
@@ -49,12 +49,12 @@ def meters(path: Path, as_json: bool) -> int:
     print(f"Game {loaded.settings.variant}, {len(loaded.stations)} station(s), "
           f"power-ups {loaded.power_ups}, rounds {loaded.round_id}")
     for st in loaded.stations:
-        print(f"Station {st.station}: credits {money(st.credits_minor, sym)}")
+        print(f"Station {st.station}: credits {fmt_money(st.credits_minor, sym)}")
         for name, value in msgspec.structs.asdict(st.meters).items():
             if name.endswith("_minor"):
-                name, value = name[:-len("_minor")], money(value, sym)
+                name, value = name[:-len("_minor")], fmt_money(value, sym)
             elif isinstance(value, dict):
-                value = ", ".join(f"{money(int(k), sym)} x {n}" for k, n in
+                value = ", ".join(f"{fmt_money(int(k), sym)} x {n}" for k, n in
                                   sorted(value.items(), key=lambda kv: int(kv[0]))) or "none"
             print(f"  {name.replace('_', ' '):22s} {value}")
     print(f"Door openings: {loaded.door_opens or 'none'}")
@@ -74,8 +74,8 @@ def recall(path: Path, station: int, limit: int, as_json: bool) -> int:
         when = time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(e.wall_s))
         print(f"Round {e.round_id} station {e.station} {e.variant} {when}"
               + (" VOIDED" if e.voided else ""))
-        print(f"  credits {money(e.credits_before_minor)} -> {money(e.credits_after_minor)}; "
-              f"wagered {money(e.wagered_minor)}, returned {money(e.returned_minor)}")
+        print(f"  credits {fmt_money(e.credits_before_minor)} -> {fmt_money(e.credits_after_minor)}; "
+              f"wagered {fmt_money(e.wagered_minor)}, returned {fmt_money(e.returned_minor)}")
         d = e.result.get("dealer", {})
         print(f"  dealer {' '.join(d.get('cards', []))} ({d.get('total')})")
         for sp in e.result.get("spots", []):
@@ -83,8 +83,8 @@ def recall(path: Path, station: int, limit: int, as_json: bool) -> int:
                 continue
             for h in sp["hands"]:
                 print(f"  spot {sp['spot']}: {' '.join(h['cards'])} = {h['total']} "
-                      f"{h['outcome']} (stake {money(h['stake'])}, back "
-                      f"{money(h['returned'] or 0)})")
+                      f"{h['outcome']} (stake {fmt_money(h['stake'])}, back "
+                      f"{fmt_money(h['returned'] or 0)})")
         for step in e.steps:
             print(f"    {step}")
     if not entries:
@@ -103,7 +103,7 @@ def events(path: Path, limit: int, as_json: bool) -> int:
         return 0
     for r in rows:
         when = time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(r["wall_s"]))
-        amount = money(r["amount_minor"]) if r["amount_minor"] else ""
+        amount = fmt_money(r["amount_minor"]) if r["amount_minor"] else ""
         print(f"{r['id']:6d} {when} {r['kind']:22s} st{r['station']} {amount:>10s} "
               f"{json.dumps(r['data']) if r['data'] else ''}")
     return 0

@@ -4,6 +4,7 @@ continues identically, and the player view never shows a hidden card."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 from collections import Counter
@@ -135,10 +136,10 @@ def test_restore_of_save_continues_identically(case):
 
 
 def _view_cards(view):
-    cards = list(view["dealer"]["cards"])
-    for s in view["spots"]:
-        for h in s["hands"]:
-            cards += h["cards"]
+    cards = list(view.dealer.cards)
+    for s in view.spots:
+        for h in s.hands:
+            cards += h.cards
     return cards
 
 
@@ -154,10 +155,10 @@ def test_player_view_never_holds_a_hidden_or_undealt_card(case):
         dealt = Counter(map(str, rnd.shoe.cards[:rnd.shoe.position]))
         if rnd.dealer_hidden:
             dealt[str(rnd.dealer_cards[1])] -= 1
-            assert view["dealer"]["face_down"] == 1
-            assert len(view["dealer"]["cards"]) == 1
+            assert view.dealer.face_down == 1
+            assert len(view.dealer.cards) == 1
         assert Counter(_view_cards(view)) == +dealt
-        assert "shoe" not in json.dumps(view)
+        assert "shoe" not in json.dumps(dataclasses.asdict(view))
         if rnd.prompt is None:
             break
         legal = sorted(d.value for d in rnd.legal_decisions())

@@ -77,7 +77,7 @@ def test_classic_checks_on_ace_only_drawing_second_card_face_down():
     # second card drawn now, face down, checked: no blackjack
     view = rnd.player_view()
     assert rnd.dealer_cards == [C("AH"), C("8C")]
-    assert view["dealer"]["cards"] == ["AH"] and view["dealer"]["face_down"] == 1
+    assert view.dealer.cards == ["AH"] and view.dealer.face_down == 1
 
 
 def test_classic_does_not_check_a_ten():
@@ -95,7 +95,7 @@ def test_ace_and_ten_are_checked(variant):
         if up == "AH":
             ev += rnd.decide("decline")
         assert DealerChecked(False) in ev
-        assert rnd.player_view()["dealer"]["face_down"] == 1
+        assert rnd.player_view().dealer.face_down == 1
 
 
 @pytest.mark.parametrize("variant", ["classic", "classic-multi", "american"])
@@ -108,7 +108,7 @@ def test_american_hole_card_is_looked_at_not_revealed():
     rnd, ev = start("american", ["TS", "KH", "7D", "8C", "9S"])
     assert DealerChecked(False) in ev
     assert not any(isinstance(e, DealerCardRevealed) for e in ev)
-    assert rnd.player_view()["dealer"]["cards"] == ["KH"]
+    assert rnd.player_view().dealer.cards == ["KH"]
 
 
 @pytest.mark.parametrize("variant", ["classic", "classic-multi", "american"])
@@ -132,7 +132,7 @@ def test_no_blackjack_at_check_insurance_lost_card_stays_face_down():
     rnd, ev = start("classic-multi", ["TS", "AH", "7D", "8C", "9S"])
     ev = rnd.decide("insure")
     assert names(ev)[-2:] == ["DealerChecked", "InsuranceSettled"]
-    assert rnd.player_view()["dealer"]["face_down"] == 1
+    assert rnd.player_view().dealer.face_down == 1
     assert rnd.prompt.kind == "play"
 
 
@@ -195,3 +195,25 @@ def test_legal_decisions_match_what_decide_accepts():
     rnd, _ = start("american", ["8S", "6H", "8D", "7C", "2C", "3C"])
     assert rnd.legal_decisions() == {Decision.HIT, Decision.STAND, Decision.DOUBLE,
                                      Decision.SPLIT}
+
+
+def test_player_view_is_a_typed_value():
+    """Issue 12: ``Round.player_view()`` is a typed ``PlayerView`` (money in ``*_minor``
+    fields), not a dict walked by string keys; the hole card is only a count."""
+    from cabinet.game.view import PlayerView, VisiblePrompt
+
+    rnd, _ = start("american", ["TS", "KH", "7D", "8C", "9S"])
+    view = rnd.player_view()
+    assert isinstance(view, PlayerView)
+    assert (view.variant, view.phase) == ("american", "player")
+    assert (view.dealer.cards, view.dealer.face_down, view.dealer.total) == (["KH"], 1, 10)
+    assert not view.dealer.blackjack
+    (spot,) = view.spots
+    assert (spot.seat, spot.spot, spot.insurance_stake_minor) == (1, 1, 0)
+    (h,) = spot.hands
+    assert (h.cards, h.total, h.total_text, h.outcome, h.returned_minor) == \
+        (["TS", "7D"], 17, "17", None, None)
+    assert h.stake_minor == spot.bet_minor > 0
+    assert view.prompt == VisiblePrompt(kind="play", seat=1, spot=1, hand=1,
+                                        text="play seat 1 spot 1 hand 1",
+                                        legal=["double", "hit", "stand"])

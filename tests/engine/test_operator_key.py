@@ -54,7 +54,7 @@ def test_key_left_on_after_a_handpay_reset_opens_the_menu():
     """Issue 10.6: the key turn resets the handpay; the key left on then opens the menu."""
     rig = Rig()
     rig.note(2000)
-    rig.cab.handle(IntentReceived(1, "cash_out", validation_number=None))
+    rig.cab.handle(IntentReceived(1, "cash_out"))
     vn = rig.cab.s.printing.validation_number
     rig.cab.handle(PrintFinished(1, vn, "failed"))
     assert rig.cab.mode == "handpay"

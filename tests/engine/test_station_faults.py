@@ -52,7 +52,7 @@ def test_a_bill_jam_at_station_2_mid_round_stops_only_station_2():
     rig.press("deal", 1)
     rig.press("deal", 3)                                     # nobody waits for station 2
     assert rig.cab.mode == "in_round"
-    assert sorted({sp["seat"] for sp in rig.cab.round.player_view()["spots"]}) == [1, 3]
+    assert sorted({sp.seat for sp in rig.cab.round.player_view().spots}) == [1, 3]
     rig.play_out()
     eff = rig.cab.handle(DeviceCleared("bill", station=2))
     assert SetTowerLight("off") in eff and SetAcceptor(2, True, (100, 500, 1_000, 2_000, 5_000,

@@ -35,6 +35,7 @@ from cabinet.core.machine import new_state
 from cabinet.core.meters import audit_balance
 from cabinet.core.settings import GameSettings
 from cabinet.game import Round
+from cabinet.game.view import PlayerView
 from cabinet.protocol.ipc import FRAME_HEARTBEAT_S, PROTOCOL, token_path
 from cabinet.shell.store import Store
 
@@ -353,8 +354,8 @@ def check_physical_truth(journal: Path, truth: dict[str, Any]) -> None:
                 f"ticket {n[-4:]} cut, not counted out, and not a handpay ({rec.status})"
 
 
-def _visible(view: dict[str, Any]) -> tuple[list[str], list[list[str]]]:
-    return view["dealer"]["cards"], [h["cards"] for s in view["spots"] for h in s["hands"]]
+def _visible(view: PlayerView) -> tuple[list[str], list[list[str]]]:
+    return view.dealer.cards, [h.cards for s in view.spots for h in s.hands]
 
 
 def _snap_visible(snap: dict[str, Any]) -> tuple[list[str], list[list[str]]]:

@@ -19,7 +19,9 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from cabinet.tools.demo_player import DemoPlayer, SimControl, TableWatch, money
+from cabinet.protocol.money import fmt_money as money
+from cabinet.tools.demo_player import DemoPlayer
+from cabinet.tools.table_client import SimControl, TableWatch
 
 from .table_procs import TableProcs, decode_itf_png, felt_green_fraction
 

@@ -21,7 +21,9 @@ import pytest
 from PIL import Image, ImageChops
 
 from cabinet.protocol.snapshot import Snapshot
-from cabinet.tools.demo_player import DECISIONS, DemoError, DemoPlayer, SimControl, TableWatch
+from cabinet.tools.demo_player import DemoPlayer
+from cabinet.tools.demo_strategy import DECISIONS
+from cabinet.tools.table_client import DemoError, SimControl, TableWatch
 
 from .table_procs import TableProcs
 

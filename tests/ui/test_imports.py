@@ -1,4 +1,5 @@
-"""The UI imports only ``cabinet.protocol.ipc`` and ``cabinet.protocol.snapshot`` from the engine side (STYLE.md 28)."""
+"""The UI imports only ``cabinet.protocol.ipc``, ``cabinet.protocol.snapshot`` and
+``cabinet.protocol.money`` (the formatter it shares, issue 12) from the engine side (STYLE.md 28)."""
 
 from __future__ import annotations
 
@@ -6,7 +7,7 @@ import ast
 from pathlib import Path
 
 UI = Path(__file__).resolve().parents[2] / "ui"
-ALLOWED = {"cabinet.protocol.ipc", "cabinet.protocol.snapshot"}
+ALLOWED = {"cabinet.protocol.ipc", "cabinet.protocol.snapshot", "cabinet.protocol.money"}
 
 
 def test_ui_imports_only_the_contract() -> None:

@@ -13,10 +13,10 @@ from typing import Protocol
 
 import pygame
 
+from cabinet.protocol.money import fmt_money
 from cabinet.protocol.snapshot import Snapshot
 from ui import theme
 from ui.animation import ease_out
-from ui.money import fmt_money
 from ui.widgets import Art, Painter
 
 

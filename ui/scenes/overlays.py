@@ -10,9 +10,9 @@ import math
 
 import pygame
 
+from cabinet.protocol.money import fmt_money
 from cabinet.protocol.snapshot import Snapshot
 from ui import theme
-from ui.money import fmt_money
 from ui.widgets import Painter
 
 

@@ -1,0 +1,109 @@
+"""The demo player against the real cabinet core, in memory: no processes, no sockets,
+no timing, so a seeded shoe makes every round the same (issue 12)."""
+
+from __future__ import annotations
+
+import msgspec
+import pytest
+
+from cabinet.core.events import IntentReceived
+from cabinet.core.settings import GameSettings
+from cabinet.tools import demo_panel
+from cabinet.tools.demo_player import DemoPlayer
+from cabinet.tools.table_client import DemoError
+
+from .helpers import Rig
+
+#: The panel's buttons (the default wiring has no chip or spot buttons).
+PANEL = {"deal", "hit", "stand", "double", "split", "insure", "bet_up", "bet_down", "cash_out"}
+
+
+class CoreTable:
+    """``TableWatch`` and ``SimControl`` in one, over a ``Rig``: a button press or a
+    touch is one intent, and a snapshot is published when the table changed (as
+    the engine does). Records what the demo pressed and touched."""
+
+    def __init__(self, rig: Rig) -> None:
+        self.rig = rig
+        self.seq = 0
+        self.snapshot = rig.cab.snapshot(0)
+        self.pressed: list[str] = []
+        self.touched: list[str] = []
+
+    def _handle(self, action: str, value: int | None = None) -> None:
+        prompt = self.rig.cab.round.prompt if self.rig.cab.round is not None else None
+        if action == "stand" and prompt is not None and prompt.kind == "insurance":
+            action = "decline"          # Stand answers "no insurance", as cabinet/shell/devices.py
+        self.rig.effects = self.rig.cab.handle(IntentReceived(1, action, value))
+        snap = self.rig.cab.snapshot(self.seq + 1)
+        if msgspec.structs.replace(snap, seq=0) != msgspec.structs.replace(self.snapshot, seq=0):
+            self.seq, self.snapshot = self.seq + 1, snap
+
+    # -- SimControl
+    def press(self, action: str) -> dict[str, object]:
+        if action not in PANEL:
+            raise DemoError(f"no {action} button")
+        self.pressed.append(action)
+        self._handle(action)
+        return {"ok": True}
+
+    # -- TableWatch
+    def touch(self, action: str, value: int | None = None, station: int = 1) -> None:
+        self.touched.append(action)
+        self._handle(action, value)
+
+    def wait_for(self, pred, timeout_s, what="the table"):
+        if not pred(self.snapshot):
+            raise DemoError(f"{what} (table: {self.snapshot.mode})")
+        return self.snapshot
+
+    def wait_newer(self, seq, timeout_s):
+        return self.snapshot if self.seq > seq else None
+
+
+@pytest.fixture(autouse=True)
+def _no_refire_gap(monkeypatch):
+    """No real panel here: nothing to wait out between two presses of one button."""
+    monkeypatch.setattr(demo_panel, "SAME_BUTTON_GAP_S", 0.0)
+
+
+def _player(variant: str, seed: int) -> tuple[DemoPlayer, CoreTable]:
+    rig = Rig(GameSettings(variant=variant), seed=seed)
+    rig.note(10_000)
+    table = CoreTable(rig)
+    table.snapshot = rig.cab.snapshot(0)
+    return DemoPlayer(table, table, rounds=1, bet_minor=500, strategy=None,
+                      say=lambda _t: None, settle_s=0.0), table
+
+
+@pytest.mark.parametrize("variant", ["american", "classic-multi"])
+def test_no_extra_round_after_an_instant_blackjack(variant):
+    """Issue 12 (the demo player's fix of 9bc2e0a): a round that settles at once (a
+    player blackjack against a 2) counts as dealt. The chip table lights Rebet after
+    it; the demo used to take that for a Deal that did nothing, touch Rebet, deal a
+    second round and log that one as round 1. Seed 14 deals AS TC against 2C."""
+    player, table = _player(variant, seed=14)
+    player.play_round(1)
+    (log,) = player.result.rounds
+    assert log.hands == [(["AS", "TC"], "BLACKJACK", "blackjack")]
+    assert log.dealer[0] == "2C"
+    assert log.decisions == []
+    assert table.pressed.count("deal") == 1
+    assert "rebet" not in table.touched
+    assert log.net_minor == 750                     # 3 to 2 on the $5 bet
+    assert table.rig.cab.mode == "betting" and "rebet" in table.snapshot.stations[0].lamps
+
+
+def test_a_round_with_decisions_follows_the_common_chart():
+    """Issue 12: with no exact strategy the demo decides by the common chart
+    (``cabinet.strategy.common``) on the core's hand totals, through the panel.
+    Seed 2 deals 7D 7C against a 4: split (7,7 against 2-7), then stand on soft 18
+    and on 17 against a 4."""
+    player, table = _player("american", seed=2)
+    player.play_round(1)
+    (log,) = player.result.rounds
+    assert log.decisions == ["split", "stand", "stand"]
+    assert [(cards, total) for cards, total, _ in log.hands] == \
+        [(["7D", "AS"], "soft 18"), (["7D", "JC"], "17")]
+    assert log.dealer[0] == "4S"
+    assert table.pressed == ["bet_up"] * 5 + ["deal", "split", "stand", "stand"]
