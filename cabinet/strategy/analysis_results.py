@@ -2,7 +2,8 @@
 
 Owns: ``ActionEVs`` (the EVs of each first action on one chart row against one
 up card), ``UpCardResult`` (one up card) and ``Analysis`` (the variant: strategy,
-EV, RTP, house edge). Plain frozen values; EVs are per unit of initial bet.
+EV, RTP, house edge), and ``RoundEV`` (RTP and house edge from an EV, shared
+with ``cd.CDAnalysis``). Plain frozen values; EVs are per unit of initial bet.
 """
 
 from __future__ import annotations
@@ -12,6 +13,23 @@ from dataclasses import dataclass
 from cabinet.game.rules import RuleSet
 
 from .strategy import StateKey, Strategy
+
+
+class RoundEV:
+    """What an analysis of a whole game says per round: its ``ev`` (expected net
+    result per unit of initial bet), as RTP and house edge."""
+
+    ev: float
+
+    @property
+    def rtp(self) -> float:
+        """Return to player: 1 + EV, a fraction of the initial bet."""
+        return 1.0 + self.ev
+
+    @property
+    def house_edge(self) -> float:
+        """House edge: -EV, a fraction of the initial bet."""
+        return -self.ev
 
 
 @dataclass(frozen=True)
@@ -61,7 +79,7 @@ class UpCardResult:
 
 
 @dataclass(frozen=True)
-class Analysis:
+class Analysis(RoundEV):
     """The exact analysis of one variant.
 
     Attributes:
@@ -83,13 +101,3 @@ class Analysis:
     ev: float
     seconds: float
     hit_two_card: frozenset[StateKey] | None = None
-
-    @property
-    def rtp(self) -> float:
-        """Return to player: 1 + EV, a fraction of the initial bet."""
-        return 1.0 + self.ev
-
-    @property
-    def house_edge(self) -> float:
-        """House edge: -EV, a fraction of the initial bet."""
-        return -self.ev

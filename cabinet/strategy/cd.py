@@ -58,6 +58,7 @@ from dataclasses import dataclass
 
 from cabinet.game.rules import RuleSet
 
+from .analysis_results import RoundEV
 from .upcard import UpCardShoe, _enc, fresh_counts
 
 POST_SPLIT = "CDZ-"
@@ -92,7 +93,7 @@ class CDUpCard:
 
 
 @dataclass(frozen=True)
-class CDAnalysis:
+class CDAnalysis(RoundEV):
     """The composition-dependent analysis of one variant.
 
     Attributes:
@@ -110,16 +111,6 @@ class CDAnalysis:
     ev: float
     seconds: float
     post_split: str = POST_SPLIT
-
-    @property
-    def rtp(self) -> float:
-        """Return to player: 1 + EV, a fraction of the initial bet."""
-        return 1.0 + self.ev
-
-    @property
-    def house_edge(self) -> float:
-        """House edge: -EV, a fraction of the initial bet."""
-        return -self.ev
 
 
 class _CDEngine(UpCardShoe):

@@ -30,6 +30,7 @@ def test_common_chart_cells(kind, row, up, cell):
 
 
 def test_common_chart_never_insures():
+    """Issue 12: the printed chart never takes insurance (the demo's old rule)."""
     assert not CHART.insurance
 
 
@@ -50,6 +51,7 @@ def test_the_demo_decides_by_the_chart_on_the_cores_totals(hand, up, legal, want
 
 
 def test_the_demo_declines_insurance_unless_its_strategy_insures():
+    """Issue 12: at an insurance prompt the strategy's ``insurance`` decides."""
     assert choose([], ["AH"], frozenset({"insure", "decline"}), None) == "decline"
     insurer = dataclasses.replace(CHART, insurance=True)
     assert choose([], ["AH"], frozenset({"insure", "decline"}), insurer) == "insure"
