@@ -14,11 +14,6 @@ TABLE_TEXTS = ["BLACKJACK PAYS 3 TO 2", "DEALER MUST STAND ON ALL 17",
                "INSURANCE PAYS 2 TO 1"]
 
 
-#: Kept only for ``cabinet/core/maintenance.py``, which another change is rewriting;
-#: new code imports ``cabinet.protocol.money.fmt_money`` (issue 12: one formatter).
-money = fmt_money
-
-
 def rules_text(rules: RuleSet, symbol: str = "$") -> list[str]:
     """The rules of ``rules`` as short lines for the help screen."""
     decks = "one deck" if rules.decks == 1 else f"{rules.decks} decks"

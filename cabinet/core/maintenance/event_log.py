@@ -10,7 +10,7 @@ import datetime as dt
 from typing import Any
 
 from cabinet.core.errors import fault_text
-from cabinet.core.rules_text import money
+from cabinet.protocol.money import fmt_money as money
 
 #: Journal kinds the Event log page leaves out (menu navigation: it stays in
 #: the journal and the CLI's ``cabinet events``).

@@ -14,7 +14,7 @@ from cabinet.core.effects import Effect, Journal, PollDevices
 from cabinet.core.maintenance import settings_editor
 from cabinet.core.maintenance.pages import MAIN_ITEMS, PAGE_LINES, page_items, page_lines
 from cabinet.core.maintenance.ram_clear import access_name, ram_clear_refusal
-from cabinet.core.rules_text import money
+from cabinet.protocol.money import fmt_money as money
 
 #: Panel buttons in the menu (the core maps them, so the Device test page can
 #: see the button itself): Hit and Bet- go down, Bet+ up, Deal and Stand select,

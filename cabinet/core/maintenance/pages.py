@@ -13,7 +13,7 @@ from cabinet.core.errors import fault_text
 from cabinet.core.maintenance.event_log import EVENT_LOG_DEPTH, EVENT_LOG_HIDDEN, event_line
 from cabinet.core.maintenance.ram_clear import ram_clear_lines
 from cabinet.core.maintenance.settings_editor import setting_items
-from cabinet.core.rules_text import money
+from cabinet.protocol.money import fmt_money as money
 from cabinet.protocol.snapshot import MaintenanceView
 
 MAIN_ITEMS = [("meters", "Meters"), ("recall", "Game recall"), ("events", "Event log"),

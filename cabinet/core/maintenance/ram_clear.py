@@ -11,7 +11,7 @@ from typing import Any
 
 from cabinet.core import access
 from cabinet.core.context import MaintenanceContext
-from cabinet.core.rules_text import money
+from cabinet.protocol.money import fmt_money as money
 
 
 def access_name(s: Any) -> str:

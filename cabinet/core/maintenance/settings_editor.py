@@ -16,8 +16,8 @@ import msgspec
 from cabinet.core.context import MaintenanceContext
 from cabinet.core.effects import Effect
 from cabinet.core.errors import ConfigError
-from cabinet.core.rules_text import money
 from cabinet.core.settings import GameSettings, menu_choices
+from cabinet.protocol.money import fmt_money as money
 from confspec import convert
 
 #: Choices offered for each adjustable setting (``None``: the variant's default),
