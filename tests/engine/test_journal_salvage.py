@@ -12,6 +12,7 @@ import sys
 import pytest
 
 from cabinet.core.events import IntentReceived, KeyChanged, NoteStacked, PowerUp
+from cabinet.core.maintenance import MAIN_ITEMS
 from cabinet.shell.engine import Engine
 from cabinet.shell.store import Store, open_journal
 
@@ -54,7 +55,7 @@ def _boot(path):
 
 def _ram_clear(eng):
     eng.step(KeyChanged(True))
-    for _ in range(7):
+    for _ in range([k for k, _ in MAIN_ITEMS].index("ram_clear")):
         eng.step(IntentReceived(1, "menu_down"))
     for _ in range(3):
         eng.step(IntentReceived(1, "menu_select"))

@@ -16,6 +16,7 @@ from cabinet.core.events import (
     PowerUp,
 )
 from cabinet.core.machine import ACCEPTS, Cabinet
+from cabinet.core.maintenance import MAIN_ITEMS
 from cabinet.core.settings import GameSettings
 from cabinet.core.view import DOOR_CLOSED_NOTICE_MS
 
@@ -130,7 +131,7 @@ def test_ram_clear_needs_confirmation_zeroes_and_forces_configuration():
     rig = Rig()
     rig.note(2000)
     rig.cab.handle(KeyChanged(True))
-    _goto(rig, 7)                                    # RAM clear
+    _goto(rig, [k for k, _ in MAIN_ITEMS].index("ram_clear"))
     rig.cab.handle(DoorChanged("logic", True))       # credits on: technician level (10.2)
     rig.press("menu_select")
     assert rig.credits() == 2000                     # armed, not yet done

@@ -6,6 +6,7 @@ import random
 import sqlite3
 
 from cabinet.core.events import DoorChanged, IntentReceived, KeyChanged, NoteStacked
+from cabinet.core.maintenance import MAIN_ITEMS
 from cabinet.shell.engine import Engine
 from cabinet.shell.store import Store
 
@@ -79,7 +80,7 @@ def test_both_copies_corrupt_is_a_ram_error_only_ram_clear_ends(tmp_path):
     assert eng3.cab.s.ram_error
     eng3.step(KeyChanged(True))
     eng3.step(DoorChanged("logic", True))            # credits on: technician level (10.2)
-    for _ in range(7):
+    for _ in range([k for k, _ in MAIN_ITEMS].index("ram_clear")):
         eng3.step(IntentReceived(1, "menu_down"))
     eng3.step(IntentReceived(1, "menu_select"))
     eng3.step(IntentReceived(1, "menu_select"))

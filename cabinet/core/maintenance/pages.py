@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from cabinet.core.context import MaintenanceContext
 from cabinet.core.errors import fault_text
+from cabinet.core.host_page import host_page
 from cabinet.core.maintenance.event_log import EVENT_LOG_DEPTH, EVENT_LOG_HIDDEN, event_line
 from cabinet.core.maintenance.ram_clear import ram_clear_lines
 from cabinet.core.maintenance.settings_editor import setting_items
@@ -18,7 +19,8 @@ from cabinet.protocol.snapshot import MaintenanceView
 
 MAIN_ITEMS = [("meters", "Meters"), ("recall", "Game recall"), ("events", "Event log"),
               ("money_history", "Bills and vouchers"), ("device_test", "Device test"),
-              ("settings", "Settings"), ("faults", "Faults"), ("ram_clear", "RAM clear")]
+              ("settings", "Settings"), ("faults", "Faults"), ("host", "Host"),
+              ("ram_clear", "RAM clear")]
 HINT = "Up/Down: choose   Select: open or change   Back: return   Key off: leave"
 #: Body lines shown at once on a page without a list (meters, event log...);
 #: Up/Down page through longer ones. 16 fit the 1080-high layout with a footer.
@@ -165,6 +167,8 @@ def page_lines(cab: MaintenanceContext) -> tuple[str, list[str]]:
             "Device faults clear when the device reports healthy; Select asks every device now."]
     if m.page == "ram_clear":
         return "RAM clear", ram_clear_lines(cab)
+    if m.page == "host":                                  # issue 13
+        return host_page(s, cab.program_id, cab.program_digest)
     return m.page, []
 
 
