@@ -47,6 +47,7 @@ class MaintenanceContext(Protocol):
     history: History
     program_id: str
     program_digest: str
+    host_polls: dict[int, tuple[int, float | None]]
     program_status: str
 
     def fault_lines(self) -> list[str]: ...

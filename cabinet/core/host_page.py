@@ -21,8 +21,10 @@ from cabinet.protocol.money import fmt_money as money
 SHOWN_EVENTS = 5
 
 
-def host_page(s: Any, program_id: str, program_digest: str) -> tuple[str, list[str]]:
-    """``("Host", lines)`` for cabinet state ``s`` (``CabinetState``)."""
+def host_page(s: Any, program_id: str, program_digest: str,
+              polls: dict[int, tuple[int, float | None]] | None = None) -> tuple[str, list[str]]:
+    """``("Host", lines)`` for cabinet state ``s`` (``CabinetState``); ``polls``: per
+    station the link's polls seen and the wall time of the last one (live, not journaled)."""
     sym = s.settings.currency_symbol
     lines: list[str] = []
     configured = [st for st in s.stations if st.host.link]
@@ -35,6 +37,10 @@ def host_page(s: Any, program_id: str, program_digest: str) -> tuple[str, list[s
             if h.link_since_s else "start"
         lines.append(f"Station {st.station}: SAS address {h.address or '?'} on "
                      f"{h.port or '?'} · {h.link.upper()} since {since}")
+        count, last = (polls or {}).get(st.station, (0, None))
+        if last is not None:
+            ago = max(0.0, s.wall_s - last)
+            lines.append(f"  Polls {count}, last {ago:.1f} s ago")
         queued = ", ".join(e.name.replace("_", " ") for e in h.queue[:SHOWN_EVENTS])
         more = f" (+{len(h.queue) - SHOWN_EVENTS} more)" if len(h.queue) > SHOWN_EVENTS else ""
         lines.append(f"  Exceptions queued: {len(h.queue)}" + (f": {queued}{more}" if queued else ""))
@@ -49,7 +55,8 @@ def host_page(s: Any, program_id: str, program_digest: str) -> tuple[str, list[s
         if h.bills_minor is not None:
             state.append("bills enabled by the host: "
                          + (", ".join(money(b, sym) for b in h.bills_minor) or "none"))
-        lines.append("  " + ("; ".join(state) if state else "Play enabled"))
+        text = "; ".join(state) if state else "play enabled"
+        lines.append("  " + text[0].upper() + text[1:])
     if s.host_clock_offset_s:
         lines.append(f"Host clock offset: {s.host_clock_offset_s:+.1f} s (from long poll 0x7F)")
     lines.append(f"Program: {program_id or 'unknown'}")

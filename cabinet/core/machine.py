@@ -163,6 +163,9 @@ class Cabinet(BettingMixin, PlayMixin, CashOutMixin, MoneyInMixin, DoorsMixin, H
         self.program_id = ""
         self.program_digest = ""
         self.program_status = "unverified"
+        #: The host links' live status (issue 13), set by the shell, not journaled:
+        #: station -> (polls seen, wall time of the last poll or None), for the Host page.
+        self.host_polls: dict[int, tuple[int, float | None]] = {}
 
     # -- derived -------------------------------------------------------------------
 

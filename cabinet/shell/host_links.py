@@ -74,6 +74,10 @@ class HostLinks:
             except ValueError:                      # the station is gone (fewer stations)
                 continue
             link.update(view)
+            try:                                     # live status for the Host page
+                cab.host_polls[n] = (int(link.polls), link.last_poll_wall_s)
+            except (AttributeError, TypeError):
+                pass
 
     def stop(self) -> None:
         for link in self.links.values():

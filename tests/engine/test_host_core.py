@@ -256,7 +256,9 @@ def test_the_host_page_shows_address_link_queue_and_the_program_digest():
     _, lines = host_page(rig.cab.s, "bj 1.0", "ab12")
     assert lines[0].startswith("Station 1: SAS address 5 on /dev/ttyS0 · ONLINE since ")
     assert lines[1] == "  Exceptions queued: 2: ac power applied, slot door opened"
-    assert lines[2] == "  play DISABLED by the host"
+    assert lines[2] == "  Play DISABLED by the host"
+    _, lines = host_page(rig.cab.s, "bj 1.0", "ab12", {1: (42, rig.cab.s.wall_s - 0.25)})
+    assert lines[1] == "  Polls 42, last 0.2 s ago"
     assert lines[-1] == "Manifest SHA-256: ab12"
 
 

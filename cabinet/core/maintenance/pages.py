@@ -168,7 +168,7 @@ def page_lines(cab: MaintenanceContext) -> tuple[str, list[str]]:
     if m.page == "ram_clear":
         return "RAM clear", ram_clear_lines(cab)
     if m.page == "host":                                  # issue 13
-        return host_page(s, cab.program_id, cab.program_digest)
+        return host_page(s, cab.program_id, cab.program_digest, cab.host_polls)
     return m.page, []
 
 
