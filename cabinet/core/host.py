@@ -49,7 +49,10 @@ class HostMixin(CabinetBase):
             if eff.kind == "maintenance_enter":
                 self._host_menu_technician = access.level(
                     s.key_on, s.doors_open) is access.Level.TECHNICIAN
-            for station, name, amount in host_events_for(eff, self._host_menu_technician):
+            raised = host_events_for(eff, self._host_menu_technician)
+            if eff.kind == "power_up" and s.ram_error:   # the journal failed its check
+                raised.append((0, "cmos_ram_error_no_data_recovered", 0))
+            for station, name, amount in raised:
                 targets = s.stations if station == 0 else \
                     [st for st in s.stations if st.station == station]
                 for st in targets:

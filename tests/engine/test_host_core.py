@@ -280,3 +280,16 @@ def test_a_ram_clear_queues_memory_error_reset_and_never_reuses_an_event_id(tmp_
     assert [e.name for e in h.queue] == ["memory_error_reset"]
     assert h.queue[0].event_id == before
     assert (h.link, h.address, h.port) == ("online", 3, "/dev/ttyS1")
+
+
+def test_a_ram_error_at_start_is_reported_after_power_applied():
+    """Issue 13: 0x31-0x33 RAM errors: a journal that failed its check gives 0x32."""
+    from cabinet.core.events import PowerUp
+    from cabinet.core.machine import new_state
+
+    state = new_state()
+    state.ram_error = True
+    cab = Cabinet(state)
+    cab.handle(PowerUp(0, 1.8e9))
+    assert [e.name for e in cab.s.stations[0].host.queue] == [
+        "ac_power_applied", "cmos_ram_error_no_data_recovered"]
