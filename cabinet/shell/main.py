@@ -43,7 +43,8 @@ def build_devices(mode: str, config: dict[str, Any], engine: Engine,
     """
     if mode == "none":
         return NoDevices()
-    from cabinet.shell.devices import DriverDevices, StationDevices
+    from cabinet.shell.devices import DriverDevices
+    from cabinet.shell.station_devices import StationDevices
     from drivers.factory import DriverSettings
     from drivers.interfaces import OpenTransaction
     from drivers.wiring import Wiring, load_wiring
