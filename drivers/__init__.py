@@ -6,7 +6,8 @@ The engine depends on ``drivers.interfaces`` (contracts and callback types),
 gpiozero or pyserial; those stay inside the driver modules.
 
 Modules: interfaces, events, errors, voucher, pins, wiring, debounce, gpio_panel,
-id003_codec (sans-I/O), id003_acceptor, pulse_acceptor, serial_port, ticket_format
+id003_codec (sans-I/O), id003_host (sans-I/O host state machine), id003_acceptor
+(its pyserial loop), pulse_acceptor, serial_port, ticket_format
 (pure), ticket_printer, factory; sim/ (pty_link, id003_device, printer_device, itf,
 pulse_source, twins, cli).
 Must not import: cabinet.*, ui.*.

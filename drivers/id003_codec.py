@@ -2,8 +2,9 @@
 
 Owns: frame layout, CRC-16/Kermit, command/status/fault codes and their texts, the
 frame decoder (bytes in -> frames out, with resync), command encoders (-> bytes) and
-parsers for status and currency-assignment data.  Used by both the host driver
-(``id003_acceptor``) and the device simulator (``sim.id003_device``).
+parsers for status and currency-assignment data.  Used by both the host side
+(``id003_host``, driven by ``id003_acceptor``) and the device simulator
+(``sim.id003_device``).
 Must not import: serial, gpiozero, threading, time, cabinet.*.
 
 Reference: ``research/protocols.md`` section 1 (1.2 frame, 1.3 CRC, 1.4 commands,

@@ -5,9 +5,10 @@ Owns: ``DriverDevices`` (the runtime's ``Devices`` built on
 engine loop, the escrow decision and the credit point (each returns only
 after the engine journaled it), lamps, the tower light, printing on a worker
 thread, a printer status watch, the start-up and on-demand device state
-report (``PollDevices``), and, in simulation, the sim control socket
-that presses mock buttons, opens doors, turns the key and inserts notes (the
-commands themselves: ``cabinet.shell.sim_control``).
+report (``PollDevices``), and, in simulation, applying a sim control command
+to this station's twins (the commands themselves: ``cabinet.shell.sim_control``).
+Every station's set behind one ``Devices`` and the sim control socket:
+``cabinet.shell.station_devices`` (``StationDevices``, re-exported here).
 
 Only ``cabinet/shell`` modules may import ``drivers`` (STYLE.md 5.28,
 tests/test_layers.py).
@@ -18,11 +19,9 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import datetime as dt
-import json
 import logging
 import threading
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 from cabinet.core.effects import (
@@ -51,7 +50,8 @@ from cabinet.core.events import (
     VoucherEscrowed,
     VoucherStacked,
 )
-from cabinet.shell.sim_control import _sim_field, parse_sim_command, sim_apply
+from cabinet.shell.sim_control import parse_sim_command, sim_apply
+from cabinet.shell.station_devices import SIM_LINE_LIMIT, Post, StationDevices
 from drivers import events as dev
 from drivers.factory import DriverSet, DriverSettings, build_drivers
 from drivers.interfaces import OpenTransaction, PrinterState
@@ -84,7 +84,8 @@ _CHIPS = {dev.Action.CHIP_1: 100, dev.Action.CHIP_5: 500, dev.Action.CHIP_25: 2_
 _SPOTS = {dev.Action.SPOT_1: 1, dev.Action.SPOT_2: 2, dev.Action.SPOT_3: 3}
 _TOWER = {"off": {"green"}, "service": {"amber"}, "tilt": {"red"}, "handpay": {"red", "amber"}}
 
-Post = Callable[[Event], concurrent.futures.Future[None]]
+__all__ = ["DECIDE_WAIT_S", "JOURNAL_WAIT_S", "PRINTER_WATCH_S", "SIM_LINE_LIMIT",
+           "DriverDevices", "EscrowOutcome", "Post", "StationDevices"]
 
 
 class DriverDevices:
@@ -404,101 +405,3 @@ class EscrowOutcome:
         self.stack = False
         self.txn = txn
 
-
-class StationDevices:
-    """The devices of every station, behind the runtime's one ``Devices`` face.
-
-    Effects go to the station they name (the tower light to station 1's set);
-    the sim control socket takes ``"station": N`` in a command (default 1).
-    """
-
-    def __init__(self, members: list[DriverDevices], sim_socket: Path | None = None) -> None:
-        self.members = {m.station: m for m in members}
-        self.sim_socket = sim_socket
-        self._sim_server: asyncio.AbstractServer | None = None
-
-    def start(self, post: Post) -> None:
-        for m in self.members.values():
-            m.start(post)
-        if self.sim_socket is not None and any(
-                m.drivers is not None and m.drivers.sim is not None for m in self.members.values()):
-            asyncio.get_running_loop().create_task(self._serve_sim())
-
-    def run(self, effect: Effect) -> None:
-        for m in self.members.values():
-            m.run(effect)
-
-    def stop(self) -> None:
-        if self._sim_server is not None:
-            self._sim_server.close()
-            if self.sim_socket is not None:
-                self.sim_socket.unlink(missing_ok=True)
-        for m in self.members.values():
-            m.stop()
-
-    def sim_command(self, line: str) -> dict[str, Any]:
-        """Apply one sim control line to the station it names (``"station": N``, default 1).
-
-        See ``DriverDevices.sim_command``; ``station`` must be a JSON integer naming
-        one of this cabinet's stations.  Never raises for bad input.
-        """
-        try:
-            msg = parse_sim_command(line)
-            station = _sim_field(msg, "station", int, "an integer") if "station" in msg else 1
-        except ValueError as e:
-            return {"ok": False, "error": str(e)}
-        m = self.members.get(station)
-        if m is None:
-            return {"ok": False, "error": f"no station {station} (this cabinet has "
-                                          f"{', '.join(str(s) for s in sorted(self.members))})"}
-        return m.sim_apply(msg)
-
-    async def _serve_sim(self) -> None:
-        assert self.sim_socket is not None
-        path = self.sim_socket
-        path.parent.mkdir(parents=True, exist_ok=True)
-        if path.exists():
-            path.unlink()
-        self._sim_server = await asyncio.start_unix_server(self._sim_client, path=str(path),
-                                                            limit=SIM_LINE_LIMIT)
-
-    def _answer(self, line: bytes | None) -> dict[str, Any]:
-        """One reply per line, whatever happens (``None``: the line was too long)."""
-        if line is None:
-            return {"ok": False, "error": f"line longer than {SIM_LINE_LIMIT} bytes"}
-        try:
-            return self.sim_command(line.decode(errors="replace"))
-        except Exception as e:                      # a twin bug must not drop the link
-            log.exception("sim control %r failed", line[:80])
-            return {"ok": False, "error": f"{type(e).__name__}: {' '.join(str(e).split())[:200]}"}
-
-    async def _sim_client(self, reader: asyncio.StreamReader,
-                          writer: asyncio.StreamWriter) -> None:
-        try:
-            while (line := await _read_line(reader)) != b"":
-                reply = await asyncio.get_running_loop().run_in_executor(None, self._answer, line)
-                writer.write((json.dumps(reply) + "\n").encode())
-                await writer.drain()
-        except (ConnectionError, OSError, asyncio.CancelledError):
-            pass
-        finally:
-            writer.close()
-
-
-#: Longest sim control line served; a longer one is skipped to its newline and refused.
-SIM_LINE_LIMIT = 2 ** 16
-
-
-async def _read_line(reader: asyncio.StreamReader) -> bytes | None:
-    """The next line (b"" at end of input), or None for one over ``SIM_LINE_LIMIT``."""
-    too_long = False
-    while True:
-        try:
-            line = await reader.readuntil(b"\n")
-        except asyncio.IncompleteReadError as e:    # end of input
-            return None if too_long else e.partial
-        except asyncio.LimitOverrunError as e:      # drop what is buffered, read on to the newline
-            await reader.readexactly(e.consumed)
-            too_long = True
-            continue
-        return None if too_long else line

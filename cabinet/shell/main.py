@@ -47,7 +47,8 @@ def build_devices(mode: str, config: EngineConfig | None, engine: Engine,
     if mode == "none":
         return NoDevices()
     config = config or EngineConfig()
-    from cabinet.shell.devices import DriverDevices, StationDevices
+    from cabinet.shell.devices import DriverDevices
+    from cabinet.shell.station_devices import StationDevices
     from drivers.factory import DriverSettings
     from drivers.interfaces import OpenTransaction
     from drivers.wiring import Wiring, load_wiring

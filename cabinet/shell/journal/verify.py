@@ -1,0 +1,186 @@
+"""Verifying the journal: every check ``Store.load`` and ``cabinet doctor`` run.
+
+Owns: the keyed checksum of each critical row and voucher row, the walk of the
+event log's hash chain, the commit record kept outside the database (written
+after each durable commit, compared at start: a rolled-back or rewritten
+journal, issues 11.2, 11.14), SQLite's own page check, and the doctor's report
+(``verify``). I/O: SQLite and the commit-record file.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import os
+import sqlite3
+from typing import Any
+
+import msgspec
+
+from cabinet.core.records import VoucherRecord
+from cabinet.shell.journal.base import JournalBase
+from cabinet.shell.journal.keys import MAC_PREFIX, checksum, event_link, fsync_dir, mac
+from cabinet.shell.paths import commit_file
+
+voucher_decoder = msgspec.json.Decoder(VoucherRecord)
+
+
+class JournalChecks(JournalBase):
+    """The journal's verification and its commit record (see the module doc)."""
+
+    def _row_ok(self, name: str, seq: int, blob: bytes, digest: str) -> bool:
+        """A keyed checksum that matches; a plain one only on a journal still to migrate."""
+        if digest.startswith(MAC_PREFIX):
+            return self.key is not None and hmac.compare_digest(
+                mac(self.key, name, seq, blob), digest)
+        return self.legacy_ok and checksum(name, seq, blob) == digest
+
+    def _digest(self, name: str, seq: int, blob: bytes) -> str:
+        assert self.key is not None
+        return mac(self.key, name, seq, blob)
+
+    def _voucher_mac(self, validation_number: str, record: str) -> str:
+        assert self.key is not None
+        return hmac.digest(self.key, f"voucher\x1f{validation_number}\x1f{record}".encode(),
+                           "sha256").hex()
+
+    def _voucher_ok(self, validation_number: str, record: str, digest: str | None) -> bool:
+        if digest is None:
+            return self.legacy_ok
+        return self.key is not None and hmac.compare_digest(
+            self._voucher_mac(validation_number, record), digest)
+
+    def verify_vouchers(self) -> list[str]:
+        """Every voucher row against its keyed checksum, and its plain columns against
+        the keyed record they index (issue 11.14: a ``status`` or ``amount_minor``
+        rewritten beside an intact record is found too)."""
+        bad, disagree = [], []
+        for vn, seq, station, amount, status, rec, digest in self.db.execute(
+                "SELECT validation_number, sequence, station, amount_minor, status, record, mac "
+                "FROM vouchers ORDER BY sequence"):
+            if not self._voucher_ok(vn, rec, digest):
+                bad.append(vn)
+                continue
+            r = voucher_decoder.decode(rec)
+            if (seq, station, amount, status) != (r.sequence, r.station, r.amount_minor, r.status):
+                disagree.append(vn)
+        findings = []
+        if bad:
+            findings.append(f"{len(bad)} voucher row(s) fail their keyed checksum (validation "
+                            f"numbers ending {', '.join(vn[-4:] for vn in bad[:5])})")
+        if disagree:
+            findings.append(f"{len(disagree)} voucher row(s) whose columns disagree with their "
+                            f"keyed record (validation numbers ending "
+                            f"{', '.join(vn[-4:] for vn in disagree[:5])})")
+        return findings
+
+    def verify_chain(self) -> list[str]:
+        """Walk the event log's keyed hash chain; one finding per break (issue 11.14)."""
+        if self.key is None:
+            return ["the journal key cannot be read: the event log cannot be verified"]
+        findings: list[str] = []
+        prev = ""
+        rows = self.db.execute("SELECT id, seq, wall_s, kind, station, amount_minor, data, "
+                               "chain FROM events ORDER BY id").fetchall()
+        for row in rows:
+            if row[7] is None:
+                if self.legacy_ok:
+                    continue
+                findings.append(f"event {row[0]} ({row[3]}) has no chain link")
+            elif not hmac.compare_digest(event_link(self.key, prev, row[:7]), row[7]):
+                findings.append(f"event {row[0]} ({row[3]}) fails the event chain: "
+                                "an event before it was deleted or it was changed")
+            prev = row[7] or ""
+            if len(findings) >= 5:
+                findings.append("(more breaks not listed)")
+                break
+        return findings
+
+    def _commit_record(self) -> dict[str, Any] | None:
+        try:
+            return dict(json.loads(commit_file(self.path).read_text()))
+        except (OSError, ValueError, TypeError):
+            return None
+
+    def _record_mac(self, seq: int, event_id: int, chain: str) -> str:
+        assert self.key is not None
+        return hmac.new(self.key, f"commit:{seq}:{event_id}:{chain}".encode(),
+                        hashlib.sha256).hexdigest()
+
+    def verify_commit_record(self) -> list[str]:
+        """Compare the journal with the commit record kept outside it (issue 11.2)."""
+        path = commit_file(self.path)
+        if not path.exists():
+            keyed = self.db.execute("SELECT 1 FROM critical WHERE checksum LIKE 'hmac:%' "
+                                    "LIMIT 1").fetchone()
+            return [f"the commit record {path.name} is missing"] if keyed else []
+        rec = self._commit_record()
+        if self.key is None:
+            return ["the journal key cannot be read: the commit record cannot be verified"]
+        if rec is None:
+            return [f"the commit record {path.name} cannot be read"]
+        try:
+            seq, event_id, chain = int(rec["seq"]), int(rec["event_id"]), str(rec["chain"])
+            ok = hmac.compare_digest(self._record_mac(seq, event_id, chain), str(rec["mac"]))
+        except (KeyError, TypeError, ValueError):
+            ok = False
+        if not ok:
+            return [f"the commit record {path.name} fails its keyed check"]
+        journal_seq = self._max_seq()
+        if journal_seq < seq:
+            return [f"journal rolled back: commit {seq} was recorded, the journal holds "
+                    f"only up to commit {journal_seq} (lost WAL or an old copy)"]
+        if event_id:
+            row = self.db.execute("SELECT chain FROM events WHERE id=?", (event_id,)).fetchone()
+            if row is None or row[0] != chain:
+                return [f"the event log does not end as recorded (event {event_id}): "
+                        "events were removed"]
+        return []
+
+    def write_commit_record(self) -> None:
+        """Record the last commit number and chain head: fsynced, replaced atomically."""
+        if self.readonly or self.key is None:
+            return
+        path = commit_file(self.path)
+        tmp = path.with_name(path.name + ".tmp")
+        rec = {"seq": self.seq, "event_id": self._event_id, "chain": self._chain,
+               "mac": self._record_mac(self.seq, self._event_id, self._chain)}
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(fd, "w") as f:
+            f.write(json.dumps(rec))
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+        fsync_dir(path.parent)
+        self.legacy_ok = False
+
+    def verify(self) -> list[str]:
+        """Every check (``cabinet doctor``): SQLite's own, both copies of each critical
+        row, the event chain and the commit record. Returns findings, none if good."""
+        findings: list[str] = []
+        try:
+            res = [r[0] for r in self.db.execute("PRAGMA quick_check").fetchall()]
+            if res != ["ok"]:
+                findings.append("SQLite check: " + "; ".join(map(str, res[:3])))
+        except sqlite3.Error as e:
+            return [f"SQLite check: {e}"]
+        for name in ("cabinet", "round"):
+            rows = self._read_rows(name)
+            bad = [c for c, r in rows.items() if not self._row_ok(name, r[0], r[1], r[2])]
+            if bad:
+                findings.append(f"critical row {name}: copy {', '.join(map(str, bad))} fails "
+                                "its keyed checksum")
+        findings += self.verify_chain()
+        findings += self.verify_vouchers()
+        findings += self.verify_commit_record()
+        return findings
+
+    def sqlite_check(self) -> list[str]:
+        """SQLite's own ``quick_check`` of every page; problems found, none if good."""
+        try:
+            res = [str(r[0]) for r in self.db.execute("PRAGMA quick_check").fetchall()]
+            self.db.execute("SELECT COUNT(*) FROM critical").fetchone()
+        except sqlite3.Error as e:
+            return [str(e)]
+        return [] if res == ["ok"] else res[:3]
