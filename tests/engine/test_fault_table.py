@@ -16,8 +16,8 @@ from drivers import id003_codec
 ROOT = Path(__file__).resolve().parents[2]
 #: Fault codes the drivers pass in a variable: where each comes from.
 DRIVER_CODE_VARIABLES = {
-    ("drivers/id003_acceptor.py", "name"): "FAULT_NAMES of ERROR_STATUSES",
-    ("drivers/id003_acceptor.py", "self._fault"): "FAULT_NAMES of ERROR_STATUSES",
+    ("drivers/id003_host.py", "name"): "FAULT_NAMES of ERROR_STATUSES",
+    ("drivers/id003_acceptor.py", "self._host.fault"): "FAULT_NAMES of ERROR_STATUSES",
 }
 
 
