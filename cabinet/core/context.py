@@ -47,7 +47,7 @@ class MaintenanceContext(Protocol):
     history: History
     program_id: str
     program_digest: str
-    host_polls: dict[int, tuple[int, float | None]]
+    host_polls: dict[int, tuple[Any, ...]]
     program_status: str
 
     def fault_lines(self) -> list[str]: ...

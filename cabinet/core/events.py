@@ -235,3 +235,15 @@ class HostLinkChanged(Event):
     up: bool
     address: int = 0
     port: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class HostLinkConfigured(Event):
+    """At start, before ``PowerUp``: station ``station`` has a host link at SAS
+    ``address`` on ``port`` (``address`` 0: none; its queue is dropped, nothing is
+    queued for a host that is not there). ``wall_s``: now (Unix seconds)."""
+
+    station: int
+    address: int
+    port: str
+    wall_s: float

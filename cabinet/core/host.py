@@ -23,7 +23,13 @@ from __future__ import annotations
 from cabinet.core import access
 from cabinet.core.base import CabinetBase
 from cabinet.core.effects import Effect, Journal, Rejected
-from cabinet.core.events import HOST_COMMANDS, HostCommanded, HostEventAcked, HostLinkChanged
+from cabinet.core.events import (
+    HOST_COMMANDS,
+    HostCommanded,
+    HostEventAcked,
+    HostLinkChanged,
+    HostLinkConfigured,
+)
 from cabinet.core.host_events import HOST_QUEUE_MAX, OVERFLOW, host_events_for
 from cabinet.core.state import HostEvent, HostState
 
@@ -72,6 +78,24 @@ class HostMixin(CabinetBase):
             out.append(Rejected(f"host ack from station {ev.station}", "no such station"))
             return
         st.host.queue = [e for e in st.host.queue if e.event_id > ev.event_id]
+
+    def _on_host_configured(self, ev: HostLinkConfigured, out: list[Effect]) -> None:
+        """The shell's link settings at start: a station without one drops its queue;
+        one with a link is offline (since now) until the host's first poll."""
+        st = self.station(ev.station)
+        if st is None:
+            out.append(Rejected(f"host link of station {ev.station}", "no such station"))
+            return
+        h = st.host
+        if not ev.address:
+            if h.link or h.queue:
+                out.append(Journal("host_link", st.station, 0, {"link": "none"}))
+            h.link, h.address, h.port, h.queue = "", 0, "", []
+            return
+        h.address, h.port = ev.address, ev.port
+        h.link, h.link_since_s = "offline", ev.wall_s
+        out.append(Journal("host_link", st.station, 0, {
+            "link": "offline", "address": ev.address, "port": ev.port}))
 
     def _on_host_link(self, ev: HostLinkChanged, out: list[Effect]) -> None:
         st = self.station(ev.station)
@@ -160,7 +184,10 @@ class HostMixin(CabinetBase):
 
 
 def _push(h: HostState, name: str, amount_minor: int) -> None:
-    """Append one event; a full queue keeps its last slot for the overflow event."""
+    """Append one event; a full queue keeps its last slot for the overflow event.
+    Nothing is queued for a station without a host link."""
+    if not h.link:
+        return
     if h.queue and h.queue[-1].name == OVERFLOW and len(h.queue) >= HOST_QUEUE_MAX:
         return
     if len(h.queue) >= HOST_QUEUE_MAX - 1:

@@ -22,9 +22,10 @@ SHOWN_EVENTS = 5
 
 
 def host_page(s: Any, program_id: str, program_digest: str,
-              polls: dict[int, tuple[int, float | None]] | None = None) -> tuple[str, list[str]]:
+              polls: dict[int, tuple[Any, ...]] | None = None) -> tuple[str, list[str]]:
     """``("Host", lines)`` for cabinet state ``s`` (``CabinetState``); ``polls``: per
-    station the link's polls seen and the wall time of the last one (live, not journaled)."""
+    station the link's live status (not journaled): ``(polls seen, wall time of the last
+    poll or None[, port open, polls seen for other addresses])``."""
     sym = s.settings.currency_symbol
     lines: list[str] = []
     configured = [st for st in s.stations if st.host.link]
@@ -37,10 +38,16 @@ def host_page(s: Any, program_id: str, program_digest: str,
             if h.link_since_s else "start"
         lines.append(f"Station {st.station}: SAS address {h.address or '?'} on "
                      f"{h.port or '?'} · {h.link.upper()} since {since}")
-        count, last = (polls or {}).get(st.station, (0, None))
+        live = (polls or {}).get(st.station, ())
+        count, last = (live[0], live[1]) if len(live) >= 2 else (0, None)
+        if len(live) >= 4 and not live[2]:
+            lines.append("  Port not open: check the cable, the port name and the event log")
         if last is not None:
             ago = max(0.0, s.wall_s - last)
             lines.append(f"  Polls {count}, last {ago:.1f} s ago")
+        if len(live) >= 4 and live[3] and not count:
+            lines.append(f"  {live[3]} polls seen for other addresses: check the SAS address "
+                         f"({h.address}) against the host's")
         queued = ", ".join(e.name.replace("_", " ") for e in h.queue[:SHOWN_EVENTS])
         more = f" (+{len(h.queue) - SHOWN_EVENTS} more)" if len(h.queue) > SHOWN_EVENTS else ""
         lines.append(f"  Exceptions queued: {len(h.queue)}" + (f": {queued}{more}" if queued else ""))

@@ -46,6 +46,7 @@ from cabinet.core.events import (
     HostCommanded,
     HostEventAcked,
     HostLinkChanged,
+    HostLinkConfigured,
     IntentReceived,
     KeyChanged,
     NoteEscrowed,
@@ -165,7 +166,7 @@ class Cabinet(BettingMixin, PlayMixin, CashOutMixin, MoneyInMixin, DoorsMixin, H
         self.program_status = "unverified"
         #: The host links' live status (issue 13), set by the shell, not journaled:
         #: station -> (polls seen, wall time of the last poll or None), for the Host page.
-        self.host_polls: dict[int, tuple[int, float | None]] = {}
+        self.host_polls: dict[int, tuple[Any, ...]] = {}
 
     # -- derived -------------------------------------------------------------------
 
@@ -409,6 +410,7 @@ _HANDLERS: dict[type, Callable[[Cabinet, Any, list[Effect]], None]] = {
     HostCommanded: Cabinet._on_host_command,
     HostEventAcked: Cabinet._on_host_acked,
     HostLinkChanged: Cabinet._on_host_link,
+    HostLinkConfigured: Cabinet._on_host_configured,
 }
 
 __all__ = ["ACCEPTS", "Cabinet", "Meters", "new_state"]

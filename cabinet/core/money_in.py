@@ -83,7 +83,8 @@ class MoneyInMixin(CabinetBase):
         reason = self._refuse_money_in(st, ev.denomination_minor)
         if reason is None and ev.denomination_minor not in self.host_bills_minor(
                 ev.station, tuple(self.s.settings.denominations_minor)):
-            reason = f"{ev.denomination_minor} is not an enabled denomination"
+            reason = f"{fmt_money(ev.denomination_minor, self.s.settings.currency_symbol)} " \
+                "is not an enabled denomination"
         if reason is not None:
             self.tell_refusal(st, "Note returned", "not an enabled denomination"
                               if reason.endswith("denomination") else reason,

@@ -297,6 +297,11 @@ class Engine:
         self.loop = asyncio.get_running_loop()
         self.queue = asyncio.Queue()
         try:
+            if self.host_links is not None or any(st.host.link for st in self.cab.s.stations):
+                stations = [st.station for st in self.cab.s.stations]
+                links = self.host_links or HostLinks({})
+                for ev in links.configure_events(stations, self.wall_s()):
+                    self.step(ev)              # issue 13: before PowerUp queues 0x17
             self.step(PowerUp(self.clock_ms(), self.wall_s()))
             for ev in self.boot_events:
                 self.step(ev)

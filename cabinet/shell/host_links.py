@@ -16,11 +16,18 @@ from __future__ import annotations
 import concurrent.futures
 import datetime
 import logging
+import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from cabinet.core.events import Event, HostCommanded, HostEventAcked, HostLinkChanged
+from cabinet.core.events import (
+    Event,
+    HostCommanded,
+    HostEventAcked,
+    HostLinkChanged,
+    HostLinkConfigured,
+)
 from cabinet.shell.host_view import SasStation, egm_view
 
 log = logging.getLogger("cabinet.host")
@@ -47,6 +54,23 @@ class HostLinks:
         self._factory = link_factory
         self.links: dict[int, Any] = {}
         self._post: Post | None = None
+        #: The host's clock minus ours (0x7F), so 0x7E reads back what the host set.
+        self.clock_offset_s = 0.0
+
+    def configure_events(self, stations: Sequence[int], wall_s: float) -> list[Event]:
+        """What the engine handles before ``PowerUp``: each station's link settings
+        (address 0 for a station without a link: its queue is dropped)."""
+        out: list[Event] = []
+        for n in stations:
+            sas = self.stations.get(n)
+            out.append(HostLinkConfigured(n, sas.address if sas else 0, sas.port if sas else "",
+                                          wall_s))
+        return out
+
+    def wall_clock(self) -> tuple[int, int, int, int, int, int]:
+        """The cabinet's local date and time as the host set it (0x7E after a 0x7F)."""
+        t = time.localtime(time.time() + self.clock_offset_s)
+        return (t.tm_year, t.tm_mon, t.tm_mday, t.tm_hour, t.tm_min, min(t.tm_sec, 59))
 
     def start(self, post: Post) -> None:
         """Open every link; its reports go to ``post`` (the engine's thread-safe queue)."""
@@ -59,14 +83,14 @@ class HostLinks:
         for n, sas in sorted(self.stations.items()):
             link = factory(sas.port, sas.address,
                            on_output=lambda out, n=n: self._report(n, out),
-                           program_files=self.program_files)
+                           program_files=self.program_files, wall_clock=self.wall_clock)
             self.links[n] = link
-            post(HostLinkChanged(n, False, sas.address, sas.port))  # up on the first poll
             link.start()
             log.info("station %d: SAS link on %s, address %d", n, sas.port, sas.address)
 
     def publish(self, cab: Any) -> None:
         """Hand each link its station's view of ``cab``'s state (as last committed)."""
+        self.clock_offset_s = float(cab.s.host_clock_offset_s)
         for n, link in self.links.items():
             try:
                 view = egm_view(cab.s, n, self.stations[n], self.serial_number,
@@ -75,7 +99,9 @@ class HostLinks:
                 continue
             link.update(view)
             try:                                     # live status for the Host page
-                cab.host_polls[n] = (int(link.polls), link.last_poll_wall_s)
+                cab.host_polls[n] = (int(link.polls), link.last_poll_wall_s,
+                                     bool(link.port_open),
+                                     int(link.counts.get("other_address", 0)))
             except (AttributeError, TypeError):
                 pass
 

@@ -20,7 +20,7 @@ from typing import Any
 from cabinet.shell.config import EngineConfig, load_config, with_sas_port
 from cabinet.shell.engine import Devices, Engine, NoDevices
 from cabinet.shell.host_links import HostLinks
-from cabinet.shell.host_view import SasStation
+from cabinet.shell.host_view import DENOMINATION_CODES, SasStation
 from cabinet.shell.paths import default_journal, default_socket, lock_file, private_dir, private_file
 from cabinet.shell.store import open_journal
 from cabinet.shell.ui_server import UIServer
@@ -125,10 +125,35 @@ def sas_stations(cfg: EngineConfig, port: str | None,
     for n in (1, 2, 3):
         link = cfg.sas_for(n)
         if link is not None:
+            _check_sas_port(link.port, "--sas-port" if n == 1 and port else
+                            "sas.port" if n == 1 else f"station{n}.sas.port")
+            if link.accounting_denomination_minor not in DENOMINATION_CODES:
+                raise ConfigError("sas.accounting_denomination_minor", "expected one of "
+                                  f"{', '.join(map(str, sorted(DENOMINATION_CODES)))} (a SAS "
+                                  f"denomination), got {link.accounting_denomination_minor}")
             out[n] = SasStation(port=link.port, address=link.address,
                                 asset_number=link.asset_number,
                                 accounting_denomination_minor=link.accounting_denomination_minor)
     return out
+
+
+def _check_sas_port(port: str, key: str) -> None:
+    """Refuse a port that can never work (an unknown pyserial URL scheme, a folder); a
+    device path that does not exist yet is fine (a USB adapter plugged in later).
+
+    Raises:
+        ConfigError: naming ``key``.
+    """
+    import importlib.util
+
+    scheme, sep, _ = port.partition("://")
+    if sep:
+        if not scheme.isidentifier() or importlib.util.find_spec(
+                f"serial.urlhandler.protocol_{scheme}") is None:
+            raise ConfigError(key, f"{port!r}: unknown pyserial URL scheme {scheme!r} "
+                              "(a device path like /dev/ttyUSB0, or socket://, rfc2217://...)")
+    elif Path(port).is_dir():
+        raise ConfigError(key, f"{port!r} is a folder, not a serial port")
 
 
 def _host_links(stations: dict[int, SasStation]) -> HostLinks | None:

@@ -87,7 +87,9 @@ def _build_parser() -> argparse.ArgumentParser:
                            ("parsheet", "exact RTP, strategy and par sheet of a variant"),
                            ("simulate", "simulate rounds of a variant with basic strategy"),
                            ("rng-dump", "raw output of the shoe's random path for dieharder, "
-                            "ent and NIST SP 800-22")):
+                            "ent and NIST SP 800-22"),
+                           ("sim-send", "send JSON lines to a simulation control socket "
+                                        "(ui.sock.sim, control.sock, host.sock)")):
         sub.add_parser(name, help=helptext + "; see 'cabinet " + name + " --help'")
     return p
 
@@ -102,6 +104,9 @@ def _pass_through(name: str, rest: list[str]) -> int:
     if name == "sim-host":
         from cabinet.shell.sim_control import sim_host_main
         return sim_host_main(rest)
+    if name == "sim-send":
+        from cabinet.tools.sim_send import main as sim_send_main
+        return sim_send_main(rest)
     if name == "rng-dump":
         from cabinet.tools.rng_dump import main as rng_dump_main
         return rng_dump_main(rest)
@@ -110,7 +115,8 @@ def _pass_through(name: str, rest: list[str]) -> int:
 
 
 #: Sub-commands with a parser of their own: everything after the name goes to it.
-PASS_THROUGH = ("parsheet", "simulate", "sim-device", "sim-devices", "sim-host", "rng-dump")
+PASS_THROUGH = ("parsheet", "simulate", "sim-device", "sim-devices", "sim-host", "rng-dump",
+                "sim-send")
 #: Read-only sub-commands that print to stdout: a closed pipe ends them quietly.
 PIPE_VIEWS = ("meters", "recall", "events", "replay", "parsheet", "simulate", "rng-dump")
 

@@ -363,7 +363,7 @@ class EgmResponder:
         return replies.ack(event.address)
 
     def _lp_94(self, view: EgmView, event: LongPoll, out: list[Output]) -> bytes:
+        out.append(HostCommand("remote_handpay_reset", 0x94))   # logged either way
         if view.handpay is None:
             return replies.remote_handpay_reset(event.address, replies.HANDPAY_RESET_NOT_IN_HANDPAY)
-        out.append(HostCommand("remote_handpay_reset", 0x94))
         return replies.remote_handpay_reset(event.address, replies.HANDPAY_RESET_OK)

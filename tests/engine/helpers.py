@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from cabinet.core.events import IntentReceived, NoteStacked, PowerUp, Tick
+from cabinet.core.events import HostLinkConfigured, IntentReceived, NoteStacked, PowerUp, Tick
 from cabinet.core.machine import Cabinet, new_state
 from cabinet.core.meters import audit_balance
 from cabinet.core.settings import GameSettings
@@ -50,6 +50,21 @@ class Rig:
         while self.cab.mode == "in_round":
             p = self.cab.round.prompt
             self.press("decline" if p.kind == "insurance" else "stand", p.seat)
+
+
+class LinkedRig(Rig):
+    """A ``Rig`` whose every station has a casino host link (SAS address = station
+    number) configured before the power-up, as the shell does (issue 13)."""
+
+    def __init__(self, settings: GameSettings | None = None, seed: int = 1) -> None:
+        self.cab = Cabinet(new_state(settings), rng=random.Random(seed))
+        self.now_ms = 0
+        self.wall_s = 1_800_000_000.0
+        self.txn = 0
+        for st in self.cab.s.stations:
+            self.cab.handle(HostLinkConfigured(st.station, st.station, f"/dev/pts/{st.station}",
+                                               self.wall_s))
+        self.effects = self.cab.handle(PowerUp(self.now_ms, self.wall_s))
 
 
 def kinds(effects) -> list[str]:

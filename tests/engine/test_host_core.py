@@ -19,7 +19,7 @@ from cabinet.core.machine import Cabinet
 from cabinet.core.settings import GameSettings
 from cabinet.core.state import CabinetState
 
-from .helpers import Rig
+from .helpers import LinkedRig as Rig
 
 ALL_BILLS = (100, 500, 1_000, 2_000, 5_000, 10_000)
 
@@ -170,6 +170,8 @@ def test_bill_acceptor_commands_narrow_the_settings_never_widen_them():
     assert SetAcceptor(1, True, (500, 2_000)) in eff
     eff = rig.cab.handle(NoteEscrowed(1, 1_000, "n1"))
     assert rig.cab.snapshot(1).stations[0].refusal == "Note returned: $10.00 notes not taken"
+    from cabinet.core.effects import ReturnNote
+    assert ReturnNote(1, "$10.00 is not an enabled denomination") in eff   # the log, in money
 
 
 def test_set_clock_journals_the_offset_and_leaves_the_clock_alone():
@@ -247,9 +249,11 @@ def test_the_host_page_shows_address_link_queue_and_the_program_digest():
     """Issue 13: the menu's Host page: address, link state, exceptions queued, digest."""
     from cabinet.core.host_page import host_page
 
-    rig = Rig()
-    title, lines = host_page(rig.cab.s, "bj 1.0", "ab12")
+    from .helpers import Rig as Plain
+
+    title, lines = host_page(Plain().cab.s, "bj 1.0", "ab12")
     assert title == "Host" and lines[0].startswith("No casino host link configured")
+    rig = Rig()
     rig.cab.handle(HostLinkChanged(1, True, 5, "/dev/ttyS0"))
     rig.cab.handle(DoorChanged("main", True))
     rig.cab.handle(HostCommanded(1, "shut_down"))
@@ -284,12 +288,31 @@ def test_a_ram_clear_queues_memory_error_reset_and_never_reuses_an_event_id(tmp_
 
 def test_a_ram_error_at_start_is_reported_after_power_applied():
     """Issue 13: 0x31-0x33 RAM errors: a journal that failed its check gives 0x32."""
-    from cabinet.core.events import PowerUp
+    from cabinet.core.events import HostLinkConfigured, PowerUp
     from cabinet.core.machine import new_state
 
     state = new_state()
     state.ram_error = True
     cab = Cabinet(state)
+    cab.handle(HostLinkConfigured(1, 1, "/dev/pts/1", 1.8e9))
     cab.handle(PowerUp(0, 1.8e9))
     assert [e.name for e in cab.s.stations[0].host.queue] == [
         "ac_power_applied", "cmos_ram_error_no_data_recovered"]
+
+
+def test_nothing_is_queued_without_a_host_link_and_removing_it_drops_the_queue():
+    """Issue 13: a cabinet without a SAS port keeps no exception queue (its journal
+    stays as it was); a link removed from the config drops what was queued for it."""
+    from cabinet.core.events import HostLinkConfigured
+
+    from .helpers import Rig as Plain
+
+    plain = Plain()
+    plain.cab.handle(DoorChanged("main", True))
+    assert plain.cab.s.stations[0].host.queue == [] and plain.cab.s.stations[0].host.link == ""
+    rig = Rig()
+    assert names(rig) == ["ac_power_applied"] and rig.cab.s.stations[0].host.link == "offline"
+    assert rig.cab.s.stations[0].host.link_since_s == rig.wall_s
+    eff = rig.cab.handle(HostLinkConfigured(1, 0, "", rig.wall_s))
+    assert rig.cab.s.stations[0].host.queue == [] and rig.cab.s.stations[0].host.link == ""
+    assert any(isinstance(e, Journal) and e.kind == "host_link" for e in eff)

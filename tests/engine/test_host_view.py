@@ -5,13 +5,19 @@ from __future__ import annotations
 
 import datetime
 
-from cabinet.core.events import DoorChanged, HostCommanded, HostEventAcked, HostLinkChanged
+from cabinet.core.events import (
+    DoorChanged,
+    HostCommanded,
+    HostEventAcked,
+    HostLinkChanged,
+    HostLinkConfigured,
+)
 from cabinet.core.settings import GameSettings
 from cabinet.shell.host_links import HostLinks, to_event
 from cabinet.shell.host_view import SasStation, egm_view
 from drivers.sas.egm_view import HostCommand
 
-from .helpers import Rig
+from .helpers import LinkedRig as Rig
 
 
 def _played() -> Rig:
@@ -70,7 +76,7 @@ def test_queued_events_and_a_handpay_are_in_the_view_of_their_station_only():
 
 
 class FakeLink:
-    def __init__(self, port, address, on_output, program_files):
+    def __init__(self, port, address, on_output, program_files, **kw):
         self.port, self.address, self.on_output = port, address, on_output
         self.views = []
         self.started = self.stopped = False
@@ -95,14 +101,16 @@ def test_host_links_hand_each_station_its_view_and_post_what_the_link_reports():
     rig = Rig(GameSettings(variant="classic-multi", stations=2))
     posted = []
     links = HostLinks({2: SasStation("pty2", address=7)}, "SN", (), link_factory=FakeLink)
+    assert links.configure_events([1, 2], 5.0) == [HostLinkConfigured(1, 0, "", 5.0),
+                                                    HostLinkConfigured(2, 7, "pty2", 5.0)]
     links.start(posted.append)
     assert list(links.links) == [2] and links.links[2].started
-    assert posted == [HostLinkChanged(2, False, 7, "pty2")]
+    assert posted == []
     links.publish(rig.cab)
     assert links.links[2].views[-1].address == 7
     links.links[2].on_output(HostCommand("shut_down", 0x01))
     links.links[2].on_output(LinkChanged(True))
-    assert posted[1:] == [HostCommanded(2, "shut_down"), HostLinkChanged(2, True)]
+    assert posted == [HostCommanded(2, "shut_down"), HostLinkChanged(2, True)]
     links.stop()
     assert links.links[2].stopped
 
@@ -141,3 +149,50 @@ def test_sas_stations_come_from_the_config_and_the_command_line(tmp_path):
         sas_stations(load_config(None), None, 3)
     with pytest.raises(ConfigError):
         sas_stations(cfg, "/dev/ttyS0", 5)          # station 2 already answers at 5 there
+
+
+def test_a_sas_config_that_can_never_work_is_refused_at_start(tmp_path):
+    """Issue 13 (new-user findings): a denomination SAS has no code for (the host's
+    credits would be cut short), an unknown URL scheme or a folder as the port."""
+    import pytest
+
+    from cabinet.shell.config import load_config
+    from cabinet.shell.main import sas_stations
+    from confspec import ConfigError
+
+    cfg_path = tmp_path / "cabinet.toml"
+    cfg_path.write_text('[sas]\nport = "/dev/ttyS0"\naccounting_denomination_minor = 7\n')
+    with pytest.raises(ConfigError, match="accounting_denomination_minor.*got 7"):
+        sas_stations(load_config(cfg_path), None, None)
+    with pytest.raises(ConfigError, match="unknown pyserial URL scheme 'bogus'"):
+        sas_stations(load_config(None), "bogus://x", None)
+    with pytest.raises(ConfigError, match="is a folder"):
+        sas_stations(load_config(None), str(tmp_path), None)
+    assert sas_stations(load_config(None), "socket://localhost:7000", None)[1].port \
+        == "socket://localhost:7000"
+    assert sas_stations(load_config(None), "/dev/ttyUSB9", None)[1].port == "/dev/ttyUSB9"
+
+
+def test_0x7e_after_0x7f_reads_back_the_hosts_time():
+    """Issue 13 (new-user finding): the link's clock for 0x7E carries the host's offset."""
+    import time
+
+    rig = Rig()
+    links = HostLinks({1: SasStation("x")}, link_factory=FakeLink)
+    rig.cab.handle(HostCommanded(1, "set_clock", host_wall_s=rig.cab.s.wall_s + 3_600))
+    links.publish(rig.cab)
+    assert links.clock_offset_s == 3_600
+    t = time.localtime(time.time() + 3_600)
+    assert links.wall_clock()[:4] == (t.tm_year, t.tm_mon, t.tm_mday, t.tm_hour)
+
+
+def test_the_host_page_says_when_the_port_is_not_open_or_polls_go_elsewhere():
+    """Issue 13 (new-user finding): a technician sees why a link does not come up."""
+    from cabinet.core.host_page import host_page
+
+    rig = Rig()
+    _, lines = host_page(rig.cab.s, "", "", {1: (0, None, False, 0)})
+    assert "  Port not open: check the cable, the port name and the event log" in lines
+    _, lines = host_page(rig.cab.s, "", "", {1: (0, None, True, 12)})
+    assert "  12 polls seen for other addresses: check the SAS address (1) against the " \
+           "host's" in lines

@@ -1,0 +1,43 @@
+"""``cabinet sim-send``: JSON lines to a control socket, replies printed (new-user finding:
+a headless cabinet is driven through these sockets, and no client was named)."""
+
+from __future__ import annotations
+
+import json
+import socket
+import threading
+
+from cabinet.tools.sim_send import main
+
+
+def _echo_server(path: str) -> threading.Thread:
+    srv = socket.socket(socket.AF_UNIX)
+    srv.bind(path)
+    srv.listen(1)
+
+    def serve() -> None:
+        conn, _ = srv.accept()
+        with conn, conn.makefile("rw") as f:
+            for line in f:
+                f.write(json.dumps({"ok": True, "got": json.loads(line)}) + "\n")
+                f.flush()
+        srv.close()
+
+    t = threading.Thread(target=serve, daemon=True)
+    t.start()
+    return t
+
+
+def test_each_argument_is_one_line_and_each_reply_is_printed(tmp_path, capsys):
+    path = str(tmp_path / "s.sock")
+    _echo_server(path)
+    assert main([path, '{"cmd": "key", "on": true}', '{"cmd": "note", "amount_minor": 500}']) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert [json.loads(x)["got"]["cmd"] for x in lines] == ["key", "note"]
+
+
+def test_bad_json_sends_nothing_and_a_missing_socket_is_status_1(tmp_path, capsys):
+    assert main([str(tmp_path / "none.sock"), "not json"]) == 2
+    assert "is not a JSON object" in capsys.readouterr().err
+    assert main([str(tmp_path / "none.sock"), "{}"]) == 1
+    assert "none.sock" in capsys.readouterr().err
