@@ -28,6 +28,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import tomllib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
@@ -193,7 +194,7 @@ class Installer:
                                    "console blanking left as it is")
 
     def manifest(self) -> None:
-        done = write_manifest(self.at(PREFIX))
+        done = write_manifest(self.at(PREFIX), program_id(self.source))
         self.report.done.append(f"manifest: program {done.program_id}, SHA-256 {done.digest}")
 
     def start(self) -> None:
@@ -244,6 +245,18 @@ class Installer:
         self.report.done.append(f"enabled {link} -> {target}")
 
 
+def program_id(source: Path) -> str:
+    """``"blackjack-cabinet <version>"`` from the checkout's ``pyproject.toml`` (the
+    version being installed, not the one running the installer).
+
+    Raises:
+        OSError, KeyError, tomllib.TOMLDecodeError: no readable ``[project]`` there.
+    """
+    with open(source / "pyproject.toml", "rb") as f:
+        project = tomllib.load(f)["project"]
+    return f"{project['name']} {project['version']}"
+
+
 def _install_wanted_by(unit: Path) -> list[str]:
     """The ``WantedBy=`` targets of a unit file's ``[Install]`` section."""
     out: list[str] = []
@@ -271,7 +284,7 @@ def main(root: str | None, source: str | None, start: bool = True) -> int:
     inst = Installer(Path(root or "/").resolve(), Path(source).resolve() if source else install_root(), run)
     try:
         report = inst.all(start)
-    except (OSError, subprocess.CalledProcessError) as e:
+    except (OSError, KeyError, tomllib.TOMLDecodeError, subprocess.CalledProcessError) as e:
         print(f"cabinet install: {e}", file=sys.stderr)
         return 1
     for line in report.done:
