@@ -224,3 +224,18 @@ def test_install_into_a_scratch_root_needs_no_root_privileges():
     assert (check.status, check.program_id) == ("verified", install.program_id(ROOT))
     assert "skipped (--root): useradd" in r.stdout
     shutil.rmtree(root)
+
+
+def test_the_readme_install_section_says_what_the_installer_does():
+    """Issue 15 (item 6): the README's "Installing on a Raspberry Pi" names the
+    installer's own paths, the update, the journal backup (with its key) and each unit."""
+    from cabinet.shell.paths import key_file
+
+    readme = (ROOT / "README.md").read_text()
+    section = readme.split("## Installing on a Raspberry Pi", 1)[1].split("\n## ", 1)[0]
+    for text in ("python3 -m cabinet install", "make install-pi", "--root DIR", "**Update.**",
+                 "**Backup of the journal.**", ".backup", "consoleblank=0", "getty@tty1",
+                 str(install.PREFIX), str(install.VENV), str(install.CONFIG), str(install.STATE_DIR),
+                 str(key_file(Path(str(install.STATE_DIR)) / "journal.db")), *install.UNITS):
+        assert text in section, text
+    assert "WatchdogSec=10" in section and "WatchdogSec=10" in (ROOT / "systemd/cabinet-engine.service").read_text()
