@@ -239,3 +239,16 @@ def test_the_readme_install_section_says_what_the_installer_does():
                  str(key_file(Path(str(install.STATE_DIR)) / "journal.db")), *install.UNITS):
         assert text in section, text
     assert "WatchdogSec=10" in section and "WatchdogSec=10" in (ROOT / "systemd/cabinet-engine.service").read_text()
+
+
+def test_a_tight_umask_still_gives_a_readable_program(tmp_path):
+    """Issue 15: under root's umask 077 the folders it makes are 0755 and the files
+    0644 (else the ``cabinet`` user could not read its own program)."""
+    old = os.umask(0o077)
+    try:
+        Installer(tmp_path, ROOT, None).all(start=False)
+    finally:
+        os.umask(old)
+    for rel in ("opt", "opt/cabinet", "opt/cabinet/cabinet/shell", "etc/systemd/system/cabinet.target.wants"):
+        assert (tmp_path / rel).stat().st_mode & 0o777 == 0o755, rel
+    assert (tmp_path / "opt/cabinet/cabinet/shell/main.py").stat().st_mode & 0o777 == 0o644

@@ -214,9 +214,21 @@ class Installer:
     def _dir(self, path: PurePosixPath, mode: int) -> None:
         p = self.at(path)
         if not p.is_dir():
-            p.mkdir(parents=True)
+            self._mkdirs(p.parent)
+            p.mkdir()
             self.report.done.append(f"made {path}")
         os.chmod(p, mode)
+
+    def _mkdirs(self, path: Path) -> None:
+        """Make ``path`` and its missing parents 0755 whatever the umask (a root
+        umask of 077 would leave the program unreadable to the ``cabinet`` user)."""
+        missing = []
+        while not path.exists():
+            missing.append(path)
+            path = path.parent
+        for d in reversed(missing):
+            d.mkdir()
+            os.chmod(d, 0o755)
 
     def _copy(self, src: Path, dest: Path, mode: int, quiet: bool = False) -> bool:
         """Copy ``src`` to ``dest`` (atomically) unless it already holds the same bytes;
@@ -225,7 +237,7 @@ class Installer:
         if dest.is_file() and dest.read_bytes() == data:
             os.chmod(dest, mode)
             return False
-        dest.parent.mkdir(parents=True, exist_ok=True)
+        self._mkdirs(dest.parent)
         tmp = dest.with_name(f".{dest.name}.tmp")
         tmp.write_bytes(data)
         os.chmod(tmp, mode)
@@ -238,7 +250,7 @@ class Installer:
         p = self.at(link)
         if p.is_symlink() and os.readlink(p) == str(target):
             return
-        p.parent.mkdir(parents=True, exist_ok=True)
+        self._mkdirs(p.parent)
         if p.is_symlink() or p.exists():
             p.unlink()
         p.symlink_to(str(target))
