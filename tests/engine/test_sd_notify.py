@@ -170,3 +170,22 @@ def test_a_blocked_engine_loop_stops_the_pings_and_they_resume_after(tmp_path, m
     assert len(after) >= 4, (block, pings)         # resumed: ~10 in the second after
     gap = max(b - a for a, b in zip(pings, pings[1:], strict=False))
     assert gap >= 1.4                               # the watchdog saw the 1.5 s stall
+
+
+@pytest.mark.timeout(60)
+def test_no_ready_when_the_devices_cannot_start(tmp_path):
+    """Issue 15: READY=1 means the devices are up: an engine whose devices fail to start
+    (hardware mode without lgpio) exits 1 without ever saying ready, so systemd counts
+    a failed start, not a running cabinet."""
+    sock_path = tmp_path / "notify"
+    fake = FakeSystemd(str(sock_path))
+    env = dict(os.environ, NOTIFY_SOCKET=str(sock_path), WATCHDOG_USEC="300000", CABINET_LOG="WARNING")
+    try:
+        r = subprocess.run([sys.executable, "-m", "cabinet", "engine", "--devices", "hardware",
+                            "--journal", str(tmp_path / "j.db"), "--socket", str(tmp_path / "run" / "s")],
+                           capture_output=True, text=True, timeout=45, env=env)
+        time.sleep(0.3)
+    finally:
+        fake.close()
+    assert r.returncode == 1, r.stderr
+    assert "READY=1" not in fake.messages() and "WATCHDOG=1" not in fake.messages()
