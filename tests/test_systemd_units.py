@@ -181,7 +181,8 @@ def test_the_target_starts_both_at_boot():
 def test_systemd_analyze_verify_is_clean_in_a_scratch_root(tmp_path):
     """Issue 15: ``systemd-analyze verify`` (Debian's systemd, its own units copied into
     the root) on the units as ``cabinet install --root`` put them, with the ExecStart
-    programs present (stand-ins for the venv's): no error, no warning."""
+    programs present (stand-ins for the venv's): no error, no warning; and
+    ``systemd-analyze security`` rates both services' exposure 3.0 or less (of 10)."""
     system = Path("/usr/lib/systemd/system")
     if not (system / "sysinit.target").exists():
         system = Path("/lib/systemd/system")
@@ -196,6 +197,11 @@ def test_systemd_analyze_verify_is_clean_in_a_scratch_root(tmp_path):
     r = subprocess.run(["systemd-analyze", "verify", f"--root={tmp_path}", *install.UNITS],
                        capture_output=True, text=True, timeout=90, cwd=tmp_path)
     assert (r.returncode, r.stdout + r.stderr) == (0, "")
+    for unit in ("cabinet-engine.service", "cabinet-ui.service"):   # hardened: "OK", not "EXPOSED"
+        r = subprocess.run(["systemd-analyze", "security", "--offline=yes", f"--root={tmp_path}", unit],
+                           capture_output=True, text=True, timeout=90, cwd=tmp_path)
+        m = re.search(r"Overall exposure level for \S+: (\d+\.\d+)", r.stdout + r.stderr)
+        assert m and float(m.group(1)) <= 3.0, (unit, r.stdout[-300:] + r.stderr[-300:])
     # and it does catch a broken one: the UI's program missing
     (tmp_path / install.VENV.relative_to("/") / "bin" / "python").unlink()
     r = subprocess.run(["systemd-analyze", "verify", f"--root={tmp_path}", "cabinet-ui.service"],
