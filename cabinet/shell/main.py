@@ -1,8 +1,9 @@
 """``cabinet engine``: load settings, build the devices, run the engine.
 
 Owns: the engine process's composition point: logging, the journal, the
-device set (hardware, simulated twins, or none), the UI socket server, and
-clean shutdown on SIGTERM/SIGINT. ``cabinet engine`` (``cabinet.tools.cli``)
+device set (hardware, simulated twins, or none), the UI socket server, systemd's
+ready and watchdog notifications (``cabinet.shell.sd_notify``; nothing without
+``$NOTIFY_SOCKET``), and clean shutdown on SIGTERM/SIGINT. ``cabinet engine`` (``cabinet.tools.cli``)
 calls ``engine_main``.
 """
 
