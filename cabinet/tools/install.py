@@ -95,6 +95,7 @@ class Installer:
     # -- steps ---------------------------------------------------------------------------
 
     def users(self) -> None:
+        """The groups (``GROUPS``) and the ``cabinet`` system user in them (no login, no home)."""
         for group in GROUPS:
             self.command("groupadd", "--force", "--system", group)
         if self.run_cmd is None or subprocess.run(["id", "-u", USER], capture_output=True).returncode:
@@ -103,6 +104,8 @@ class Installer:
         self.command("usermod", "--append", "--groups", ",".join(GROUPS), USER)
 
     def program(self) -> None:
+        """The checkout's ``PACKAGES``, ``EXTRA_DIRS`` and ``EXTRA_FILES`` synced to ``PREFIX``
+        (only changed files written; files the new version dropped removed)."""
         dest = self.at(PREFIX)
         wanted: set[Path] = set()
         for name in (*PACKAGES, *EXTRA_DIRS):
@@ -137,6 +140,8 @@ class Installer:
                      "cabinet-engine.service", check=False)
 
     def venv(self) -> None:
+        """The venv (made once) with the program installed editable from ``PREFIX``, so the
+        manifest covers the very files that run; byte-compiled (``/opt`` is read-only to it)."""
         py = VENV / "bin" / "python"
         if not self.at(py).exists():
             self.command(sys.executable, "-m", "venv", str(self.at(VENV)))
@@ -146,6 +151,7 @@ class Installer:
                      *(str(self.at(PREFIX / p)) for p in PACKAGES))
 
     def config(self) -> None:
+        """``/etc/cabinet/cabinet.toml`` from the example, only if there is none (0640, root:cabinet)."""
         self._dir(CONFIG_DIR, 0o750)
         target = self.at(CONFIG)
         if target.exists():
@@ -155,10 +161,12 @@ class Installer:
         self.command("chown", f"root:{USER}", str(CONFIG_DIR), str(CONFIG))
 
     def state(self) -> None:
+        """The journal folder, 0700 and the ``cabinet`` user's; what is in it is never touched."""
         self._dir(STATE_DIR, 0o700)
         self.command("chown", f"{USER}:{USER}", str(STATE_DIR))
 
     def units(self) -> None:
+        """The units, enabled (``WantedBy=`` links); getty on tty1 off; the udev rules."""
         for unit in UNITS:
             self._copy(self.source / "systemd" / unit, self.at(UNIT_DIR / unit), 0o644)
             for wanted_by in _install_wanted_by(self.source / "systemd" / unit):
@@ -177,6 +185,7 @@ class Installer:
         self.command("udevadm", "control", "--reload")
 
     def cmdline(self) -> None:
+        """``CMDLINE_OPTIONS`` in the Pi's kernel command line (one line; replaces other values)."""
         for rel in CMDLINE_FILES:
             path = self.at(rel)
             if not path.is_file():
@@ -194,10 +203,12 @@ class Installer:
                                    "console blanking left as it is")
 
     def manifest(self) -> None:
+        """``cabinet manifest`` over ``PREFIX``, with the checkout's version as program ID."""
         done = write_manifest(self.at(PREFIX), program_id(self.source))
         self.report.done.append(f"manifest: program {done.program_id}, SHA-256 {done.digest}")
 
     def start(self) -> None:
+        """(Re)start the cabinet."""
         self.command("systemctl", "restart", "cabinet.target")
 
     def all(self, start: bool = True) -> Report:
