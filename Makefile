@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint bench clean
+.PHONY: run test lint bench clean install-pi
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -21,6 +21,11 @@ test: $(STAMP)
 lint: $(STAMP)
 	$(BIN)/ruff check cabinet confspec drivers ui tests bench
 	$(BIN)/mypy --strict cabinet confspec
+
+# On the Pi, as root, from a fresh clone (needs only python3 and python3-venv):
+# installs or updates the cabinet; safe to run again; the journal is kept.
+install-pi:
+	$(PYTHON) -m cabinet install
 
 clean:
 	rm -rf $(VENV) build *.egg-info

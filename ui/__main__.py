@@ -4,10 +4,11 @@ Usage::
 
     python -m ui --socket /run/cabinet/ui.sock [--size WxH] [--fullscreen]
                  [--portrait] [--station N] [--screenshot-dir DIR] [--no-sound]
-                 [--sim-socket PATH]
+                 [--sim-socket PATH] [--display-wait SECONDS]
 
 Windowed (1280x720 unless ``--size``) for development; ``--fullscreen``
-takes the whole display with no cursor (KMSDRM on the cabinet). Imports
+takes the whole display with no cursor (KMSDRM on the cabinet);
+``--display-wait`` keeps trying a display that comes up late (``ui.display``). Imports
 only ``cabinet.protocol.ipc``/``cabinet.protocol.snapshot`` from the engine side.
 
 Signals: SIGTERM (and SIGINT) end the UI cleanly. With ``--screenshot-dir``,
@@ -57,6 +58,9 @@ def build_parser() -> argparse.ArgumentParser:
     ap.add_argument("--no-sound", action="store_true", help="stay silent")
     ap.add_argument("--sim-socket", default=None, help="the engine's sim control socket: enables the dev "
                     "keys F2-F9 and Shift+button (simulated notes, vouchers, doors, key, printer, panel)")
+    ap.add_argument("--display-wait", type=float, default=0.0, metavar="SECONDS",
+                    help="keep trying to open the display this long when it is not there yet "
+                         "(a late KMSDRM display on the cabinet); default 0: fail at once")
     ap.add_argument("-v", "--verbose", action="store_true")
     return ap
 
@@ -70,18 +74,20 @@ def main(argv: list[str] | None = None) -> int:
 
     from ui.app import App
     from ui.client import EngineClient
+    from ui.display import DisplayUnavailable, open_display
     from ui.input import KEY_HELP_TEXT
     from ui.sound import Sounds
 
-    pygame.display.init()
-    pygame.font.init()
     if args.fullscreen:
         size = args.size or (0, 0)
-        window = pygame.display.set_mode(size, pygame.FULLSCREEN)
-        pygame.mouse.set_visible(False)
     else:
         size = args.size or ((720, 1280) if args.portrait else (1280, 720))
-        window = pygame.display.set_mode(size)
+    try:
+        window = open_display(size, args.fullscreen, args.display_wait)
+    except DisplayUnavailable as e:
+        print(f"table UI: {e}", file=sys.stderr)
+        return 1
+    pygame.font.init()
     pygame.display.set_caption("Blackjack table")
     pygame.event.set_blocked([pygame.MOUSEMOTION, pygame.FINGERMOTION, pygame.MOUSEWHEEL])
     sounds = Sounds(enabled=not args.no_sound)

@@ -1,8 +1,9 @@
 """``cabinet engine``: load settings, build the devices, run the engine.
 
 Owns: the engine process's composition point: logging, the journal, the
-device set (hardware, simulated twins, or none), the UI socket server, and
-clean shutdown on SIGTERM/SIGINT. ``cabinet engine`` (``cabinet.tools.cli``)
+device set (hardware, simulated twins, or none), the UI socket server, systemd's
+ready and watchdog notifications (``cabinet.shell.sd_notify``; nothing without
+``$NOTIFY_SOCKET``), and clean shutdown on SIGTERM/SIGINT. ``cabinet engine`` (``cabinet.tools.cli``)
 calls ``engine_main``.
 """
 
@@ -22,6 +23,7 @@ from cabinet.shell.engine import Devices, Engine, NoDevices
 from cabinet.shell.host_links import HostLinks
 from cabinet.shell.host_view import DENOMINATION_CODES, SasStation
 from cabinet.shell.paths import default_journal, default_socket, lock_file, private_dir, private_file
+from cabinet.shell.sd_notify import Notifier
 from cabinet.shell.store import open_journal
 from cabinet.shell.ui_server import UIServer
 from confspec import ConfigError
@@ -196,7 +198,12 @@ async def _run(journal: Path, socket: Path, mode: str, config: EngineConfig,
     log.info("engine ready: journal %s, UI socket %s, devices %s", journal, socket, mode)
     print(f"engine ready: socket {socket}" + (f", sim control {sim_socket}" if sim_socket else ""),
           flush=True)
+    notifier = Notifier()                   # systemd (Type=notify): ready, then pings from this loop
+    notifier.ready()
+    pings = asyncio.create_task(notifier.watchdog())
     await task
+    pings.cancel()
+    notifier.stopping()
     await server.stop()
     store.close()
     log.info("engine stopped")

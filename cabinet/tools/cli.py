@@ -79,6 +79,14 @@ def _build_parser() -> argparse.ArgumentParser:
     mp.add_argument("--root", help="install root holding cabinet/, drivers/, ui/ "
                                    "(default: where this program runs from)")
 
+    ip = sub.add_parser("install", help="install or update the cabinet on a Raspberry Pi (user, "
+                        "venv, /etc/cabinet, journal folder, systemd units, udev rules, "
+                        "cmdline.txt, manifest); safe to run again; keeps the journal")
+    ip.add_argument("--root", metavar="DIR", help="install into DIR as if it were / and run no "
+                    "command (user, venv, systemctl: printed as skipped); needs no root")
+    ip.add_argument("--source", metavar="DIR", help="the checkout to install (default: this one)")
+    ip.add_argument("--no-start", action="store_true", help="do not (re)start cabinet.target")
+
     for name, helptext in (("sim-device", "run one simulated device on a pty (bill|printer)"),
                            ("sim-devices", "run every station's serial twins in a process "
                                            "of their own (bill acceptor, printer)"),
@@ -157,6 +165,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         n = len(program_files(root or install_root()))
         print(f"program {done.program_id}: {n} files, SHA-256 {done.digest}")
         return 0
+    if args.command == "install":
+        from cabinet.tools import install
+        return install.main(args.root, args.source, start=not args.no_start)
     if args.command == "engine":
         from cabinet.shell.main import engine_main
         return engine_main(args.journal, args.socket, args.devices, args.config, args.sim_dir,

@@ -1,0 +1,319 @@
+"""``cabinet install``: put the cabinet on a Raspberry Pi, or update it there.
+
+Owns: the install layout (``PREFIX``, ``VENV``, ``CONFIG``, ``STATE_DIR``: the
+systemd units' ``ExecStart`` and paths use the same, checked by
+``tests/test_systemd_units.py``) and the steps, each safe to run again:
+
+1. the ``cabinet`` user and its groups (gpio, dialout, video, render, input, audio, tty);
+2. the program files copied to ``PREFIX`` (files the new version no longer has are
+   removed), a venv at ``VENV`` with the program installed in it (``[pi]`` extra);
+3. ``/etc/cabinet/cabinet.toml`` from ``systemd/cabinet.toml.example`` only if
+   there is none (the operator's config is never overwritten);
+4. the journal folder ``STATE_DIR`` (0700); the journal in it is never touched, so
+   running the installer again from a newer checkout is the update path;
+5. the units and ``cabinet.target`` in ``/etc/systemd/system`` and enabled (the links
+   ``systemctl enable`` makes), the login prompt on tty1 disabled, the udev rules
+   (an edited copy is kept, the new one written beside it as ``.new``);
+6. ``consoleblank=0`` (and no blinking console cursor) in the Pi's ``cmdline.txt``;
+7. the program manifest (``cabinet manifest``) over the installed files.
+
+``--root DIR`` installs into DIR as if it were ``/`` and runs no command (user
+creation, the venv, ``systemctl``, ``udevadm``): those are printed as skipped, so the
+file steps can be tried, and tested, without root privileges. I/O: files and,
+without ``--root``, subprocesses.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import tomllib
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path, PurePosixPath
+
+from cabinet.shell.manifest import MANIFEST_NAME, PACKAGES, install_root, write_manifest
+
+PREFIX = PurePosixPath("/opt/cabinet")
+VENV = PREFIX / ".venv"
+CONFIG_DIR = PurePosixPath("/etc/cabinet")
+CONFIG = CONFIG_DIR / "cabinet.toml"
+STATE_DIR = PurePosixPath("/var/lib/cabinet")
+UNIT_DIR = PurePosixPath("/etc/systemd/system")
+UDEV_RULES = PurePosixPath("/etc/udev/rules.d/99-cabinet.rules")
+USER = "cabinet"
+GROUPS = ("gpio", "dialout", "video", "render", "input", "audio", "tty")
+UNITS = ("cabinet-engine.service", "cabinet-ui.service", "cabinet.target")
+#: The Pi's kernel command line: Bookworm's place first, then the older one.
+CMDLINE_FILES = (PurePosixPath("/boot/firmware/cmdline.txt"), PurePosixPath("/boot/cmdline.txt"))
+#: Kernel options the display needs: no console blanking, no blinking text cursor.
+CMDLINE_OPTIONS = ("consoleblank=0", "vt.global_cursor_default=0")
+#: Besides ``PACKAGES``: what ``pip install`` and the operator need in ``PREFIX``.
+EXTRA_FILES = ("pyproject.toml", "README.md", "Makefile")
+EXTRA_DIRS = ("systemd", "docs")
+GETTY_LINK = PurePosixPath("/etc/systemd/system/getty.target.wants/getty@tty1.service")
+
+
+@dataclass
+class Report:
+    """What one run did: ``done`` (changed files), ``kept`` (left as found), ``skipped``
+    (commands not run under ``--root``), in order."""
+
+    done: list[str] = field(default_factory=list)
+    kept: list[str] = field(default_factory=list)
+    skipped: list[str] = field(default_factory=list)
+
+
+class Installer:
+    """One install run.
+
+    Args:
+        root: where ``/`` is (``Path("/")`` on the Pi; a scratch folder in tests).
+        source: the checkout to install from (holds ``cabinet/``, ``systemd/``...).
+        run: runs a command (``run(argv, check)``: ``check`` False for one whose
+            failure is fine), or ``None`` to record every command as skipped (``--root``).
+    """
+
+    def __init__(self, root: Path, source: Path,
+                 run: Callable[[Sequence[str], bool], None] | None) -> None:
+        self.root = root
+        self.source = source
+        self.run_cmd = run
+        self.report = Report()
+
+    def at(self, path: PurePosixPath) -> Path:
+        """``path`` (absolute, on the Pi) under ``root``."""
+        return self.root / path.relative_to("/")
+
+    def command(self, *argv: str, check: bool = True) -> None:
+        if self.run_cmd is None:
+            self.report.skipped.append(" ".join(argv))
+        else:
+            self.run_cmd(list(argv), check)
+
+    # -- steps ---------------------------------------------------------------------------
+
+    def users(self) -> None:
+        """The groups (``GROUPS``) and the ``cabinet`` system user in them (no login, no home)."""
+        for group in GROUPS:
+            self.command("groupadd", "--force", "--system", group)
+        if self.run_cmd is None or subprocess.run(["id", "-u", USER], capture_output=True).returncode:
+            self.command("useradd", "--system", "--home-dir", str(STATE_DIR), "--no-create-home",
+                         "--shell", "/usr/sbin/nologin", "--user-group", USER)
+        self.command("usermod", "--append", "--groups", ",".join(GROUPS), USER)
+
+    def program(self) -> None:
+        """The checkout's ``PACKAGES``, ``EXTRA_DIRS`` and ``EXTRA_FILES`` synced to ``PREFIX``
+        (only changed files written; files the new version dropped removed)."""
+        dest = self.at(PREFIX)
+        wanted: set[Path] = set()
+        for name in (*PACKAGES, *EXTRA_DIRS):
+            src = self.source / name
+            for dirpath, dirnames, filenames in os.walk(src):
+                dirnames[:] = sorted(d for d in dirnames if d not in {"__pycache__", ".pytest_cache"})
+                for fn in sorted(filenames):
+                    rel = (Path(dirpath) / fn).relative_to(self.source)
+                    if fn.endswith((".pyc", ".tmp")) or rel.as_posix() == f"cabinet/{MANIFEST_NAME}":
+                        continue
+                    wanted.add(rel)
+        wanted.update(Path(f) for f in EXTRA_FILES if (self.source / f).is_file())
+        changed = sum(self._copy(self.source / rel, dest / rel, 0o644, quiet=True)
+                      for rel in sorted(wanted))
+        if changed:
+            self.report.done.append(f"program: {changed} of {len(wanted)} files written to {PREFIX}")
+        else:
+            self.report.kept.append(f"{PREFIX}: {len(wanted)} files, all up to date")
+        for name in (*PACKAGES, *EXTRA_DIRS):         # files the new version no longer has
+            for dirpath, _dirs, filenames in os.walk(dest / name):
+                for fn in filenames:
+                    path = Path(dirpath) / fn
+                    rel = path.relative_to(dest)
+                    if rel not in wanted and rel.as_posix() != f"cabinet/{MANIFEST_NAME}" \
+                            and "__pycache__" not in rel.parts:
+                        path.unlink()
+                        self.report.done.append(f"removed {PREFIX / rel.as_posix()}")
+
+    def stop(self) -> None:
+        """An update: the engine finishes the event in hand and commits before its files change."""
+        self.command("systemctl", "stop", "cabinet.target", "cabinet-ui.service",
+                     "cabinet-engine.service", check=False)
+
+    def venv(self) -> None:
+        """The venv (made once) with the program installed editable from ``PREFIX``, so the
+        manifest covers the very files that run; byte-compiled (``/opt`` is read-only to it)."""
+        py = VENV / "bin" / "python"
+        if not self.at(py).exists():
+            self.command(sys.executable, "-m", "venv", str(self.at(VENV)))
+        self.command(str(self.at(py)), "-m", "pip", "install", "--quiet", "--upgrade",
+                     "--editable", f"{self.at(PREFIX)}[pi]")
+        self.command(str(self.at(py)), "-m", "compileall", "-q",
+                     *(str(self.at(PREFIX / p)) for p in PACKAGES))
+
+    def config(self) -> None:
+        """``/etc/cabinet/cabinet.toml`` from the example, only if there is none (0640, root:cabinet)."""
+        self._dir(CONFIG_DIR, 0o750)
+        target = self.at(CONFIG)
+        if target.exists():
+            self.report.kept.append(str(CONFIG))
+        else:
+            self._copy(self.source / "systemd" / "cabinet.toml.example", target, 0o640)
+        self.command("chown", f"root:{USER}", str(CONFIG_DIR), str(CONFIG))
+
+    def state(self) -> None:
+        """The journal folder, 0700 and the ``cabinet`` user's; what is in it is never touched."""
+        self._dir(STATE_DIR, 0o700)
+        self.command("chown", f"{USER}:{USER}", str(STATE_DIR))
+
+    def units(self) -> None:
+        """The units, enabled (``WantedBy=`` links); getty on tty1 off; the udev rules."""
+        for unit in UNITS:
+            self._copy(self.source / "systemd" / unit, self.at(UNIT_DIR / unit), 0o644)
+            for wanted_by in _install_wanted_by(self.source / "systemd" / unit):
+                self._link(UNIT_DIR / f"{wanted_by}.wants" / unit, UNIT_DIR / unit)
+        getty = self.at(GETTY_LINK)
+        if getty.is_symlink() or getty.exists():
+            getty.unlink()                      # the login prompt on the display: off
+            self.report.done.append(f"removed {GETTY_LINK}")
+        rules, src = self.at(UDEV_RULES), self.source / "systemd" / "99-cabinet.rules"
+        if rules.exists() and rules.read_bytes() != src.read_bytes():
+            self.report.kept.append(str(UDEV_RULES))      # edited for this cabinet's devices
+            self._copy(src, rules.with_name(rules.name + ".new"), 0o644)
+        else:
+            self._copy(src, rules, 0o644)
+        self.command("systemctl", "daemon-reload")
+        self.command("udevadm", "control", "--reload")
+
+    def cmdline(self) -> None:
+        """``CMDLINE_OPTIONS`` in the Pi's kernel command line (one line; replaces other values)."""
+        for rel in CMDLINE_FILES:
+            path = self.at(rel)
+            if not path.is_file():
+                continue
+            keys = tuple(o.split("=")[0] + "=" for o in CMDLINE_OPTIONS)
+            keep = [w for w in path.read_text().split() if not w.startswith(keys)]
+            new = " ".join(keep + list(CMDLINE_OPTIONS)) + "\n"   # one line, as the Pi wants
+            if new != path.read_text():
+                path.write_text(new)
+                self.report.done.append(f"{rel}: {' '.join(CMDLINE_OPTIONS)}")
+            else:
+                self.report.kept.append(str(rel))
+            return
+        self.report.skipped.append("no cmdline.txt (not a Raspberry Pi boot partition): "
+                                   "console blanking left as it is")
+
+    def manifest(self) -> None:
+        """``cabinet manifest`` over ``PREFIX``, with the checkout's version as program ID."""
+        done = write_manifest(self.at(PREFIX), program_id(self.source))
+        self.report.done.append(f"manifest: program {done.program_id}, SHA-256 {done.digest}")
+
+    def start(self) -> None:
+        """(Re)start the cabinet."""
+        self.command("systemctl", "restart", "cabinet.target")
+
+    def all(self, start: bool = True) -> Report:
+        """Every step in order (``start``: restart ``cabinet.target`` at the end); the report."""
+        for step in (self.stop, self.users, self.program, self.venv, self.config, self.state,
+                     self.units, self.cmdline, self.manifest):
+            step()
+        if start:
+            self.start()
+        return self.report
+
+    # -- helpers -------------------------------------------------------------------------
+
+    def _dir(self, path: PurePosixPath, mode: int) -> None:
+        p = self.at(path)
+        if not p.is_dir():
+            self._mkdirs(p.parent)
+            p.mkdir()
+            self.report.done.append(f"made {path}")
+        os.chmod(p, mode)
+
+    def _mkdirs(self, path: Path) -> None:
+        """Make ``path`` and its missing parents 0755 whatever the umask (a root
+        umask of 077 would leave the program unreadable to the ``cabinet`` user)."""
+        missing = []
+        while not path.exists():
+            missing.append(path)
+            path = path.parent
+        for d in reversed(missing):
+            d.mkdir()
+            os.chmod(d, 0o755)
+
+    def _copy(self, src: Path, dest: Path, mode: int, quiet: bool = False) -> bool:
+        """Copy ``src`` to ``dest`` (atomically) unless it already holds the same bytes;
+        True if written."""
+        data = src.read_bytes()
+        if dest.is_file() and dest.read_bytes() == data:
+            os.chmod(dest, mode)
+            return False
+        self._mkdirs(dest.parent)
+        tmp = dest.with_name(f".{dest.name}.tmp")
+        tmp.write_bytes(data)
+        os.chmod(tmp, mode)
+        os.replace(tmp, dest)
+        if not quiet:
+            self.report.done.append(f"wrote /{dest.relative_to(self.root).as_posix()}")
+        return True
+
+    def _link(self, link: PurePosixPath, target: PurePosixPath) -> None:
+        p = self.at(link)
+        if p.is_symlink() and os.readlink(p) == str(target):
+            return
+        self._mkdirs(p.parent)
+        if p.is_symlink() or p.exists():
+            p.unlink()
+        p.symlink_to(str(target))
+        self.report.done.append(f"enabled {link} -> {target}")
+
+
+def program_id(source: Path) -> str:
+    """``"blackjack-cabinet <version>"`` from the checkout's ``pyproject.toml`` (the
+    version being installed, not the one running the installer).
+
+    Raises:
+        OSError, KeyError, tomllib.TOMLDecodeError: no readable ``[project]`` there.
+    """
+    with open(source / "pyproject.toml", "rb") as f:
+        project = tomllib.load(f)["project"]
+    return f"{project['name']} {project['version']}"
+
+
+def _install_wanted_by(unit: Path) -> list[str]:
+    """The ``WantedBy=`` targets of a unit file's ``[Install]`` section."""
+    out: list[str] = []
+    section = ""
+    for line in unit.read_text().splitlines():
+        line = line.strip()
+        if line.startswith("["):
+            section = line
+        elif section == "[Install]" and line.startswith("WantedBy="):
+            out += line.removeprefix("WantedBy=").split()
+    return out
+
+
+def main(root: str | None, source: str | None, start: bool = True) -> int:
+    """``cabinet install``: returns the exit status (1: a step failed, with why)."""
+    run: Callable[[Sequence[str], bool], None] | None = None
+    if root is None:
+        if os.geteuid() != 0:
+            print("cabinet install: run as root (sudo), or try it with --root DIR", file=sys.stderr)
+            return 1
+
+        def run(argv: Sequence[str], check: bool) -> None:
+            print("+ " + " ".join(argv), flush=True)
+            subprocess.run(list(argv), check=check)
+    inst = Installer(Path(root or "/").resolve(), Path(source).resolve() if source else install_root(), run)
+    try:
+        report = inst.all(start)
+    except (OSError, KeyError, tomllib.TOMLDecodeError, subprocess.CalledProcessError) as e:
+        print(f"cabinet install: {e}", file=sys.stderr)
+        return 1
+    for line in report.done:
+        print(line)
+    for line in report.kept:
+        print(f"kept {line}")
+    for line in report.skipped:
+        print(f"skipped (--root): {line}" if root is not None else f"skipped: {line}")
+    return 0

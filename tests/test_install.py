@@ -1,0 +1,254 @@
+"""Issue 15 (Pi install, item 5): ``cabinet install`` into a scratch root.
+
+The installer lays down the program, the config, the journal folder, the units (and
+enables them as ``systemctl enable`` would), the udev rules, ``consoleblank=0`` and
+the manifest; run twice it gives the same tree; run again from a newer checkout
+(the update path) it keeps the journal, the operator's config and edited udev
+rules, removes files the new version dropped and writes a manifest that matches.
+With ``--root`` it runs no command (user, venv, systemctl): they are listed as
+skipped, so none of this needs root."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+import pytest
+
+from cabinet.shell.manifest import check_manifest
+from cabinet.tools import install
+from cabinet.tools.install import Installer
+
+ROOT = Path(__file__).resolve().parents[1]
+CMDLINE = "console=serial0,115200 console=tty1 root=PARTUUID=1234-02 rootfstype=ext4 rootwait consoleblank=600\n"
+
+
+def tree(root: Path) -> dict[str, tuple[str, int, str]]:
+    """Every path under ``root``: (kind, permission bits, content SHA-256 or link target)."""
+    out = {}
+    for dirpath, dirnames, filenames in os.walk(root):
+        for name in dirnames + filenames:
+            p = Path(dirpath) / name
+            rel = p.relative_to(root).as_posix()
+            st = p.lstat()
+            if p.is_symlink():
+                out[rel] = ("link", 0, os.readlink(p))
+            elif p.is_dir():
+                out[rel] = ("dir", st.st_mode & 0o7777, "")
+            else:
+                out[rel] = ("file", st.st_mode & 0o7777, hashlib.sha256(p.read_bytes()).hexdigest())
+    return out
+
+
+def _pi_root(path: Path) -> Path:
+    (path / "boot/firmware").mkdir(parents=True)
+    (path / "boot/firmware/cmdline.txt").write_text(CMDLINE)
+    getty = path / "etc/systemd/system/getty.target.wants/getty@tty1.service"
+    getty.parent.mkdir(parents=True)
+    getty.symlink_to("/lib/systemd/system/getty@.service")
+    return path
+
+
+def _install(root: Path, source: Path = ROOT) -> tuple[int, str]:
+    r = subprocess.run([sys.executable, "-m", "cabinet", "install", "--root", str(root),
+                        "--source", str(source)], capture_output=True, text=True, timeout=120)
+    return r.returncode, r.stdout + r.stderr
+
+
+@pytest.mark.timeout(240)
+def test_install_twice_gives_the_same_tree(tmp_path):
+    """Issue 15: safe to run twice: the second run changes nothing (the manifest is
+    rewritten with the same bytes) and says so."""
+    root = _pi_root(tmp_path / "root")
+    rc, out = _install(root)
+    assert rc == 0, out
+    first = tree(root)
+    rc, out2 = _install(root)
+    assert rc == 0, out2
+    assert tree(root) == first
+    assert "kept /opt/cabinet:" in out2 and "all up to date" in out2
+    assert "wrote" not in out2 and "enabled" not in out2 and "removed" not in out2
+
+
+@pytest.mark.timeout(120)
+def test_install_lays_down_units_config_journal_folder_cmdline_and_manifest(tmp_path):
+    """Issue 15: what the Pi needs, where the units look for it."""
+    root = _pi_root(tmp_path / "root")
+    rc, out = _install(root)
+    assert rc == 0, out
+    units = root / "etc/systemd/system"
+    for unit in install.UNITS:
+        assert (units / unit).read_bytes() == (ROOT / "systemd" / unit).read_bytes()
+    links = {p.relative_to(units).as_posix(): os.readlink(p) for p in units.rglob("*") if p.is_symlink()}
+    assert links == {
+        "multi-user.target.wants/cabinet.target": "/etc/systemd/system/cabinet.target",
+        "cabinet.target.wants/cabinet-engine.service": "/etc/systemd/system/cabinet-engine.service",
+        "cabinet.target.wants/cabinet-ui.service": "/etc/systemd/system/cabinet-ui.service",
+    }                                               # and the login prompt on tty1 is gone
+    assert (root / "etc/udev/rules.d/99-cabinet.rules").read_bytes() == \
+        (ROOT / "systemd/99-cabinet.rules").read_bytes()
+    config = root / "etc/cabinet/cabinet.toml"
+    assert config.read_bytes() == (ROOT / "systemd/cabinet.toml.example").read_bytes()
+    assert config.stat().st_mode & 0o777 == 0o640
+    assert (root / "var/lib/cabinet").stat().st_mode & 0o777 == 0o700
+    line = (root / "boot/firmware/cmdline.txt").read_text()
+    assert line == CMDLINE.replace(" consoleblank=600", "").rstrip() + \
+        " consoleblank=0 vt.global_cursor_default=0\n"
+    prefix = root / "opt/cabinet"
+    assert (prefix / "cabinet/shell/main.py").read_bytes() == (ROOT / "cabinet/shell/main.py").read_bytes()
+    assert (prefix / "pyproject.toml").is_file() and not (prefix / "tests").exists()
+    check = check_manifest(prefix)
+    assert check.status == "verified", check.detail
+    assert f"SHA-256 {check.digest}" in out
+    for cmd in ("useradd --system", "usermod --append --groups gpio,dialout,video,render,input,audio,tty",
+                "-m venv", "pip install --quiet --upgrade --editable", "systemctl daemon-reload",
+                "udevadm control --reload", "systemctl restart cabinet.target"):
+        assert any(cmd in line and line.startswith("skipped (--root):") for line in out.splitlines()), cmd
+
+
+@pytest.mark.timeout(240)
+def test_update_from_a_newer_checkout_keeps_the_journal_config_and_edited_rules(tmp_path):
+    """Issue 15: the update path: the journal (and its WAL) byte for byte, the operator's
+    config and edited udev rules kept (the new rules beside them as ``.new``); a module
+    the new version dropped is removed, a new one added, and the manifest matches."""
+    root = _pi_root(tmp_path / "root")
+    assert _install(root)[0] == 0
+    journal = root / "var/lib/cabinet"
+    (journal / "journal.db").write_bytes(b"SQLite format 3\x00" + os.urandom(4096))
+    (journal / "journal.db-wal").write_bytes(os.urandom(512))
+    kept = {p.name: p.read_bytes() for p in journal.iterdir()}
+    config = root / "etc/cabinet/cabinet.toml"
+    config.write_text('[devices]\nbill_acceptor = "none"\n')
+    rules = root / "etc/udev/rules.d/99-cabinet.rules"
+    rules.write_text(rules.read_text().replace("BILL*", "JCM00417"))
+    edited_rules = rules.read_bytes()
+    newer = tmp_path / "newer"
+    shutil.copytree(ROOT, newer, ignore=shutil.ignore_patterns(".venv", ".git", "tests", "bench", "out",
+                                                               "__pycache__", "*.egg-info"))
+    (newer / "cabinet/tools/rng_dump.py").unlink()
+    (newer / "cabinet/tools/new_tool.py").write_text('"""A module of the newer version."""\n')
+    (newer / "systemd/99-cabinet.rules").write_text("# newer rules\n")
+    rc, out = _install(root, newer)
+    assert rc == 0, out
+    assert {p.name: p.read_bytes() for p in journal.iterdir()} == kept
+    assert config.read_text() == '[devices]\nbill_acceptor = "none"\n'
+    assert rules.read_bytes() == edited_rules
+    assert rules.with_name("99-cabinet.rules.new").read_text() == "# newer rules\n"
+    prefix = root / "opt/cabinet"
+    assert not (prefix / "cabinet/tools/rng_dump.py").exists()
+    assert "removed /opt/cabinet/cabinet/tools/rng_dump.py" in out
+    assert (prefix / "cabinet/tools/new_tool.py").is_file()
+    assert check_manifest(prefix).status == "verified"
+
+
+def test_real_runs_stop_first_make_the_venv_once_and_restart_last(tmp_path):
+    """Issue 15: without --root the commands run in order: the engine stops (it
+    commits) before its files change, the venv is made only when missing, and
+    cabinet.target restarts at the end; a stop that fails (first install) is fine."""
+    ran: list[tuple[str, bool]] = []
+    inst = Installer(_pi_root(tmp_path / "root"), ROOT, lambda argv, check: ran.append((" ".join(argv), check)))
+    inst.all()
+    cmds = [c for c, _ in ran]
+    assert cmds[0].startswith("systemctl stop cabinet.target") and ran[0][1] is False
+    assert cmds[-1] == "systemctl restart cabinet.target"
+    assert sum("-m venv" in c for c in cmds) == 1
+    assert all(check for c, check in ran[1:])
+    py = tmp_path / "root/opt/cabinet/.venv/bin/python"
+    py.parent.mkdir(parents=True)
+    py.write_text("")
+    ran.clear()
+    Installer(tmp_path / "root", ROOT, lambda argv, check: ran.append((" ".join(argv), check))).all(start=False)
+    assert not any("-m venv" in c for c, _ in ran)
+    assert not any("restart" in c for c, _ in ran)
+
+
+def test_without_a_pi_boot_partition_console_blanking_is_left_and_said(tmp_path):
+    """Issue 15: no cmdline.txt (a PC, a container): nothing written there, said why."""
+    inst = Installer(tmp_path, ROOT, None)
+    inst.cmdline()
+    assert not (tmp_path / "boot").exists()
+    assert inst.report.skipped == ["no cmdline.txt (not a Raspberry Pi boot partition): "
+                                   "console blanking left as it is"]
+    (tmp_path / "boot").mkdir()
+    (tmp_path / "boot/cmdline.txt").write_text("console=tty1 quiet\n")   # before Bookworm
+    inst.cmdline()
+    assert (tmp_path / "boot/cmdline.txt").read_text() == \
+        "console=tty1 quiet consoleblank=0 vt.global_cursor_default=0\n"
+
+
+@pytest.mark.timeout(120)
+@pytest.mark.skipif(shutil.which("systemctl") is None, reason="systemctl not found: apt-get install systemd")
+def test_enable_links_are_the_ones_systemctl_enable_makes(tmp_path):
+    """Issue 15: the installer's own enable links = ``systemctl --root enable``'s."""
+    ours = _pi_root(tmp_path / "ours")
+    assert _install(ours)[0] == 0
+    theirs = tmp_path / "theirs"
+    (theirs / "etc/systemd/system").mkdir(parents=True)
+    for unit in install.UNITS:
+        shutil.copy(ROOT / "systemd" / unit, theirs / "etc/systemd/system" / unit)
+    r = subprocess.run(["systemctl", f"--root={theirs}", "enable", *install.UNITS],
+                       capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0, r.stderr
+
+    def links(root: Path) -> dict[str, str]:
+        base = root / "etc/systemd/system"
+        return {p.relative_to(base).as_posix(): os.readlink(p) for p in base.rglob("*")
+                if p.is_symlink() and "cabinet" in p.name}
+    assert links(ours) == links(theirs) != {}
+
+
+@pytest.mark.timeout(120)
+@pytest.mark.skipif(os.geteuid() != 0 or shutil.which("runuser") is None,
+                    reason="needs root and runuser to drop to an unprivileged user")
+def test_install_into_a_scratch_root_needs_no_root_privileges():
+    """Issue 15: ``cabinet install --root`` as user nobody, with the system's python3
+    straight from the checkout (``python3 -m cabinet install``: the bootstrap needs no
+    venv and nothing outside the standard library)."""
+    root = Path(tempfile.mkdtemp(prefix="cabinet-install-"))   # pytest's tmp is root-only
+    os.chown(root, 65534, 65534)
+    # the system's python3 from the checkout, as on a fresh Pi (no venv yet)
+    python = shutil.which("python3", path="/usr/bin:/bin")
+    if python is None:
+        pytest.skip("no /usr/bin/python3")
+    r = subprocess.run([str(shutil.which("runuser")), "-u", "nobody", "--", python, "-m", "cabinet", "install",
+                        "--root", str(root)],
+                       capture_output=True, text=True, timeout=120, cwd="/",
+                       env={"PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT), "PYTHONDONTWRITEBYTECODE": "1"})
+    assert r.returncode == 0, r.stdout + r.stderr
+    check = check_manifest(root / "opt/cabinet")
+    assert (check.status, check.program_id) == ("verified", install.program_id(ROOT))
+    assert "skipped (--root): useradd" in r.stdout
+    shutil.rmtree(root)
+
+
+def test_the_readme_install_section_says_what_the_installer_does():
+    """Issue 15 (item 6): the README's "Installing on a Raspberry Pi" names the
+    installer's own paths, the update, the journal backup (with its key) and each unit."""
+    from cabinet.shell.paths import key_file
+
+    readme = (ROOT / "README.md").read_text()
+    section = readme.split("## Installing on a Raspberry Pi", 1)[1].split("\n## ", 1)[0]
+    for text in ("python3 -m cabinet install", "make install-pi", "--root DIR", "**Update.**",
+                 "**Backup of the journal.**", ".backup", "consoleblank=0", "getty@tty1",
+                 str(install.PREFIX), str(install.VENV), str(install.CONFIG), str(install.STATE_DIR),
+                 str(key_file(Path(str(install.STATE_DIR)) / "journal.db")), *install.UNITS):
+        assert text in section, text
+    assert "WatchdogSec=10" in section and "WatchdogSec=10" in (ROOT / "systemd/cabinet-engine.service").read_text()
+
+
+def test_a_tight_umask_still_gives_a_readable_program(tmp_path):
+    """Issue 15: under root's umask 077 the folders it makes are 0755 and the files
+    0644 (else the ``cabinet`` user could not read its own program)."""
+    old = os.umask(0o077)
+    try:
+        Installer(tmp_path, ROOT, None).all(start=False)
+    finally:
+        os.umask(old)
+    for rel in ("opt", "opt/cabinet", "opt/cabinet/cabinet/shell", "etc/systemd/system/cabinet.target.wants"):
+        assert (tmp_path / rel).stat().st_mode & 0o777 == 0o755, rel
+    assert (tmp_path / "opt/cabinet/cabinet/shell/main.py").stat().st_mode & 0o777 == 0o644

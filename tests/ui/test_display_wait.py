@@ -1,0 +1,144 @@
+"""Issue 15 (Pi install, item 2): the UI waits for a display that comes up late.
+
+On the cabinet the KMSDRM display can appear seconds after the UI starts. The UI
+used to exit in 0.2 s, and with ``RestartSec=1`` systemd's default start limit
+(5 starts in 10 s) left it dead for good; now it keeps trying in-process, with a
+growing pause and one log line per window, and draws as soon as the display is
+there."""
+
+from __future__ import annotations
+
+import logging
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+
+import pygame
+import pytest
+
+from ui.display import LOG_WINDOW_S, MAX_BACKOFF_S, DisplayUnavailable, open_display
+
+
+class FakeClock:
+    def __init__(self) -> None:
+        self.t = 100.0
+        self.sleeps: list[float] = []
+
+    def __call__(self) -> float:
+        return self.t
+
+    def sleep(self, s: float) -> None:
+        self.sleeps.append(s)
+        self.t += s
+
+
+def _failing_until(clock: FakeClock, up_at: float, calls: list[float]):  # type: ignore[no-untyped-def]
+    surface = pygame.Surface((8, 8))
+
+    def attempt(size: tuple[int, int], fullscreen: bool) -> pygame.Surface:
+        calls.append(clock.t)
+        if clock.t < up_at:
+            raise pygame.error("Could not initialize KMSDRM: no DRM device")
+        return surface
+    return attempt
+
+
+def test_a_display_down_for_15_s_is_waited_for_with_backoff_and_two_log_lines(caplog):
+    """Issue 15: 15 s without a display: tries at 0, 0.5, 1.5, 3.5, 7.5, 12.5, 17.5 s
+    (pause doubling from 0.5 s to 5 s), then opens it; logs the first failure and the
+    recovery, not a line per try."""
+    clock, calls = FakeClock(), []
+    attempt = _failing_until(clock, clock.t + 15, calls)
+    resets: list[int] = []
+    with caplog.at_level(logging.INFO, logger="ui.display"):
+        surface = open_display((0, 0), True, 3600, attempt=attempt, sleep=clock.sleep,
+                               clock=clock, reset=lambda: resets.append(1))
+    assert surface.get_size() == (8, 8)
+    assert [round(t - 100, 1) for t in calls] == [0, 0.5, 1.5, 3.5, 7.5, 12.5, 17.5]
+    assert clock.sleeps == [0.5, 1, 2, 4, 5, 5]
+    assert len(resets) == 6                                    # SDL shut down after each failure
+    msgs = [r.getMessage() for r in caplog.records]
+    assert len(msgs) == 2, msgs
+    assert "display not ready (Could not initialize KMSDRM: no DRM device)" in msgs[0]
+    assert msgs[1] == "display ready after 6 failed attempts in 17.5 s"
+
+
+def test_a_long_outage_logs_once_per_window(caplog):
+    """Issue 15: 10 minutes without a display: one line per LOG_WINDOW_S, with the count."""
+    clock, calls = FakeClock(), []
+    attempt = _failing_until(clock, clock.t + 600, calls)
+    with caplog.at_level(logging.INFO, logger="ui.display"):
+        open_display((0, 0), True, 3600, attempt=attempt, sleep=clock.sleep, clock=clock,
+                     reset=lambda: None)
+    still = [r.getMessage() for r in caplog.records if "still not ready" in r.getMessage()]
+    assert 600 / LOG_WINDOW_S - 2 <= len(still) <= 600 / LOG_WINDOW_S
+    assert "6 attempts failed in the last 30 s" in still[-1]   # 5 s apart once backed off
+    assert max(clock.sleeps) == MAX_BACKOFF_S
+
+
+def test_it_gives_up_after_the_wait_and_says_why():
+    """Issue 15: past ``wait_s`` a clear error (the unit restarts the UI); 0: one try."""
+    clock, calls = FakeClock(), []
+    attempt = _failing_until(clock, clock.t + 10_000, calls)
+    with pytest.raises(DisplayUnavailable, match=r"after \d+ attempts in 60 s: Could not"):
+        open_display((0, 0), True, 60, attempt=attempt, sleep=clock.sleep, clock=clock,
+                     reset=lambda: None)
+    assert clock.t - 100 == 60
+    calls.clear()
+    with pytest.raises(DisplayUnavailable, match="after 1 attempts in 0 s"):
+        open_display((0, 0), True, 0, attempt=attempt, sleep=clock.sleep, clock=clock,
+                     reset=lambda: None)
+    assert len(calls) == 1
+
+
+def _free_display() -> int:
+    for n in range(90, 140):
+        if not os.path.exists(f"/tmp/.X11-unix/X{n}") and not os.path.exists(f"/tmp/.X{n}-lock"):
+            return n
+    raise RuntimeError("no free X display number")
+
+
+@pytest.mark.timeout(120)
+@pytest.mark.skipif(shutil.which("Xvfb") is None, reason="needs Xvfb (apt-get install xvfb) "
+                    "to bring a real display up late")
+def test_the_ui_process_recovers_by_itself_when_the_display_comes_up_15_s_late(tmp_path):
+    """Issue 15: ``python -m ui --fullscreen --display-wait 3600`` started with no
+    display (SDL's x11 driver, no X server yet) is still running 15 s later, and draws
+    its first frame once an X server (Xvfb) comes up, without a restart."""
+    n = _free_display()
+    env = {**os.environ, "SDL_VIDEODRIVER": "x11", "DISPLAY": f":{n}", "SDL_AUDIODRIVER": "dummy",
+           "PYGAME_HIDE_SUPPORT_PROMPT": "1"}
+    ui = subprocess.Popen([sys.executable, "-m", "ui", "--socket", str(tmp_path / "ui.sock"),
+                           "--fullscreen", "--no-sound", "--display-wait", "3600"],
+                          stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
+    xvfb = None
+    try:
+        time.sleep(15)
+        assert ui.poll() is None, ui.stdout.read() if ui.stdout else ""   # still waiting
+        xvfb = subprocess.Popen(["Xvfb", f":{n}", "-screen", "0", "800x480x24", "-nolisten", "tcp"],
+                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        assert ui.stdout is not None
+        lines: list[str] = []
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            line = ui.stdout.readline()
+            if not line:
+                break
+            lines.append(line)
+            if line.startswith("first frame"):
+                break
+        assert any(line.startswith("table UI:") and "800x480" in line for line in lines), lines
+        assert lines[-1].startswith("first frame"), lines
+        text = "".join(lines)
+        assert "display not ready" in text and "display ready after" in text, text
+        assert text.count("display not ready") == 1, text       # one line, not one per try
+        ui.send_signal(signal.SIGTERM)
+        assert ui.wait(20) == 0
+    finally:
+        for p in (ui, xvfb):
+            if p is not None and p.poll() is None:
+                p.kill()
+                p.wait(10)
