@@ -36,7 +36,7 @@ from drivers.interfaces import (
     EventSink,
     OpenTransaction,
 )
-from drivers.serial_port import PORT_ERRORS, SerialLike, open_serial
+from drivers.serial_port import PORT_ERRORS, SerialLike, close_quietly, open_serial
 
 log = logging.getLogger(__name__)
 
@@ -260,11 +260,7 @@ class Id003BillAcceptor(BillAcceptor):
 
     def _close_port(self) -> None:
         port, self._port = self._port, None
-        if port is not None:
-            try:
-                port.close()
-            except PORT_ERRORS:
-                pass
+        close_quietly(port)
 
     def _emit(self, event: object) -> None:
         try:

@@ -38,7 +38,7 @@ from drivers.sas.egm import EgmResponder, ExceptionAcked, LinkChanged, Output, R
 from drivers.sas.egm_replies import Wall
 from drivers.sas.egm_view import EgmView, HostCommand
 from drivers.sas.rom_signature import RomSignature
-from drivers.serial_port import PORT_ERRORS, SerialLike, is_pty, open_serial
+from drivers.serial_port import PORT_ERRORS, SerialLike, close_quietly, is_pty, open_serial
 
 log = logging.getLogger(__name__)
 
@@ -255,11 +255,7 @@ class SasLink:
 
     def _close(self) -> None:
         port, self._port = self._port, None
-        if port is not None:
-            try:
-                port.close()
-            except PORT_ERRORS:
-                pass
+        close_quietly(port)
 
     def _serve_once(self) -> None:
         port = self._port

@@ -12,7 +12,7 @@ import logging
 import os
 import stat
 import termios
-from typing import Protocol
+from typing import Any, Protocol
 
 import serial
 
@@ -97,3 +97,13 @@ def is_pty(path: str) -> bool:
     except OSError:
         return False
     return stat.S_ISCHR(st.st_mode) and 136 <= os.major(st.st_rdev) <= 143
+
+
+def close_quietly(port: Any) -> None:
+    """Close ``port`` (a pyserial port or ``None``), ignoring ``PORT_ERRORS``: the device
+    may already be gone (a USB adapter pulled out)."""
+    if port is not None:
+        try:
+            port.close()
+        except PORT_ERRORS:
+            pass

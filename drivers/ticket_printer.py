@@ -19,7 +19,7 @@ from collections.abc import Callable
 
 from drivers.errors import DriverError, ProtocolError
 from drivers.interfaces import PrinterState, PrinterStatus, PrintResult, TicketPrinter
-from drivers.serial_port import PORT_ERRORS, SerialLike, open_serial
+from drivers.serial_port import PORT_ERRORS, SerialLike, close_quietly, open_serial
 from drivers.ticket_format import CLEAR_BUFFER, DLE_EOT, GS_R_PAPER, render_voucher
 from drivers.voucher import Voucher
 
@@ -98,11 +98,7 @@ class EscPosTicketPrinter(TicketPrinter):
 
     def _close_port(self) -> None:
         port, self._port = self._port, None
-        if port is not None:
-            try:
-                port.close()
-            except PORT_ERRORS:
-                pass
+        close_quietly(port)
 
     def _ensure_open(self) -> bool:
         if self._port is not None:
