@@ -30,7 +30,6 @@ import dataclasses
 import datetime as dt
 import json
 import signal
-import socketserver
 import sys
 import tempfile
 import threading
@@ -38,6 +37,7 @@ from pathlib import Path
 from typing import Any
 
 from drivers.sas.host_codec import Ack, Busy, DataReply, Nack, Reply
+from drivers.sim.line_server import LineJsonServer
 from drivers.sim.sas_host import SasHost
 from drivers.sim.sas_host_view import floor_view
 
@@ -123,25 +123,6 @@ def host_command(host: SasHost, line: str | bytes) -> dict[str, Any]:
     return {"ok": False, "error": f"unknown command {cmd[:24]!r} (known: {', '.join(COMMANDS)})"}
 
 
-class _Handler(socketserver.StreamRequestHandler):
-    def handle(self) -> None:
-        host: SasHost = self.server.host  # type: ignore[attr-defined]
-        for raw in self.rfile:
-            try:
-                reply = host_command(host, raw)
-            except Exception as e:  # a host bug must not drop the control link
-                reply = {"ok": False, "error": f"{type(e).__name__}: {e}"}
-            try:
-                self.wfile.write((json.dumps(reply) + "\n").encode())
-                self.wfile.flush()
-            except OSError:
-                return
-
-
-class _Server(socketserver.ThreadingMixIn, socketserver.UnixStreamServer):
-    daemon_threads = True
-
-
 def _addresses(text: str) -> list[int]:
     try:
         return [int(a) for a in text.replace(",", " ").split()]
@@ -191,8 +172,7 @@ def main(argv: list[str]) -> int:
     for sig in (signal.SIGTERM, signal.SIGINT):
         signal.signal(sig, lambda *_: stop.set())
     sock.unlink(missing_ok=True)
-    server = _Server(str(sock), _Handler)
-    server.host = host  # type: ignore[attr-defined]
+    server = LineJsonServer(str(sock), lambda raw: host_command(host, raw))
     threading.Thread(target=server.serve_forever, name="sas-host-control", daemon=True).start()
     (folder / "host.json").write_text(json.dumps({
         "machines": {str(a): {"tty": host.tty(a), "link": host.path(a)} for a in addresses},

@@ -16,7 +16,6 @@ import argparse
 import json
 import random
 import signal
-import socketserver
 import threading
 from dataclasses import dataclass
 from pathlib import Path
@@ -27,6 +26,7 @@ from gpiozero.pins.mock import MockFactory
 from drivers.events import Action, Door
 from drivers.id003_codec import Status
 from drivers.sim.id003_device import SimId003Device
+from drivers.sim.line_server import LineJsonServer
 from drivers.sim.printer_device import SimPrinterDevice
 from drivers.sim.pulse_source import PulseSource
 from drivers.wiring import Wiring
@@ -252,25 +252,6 @@ class TwinSet:
         return {"ok": True}
 
 
-class _Handler(socketserver.StreamRequestHandler):
-    def handle(self) -> None:
-        twins: TwinSet = self.server.twins  # type: ignore[attr-defined]
-        for raw in self.rfile:
-            try:
-                reply = twins.command(raw.decode(errors="replace"))
-            except Exception as e:           # a twin bug must not drop the link
-                reply = {"ok": False, "error": f"{type(e).__name__}: {e}"}
-            try:
-                self.wfile.write((json.dumps(reply) + "\n").encode())
-                self.wfile.flush()
-            except OSError:
-                return
-
-
-class _Server(socketserver.ThreadingMixIn, socketserver.UnixStreamServer):
-    daemon_threads = True
-
-
 def sim_devices_main(argv: list[str]) -> int:
     """``cabinet sim-devices --state-dir D [--stations N] [--socket S]``.
 
@@ -291,8 +272,7 @@ def sim_devices_main(argv: list[str]) -> int:
     twins = TwinSet(state_dir, args.stations, args.escrow_timeout_s)
     sock.parent.mkdir(parents=True, exist_ok=True)
     sock.unlink(missing_ok=True)
-    server = _Server(str(sock), _Handler)
-    server.twins = twins  # type: ignore[attr-defined]
+    server = LineJsonServer(str(sock), lambda raw: twins.command(raw.decode(errors="replace")))
     stop = threading.Event()
     for sig in (signal.SIGTERM, signal.SIGINT):
         signal.signal(sig, lambda *_: stop.set())
