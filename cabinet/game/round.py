@@ -264,7 +264,10 @@ class Round:
         if self.phase is Phase.PLAYER:
             si, hi = self._cursor
             s = self.spots[si]
-            return Prompt("play", s.seat, s.spot, hi + 1, self.legal_decisions())
+            h = s.hands[hi]
+            legal = _PLAY_SETS[self._double_refusal(s, h, False) is None,
+                               self._split_refusal(s, h, False) is None]
+            return Prompt("play", s.seat, s.spot, hi + 1, legal)
         return None
 
     def legal_decisions(self) -> frozenset[Decision]:
@@ -357,12 +360,13 @@ class Round:
                 message starts with the decision and says why. Nothing changes.
             ShoeExhausted: the shoe ran out (the round is then in ``ERROR``).
         """
-        d = self._parse_decision(decision)
-        self._refuse_if_illegal(d)
-        prompt = self.prompt
+        d = decision if isinstance(decision, Decision) else self._parse_decision(decision)
+        prompt = self._prompt
+        if prompt is None or d not in prompt.legal:
+            self._refuse_if_illegal(d)
         assert prompt is not None
         ev: list[Event] = []
-        self.history.append((prompt.text, d.value))
+        self.history.append((prompt.text, _VALUES[d]))
         try:
             _HANDLERS[d](self, ev)
         except ShoeExhausted:
@@ -423,10 +427,17 @@ class Round:
         """Why a double is refused now (``None``: it is legal). ``explain`` false
         returns ``"no"`` instead of building the message (the hot path)."""
         r = self.rules
-        if len(hand.cards) != 2:
-            if not explain:
+        if not explain:
+            # The hot path (every play prompt): the same tests, in the same
+            # order, without building a message.
+            cards = hand.cards
+            if len(cards) != 2 or (hand.from_split and (
+                    not r.double_after_split or (cards[0].is_ace and r.split_aces_one_card))):
                 return "no"
-        where = self._where(spot, self._cursor[1] + 1) if explain else ""
+            if r.double_totals and hand.total not in r.double_totals:
+                return "no"
+            return None if self._affords(spot.seat, hand.stake_minor) else "no"
+        where = self._where(spot, self._cursor[1] + 1)
         if len(hand.cards) != 2:
             return f"{where} holds {len(hand.cards)} cards; a double is only on the first two"
         if hand.from_split and not r.double_after_split:
@@ -444,9 +455,11 @@ class Round:
     def _split_refusal(self, spot: Spot, hand: Hand, explain: bool) -> str | None:
         """Why a split is refused now (``None``: it is legal); see ``_double_refusal``."""
         r = self.rules
-        if not explain and (spot.splits >= r.max_splits_per_spot or len(hand.cards) != 2):
-            return "no"
-        where = self._where(spot) if explain else ""
+        if not explain:                              # the hot path, as in _double_refusal
+            if spot.splits >= r.max_splits_per_spot or not is_pair(hand.cards, r.split_by):
+                return "no"
+            return None if self._affords(spot.seat, spot.bet_minor) else "no"
+        where = self._where(spot)
         if spot.splits >= r.max_splits_per_spot:
             if r.max_splits_per_spot == 0:
                 return f"{r.name} does not split"
@@ -583,7 +596,7 @@ class Round:
                 hand = spot.hands[hi]
                 if not hand.done:
                     reason = None
-                    total = hand.total
+                    total = hand_total(hand.cards)[0]
                     if total == 21:
                         reason = "21"
                     elif r.max_hand_cards is not None and len(hand.cards) >= r.max_hand_cards:
@@ -627,9 +640,10 @@ class Round:
 
     def _settle_blackjacks(self, ev: list[Event]) -> None:
         """Pay player naturals 3:2 now: the dealer cannot have blackjack any more."""
-        for spot, n, hand in self.hands():
-            if hand.blackjack and not hand.settled:
-                self._settle_hand(spot, n, hand, Outcome.BLACKJACK, ev)
+        for spot in self.spots:                     # as ``hands()``, without the generator
+            for n, hand in enumerate(spot.hands, 1):
+                if hand.blackjack and hand.outcome is None:
+                    self._settle_hand(spot, n, hand, Outcome.BLACKJACK, ev)
 
     def _settle_insurance(self, dealer_blackjack: bool, ev: list[Event]) -> None:
         for s in self.spots:
@@ -901,6 +915,9 @@ _PLAY_SETS: dict[tuple[bool, bool], frozenset[Decision]] = {
                           | ({Decision.SPLIT} if spl else set()))
     for dbl in (False, True) for spl in (False, True)
 }
+
+#: ``Decision.value`` without the enum descriptor (read on every decision).
+_VALUES: dict[Decision, str] = {d: d.value for d in Decision}
 
 _HANDLERS = {
     Decision.INSURE: Round._insure,

@@ -16,6 +16,10 @@ from .strategy import Strategy
 
 _SPLIT = Decision.SPLIT
 
+#: ``(SeatBets(1, (bet,)),)`` per bet: a frozen value, built once per bet size
+#: instead of once per round (about a microsecond each).
+_SEATS: dict[int, tuple[SeatBets]] = {}
+
 
 def play_round(rules: RuleSet, shoe: Shoe, strategy: Strategy, bet_minor: int) -> Round:
     """Deal and play one round for one seat with one spot, to the end.
@@ -35,19 +39,25 @@ def play_round(rules: RuleSet, shoe: Shoe, strategy: Strategy, bet_minor: int) -
         BetError: the bet breaks the table limits.
         ShoeExhausted: the shoe ran out (only with short test shoes).
     """
-    rnd = Round(rules, (SeatBets(1, (bet_minor,)),), shoe)
+    seats = _SEATS.get(bet_minor)
+    if seats is None:
+        seats = _SEATS[bet_minor] = (SeatBets(1, (bet_minor,)),)
+    rnd = Round(rules, seats, shoe)
     rnd.start()
+    prompt = rnd.prompt
+    if prompt is None:
+        return rnd
     up = rnd.dealer_cards[0].value
     choose = strategy.choose
-    while True:
-        prompt = rnd.prompt
-        if prompt is None:
-            return rnd
+    decide = rnd.decide
+    hands = rnd.spots[0].hands          # one spot: every prompt is about this spot
+    while prompt is not None:
         if prompt.kind == "insurance":
-            rnd.decide(strategy.choose_insurance())
-            continue
-        cards = rnd.spots[prompt.spot - 1].hands[prompt.hand - 1].cards
-        total, soft = hand_total(cards)
-        legal = prompt.legal
-        pair = cards[0].value if _SPLIT in legal else 0
-        rnd.decide(choose(total, soft, pair, up, legal))
+            decide(strategy.choose_insurance())
+        else:
+            cards = hands[prompt.hand - 1].cards
+            total, soft = hand_total(cards)
+            legal = prompt.legal
+            decide(choose(total, soft, cards[0].value if _SPLIT in legal else 0, up, legal))
+        prompt = rnd.prompt
+    return rnd
