@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint bench clean
+.PHONY: run test lint bench clean compiled
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -21,6 +21,10 @@ test: $(STAMP)
 lint: $(STAMP)
 	$(BIN)/ruff check cabinet confspec drivers ui tests bench
 	$(BIN)/mypy --strict cabinet confspec
+
+# optional: the mypyc copy for long simulations (PYTHONPATH=build/compiled; README "Measured")
+compiled: $(STAMP)
+	$(BIN)/python bench/build_compiled.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info

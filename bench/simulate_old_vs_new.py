@@ -11,8 +11,11 @@ alone, not the strategy's exact analysis before it).
 The old tree is a checkout of an older commit, e.g.
 ``git worktree add /tmp/simold 7178834``.
 
+With ``--compiled``, the mypyc copy of the new tree (``bench/build_compiled.py``)
+runs third in each turn, with the same comparison.
+
 Run: ``.venv/bin/python bench/simulate_old_vs_new.py --old /tmp/simold
-[--variant V ...] [--rounds 1000000] [--workers 2] [--seed 1] [--repeat 1]
+[--compiled [DIR]] [--variant V ...] [--rounds 1000000] [--workers 2] [--seed 1] [--repeat 1]
 [--out bench/results/simulate_old_vs_new.txt]``; exit status 1 when any
 tallies differ.
 """
@@ -72,6 +75,9 @@ def main() -> int:
     p = argparse.ArgumentParser(description=__doc__)
     p.add_argument("--old", type=Path, required=True, help="the old source tree")
     p.add_argument("--new", type=Path, default=ROOT, help="the new source tree (this one)")
+    p.add_argument("--compiled", type=Path, nargs="?", const=ROOT / "build" / "compiled",
+                   help="also run the mypyc copy (bench/build_compiled.py; default "
+                        "build/compiled), which must be current")
     p.add_argument("--variant", action="append", help="repeatable; default all three")
     p.add_argument("--rounds", type=int, default=1_000_000)
     p.add_argument("--workers", type=int, default=2)
@@ -80,37 +86,47 @@ def main() -> int:
     p.add_argument("--out", type=Path, help="append the report to this file")
     args = p.parse_args()
     trees = {"old": args.old.resolve(), "new": args.new.resolve()}
+    if args.compiled:
+        from build_compiled import is_current  # bench/ is on the path when run as a script
+        if not is_current(args.compiled):
+            raise SystemExit(f"{args.compiled}: missing or older than the sources; "
+                             "run bench/build_compiled.py")
+        trees["compiled"] = args.compiled.resolve()
     report = [f"# {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, "
               f"{os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.2f} at the start",
-              *(f"# {k}: {v} = {_commit(v)}" for k, v in trees.items()),
+              *(f"# {k}: {v} = " + (_commit(v) if k != "compiled" else
+                                     "mypyc build of new (bench/build_compiled.py), current")
+                for k, v in trees.items()),
               f"# each: PYTHONPATH=TREE {Path(sys.executable).name} -m cabinet simulate V "
               f"--rounds {args.rounds} --workers {args.workers} --seed {args.seed} "
               "--no-progress --json F (old and new alternately)"]
     print("\n".join(report), flush=True)
     same_all = True
     for variant in args.variant or ["classic", "classic-multi", "american"]:
-        times: dict[str, list[float]] = {"old": [], "new": []}
+        times: dict[str, list[float]] = {name: [] for name in trees}
         outputs: dict[str, tuple[list[str], dict[str, object]]] = {}
         same = True
         for _ in range(args.repeat):
-            for name in ("old", "new"):
+            for name in trees:
                 secs, lines, data = run_once(trees[name], variant, args.rounds, args.workers,
                                              args.seed, [])
                 times[name].append(secs)
                 if name in outputs and outputs[name] != (lines, data):
                     same = False            # not even reproducible run to run
                 outputs.setdefault(name, (lines, data))
-        same = same and outputs["old"] == outputs["new"]
+        same = same and all(outputs[name] == outputs["old"] for name in trees)
         same_all = same_all and same
-        old, new = min(times["old"]), min(times["new"])
-        line = (f"{variant}: {args.rounds:,} rounds, old {', '.join(f'{t:.1f}' for t in times['old'])} s, "
-                f"new {', '.join(f'{t:.1f}' for t in times['new'])} s, speed-up {old / new:.2f}x "
-                f"(best of each); tallies and printed figures "
+        old = min(times["old"])
+        parts = [f"{name} {', '.join(f'{t:.1f}' for t in times[name])} s"
+                 + ("" if name == "old" else f" ({old / min(times[name]):.2f}x)")
+                 for name in trees]
+        line = (f"{variant}: {args.rounds:,} rounds: {'; '.join(parts)} (speed-up: best of "
+                f"each against old); tallies and printed figures "
                 f"{'IDENTICAL' if same else 'DIFFER'}; {outputs['new'][0][0]}")
         report.append(line)
         print(line, flush=True)
         if not same:
-            for name in ("old", "new"):
+            for name in trees:
                 print(f"--- {name}\n" + "\n".join(outputs[name][0]), flush=True)
     verdict = (f"verdict: tallies {'identical' if same_all else 'NOT identical'} for every variant")
     report.append(verdict)

@@ -863,7 +863,7 @@ class Round:
             if data.get("version") != STATE_VERSION:
                 raise StateError(f"round: version {data.get('version')!r}, "
                                  f"expected {STATE_VERSION}")
-            rnd = cls.__new__(cls)
+            rnd = object.__new__(cls)      # not cls.__new__: mypyc (bench/build_compiled.py)
             rnd.rules = RuleSet.from_dict(data["rules"])
             rnd.shoe = Shoe.from_dict(data["shoe"])
             rnd.phase = Phase(data["phase"])
