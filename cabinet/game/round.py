@@ -181,6 +181,10 @@ class Round:
         seats: one ``SeatBets`` per seat in play, any order (played by seat
             number).
         shoe: cards in the order they will be dealt; the round advances it.
+        record: ``False`` for a round nobody journals or shows (the simulator):
+            ``start`` and ``decide`` then return no events (an empty list) and
+            ``history`` stays empty; every card, decision, legality and amount
+            is exactly as with ``True`` (issue 16: the simulator's speed).
 
     Raises:
         BetError: a bet outside the table limits or off the bet step, too many
@@ -192,9 +196,11 @@ class Round:
     """
 
     __slots__ = ("rules", "shoe", "spots", "dealer_cards", "dealer_hidden", "phase",
-                 "_ins_queue", "_ins_pos", "_cursor", "_available", "history", "_prompt")
+                 "_ins_queue", "_ins_pos", "_cursor", "_available", "history", "_prompt",
+                 "_record")
 
-    def __init__(self, rules: RuleSet, seats: Sequence[SeatBets], shoe: Shoe) -> None:
+    def __init__(self, rules: RuleSet, seats: Sequence[SeatBets], shoe: Shoe, *,
+                 record: bool = True) -> None:
         self.rules = rules
         self.shoe = shoe
         self.spots: list[Spot] = []
@@ -208,6 +214,7 @@ class Round:
         #: ``[prompt text, decision value]`` in the order answered (game recall).
         self.history: list[tuple[str, str]] = []
         self._prompt: Prompt | None = None
+        self._record = record
         self._take_bets(seats)
 
     # -- bets ---------------------------------------------------------------
@@ -301,7 +308,7 @@ class Round:
         """
         if self.phase is not Phase.NEW:
             raise IllegalDecision("deal: the round has already been dealt")
-        ev: list[Event] = []
+        ev: list[Event] | None = [] if self._record else None
         try:
             self._deal(ev)
         except ShoeExhausted:
@@ -309,31 +316,36 @@ class Round:
             self._prompt = None
             raise
         self._prompt = self._make_prompt()
-        return ev
+        return [] if ev is None else ev
 
-    def _deal(self, ev: list[Event]) -> None:
+    def _deal(self, ev: list[Event] | None) -> None:
         draw = self.shoe.draw
         for s in self.spots:
             c = draw()
             s.hands[0].cards.append(c)
-            ev.append(PlayerCardDealt(s.seat, s.spot, 1, c))
+            if ev is not None:
+                ev.append(PlayerCardDealt(s.seat, s.spot, 1, c))
         up = draw()
         self.dealer_cards.append(up)
-        ev.append(DealerCardDealt(up, True))
+        if ev is not None:
+            ev.append(DealerCardDealt(up, True))
         for s in self.spots:
             c = draw()
             s.hands[0].cards.append(c)
-            ev.append(PlayerCardDealt(s.seat, s.spot, 1, c))
+            if ev is not None:
+                ev.append(PlayerCardDealt(s.seat, s.spot, 1, c))
         if self.rules.dealer_hole_card:
             hole = draw()
             self.dealer_cards.append(hole)
             self.dealer_hidden = True
-            ev.append(DealerCardDealt(hole, False))
+            if ev is not None:
+                ev.append(DealerCardDealt(hole, False))
         for s in self.spots:
             h = s.hands[0]
             if is_natural(h.cards):
                 h.blackjack = h.done = True
-                ev.append(HandStood(s.seat, s.spot, 1, 21, "blackjack"))
+                if ev is not None:
+                    ev.append(HandStood(s.seat, s.spot, 1, 21, "blackjack"))
         if self.rules.insurance and up.value == 1:
             # RULES.md: offered to each initial hand that is not a blackjack,
             # when the seat's credits cover half the bet.
@@ -365,8 +377,10 @@ class Round:
         if prompt is None or d not in prompt.legal:
             self._refuse_if_illegal(d)
         assert prompt is not None
-        ev: list[Event] = []
-        self.history.append((prompt.text, _VALUES[d]))
+        ev: list[Event] | None = None
+        if self._record:
+            ev = []
+            self.history.append((prompt.text, _VALUES[d]))
         try:
             _HANDLERS[d](self, ev)
         except ShoeExhausted:
@@ -374,7 +388,7 @@ class Round:
             self._prompt = None
             raise
         self._prompt = self._make_prompt()
-        return ev
+        return [] if ev is None else ev
 
     @staticmethod
     def _parse_decision(decision: Decision | str) -> Decision:
@@ -491,48 +505,53 @@ class Round:
 
     # -- decision handlers (pure mutations, legality already checked) -------------
 
-    def _insure(self, ev: list[Event]) -> None:
+    def _insure(self, ev: list[Event] | None) -> None:
         spot = self.spots[self._ins_queue[self._ins_pos]]
         stake = spot.bet_minor // 2
         spot.insurance = "taken"
         spot.insurance_stake_minor = stake
         self._spend(spot.seat, stake)
-        ev.append(InsuranceTaken(spot.seat, spot.spot, stake))
+        if ev is not None:
+            ev.append(InsuranceTaken(spot.seat, spot.spot, stake))
         self._ins_pos += 1
         self._advance(ev)
 
-    def _decline(self, ev: list[Event]) -> None:
+    def _decline(self, ev: list[Event] | None) -> None:
         spot = self.spots[self._ins_queue[self._ins_pos]]
         spot.insurance = "declined"
-        ev.append(InsuranceDeclined(spot.seat, spot.spot))
+        if ev is not None:
+            ev.append(InsuranceDeclined(spot.seat, spot.spot))
         self._ins_pos += 1
         self._advance(ev)
 
-    def _hit(self, ev: list[Event]) -> None:
+    def _hit(self, ev: list[Event] | None) -> None:
         spot, hand = self._current()
         self._give(spot, hand, ev)
         self._advance(ev)
 
-    def _stand(self, ev: list[Event]) -> None:
+    def _stand(self, ev: list[Event] | None) -> None:
         spot, hand = self._current()
         hand.done = True
-        ev.append(HandStood(spot.seat, spot.spot, self._cursor[1] + 1, hand.total, "player"))
+        if ev is not None:
+            ev.append(HandStood(spot.seat, spot.spot, self._cursor[1] + 1, hand.total, "player"))
         self._advance(ev)
 
-    def _double(self, ev: list[Event]) -> None:
+    def _double(self, ev: list[Event] | None) -> None:
         spot, hand = self._current()
         extra = hand.stake_minor
         self._spend(spot.seat, extra)
         hand.stake_minor += extra
         hand.doubled = True
-        ev.append(HandDoubled(spot.seat, spot.spot, self._cursor[1] + 1, extra))
+        if ev is not None:
+            ev.append(HandDoubled(spot.seat, spot.spot, self._cursor[1] + 1, extra))
         self._give(spot, hand, ev)
         if not hand.done:
             hand.done = True
-            ev.append(HandStood(spot.seat, spot.spot, self._cursor[1] + 1, hand.total, "double"))
+            if ev is not None:
+                ev.append(HandStood(spot.seat, spot.spot, self._cursor[1] + 1, hand.total, "double"))
         self._advance(ev)
 
-    def _split(self, ev: list[Event]) -> None:
+    def _split(self, ev: list[Event] | None) -> None:
         spot, hand = self._current()
         hi = self._cursor[1]
         first, second = hand.cards
@@ -541,29 +560,33 @@ class Round:
         a = Hand([first], hand.stake_minor, from_split=True)
         b = Hand([second], spot.bet_minor, from_split=True)
         spot.hands[hi:hi + 1] = [a, b]
-        ev.append(HandSplit(spot.seat, spot.spot, spot.bet_minor))
+        if ev is not None:
+            ev.append(HandSplit(spot.seat, spot.spot, spot.bet_minor))
         # RULES.md: the first new hand gets its second card, then the second.
         for n, h in ((hi + 1, a), (hi + 2, b)):
             c = self.shoe.draw()
             h.cards.append(c)
-            ev.append(PlayerCardDealt(spot.seat, spot.spot, n, c))
+            if ev is not None:
+                ev.append(PlayerCardDealt(spot.seat, spot.spot, n, c))
         self._advance(ev)
 
-    def _give(self, spot: Spot, hand: Hand, ev: list[Event]) -> None:
+    def _give(self, spot: Spot, hand: Hand, ev: list[Event] | None) -> None:
         """Deal one card to the current hand; a bust is lost at once."""
         c = self.shoe.draw()
         hand.cards.append(c)
         n = self._cursor[1] + 1
-        ev.append(PlayerCardDealt(spot.seat, spot.spot, n, c))
+        if ev is not None:
+            ev.append(PlayerCardDealt(spot.seat, spot.spot, n, c))
         total = hand.total
         if total > 21:
             hand.done = True
-            ev.append(HandBusted(spot.seat, spot.spot, n, total))
+            if ev is not None:
+                ev.append(HandBusted(spot.seat, spot.spot, n, total))
             self._settle_hand(spot, n, hand, Outcome.BUST, ev)
 
     # -- the automatic parts ---------------------------------------------------------
 
-    def _advance(self, ev: list[Event]) -> None:
+    def _advance(self, ev: list[Event] | None) -> None:
         """Run everything automatic until a question is open or the round is over."""
         if self.phase is Phase.INSURANCE:
             while self._ins_pos < len(self._ins_queue):
@@ -575,7 +598,8 @@ class Round:
                         self._ins_pos += 1
                         continue
                     s.insurance = "offered"
-                    ev.append(InsuranceOffered(s.seat, s.spot, s.bet_minor // 2))
+                    if ev is not None:
+                        ev.append(InsuranceOffered(s.seat, s.spot, s.bet_minor // 2))
                 return
             if self._check(ev):
                 return
@@ -586,7 +610,7 @@ class Round:
                 return
             self._dealer_plays(ev)
 
-    def _next_open_hand(self, ev: list[Event]) -> bool:
+    def _next_open_hand(self, ev: list[Event] | None) -> bool:
         """Move the cursor to the next hand needing a decision; False when none is left."""
         r = self.rules
         si, hi = self._cursor
@@ -607,13 +631,14 @@ class Round:
                         self._cursor = (si, hi)
                         return True
                     hand.done = True
-                    ev.append(HandStood(spot.seat, spot.spot, hi + 1, total, reason))
+                    if ev is not None:
+                        ev.append(HandStood(spot.seat, spot.spot, hi + 1, total, reason))
                 hi += 1
             si, hi = si + 1, 0
         self._cursor = (len(self.spots), 0)
         return False
 
-    def _check(self, ev: list[Event]) -> bool:
+    def _check(self, ev: list[Event] | None) -> bool:
         """The blackjack check (RULES.md "Blackjack check"). True if the round ended."""
         up = self.dealer_cards[0]
         if self.rules.peeks_on(up.value):
@@ -621,9 +646,11 @@ class Round:
                 c = self.shoe.draw()
                 self.dealer_cards.append(c)
                 self.dealer_hidden = True
-                ev.append(DealerCardDealt(c, False))
+                if ev is not None:
+                    ev.append(DealerCardDealt(c, False))
             blackjack = is_natural(self.dealer_cards)
-            ev.append(DealerChecked(blackjack))
+            if ev is not None:
+                ev.append(DealerChecked(blackjack))
             if blackjack:
                 self._reveal(ev)
                 self._settle_insurance(True, ev)
@@ -638,31 +665,34 @@ class Round:
             self._settle_blackjacks(ev)
         return False
 
-    def _settle_blackjacks(self, ev: list[Event]) -> None:
+    def _settle_blackjacks(self, ev: list[Event] | None) -> None:
         """Pay player naturals 3:2 now: the dealer cannot have blackjack any more."""
         for spot in self.spots:                     # as ``hands()``, without the generator
             for n, hand in enumerate(spot.hands, 1):
                 if hand.blackjack and hand.outcome is None:
                     self._settle_hand(spot, n, hand, Outcome.BLACKJACK, ev)
 
-    def _settle_insurance(self, dealer_blackjack: bool, ev: list[Event]) -> None:
+    def _settle_insurance(self, dealer_blackjack: bool, ev: list[Event] | None) -> None:
         for s in self.spots:
             if s.insurance == "taken" and s.insurance_returned_minor is None:
                 ret = 3 * s.insurance_stake_minor if dealer_blackjack else 0
                 s.insurance_returned_minor = ret
-                ev.append(InsuranceSettled(s.seat, s.spot, s.insurance_stake_minor, ret))
+                if ev is not None:
+                    ev.append(InsuranceSettled(s.seat, s.spot, s.insurance_stake_minor, ret))
 
-    def _reveal(self, ev: list[Event]) -> None:
+    def _reveal(self, ev: list[Event] | None) -> None:
         if self.dealer_hidden:
             self.dealer_hidden = False
-            ev.append(DealerCardRevealed(self.dealer_cards[1]))
+            if ev is not None:
+                ev.append(DealerCardRevealed(self.dealer_cards[1]))
 
-    def _dealer_draw(self, ev: list[Event]) -> None:
+    def _dealer_draw(self, ev: list[Event] | None) -> None:
         c = self.shoe.draw()
         self.dealer_cards.append(c)
-        ev.append(DealerCardDealt(c, True))
+        if ev is not None:
+            ev.append(DealerCardDealt(c, True))
 
-    def _dealer_plays(self, ev: list[Event]) -> None:
+    def _dealer_plays(self, ev: list[Event] | None) -> None:
         """RULES.md "When the dealer draws", then settle what is left."""
         undecided = only_naturals = False
         for s in self.spots:
@@ -688,7 +718,8 @@ class Round:
                         self._dealer_draw(ev)
                     else:
                         break
-            ev.append(DealerStood(d_total, d_total > 21))
+            if ev is not None:
+                ev.append(DealerStood(d_total, d_total > 21))
         dealer_bj = is_natural(cards)
         self._settle_insurance(dealer_bj, ev)
         for spot in self.spots:
@@ -711,17 +742,19 @@ class Round:
         self._end(ev)
 
     def _settle_hand(self, spot: Spot, n: int, hand: Hand, outcome: Outcome,
-                     ev: list[Event]) -> None:
+                     ev: list[Event] | None) -> None:
         hand.done = True
         hand.outcome = outcome
         hand.returned_minor = _payout(outcome, hand.stake_minor)
-        ev.append(HandSettled(spot.seat, spot.spot, n, outcome, hand.stake_minor,
-                              hand.returned_minor))
+        if ev is not None:
+            ev.append(HandSettled(spot.seat, spot.spot, n, outcome, hand.stake_minor,
+                                  hand.returned_minor))
 
-    def _end(self, ev: list[Event]) -> None:
+    def _end(self, ev: list[Event] | None) -> None:
         self.phase = Phase.DONE
         self._cursor = (len(self.spots), 0)
-        ev.append(RoundEnded(self.wagered_minor(), self.returned_minor()))
+        if ev is not None:
+            ev.append(RoundEnded(self.wagered_minor(), self.returned_minor()))
 
     # -- money ---------------------------------------------------------------------
 
@@ -888,6 +921,7 @@ class Round:
             rnd._cursor = (int(si), int(hi))
             rnd._available = {int(k): (None if v is None else int(v)) for k, v in data["available"]}
             rnd.history = [(str(p), str(d)) for p, d in data["history"]]
+            rnd._record = True                 # a journaled round records
         except StateError:
             raise
         except (KeyError, TypeError, ValueError, CardError, RuleSetError) as e:

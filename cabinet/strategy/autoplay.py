@@ -42,7 +42,7 @@ def play_round(rules: RuleSet, shoe: Shoe, strategy: Strategy, bet_minor: int) -
     seats = _SEATS.get(bet_minor)
     if seats is None:
         seats = _SEATS[bet_minor] = (SeatBets(1, (bet_minor,)),)
-    rnd = Round(rules, seats, shoe)
+    rnd = Round(rules, seats, shoe, record=False)   # no events, no history: nobody reads them
     rnd.start()
     prompt = rnd.prompt
     if prompt is None:
