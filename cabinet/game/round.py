@@ -578,7 +578,7 @@ class Round:
         n = self._cursor[1] + 1
         if ev is not None:
             ev.append(PlayerCardDealt(spot.seat, spot.spot, n, c))
-        total = hand.total
+        total = hand_total(hand.cards)[0]
         if total > 21:
             hand.done = True
             if ev is not None:
@@ -732,7 +732,7 @@ class Round:
                 elif dealer_bj:
                     outcome = Outcome.LOSE
                 else:
-                    total = hand.total
+                    total = hand_total(hand.cards)[0]
                     if d_total > 21 or total > d_total:
                         outcome = Outcome.WIN
                     elif total == d_total:

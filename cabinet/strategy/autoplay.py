@@ -3,7 +3,10 @@
 Owns: ``play_round``, the one loop the simulator and the exhaustive tests
 share. Pure apart from the shoe it is handed; imports ``cabinet.game`` only.
 Each decision is a couple of dictionary/set look-ups keyed by
-``(total, soft, pair value, up value)`` (``Strategy.choose``).
+``(total, soft, pair value, up value)`` (``Strategy.choose``). The round is
+made with ``record=False``: the same rules, cards and decisions, without the
+events and the history that only the cabinet's journal and recall read
+(issue 16).
 """
 
 from __future__ import annotations
@@ -33,7 +36,7 @@ def play_round(rules: RuleSet, shoe: Shoe, strategy: Strategy, bet_minor: int) -
 
     Returns:
         The finished ``Round`` (``result()``, ``wagered_minor()``,
-        ``returned_minor()`` read the outcome).
+        ``returned_minor()`` read the outcome; ``history`` is empty).
 
     Raises:
         BetError: the bet breaks the table limits.
