@@ -83,7 +83,10 @@ def main() -> int:
     p.add_argument("--workers", type=int, default=2)
     p.add_argument("--seed", default="1")
     p.add_argument("--repeat", type=int, default=1, help="old/new pairs per variant")
-    p.add_argument("--out", type=Path, help="append the report to this file")
+    p.add_argument("--reference", metavar="PATTERN",
+                   help="also compare the tallies with a saved cabinet simulate --json file, "
+                        "e.g. 'bench/results/simulate-{variant}-10M.json'")
+    p.add_argument("--out", type=Path, help="append the report to this file, line by line")
     args = p.parse_args()
     trees = {"old": args.old.resolve(), "new": args.new.resolve()}
     if args.compiled:
@@ -100,7 +103,15 @@ def main() -> int:
               f"# each: PYTHONPATH=TREE {Path(sys.executable).name} -m cabinet simulate V "
               f"--rounds {args.rounds} --workers {args.workers} --seed {args.seed} "
               "--no-progress --json F (old and new alternately)"]
-    print("\n".join(report), flush=True)
+
+    def say(*lines: str) -> None:
+        print("\n".join(lines), flush=True)
+        if args.out:                        # as it goes: a long run keeps what it finished
+            args.out.parent.mkdir(parents=True, exist_ok=True)
+            with args.out.open("a") as f:
+                f.write("".join(f"{line}\n" for line in lines))
+
+    say(*report)
     same_all = True
     for variant in args.variant or ["classic", "classic-multi", "american"]:
         times: dict[str, list[float]] = {name: [] for name in trees}
@@ -123,18 +134,20 @@ def main() -> int:
         line = (f"{variant}: {args.rounds:,} rounds: {'; '.join(parts)} (speed-up: best of "
                 f"each against old); tallies and printed figures "
                 f"{'IDENTICAL' if same else 'DIFFER'}; {outputs['new'][0][0]}")
-        report.append(line)
-        print(line, flush=True)
+        say(line)
+        if args.reference:
+            ref = json.loads(Path(args.reference.format(variant=variant)).read_text())
+            keys = sorted(outputs["new"][1].keys() & ref.keys() - {"seconds", "workers", "inside",
+                                                                  "full_shuffle", "exact_rtp"})
+            match = all(ref[k] == outputs["new"][1][k] for k in keys)
+            same_all = same_all and match
+            say(f"  against {args.reference.format(variant=variant)} ({', '.join(keys)}): "
+                f"{'IDENTICAL' if match else 'DIFFER'}")
         if not same:
             for name in trees:
                 print(f"--- {name}\n" + "\n".join(outputs[name][0]), flush=True)
     verdict = (f"verdict: tallies {'identical' if same_all else 'NOT identical'} for every variant")
-    report.append(verdict)
-    print(verdict)
-    if args.out:
-        args.out.parent.mkdir(parents=True, exist_ok=True)
-        with args.out.open("a") as f:
-            f.write("\n".join(report) + "\n\n")
+    say(verdict, "")
     return 0 if same_all else 1
 
 
