@@ -273,8 +273,11 @@ class Round:
             si, hi = self._cursor
             s = self.spots[si]
             h = s.hands[hi]
-            legal = _PLAY_SETS[self._double_refusal(s, h, False) is None,
-                               self._split_refusal(s, h, False) is None]
+            if len(h.cards) != 2:                    # neither a double nor a split
+                legal = _PLAY_SETS[False, False]
+            else:
+                legal = _PLAY_SETS[self._double_refusal(s, h, False) is None,
+                                   self._split_refusal(s, h, False) is None]
             return Prompt("play", s.seat, s.spot, hi + 1, legal)
         return None
 

@@ -71,12 +71,14 @@ class LazyShoe(Shoe):
     Call ``reset()`` between rounds; the left-over order is a fine start.
     """
 
-    __slots__ = ("_getrandbits",)
+    __slots__ = ("_getrandbits", "_bits")
 
     def __init__(self, cards: list[Card], rng: random.Random) -> None:
         super().__init__([])
         self.cards = cards
         self._getrandbits = rng.getrandbits
+        #: ``m.bit_length()`` for every count ``m`` of cards left, looked up.
+        self._bits = [m.bit_length() for m in range(len(cards) + 1)]
 
     def reset(self) -> None:
         """Start a new, freshly (lazily) shuffled shoe."""
@@ -99,7 +101,7 @@ class LazyShoe(Shoe):
         if m <= 0:
             raise ShoeExhausted(f"the shoe ran out after {len(cards)} "
                                 f"card{'' if len(cards) == 1 else 's'}")
-        k = m.bit_length()
+        k = self._bits[m]
         getrandbits = self._getrandbits
         r = getrandbits(k)
         while r >= m:
