@@ -9,15 +9,16 @@ module before a ``.py`` of the same name, so::
 
     PYTHONPATH=build/compiled .venv/bin/cabinet simulate classic --rounds 10000000
 
-runs the same code compiled; without ``PYTHONPATH`` nothing changes: the
-package, the cabinet and the tests stay pure Python. The compiled modules make
+(or ``cabinet simulate ... --compiled``) runs the same code compiled; without
+it nothing changes: the package, the cabinet and the tests stay pure Python. The compiled modules make
 the same decisions and draw the same cards (``bench/simulate_old_vs_new.py
 --compiled`` checks the tallies), but refuse some ill-typed input with
 ``TypeError`` where the pure code gives its own error (a float bet, say): it is
 for simulations, never for the cabinet.
 
 ``OUT/SOURCES.sha256`` holds the hash of the ``cabinet/`` sources it was built
-from; ``--check`` exits 1 when the copy is missing or older than the sources.
+from (``cabinet.strategy.compiled``); ``--check`` exits 1 when the copy is
+missing or older than the sources.
 
 Needs mypy (mypyc ships with it: ``pip install -e '.[compiled]'``) and a C
 compiler with the Python headers. Run: ``.venv/bin/python bench/build_compiled.py
@@ -27,14 +28,13 @@ compiler with the Python headers. Run: ``.venv/bin/python bench/build_compiled.p
 from __future__ import annotations
 
 import argparse
-import hashlib
 import os
 import shutil
 import subprocess
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+from cabinet.strategy.compiled import COMPILED_DIR, ROOT, STAMP, is_current, sources_hash
 
 COMPILED = (
     "cabinet/game/cards.py", "cabinet/game/events.py", "cabinet/game/hand.py",
@@ -43,20 +43,6 @@ COMPILED = (
     "cabinet/strategy/simulate.py",
 )
 """The modules compiled, as paths under the root."""
-
-
-def sources_hash(root: Path = ROOT) -> str:
-    """SHA-256 over every ``cabinet/**/*.py`` path and content under ``root``."""
-    h = hashlib.sha256()
-    for p in sorted((root / "cabinet").rglob("*.py")):
-        h.update(str(p.relative_to(root)).encode() + b"\0" + p.read_bytes() + b"\0")
-    return h.hexdigest()
-
-
-def is_current(out: Path) -> bool:
-    """True when ``out`` holds a build of the present sources."""
-    stamp = out / "SOURCES.sha256"
-    return stamp.is_file() and stamp.read_text().strip() == sources_hash()
 
 
 def build(out: Path) -> None:
@@ -83,12 +69,12 @@ def build(out: Path) -> None:
                            text=True, check=False).stdout.split()
     if len(files) != 2 or not all(f.endswith(".so") for f in files):
         raise SystemExit(f"the compiled modules do not load from {out}: {files}")
-    (out / "SOURCES.sha256").write_text(sources_hash() + "\n")
+    (out / STAMP).write_text(sources_hash() + "\n")
 
 
 def main() -> int:
     p = argparse.ArgumentParser(description=__doc__)
-    p.add_argument("--out", type=Path, default=ROOT / "build" / "compiled")
+    p.add_argument("--out", type=Path, default=COMPILED_DIR)
     p.add_argument("--check", action="store_true", help="only say whether the copy is current")
     args = p.parse_args()
     if args.check:

@@ -90,7 +90,7 @@ def main() -> int:
     args = p.parse_args()
     trees = {"old": args.old.resolve(), "new": args.new.resolve()}
     if args.compiled:
-        from build_compiled import is_current  # bench/ is on the path when run as a script
+        from cabinet.strategy.compiled import is_current
         if not is_current(args.compiled):
             raise SystemExit(f"{args.compiled}: missing or older than the sources; "
                              "run bench/build_compiled.py")
