@@ -234,29 +234,28 @@ class Round:
         if len(seats) > r.max_seats:
             raise BetError(f"{len(seats)} seats bet, but {r.name} seats {r.max_seats}")
         seen: set[int] = set()
-        lo, hi, step = r.min_bet_minor, r.max_bet_minor, r.bet_step_minor
         for sb in (seats if len(seats) == 1 else sorted(seats, key=lambda s: s.seat)):
-            seat, bets = sb.seat, sb.bets_minor
-            if not 1 <= seat <= 3 or seat in seen:
-                raise BetError(f"seat {seat}: seat numbers are 1-3, each once")
-            seen.add(seat)
-            if len(bets) > r.max_spots_per_seat:
-                raise BetError(f"seat {seat}: {len(bets)} spots, but {r.name} "
+            if not 1 <= sb.seat <= 3 or sb.seat in seen:
+                raise BetError(f"seat {sb.seat}: seat numbers are 1-3, each once")
+            seen.add(sb.seat)
+            if len(sb.bets_minor) > r.max_spots_per_seat:
+                raise BetError(f"seat {sb.seat}: {len(sb.bets_minor)} spots, but {r.name} "
                                f"has {r.max_spots_per_seat} per seat")
-            if not any(bets):
-                raise BetError(f"seat {seat}: no bet on any spot")
-            for n, bet in enumerate(bets, 1):
+            if not any(sb.bets_minor):
+                raise BetError(f"seat {sb.seat}: no bet on any spot")
+            for n, bet in enumerate(sb.bets_minor, 1):
                 if bet == 0:
                     continue
                 if not isinstance(bet, int) or isinstance(bet, bool):
-                    raise BetError(f"seat {seat} spot {n}: bet {bet!r} is not whole minor units")
-                if not lo <= bet <= hi:
+                    raise BetError(f"seat {sb.seat} spot {n}: bet {bet!r} is not whole minor units")
+                if not r.min_bet_minor <= bet <= r.max_bet_minor:
                     raise BetError(
-                        f"seat {seat} spot {n}: bet {bet} is outside the table limits {lo}-{hi}")
-                if bet % step:
-                    raise BetError(f"seat {seat} spot {n}: bet {bet} is not a multiple of "
-                                   f"the bet step {step}")
-                self.spots.append(Spot(seat, n, bet, [Hand([], bet)]))
+                        f"seat {sb.seat} spot {n}: bet {bet} is outside the table limits "
+                        f"{r.min_bet_minor}-{r.max_bet_minor}")
+                if bet % r.bet_step_minor:
+                    raise BetError(f"seat {sb.seat} spot {n}: bet {bet} is not a multiple of "
+                                   f"the bet step {r.bet_step_minor}")
+                self.spots.append(Spot(sb.seat, n, bet, [Hand([], bet)]))
             if sb.available_minor is not None and sb.available_minor < 0:
                 raise BetError(f"seat {sb.seat}: available credits cannot be negative")
             self._available[sb.seat] = sb.available_minor
