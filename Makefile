@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint bench clean install-pi
+.PHONY: run test lint bench clean install-pi compiled
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -26,6 +26,10 @@ lint: $(STAMP)
 # installs or updates the cabinet; safe to run again; the journal is kept.
 install-pi:
 	$(PYTHON) -m cabinet install
+
+# optional: the mypyc copy for long simulations (PYTHONPATH=build/compiled; README "Measured")
+compiled: $(STAMP)
+	$(BIN)/python bench/build_compiled.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info

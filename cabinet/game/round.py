@@ -76,6 +76,14 @@ ACCEPTS: dict[Phase, frozenset[Decision]] = {
     Phase.ERROR: frozenset(),
 }
 
+# The members as module globals: ``Phase.PLAYER`` is a look-up through the enum's
+# metaclass, some 0.1 µs, and a round tests phases and outcomes some 20 times
+# (issue 16: the simulator's speed). The same objects: ``_PLAYER is Phase.PLAYER``.
+_NEW, _INSURANCE, _PLAYER, _DONE, _ERROR = (
+    Phase.NEW, Phase.INSURANCE, Phase.PLAYER, Phase.DONE, Phase.ERROR)
+_BLACKJACK, _WIN, _PUSH, _LOSE, _BUST = (
+    Outcome.BLACKJACK, Outcome.WIN, Outcome.PUSH, Outcome.LOSE, Outcome.BUST)
+
 
 @dataclass(frozen=True, slots=True)
 class SeatBets:
@@ -164,11 +172,11 @@ class Spot:
 
 def _payout(outcome: Outcome, stake_minor: int) -> int:
     """What goes back for a settled hand, stake included (RULES.md: BJ 3:2, win 1:1)."""
-    if outcome is Outcome.BLACKJACK:
+    if outcome is _BLACKJACK:
         return stake_minor + stake_minor * 3 // 2
-    if outcome is Outcome.WIN:
+    if outcome is _WIN:
         return 2 * stake_minor
-    if outcome is Outcome.PUSH:
+    if outcome is _PUSH:
         return stake_minor
     return 0
 
@@ -181,6 +189,10 @@ class Round:
         seats: one ``SeatBets`` per seat in play, any order (played by seat
             number).
         shoe: cards in the order they will be dealt; the round advances it.
+        record: ``False`` for a round nobody journals or shows (the simulator):
+            ``start`` and ``decide`` then return no events (an empty list) and
+            ``history`` stays empty; every card, decision, legality and amount
+            is exactly as with ``True`` (issue 16: the simulator's speed).
 
     Raises:
         BetError: a bet outside the table limits or off the bet step, too many
@@ -192,15 +204,17 @@ class Round:
     """
 
     __slots__ = ("rules", "shoe", "spots", "dealer_cards", "dealer_hidden", "phase",
-                 "_ins_queue", "_ins_pos", "_cursor", "_available", "history", "_prompt")
+                 "_ins_queue", "_ins_pos", "_cursor", "_available", "history", "_prompt",
+                 "_record")
 
-    def __init__(self, rules: RuleSet, seats: Sequence[SeatBets], shoe: Shoe) -> None:
+    def __init__(self, rules: RuleSet, seats: Sequence[SeatBets], shoe: Shoe, *,
+                 record: bool = True) -> None:
         self.rules = rules
         self.shoe = shoe
         self.spots: list[Spot] = []
         self.dealer_cards: list[Card] = []
         self.dealer_hidden = False
-        self.phase = Phase.NEW
+        self.phase = _NEW
         self._ins_queue: list[int] = []
         self._ins_pos = 0
         self._cursor = (0, 0)
@@ -208,6 +222,7 @@ class Round:
         #: ``[prompt text, decision value]`` in the order answered (game recall).
         self.history: list[tuple[str, str]] = []
         self._prompt: Prompt | None = None
+        self._record = record
         self._take_bets(seats)
 
     # -- bets ---------------------------------------------------------------
@@ -250,7 +265,7 @@ class Round:
     @property
     def finished(self) -> bool:
         """True once every bet is settled."""
-        return self.phase is Phase.DONE
+        return self.phase is _DONE
 
     @property
     def prompt(self) -> Prompt | None:
@@ -258,20 +273,26 @@ class Round:
         return self._prompt
 
     def _make_prompt(self) -> Prompt | None:
-        if self.phase is Phase.INSURANCE:
+        if self.phase is _INSURANCE:
             s = self.spots[self._ins_queue[self._ins_pos]]
-            return Prompt("insurance", s.seat, s.spot, 1, ACCEPTS[Phase.INSURANCE])
-        if self.phase is Phase.PLAYER:
+            return Prompt("insurance", s.seat, s.spot, 1, ACCEPTS[_INSURANCE])
+        if self.phase is _PLAYER:
             si, hi = self._cursor
             s = self.spots[si]
-            return Prompt("play", s.seat, s.spot, hi + 1, self.legal_decisions())
+            h = s.hands[hi]
+            if len(h.cards) != 2:                    # neither a double nor a split
+                legal = _PLAY_SETS[False, False]
+            else:
+                legal = _PLAY_SETS[self._double_refusal(s, h, False) is None,
+                                   self._split_refusal(s, h, False) is None]
+            return Prompt("play", s.seat, s.spot, hi + 1, legal)
         return None
 
     def legal_decisions(self) -> frozenset[Decision]:
         """Decisions that ``decide`` accepts now; empty when nothing is asked."""
-        if self.phase is Phase.INSURANCE:
-            return ACCEPTS[Phase.INSURANCE]
-        if self.phase is not Phase.PLAYER:
+        if self.phase is _INSURANCE:
+            return ACCEPTS[_INSURANCE]
+        if self.phase is not _PLAYER:
             return frozenset()
         spot, hand = self._current()
         can_double = self._double_refusal(spot, hand, False) is None
@@ -296,41 +317,46 @@ class Round:
             IllegalDecision: the round was already started.
             ShoeExhausted: the shoe ran out (the round is then in ``ERROR``).
         """
-        if self.phase is not Phase.NEW:
+        if self.phase is not _NEW:
             raise IllegalDecision("deal: the round has already been dealt")
-        ev: list[Event] = []
+        ev: list[Event] | None = [] if self._record else None
         try:
             self._deal(ev)
         except ShoeExhausted:
-            self.phase = Phase.ERROR
+            self.phase = _ERROR
             self._prompt = None
             raise
         self._prompt = self._make_prompt()
-        return ev
+        return [] if ev is None else ev
 
-    def _deal(self, ev: list[Event]) -> None:
+    def _deal(self, ev: list[Event] | None) -> None:
         draw = self.shoe.draw
         for s in self.spots:
             c = draw()
             s.hands[0].cards.append(c)
-            ev.append(PlayerCardDealt(s.seat, s.spot, 1, c))
+            if ev is not None:
+                ev.append(PlayerCardDealt(s.seat, s.spot, 1, c))
         up = draw()
         self.dealer_cards.append(up)
-        ev.append(DealerCardDealt(up, True))
+        if ev is not None:
+            ev.append(DealerCardDealt(up, True))
         for s in self.spots:
             c = draw()
             s.hands[0].cards.append(c)
-            ev.append(PlayerCardDealt(s.seat, s.spot, 1, c))
+            if ev is not None:
+                ev.append(PlayerCardDealt(s.seat, s.spot, 1, c))
         if self.rules.dealer_hole_card:
             hole = draw()
             self.dealer_cards.append(hole)
             self.dealer_hidden = True
-            ev.append(DealerCardDealt(hole, False))
+            if ev is not None:
+                ev.append(DealerCardDealt(hole, False))
         for s in self.spots:
             h = s.hands[0]
             if is_natural(h.cards):
                 h.blackjack = h.done = True
-                ev.append(HandStood(s.seat, s.spot, 1, 21, "blackjack"))
+                if ev is not None:
+                    ev.append(HandStood(s.seat, s.spot, 1, 21, "blackjack"))
         if self.rules.insurance and up.value == 1:
             # RULES.md: offered to each initial hand that is not a blackjack,
             # when the seat's credits cover half the bet.
@@ -338,7 +364,7 @@ class Round:
                 i for i, s in enumerate(self.spots)
                 if not s.hands[0].blackjack and self._affords(s.seat, s.bet_minor // 2)
             ]
-        self.phase = Phase.INSURANCE
+        self.phase = _INSURANCE
         self._advance(ev)
 
     # -- deciding ---------------------------------------------------------------
@@ -357,20 +383,23 @@ class Round:
                 message starts with the decision and says why. Nothing changes.
             ShoeExhausted: the shoe ran out (the round is then in ``ERROR``).
         """
-        d = self._parse_decision(decision)
-        self._refuse_if_illegal(d)
-        prompt = self.prompt
+        d = decision if isinstance(decision, Decision) else self._parse_decision(decision)
+        prompt = self._prompt
+        if prompt is None or d not in prompt.legal:
+            self._refuse_if_illegal(d)
         assert prompt is not None
-        ev: list[Event] = []
-        self.history.append((prompt.text, d.value))
+        ev: list[Event] | None = None
+        if self._record:
+            ev = []
+            self.history.append((prompt.text, _VALUES[d]))
         try:
             _HANDLERS[d](self, ev)
         except ShoeExhausted:
-            self.phase = Phase.ERROR
+            self.phase = _ERROR
             self._prompt = None
             raise
         self._prompt = self._make_prompt()
-        return ev
+        return [] if ev is None else ev
 
     @staticmethod
     def _parse_decision(decision: Decision | str) -> Decision:
@@ -387,23 +416,23 @@ class Round:
         if self._prompt is not None and d in self._prompt.legal:
             return                                   # the cached answer: legal
         name = d.value
-        if self.phase is Phase.NEW:
+        if self.phase is _NEW:
             raise IllegalDecision(f"{name}: the round has not been dealt yet")
-        if self.phase is Phase.DONE:
+        if self.phase is _DONE:
             raise IllegalDecision(f"{name}: the round is over")
-        if self.phase is Phase.ERROR:
+        if self.phase is _ERROR:
             raise IllegalDecision(f"{name}: the round stopped on a fault and must be voided")
         prompt = self.prompt
         assert prompt is not None
         if d not in ACCEPTS[self.phase]:
-            if self.phase is Phase.INSURANCE:
+            if self.phase is _INSURANCE:
                 raise IllegalDecision(
                     f"{name}: insurance is being offered to seat {prompt.seat} spot "
                     f"{prompt.spot}; answer insure or decline first")
             raise IllegalDecision(
                 f"{name}: no insurance offer is open; seat {prompt.seat} spot {prompt.spot} "
                 f"hand {prompt.hand} is to play")
-        if self.phase is Phase.PLAYER:
+        if self.phase is _PLAYER:
             spot, hand = self._current()
             why = None
             if d is Decision.DOUBLE:
@@ -423,10 +452,17 @@ class Round:
         """Why a double is refused now (``None``: it is legal). ``explain`` false
         returns ``"no"`` instead of building the message (the hot path)."""
         r = self.rules
-        if len(hand.cards) != 2:
-            if not explain:
+        if not explain:
+            # The hot path (every play prompt): the same tests, in the same
+            # order, without building a message.
+            cards = hand.cards
+            if len(cards) != 2 or (hand.from_split and (
+                    not r.double_after_split or (cards[0].is_ace and r.split_aces_one_card))):
                 return "no"
-        where = self._where(spot, self._cursor[1] + 1) if explain else ""
+            if r.double_totals and hand.total not in r.double_totals:
+                return "no"
+            return None if self._affords(spot.seat, hand.stake_minor) else "no"
+        where = self._where(spot, self._cursor[1] + 1)
         if len(hand.cards) != 2:
             return f"{where} holds {len(hand.cards)} cards; a double is only on the first two"
         if hand.from_split and not r.double_after_split:
@@ -444,9 +480,11 @@ class Round:
     def _split_refusal(self, spot: Spot, hand: Hand, explain: bool) -> str | None:
         """Why a split is refused now (``None``: it is legal); see ``_double_refusal``."""
         r = self.rules
-        if not explain and (spot.splits >= r.max_splits_per_spot or len(hand.cards) != 2):
-            return "no"
-        where = self._where(spot) if explain else ""
+        if not explain:                              # the hot path, as in _double_refusal
+            if spot.splits >= r.max_splits_per_spot or not is_pair(hand.cards, r.split_by):
+                return "no"
+            return None if self._affords(spot.seat, spot.bet_minor) else "no"
+        where = self._where(spot)
         if spot.splits >= r.max_splits_per_spot:
             if r.max_splits_per_spot == 0:
                 return f"{r.name} does not split"
@@ -478,48 +516,53 @@ class Round:
 
     # -- decision handlers (pure mutations, legality already checked) -------------
 
-    def _insure(self, ev: list[Event]) -> None:
+    def _insure(self, ev: list[Event] | None) -> None:
         spot = self.spots[self._ins_queue[self._ins_pos]]
         stake = spot.bet_minor // 2
         spot.insurance = "taken"
         spot.insurance_stake_minor = stake
         self._spend(spot.seat, stake)
-        ev.append(InsuranceTaken(spot.seat, spot.spot, stake))
+        if ev is not None:
+            ev.append(InsuranceTaken(spot.seat, spot.spot, stake))
         self._ins_pos += 1
         self._advance(ev)
 
-    def _decline(self, ev: list[Event]) -> None:
+    def _decline(self, ev: list[Event] | None) -> None:
         spot = self.spots[self._ins_queue[self._ins_pos]]
         spot.insurance = "declined"
-        ev.append(InsuranceDeclined(spot.seat, spot.spot))
+        if ev is not None:
+            ev.append(InsuranceDeclined(spot.seat, spot.spot))
         self._ins_pos += 1
         self._advance(ev)
 
-    def _hit(self, ev: list[Event]) -> None:
+    def _hit(self, ev: list[Event] | None) -> None:
         spot, hand = self._current()
         self._give(spot, hand, ev)
         self._advance(ev)
 
-    def _stand(self, ev: list[Event]) -> None:
+    def _stand(self, ev: list[Event] | None) -> None:
         spot, hand = self._current()
         hand.done = True
-        ev.append(HandStood(spot.seat, spot.spot, self._cursor[1] + 1, hand.total, "player"))
+        if ev is not None:
+            ev.append(HandStood(spot.seat, spot.spot, self._cursor[1] + 1, hand.total, "player"))
         self._advance(ev)
 
-    def _double(self, ev: list[Event]) -> None:
+    def _double(self, ev: list[Event] | None) -> None:
         spot, hand = self._current()
         extra = hand.stake_minor
         self._spend(spot.seat, extra)
         hand.stake_minor += extra
         hand.doubled = True
-        ev.append(HandDoubled(spot.seat, spot.spot, self._cursor[1] + 1, extra))
+        if ev is not None:
+            ev.append(HandDoubled(spot.seat, spot.spot, self._cursor[1] + 1, extra))
         self._give(spot, hand, ev)
         if not hand.done:
             hand.done = True
-            ev.append(HandStood(spot.seat, spot.spot, self._cursor[1] + 1, hand.total, "double"))
+            if ev is not None:
+                ev.append(HandStood(spot.seat, spot.spot, self._cursor[1] + 1, hand.total, "double"))
         self._advance(ev)
 
-    def _split(self, ev: list[Event]) -> None:
+    def _split(self, ev: list[Event] | None) -> None:
         spot, hand = self._current()
         hi = self._cursor[1]
         first, second = hand.cards
@@ -528,31 +571,35 @@ class Round:
         a = Hand([first], hand.stake_minor, from_split=True)
         b = Hand([second], spot.bet_minor, from_split=True)
         spot.hands[hi:hi + 1] = [a, b]
-        ev.append(HandSplit(spot.seat, spot.spot, spot.bet_minor))
+        if ev is not None:
+            ev.append(HandSplit(spot.seat, spot.spot, spot.bet_minor))
         # RULES.md: the first new hand gets its second card, then the second.
         for n, h in ((hi + 1, a), (hi + 2, b)):
             c = self.shoe.draw()
             h.cards.append(c)
-            ev.append(PlayerCardDealt(spot.seat, spot.spot, n, c))
+            if ev is not None:
+                ev.append(PlayerCardDealt(spot.seat, spot.spot, n, c))
         self._advance(ev)
 
-    def _give(self, spot: Spot, hand: Hand, ev: list[Event]) -> None:
+    def _give(self, spot: Spot, hand: Hand, ev: list[Event] | None) -> None:
         """Deal one card to the current hand; a bust is lost at once."""
         c = self.shoe.draw()
         hand.cards.append(c)
         n = self._cursor[1] + 1
-        ev.append(PlayerCardDealt(spot.seat, spot.spot, n, c))
-        total = hand.total
+        if ev is not None:
+            ev.append(PlayerCardDealt(spot.seat, spot.spot, n, c))
+        total = hand_total(hand.cards)[0]
         if total > 21:
             hand.done = True
-            ev.append(HandBusted(spot.seat, spot.spot, n, total))
-            self._settle_hand(spot, n, hand, Outcome.BUST, ev)
+            if ev is not None:
+                ev.append(HandBusted(spot.seat, spot.spot, n, total))
+            self._settle_hand(spot, n, hand, _BUST, ev)
 
     # -- the automatic parts ---------------------------------------------------------
 
-    def _advance(self, ev: list[Event]) -> None:
+    def _advance(self, ev: list[Event] | None) -> None:
         """Run everything automatic until a question is open or the round is over."""
-        if self.phase is Phase.INSURANCE:
+        if self.phase is _INSURANCE:
             while self._ins_pos < len(self._ins_queue):
                 s = self.spots[self._ins_queue[self._ins_pos]]
                 if s.insurance == "none":
@@ -562,18 +609,19 @@ class Round:
                         self._ins_pos += 1
                         continue
                     s.insurance = "offered"
-                    ev.append(InsuranceOffered(s.seat, s.spot, s.bet_minor // 2))
+                    if ev is not None:
+                        ev.append(InsuranceOffered(s.seat, s.spot, s.bet_minor // 2))
                 return
             if self._check(ev):
                 return
-            self.phase = Phase.PLAYER
+            self.phase = _PLAYER
             self._cursor = (0, 0)
-        if self.phase is Phase.PLAYER:
+        if self.phase is _PLAYER:
             if self._next_open_hand(ev):
                 return
             self._dealer_plays(ev)
 
-    def _next_open_hand(self, ev: list[Event]) -> bool:
+    def _next_open_hand(self, ev: list[Event] | None) -> bool:
         """Move the cursor to the next hand needing a decision; False when none is left."""
         r = self.rules
         si, hi = self._cursor
@@ -583,7 +631,7 @@ class Round:
                 hand = spot.hands[hi]
                 if not hand.done:
                     reason = None
-                    total = hand.total
+                    total = hand_total(hand.cards)[0]
                     if total == 21:
                         reason = "21"
                     elif r.max_hand_cards is not None and len(hand.cards) >= r.max_hand_cards:
@@ -594,13 +642,14 @@ class Round:
                         self._cursor = (si, hi)
                         return True
                     hand.done = True
-                    ev.append(HandStood(spot.seat, spot.spot, hi + 1, total, reason))
+                    if ev is not None:
+                        ev.append(HandStood(spot.seat, spot.spot, hi + 1, total, reason))
                 hi += 1
             si, hi = si + 1, 0
         self._cursor = (len(self.spots), 0)
         return False
 
-    def _check(self, ev: list[Event]) -> bool:
+    def _check(self, ev: list[Event] | None) -> bool:
         """The blackjack check (RULES.md "Blackjack check"). True if the round ended."""
         up = self.dealer_cards[0]
         if self.rules.peeks_on(up.value):
@@ -608,14 +657,16 @@ class Round:
                 c = self.shoe.draw()
                 self.dealer_cards.append(c)
                 self.dealer_hidden = True
-                ev.append(DealerCardDealt(c, False))
+                if ev is not None:
+                    ev.append(DealerCardDealt(c, False))
             blackjack = is_natural(self.dealer_cards)
-            ev.append(DealerChecked(blackjack))
+            if ev is not None:
+                ev.append(DealerChecked(blackjack))
             if blackjack:
                 self._reveal(ev)
                 self._settle_insurance(True, ev)
                 for spot, n, hand in self.hands():
-                    outcome = Outcome.PUSH if hand.blackjack else Outcome.LOSE
+                    outcome = _PUSH if hand.blackjack else _LOSE
                     self._settle_hand(spot, n, hand, outcome, ev)
                 self._end(ev)
                 return True
@@ -625,30 +676,34 @@ class Round:
             self._settle_blackjacks(ev)
         return False
 
-    def _settle_blackjacks(self, ev: list[Event]) -> None:
+    def _settle_blackjacks(self, ev: list[Event] | None) -> None:
         """Pay player naturals 3:2 now: the dealer cannot have blackjack any more."""
-        for spot, n, hand in self.hands():
-            if hand.blackjack and not hand.settled:
-                self._settle_hand(spot, n, hand, Outcome.BLACKJACK, ev)
+        for spot in self.spots:                     # as ``hands()``, without the generator
+            for n, hand in enumerate(spot.hands, 1):
+                if hand.blackjack and hand.outcome is None:
+                    self._settle_hand(spot, n, hand, _BLACKJACK, ev)
 
-    def _settle_insurance(self, dealer_blackjack: bool, ev: list[Event]) -> None:
+    def _settle_insurance(self, dealer_blackjack: bool, ev: list[Event] | None) -> None:
         for s in self.spots:
             if s.insurance == "taken" and s.insurance_returned_minor is None:
                 ret = 3 * s.insurance_stake_minor if dealer_blackjack else 0
                 s.insurance_returned_minor = ret
-                ev.append(InsuranceSettled(s.seat, s.spot, s.insurance_stake_minor, ret))
+                if ev is not None:
+                    ev.append(InsuranceSettled(s.seat, s.spot, s.insurance_stake_minor, ret))
 
-    def _reveal(self, ev: list[Event]) -> None:
+    def _reveal(self, ev: list[Event] | None) -> None:
         if self.dealer_hidden:
             self.dealer_hidden = False
-            ev.append(DealerCardRevealed(self.dealer_cards[1]))
+            if ev is not None:
+                ev.append(DealerCardRevealed(self.dealer_cards[1]))
 
-    def _dealer_draw(self, ev: list[Event]) -> None:
+    def _dealer_draw(self, ev: list[Event] | None) -> None:
         c = self.shoe.draw()
         self.dealer_cards.append(c)
-        ev.append(DealerCardDealt(c, True))
+        if ev is not None:
+            ev.append(DealerCardDealt(c, True))
 
-    def _dealer_plays(self, ev: list[Event]) -> None:
+    def _dealer_plays(self, ev: list[Event] | None) -> None:
         """RULES.md "When the dealer draws", then settle what is left."""
         undecided = only_naturals = False
         for s in self.spots:
@@ -674,7 +729,8 @@ class Round:
                         self._dealer_draw(ev)
                     else:
                         break
-            ev.append(DealerStood(d_total, d_total > 21))
+            if ev is not None:
+                ev.append(DealerStood(d_total, d_total > 21))
         dealer_bj = is_natural(cards)
         self._settle_insurance(dealer_bj, ev)
         for spot in self.spots:
@@ -682,32 +738,34 @@ class Round:
                 if hand.outcome is not None:
                     continue
                 if hand.blackjack:
-                    outcome = Outcome.PUSH if dealer_bj else Outcome.BLACKJACK
+                    outcome = _PUSH if dealer_bj else _BLACKJACK
                 elif dealer_bj:
-                    outcome = Outcome.LOSE
+                    outcome = _LOSE
                 else:
-                    total = hand.total
+                    total = hand_total(hand.cards)[0]
                     if d_total > 21 or total > d_total:
-                        outcome = Outcome.WIN
+                        outcome = _WIN
                     elif total == d_total:
-                        outcome = Outcome.PUSH
+                        outcome = _PUSH
                     else:
-                        outcome = Outcome.LOSE
+                        outcome = _LOSE
                 self._settle_hand(spot, n, hand, outcome, ev)
         self._end(ev)
 
     def _settle_hand(self, spot: Spot, n: int, hand: Hand, outcome: Outcome,
-                     ev: list[Event]) -> None:
+                     ev: list[Event] | None) -> None:
         hand.done = True
         hand.outcome = outcome
         hand.returned_minor = _payout(outcome, hand.stake_minor)
-        ev.append(HandSettled(spot.seat, spot.spot, n, outcome, hand.stake_minor,
-                              hand.returned_minor))
+        if ev is not None:
+            ev.append(HandSettled(spot.seat, spot.spot, n, outcome, hand.stake_minor,
+                                  hand.returned_minor))
 
-    def _end(self, ev: list[Event]) -> None:
-        self.phase = Phase.DONE
+    def _end(self, ev: list[Event] | None) -> None:
+        self.phase = _DONE
         self._cursor = (len(self.spots), 0)
-        ev.append(RoundEnded(self.wagered_minor(), self.returned_minor()))
+        if ev is not None:
+            ev.append(RoundEnded(self.wagered_minor(), self.returned_minor()))
 
     # -- money ---------------------------------------------------------------------
 
@@ -849,7 +907,7 @@ class Round:
             if data.get("version") != STATE_VERSION:
                 raise StateError(f"round: version {data.get('version')!r}, "
                                  f"expected {STATE_VERSION}")
-            rnd = cls.__new__(cls)
+            rnd = object.__new__(cls)      # not cls.__new__: mypyc (bench/build_compiled.py)
             rnd.rules = RuleSet.from_dict(data["rules"])
             rnd.shoe = Shoe.from_dict(data["shoe"])
             rnd.phase = Phase(data["phase"])
@@ -874,6 +932,7 @@ class Round:
             rnd._cursor = (int(si), int(hi))
             rnd._available = {int(k): (None if v is None else int(v)) for k, v in data["available"]}
             rnd.history = [(str(p), str(d)) for p, d in data["history"]]
+            rnd._record = True                 # a journaled round records
         except StateError:
             raise
         except (KeyError, TypeError, ValueError, CardError, RuleSetError) as e:
@@ -884,9 +943,9 @@ class Round:
     def _verify(self) -> None:
         """Refuse a restored state whose pointers do not point at a question."""
         try:
-            if self.phase is Phase.INSURANCE:
+            if self.phase is _INSURANCE:
                 self.spots[self._ins_queue[self._ins_pos]]
-            elif self.phase is Phase.PLAYER:
+            elif self.phase is _PLAYER:
                 spot, hand = self._current()
                 if hand.done:
                     raise StateError("round: the hand to play is already done")
@@ -901,6 +960,9 @@ _PLAY_SETS: dict[tuple[bool, bool], frozenset[Decision]] = {
                           | ({Decision.SPLIT} if spl else set()))
     for dbl in (False, True) for spl in (False, True)
 }
+
+#: ``Decision.value`` without the enum descriptor (read on every decision).
+_VALUES: dict[Decision, str] = {d: d.value for d in Decision}
 
 _HANDLERS = {
     Decision.INSURE: Round._insure,

@@ -23,6 +23,7 @@ from cabinet.game.rules import PRESETS, preset
 
 from .analysis import Analysis, analyse
 from .cd import analyse_cd
+from .compiled import COMPILED_DIR, is_current, running_compiled
 from .simulate import FREQUENCIES, SimResult, simulate
 
 #: Rounds ``cabinet simulate`` plays without ``--rounds`` (and ``parsheet --out``).
@@ -107,28 +108,44 @@ def sim_lines(sim: SimResult, exact: Analysis | None, seed: str, seconds: float,
 
 
 def simulate_main(argv: list[str]) -> int:
-    """``cabinet simulate VARIANT [--rounds N] [--workers K] [--seed S] [--json FILE]``.
+    """``cabinet simulate VARIANT [--rounds N] [--workers K] [--seed S] [--json FILE] [--compiled]``.
 
     Derives the basic strategy by the exact analysis (once, in this process),
     plays ``N`` rounds (at least 2; default ``DEFAULT_ROUNDS``, 1,000,000) of
     the real game with it on ``K`` processes, and prints the RTP with its
     95 % interval, frequencies, the net-result distribution and whether the
-    exact RTP lies inside the interval.
+    exact RTP lies inside the interval. ``--compiled`` replaces this process
+    by the same command in the mypyc-compiled copy (``compiled``; issue 16).
 
     Returns:
-        0; 2 on bad arguments (argparse exits) or a ``--json`` file that
-        cannot be written (checked first, one line on stderr); 1 when
-        writing it fails after the simulation after all.
+        0; 2 on bad arguments (argparse exits), a ``--json`` file that
+        cannot be written or ``--compiled`` without a current compiled copy
+        (checked first, one line on stderr); 1 when writing the JSON fails
+        after the simulation after all.
     """
     p = argparse.ArgumentParser(prog="cabinet simulate",
                                 description="Simulate the real game with basic strategy.")
     _common(p)
     _sim_args(p, DEFAULT_ROUNDS, f"default {DEFAULT_ROUNDS:,}")
     p.add_argument("--json", type=Path, metavar="FILE", help="also write the tallies as JSON")
+    p.add_argument("--compiled", action="store_true",
+                   help="run in the mypyc-compiled copy (make compiled): same tallies, faster")
     args = p.parse_args(argv)
     if args.json is not None and (why := _unwritable_file(args.json)):
         print(f"cabinet simulate: --json {args.json}: {why}", file=sys.stderr)
         return 2
+    if args.compiled and not running_compiled():
+        if not is_current():
+            print(f"cabinet simulate: --compiled: {COMPILED_DIR} is missing or older than the "
+                  "sources; build it with `make compiled`", file=sys.stderr)
+            return 2
+        # -P: not the working directory first, whose cabinet/ would be the pure one.
+        env = dict(os.environ, PYTHONPATH=os.pathsep.join(
+            [str(COMPILED_DIR), *filter(None, [os.environ.get("PYTHONPATH")])]))
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os.execve(sys.executable, [sys.executable, "-P", "-m", "cabinet", "simulate", *argv],
+                  env)
     rules = preset(args.variant)
     exact = analyse(rules)
     seed = args.seed if args.seed is not None else str(secrets.randbelow(2**32))

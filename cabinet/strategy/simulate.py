@@ -20,10 +20,16 @@ needs it. The order dealt has exactly the law of ``Shoe.shuffled`` (a
 uniformly random permutation), and a round of ~6 cards costs ~6 random
 numbers instead of 51 or 207. ``full_shuffle=True`` uses ``Shoe.shuffled``
 itself for every round instead.
+
+Speed (issue 16): the rounds are made with ``Round(record=False)`` (no events,
+no history; see ``autoplay``); for long runs ``bench/build_compiled.py`` builds
+a mypyc-compiled copy of the rules core and of this simulator that
+``PYTHONPATH=build/compiled`` selects, with the same tallies to the bit.
 """
 
 from __future__ import annotations
 
+import gc
 import math
 import multiprocessing
 import os
@@ -65,12 +71,14 @@ class LazyShoe(Shoe):
     Call ``reset()`` between rounds; the left-over order is a fine start.
     """
 
-    __slots__ = ("_getrandbits",)
+    __slots__ = ("_getrandbits", "_bits")
 
     def __init__(self, cards: list[Card], rng: random.Random) -> None:
         super().__init__([])
         self.cards = cards
         self._getrandbits = rng.getrandbits
+        #: ``m.bit_length()`` for every count ``m`` of cards left, looked up.
+        self._bits = [m.bit_length() for m in range(len(cards) + 1)]
 
     def reset(self) -> None:
         """Start a new, freshly (lazily) shuffled shoe."""
@@ -93,7 +101,7 @@ class LazyShoe(Shoe):
         if m <= 0:
             raise ShoeExhausted(f"the shoe ran out after {len(cards)} "
                                 f"card{'' if len(cards) == 1 else 's'}")
-        k = m.bit_length()
+        k = self._bits[m]
         getrandbits = self._getrandbits
         r = getrandbits(k)
         while r >= m:
@@ -204,6 +212,19 @@ def run_chunk(rules: RuleSet, strategy: Strategy, seed: int | str, index: int, r
     Returns:
         The chunk's tallies; the same arguments give the same result.
     """
+    # A round leaves no reference cycle behind (refcounting frees it), so the
+    # cyclic collector would only walk the young rounds, some 8 % of the time.
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        return _play_chunk(rules, strategy, seed, index, rounds, bet_minor, full_shuffle)
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
+def _play_chunk(rules: RuleSet, strategy: Strategy, seed: int | str, index: int, rounds: int,
+                bet_minor: int, full_shuffle: bool) -> SimResult:
     rng = random.Random(f"{seed}:{index}")
     res = SimResult(rules.variant, bet_minor)
     counts = res.counts

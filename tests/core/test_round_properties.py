@@ -189,3 +189,58 @@ def test_an_illegal_decision_raises_and_changes_nothing(case):
         legal = sorted(d.value for d in rnd.legal_decisions())
         rnd.decide(legal[choices[i % len(choices)] % len(legal)])
         i += 1
+
+
+@settings(max_examples=300, deadline=None)
+@given(rounds())
+def test_a_round_without_record_plays_exactly_as_one_with(case):
+    """Issue 16: ``record=False`` (the simulator) returns no events and keeps no
+    history, and changes nothing else: the same prompts, legal decisions, cards,
+    outcomes and amounts as a recording round, step by step."""
+    rules, seats, seed, choices, _ = case
+    a = _new(rules, seats, seed)
+    b = Round(rules, seats, Shoe.shuffled(rules.decks, random.Random(seed)), record=False)
+    assert a.start() and b.start() == []
+    i = 0
+    while True:
+        assert b.prompt == a.prompt and b.legal_decisions() == a.legal_decisions()
+        assert b.player_view() == a.player_view()
+        if a.prompt is None:
+            break
+        legal = sorted(d.value for d in a.legal_decisions())
+        pick = legal[choices[i % len(choices)] % len(legal)]
+        assert a.decide(pick) and b.decide(pick) == []
+        i += 1
+    assert b.history == [] and len(a.history) == i
+    assert b.result() == a.result()
+    assert b.to_dict() | {"history": []} == a.to_dict() | {"history": []}
+
+
+def test_the_quick_legality_check_agrees_with_the_explained_one():
+    """Issue 16: the per-prompt legality test builds no message; a decision it
+    allows is one the explaining check finds no reason to refuse, and the other
+    way round, at every play prompt of 3 x 3,000 seeded rounds that split
+    whenever they may (so split hands, split Aces and short credits all come up)."""
+    from cabinet.game import Decision
+    seen = Counter()
+    for variant in ("classic", "classic-multi", "american"):
+        rules = preset(variant)
+        for seed in range(3_000):
+            rng = random.Random(seed)
+            n_spots = rng.randint(1, rules.max_spots_per_seat)
+            avail = rng.choice([None, 0, 100, 300, 1000])
+            seats = [SeatBets(1, (200,) * n_spots, avail)]
+            rnd = _new(rules, seats, seed)
+            rnd.start()
+            while rnd.prompt is not None:
+                legal = rnd.legal_decisions()
+                if rnd.prompt.kind == "play":
+                    spot, hand = rnd._current()
+                    dbl, spl = Decision.DOUBLE in legal, Decision.SPLIT in legal
+                    assert dbl == (rnd._double_refusal(spot, hand, True) is None)
+                    assert spl == (rnd._split_refusal(spot, hand, True) is None)
+                    seen[hand.from_split, dbl, spl] += 1
+                pick = Decision.SPLIT if Decision.SPLIT in legal else \
+                    rng.choice(sorted(legal, key=lambda d: d.value))
+                rnd.decide(pick)
+    assert seen[True, True, False] and seen[True, False, False] and seen[False, True, True]

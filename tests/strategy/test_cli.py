@@ -12,6 +12,7 @@ from types import SimpleNamespace
 
 import pytest
 
+from cabinet.strategy import compiled
 from cabinet.strategy.cli import parsheet_main, sim_lines, simulate_main
 from cabinet.strategy.simulate import SimResult
 
@@ -159,3 +160,56 @@ def test_sim_lines_give_no_verdict_without_an_interval() -> None:
     lo, hi = two.ci95
     assert lines[1] == f"RTP: 100.0000 %  (95 % CI {lo * 100:.4f} % - {hi * 100:.4f} %)"
     assert lines[3] == "Exact RTP 99.8895 % is inside the 95 % interval"
+
+
+# -- --compiled: the optional mypyc copy (issue 16) --------------------------------------
+
+def test_simulate_compiled_without_a_current_copy_fails_before_any_work(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+        no_work: None) -> None:
+    """Issue 16: ``--compiled`` with no compiled copy (or one older than the
+    sources) says how to build it, at once, and runs nothing."""
+    from cabinet.strategy import cli
+    missing = tmp_path / "none"
+    monkeypatch.setattr(compiled, "COMPILED_DIR", missing)
+    monkeypatch.setattr(cli, "COMPILED_DIR", missing)
+    assert simulate_main(["classic", "--compiled"]) == 2
+    assert capsys.readouterr().err == (
+        f"cabinet simulate: --compiled: {missing} is missing or older than the sources; "
+        "build it with `make compiled`\n")
+    missing.mkdir()
+    (missing / compiled.STAMP).write_text("0" * 64 + "\n")          # built from other sources
+    assert simulate_main(["classic", "--compiled"]) == 2
+
+
+def test_the_compiled_copy_is_current_only_for_the_sources_it_was_built_from(
+        tmp_path: Path) -> None:
+    """Issue 16: the stamp is the hash of every ``cabinet/**/*.py``; one byte changed
+    anywhere makes the copy stale."""
+    (tmp_path / "cabinet" / "game").mkdir(parents=True)
+    src = tmp_path / "cabinet" / "game" / "round.py"
+    src.write_text("x = 1\n")
+    before = compiled.sources_hash(tmp_path)
+    src.write_text("x = 2\n")
+    assert compiled.sources_hash(tmp_path) != before
+    assert len(before) == 64
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / compiled.STAMP).write_text(compiled.sources_hash() + "\n")
+    assert compiled.is_current(out) and not compiled.running_compiled()
+    (out / compiled.STAMP).write_text(before + "\n")
+    assert not compiled.is_current(out)
+
+
+def _simulate_cli(*args: str) -> list[str]:
+    r = subprocess.run([sys.executable, "-m", "cabinet", "simulate", "classic", "--rounds",
+                        "3000", "--seed", "9", "--workers", "2", "--no-progress", *args],
+                       capture_output=True, text=True, timeout=300, check=True)
+    return r.stdout.splitlines()[1:]                                # all but the timing line
+
+
+@pytest.mark.skipif(not compiled.is_current(), reason="no current compiled copy (make compiled)")
+def test_the_compiled_copy_prints_what_the_pure_code_prints() -> None:
+    """Issue 16: where a current compiled copy exists, ``--compiled`` prints every
+    tally and the RTP exactly as the pure code does."""
+    assert _simulate_cli("--compiled") == _simulate_cli()
