@@ -225,16 +225,11 @@ class HostEventAcked(Event):
 
 @dataclass(frozen=True, slots=True)
 class HostLinkChanged(Event):
-    """Station ``station``'s host link came up (``up``) or went down (no poll for 5 s).
-
-    ``address`` and ``port``: the link's SAS address and serial port, when the shell
-    knows them (the first report after start; 0 and "" keep what is known).
-    """
+    """Station ``station``'s host link came up (``up``) or went down (no poll for 5 s);
+    its address and port come with ``HostLinkConfigured``."""
 
     station: int
     up: bool
-    address: int = 0
-    port: str = ""
 
 
 @dataclass(frozen=True, slots=True)

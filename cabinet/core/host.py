@@ -103,8 +103,6 @@ class HostMixin(CabinetBase):
             out.append(Rejected(f"host link of station {ev.station}", "no such station"))
             return
         h = st.host
-        if ev.address:
-            h.address, h.port = ev.address, ev.port
         link = "online" if ev.up else "offline"
         if h.link != link:
             h.link, h.link_since_s = link, self.s.wall_s

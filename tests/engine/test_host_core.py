@@ -254,7 +254,10 @@ def test_the_host_page_shows_address_link_queue_and_the_program_digest():
     title, lines = host_page(Plain().cab.s, "bj 1.0", "ab12")
     assert title == "Host" and lines[0].startswith("No casino host link configured")
     rig = Rig()
-    rig.cab.handle(HostLinkChanged(1, True, 5, "/dev/ttyS0"))
+    from cabinet.core.events import HostLinkConfigured
+
+    rig.cab.handle(HostLinkConfigured(1, 5, "/dev/ttyS0", rig.wall_s))
+    rig.cab.handle(HostLinkChanged(1, True))
     rig.cab.handle(DoorChanged("main", True))
     rig.cab.handle(HostCommanded(1, "shut_down"))
     _, lines = host_page(rig.cab.s, "bj 1.0", "ab12")
@@ -272,7 +275,10 @@ def test_a_ram_clear_queues_memory_error_reset_and_never_reuses_an_event_id(tmp_
     from cabinet.core.maintenance import MAIN_ITEMS
 
     rig = Rig()
-    rig.cab.handle(HostLinkChanged(1, True, 3, "/dev/ttyS1"))
+    from cabinet.core.events import HostLinkConfigured
+
+    rig.cab.handle(HostLinkConfigured(1, 3, "/dev/ttyS1", rig.wall_s))
+    rig.cab.handle(HostLinkChanged(1, True))
     rig.cab.handle(DoorChanged("logic", True))
     rig.cab.handle(KeyChanged(True))
     before = rig.cab.s.stations[0].host.next_event_id
