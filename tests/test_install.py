@@ -211,19 +211,30 @@ def test_install_into_a_scratch_root_needs_no_root_privileges():
     venv and nothing outside the standard library)."""
     root = Path(tempfile.mkdtemp(prefix="cabinet-install-"))   # pytest's tmp is root-only
     os.chown(root, 65534, 65534)
+    # a world-readable copy of the checkout: the clone itself may sit in a folder only
+    # root can enter (``mktemp -d``), which a fresh Pi's clone does not
+    checkout = Path(tempfile.mkdtemp(prefix="cabinet-checkout-")) / "src"
+    shutil.copytree(ROOT, checkout, ignore=shutil.ignore_patterns(
+        ".git", ".venv", "build", "__pycache__", "*.egg-info", ".mypy_cache", "out"))
+    checkout.parent.chmod(0o755)
+    checkout.chmod(0o755)                    # copytree copied the clone folder's mode
     # the system's python3 from the checkout, as on a fresh Pi (no venv yet)
     python = shutil.which("python3", path="/usr/bin:/bin")
     if python is None:
         pytest.skip("no /usr/bin/python3")
-    r = subprocess.run([str(shutil.which("runuser")), "-u", "nobody", "--", python, "-m", "cabinet", "install",
-                        "--root", str(root)],
-                       capture_output=True, text=True, timeout=120, cwd="/",
-                       env={"PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT), "PYTHONDONTWRITEBYTECODE": "1"})
-    assert r.returncode == 0, r.stdout + r.stderr
-    check = check_manifest(root / "opt/cabinet")
-    assert (check.status, check.program_id) == ("verified", install.program_id(ROOT))
-    assert "skipped (--root): useradd" in r.stdout
-    shutil.rmtree(root)
+    try:
+        r = subprocess.run([str(shutil.which("runuser")), "-u", "nobody", "--", python, "-m",
+                            "cabinet", "install", "--root", str(root)],
+                           capture_output=True, text=True, timeout=120, cwd="/",
+                           env={"PATH": "/usr/bin:/bin", "PYTHONPATH": str(checkout),
+                                "PYTHONDONTWRITEBYTECODE": "1"})
+        assert r.returncode == 0, r.stdout + r.stderr
+        check = check_manifest(root / "opt/cabinet")
+        assert (check.status, check.program_id) == ("verified", install.program_id(checkout))
+        assert "skipped (--root): useradd" in r.stdout
+    finally:
+        shutil.rmtree(root)
+        shutil.rmtree(checkout.parent)
 
 
 def test_the_readme_install_section_says_what_the_installer_does():
