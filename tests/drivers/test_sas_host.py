@@ -299,7 +299,8 @@ def test_two_machines_at_once(tmp_path: Path) -> None:
                       meters=METERS.__class__(1, 2, 3, 4, 5, 6, 7, 8))
         try:
             wait_for(lambda: len(_codes(h, 1)) == 2 and len(_codes(h, 2)) == 3
-                     and "coin_in" in h.meters(2) and "current_credits" in h.meters(1), 5)
+                     and all("current_credits" in h.meters(n) for n in (1, 2))
+                     and "coin_in" in h.meters(2), 5)
             assert _codes(h, 1) == [0x11, 0x12] and _codes(h, 2) == [0x7E, 0x7F, 0x3D]
             assert h.meters(1)["current_credits"] == 100
             assert h.meters(2)["coin_in"] == 1 and h.meters(2)["current_credits"] == 200
