@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 import os
+import random
 import shutil
 import signal
 import subprocess
@@ -95,7 +96,10 @@ def test_it_gives_up_after_the_wait_and_says_why():
 
 
 def _free_display() -> int:
-    for n in range(90, 140):
+    # a number far from the usual :0-:99 and drawn at random: other tests or people on
+    # the machine may start an X server on the number between our check and Xvfb's start
+    rng = random.Random(os.getpid() ^ time.time_ns())
+    for n in rng.sample(range(200, 5000), 200):
         if not os.path.exists(f"/tmp/.X11-unix/X{n}") and not os.path.exists(f"/tmp/.X{n}-lock"):
             return n
     raise RuntimeError("no free X display number")
