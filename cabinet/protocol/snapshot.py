@@ -114,7 +114,10 @@ class HandpayView(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class MaintenanceView(msgspec.Struct, frozen=True, kw_only=True):
-    """The operator menu page: a title, body lines and a selectable list."""
+    """The operator menu page: a title, body lines and a selectable list.
+
+    ``level``: ``attendant`` or ``technician`` (issue 15), shown in the header.
+    """
 
     page: str
     title: str
@@ -122,6 +125,7 @@ class MaintenanceView(msgspec.Struct, frozen=True, kw_only=True):
     items: list[str] = []
     selected: int = 0
     hint: str = ""
+    level: str = ""
 
 
 class Snapshot(msgspec.Struct, tag="snapshot", tag_field="type", frozen=True, kw_only=True):
