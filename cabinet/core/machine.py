@@ -72,7 +72,7 @@ from cabinet.game import GameError, Round, RuleSet, StateError
 BETTING_ACTIONS = frozenset({"bet_up", "bet_down", "chip", "place", "undo", "clear", "rebet",
                              "new_game", "deal", "cash_out"})
 ROUND_ACTIONS = frozenset({"hit", "stand", "double", "split", "insure", "decline"})
-MENU_ACTIONS = frozenset({"menu_up", "menu_down", "menu_select", "menu_back", "menu_pick"})
+MENU_ACTIONS = frozenset({"menu_up", "menu_down", "menu_select", "menu_back"})
 
 #: What each mode accepts (STYLE.md 5.5): intents, and whether notes may come in.
 ACCEPTS: dict[str, tuple[frozenset[str], bool]] = {

@@ -114,13 +114,13 @@ class GameSettings(msgspec.Struct, kw_only=True, frozen=True):
     voucher_expiry_days: ExpiryDays = 30
     venue_name: VenueName = "Demo Casino"
     machine_number: MachineNumber = "0001"
+    recall_depth: RecallDepth = 10
+    currency_symbol: str = "$"
+    game_limits: dict[Variant, GameLimits] = {}
     venue_address_1: AddressLine = ""
     venue_address_2: AddressLine = ""
     volume_percent: VolumePercent = 70
     attract_sound: bool = True
-    recall_depth: RecallDepth = 10
-    currency_symbol: str = "$"
-    game_limits: dict[Variant, GameLimits] = {}
 
     def limits(self, variant: str) -> GameLimits:
         """The table settings of game ``variant`` (in play or saved for later)."""

@@ -120,7 +120,7 @@ def submit(cab: MaintenanceContext, entry: EntryState, out: list[Effect]) -> str
             m.entry = EntryState(kind="pin_new", then=entry.then, row=entry.row,
                                  message="Default PIN: choose a new PIN (4-8 digits)")
             return ""
-        m.level = "technician"
+        m.level, m.entry = "technician", None
         return entry.then
     if entry.kind == "pin_new":
         why = valid_new_pin(typed)
@@ -142,5 +142,5 @@ def submit(cab: MaintenanceContext, entry: EntryState, out: list[Effect]) -> str
     first = not p.hash_hex
     p.salt_hex, p.hash_hex = entry.pin_salt_hex, entry.pin_hash_hex
     out.append(Journal("pin_changed", 0, 0, {"level": "technician", "was_default": first}))
-    m.level = "technician"
+    m.level, m.entry = "technician", None
     return entry.then
