@@ -181,6 +181,8 @@ class DoorsMixin(CabinetBase):
         s.now_ms = ev.now_ms
         s.wall_s = ev.wall_s
         pin.power_up(s.operator.pin, ev.now_ms)
+        if s.maintenance is not None:       # issue 15: a restart ends the technician's visit
+            pin.end_visit(s.maintenance)
         s.power_ups += 1
         s.games_since_power_up = 0
         out.append(Journal("power_up", 0, 0, {"power_ups": s.power_ups}))

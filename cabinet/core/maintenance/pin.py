@@ -19,7 +19,8 @@ import hmac
 
 from cabinet.core.context import MaintenanceContext
 from cabinet.core.effects import Effect, Journal
-from cabinet.core.state import EntryState, PinState
+from cabinet.core.access import TECHNICIAN_PAGES
+from cabinet.core.state import EntryState, MaintState, PinState
 
 #: The factory PIN: accepted only while no PIN was ever set, and then it must be
 #: changed before the technician level opens (issue 15 "forced to change").
@@ -71,6 +72,15 @@ def elapse(p: PinState, now_ms: int) -> None:
 def power_up(p: PinState, now_ms: int) -> None:
     """The engine started: the monotonic clock began again; the lockout goes on from here."""
     p.lock_mark_ms = now_ms
+
+
+def end_visit(m: MaintState) -> None:
+    """The engine restarted inside the menu: back to the attendant level (the PIN is
+    asked again), no entry open, off a technician's page."""
+    if m.level != "attendant" or m.entry is not None:
+        m.level, m.entry, m.draft, m.confirm = "attendant", None, {}, ""
+        if m.page in TECHNICIAN_PAGES:
+            m.page, m.selected, m.scroll = "main", 0, 0
 
 
 def _matches(p: PinState, pin: str) -> bool:
