@@ -284,8 +284,9 @@ def test_a_money_rule_changes_only_with_no_credits_and_a_save_is_logged_with_its
     """Issue 15: a change of the money rules (here the credit limit) is refused while a
     station holds credits, and journaled as refused; a table limit may change; both
     with the level."""
-    from .menu_helpers import type_text
     from cabinet.core.maintenance import SETTING_CHOICES
+
+    from .menu_helpers import type_text
     rows = {k: i for i, (k, _, _) in enumerate(SETTING_CHOICES)}
     rig = Rig()
     set_pin(rig.cab.s)

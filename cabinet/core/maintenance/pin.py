@@ -17,9 +17,9 @@ from __future__ import annotations
 import hashlib
 import hmac
 
+from cabinet.core.access import TECHNICIAN_PAGES
 from cabinet.core.context import MaintenanceContext
 from cabinet.core.effects import Effect, Journal
-from cabinet.core.access import TECHNICIAN_PAGES
 from cabinet.core.state import EntryState, MaintState, PinState
 
 #: The factory PIN: accepted only while no PIN was ever set, and then it must be
