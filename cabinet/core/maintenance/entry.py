@@ -60,14 +60,15 @@ def typed(cab: MaintenanceContext, e: EntryState) -> str:
     return cab.secret if kind_of(e) == "pin" else e.text
 
 
-def entry_lines(cab: MaintenanceContext, e: EntryState, label: str) -> list[str]:
-    """What the page shows above the list: the prompt, the value (a PIN as dots)."""
+def entry_lines(cab: MaintenanceContext, e: EntryState, label: str,
+                message: str = "") -> list[str]:
+    """What the page shows above the list: the prompt, the value (a PIN as dots), and
+    ``message`` (else the entry's own)."""
     text = typed(cab, e)
     shown = "\u25cf" * len(text) if kind_of(e) == "pin" else text
     lines = [label, f"> {shown}_"]
-    if e.message:
-        lines.append(e.message)
-    lines.append("Up/Down: choose a character   Select: type it   Back: cancel")
+    if message or e.message:
+        lines.append(message or e.message)
     return lines
 
 

@@ -36,7 +36,7 @@ PAGE_LINES = 16
 #: The Faults page's one item: every device reports its state again (issue 10.1).
 FAULTS_ITEM = "Re-check devices, clear engine faults"
 EVENTS_HINT = "Select: next filter   Up/Down: pages   Back: return   Key off: leave"
-ENTRY_HINT = "Up/Down: character   Select: type it   Back: cancel   Touch a row to type it"
+ENTRY_HINT = "Up/Down: character   Select: type it   Back: cancel   Touch a key to type it"
 DEVICE_TEST_HINT = ("Buttons are only shown here   Cash Out twice (within 1 s) or BACK: "
                     "menu   Key off: leave")
 
@@ -145,8 +145,9 @@ def page_lines(cab: MaintenanceContext) -> tuple[str, list[str]]:
         op = s.operator
         since = history.when(op.exported_wall_s) if op.exported_wall_s else "never"
         return "Export audit report", [
-            "Meters per station, bills by denomination, handpays, the period since the",
-            f"last export (last: {since}). Written to a USB stick when one is mounted.",
+            "Meters per station, bills by denomination, handpays.",
+            f"Figures since the last export (last: {since}).",
+            "Written to a USB stick when one is mounted.",
         ] + ([m.confirm] if m.confirm else [])
     if m.page == "device_test":
         return "Device test", [
@@ -183,8 +184,8 @@ def _entry_page(cab: MaintenanceContext) -> tuple[str, list[str]]:
     e = m.entry
     if e.kind == "pin":
         left = pin.locked_s(cab.s.operator.pin)
-        label = f"PIN entry locked: {left} s left" if left else "Technician PIN"
-        return "Technician PIN", entry.entry_lines(cab, e, label)
+        live = f"PIN entry locked: {left} s left" if left else ""     # counts down on ticks
+        return "Technician PIN", entry.entry_lines(cab, e, "Technician PIN", live)
     if e.kind == "pin_new":
         return "New PIN", entry.entry_lines(cab, e, "New technician PIN (4-8 digits)")
     if e.kind == "pin_confirm":
