@@ -274,8 +274,8 @@ def _maint(seq: int, page: str, title: str, lines: list[str], items: list[str] |
 # issue 15: the main menu at the attendant level (technician items marked)
 MAINT = _maint(90, "main", "Maintenance", [
     "Game: Classic Blackjack · Rounds played: 412", "Power-ups: 3",
-    "Program: blackjack-cabinet 0.1.0 · SHA-256 3f2a9b11...77e09c01",
-    "Level: attendant (items marked technician ask for the PIN)"],
+    "Level: attendant (items marked technician ask for the PIN)",
+    "Program: blackjack-cabinet 0.1.0 · SHA-256 3f2a9b11...77e09c01"],
     ["Meters", "Game recall", "Event log", "Bill history", "Device test",
      "Settings (technician)", "Faults", "Voucher history", "Handpay history", "Host",
      "Change PIN (technician)", "Export audit report (technician)", "RAM clear (technician)"],

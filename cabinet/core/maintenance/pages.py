@@ -99,9 +99,9 @@ def page_lines(cab: MaintenanceContext) -> tuple[str, list[str]]:
             head.append("Configuration required: open Settings and save.")
         level = f"Level: {m.level}" + ("" if m.level == "technician" else
                                         " (items marked technician ask for the PIN)")
-        return "Maintenance", head + [f"Game: {cab.rules.name} · Rounds played: {s.round_id}",
-                                      f"Power-ups: {s.power_ups}", program_line(cab),
-                                      level] + ([m.confirm] if m.confirm else [])
+        return "Maintenance", head + ([m.confirm] if m.confirm else []) + [
+            f"Game: {cab.rules.name} · Rounds played: {s.round_id}",
+            f"Power-ups: {s.power_ups}", level, program_line(cab)]
     if m.page == "meters":
         return "Meters", meters_lines(s, cab.rules.name)
     if m.page == "recall":
