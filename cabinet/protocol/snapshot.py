@@ -113,10 +113,44 @@ class HandpayView(msgspec.Struct, frozen=True, kw_only=True):
     waiting: int = 0
 
 
+class RecallView(msgspec.Struct, frozen=True, kw_only=True):
+    """One recalled round drawn as the table looked (issue 15 "Game recall").
+
+    Attributes:
+        round_id, station: which round, at which station.
+        index, count: this is round ``index`` (1 = the newest) of the ``count`` kept.
+        when: local date and time of the round, as text.
+        dealer: the dealer's cards as they ended (all face up).
+        table: the station as it ended: its spots, hands (cards, stakes, outcomes,
+            returns) and the credit meter after the round.
+        credits_before_minor, credits_after_minor, wagered_minor, returned_minor,
+        insurance_minor, jackpot_handpay_minor: the round's money.
+        steps: every card dealt and decision taken, in order.
+        voided: the round was voided (nothing paid).
+    """
+
+    round_id: int
+    station: int
+    index: int
+    count: int
+    when: str
+    dealer: DealerView
+    table: StationView
+    credits_before_minor: int
+    credits_after_minor: int
+    wagered_minor: int
+    returned_minor: int
+    insurance_minor: int = 0
+    jackpot_handpay_minor: int = 0
+    steps: list[str] = []
+    voided: bool = False
+
+
 class MaintenanceView(msgspec.Struct, frozen=True, kw_only=True):
     """The operator menu page: a title, body lines and a selectable list.
 
     ``level``: ``attendant`` or ``technician`` (issue 15), shown in the header.
+    ``recall``: on the Game recall page, the selected round drawn as a table.
     """
 
     page: str
@@ -126,6 +160,7 @@ class MaintenanceView(msgspec.Struct, frozen=True, kw_only=True):
     selected: int = 0
     hint: str = ""
     level: str = ""
+    recall: RecallView | None = None
 
 
 class Snapshot(msgspec.Struct, tag="snapshot", tag_field="type", frozen=True, kw_only=True):

@@ -302,3 +302,33 @@ def test_cabinet_meters_export_writes_the_same_report(tmp_path):
     rows = {(x[0], x[1], x[2]): x[3:] for x in csv.reader(out.open())}
     assert rows[("meters", "1", "bills_in_minor")][0] == "5000"
     assert rows[("bills", "1", "5000")][0] == "1"
+
+
+def test_recall_is_drawn_from_a_table_view_and_steps_through_the_rounds(tmp_path):
+    """Issue 15: the Game recall page carries the selected round as the table looked
+    (the dealer's and the station's cards, stakes, outcomes and returns, credits before
+    and after, the decisions in order); Down steps to an older round, Up to a newer."""
+    eng = _engine(tmp_path / "j.db", GameSettings(recall_depth=20))
+    eng.step(NoteStacked(1, 10_000, "b"))
+    _play(eng, 12)
+    view = _page(eng, "recall")
+    entries = eng.store.recall(0, 20)
+    assert len(entries) == 12 and view.recall is not None
+    r = view.recall
+    assert (r.index, r.count, r.round_id) == (1, 12, entries[0].round_id)
+    assert r.dealer.cards == entries[0].result["dealer"]["cards"]
+    hand = entries[0].result["spots"][0]["hands"][0]
+    assert r.table.spots[0].hands[0].cards == hand["cards"]
+    assert r.table.spots[0].hands[0].returned_minor == hand["returned"]
+    assert (r.credits_before_minor, r.credits_after_minor) == \
+        (entries[0].credits_before_minor, entries[0].credits_after_minor)
+    assert r.steps == entries[0].steps and r.table.credits_minor == r.credits_after_minor
+    for _ in range(3):
+        eng.step(IntentReceived(1, "menu_down"))
+    r = eng.snapshot.maintenance.recall
+    assert (r.index, r.round_id) == (4, entries[3].round_id)
+    assert r.credits_after_minor == entries[3].credits_after_minor
+    eng.step(IntentReceived(1, "menu_up"))
+    assert eng.snapshot.maintenance.recall.index == 3
+    eng.step(IntentReceived(1, "menu_back"))
+    assert eng.snapshot.maintenance.recall is None

@@ -16,6 +16,7 @@ from cabinet.protocol.snapshot import (
     HandpayView,
     HandView,
     MaintenanceView,
+    RecallView,
     Snapshot,
     SpotView,
     StationView,
@@ -358,6 +359,32 @@ MAINT_EXPORT = _maint(99, "export", "Export audit report", [
     "Written to /media/cabinet/AUDIT/audit-0001-20270115-080000.csv"],
     ["Write the audit report"], level="technician")
 
+# issue 15: a recalled round drawn as the table looked (american, a split and a double)
+_RECALL = RecallView(
+    round_id=412, station=1, index=2, count=10, when="01-15 08:00:00",
+    dealer=DealerView(cards=["8C", "5S", "QH"], total_text="BUST"),
+    table=StationView(station=1, credits_minor=12_000, bet_minor=2_000, win_minor=4_000, spots=[
+        SpotView(spot=1, bet_minor=500, hands=[
+            HandView(cards=["KS", "QC", "AS"], stake_minor=1_000, total_text="21", outcome="win",
+                     returned_minor=2_000, doubled=True, from_split=True),
+            HandView(cards=["KD", "9C", "AH"], stake_minor=500, total_text="20", outcome="win",
+                     returned_minor=1_000, from_split=True)]),
+        SpotView(spot=2, bet_minor=500, hands=[
+            HandView(cards=["AH", "3H"], stake_minor=500, total_text="14", outcome="win",
+                     returned_minor=1_000)])]),
+    credits_before_minor=10_000, credits_after_minor=12_000, wagered_minor=2_000,
+    returned_minor=4_000,
+    steps=["play seat 1 spot 1 hand 1: split", "play seat 1 spot 1 hand 1: double",
+           "play seat 1 spot 1 hand 2: hit", "play seat 1 spot 1 hand 2: stand",
+           "play seat 1 spot 2 hand 1: stand"])
+MAINT_RECALL = Snapshot(
+    seq=100, mode="maintenance", variant="american", variant_name="American Blackjack",
+    table_texts=["BLACKJACK PAYS 3 TO 2", "DEALER MUST STAND ON ALL 17", "INSURANCE PAYS 2 TO 1"],
+    chip_values_minor=[100, 500, 2_500, 10_000], spots_per_station=3,
+    maintenance=MaintenanceView(page="recall", title="Game recall", lines=["RECALL MODE"],
+                                items=[f"Round {412 - i}" for i in range(10)], selected=1,
+                                level="attendant", recall=_RECALL))
+
 ATTRACT = classic(seq=1, mode="attract", message="",
                   stations=[StationView(station=1, credits_minor=0)])
 
@@ -411,6 +438,7 @@ CASES: list[Case] = [
     Case("maintenance_bills", MAINT_BILLS),
     Case("maintenance_events", MAINT_EVENTS),
     Case("maintenance_export", MAINT_EXPORT),
+    Case("maintenance_recall", MAINT_RECALL),
     # issue 10.6: the key turned mid-round
     Case("multi_maintenance_after_round", msgspec.structs.replace(
         MULTI_PLAY, message="Seat 2: hit or stand? \u00b7 Maintenance after this round")),

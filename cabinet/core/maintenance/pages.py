@@ -16,6 +16,7 @@ from cabinet.core.maintenance import entry, history, pin
 from cabinet.core.maintenance.event_log import EVENT_LOG_DEPTH, EVENT_LOG_HIDDEN, event_line
 from cabinet.core.maintenance.meters_page import meters_lines
 from cabinet.core.maintenance.ram_clear import ram_clear_lines
+from cabinet.core.maintenance.recall_view import recall_view
 from cabinet.core.maintenance.settings_editor import SETTING_CHOICES, setting_items
 from cabinet.core.settings import MENU_ENTRY
 from cabinet.protocol.money import fmt_money as money
@@ -35,6 +36,7 @@ HINT = "Up/Down: choose   Select: open or change   Back: return   Key off: leave
 PAGE_LINES = 16
 #: The Faults page's one item: every device reports its state again (issue 10.1).
 FAULTS_ITEM = "Re-check devices, clear engine faults"
+RECALL_HINT = "Up: newer round   Down: older round   Back: return   Key off: leave"
 EVENTS_HINT = "Select: next filter   Up/Down: pages   Back: return   Key off: leave"
 ENTRY_HINT = "Up/Down: character   Select: type it   Back: cancel   Touch a key to type it"
 DEVICE_TEST_HINT = ("Buttons are only shown here   Cash Out twice (within 1 s) or BACK: "
@@ -81,9 +83,16 @@ def view(cab: MaintenanceContext) -> MaintenanceView:
         more = "Down: more" if last < len(lines) else "Up: back"
         lines = shown + [f"-- lines {first + 1}-{last} of {len(lines)} ({more}) --"]
     hint = ENTRY_HINT if m.entry is not None else DEVICE_TEST_HINT \
-        if m.page == "device_test" else EVENTS_HINT if m.page == "events" else HINT
+        if m.page == "device_test" else EVENTS_HINT if m.page == "events" else \
+        RECALL_HINT if m.page == "recall" else HINT
+    recall = None
+    if m.page == "recall" and m.entry is None:
+        entries = cab.history.recall(0, cab.s.settings.recall_depth)
+        if entries:
+            i = min(m.selected, len(entries) - 1)
+            recall = recall_view(entries[i], i + 1, len(entries))
     return MaintenanceView(page=m.page, title=title, lines=lines, items=items,
-                           selected=m.selected, hint=hint, level=m.level)
+                           selected=m.selected, hint=hint, level=m.level, recall=recall)
 
 
 def page_lines(cab: MaintenanceContext) -> tuple[str, list[str]]:
