@@ -179,6 +179,7 @@ class Snapshot(msgspec.Struct, tag="snapshot", tag_field="type", frozen=True, kw
             ``printing``, ``ram_error``; ``overlay_text`` says why.
         table_texts: printed on the felt ("BLACKJACK PAYS 3 TO 2"...).
         help_lines: the variant's rules in words, from its ``RuleSet``.
+        volume_percent, attract_sound: the operator's sound settings (issue 15).
         program_id, program_digest: the installed program and the SHA-256 of
             its manifest (``cabinet.shell.manifest``); the digest is ``""`` when the
             program is unverified (no manifest).
@@ -206,3 +207,5 @@ class Snapshot(msgspec.Struct, tag="snapshot", tag_field="type", frozen=True, kw
     spots_per_station: int = 1
     program_id: str = ""
     program_digest: str = ""
+    volume_percent: int = 70
+    attract_sound: bool = True

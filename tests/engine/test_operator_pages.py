@@ -332,3 +332,10 @@ def test_recall_is_drawn_from_a_table_view_and_steps_through_the_rounds(tmp_path
     assert eng.snapshot.maintenance.recall.index == 3
     eng.step(IntentReceived(1, "menu_back"))
     assert eng.snapshot.maintenance.recall is None
+
+
+def test_the_sound_settings_are_in_the_snapshot():
+    """Issue 15: volume and attract sound go to the UI with every snapshot."""
+    rig = Rig(GameSettings(volume_percent=35, attract_sound=False))
+    snap = rig.cab.snapshot(1)
+    assert (snap.volume_percent, snap.attract_sound) == (35, False)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import msgspec
 import pygame
 import pytest
 
@@ -64,3 +65,14 @@ def test_every_menu_row_and_entry_key_is_a_touch_target(renderer: Renderer,
             if "Enter" in case.maintenance.items else None
         if enter is not None:
             assert hit_test(enter.rect.center, hits) is enter
+
+
+def test_the_volume_and_attract_sound_settings_reach_the_ui() -> None:
+    """Issue 15: the snapshot carries the operator's volume and attract sound; the UI
+    plays at that volume and keeps the attract loop silent when its sound is off."""
+    from ui.sound import sound_volume
+    base = Snapshot(seq=1, mode="betting", variant="classic", variant_name="Classic Blackjack",
+                    volume_percent=40, attract_sound=False)
+    assert sound_volume(base) == 0.4
+    assert sound_volume(msgspec.structs.replace(base, mode="attract")) == 0.0
+    assert sound_volume(msgspec.structs.replace(base, mode="attract", attract_sound=True)) == 0.4
