@@ -14,7 +14,7 @@ from cabinet.core.events import DoorChanged, IntentReceived, KeyChanged, NoteSta
 from cabinet.core.machine import new_state
 from cabinet.core.maintenance import MAIN_ITEMS
 from cabinet.core.maintenance.pin import DEFAULT_PIN, hash_pin, lockout_s
-from cabinet.protocol.ipc import ACTIONS
+from cabinet.protocol.ipc import ACTIONS, decode
 from cabinet.shell.engine import Engine
 from cabinet.shell.store import Store
 
@@ -83,6 +83,12 @@ def test_no_ipc_message_enters_the_menu_without_the_key():
     type_pin(rig_send(rig))
     assert rig.cab.s.maintenance is None and rig.cab.s.settings == settings
     assert not any(e.kind.startswith(("maintenance", "pin")) for e in _journal(rig.effects))
+    # as the UI socket delivers them: decoded IPC lines, then the engine's intent
+    for n in range(13):
+        msg = decode(b'{"type":"intent","station":1,"action":"menu_pick","value":%d}' % n)
+        eff = rig.cab.handle(IntentReceived(msg.station, msg.action, msg.value))
+        assert rig.cab.s.maintenance is None
+        assert not _journal(eff)
 
 
 def test_no_path_lets_the_attendant_change_a_setting_move_money_or_clear_ram():
