@@ -10,7 +10,7 @@ table's own buttons are not touch targets here.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 import msgspec
 import pygame
@@ -18,10 +18,16 @@ import pygame
 from cabinet.protocol.money import fmt_money
 from cabinet.protocol.snapshot import RecallView, Snapshot
 from ui import theme
+from ui.layout import Layout
 from ui.widgets import Painter
 
-if TYPE_CHECKING:
-    from ui.render import Renderer
+
+class TableDrawer(Protocol):
+    """What the recall scene needs of ``ui.render.Renderer``: the felt and the table."""
+
+    def felt_for(self, L: Layout, s: Snapshot) -> pygame.Surface: ...
+
+    def table(self, p: Painter, s: Snapshot, now_ms: int) -> None: ...
 
 
 def table_snapshot(s: Snapshot, r: RecallView) -> Snapshot:
@@ -32,7 +38,7 @@ def table_snapshot(s: Snapshot, r: RecallView) -> Snapshot:
         spots_per_station=max(1, len(r.table.spots)))
 
 
-def draw(p: Painter, s: Snapshot, r: RecallView, renderer: Renderer, now_ms: int) -> None:
+def draw(p: Painter, s: Snapshot, r: RecallView, renderer: TableDrawer, now_ms: int) -> None:
     """Draw recalled round ``r`` full screen."""
     L = p.L
     table = table_snapshot(s, r)
