@@ -35,7 +35,7 @@ EVENT_FILTERS: dict[str, frozenset[str] | None] = {
                        "maintenance_requested", "maintenance_entry_cancelled",
                        "settings_changed", "settings_refused", "ram_clear", "ram_clear_refused",
                        "pin_accepted", "pin_wrong", "pin_lockout", "pin_changed",
-                       "pin_refused_locked", "menu_refused", "audit_export",
+                       "menu_pin_asked", "audit_export",
                        "audit_exported"}),
     "power": frozenset({"power_up", "clock_jump", "display_shown"}),
 }
