@@ -179,14 +179,19 @@ def test_the_settings_encoding_is_unchanged():
         b'"voucher_limit_minor":120000,"jackpot_limit_minor":120000,"voucher_expiry_days":30,'
         b'"venue_name":"Demo Casino","machine_number":"0001","recall_depth":10,'
         b'"currency_symbol":"$","game_limits":{}}')
-    assert msgspec.json.encode(GameSettings()) == old_default
+    # issue 15 appended the venue address, volume and attract sound; an old journal's
+    # settings decode to the same values with those at their defaults
+    assert msgspec.json.encode(GameSettings()) == old_default[:-1] + (
+        b',"venue_address_1":"","venue_address_2":"","volume_percent":70,'
+        b'"attract_sound":true}')
+    assert msgspec.json.decode(old_default, type=GameSettings) == GameSettings()
     custom = GameSettings(variant="american", stations=2, spots_per_station=3, min_bet_minor=500,
                           chip_values_minor=(100, 500),
                           game_limits={"classic": GameLimits(min_bet_minor=200)})
     text = msgspec.json.encode(custom)
     assert text.startswith(b'{"variant":"american","stations":2,"spots_per_station":3,'
                            b'"min_bet_minor":500,"max_bet_minor":null,')
-    assert text.endswith(b'"game_limits":{"classic":{"min_bet_minor":200}}}')
+    assert b'"game_limits":{"classic":{"min_bet_minor":200}},' in text
     assert msgspec.json.decode(text, type=GameSettings) == custom
 
 

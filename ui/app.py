@@ -26,7 +26,7 @@ from ui.client import EngineClient, Link
 from ui.devkeys import DevKeys
 from ui.input import InputContext, LocalAction, map_event
 from ui.render import Renderer
-from ui.sound import Sounds
+from ui.sound import Sounds, sound_volume
 from ui.widgets import HitBox
 
 log = logging.getLogger(__name__)
@@ -133,6 +133,7 @@ class App:
             old = self.snapshot
             if old is not None and newest.seq < old.seq:
                 old = None  # the engine restarted: draw afresh
+            self.sounds.volume = sound_volume(newest)        # issue 15: the operator's settings
             for name in self.anim.on_snapshot(old, newest, now_ms):
                 self.sounds.play(name)
             changed_scene = old is None or (old.mode, old.overlay) != (newest.mode, newest.overlay)

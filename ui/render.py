@@ -30,7 +30,7 @@ from ui.layout import (
     balanced_rows,
 )
 from ui.money import fmt_credits
-from ui.scenes import attract, maintenance, overlays
+from ui.scenes import attract, maintenance, overlays, recall
 from ui.scenes import help as help_scene
 from ui.widgets import Art, HitBox, Painter
 
@@ -198,7 +198,11 @@ class Renderer:
             overlays.draw_panel(p, "CONNECTING", ["Waiting for the game engine\u2026"], theme.GOLD, now_ms)
             return p.hits
         modal = False
-        if snapshot.mode == "maintenance" and snapshot.maintenance is not None:
+        if snapshot.mode == "maintenance" and snapshot.maintenance is not None \
+                and snapshot.maintenance.recall is not None:      # issue 15: drawn as a table
+            recall.draw(p, snapshot, snapshot.maintenance.recall, self, now_ms)
+            modal = True
+        elif snapshot.mode == "maintenance" and snapshot.maintenance is not None:
             maintenance.draw(p, snapshot.maintenance)
             modal = True
         elif snapshot.mode == "attract":
@@ -216,6 +220,14 @@ class Renderer:
                                 ["Play suspended \u2014 reconnecting\u2026",
                                  "Your credits and bets are safe."], theme.DANGER, now_ms, dim=True)
         return p.hits
+
+    def felt_for(self, L: Layout, s: Snapshot) -> pygame.Surface:
+        """The felt of ``s`` (for the recall scene, which draws a past round's table)."""
+        return self._felt_for(L, s)
+
+    def table(self, p: Painter, s: Snapshot, now_ms: int) -> None:
+        """Draw the table of ``s`` at rest (the recall scene)."""
+        self._table(p, s, now_ms, None)
 
     # -- background ----------------------------------------------------------
 

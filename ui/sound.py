@@ -16,6 +16,8 @@ from pathlib import Path
 
 import pygame
 
+from cabinet.protocol.snapshot import Snapshot
+
 log = logging.getLogger(__name__)
 
 RATE = 22_050
@@ -104,6 +106,8 @@ class Sounds:
 
     def __init__(self, enabled: bool = True) -> None:
         self._sounds: dict[str, pygame.mixer.Sound] = {}
+        #: 0.0-1.0, from the operator's settings (``sound_volume``).
+        self.volume = 1.0
         if not enabled:
             return
         missing = _sound_card_missing() if not pygame.mixer.get_init() else None
@@ -134,8 +138,17 @@ class Sounds:
     def play(self, name: str) -> None:
         """Play a sound by name; unknown names and a missing mixer are ignored."""
         s = self._sounds.get(name)
-        if s is not None:
+        if s is not None and self.volume > 0:
             try:
+                s.set_volume(self.volume)
                 s.play()
             except pygame.error:
                 pass
+
+
+def sound_volume(snapshot: Snapshot) -> float:
+    """The volume the operator set (issue 15: ``volume_percent``), 0.0-1.0; silent in
+    the attract loop when its sound is off (``attract_sound``)."""
+    if snapshot.mode == "attract" and not snapshot.attract_sound:
+        return 0.0
+    return max(0, min(100, snapshot.volume_percent)) / 100

@@ -1,17 +1,19 @@
 """Access levels at the cabinet: who may do what in the maintenance menu.
 
-Owns: the levels and how the cabinet's switches grant them. Pure.
+Owns: the levels, how they are reached, and which menu pages and acts need
+which level (issue 15 "The operator menu"). Pure.
 
-- ``ATTENDANT``: the operator key is on (the menu, handpay reset, settings).
-- ``TECHNICIAN``: the key is on *and* the main or logic door is open, as on
-  commercial cabinets where a RAM clear needs access to the logic board
+- ``ATTENDANT``: the operator key is on (meters, recall, event log, history,
+  handpay reset, fault clear, device test, host page).
+- ``TECHNICIAN``: the key is on *and* the technician PIN was typed on this
+  visit of the menu (``cabinet.core.maintenance.pin``): settings, RAM clear,
+  PIN change, export. Turning the key off ends the visit and the level.
+- A RAM clear further needs the main or logic door open (``RAM_CLEAR_DOORS``),
+  as on commercial cabinets where it needs logic-board access
   (research/cabinet-features.md "RAM clear": "a deliberate, authorized act
   (logic-area access or equivalent)"; "Access control": key switches or cards
-  with levels). A RAM clear that would erase credits or a pending handpay, or
-  with outstanding vouchers, needs this level.
-
-No PIN exists yet: the later attendant/technician PIN work extends ``level``
-(a PIN entered in the menu raises the level) and keeps these names.
+  with levels). The stricter rule of issues 10.2 / 11.12 is kept: the PIN
+  *and* the door.
 """
 
 from __future__ import annotations
@@ -28,32 +30,44 @@ class Level(IntEnum):
     TECHNICIAN = 2
 
 
-#: Doors whose opening (with the key on) grants the technician level.
-TECHNICIAN_DOORS = frozenset({"main", "logic"})
+#: Doors one of which must be open (besides the technician level) for a RAM clear.
+RAM_CLEAR_DOORS = frozenset({"main", "logic"})
+#: Kept for callers of the issue 10.2 name.
+TECHNICIAN_DOORS = RAM_CLEAR_DOORS
 
-#: How each level is reached, for the confirm pages and the README.
+#: Menu pages (``MAIN_ITEMS`` keys) that need the technician level; every other
+#: page is the attendant's and only reads (or clears a fault / resets a handpay).
+TECHNICIAN_PAGES = frozenset({"settings", "ram_clear", "pin_change", "export"})
+
+#: How each level is reached, for the pages and the README.
 HOW = {
     Level.ATTENDANT: "operator key on",
-    Level.TECHNICIAN: "operator key on and the main or logic door open",
+    Level.TECHNICIAN: "operator key on and the technician PIN",
 }
+#: How a RAM clear is reached.
+RAM_CLEAR_HOW = "technician PIN and the main or logic door open"
 
 
-def level(key_on: bool, doors_open: Iterable[str]) -> Level:
-    """The access level the switches grant now.
+def level(key_on: bool, pin_ok: bool = False) -> Level:
+    """The access level now.
 
     Args:
         key_on: the operator key switch.
-        doors_open: names of the open doors (``main``, ``cashbox``, ``logic``).
+        pin_ok: the technician PIN was accepted on this visit of the menu
+            (``MaintState.level == "technician"``).
 
     Returns:
-        ``Level.NONE`` without the key, ``Level.TECHNICIAN`` with the key and a
-        door of ``TECHNICIAN_DOORS`` open, else ``Level.ATTENDANT``.
+        ``Level.NONE`` without the key, ``Level.TECHNICIAN`` with the key and the
+        PIN, else ``Level.ATTENDANT``.
     """
     if not key_on:
         return Level.NONE
-    if TECHNICIAN_DOORS & set(doors_open):
-        return Level.TECHNICIAN
-    return Level.ATTENDANT
+    return Level.TECHNICIAN if pin_ok else Level.ATTENDANT
+
+
+def ram_clear_door_open(doors_open: Iterable[str]) -> bool:
+    """A door of ``RAM_CLEAR_DOORS`` is open (``doors_open``: names of the open doors)."""
+    return bool(RAM_CLEAR_DOORS & set(doors_open))
 
 
 def name(lv: Level) -> str:

@@ -31,6 +31,10 @@ class History(Protocol):
 
     def events(self, limit: int) -> list[dict[str, Any]]: ...
 
+    def events_of(self, kinds: frozenset[str], limit: int) -> list[dict[str, Any]]:
+        """The newest ``limit`` events of one of ``kinds``, newest first (issue 15)."""
+        ...
+
     def vouchers(self, limit: int) -> list[VoucherRecord]: ...
 
     def outstanding_vouchers(self) -> list[VoucherRecord]: ...
@@ -40,11 +44,15 @@ class MaintenanceContext(Protocol):
     """What the operator menu reads and does (``cabinet.core.maintenance``):
     the critical state, the rules in force, the journal's history, the fault
     lines and program identity; it changes the cabinet only by ``apply_settings``
-    and ``ram_clear`` (and through ``s``'s menu fields)."""
+    and ``ram_clear`` (and through ``s``'s menu fields). ``rng``: the shell's random
+    source (a PIN's salt); ``secret``: the digits of a PIN being typed, in memory
+    only (never journaled, issue 15)."""
 
     s: CabinetState
     rules: RuleSet
     history: History
+    rng: RandomSource
+    secret: str
     program_id: str
     program_digest: str
     host_polls: dict[int, tuple[Any, ...]]
@@ -52,7 +60,8 @@ class MaintenanceContext(Protocol):
 
     def fault_lines(self) -> list[str]: ...
 
-    def apply_settings(self, settings: GameSettings, out: list[Effect]) -> str | None: ...
+    def apply_settings(self, settings: GameSettings, out: list[Effect],
+                       level: str = "") -> str | None: ...
 
     def ram_clear(self, out: list[Effect]) -> None: ...
 

@@ -19,7 +19,8 @@ from cabinet.core.events import (
     PrintFinished,
     Tick,
 )
-from cabinet.core.state import MaintState
+from cabinet.core.maintenance import pin
+from cabinet.core.state import EntryState, MaintState
 
 #: How long a print may take before its outcome counts as unknown.
 PRINT_TIMEOUT_MS = 30_000
@@ -62,16 +63,15 @@ class DoorsMixin(CabinetBase):
             elif s.note_reviews:
                 self._resolve_review(out)
             elif s.maintenance is None and self._may_enter_maintenance():
-                s.maintenance = MaintState(page="settings" if s.needs_config else "main")
-                out.append(Journal("maintenance_enter"))
+                self._enter_menu(out)
             elif s.maintenance is None:
                 # issue 10.6: the menu opens when the round (or the ticket) is over,
                 # if the key is still on; the table says so meanwhile
                 out.append(Journal("maintenance_requested", 0, 0,
                                    {"after": "round" if s.round_open else "ticket"}))
         elif s.maintenance is not None:
-            s.maintenance = None
-            out.append(Journal("maintenance_exit"))
+            level, s.maintenance, self.secret = s.maintenance.level, None, ""
+            out.append(Journal("maintenance_exit", 0, 0, {"level": level}))
 
     def _may_enter_maintenance(self) -> bool:
         """Between rounds, with no ticket printing, no handpay and no note review waiting (research I
@@ -85,8 +85,19 @@ class DoorsMixin(CabinetBase):
         ends, the ticket is out or the last handpay is reset (issue 10.6)."""
         s = self.s
         if s.key_on and s.maintenance is None and self._may_enter_maintenance():
-            s.maintenance = MaintState(page="settings" if s.needs_config else "main")
-            out.append(Journal("maintenance_enter"))
+            self._enter_menu(out)
+
+    def _enter_menu(self, out: list[Effect]) -> None:
+        """The key opens the menu at the attendant level (issue 15); a cabinet that
+        needs its settings asks for the technician PIN first (the Settings page is
+        the technician's)."""
+        s = self.s
+        s.maintenance = MaintState(page="main")
+        self.secret = ""
+        out.append(Journal("maintenance_enter", 0, 0, {"level": "attendant"}))
+        if s.needs_config:
+            s.maintenance.entry = EntryState(kind="pin", then="settings",
+                                             message="Configuration required: technician PIN")
 
     def _on_fault(self, ev: DeviceFaulted, out: list[Effect]) -> None:
         """A shared device's fault (``station`` 0) tilts the cabinet; a station's
@@ -145,6 +156,7 @@ class DoorsMixin(CabinetBase):
             jump = (ev.wall_s - s.wall_s) - (ev.now_ms - s.now_ms) / 1000
             if abs(jump) > CLOCK_JUMP_S:
                 self._clock_jump(s.wall_s, ev.wall_s, jump, out)
+        pin.elapse(s.operator.pin, ev.now_ms)          # the PIN lockout (issue 15)
         s.now_ms = ev.now_ms
         s.wall_s = ev.wall_s
         mode = self.mode
@@ -168,6 +180,9 @@ class DoorsMixin(CabinetBase):
             self._clock_jump(s.wall_s, ev.wall_s, ev.wall_s - s.wall_s, out)
         s.now_ms = ev.now_ms
         s.wall_s = ev.wall_s
+        pin.power_up(s.operator.pin, ev.now_ms)
+        if s.maintenance is not None:       # issue 15: a restart ends the technician's visit
+            pin.end_visit(s.maintenance)
         s.power_ups += 1
         s.games_since_power_up = 0
         out.append(Journal("power_up", 0, 0, {"power_ups": s.power_ups}))

@@ -131,3 +131,13 @@ class Rejected(Effect):
 
     what: str
     reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class ExportAudit(Effect):
+    """Write the audit report (issue 15): ``rows`` as CSV to a USB stick when one is
+    mounted, else the export folder, as ``name`` (``cabinet.shell.audit_export``);
+    the shell answers with ``AuditExported``."""
+
+    name: str
+    rows: tuple[tuple[str, ...], ...]

@@ -242,3 +242,13 @@ class HostLinkConfigured(Event):
     address: int
     port: str
     wall_s: float
+
+
+@dataclass(frozen=True, slots=True)
+class AuditExported(Event):
+    """The audit report of an ``ExportAudit`` was written to ``path`` (``error``
+    ``""``), or could not be (``error`` says why). ``wall_s``: when (Unix seconds)."""
+
+    path: str
+    error: str
+    wall_s: float

@@ -53,8 +53,8 @@ class HostMixin(CabinetBase):
             if not isinstance(eff, Journal):
                 continue
             if eff.kind == "maintenance_enter":
-                self._host_menu_technician = access.level(
-                    s.key_on, s.doors_open) is access.Level.TECHNICIAN
+                # the menu entered with the logic area open is the operator menu
+                self._host_menu_technician = access.ram_clear_door_open(s.doors_open)
             raised = host_events_for(eff, self._host_menu_technician)
             if eff.kind == "power_up" and s.ram_error:   # the journal failed its check
                 raised.append((0, "cmos_ram_error_no_data_recovered", 0))

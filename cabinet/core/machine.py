@@ -37,6 +37,7 @@ from cabinet.core.effects import (
     SetTowerLight,
 )
 from cabinet.core.events import (
+    AuditExported,
     DeviceCleared,
     DeviceFaulted,
     DisplayChanged,
@@ -100,6 +101,9 @@ class _NoHistory:
         return []
 
     def events(self, limit: int) -> list[dict[str, Any]]:
+        return []
+
+    def events_of(self, kinds: frozenset[str], limit: int) -> list[dict[str, Any]]:
         return []
 
     def vouchers(self, limit: int) -> list[VoucherRecord]:
@@ -167,6 +171,9 @@ class Cabinet(BettingMixin, PlayMixin, CashOutMixin, MoneyInMixin, DoorsMixin, H
         #: The host links' live status (issue 13), set by the shell, not journaled:
         #: station -> (polls seen, wall time of the last poll or None), for the Host page.
         self.host_polls: dict[int, tuple[Any, ...]] = {}
+        #: The digits of a PIN being typed in the menu (issue 15): memory only, never
+        #: journaled nor in a snapshot; emptied when the entry ends or the key goes off.
+        self.secret = ""
 
     # -- derived -------------------------------------------------------------------
 
@@ -297,8 +304,10 @@ class Cabinet(BettingMixin, PlayMixin, CashOutMixin, MoneyInMixin, DoorsMixin, H
             st.host.link, st.host.address, st.host.port = h.link, h.address, h.port
             st.host.link_since_s, st.host.next_event_id = h.link_since_s, h.next_event_id
         s.faults = {c: t for c, t in old.faults.items() if c.startswith(("bill_", "printer_"))}
+        s.operator = maintenance.carry_operator(old)       # issue 15: PIN, lifetime meters
         s.needs_config = True
-        s.maintenance = MaintState(page="settings")
+        s.maintenance = MaintState(page="settings", level=old.maintenance.level
+                                   if old.maintenance is not None else "attendant")
         s.key_on = True
         self.round = None
         self._round_unrestorable = False
@@ -306,8 +315,10 @@ class Cabinet(BettingMixin, PlayMixin, CashOutMixin, MoneyInMixin, DoorsMixin, H
         out.append(Journal("ram_clear", 0, sum(summary["credits_minor"].values()), {
             **summary, "access": maintenance.access_name(old)}))
 
-    def apply_settings(self, settings: GameSettings, out: list[Effect]) -> str | None:
-        """Change the game settings between rounds; returns an error message or None."""
+    def apply_settings(self, settings: GameSettings, out: list[Effect],
+                       level: str = "") -> str | None:
+        """Change the game settings between rounds; returns an error message or None.
+        ``level``: the access level that saved them, journaled (issue 15)."""
         from cabinet.core.errors import ConfigError
         if self.s.round_open:
             return "finish the round first"
@@ -334,7 +345,8 @@ class Cabinet(BettingMixin, PlayMixin, CashOutMixin, MoneyInMixin, DoorsMixin, H
         self.s.needs_config = False
         self.round = None
         out.append(Journal("settings_changed", 0, 0, {
-            "old": _settings_dict(old), "new": _settings_dict(settings)}))
+            "old": _settings_dict(old), "new": _settings_dict(settings),
+            **({"level": level} if level else {})}))
         return None
 
     # -- outputs --------------------------------------------------------------------------------
@@ -411,6 +423,7 @@ _HANDLERS: dict[type, Callable[[Cabinet, Any, list[Effect]], None]] = {
     HostEventAcked: Cabinet._on_host_acked,
     HostLinkChanged: Cabinet._on_host_link,
     HostLinkConfigured: Cabinet._on_host_configured,
+    AuditExported: lambda cab, ev, out: maintenance.audit_exported(cab, ev, out),
 }
 
 __all__ = ["ACCEPTS", "Cabinet", "Meters", "new_state"]

@@ -45,6 +45,8 @@ VenueName = Annotated[str, Meta(min_length=1, max_length=40, pattern=r"\S",
                                  description="1-40 characters, not all blank")]
 MachineNumber = Annotated[str, Meta(min_length=1, max_length=12, pattern=r"\S",
                                     description="1-12 characters, not all blank")]
+AddressLine = Annotated[str, Meta(max_length=40, description="0-40 characters")]
+VolumePercent = Annotated[int, Meta(ge=0, le=100)]
 
 
 class GameLimits(msgspec.Struct, kw_only=True, frozen=True, omit_defaults=True):
@@ -83,6 +85,9 @@ class GameSettings(msgspec.Struct, kw_only=True, frozen=True):
             cancelled credits": the tax threshold, a setting).
         voucher_expiry_days: how long a printed voucher may be redeemed.
         venue_name, machine_number: printed on every voucher.
+        venue_address_1, venue_address_2: the venue's address lines (issue 15), "" for none.
+        volume_percent: the cabinet's sound volume, 0-100 (issue 15).
+        attract_sound: the attract loop plays its sounds (issue 15).
         recall_depth: rounds kept for game recall per station, 10-100.
         currency_symbol: shown before amounts.
         game_limits: the ``GAME_FIELDS`` saved for the games *not* in play,
@@ -112,6 +117,10 @@ class GameSettings(msgspec.Struct, kw_only=True, frozen=True):
     recall_depth: RecallDepth = 10
     currency_symbol: str = "$"
     game_limits: dict[Variant, GameLimits] = {}
+    venue_address_1: AddressLine = ""
+    venue_address_2: AddressLine = ""
+    volume_percent: VolumePercent = 70
+    attract_sound: bool = True
 
     def limits(self, variant: str) -> GameLimits:
         """The table settings of game ``variant`` (in play or saved for later)."""
@@ -196,29 +205,53 @@ class GameSettings(msgspec.Struct, kw_only=True, frozen=True):
 
 #: The maintenance menu's Settings page, top to bottom: ``(field, label, steps)``.
 #: ``steps`` ``None``: every value the field's annotation allows (its ``Literal``,
-#: its small range, ``None`` first when optional: ``confspec.choices``); else the
-#: steps offered, ``None`` being the game's default, each one inside the field's
-#: range (tests/engine/test_settings_schema.py).
-MENU_SETTINGS: tuple[tuple[str, str, tuple[Any, ...] | None], ...] = (
+#: its small range, ``None`` first when optional: ``confspec.choices``); a tuple:
+#: the steps offered, ``None`` being the game's default, each one inside the
+#: field's range (tests/engine/test_settings_schema.py); a string: the value is
+#: typed (issue 15), ``money`` (an amount, "12.50"), ``money_list`` ("1,5,25"),
+#: ``number`` or ``text``, and checked against the field's annotation.
+MENU_SETTINGS: tuple[tuple[str, str, tuple[Any, ...] | str | None], ...] = (
     ("variant", "Game", None),
     ("stations", "Stations", None),
     ("spots_per_station", "Spots per station", None),
-    ("min_bet_minor", "Minimum bet", (None, 100, 200, 500, 1_000, 2_500)),
-    ("max_bet_minor", "Maximum bet", (None, 5_000, 10_000, 25_000, 50_000, 100_000)),
+    ("min_bet_minor", "Minimum bet", "money"),
+    ("max_bet_minor", "Maximum bet", "money"),
+    ("bet_step_minor", "Bet step", "money"),
+    ("chip_values_minor", "Chips", "money_list"),
+    ("bet_timer_s", "Bet timer (s)", "number"),
+    ("decision_timer_s", "Decision timer (s)", "number"),
     ("penetration_percent", "Cut card", (None, 50, 60, 70, 75, 80, 85)),
-    ("voucher_limit_minor", "Voucher limit", (50_000, 120_000, 300_000)),
-    ("jackpot_limit_minor", "Jackpot handpay limit", (120_000, 200_000, 500_000)),
-    ("credit_limit_minor", "Credit limit", (100_000, 300_000, 500_000)),
-    ("voucher_expiry_days", "Voucher expiry (days)", (7, 30, 90, 365)),
+    ("credit_limit_minor", "Credit limit", "money"),
+    ("voucher_limit_minor", "Voucher limit", "money"),
+    ("jackpot_limit_minor", "Jackpot handpay limit", "money"),
+    ("voucher_expiry_days", "Voucher expiry (days)", "number"),
+    ("denominations_minor", "Bills accepted", "money_list"),
+    ("venue_name", "Venue name", "text"),
+    ("venue_address_1", "Venue address 1", "text"),
+    ("venue_address_2", "Venue address 2", "text"),
+    ("machine_number", "Machine number", "text"),
+    ("recall_depth", "Recall depth (rounds)", "number"),
+    ("volume_percent", "Volume (%)", "number"),
+    ("attract_sound", "Attract sound", (True, False)),
 )
+#: Settings that change the money rules: saved only with no credits on the cabinet
+#: (issue 15 "only with zero credits where it changes money rules").
+MONEY_RULE_SETTINGS = frozenset({
+    "variant", "stations", "credit_limit_minor", "voucher_limit_minor", "jackpot_limit_minor",
+    "voucher_expiry_days", "denominations_minor"})
+#: The typed rows: field -> ``money``, ``money_list``, ``number`` or ``text``.
+MENU_ENTRY: dict[str, str] = {k: s for k, _, s in MENU_SETTINGS if isinstance(s, str)}
 
 
 def menu_choices() -> list[tuple[str, str, list[Any]]]:
     """``MENU_SETTINGS`` with every ``None`` steps filled from ``GameSettings``'
-    annotations: ``[(field, label, [value, ...]), ...]``."""
+    annotations: ``[(field, label, [value, ...]), ...]``; a typed row has ``[]``."""
     types = get_type_hints(GameSettings, include_extras=True)
-    out = []
+    out: list[tuple[str, str, list[Any]]] = []
     for key, label, steps in MENU_SETTINGS:
+        if isinstance(steps, str):
+            out.append((key, label, []))
+            continue
         values = list(steps) if steps is not None else choices(types[key])
         assert values, f"{key}: its annotation allows too many values to list"
         out.append((key, label, values))

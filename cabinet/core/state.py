@@ -151,12 +151,69 @@ class PrintingState(msgspec.Struct, kw_only=True):
     started_ms: int
 
 
+class EntryState(msgspec.Struct, kw_only=True):
+    """A value being typed in the menu with the panel buttons or by touch (issue 15).
+
+    ``kind``: ``pin`` (the technician PIN, to open ``then``), ``pin_new`` /
+    ``pin_confirm`` (a new PIN, twice), ``setting`` (the value of setting ``key``).
+    ``text``: what is typed so far; for a PIN it stays ``""`` here (the digits
+    live only in the engine's memory, never in the journal: ``Cabinet.secret``).
+    ``pin_hash_hex``, ``pin_salt_hex``: the new PIN's hash while it is confirmed.
+    ``row``: the page's row selected again when the entry ends.
+    """
+
+    kind: str
+    key: str = ""
+    then: str = ""
+    row: int = 0
+    text: str = ""
+    message: str = ""
+    pin_hash_hex: str = ""
+    pin_salt_hex: str = ""
+
+
+class PinState(msgspec.Struct, kw_only=True):
+    """The technician PIN (issue 15): only a salted ``hashlib.scrypt`` hash is kept.
+
+    ``hash_hex`` ``""``: the factory default PIN is in force (it must be changed
+    at its first use). ``failures``: wrong PINs in a row; ``lockouts``: lockouts
+    since the last right PIN (each one lasts longer); ``lock_left_ms``: what is
+    left of the lockout, counted down a second at a time by the shell's clock ticks
+    (``Tick``; ``lock_mark_ms``: the monotonic time of the last count), so it
+    survives a restart (journaled; time powered off does not count) and a
+    wall-clock jump.
+    """
+
+    salt_hex: str = ""
+    hash_hex: str = ""
+    failures: int = 0
+    lockouts: int = 0
+    lock_left_ms: int = 0
+    lock_mark_ms: int = 0
+
+
+class OperatorState(msgspec.Struct, kw_only=True):
+    """What a RAM clear keeps for the operator (issue 15): the PIN, the meters
+    before the RAM clears (``carried``: station -> meter -> value, for the lifetime
+    RTP), and the last audit export (``exported_wall_s``, ``export_base``: the
+    meters then, station -> meter -> value, for the period's figures)."""
+
+    pin: PinState = msgspec.field(default_factory=PinState)
+    carried: dict[str, dict[str, int]] = {}
+    ram_clears: int = 0
+    last_ram_clear_wall_s: float = 0.0
+    exported_wall_s: float = 0.0
+    export_base: dict[str, dict[str, int]] = {}
+
+
 class MaintState(msgspec.Struct, kw_only=True):
     """Where the operator is in the maintenance menu.
 
     ``pressed``: the buttons pressed on this visit of the Device test page
     (player-facing names, first press order); ``cash_out_ms``: when Cash Out
     was last pressed there (a second press within 1 s leaves the page).
+    ``level``: ``attendant`` or ``technician`` (the PIN typed on this visit);
+    ``entry``: a value being typed; ``filter``: the Event log's kind filter.
     """
 
     page: str = "main"
@@ -166,6 +223,9 @@ class MaintState(msgspec.Struct, kw_only=True):
     draft: dict[str, Any] = {}
     pressed: list[str] = []
     cash_out_ms: int | None = None
+    level: str = "attendant"
+    entry: EntryState | None = None
+    filter: str = "all"
 
 
 class CabinetState(msgspec.Struct, kw_only=True):
@@ -216,3 +276,5 @@ class CabinetState(msgspec.Struct, kw_only=True):
     clock_adjust_s: float = 0.0
     #: The casino host's clock minus ours, in seconds, as last sent (SAS 0x7F, issue 13).
     host_clock_offset_s: float = 0.0
+    #: The PIN, the meters' lifetime and the last export: kept by a RAM clear (issue 15).
+    operator: OperatorState = msgspec.field(default_factory=OperatorState)

@@ -124,6 +124,7 @@ def build_snapshot(cab: ViewContext, seq: int) -> Snapshot:
         chip_values_minor=list(r.chip_values_minor), min_bet_minor=r.min_bet_minor,
         max_bet_minor=r.max_bet_minor, spots_per_station=r.max_spots_per_seat,
         program_id=cab.program_id, program_digest=cab.program_digest,
+        volume_percent=s.settings.volume_percent, attract_sound=s.settings.attract_sound,
     )
 
 

@@ -35,7 +35,7 @@ MAX_LINE_BYTES = 65_536
 ACTIONS = frozenset({
     "deal", "hit", "stand", "double", "split", "insure", "decline",
     "bet_up", "bet_down", "chip", "place", "undo", "clear", "rebet", "new_game",
-    "cash_out", "help", "menu_up", "menu_down", "menu_select", "menu_back",
+    "cash_out", "help", "menu_up", "menu_down", "menu_select", "menu_back", "menu_pick",
 })
 
 
@@ -62,7 +62,8 @@ class Intent(msgspec.Struct, tag="intent", tag_field="type", frozen=True, kw_onl
         station: station (seat) number 1-3.
         action: one of ``ACTIONS``.
         value: chip value in minor units for ``chip``, spot number for
-            ``place``; ``None`` otherwise.
+            ``place``, the touched row's index for ``menu_pick`` (issue 15);
+            ``None`` otherwise.
     """
 
     station: int

@@ -113,8 +113,45 @@ class HandpayView(msgspec.Struct, frozen=True, kw_only=True):
     waiting: int = 0
 
 
+class RecallView(msgspec.Struct, frozen=True, kw_only=True):
+    """One recalled round drawn as the table looked (issue 15 "Game recall").
+
+    Attributes:
+        round_id, station: which round, at which station.
+        index, count: this is round ``index`` (1 = the newest) of the ``count`` kept.
+        when: local date and time of the round, as text.
+        dealer: the dealer's cards as they ended (all face up).
+        table: the station as it ended: its spots, hands (cards, stakes, outcomes,
+            returns) and the credit meter after the round.
+        credits_before_minor, credits_after_minor, wagered_minor, returned_minor,
+        insurance_minor, jackpot_handpay_minor: the round's money.
+        steps: every card dealt and decision taken, in order.
+        voided: the round was voided (nothing paid).
+    """
+
+    round_id: int
+    station: int
+    index: int
+    count: int
+    when: str
+    dealer: DealerView
+    table: StationView
+    credits_before_minor: int
+    credits_after_minor: int
+    wagered_minor: int
+    returned_minor: int
+    insurance_minor: int = 0
+    jackpot_handpay_minor: int = 0
+    steps: list[str] = []
+    voided: bool = False
+
+
 class MaintenanceView(msgspec.Struct, frozen=True, kw_only=True):
-    """The operator menu page: a title, body lines and a selectable list."""
+    """The operator menu page: a title, body lines and a selectable list.
+
+    ``level``: ``attendant`` or ``technician`` (issue 15), shown in the header.
+    ``recall``: on the Game recall page, the selected round drawn as a table.
+    """
 
     page: str
     title: str
@@ -122,6 +159,8 @@ class MaintenanceView(msgspec.Struct, frozen=True, kw_only=True):
     items: list[str] = []
     selected: int = 0
     hint: str = ""
+    level: str = ""
+    recall: RecallView | None = None
 
 
 class Snapshot(msgspec.Struct, tag="snapshot", tag_field="type", frozen=True, kw_only=True):
@@ -140,6 +179,7 @@ class Snapshot(msgspec.Struct, tag="snapshot", tag_field="type", frozen=True, kw
             ``printing``, ``ram_error``; ``overlay_text`` says why.
         table_texts: printed on the felt ("BLACKJACK PAYS 3 TO 2"...).
         help_lines: the variant's rules in words, from its ``RuleSet``.
+        volume_percent, attract_sound: the operator's sound settings (issue 15).
         program_id, program_digest: the installed program and the SHA-256 of
             its manifest (``cabinet.shell.manifest``); the digest is ``""`` when the
             program is unverified (no manifest).
@@ -167,3 +207,5 @@ class Snapshot(msgspec.Struct, tag="snapshot", tag_field="type", frozen=True, kw
     spots_per_station: int = 1
     program_id: str = ""
     program_digest: str = ""
+    volume_percent: int = 70
+    attract_sound: bool = True

@@ -27,6 +27,7 @@ import msgspec
 from cabinet.core.context import RandomSource
 from cabinet.core.effects import (
     Effect,
+    ExportAudit,
     Rejected,
     ReturnNote,
     SendCue,
@@ -49,6 +50,7 @@ from cabinet.core.machine import Cabinet, new_state
 from cabinet.core.state import CabinetState
 from cabinet.protocol.ipc import Cue
 from cabinet.protocol.snapshot import Snapshot
+from cabinet.shell.audit_export import export_dir, write_audit
 from cabinet.shell.host_links import HostLinks
 from cabinet.shell.store import Store
 
@@ -200,9 +202,12 @@ class Engine:
             if self.store.committed is not None:
                 self._committed = self.store.committed
         self.handled += 1
+        follow: list[Event] = []
         for eff in effects:
             if isinstance(eff, Rejected):
                 log.info("rejected %s: %s", eff.what, eff.reason)
+            elif isinstance(eff, ExportAudit):          # issue 15: the audit report
+                follow.append(write_audit(eff, export_dir(self.store.path.parent), self.wall_s()))
             elif isinstance(eff, SendCue):
                 self._publish(Cue(name=eff.name, station=eff.station, data=eff.data))
             else:
@@ -211,6 +216,8 @@ class Engine:
                 except Exception:                    # a device error must not stop the loop
                     log.exception("device effect %r failed", eff)
         self._publish_snapshot()
+        for ev in follow:
+            effects = effects + self.step(ev)
         return effects
 
     # -- storage tilt (issue 11.6) ------------------------------------------------------------

@@ -69,6 +69,10 @@ def _build_parser() -> argparse.ArgumentParser:
         if name == "events":
             vp.add_argument("--verify", action="store_true",
                             help="verify the event chain instead; status 1 if broken")
+        if name == "meters":
+            vp.add_argument("--export", metavar="FILE.csv",
+                            help="write the audit report (meters per station, bills by "
+                                 "denomination, handpays) to FILE.csv instead")
         if name != "meters":
             vp.add_argument("--limit", type=int, default=10 if name == "recall" else 50)
         if name == "recall":
@@ -181,6 +185,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         from cabinet.tools import views_cli
         path = Path(args.journal) if args.journal else default_journal()
         try:
+            if args.command == "meters" and args.export:
+                from cabinet.tools import audit_cli
+                return audit_cli.export(path, Path(args.export))
             if args.command == "meters":
                 return views_cli.meters(path, args.json)
             if args.command == "recall":

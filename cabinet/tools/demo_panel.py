@@ -21,6 +21,8 @@ from cabinet.tools.table_client import DemoError, SimControl, TableWatch
 #: guard, ``drivers.gpio_panel``; 0.1 s for Bet+/Bet- and chips); the player waits
 #: a little longer than the longest.
 SAME_BUTTON_GAP_S = 0.3
+#: The technician PIN the demo sets on a new cabinet (issue 15), and the factory PIN.
+DEMO_PIN, FACTORY_PIN = "2580", "0000"
 
 
 class DemoPanel:
@@ -79,12 +81,14 @@ class DemoPanel:
     # -- the operator ------------------------------------------------------------------
 
     def switch_variant(self, variant: str) -> None:
-        """Operator menu: key on, Settings, cycle Game to ``variant``, Save, key off."""
+        """Operator menu: key on, Settings (the technician PIN), cycle Game to ``variant``,
+        Save, key off."""
         self.say(f"demo: operator key on, settings: game -> {variant}")
         self.sim({"cmd": "key", "on": True})
         self.watch.wait_for(lambda s: s.mode == "maintenance", 5.0, "the maintenance menu")
         self.menu_to("Settings")
         self.press("deal")
+        self.technician_pin()
         self.watch.wait_for(lambda s: s.maintenance is not None and s.maintenance.page == "settings",
                             5.0, "the settings page")
         self.menu_to("Game:")
@@ -106,9 +110,28 @@ class DemoPanel:
         self.watch.wait_for(lambda s: s.mode != "maintenance" and s.variant == variant, 5.0,
                             "the table with the new game")
 
+    def technician_pin(self) -> None:
+        """Issue 15: the Settings page asks for the technician PIN: type ``DEMO_PIN``
+        with the panel's buttons; on a new cabinet the factory PIN first, then
+        ``DEMO_PIN`` twice (the forced change)."""
+        m = self.snap.maintenance
+        if m is None or m.title != "Technician PIN":
+            return
+        self.type_digits(DEMO_PIN)
+        m = self.snap.maintenance
+        if m is not None and m.title == "Technician PIN":       # a new cabinet: 0000 first
+            for pin in (FACTORY_PIN, DEMO_PIN, DEMO_PIN):
+                self.type_digits(pin)
+
+    def type_digits(self, digits: str) -> None:
+        """Type ``digits`` and Enter on the menu's PIN keypad with Up/Down and Select."""
+        for d in [*digits, "Enter"]:
+            self.menu_to(d)
+            self.press("deal", timeout_s=5.0)
+
     def menu_to(self, label: str) -> None:
         """Move the menu cursor to the first item starting with ``label`` (Bet+/Hit)."""
-        for _ in range(30):
+        for _ in range(60):
             m = self.snap.maintenance
             if m is None:
                 raise DemoError("not in the maintenance menu")

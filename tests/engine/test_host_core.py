@@ -274,7 +274,10 @@ def test_a_ram_clear_queues_memory_error_reset_and_never_reuses_an_event_id(tmp_
     from cabinet.core.events import IntentReceived
     from cabinet.core.maintenance import MAIN_ITEMS
 
+    from .menu_helpers import rig_send, set_pin, type_pin
+
     rig = Rig()
+    set_pin(rig.cab.s)
     from cabinet.core.events import HostLinkConfigured
 
     rig.cab.handle(HostLinkConfigured(1, 3, "/dev/ttyS1", rig.wall_s))
@@ -284,7 +287,9 @@ def test_a_ram_clear_queues_memory_error_reset_and_never_reuses_an_event_id(tmp_
     before = rig.cab.s.stations[0].host.next_event_id
     for _ in range([k for k, _ in MAIN_ITEMS].index("ram_clear")):
         rig.cab.handle(IntentReceived(1, "menu_down"))
-    for _ in range(3):
+    rig.cab.handle(IntentReceived(1, "menu_select"))
+    type_pin(rig_send(rig))                      # issue 15: the technician PIN
+    for _ in range(2):
         rig.cab.handle(IntentReceived(1, "menu_select"))
     h = rig.cab.s.stations[0].host
     assert [e.name for e in h.queue] == ["memory_error_reset"]

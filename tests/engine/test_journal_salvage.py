@@ -11,7 +11,7 @@ import sys
 
 import pytest
 
-from cabinet.core.events import IntentReceived, KeyChanged, NoteStacked, PowerUp
+from cabinet.core.events import DoorChanged, IntentReceived, KeyChanged, NoteStacked, PowerUp
 from cabinet.core.maintenance import MAIN_ITEMS
 from cabinet.shell.engine import Engine
 from cabinet.shell.store import Store, open_journal
@@ -54,10 +54,14 @@ def _boot(path):
 
 
 def _ram_clear(eng):
+    from .menu_helpers import change_default_pin, eng_send
     eng.step(KeyChanged(True))
     for _ in range([k for k, _ in MAIN_ITEMS].index("ram_clear")):
         eng.step(IntentReceived(1, "menu_down"))
-    for _ in range(3):
+    eng.step(IntentReceived(1, "menu_select"))
+    change_default_pin(eng_send(eng))      # issue 15: a RAM error's fresh state: factory PIN
+    eng.step(DoorChanged("logic", True))   # and the logic door
+    for _ in range(2):
         eng.step(IntentReceived(1, "menu_select"))
 
 

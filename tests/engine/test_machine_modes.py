@@ -21,6 +21,7 @@ from cabinet.core.settings import GameSettings
 from cabinet.core.view import DOOR_CLOSED_NOTICE_MS
 
 from .helpers import Rig
+from .menu_helpers import rig_send, set_pin, type_pin
 
 
 def _start_round(rig):
@@ -102,25 +103,30 @@ def _goto(rig, page_index):
 
 def test_settings_change_is_validated_applied_and_logged():
     rig = Rig()
+    set_pin(rig.cab.s)
     rig.cab.handle(KeyChanged(True))
-    _goto(rig, 5)                                    # Settings
+    _goto(rig, 5)                                    # Settings: the PIN first (issue 15)
+    type_pin(rig_send(rig))
     assert rig.cab.s.maintenance.page == "settings"
     rig.press("menu_select")                         # Game: classic -> classic-multi
     eff = []
-    for _ in range(10):
+    for _ in range(len(rig.cab.snapshot(1).maintenance.items) - 2):
         rig.press("menu_down")
     eff = rig.press("menu_select")                   # Save settings
     assert rig.cab.rules.variant == "classic-multi"
-    assert any(isinstance(e, Journal) and e.kind == "settings_changed" for e in eff)
+    changed = [e for e in eff if isinstance(e, Journal) and e.kind == "settings_changed"]
+    assert changed and changed[0].data["level"] == "technician"
 
 
 def test_invalid_settings_are_refused_with_the_field_named():
     rig = Rig()
+    set_pin(rig.cab.s)
     rig.cab.handle(KeyChanged(True))
     _goto(rig, 5)
+    type_pin(rig_send(rig))
     rig.press("menu_down")                           # Stations: 1 -> 2 (classic seats one)
     rig.press("menu_select")
-    for _ in range(9):
+    for _ in range(len(rig.cab.snapshot(1).maintenance.items) - 3):
         rig.press("menu_down")
     rig.press("menu_select")
     assert rig.cab.s.maintenance.confirm.startswith("Refused: stations")
@@ -129,10 +135,12 @@ def test_invalid_settings_are_refused_with_the_field_named():
 
 def test_ram_clear_needs_confirmation_zeroes_and_forces_configuration():
     rig = Rig()
+    set_pin(rig.cab.s)
     rig.note(2000)
     rig.cab.handle(KeyChanged(True))
     _goto(rig, [k for k, _ in MAIN_ITEMS].index("ram_clear"))
-    rig.cab.handle(DoorChanged("logic", True))       # credits on: technician level (10.2)
+    type_pin(rig_send(rig))                          # technician PIN and the logic door (15)
+    rig.cab.handle(DoorChanged("logic", True))
     rig.press("menu_select")
     assert rig.credits() == 2000                     # armed, not yet done
     eff = rig.press("menu_select")
@@ -144,8 +152,10 @@ def test_ram_clear_needs_confirmation_zeroes_and_forces_configuration():
     rig.note(500)
     assert rig.cab.legal_actions(1) == frozenset()   # no play until configured
     rig.cab.handle(KeyChanged(True))
+    assert rig.cab.s.maintenance.entry.then == "settings"   # the PIN survived the clear
+    type_pin(rig_send(rig))
     assert rig.cab.s.maintenance.page == "settings"
-    for _ in range(11):
+    for _ in range(len(rig.cab.snapshot(1).maintenance.items)):
         rig.press("menu_down")
     rig.press("menu_up")
     rig.press("menu_select")                         # Save settings

@@ -23,6 +23,7 @@ from cabinet.shell.engine import Engine
 from cabinet.shell.store import Store
 
 from .helpers import Rig
+from .menu_helpers import eng_send, rig_send, set_pin, type_pin
 
 WALL = 1_800_000_000.0
 RAM_CLEAR = [k for k, _ in MAIN_ITEMS].index("ram_clear")
@@ -30,7 +31,7 @@ RAM_CLEAR = [k for k, _ in MAIN_ITEMS].index("ram_clear")
 
 def _engine(tmp_path, settings):
     store = Store(tmp_path / "j.db")
-    store.commit(new_state(settings), None, [], WALL)
+    store.commit(set_pin(new_state(settings)), None, [], WALL)
     eng = Engine(store, rng=random.Random(7), clock_ms=lambda: 0, wall_s=lambda: WALL)
     eng.step(PowerUp(0, WALL))
     return eng
@@ -53,12 +54,15 @@ def _open_ram_clear(eng):
     eng.step(KeyChanged(True))
     _press(eng, "menu_down", RAM_CLEAR)
     _press(eng, "menu_select")
+    assert eng.cab.s.maintenance.entry.kind == "pin"     # issue 15: the technician's page
+    type_pin(eng_send(eng))
     assert eng.snapshot.maintenance.page == "ram_clear"
     return eng.snapshot.maintenance
 
 
 def _save_settings(eng):
     eng.step(KeyChanged(True))
+    type_pin(eng_send(eng))                              # needs_config: the PIN first
     assert eng.cab.s.maintenance.page == "settings"
     _press(eng, "menu_down", len(SETTING_CHOICES))
     _press(eng, "menu_select")
@@ -84,13 +88,14 @@ def test_ram_clear_says_what_it_erases_needs_the_technician_and_keeps_outstandin
     assert "1 outstanding voucher ($20.00)" in text
     assert "technician" in text and "logic door" in text
 
-    _press(eng, "menu_select", 3)                  # attendant level: refused, every time
+    _press(eng, "menu_select", 3)                  # the PIN, no door: refused, every time
     assert [st.credits_minor for st in eng.cab.s.stations] == [1_000, 2_000, 5_000]
-    assert any(ln.startswith("Refused:") for ln in eng.snapshot.maintenance.lines)
+    assert "Refused: open the main or logic door first (credits and outstanding vouchers "\
+        "on the cabinet)" in eng.snapshot.maintenance.lines
     kinds = [e["kind"] for e in eng.store.all_events()]
     assert "ram_clear_refused" in kinds and "ram_clear" not in kinds
 
-    eng.step(DoorChanged("logic", True))           # technician level
+    eng.step(DoorChanged("logic", True))           # technician level and the logic door
     _press(eng, "menu_select", 2)                  # arm, confirm
     assert [st.credits_minor for st in eng.cab.s.stations] == [0, 0, 0]
     events = eng.store.all_events()
@@ -101,6 +106,7 @@ def test_ram_clear_says_what_it_erases_needs_the_technician_and_keeps_outstandin
     assert clear[0]["data"]["outstanding_vouchers"] == 1
     assert eng.cab.s.doors_open == ["logic"]        # the door is still physically open
     assert [e["kind"] for e in events] == ["ram_clear"]     # its own record survives
+    assert eng.cab.s.operator.pin.hash_hex                  # and the PIN (issue 15)
 
     eng.step(DoorChanged("logic", False))
     eng.step(KeyChanged(False))
@@ -117,17 +123,23 @@ def test_ram_clear_says_what_it_erases_needs_the_technician_and_keeps_outstandin
     assert eng.cab.s.stations[2].credits_minor == 0
 
 
-def test_ram_clear_of_an_empty_cabinet_needs_only_the_key_and_keeps_its_own_record(tmp_path):
-    """Issue 11.12: with nothing on the cabinet the attendant may clear; the event log
+def test_ram_clear_of_an_empty_cabinet_still_needs_the_pin_and_door_and_keeps_its_record(
+        tmp_path):
+    """Issue 11.12 / 15: with nothing on the cabinet a RAM clear still needs the
+    technician PIN and the main or logic door (the stricter rule kept); the event log
     keeps the clear's own record, dated, after each clear."""
     eng = _engine(tmp_path, GameSettings())
     for _ in range(2):
         page = _open_ram_clear(eng)
         assert "Station 1 credits $0.00" in "\n".join(page.lines)
+        _press(eng, "menu_select")
+        assert "Refused: open the main or logic door first" in eng.snapshot.maintenance.lines
+        eng.step(DoorChanged("main", True))
         _press(eng, "menu_select", 2)
         events = eng.store.all_events()
         assert [(e["kind"], e["wall_s"], e["data"]["access"]) for e in events] == \
-            [("ram_clear", WALL, "attendant")]
+            [("ram_clear", WALL, "technician")]
+        eng.step(DoorChanged("main", False))
         eng.step(KeyChanged(False))
         _save_settings(eng)
 
@@ -160,11 +172,13 @@ def test_the_technician_level_is_checked_again_at_the_confirming_press():
     """Issue 10.2: armed with the logic door open, then the door closed: the confirming
     press is refused and nothing is erased."""
     rig = Rig()
+    set_pin(rig.cab.s)
     rig.note(2_000)
     rig.cab.handle(KeyChanged(True))
     for _ in range(RAM_CLEAR):
         rig.press("menu_down")
     rig.press("menu_select")
+    type_pin(rig_send(rig))
     rig.cab.handle(DoorChanged("logic", True))
     rig.press("menu_select")
     assert rig.cab.s.maintenance.confirm == "armed"
@@ -173,7 +187,7 @@ def test_the_technician_level_is_checked_again_at_the_confirming_press():
     assert rig.credits() == 2_000 and rig.cab.s.maintenance.page == "ram_clear"
     assert [e.kind for e in eff if isinstance(e, Journal)] == ["ram_clear_refused"]
     lines = rig.cab.snapshot(1).maintenance.lines
-    assert "Refused: credits on the cabinet: needs the technician level" in lines
+    assert "Refused: open the main or logic door first (credits on the cabinet)" in lines
 
 
 def test_a_refusal_line_goes_once_the_technician_level_is_reached(tmp_path):
@@ -186,5 +200,5 @@ def test_a_refusal_line_goes_once_the_technician_level_is_reached(tmp_path):
     assert any(line.startswith("Refused:") for line in eng.snapshot.maintenance.lines)
     eng.step(DoorChanged("main", True))
     lines = eng.snapshot.maintenance.lines
-    assert any("Now: technician" in line for line in lines), lines
+    assert any("Now: technician, doors open: main" in line for line in lines), lines
     assert not any(line.startswith("Refused:") for line in lines), lines

@@ -102,10 +102,10 @@ def test_event_log_page_pages_through_events_with_time_and_detail(tmp_path):
         eng.step(IntentReceived(1, "menu_down"))
     eng.step(IntentReceived(1, "menu_select"))                # Event log
     m = eng.snapshot.maintenance
-    assert m.title == "Event log" and len(m.lines) == PAGE_LINES + 1
+    assert m.title == "Event log: all" and len(m.lines) == PAGE_LINES + 1
     when = _time.strftime("%m-%d %H:%M:%S", _time.localtime(1_800_000_000.0))
     # newest first, with time, where and the detail; page views are not listed
-    assert m.lines[0] == f"{when} · maintenance enter · cabinet"
+    assert m.lines[0] == f"{when} · maintenance enter · cabinet · attendant"
     assert m.lines[1] == f"{when} · fault cleared · cabinet · 300 Bill acceptor jam"
     assert m.lines[4] == f"{when} · door open · cabinet · main door"
     assert m.lines[5].startswith(f"{when} · round end · station 1 · ")

@@ -8,11 +8,12 @@ import msgspec
 
 from cabinet.core.events import KeyChanged
 from cabinet.core.maintenance import MAIN_ITEMS, SETTING_CHOICES
-from cabinet.core.settings import GameLimits
+from cabinet.core.settings import MENU_ENTRY, GameLimits
 from cabinet.core.state import CabinetState
 from cabinet.game import preset
 
 from .helpers import Rig
+from .menu_helpers import rig_send, set_pin, type_pin, type_text
 
 SETTINGS = [k for k, _ in MAIN_ITEMS].index("settings")
 ROW = {key: i for i, (key, _, _) in enumerate(SETTING_CHOICES)}
@@ -20,10 +21,12 @@ SAVE = len(SETTING_CHOICES)
 
 
 def _open_settings(rig):
+    set_pin(rig.cab.s)
     rig.cab.handle(KeyChanged(True))
     for _ in range(SETTINGS):
         rig.press("menu_down")
     rig.press("menu_select")
+    type_pin(rig_send(rig))                     # issue 15: the technician's page
     assert rig.cab.s.maintenance.page == "settings"
 
 
@@ -36,8 +39,16 @@ def _go(rig, row):
 
 
 def _set(rig, key, value):
-    """Cycle setting ``key`` until the draft holds ``value``."""
+    """Cycle setting ``key`` until the draft holds ``value`` (a typed row: type it)."""
     _go(rig, ROW[key])
+    if key in MENU_ENTRY:
+        rig.press("menu_select")
+        text = None if value is None else f"{value // 100}.{value % 100:02d}" \
+            if key.endswith("_minor") else str(value)
+        type_text(rig.cab, rig_send(rig), text)
+        assert rig.cab.s.maintenance.entry is None, rig.cab.s.maintenance.entry
+        assert rig.cab.s.maintenance.draft.get(key, getattr(rig.cab.s.settings, key)) == value
+        return
     for _ in range(12):
         if rig.cab.s.maintenance.draft.get(key, getattr(rig.cab.s.settings, key)) == value:
             return

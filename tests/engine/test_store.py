@@ -83,6 +83,8 @@ def test_both_copies_corrupt_is_a_ram_error_only_ram_clear_ends(tmp_path):
     for _ in range([k for k, _ in MAIN_ITEMS].index("ram_clear")):
         eng3.step(IntentReceived(1, "menu_down"))
     eng3.step(IntentReceived(1, "menu_select"))
+    from .menu_helpers import change_default_pin, eng_send
+    change_default_pin(eng_send(eng3))               # a RAM error lost the PIN: factory PIN
     eng3.step(IntentReceived(1, "menu_select"))
     eng3.step(IntentReceived(1, "menu_select"))
     assert not eng3.cab.s.ram_error and eng3.cab.s.needs_config

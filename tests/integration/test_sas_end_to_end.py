@@ -179,7 +179,8 @@ def test_shut_down_disables_play_after_the_round_and_start_up_enables_it(floor):
 
 
 def test_a_ram_clear_is_reported_as_0x3a(floor):
-    """Issue 13: a RAM clear (technician: key + logic door, then the menu) gives 0x3A."""
+    """Issue 13: a RAM clear (technician: key, PIN and logic door, then the menu) gives 0x3A.
+    Issue 15: a new cabinet's factory PIN is changed first (0000, then the new PIN twice)."""
     from cabinet.core.maintenance import MAIN_ITEMS
 
     host, proc = floor
@@ -188,10 +189,16 @@ def test_a_ram_clear_is_reported_as_0x3a(floor):
     proc.sim({"cmd": "door", "door": "logic", "open": True})
     proc.sim({"cmd": "key", "on": True})
     wait_for(lambda: _snap_mode(proc) == "maintenance", 10, "the menu")
-    for _ in range([k for k, _ in MAIN_ITEMS].index("ram_clear")):
-        proc.intent("menu_down")
-        time.sleep(0.05)
-    for _ in range(3):                      # open, arm, confirm
+    proc.intent("menu_pick", [k for k, _ in MAIN_ITEMS].index("ram_clear"))
+    for pin in ("0000", "2468", "2468"):    # the PIN entry's rows: digits 0-9, Delete, Enter
+        for d in pin:
+            proc.intent("menu_pick", int(d))
+            time.sleep(0.05)
+        proc.intent("menu_pick", 11)
+        time.sleep(0.5)
+    wait_for(lambda: (proc.snapshot.get("maintenance") or {}).get("page") == "ram_clear",
+             10, "the RAM clear page")
+    for _ in range(2):                      # arm, confirm
         proc.intent("menu_select")
         time.sleep(0.2)
     wait_for(lambda: "memory_error_reset" in new_since(host, n), 10, "0x3A")

@@ -16,6 +16,7 @@ from cabinet.protocol.snapshot import (
     HandpayView,
     HandView,
     MaintenanceView,
+    RecallView,
     Snapshot,
     SpotView,
     StationView,
@@ -257,42 +258,132 @@ def _american_help() -> Snapshot:
 
 OVERLAY_BASE = CLASSIC_INSURANCE
 
-MAINT = Snapshot(
-    seq=90, mode="maintenance", variant="classic", variant_name="Classic Blackjack",
-    maintenance=MaintenanceView(
-        page="meters", title="Meters",
-        lines=["Money in: $1,250.00", "Money out: $980.00", "Games played: 412", "Games won: 188",
-               "Door opened: 3 times"],
-        items=["Meters", "Recall last rounds", "Device tests", "Settings", "Clear fault", "Exit"],
-        selected=2, hint="UP/DOWN to choose, SELECT to open, BACK to leave"))
+_HINT = "Up/Down: choose   Select: open or change   Back: return   Key off: leave"
+_ENTRY_HINT = "Up/Down: character   Select: type it   Back: cancel   Touch a key to type it"
 
-# issue 10.9: all twelve rows of the settings page, defaults shown as the values in force
-MAINT_SETTINGS = Snapshot(
-    seq=91, mode="maintenance", variant="classic", variant_name="Classic Blackjack",
-    maintenance=MaintenanceView(
-        page="settings", title="Settings", lines=["Changes apply between rounds and are logged."],
-        items=["Game: classic", "Stations: 1", "Spots per station: 1 (default)", "Minimum bet: $5.00",
-               "Maximum bet: $100.00 (default)", "Cut card: shuffle every round (default)",
-               "Voucher limit: $1,200.00", "Jackpot handpay limit: $1,200.00", "Credit limit: $3,000.00",
-               "Voucher expiry (days): 30", "Save settings", "Discard changes"],
-        selected=0, hint="Up/Down: choose   Select: open or change   Back: return   Key off: leave"))
 
-# issues 10.2, 11.12: the RAM clear confirm page, refused at the attendant level
-MAINT_RAM_CLEAR = Snapshot(
-    seq=92, mode="maintenance", variant="classic-multi", variant_name="Classic BlackJack",
-    maintenance=MaintenanceView(
-        page="ram_clear", title="RAM clear",
-        lines=["A RAM clear erases:", "- Station 1 credits $10.00", "- Station 2 credits $20.00",
-               "- Station 3 credits $50.00", "- Pending handpays: none",
-               "- Meters, game recall, bill history and the event log", "It keeps:",
-               "- 1 outstanding voucher ($20.00), redeemable once",
-               "- Its own record in the event log (dated, with what it erased)",
-               "- The settings (save them again before play resumes)",
-               "Needs the technician level (operator key on and the main or logic door open). "
-               "Now: attendant.",
-               "Refused: credits and outstanding vouchers on the cabinet: needs the technician level"],
-        items=["Confirm RAM clear"], selected=0,
-        hint="Up/Down: choose   Select: open or change   Back: return   Key off: leave"))
+def _maint(seq: int, page: str, title: str, lines: list[str], items: list[str] | None = None,
+           selected: int = 0, hint: str = _HINT, level: str = "attendant",
+           variant: str = "classic") -> Snapshot:
+    return Snapshot(seq=seq, mode="maintenance", variant=variant,
+                    variant_name="Classic Blackjack",
+                    maintenance=MaintenanceView(page=page, title=title, lines=lines,
+                                                items=items or [], selected=selected, hint=hint,
+                                                level=level))
+
+
+# issue 15: the main menu at the attendant level (technician items marked)
+MAINT = _maint(90, "main", "Maintenance", [
+    "Game: Classic Blackjack · Rounds played: 412", "Power-ups: 3",
+    "Level: attendant (items marked technician ask for the PIN)",
+    "Program: blackjack-cabinet 0.1.0 · SHA-256 3f2a9b11...77e09c01"],
+    ["Meters", "Game recall", "Event log", "Bill history", "Device test",
+     "Settings (technician)", "Faults", "Voucher history", "Handpay history", "Host",
+     "Change PIN (technician)", "Export audit report (technician)", "RAM clear (technician)"],
+    selected=2)
+
+# issues 10.9 / 15: the settings page (technician), typed rows, defaults shown in force
+MAINT_SETTINGS = _maint(91, "settings", "Settings", ["Changes apply between rounds and are logged."], [
+    "Game: classic", "Stations: 1 (default)", "Spots per station: 1 (default)",
+    "Minimum bet: $5.00", "Maximum bet: $100.00 (default)", "Bet step: $1.00 (default)",
+    "Chips: none (default)", "Bet timer (s): 30 s (default)", "Decision timer (s): 30 s (default)",
+    "Cut card: shuffle every round (default)", "Credit limit: $3,000.00 (default)",
+    "Voucher limit: $1,200.00 (default)", "Jackpot handpay limit: $1,200.00 (default)",
+    "Voucher expiry (days): 30 (default)", "Bills accepted: $1, $5, $10, $20, $50, $100 (default)",
+    "Venue name: Demo Casino (default)", "Venue address 1: 12 HIGH ST",
+    "Venue address 2: (none) (default)", "Machine number: 0001 (default)",
+    "Recall depth (rounds): 10 (default)", "Volume (%): 70 (default)",
+    "Attract sound: on (default)", "Save settings", "Discard changes"],
+    selected=3, level="technician")
+
+# issues 10.2, 11.12, 15: the RAM clear page, the technician without the door
+MAINT_RAM_CLEAR = _maint(92, "ram_clear", "RAM clear", [
+    "A RAM clear erases:", "- Station 1 credits $10.00", "- Station 2 credits $20.00",
+    "- Station 3 credits $50.00", "- Pending handpays: none",
+    "- Meters, game recall, bill history and the event log", "It keeps:",
+    "- 1 outstanding voucher ($20.00), redeemable once",
+    "- Its own record in the event log (dated, with what it erased)",
+    "- The settings (save them again before play resumes), the PIN, the lifetime meters",
+    "Needs the technician PIN and the main or logic door open. Now: technician, doors open: none.",
+    "Refused: open the main or logic door first (credits and outstanding vouchers on the cabinet)"],
+    ["Confirm RAM clear"], level="technician", variant="classic-multi")
+
+_DIGITS = [str(d) for d in range(10)] + ["Delete", "Enter", "Cancel"]
+# issue 15: the technician PIN typed on screen (dots), after a wrong one
+MAINT_PIN = _maint(93, "main", "Technician PIN", [
+    "Technician PIN", "> \u25cf\u25cf_", "Wrong PIN (1 of 3)"],
+    _DIGITS, selected=4, hint=_ENTRY_HINT)
+# issue 15: three wrong PINs: locked out
+MAINT_PIN_LOCKED = _maint(94, "main", "Technician PIN", [
+    "Technician PIN", "> _", "PIN entry locked: 57 s left"],
+    _DIGITS, selected=11, hint=_ENTRY_HINT)
+# issue 15: a name typed with the keypad
+MAINT_TEXT_ENTRY = _maint(95, "settings", "Settings: Venue name", [
+    "Venue name (letters, digits, space)", "> LUCKY STAR BAR_"],
+    [*"ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789", "Space", ".", ",", "-", "&", "'", "/", "#",
+     "Delete", "Enter", "Cancel"], selected=45, hint=_ENTRY_HINT, level="technician")
+# issue 15: the Meters page with the actual and par sheet RTP
+MAINT_METERS = _maint(96, "meters", "Meters", [
+    "Actual RTP since the last RAM clear: 97.84 % · lifetime: 98.91 % (coin out / coin in)",
+    "Par sheet RTP of Classic Blackjack: 99.89 % (basic strategy)",
+    "Station 1: credits $103.50",
+    "  Coin in $4,125.00 · Coin out $4,036.00 · RTP 97.84 %",
+    "  Insurance in $35.00 · out $60.00",
+    "  Bills in $1,250.00 (31) · $5.00x12 $20.00x14 $100.00x5",
+    "  Vouchers in $220.00 (4) · out $980.00 (9)",
+    "  Handpaid $1,300.00 (1) · Jackpots handpaid $0.00 (0)",
+    "  Voided returns $0.00 · reclaimed $0.00",
+    "  Games 412: won 178, lost 201, pushed 33",
+    "  Blackjacks 19 · Doubles 41 · Splits 12 · Insurance 7",
+    "Power-ups 3 · Games since power-up 120 · since door close 44",
+    "Door openings: cashbox 2, main 1",
+    "RAM clears 1 · lifetime coin in $9,870.00 · coin out $9,762.50"])
+# issue 15: the bill history, by denomination
+MAINT_BILLS = _maint(97, "bills", "Bill history", [
+    "Last 35 bills: $5.00 x20, $20.00 x8, $100.00 x7",
+    "01-15 08:00  station 1  $20.00", "01-15 07:58  station 1  $5.00",
+    "01-15 07:58  station 1  $100.00", "01-15 07:41  station 1  $5.00  (credited by the attendant)",
+    "01-15 07:40  station 1  $20.00"])
+# issue 15: the event log filtered to the menu's own events
+MAINT_EVENTS = _maint(98, "events", "Event log: menu", [
+    "01-15 08:00:12 · pin lockout · cabinet · attendant, locked 60 s",
+    "01-15 08:00:10 · pin wrong · cabinet · attendant, 3 wrong in a row",
+    "01-15 07:59:58 · maintenance page · cabinet · meters, attendant",
+    "01-15 07:59:50 · maintenance enter · cabinet · attendant"],
+    hint="Select: next filter   Up/Down: pages   Back: return   Key off: leave")
+# issue 15: the export page after writing to a USB stick
+MAINT_EXPORT = _maint(99, "export", "Export audit report", [
+    "Meters per station, bills by denomination, handpays.",
+    "Figures since the last export (last: 12-01 15:30).",
+    "Written to a USB stick when one is mounted.",
+    "Written to /media/cabinet/AUDIT/audit-0001-20270115-080000.csv"],
+    ["Write the audit report"], level="technician")
+
+# issue 15: a recalled round drawn as the table looked (american, a split and a double)
+_RECALL = RecallView(
+    round_id=412, station=1, index=2, count=10, when="01-15 08:00:00",
+    dealer=DealerView(cards=["8C", "5S", "QH"], total_text="BUST"),
+    table=StationView(station=1, credits_minor=12_000, bet_minor=2_000, win_minor=4_000, spots=[
+        SpotView(spot=1, bet_minor=500, hands=[
+            HandView(cards=["KS", "QC", "AS"], stake_minor=1_000, total_text="21", outcome="win",
+                     returned_minor=2_000, doubled=True, from_split=True),
+            HandView(cards=["KD", "9C", "AH"], stake_minor=500, total_text="20", outcome="win",
+                     returned_minor=1_000, from_split=True)]),
+        SpotView(spot=2, bet_minor=500, hands=[
+            HandView(cards=["AH", "3H"], stake_minor=500, total_text="14", outcome="win",
+                     returned_minor=1_000)])]),
+    credits_before_minor=10_000, credits_after_minor=12_000, wagered_minor=2_000,
+    returned_minor=4_000,
+    steps=["play seat 1 spot 1 hand 1: split", "play seat 1 spot 1 hand 1: double",
+           "play seat 1 spot 1 hand 2: hit", "play seat 1 spot 1 hand 2: stand",
+           "play seat 1 spot 2 hand 1: stand"])
+MAINT_RECALL = Snapshot(
+    seq=100, mode="maintenance", variant="american", variant_name="American Blackjack",
+    table_texts=["BLACKJACK PAYS 3 TO 2", "DEALER MUST STAND ON ALL 17", "INSURANCE PAYS 2 TO 1"],
+    chip_values_minor=[100, 500, 2_500, 10_000], spots_per_station=3,
+    maintenance=MaintenanceView(page="recall", title="Game recall", lines=["RECALL MODE"],
+                                items=[f"Round {412 - i}" for i in range(10)], selected=1,
+                                level="attendant", recall=_RECALL))
 
 ATTRACT = classic(seq=1, mode="attract", message="",
                   stations=[StationView(station=1, credits_minor=0)])
@@ -340,6 +431,14 @@ CASES: list[Case] = [
     Case("maintenance", MAINT),
     Case("maintenance_settings", MAINT_SETTINGS),
     Case("maintenance_ram_clear", MAINT_RAM_CLEAR),
+    Case("maintenance_pin", MAINT_PIN),
+    Case("maintenance_pin_locked", MAINT_PIN_LOCKED),
+    Case("maintenance_text_entry", MAINT_TEXT_ENTRY),
+    Case("maintenance_meters", MAINT_METERS),
+    Case("maintenance_bills", MAINT_BILLS),
+    Case("maintenance_events", MAINT_EVENTS),
+    Case("maintenance_export", MAINT_EXPORT),
+    Case("maintenance_recall", MAINT_RECALL),
     # issue 10.6: the key turned mid-round
     Case("multi_maintenance_after_round", msgspec.structs.replace(
         MULTI_PLAY, message="Seat 2: hit or stand? \u00b7 Maintenance after this round")),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import msgspec
 import pygame
 import pytest
 
@@ -45,3 +46,33 @@ def test_every_settings_item_is_on_screen_wherever_the_selection_is(
              _drawn_texts(renderer, snap, size, monkeypatch)]
     missing = [i for i in SETTINGS_ITEMS if i not in texts]
     assert not missing
+
+
+@pytest.mark.parametrize("size", [(1920, 1080), (800, 480)])
+def test_every_menu_row_and_entry_key_is_a_touch_target(renderer: Renderer,
+                                                        size: tuple[int, int]) -> None:
+    """Issue 15: a touch on a row (or a key of a typed entry) sends ``menu_pick`` with
+    its index, so a PIN, an amount or a name is typed by touch."""
+    from tests.ui.fixtures import MAINT, MAINT_PIN, MAINT_TEXT_ENTRY
+    from ui.input import hit_test
+    for case in (MAINT, MAINT_PIN, MAINT_TEXT_ENTRY):
+        assert case.maintenance is not None
+        hits = renderer.draw(pygame.Surface(size), case, 1_000, None, True, False)
+        picks = sorted(h.value for h in hits if h.action == "menu_pick" and h.value is not None)
+        assert picks == list(range(len(case.maintenance.items))), case.maintenance.title
+        enter = next(h for h in hits if h.action == "menu_pick"
+                     and case.maintenance.items[h.value or 0] == "Enter") \
+            if "Enter" in case.maintenance.items else None
+        if enter is not None:
+            assert hit_test(enter.rect.center, hits) is enter
+
+
+def test_the_volume_and_attract_sound_settings_reach_the_ui() -> None:
+    """Issue 15: the snapshot carries the operator's volume and attract sound; the UI
+    plays at that volume and keeps the attract loop silent when its sound is off."""
+    from ui.sound import sound_volume
+    base = Snapshot(seq=1, mode="betting", variant="classic", variant_name="Classic Blackjack",
+                    volume_percent=40, attract_sound=False)
+    assert sound_volume(base) == 0.4
+    assert sound_volume(msgspec.structs.replace(base, mode="attract")) == 0.0
+    assert sound_volume(msgspec.structs.replace(base, mode="attract", attract_sound=True)) == 0.4

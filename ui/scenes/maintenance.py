@@ -1,8 +1,11 @@
 """The maintenance scene, drawn from ``snapshot.maintenance`` (the operator menu).
 
-Owns: title, body lines, the item list with the selected item highlighted,
-the hint, and on-screen up/down/select/back buttons (``menu_*`` intents).
-The engine owns the menu itself. Pure drawing.
+Owns: title and access level, body lines, the item list with the selected item
+highlighted (each row a touch target: ``menu_pick`` with its index, issue 15),
+a typed entry's list drawn as a keypad (``keypad``: the characters in a grid,
+Delete / Enter / Default / Cancel below), the hint, and on-screen
+up/down/select/back buttons (``menu_*`` intents). The engine owns the menu
+itself. Pure drawing.
 """
 
 from __future__ import annotations
@@ -11,10 +14,43 @@ import pygame
 
 from cabinet.protocol.snapshot import MaintenanceView
 from ui import theme
-from ui.widgets import Painter
+from ui.widgets import HitBox, Painter
 
 #: Item rows: at most this tall, and never shorter (a longer list scrolls).
 ROW_MAX, ROW_MIN = 64.0, 44.0
+#: The rows of a typed entry that are not characters (``cabinet.core.maintenance.entry``).
+ENTRY_KEYS = ("Delete", "Enter", "Default", "Cancel")
+
+
+def is_entry(items: list[str]) -> bool:
+    """The list is a typed entry's (characters, then Delete and Enter...)."""
+    return "Enter" in items and "Delete" in items
+
+
+def keypad(p: Painter, area: pygame.Rect, items: list[str], selected: int) -> None:
+    """A typed entry's list as keys: the characters in a grid, the entry keys in a row
+    under it; each key a ``menu_pick`` touch target, the selected one gold."""
+    chars = [i for i, it in enumerate(items) if it not in ENTRY_KEYS]
+    ctrl = [i for i, it in enumerate(items) if it in ENTRY_KEYS]
+    cols = 5 if len(chars) <= 12 else 9
+    rows = -(-len(chars) // cols)
+    gap = 10
+    key_h = min(84.0, (area.h - gap * (rows + 1)) / (rows + 1.3))
+    key_w = (area.w - gap * (cols - 1)) / cols
+    def key(i: int, r: pygame.Rect) -> None:
+        sel = i == selected
+        p.fill_rect(r, theme.GOLD if sel else (40, 48, 64), radius=10)
+        p.text(items[i], min(34, key_h * 0.5), theme.INK if sel else theme.WHITE, r.center,
+               bold=True, max_w=r.w - 10)
+        p.hits.append(HitBox(p.L.rect(r), "menu_pick", None, i, True))
+    for n, i in enumerate(chars):
+        r = pygame.Rect(int(area.x + (n % cols) * (key_w + gap)),
+                        int(area.y + (n // cols) * (key_h + gap)), int(key_w), int(key_h))
+        key(i, r)
+    y = area.y + rows * (key_h + gap) + gap
+    cw = (area.w - gap * (len(ctrl) - 1)) / max(1, len(ctrl))
+    for n, i in enumerate(ctrl):
+        key(i, pygame.Rect(int(area.x + n * (cw + gap)), int(y), int(cw), int(key_h * 1.1)))
 
 
 def visible_rows(count: int, selected: int, avail: float) -> tuple[int, int, float]:
@@ -37,7 +73,11 @@ def draw(p: Painter, m: MaintenanceView) -> None:
     p.fill_rect(head, (30, 40, 60))
     p.fill_rect(pygame.Rect(0, 106, L.lw, 4), theme.WARNING)
     p.text("MAINTENANCE", 22, theme.WARNING, (40, 30), anchor="midleft", bold=True)
-    p.text(m.title, 44, theme.WHITE, (40, 72), anchor="midleft", bold=True, max_w=L.lw - 80)
+    p.text(m.title, 44, theme.WHITE, (40, 72), anchor="midleft", bold=True, max_w=L.lw - 360)
+    if m.level:
+        p.pill(m.level.upper(), (L.lw - 160, 55), px=24,
+               fg=theme.INK if m.level == "technician" else theme.WHITE,
+               bg=theme.WARNING if m.level == "technician" else (60, 72, 96))
     portrait = L.portrait
     # body lines: the left half beside a list, the full width without one
     left = pygame.Rect(40, 140, (L.lw - 120) // 2 if m.items and not portrait else L.lw - 80, 0)
@@ -56,13 +96,18 @@ def draw(p: Painter, m: MaintenanceView) -> None:
     iw = L.lw - ix - 40
     btn_top = L.lh - 190
     avail = btn_top - iy - 20
-    first, visible, row_h = visible_rows(len(m.items), m.selected, avail)
+    if is_entry(m.items):
+        keypad(p, pygame.Rect(ix, iy, iw, int(avail)), m.items, m.selected)
+        first, visible = 0, 0
+    else:
+        first, visible, row_h = visible_rows(len(m.items), m.selected, avail)
     for i, item in enumerate(m.items[first:first + visible], start=first):
         r = pygame.Rect(ix, int(iy + (i - first) * row_h), iw, int(row_h) - 8)
         sel = i == m.selected
         p.fill_rect(r, theme.GOLD if sel else (40, 48, 64), radius=10)
         p.text(("\u25b6 " if sel else "   ") + item, min(30, row_h * 0.5), theme.INK if sel else theme.WHITE,
                (r.x + 18, r.centery), anchor="midleft", bold=sel, max_w=r.w - 30)
+        p.hits.append(HitBox(p.L.rect(r), "menu_pick", None, i, True))
     if m.hint:
         p.text(m.hint, 24, (170, 180, 200), (L.lw // 2, L.lh - 160), max_w=L.lw - 80)
     labels = [("menu_up", "\u25b2 UP"), ("menu_down", "\u25bc DOWN"), ("menu_select", "SELECT"), ("menu_back", "BACK")]

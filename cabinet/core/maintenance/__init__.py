@@ -8,7 +8,10 @@ The menu's pages and what Up/Down/Select/Back do on each
 - ``settings_editor``: the Settings page (rows, draft, save), its choices
   derived from ``cabinet.core.settings``' declarations;
 - ``ram_clear``: what a RAM clear erases and keeps, and who may do it;
-- ``event_log``: the Event log page's lines.
+- ``event_log``: the Event log page's lines;
+- ``pin``, ``entry``: the technician PIN and typed entry (issue 15);
+- ``meters_page``, ``history``, ``export``: the Meters page with its RTP, the
+  bill / voucher / handpay history and the Event log's filter, the audit report.
 
 Pure: it takes a ``MaintenanceContext`` (``cabinet.core.context``), not the
 ``Cabinet``; it changes the cabinet only through its methods and reads
@@ -20,6 +23,7 @@ This package re-exports what the rest of the cabinet uses.
 from __future__ import annotations
 
 from cabinet.core.maintenance.event_log import EVENT_LOG_DEPTH, EVENT_LOG_HIDDEN, event_line
+from cabinet.core.maintenance.export import exported as audit_exported
 from cabinet.core.maintenance.menu import (
     BUTTON_MENU,
     BUTTON_NAMES,
@@ -28,6 +32,7 @@ from cabinet.core.maintenance.menu import (
     handle,
     press,
 )
+from cabinet.core.maintenance.meters_page import carry as carry_operator
 from cabinet.core.maintenance.pages import (
     DEVICE_TEST_HINT,
     FAULTS_ITEM,
@@ -43,6 +48,6 @@ from cabinet.core.maintenance.settings_editor import MONEY_SETTINGS, SETTING_CHO
 __all__ = [
     "BUTTON_MENU", "BUTTON_NAMES", "DEVICE_TEST_HINT", "EVENT_LOG_DEPTH", "EVENT_LOG_HIDDEN",
     "FAULTS_ITEM", "HINT", "MAIN_ITEMS", "MONEY_SETTINGS", "PAGE_LINES", "SETTING_CHOICES",
-    "TEST_EXIT_MS", "access_name", "button_name", "event_line", "handle", "press",
+    "TEST_EXIT_MS", "access_name", "audit_exported", "carry_operator", "button_name", "event_line", "handle", "press",
     "program_line", "ram_clear_refusal", "ram_clear_summary", "view",
 ]

@@ -68,6 +68,12 @@ def _event_detail(kind: str, d: dict[str, Any], sym: str) -> str:
         detail.append(str(d["page"]))
     if "access" in d:
         detail.append(f"by {d['access']}")
+    if "level" in d:                     # issue 15: every menu entry, page and act
+        detail.append(str(d["level"]))
+    if "failures" in d:
+        detail.append(f"{d['failures']} wrong in a row")
+    if "seconds" in d:
+        detail.append(f"locked {d['seconds']} s")
     if "outstanding_vouchers" in d:
         detail.append(f"{d['outstanding_vouchers']} outstanding vouchers kept")
     return ", ".join(detail)

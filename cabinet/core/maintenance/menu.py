@@ -2,18 +2,23 @@
 buttons do on each page.
 
 Owns: the panel-button-to-menu map, the Device test page's presses (shown, not
-played, issue 10.7), moving and paging, and Select on the main, RAM clear and
-Faults pages (the Settings page's is ``settings_editor.select``). It changes the
-cabinet only through the ``MaintenanceContext``'s methods. Pure.
+played, issue 10.7), moving and paging, touching a row (``menu_pick``), and
+Select on every page: the technician's pages (``access.TECHNICIAN_PAGES``) ask
+for the PIN first (``pin``), a typed value goes to ``entry``, the Settings page's
+Select is ``settings_editor.select``, Export is ``export.start``. Every page
+opened is journaled with the level. It changes the cabinet only through the
+``MaintenanceContext``'s methods. Pure.
 """
 
 from __future__ import annotations
 
+from cabinet.core import access
 from cabinet.core.context import MaintenanceContext
 from cabinet.core.effects import Effect, Journal, PollDevices
-from cabinet.core.maintenance import settings_editor
+from cabinet.core.maintenance import entry, export, history, pin, settings_editor
 from cabinet.core.maintenance.pages import MAIN_ITEMS, PAGE_LINES, page_items, page_lines
 from cabinet.core.maintenance.ram_clear import access_name, ram_clear_refusal
+from cabinet.core.state import EntryState
 from cabinet.protocol.money import fmt_money as money
 
 #: Panel buttons in the menu (the core maps them, so the Device test page can
@@ -66,15 +71,23 @@ def press(cab: MaintenanceContext, action: str, value: int | None, out: list[Eff
             m.pressed = m.pressed + [name]
         return
     action = BUTTON_MENU.get(action, action)
-    if action in ("menu_up", "menu_down", "menu_select", "menu_back"):
-        handle(cab, action, out)
+    if action in ("menu_up", "menu_down", "menu_select", "menu_back", "menu_pick"):
+        handle(cab, action, out, value)
 
 
-def handle(cab: MaintenanceContext, action: str, out: list[Effect]) -> None:
-    """Apply one menu intent (``menu_up``, ``menu_down``, ``menu_select``, ``menu_back``)."""
+def handle(cab: MaintenanceContext, action: str, out: list[Effect], value: int | None = None) -> None:
+    """Apply one menu intent (``menu_up``, ``menu_down``, ``menu_select``, ``menu_back``,
+    ``menu_pick``: a touched row, ``value`` its index)."""
     m = cab.s.maintenance
     assert m is not None
+    if m.page in access.TECHNICIAN_PAGES and m.level != "technician" and m.entry is None:
+        m.page, m.selected = "main", 0          # never shown below its level (defence in depth)
     items = page_items(cab)
+    if action == "menu_pick":
+        if value is None or not 0 <= value < len(items):
+            return
+        m.selected = value
+        action = "menu_select"
     if action in ("menu_up", "menu_down") and not items:
         # a page without a list: Up/Down turn its pages of body lines
         total = len(page_lines(cab)[1])
@@ -87,26 +100,64 @@ def handle(cab: MaintenanceContext, action: str, out: list[Effect]) -> None:
         m.selected = min(len(items) - 1, m.selected + 1)
         m.confirm = ""
     elif action == "menu_back":
-        if m.page != "main":
-            back_to = [k for k, _ in MAIN_ITEMS].index(m.page) if m.page in dict(MAIN_ITEMS) else 0
-            m.page, m.selected, m.confirm, m.draft, m.scroll = "main", back_to, "", {}, 0
+        if m.entry is not None:
+            then = m.entry.then
+            entry.cancel(cab, out)
+            if then and m.page == "main":
+                m.selected = _main_row(then)
+        elif m.page != "main":
+            m.page, m.selected, m.confirm, m.draft, m.scroll = "main", _main_row(m.page), "", {}, 0
             m.pressed, m.cash_out_ms = [], None
     elif action == "menu_select":
-        _select(cab, out)
+        if m.entry is not None:
+            was = m.entry.kind
+            page = entry.select(cab, out)
+            if page:
+                _open(cab, page, out)
+                if was == "pin_confirm":
+                    m.confirm = "PIN changed"
+        else:
+            _select(cab, out)
 
+
+def _main_row(page: str) -> int:
+    keys = [k for k, _ in MAIN_ITEMS]
+    return keys.index(page) if page in keys else 0
+
+
+def _open(cab: MaintenanceContext, key: str, out: list[Effect]) -> None:
+    """Open page ``key``, asking for the PIN first when it is the technician's."""
+    m = cab.s.maintenance
+    assert m is not None
+    if key in access.TECHNICIAN_PAGES and m.level != "technician":
+        m.page, m.selected = "main", 0
+        m.entry = EntryState(kind="pin", then=key, row=_main_row(key))
+        left = pin.locked_s(cab.s.operator.pin)
+        if left:
+            m.entry.message = f"PIN entry locked: {left} s left"
+        out.append(Journal("menu_pin_asked", 0, 0, {"page": key, "level": m.level}))
+        return
+    m.page, m.selected, m.confirm, m.draft, m.scroll = key, 0, "", {}, 0
+    out.append(Journal("maintenance_page", 0, 0, {"page": key, "level": m.level}))
+    if key == "faults":
+        out.append(PollDevices())
 
 
 def _select(cab: MaintenanceContext, out: list[Effect]) -> None:
     m = cab.s.maintenance
     assert m is not None
+    technician = m.level == "technician"
     if m.page == "main":
-        key = MAIN_ITEMS[min(m.selected, len(MAIN_ITEMS) - 1)][0]
-        m.page, m.selected, m.confirm, m.draft, m.scroll = key, 0, "", {}, 0
-        out.append(Journal("maintenance_page", 0, 0, {"page": key}))
-        if key == "faults":
-            out.append(PollDevices())
-    elif m.page == "settings":
+        _open(cab, MAIN_ITEMS[min(m.selected, len(MAIN_ITEMS) - 1)][0], out)
+    elif m.page == "events":
+        m.filter, m.scroll = history.next_filter(m.filter), 0
+    elif m.page == "settings" and technician:
         settings_editor.select(cab, out)
+    elif m.page == "pin_change" and technician:
+        m.entry = EntryState(kind="pin_new", then="pin_change")
+        m.selected = 0
+    elif m.page == "export" and technician:
+        export.start(cab, out)
     elif m.page == "ram_clear":
         refusal = ram_clear_refusal(cab)
         if refusal:
@@ -126,4 +177,4 @@ def _select(cab: MaintenanceContext, out: list[Effect]) -> None:
         engine = [c for c in cab.s.faults if not c.startswith(("bill_", "printer_", "program_"))]
         if engine:
             cab.s.faults = {c: t for c, t in cab.s.faults.items() if c not in engine}
-            out.append(Journal("faults_cleared", 0, 0, {"codes": engine}))
+            out.append(Journal("faults_cleared", 0, 0, {"codes": engine, "level": m.level}))

@@ -8,25 +8,37 @@ their modules. Pure: history through the injected ``History``.
 
 from __future__ import annotations
 
+from cabinet.core import access
 from cabinet.core.context import MaintenanceContext
 from cabinet.core.errors import fault_text
 from cabinet.core.host_page import host_page
+from cabinet.core.maintenance import entry, history, pin
 from cabinet.core.maintenance.event_log import EVENT_LOG_DEPTH, EVENT_LOG_HIDDEN, event_line
+from cabinet.core.maintenance.meters_page import meters_lines
 from cabinet.core.maintenance.ram_clear import ram_clear_lines
-from cabinet.core.maintenance.settings_editor import setting_items
+from cabinet.core.maintenance.recall_view import recall_view
+from cabinet.core.maintenance.settings_editor import SETTING_CHOICES, setting_items
+from cabinet.core.settings import MENU_ENTRY
 from cabinet.protocol.money import fmt_money as money
 from cabinet.protocol.snapshot import MaintenanceView
 
+#: The main menu, top to bottom; ``access.TECHNICIAN_PAGES`` need the technician PIN
+#: (the first seven keep the places they had before issue 15).
 MAIN_ITEMS = [("meters", "Meters"), ("recall", "Game recall"), ("events", "Event log"),
-              ("money_history", "Bills and vouchers"), ("device_test", "Device test"),
-              ("settings", "Settings"), ("faults", "Faults"), ("host", "Host"),
-              ("ram_clear", "RAM clear")]
+              ("bills", "Bill history"), ("device_test", "Device test"),
+              ("settings", "Settings"), ("faults", "Faults"),
+              ("vouchers", "Voucher history"), ("handpays", "Handpay history"),
+              ("host", "Host"), ("pin_change", "Change PIN"),
+              ("export", "Export audit report"), ("ram_clear", "RAM clear")]
 HINT = "Up/Down: choose   Select: open or change   Back: return   Key off: leave"
 #: Body lines shown at once on a page without a list (meters, event log...);
 #: Up/Down page through longer ones. 16 fit the 1080-high layout with a footer.
 PAGE_LINES = 16
 #: The Faults page's one item: every device reports its state again (issue 10.1).
 FAULTS_ITEM = "Re-check devices, clear engine faults"
+RECALL_HINT = "Up: newer round   Down: older round   Back: return   Key off: leave"
+EVENTS_HINT = "Select: next filter   Up/Down: pages   Back: return   Key off: leave"
+ENTRY_HINT = "Up/Down: character   Select: type it   Back: cancel   Touch a key to type it"
 DEVICE_TEST_HINT = ("Buttons are only shown here   Cash Out twice (within 1 s) or BACK: "
                     "menu   Key off: leave")
 
@@ -35,8 +47,11 @@ def page_items(cab: MaintenanceContext) -> list[str]:
     """The current page's list (what Up/Down move through); empty: a page of lines."""
     m = cab.s.maintenance
     assert m is not None
+    if m.entry is not None:
+        return entry.entry_items(m.entry)
     if m.page == "main":
-        return [label for _, label in MAIN_ITEMS]
+        return [label + (" (technician)" if key in access.TECHNICIAN_PAGES
+                         and m.level != "technician" else "") for key, label in MAIN_ITEMS]
     if m.page == "settings":
         return setting_items(cab)
     if m.page == "recall":
@@ -46,6 +61,10 @@ def page_items(cab: MaintenanceContext) -> list[str]:
                 for e in entries]
     if m.page == "ram_clear":
         return ["Confirm RAM clear"]
+    if m.page == "pin_change":
+        return ["Change the technician PIN"]
+    if m.page == "export":
+        return ["Write the audit report"]
     if m.page == "faults":
         return [FAULTS_ITEM]
     return []
@@ -63,9 +82,17 @@ def view(cab: MaintenanceContext) -> MaintenanceView:
         last = first + len(shown)
         more = "Down: more" if last < len(lines) else "Up: back"
         lines = shown + [f"-- lines {first + 1}-{last} of {len(lines)} ({more}) --"]
+    hint = ENTRY_HINT if m.entry is not None else DEVICE_TEST_HINT \
+        if m.page == "device_test" else EVENTS_HINT if m.page == "events" else \
+        RECALL_HINT if m.page == "recall" else HINT
+    recall = None
+    if m.page == "recall" and m.entry is None:
+        entries = cab.history.recall(0, cab.s.settings.recall_depth)
+        if entries:
+            i = min(m.selected, len(entries) - 1)
+            recall = recall_view(entries[i], i + 1, len(entries))
     return MaintenanceView(page=m.page, title=title, lines=lines, items=items,
-                           selected=m.selected,
-                           hint=DEVICE_TEST_HINT if m.page == "device_test" else HINT)
+                           selected=m.selected, hint=hint, level=m.level, recall=recall)
 
 
 def page_lines(cab: MaintenanceContext) -> tuple[str, list[str]]:
@@ -73,39 +100,19 @@ def page_lines(cab: MaintenanceContext) -> tuple[str, list[str]]:
     m = s.maintenance
     assert m is not None
     sym = s.settings.currency_symbol
+    if m.entry is not None:
+        return _entry_page(cab)
     if m.page == "main":
         head = ["RAM ERROR: only a RAM clear restores play."] if s.ram_error else []
         if s.needs_config:
             head.append("Configuration required: open Settings and save.")
-        return "Maintenance", head + [f"Game: {cab.rules.name} · Rounds played: {s.round_id}",
-                                      f"Power-ups: {s.power_ups}", program_line(cab)]
+        level = f"Level: {m.level}" + ("" if m.level == "technician" else
+                                        " (items marked technician ask for the PIN)")
+        return "Maintenance", head + ([m.confirm] if m.confirm else []) + [
+            f"Game: {cab.rules.name} · Rounds played: {s.round_id}",
+            f"Power-ups: {s.power_ups}", level, program_line(cab)]
     if m.page == "meters":
-        lines = []
-        for st in s.stations:
-            mt = st.meters
-            lines += [
-                f"Station {st.station}: credits {money(st.credits_minor, sym)}",
-                f"  Coin in {money(mt.coin_in_minor, sym)} · Coin out {money(mt.coin_out_minor, sym)}",
-                f"  Insurance in {money(mt.insurance_in_minor, sym)} · out "
-                f"{money(mt.insurance_out_minor, sym)}",
-                f"  Bills in {money(mt.bills_in_minor, sym)} ({mt.bills_in_count}) · "
-                + " ".join(f"{money(int(d), sym)}x{n}" for d, n in sorted(
-                    mt.bills_by_denom.items(), key=lambda kv: int(kv[0]))),
-                f"  Vouchers in {money(mt.vouchers_in_minor, sym)} ({mt.vouchers_in_count}) · "
-                f"out {money(mt.vouchers_out_minor, sym)} ({mt.vouchers_out_count})",
-                f"  Handpaid {money(mt.handpay_minor, sym)} ({mt.handpay_count}) · "
-                f"Jackpots handpaid {money(mt.jackpot_handpay_minor, sym)} "
-                f"({mt.jackpot_handpay_count})",
-                f"  Voided returns {money(mt.void_returned_minor, sym)}",
-                f"  Games {mt.games_played}: won {mt.games_won}, lost {mt.games_lost}, "
-                f"pushed {mt.games_pushed}",
-                f"  Blackjacks {mt.blackjacks} · Doubles {mt.doubles} · Splits {mt.splits} · "
-                f"Insurance {mt.insurance_taken}",
-            ]
-        doors = ", ".join(f"{d} {n}" for d, n in sorted(s.door_opens.items())) or "none"
-        lines += [f"Power-ups {s.power_ups} · Games since power-up {s.games_since_power_up} · "
-                  f"since door close {s.games_since_door_close}", f"Door openings: {doors}"]
-        return "Meters", lines
+        return "Meters", meters_lines(s, cab.rules.name)
     if m.page == "recall":
         entries = cab.history.recall(0, s.settings.recall_depth)
         if not entries:
@@ -131,18 +138,26 @@ def page_lines(cab: MaintenanceContext) -> tuple[str, list[str]]:
         lines += [f"  {step}" for step in e.steps]
         return "Game recall", lines
     if m.page == "events":
-        rows = [r for r in cab.history.events(EVENT_LOG_DEPTH)
-                if r["kind"] not in EVENT_LOG_HIDDEN]
-        return "Event log", [event_line(r, sym) for r in rows] or ["No events."]
-    if m.page == "money_history":
-        lines = []
-        for st in s.stations:
-            bills = ", ".join(money(b, sym) for b in reversed(st.last_bills_minor)) or "none"
-            lines.append(f"Station {st.station} last bills: {bills}")
-        for v in cab.history.vouchers(35):
-            shown = v.validation_number[-4:].rjust(18, "*")
-            lines.append(f"Voucher #{v.sequence} {shown} {money(v.amount_minor, sym)} {v.status}")
-        return "Bills and vouchers", lines
+        rows = history.filtered_events(cab, m.filter, EVENT_LOG_DEPTH, EVENT_LOG_HIDDEN)
+        return f"Event log: {m.filter}", [event_line(r, sym) for r in rows] or ["No events."]
+    if m.page == "bills":
+        return "Bill history", history.bill_lines(cab)
+    if m.page == "vouchers":
+        return "Voucher history", history.voucher_lines(cab)
+    if m.page == "handpays":
+        return "Handpay history", history.handpay_lines(cab)
+    if m.page == "pin_change":
+        return "Change PIN", ["The technician PIN: 4-8 digits, typed twice.",
+                              "Only its salted scrypt hash is kept."] + (
+                                  [m.confirm] if m.confirm else [])
+    if m.page == "export":
+        op = s.operator
+        since = history.when(op.exported_wall_s) if op.exported_wall_s else "never"
+        return "Export audit report", [
+            "Meters per station, bills by denomination, handpays.",
+            f"Figures since the last export (last: {since}).",
+            "Written to a USB stick when one is mounted.",
+        ] + ([m.confirm] if m.confirm else [])
     if m.page == "device_test":
         return "Device test", [
             "Press any player button: it is shown here and does not play.",
@@ -170,6 +185,28 @@ def page_lines(cab: MaintenanceContext) -> tuple[str, list[str]]:
     if m.page == "host":                                  # issue 13
         return host_page(s, cab.program_id, cab.program_digest, cab.host_polls)
     return m.page, []
+
+
+def _entry_page(cab: MaintenanceContext) -> tuple[str, list[str]]:
+    m = cab.s.maintenance
+    assert m is not None and m.entry is not None
+    e = m.entry
+    if e.kind == "pin":
+        left = pin.locked_s(cab.s.operator.pin)
+        live = f"PIN entry locked: {left} s left" if left else ""     # counts down on ticks
+        return "Technician PIN", entry.entry_lines(cab, e, "Technician PIN", live)
+    if e.kind == "pin_new":
+        return "New PIN", entry.entry_lines(cab, e, "New technician PIN (4-8 digits)")
+    if e.kind == "pin_confirm":
+        return "New PIN", entry.entry_lines(cab, e, "The new PIN again")
+    label = next((lb for k, lb, _ in SETTING_CHOICES if k == e.key), e.key)
+    return f"Settings: {label}", entry.entry_lines(cab, e, f"{label} ({_entry_range(e.key)})")
+
+
+def _entry_range(key: str) -> str:
+    kind = MENU_ENTRY[key]
+    return {"money": "an amount, e.g. 25 or 12.50", "money_list": "amounts, e.g. 1,5,25",
+            "number": "a number", "text": "letters, digits, space"}[kind]
 
 
 def program_line(cab: MaintenanceContext) -> str:

@@ -1,7 +1,9 @@
 """The maintenance menu's RAM clear page: what a RAM clear erases and keeps, and who may do it.
 
 Owns: ``ram_clear_summary`` (journaled with the clear), ``ram_clear_refusal``
-(the access rule, issues 10.2 and 11.12) and the page's lines. The clear itself
+(the access rule, issues 10.2, 11.12 and 15) and the page's lines. A RAM clear
+keeps the PIN and adds the meters it erases to the lifetime meters
+(``meters_page.carry``). The clear itself
 is ``Cabinet.ram_clear``. Pure.
 """
 
@@ -15,8 +17,10 @@ from cabinet.protocol.money import fmt_money as money
 
 
 def access_name(s: Any) -> str:
-    """The access level the cabinet state ``s`` grants now (``cabinet.core.access``)."""
-    return access.name(access.level(s.key_on, s.doors_open))
+    """The access level of the cabinet state ``s`` now (``cabinet.core.access``): the
+    key, and the PIN typed on this visit of the menu."""
+    m = s.maintenance
+    return access.name(access.level(s.key_on, m is not None and m.level == "technician"))
 
 
 def ram_clear_summary(cab: MaintenanceContext) -> dict[str, Any]:
@@ -51,14 +55,19 @@ def _ram_clear_stakes(summary: dict[str, Any]) -> list[str]:
 def ram_clear_refusal(cab: MaintenanceContext) -> str:
     """Why a RAM clear may not be done now, or ``""`` if it may.
 
-    Rule (issues 10.2, 11.12): with credits, a pending handpay or
-    outstanding vouchers on the cabinet it needs ``access.Level.TECHNICIAN``;
-    otherwise the attendant (the operator key) may do it.
+    Rule (issue 15, keeping the door of issues 10.2 / 11.12): a RAM clear needs
+    the technician level (the PIN) *and* the main or logic door open
+    (``access.RAM_CLEAR_DOORS``), whatever is on the cabinet; the reason names
+    what is at stake (credits, a pending handpay, outstanding vouchers).
     """
     stakes = _ram_clear_stakes(ram_clear_summary(cab))
-    lv = access.level(cab.s.key_on, cab.s.doors_open)
-    if stakes and lv < access.Level.TECHNICIAN:
-        return f"{' and '.join(stakes)} on the cabinet: needs the technician level"
+    m = cab.s.maintenance
+    lv = access.level(cab.s.key_on, m is not None and m.level == "technician")
+    at = f" ({' and '.join(stakes)} on the cabinet)" if stakes else ""
+    if lv < access.Level.TECHNICIAN:
+        return "needs the technician level" + at
+    if not access.ram_clear_door_open(cab.s.doors_open):
+        return "open the main or logic door first" + at
     return ""
 
 
@@ -84,10 +93,11 @@ def ram_clear_lines(cab: MaintenanceContext) -> list[str]:
                  f"({money(summary['outstanding_vouchers_minor'], sym)}), redeemable once"
                  if n else "- Outstanding vouchers: none")
     lines.append("- Its own record in the event log (dated, with what it erased)")
-    lines.append("- The settings (save them again before play resumes)")
-    need = access.Level.TECHNICIAN if _ram_clear_stakes(summary) else access.Level.ATTENDANT
-    lines.append(f"Needs the {access.name(need)} level ({access.HOW[need]}). "
-                 f"Now: {access_name(s)}.")
+    lines.append("- The settings (save them again before play resumes), the PIN, "
+                 "the lifetime meters")
+    doors = ", ".join(s.doors_open) or "none"
+    lines.append(f"Needs the {access.RAM_CLEAR_HOW}. Now: {access_name(s)}, "
+                 f"doors open: {doors}.")
     if m.confirm == "armed":
         lines.append("Select once more to confirm.")
     elif m.confirm.startswith("Refused:") and not ram_clear_refusal(cab):

@@ -3,8 +3,9 @@
 Owns: ``SETTING_CHOICES`` (derived from the declarations in
 ``cabinet.core.settings``: ``menu_choices``), how a row shows its value (the
 draft's, or the game's default in force), and what Select does on the page:
-step a row to its next choice, save the draft (``Cabinet.apply_settings``) or
-discard it. Pure.
+step a row to its next choice or open its typed entry (``entry``, issue 15),
+save the draft (``Cabinet.apply_settings``; a change of the money rules,
+``MONEY_RULE_SETTINGS``, only with no credits on the cabinet) or discard it. Pure.
 """
 
 from __future__ import annotations
@@ -14,9 +15,11 @@ from typing import Any
 import msgspec
 
 from cabinet.core.context import MaintenanceContext
-from cabinet.core.effects import Effect
+from cabinet.core.effects import Effect, Journal
 from cabinet.core.errors import ConfigError
-from cabinet.core.settings import GameSettings, menu_choices
+from cabinet.core.maintenance.entry import start_text
+from cabinet.core.settings import MENU_ENTRY, MONEY_RULE_SETTINGS, GameSettings, menu_choices
+from cabinet.core.state import EntryState
 from cabinet.protocol.money import fmt_money as money
 from confspec import convert
 
@@ -67,6 +70,12 @@ def in_force(cab: MaintenanceContext, key: str) -> str:
         return money(r.max_bet_minor, sym)
     if key == "penetration_percent":
         return "shuffle every round" if r.shuffle_every_round else f"{r.penetration_percent} %"
+    if key == "bet_step_minor":
+        return money(r.bet_step_minor, sym)
+    if key == "chip_values_minor":
+        return ", ".join(money(c, sym).removesuffix(".00") for c in r.chip_values_minor) or "none"
+    if key in ("bet_timer_s", "decision_timer_s"):
+        return f"{getattr(r, key)} s"
     return "game default"
 
 
@@ -79,13 +88,23 @@ def fmt_setting(cab: MaintenanceContext, key: str) -> str:
     v = draft_value(cab, key)
     if v is None:
         return f"{in_force(cab, key)} (default)"
-    if key in MONEY_SETTINGS:
-        text = money(v, cab.s.settings.currency_symbol)
+    sym = cab.s.settings.currency_symbol
+    if key in MONEY_SETTINGS and isinstance(v, list | tuple):
+        text = ", ".join(money(int(x), sym).removesuffix(".00") for x in v)
+    elif key in MONEY_SETTINGS:
+        text = money(v, sym)
+    elif isinstance(v, bool):
+        text = "on" if v else "off"
+    elif v == "":
+        text = "(none)"
     elif key == "penetration_percent":
         text = f"{v} %"
     else:
         text = str(v)
-    return f"{text} (default)" if key != "variant" and v == _FACTORY.get(key) else text
+    factory = _FACTORY.get(key)
+    same = list(v) == list(factory) if isinstance(factory, tuple) and isinstance(v, list | tuple) \
+        else v == factory
+    return f"{text} (default)" if key != "variant" and same else text
 
 
 def select(cab: MaintenanceContext, out: list[Effect]) -> None:
@@ -96,6 +115,11 @@ def select(cab: MaintenanceContext, out: list[Effect]) -> None:
     if m.selected < n:
         key, _, choices = SETTING_CHOICES[m.selected]
         cur = draft_value(cab, key)
+        if key in MENU_ENTRY:                   # issue 15: typed with the buttons or by touch
+            m.entry = EntryState(kind="setting", key=key, row=m.selected,
+                                 text=start_text(key, cur))
+            m.selected = 0
+            return
         nxt = choices[(choices.index(cur) + 1) % len(choices)] if cur in choices else choices[0]
         if key == "variant":
             # issue 10.9: each game has its own limits; switching swaps them
@@ -113,8 +137,19 @@ def select(cab: MaintenanceContext, out: list[Effect]) -> None:
         except ConfigError as e:
             m.confirm = f"Refused: {e}"
             return
+        old = msgspec.to_builtins(cab.s.settings)
+        new = msgspec.to_builtins(settings)
+        money_rules = sorted(k for k in MONEY_RULE_SETTINGS if old.get(k) != new.get(k))
+        if money_rules and any(st.credits_minor or st.pending_out_minor
+                               for st in cab.s.stations):
+            m.confirm = ("Refused: " + ", ".join(money_rules)
+                         + " change the money rules: only with no credits on the cabinet")
+            out.append(Journal("settings_refused", 0, 0,
+                               {"reason": "credits on the cabinet", "keys": money_rules,
+                                "level": m.level}))
+            return
         stations_before = cab.s.settings.stations
-        err = cab.apply_settings(settings, out)
+        err = cab.apply_settings(settings, out, m.level)
         m.confirm = f"Refused: {err}" if err else "Saved" if \
             settings.stations == stations_before else \
             "Saved: restart the cabinet to set up the new stations' devices"

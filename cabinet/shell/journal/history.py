@@ -65,6 +65,15 @@ class JournalHistory(JournalChecks):
         return [{"id": r[0], "seq": r[1], "wall_s": r[2], "kind": r[3], "station": r[4],
                  "amount_minor": r[5], "data": json.loads(r[6])} for r in rows]
 
+    def events_of(self, kinds: frozenset[str], limit: int) -> list[dict[str, Any]]:
+        """The newest ``limit`` events of one of ``kinds``, newest first (issue 15)."""
+        marks = ",".join("?" * len(kinds))
+        rows = self.db.execute("SELECT id, seq, wall_s, kind, station, amount_minor, data FROM "
+                               f"events WHERE kind IN ({marks}) ORDER BY id DESC LIMIT ?",
+                               (*sorted(kinds), limit)).fetchall()
+        return [{"id": r[0], "seq": r[1], "wall_s": r[2], "kind": r[3], "station": r[4],
+                 "amount_minor": r[5], "data": json.loads(r[6])} for r in rows]
+
     def open_escrow(self) -> dict[str, Any] | None:
         """The newest station's unclosed escrow (see ``open_escrows``), or ``None``."""
         found = [e for e in self.open_escrows().values() if not e["credited"]]

@@ -1,0 +1,37 @@
+"""``cabinet meters --export FILE.csv``: the audit report of a journal (issue 15).
+
+Owns: reading the journal read-only (so it may run while the engine does) and
+writing the report the menu's Export item writes (``cabinet.core.maintenance.
+export.audit_rows``: meters per station, bills by denomination, handpays, the
+period since the last export from the menu). Reading marks no period: only the
+menu's Export starts a new one (the engine owns the journal).
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from cabinet.core.maintenance.export import audit_rows
+from cabinet.shell.audit_export import write_csv
+from cabinet.tools.views_cli import _open
+
+
+def export(journal: Path, out: Path) -> int:
+    """Write ``journal``'s audit report to ``out``; returns the exit status (0 written,
+    1 no valid state, 2 no journal or ``out`` not writable)."""
+    store = _open(journal)
+    if store is None:
+        return 2
+    state = store.load_readonly()
+    if state is None:
+        print("the journal holds no valid cabinet state (RAM error)", file=sys.stderr)
+        return 1
+    rows = audit_rows(state, store)
+    try:
+        write_csv(rows, out)
+    except OSError as e:
+        print(f"{out}: cannot write the report ({e.strerror or e})", file=sys.stderr)
+        return 2
+    print(f"audit report written to {out} ({len(rows) - 1} rows)")
+    return 0
