@@ -206,6 +206,29 @@ class Id003BillAcceptor(BillAcceptor):
         self._offline_reported = False
         self._emit(DeviceOnline(Device.BILL_ACCEPTOR, f"escrow table {self.escrow_table_minor}"))
 
+    def read_version(self) -> str:
+        """The validator's firmware version (VERSION REQUEST 0x88, protocols.md 1.4),
+        after ``connect`` and with no poll thread running (``cabinet doctor``).
+
+        Returns: the reply's ASCII text (non-printable bytes as ``?``), ``""`` when the
+        validator answers something else.
+
+        Raises:
+            DeviceOfflineError: port not open, or no reply within ``reply_timeout_s``.
+        """
+        self._send(c.encode_frame(c.Command.VERSION_REQUEST))
+        frame = self._read_frame()
+        if frame is None:
+            raise DeviceOfflineError(f"{self.url}: no reply to VERSION REQUEST")
+        if frame.code != c.Command.VERSION_REQUEST:
+            return ""
+        return "".join(chr(b) if 32 <= b < 127 else "?" for b in frame.data).strip()
+
+    @property
+    def fault(self) -> str | None:
+        """The fault code of the last status read (``id003_codec.FAULT_NAMES``), or None."""
+        return self._host.fault
+
     def poll_once(self) -> None:
         """Poll once and act on the reply.
 
