@@ -60,6 +60,7 @@ from cabinet.core.events import (
     VoucherStacked,
 )
 from cabinet.core.host import HostMixin
+from cabinet.core.maintenance import bill_test, diagnostics
 from cabinet.core.meters import Meters
 from cabinet.core.money_in import MoneyInMixin
 from cabinet.core.play import PlayMixin
@@ -251,6 +252,8 @@ class Cabinet(BettingMixin, PlayMixin, CashOutMixin, MoneyInMixin, DoorsMixin, H
             return                                     # the UI shows help by itself
         st.refusal = ""
         mode = self.mode
+        if mode != "maintenance":
+            diagnostics.record_press(self.s, ev.action)   # issue 15: missing buttons audit
         if mode == "maintenance":
             self.s.last_button = ev.action
             maintenance.press(self, ev.action, ev.value, out, ev.station)
@@ -297,6 +300,7 @@ class Cabinet(BettingMixin, PlayMixin, CashOutMixin, MoneyInMixin, DoorsMixin, H
             st.host.link, st.host.address, st.host.port = h.link, h.address, h.port
             st.host.link_since_s, st.host.next_event_id = h.link_since_s, h.next_event_id
         s.faults = {c: t for c, t in old.faults.items() if c.startswith(("bill_", "printer_"))}
+        bill_test.carry(old, s)
         s.needs_config = True
         s.maintenance = MaintState(page="settings")
         s.key_on = True
@@ -341,13 +345,15 @@ class Cabinet(BettingMixin, PlayMixin, CashOutMixin, MoneyInMixin, DoorsMixin, H
 
     def _refresh_outputs(self, out: list[Effect]) -> None:
         """Lamps, acceptor enable and tower light follow the state (only changes are sent)."""
+        test_lamps = diagnostics.lamps(self.s)          # issue 15: the lamp test
         for st in self.s.stations:
-            lamps = self.legal_actions(st.station)
+            lamps = self.legal_actions(st.station) if test_lamps is None else test_lamps
             if self._lamps.get(st.station) != lamps:
                 self._lamps[st.station] = lamps
                 out.append(SetLamps(st.station, lamps))
             bills = self.host_bills_minor(st.station, tuple(self.s.settings.denominations_minor))
-            acc = (self._accepting() and not st.faults and bool(bills), bills)
+            taking = self._accepting() or bill_test.active(self.s)   # issue 15: bill test
+            acc = (taking and not st.faults and bool(bills), bills)
             if self._acceptor.get(st.station) != acc:
                 self._acceptor[st.station] = acc
                 out.append(SetAcceptor(st.station, acc[0], acc[1]))
@@ -356,6 +362,7 @@ class Cabinet(BettingMixin, PlayMixin, CashOutMixin, MoneyInMixin, DoorsMixin, H
                  "door_open": "service", "maintenance": "service"}.get(mode, "off")
         if tower == "off" and any(st.faults for st in self.s.stations):
             tower = "tilt"                     # a station out of service calls the attendant
+        tower = diagnostics.tower(self.s) or tower      # issue 15: the tower light test
         if tower != self._tower:
             self._tower = tower
             out.append(SetTowerLight(tower))

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from cabinet.core.context import MaintenanceContext
 from cabinet.core.effects import Effect, Journal, PollDevices
-from cabinet.core.maintenance import settings_editor
+from cabinet.core.maintenance import diagnostics, settings_editor
 from cabinet.core.maintenance.pages import MAIN_ITEMS, PAGE_LINES, page_items, page_lines
 from cabinet.core.maintenance.ram_clear import access_name, ram_clear_refusal
 from cabinet.protocol.money import fmt_money as money
@@ -51,7 +51,7 @@ def press(cab: MaintenanceContext, action: str, value: int | None, out: list[Eff
     """
     m = cab.s.maintenance
     assert m is not None
-    if m.page == "device_test" and action != "menu_back":
+    if m.page == diagnostics.BUTTONS_PAGE and action != "menu_back":
         now = cab.s.now_ms
         if action == "cash_out" and m.cash_out_ms is not None \
                 and now - m.cash_out_ms <= TEST_EXIT_MS:
@@ -87,7 +87,9 @@ def handle(cab: MaintenanceContext, action: str, out: list[Effect]) -> None:
         m.selected = min(len(items) - 1, m.selected + 1)
         m.confirm = ""
     elif action == "menu_back":
-        if m.page != "main":
+        if diagnostics.back(cab, out):
+            pass                            # issue 15: a test page returns to Diagnostics
+        elif m.page != "main":
             back_to = [k for k, _ in MAIN_ITEMS].index(m.page) if m.page in dict(MAIN_ITEMS) else 0
             m.page, m.selected, m.confirm, m.draft, m.scroll = "main", back_to, "", {}, 0
             m.pressed, m.cash_out_ms = [], None
@@ -107,6 +109,8 @@ def _select(cab: MaintenanceContext, out: list[Effect]) -> None:
             out.append(PollDevices())
     elif m.page == "settings":
         settings_editor.select(cab, out)
+    elif m.page in diagnostics.PAGES:
+        diagnostics.select(cab, out)
     elif m.page == "ram_clear":
         refusal = ram_clear_refusal(cab)
         if refusal:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from cabinet.core.context import MaintenanceContext
 from cabinet.core.errors import fault_text
 from cabinet.core.host_page import host_page
+from cabinet.core.maintenance import diagnostics
 from cabinet.core.maintenance.event_log import EVENT_LOG_DEPTH, EVENT_LOG_HIDDEN, event_line
 from cabinet.core.maintenance.ram_clear import ram_clear_lines
 from cabinet.core.maintenance.settings_editor import setting_items
@@ -18,7 +19,7 @@ from cabinet.protocol.money import fmt_money as money
 from cabinet.protocol.snapshot import MaintenanceView
 
 MAIN_ITEMS = [("meters", "Meters"), ("recall", "Game recall"), ("events", "Event log"),
-              ("money_history", "Bills and vouchers"), ("device_test", "Device test"),
+              ("money_history", "Bills and vouchers"), ("diagnostics", "Diagnostics"),
               ("settings", "Settings"), ("faults", "Faults"), ("host", "Host"),
               ("ram_clear", "RAM clear")]
 HINT = "Up/Down: choose   Select: open or change   Back: return   Key off: leave"
@@ -48,6 +49,8 @@ def page_items(cab: MaintenanceContext) -> list[str]:
         return ["Confirm RAM clear"]
     if m.page == "faults":
         return [FAULTS_ITEM]
+    if m.page in diagnostics.PAGES:
+        return diagnostics.items(cab)
     return []
 
 
@@ -65,7 +68,7 @@ def view(cab: MaintenanceContext) -> MaintenanceView:
         lines = shown + [f"-- lines {first + 1}-{last} of {len(lines)} ({more}) --"]
     return MaintenanceView(page=m.page, title=title, lines=lines, items=items,
                            selected=m.selected,
-                           hint=DEVICE_TEST_HINT if m.page == "device_test" else HINT)
+                           hint=DEVICE_TEST_HINT if m.page == diagnostics.BUTTONS_PAGE else HINT)
 
 
 def page_lines(cab: MaintenanceContext) -> tuple[str, list[str]]:
@@ -143,15 +146,8 @@ def page_lines(cab: MaintenanceContext) -> tuple[str, list[str]]:
             shown = v.validation_number[-4:].rjust(18, "*")
             lines.append(f"Voucher #{v.sequence} {shown} {money(v.amount_minor, sym)} {v.status}")
         return "Bills and vouchers", lines
-    if m.page == "device_test":
-        return "Device test", [
-            "Press any player button: it is shown here and does not play.",
-            "Cash Out twice within 1 s, BACK on the screen, or the key return to the menu.",
-            f"Last button: {m.pressed and s.last_button or '-'}",
-            f"Pressed: {', '.join(m.pressed) or 'none yet'}",
-            f"Doors open: {', '.join(s.doors_open) or 'none'}",
-            f"Faults: {', '.join(cab.fault_lines()) or 'none'}",
-        ]
+    if m.page in diagnostics.PAGES:                     # issue 15
+        return diagnostics.page_lines(cab)
     if m.page == "settings":
         lines = ["Changes apply between rounds and are logged."]
         if m.confirm:
