@@ -168,3 +168,20 @@ def test_restart_mid_bill_test_counts_the_note_as_a_test_note_never_a_credit(tmp
         assert eng2.store.open_escrows()[1]["credited"]  # closed: nothing more owed
         kinds = [e["kind"] for e in eng2.store.events(50)]
         assert "bill_test_stacked" in kinds and kinds.count("bill_stacked") == 1, late
+
+
+def test_a_note_escrowed_after_a_restart_on_the_test_page_is_a_test_note(tmp_path):
+    """Issue 15: the engine restarts with the key still on and the test on (its page is
+    journaled with the state): a note the acceptor still holds in escrow, offered
+    again at start-up, is a test note, not a credit."""
+    path = tmp_path / "j.db"
+    eng = _boot(path)
+    _open_bill_test(eng.step)
+    before = _engine_money(eng)
+    del eng
+    eng2 = _boot(path)
+    eff = eng2.step(NoteEscrowed(1, 1000, "y1"))
+    assert Journal("note_escrowed", 1, 1000, {"txn": "y1", "test": True}) in eff
+    eng2.step(NoteStacked(1, 1000, "y1"))
+    assert eng2.cab.s.bill_test.stacked_count == 1
+    assert _engine_money(eng2)["stations"] == before["stations"]
