@@ -241,6 +241,11 @@ def pin_factory(mode: str) -> Any:
         ImportError: ``hardware`` without lgpio (off the Pi).
     """
     if mode == "hardware":
+        import os
+        import tempfile
+        # lgpio makes its notify pipes in $LG_WD, else in the working directory (which
+        # may not be writable for the user running the doctor)
+        os.environ.setdefault("LG_WD", tempfile.gettempdir())
         from gpiozero.pins.lgpio import LGPIOFactory
         return LGPIOFactory()
     from gpiozero.pins.mock import MockFactory
