@@ -92,7 +92,7 @@ def test_door_and_key_page_follows_the_switches_live():
     assert "Main door: shut (opened 0 times)" in rig.cab.snapshot(1).maintenance.lines
     rig.cab.handle(DoorChanged("main", True))
     lines = rig.cab.snapshot(2).maintenance.lines
-    assert "Main door: OPEN (opened 1 times)" in lines and "Operator key: on" in lines
+    assert "Main door: OPEN (opened 1 time)" in lines and "Operator key: on" in lines
     assert rig.cab.s.maintenance.page == "diag_doors"
 
 
@@ -100,7 +100,7 @@ def test_tower_light_test_shows_each_state_in_turn():
     """Issue 15: the tower light test steps through service, tilt, handpay and off."""
     rig = Rig()
     _open(rig, "diag_tower")
-    assert "Tower light now: service" in rig.cab.snapshot(1).maintenance.lines
+    assert "Tower light now: service (amber lit)" in rig.cab.snapshot(1).maintenance.lines
     seen = ["service"]
     for _ in range(7):                                   # ends on "off"
         seen += [e.state for e in rig.advance(1000) if isinstance(e, SetTowerLight)]

@@ -352,3 +352,8 @@ CASES: list[Case] = [
                                 message="Play disabled by the casino host"),
         msgspec.structs.replace(MULTI_BETTING.stations[2], host_link="offline")])),
 ]
+
+# issue 15: the Diagnostics screens, as the cabinet core sends them
+from tests.ui.fixtures_diagnostics import diagnostics_cases  # noqa: E402
+
+CASES += [Case(name, snap) for name, snap in diagnostics_cases()]

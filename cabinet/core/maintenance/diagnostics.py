@@ -45,6 +45,9 @@ LAMP_STEP_MS = 1_000
 TOWER_STEP_MS = 2_000
 #: The tower light test's states, in turn (``SetTowerLight``).
 TOWER_STATES = ("service", "tilt", "handpay", "off")
+#: The segments each state lights (``cabinet.shell.devices``' tower map).
+TOWER_SEGMENTS = {"service": "amber", "tilt": "red", "handpay": "red and amber",
+                  "off": "green"}
 #: A button not pressed in this many games is listed as missing (research I
 #: "switch test ... buttons not pressed").
 MISSING_AFTER_GAMES = 100
@@ -145,16 +148,19 @@ def page_lines(cab: MaintenanceContext) -> tuple[str, list[str]]:
         ]
     if m.page == "diag_doors":
         shown = {"main": "Main door", "cashbox": "Cash box door", "logic": "Logic door"}
-        lines = [f"{label}: {'OPEN' if d in s.doors_open else 'shut'} "
-                 f"(opened {s.door_opens.get(d, 0)} times)" for d, label in shown.items()]
+        lines = [f"{label}: {'OPEN' if d in s.doors_open else 'shut'} (opened "
+                 f"{n} time{'' if n == 1 else 's'})" for d, label in shown.items()
+                 for n in (s.door_opens.get(d, 0),)]
         lines += [f"{d} door: OPEN" for d in s.doors_open if d not in shown]
         lines.append(f"Operator key: {'on' if s.key_on else 'off'}")
         lines.append("Open and shut each door: the line changes at once.")
         return "Door and key switches", lines
     if m.page == "diag_tower":
-        return "Tower light test", [f"Tower light now: {tower(s)}",
+        now = tower(s) or "off"
+        return "Tower light test", [f"Tower light now: {now} ({TOWER_SEGMENTS[now]} lit)",
                                     f"Each state in turn, {TOWER_STEP_MS // 1000} s each: "
-                                    + ", ".join(TOWER_STATES)]
+                                    + ", ".join(f"{t} ({TOWER_SEGMENTS[t]})"
+                                                for t in TOWER_STATES)]
     if m.page == bill_test.PAGE:
         lines = bill_test.lines(s.bill_test, s.settings.currency_symbol)
         return "Bill acceptor test", lines + ([m.confirm] if m.confirm else [])
