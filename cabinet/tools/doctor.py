@@ -153,15 +153,15 @@ def _journal(path: Path) -> list[Finding]:
             return [Finding("FAIL", what, f"cannot read its key {key_file(path)}",
                             "run as the engine's user: sudo -u cabinet cabinet doctor")]
         findings = store.verify()
-        seq = store.seq
+        seq, n_events = store.seq, len(store.events(10**9))
     except Exception as e:           # sqlite3.Error, StoreError: not a journal at all
         return [Finding("FAIL", what, f"unreadable: {e}", "restore the last backup "
                         "(README 'Backing up the journal') or RAM clear")]
     if findings:
         return [Finding("FAIL", what, "; ".join(findings), "do not play: the engine "
                         "tilts with a RAM error; restore the last backup or RAM clear")]
-    return [Finding("PASS", what, f"{seq} commits verified (checksums, event chain, "
-                    "commit record)")]
+    return [Finding("PASS", what, f"OK ({seq} commits, {n_events} events verified): keyed "
+                    "checksums, event chain, commit record)")]
 
 
 def _disk(journal: Path) -> Finding:
