@@ -131,3 +131,15 @@ class Rejected(Effect):
 
     what: str
     reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class PrintTestTicket(Effect):
+    """Issue 15: print a test ticket at ``station``'s printer, marked VOID / TEST:
+    no amount, no validation number, no barcode; no voucher record, no meter.
+    ``lines``: what else it prints (the program ID)."""
+
+    station: int
+    venue: str
+    machine_number: str
+    lines: tuple[str, ...] = ()

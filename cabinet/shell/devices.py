@@ -27,6 +27,7 @@ from typing import Any
 from cabinet.core.effects import (
     Effect,
     PollDevices,
+    PrintTestTicket,
     PrintVoucher,
     ReturnNote,
     SetAcceptor,
@@ -278,6 +279,8 @@ class DriverDevices:
                 log.debug("tower light: %s", e)
         elif isinstance(effect, PrintVoucher) and effect.record.station == self.station:
             self._pool.submit(self._print, effect)
+        elif isinstance(effect, PrintTestTicket) and effect.station == self.station:
+            self._pool.submit(self._print_test, effect)       # issue 15
         elif isinstance(effect, PollDevices):
             self._poll_devices()
 
@@ -310,6 +313,21 @@ class DriverDevices:
                 log.exception("print failed: %s", e)
                 result = "unknown"
         self.post(PrintFinished(r.station, r.validation_number, result))
+
+    def _print_test(self, effect: PrintTestTicket) -> None:
+        """Issue 15: the Diagnostics page's test ticket (VOID / TEST; nothing to journal
+        but the request, which the core did): the outcome is only logged."""
+        from drivers.void_ticket import render_test_ticket
+        assert self.drivers is not None
+        job = render_test_ticket(effect.venue, effect.machine_number, dt.datetime.now(),
+                                 effect.lines)
+        with self._printing:
+            try:
+                result = self.drivers.printer.print_job(job, "test ticket").value
+            except Exception as e:
+                log.exception("test ticket failed: %s", e)
+                result = "unknown"
+        log.info("test ticket at station %d: %s", self.station, result)
 
     def _watch_printer(self) -> None:
         """Read the printer at once, then every ``PRINTER_WATCH_S``; report changes.

@@ -45,7 +45,8 @@ def test_diagnostics_lists_its_tests_and_marks_the_technician_ones():
     view = rig.cab.snapshot(1).maintenance
     assert view.title == "Diagnostics"
     assert view.items == ["Button and lamp test", "Door and key switches", "Tower light test",
-                          "Bill acceptor test (technician)", "Devices and program"]
+                          "Bill acceptor test (technician)", "Printer test ticket",
+                          "Devices and program"]
     assert TECHNICIAN_ITEMS == {"diag_bills"}
     rig.press("menu_back")
     assert rig.cab.s.maintenance.page == "main"
@@ -123,3 +124,27 @@ def test_devices_page_shows_program_id_digest_serial_settings_and_status():
     assert f"Digest (SHA-256): {'ab' * 32}" in lines
     assert "Station 1 Bill acceptor (ID-003, 9600 baud 8E1): OK" in lines
     assert "Station 1 Printer (ESC/POS, 9600 baud 8N1): Printer out of paper" in lines
+
+
+def test_printer_test_ticket_is_sent_without_money_meter_or_voucher_record():
+    """Issue 15: Select on the printer test asks the station's printer for a VOID / TEST
+    ticket (``PrintTestTicket``) and journals ``test_ticket``; no voucher record, no
+    meter, no print in progress, the menu stays open (attendant level suffices)."""
+    import msgspec
+
+    from cabinet.core.effects import PrintTestTicket, PrintVoucher, SaveVoucher
+    rig = Rig()
+    rig.note(2000)
+    meters = msgspec.to_builtins(rig.meters())
+    rig.cab.program_id = "blackjack-cabinet 0.1.0"
+    _open(rig, "diag_printer")
+    assert rig.cab.snapshot(1).maintenance.items == ["Print a test ticket"]
+    eff = rig.press("menu_select")
+    tickets = [e for e in eff if isinstance(e, PrintTestTicket)]
+    assert len(tickets) == 1 and tickets[0].station == 1
+    assert "PROGRAM blackjack-cabinet 0.1.0" in tickets[0].lines
+    assert Journal("test_ticket", 1, 0, {"access": "attendant"}) in eff
+    assert not any(isinstance(e, PrintVoucher | SaveVoucher) for e in eff)
+    assert rig.cab.s.printing is None and rig.cab.mode == "maintenance"
+    assert msgspec.to_builtins(rig.meters()) == meters and rig.credits() == 2000
+    assert any("Test ticket sent" in ln for ln in rig.cab.snapshot(2).maintenance.lines)

@@ -88,6 +88,10 @@ def diagnostics_cases() -> list[tuple[str, Snapshot]]:
     cab.handle(NoteStacked(1, 2000, "x1"))
     out.append(("diagnostics_bill_test", _snap(cab, 204)))
     cab = _cabinet()
+    _open(cab, "diag_printer")
+    _press(cab, "menu_select")                        # one test ticket sent
+    out.append(("diagnostics_printer", _snap(cab, 206)))
+    cab = _cabinet()
     cab.handle(DeviceFaulted("printer", "printer_paper_out"))
     _open(cab, "diag_devices")
     out.append(("diagnostics_devices", _snap(cab, 205)))

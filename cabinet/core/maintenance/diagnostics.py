@@ -15,15 +15,16 @@ refuses below that level itself too.
 
 from __future__ import annotations
 
+from cabinet.core import access
 from cabinet.core.context import MaintenanceContext
-from cabinet.core.effects import Effect, Journal
+from cabinet.core.effects import Effect, Journal, PrintTestTicket
 from cabinet.core.maintenance import bill_test
 from cabinet.core.state import CabinetState
 
 #: The Diagnostics list: (page, label), in order.
 ITEMS = [("diag_buttons", "Button and lamp test"), ("diag_doors", "Door and key switches"),
          ("diag_tower", "Tower light test"), (bill_test.PAGE, "Bill acceptor test"),
-         ("diag_devices", "Devices and program")]
+         ("diag_printer", "Printer test ticket"), ("diag_devices", "Devices and program")]
 #: The Diagnostics list's own page.
 PAGE = "diagnostics"
 #: Every page of this module (the menu dispatches them here).
@@ -65,6 +66,10 @@ def items(cab: MaintenanceContext) -> list[str]:
                 for key, label in ITEMS]
     if m.page == bill_test.PAGE:
         return bill_test.items(cab.s.bill_test)
+    if m.page == "diag_printer":
+        if len(cab.s.stations) == 1:
+            return ["Print a test ticket"]
+        return [f"Print a test ticket at station {st.station}" for st in cab.s.stations]
     return []
 
 
@@ -82,6 +87,16 @@ def select(cab: MaintenanceContext, out: list[Effect]) -> None:
         out.append(Journal("maintenance_page", 0, 0, {"page": key}))
     elif m.page == bill_test.PAGE:
         m.confirm = bill_test.select(s, m.selected, out)
+    elif m.page == "diag_printer":
+        st = s.stations[min(m.selected, len(s.stations) - 1)]
+        out.append(PrintTestTicket(st.station, s.settings.venue_name, s.settings.machine_number,
+                                   (f"PROGRAM {cab.program_id or 'unknown'}",
+                                    f"SHA-256 {cab.program_digest[:16] or 'none'}",
+                                    f"STATION {st.station}")))
+        out.append(Journal("test_ticket", st.station, 0,
+                           {"access": access.name(access.level(s.key_on, s.doors_open))}))
+        m.confirm = f"Test ticket sent to station {st.station}'s printer " \
+            "(marked VOID / TEST: no money, no meter)."
 
 
 def back(cab: MaintenanceContext, out: list[Effect]) -> bool:
@@ -164,6 +179,14 @@ def page_lines(cab: MaintenanceContext) -> tuple[str, list[str]]:
     if m.page == bill_test.PAGE:
         lines = bill_test.lines(s.bill_test, s.settings.currency_symbol)
         return "Bill acceptor test", lines + ([m.confirm] if m.confirm else [])
+    if m.page == "diag_printer":
+        faults = sorted({t for st in s.stations for c, t in {**s.faults, **st.faults}.items()
+                         if c.startswith("printer_")})
+        return "Printer test ticket", [
+            "Prints a ticket marked TEST TICKET / VOID - NO CASH VALUE.",
+            "No amount, no validation number, no barcode: no voucher, no meter.",
+            f"Printer: {', '.join(faults) or 'no fault reported'}",
+        ] + ([m.confirm] if m.confirm else [])
     return "Devices and program", _device_lines(cab)
 
 
