@@ -46,7 +46,7 @@ def test_diagnostics_lists_its_tests_and_marks_the_technician_ones():
     assert view.title == "Diagnostics"
     assert view.items == ["Button and lamp test", "Door and key switches", "Tower light test",
                           "Bill acceptor test (technician)", "Printer test ticket",
-                          "Devices and program"]
+                          "Sound test", "Screen colour and touch test", "Devices and program"]
     assert TECHNICIAN_ITEMS == {"diag_bills"}
     rig.press("menu_back")
     assert rig.cab.s.maintenance.page == "main"
@@ -148,3 +148,24 @@ def test_printer_test_ticket_is_sent_without_money_meter_or_voucher_record():
     assert rig.cab.s.printing is None and rig.cab.mode == "maintenance"
     assert msgspec.to_builtins(rig.meters()) == meters and rig.credits() == 2000
     assert any("Test ticket sent" in ln for ln in rig.cab.snapshot(2).maintenance.lines)
+
+
+def test_sound_test_plays_each_sound_by_a_cue_and_screen_test_page_exists():
+    """Issue 15: Select on the sound test sends the UI a ``sound_test`` cue naming the
+    sound (the UI plays it, or says "no audio device"); the screen colour and touch test
+    is a page of its own (drawn by the UI)."""
+    from cabinet.core.effects import SendCue
+    rig = Rig()
+    _open(rig, "diag_sound")
+    assert rig.cab.snapshot(1).maintenance.items == ["Play: card", "Play: chip", "Play: win",
+                                                     "Play: blackjack"]
+    rig.press("menu_down")
+    rig.press("menu_down")
+    eff = rig.press("menu_select")
+    assert SendCue("sound_test", None, {"sound": "win"}) in eff
+    assert "Played: win" in rig.cab.snapshot(2).maintenance.lines
+    rig.press("menu_back")
+    rig.press("menu_down")
+    rig.press("menu_select")
+    assert rig.cab.s.maintenance.page == "diag_screen"
+    assert rig.cab.snapshot(3).maintenance.title == "Screen colour and touch test"

@@ -92,6 +92,13 @@ def diagnostics_cases() -> list[tuple[str, Snapshot]]:
     _press(cab, "menu_select")                        # one test ticket sent
     out.append(("diagnostics_printer", _snap(cab, 206)))
     cab = _cabinet()
+    _open(cab, "diag_sound")
+    _press(cab, "menu_select")                        # played: card
+    out.append(("diagnostics_sound", _snap(cab, 207)))
+    cab = _cabinet()
+    _open(cab, "diag_screen")
+    out.append(("diagnostics_screen", _snap(cab, 208)))
+    cab = _cabinet()
     cab.handle(DeviceFaulted("printer", "printer_paper_out"))
     _open(cab, "diag_devices")
     out.append(("diagnostics_devices", _snap(cab, 205)))

@@ -17,14 +17,16 @@ from __future__ import annotations
 
 from cabinet.core import access
 from cabinet.core.context import MaintenanceContext
-from cabinet.core.effects import Effect, Journal, PrintTestTicket
+from cabinet.core.effects import Effect, Journal, PrintTestTicket, SendCue
 from cabinet.core.maintenance import bill_test
 from cabinet.core.state import CabinetState
 
 #: The Diagnostics list: (page, label), in order.
 ITEMS = [("diag_buttons", "Button and lamp test"), ("diag_doors", "Door and key switches"),
          ("diag_tower", "Tower light test"), (bill_test.PAGE, "Bill acceptor test"),
-         ("diag_printer", "Printer test ticket"), ("diag_devices", "Devices and program")]
+         ("diag_printer", "Printer test ticket"), ("diag_sound", "Sound test"),
+         ("diag_screen", "Screen colour and touch test"),
+         ("diag_devices", "Devices and program")]
 #: The Diagnostics list's own page.
 PAGE = "diagnostics"
 #: Every page of this module (the menu dispatches them here).
@@ -52,6 +54,11 @@ TOWER_SEGMENTS = {"service": "amber", "tilt": "red", "handpay": "red and amber",
 #: A button not pressed in this many games is listed as missing (research I
 #: "switch test ... buttons not pressed").
 MISSING_AFTER_GAMES = 100
+#: The sound test's sounds (the UI's ``ui.sound.Sounds.NAMES``), played by the
+#: ``sound_test`` cue.
+TEST_SOUNDS = ("card", "chip", "win", "blackjack")
+#: The screen test page (the UI draws colour bars and a touch grid on it).
+SCREEN_PAGE = "diag_screen"
 #: Serial settings of the devices (the drivers open their ports so).
 SERIAL_SETTINGS = {"Bill acceptor": "ID-003, 9600 baud 8E1",
                    "Printer": "ESC/POS, 9600 baud 8N1"}
@@ -70,6 +77,8 @@ def items(cab: MaintenanceContext) -> list[str]:
         if len(cab.s.stations) == 1:
             return ["Print a test ticket"]
         return [f"Print a test ticket at station {st.station}" for st in cab.s.stations]
+    if m.page == "diag_sound":
+        return [f"Play: {name}" for name in TEST_SOUNDS]
     return []
 
 
@@ -97,6 +106,10 @@ def select(cab: MaintenanceContext, out: list[Effect]) -> None:
                            {"access": access.name(access.level(s.key_on, s.doors_open))}))
         m.confirm = f"Test ticket sent to station {st.station}'s printer " \
             "(marked VOID / TEST: no money, no meter)."
+    elif m.page == "diag_sound":
+        name = TEST_SOUNDS[min(m.selected, len(TEST_SOUNDS) - 1)]
+        out.append(SendCue("sound_test", None, {"sound": name}))
+        m.confirm = f"Played: {name}"
 
 
 def back(cab: MaintenanceContext, out: list[Effect]) -> bool:
@@ -187,6 +200,14 @@ def page_lines(cab: MaintenanceContext) -> tuple[str, list[str]]:
             "No amount, no validation number, no barcode: no voucher, no meter.",
             f"Printer: {', '.join(faults) or 'no fault reported'}",
         ] + ([m.confirm] if m.confirm else [])
+    if m.page == "diag_sound":
+        return "Sound test", ["Select plays the sound on the cabinet's speaker (the screen",
+                              "says so when the display has no audio device)."] \
+            + ([m.confirm] if m.confirm else [])
+    if m.page == SCREEN_PAGE:
+        return "Screen colour and touch test", [
+            "Colour bars: each colour full and even, no dead pixels.",
+            "Touch every square: it turns green where the screen felt it."]
     return "Devices and program", _device_lines(cab)
 
 
