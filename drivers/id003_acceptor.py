@@ -123,6 +123,8 @@ class Id003BillAcceptor(BillAcceptor):
             new_transaction_id=new_transaction_id,
         )
         self._port: SerialLike | None = None
+        #: the firmware version read at the last start-up ("": not reported)
+        self.firmware = ""
         self._online = False
         self._offline_reported = False
         self._lock = threading.Lock()
@@ -204,7 +206,15 @@ class Id003BillAcceptor(BillAcceptor):
             raise
         self._online = True
         self._offline_reported = False
-        self._emit(DeviceOnline(Device.BILL_ACCEPTOR, f"escrow table {self.escrow_table_minor}"))
+        try:                            # issue 15: shown on the Diagnostics page
+            firmware = self.read_version()
+        except DriverError:
+            firmware = ""
+        except PORT_ERRORS:             # the port went: the next poll finds it offline
+            firmware = ""
+        self.firmware = firmware
+        self._emit(DeviceOnline(Device.BILL_ACCEPTOR, f"escrow table {self.escrow_table_minor}",
+                                firmware))
 
     def read_version(self) -> str:
         """The validator's firmware version (VERSION REQUEST 0x88, protocols.md 1.4),

@@ -32,6 +32,7 @@ class CabinetBase:
     program_id: str
     program_digest: str
     program_status: str
+    firmware: dict[tuple[int, str], str]
 
     def station(self, n: int) -> StationState | None:
         """Station ``n`` (1-based), or ``None`` if the cabinet has no such station."""

@@ -104,6 +104,8 @@ class DoorsMixin(CabinetBase):
                                {"device": ev.device, "code": ev.code, "text": text}))
 
     def _on_cleared(self, ev: DeviceCleared, out: list[Effect]) -> None:
+        if ev.firmware:                     # issue 15: the Diagnostics page shows it
+            self.firmware[(ev.station, ev.device)] = ev.firmware
         prefix = ev.device + "_"
         st = self.station(ev.station) if ev.station else None
         # a cabinet-wide fault of this device kind clears too: journals written before

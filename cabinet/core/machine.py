@@ -168,6 +168,8 @@ class Cabinet(BettingMixin, PlayMixin, CashOutMixin, MoneyInMixin, DoorsMixin, H
         #: The host links' live status (issue 13), set by the shell, not journaled:
         #: station -> (polls seen, wall time of the last poll or None), for the Host page.
         self.host_polls: dict[int, tuple[Any, ...]] = {}
+        #: (station, device) -> the firmware version it reported (issue 15; not journaled).
+        self.firmware: dict[tuple[int, str], str] = {}
 
     # -- derived -------------------------------------------------------------------
 

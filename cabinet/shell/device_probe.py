@@ -80,37 +80,21 @@ def wiring_findings(w: Wiring, label: str) -> list[Finding]:
 
 def input_findings(w: Wiring, pin_factory: Any, label: str) -> list[Finding]:
     """Read every input pin of ``w`` once, as the panel does (internal pull-up, a
-    switch to ground; door latches pulled down).
+    switch to ground; door latches pulled down; ``drivers.pin_probe``).
 
     A button that reads pressed is a ``FAIL`` (stuck, or another input on its pin);
     a pin that cannot be opened (in use, not a GPIO) a ``FAIL``; doors and the key
     switch are reported as they read.
     """
-    from gpiozero import DigitalInputDevice
-    inputs: list[tuple[str, int, bool]] = [(f"button {a.value}", p, True)
-                                           for a, p in w.buttons.items()]
-    inputs += [(f"door {d.value}", p, True) for d, p in w.doors.items()]
-    if w.key_switch is not None:
-        inputs.append(("key switch", w.key_switch, True))
-    if w.door_latch is not None:
-        inputs += [(f"door latch {d.value}", p, False) for d, p in w.door_latch.inputs.items()]
-    if w.pulse is not None:
-        inputs.append(("pulse acceptor", w.pulse.pin, True))
+    from drivers.pin_probe import read_inputs
     out: list[Finding] = []
-    for name, pin, pull_up in inputs:
+    for name, pin, active in read_inputs(w, pin_factory):
         what = f"{label} {name} (GPIO {pin})"
-        try:
-            dev = DigitalInputDevice(pin, pull_up=pull_up, bounce_time=None,
-                                     pin_factory=pin_factory)
-        except Exception as e:          # gpiozero raises its own kinds per pin factory
-            out.append(Finding("FAIL", what, f"cannot read: {e}",
+        if isinstance(active, str):
+            out.append(Finding("FAIL", what, f"cannot read: {active}",
                                f"check the pin number; {STOP_ENGINE}"))
-            continue
-        try:
-            closed = bool(dev.value)    # pull-up inputs: value 1 = the switch closes to ground
-        finally:
-            dev.close()
-        out.append(_input_finding(name, what, closed))
+        else:
+            out.append(_input_finding(name, what, active))
     return out
 
 
@@ -161,8 +145,8 @@ def acceptor_findings(url: str, label: str,
     acc = Id003BillAcceptor(url, decide=_return_every_note, credit=_no_credit, sink=sink,
                             offline_after_failures=2, **kw)
     try:
-        acc.connect()
-        version = acc.read_version()
+        acc.connect()                   # reads the firmware version too
+        version = acc.firmware
         acc.poll_once()
         fault = acc.fault
     except DeviceBusyError as e:
@@ -234,22 +218,13 @@ def station_wiring(path: str | None) -> Wiring:
 
 
 def pin_factory(mode: str) -> Any:
-    """The gpiozero pin factory of ``mode``: ``hardware``, the Pi's lgpio; ``sim``,
-    gpiozero's ``MockFactory`` (every input at rest, as ``cabinet run`` starts it).
+    """The gpiozero pin factory of ``mode`` (``drivers.pin_probe.pin_factory``).
 
     Raises:
         ImportError: ``hardware`` without lgpio (off the Pi).
     """
-    if mode == "hardware":
-        import os
-        import tempfile
-        # lgpio makes its notify pipes in $LG_WD, else in the working directory (which
-        # may not be writable for the user running the doctor)
-        os.environ.setdefault("LG_WD", tempfile.gettempdir())
-        from gpiozero.pins.lgpio import LGPIOFactory
-        return LGPIOFactory()
-    from gpiozero.pins.mock import MockFactory
-    return MockFactory()
+    from drivers import pin_probe
+    return pin_probe.pin_factory(mode)
 
 
 __all__ = ["ACCEPTOR_SERIAL", "PRINTER_SERIAL", "Finding", "acceptor_findings",

@@ -212,7 +212,8 @@ class DriverDevices:
             return DeviceFaulted(prefix, f"{prefix}_offline", "", self._own(prefix))
         if isinstance(ev, dev.DeviceOnline | dev.DeviceFaultCleared):
             prefix = _DEVICE_PREFIX.get(ev.device, "device")
-            return DeviceCleared(prefix, self._own(prefix))
+            firmware = ev.firmware if isinstance(ev, dev.DeviceOnline) else ""
+            return DeviceCleared(prefix, self._own(prefix), firmware)
         if isinstance(ev, dev.BillReturned):
             return NoteReturned(self.station, ev.transaction_id)
         log.info("device: %r", ev)

@@ -169,3 +169,15 @@ def test_sound_test_plays_each_sound_by_a_cue_and_screen_test_page_exists():
     rig.press("menu_select")
     assert rig.cab.s.maintenance.page == "diag_screen"
     assert rig.cab.snapshot(3).maintenance.title == "Screen colour and touch test"
+
+
+def test_devices_page_shows_the_firmware_each_device_reported():
+    """Issue 15: the acceptor's firmware version, reported with its start-up
+    (``DeviceCleared.firmware``), is on the devices page beside its serial settings."""
+    from cabinet.core.events import DeviceCleared
+    rig = Rig()
+    rig.cab.handle(DeviceCleared("bill", 1, "ID003-SIM 1.0"))
+    _open(rig, "diag_devices")
+    lines = rig.cab.snapshot(1).maintenance.lines
+    assert "Station 1 Bill acceptor (ID-003, 9600 baud 8E1, firmware ID003-SIM 1.0): OK" in lines
+    assert "Station 1 Printer (ESC/POS, 9600 baud 8N1): OK" in lines

@@ -7,6 +7,7 @@ from __future__ import annotations
 import random
 
 from cabinet.core.events import (
+    DeviceCleared,
     DeviceFaulted,
     DoorChanged,
     IntentReceived,
@@ -99,6 +100,7 @@ def diagnostics_cases() -> list[tuple[str, Snapshot]]:
     _open(cab, "diag_screen")
     out.append(("diagnostics_screen", _snap(cab, 208)))
     cab = _cabinet()
+    cab.handle(DeviceCleared("bill", 1, "ID003-SIM 1.0"))   # its start-up's version
     cab.handle(DeviceFaulted("printer", "printer_paper_out"))
     _open(cab, "diag_devices")
     out.append(("diagnostics_devices", _snap(cab, 205)))

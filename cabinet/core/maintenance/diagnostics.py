@@ -222,7 +222,11 @@ def _device_lines(cab: MaintenanceContext) -> list[str]:
     for st in s.stations:
         for dev, prefix in (("Bill acceptor", "bill_"), ("Printer", "printer_")):
             faults = [t for c, t in {**s.faults, **st.faults}.items() if c.startswith(prefix)]
-            lines.append(f"Station {st.station} {dev} ({SERIAL_SETTINGS[dev]}): "
+            fw = cab.firmware.get((st.station, prefix[:-1])) \
+                or cab.firmware.get((0, prefix[:-1]))
+            lines.append(f"Station {st.station} {dev} ({SERIAL_SETTINGS[dev]}"
+                         + (f", firmware {fw}" if fw else "") + "): "
                          + (", ".join(faults) if faults else "OK"))
-    lines.append("Firmware versions: 'cabinet doctor' reads them (with the engine stopped).")
+    lines.append("Firmware not shown: not reported by the device (the printer never is); "
+                 "'cabinet doctor' reads the acceptor's with the engine stopped.")
     return lines

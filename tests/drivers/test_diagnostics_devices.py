@@ -1,5 +1,6 @@
-"""Issue 15: the printer's test ticket (Diagnostics): marked VOID / TEST, no amount, no
-validation number, no barcode; printed through the ESC/POS driver on the twin."""
+"""Issue 15: the devices' side of the Diagnostics page: the printer's test ticket
+(marked VOID / TEST, no amount, no validation number, no barcode; printed through the
+ESC/POS driver on the twin) and the acceptor's firmware version read at start-up."""
 
 from __future__ import annotations
 
@@ -69,3 +70,30 @@ def test_the_device_bridge_prints_the_test_ticket_on_its_own_station_only() -> N
         d._pool.shutdown(wait=True)
     assert len(jobs) == 1
     assert b"*** TEST TICKET ***" in jobs[0] and b"MACHINE # 007" in jobs[0]
+
+
+def test_acceptor_reads_its_firmware_at_start_up_and_the_bridge_passes_it_on(
+        tmp_path: Path) -> None:
+    """Issue 15: the ID-003 driver asks the version (0x88) after its start-up: the
+    ``DeviceOnline`` it reports carries it, and the bridge's ``DeviceCleared`` too."""
+    from cabinet.core.events import DeviceCleared
+    from cabinet.shell.devices import DriverDevices
+    from drivers import events as dev
+    from drivers.factory import DriverSettings
+    from drivers.id003_acceptor import Id003BillAcceptor
+    from drivers.sim.id003_device import SimId003Device
+
+    sim = SimId003Device(link_path=str(tmp_path / "bill"))
+    sim.start()
+    seen: list[object] = []
+    acc = Id003BillAcceptor(sim.path, decide=lambda e: dev.EscrowDecision.RETURN,
+                            credit=lambda e: None, sink=seen.append)
+    try:
+        acc.connect()
+    finally:
+        acc.close()
+        sim.close()
+    online = [e for e in seen if isinstance(e, dev.DeviceOnline)]
+    assert acc.firmware == "ID003-SIM 1.0" and online[-1].firmware == "ID003-SIM 1.0"
+    bridge = DriverDevices(DriverSettings(), lambda n: frozenset(), station=1)
+    assert bridge._translate(online[-1]) == DeviceCleared("bill", 1, "ID003-SIM 1.0")
