@@ -164,3 +164,17 @@ def test_cabinet_doctor_command_against_the_twins_exits_0(tmp_path, twins, journ
     assert r.returncode == 0, r.stdout + r.stderr
     assert "PASS  station 1 bill acceptor" in r.stdout
     assert "PASS  station 1 printer" in r.stdout
+
+
+def test_doctor_does_not_probe_devices_an_engine_holds(tmp_path, twins, journal):
+    """Issue 15: with an engine running on the journal (its lock held) the devices are
+    not opened (they are the engine's): one FAIL saying to stop it first."""
+    from cabinet.shell.main import lock_journal
+    held = lock_journal(journal)
+    try:
+        found = _check(tmp_path, journal)
+    finally:
+        held.close()
+    bad = [f for f in found if f.status == "FAIL"]
+    assert [f.what for f in bad] == ["devices"] and "systemctl stop" in bad[0].fix
+    assert not any("bill acceptor" in f.what for f in found)

@@ -107,6 +107,11 @@ def _devices(opts: DoctorOptions, cfg: object, out: list[Finding]) -> None:
         out.append(Finding("FAIL", "devices", "--devices sim needs --twins DIR",
                            "start 'cabinet sim-devices --state-dir DIR' and pass its DIR"))
         return
+    if _engine_running(opts.journal):
+        out.append(Finding("FAIL", "devices", "not checked: an engine holds this journal "
+                           "(and so the ports and pins)",
+                           "stop it first: sudo systemctl stop cabinet.target"))
+        return
     try:
         factory = pin_factory(opts.devices)
     except Exception as e:           # lgpio missing, no GPIO chip, no permission
@@ -139,6 +144,24 @@ def _devices(opts: DoctorOptions, cfg: object, out: list[Finding]) -> None:
         out += printer_findings(url, label)
     if factory is not None:
         factory.close()
+
+
+def _engine_running(journal: Path) -> bool:
+    """An engine holds ``journal``'s lock (``cabinet.shell.main.lock_journal``)."""
+    import fcntl
+
+    from cabinet.shell.paths import lock_file
+    try:
+        f = open(lock_file(journal))                    # noqa: SIM115 - closed below
+    except OSError:
+        return False                                    # no lock file: no engine yet
+    try:
+        fcntl.flock(f, fcntl.LOCK_SH | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return True
+    finally:
+        f.close()
+    return False
 
 
 def _journal(path: Path) -> list[Finding]:
