@@ -26,7 +26,7 @@ class CabinetBase:
     _round_unrestorable: bool
     _returning: dict[int, tuple[str, str]]
     _lamps: dict[int, frozenset[str]]
-    _acceptor: dict[int, tuple[bool, tuple[int, ...]]]
+    _acceptor: dict[int, tuple[bool, tuple[int, ...], bool]]
     _tower: str
     display_showing: bool
     program_id: str

@@ -81,11 +81,14 @@ class ReturnNote(Effect):
 
 @dataclass(frozen=True, slots=True)
 class SetAcceptor(Effect):
-    """Enable or inhibit a station's acceptor; ``denominations_minor`` enabled."""
+    """Enable or inhibit a station's acceptor; ``denominations_minor`` enabled.
+    ``test``: enabled for the bill test only (issue 15), where every note must pass
+    through escrow: an acceptor without escrow (pulse) stays inhibited."""
 
     station: int
     enabled: bool
     denominations_minor: tuple[int, ...] = ()
+    test: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -154,7 +154,7 @@ class Cabinet(BettingMixin, PlayMixin, CashOutMixin, MoneyInMixin, DoorsMixin, H
         #: return is journaled (issue 10.2; not critical: lost on a restart)
         self._returning: dict[int, tuple[str, str]] = {}
         self._lamps: dict[int, frozenset[str]] = {}
-        self._acceptor: dict[int, tuple[bool, tuple[int, ...]]] = {}
+        self._acceptor: dict[int, tuple[bool, tuple[int, ...], bool]] = {}
         self._tower = ""
         #: A display shows the table (issue 11.9). Not journaled: the UI server
         #: says ``DisplayChanged(False)`` when it starts and True on the first frame.
@@ -354,11 +354,11 @@ class Cabinet(BettingMixin, PlayMixin, CashOutMixin, MoneyInMixin, DoorsMixin, H
                 self._lamps[st.station] = lamps
                 out.append(SetLamps(st.station, lamps))
             bills = self.host_bills_minor(st.station, tuple(self.s.settings.denominations_minor))
-            taking = self._accepting() or bill_test.active(self.s)   # issue 15: bill test
-            acc = (taking and not st.faults and bool(bills), bills)
+            test = not self._accepting() and bill_test.active(self.s)   # issue 15
+            acc = ((self._accepting() or test) and not st.faults and bool(bills), bills, test)
             if self._acceptor.get(st.station) != acc:
                 self._acceptor[st.station] = acc
-                out.append(SetAcceptor(st.station, acc[0], acc[1]))
+                out.append(SetAcceptor(st.station, acc[0], acc[1], test))
         mode = self.mode
         tower = {"handpay": "handpay", "tilt": "tilt", "ram_error": "tilt",
                  "door_open": "service", "maintenance": "service"}.get(mode, "off")

@@ -272,7 +272,9 @@ class DriverDevices:
             d.lamps.set_lamps(self._lamps_for(effect.actions))
         elif isinstance(effect, SetAcceptor) and effect.station == self.station:
             if d.bill_acceptor is not None:
-                d.bill_acceptor.set_accepting(effect.enabled)
+                # issue 15: the bill test needs an escrow; a pulse acceptor has none
+                pulse = effect.test and self.settings.bill_acceptor == "pulse"
+                d.bill_acceptor.set_accepting(effect.enabled and not pulse)
         elif isinstance(effect, SetTowerLight) and self.tower_light:
             try:
                 d.lamps.set_tower_light(_TOWER.get(effect.state, set()))

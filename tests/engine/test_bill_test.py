@@ -67,8 +67,7 @@ def test_bill_test_note_goes_to_test_credits_and_leaves_every_real_meter_unchang
     eff = _open_bill_test(rig.cab.handle)
     assert rig.cab.s.maintenance.page == "diag_bills"
     assert rig.cab.s.bill_test.on
-    assert SetAcceptor(1, True, (100, 500, 1000, 2000, 5000, 10000)) in eff or \
-        any(isinstance(e, SetAcceptor) and e.enabled for e in eff)
+    assert [(e.enabled, e.test) for e in eff if isinstance(e, SetAcceptor)] == [(True, True)]
     eff = rig.cab.handle(NoteEscrowed(1, 2000, "x1"))
     assert StackNote(1, "x1") in eff
     assert Journal("note_escrowed", 1, 2000, {"txn": "x1", "test": True}) in eff
@@ -185,3 +184,21 @@ def test_a_note_escrowed_after_a_restart_on_the_test_page_is_a_test_note(tmp_pat
     eng2.step(NoteStacked(1, 1000, "y1"))
     assert eng2.cab.s.bill_test.stacked_count == 1
     assert _engine_money(eng2)["stations"] == before["stations"]
+
+
+def test_a_pulse_acceptor_stays_inhibited_in_the_bill_test():
+    """Issue 15: a pulse acceptor has no escrow, so a note would be credited on the
+    spot: the bridge keeps it inhibited for the test (``SetAcceptor.test``); an
+    ID-003 one is enabled."""
+    from types import SimpleNamespace
+
+    from cabinet.shell.devices import DriverDevices
+    from drivers.factory import DriverSettings
+
+    for kind, want in (("pulse", [False, True]), ("id003", [True, True])):
+        calls: list[bool] = []
+        d = DriverDevices(DriverSettings(bill_acceptor=kind), lambda n: frozenset())
+        d.drivers = SimpleNamespace(bill_acceptor=SimpleNamespace(set_accepting=calls.append))
+        d.run(SetAcceptor(1, True, (2000,), test=True))
+        d.run(SetAcceptor(1, True, (2000,)))
+        assert calls == want, kind
