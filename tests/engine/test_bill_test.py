@@ -202,3 +202,17 @@ def test_a_pulse_acceptor_stays_inhibited_in_the_bill_test():
         d.run(SetAcceptor(1, True, (2000,), test=True))
         d.run(SetAcceptor(1, True, (2000,)))
         assert calls == want, kind
+
+
+def test_a_ram_clear_keeps_a_test_note_still_in_the_acceptor_a_test_note():
+    """Issue 15: a RAM clear while a test note is between STACK and its VEND VALID keeps
+    it pending: its late VEND VALID is still a test note, never a credit."""
+    rig = Rig()
+    _open_bill_test(rig.cab.handle)
+    rig.cab.handle(NoteEscrowed(1, 2000, "x7"))
+    rig.cab.ram_clear([])
+    assert rig.cab.s.bill_test.pending == {"x7": 2000}
+    rig.cab.handle(NoteStacked(1, 2000, "x7"))
+    st = rig.cab.s.stations[0]
+    assert (st.credits_minor, st.meters.bills_in_minor) == (0, 0)
+    assert rig.cab.s.bill_test.stacked_count == 1
