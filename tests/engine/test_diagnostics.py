@@ -181,3 +181,27 @@ def test_devices_page_shows_the_firmware_each_device_reported():
     lines = rig.cab.snapshot(1).maintenance.lines
     assert "Station 1 Bill acceptor (ID-003, 9600 baud 8E1, firmware ID003-SIM 1.0): OK" in lines
     assert "Station 1 Printer (ESC/POS, 9600 baud 8N1): OK" in lines
+
+
+def test_the_missing_buttons_audit_survives_a_restart(tmp_path):
+    """Issue 15: each button's last game is journaled with the state: after a restart
+    the audit still knows Bet + was pressed."""
+    import random
+
+    from cabinet.core.events import IntentReceived, NoteStacked, PowerUp
+    from cabinet.shell.engine import Engine
+    from cabinet.shell.store import Store
+    path = tmp_path / "j.db"
+    eng = Engine(Store(path), rng=random.Random(1), clock_ms=lambda: 0,
+                 wall_s=lambda: 1_800_000_000.0)
+    eng.step(PowerUp(0, 1_800_000_000.0))
+    eng.step(NoteStacked(1, 2000, "t1"))
+    eng.step(IntentReceived(1, "bet_up"))
+    eng.store.close()
+    eng2 = Engine(Store(path), rng=random.Random(1), clock_ms=lambda: 0,
+                  wall_s=lambda: 1_800_000_000.0)
+    assert eng2.cab.s.button_rounds == {"bet_up": 0}
+    eng2.cab.s.round_id = MISSING_AFTER_GAMES - 1
+    assert missing_buttons(eng2.cab.s) == []              # fewer games than the window
+    eng2.cab.s.round_id = MISSING_AFTER_GAMES
+    assert "bet_up" in missing_buttons(eng2.cab.s)        # not pressed in the last 100
