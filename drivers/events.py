@@ -282,10 +282,12 @@ class PulseTrainCounted:
 
 @dataclass(frozen=True, slots=True)
 class DeviceOnline:
-    """The device finished its start-up sequence and is usable."""
+    """The device finished its start-up sequence and is usable; ``firmware``: the
+    version it reported (``""``: not read)."""
 
     device: Device
     detail: str = ""
+    firmware: str = ""
 
 
 @dataclass(frozen=True, slots=True)

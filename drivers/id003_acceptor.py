@@ -123,6 +123,8 @@ class Id003BillAcceptor(BillAcceptor):
             new_transaction_id=new_transaction_id,
         )
         self._port: SerialLike | None = None
+        #: the firmware version read at the last start-up ("": not reported)
+        self.firmware = ""
         self._online = False
         self._offline_reported = False
         self._lock = threading.Lock()
@@ -204,7 +206,38 @@ class Id003BillAcceptor(BillAcceptor):
             raise
         self._online = True
         self._offline_reported = False
-        self._emit(DeviceOnline(Device.BILL_ACCEPTOR, f"escrow table {self.escrow_table_minor}"))
+        try:                            # issue 15: shown on the Diagnostics page
+            firmware = self.read_version()
+        except DriverError:
+            firmware = ""
+        except PORT_ERRORS:             # the port went: the next poll finds it offline
+            firmware = ""
+        self.firmware = firmware
+        self._emit(DeviceOnline(Device.BILL_ACCEPTOR, f"escrow table {self.escrow_table_minor}",
+                                firmware))
+
+    def read_version(self) -> str:
+        """The validator's firmware version (VERSION REQUEST 0x88, protocols.md 1.4),
+        after ``connect`` and with no poll thread running (``cabinet doctor``).
+
+        Returns: the reply's ASCII text (non-printable bytes as ``?``), ``""`` when the
+        validator answers something else.
+
+        Raises:
+            DeviceOfflineError: port not open, or no reply within ``reply_timeout_s``.
+        """
+        self._send(c.encode_frame(c.Command.VERSION_REQUEST))
+        frame = self._read_frame()
+        if frame is None:
+            raise DeviceOfflineError(f"{self.url}: no reply to VERSION REQUEST")
+        if frame.code != c.Command.VERSION_REQUEST:
+            return ""
+        return "".join(chr(b) if 32 <= b < 127 else "?" for b in frame.data).strip()
+
+    @property
+    def fault(self) -> str | None:
+        """The fault code of the last status read (``id003_codec.FAULT_NAMES``), or None."""
+        return self._host.fault
 
     def poll_once(self) -> None:
         """Poll once and act on the reply.

@@ -223,6 +223,11 @@ class TicketPrinter(_Closeable):
     def print_voucher(self, voucher: Voucher) -> PrintResult:
         """Print one voucher; see ``PrintResult``.  Never raises for device trouble."""
 
+    def print_job(self, job: bytes, what: str = "job") -> PrintResult:
+        """Print raw ESC/POS ``job`` bytes (issue 15: the test ticket); see
+        ``PrintResult``.  A printer without raw jobs answers FAILED."""
+        return PrintResult.FAILED
+
 
 @dataclass(frozen=True, slots=True)
 class OpenTransaction:

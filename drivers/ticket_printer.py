@@ -182,18 +182,24 @@ class EscPosTicketPrinter(TicketPrinter):
         the unprinted rest is cleared from the printer's buffer so that it cannot come
         out later, after the engine has turned the voucher into a handpay.
         """
-        job = self._render(voucher) + GS_R_PAPER
+        return self.print_job(self._render(voucher), f"voucher {voucher.sequence}")
+
+    def print_job(self, job: bytes, what: str = "job") -> PrintResult:
+        """Print ESC/POS ``job`` bytes (a voucher, or a test ticket of
+        ``drivers.void_ticket``) and say how it went, as ``print_voucher`` does;
+        ``what`` names it in the log."""
+        job = job + GS_R_PAPER
         with self._lock:
             before = self.status()
             if not before.can_print:
-                log.warning("not printing voucher %s: %s", voucher.sequence, before)
+                log.warning("not printing %s: %s", what, before)
                 return PrintResult.FAILED
             assert self._port is not None
             try:
                 self._port.reset_input_buffer()
                 self._port.write(job)
             except PORT_ERRORS as exc:
-                log.warning("port lost while sending voucher %s: %s", voucher.sequence, exc)
+                log.warning("port lost while sending %s: %s", what, exc)
                 self._close_port()
                 return PrintResult.UNKNOWN
             try:

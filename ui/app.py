@@ -75,6 +75,7 @@ class App:
         self.clock_ms = clock_ms or (lambda: int(time.monotonic() * 1000))
         self.flip = flip or (lambda: None)
         self.renderer = Renderer()
+        self.renderer.diag.audio = self.sounds.available   # issue 15: the sound test says
         self.anim = Animator()
         self.snapshot: Snapshot | None = None
         self.connected = client is None
@@ -152,6 +153,11 @@ class App:
                 self._pending_shots.append(path)
                 self.dirty = True
             return
+        if cue.name == "sound_test":                      # issue 15: Diagnostics
+            self.sounds.play(str(cue.data.get("sound", "")))
+            self.renderer.diag.audio = self.sounds.available
+            self.dirty = True
+            return
         for name in self.anim.on_cue(cue, now_ms):
             self.sounds.play(name)
         self.dirty = True
@@ -180,6 +186,9 @@ class App:
                     self.dirty = True
                 elif a.name == "quit":
                     self.running = False
+                elif a.name.startswith("touch:"):       # issue 15: the screen test
+                    self.renderer.diag.touched.add(int(a.name.removeprefix("touch:")))
+                    self.dirty = True
             else:
                 sent.append(a)
                 if self.client is not None:

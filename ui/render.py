@@ -174,6 +174,8 @@ class Renderer:
     def __init__(self, art: Art | None = None) -> None:
         self.art = art or Art()
         self._felt: dict[tuple[object, ...], pygame.Surface] = {}
+        #: the UI's own state of the Diagnostics pages (issue 15: touches, audio)
+        self.diag = maintenance.DiagState()
 
     def draw(self, surface: pygame.Surface, snapshot: Snapshot | None, now_ms: int, anim: Anim | None = None,
              connected: bool = True, show_help: bool = False, portrait: bool | None = None) -> list[HitBox]:
@@ -203,7 +205,7 @@ class Renderer:
             recall.draw(p, snapshot, snapshot.maintenance.recall, self, now_ms)
             modal = True
         elif snapshot.mode == "maintenance" and snapshot.maintenance is not None:
-            maintenance.draw(p, snapshot.maintenance)
+            maintenance.draw(p, snapshot.maintenance, self.diag)
             modal = True
         elif snapshot.mode == "attract":
             attract.draw(p, snapshot, now_ms, self)

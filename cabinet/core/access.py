@@ -37,7 +37,9 @@ TECHNICIAN_DOORS = RAM_CLEAR_DOORS
 
 #: Menu pages (``MAIN_ITEMS`` keys) that need the technician level; every other
 #: page is the attendant's and only reads (or clears a fault / resets a handpay).
-TECHNICIAN_PAGES = frozenset({"settings", "ram_clear", "pin_change", "export"})
+#: ``diag_bills``: the Diagnostics page's bill acceptor test (it stacks notes into the
+#: cash box; ``maintenance.diagnostics.TECHNICIAN_ITEMS``).
+TECHNICIAN_PAGES = frozenset({"settings", "ram_clear", "pin_change", "export", "diag_bills"})
 
 #: How each level is reached, for the pages and the README.
 HOW = {

@@ -26,13 +26,14 @@ class CabinetBase:
     _round_unrestorable: bool
     _returning: dict[int, tuple[str, str]]
     _lamps: dict[int, frozenset[str]]
-    _acceptor: dict[int, tuple[bool, tuple[int, ...]]]
+    _acceptor: dict[int, tuple[bool, tuple[int, ...], bool]]
     _tower: str
     display_showing: bool
     program_id: str
     program_digest: str
     program_status: str
     secret: str
+    firmware: dict[tuple[int, str], str]
 
     def station(self, n: int) -> StationState | None:
         """Station ``n`` (1-based), or ``None`` if the cabinet has no such station."""

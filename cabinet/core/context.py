@@ -57,6 +57,8 @@ class MaintenanceContext(Protocol):
     program_digest: str
     host_polls: dict[int, tuple[Any, ...]]
     program_status: str
+    #: (station, device) -> firmware version reported (issue 15; station 0: shared).
+    firmware: dict[tuple[int, str], str]
 
     def fault_lines(self) -> list[str]: ...
 

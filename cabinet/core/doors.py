@@ -19,7 +19,7 @@ from cabinet.core.events import (
     PrintFinished,
     Tick,
 )
-from cabinet.core.maintenance import pin
+from cabinet.core.maintenance import bill_test, pin
 from cabinet.core.state import EntryState, MaintState
 
 #: How long a print may take before its outcome counts as unknown.
@@ -115,6 +115,8 @@ class DoorsMixin(CabinetBase):
                                {"device": ev.device, "code": ev.code, "text": text}))
 
     def _on_cleared(self, ev: DeviceCleared, out: list[Effect]) -> None:
+        if ev.firmware:                     # issue 15: the Diagnostics page shows it
+            self.firmware[(ev.station, ev.device)] = ev.firmware
         prefix = ev.device + "_"
         st = self.station(ev.station) if ev.station else None
         # a cabinet-wide fault of this device kind clears too: journals written before
@@ -183,6 +185,8 @@ class DoorsMixin(CabinetBase):
         pin.power_up(s.operator.pin, ev.now_ms)
         if s.maintenance is not None:       # issue 15: a restart ends the technician's visit
             pin.end_visit(s.maintenance)
+        if s.maintenance is None or s.maintenance.page != bill_test.PAGE:
+            bill_test.leave(s, out)         # the bill test ends with its page
         s.power_ups += 1
         s.games_since_power_up = 0
         out.append(Journal("power_up", 0, 0, {"power_ups": s.power_ups}))

@@ -81,11 +81,14 @@ class ReturnNote(Effect):
 
 @dataclass(frozen=True, slots=True)
 class SetAcceptor(Effect):
-    """Enable or inhibit a station's acceptor; ``denominations_minor`` enabled."""
+    """Enable or inhibit a station's acceptor; ``denominations_minor`` enabled.
+    ``test``: enabled for the bill test only (issue 15), where every note must pass
+    through escrow: an acceptor without escrow (pulse) stays inhibited."""
 
     station: int
     enabled: bool
     denominations_minor: tuple[int, ...] = ()
+    test: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -141,3 +144,15 @@ class ExportAudit(Effect):
 
     name: str
     rows: tuple[tuple[str, ...], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class PrintTestTicket(Effect):
+    """Issue 15: print a test ticket at ``station``'s printer, marked VOID / TEST:
+    no amount, no validation number, no barcode; no voucher record, no meter.
+    ``lines``: what else it prints (the program ID)."""
+
+    station: int
+    venue: str
+    machine_number: str
+    lines: tuple[str, ...] = ()

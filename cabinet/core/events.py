@@ -173,10 +173,12 @@ class DeviceFaulted(Event):
 @dataclass(frozen=True, slots=True)
 class DeviceCleared(Event):
     """A device is healthy again: every fault of ``device`` clears, at
-    ``station`` only, or everywhere for station 0."""
+    ``station`` only, or everywhere for station 0. ``firmware``: the version the
+    device reported at its start-up, ``""`` if none (issue 15: Diagnostics)."""
 
     device: str
     station: int = 0
+    firmware: str = ""
 
 
 @dataclass(frozen=True, slots=True)

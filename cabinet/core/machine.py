@@ -61,6 +61,7 @@ from cabinet.core.events import (
     VoucherStacked,
 )
 from cabinet.core.host import HostMixin
+from cabinet.core.maintenance import bill_test, diagnostics
 from cabinet.core.meters import Meters
 from cabinet.core.money_in import MoneyInMixin
 from cabinet.core.play import PlayMixin
@@ -157,7 +158,7 @@ class Cabinet(BettingMixin, PlayMixin, CashOutMixin, MoneyInMixin, DoorsMixin, H
         #: return is journaled (issue 10.2; not critical: lost on a restart)
         self._returning: dict[int, tuple[str, str]] = {}
         self._lamps: dict[int, frozenset[str]] = {}
-        self._acceptor: dict[int, tuple[bool, tuple[int, ...]]] = {}
+        self._acceptor: dict[int, tuple[bool, tuple[int, ...], bool]] = {}
         self._tower = ""
         #: A display shows the table (issue 11.9). Not journaled: the UI server
         #: says ``DisplayChanged(False)`` when it starts and True on the first frame.
@@ -174,6 +175,8 @@ class Cabinet(BettingMixin, PlayMixin, CashOutMixin, MoneyInMixin, DoorsMixin, H
         #: The digits of a PIN being typed in the menu (issue 15): memory only, never
         #: journaled nor in a snapshot; emptied when the entry ends or the key goes off.
         self.secret = ""
+        #: (station, device) -> the firmware version it reported (issue 15; not journaled).
+        self.firmware: dict[tuple[int, str], str] = {}
 
     # -- derived -------------------------------------------------------------------
 
@@ -258,6 +261,8 @@ class Cabinet(BettingMixin, PlayMixin, CashOutMixin, MoneyInMixin, DoorsMixin, H
             return                                     # the UI shows help by itself
         st.refusal = ""
         mode = self.mode
+        if mode != "maintenance":
+            diagnostics.record_press(self.s, ev.action)   # issue 15: missing buttons audit
         if mode == "maintenance":
             self.s.last_button = ev.action
             maintenance.press(self, ev.action, ev.value, out, ev.station)
@@ -305,6 +310,7 @@ class Cabinet(BettingMixin, PlayMixin, CashOutMixin, MoneyInMixin, DoorsMixin, H
             st.host.link_since_s, st.host.next_event_id = h.link_since_s, h.next_event_id
         s.faults = {c: t for c, t in old.faults.items() if c.startswith(("bill_", "printer_"))}
         s.operator = maintenance.carry_operator(old)       # issue 15: PIN, lifetime meters
+        bill_test.carry(old, s)
         s.needs_config = True
         s.maintenance = MaintState(page="settings", level=old.maintenance.level
                                    if old.maintenance is not None else "attendant")
@@ -353,21 +359,24 @@ class Cabinet(BettingMixin, PlayMixin, CashOutMixin, MoneyInMixin, DoorsMixin, H
 
     def _refresh_outputs(self, out: list[Effect]) -> None:
         """Lamps, acceptor enable and tower light follow the state (only changes are sent)."""
+        test_lamps = diagnostics.lamps(self.s)          # issue 15: the lamp test
         for st in self.s.stations:
-            lamps = self.legal_actions(st.station)
+            lamps = self.legal_actions(st.station) if test_lamps is None else test_lamps
             if self._lamps.get(st.station) != lamps:
                 self._lamps[st.station] = lamps
                 out.append(SetLamps(st.station, lamps))
             bills = self.host_bills_minor(st.station, tuple(self.s.settings.denominations_minor))
-            acc = (self._accepting() and not st.faults and bool(bills), bills)
+            test = not self._accepting() and bill_test.active(self.s)   # issue 15
+            acc = ((self._accepting() or test) and not st.faults and bool(bills), bills, test)
             if self._acceptor.get(st.station) != acc:
                 self._acceptor[st.station] = acc
-                out.append(SetAcceptor(st.station, acc[0], acc[1]))
+                out.append(SetAcceptor(st.station, acc[0], acc[1], test))
         mode = self.mode
         tower = {"handpay": "handpay", "tilt": "tilt", "ram_error": "tilt",
                  "door_open": "service", "maintenance": "service"}.get(mode, "off")
         if tower == "off" and any(st.faults for st in self.s.stations):
             tower = "tilt"                     # a station out of service calls the attendant
+        tower = diagnostics.tower(self.s) or tower      # issue 15: the tower light test
         if tower != self._tower:
             self._tower = tower
             out.append(SetTowerLight(tower))

@@ -28,6 +28,7 @@ from cabinet.core.events import (
     VoucherEscrowed,
     VoucherStacked,
 )
+from cabinet.core.maintenance import bill_test
 from cabinet.core.records import VoucherRecord
 from cabinet.core.state import NoteReview, StationState
 from cabinet.protocol.money import fmt_money
@@ -79,6 +80,8 @@ class MoneyInMixin(CabinetBase):
         st.refusal = f"{what}: {text or reason}"
 
     def _on_note_escrow(self, ev: NoteEscrowed, out: list[Effect]) -> None:
+        if self.station(ev.station) is not None and bill_test.on_escrow(self.s, ev, out):
+            return                      # issue 15: a test note, no meter
         st = self.station(ev.station)
         reason = self._refuse_money_in(st, ev.denomination_minor)
         if reason is None and ev.denomination_minor not in self.host_bills_minor(
@@ -121,6 +124,8 @@ class MoneyInMixin(CabinetBase):
         if st is None or ev.denomination_minor <= 0:
             out.append(Rejected("note stacked", "no such station or bad amount"))
             return
+        if bill_test.on_stacked(self.s, ev, out):
+            return                      # issue 15: a test note, counted apart
         if self._seen_txn(ev.txn):
             out.append(Journal("note_repeat_ignored", ev.station, ev.denomination_minor,
                                {"txn": ev.txn}))
@@ -161,6 +166,8 @@ class MoneyInMixin(CabinetBase):
         if st is None or ev.kind not in ("in_stacker", "in_path"):
             out.append(Rejected("note uncredited", "no such station or kind"))
             return
+        if bill_test.on_uncredited(self.s, ev, out):
+            return                      # issue 15: a test note, never a real credit
         data = {"txn": ev.txn, "validation_number": ev.validation_number[-4:]}
         if ev.txn and ev.txn in self.s.recent_txns:
             out.append(Journal(f"note_{ev.kind}", ev.station, ev.denomination_minor,
@@ -246,6 +253,9 @@ class MoneyInMixin(CabinetBase):
             self._returning[station] = (txn, reasons[-1])
 
     def _on_note_returned(self, ev: NoteReturned, out: list[Effect]) -> None:
+        if bill_test.on_returned(self.s, ev, out):
+            self._returning.pop(ev.station, None)
+            return                      # issue 15: a test note, counted apart
         data: dict[str, Any] = {"txn": ev.txn}
         txn, reason = self._returning.get(ev.station, (None, ""))
         if txn == ev.txn:

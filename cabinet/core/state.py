@@ -228,6 +228,35 @@ class MaintState(msgspec.Struct, kw_only=True):
     filter: str = "all"
 
 
+class BillTestState(msgspec.Struct, kw_only=True):
+    """Issue 15: the Diagnostics page's bill acceptor test (``maintenance.bill_test``).
+
+    A note inserted while the test is on goes to ``credits_minor`` (test credits),
+    never to a real meter, and is stacked or returned as ``stack`` says.
+
+    Attributes:
+        on: the test is on (it takes notes only on its page, the menu open).
+        stack: stack the test notes (True) or return them (False).
+        pending: txn -> value (minor units) of each test note answered (stack or
+            return) and not yet closed by the acceptor; journaled with the state, so a
+            restart still knows a late VEND VALID or "bill in stacker" is a test note.
+        credits_minor: test credits shown on the page (zeroed when the test starts).
+        stacked_count, stacked_minor: test notes in the cash box since the last RAM
+            clear (the cash box holds them beside the bill meters' notes).
+        returned_count: test notes handed back.
+        in_path_count: test notes lost in the note path by a jam (look for them).
+    """
+
+    on: bool = False
+    stack: bool = True
+    pending: dict[str, int] = {}
+    credits_minor: int = 0
+    stacked_count: int = 0
+    stacked_minor: int = 0
+    returned_count: int = 0
+    in_path_count: int = 0
+
+
 class CabinetState(msgspec.Struct, kw_only=True):
     """All critical state but the round's own (journaled beside it).
 
@@ -278,3 +307,8 @@ class CabinetState(msgspec.Struct, kw_only=True):
     host_clock_offset_s: float = 0.0
     #: The PIN, the meters' lifetime and the last export: kept by a RAM clear (issue 15).
     operator: OperatorState = msgspec.field(default_factory=OperatorState)
+    #: Issue 15: the Diagnostics page's bill test (test credits and test notes).
+    bill_test: BillTestState = msgspec.field(default_factory=BillTestState)
+    #: Issue 15: panel action -> ``round_id`` when it was last pressed in play (the
+    #: "missing buttons" audit of the Diagnostics page).
+    button_rounds: dict[str, int] = {}

@@ -27,6 +27,7 @@ from typing import Any
 from cabinet.core.effects import (
     Effect,
     PollDevices,
+    PrintTestTicket,
     PrintVoucher,
     ReturnNote,
     SetAcceptor,
@@ -211,7 +212,8 @@ class DriverDevices:
             return DeviceFaulted(prefix, f"{prefix}_offline", "", self._own(prefix))
         if isinstance(ev, dev.DeviceOnline | dev.DeviceFaultCleared):
             prefix = _DEVICE_PREFIX.get(ev.device, "device")
-            return DeviceCleared(prefix, self._own(prefix))
+            firmware = ev.firmware if isinstance(ev, dev.DeviceOnline) else ""
+            return DeviceCleared(prefix, self._own(prefix), firmware)
         if isinstance(ev, dev.BillReturned):
             return NoteReturned(self.station, ev.transaction_id)
         log.info("device: %r", ev)
@@ -270,7 +272,9 @@ class DriverDevices:
             d.lamps.set_lamps(self._lamps_for(effect.actions))
         elif isinstance(effect, SetAcceptor) and effect.station == self.station:
             if d.bill_acceptor is not None:
-                d.bill_acceptor.set_accepting(effect.enabled)
+                # issue 15: the bill test needs an escrow; a pulse acceptor has none
+                pulse = effect.test and self.settings.bill_acceptor == "pulse"
+                d.bill_acceptor.set_accepting(effect.enabled and not pulse)
         elif isinstance(effect, SetTowerLight) and self.tower_light:
             try:
                 d.lamps.set_tower_light(_TOWER.get(effect.state, set()))
@@ -278,6 +282,8 @@ class DriverDevices:
                 log.debug("tower light: %s", e)
         elif isinstance(effect, PrintVoucher) and effect.record.station == self.station:
             self._pool.submit(self._print, effect)
+        elif isinstance(effect, PrintTestTicket) and effect.station == self.station:
+            self._pool.submit(self._print_test, effect)       # issue 15
         elif isinstance(effect, PollDevices):
             self._poll_devices()
 
@@ -310,6 +316,21 @@ class DriverDevices:
                 log.exception("print failed: %s", e)
                 result = "unknown"
         self.post(PrintFinished(r.station, r.validation_number, result))
+
+    def _print_test(self, effect: PrintTestTicket) -> None:
+        """Issue 15: the Diagnostics page's test ticket (VOID / TEST; nothing to journal
+        but the request, which the core did): the outcome is only logged."""
+        from drivers.void_ticket import render_test_ticket
+        assert self.drivers is not None
+        job = render_test_ticket(effect.venue, effect.machine_number, dt.datetime.now(),
+                                 effect.lines)
+        with self._printing:
+            try:
+                result = self.drivers.printer.print_job(job, "test ticket").value
+            except Exception as e:
+                log.exception("test ticket failed: %s", e)
+                result = "unknown"
+        log.info("test ticket at station %d: %s", self.station, result)
 
     def _watch_printer(self) -> None:
         """Read the printer at once, then every ``PRINTER_WATCH_S``; report changes.

@@ -59,11 +59,20 @@ def _build_parser() -> argparse.ArgumentParser:
     for name, helptext in (("meters", "print the meters of a journal"),
                            ("recall", "print the last rounds (game recall)"),
                            ("events", "print the event log"),
-                           ("doctor", "verify a journal (SQLite, keyed checksums, event "
-                            "chain, commit record); status 1 if anything is wrong")):
+                           ("doctor", "check the cabinet: config and wiring files, devices "
+                            "(serial ports, versions, status, every input pin), the "
+                            "journal's integrity, free disk, the clock, the program digest; "
+                            "a pass/fail list, status 1 if anything failed")):
         vp = sub.add_parser(name, help=helptext)
         vp.add_argument("--journal", help="SQLite journal (default: user data dir)")
         if name == "doctor":
+            vp.add_argument("--config", help="cabinet TOML (default /etc/cabinet/cabinet.toml "
+                            "when present)")
+            vp.add_argument("--devices", choices=["hardware", "sim", "none"],
+                            help="devices to check (default: hardware when a config is "
+                                 "found, sim with --twins, else none)")
+            vp.add_argument("--twins", metavar="DIR", help="the serial twins of a running "
+                            "'cabinet sim-devices --state-dir DIR'")
             continue
         vp.add_argument("--json", action="store_true", help="JSON instead of text")
         if name == "events":
@@ -176,7 +185,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         from cabinet.shell.main import engine_main
         return engine_main(args.journal, args.socket, args.devices, args.config, args.sim_dir,
                            args.twins, args.sas_port, args.sas_address)
-    if args.command in ("meters", "recall", "events", "doctor"):
+    if args.command == "doctor":
+        from cabinet.tools import doctor
+        return doctor.main(args.journal, args.config, args.devices, args.twins)
+    if args.command in ("meters", "recall", "events"):
         import sqlite3
         from pathlib import Path
 
@@ -192,8 +204,6 @@ def main(argv: Sequence[str] | None = None) -> int:
                 return views_cli.meters(path, args.json)
             if args.command == "recall":
                 return views_cli.recall(path, args.station, args.limit, args.json)
-            if args.command == "doctor":
-                return views_cli.doctor(path)
             if args.verify:
                 return views_cli.verify_events(path)
             return views_cli.events(path, args.limit, args.json)

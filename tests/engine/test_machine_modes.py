@@ -263,14 +263,15 @@ def test_the_faults_page_re_polls_the_devices():
 
 
 def test_device_test_page_shows_every_button_by_its_name_and_cash_out_stays():
-    """Issue 10.7: on the Device test page the panel's buttons are shown by their
-    player-facing names (not ``menu_down``) and do not navigate, Cash Out included;
-    Cash Out twice within a second, the screen's BACK or the key leave, as the
-    page says."""
+    """Issue 10.7: on the Device test page (issue 15: Diagnostics, Button and lamp
+    test) the panel's buttons are shown by their player-facing names (not
+    ``menu_down``) and do not navigate, Cash Out included; Cash Out twice within a
+    second, the screen's BACK or the key leave, as the page says."""
     rig = Rig()
     rig.cab.handle(KeyChanged(True))
-    _goto(rig, 4)                                     # Device test
-    assert rig.cab.s.maintenance.page == "device_test"
+    _goto(rig, 4)                                     # Diagnostics
+    rig.press("menu_select")                          # Button and lamp test
+    assert rig.cab.s.maintenance.page == "diag_buttons"
     view = rig.cab.snapshot(1).maintenance
     assert any("Cash Out twice" in line for line in view.lines + [view.hint])
     shown = []
@@ -279,7 +280,7 @@ def test_device_test_page_shows_every_button_by_its_name_and_cash_out_stays():
                           ("double", None)):
         rig.advance(2000)
         rig.press(action, value=value)
-        assert rig.cab.s.maintenance.page == "device_test", action
+        assert rig.cab.s.maintenance.page == "diag_buttons", action
         last = [ln for ln in rig.cab.snapshot(1).maintenance.lines if ln.startswith("Last button")]
         shown.append(last[0].removeprefix("Last button: "))
     assert shown == ["Hit", "Stand", "Deal", "Bet +", "Bet -", "Cash Out", "$5 chip", "Spot 2",
@@ -290,9 +291,11 @@ def test_device_test_page_shows_every_button_by_its_name_and_cash_out_stays():
     rig.press("cash_out")
     rig.advance(300)
     rig.press("cash_out")                             # twice within 1 s: back to the menu
-    assert rig.cab.s.maintenance.page == "main"
-    _goto(rig, 4)
+    assert rig.cab.s.maintenance.page == "diagnostics"
+    rig.press("menu_select")
     rig.press("menu_back")                            # the screen's BACK leaves too
+    assert rig.cab.s.maintenance.page == "diagnostics"
+    rig.press("menu_back")
     assert rig.cab.s.maintenance.page == "main"
 
 
@@ -333,7 +336,8 @@ def test_device_test_names_the_station_of_a_press_on_a_table_of_several():
     panel showed as just "Stand"; the technician must see whose panel it came from."""
     rig = Rig(GameSettings(variant="classic-multi", stations=2))
     rig.cab.handle(KeyChanged(True))
-    _goto(rig, 4)                                     # Device test
+    _goto(rig, 4)                                     # Diagnostics
+    rig.press("menu_select")                          # Button and lamp test
     rig.advance(2000)
     rig.press("stand", station=2)
     rig.advance(2000)

@@ -267,7 +267,7 @@ def test_a_technician_changes_the_pin_from_the_menu():
 
 
 @pytest.mark.parametrize("page", ["meters", "recall", "events", "bills", "vouchers",
-                                  "handpays", "faults", "host", "device_test"])
+                                  "handpays", "faults", "host", "diagnostics"])
 def test_every_page_opened_is_journaled_with_its_level(page):
     """Issue 15: every page opened is in the event log with the level at the time."""
     rig = Rig()
@@ -276,7 +276,7 @@ def test_every_page_opened_is_journaled_with_its_level(page):
     rig.cab.handle(KeyChanged(True))
     _open(rig, page)
     assert Journal("maintenance_page", 0, 0, {"page": page, "level": "attendant"}) in rig.effects
-    rig.press("menu_pick", value=0) if page != "device_test" else None
+    rig.press("menu_pick", value=0) if page != "diagnostics" else None
     rig.cab.handle(KeyChanged(False))
     rig.cab.handle(KeyChanged(True))
     _open(rig, "settings")

@@ -277,7 +277,7 @@ MAINT = _maint(90, "main", "Maintenance", [
     "Game: Classic Blackjack · Rounds played: 412", "Power-ups: 3",
     "Level: attendant (items marked technician ask for the PIN)",
     "Program: blackjack-cabinet 0.1.0 · SHA-256 3f2a9b11...77e09c01"],
-    ["Meters", "Game recall", "Event log", "Bill history", "Device test",
+    ["Meters", "Game recall", "Event log", "Bill history", "Diagnostics",
      "Settings (technician)", "Faults", "Voucher history", "Handpay history", "Host",
      "Change PIN (technician)", "Export audit report (technician)", "RAM clear (technician)"],
     selected=2)
@@ -451,3 +451,8 @@ CASES: list[Case] = [
                                 message="Play disabled by the casino host"),
         msgspec.structs.replace(MULTI_BETTING.stations[2], host_link="offline")])),
 ]
+
+# issue 15: the Diagnostics screens, as the cabinet core sends them
+from tests.ui.fixtures_diagnostics import diagnostics_cases  # noqa: E402
+
+CASES += [Case(name, snap) for name, snap in diagnostics_cases()]

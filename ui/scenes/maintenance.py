@@ -10,6 +10,8 @@ itself. Pure drawing.
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+
 import pygame
 
 from cabinet.protocol.snapshot import MaintenanceView
@@ -53,6 +55,28 @@ def keypad(p: Painter, area: pygame.Rect, items: list[str], selected: int) -> No
         key(i, pygame.Rect(int(area.x + n * (cw + gap)), int(y), int(cw), int(key_h * 1.1)))
 
 
+#: Issue 15: the screen test's touch grid and colour bars (one colour per column).
+GRID_COLS, GRID_ROWS = 8, 4
+BARS = ((255, 255, 255), (255, 255, 0), (0, 255, 255), (0, 255, 0), (255, 0, 255),
+        (255, 0, 0), (0, 0, 255), (0, 0, 0))
+TOUCHED = (40, 200, 90)
+
+
+@dataclass
+class DiagState:
+    """What the UI itself knows for the Diagnostics pages (issue 15).
+
+    Attributes:
+        page: the page last drawn (the touched squares are forgotten on a new one).
+        touched: squares of the screen test's grid touched so far (index row-major).
+        audio: the UI has an audio device (the sound test says so when not).
+    """
+
+    page: str = ""
+    touched: set[int] = field(default_factory=set)
+    audio: bool = False
+
+
 def visible_rows(count: int, selected: int, avail: float) -> tuple[int, int, float]:
     """Which items fit in ``avail`` logical units: ``(first, visible, row_h)``.
 
@@ -66,8 +90,19 @@ def visible_rows(count: int, selected: int, avail: float) -> tuple[int, int, flo
     return first, visible, row_h
 
 
-def draw(p: Painter, m: MaintenanceView) -> None:
-    """Draw the operator page ``m`` full screen."""
+def draw(p: Painter, m: MaintenanceView, diag: DiagState | None = None) -> None:
+    """Draw the operator page ``m`` full screen (``diag``: the UI's own part of the
+    Diagnostics pages: touches, audio)."""
+    diag = diag if diag is not None else DiagState()
+    if diag.page != m.page:
+        diag.page, diag.touched = m.page, set()
+    if m.page == "diag_screen":
+        _screen_test(p, m, diag)
+        return
+    if m.page == "diag_sound":
+        m = MaintenanceView(page=m.page, title=m.title, items=m.items, selected=m.selected,
+                            hint=m.hint, lines=m.lines + [
+                                "Audio: ready" if diag.audio else "Audio: no audio device"])
     L = p.L
     head = pygame.Rect(0, 0, L.lw, 110)
     p.fill_rect(head, (30, 40, 60))
@@ -117,3 +152,24 @@ def draw(p: Painter, m: MaintenanceView) -> None:
     for action, label in labels:
         p.button(pygame.Rect(x, L.lh - 110, bw, 76), label, True, action, px=26)
         x += bw + 20
+
+
+def _screen_test(p: Painter, m: MaintenanceView, diag: DiagState) -> None:
+    """Issue 15: colour bars under a grid of touch squares (each a hit box giving the
+    local action ``touch:N``), touched ones green; the menu buttons stay at the bottom."""
+    L = p.L
+    top, bottom = 0, L.lh - 130
+    cw, rh = L.lw / GRID_COLS, (bottom - top) / GRID_ROWS
+    for i in range(GRID_COLS * GRID_ROWS):
+        col, row = i % GRID_COLS, i // GRID_COLS
+        x0, y0 = int(col * cw), int(top + row * rh)
+        r = pygame.Rect(x0, y0, int((col + 1) * cw) - x0, int(top + (row + 1) * rh) - y0)
+        p.fill_rect(r, TOUCHED if i in diag.touched else BARS[col])
+        p.fill_rect(r, (128, 128, 128), width=2)
+        p.hits.append(HitBox(L.rect(r), f"ui:touch:{i}", None, None, True))
+    p.fill_rect(pygame.Rect(0, bottom, L.lw, L.lh - bottom), (16, 20, 28))
+    p.text(f"{m.title}: {len(diag.touched)} of {GRID_COLS * GRID_ROWS} squares touched",
+           24, theme.CREAM, (40, bottom + 24), anchor="midleft", max_w=L.lw - 80)
+    labels = [("menu_back", "BACK")]
+    p.button(pygame.Rect(L.lw // 2 - 110, L.lh - 90, 220, 76), labels[0][1], True,
+             labels[0][0], px=26)

@@ -3,7 +3,8 @@
 The menu's pages and what Up/Down/Select/Back do on each
 (research/cabinet-features.md I "Audit / test mode"), one concern per module:
 
-- ``menu``: navigation (``press``, ``handle``), the panel-button map, Device test;
+- ``menu``: navigation (``press``, ``handle``), the panel-button map, the button test's presses;
+- ``diagnostics``, ``bill_test``: the Diagnostics page and its tests (issue 15);
 - ``pages``: every page's title, lines and list as the UI draws it (``view``);
 - ``settings_editor``: the Settings page (rows, draft, save), its choices
   derived from ``cabinet.core.settings``' declarations;

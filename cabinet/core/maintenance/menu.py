@@ -15,7 +15,7 @@ from __future__ import annotations
 from cabinet.core import access
 from cabinet.core.context import MaintenanceContext
 from cabinet.core.effects import Effect, Journal, PollDevices
-from cabinet.core.maintenance import entry, export, history, pin, settings_editor
+from cabinet.core.maintenance import diagnostics, entry, export, history, pin, settings_editor
 from cabinet.core.maintenance.pages import MAIN_ITEMS, PAGE_LINES, page_items, page_lines
 from cabinet.core.maintenance.ram_clear import access_name, ram_clear_refusal
 from cabinet.core.state import EntryState
@@ -56,7 +56,7 @@ def press(cab: MaintenanceContext, action: str, value: int | None, out: list[Eff
     """
     m = cab.s.maintenance
     assert m is not None
-    if m.page == "device_test" and action != "menu_back":
+    if m.page == diagnostics.BUTTONS_PAGE and action != "menu_back":
         now = cab.s.now_ms
         if action == "cash_out" and m.cash_out_ms is not None \
                 and now - m.cash_out_ms <= TEST_EXIT_MS:
@@ -105,6 +105,8 @@ def handle(cab: MaintenanceContext, action: str, out: list[Effect], value: int |
             entry.cancel(cab, out)
             if then and m.page == "main":
                 m.selected = _main_row(then)
+        elif diagnostics.back(cab, out):
+            pass                            # issue 15: a test page returns to Diagnostics
         elif m.page != "main":
             m.page, m.selected, m.confirm, m.draft, m.scroll = "main", _main_row(m.page), "", {}, 0
             m.pressed, m.cash_out_ms = [], None
@@ -158,6 +160,12 @@ def _select(cab: MaintenanceContext, out: list[Effect]) -> None:
         m.selected = 0
     elif m.page == "export" and technician:
         export.start(cab, out)
+    elif m.page == diagnostics.PAGE and not technician and \
+            diagnostics.ITEMS[min(m.selected, len(diagnostics.ITEMS) - 1)][0] \
+            in diagnostics.TECHNICIAN_ITEMS:
+        _open(cab, diagnostics.ITEMS[min(m.selected, len(diagnostics.ITEMS) - 1)][0], out)
+    elif m.page in diagnostics.PAGES:
+        diagnostics.select(cab, out)
     elif m.page == "ram_clear":
         refusal = ram_clear_refusal(cab)
         if refusal:

@@ -12,7 +12,7 @@ from cabinet.core import access
 from cabinet.core.context import MaintenanceContext
 from cabinet.core.errors import fault_text
 from cabinet.core.host_page import host_page
-from cabinet.core.maintenance import entry, history, pin
+from cabinet.core.maintenance import diagnostics, entry, history, pin
 from cabinet.core.maintenance.event_log import EVENT_LOG_DEPTH, EVENT_LOG_HIDDEN, event_line
 from cabinet.core.maintenance.meters_page import meters_lines
 from cabinet.core.maintenance.ram_clear import ram_clear_lines
@@ -25,7 +25,7 @@ from cabinet.protocol.snapshot import MaintenanceView
 #: The main menu, top to bottom; ``access.TECHNICIAN_PAGES`` need the technician PIN
 #: (the first seven keep the places they had before issue 15).
 MAIN_ITEMS = [("meters", "Meters"), ("recall", "Game recall"), ("events", "Event log"),
-              ("bills", "Bill history"), ("device_test", "Device test"),
+              ("bills", "Bill history"), ("diagnostics", "Diagnostics"),
               ("settings", "Settings"), ("faults", "Faults"),
               ("vouchers", "Voucher history"), ("handpays", "Handpay history"),
               ("host", "Host"), ("pin_change", "Change PIN"),
@@ -67,6 +67,8 @@ def page_items(cab: MaintenanceContext) -> list[str]:
         return ["Write the audit report"]
     if m.page == "faults":
         return [FAULTS_ITEM]
+    if m.page in diagnostics.PAGES:
+        return diagnostics.items(cab)
     return []
 
 
@@ -83,7 +85,7 @@ def view(cab: MaintenanceContext) -> MaintenanceView:
         more = "Down: more" if last < len(lines) else "Up: back"
         lines = shown + [f"-- lines {first + 1}-{last} of {len(lines)} ({more}) --"]
     hint = ENTRY_HINT if m.entry is not None else DEVICE_TEST_HINT \
-        if m.page == "device_test" else EVENTS_HINT if m.page == "events" else \
+        if m.page == diagnostics.BUTTONS_PAGE else EVENTS_HINT if m.page == "events" else \
         RECALL_HINT if m.page == "recall" else HINT
     recall = None
     if m.page == "recall" and m.entry is None:
@@ -158,15 +160,8 @@ def page_lines(cab: MaintenanceContext) -> tuple[str, list[str]]:
             f"Figures since the last export (last: {since}).",
             "Written to a USB stick when one is mounted.",
         ] + ([m.confirm] if m.confirm else [])
-    if m.page == "device_test":
-        return "Device test", [
-            "Press any player button: it is shown here and does not play.",
-            "Cash Out twice within 1 s, BACK on the screen, or the key return to the menu.",
-            f"Last button: {m.pressed and s.last_button or '-'}",
-            f"Pressed: {', '.join(m.pressed) or 'none yet'}",
-            f"Doors open: {', '.join(s.doors_open) or 'none'}",
-            f"Faults: {', '.join(cab.fault_lines()) or 'none'}",
-        ]
+    if m.page in diagnostics.PAGES:                     # issue 15
+        return diagnostics.page_lines(cab)
     if m.page == "settings":
         lines = ["Changes apply between rounds and are logged."]
         if m.confirm:

@@ -112,10 +112,13 @@ class JournalHistory(JournalChecks):
                 "SELECT kind FROM events WHERE id > ? AND json_extract(data, '$.txn') = ? "
                 "AND kind IN ('bill_stacked', 'voucher_in', 'note_returned', "
                 "'note_repeat_ignored', 'voucher_repeat_ignored', 'voucher_stacked_invalid', "
-                "'note_in_stacker', 'note_in_path')", (row_id, txn)).fetchall()
+                "'note_in_stacker', 'note_in_path', 'bill_test_stacked', 'bill_test_returned', "
+                "'bill_test_in_path')", (row_id, txn)).fetchall()
             kinds = {k for (k,) in closes}
-            # a note under the attendant's review is the engine's to settle now
-            credited = bool(kinds & {"bill_stacked", "voucher_in", "note_in_stacker"})
+            # a note under the attendant's review is the engine's to settle now; a test
+            # note in the cash box (issue 15) is owed nothing either
+            credited = bool(kinds & {"bill_stacked", "voucher_in", "note_in_stacker",
+                                     "bill_test_stacked"})
             if kinds and not credited:
                 continue
             out[int(station)] = {

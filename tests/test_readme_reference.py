@@ -1,0 +1,48 @@
+"""Issue 15: the README's operator and installer reference stays true to the code:
+every fault code of ``cabinet.core.errors.FAULTS`` is in its fault table, and its
+wiring tables give ``drivers.pins``' default GPIO for every button, lamp, door, the
+key switch and the tower light."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from cabinet.core.errors import FAULTS
+from drivers import pins
+
+README = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+
+
+def _section(title: str) -> str:
+    return README.split(title, 1)[1].split("\n### ", 1)[0].split("\n## ", 1)[0]
+
+
+def test_every_fault_code_is_explained_in_the_readme() -> None:
+    table = _section("### Fault codes")
+    listed = {int(n) for row in re.findall(r"^\| ([\d, ]+) \|", table, re.M)
+              for n in row.split(",")}
+    assert sorted(num for num, _ in FAULTS.values()) == sorted(listed)
+
+
+def _gpio(pin: int) -> str:
+    """``"GPIO 5 (pin 29"``: the BCM number and its 40-pin header position (gpiozero's
+    board table)."""
+    from gpiozero.pins.mock import MockFactory
+    return f"| GPIO {pin} (pin {MockFactory().pin(pin).info.number}"
+
+
+def test_the_wiring_tables_give_the_default_pins() -> None:
+    table = _section("### Wiring (Raspberry Pi GPIO)")
+    for action, pin in pins.BUTTON_PINS.items():
+        row = next(r for r in table.splitlines() if f"(`{action.value}`)" in r)
+        assert _gpio(pin) in row and _gpio(pins.LAMP_PINS[action]) in row, row
+    doors = {"main": "main door", "cash_box": "cash box door", "logic": "logic door"}
+    for door, pin in pins.DOOR_PINS.items():
+        row = next(r for r in table.splitlines() if r.startswith(f"| {doors[door.value]}"))
+        assert _gpio(pin) in row, row
+    key = next(r for r in table.splitlines() if r.startswith("| operator key switch"))
+    assert _gpio(pins.KEY_SWITCH_PIN) in key
+    for colour, pin in pins.TOWER_LIGHT_PINS.items():
+        row = next(r for r in table.splitlines() if r.startswith(f"| tower light {colour}"))
+        assert _gpio(pin) in row, row
