@@ -62,11 +62,15 @@ class App:
         sounds: the sound player (silent if omitted).
         clock_ms: monotonic clock in ms (injected so tests can step time).
         flip: called after each frame is drawn (``pygame.display.flip``).
+        own_station: this window is its station's own screen (issue 17: its
+            spots, meters and buttons large, the other players' hands small).
     """
 
     def __init__(self, window: pygame.Surface, client: EngineClient | None, *, station: int = 1,
                  screenshot_dir: str | None = None, portrait: bool = False, sounds: Sounds | None = None,
-                 clock_ms: Callable[[], int] | None = None, flip: Callable[[], None] | None = None) -> None:
+                 clock_ms: Callable[[], int] | None = None, flip: Callable[[], None] | None = None,
+                 own_station: bool = False) -> None:
+        self.own_station = own_station
         self.window = window
         self.client = client
         self.station = station
@@ -202,7 +206,8 @@ class App:
     def draw(self, now_ms: int) -> None:
         """Draw one frame now, present it, and save any screenshot asked for."""
         self.hits = self.renderer.draw(self._canvas, self.snapshot, now_ms, self.anim, self.connected,
-                                       self.show_help)
+                                       self.show_help,
+                                       own_station=self.station if self.own_station else None)
         if self.rotated:
             self.window.blit(pygame.transform.rotate(self._canvas, 90), (0, 0))
         self.flip()

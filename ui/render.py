@@ -17,6 +17,7 @@ import pygame
 
 from cabinet.protocol.money import chip_split, fmt_money
 from cabinet.protocol.snapshot import HandView, Snapshot, SpotView, StationView
+from ui import own_station as own_station_mod
 from ui import theme
 from ui.animation import CardKey, ChipFlight
 from ui.layout import (
@@ -109,9 +110,12 @@ class StationGeo:
 
 
 def station_geometry(L: Layout, p: Painter | None, snapshot: Snapshot, idx: int, count: int,
-                     station: StationView) -> StationGeo:
-    """Lay out one station's box: console (message, meters, buttons) at the bottom, hands above."""
-    box = L.station_box(idx, count)
+                     station: StationView, box: pygame.Rect | None = None) -> StationGeo:
+    """Lay out one station's box: console (message, meters, buttons) at the bottom, hands above.
+
+    ``box``: the station's area (default: its share of the table, ``Layout.station_box``).
+    """
+    box = box if box is not None else L.station_box(idx, count)
     inner = box.inflate(-16, 0)
     px_btn = 22 if count < 3 else 19
     min_w = 96 if count < 3 else 80
@@ -176,7 +180,8 @@ class Renderer:
         self._felt: dict[tuple[object, ...], pygame.Surface] = {}
 
     def draw(self, surface: pygame.Surface, snapshot: Snapshot | None, now_ms: int, anim: Anim | None = None,
-             connected: bool = True, show_help: bool = False, portrait: bool | None = None) -> list[HitBox]:
+             connected: bool = True, show_help: bool = False, portrait: bool | None = None,
+             own_station: int | None = None) -> list[HitBox]:
         """Draw one frame of ``snapshot`` on ``surface``.
 
         Args:
@@ -187,6 +192,9 @@ class Renderer:
             connected: False draws the "lost connection" overlay (play suspended).
             show_help: the help scene is open (a local UI toggle).
             portrait: force the portrait layout; ``None`` picks it from the aspect.
+            own_station: this screen is that station's own (issue 17): its spots,
+                meters and buttons large, the other stations' hands small
+                (``ui.own_station``); ``None`` draws every station alike.
 
         Returns:
             the touch targets of this frame, topmost last.
@@ -205,7 +213,7 @@ class Renderer:
             attract.draw(p, snapshot, now_ms, self)
             self._help_button(p)
         else:
-            self._table(p, snapshot, now_ms, anim)
+            self._table(p, snapshot, now_ms, anim, own_station)
             self._help_button(p)
         if show_help and not modal:
             help_scene.draw(p, snapshot)
@@ -305,7 +313,8 @@ class Renderer:
 
     # -- the table -----------------------------------------------------------
 
-    def _table(self, p: Painter, s: Snapshot, now_ms: int, anim: Anim | None) -> None:
+    def _table(self, p: Painter, s: Snapshot, now_ms: int, anim: Anim | None,
+               own_station: int | None = None) -> None:
         L = p.L
         self._dealer(p, s, now_ms, anim)
         if s.message:
@@ -316,6 +325,14 @@ class Renderer:
             self._timer(p, s)
         count = max(1, len(s.stations))
         flights = anim.chip_flights(now_ms) if anim is not None else []
+        own = next((st for st in s.stations if st.station == own_station), None) if count > 1 else None
+        if own is not None:
+            box, others = own_station_mod.own_boxes(L, s, own.station)
+            for st, panel in others:
+                own_station_mod.draw_other(self, p, s, st, panel, now_ms, anim)
+            geo = own_station_mod.geo_for_own(L, p, s, own, box)
+            self._station(p, s, own, geo, 2, now_ms, anim, flights)
+            return
         for i, st in enumerate(s.stations):
             geo = station_geometry(L, p, s, i, count, st)
             self._station(p, s, st, geo, count, now_ms, anim, flights)

@@ -48,6 +48,7 @@ class Case:
     now_ms: int = 1_000
     connected: bool = True
     show_help: bool = False
+    own_station: int | None = None
 
 
 def classic(**kw: object) -> Snapshot:

@@ -40,7 +40,8 @@ def diff_pixels(a: pygame.Surface, b: pygame.Surface, tol: int = CHANNEL_TOL) ->
 
 def render(renderer: Renderer, case: Case, size: tuple[int, int]) -> pygame.Surface:
     surf = pygame.Surface(size)
-    renderer.draw(surf, case.snapshot, case.now_ms, None, case.connected, case.show_help)
+    renderer.draw(surf, case.snapshot, case.now_ms, None, case.connected, case.show_help,
+                  own_station=case.own_station)
     return surf
 
 
