@@ -115,7 +115,7 @@ class DemoPanel:
         self.press("deal")
         m = self.snap.maintenance
         assert m is not None
-        if "Saved" not in m.lines:
+        if not any(line.startswith("Saved") for line in m.lines):
             raise DemoError(f"settings not saved: {m.lines}")
         self.sim({"cmd": "key", "on": False})
         self.watch.wait_for(lambda s: s.mode != "maintenance" and s.variant == variant, 5.0,

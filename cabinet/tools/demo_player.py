@@ -203,15 +203,23 @@ class DemoPlayer(DemoPanel):
         screen sends it)."""
         st = self.station()
         lamps = set(st.lamps)
+
+        def staked() -> int:
+            # a shared table shows a settled round's stakes on the spots until the next
+            # bet: only a Deal that is lit means a bet is down (issue 17)
+            if len(self.snap.stations) > 1 and "deal" not in self.station().lamps:
+                return 0
+            return self.next_bet()
+
         target = min(self.bet_minor, st.credits_minor, self.snap.max_bet_minor or self.bet_minor)
         if "bet_up" in lamps:
             for _ in range(50):
-                if self.next_bet() >= target:
+                if staked() >= target:
                     return
                 if self.press("bet_up") is None:
                     return
         elif "chip" in lamps:
-            if self.next_bet() >= target:
+            if staked() >= target:
                 return
             chip = max((c for c in self.snap.chip_values_minor if c <= target),
                        default=min(self.snap.chip_values_minor))
@@ -229,7 +237,7 @@ class DemoPlayer(DemoPanel):
                     self.watch.touch("place", 1, station=self.station_no)
                     return self.watch.wait_newer(seq, 3.0)
             for _ in range(20):
-                if self.next_bet() >= target or place() is None:
+                if staked() >= target or place() is None:
                     return
 
     def play_round(self, n: int) -> None:
@@ -267,7 +275,8 @@ class DemoPlayer(DemoPanel):
         shown = "; ".join(f"{' '.join(c)} ({t}) {o or ''}".strip() for c, t, o in hands)
         self.say(f"demo: round {n}: {', '.join(decisions) or 'no decision'} | player {shown} | "
                  f"dealer {' '.join(snap.dealer.cards)} ({snap.dealer.total_text}) | "
-                 f"net {fmt_money(log_.net_minor)}, credits {fmt_money(st.credits_minor)}")
+                 f"net {fmt_money(log_.net_minor)}, credits {fmt_money(st.credits_minor)} | "
+                 f"told {log_.message!r}")
         won = any(o in ("win", "blackjack") for _, _, o in hands)
         if n == 1:
             self.settle_and_shoot("settled-round")

@@ -174,8 +174,13 @@ def run_demos(sock: Path, sim_sock: Path, count: int, rounds: int,
     try:
         watch = TableWatch(sock, authenticate=True).start()
         sim = SimControl(sim_sock)
+        lock = threading.Lock()
+
         def say_for(n: int) -> Callable[[str], None]:
-            return lambda text: print(f"station {n} {text}", flush=True)
+            def say(text: str) -> None:
+                with lock:   # one whole line at a time: the players print from threads
+                    print(f"station {n} {text}", flush=True)
+            return say
 
         players = [DemoPlayer(watch, sim, rounds=rounds, strategy=strategy, station_no=n,
                               shot=shots[n - 1], grab=grabs[n - 1], stop=stop, say=say_for(n))
