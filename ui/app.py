@@ -26,6 +26,7 @@ from ui.client import EngineClient, Link
 from ui.devkeys import DevKeys
 from ui.input import InputContext, LocalAction, map_event
 from ui.render import Renderer
+from ui.scenes import attract
 from ui.sound import Sounds
 from ui.widgets import HitBox
 
@@ -62,6 +63,8 @@ class App:
         sounds: the sound player (silent if omitted).
         clock_ms: monotonic clock in ms (injected so tests can step time).
         flip: called after each frame is drawn (``pygame.display.flip``).
+        update: called instead of ``flip`` with the areas changed when a frame
+            repainted only part of the screen (``pygame.display.update``).
         own_station: this window is its station's own screen (issue 17: its
             spots, meters and buttons large, the other players' hands small).
     """
@@ -69,8 +72,10 @@ class App:
     def __init__(self, window: pygame.Surface, client: EngineClient | None, *, station: int = 1,
                  screenshot_dir: str | None = None, portrait: bool = False, sounds: Sounds | None = None,
                  clock_ms: Callable[[], int] | None = None, flip: Callable[[], None] | None = None,
-                 own_station: bool = False) -> None:
+                 own_station: bool = False,
+                 update: Callable[[list[pygame.Rect]], None] | None = None) -> None:
         self.own_station = own_station
+        self.update = update
         self.window = window
         self.client = client
         self.station = station
@@ -198,7 +203,9 @@ class App:
         s = self.snapshot
         if s is not None and self.connected:
             if s.mode == "attract" and not self.show_help:
-                return ATTRACT_FRAME_MS
+                # issue 17: sleep until the attract picture changes next
+                last = self._last_draw_ms
+                return max(1, attract.next_change_ms(last) - last) if s.overlay is None else ATTRACT_FRAME_MS
             if s.overlay is not None:
                 return PULSE_FRAME_MS
         return None
@@ -208,9 +215,15 @@ class App:
         self.hits = self.renderer.draw(self._canvas, self.snapshot, now_ms, self.anim, self.connected,
                                        self.show_help,
                                        own_station=self.station if self.own_station else None)
+        dirty = self.renderer.last_dirty
         if self.rotated:
             self.window.blit(pygame.transform.rotate(self._canvas, 90), (0, 0))
-        self.flip()
+            self.flip()
+        elif dirty is not None and self.update is not None:
+            if dirty:
+                self.update(dirty)
+        else:
+            self.flip()
         self.frames += 1
         if self.connected and self.snapshot is not None:
             self._drawn_on_link = True
@@ -247,6 +260,7 @@ class App:
         for ev in pygame.event.get():
             if ev.type in (pygame.WINDOWEXPOSED, pygame.VIDEOEXPOSE, pygame.WINDOWRESTORED):
                 self.dirty = True
+                self.renderer.invalidate()
             if self.devkeys is not None and self.devkeys.handle(ev):
                 continue
             self.handle_input(ev)

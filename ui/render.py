@@ -178,6 +178,11 @@ class Renderer:
     def __init__(self, art: Art | None = None) -> None:
         self.art = art or Art()
         self._felt: dict[tuple[object, ...], pygame.Surface] = {}
+        #: the screen areas the last ``draw`` changed (pixels), or ``None`` for all of it
+        #: (the attract loop repaints only what moves, issue 17).
+        self.last_dirty: list[pygame.Rect] | None = None
+        self._attract_bg: tuple[object, pygame.Surface, list[HitBox]] | None = None
+        self._attract_prev: tuple[pygame.Surface, object, dict[object, pygame.Rect]] | None = None
 
     def draw(self, surface: pygame.Surface, snapshot: Snapshot | None, now_ms: int, anim: Anim | None = None,
              connected: bool = True, show_help: bool = False, portrait: bool | None = None,
@@ -201,6 +206,11 @@ class Renderer:
         """
         L = Layout.for_size(surface.get_width(), surface.get_height(), portrait)
         p = Painter(surface, L, self.art)
+        self.last_dirty = None
+        if snapshot is not None and snapshot.mode == "attract" and connected and not show_help \
+                and snapshot.overlay is None:
+            return self._attract(p, snapshot, now_ms)
+        self._attract_prev = None
         surface.blit(self._felt_for(L, snapshot), (0, 0))
         if snapshot is None:
             overlays.draw_panel(p, "CONNECTING", ["Waiting for the game engine\u2026"], theme.GOLD, now_ms)
@@ -210,6 +220,7 @@ class Renderer:
             maintenance.draw(p, snapshot.maintenance)
             modal = True
         elif snapshot.mode == "attract":
+            attract.draw_static(p, snapshot)
             attract.draw(p, snapshot, now_ms, self)
             self._help_button(p)
         else:
@@ -224,6 +235,32 @@ class Renderer:
                                 ["Play suspended \u2014 reconnecting\u2026",
                                  "Your credits and bets are safe."], theme.DANGER, now_ms, dim=True)
         return p.hits
+
+    def invalidate(self) -> None:
+        """The screen lost its pixels (exposed, resized): the next frame repaints all of it."""
+        self._attract_prev = None
+
+    def _attract(self, p: Painter, s: Snapshot, now_ms: int) -> list[HitBox]:
+        """The attract loop, repainting only what moved since the last attract frame
+        drawn on this same surface (``attract.draw_partial``)."""
+        L = p.L
+        key = (L.width, L.height, L.portrait, s.variant_name, tuple(s.table_texts))
+        if self._attract_bg is None or self._attract_bg[0] != key:
+            bg = self._felt_for(L, s).copy()
+            if pygame.display.get_surface() is not None:
+                bg = bg.convert()          # the display's format restores fastest
+            bp = Painter(bg, L, self.art)
+            attract.draw_static(bp, s)
+            self._help_button(bp)
+            self._attract_bg = (key, bg, bp.hits)
+            self._attract_prev = None
+        _, bg, hits = self._attract_bg
+        prev = self._attract_prev
+        previous = prev[2] if prev is not None and prev[0] is p.surface and prev[1] == key else None
+        now, dirty = attract.draw_partial(p, bg, previous, s, now_ms, self)
+        self._attract_prev = (p.surface, key, now)
+        self.last_dirty = None if previous is None else dirty
+        return list(hits)
 
     # -- background ----------------------------------------------------------
 
