@@ -182,6 +182,7 @@ class Renderer:
         #: (the attract loop repaints only what moves, issue 17).
         self.last_dirty: list[pygame.Rect] | None = None
         self._attract_bg: tuple[object, pygame.Surface, list[HitBox]] | None = None
+        self._under: tuple[object, pygame.Surface, list[HitBox]] | None = None
         self._attract_prev: tuple[pygame.Surface, object, dict[object, pygame.Rect]] | None = None
 
     def draw(self, surface: pygame.Surface, snapshot: Snapshot | None, now_ms: int, anim: Anim | None = None,
@@ -216,7 +217,17 @@ class Renderer:
             overlays.draw_panel(p, "CONNECTING", ["Waiting for the game engine\u2026"], theme.GOLD, now_ms)
             return p.hits
         modal = False
-        if snapshot.mode == "maintenance" and snapshot.maintenance is not None:
+        busy = getattr(anim, "busy", None)
+        # issue 17: an overlay that pulses over a table at rest redraws only itself, over
+        # the table drawn (and dimmed) once
+        still = snapshot.overlay is not None and connected and snapshot.mode not in ("maintenance", "attract") \
+            and not (busy is not None and busy(now_ms))
+        key = (surface.get_size(), portrait, id(snapshot), snapshot.seq, show_help, own_station)
+        if still and self._under is not None and self._under[0] == key:
+            surface.blit(self._under[1], (0, 0))
+            p.hits = list(self._under[2])
+            p.dimmed = True
+        elif snapshot.mode == "maintenance" and snapshot.maintenance is not None:
             maintenance.draw(p, snapshot.maintenance)
             modal = True
         elif snapshot.mode == "attract":
@@ -226,8 +237,12 @@ class Renderer:
         else:
             self._table(p, snapshot, now_ms, anim, own_station)
             self._help_button(p)
-        if show_help and not modal:
+        if show_help and not modal and not p.dimmed:
             help_scene.draw(p, snapshot)
+        if still and not p.dimmed:
+            p.fill_rect((0, 0, L.lw, L.lh), theme.OVERLAY_DIM)
+            p.dimmed = True
+            self._under = (key, surface.copy(), list(p.hits))
         overlays.draw_for(p, snapshot, now_ms)
         if not connected:
             p.hits.clear()
@@ -239,6 +254,7 @@ class Renderer:
     def invalidate(self) -> None:
         """The screen lost its pixels (exposed, resized): the next frame repaints all of it."""
         self._attract_prev = None
+        self._under = None
 
     def _attract(self, p: Painter, s: Snapshot, now_ms: int) -> list[HitBox]:
         """The attract loop, repainting only what moved since the last attract frame

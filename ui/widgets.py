@@ -73,6 +73,8 @@ class Painter:
         self.art = art
         self.fonts = art.fonts
         self.hits: list[HitBox] = []
+        #: the frame is already dimmed for an overlay (``overlays.draw_panel`` skips its dim).
+        self.dimmed = False
 
     # -- primitives ----------------------------------------------------------
 

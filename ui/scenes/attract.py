@@ -83,8 +83,27 @@ def next_change_ms(now_ms: int) -> int:
     return nxt
 
 
+_MEASURED: dict[tuple[object, ...], pygame.Rect] = {}
+
+
+def _measured(key: tuple[object, ...], measure: Callable[[], pygame.Rect]) -> pygame.Rect:
+    """``measure()`` once per key (text sizes cost more than the frame they are in)."""
+    r = _MEASURED.get(key)
+    if r is None:
+        if len(_MEASURED) > 200:
+            _MEASURED.clear()
+        r = _MEASURED[key] = measure()
+    return r.copy()
+
+
 def _text_rect(p: Painter, s: str, px: float, pos: tuple[float, float], bold: bool,
                max_w: float | None) -> pygame.Rect:
+    return _measured(("text", p.L, s, px, pos, bold, max_w),
+                     lambda: _measure_text(p, s, px, pos, bold, max_w))
+
+
+def _measure_text(p: Painter, s: str, px: float, pos: tuple[float, float], bold: bool,
+                  max_w: float | None) -> pygame.Rect:
     size = max(p.L.px(px), MIN_TEXT_PX)
     if max_w is not None:
         size = p.fonts.fit(s, size, p.L.px(max_w), bold=bold, min_px=6)
@@ -93,6 +112,11 @@ def _text_rect(p: Painter, s: str, px: float, pos: tuple[float, float], bold: bo
 
 
 def _pill_rect(p: Painter, text: str, center: tuple[float, float], px: float, max_w: float | None) -> pygame.Rect:
+    return _measured(("pill", p.L, text, center, px, max_w), lambda: _measure_pill(p, text, center, px, max_w))
+
+
+def _measure_pill(p: Painter, text: str, center: tuple[float, float], px: float,
+                  max_w: float | None) -> pygame.Rect:
     w = p.text_width(text, px, True) + px * 1.2
     if max_w is not None:
         w = min(w, max_w)

@@ -20,7 +20,7 @@ def draw_panel(p: Painter, title: str, lines: list[str], accent: tuple[int, ...]
                *, dim: bool = True, big: str | None = None) -> None:
     """A centred modal panel: title bar in ``accent``, optional big line, then ``lines``."""
     L = p.L
-    if dim:
+    if dim and not p.dimmed:
         p.fill_rect((0, 0, L.lw, L.lh), theme.OVERLAY_DIM)
         # letterbox margins too
         if L.ox or L.oy:
