@@ -36,6 +36,8 @@ FRAME_MS = 16  # 60 fps cap while animating
 ATTRACT_FRAME_MS = 33  # 30 fps is plenty for the attract loop
 PULSE_FRAME_MS = 400  # overlays that blink (printing dots)
 IDLE_POLL_MS = 25  # how often input is polled when nothing else happens
+#: input polling in attract, where the only touch is HELP (issue 17: idle under 2 %)
+ATTRACT_POLL_MS = 50
 
 
 def save_screenshot(surface: pygame.Surface, path: str | os.PathLike[str]) -> Path:
@@ -248,6 +250,8 @@ class App:
         """One turn of the loop: wait (bounded), take input and engine events, draw if due."""
         now = self.clock_ms()
         interval = self.frame_interval_ms(now)
+        if self.snapshot is not None and self.snapshot.mode == "attract" and max_wait_ms == IDLE_POLL_MS:
+            max_wait_ms = ATTRACT_POLL_MS
         if self.dirty:
             wait = 0
         elif interval is None:
