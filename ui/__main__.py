@@ -97,7 +97,8 @@ def main(argv: list[str] | None = None) -> int:
     client = EngineClient(args.socket)
     app = App(window, client, station=args.station, screenshot_dir=args.screenshot_dir,
               portrait=args.portrait, sounds=sounds, flip=pygame.display.flip,
-              own_station=args.own_station, update=pygame.display.update)
+              own_station=args.own_station, update=pygame.display.update,
+              wall_clock=lambda: time.strftime("%H:%M"))
     app.on_first_frame = lambda: print(f"first frame after {(time.monotonic() - T0) * 1000:.0f} ms", flush=True)
     print(f"table UI: engine socket {args.socket}, station {args.station}, "
           f"{window.get_width()}x{window.get_height()}, sound {'on' if sounds.available else 'off'}")

@@ -67,6 +67,8 @@ class App:
         flip: called after each frame is drawn (``pygame.display.flip``).
         update: called instead of ``flip`` with the areas changed when a frame
             repainted only part of the screen (``pygame.display.update``).
+        wall_clock: the time of day to show (``time.strftime("%H:%M")``), or
+            ``None`` for none (tests, goldens).
         own_station: this window is its station's own screen (issue 17: its
             spots, meters and buttons large, the other players' hands small).
     """
@@ -75,7 +77,9 @@ class App:
                  screenshot_dir: str | None = None, portrait: bool = False, sounds: Sounds | None = None,
                  clock_ms: Callable[[], int] | None = None, flip: Callable[[], None] | None = None,
                  own_station: bool = False,
-                 update: Callable[[list[pygame.Rect]], None] | None = None) -> None:
+                 update: Callable[[list[pygame.Rect]], None] | None = None,
+                 wall_clock: Callable[[], str] | None = None) -> None:
+        self.wall_clock = wall_clock
         self.own_station = own_station
         self.update = update
         self.window = window
@@ -216,7 +220,8 @@ class App:
         """Draw one frame now, present it, and save any screenshot asked for."""
         self.hits = self.renderer.draw(self._canvas, self.snapshot, now_ms, self.anim, self.connected,
                                        self.show_help,
-                                       own_station=self.station if self.own_station else None)
+                                       own_station=self.station if self.own_station else None,
+                                       clock=self.clock_text())
         dirty = self.renderer.last_dirty
         if self.rotated:
             self.window.blit(pygame.transform.rotate(self._canvas, 90), (0, 0))
@@ -245,6 +250,10 @@ class App:
                 if self.on_settled_shot is not None:
                     self.on_settled_shot(path)
         self.dirty = False
+
+    def clock_text(self) -> str:
+        """The time of day on screen (issue 17), ``HH:MM`` local time; ``""`` when off."""
+        return self.wall_clock() if self.wall_clock is not None else ""
 
     def step(self, max_wait_ms: int = IDLE_POLL_MS) -> None:
         """One turn of the loop: wait (bounded), take input and engine events, draw if due."""
@@ -278,9 +287,12 @@ class App:
             self._pending_shots += shots
             self._announce.update(shots)
             self.dirty = True
+        if self.wall_clock is not None and self.clock_text() != self._clock_shown:
+            self.dirty = True           # the minute turned
         if self.dirty or (interval is not None and now - self._last_draw_ms >= interval):
             self.draw(now)
             self._last_draw_ms = now
+            self._clock_shown = self.clock_text()
         self._heartbeat(now)
 
     def _heartbeat(self, now_ms: int) -> None:
@@ -294,6 +306,7 @@ class App:
                 self._frame_sent_ms = now_ms
 
     _last_draw_ms = 0
+    _clock_shown = ""
 
     def run(self) -> None:
         """Run until quit: start the client, then ``step()`` forever."""

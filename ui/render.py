@@ -187,7 +187,7 @@ class Renderer:
 
     def draw(self, surface: pygame.Surface, snapshot: Snapshot | None, now_ms: int, anim: Anim | None = None,
              connected: bool = True, show_help: bool = False, portrait: bool | None = None,
-             own_station: int | None = None) -> list[HitBox]:
+             own_station: int | None = None, clock: str = "") -> list[HitBox]:
         """Draw one frame of ``snapshot`` on ``surface``.
 
         Args:
@@ -201,6 +201,8 @@ class Renderer:
             own_station: this screen is that station's own (issue 17): its spots,
                 meters and buttons large, the other stations' hands small
                 (``ui.own_station``); ``None`` draws every station alike.
+            clock: the time of day to show (``"14:05"``; the caller's clock, so
+                the frame stays a pure function of the arguments), ``""`` none.
 
         Returns:
             the touch targets of this frame, topmost last.
@@ -210,7 +212,7 @@ class Renderer:
         self.last_dirty = None
         if snapshot is not None and snapshot.mode == "attract" and connected and not show_help \
                 and snapshot.overlay is None:
-            return self._attract(p, snapshot, now_ms)
+            return self._attract(p, snapshot, now_ms, clock)
         self._attract_prev = None
         surface.blit(self._felt_for(L, snapshot), (0, 0))
         if snapshot is None:
@@ -232,11 +234,12 @@ class Renderer:
             modal = True
         elif snapshot.mode == "attract":
             attract.draw_static(p, snapshot)
-            attract.draw(p, snapshot, now_ms, self)
+            attract.draw(p, snapshot, now_ms, self, clock)
             self._help_button(p)
         else:
             self._table(p, snapshot, now_ms, anim, own_station)
             self._help_button(p)
+            self._clock(p, clock)
         if show_help and not modal and not p.dimmed:
             help_scene.draw(p, snapshot)
         if still and not p.dimmed:
@@ -256,7 +259,7 @@ class Renderer:
         self._attract_prev = None
         self._under = None
 
-    def _attract(self, p: Painter, s: Snapshot, now_ms: int) -> list[HitBox]:
+    def _attract(self, p: Painter, s: Snapshot, now_ms: int, clock: str) -> list[HitBox]:
         """The attract loop, repainting only what moved since the last attract frame
         drawn on this same surface (``attract.draw_partial``)."""
         L = p.L
@@ -273,7 +276,7 @@ class Renderer:
         _, bg, hits = self._attract_bg
         prev = self._attract_prev
         previous = prev[2] if prev is not None and prev[0] is p.surface and prev[1] == key else None
-        now, dirty = attract.draw_partial(p, bg, previous, s, now_ms, self)
+        now, dirty = attract.draw_partial(p, bg, previous, s, now_ms, self, clock)
         self._attract_prev = (p.surface, key, now)
         self.last_dirty = None if previous is None else dirty
         return list(hits)
@@ -284,16 +287,19 @@ class Renderer:
         maint = s is not None and s.mode == "maintenance"
         texts = tuple(s.table_texts) if s is not None and s.mode != "attract" else ()
         name = s.variant_name if s is not None and s.mode not in ("attract",) else ""
-        key = (L.width, L.height, L.portrait, name, texts, maint)
+        limits = (s.min_bet_minor, s.max_bet_minor, s.spots_per_station, s.currency_symbol) \
+            if s is not None and s.mode != "attract" else (0, 0, 0, "")
+        key = (L.width, L.height, L.portrait, name, texts, maint, limits)
         surf = self._felt.get(key)
         if surf is None:
             if len(self._felt) > 8:
                 self._felt.clear()
-            surf = self._make_felt(L, name, texts, maint)
+            surf = self._make_felt(L, name, texts, maint, limits)
             self._felt[key] = surf
         return surf
 
-    def _make_felt(self, L: Layout, name: str, texts: tuple[str, ...], maint: bool) -> pygame.Surface:
+    def _make_felt(self, L: Layout, name: str, texts: tuple[str, ...], maint: bool,
+                   limits: tuple[int, int, int, str] = (0, 0, 0, "")) -> pygame.Surface:
         surf = pygame.Surface((L.width, L.height))
         if maint:
             surf.fill((16, 20, 28))
@@ -334,32 +340,82 @@ class Renderer:
         rect.size = (L.px(2 * arc_r), L.px(2 * arc_r))
         rect.center = L.pt(ccx, ccy)
         pygame.draw.arc(surf, theme.FELT_LINE, rect, math.radians(232), math.radians(308), max(1, L.px(3)))
+        self._placard(p, limits, texts)
         return surf
 
     def _dealer_tray(self, p: Painter) -> None:
-        L = p.L
-        w = 560 if not L.portrait else 480
-        tray = pygame.Rect(L.cx - w // 2, -20, w, 44)
-        p.fill_rect(tray, (30, 22, 14), radius=12)
-        p.fill_rect(tray, theme.GOLD_DARK, radius=12, width=2)
+        """The dealer's chip rack, whole (issue 17: it was drawn half off the top);
+        none where the layout has no room (``Layout.chip_rack``)."""
+        tray = p.L.chip_rack()
+        if tray is None:
+            return
+        p.fill_rect(tray.move(0, 5), (0, 0, 0, 90), radius=10)
+        p.fill_rect(tray, (30, 22, 14), radius=10)
         vals = [10_000, 2_500, 500, 100, 100, 500, 2_500, 10_000]
-        cw = (w - 40) / len(vals)
-        d = p.L.px(cw - 8)
+        cw = (tray.w - 16) / len(vals)
+        d = p.L.px(cw - 4)
         for i, v in enumerate(vals):
-            s = p.art.chips.side(v, d)
-            x = tray.x + 20 + cw * i + cw / 2
+            chip = p.art.chips.side(v, d)
+            x = tray.x + 8 + cw * i + cw / 2
             for k in range(3):
-                p.blit_center(s, (x, 8 - k * 4))
+                p.blit_center(chip, (x, tray.bottom - 16 - k * 5))
+        p.fill_rect(tray, theme.GOLD_DARK, radius=10, width=2)
 
     def _shoe(self, p: Painter) -> None:
-        r = p.L.shoe_rect()
-        cw = int(r.h * 0.62)
-        back = p.art.cards.back(p.L.px(cw), p.L.px(cw * 1.4))
-        back = pygame.transform.rotate(back, 90)
-        p.surface.blit(back, p.L.pt(r.x + 12, r.y + 22))
-        p.fill_rect(pygame.Rect(r.x + r.w * 0.35, r.y, r.w * 0.65, r.h), (40, 30, 22), radius=14)
-        p.fill_rect(pygame.Rect(r.x + r.w * 0.35, r.y, r.w * 0.65, r.h), theme.GOLD_DARK, radius=14, width=3)
-        p.text("SHOE", 18, theme.GOLD, (r.x + r.w * 0.675, r.bottom - 20), bold=True)
+        """A card shoe, whole: a dark box whose slanted acrylic front shows the next
+        card's back (issue 17), and the discard tray beside it with the used cards."""
+        L = p.L
+        r = L.shoe_rect()
+        mouth = r.h * 0.5
+        body = [(r.x + r.w * 0.3, r.y), (r.right, r.y), (r.right, r.bottom), (r.x, r.bottom), (r.x, r.bottom - mouth)]
+        pygame.draw.polygon(p.surface, (0, 0, 0), [L.pt(x + 4, y + 6) for x, y in body])
+        pygame.draw.polygon(p.surface, (40, 30, 22), [L.pt(x, y) for x, y in body])
+        # the next card, face down, in the shoe's mouth
+        cw, ch = r.w * 0.42, mouth - 16
+        back = pygame.transform.rotate(p.art.cards.back(L.px(ch), L.px(cw)), 90)
+        p.surface.blit(back, L.pt(r.x + 8, r.bottom - mouth + 6))
+        pygame.draw.line(p.surface, theme.GOLD_DARK, L.pt(r.x, r.bottom - mouth), L.pt(r.x + r.w * 0.3, r.y),
+                         max(1, L.px(3)))
+        pygame.draw.polygon(p.surface, theme.GOLD_DARK, [L.pt(x, y) for x, y in body], max(1, L.px(3)))
+        p.text("SHOE", 18, theme.GOLD, (r.x + r.w * 0.72, r.y + 34), bold=True)
+        # the discard tray, the used cards in it
+        t = L.discard_tray()
+        p.fill_rect(t.move(0, 5), (0, 0, 0, 90), radius=10)
+        p.fill_rect(t, (34, 26, 18), radius=10)
+        uw, uh = t.w - 50, t.h - 44
+        used = pygame.transform.rotate(p.art.cards.back(L.px(uh), L.px(uw)), 90)
+        for k in range(4):
+            p.surface.blit(used, L.pt(t.x + 25 + k, t.y + 12 - k * 2))
+        p.fill_rect(t, theme.GOLD_DARK, radius=10, width=2)
+        p.text("DISCARD", 15, theme.GOLD, (t.centerx, t.bottom - 15), bold=True)
+
+    def _placard(self, p: Painter, limits: tuple[int, int, int, str], texts: tuple[str, ...]) -> None:
+        """The table limits placard (issue 17): the minimum and maximum bet per spot
+        and the pay lines, from the snapshot (the engine renders both from the
+        ``RuleSet``: ``min_bet_minor``/``max_bet_minor``, ``table_texts``)."""
+        lo, hi, spots, sym = limits
+        if not hi:
+            return
+        r = p.L.limits_placard()
+        p.fill_rect(r.move(0, 5), (0, 0, 0, 90), radius=12)
+        p.fill_rect(r, (246, 238, 214), radius=12)
+        p.fill_rect(r.inflate(-10, -10), theme.GOLD_DARK, radius=9, width=2)
+        p.text("TABLE LIMITS", 20, (90, 20, 20), (r.centerx, r.y + 24), bold=True)
+        p.text(f"{fmt_money(lo, sym, compact=True)} \u2013 {fmt_money(hi, sym, compact=True)}", 38, theme.INK,
+               (r.centerx, r.y + 62), bold=True, max_w=r.w - 24)
+        p.text("per spot" if spots > 1 else "per hand", 17, theme.INK, (r.centerx, r.y + 92))
+        y = r.y + 118
+        for line in texts[:3]:
+            p.text(line.capitalize() if line.isupper() else line, 16, theme.INK, (r.centerx, y), max_w=r.w - 24)
+            y += 23
+
+    def _clock(self, p: Painter, text: str) -> None:
+        """The time of day, always on screen (issue 17)."""
+        if text:
+            x, y = p.L.clock_pos()
+            w = p.text_width(text, 24, True) + 26
+            p.fill_rect(pygame.Rect(x, y - 18, int(w), 36), (0, 0, 0, 150), radius=18)
+            p.text(text, 24, theme.CREAM, (x + w / 2, y), bold=True)
 
     def _help_button(self, p: Painter) -> None:
         p.button(p.L.help_button(), "HELP", True, "ui:help", px=24)
@@ -495,7 +551,8 @@ class Renderer:
                 continue
             k = n_spots - f.spot
             cx = geo.box.x + spot_w * (k + 0.5)
-            dealer = (L.cx, 30.0)
+            rack = L.chip_rack()
+            dealer = (float(rack.centerx), float(rack.centery)) if rack is not None else (L.cx, 30.0)
             win_pos = (cx + geo.circle_r + 34, geo.circle_y)
             a, b = (win_pos, dealer) if f.to_dealer else (dealer, win_pos)
             pos = (a[0] + (b[0] - a[0]) * prog, a[1] + (b[1] - a[1]) * prog)
@@ -535,7 +592,9 @@ class Renderer:
             p.pill(st.refusal, (geo.box.centerx, geo.hands_area.y + 40), 24, fg=theme.INK, bg=theme.WARNING,
                    max_w=geo.box.w - 40)
         lamps = set(st.lamps)
-        for (action, label, value), r in zip(button_specs(s, st), geo.buttons, strict=False):
+        # issue 17: the door-open freeze offers no buttons (nothing can be pressed)
+        specs = button_specs(s, st) if s.mode != "door_open" else []
+        for (action, label, value), r in zip(specs, geo.buttons, strict=False):
             if action == "chip" and value is not None:
                 p.chip_button(r, value, "chip" in lamps, st.selected_chip_minor == value, st.station)
             else:
@@ -570,7 +629,9 @@ class Renderer:
             p.text(label, 26, (214, 182, 96, 150), (cx, cy), bold=True)
         if sp is not None:
             chips = list(sp.chips_minor) or (chip_split(bet) if bet else [])
-            if chips:
+            if len(sp.hands) > 1 or any(h.doubled for h in sp.hands):
+                self._hand_stakes(p, s, sp, cx, cy, r, spot_w)
+            elif chips:
                 self._stack(p, chips, (cx, cy + 14), 64)
                 p.pill(fmt_money(bet, s.currency_symbol, compact=True), (cx, cy + r + 16), 17,
                        fg=theme.WHITE, bg=(0, 0, 0, 190))
@@ -592,6 +653,25 @@ class Renderer:
                                               for f, _ in anim.chip_flights(now_ms))
             if won > 0 and not flying:
                 self._stack(p, chip_split(won), (cx + r + 34, cy), 54)
+
+    def _hand_stakes(self, p: Painter, s: Snapshot, sp: SpotView, cx: float, cy: float, r: float,
+                     spot_w: float) -> None:
+        """Issue 17: each split hand's own stake, left to right as its hand, and a
+        doubled stake as two stacks (the bet and the double beside it), each with
+        the hand's real amount under it."""
+        k = len(sp.hands)
+        gap = spot_w / k if k > 1 else 0     # under its own hand (``_spot`` spreads them so)
+        for j, h in enumerate(sp.hands):
+            hx = cx + (j - (k - 1) / 2) * gap
+            d = 50 if k > 1 else 60
+            if h.doubled:
+                half = h.stake_minor // 2
+                self._stack(p, chip_split(half), (hx - d * 0.42, cy + 14), d * 0.8)
+                self._stack(p, chip_split(h.stake_minor - half), (hx + d * 0.42, cy + 14), d * 0.8)
+            else:
+                self._stack(p, chip_split(h.stake_minor), (hx, cy + 14), d)
+            p.pill(fmt_money(h.stake_minor, s.currency_symbol, compact=True), (hx, cy + r + 16), 17,
+                   fg=theme.WHITE, bg=(0, 0, 0, 190))
 
     def _hand(self, p: Painter, s: Snapshot, st: StationView, sp: SpotView, j: int, hand: HandView, hcx: float,
               hand_w: float, geo: StationGeo, now_ms: int, anim: Anim | None, k: int) -> None:

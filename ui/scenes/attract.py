@@ -38,6 +38,8 @@ class Renderer(Protocol):
 
     art: Art
 
+    def _clock(self, p: Painter, text: str) -> None: ...
+
 
 CYCLE_MS = 8000
 _CARDS = ["AS", "KH", "QD", "JC", "TS"]
@@ -125,8 +127,8 @@ def _measure_pill(p: Painter, text: str, center: tuple[float, float], px: float,
     return p.L.rect(r).inflate(4, 4)
 
 
-def elements(p: Painter, s: Snapshot, now_ms: int, renderer: Renderer) -> list[Element]:
-    """The moving parts at ``now_ms``, in drawing order."""
+def elements(p: Painter, s: Snapshot, now_ms: int, renderer: Renderer, clock: str = "") -> list[Element]:
+    """The moving parts at ``now_ms``, in drawing order (``clock``: the time of day shown)."""
     L = p.L
     t = now_ms % CYCLE_MS
     cx = L.cx
@@ -184,6 +186,10 @@ def elements(p: Painter, s: Snapshot, now_ms: int, renderer: Renderer) -> list[E
     out.append(Element(("invite", invite, blink), ir, lambda: p.pill(
         invite, (cx, L.lh - 110), 40, fg=theme.GOLD if blink else theme.WHITE, bg=(0, 0, 0, 190),
         edge=theme.GOLD_DARK, max_w=L.lw - 160)))
+    if clock:
+        x, y = L.clock_pos()
+        cr = L.rect((x, y - 18, p.text_width(clock, 24, True) + 26, 36)).inflate(4, 4)
+        out.append(Element(("clock", clock, cr.size), cr, lambda: renderer._clock(p, clock)))
     return out
 
 
@@ -205,9 +211,9 @@ def _card_sprite(renderer: Renderer, code: str, w: int, h: int, angle: int) -> p
     return sprite
 
 
-def draw(p: Painter, s: Snapshot, now_ms: int, renderer: Renderer) -> None:
+def draw(p: Painter, s: Snapshot, now_ms: int, renderer: Renderer, clock: str = "") -> None:
     """Draw the attract loop's moving parts at ``now_ms`` (over the felt and ``draw_static``)."""
-    for el in elements(p, s, now_ms, renderer):
+    for el in elements(p, s, now_ms, renderer, clock):
         el.draw()
 
 
@@ -219,7 +225,8 @@ def draw_static(p: Painter, s: Snapshot) -> None:
 
 
 def draw_partial(p: Painter, background: pygame.Surface, previous: dict[object, pygame.Rect] | None,
-                 s: Snapshot, now_ms: int, renderer: Renderer) -> tuple[dict[object, pygame.Rect], list[pygame.Rect]]:
+                 s: Snapshot, now_ms: int, renderer: Renderer,
+                 clock: str = "") -> tuple[dict[object, pygame.Rect], list[pygame.Rect]]:
     """Repaint only what changed since the frame whose elements were ``previous``
     (``{key: rect}``; ``None``: paint everything over ``background``).
 
@@ -227,7 +234,7 @@ def draw_partial(p: Painter, background: pygame.Surface, previous: dict[object, 
         this frame's ``{key: rect}`` and the screen areas repainted (all of it
         when ``previous`` is ``None``).
     """
-    els = elements(p, s, now_ms, renderer)
+    els = elements(p, s, now_ms, renderer, clock)
     now = {el.key: el.rect for el in els}
     if previous is None:
         p.surface.blit(background, (0, 0))

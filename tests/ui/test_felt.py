@@ -1,0 +1,116 @@
+"""Issue 17, the felt: the chip rack, shoe and discard tray whole; the table limits
+placard from the snapshot; a doubled stake as two stacks; each split hand's own
+stake; the door-open freeze without buttons; the time of day on every screen."""
+
+from __future__ import annotations
+
+import pygame
+import pytest
+
+from tests.ui.fixtures import AMERICAN_PLAY, ATTRACT, CASES, CLASSIC_BETTING, MULTI_PLAY
+from ui.app import App
+from ui.layout import Layout
+from ui.render import BET_BUTTONS, PLAY_BUTTONS, Renderer
+from ui.widgets import Painter
+
+
+def _texts(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    said: list[str] = []
+    real = Painter.text
+
+    def text(self: Painter, s: str, *a: object, **k: object) -> pygame.Rect:
+        said.append(s)
+        return real(self, s, *a, **k)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(Painter, "text", text)
+    return said
+
+
+@pytest.mark.parametrize("size", [(1920, 1080), (1280, 720), (800, 480)])
+def test_rack_shoe_tray_and_placard_are_whole_and_apart(size: tuple[int, int]) -> None:
+    """Issue 17: the chip rack was drawn half above the top edge; the rack, the shoe,
+    the discard tray, the placard, the clock and HELP now lie whole on the screen,
+    none over another, and none where the dealer's first five cards go."""
+    L = Layout.for_size(*size)
+    screen = pygame.Rect(0, 0, L.lw, L.lh)
+    rack = L.chip_rack()
+    assert rack is not None
+    x, y = L.clock_pos()
+    parts = [rack, L.shoe_rect(), L.discard_tray(), L.limits_placard(), L.help_button(),
+             pygame.Rect(x, y - 18, 110, 36)]
+    for i, r in enumerate(parts):
+        assert screen.contains(r), r
+        assert r.collidelist(parts[i + 1:]) == -1, (r, parts)
+    dealer = pygame.Rect(L.cx - 116 // 2 - 4 * 72, L.dealer_cards_top(), 116 + 8 * 72, 162)
+    assert dealer.collidelist(parts) == -1
+
+
+def test_portrait_has_no_rack_and_a_whole_shoe() -> None:
+    """Issue 17: "the chip rack whole or gone": portrait has no room, so none."""
+    L = Layout.for_size(1080, 1920)
+    assert L.chip_rack() is None
+    screen = pygame.Rect(0, 0, L.lw, L.lh)
+    assert screen.contains(L.shoe_rect()) and screen.contains(L.discard_tray())
+    assert not L.shoe_rect().colliderect(L.discard_tray())
+
+
+def test_limits_placard_comes_from_the_snapshot(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 17: the placard reads the minimum and maximum (per hand, or per spot on
+    a table with several spots) and the pay lines the engine renders from the RuleSet."""
+    said = _texts(monkeypatch)
+    Renderer().draw(pygame.Surface((1280, 720)), CLASSIC_BETTING, 0)
+    assert "TABLE LIMITS" in said and "$1 \u2013 $100" in said and "per hand" in said
+    assert "Blackjack pays 3 to 2" in said and "Insurance pays 2 to 1" in said
+    said.clear()
+    Renderer().draw(pygame.Surface((1280, 720)), AMERICAN_PLAY, 0)
+    assert "$1 \u2013 $500" in said and "per spot" in said
+
+
+def test_doubled_stake_is_two_stacks_and_split_hands_have_their_own(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 17: the doubled hand's $20 shows as two $10 stacks side by side; each
+    split hand's $10 sits under its own hand (not one $20 stack on the circle)."""
+    stacks: list[tuple[int, float]] = []
+    real = Renderer._stack
+
+    def stack(self: Renderer, p: Painter, chips: list[int], base: tuple[float, float], d: float) -> None:
+        stacks.append((sum(chips), base[0]))
+        real(self, p, chips, base, d)
+
+    monkeypatch.setattr(Renderer, "_stack", stack)
+    said = _texts(monkeypatch)
+    Renderer().draw(pygame.Surface((1920, 1080)), AMERICAN_PLAY, 0)
+    amounts = sorted(a for a, _ in stacks)
+    assert amounts == [500, 1_000, 1_000, 1_000, 1_000], stacks   # $5; $10 + $10 doubled; two $10 splits
+    doubled = [x for a, x in stacks if a == 1_000][:2]
+    assert abs(doubled[0] - doubled[1]) > 20
+    assert said.count("$20") == 1 and said.count("$10") == 2
+
+
+def test_door_open_freeze_offers_no_buttons() -> None:
+    """Issue 17: the door-open screen drew the betting buttons under its panel."""
+    case = next(c for c in CASES if c.name == "overlay_door_open")
+    hits = Renderer().draw(pygame.Surface((1280, 720)), case.snapshot, 0)
+    actions = {a for lst in [*BET_BUTTONS.values(), PLAY_BUTTONS] for a, _ in lst}
+    assert not [h for h in hits if h.action in actions or h.action == "chip"]
+
+
+@pytest.mark.parametrize("snap", [CLASSIC_BETTING, MULTI_PLAY, ATTRACT], ids=["table", "multi", "attract"])
+def test_time_of_day_is_on_screen(monkeypatch: pytest.MonkeyPatch, snap: object) -> None:
+    """Issue 17: the time of day is always on screen, attract included."""
+    said = _texts(monkeypatch)
+    Renderer().draw(pygame.Surface((1280, 720)), snap, 0, clock="14:05")  # type: ignore[arg-type]
+    assert "14:05" in said
+
+
+def test_the_app_redraws_when_the_minute_turns() -> None:
+    """Issue 17: an idle table redraws once when its clock's minute changes, not before."""
+    now = ["14:05"]
+    app = App(pygame.Surface((640, 360)), None, clock_ms=lambda: 0, wall_clock=lambda: now[0])
+    app.feed([CLASSIC_BETTING], 0)
+    app.step(0)
+    frames = app.frames
+    app.step(0)
+    assert app.frames == frames
+    now[0] = "14:06"
+    app.step(0)
+    assert app.frames == frames + 1
