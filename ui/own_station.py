@@ -68,8 +68,8 @@ def draw_other(r: Renderer, p: Painter, s: Snapshot, st: StationView, box: pygam
     p.text(f"STATION {st.station}", 20, theme.GOLD, (box.x + 16, box.y + 24), anchor="midleft", bold=True)
     p.text(fmt_money(st.credits_minor, sym), 20, theme.CREAM, (box.right - 16, box.y + 24),
            anchor="midright", bold=True)
-    if st.ready:
-        p.pill("READY", (box.centerx + 30, box.y + 24), 14, fg=theme.INK, bg=theme.WIN)
+    if st.ready and not st.message:     # the message line says "Ready" when it has one
+        p.pill("READY", (box.centerx, box.y + 56), 14, fg=theme.INK, bg=theme.WIN)
     if st.message:
         p.text(st.message, 17, theme.GOLD, (box.centerx, box.y + 56), max_w=box.w - 20)
     if st.fault:

@@ -698,7 +698,8 @@ class Renderer:
             self._total_pill(p, hand.total_text, (hcx, geo.pill_y), 22)
         if hand.outcome and rects:
             box = rects[0].unionall(rects[1:]) if len(rects) > 1 else rects[0]
-            self._outcome_badge(p, s, hand, (box.centerx, box.centery + box.h * 0.15), hand_w - 16)
+            # issue 17: mid-height, between the top-left and bottom-right indices
+            self._outcome_badge(p, s, hand, (box.centerx, box.centery), hand_w - 16)
         if hand.doubled and rects:
             last = rects[-1]
             p.pill("x2", (last.right - 6, last.y + 14), 16, fg=theme.INK, bg=theme.GOLD)

@@ -49,6 +49,7 @@ class Case:
     connected: bool = True
     show_help: bool = False
     own_station: int | None = None
+    clock: str = ""
 
 
 def classic(**kw: object) -> Snapshot:
@@ -338,6 +339,10 @@ CASES: list[Case] = [
     Case("overlay_tilt_station", _overlay("tilt", "900 Engine fault; Station 3: 402 Printer cover open",
                                           mode="tilt")),
     Case("attract", ATTRACT, now_ms=3_500),
+    # issue 17: each station's own screen (its spots, meters and buttons large, the others small)
+    Case("own_station_2_play_split", MULTI_PLAY, own_station=2, clock="21:47"),
+    Case("own_station_1_settled", MULTI_SETTLED, own_station=1, clock="21:48"),
+    Case("own_station_3_betting", MULTI_BETTING, own_station=3, clock="09:05"),
     Case("maintenance", MAINT),
     Case("maintenance_settings", MAINT_SETTINGS),
     Case("maintenance_ram_clear", MAINT_RAM_CLEAR),

@@ -114,3 +114,52 @@ def test_the_app_redraws_when_the_minute_turns() -> None:
     now[0] = "14:06"
     app.step(0)
     assert app.frames == frames + 1
+
+
+@pytest.mark.parametrize("case", [c for c in CASES if any(
+    h.outcome for st in c.snapshot.stations for sp in st.spots for h in sp.hands)], ids=lambda c: c.name)
+def test_result_badges_never_cover_a_card_index(monkeypatch: pytest.MonkeyPatch, case: object) -> None:
+    """Issue 17: a result badge (WIN, BUST, BLACKJACK $7.50...) sits between a hand's
+    corner indices: never over any card's top-left index nor the last card's
+    bottom-right one, on the shared screen and on every station's own screen."""
+    cards: dict[tuple[object, ...], list[tuple[int, pygame.Rect]]] = {}
+    badges: list[pygame.Rect] = []
+    in_badge = [False]
+    real_blit, real_badge, real_pill = Renderer._blit_card, Renderer._outcome_badge, Painter.pill
+
+    def blit(self: Renderer, p: Painter, code: str, r: pygame.Rect, key: tuple[object, ...], *a: object) -> bool:
+        if key[0] == "p":
+            cards.setdefault(key[:4], []).append((int(key[4]), r.copy()))  # type: ignore[call-overload]
+        return real_blit(self, p, code, r, key, *a)  # type: ignore[arg-type]
+
+    def badge(self: Renderer, *a: object) -> None:
+        in_badge[0] = True
+        real_badge(self, *a)  # type: ignore[arg-type]
+        in_badge[0] = False
+
+    def pill(self: Painter, *a: object, **k: object) -> pygame.Rect:
+        r = real_pill(self, *a, **k)  # type: ignore[arg-type]
+        if in_badge[0]:
+            badges.append(r)
+        return r
+
+    monkeypatch.setattr(Renderer, "_blit_card", blit)
+    monkeypatch.setattr(Renderer, "_outcome_badge", badge)
+    monkeypatch.setattr(Painter, "pill", pill)
+    snap = case.snapshot  # type: ignore[attr-defined]
+    owns = [None] + ([st.station for st in snap.stations] if len(snap.stations) > 1 else [])
+    for own in owns:
+        for size in [(1920, 1080), (800, 480)]:
+            cards.clear()
+            badges.clear()
+            Renderer().draw(pygame.Surface(size), snap, 0, own_station=own)
+            assert badges
+            zones = []
+            for hand in cards.values():
+                last = max(i for i, _ in hand)
+                for i, r in hand:
+                    zones.append(pygame.Rect(r.x, r.y + r.h * 0.02, r.w * 0.2, r.h * 0.27))
+                    if i == last:
+                        zones.append(pygame.Rect(r.right - r.w * 0.2, r.bottom - r.h * 0.29, r.w * 0.2, r.h * 0.27))
+            for b in badges:
+                assert b.collidelist(zones) == -1, (case.name, own, size, b)  # type: ignore[attr-defined]
