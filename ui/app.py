@@ -21,10 +21,12 @@ import pygame
 
 from cabinet.protocol.ipc import FRAME_HEARTBEAT_S, Cue, Error, Frame, Intent
 from cabinet.protocol.snapshot import Snapshot
+from ui import refusals
 from ui.animation import Animator
 from ui.client import EngineClient, Link
 from ui.devkeys import DevKeys
 from ui.input import InputContext, LocalAction, map_event
+from ui.refusals import refusal_text
 from ui.render import Renderer
 from ui.scenes import attract
 from ui.sound import Sounds
@@ -108,6 +110,8 @@ class App:
         self.devkeys: DevKeys | None = None
         #: called once after the first frame is presented (start-up timing).
         self.on_first_frame: Callable[[], None] | None = None
+        #: station -> (why its last press was refused, until when in ms), issue 17.
+        self.refusals: dict[int, tuple[str, int]] = {}
         self._wake = threading.Event()
         self._drawn_on_link = False     # a table frame drawn since the link came up
         self._frame_sent_ms: int | None = None
@@ -160,6 +164,12 @@ class App:
                 self._pending_shots.append(os.path.join(self.screenshot_dir, f"{newest.seq:06d}-{newest.mode}{o}.png"))
 
     def _cue(self, cue: Cue, now_ms: int) -> None:
+        if cue.name == "refused" and cue.station is not None:   # issue 17: say why
+            text = refusal_text(self.snapshot, cue.station, str(cue.data.get("action", "")),
+                                str(cue.data.get("reason", "")))
+            self.refusals[cue.station] = (text, now_ms + refusals.SHOW_MS)
+            self.dirty = True
+            return
         if cue.name == "screenshot":
             path = cue.data.get("path")
             if isinstance(path, str) and path:
@@ -206,6 +216,9 @@ class App:
         """Milliseconds until the next frame is due without new input, or ``None`` when idle."""
         if self.anim.busy(now_ms):
             return FRAME_MS
+        if self.refusals:           # redraw when the oldest refusal message is due to go
+            due = min(until for _, until in self.refusals.values())
+            return max(1, due - self._last_draw_ms)
         s = self.snapshot
         if s is not None and self.connected:
             if s.mode == "attract" and not self.show_help:
@@ -218,10 +231,12 @@ class App:
 
     def draw(self, now_ms: int) -> None:
         """Draw one frame now, present it, and save any screenshot asked for."""
+        self.refusals = {n: v for n, v in self.refusals.items() if v[1] > now_ms}
         self.hits = self.renderer.draw(self._canvas, self.snapshot, now_ms, self.anim, self.connected,
                                        self.show_help,
                                        own_station=self.station if self.own_station else None,
-                                       clock=self.clock_text())
+                                       clock=self.clock_text(),
+                                       notices={n: t for n, (t, _) in self.refusals.items()})
         dirty = self.renderer.last_dirty
         if self.rotated:
             self.window.blit(pygame.transform.rotate(self._canvas, 90), (0, 0))

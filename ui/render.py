@@ -13,6 +13,7 @@ import math
 from dataclasses import dataclass
 from typing import Protocol
 
+import msgspec
 import pygame
 
 from cabinet.protocol.money import chip_split, fmt_money
@@ -183,11 +184,13 @@ class Renderer:
         self.last_dirty: list[pygame.Rect] | None = None
         self._attract_bg: tuple[object, pygame.Surface, list[HitBox]] | None = None
         self._under: tuple[object, pygame.Surface, list[HitBox]] | None = None
+        self._notices: dict[int, str] = {}
         self._attract_prev: tuple[pygame.Surface, object, dict[object, pygame.Rect]] | None = None
 
     def draw(self, surface: pygame.Surface, snapshot: Snapshot | None, now_ms: int, anim: Anim | None = None,
              connected: bool = True, show_help: bool = False, portrait: bool | None = None,
-             own_station: int | None = None, clock: str = "") -> list[HitBox]:
+             own_station: int | None = None, clock: str = "",
+             notices: dict[int, str] | None = None) -> list[HitBox]:
         """Draw one frame of ``snapshot`` on ``surface``.
 
         Args:
@@ -203,6 +206,8 @@ class Renderer:
                 (``ui.own_station``); ``None`` draws every station alike.
             clock: the time of day to show (``"14:05"``; the caller's clock, so
                 the frame stays a pure function of the arguments), ``""`` none.
+            notices: station -> why its last press was refused (issue 17), shown on
+                its console instead of its message while the caller keeps it.
 
         Returns:
             the touch targets of this frame, topmost last.
@@ -210,6 +215,7 @@ class Renderer:
         L = Layout.for_size(surface.get_width(), surface.get_height(), portrait)
         p = Painter(surface, L, self.art)
         self.last_dirty = None
+        self._notices = notices or {}
         if snapshot is not None and snapshot.mode == "attract" and connected and not show_help \
                 and snapshot.overlay is None:
             return self._attract(p, snapshot, now_ms, clock)
@@ -276,6 +282,8 @@ class Renderer:
         _, bg, hits = self._attract_bg
         prev = self._attract_prev
         previous = prev[2] if prev is not None and prev[0] is p.surface and prev[1] == key else None
+        if self._notices:           # issue 17: a refused press in attract: the invitation says why
+            s = msgspec.structs.replace(s, message=next(iter(self._notices.values())))
         now, dirty = attract.draw_partial(p, bg, previous, s, now_ms, self, clock)
         self._attract_prev = (p.surface, key, now)
         self.last_dirty = None if previous is None else dirty
@@ -571,7 +579,11 @@ class Renderer:
             p.pill("HOST ONLINE" if online else "HOST OFFLINE",
                    (geo.console.right - 64, geo.console.y - 14), 12,
                    fg=theme.INK if online else theme.WHITE, bg=theme.WIN if online else theme.DANGER)
-        if st.message:
+        notice = self._notices.get(st.station)
+        if notice:                  # issue 17: why the last press was refused
+            p.pill(notice, geo.message.center, 20, fg=theme.INK, bg=theme.WARNING,
+                   max_w=geo.message.w - (300 if count > 1 else 20))
+        elif st.message:
             p.text(st.message, 22, theme.GOLD, geo.message.center, bold=True,
                    max_w=geo.message.w - (300 if count > 1 else 20))
         cred = fmt_money(st.credits_minor, sym)

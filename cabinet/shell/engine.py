@@ -38,6 +38,7 @@ from cabinet.core.errors import StoreError
 from cabinet.core.events import (
     DeviceFaulted,
     Event,
+    IntentReceived,
     KeyChanged,
     NoteEscrowed,
     PowerUp,
@@ -203,6 +204,9 @@ class Engine:
         for eff in effects:
             if isinstance(eff, Rejected):
                 log.info("rejected %s: %s", eff.what, eff.reason)
+                if isinstance(event, IntentReceived):   # issue 17: the player is told
+                    self._publish(Cue(name="refused", station=event.station,
+                                      data={"action": event.action, "reason": eff.reason}))
             elif isinstance(eff, SendCue):
                 self._publish(Cue(name=eff.name, station=eff.station, data=eff.data))
             else:
