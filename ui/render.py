@@ -185,6 +185,7 @@ class Renderer:
         self._attract_bg: tuple[object, pygame.Surface, list[HitBox]] | None = None
         self._under: tuple[object, pygame.Surface, list[HitBox]] | None = None
         self._notices: dict[int, str] = {}
+        self._under_last: tuple[pygame.Surface, pygame.Rect] | None = None
         self._attract_prev: tuple[pygame.Surface, object, dict[object, pygame.Rect]] | None = None
 
     def draw(self, surface: pygame.Surface, snapshot: Snapshot | None, now_ms: int, anim: Anim | None = None,
@@ -220,8 +221,8 @@ class Renderer:
                 and snapshot.overlay is None:
             return self._attract(p, snapshot, now_ms, clock)
         self._attract_prev = None
-        surface.blit(self._felt_for(L, snapshot), (0, 0))
         if snapshot is None:
+            surface.blit(self._felt_for(L, snapshot), (0, 0))
             overlays.draw_panel(p, "CONNECTING", ["Waiting for the game engine\u2026"], theme.GOLD, now_ms)
             return p.hits
         modal = False
@@ -231,8 +232,17 @@ class Renderer:
         still = snapshot.overlay is not None and connected and snapshot.mode not in ("maintenance", "attract") \
             and not (busy is not None and busy(now_ms))
         key = (surface.get_size(), portrait, id(snapshot), snapshot.seq, show_help, own_station)
-        if still and self._under is not None and self._under[0] == key:
-            surface.blit(self._under[1], (0, 0))
+        partial: pygame.Rect | None = None
+        cached = still and self._under is not None and self._under[0] == key
+        if not cached:
+            surface.blit(self._felt_for(L, snapshot), (0, 0))
+        if cached and self._under is not None:
+            last = self._under_last
+            if last is not None and last[0] is surface:     # only the panel changes
+                partial = last[1]
+                surface.blit(self._under[1], partial, partial)
+            else:
+                surface.blit(self._under[1], (0, 0))
             p.hits = list(self._under[2])
             p.dimmed = True
         elif snapshot.mode == "maintenance" and snapshot.maintenance is not None:
@@ -253,6 +263,12 @@ class Renderer:
             p.dimmed = True
             self._under = (key, surface.copy(), list(p.hits))
         overlays.draw_for(p, snapshot, now_ms)
+        if still and p.drawn_panel is not None:
+            self._under_last = (surface, p.drawn_panel)
+            if partial is not None and partial == p.drawn_panel:
+                self.last_dirty = [partial]
+        else:
+            self._under_last = None
         if not connected:
             p.hits.clear()
             overlays.draw_panel(p, "LOST CONNECTION TO ENGINE",
@@ -264,6 +280,7 @@ class Renderer:
         """The screen lost its pixels (exposed, resized): the next frame repaints all of it."""
         self._attract_prev = None
         self._under = None
+        self._under_last = None
 
     def _attract(self, p: Painter, s: Snapshot, now_ms: int, clock: str) -> list[HitBox]:
         """The attract loop, repainting only what moved since the last attract frame

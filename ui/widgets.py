@@ -75,6 +75,8 @@ class Painter:
         self.hits: list[HitBox] = []
         #: the frame is already dimmed for an overlay (``overlays.draw_panel`` skips its dim).
         self.dimmed = False
+        #: the screen pixels of the last modal panel drawn (``overlays.draw_panel``), if any.
+        self.drawn_panel: pygame.Rect | None = None
 
     # -- primitives ----------------------------------------------------------
 
