@@ -37,9 +37,9 @@ def test_attract_repainted_piecewise_equals_a_full_repaint_through_the_loop() ->
 def test_attract_sleeps_between_changes() -> None:
     """Issue 17: with the cards at rest the next attract frame is due at the next
     blink or glow step (not 33 ms later); while cards fly it is 33 ms."""
-    rest = 16_000 + 5_000          # the fan lies still, the BLACKJACK pill shown
+    rest = 2 * attract.CYCLE_MS + 5_000          # the fan lies still, the BLACKJACK pill shown
     assert attract.next_change_ms(rest) - rest >= 200
-    flying = 16_000 + attract.DEAL_START_MS + 100
+    flying = 2 * attract.CYCLE_MS + attract.DEAL_START_MS + 100
     assert attract.next_change_ms(flying) - flying == attract.MOTION_FRAME_MS
     changes, t = 0, 0
     while t < attract.CYCLE_MS:

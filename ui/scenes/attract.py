@@ -1,7 +1,7 @@
 """The attract scene: the table idles with moving cards and a pulsing invitation.
 
 Owns: what the cabinet shows in ``attract`` mode. Motion is a pure function
-of ``now_ms`` (an 8 s loop: five cards are dealt into a fan, a blackjack is
+of ``now_ms`` (a 12 s loop: five cards are dealt into a fan, a blackjack is
 revealed, then swept away), so the screen is never static and a golden test
 can pin any instant. Pure drawing.
 
@@ -41,18 +41,18 @@ class Renderer(Protocol):
     def _clock(self, p: Painter, text: str) -> None: ...
 
 
-CYCLE_MS = 8000
+CYCLE_MS = 12000  # issue 17: a longer rest between deals (was 8 s): a third less motion
 _CARDS = ["AS", "KH", "QD", "JC", "TS"]
 #: the cards' flight: card i leaves the shoe at ``DEAL_START_MS + i * DEAL_GAP_MS``.
 DEAL_START_MS, DEAL_GAP_MS, FLIGHT_MS = 300, 380, 450
 #: the first card turns over this long after it lands.
 FLIP_DELAY_MS = 2400
-PILL_IN_MS, PILL_OUT_MS, PILL_GROW_MS = 2800, 6500, 400
-SWEEP_MS, SWEEP_LEN_MS = 6500, 900
+PILL_IN_MS, PILL_OUT_MS, PILL_GROW_MS = 2800, 10500, 400
+SWEEP_MS, SWEEP_LEN_MS = 10500, 600
 BLINK_MS = 700
 #: the title's glow: one step every ``GLOW_STEP_MS`` (a sine of period 2*pi*500 ms).
 GLOW_STEP_MS = 500
-MOTION_FRAME_MS = 40
+MOTION_FRAME_MS = 45
 
 
 @dataclass
