@@ -4,6 +4,7 @@ stake; the door-open freeze without buttons; the time of day on every screen."""
 
 from __future__ import annotations
 
+import msgspec
 import pygame
 import pytest
 
@@ -163,3 +164,20 @@ def test_result_badges_never_cover_a_card_index(monkeypatch: pytest.MonkeyPatch,
                         zones.append(pygame.Rect(r.right - r.w * 0.2, r.bottom - r.h * 0.29, r.w * 0.2, r.h * 0.27))
             for b in badges:
                 assert b.collidelist(zones) == -1, (case.name, own, size, b)  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("size", [(1920, 1080), (1280, 720), (800, 480), (1080, 1920)])
+def test_attract_title_stays_clear_of_the_shoe_and_rack(size: tuple[int, int]) -> None:
+    """Issue 17: "CLASSIC BLACKJACK (MULTI-PLAYER TABLE)" ran over the discard tray and
+    the shoe on the attract screen; the title now fits between them."""
+    from ui.scenes import attract
+
+    snap = msgspec.structs.replace(ATTRACT, variant="classic-multi",
+                                   variant_name="Classic BlackJack (multi-player table)")
+    surf = pygame.Surface(size)
+    L = Layout.for_size(*size)
+    p = Painter(surf, L, Renderer().art)
+    title = next(e for e in attract.elements(p, snap, 20_000, Renderer()) if e.key[0] == "title")
+    rack = L.chip_rack()
+    for part in [L.shoe_rect(), L.discard_tray(), L.help_button()] + ([rack] if rack else []):
+        assert not title.rect.colliderect(L.rect(part)), (part, title.rect)

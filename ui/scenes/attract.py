@@ -29,6 +29,7 @@ from cabinet.protocol.money import fmt_money
 from cabinet.protocol.snapshot import Snapshot
 from ui import theme
 from ui.animation import ease_out
+from ui.layout import Layout
 from ui.widgets import MIN_TEXT_PX, Art, Painter
 
 
@@ -127,6 +128,16 @@ def _measure_pill(p: Painter, text: str, center: tuple[float, float], px: float,
     return p.L.rect(r).inflate(4, 4)
 
 
+def title_width(L: Layout) -> float:
+    """The widest the title may be (logical units): between HELP and the chip rack on
+    the left and the discard tray and shoe on the right (issue 17: the multi-player
+    table's long name ran over the shoe)."""
+    rack = L.chip_rack()
+    left = max(L.help_button().right, rack.right if rack is not None else 0)
+    right = min(L.shoe_rect().x, L.discard_tray().x)
+    return 2 * min(L.cx - left, right - L.cx) - 30
+
+
 def elements(p: Painter, s: Snapshot, now_ms: int, renderer: Renderer, clock: str = "") -> list[Element]:
     """The moving parts at ``now_ms``, in drawing order (``clock``: the time of day shown)."""
     L = p.L
@@ -137,10 +148,11 @@ def elements(p: Painter, s: Snapshot, now_ms: int, renderer: Renderer, clock: st
     step_ms = (now_ms // GLOW_STEP_MS) * GLOW_STEP_MS
     glow = 0.5 + 0.5 * math.sin(step_ms / 500)
     title_c = tuple(int(a + (b - a) * glow) for a, b in zip(theme.GOLD_DARK, (255, 236, 150), strict=False))
-    title = s.variant_name.upper() or "BLACKJACK"
-    tr = _text_rect(p, title, 92, (cx, 150), True, L.lw - 160).inflate(12, 12)
+    title = _title(s)[0]
+    tw = title_width(L)
+    tr = _text_rect(p, title, 92, (cx, 150), True, tw).inflate(12, 12)
     out.append(Element(("title", title, title_c, tr.size), tr,
-                       lambda: p.shadow_text(title, 92, title_c, (cx, 150), max_w=L.lw - 160)))
+                       lambda: p.shadow_text(title, 92, title_c, (cx, 150), max_w=tw)))
     # dealt fan
     cw, ch = 150, 210
     fan_y = L.lh * 0.62
@@ -217,8 +229,19 @@ def draw(p: Painter, s: Snapshot, now_ms: int, renderer: Renderer, clock: str = 
         el.draw()
 
 
+def _title(s: Snapshot) -> tuple[str, str]:
+    """The glowing title and the line under it: ``"Classic BlackJack (multi-player
+    table)"`` -> ``("CLASSIC BLACKJACK", "MULTI-PLAYER TABLE")`` (RULES.md's names)."""
+    name = s.variant_name.upper() or "BLACKJACK"
+    head, sep, rest = name.partition(" (")
+    return (head, rest.rstrip(")")) if sep else (name, "")
+
+
 def draw_static(p: Painter, s: Snapshot) -> None:
-    """The parts that never move: the table texts under the title."""
+    """The parts that never move: the title's second line and the table texts."""
+    sub = _title(s)[1]
+    if sub:
+        p.shadow_text(sub, 30, theme.CREAM, (p.L.cx, 214), bold=True, max_w=title_width(p.L))
     for i, txt in enumerate(s.table_texts[:3]):
         p.shadow_text(txt, 34 if i == 0 else 26, theme.GOLD if i == 0 else theme.CREAM, (p.L.cx, 250 + i * 44),
                       bold=i == 0)
