@@ -349,8 +349,11 @@ class Renderer:
         R = L.lw * (0.95 if not L.portrait else 1.1)
         ccx, ccy = L.cx, top - R
         lines: list[tuple[str, float, tuple[int, ...], bool]] = []
-        if name:
-            lines.append((name.upper(), 44, theme.GOLD, True))
+        if name:        # issue 17: a long name (the multi-player table's) shrinks to pass
+            # between the limits placard and the discard tray
+            room = min(L.discard_tray().x, L.timer_center()[0] - 70) - L.limits_placard().right - 40
+            px = min(44.0, 44.0 * room / max(1.0, p.text_width(name.upper(), 44, True) * 1.1))
+            lines.append((name.upper(), px, theme.GOLD, True))
         for i, t in enumerate(texts):
             lines.append((t, 32 if i == 0 else 24, theme.GOLD if i == 0 else theme.CREAM, i == 0))
         radius = R

@@ -61,7 +61,8 @@ def classic(**kw: object) -> Snapshot:
 
 
 def multi(**kw: object) -> Snapshot:
-    base: dict[str, object] = dict(seq=20, mode="betting", variant="classic-multi", variant_name="Classic BlackJack",
+    base: dict[str, object] = dict(seq=20, mode="betting", variant="classic-multi",
+                                   variant_name="Classic BlackJack (multi-player table)",   # RULES.md's name
                                    table_texts=TEXTS, help_lines=HELP[:6], chip_values_minor=CHIPS,
                                    min_bet_minor=100, max_bet_minor=50_000, spots_per_station=1)
     base.update(kw)
