@@ -10,7 +10,7 @@ screen. Pure drawing, UI thread only.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Any, Protocol
 
 import pygame
 
@@ -20,8 +20,12 @@ from ui import theme
 from ui.layout import Layout
 from ui.widgets import Painter
 
-if TYPE_CHECKING:
-    from ui.render import Anim, Renderer, StationGeo
+
+class Renderer(Protocol):
+    """What the others' panels need of ``ui.render.Renderer`` (a protocol: no import cycle)."""
+
+    def _hand(self, *args: Any) -> None: ...
+    def _stack(self, p: Painter, chips: list[int], base: tuple[float, float], d: float) -> None: ...
 
 #: width of the side strips holding the other stations (landscape, logical units).
 SIDE_W = 390
@@ -57,11 +61,17 @@ def own_boxes(L: Layout, s: Snapshot, own: int) -> tuple[pygame.Rect, list[tuple
     return box, panels
 
 
-def draw_other(r: Renderer, p: Painter, s: Snapshot, st: StationView, box: pygame.Rect, now_ms: int,
-               anim: Anim | None) -> None:
-    """Another player's panel: who, credits and bet, their message, their hands small."""
-    from ui.render import StationGeo
+def other_geometry(box: pygame.Rect) -> tuple[int, int, int, int]:
+    """Another station's panel layout: ``(cards_bottom, card_h, circle_y, pill_y)``,
+    logical units (the renderer makes its ``StationGeo`` of them)."""
+    cards_bottom = box.y + 90 + OTHER_CARD_H
+    return cards_bottom, OTHER_CARD_H, cards_bottom + 120, cards_bottom + 22
 
+
+def draw_other(r: Renderer, p: Painter, s: Snapshot, st: StationView, box: pygame.Rect, geo: Any,
+               now_ms: int, anim: Any) -> None:
+    """Another player's panel: who, credits and bet, their message, their hands small
+    (``geo``: the renderer's ``StationGeo`` of ``other_geometry(box)``)."""
     sym = s.currency_symbol
     p.fill_rect(box, (0, 0, 0, 110), radius=16)
     p.fill_rect(box, theme.PANEL_EDGE, radius=16, width=2)
@@ -75,9 +85,6 @@ def draw_other(r: Renderer, p: Painter, s: Snapshot, st: StationView, box: pygam
     if st.fault:
         p.text("OUT OF SERVICE", 20, theme.DANGER, (box.centerx, box.y + 90), bold=True)
     spots = [sp for sp in sorted(st.spots, key=lambda sp: -sp.spot) if sp.bet_minor or sp.hands]
-    cards_bottom = box.y + 90 + OTHER_CARD_H
-    geo = StationGeo(box, pygame.Rect(box.x, box.bottom, box.w, 0), pygame.Rect(box.x, box.y, box.w, 0), [], [],
-                     box, cards_bottom + 120, 22, cards_bottom + 22, cards_bottom, OTHER_CARD_H)
     if not spots:
         p.text("no bet", 18, (214, 182, 96, 150), (box.centerx, box.y + 150))
         return
@@ -94,10 +101,3 @@ def draw_other(r: Renderer, p: Painter, s: Snapshot, st: StationView, box: pygam
             r._stack(p, chips, (cx, geo.circle_y), 40)
             p.pill(fmt_money(stake, sym, compact=True), (cx, geo.circle_y + 36), 15,
                    fg=theme.WHITE, bg=(0, 0, 0, 190))
-
-
-def geo_for_own(L: Layout, p: Painter, s: Snapshot, st: StationView, box: pygame.Rect) -> StationGeo:
-    """The own station's geometry: the shared screen's station layout, in ``box``."""
-    from ui.render import station_geometry
-
-    return station_geometry(L, p, s, 0, 1, st, box=box)

@@ -466,8 +466,12 @@ class Renderer:
         if own is not None:
             box, others = own_station_mod.own_boxes(L, s, own.station)
             for st, panel in others:
-                own_station_mod.draw_other(self, p, s, st, panel, now_ms, anim)
-            geo = own_station_mod.geo_for_own(L, p, s, own, box)
+                cards_bottom, card_h, circle_y, pill_y = own_station_mod.other_geometry(panel)
+                mini = StationGeo(panel, pygame.Rect(panel.x, panel.bottom, panel.w, 0),
+                                  pygame.Rect(panel.x, panel.y, panel.w, 0), [], [], panel,
+                                  circle_y, 22, pill_y, cards_bottom, card_h)
+                own_station_mod.draw_other(self, p, s, st, panel, mini, now_ms, anim)
+            geo = station_geometry(L, p, s, 0, 1, own, box=box)
             self._station(p, s, own, geo, 2, now_ms, anim, flights)
             return
         for i, st in enumerate(s.stations):
