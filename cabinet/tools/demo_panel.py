@@ -81,7 +81,10 @@ class DemoPanel:
         if wait > 0 and self.stop.wait(wait):
             raise DemoError("stopped")
         seq = self.watch.seq
-        self.sim_station({"cmd": "press", "action": action})
+        if self.station_no == 1:
+            self.sim.press(action)
+        else:
+            self.sim.press(action, station=self.station_no)
         self._last_press[action] = time.monotonic()
         return self.watch.wait_newer(seq, timeout_s)
 

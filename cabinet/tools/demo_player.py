@@ -246,9 +246,10 @@ class DemoPlayer(DemoPanel):
         before = self.station().credits_minor
         self.place_bet()
         self.say(f"demo: round {n}: bet {fmt_money(self.next_bet())}, Deal")
-        started = self.watch.rounds_started
+        shared = len(self.snap.stations) > 1
+        started = self.watch.rounds_started if shared else 0
         snap = self.press("deal", timeout_s=5.0)
-        if snap is not None and len(snap.stations) > 1:
+        if snap is not None and shared:
             # a shared table: the round starts once every seat with a bet is ready
             # (or the bet timer runs out, RULES.md classic-multi)
             snap = self.watch.wait_for(lambda s: self.watch.rounds_started > started, 40.0,

@@ -199,8 +199,9 @@ class SimControl:
             raise DemoError(f"sim control refused {cmd}: {reply.get('error')}")
         return reply
 
-    def press(self, action: str) -> dict[str, Any]:
-        return self({"cmd": "press", "action": action})
+    def press(self, action: str, station: int = 1) -> dict[str, Any]:
+        """Press the mock panel button ``action`` of ``station``'s panel."""
+        return self({"cmd": "press", "action": action, "station": station})
 
     def close(self) -> None:
         try:
