@@ -121,7 +121,7 @@ class Layout:
         return (self.cx, 462 if not self.portrait else 520)
 
     def timer_center(self) -> tuple[int, int]:
-        return (self.lw - 140, 282) if not self.portrait else (self.lw - 110, 300)
+        return (self.lw - 140, 282) if not self.portrait else (self.lw - 110, 410)  # below the tray
 
     def stations_top(self) -> int:
         return 505 if not self.portrait else 570

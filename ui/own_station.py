@@ -30,7 +30,7 @@ class Renderer(Protocol):
 #: width of the side strips holding the other stations (landscape, logical units).
 SIDE_W = 390
 #: height of the strip holding the other stations (portrait, logical units).
-TOP_STRIP_H = 250
+TOP_STRIP_H = 420
 #: card height in the others' panels (logical units).
 OTHER_CARD_H = 120
 

@@ -351,7 +351,8 @@ class Renderer:
         lines: list[tuple[str, float, tuple[int, ...], bool]] = []
         if name:        # issue 17: a long name (the multi-player table's) shrinks to pass
             # between the limits placard and the discard tray
-            room = min(L.discard_tray().x, L.timer_center()[0] - 70) - L.limits_placard().right - 40
+            right = min(L.discard_tray().x, L.timer_center()[0] - 70)
+            room = 2 * min(L.cx - L.limits_placard().right, right - L.cx) - 40   # centred
             px = min(44.0, 44.0 * room / max(1.0, p.text_width(name.upper(), 44, True) * 1.1))
             lines.append((name.upper(), px, theme.GOLD, True))
         for i, t in enumerate(texts):

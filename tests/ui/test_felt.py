@@ -53,6 +53,10 @@ def test_portrait_has_no_rack_and_a_whole_shoe() -> None:
     screen = pygame.Rect(0, 0, L.lw, L.lh)
     assert screen.contains(L.shoe_rect()) and screen.contains(L.discard_tray())
     assert not L.shoe_rect().colliderect(L.discard_tray())
+    for layout in (L, Layout.for_size(1920, 1080)):       # the bet timer clears the tray
+        tx, ty = layout.timer_center()
+        timer = pygame.Rect(tx - 66, ty - 66, 132, 132)
+        assert timer.collidelist([layout.shoe_rect(), layout.discard_tray(), layout.limits_placard()]) == -1
 
 
 def test_limits_placard_comes_from_the_snapshot(monkeypatch: pytest.MonkeyPatch) -> None:
