@@ -165,6 +165,25 @@ def test_exec_start_and_paths_agree_with_the_installer():
     assert set(install.UNITS) == {p.name for p in SYSTEMD.glob("cabinet*.service")} | {"cabinet.target"}
 
 
+def test_a_station_screen_template_runs_its_own_station_on_its_own_tty():
+    """Issue 17: ``cabinet-ui@N.service`` is station N's own screen (``--station N
+    --own-station``) on ttyN with its display's settings from an optional file; it
+    replaces the shared screen and lives through an engine restart (reconnecting)."""
+    t = parse_unit(SYSTEMD / "cabinet-ui@.service")
+    argv = shlex.split(one(t, "Service", "ExecStart"))
+    assert argv[:3] == [str(install.VENV / "bin" / "python"), "-m", "ui"]
+    assert argv[argv.index("--station") + 1] == "%i" and "--own-station" in argv
+    assert "--fullscreen" in argv and float(argv[argv.index("--display-wait") + 1]) >= 600
+    assert argv[argv.index("--socket") + 1] == env(UI)["CABINET_SOCKET"] == env(t)["CABINET_SOCKET"]
+    assert one(t, "Service", "TTYPath") == "/dev/tty%i"
+    assert {"getty@tty%i.service", "cabinet-ui.service"} <= set(words(t, "Unit", "Conflicts"))
+    assert one(t, "Service", "EnvironmentFile") == f"-{install.CONFIG_DIR}/ui-station%i.env"
+    assert "BindsTo" not in t["Unit"] and "cabinet-engine.service" in words(t, "Unit", "After")
+    assert _cannot_strand(t) and one(t, "Service", "Restart") == "always"
+    assert one(t, "Service", "User") == install.USER
+    assert words(t, "Install", "WantedBy") == ["cabinet.target"]
+
+
 def test_the_target_starts_both_at_boot():
     """Issue 15: cabinet.target (multi-user, no desktop) wants and upholds the engine."""
     assert {"cabinet-engine.service", "cabinet-ui.service"} <= set(words(TARGET, "Unit", "Wants"))
@@ -194,10 +213,11 @@ def test_systemd_analyze_verify_is_clean_in_a_scratch_root(tmp_path):
         p.parent.mkdir(parents=True, exist_ok=True)
         p.write_text("#!/bin/sh\n")
         p.chmod(0o755)
-    r = subprocess.run(["systemd-analyze", "verify", f"--root={tmp_path}", *install.UNITS],
+    units = [u.replace("@.", "@2.") for u in install.UNITS]     # a template: an instance of it
+    r = subprocess.run(["systemd-analyze", "verify", f"--root={tmp_path}", *units],
                        capture_output=True, text=True, timeout=90, cwd=tmp_path)
     assert (r.returncode, r.stdout + r.stderr) == (0, "")
-    for unit in ("cabinet-engine.service", "cabinet-ui.service"):   # hardened: "OK", not "EXPOSED"
+    for unit in ("cabinet-engine.service", "cabinet-ui.service", "cabinet-ui@2.service"):  # "OK", not "EXPOSED"
         r = subprocess.run(["systemd-analyze", "security", "--offline=yes", f"--root={tmp_path}", unit],
                            capture_output=True, text=True, timeout=90, cwd=tmp_path)
         m = re.search(r"Overall exposure level for \S+: (\d+\.\d+)", r.stdout + r.stderr)

@@ -3,7 +3,7 @@
 Usage::
 
     python -m ui --socket /run/cabinet/ui.sock [--size WxH] [--fullscreen]
-                 [--portrait] [--station N] [--screenshot-dir DIR] [--no-sound]
+                 [--portrait] [--station N] [--own-station] [--screenshot-dir DIR] [--no-sound]
                  [--sim-socket PATH] [--display-wait SECONDS]
 
 Windowed (1280x720 unless ``--size``) for development; ``--fullscreen``
@@ -54,6 +54,8 @@ def build_parser() -> argparse.ArgumentParser:
     ap.add_argument("--portrait", action="store_true", help="portrait layout (rotated in software "
                     "when the window is landscape)")
     ap.add_argument("--station", type=int, default=1, choices=(1, 2, 3), help="station for keyboard intents")
+    ap.add_argument("--own-station", action="store_true", help="this window is its --station's own "
+                    "screen: its spots, meters and buttons large, the other players' hands small")
     ap.add_argument("--screenshot-dir", default=None, help="save a PNG here on every mode/overlay change")
     ap.add_argument("--no-sound", action="store_true", help="stay silent")
     ap.add_argument("--sim-socket", default=None, help="the engine's sim control socket: enables the dev "
@@ -88,12 +90,15 @@ def main(argv: list[str] | None = None) -> int:
         print(f"table UI: {e}", file=sys.stderr)
         return 1
     pygame.font.init()
-    pygame.display.set_caption("Blackjack table")
+    pygame.display.set_caption(f"Blackjack table: station {args.station}" if args.own_station
+                               else "Blackjack table")
     pygame.event.set_blocked([pygame.MOUSEMOTION, pygame.FINGERMOTION, pygame.MOUSEWHEEL])
     sounds = Sounds(enabled=not args.no_sound)
     client = EngineClient(args.socket)
     app = App(window, client, station=args.station, screenshot_dir=args.screenshot_dir,
-              portrait=args.portrait, sounds=sounds, flip=pygame.display.flip)
+              portrait=args.portrait, sounds=sounds, flip=pygame.display.flip,
+              own_station=args.own_station, update=pygame.display.update,
+              wall_clock=lambda: time.strftime("%H:%M"))
     app.on_first_frame = lambda: print(f"first frame after {(time.monotonic() - T0) * 1000:.0f} ms", flush=True)
     print(f"table UI: engine socket {args.socket}, station {args.station}, "
           f"{window.get_width()}x{window.get_height()}, sound {'on' if sounds.available else 'off'}")

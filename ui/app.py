@@ -21,11 +21,14 @@ import pygame
 
 from cabinet.protocol.ipc import FRAME_HEARTBEAT_S, Cue, Error, Frame, Intent
 from cabinet.protocol.snapshot import Snapshot
+from ui import refusals
 from ui.animation import Animator
 from ui.client import EngineClient, Link
 from ui.devkeys import DevKeys
 from ui.input import InputContext, LocalAction, map_event
+from ui.refusals import refusal_text
 from ui.render import Renderer
+from ui.scenes import attract
 from ui.sound import Sounds, sound_volume
 from ui.widgets import HitBox
 
@@ -35,6 +38,8 @@ FRAME_MS = 16  # 60 fps cap while animating
 ATTRACT_FRAME_MS = 33  # 30 fps is plenty for the attract loop
 PULSE_FRAME_MS = 400  # overlays that blink (printing dots)
 IDLE_POLL_MS = 25  # how often input is polled when nothing else happens
+#: input polling in attract, where the only touch is HELP (issue 17: idle under 2 %)
+ATTRACT_POLL_MS = 50
 
 
 def save_screenshot(surface: pygame.Surface, path: str | os.PathLike[str]) -> Path:
@@ -62,11 +67,23 @@ class App:
         sounds: the sound player (silent if omitted).
         clock_ms: monotonic clock in ms (injected so tests can step time).
         flip: called after each frame is drawn (``pygame.display.flip``).
+        update: called instead of ``flip`` with the areas changed when a frame
+            repainted only part of the screen (``pygame.display.update``).
+        wall_clock: the time of day to show (``time.strftime("%H:%M")``), or
+            ``None`` for none (tests, goldens).
+        own_station: this window is its station's own screen (issue 17: its
+            spots, meters and buttons large, the other players' hands small).
     """
 
     def __init__(self, window: pygame.Surface, client: EngineClient | None, *, station: int = 1,
                  screenshot_dir: str | None = None, portrait: bool = False, sounds: Sounds | None = None,
-                 clock_ms: Callable[[], int] | None = None, flip: Callable[[], None] | None = None) -> None:
+                 clock_ms: Callable[[], int] | None = None, flip: Callable[[], None] | None = None,
+                 own_station: bool = False,
+                 update: Callable[[list[pygame.Rect]], None] | None = None,
+                 wall_clock: Callable[[], str] | None = None) -> None:
+        self.wall_clock = wall_clock
+        self.own_station = own_station
+        self.update = update
         self.window = window
         self.client = client
         self.station = station
@@ -94,6 +111,8 @@ class App:
         self.devkeys: DevKeys | None = None
         #: called once after the first frame is presented (start-up timing).
         self.on_first_frame: Callable[[], None] | None = None
+        #: station -> (why its last press was refused, until when in ms), issue 17.
+        self.refusals: dict[int, tuple[str, int]] = {}
         self._wake = threading.Event()
         self._drawn_on_link = False     # a table frame drawn since the link came up
         self._frame_sent_ms: int | None = None
@@ -147,6 +166,12 @@ class App:
                 self._pending_shots.append(os.path.join(self.screenshot_dir, f"{newest.seq:06d}-{newest.mode}{o}.png"))
 
     def _cue(self, cue: Cue, now_ms: int) -> None:
+        if cue.name == "refused" and cue.station is not None:   # issue 17: say why
+            text = refusal_text(self.snapshot, cue.station, str(cue.data.get("action", "")),
+                                str(cue.data.get("reason", "")))
+            self.refusals[cue.station] = (text, now_ms + refusals.SHOW_MS)
+            self.dirty = True
+            return
         if cue.name == "screenshot":
             path = cue.data.get("path")
             if isinstance(path, str) and path:
@@ -201,21 +226,36 @@ class App:
         """Milliseconds until the next frame is due without new input, or ``None`` when idle."""
         if self.anim.busy(now_ms):
             return FRAME_MS
+        if self.refusals:           # redraw when the oldest refusal message is due to go
+            due = min(until for _, until in self.refusals.values())
+            return max(1, due - self._last_draw_ms)
         s = self.snapshot
         if s is not None and self.connected:
             if s.mode == "attract" and not self.show_help:
-                return ATTRACT_FRAME_MS
+                # issue 17: sleep until the attract picture changes next
+                last = self._last_draw_ms
+                return max(1, attract.next_change_ms(last) - last) if s.overlay is None else ATTRACT_FRAME_MS
             if s.overlay is not None:
                 return PULSE_FRAME_MS
         return None
 
     def draw(self, now_ms: int) -> None:
         """Draw one frame now, present it, and save any screenshot asked for."""
+        self.refusals = {n: v for n, v in self.refusals.items() if v[1] > now_ms}
         self.hits = self.renderer.draw(self._canvas, self.snapshot, now_ms, self.anim, self.connected,
-                                       self.show_help)
+                                       self.show_help,
+                                       own_station=self.station if self.own_station else None,
+                                       clock=self.clock_text(),
+                                       notices={n: t for n, (t, _) in self.refusals.items()})
+        dirty = self.renderer.last_dirty
         if self.rotated:
             self.window.blit(pygame.transform.rotate(self._canvas, 90), (0, 0))
-        self.flip()
+            self.flip()
+        elif dirty is not None and self.update is not None:
+            if dirty:
+                self.update(dirty)
+        else:
+            self.flip()
         self.frames += 1
         if self.connected and self.snapshot is not None:
             self._drawn_on_link = True
@@ -236,10 +276,16 @@ class App:
                     self.on_settled_shot(path)
         self.dirty = False
 
+    def clock_text(self) -> str:
+        """The time of day on screen (issue 17), ``HH:MM`` local time; ``""`` when off."""
+        return self.wall_clock() if self.wall_clock is not None else ""
+
     def step(self, max_wait_ms: int = IDLE_POLL_MS) -> None:
         """One turn of the loop: wait (bounded), take input and engine events, draw if due."""
         now = self.clock_ms()
         interval = self.frame_interval_ms(now)
+        if self.snapshot is not None and self.snapshot.mode == "attract" and max_wait_ms == IDLE_POLL_MS:
+            max_wait_ms = ATTRACT_POLL_MS
         if self.dirty:
             wait = 0
         elif interval is None:
@@ -252,6 +298,7 @@ class App:
         for ev in pygame.event.get():
             if ev.type in (pygame.WINDOWEXPOSED, pygame.VIDEOEXPOSE, pygame.WINDOWRESTORED):
                 self.dirty = True
+                self.renderer.invalidate()
             if self.devkeys is not None and self.devkeys.handle(ev):
                 continue
             self.handle_input(ev)
@@ -265,9 +312,12 @@ class App:
             self._pending_shots += shots
             self._announce.update(shots)
             self.dirty = True
+        if self.wall_clock is not None and self.clock_text() != self._clock_shown:
+            self.dirty = True           # the minute turned
         if self.dirty or (interval is not None and now - self._last_draw_ms >= interval):
             self.draw(now)
             self._last_draw_ms = now
+            self._clock_shown = self.clock_text()
         self._heartbeat(now)
 
     def _heartbeat(self, now_ms: int) -> None:
@@ -281,6 +331,7 @@ class App:
                 self._frame_sent_ms = now_ms
 
     _last_draw_ms = 0
+    _clock_shown = ""
 
     def run(self) -> None:
         """Run until quit: start the client, then ``step()`` forever."""

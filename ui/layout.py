@@ -93,6 +93,24 @@ class Layout:
         w, h = (200, 150) if not self.portrait else (170, 130)
         return pygame.Rect(self.lw - w - 40, 24, w, h)
 
+    def chip_rack(self) -> pygame.Rect | None:
+        """The dealer's chip rack, whole on screen beside the dealer's cards (issue 17);
+        ``None`` in portrait, where there is no room for it."""
+        return None if self.portrait else pygame.Rect(206, 18, 262, 50)
+
+    def discard_tray(self) -> pygame.Rect:
+        """The discard tray, whole, on the dealer's right of the shoe (issue 17)."""
+        return pygame.Rect(self.lw - 440, 30, 170, 112) if not self.portrait else \
+            pygame.Rect(self.lw - 220, 180, 170, 96)
+
+    def limits_placard(self) -> pygame.Rect:
+        """The table limits placard on the felt, under the HELP button and the clock."""
+        return pygame.Rect(30, 142, 340, 190) if not self.portrait else pygame.Rect(30, 142, 250, 190)
+
+    def clock_pos(self) -> tuple[int, int]:
+        """Where the time of day sits (its left middle), under the HELP button."""
+        return (34, 112)
+
     def help_button(self) -> pygame.Rect:
         return pygame.Rect(30, 24, 150, 58)
 
@@ -103,7 +121,7 @@ class Layout:
         return (self.cx, 462 if not self.portrait else 520)
 
     def timer_center(self) -> tuple[int, int]:
-        return (self.lw - 140, 282) if not self.portrait else (self.lw - 110, 300)
+        return (self.lw - 140, 282) if not self.portrait else (self.lw - 110, 410)  # below the tray
 
     def stations_top(self) -> int:
         return 505 if not self.portrait else 570

@@ -13,10 +13,12 @@ import math
 from dataclasses import dataclass
 from typing import Protocol
 
+import msgspec
 import pygame
 
 from cabinet.protocol.money import chip_split, fmt_money
 from cabinet.protocol.snapshot import HandView, Snapshot, SpotView, StationView
+from ui import own_station as own_station_mod
 from ui import theme
 from ui.animation import CardKey, ChipFlight
 from ui.layout import (
@@ -109,9 +111,12 @@ class StationGeo:
 
 
 def station_geometry(L: Layout, p: Painter | None, snapshot: Snapshot, idx: int, count: int,
-                     station: StationView) -> StationGeo:
-    """Lay out one station's box: console (message, meters, buttons) at the bottom, hands above."""
-    box = L.station_box(idx, count)
+                     station: StationView, box: pygame.Rect | None = None) -> StationGeo:
+    """Lay out one station's box: console (message, meters, buttons) at the bottom, hands above.
+
+    ``box``: the station's area (default: its share of the table, ``Layout.station_box``).
+    """
+    box = box if box is not None else L.station_box(idx, count)
     inner = box.inflate(-16, 0)
     px_btn = 22 if count < 3 else 19
     min_w = 96 if count < 3 else 80
@@ -176,9 +181,19 @@ class Renderer:
         self._felt: dict[tuple[object, ...], pygame.Surface] = {}
         #: the UI's own state of the Diagnostics pages (issue 15: touches, audio)
         self.diag = maintenance.DiagState()
+        #: the screen areas the last ``draw`` changed (pixels), or ``None`` for all of it
+        #: (the attract loop repaints only what moves, issue 17).
+        self.last_dirty: list[pygame.Rect] | None = None
+        self._attract_bg: tuple[object, pygame.Surface, list[HitBox]] | None = None
+        self._under: tuple[object, pygame.Surface, list[HitBox]] | None = None
+        self._notices: dict[int, str] = {}
+        self._under_last: tuple[pygame.Surface, pygame.Rect] | None = None
+        self._attract_prev: tuple[pygame.Surface, object, dict[object, pygame.Rect]] | None = None
 
     def draw(self, surface: pygame.Surface, snapshot: Snapshot | None, now_ms: int, anim: Anim | None = None,
-             connected: bool = True, show_help: bool = False, portrait: bool | None = None) -> list[HitBox]:
+             connected: bool = True, show_help: bool = False, portrait: bool | None = None,
+             own_station: int | None = None, clock: str = "",
+             notices: dict[int, str] | None = None) -> list[HitBox]:
         """Draw one frame of ``snapshot`` on ``surface``.
 
         Args:
@@ -189,18 +204,50 @@ class Renderer:
             connected: False draws the "lost connection" overlay (play suspended).
             show_help: the help scene is open (a local UI toggle).
             portrait: force the portrait layout; ``None`` picks it from the aspect.
+            own_station: this screen is that station's own (issue 17): its spots,
+                meters and buttons large, the other stations' hands small
+                (``ui.own_station``); ``None`` draws every station alike.
+            clock: the time of day to show (``"14:05"``; the caller's clock, so
+                the frame stays a pure function of the arguments), ``""`` none.
+            notices: station -> why its last press was refused (issue 17), shown on
+                its console instead of its message while the caller keeps it.
 
         Returns:
             the touch targets of this frame, topmost last.
         """
         L = Layout.for_size(surface.get_width(), surface.get_height(), portrait)
         p = Painter(surface, L, self.art)
-        surface.blit(self._felt_for(L, snapshot), (0, 0))
+        self.last_dirty = None
+        self._notices = notices or {}
+        if snapshot is not None and snapshot.mode == "attract" and connected and not show_help \
+                and snapshot.overlay is None:
+            return self._attract(p, snapshot, now_ms, clock)
+        self._attract_prev = None
         if snapshot is None:
+            surface.blit(self._felt_for(L, snapshot), (0, 0))
             overlays.draw_panel(p, "CONNECTING", ["Waiting for the game engine\u2026"], theme.GOLD, now_ms)
             return p.hits
         modal = False
-        if snapshot.mode == "maintenance" and snapshot.maintenance is not None \
+        busy = getattr(anim, "busy", None)
+        # issue 17: an overlay that pulses over a table at rest redraws only itself, over
+        # the table drawn (and dimmed) once
+        still = snapshot.overlay is not None and connected and snapshot.mode not in ("maintenance", "attract") \
+            and not (busy is not None and busy(now_ms))
+        key = (surface.get_size(), portrait, id(snapshot), snapshot.seq, show_help, own_station)
+        partial: pygame.Rect | None = None
+        cached = still and self._under is not None and self._under[0] == key
+        if not cached:
+            surface.blit(self._felt_for(L, snapshot), (0, 0))
+        if cached and self._under is not None:
+            last = self._under_last
+            if last is not None and last[0] is surface:     # only the panel changes
+                partial = last[1]
+                surface.blit(self._under[1], partial, partial)
+            else:
+                surface.blit(self._under[1], (0, 0))
+            p.hits = list(self._under[2])
+            p.dimmed = True
+        elif snapshot.mode == "maintenance" and snapshot.maintenance is not None \
                 and snapshot.maintenance.recall is not None:      # issue 15: drawn as a table
             recall.draw(p, snapshot, snapshot.maintenance.recall, self, now_ms)
             modal = True
@@ -208,14 +255,26 @@ class Renderer:
             maintenance.draw(p, snapshot.maintenance, self.diag)
             modal = True
         elif snapshot.mode == "attract":
-            attract.draw(p, snapshot, now_ms, self)
+            attract.draw_static(p, snapshot)
+            attract.draw(p, snapshot, now_ms, self, clock)
             self._help_button(p)
         else:
-            self._table(p, snapshot, now_ms, anim)
+            self._table(p, snapshot, now_ms, anim, own_station)
             self._help_button(p)
-        if show_help and not modal:
+            self._clock(p, clock)
+        if show_help and not modal and not p.dimmed:
             help_scene.draw(p, snapshot)
+        if still and not p.dimmed:
+            p.fill_rect((0, 0, L.lw, L.lh), theme.OVERLAY_DIM)
+            p.dimmed = True
+            self._under = (key, surface.copy(), list(p.hits))
         overlays.draw_for(p, snapshot, now_ms)
+        if still and p.drawn_panel is not None:
+            self._under_last = (surface, p.drawn_panel)
+            if partial is not None and partial == p.drawn_panel:
+                self.last_dirty = [partial]
+        else:
+            self._under_last = None
         if not connected:
             p.hits.clear()
             overlays.draw_panel(p, "LOST CONNECTION TO ENGINE",
@@ -231,22 +290,55 @@ class Renderer:
         """Draw the table of ``s`` at rest (the recall scene)."""
         self._table(p, s, now_ms, None)
 
+    def invalidate(self) -> None:
+        """The screen lost its pixels (exposed, resized): the next frame repaints all of it."""
+        self._attract_prev = None
+        self._under = None
+        self._under_last = None
+
+    def _attract(self, p: Painter, s: Snapshot, now_ms: int, clock: str) -> list[HitBox]:
+        """The attract loop, repainting only what moved since the last attract frame
+        drawn on this same surface (``attract.draw_partial``)."""
+        L = p.L
+        key = (L.width, L.height, L.portrait, s.variant_name, tuple(s.table_texts))
+        if self._attract_bg is None or self._attract_bg[0] != key:
+            bg = self._felt_for(L, s).copy()
+            if pygame.display.get_surface() is not None:
+                bg = bg.convert()          # the display's format restores fastest
+            bp = Painter(bg, L, self.art)
+            attract.draw_static(bp, s)
+            self._help_button(bp)
+            self._attract_bg = (key, bg, bp.hits)
+            self._attract_prev = None
+        _, bg, hits = self._attract_bg
+        prev = self._attract_prev
+        previous = prev[2] if prev is not None and prev[0] is p.surface and prev[1] == key else None
+        if self._notices:           # issue 17: a refused press in attract: the invitation says why
+            s = msgspec.structs.replace(s, message=next(iter(self._notices.values())))
+        now, dirty = attract.draw_partial(p, bg, previous, s, now_ms, self, clock)
+        self._attract_prev = (p.surface, key, now)
+        self.last_dirty = None if previous is None else dirty
+        return list(hits)
+
     # -- background ----------------------------------------------------------
 
     def _felt_for(self, L: Layout, s: Snapshot | None) -> pygame.Surface:
         maint = s is not None and s.mode == "maintenance"
         texts = tuple(s.table_texts) if s is not None and s.mode != "attract" else ()
         name = s.variant_name if s is not None and s.mode not in ("attract",) else ""
-        key = (L.width, L.height, L.portrait, name, texts, maint)
+        limits = (s.min_bet_minor, s.max_bet_minor, s.spots_per_station, s.currency_symbol) \
+            if s is not None and s.mode != "attract" else (0, 0, 0, "")
+        key = (L.width, L.height, L.portrait, name, texts, maint, limits)
         surf = self._felt.get(key)
         if surf is None:
             if len(self._felt) > 8:
                 self._felt.clear()
-            surf = self._make_felt(L, name, texts, maint)
+            surf = self._make_felt(L, name, texts, maint, limits)
             self._felt[key] = surf
         return surf
 
-    def _make_felt(self, L: Layout, name: str, texts: tuple[str, ...], maint: bool) -> pygame.Surface:
+    def _make_felt(self, L: Layout, name: str, texts: tuple[str, ...], maint: bool,
+                   limits: tuple[int, int, int, str] = (0, 0, 0, "")) -> pygame.Surface:
         surf = pygame.Surface((L.width, L.height))
         if maint:
             surf.fill((16, 20, 28))
@@ -271,8 +363,12 @@ class Renderer:
         R = L.lw * (0.95 if not L.portrait else 1.1)
         ccx, ccy = L.cx, top - R
         lines: list[tuple[str, float, tuple[int, ...], bool]] = []
-        if name:
-            lines.append((name.upper(), 44, theme.GOLD, True))
+        if name:        # issue 17: a long name (the multi-player table's) shrinks to pass
+            # between the limits placard and the discard tray
+            right = min(L.discard_tray().x, L.timer_center()[0] - 70)
+            room = 2 * min(L.cx - L.limits_placard().right, right - L.cx) - 40   # centred
+            px = min(44.0, 44.0 * room / max(1.0, p.text_width(name.upper(), 44, True) * 1.1))
+            lines.append((name.upper(), px, theme.GOLD, True))
         for i, t in enumerate(texts):
             lines.append((t, 32 if i == 0 else 24, theme.GOLD if i == 0 else theme.CREAM, i == 0))
         radius = R
@@ -287,39 +383,90 @@ class Renderer:
         rect.size = (L.px(2 * arc_r), L.px(2 * arc_r))
         rect.center = L.pt(ccx, ccy)
         pygame.draw.arc(surf, theme.FELT_LINE, rect, math.radians(232), math.radians(308), max(1, L.px(3)))
+        self._placard(p, limits, texts)
         return surf
 
     def _dealer_tray(self, p: Painter) -> None:
-        L = p.L
-        w = 560 if not L.portrait else 480
-        tray = pygame.Rect(L.cx - w // 2, -20, w, 44)
-        p.fill_rect(tray, (30, 22, 14), radius=12)
-        p.fill_rect(tray, theme.GOLD_DARK, radius=12, width=2)
+        """The dealer's chip rack, whole (issue 17: it was drawn half off the top);
+        none where the layout has no room (``Layout.chip_rack``)."""
+        tray = p.L.chip_rack()
+        if tray is None:
+            return
+        p.fill_rect(tray.move(0, 5), (0, 0, 0, 90), radius=10)
+        p.fill_rect(tray, (30, 22, 14), radius=10)
         vals = [10_000, 2_500, 500, 100, 100, 500, 2_500, 10_000]
-        cw = (w - 40) / len(vals)
-        d = p.L.px(cw - 8)
+        cw = (tray.w - 16) / len(vals)
+        d = p.L.px(cw - 4)
         for i, v in enumerate(vals):
-            s = p.art.chips.side(v, d)
-            x = tray.x + 20 + cw * i + cw / 2
+            chip = p.art.chips.side(v, d)
+            x = tray.x + 8 + cw * i + cw / 2
             for k in range(3):
-                p.blit_center(s, (x, 8 - k * 4))
+                p.blit_center(chip, (x, tray.bottom - 16 - k * 5))
+        p.fill_rect(tray, theme.GOLD_DARK, radius=10, width=2)
 
     def _shoe(self, p: Painter) -> None:
-        r = p.L.shoe_rect()
-        cw = int(r.h * 0.62)
-        back = p.art.cards.back(p.L.px(cw), p.L.px(cw * 1.4))
-        back = pygame.transform.rotate(back, 90)
-        p.surface.blit(back, p.L.pt(r.x + 12, r.y + 22))
-        p.fill_rect(pygame.Rect(r.x + r.w * 0.35, r.y, r.w * 0.65, r.h), (40, 30, 22), radius=14)
-        p.fill_rect(pygame.Rect(r.x + r.w * 0.35, r.y, r.w * 0.65, r.h), theme.GOLD_DARK, radius=14, width=3)
-        p.text("SHOE", 18, theme.GOLD, (r.x + r.w * 0.675, r.bottom - 20), bold=True)
+        """A card shoe, whole: a dark box whose slanted acrylic front shows the next
+        card's back (issue 17), and the discard tray beside it with the used cards."""
+        L = p.L
+        r = L.shoe_rect()
+        mouth = r.h * 0.5
+        body = [(r.x + r.w * 0.3, r.y), (r.right, r.y), (r.right, r.bottom), (r.x, r.bottom), (r.x, r.bottom - mouth)]
+        pygame.draw.polygon(p.surface, (0, 0, 0), [L.pt(x + 4, y + 6) for x, y in body])
+        pygame.draw.polygon(p.surface, (40, 30, 22), [L.pt(x, y) for x, y in body])
+        # the next card, face down, in the shoe's mouth
+        cw, ch = r.w * 0.42, mouth - 16
+        back = pygame.transform.rotate(p.art.cards.back(L.px(ch), L.px(cw)), 90)
+        p.surface.blit(back, L.pt(r.x + 8, r.bottom - mouth + 6))
+        pygame.draw.line(p.surface, theme.GOLD_DARK, L.pt(r.x, r.bottom - mouth), L.pt(r.x + r.w * 0.3, r.y),
+                         max(1, L.px(3)))
+        pygame.draw.polygon(p.surface, theme.GOLD_DARK, [L.pt(x, y) for x, y in body], max(1, L.px(3)))
+        p.text("SHOE", 18, theme.GOLD, (r.x + r.w * 0.72, r.y + 34), bold=True)
+        # the discard tray, the used cards in it
+        t = L.discard_tray()
+        p.fill_rect(t.move(0, 5), (0, 0, 0, 90), radius=10)
+        p.fill_rect(t, (34, 26, 18), radius=10)
+        uw, uh = t.w - 50, t.h - 44
+        used = pygame.transform.rotate(p.art.cards.back(L.px(uh), L.px(uw)), 90)
+        for k in range(4):
+            p.surface.blit(used, L.pt(t.x + 25 + k, t.y + 12 - k * 2))
+        p.fill_rect(t, theme.GOLD_DARK, radius=10, width=2)
+        p.text("DISCARD", 15, theme.GOLD, (t.centerx, t.bottom - 15), bold=True)
+
+    def _placard(self, p: Painter, limits: tuple[int, int, int, str], texts: tuple[str, ...]) -> None:
+        """The table limits placard (issue 17): the minimum and maximum bet per spot
+        and the pay lines, from the snapshot (the engine renders both from the
+        ``RuleSet``: ``min_bet_minor``/``max_bet_minor``, ``table_texts``)."""
+        lo, hi, spots, sym = limits
+        if not hi:
+            return
+        r = p.L.limits_placard()
+        p.fill_rect(r.move(0, 5), (0, 0, 0, 90), radius=12)
+        p.fill_rect(r, (246, 238, 214), radius=12)
+        p.fill_rect(r.inflate(-10, -10), theme.GOLD_DARK, radius=9, width=2)
+        p.text("TABLE LIMITS", 20, (90, 20, 20), (r.centerx, r.y + 24), bold=True)
+        p.text(f"{fmt_money(lo, sym, compact=True)} \u2013 {fmt_money(hi, sym, compact=True)}", 38, theme.INK,
+               (r.centerx, r.y + 62), bold=True, max_w=r.w - 24)
+        p.text("per spot" if spots > 1 else "per hand", 17, theme.INK, (r.centerx, r.y + 92))
+        y = r.y + 118
+        for line in texts[:3]:
+            p.text(line.capitalize() if line.isupper() else line, 16, theme.INK, (r.centerx, y), max_w=r.w - 24)
+            y += 23
+
+    def _clock(self, p: Painter, text: str) -> None:
+        """The time of day, always on screen (issue 17)."""
+        if text:
+            x, y = p.L.clock_pos()
+            w = p.text_width(text, 24, True) + 26
+            p.fill_rect(pygame.Rect(x, y - 18, int(w), 36), (0, 0, 0, 150), radius=18)
+            p.text(text, 24, theme.CREAM, (x + w / 2, y), bold=True)
 
     def _help_button(self, p: Painter) -> None:
         p.button(p.L.help_button(), "HELP", True, "ui:help", px=24)
 
     # -- the table -----------------------------------------------------------
 
-    def _table(self, p: Painter, s: Snapshot, now_ms: int, anim: Anim | None) -> None:
+    def _table(self, p: Painter, s: Snapshot, now_ms: int, anim: Anim | None,
+               own_station: int | None = None) -> None:
         L = p.L
         self._dealer(p, s, now_ms, anim)
         if s.message:
@@ -330,6 +477,18 @@ class Renderer:
             self._timer(p, s)
         count = max(1, len(s.stations))
         flights = anim.chip_flights(now_ms) if anim is not None else []
+        own = next((st for st in s.stations if st.station == own_station), None) if count > 1 else None
+        if own is not None:
+            box, others = own_station_mod.own_boxes(L, s, own.station)
+            for st, panel in others:
+                cards_bottom, card_h, circle_y, pill_y = own_station_mod.other_geometry(panel)
+                mini = StationGeo(panel, pygame.Rect(panel.x, panel.bottom, panel.w, 0),
+                                  pygame.Rect(panel.x, panel.y, panel.w, 0), [], [], panel,
+                                  circle_y, 22, pill_y, cards_bottom, card_h)
+                own_station_mod.draw_other(self, p, s, st, panel, mini, now_ms, anim)
+            geo = station_geometry(L, p, s, 0, 1, own, box=box)
+            self._station(p, s, own, geo, 2, now_ms, anim, flights)
+            return
         for i, st in enumerate(s.stations):
             geo = station_geometry(L, p, s, i, count, st)
             self._station(p, s, st, geo, count, now_ms, anim, flights)
@@ -439,7 +598,8 @@ class Renderer:
                 continue
             k = n_spots - f.spot
             cx = geo.box.x + spot_w * (k + 0.5)
-            dealer = (L.cx, 30.0)
+            rack = L.chip_rack()
+            dealer = (float(rack.centerx), float(rack.centery)) if rack is not None else (L.cx, 30.0)
             win_pos = (cx + geo.circle_r + 34, geo.circle_y)
             a, b = (win_pos, dealer) if f.to_dealer else (dealer, win_pos)
             pos = (a[0] + (b[0] - a[0]) * prog, a[1] + (b[1] - a[1]) * prog)
@@ -458,7 +618,11 @@ class Renderer:
             p.pill("HOST ONLINE" if online else "HOST OFFLINE",
                    (geo.console.right - 64, geo.console.y - 14), 12,
                    fg=theme.INK if online else theme.WHITE, bg=theme.WIN if online else theme.DANGER)
-        if st.message:
+        notice = self._notices.get(st.station)
+        if notice:                  # issue 17: why the last press was refused
+            p.pill(notice, geo.message.center, 20, fg=theme.INK, bg=theme.WARNING,
+                   max_w=geo.message.w - (300 if count > 1 else 20))
+        elif st.message:
             p.text(st.message, 22, theme.GOLD, geo.message.center, bold=True,
                    max_w=geo.message.w - (300 if count > 1 else 20))
         cred = fmt_money(st.credits_minor, sym)
@@ -479,7 +643,9 @@ class Renderer:
             p.pill(st.refusal, (geo.box.centerx, geo.hands_area.y + 40), 24, fg=theme.INK, bg=theme.WARNING,
                    max_w=geo.box.w - 40)
         lamps = set(st.lamps)
-        for (action, label, value), r in zip(button_specs(s, st), geo.buttons, strict=False):
+        # issue 17: the door-open freeze offers no buttons (nothing can be pressed)
+        specs = button_specs(s, st) if s.mode != "door_open" else []
+        for (action, label, value), r in zip(specs, geo.buttons, strict=False):
             if action == "chip" and value is not None:
                 p.chip_button(r, value, "chip" in lamps, st.selected_chip_minor == value, st.station)
             else:
@@ -514,7 +680,9 @@ class Renderer:
             p.text(label, 26, (214, 182, 96, 150), (cx, cy), bold=True)
         if sp is not None:
             chips = list(sp.chips_minor) or (chip_split(bet) if bet else [])
-            if chips:
+            if len(sp.hands) > 1 or any(h.doubled for h in sp.hands):
+                self._hand_stakes(p, s, sp, cx, cy, r, spot_w)
+            elif chips:
                 self._stack(p, chips, (cx, cy + 14), 64)
                 p.pill(fmt_money(bet, s.currency_symbol, compact=True), (cx, cy + r + 16), 17,
                        fg=theme.WHITE, bg=(0, 0, 0, 190))
@@ -536,6 +704,25 @@ class Renderer:
                                               for f, _ in anim.chip_flights(now_ms))
             if won > 0 and not flying:
                 self._stack(p, chip_split(won), (cx + r + 34, cy), 54)
+
+    def _hand_stakes(self, p: Painter, s: Snapshot, sp: SpotView, cx: float, cy: float, r: float,
+                     spot_w: float) -> None:
+        """Issue 17: each split hand's own stake, left to right as its hand, and a
+        doubled stake as two stacks (the bet and the double beside it), each with
+        the hand's real amount under it."""
+        k = len(sp.hands)
+        gap = spot_w / k if k > 1 else 0     # under its own hand (``_spot`` spreads them so)
+        for j, h in enumerate(sp.hands):
+            hx = cx + (j - (k - 1) / 2) * gap
+            d = 50 if k > 1 else 60
+            if h.doubled:
+                half = h.stake_minor // 2
+                self._stack(p, chip_split(half), (hx - d * 0.42, cy + 14), d * 0.8)
+                self._stack(p, chip_split(h.stake_minor - half), (hx + d * 0.42, cy + 14), d * 0.8)
+            else:
+                self._stack(p, chip_split(h.stake_minor), (hx, cy + 14), d)
+            p.pill(fmt_money(h.stake_minor, s.currency_symbol, compact=True), (hx, cy + r + 16), 17,
+                   fg=theme.WHITE, bg=(0, 0, 0, 190))
 
     def _hand(self, p: Painter, s: Snapshot, st: StationView, sp: SpotView, j: int, hand: HandView, hcx: float,
               hand_w: float, geo: StationGeo, now_ms: int, anim: Anim | None, k: int) -> None:
@@ -562,7 +749,8 @@ class Renderer:
             self._total_pill(p, hand.total_text, (hcx, geo.pill_y), 22)
         if hand.outcome and rects:
             box = rects[0].unionall(rects[1:]) if len(rects) > 1 else rects[0]
-            self._outcome_badge(p, s, hand, (box.centerx, box.centery + box.h * 0.15), hand_w - 16)
+            # issue 17: mid-height, between the top-left and bottom-right indices
+            self._outcome_badge(p, s, hand, (box.centerx, box.centery), hand_w - 16)
         if hand.doubled and rects:
             last = rects[-1]
             p.pill("x2", (last.right - 6, last.y + 14), 16, fg=theme.INK, bg=theme.GOLD)

@@ -73,6 +73,10 @@ class Painter:
         self.art = art
         self.fonts = art.fonts
         self.hits: list[HitBox] = []
+        #: the frame is already dimmed for an overlay (``overlays.draw_panel`` skips its dim).
+        self.dimmed = False
+        #: the screen pixels of the last modal panel drawn (``overlays.draw_panel``), if any.
+        self.drawn_panel: pygame.Rect | None = None
 
     # -- primitives ----------------------------------------------------------
 

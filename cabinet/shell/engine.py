@@ -39,6 +39,7 @@ from cabinet.core.errors import StoreError
 from cabinet.core.events import (
     DeviceFaulted,
     Event,
+    IntentReceived,
     KeyChanged,
     NoteEscrowed,
     PowerUp,
@@ -206,6 +207,9 @@ class Engine:
         for eff in effects:
             if isinstance(eff, Rejected):
                 log.info("rejected %s: %s", eff.what, eff.reason)
+                if isinstance(event, IntentReceived):   # issue 17: the player is told
+                    self._publish(Cue(name="refused", station=event.station,
+                                      data={"action": event.action, "reason": eff.reason}))
             elif isinstance(eff, ExportAudit):          # issue 15: the audit report
                 follow.append(write_audit(eff, export_dir(self.store.path.parent), self.wall_s()))
             elif isinstance(eff, SendCue):

@@ -38,7 +38,12 @@ def _build_parser() -> argparse.ArgumentParser:
                       help="no window: SDL dummy driver and the demo player")
     run.add_argument("--demo", action="store_true", default=None,
                      help="let the demo player play in the window too")
-    run.add_argument("--size", default="1280x720", help="UI size WxH (default 1280x720)")
+    run.add_argument("--size", default=None, help="UI size WxH (default 1280x720; with several "
+                     "stations each station's window 960x540, tiled)")
+    run.add_argument("--stations", type=int, choices=(1, 2, 3), default=None, metavar="N",
+                     help="seat N players (1-3; more than one plays classic-multi), one table "
+                          "UI per station; headless, one demo player per station "
+                          "(default: the journal's stations)")
     run.add_argument("--journal", help="SQLite journal (default: user data dir)")
 
     ep = sub.add_parser("engine", help="run the engine process")
@@ -163,7 +168,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 2
         return launcher.main(rounds=args.rounds, variant=args.variant, out=args.out,
                              window=args.window, demo=args.demo, size=args.size,
-                             journal=args.journal)
+                             journal=args.journal, stations=args.stations)
     if args.command == "manifest":
         from pathlib import Path
 

@@ -36,11 +36,14 @@ class DemoPanel:
         say: progress output.
         stop: set to abandon the demo between steps.
         settle_s: pause before a screenshot so animations have finished.
+        station_no: the station this person sits at (1-3): its panel, acceptor,
+            printer and its own part of the snapshot (issue 17: one player a station).
     """
 
     def __init__(self, watch: TableWatch, sim: SimControl, *,
                  shot: Callable[[str], Any] | None, say: Callable[[str], None],
-                 stop: threading.Event | None, settle_s: float) -> None:
+                 stop: threading.Event | None, settle_s: float, station_no: int = 1) -> None:
+        self.station_no = station_no
         self.watch = watch
         self.sim = sim
         self.shot = shot or (lambda name: None)
@@ -55,7 +58,19 @@ class DemoPanel:
         return self.watch.snapshot
 
     def station(self, snap: Snapshot | None = None) -> StationView:
-        return (snap or self.snap).stations[0]
+        """This player's own station in ``snap`` (default: the latest snapshot).
+
+        Raises:
+            DemoError: the table has no such station (fewer stations set).
+        """
+        for st in (snap or self.snap).stations:
+            if st.station == self.station_no:
+                return st
+        raise DemoError(f"the table has no station {self.station_no}")
+
+    def sim_station(self, cmd: dict[str, Any]) -> dict[str, Any]:
+        """A sim control command for this player's own station's devices."""
+        return self.sim({**cmd, "station": self.station_no})
 
     def _check_stop(self) -> None:
         if self.stop.is_set():
@@ -68,7 +83,10 @@ class DemoPanel:
         if wait > 0 and self.stop.wait(wait):
             raise DemoError("stopped")
         seq = self.watch.seq
-        self.sim.press(action)
+        if self.station_no == 1:
+            self.sim.press(action)
+        else:
+            self.sim.press(action, station=self.station_no)
         self._last_press[action] = time.monotonic()
         return self.watch.wait_newer(seq, timeout_s)
 
@@ -80,10 +98,15 @@ class DemoPanel:
 
     # -- the operator ------------------------------------------------------------------
 
-    def switch_variant(self, variant: str) -> None:
-        """Operator menu: key on, Settings (the technician PIN), cycle Game to ``variant``,
-        Save, key off."""
-        self.say(f"demo: operator key on, settings: game -> {variant}")
+    def switch_variant(self, variant: str, stations: int | None = None) -> None:
+        """Operator menu: key on, Settings (the technician PIN), cycle Game to ``variant`` (and Stations to
+        ``stations`` when given), Save, key off.
+
+        Raises:
+            DemoError: no such game or station count in the menu, or the save refused.
+        """
+        more = f", stations -> {stations}" if stations is not None else ""
+        self.say(f"demo: operator key on, settings: game -> {variant}{more}")
         self.sim({"cmd": "key", "on": True})
         self.watch.wait_for(lambda s: s.mode == "maintenance", 5.0, "the maintenance menu")
         self.menu_to("Settings")
@@ -91,20 +114,14 @@ class DemoPanel:
         self.technician_pin()
         self.watch.wait_for(lambda s: s.maintenance is not None and s.maintenance.page == "settings",
                             5.0, "the settings page")
-        self.menu_to("Game:")
-        for _ in range(4):
-            m = self.snap.maintenance
-            assert m is not None
-            if m.items[m.selected] == f"Game: {variant}":
-                break
-            self.press("deal")
-        else:
-            raise DemoError(f"no game {variant!r} in the settings")
+        self._cycle_to("Game: ", variant, exact=True)
+        if stations is not None:
+            self._cycle_to("Stations: ", str(stations), exact=False)
         self.menu_to("Save settings")
         self.press("deal")
         m = self.snap.maintenance
         assert m is not None
-        if "Saved" not in m.lines:
+        if not any(line.startswith("Saved") for line in m.lines):
             raise DemoError(f"settings not saved: {m.lines}")
         self.sim({"cmd": "key", "on": False})
         self.watch.wait_for(lambda s: s.mode != "maintenance" and s.variant == variant, 5.0,
@@ -128,6 +145,19 @@ class DemoPanel:
         for d in [*digits, "Enter"]:
             self.menu_to(d)
             self.press("deal", timeout_s=5.0)
+
+    def _cycle_to(self, prefix: str, value: str, *, exact: bool) -> None:
+        """Select the row ``prefix`` and step it (Deal) until it shows ``value``
+        (the whole value, or its first word: ``"Stations: 3 (default)"``)."""
+        self.menu_to(prefix)
+        for _ in range(8):
+            m = self.snap.maintenance
+            assert m is not None
+            shown = m.items[m.selected].removeprefix(prefix)
+            if shown == value or (not exact and shown.split(" ")[0] == value):
+                return
+            self.press("deal")
+        raise DemoError(f"no {prefix}{value} in the settings")
 
     def menu_to(self, label: str) -> None:
         """Move the menu cursor to the first item starting with ``label`` (Bet+/Hit)."""

@@ -45,6 +45,7 @@ class RoundLog:
     hands: list[tuple[list[str], str, str | None]]  # cards, total text, outcome
     decisions: list[str]
     net_minor: int
+    message: str = ""   # what the player's own console said at the end (issue 17)
 
 
 @dataclass
@@ -83,6 +84,8 @@ class DemoPlayer(DemoPanel):
         say: progress output (``print`` by default).
         stop: set to abandon the demo between steps.
         settle_s: pause before a screenshot so animations have finished.
+        station_no: the station played (1-3); on a multi-station table several
+            players share one ``watch`` and ``sim``, each at its own station.
     """
 
     def __init__(self, watch: TableWatch, sim: SimControl, *, rounds: int = 5,
@@ -91,8 +94,9 @@ class DemoPlayer(DemoPanel):
                  shot: Callable[[str], Any] | None = None,
                  grab: Callable[[str, str], Any] | None = None,
                  say: Callable[[str], None] = print, stop: threading.Event | None = None,
-                 settle_s: float = 1.5) -> None:
-        super().__init__(watch, sim, shot=shot, say=say, stop=stop, settle_s=settle_s)
+                 settle_s: float = 1.5, station_no: int = 1) -> None:
+        super().__init__(watch, sim, shot=shot, say=say, stop=stop, settle_s=settle_s,
+                         station_no=station_no)
         self.rounds = rounds
         self.note_minor = note_minor
         self.bet_minor = bet_minor
@@ -130,6 +134,13 @@ class DemoPlayer(DemoPanel):
         self.tidy_up()
         if self.variant and self.snap.variant != self.variant:
             self.switch_variant(self.variant)
+        self.play_rounds()
+        self.cash_out()
+        self.maintenance_tour()
+        return self.result
+
+    def play_rounds(self) -> None:
+        """Insert the note and play the rounds (the part every station's player does)."""
         self.result.variant = self.snap.variant
         self.say(f"demo: playing {self.snap.variant_name}")
         self.insert_note(self.note_minor)
@@ -138,9 +149,6 @@ class DemoPlayer(DemoPanel):
                 self.say("demo: out of credits")
                 break
             self.play_round(n)
-        self.cash_out()
-        self.maintenance_tour()
-        return self.result
 
     def tidy_up(self) -> None:
         """Leave whatever state an earlier run left behind: maintenance, open doors,
@@ -170,7 +178,7 @@ class DemoPlayer(DemoPanel):
         """Insert a note once the acceptor is enabled; wait for the credit (retries a
         note the acceptor returned: no credit means no money moved)."""
         for _ in range(100):
-            reply = self.sim({"cmd": "bill", "line": "status"}).get("reply", "")
+            reply = self.sim_station({"cmd": "bill", "line": "status"}).get("reply", "")
             if "inhibited=False" in reply:
                 break
             if self.stop.wait(0.1):
@@ -178,9 +186,9 @@ class DemoPlayer(DemoPanel):
         before = self.station().credits_minor
         for attempt in range(3):
             self.say(f"demo: inserting a {fmt_money(amount_minor)} note into the bill acceptor")
-            self.sim({"cmd": "note", "amount_minor": amount_minor})
+            self.sim_station({"cmd": "note", "amount_minor": amount_minor})
             try:
-                self.watch.wait_for(lambda s: s.stations[0].credits_minor > before, 6.0,
+                self.watch.wait_for(lambda s: self.station(s).credits_minor > before, 6.0,
                                     "the note's credit")
                 self.result.inserted_minor += amount_minor
                 return
@@ -195,15 +203,23 @@ class DemoPlayer(DemoPanel):
         screen sends it)."""
         st = self.station()
         lamps = set(st.lamps)
+
+        def staked() -> int:
+            # a shared table shows a settled round's stakes on the spots until the next
+            # bet: only a Deal that is lit means a bet is down (issue 17)
+            if len(self.snap.stations) > 1 and "deal" not in self.station().lamps:
+                return 0
+            return self.next_bet()
+
         target = min(self.bet_minor, st.credits_minor, self.snap.max_bet_minor or self.bet_minor)
         if "bet_up" in lamps:
             for _ in range(50):
-                if self.next_bet() >= target:
+                if staked() >= target:
                     return
                 if self.press("bet_up") is None:
                     return
         elif "chip" in lamps:
-            if self.next_bet() >= target:
+            if staked() >= target:
                 return
             chip = max((c for c in self.snap.chip_values_minor if c <= target),
                        default=min(self.snap.chip_values_minor))
@@ -213,15 +229,15 @@ class DemoPlayer(DemoPanel):
                 place: Callable[[], Snapshot | None] = lambda: self.press("spot_1")  # noqa: E731
             except DemoError:  # no chip buttons wired: chips are picked on the touch screen
                 seq = self.watch.seq
-                self.watch.touch("chip", chip)
+                self.watch.touch("chip", chip, station=self.station_no)
                 self.watch.wait_newer(seq, 3.0)
 
                 def place() -> Snapshot | None:
                     seq = self.watch.seq
-                    self.watch.touch("place", 1)
+                    self.watch.touch("place", 1, station=self.station_no)
                     return self.watch.wait_newer(seq, 3.0)
             for _ in range(20):
-                if self.next_bet() >= target or place() is None:
+                if staked() >= target or place() is None:
                     return
 
     def play_round(self, n: int) -> None:
@@ -230,14 +246,21 @@ class DemoPlayer(DemoPanel):
         before = self.station().credits_minor
         self.place_bet()
         self.say(f"demo: round {n}: bet {fmt_money(self.next_bet())}, Deal")
+        shared = len(self.snap.stations) > 1
+        started = self.watch.rounds_started if shared else 0
         snap = self.press("deal", timeout_s=5.0)
+        if snap is not None and shared:
+            # a shared table: the round starts once every seat with a bet is ready
+            # (or the bet timer runs out, RULES.md classic-multi)
+            snap = self.watch.wait_for(lambda s: self.watch.rounds_started > started, 40.0,
+                                       "the other seats' Deal")
         # a round that settles at once (a blackjack) is dealt too: its cards are shown
         dealt = snap is not None and (snap.mode == "in_round" or any(
             h.cards for sp in self.station(snap).spots for h in sp.hands))
         if not dealt and "rebet" in self.station().lamps:
             # chip tables clear the spots after a round: Rebet (touch) puts the last bet back
             seq = self.watch.seq
-            self.watch.touch("rebet")
+            self.watch.touch("rebet", station=self.station_no)
             self.watch.wait_newer(seq, 3.0)
             snap = self.press("deal", timeout_s=5.0)
         if snap is None:
@@ -248,12 +271,13 @@ class DemoPlayer(DemoPanel):
         st = self.station(snap)
         hands = [(h.cards, h.total_text, h.outcome) for sp in st.spots for h in sp.hands]
         log_ = RoundLog(n, snap.dealer.cards, snap.dealer.total_text, hands, decisions,
-                        st.credits_minor - before)
+                        st.credits_minor - before, st.message or snap.message)
         self.result.rounds.append(log_)
         shown = "; ".join(f"{' '.join(c)} ({t}) {o or ''}".strip() for c, t, o in hands)
         self.say(f"demo: round {n}: {', '.join(decisions) or 'no decision'} | player {shown} | "
                  f"dealer {' '.join(snap.dealer.cards)} ({snap.dealer.total_text}) | "
-                 f"net {fmt_money(log_.net_minor)}, credits {fmt_money(st.credits_minor)}")
+                 f"net {fmt_money(log_.net_minor)}, credits {fmt_money(st.credits_minor)} | "
+                 f"told {log_.message!r}")
         won = any(o in ("win", "blackjack") for _, _, o in hands)
         if n == 1:
             self.settle_and_shoot("settled-round")
@@ -311,17 +335,18 @@ class DemoPlayer(DemoPanel):
         if self.stop.wait(1.0):
             raise DemoError("stopped")
         credits = self.station().credits_minor
-        before = set(self.sim({"cmd": "tickets"}).get("tickets", []))
+        before = set(self.sim_station({"cmd": "tickets"}).get("tickets", []))
         self.say(f"demo: Cash Out {fmt_money(credits)}")
         self.press("cash_out", timeout_s=5.0)
-        snap = self.watch.wait_for(lambda s: s.mode in ("attract", "handpay", "tilt"), 20.0,
-                                   "the voucher to print")
+        snap = self.watch.wait_for(lambda s: s.mode in ("attract", "handpay", "tilt") or (
+            s.mode == "betting" and self.station(s).credits_minor == 0), 20.0,
+            "the voucher to print")
         self.grab("[0-9]*-cash_out*.png", "cash-out-printing")
-        if snap.mode != "attract":
+        if snap.mode not in ("attract", "betting"):
             raise DemoError(f"cash-out ended in {snap.mode}: {snap.overlay_text or snap.message}")
         new: list[str] = []
         for _ in range(50):
-            new = sorted(set(self.sim({"cmd": "tickets"}).get("tickets", [])) - before)
+            new = sorted(set(self.sim_station({"cmd": "tickets"}).get("tickets", [])) - before)
             if new and Path(new[-1]).with_suffix(".txt").exists():
                 break
             if self.stop.wait(0.1):

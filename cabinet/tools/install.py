@@ -44,7 +44,7 @@ UNIT_DIR = PurePosixPath("/etc/systemd/system")
 UDEV_RULES = PurePosixPath("/etc/udev/rules.d/99-cabinet.rules")
 USER = "cabinet"
 GROUPS = ("gpio", "dialout", "video", "render", "input", "audio", "tty")
-UNITS = ("cabinet-engine.service", "cabinet-ui.service", "cabinet.target")
+UNITS = ("cabinet-engine.service", "cabinet-ui.service", "cabinet-ui@.service", "cabinet.target")
 #: The Pi's kernel command line: Bookworm's place first, then the older one.
 CMDLINE_FILES = (PurePosixPath("/boot/firmware/cmdline.txt"), PurePosixPath("/boot/cmdline.txt"))
 #: Kernel options the display needs: no console blanking, no blinking text cursor.
@@ -169,6 +169,8 @@ class Installer:
         """The units, enabled (``WantedBy=`` links); getty on tty1 off; the udev rules."""
         for unit in UNITS:
             self._copy(self.source / "systemd" / unit, self.at(UNIT_DIR / unit), 0o644)
+            if "@." in unit:
+                continue    # a template (issue 17: a screen per station): enabled per instance
             for wanted_by in _install_wanted_by(self.source / "systemd" / unit):
                 self._link(UNIT_DIR / f"{wanted_by}.wants" / unit, UNIT_DIR / unit)
         getty = self.at(GETTY_LINK)

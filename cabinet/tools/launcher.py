@@ -39,13 +39,13 @@ import sys
 import tempfile
 import threading
 import time
-from concurrent.futures import Future
 from pathlib import Path
 from typing import IO, Any
 
 import platformdirs
 
 from cabinet.shell.paths import APP, default_journal
+from cabinet.tools import station_screens as screens
 
 ENGINE_READY_TIMEOUT_S = 30.0
 SAS_HOST_READY_TIMEOUT_S = 15.0
@@ -149,8 +149,9 @@ class Shots:
     Both copy to ``NN-name.png`` in the run folder.
     """
 
-    def __init__(self, ui: Child, frames: Path, out: Path) -> None:
+    def __init__(self, ui: Child, frames: Path, out: Path, prefix: str = "") -> None:
         self.ui = ui
+        self.prefix = prefix     # ``station2-``: whose screen (issue 17)
         self.frames = frames
         self.out = out
         self.count = 0
@@ -159,7 +160,7 @@ class Shots:
 
     def _keep(self, src: Path, name: str) -> Path:
         self.count += 1
-        dst = self.out / f"{self.count:02d}-{name}.png"
+        dst = self.out / f"{self.prefix}{self.count:02d}-{name}.png"
         shutil.copyfile(src, dst)
         self.saved.append(dst)
         return dst
@@ -199,8 +200,8 @@ def _lock(journal: Path) -> IO[str] | None:
 
 
 def main(*, rounds: int = 5, variant: str | None = None, out: str | None = None,
-         window: bool | None = None, demo: bool | None = None, size: str = "1280x720",
-         journal: str | None = None) -> int:
+         window: bool | None = None, demo: bool | None = None, size: str | None = None,
+         journal: str | None = None, stations: int | None = None) -> int:
     """Run the cabinet; returns the exit status (0 done, 1 failure, 130 interrupted).
 
     Args:
@@ -211,9 +212,22 @@ def main(*, rounds: int = 5, variant: str | None = None, out: str | None = None,
         window: ``True`` a window, ``False`` headless, ``None`` a window when
             there is a display.
         demo: run the demo player (default: only when headless).
-        size: UI window/screenshot size ``WxH``.
+        size: UI window/screenshot size ``WxH`` (default 1280x720; each station's
+            window 960x540, tiled, when there are several).
         journal: the SQLite journal (default: the user data directory's).
+        stations: the stations to seat (1-3, issue 17), set through the operator
+            menu (``classic-multi`` for more than one) and the engine restarted;
+            ``None`` keeps the journal's. One table UI runs per station.
     """
+    if stations is not None and not 1 <= stations <= 3:
+        print("cabinet run: --stations must be 1, 2 or 3", file=sys.stderr)
+        return 2
+    if stations is not None and stations > 1 and variant not in (None, screens.MULTI_VARIANT):
+        print(f"cabinet run: --stations {stations} needs the multi-player game "
+              f"({screens.MULTI_VARIANT}), not --variant {variant}", file=sys.stderr)
+        return 2
+    size_given = size is not None
+    size = size or "1280x720"
     w, _, h = size.partition("x")
     if not (w.isdigit() and h.isdigit() and 320 <= int(w) <= 7680 and 240 <= int(h) <= 4320):
         print(f"cabinet run: --size {size!r}: give WIDTHxHEIGHT, e.g. 1280x720", file=sys.stderr)
@@ -251,6 +265,7 @@ def main(*, rounds: int = 5, variant: str | None = None, out: str | None = None,
     children: list[Child] = []
     status = 1
     demo_result: Any = None
+    demo_box: dict[str, Any] = {}
     shots: Shots | None = None
     demo_thread: threading.Thread | None = None
     try:
@@ -267,41 +282,79 @@ def main(*, rounds: int = 5, variant: str | None = None, out: str | None = None,
         if sas_port is None:
             print(f"cabinet run: the SAS host twin did not start; see {host.log_path}", file=sys.stderr)
             return 1
-        engine = Child("engine", [sys.executable, "-m", "cabinet", "engine",
-                                  "--journal", str(journal_path), "--socket", str(sock),
-                                  "--devices", "sim", "--sim-dir", str(sim_dir),
-                                  "--sas-port", sas_port],
-                       env=env, log=out_dir / "engine.log")
+        engine_argv = [sys.executable, "-m", "cabinet", "engine",
+                       "--journal", str(journal_path), "--socket", str(sock),
+                       "--devices", "sim", "--sim-dir", str(sim_dir), "--sas-port", sas_port]
+        engine = Child("engine", engine_argv, env=env, log=out_dir / "engine.log")
         children.append(engine)
         if engine.wait_line("engine ready", ENGINE_READY_TIMEOUT_S) is None:
             print(f"cabinet run: the engine did not start; see {engine.log_path}", file=sys.stderr)
             return 1
-        ui_env = dict(env)
-        if not windowed:
-            ui_env.update(SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy")
-        ui_argv = [sys.executable, "-m", "ui", "--socket", str(sock), "--size", size,
-                   "--screenshot-dir", str(frames)]
-        if windowed:
-            ui_argv += ["--sim-socket", str(sim_sock)]
-        else:
-            ui_argv.append("--no-sound")
-        ui = Child("ui", ui_argv, env=ui_env, log=out_dir / "ui.log", stdout_to_terminal=windowed)
-        children.append(ui)
-        if ui.wait_line("first frame", UI_START_TIMEOUT_S) is None:
-            print(f"cabinet run: the table UI did not start; see {ui.log_path}", file=sys.stderr)
+        try:
+            if stations is not None and screens.ensure_stations(
+                    sock, sim_sock, stations, lambda text: print(text, flush=True)):
+                # new stations get their devices when the engine starts, as on the cabinet
+                engine.stop()
+                children.remove(engine)
+                engine = Child("engine", engine_argv, env=env, log=out_dir / "engine.log")
+                children.append(engine)
+                if engine.wait_line("engine ready", ENGINE_READY_TIMEOUT_S) is None:
+                    print(f"cabinet run: the engine did not restart; see {engine.log_path}",
+                          file=sys.stderr)
+                    return 1
+            count = stations or screens.station_count(sock)
+        except Exception as e:
+            print(f"cabinet run: could not seat {stations} station(s): {e}", file=sys.stderr)
             return 1
-        print(f"cabinet run: UI socket {sock}, sim control socket {sim_sock} (new each run); "
-              f"another station's table: {sys.executable} -m ui --socket {sock} "
-              f"--sim-socket {sim_sock} --station 2", flush=True)
+        if count > 1 and not size_given:
+            size = "x".join(map(str, screens.TILE_SIZE))
+        tw, _, th = size.partition("x")
+        corners = screens.tile_positions(count, int(tw), int(th))
+        uis: list[Child] = []
+        all_shots: list[Shots] = []
+        for n in range(1, count + 1):
+            ui_env = dict(env)
+            if not windowed:
+                ui_env.update(SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy")
+            elif count > 1:       # one display: the station windows tile
+                ui_env["SDL_VIDEO_WINDOW_POS"] = "{},{}".format(*corners[n - 1])
+            st_frames = frames if n == 1 else frames / f"station{n}"
+            st_frames.mkdir(parents=True, exist_ok=True)
+            ui_argv = screens.ui_command(sys.executable, sock, n, count, size, st_frames,
+                                         sim_sock if windowed else None)
+            name = "ui" if n == 1 else f"ui-station{n}"
+            uis.append(Child(name, ui_argv, env=ui_env, log=out_dir / f"{name}.log",
+                             stdout_to_terminal=windowed and n == 1))
+            children.append(uis[-1])
+            all_shots.append(Shots(uis[-1], st_frames, out_dir,
+                                   prefix="" if count == 1 else f"station{n}-"))
+        for ui in uis:
+            if ui.wait_line("first frame", UI_START_TIMEOUT_S) is None:
+                print(f"cabinet run: the table UI did not start; see {ui.log_path}", file=sys.stderr)
+                return 1
+        ui = uis[0]
+        if count == 1:
+            print(f"cabinet run: UI socket {sock}, sim control socket {sim_sock} (new each run); "
+                  f"another station's table: {sys.executable} -m ui --socket {sock} "
+                  f"--sim-socket {sim_sock} --station 2", flush=True)
+        else:
+            print(f"cabinet run: {count} stations, one table UI each (logs ui.log, "
+                  f"ui-station2.log...); UI socket {sock}", flush=True)
         if windowed:
             print("cabinet run: play in the window; F10 or closing it (or Ctrl-C here) stops "
                   "the cabinet", flush=True)
-        shots = Shots(ui, frames, out_dir)
-        demo_box: dict[str, Any] = {}
-        if play:
+        shots = all_shots[0]
+        if play and count == 1:
             demo_thread = threading.Thread(
-                target=_run_demo, name="demo-player", daemon=True,
-                args=(sock, sim_sock, rounds, variant, shots, stop, demo_box))
+                target=screens.run_demo, name="demo-player", daemon=True,
+                args=(sock, sim_sock, rounds, variant, shots.settled, shots.grab, stop, demo_box))
+            demo_thread.start()
+        elif play:
+            demo_thread = threading.Thread(
+                target=screens.run_demos, name="demo-players", daemon=True,
+                args=(sock, sim_sock, count, rounds, [sh.settled for sh in all_shots],
+                      [sh.grab for sh in all_shots], stop, demo_box,
+                      screens.strategy_future(screens.MULTI_VARIANT)))
             demo_thread.start()
         while not stop.is_set():
             if not engine.running:
@@ -310,12 +363,13 @@ def main(*, rounds: int = 5, variant: str | None = None, out: str | None = None,
             if not host.running:
                 print(f"cabinet run: the SAS host twin stopped; see {host.log_path}", file=sys.stderr)
                 break
-            if not ui.running:
-                if not windowed or play or ui.proc.returncode != 0:
-                    print(f"cabinet run: the table UI stopped (status {ui.proc.returncode}); "
-                          f"see {ui.log_path}", file=sys.stderr)
+            gone = next((u for u in uis if not u.running), None)
+            if gone is not None:
+                if not windowed or play or gone.proc.returncode != 0:
+                    print(f"cabinet run: the table UI stopped (status {gone.proc.returncode}); "
+                          f"see {gone.log_path}", file=sys.stderr)
                 else:
-                    status = 0  # the player closed the window (F10)
+                    status = 0  # the player closed a window (F10)
                 break
             if demo_thread is not None and not demo_thread.is_alive():
                 demo_result = demo_box.get("result")
@@ -340,66 +394,38 @@ def main(*, rounds: int = 5, variant: str | None = None, out: str | None = None,
         for signum, handler in old.items():
             signal.signal(signum, handler)
         lock.close()
+    for extra in demo_box.get("results", [])[1:] if play else []:
+        _report_result(extra)
     _report(out_dir, demo_result, shots, status)
     return status
-
-
-def _run_demo(sock: Path, sim_sock: Path, rounds: int, variant: str | None, shots: Shots,
-              stop: threading.Event, box: dict[str, Any]) -> None:
-    from cabinet.tools.demo_player import DemoPlayer
-    from cabinet.tools.demo_strategy import load_strategy
-    from cabinet.tools.table_client import DemoError, SimControl, TableWatch
-
-    watch = sim = None
-    try:
-        watch = TableWatch(sock, authenticate=True).start()
-        sim = SimControl(sim_sock)
-        want = variant or watch.snapshot.variant  # type: ignore[union-attr]
-        future: Future[Any] = Future()
-
-        def derive() -> None:  # daemon: a run that ends first does not wait for it
-            try:
-                future.set_result(load_strategy(want, Path(platformdirs.user_cache_dir(APP))))
-            except Exception as e:
-                future.set_exception(e)
-
-        if rounds:
-            threading.Thread(target=derive, name="strategy", daemon=True).start()
-        player = DemoPlayer(watch, sim, rounds=rounds, variant=variant,
-                            strategy=future, shot=shots.settled,
-                            grab=shots.grab, stop=stop,
-                            say=lambda text: print(text, flush=True))
-        box["result"] = player.run()
-    except DemoError as e:
-        box["error"] = str(e)
-    except Exception as e:  # reported by the main thread, never a silent thread death
-        box["error"] = f"{type(e).__name__}: {e}"
-    finally:
-        if sim is not None:
-            sim.close()
-        if watch is not None:
-            watch.close()
 
 
 def _collect_tickets(sim_dir: Path, out_dir: Path) -> list[Path]:
     """Copy every printed voucher (PNG and text) into the run folder."""
     kept = []
-    for src in sorted((sim_dir / "tickets").glob("ticket-*")):
-        dst = out_dir / f"voucher-{src.name.removeprefix('ticket-')}"
+    found = [("", p) for p in sorted((sim_dir / "tickets").glob("ticket-*"))] + [
+        (f"{d.name}-", p) for d in sorted(sim_dir.glob("station[0-9]"))
+        for p in sorted((d / "tickets").glob("ticket-*"))]
+    for who, src in found:
+        dst = out_dir / f"voucher-{who}{src.name.removeprefix('ticket-')}"
         with contextlib.suppress(OSError):
             shutil.copyfile(src, dst)
             kept.append(dst)
     return kept
 
 
-def _report(out_dir: Path, result: Any, shots: Shots | None, status: int) -> None:
+def _report_result(result: Any) -> None:
     from cabinet.protocol.money import fmt_money
 
+    net = sum(r.net_minor for r in result.rounds)
+    print(f"cabinet run: {len(result.rounds)} round(s) of {result.variant}, net {fmt_money(net)}; "
+          f"inserted {fmt_money(result.inserted_minor)}, voucher {result.validation_number} "
+          f"for {fmt_money(result.cashed_out_minor)}")
+
+
+def _report(out_dir: Path, result: Any, shots: Shots | None, status: int) -> None:
     if result is not None:
-        net = sum(r.net_minor for r in result.rounds)
-        print(f"cabinet run: {len(result.rounds)} round(s) of {result.variant}, net {fmt_money(net)}; "
-              f"inserted {fmt_money(result.inserted_minor)}, voucher {result.validation_number} "
-              f"for {fmt_money(result.cashed_out_minor)}")
+        _report_result(result)
     if status == 130:
         print("cabinet run: stopped (Ctrl-C); engine and UI shut down")
     print(f"output: {out_dir}")

@@ -67,6 +67,11 @@ class TableWatch:
         self._sock: socket.socket | None = None
         self._thread: threading.Thread | None = None
         self.closed = False
+        #: rounds seen dealt: snapshots where the dealer's cards appear on an empty
+        #: table (the next bet clears a finished round; counted on the reader thread,
+        #: so a round that settles at once is counted even when a waiter wakes late).
+        self.rounds_started = 0
+        self._send_lock = threading.Lock()
 
     def start(self, timeout_s: float = 10.0) -> TableWatch:
         """Connect, say hello and wait for the first snapshot.
@@ -91,7 +96,8 @@ class TableWatch:
         """Send an intent as the touch screen would (chip tables only: the default
         wiring has no chip or spot buttons)."""
         assert self._sock is not None
-        self._sock.sendall(encode(Intent(station=station, action=action, value=value)))
+        with self._send_lock:   # players of several stations may share one watch
+            self._sock.sendall(encode(Intent(station=station, action=action, value=value)))
 
     def close(self) -> None:
         self.closed = True
@@ -119,6 +125,10 @@ class TableWatch:
                         if self.on_snapshot is not None:
                             self.on_snapshot(msg, now)
                         with self._cond:
+                            if (msg.dealer.cards or msg.dealer.face_down) and (
+                                    self.snapshot is None or not (self.snapshot.dealer.cards
+                                                                  or self.snapshot.dealer.face_down)):
+                                self.rounds_started += 1
                             self.snapshot = msg
                             self._cond.notify_all()
         except (OSError, MessageError):
@@ -189,8 +199,9 @@ class SimControl:
             raise DemoError(f"sim control refused {cmd}: {reply.get('error')}")
         return reply
 
-    def press(self, action: str) -> dict[str, Any]:
-        return self({"cmd": "press", "action": action})
+    def press(self, action: str, station: int = 1) -> dict[str, Any]:
+        """Press the mock panel button ``action`` of ``station``'s panel."""
+        return self({"cmd": "press", "action": action, "station": station})
 
     def close(self) -> None:
         try:

@@ -61,3 +61,52 @@ def test_each_station_has_its_own_devices(tmp_path):
                        timeout=60)
     stations = json.loads(r.stdout)["stations"]
     assert [s["meters"]["bills_in_minor"] for s in stations] == [0, 2000, 500]
+
+
+def test_cabinet_run_stations_3_headless_three_players_each_reading_its_own_messages(tmp_path):
+    """Issue 17: `cabinet run --stations 3` without a display seats three players
+    (classic-multi, set through the operator menu, the engine restarted for the new
+    stations' devices), runs one table UI per station and plays one demo player per
+    station: each reads its own console's message after every round (never another
+    station's line, and a win says its own net win), each cashes out its own voucher
+    from its own printer, and each station's screen has its own screenshots."""
+    import os
+    import re
+    from pathlib import Path
+
+    from PIL import Image
+
+    from cabinet.protocol.money import fmt_money
+
+    root = Path(__file__).resolve().parents[2]
+    out = tmp_path / "out"
+    env = {**os.environ, "CABINET_DATA_DIR": str(tmp_path / "data"),
+           "XDG_CACHE_HOME": str(tmp_path / "cache")}
+    env.pop("DISPLAY", None)
+    env.pop("WAYLAND_DISPLAY", None)
+    proc = subprocess.run([sys.executable, "-m", "cabinet", "run", "--stations", "3", "--rounds", "2",
+                           "--size", "640x360", "--out", str(out)], cwd=root, env=env,
+                          capture_output=True, text=True, timeout=110)
+    text = proc.stdout + proc.stderr
+    assert proc.returncode == 0, text
+    assert "Traceback" not in text
+    rounds = re.findall(r"^station (\d) demo: round (\d): .* \| net (-?\$[\d.,]+), credits .* \| "
+                        r"told '(.*)'$", proc.stdout, re.M)
+    assert sorted({(s, n) for s, n, _, _ in rounds}) == [(s, n) for s in "123" for n in "12"], text
+    for station, _, net, told in rounds:
+        assert not told.startswith("Station "), (station, told)   # the table's line, not its own
+        if not net.startswith("-") and net != "$0.00":
+            assert told.endswith(f"win {net}") or told.startswith("Paid"), (station, net, told)
+        elif net.startswith("-"):
+            assert "win $" not in told, (station, net, told)
+    vouchers = re.findall(r"^station (\d) demo: voucher (\d+) for (\$[\d.,]+) printed$", proc.stdout, re.M)
+    assert sorted(s for s, _, _ in vouchers) == ["1", "2", "3"], text
+    assert len({v for _, v, _ in vouchers}) == 3
+    for who in ("", "station2-", "station3-"):
+        assert (out / f"voucher-{who}0001.txt").exists(), who
+    for n in (1, 2, 3):
+        shots = sorted(out.glob(f"station{n}-*-settled-round.png"))
+        assert shots, f"station {n}: no screenshot"
+        assert Image.open(shots[0]).size == (640, 360)
+    assert (out / "ui-station2.log").exists() and (out / "ui-station3.log").exists()
+    assert fmt_money(10_000) in text      # each inserted its own $100.00 note

@@ -49,6 +49,8 @@ class Case:
     now_ms: int = 1_000
     connected: bool = True
     show_help: bool = False
+    own_station: int | None = None
+    clock: str = ""
 
 
 def classic(**kw: object) -> Snapshot:
@@ -60,7 +62,8 @@ def classic(**kw: object) -> Snapshot:
 
 
 def multi(**kw: object) -> Snapshot:
-    base: dict[str, object] = dict(seq=20, mode="betting", variant="classic-multi", variant_name="Classic BlackJack",
+    base: dict[str, object] = dict(seq=20, mode="betting", variant="classic-multi",
+                                   variant_name="Classic BlackJack (multi-player table)",   # RULES.md's name
                                    table_texts=TEXTS, help_lines=HELP[:6], chip_values_minor=CHIPS,
                                    min_bet_minor=100, max_bet_minor=50_000, spots_per_station=1)
     base.update(kw)
@@ -428,6 +431,13 @@ CASES: list[Case] = [
     Case("overlay_tilt_station", _overlay("tilt", "900 Engine fault; Station 3: 402 Printer cover open",
                                           mode="tilt")),
     Case("attract", ATTRACT, now_ms=3_500),
+    Case("attract_multi_player", msgspec.structs.replace(  # issue 17: the long name, clear of the shoe
+        ATTRACT, variant="classic-multi", variant_name="Classic BlackJack (multi-player table)"),
+        now_ms=4_200, clock="16:05"),
+    # issue 17: each station's own screen (its spots, meters and buttons large, the others small)
+    Case("own_station_2_play_split", MULTI_PLAY, own_station=2, clock="21:47"),
+    Case("own_station_1_settled", MULTI_SETTLED, own_station=1, clock="21:48"),
+    Case("own_station_3_betting", MULTI_BETTING, own_station=3, clock="09:05"),
     Case("maintenance", MAINT),
     Case("maintenance_settings", MAINT_SETTINGS),
     Case("maintenance_ram_clear", MAINT_RAM_CLEAR),

@@ -20,7 +20,7 @@ def draw_panel(p: Painter, title: str, lines: list[str], accent: tuple[int, ...]
                *, dim: bool = True, big: str | None = None) -> None:
     """A centred modal panel: title bar in ``accent``, optional big line, then ``lines``."""
     L = p.L
-    if dim:
+    if dim and not p.dimmed:
         p.fill_rect((0, 0, L.lw, L.lh), theme.OVERLAY_DIM)
         # letterbox margins too
         if L.ox or L.oy:
@@ -33,6 +33,7 @@ def draw_panel(p: Painter, title: str, lines: list[str], accent: tuple[int, ...]
     h = 150 + (110 if big else 0) + 46 * len(wrapped) + 40
     r = pygame.Rect(0, 0, w, h)
     r.center = (L.lw // 2, L.lh // 2)
+    p.drawn_panel = L.rect(r.inflate(8, 24))       # its pixels, shadow included (issue 17)
     pulse = 0.5 + 0.5 * math.sin(now_ms / 300)
     edge = tuple(int(c * (0.75 + 0.25 * pulse)) for c in accent[:3])
     p.fill_rect(r.move(0, 8), (0, 0, 0, 120), radius=26)

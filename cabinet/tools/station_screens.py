@@ -1,0 +1,219 @@
+"""``cabinet run --stations N``: one table screen per station (issue 17).
+
+Owns: setting the journal's game to seat ``N`` players (through the operator
+menu, as an attendant would: ``ensure_stations``), where the station windows
+sit when they share one display (``tile_positions``), each station's UI
+command line (``ui_command``) and, headless, the demo players of every
+station playing the one table together (``run_demos``). The processes
+themselves are started and stopped by ``cabinet.tools.launcher``. Nothing
+here imports pygame.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from concurrent.futures import Future
+from pathlib import Path
+from typing import Any
+
+#: The station windows' size on one shared display (two columns fit 1920x1080).
+TILE_SIZE = (960, 540)
+#: The variant that seats more than one player (RULES.md: ``classic-multi``, 1-3 seats).
+MULTI_VARIANT = "classic-multi"
+
+
+def tile_positions(count: int, width: int, height: int, columns: int = 2) -> list[tuple[int, int]]:
+    """Top-left corners (pixels) of ``count`` windows of ``width`` x ``height`` tiled
+    left to right, then top to bottom, ``columns`` to a row (station 1 top left).
+
+    Raises:
+        ValueError: ``count`` not 1-3 or a size not positive.
+    """
+    if not 1 <= count <= 3 or width <= 0 or height <= 0:
+        raise ValueError(f"tile {count} windows of {width}x{height}: expected 1-3 positive-sized windows")
+    cols = max(1, min(columns, count))
+    return [((i % cols) * width, (i // cols) * height) for i in range(count)]
+
+
+def ui_command(python: str, sock: Path, station: int, count: int, size: str, frames: Path,
+               sim_sock: Path | None) -> list[str]:
+    """The ``python -m ui`` command line of station ``station``'s screen (of ``count``):
+    its own station for keys and touches; with several stations, its own-station
+    layout (``--own-station``: its spots, meters and buttons large, the others small)."""
+    argv = [python, "-m", "ui", "--socket", str(sock), "--size", size,
+            "--screenshot-dir", str(frames), "--station", str(station)]
+    if count > 1:
+        argv.append("--own-station")
+    if sim_sock is not None:
+        argv += ["--sim-socket", str(sim_sock)]
+    else:
+        argv.append("--no-sound")
+    return argv
+
+
+def ensure_stations(sock: Path, sim_sock: Path, stations: int, say: Callable[[str], None]) -> bool:
+    """Make the engine's game seat ``stations`` players, by the operator menu.
+
+    Leaves whatever an earlier run left open first (``DemoPlayer.tidy_up``);
+    more than one station switches the game to ``classic-multi`` (the only
+    variant with several seats). Returns True when the settings changed: the
+    engine must then be restarted, as after a settings change on the cabinet,
+    to open the new stations' devices.
+
+    Raises:
+        DemoError: the menu refused (a station being removed still holds
+            credits) or the table did not answer.
+        OSError: the engine's sockets cannot be reached.
+    """
+    from cabinet.tools.demo_player import DemoPlayer
+    from cabinet.tools.table_client import SimControl, TableWatch
+
+    watch = TableWatch(sock, name="station-setup").start()
+    sim = SimControl(sim_sock)
+    try:
+        snap = watch.snapshot
+        assert snap is not None
+        if len(snap.stations) == stations:
+            return False
+        player = DemoPlayer(watch, sim, rounds=0, say=say)
+        player.tidy_up()
+        variant = MULTI_VARIANT if stations > 1 else player.snap.variant
+        player.switch_variant(variant, stations)
+        watch.wait_for(lambda s: len(s.stations) == stations, 5.0, f"{stations} station(s)")
+        return True
+    finally:
+        sim.close()
+        watch.close()
+
+
+def station_count(sock: Path) -> int:
+    """How many stations the engine's table has now (from its snapshot).
+
+    Raises:
+        DemoError, OSError: the engine did not answer.
+    """
+    from cabinet.tools.table_client import TableWatch
+
+    watch = TableWatch(sock, name="station-count").start()
+    try:
+        assert watch.snapshot is not None
+        return max(1, len(watch.snapshot.stations))
+    finally:
+        watch.close()
+
+
+def run_demo(sock: Path, sim_sock: Path, rounds: int, variant: str | None,
+             shot: Callable[[str], Any], grab: Callable[[str, str], Any],
+             stop: threading.Event, box: dict[str, Any]) -> None:
+    """One station: the demo player plays ``rounds`` rounds (switching the game to
+    ``variant`` first), cashes out and tours the menu; ``box["result"]`` gets its
+    ``DemoResult``, or ``box["error"]`` why it failed."""
+    from cabinet.tools.demo_player import DemoPlayer
+    from cabinet.tools.table_client import DemoError, SimControl, TableWatch
+
+    watch = sim = None
+    try:
+        watch = TableWatch(sock, authenticate=True).start()
+        sim = SimControl(sim_sock)
+        want = variant or watch.snapshot.variant  # type: ignore[union-attr]
+        future = strategy_future(want) if rounds else Future()
+        player = DemoPlayer(watch, sim, rounds=rounds, variant=variant,
+                            strategy=future, shot=shot, grab=grab, stop=stop,
+                            say=lambda text: print(text, flush=True))
+        box["result"] = player.run()
+    except DemoError as e:
+        box["error"] = str(e)
+    except Exception as e:  # reported by the main thread, never a silent thread death
+        box["error"] = f"{type(e).__name__}: {e}"
+    finally:
+        if sim is not None:
+            sim.close()
+        if watch is not None:
+            watch.close()
+
+
+def strategy_future(variant: str) -> Future[Any]:
+    """The exact basic strategy of ``variant``, derived (or read from the cache) on a
+    daemon thread: a run that ends first does not wait for it."""
+    import platformdirs
+
+    from cabinet.shell.paths import APP
+    from cabinet.tools.demo_strategy import load_strategy
+
+    future: Future[Any] = Future()
+
+    def derive() -> None:
+        try:
+            future.set_result(load_strategy(variant, Path(platformdirs.user_cache_dir(APP))))
+        except Exception as e:
+            future.set_exception(e)
+
+    threading.Thread(target=derive, name="strategy", daemon=True).start()
+    return future
+
+
+def run_demos(sock: Path, sim_sock: Path, count: int, rounds: int,
+              shots: list[Callable[[str], Any]], grabs: list[Callable[[str, str], Any]],
+              stop: threading.Event, box: dict[str, Any], strategy: Future[Any]) -> None:
+    """Headless ``--stations N``: one demo player per station plays the one table.
+
+    Station 1's player leaves what an earlier run left open; then every player
+    inserts its own note and plays ``rounds`` rounds at its own station (its own
+    panel, acceptor, printer and console message, read from one shared
+    authenticated ``TableWatch``: the engine takes four displays, three of them
+    the station screens); then each cashes out in turn (one printer prints at a
+    time) and station 1's player tours the operator menu. ``box["result"]`` gets
+    station 1's ``DemoResult`` and ``box["results"]`` every station's; on failure
+    ``box["error"]`` says why.
+    """
+    from cabinet.tools.demo_player import DemoPlayer
+    from cabinet.tools.table_client import DemoError, SimControl, TableWatch
+
+    watch = sim = None
+    try:
+        watch = TableWatch(sock, authenticate=True).start()
+        sim = SimControl(sim_sock)
+        lock = threading.Lock()
+
+        def say_for(n: int) -> Callable[[str], None]:
+            def say(text: str) -> None:
+                with lock:   # one whole line at a time: the players print from threads
+                    print(f"station {n} {text}", flush=True)
+            return say
+
+        players = [DemoPlayer(watch, sim, rounds=rounds, strategy=strategy, station_no=n,
+                              shot=shots[n - 1], grab=grabs[n - 1], stop=stop, say=say_for(n))
+                   for n in range(1, count + 1)]
+        players[0].tidy_up()
+        errors: list[str] = []
+
+        def play(p: DemoPlayer) -> None:
+            try:
+                p.play_rounds()
+            except Exception as e:   # reported below, never a silent thread death
+                errors.append(f"station {p.station_no}: {type(e).__name__}: {e}")
+                stop.set()
+
+        threads = [threading.Thread(target=play, args=(p,), name=f"demo-{p.station_no}", daemon=True)
+                   for p in players]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        if errors:
+            raise DemoError("; ".join(errors))
+        for p in reversed(players):
+            p.cash_out()
+        players[0].maintenance_tour()
+        box["results"] = [p.result for p in players]
+        box["result"] = players[0].result
+    except DemoError as e:
+        box["error"] = str(e)
+    except Exception as e:
+        box["error"] = f"{type(e).__name__}: {e}"
+    finally:
+        if sim is not None:
+            sim.close()
+        if watch is not None:
+            watch.close()

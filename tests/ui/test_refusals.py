@@ -1,0 +1,63 @@
+"""Issue 17: every refused press gets a message on the table, in the player's words."""
+
+from __future__ import annotations
+
+import msgspec
+import pygame
+import pytest
+
+from cabinet.protocol.ipc import Cue
+from cabinet.protocol.snapshot import StationView
+from tests.ui.fixtures import ATTRACT, CLASSIC_BETTING, CLASSIC_INSURANCE, MULTI_TOLD_WHY
+from ui.app import App
+from ui.refusals import SHOW_MS, refusal_text
+from ui.widgets import Painter
+
+
+def test_refusal_lines_say_the_minimum_the_maximum_and_what_insurance_costs() -> None:
+    """Issue 17: the minimum bet, the table maximum, the credits short and the insurance
+    cost, from the snapshot the player sees."""
+    assert refusal_text(MULTI_TOLD_WHY, 1, "deal") == "Minimum bet $5.00: add chips, then Deal"
+    assert refusal_text(MULTI_TOLD_WHY, 3, "deal") == "Place a bet first: minimum $5.00"
+    at_max = msgspec.structs.replace(CLASSIC_BETTING, stations=[
+        msgspec.structs.replace(CLASSIC_BETTING.stations[0], bet_minor=10_000)])
+    assert refusal_text(at_max, 1, "bet_up", "no such spot, or over the maximum") == "Table maximum $100.00"
+    broke = msgspec.structs.replace(CLASSIC_INSURANCE, stations=[
+        msgspec.structs.replace(CLASSIC_INSURANCE.stations[0], credits_minor=100)])
+    assert refusal_text(broke, 1, "insure") == "Insurance costs $2.50: not enough credits"
+    assert refusal_text(ATTRACT, 1, "cash_out") == "No credits to cash out"
+    assert refusal_text(CLASSIC_BETTING, 2, "deal") == "Not available now"      # no such station
+
+
+def _said(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    said: list[str] = []
+    real = Painter.text
+
+    def text(self: Painter, s: str, *a: object, **k: object) -> pygame.Rect:
+        said.append(s)
+        return real(self, s, *a, **k)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(Painter, "text", text)
+    return said
+
+
+@pytest.mark.parametrize("snap", [MULTI_TOLD_WHY, ATTRACT], ids=["table", "attract"])
+def test_a_refused_cue_shows_on_the_station_then_goes(monkeypatch: pytest.MonkeyPatch, snap: object) -> None:
+    """Issue 17: the engine's ``refused`` cue puts the line on the station's console
+    (the invitation in attract) for ``SHOW_MS``, then the loop redraws without it."""
+    said = _said(monkeypatch)
+    now = [0]
+    app = App(pygame.Surface((1280, 720)), None, clock_ms=lambda: now[0])
+    app.feed([snap], 0)
+    app.step(0)
+    st: StationView = snap.stations[0]  # type: ignore[attr-defined]
+    app.feed([Cue(name="refused", station=st.station, data={"action": "deal", "reason": "not legal"})], 10)
+    said.clear()
+    app.step(0)
+    line = refusal_text(snap, st.station, "deal")  # type: ignore[arg-type]
+    assert line in said
+    assert app.frame_interval_ms(20) is not None      # a frame is due to take it away
+    now[0] = SHOW_MS + 50
+    said.clear()
+    app.step(0)
+    assert app.frames >= 3 and line not in said and not app.refusals
