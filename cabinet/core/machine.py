@@ -66,6 +66,7 @@ from cabinet.core.play import PlayMixin
 from cabinet.core.records import RecallEntry, VoucherRecord
 from cabinet.core.settings import GameSettings
 from cabinet.core.state import CabinetState, MaintState, StationState
+from cabinet.core.tito import TitoMixin
 from cabinet.game import GameError, Round, RuleSet, StateError
 
 BETTING_ACTIONS = frozenset({"bet_up", "bet_down", "chip", "place", "undo", "clear", "rebet",
@@ -117,7 +118,8 @@ def new_state(settings: GameSettings | None = None) -> CabinetState:
                         stations=[StationState(station=n) for n in range(1, settings.stations + 1)])
 
 
-class Cabinet(BettingMixin, PlayMixin, CashOutMixin, MoneyInMixin, DoorsMixin, HostMixin):
+class Cabinet(BettingMixin, PlayMixin, CashOutMixin, MoneyInMixin, DoorsMixin, HostMixin,
+              TitoMixin):
     """The cabinet core.
 
     Args:
@@ -184,7 +186,7 @@ class Cabinet(BettingMixin, PlayMixin, CashOutMixin, MoneyInMixin, DoorsMixin, H
             return "door_open"
         if s.faults or s.audit_failed or (len(s.stations) == 1 and s.stations[0].faults):
             return "tilt"
-        if s.printing is not None:
+        if s.printing is not None or self._awaiting_validation():
             return "cash_out"
         if s.needs_config:
             return "needs_config"

@@ -206,6 +206,8 @@ class MoneyInMixin(CabinetBase):
         return self.s.wall_s - (self.s.clock_adjust_s - rec.clock_adjust_s) > rec.expires_wall_s
 
     def _on_voucher_escrow(self, ev: VoucherEscrowed, out: list[Effect]) -> None:
+        if self._hold_ticket(ev, out):          # issue 14: the casino host decides
+            return
         reason = self._voucher_refusal(self.station(ev.station), ev.record)
         if reason is not None:
             self.tell_refusal(self.station(ev.station), "Voucher refused", reason)
@@ -222,6 +224,8 @@ class MoneyInMixin(CabinetBase):
     def _on_voucher_stacked(self, ev: VoucherStacked, out: list[Effect]) -> None:
         st = self.station(ev.station)
         rec = ev.record
+        if self._host_ticket_stacked(ev, out):   # issue 14: redeemed by the host
+            return
         if self._seen_txn(ev.txn):
             out.append(Journal("voucher_repeat_ignored", ev.station, 0, {"txn": ev.txn}))
             return
@@ -252,3 +256,4 @@ class MoneyInMixin(CabinetBase):
             data["reason"] = reason                 # why we handed it back (issue 10.2)
             del self._returning[ev.station]
         out.append(Journal("note_returned", ev.station, 0, data))
+        self._host_ticket_returned(ev.station, ev.txn, out)
