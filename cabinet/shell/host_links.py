@@ -64,7 +64,8 @@ class HostLinks:
         for n in stations:
             sas = self.stations.get(n)
             out.append(HostLinkConfigured(n, sas.address if sas else 0, sas.port if sas else "",
-                                          wall_s))
+                                          wall_s, sas.validation if sas else "none",
+                                          float(sas.validation_timeout_s) if sas else 10.0))
         return out
 
     def wall_clock(self) -> tuple[int, int, int, int, int, int]:

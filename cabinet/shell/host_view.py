@@ -46,12 +46,16 @@ class SasStation:
         address: SAS address 1..127.
         asset_number: the casino's asset number (0..2^32-1).
         accounting_denomination_minor: minor units per SAS credit (default 1 = $0.01).
+        validation: ``"none"`` or ``"system"`` (issue 14, config ``[sas] validation``).
+        validation_timeout_s: how long a ticket waits for the host, seconds.
     """
 
     port: str
     address: int = 1
     asset_number: int = 0
     accounting_denomination_minor: int = 1
+    validation: str = "none"
+    validation_timeout_s: int = 10
 
 
 def machine_info(variant: str, max_bet_minor: int, denom_minor: int) -> MachineInfo:
