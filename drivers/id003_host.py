@@ -569,11 +569,13 @@ class Id003Host:
                 return
             event = BillEscrowed(txn_id, self._sequence, value, code)
             number_or_none = None
-        try:
-            decision = yield Decide(event)
-        except Exception:
-            log.exception("decide callback raised; returning the item")
-            decision = EscrowDecision.RETURN
+        decision = yield from self._ask(event)
+        while decision is EscrowDecision.HOLD:
+            # issue 14: the engine waits for the casino host; keep the item in escrow
+            # (HOLD restarts the acceptor's escrow timer) and ask again.
+            yield from self._try_command(c.hold(), "HOLD")
+            yield Sleep()
+            decision = yield from self._ask(event)
         if decision is EscrowDecision.STACK:
             self.txn = Transaction(
                 txn_id, self._sequence, value, number_or_none, Phase.STACK_SENT
@@ -584,6 +586,15 @@ class Id003Host:
                 txn_id, self._sequence, value, number_or_none, Phase.RETURN_SENT
             )
             yield from self._try_command(c.return_bill(), "RETURN")
+
+    def _ask(self, event: BillEscrowed | VoucherEscrowed) -> _Steps:
+        """``Decide`` once; a callback that raises returns the item."""
+        try:
+            decision = yield Decide(event)
+        except Exception:
+            log.exception("decide callback raised; returning the item")
+            decision = EscrowDecision.RETURN
+        return decision
 
     def _same_item(self, txn: Transaction, frame: c.Frame) -> bool:
         """The escrowed item is the one ``txn`` was journaled for (value or number)."""

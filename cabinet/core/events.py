@@ -193,12 +193,13 @@ class DisplayChanged(Event):
 #: The host commands ``HostCommanded.name`` may carry (SAS long polls 0x01, 0x02, 0x06,
 #: 0x07, 0x08, 0x0A, 0x0B, 0x7F, 0x94; drivers/sas/egm_view.py ``HostCommand``), and the
 #: ticket ones (issue 14): ``validation_number`` (0x58), ``redeem_ticket`` (0x71),
-#: ``set_ticket_data`` (0x7C/0x7D), ``set_extended_validation_status`` (0x7B).
+#: ``set_ticket_data`` (0x7C/0x7D), ``set_extended_validation_status`` (0x7B),
+#: ``handpay_reset_to_credit_meter`` (0xA8, refused: the operator allows no such reset).
 HOST_COMMANDS = frozenset({
     "shut_down", "start_up", "enable_bill_acceptor", "disable_bill_acceptor",
     "configure_bill_denominations", "enter_maintenance_mode", "exit_maintenance_mode",
     "set_clock", "remote_handpay_reset", "validation_number", "redeem_ticket",
-    "set_ticket_data", "set_extended_validation_status"})
+    "set_ticket_data", "set_extended_validation_status", "handpay_reset_to_credit_meter"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -216,6 +217,10 @@ class HostCommanded(Event):
             0x01 restricted / 0x02 non-restricted promotional, 0x80-0x8F rejected
             with a reason).
         ticket_data: ``set_ticket_data``: what to print on tickets.
+        ref_id: ``validation_number``: the cash-out it answers (``cashout_id``);
+            ``redeem_ticket``: the ticket (``ticket_id``); 0: not given.
+        control: ``set_extended_validation_status``: ``(control_mask, status_bits,
+            cashable_expiration_days, restricted_expiration_days)`` as sent (0x7B).
     """
 
     station: int
@@ -226,6 +231,8 @@ class HostCommanded(Event):
     amount_minor: int = 0
     transfer_code: int = -1
     ticket_data: TicketData | None = None
+    ref_id: int = 0
+    control: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -155,10 +155,10 @@ class HostMixin(CabinetBase):
         elif ev.name == "redeem_ticket":             # issue 14: 0x71
             result = self._on_redeem(st, ev, out)
             data.update(transfer_code=ev.transfer_code, amount_minor=ev.amount_minor)
-        elif ev.name == "set_ticket_data":           # issue 14: 0x7C / 0x7D
-            data.update(self._on_ticket_data(st, ev))
-        elif ev.name == "set_extended_validation_status":
-            result = "noted"                         # 0x7B: nothing it controls is ours
+        elif ev.name in ("set_ticket_data", "set_extended_validation_status"):
+            data.update(self._on_ticket_data(st, ev))  # issue 14: 0x7D / 0x7C / 0x7B
+        elif ev.name == "handpay_reset_to_credit_meter":
+            result = "refused: the operator allows no handpay reset to the credit meter"
         else:                                        # remote_handpay_reset
             result = self._host_handpay_reset(st.station, out)
         out.append(Journal("host_command", st.station, 0, {

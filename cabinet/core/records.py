@@ -59,6 +59,12 @@ class TicketData(msgspec.Struct, kw_only=True, frozen=True):
             ``voucher_expiry_days``).
         location, address1, address2: printed on the ticket in place of the venue
             name (``""``: not set, the settings' ``venue_name`` is printed).
+        restricted_title, debit_title: 0x7C ticket titles (kept, not printed: the
+            cabinet prints cashable tickets only).
+        validation_status: the 0x7B status bits in effect (bit 0 printer as cash-out
+            device, bit 5 ticket redemption; ``drivers.sas.tito_codes``).
+        cashable_expiration_days, restricted_expiration_days: 0x7B expirations (0:
+            not set).
     """
 
     host_id: int = 0
@@ -66,6 +72,11 @@ class TicketData(msgspec.Struct, kw_only=True, frozen=True):
     location: str = ""
     address1: str = ""
     address2: str = ""
+    restricted_title: str = ""
+    debit_title: str = ""
+    validation_status: int = 0
+    cashable_expiration_days: int = 0
+    restricted_expiration_days: int = 0
 
 
 class RecallEntry(msgspec.Struct, kw_only=True, frozen=True):

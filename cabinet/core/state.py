@@ -58,7 +58,7 @@ class TicketIn(msgspec.Struct, kw_only=True):
             said redeem: stacking), or final: ``redeemed`` / ``returned``.
         since_ms: ``now_ms`` when it was held (the timeout counts from it).
         result: the final status (protocol-neutral; the link maps it to 0x71's
-            status code): ``redeemed``, ``rejected_by_host``, ``timeout``,
+            status code): ``redeemed``, ``rejected_by_host``, ``number_mismatch``, ``timeout``,
             ``link_down``, ``credit_limit``, ``not_valid_function``, ``unable_now``;
             ``""`` while not final.
         transfer_code: the host's 0x71 transfer code (-1 before it answered).

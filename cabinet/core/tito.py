@@ -28,6 +28,8 @@ the cabinet keeps no promotional credit meters.
 
 from __future__ import annotations
 
+import msgspec
+
 from cabinet.core.base import CabinetBase
 from cabinet.core.effects import (
     Effect,
@@ -41,7 +43,7 @@ from cabinet.core.effects import (
     StackNote,
 )
 from cabinet.core.events import HostCommanded, VoucherEscrowed, VoucherStacked
-from cabinet.core.records import TicketData, VoucherRecord
+from cabinet.core.records import VoucherRecord
 from cabinet.core.state import PendingCashout, PrintingState, StationState, TicketIn
 from cabinet.protocol.money import fmt_money
 
@@ -53,6 +55,9 @@ HOST_REJECTS = {0x80: "refused by the casino host", 0x81: "not a valid ticket",
                 0x84: "already redeemed", 0x85: "expired",
                 0x86: "ticket information not available", 0x87: "amount does not match",
                 0x88: "over the redemption limit - see attendant"}
+#: The 0x7B status bits the cabinet can have set: printer as cash-out device (bit 0),
+#: ticket redemption (bit 5) (``drivers.sas.tito_codes.VS_SUPPORTED``).
+VALIDATION_STATUS_SUPPORTED = 0x0001 | 0x0020
 HOST_OFFLINE = "host offline"
 NO_ANSWER = "no answer from the casino host"
 PROMO_REFUSED = "promotional tickets not taken here"
@@ -93,7 +98,7 @@ class TitoMixin(CabinetBase):
     def _on_validation_number(self, st: StationState, ev: HostCommanded,
                               out: list[Effect]) -> str:
         p = st.host.pending_cashout
-        if p is None:
+        if p is None or (ev.ref_id and ev.ref_id != p.cashout_id):
             return "refused: no cash-out waiting for validation"
         vn = ev.validation_number
         if not vn:
@@ -106,7 +111,7 @@ class TitoMixin(CabinetBase):
             return "refused: not 18 digits"
         s, settings, td = self.s, self.s.settings, st.host.ticket_data
         st.host.pending_cashout = None
-        days = td.expiration_days or settings.voucher_expiry_days
+        days = td.expiration_days or td.cashable_expiration_days or settings.voucher_expiry_days
         record = VoucherRecord(
             validation_number=vn, sequence=p.sequence, amount_minor=p.amount_minor,
             station=st.station, issued_wall_s=s.wall_s,
@@ -122,10 +127,22 @@ class TitoMixin(CabinetBase):
         return "printing"
 
     def _on_ticket_data(self, st: StationState, ev: HostCommanded) -> dict[str, object]:
-        td = ev.ticket_data or TicketData()
+        """0x7D/0x7C (``ticket_data``: the whole record as the link merged it) or 0x7B
+        (``control``): journaled, printed on the next tickets."""
+        td = st.host.ticket_data
+        if ev.name == "set_extended_validation_status" and len(ev.control) == 4:
+            mask, bits, cash_days, restricted_days = ev.control
+            status = ((td.validation_status & ~mask) | (bits & mask)) \
+                & VALIDATION_STATUS_SUPPORTED & 0xFFFF
+            td = msgspec.structs.replace(
+                td, validation_status=status,
+                cashable_expiration_days=cash_days or td.cashable_expiration_days,
+                restricted_expiration_days=restricted_days or td.restricted_expiration_days)
+        elif ev.ticket_data is not None:
+            td = ev.ticket_data
         st.host.ticket_data = td
-        return {"location": td.location, "address1": td.address1, "address2": td.address2,
-                "expiration_days": td.expiration_days, "host_id": td.host_id}
+        out: dict[str, object] = msgspec.to_builtins(td)
+        return out
 
     # -- redemption through the host (0x67 / 0x70 / 0x71 / 0x68) -------------------------
 
@@ -163,10 +180,10 @@ class TitoMixin(CabinetBase):
 
     def _on_redeem(self, st: StationState, ev: HostCommanded, out: list[Effect]) -> str:
         t = st.host.ticket_in
-        if t is None or t.status != "held":
+        if t is None or t.status != "held" or (ev.ref_id and ev.ref_id != t.ticket_id):
             return "refused: no ticket waiting for the host"
         if ev.validation_number and ev.validation_number != t.validation_number:
-            self._ticket_back(st, "rejected_by_host", "not a valid ticket", out, ev.transfer_code)
+            self._ticket_back(st, "number_mismatch", "not a valid ticket", out, ev.transfer_code)
             return "refused: another ticket's number"
         code = ev.transfer_code
         if code in (RESTRICTED_PROMO, NONRESTRICTED_PROMO):

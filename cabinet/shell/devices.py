@@ -21,11 +21,13 @@ import concurrent.futures
 import datetime as dt
 import logging
 import threading
+import time
 from collections.abc import Callable
 from typing import Any
 
 from cabinet.core.effects import (
     Effect,
+    HoldNote,
     PollDevices,
     PrintVoucher,
     ReturnNote,
@@ -65,6 +67,12 @@ JOURNAL_WAIT_S = 5.0
 #: the acceptor's own escrow timing (protocols.md 1.8: it auto-returns after ~10 s,
 #: and decide "within a few seconds"); past it the note goes back.
 DECIDE_WAIT_S = 2.0
+#: Issue 14: a ticket held for the casino host: how long one re-ask waits for the
+#: engine's stack/return before the driver refreshes the HOLD (ID-003 HOLD must be
+#: refreshed within ~10 s, protocols.md 1.3), and the longest hold at all (past the
+#: longest ``[sas] validation_timeout_s``; the engine's own timer returns it first).
+HOLD_ASK_S = 1.0
+HOLD_MAX_S = 65.0
 #: How often the printer's status is read while idle.
 PRINTER_WATCH_S = 2.0
 
@@ -155,6 +163,9 @@ class DriverDevices:
         (issue 11.10); a late "stack" for this or an older escrow is ignored.
         """
         assert self.post is not None
+        d = self._decision
+        if d.hold and d.txn == esc.transaction_id:          # issue 14: asked again
+            return self._held(esc.transaction_id)
         self._decision.reset(esc.transaction_id)
         if isinstance(esc, dev.VoucherEscrowed):
             event: Event = VoucherEscrowed(self.station, esc.validation_number, None,
@@ -168,7 +179,23 @@ class DriverDevices:
                         esc.transaction_id, DECIDE_WAIT_S)
             self._decision.reset("")
             return dev.EscrowDecision.RETURN
+        if self._decision.hold and not self._decision.decided.is_set():
+            log.info("escrow %s: held for the casino host", esc.transaction_id)
+            return dev.EscrowDecision.HOLD
         return dev.EscrowDecision.STACK if self._decision.stack else dev.EscrowDecision.RETURN
+
+    def _held(self, txn: str) -> dev.EscrowDecision:
+        """A held ticket asked about again: the engine's answer if it came within
+        ``HOLD_ASK_S``, else HOLD (and RETURN past ``HOLD_MAX_S``)."""
+        d = self._decision
+        if d.decided.wait(HOLD_ASK_S):
+            return dev.EscrowDecision.STACK if d.stack else dev.EscrowDecision.RETURN
+        if time.monotonic() - d.since > HOLD_MAX_S:
+            log.warning("escrow %s: held %.0f s without an answer, returning it", txn,
+                        HOLD_MAX_S)
+            d.reset("")
+            return dev.EscrowDecision.RETURN
+        return dev.EscrowDecision.HOLD
 
     def _credit(self, ev: dev.BillVended | dev.VoucherVended | dev.PulseTrainCounted) -> None:
         """Credit point: returns only once the engine committed the credit."""
@@ -264,8 +291,13 @@ class DriverDevices:
         if isinstance(effect, StackNote) and effect.station == self.station:
             self._decision.stack = effect.txn in ("", self._decision.txn) \
                 and bool(self._decision.txn)
+            self._decision.decided.set()
         elif isinstance(effect, ReturnNote) and effect.station == self.station:
             self._decision.stack = False
+            self._decision.decided.set()
+        elif isinstance(effect, HoldNote) and effect.station == self.station:
+            self._decision.hold = effect.txn in ("", self._decision.txn) \
+                and bool(self._decision.txn)
         elif isinstance(effect, SetLamps) and effect.station == self.station:
             d.lamps.set_lamps(self._lamps_for(effect.actions))
         elif isinstance(effect, SetAcceptor) and effect.station == self.station:
@@ -394,14 +426,22 @@ class DriverDevices:
 
 
 class EscrowOutcome:
-    """The engine's answer to the escrow in progress (one at a time per acceptor)."""
+    """The engine's answer to the escrow in progress (one at a time per acceptor):
+    ``stack``, ``hold`` (issue 14: held for the casino host), ``decided`` (a stack or
+    return came, set on the loop thread), ``since`` (monotonic start of the escrow)."""
 
     def __init__(self) -> None:
         self.stack = False
+        self.hold = False
         self.txn = ""
+        self.decided = threading.Event()
+        self.since = 0.0
 
     def reset(self, txn: str) -> None:
         """A new escrow ``txn`` ("" for none) waits: no answer yet."""
         self.stack = False
+        self.hold = False
         self.txn = txn
+        self.decided = threading.Event()
+        self.since = time.monotonic()
 
