@@ -58,12 +58,16 @@ class HandpayInfo:
         handpay_id: the engine's id for this handpay (0 when it has none): a changed
             value is a new handpay even when amount, kind and level repeat, so the
             link announces 0x51 again.
+        credit_reset_allowed: the operator allows this handpay to be reset to the
+            credit meter (0x1B reset ID 1, nCompass ``LongPoll1BMessage.cpp``: "1 credit
+            meter reset available"; 0xA8 method 01 is then accepted).
     """
 
     amount_credits: int
     kind: str = "cancelled_credits"
     level: int = 0
     handpay_id: int = 0
+    credit_reset_allowed: bool = False
 
 
 @dataclass(frozen=True, slots=True)
