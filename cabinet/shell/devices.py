@@ -334,7 +334,7 @@ class DriverDevices:
             sequence=r.sequence,
             issued_at=dt.datetime.fromtimestamp(r.issued_wall_s),
             expires_at=dt.datetime.fromtimestamp(r.expires_wall_s),
-            venue=r.venue, machine_number=r.machine_number)
+            venue=r.venue, machine_number=r.machine_number, address_lines=r.address_lines)
         with self._printing:
             try:
                 result = self.drivers.printer.print_voucher(voucher).value
