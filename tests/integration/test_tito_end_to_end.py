@@ -1,0 +1,205 @@
+"""Issue 14 "Done when": tickets through the casino host, the engine as a real process on
+real ptys, the host twin's link polling it. Here the test itself plays the casino's
+ticket system over the twin's raw long polls (``SasHost.send``: 0x57, 0x58, 0x70, 0x71),
+so every byte the cabinet answers is checked as a management system reads it."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+import pytest
+
+from drivers.sas import tito_codes as tc
+from drivers.sas import tito_wire as tw
+from drivers.sas.host_codec import DataReply
+from drivers.sim.sas_host import SasHost
+
+from .crash_harness import EngineProc
+from .test_sas_end_to_end import _credit, seen, wait_for
+
+pytestmark = pytest.mark.timeout(180)
+
+VN16 = "1234567890123456"
+SYSTEM_ID = 7
+
+
+def system_config(tmp_path: Path, timeout_s: int = 10) -> Path:
+    cfg = tmp_path / "cabinet.toml"
+    cfg.write_text(f'[sas]\nvalidation = "system"\nvalidation_timeout_s = {timeout_s}\n')
+    return cfg
+
+
+def start_floor(tmp_path: Path, timeout_s: int = 10) -> tuple[SasHost, EngineProc]:
+    host = SasHost([1], directory=tmp_path / "host", db_path=tmp_path / "host.sqlite3",
+                   poll_interval_s=0.05, meter_interval_s=0.5, link_down_s=2.0)
+    proc = EngineProc(tmp_path, extra_args=["--config", str(system_config(tmp_path, timeout_s)),
+                                            "--sas-port", host.tty(1), "--sas-address", "1"])
+    proc.start()
+    wait_for(lambda: host.link_up(1), 20, "the host link")
+    wait_for(lambda: (proc.snapshot or {}).get("stations", [{}])[0].get("host_link") == "online",
+             20, "HOST ONLINE at the table")
+    return host, proc
+
+
+@pytest.fixture
+def floor(tmp_path):
+    host, proc = start_floor(tmp_path)
+    try:
+        yield host, proc
+    finally:
+        proc.stop()
+        host.close()
+
+
+def data(reply: object) -> bytes:
+    assert isinstance(reply, DataReply), reply
+    return reply.data
+
+
+def pending_cashout(host: SasHost) -> tuple[int, int]:
+    return tw.parse_pending_cashout(data(host.send(1, 0x57)))
+
+
+def ticket_in_escrow(host: SasHost) -> tw.TicketReply:
+    return tw.parse_ticket_reply(data(host.send(1, 0x70)), 0x70)
+
+
+def redeem(host: SasHost, code: int, amount: int, number: str) -> tw.TicketReply:
+    return tw.parse_ticket_reply(data(host.send(1, 0x71, tw.redeem_request(code, amount, number))),
+                                 0x71)
+
+
+def status_query(host: SasHost) -> tw.TicketReply:
+    return tw.parse_ticket_reply(data(host.send(1, 0x71, tw.STATUS_QUERY)), 0x71)
+
+
+def station(proc: EngineProc) -> dict:
+    return proc.snapshot["stations"][0]
+
+
+def cash_out_to_validation(host: SasHost, proc: EngineProc, amount: int) -> None:
+    _credit(proc, amount)
+    n = len(seen(host))
+    proc.intent("cash_out")
+    wait_for(lambda: "system_validation_request" in seen(host)[n:], 10, "0x57")
+    assert pending_cashout(host) == (tc.CASHOUT_CASHABLE, amount)
+
+
+def test_system_validation_prints_the_hosts_number_then_0x3d(floor):
+    """Issue 14: cash-out -> 0x57 (type, amount) -> the host's 0x58 -> the ticket printed
+    carries THAT number (system ID + 16 digits) -> 0x3D; 0x50 counts it."""
+    host, proc = floor
+    cash_out_to_validation(host, proc, 2_000)
+    n = len(seen(host))
+    reply = host.send(1, 0x58, tw.validation_number_request(SYSTEM_ID, VN16))
+    assert data(reply)[:1] == bytes((tc.VN_ACK,))
+    wait_for(lambda: "cash_out_ticket_printed" in seen(host)[n:], 15, "0x3D")
+    (png,) = proc.sim({"cmd": "tickets"})["tickets"]
+    text = Path(png).with_suffix(".txt").read_text()
+    assert tw.VALIDATION_DIGITS == 18 and f"{SYSTEM_ID:02d}-1234-5678-9012-3456" in text
+    assert pending_cashout(host) == (tc.CASHOUT_NOT_WAITING, 0)
+    kind, count, amount = tw.parse_validation_meters(
+        data(host.send(1, 0x50, bytes((tc.VT_CASHABLE_TICKET,)))))
+    assert (kind, count, amount) == (tc.VT_CASHABLE_TICKET, 1, 2_000)
+
+
+def test_a_denied_validation_is_a_handpay_with_the_reason_on_the_table(floor, tmp_path):
+    """Issue 14: 0x58 with system ID 0 (denied) -> no ticket, a handpay (0x51, 0x1B),
+    the reason on the table and in the journal; nothing lost."""
+    host, proc = floor
+    cash_out_to_validation(host, proc, 1_000)
+    n = len(seen(host))
+    host.send(1, 0x58, tw.validation_number_request(0, ""))
+    wait_for(lambda: proc.snapshot["mode"] == "handpay", 10, "the handpay")
+    assert "validation denied by the casino host" in proc.snapshot["overlay_text"]
+    wait_for(lambda: "handpay_pending" in seen(host)[n:], 10, "0x51")
+    assert proc.sim({"cmd": "tickets"})["tickets"] == []
+    proc.stop()
+    events = _journal(tmp_path, "validation_failed")
+    assert [e["reason"] for e in events] == ["validation denied by the casino host"]
+
+
+def test_no_answer_in_time_is_a_handpay(tmp_path):
+    """Issue 14: the host never answers 0x57 within the setting (2 s here): a handpay."""
+    host, proc = start_floor(tmp_path, timeout_s=2)
+    try:
+        cash_out_to_validation(host, proc, 500)
+        wait_for(lambda: proc.snapshot["mode"] == "handpay", 10, "the handpay")
+        assert "no validation from the casino host within 2 s" in proc.snapshot["overlay_text"]
+        host.send(1, 0x58, tw.validation_number_request(SYSTEM_ID, VN16))   # too late
+        time.sleep(1.0)
+        assert proc.sim({"cmd": "tickets"})["tickets"] == []
+    finally:
+        proc.stop()
+        host.close()
+
+
+def test_a_ticket_is_held_redeemed_by_the_host_and_credited_once(floor):
+    """Issue 14: a ticket in escrow -> 0x67 -> 0x70 gives its number -> 0x71 cashable
+    answers 0x40 pending -> stacked and credited -> 0x68 -> 0x71 FF: 0x00 redeemed."""
+    host, proc = floor
+    number = f"{SYSTEM_ID:02d}{VN16}"
+    n = len(seen(host))
+    assert proc.sim({"cmd": "voucher", "validation_number": number})["ok"]
+    wait_for(lambda: "ticket_inserted" in seen(host)[n:], 10, "0x67")
+    t = ticket_in_escrow(host)
+    assert (t.status, t.validation_number) == (tc.TICKET_IN_ESCROW, number)
+    time.sleep(1.5)                          # held past a few HOLD refreshes, still there
+    assert ticket_in_escrow(host).status == tc.TICKET_IN_ESCROW
+    got = redeem(host, tc.TC_CASHABLE, 4_200, number)
+    assert got.status == tc.STATUS_PENDING
+    wait_for(lambda: "ticket_transfer_complete" in seen(host)[n:], 15, "0x68")
+    assert station(proc)["credits_minor"] == 4_200
+    final = status_query(host)
+    assert (final.status, final.amount) == (tc.STATUS_CASHABLE_REDEEMED, 4_200)
+
+
+@pytest.mark.parametrize("code,words", [(tc.TC_ALREADY_REDEEMED, "already redeemed"),
+                                        (tc.TC_NONRESTRICTED_PROMO,
+                                         "promotional tickets not taken here")])
+def test_a_rejected_ticket_comes_back_with_the_reason(floor, tmp_path, code, words):
+    """Issue 14: a duplicate (already redeemed) or a promotional ticket is handed back,
+    the reason on the table and in the journal, nothing credited."""
+    host, proc = floor
+    number = f"{SYSTEM_ID:02d}{VN16}"
+    n = len(seen(host))
+    proc.sim({"cmd": "voucher", "validation_number": number})
+    wait_for(lambda: "ticket_inserted" in seen(host)[n:], 10, "0x67")
+    redeem(host, code, 100, number)
+    wait_for(lambda: station(proc)["refusal"] == f"Ticket refused: {words}", 10, "the reason")
+    wait_for(lambda: "ticket_transfer_complete" in seen(host)[n:], 10, "0x68")
+    assert status_query(host).status >= 0x80
+    assert station(proc)["credits_minor"] == 0
+    proc.stop()
+    assert [e["reason"] for e in _journal(tmp_path, "ticket_done")] == [words]
+
+
+def test_the_link_pulled_mid_redemption_hands_the_ticket_back(floor, tmp_path):
+    """Issue 14: the host stops polling while a ticket waits for it: link down -> the
+    ticket comes back, "host offline" on the table, nothing credited."""
+    host, proc = floor
+    number = f"{SYSTEM_ID:02d}{VN16}"
+    n = len(seen(host))
+    proc.sim({"cmd": "voucher", "validation_number": number})
+    wait_for(lambda: "ticket_inserted" in seen(host)[n:], 10, "0x67")
+    host.pause()
+    try:
+        wait_for(lambda: station(proc)["refusal"] == "Ticket refused: host offline", 15,
+                 "host offline")
+    finally:
+        host.resume()
+    assert station(proc)["credits_minor"] == 0
+    proc.stop()
+    assert [e["result"] for e in _journal(tmp_path, "ticket_done")] == ["link_down"]
+
+
+def _journal(tmp_path: Path, kind: str) -> list[dict]:
+    import sqlite3
+    db = sqlite3.connect(tmp_path / "journal.db")
+    try:
+        rows = db.execute("SELECT data FROM events WHERE kind = ? ORDER BY id", (kind,)).fetchall()
+    finally:
+        db.close()
+    return [json.loads(d) for (d,) in rows]
