@@ -489,6 +489,8 @@ class Id003Host:
         yield from self._clear_fault()
         if code == Status.ESCROW:
             yield from self._on_escrow(frame)
+        elif code == Status.HOLDING:
+            yield from self._on_holding()
         elif code == Status.VEND_VALID:
             yield from self._on_vend_valid()
         elif code == Status.STACKED:
@@ -585,6 +587,15 @@ class Id003Host:
             self.txn = Transaction(
                 txn_id, self._sequence, value, number_or_none, Phase.RETURN_SENT
             )
+            yield from self._try_command(c.return_bill(), "RETURN")
+
+    def _on_holding(self) -> _Steps:
+        """Issue 14: an item held in escrow (HOLD) seen outside ``_on_escrow``'s wait:
+        the engine that held it died. STACK it if the journal decided so (the restart's
+        open transaction), else hand it back; never leave it to a RESET."""
+        if self.txn is not None and self.txn.phase is Phase.STACK_SENT:
+            yield from self._try_command(c.stack_2(), "STACK-2")
+        else:
             yield from self._try_command(c.return_bill(), "RETURN")
 
     def _ask(self, event: BillEscrowed | VoucherEscrowed) -> _Steps:

@@ -13,6 +13,7 @@ from cabinet.core.effects import Effect
 from cabinet.core.events import (
     HostCommanded,
     IntentReceived,
+    NoteUncredited,
     PrintFinished,
     VoucherEscrowed,
     VoucherStacked,
@@ -155,6 +156,9 @@ class CabinetBase:
         raise NotImplementedError  # a section mixin or Cabinet defines it
 
     def _host_ticket_returned(self, station: int, txn: str, out: list[Effect]) -> None:
+        raise NotImplementedError  # a section mixin or Cabinet defines it
+
+    def _host_ticket_uncredited(self, ev: NoteUncredited, out: list[Effect]) -> bool:
         raise NotImplementedError  # a section mixin or Cabinet defines it
 
     def _on_validation_number(self, st: StationState, ev: HostCommanded,

@@ -162,6 +162,8 @@ class MoneyInMixin(CabinetBase):
             out.append(Rejected("note uncredited", "no such station or kind"))
             return
         data = {"txn": ev.txn, "validation_number": ev.validation_number[-4:]}
+        if self._host_ticket_uncredited(ev, out):      # issue 14: the host said redeem
+            return
         if ev.txn and ev.txn in self.s.recent_txns:
             out.append(Journal(f"note_{ev.kind}", ev.station, ev.denomination_minor,
                                {**data, "credited": True}))

@@ -42,7 +42,7 @@ from cabinet.core.effects import (
     SetVoucherStatus,
     StackNote,
 )
-from cabinet.core.events import HostCommanded, VoucherEscrowed, VoucherStacked
+from cabinet.core.events import HostCommanded, NoteUncredited, VoucherEscrowed, VoucherStacked
 from cabinet.core.records import VoucherRecord
 from cabinet.core.state import PendingCashout, PrintingState, StationState, TicketIn
 from cabinet.protocol.money import fmt_money
@@ -259,6 +259,21 @@ class TitoMixin(CabinetBase):
                 and t.status in ("held", "stacking"):
             self._ticket_back(st, "unable_now", "handed back by the acceptor - try again",
                               out, t.transfer_code, send=False)
+
+    def _host_ticket_uncredited(self, ev: NoteUncredited, out: list[Effect]) -> bool:
+        """A ticket the host said to redeem that the acceptor took without a vend valid
+        (issue 11.1 paths): found in the cash box -> credited once (True); maybe in the
+        path -> final ``unable_now``, not credited, and the review goes on (False)."""
+        st = self.station(ev.station)
+        t = st.host.ticket_in if st is not None else None
+        if st is None or t is None or not ev.txn or t.txn != ev.txn or t.status != "stacking":
+            return False
+        if ev.kind == "in_stacker":
+            return self._host_ticket_stacked(
+                VoucherStacked(ev.station, t.validation_number, ev.txn, None), out)
+        self._ticket_back(st, "unable_now", "see attendant: ticket may be in the acceptor",
+                          out, t.transfer_code, send=False)
+        return False
 
     # -- timers, the link, restarts -----------------------------------------------------
 

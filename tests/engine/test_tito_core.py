@@ -266,3 +266,23 @@ def test_a_stacking_ticket_survives_a_restart_and_is_credited_once():
     cab.handle(VoucherStacked(1, VN, "v1", None))
     assert cab.s.stations[0].credits_minor == 700
     assert cab.s.stations[0].host.ticket_in.result == "redeemed"
+
+
+def test_a_ticket_the_acceptor_took_but_never_reported_stacked_is_settled_once():
+    """Issue 14: after the host's go, a ticket found in the cash box at power-up (ID-003
+    0x42) is credited (the host redeemed it, it is in the box); one that may be in the
+    path (STACKed, then gone) is final "unable_now", not credited, left for the
+    attendant's review: the host keeps it valid, never both."""
+    from cabinet.core.events import NoteUncredited
+    rig = TitoRig()
+    rig.insert()
+    rig.command("redeem_ticket", validation_number=VN, amount_minor=900, transfer_code=0)
+    rig.effects = rig.cab.handle(NoteUncredited(1, "in_stacker", "v1", 0, VN))
+    assert rig.credits() == 900 and rig.host.ticket_in.result == "redeemed"
+    rig.effects = rig.cab.handle(NoteUncredited(1, "in_stacker", "v1", 0, VN))
+    assert rig.credits() == 900
+    rig.insert()
+    rig.command("redeem_ticket", validation_number=VN, amount_minor=500, transfer_code=0)
+    rig.effects = rig.cab.handle(NoteUncredited(1, "in_path", "v2", 0, VN))
+    assert rig.credits() == 900 and rig.host.ticket_in.result == "unable_now"
+    assert rig.cab.s.note_reviews and rig.balanced()

@@ -44,7 +44,8 @@ WINDOW_OUT_S = 0.8
 @dataclass
 class Ticket:
     amount: int
-    state: str            # issued (0x58 sent, no 0x3D yet), valid, pending, redeemed
+    state: str            # issued (0x58 sent, no 0x3D yet), valid, pending, redeemed, void
+    machine: int = 0      # where it was issued, then where it is pending or redeemed
 
 
 class TicketDesk:
@@ -53,7 +54,7 @@ class TicketDesk:
     def __init__(self) -> None:
         self.tickets: dict[str, Ticket] = {}
         self.lock = threading.Lock()
-        self.seen = 0
+        self.seen: dict[int, int] = {}
         self.next = 1
         self.errors: list[str] = []
         self.counts: Counter[str] = Counter()
@@ -76,41 +77,45 @@ class TicketDesk:
         with self.lock:
             return [n for n, t in self.tickets.items() if t.state == "valid"]
 
-    def pending(self) -> list[str]:
+    def pending(self, machine: int = 0) -> list[str]:
         with self.lock:
-            return [n for n, t in self.tickets.items() if t.state == "pending"]
+            return [n for n, t in self.tickets.items() if t.state == "pending"
+                    and machine in (0, t.machine)]
 
-    def step(self, host: SasHost) -> None:
-        """Act on the exceptions read since the last step, then ask after pending tickets."""
-        names = [e.name for e in host.exceptions(1)]
-        new, self.seen = names[self.seen:], len(names)
+    def step(self, host: SasHost, machine: int = 1) -> None:
+        """Act on ``machine``'s exceptions read since the last step, then ask after the
+        tickets pending there."""
+        names = [e.name for e in host.exceptions(machine)]
+        new = names[self.seen.get(machine, 0):]
+        self.seen[machine] = len(names)
         for name in new:
             if name == "system_validation_request":
-                self._validate(host)
+                self._validate(host, machine)
             elif name == "cash_out_ticket_printed":
                 with self.lock:
-                    issued = [n for n, t in self.tickets.items() if t.state == "issued"]
+                    issued = [n for n, t in self.tickets.items()
+                              if t.state == "issued" and t.machine == machine]
                     if issued:                      # the latest number issued is the one cut
                         self.tickets[issued[-1]].state = "valid"
                         for n in issued[:-1]:       # earlier ones never printed: handpays
                             self.tickets[n].state = "void"
             elif name == "ticket_inserted":
-                self._redeem(host)
-        for number in self.pending():
-            self._status(host, number)
+                self._redeem(host, machine)
+        for number in self.pending(machine):
+            self._status(host, number, machine)
 
-    def _validate(self, host: SasHost) -> None:
-        kind, amount = tw.parse_pending_cashout(_data(host.send(1, 0x57)))
+    def _validate(self, host: SasHost, machine: int) -> None:
+        kind, amount = tw.parse_pending_cashout(_data(host.send(machine, 0x57)))
         if kind == tc.CASHOUT_NOT_WAITING or amount <= 0:
             return
         with self.lock:
             number = self._new_number()
-            self.tickets[number] = Ticket(amount, "issued")
-        host.send(1, 0x58, tw.validation_number_request(SYSTEM_ID, number[2:]))
+            self.tickets[number] = Ticket(amount, "issued", machine)
+        host.send(machine, 0x58, tw.validation_number_request(SYSTEM_ID, number[2:]))
         self.counts["validated"] += 1
 
-    def _redeem(self, host: SasHost) -> None:
-        t = tw.parse_ticket_reply(_data(host.send(1, 0x70)), 0x70)
+    def _redeem(self, host: SasHost, machine: int) -> None:
+        t = tw.parse_ticket_reply(_data(host.send(machine, 0x70)), 0x70)
         if t.status != tc.TICKET_IN_ESCROW:
             return
         with self.lock:
@@ -122,12 +127,12 @@ class TicketDesk:
             elif rec.state == "pending":
                 code, amount = tc.TC_PENDING_ELSEWHERE, 0
             else:
-                rec.state, code, amount = "pending", tc.TC_CASHABLE, rec.amount
+                rec.state, rec.machine, code, amount = "pending", machine, tc.TC_CASHABLE, rec.amount
         self.counts[f"redeem_{code:02x}"] += 1
-        host.send(1, 0x71, tw.redeem_request(code, amount, t.validation_number))
+        host.send(machine, 0x71, tw.redeem_request(code, amount, t.validation_number))
 
-    def _status(self, host: SasHost, number: str) -> None:
-        reply = host.send(1, 0x71, tw.STATUS_QUERY)
+    def _status(self, host: SasHost, number: str, machine: int) -> None:
+        reply = host.send(machine, 0x71, tw.STATUS_QUERY)
         if not isinstance(reply, DataReply):
             return
         r = tw.parse_ticket_reply(reply.data, 0x71)
@@ -154,20 +159,22 @@ def _data(reply: object) -> bytes:
 class Desk(threading.Thread):
     """Runs ``TicketDesk.step`` every 50 ms against whatever host twin is current."""
 
-    def __init__(self, desk: TicketDesk) -> None:
+    def __init__(self, desk: TicketDesk, machines: tuple[int, ...] = (1,)) -> None:
         super().__init__(daemon=True)
         self.desk = desk
+        self.machines = machines
         self.host: SasHost | None = None
         self.stop = threading.Event()
 
     def run(self) -> None:
         while not self.stop.is_set():
             host = self.host
-            if host is not None:
-                try:
-                    self.desk.step(host)
-                except Exception:               # a host being replaced, a link down
-                    pass
+            for machine in self.machines:
+                if host is not None:
+                    try:
+                        self.desk.step(host, machine)
+                    except Exception:           # a host being replaced, a link down
+                        pass
             time.sleep(0.05)
 
 
