@@ -203,3 +203,83 @@ def _journal(tmp_path: Path, kind: str) -> list[dict]:
     finally:
         db.close()
     return [json.loads(d) for (d,) in rows]
+
+
+def _two_station_floor(tmp_path: Path):
+    import random
+
+    from cabinet.core.events import PowerUp
+    from cabinet.core.machine import new_state
+    from cabinet.core.settings import GameSettings
+    from cabinet.shell.engine import Engine
+    from cabinet.shell.store import Store
+
+    store = Store(tmp_path / "journal.db")
+    eng = Engine(store, rng=random.Random(1))
+    eng.cab.s = new_state(GameSettings(variant="classic-multi", stations=2))
+    eng.cab.rules = eng.cab.s.settings.validate()
+    eng.step(PowerUp(0, 1.8e9))
+    store.close()
+    host = SasHost([1, 2], directory=tmp_path / "host", db_path=tmp_path / "host.sqlite3",
+                   poll_interval_s=0.05, meter_interval_s=0.5, link_down_s=2.0)
+    cfg = tmp_path / "cabinet.toml"
+    cfg.write_text(f'[sas]\nport = "{host.path(1)}"\naddress = 1\nvalidation = "system"\n'
+                   f'[station2.sas]\nport = "{host.path(2)}"\naddress = 2\n')
+    proc = EngineProc(tmp_path, extra_args=["--config", str(cfg)])
+    proc.start()
+    wait_for(lambda: host.link_up(1) and host.link_up(2), 20, "both host links")
+    return host, proc
+
+
+def test_a_ticket_printed_at_station_1_is_redeemed_at_station_2_once(tmp_path):
+    """Issue 14 "Done when": over real ptys, each station its own EGM on its own SAS link
+    to the host: a ticket printed at station 1 (the host's number) is redeemed at
+    station 2 for exactly its amount; inserted again anywhere it is refused ("already
+    redeemed"); both stations' meters read by the host (0x1C, 0x50) and by ``cabinet
+    meters --json`` agree."""
+    import subprocess
+    import sys
+
+    from .tito_harness import Desk, TicketDesk
+
+    host, proc = _two_station_floor(tmp_path)
+    desk = TicketDesk()
+    runner = Desk(desk, machines=(1, 2))
+    runner.host = host
+    runner.start()
+    try:
+        _credit(proc, 2_000)
+        proc.intent("cash_out")
+        number = wait_for(lambda: desk.valid(), 15, "the ticket printed at station 1")[0]
+        assert desk.tickets[number].machine == 1 and desk.tickets[number].amount == 2_000
+        wait_for(lambda: proc.snapshot["mode"] in ("attract", "betting"), 10, "the table")
+        proc.sim({"cmd": "voucher", "validation_number": number, "station": 2})
+        wait_for(lambda: proc.snapshot["stations"][1]["credits_minor"] == 2_000, 15,
+                 "station 2 credited")
+        wait_for(lambda: desk.tickets[number].state == "redeemed", 10, "redeemed at the host")
+        for where in (2, 1):
+            proc.sim({"cmd": "voucher", "validation_number": number, "station": where})
+            wait_for(lambda where=where: proc.snapshot["stations"][where - 1]["refusal"]
+                     == "Ticket refused: already redeemed", 15, f"refused at station {where}")
+        assert [s["credits_minor"] for s in proc.snapshot["stations"]] == [0, 2_000]
+        time.sleep(1.0)                         # the host's next 0x1C of each machine
+        sas = {n: wait_for(lambda n=n: host.read_meters(n), 10, "0x1C") for n in (1, 2)}
+        valid = {n: tw.parse_validation_meters(data(host.send(n, 0x50, bytes((kind,)))))
+                 for n, kind in ((1, tc.VT_CASHABLE_TICKET), (2, tc.VT_CASHABLE_TICKET_REDEEMED))}
+    finally:
+        runner.stop.set()
+        proc.stop()
+        host.close()
+    r = subprocess.run([sys.executable, "-m", "cabinet", "meters", "--journal",
+                        str(tmp_path / "journal.db"), "--json"], capture_output=True, text=True,
+                       timeout=60, check=True)
+    mine = {s["station"]: s["meters"] for s in json.loads(r.stdout)["stations"]}
+    for n in (1, 2):
+        m = mine[n]
+        assert sas[n].drop == m["bills_in_minor"] + m["vouchers_in_minor"]
+        assert (sas[n].coin_in, sas[n].coin_out) == (m["coin_in_minor"], m["coin_out_minor"])
+    assert (mine[1]["vouchers_out_count"], mine[1]["vouchers_out_minor"]) == (1, 2_000)
+    assert (mine[2]["vouchers_in_count"], mine[2]["vouchers_in_minor"]) == (1, 2_000)
+    assert valid[1] == (tc.VT_CASHABLE_TICKET, 1, 2_000)
+    assert valid[2] == (tc.VT_CASHABLE_TICKET_REDEEMED, 1, 2_000)
+    assert (sas[1].drop, sas[2].drop) == (2_000, 2_000)
