@@ -286,3 +286,51 @@ def test_a_ticket_the_acceptor_took_but_never_reported_stacked_is_settled_once()
     rig.effects = rig.cab.handle(NoteUncredited(1, "in_path", "v2", 0, VN))
     assert rig.credits() == 900 and rig.host.ticket_in.result == "unable_now"
     assert rig.cab.s.note_reviews and rig.balanced()
+
+
+def test_a_validation_handpay_is_read_by_0x1b_and_its_reset_raises_0x52():
+    """Issue 14 "Handpay through the host": the handpay a failed validation ends in is
+    the station's pending handpay for 0x1B (cancelled credits, its amount); a remote
+    reset (0x94) ends it and queues handpay_reset (0x52); 0xA8 is refused (no reset to
+    the credit meter: the operator does not allow it), logged."""
+    from cabinet.shell.host_view import SasStation, egm_view
+    rig = TitoRig()
+    rig.note(2_000)
+    rig.press("cash_out")
+    rig.command("validation_number", validation_number="")
+    view = egm_view(rig.cab.s, 1, SasStation(port="p"), "", 10_000)
+    assert view.handpay is not None and view.handpay.amount_credits == 2_000
+    assert view.handpay.kind == "cancelled_credits"
+    rig.command("handpay_reset_to_credit_meter")
+    assert rig.cab.s.handpay is not None
+    assert rig.journal("host_command")[0].data["result"].startswith("refused")
+    rig.command("remote_handpay_reset")
+    assert rig.cab.s.handpay is None and rig.queue()[-1] == "handpay_reset"
+    assert rig.meters().handpay_minor == 2_000 and rig.balanced()
+
+
+def test_the_view_publishes_the_pending_cash_out_and_the_tickets_0x71_status():
+    """Issue 14: the EgmView the link answers from: 0x57's pending cash-out (credits of
+    the accounting denomination), the ticket in escrow (status None while the host
+    decides, 0x40 while stacking, then the final 0x71 status) and 0x50's meters."""
+    from cabinet.shell.host_view import SasStation, egm_view
+    from drivers.sas import tito_codes as tc
+    rig = TitoRig()
+    sas = SasStation(port="p", accounting_denomination_minor=5)
+    rig.note(1_000)
+    rig.press("cash_out")
+    view = egm_view(rig.cab.s, 1, sas, "", 10_000)
+    assert view.validation_mode == "system"
+    assert (view.pending_cashout.amount_credits, view.pending_cashout.cashout_id) == (200, 1)
+    rig.command("validation_number", validation_number=VN)
+    rig.cab.handle(PrintFinished(1, VN, "done"))
+    rig.insert()
+    assert egm_view(rig.cab.s, 1, sas, "", 10_000).ticket_in.status is None
+    rig.command("redeem_ticket", validation_number=VN, amount_minor=500, transfer_code=0)
+    assert egm_view(rig.cab.s, 1, sas, "", 10_000).ticket_in.status == tc.STATUS_PENDING
+    rig.cab.handle(VoucherStacked(1, VN, f"v{rig.txn}", None))
+    view = egm_view(rig.cab.s, 1, sas, "", 10_000)
+    assert (view.ticket_in.status, view.ticket_in.amount_credits_final) == (
+        tc.STATUS_CASHABLE_REDEEMED, 100)
+    assert view.validation_meters[tc.VT_CASHABLE_TICKET] == (1, 200)
+    assert view.validation_meters[tc.VT_CASHABLE_TICKET_REDEEMED] == (1, 100)
