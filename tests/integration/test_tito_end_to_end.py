@@ -18,6 +18,7 @@ from drivers.sim.sas_host import SasHost
 
 from .crash_harness import EngineProc
 from .test_sas_end_to_end import _credit, seen, wait_for
+from .tito_harness import Desk, TicketDesk, desk_only
 
 pytestmark = pytest.mark.timeout(180)
 
@@ -32,8 +33,8 @@ def system_config(tmp_path: Path, timeout_s: int = 10) -> Path:
 
 
 def start_floor(tmp_path: Path, timeout_s: int = 10) -> tuple[SasHost, EngineProc]:
-    host = SasHost([1], directory=tmp_path / "host", db_path=tmp_path / "host.sqlite3",
-                   poll_interval_s=0.05, meter_interval_s=0.5, link_down_s=2.0)
+    host = desk_only(SasHost([1], directory=tmp_path / "host", db_path=tmp_path / "host.sqlite3",
+                             poll_interval_s=0.05, meter_interval_s=0.5, link_down_s=2.0))
     proc = EngineProc(tmp_path, extra_args=["--config", str(system_config(tmp_path, timeout_s)),
                                             "--sas-port", host.tty(1), "--sas-address", "1"])
     proc.start()
@@ -136,6 +137,26 @@ def test_no_answer_in_time_is_a_handpay(tmp_path):
         host.close()
 
 
+def test_no_0x71_in_time_hands_the_ticket_back(tmp_path):
+    """Issue 14: the host reads the ticket (0x70) but never answers 0x71 within the
+    setting (2 s): the ticket comes back with the reason, final status 0x88 (timeout)."""
+    host, proc = start_floor(tmp_path, timeout_s=2)
+    try:
+        n = len(seen(host))
+        proc.sim({"cmd": "voucher", "validation_number": f"{SYSTEM_ID:02d}{VN16}"})
+        wait_for(lambda: "ticket_inserted" in seen(host)[n:], 10, "0x67")
+        assert ticket_in_escrow(host).status == tc.TICKET_IN_ESCROW
+        wait_for(lambda: station(proc)["refusal"] ==
+                 "Ticket refused: no answer from the casino host", 10, "the reason")
+        wait_for(lambda: "ticket_transfer_complete" in seen(host)[n:], 10, "0x68")
+        assert status_query(host).status == tc.STATUS_TIMEOUT
+        assert station(proc)["credits_minor"] == 0
+    finally:
+        proc.stop()
+        host.close()
+    assert [e["result"] for e in _journal(tmp_path, "ticket_done")] == ["timeout"]
+
+
 def test_a_ticket_is_held_redeemed_by_the_host_and_credited_once(floor):
     """Issue 14: a ticket in escrow -> 0x67 -> 0x70 gives its number -> 0x71 cashable
     answers 0x40 pending -> stacked and credited -> 0x68 -> 0x71 FF: 0x00 redeemed."""
@@ -220,8 +241,9 @@ def _two_station_floor(tmp_path: Path):
     eng.cab.rules = eng.cab.s.settings.validate()
     eng.step(PowerUp(0, 1.8e9))
     store.close()
-    host = SasHost([1, 2], directory=tmp_path / "host", db_path=tmp_path / "host.sqlite3",
-                   poll_interval_s=0.05, meter_interval_s=0.5, link_down_s=2.0)
+    host = desk_only(SasHost([1, 2], directory=tmp_path / "host",
+                             db_path=tmp_path / "host.sqlite3", poll_interval_s=0.05,
+                             meter_interval_s=0.5, link_down_s=2.0))
     cfg = tmp_path / "cabinet.toml"
     cfg.write_text(f'[sas]\nport = "{host.path(1)}"\naddress = 1\nvalidation = "system"\n'
                    f'[station2.sas]\nport = "{host.path(2)}"\naddress = 2\n')
@@ -240,7 +262,6 @@ def test_a_ticket_printed_at_station_1_is_redeemed_at_station_2_once(tmp_path):
     import subprocess
     import sys
 
-    from .tito_harness import Desk, TicketDesk
 
     host, proc = _two_station_floor(tmp_path)
     desk = TicketDesk()

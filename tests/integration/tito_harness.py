@@ -192,9 +192,24 @@ def _config(workdir: Path) -> Path:
     return cfg
 
 
-def _host(workdir: Path) -> SasHost:
-    return SasHost([1], directory=workdir / "host", db_path=workdir / "host.sqlite3",
-                   poll_interval_s=0.05, meter_interval_s=5.0, link_down_s=1.5)
+def desk_only(host: SasHost) -> SasHost:
+    """``host`` with its own ticket flow (the twin's casino ticket system, if it has
+    one: ``host.tito``) kept out of the way: here the test's ``TicketDesk`` is the
+    casino system and sends every TITO long poll itself."""
+    flow = getattr(host, "tito", None)
+    if flow is not None:
+        for name in ("on_exception", "on_link_up", "forget"):
+            if hasattr(flow, name):
+                setattr(flow, name, lambda *a, **k: None)
+        if hasattr(flow, "due"):
+            flow.due = lambda *a, **k: False
+    return host
+
+
+def _host(workdir: Path, machines: tuple[int, ...] = (1,)) -> SasHost:
+    return desk_only(SasHost(list(machines), directory=workdir / "host",
+                             db_path=workdir / "host.sqlite3", poll_interval_s=0.05,
+                             meter_interval_s=5.0, link_down_s=1.5))
 
 
 def _ready(eng: EngineProc, host: SasHost, timeout_s: float = 20.0) -> bool:
