@@ -298,6 +298,8 @@ class Cabinet(BettingMixin, PlayMixin, CashOutMixin, MoneyInMixin, DoorsMixin, H
             h = was.host                          # event ids never repeat (issue 13)
             st.host.link, st.host.address, st.host.port = h.link, h.address, h.port
             st.host.link_since_s, st.host.next_event_id = h.link_since_s, h.next_event_id
+            st.host.validation, st.host.validation_timeout_ms = h.validation, h.validation_timeout_ms
+            st.host.next_ticket_id, st.host.next_cashout_id = h.next_ticket_id, h.next_cashout_id
         s.faults = {c: t for c, t in old.faults.items() if c.startswith(("bill_", "printer_"))}
         s.needs_config = True
         s.maintenance = MaintState(page="settings")

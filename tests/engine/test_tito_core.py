@@ -334,3 +334,22 @@ def test_the_view_publishes_the_pending_cash_out_and_the_tickets_0x71_status():
         tc.STATUS_CASHABLE_REDEEMED, 100)
     assert view.validation_meters[tc.VT_CASHABLE_TICKET] == (1, 200)
     assert view.validation_meters[tc.VT_CASHABLE_TICKET_REDEEMED] == (1, 100)
+
+
+def test_a_ram_clear_keeps_system_validation_and_never_reuses_ticket_ids():
+    """Issue 14: the validation setting comes with the link (at start): a RAM clear keeps
+    it, and the ids of cash-outs and tickets the host knows go on increasing."""
+    from cabinet.core.events import DoorChanged, IntentReceived, KeyChanged
+    from cabinet.core.maintenance import MAIN_ITEMS
+    rig = TitoRig(timeout_s=7)
+    rig.insert()
+    rig.command("redeem_ticket", validation_number=VN, amount_minor=100, transfer_code=0x84)
+    rig.cab.handle(DoorChanged("logic", True))
+    rig.cab.handle(KeyChanged(True))
+    for _ in range([k for k, _ in MAIN_ITEMS].index("ram_clear")):
+        rig.cab.handle(IntentReceived(1, "menu_down"))
+    for _ in range(3):
+        rig.cab.handle(IntentReceived(1, "menu_select"))
+    h = rig.host
+    assert [e.name for e in h.queue] == ["memory_error_reset"]
+    assert (h.validation, h.validation_timeout_ms, h.next_ticket_id) == ("system", 7_000, 2)
