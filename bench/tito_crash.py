@@ -4,7 +4,7 @@ cash-out (0x57 .. printed ticket), restart, and check after every kill that the 
 ticket record, the journal and the devices agree (``tests/integration/tito_harness.py``).
 
 Run: ``.venv/bin/python bench/tito_crash.py [--points N] [--flow in|out|both]
-[--kill-host] [--seed S] [--out FILE]``. Prints the kills, checks, failures and how the
+[--kill-host] [--system desk|twin] [--seed S] [--out FILE]``. Prints the kills, checks, failures and how the
 flows ended (``in_ended_redeemed`` / ``in_ended_valid``: credited once or handed back
 and still good; ``out_ended_ticket`` / ``out_ended_handpay``).
 """
@@ -29,17 +29,20 @@ def main() -> int:
     ap.add_argument("--flow", choices=["in", "out", "both"], default="both")
     ap.add_argument("--kill-host", action="store_true",
                     help="close and restart the host twin instead of killing the engine")
+    ap.add_argument("--system", choices=["desk", "twin"], default="desk",
+                    help="the casino ticket system: the test's desk or the host twin's own")
     ap.add_argument("--seed", type=int, default=14)
     ap.add_argument("--out", type=Path)
     a = ap.parse_args()
     t0 = time.monotonic()
     with tempfile.TemporaryDirectory(prefix="tito-crash-") as d:
-        res = tito_soak(Path(d), a.points, seed=a.seed, flow=a.flow, kill_host=a.kill_host)
-    summary = {"flow": a.flow, "kill_host": a.kill_host, "points": a.points, "seed": a.seed,
+        res = tito_soak(Path(d), a.points, seed=a.seed, flow=a.flow, kill_host=a.kill_host,
+                        system=a.system)
+    summary = {"flow": a.flow, "kill_host": a.kill_host, "system": a.system, "points": a.points, "seed": a.seed,
                "kills": res.kills, "checks": res.checks, "failures": res.failures,
                "ended": {k: v for k, v in sorted(res.kinds.items()) if "ended" in k},
                "desk": {k: v for k, v in sorted(res.kinds.items())
-                        if k.startswith(("redeem", "returned", "validated"))},
+                        if k.startswith(("redeem", "returned", "validated", "twin_"))},
                "seconds": round(time.monotonic() - t0, 1)}
     text = json.dumps(summary)
     print(text)

@@ -77,6 +77,11 @@ class TicketDesk:
         with self.lock:
             return [n for n, t in self.tickets.items() if t.state == "valid"]
 
+    def snapshot(self) -> dict[str, tuple[int, str]]:
+        """number -> (amount in credits, state), in issue order."""
+        with self.lock:
+            return {n: (t.amount, t.state) for n, t in self.tickets.items()}
+
     def pending(self, machine: int = 0) -> list[str]:
         with self.lock:
             return [n for n, t in self.tickets.items() if t.state == "pending"
@@ -192,6 +197,49 @@ def _config(workdir: Path) -> Path:
     return cfg
 
 
+class TwinRecord:
+    """The host twin's own ticket database (``host.tickets``, tito-host's
+    ``sas_host_tickets.TicketDb``) seen through ``TicketDesk``'s questions: the twin's
+    ``TicketFlow`` is then the casino system. ``host`` is read at each call (a host
+    twin killed and restarted reopens the same database)."""
+
+    #: The twin's states in the desk's words.
+    STATES = {"issued": "issued", "printed": "valid", "pending": "pending",
+              "redeemed": "redeemed", "void": "void"}
+    #: The machine address the seeded tickets were printed at ("elsewhere on the floor").
+    ELSEWHERE = 99
+
+    def __init__(self) -> None:
+        self.host: SasHost | None = None
+        self.errors: list[str] = []
+        self.counts: Counter[str] = Counter()
+
+    def _rows(self) -> list[dict[str, Any]]:
+        assert self.host is not None
+        return list(self.host.tickets.tickets())
+
+    def seed(self, amount: int) -> str:
+        assert self.host is not None
+        now = time.time()
+        number = str(self.host.tickets.issue(self.ELSEWHERE, amount, 0, SYSTEM_ID, now, None))
+        self.host.tickets.mark_printed(self.ELSEWHERE, now)
+        return number
+
+    @property
+    def seeded(self) -> set[str]:
+        return {r["number"] for r in self._rows() if r["issued_by"] == self.ELSEWHERE}
+
+    def snapshot(self) -> dict[str, tuple[int, str]]:
+        return {r["number"]: (int(r["amount"]), self.STATES.get(r["state"], r["state"]))
+                for r in self._rows()}
+
+    def valid(self) -> list[str]:
+        return [n for n, (_, st) in self.snapshot().items() if st == "valid"]
+
+    def pending(self) -> list[str]:
+        return [n for n, (_, st) in self.snapshot().items() if st == "pending"]
+
+
 def desk_only(host: SasHost) -> SasHost:
     """``host`` with its own ticket flow (the twin's casino ticket system, if it has
     one: ``host.tito``) kept out of the way: here the test's ``TicketDesk`` is the
@@ -206,10 +254,14 @@ def desk_only(host: SasHost) -> SasHost:
     return host
 
 
-def _host(workdir: Path, machines: tuple[int, ...] = (1,)) -> SasHost:
-    return desk_only(SasHost(list(machines), directory=workdir / "host",
-                             db_path=workdir / "host.sqlite3", poll_interval_s=0.05,
-                             meter_interval_s=5.0, link_down_s=1.5))
+def _host(workdir: Path, machines: tuple[int, ...] = (1,), twin: bool = False) -> SasHost:
+    host = SasHost(list(machines), directory=workdir / "host", db_path=workdir / "host.sqlite3",
+                   poll_interval_s=0.05, meter_interval_s=5.0, link_down_s=1.5)
+    if twin:
+        host.tito.config.system_id = SYSTEM_ID
+        host.tito.config.expiry_days = None
+        return host
+    return desk_only(host)
 
 
 def _ready(eng: EngineProc, host: SasHost, timeout_s: float = 20.0) -> bool:
@@ -222,7 +274,8 @@ def _ready(eng: EngineProc, host: SasHost, timeout_s: float = 20.0) -> bool:
     return False
 
 
-def _calm(eng: EngineProc, desk: TicketDesk, timeout_s: float = 25.0) -> dict[str, Any]:
+def _calm(eng: EngineProc, desk: TicketDesk | TwinRecord,
+          timeout_s: float = 25.0) -> dict[str, Any]:
     """Attendant keys for handpays; wait until no ticket is pending at the desk, the
     acceptor and printer are idle and the table is back to play."""
     deadline = time.monotonic() + timeout_s
@@ -242,7 +295,7 @@ def _calm(eng: EngineProc, desk: TicketDesk, timeout_s: float = 25.0) -> dict[st
     return {}
 
 
-def check(journal: Path, truth: dict[str, Any], desk: TicketDesk) -> None:
+def check(journal: Path, truth: dict[str, Any], desk: TicketDesk | TwinRecord) -> None:
     """The host's record, the journal and the devices' physical truth agree.
 
     Tickets in: every ticket the acceptor stacked is redeemed at the desk, exactly
@@ -260,8 +313,8 @@ def check(journal: Path, truth: dict[str, Any], desk: TicketDesk) -> None:
             "SELECT kind, amount_minor, data FROM events WHERE station = 1 ORDER BY id")]
     finally:
         db.close()
-    with desk.lock:
-        tickets = {n: (t.amount, t.state) for n, t in desk.tickets.items()}
+    tickets = desk.snapshot()
+    seeded = desk.seeded
     stacked = truth["vouchers_stacked"]
     assert len(stacked) == len(set(stacked)), f"a ticket was stacked twice: {stacked}"
     redeemed = {n for n, (_, s) in tickets.items() if s == "redeemed"}
@@ -278,7 +331,7 @@ def check(journal: Path, truth: dict[str, Any], desk: TicketDesk) -> None:
     printed = [d["validation_number"] for k, _, d in events if k == "voucher_printed"]
     assert len(printed) == len(set(printed)), "a voucher was counted out twice"
     host_printed = {n for n, (_, s) in tickets.items()
-                    if s in ("valid", "pending", "redeemed") and n not in desk.seeded}
+                    if s in ("valid", "pending", "redeemed") and n not in seeded}
     assert set(printed) == host_printed, (
         f"counted out {sorted(x[-4:] for x in printed)}, printed at the host "
         f"{sorted(x[-4:] for x in host_printed)}")
@@ -286,19 +339,27 @@ def check(journal: Path, truth: dict[str, Any], desk: TicketDesk) -> None:
 
 
 def tito_soak(workdir: Path, kills: int, seed: int = 1, flow: str = "both",
-              kill_host: bool = False) -> TitoResult:
+              kill_host: bool = False, system: str = "desk") -> TitoResult:
     """``kills`` times: start a ticket in (``flow`` "in"), a cash-out ("out") or either
     ("both"), SIGKILL the engine (``kill_host``: close the host twin and start a new one
-    on the same pty path instead) at a random moment of it, restart, settle, ``check``."""
+    on the same pty path instead) at a random moment of it, restart, settle, ``check``.
+    ``system``: who is the casino's ticket system: ``desk`` (the test's ``TicketDesk``)
+    or ``twin`` (the host twin's own ticket database and flow, ``TwinRecord``)."""
     rng = random.Random(seed)
     res = TitoResult()
     twins = TwinProc(workdir)
     twins.start()
-    host = _host(workdir)
-    desk = TicketDesk()
-    runner = Desk(desk)
-    runner.host = host
-    runner.start()
+    twin = system == "twin"
+    host = _host(workdir, twin=twin)
+    desk: TicketDesk | TwinRecord
+    runner = Desk(TicketDesk())
+    if twin:
+        desk = TwinRecord()
+        desk.host = host
+    else:
+        desk = runner.desk
+        runner.host = host
+        runner.start()
     eng = EngineProc(workdir, twins=twins, extra_args=[
         "--config", str(_config(workdir)), "--sas-port", host.path(1), "--sas-address", "1"])
     eng.start()
@@ -322,11 +383,11 @@ def tito_soak(workdir: Path, kills: int, seed: int = 1, flow: str = "both",
                 valid = [desk.seed(rng.choice([300, 700, 1_200]))]
             if kind == "in" and (not valid or rng.random() < 0.1):
                 # now and then a ticket the host does not know, or one already redeemed
-                gone = [n for n, t in desk.tickets.items() if t.state == "redeemed"]
+                gone = [n for n, (_, st) in desk.snapshot().items() if st == "redeemed"]
                 number = rng.choice(gone) if gone and rng.random() < 0.5 else "0" * 17 + "9"
             else:
                 number = rng.choice(valid) if valid else ""
-            before = len(desk.tickets)
+            before = len(desk.snapshot())
             if kind == "in" and number:
                 eng.sim({"cmd": "voucher", "validation_number": number})
                 window = WINDOW_IN_S
@@ -342,8 +403,11 @@ def tito_soak(workdir: Path, kills: int, seed: int = 1, flow: str = "both",
                 runner.host = None
                 host.close()
                 time.sleep(rng.uniform(0.0, 2.5))     # the link goes down, or not yet
-                host = _host(workdir)
-                runner.host = host
+                host = _host(workdir, twin=twin)
+                if twin:
+                    desk.host = host                  # type: ignore[union-attr]
+                else:
+                    runner.host = host
             else:
                 eng.kill()
                 eng.start()
@@ -352,13 +416,12 @@ def tito_soak(workdir: Path, kills: int, seed: int = 1, flow: str = "both",
                 res.failures.append(f"kill {i}: the link did not come up again")
                 break
             truth = _calm(eng, desk)
-            with desk.lock:
-                if kind == "in":
-                    state = desk.tickets[number].state if number in desk.tickets else "unknown"
-                    res.kinds[f"in_ended_{state}"] += 1
-                else:
-                    made = [t.state for t in list(desk.tickets.values())[before:]]
-                    res.kinds["out_ended_ticket" if "valid" in made else "out_ended_handpay"] += 1
+            now = desk.snapshot()
+            if kind == "in":
+                res.kinds[f"in_ended_{now[number][1] if number in now else 'unknown'}"] += 1
+            else:
+                made = [st for _, st in list(now.values())[before:]]
+                res.kinds["out_ended_ticket" if "valid" in made else "out_ended_handpay"] += 1
             try:
                 check(eng.journal, truth, desk)
                 res.checks += 1
@@ -371,4 +434,6 @@ def tito_soak(workdir: Path, kills: int, seed: int = 1, flow: str = "both",
         host.close()
         twins.stop()
     res.kinds.update(desk.counts)
+    if twin:
+        res.kinds.update({f"twin_{k}": v for k, v in host.tito.counts.items()})
     return res
