@@ -226,7 +226,7 @@ def _journal(tmp_path: Path, kind: str) -> list[dict]:
     return [json.loads(d) for (d,) in rows]
 
 
-def _two_station_floor(tmp_path: Path):
+def _two_station_floor(tmp_path: Path, twin: bool = False):
     import random
 
     from cabinet.core.events import PowerUp
@@ -241,9 +241,10 @@ def _two_station_floor(tmp_path: Path):
     eng.cab.rules = eng.cab.s.settings.validate()
     eng.step(PowerUp(0, 1.8e9))
     store.close()
-    host = desk_only(SasHost([1, 2], directory=tmp_path / "host",
-                             db_path=tmp_path / "host.sqlite3", poll_interval_s=0.05,
-                             meter_interval_s=0.5, link_down_s=2.0))
+    host = SasHost([1, 2], directory=tmp_path / "host", db_path=tmp_path / "host.sqlite3",
+                   poll_interval_s=0.05, meter_interval_s=0.5, link_down_s=2.0)
+    if not twin:
+        desk_only(host)
     cfg = tmp_path / "cabinet.toml"
     cfg.write_text(f'[sas]\nport = "{host.path(1)}"\naddress = 1\nvalidation = "system"\n'
                    f'[station2.sas]\nport = "{host.path(2)}"\naddress = 2\n')
@@ -304,3 +305,76 @@ def test_a_ticket_printed_at_station_1_is_redeemed_at_station_2_once(tmp_path):
     assert valid[1] == (tc.VT_CASHABLE_TICKET, 1, 2_000)
     assert valid[2] == (tc.VT_CASHABLE_TICKET_REDEEMED, 1, 2_000)
     assert (sas[1].drop, sas[2].drop) == (2_000, 2_000)
+
+
+# -- the host twin's own ticket system (tito-host's sas_host_tito.TicketFlow) -----------------
+
+
+def _twin_floor(tmp_path: Path, **tito: object):
+    host, proc = _two_station_floor(tmp_path, twin=True)
+    for k, v in tito.items():
+        setattr(host.tito.config, k, v)
+    return host, proc
+
+
+def test_with_the_host_twins_ticket_system_a_ticket_moves_between_stations_once(tmp_path):
+    """Issue 14 "Done when", with the host twin as the casino system: a ticket printed at
+    station 1 is redeemed at station 2 for exactly its amount, refused again at both
+    ("already redeemed"); the twin's record says issued by 1, redeemed by 2."""
+    host, proc = _twin_floor(tmp_path, system_id=SYSTEM_ID)
+    try:
+        _credit(proc, 1_000)
+        proc.intent("cash_out")
+        row = wait_for(lambda: [r for r in host.tickets.tickets(1) if r["state"] == "printed"],
+                       15, "the twin's printed ticket")[0]
+        number = row["number"]
+        assert row["amount"] == 1_000 and number.startswith(f"{SYSTEM_ID:02d}")
+        wait_for(lambda: proc.snapshot["mode"] in ("attract", "betting"), 10, "the table")
+        proc.sim({"cmd": "voucher", "validation_number": number, "station": 2})
+        wait_for(lambda: proc.snapshot["stations"][1]["credits_minor"] == 1_000, 15,
+                 "station 2 credited")
+        wait_for(lambda: host.tickets.get(number)["state"] == "redeemed", 10, "redeemed")
+        assert host.tickets.get(number)["redeemed_by"] == 2
+        for where in (1, 2):
+            proc.sim({"cmd": "voucher", "validation_number": number, "station": where})
+            wait_for(lambda where=where: proc.snapshot["stations"][where - 1]["refusal"]
+                     == "Ticket refused: already redeemed", 15, f"refused at station {where}")
+        assert [s["credits_minor"] for s in proc.snapshot["stations"]] == [0, 1_000]
+    finally:
+        proc.stop()
+        host.close()
+
+
+@pytest.mark.parametrize("knobs,words", [
+    ({"deny_validation": True}, "validation denied by the casino host"),
+    ({"answer_validation": False}, "no validation from the casino host within 10 s")])
+def test_the_twin_denying_or_not_answering_gives_a_handpay(tmp_path, knobs, words):
+    """Issue 14: the host twin denies the validation (0x58 system ID 00) or never
+    answers 0x57: no ticket, a handpay with the reason, the twin voids nothing printed."""
+    host, proc = _twin_floor(tmp_path, **knobs)
+    try:
+        _credit(proc, 500)
+        proc.intent("cash_out")
+        wait_for(lambda: proc.snapshot["mode"] == "handpay", 20, "the handpay")
+        assert words in proc.snapshot["overlay_text"]
+        assert proc.sim({"cmd": "tickets"})["tickets"] == []
+        assert [r["state"] for r in host.tickets.tickets(1)] in ([], ["void"])
+    finally:
+        proc.stop()
+        host.close()
+
+
+def test_an_expired_ticket_is_refused_with_the_reason(tmp_path):
+    """Issue 14: a ticket past the expiry the host gave it comes back "expired"."""
+    host, proc = _twin_floor(tmp_path, system_id=SYSTEM_ID)
+    try:
+        number = host.tickets.issue(99, 700, 0, SYSTEM_ID, time.time() - 10, time.time() - 5)
+        host.tickets.mark_printed(99, time.time() - 9)
+        proc.sim({"cmd": "voucher", "validation_number": number, "station": 2})
+        wait_for(lambda: proc.snapshot["stations"][1]["refusal"] == "Ticket refused: expired",
+                 15, "expired")
+        assert proc.snapshot["stations"][1]["credits_minor"] == 0
+        assert host.tickets.get(number)["state"] == "printed"
+    finally:
+        proc.stop()
+        host.close()
