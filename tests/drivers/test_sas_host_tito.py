@@ -269,3 +269,30 @@ def test_floor_view_shows_tickets_per_machine_and_in_total(floor: tuple[SasHost,
         ["1", "2", "1250", "0", "0", "1", "250"], ["2", "0", "0", "1", "1000", "0", "0"],
         ["total", "2", "1250", "1", "1000", "1", "250"]]
     assert "tickets" in floor_view(host.status(), tickets=host.ticket_summary())
+
+
+def test_control_socket_ticket_commands(floor: tuple[SasHost, TitoEgm, TitoEgm]) -> None:
+    """Issue 14: ``tickets`` lists the summary and every record; ``tito`` sets the knobs
+    (bad values refused with a reason); ``view`` carries the ticket table."""
+    import json
+
+    from drivers.sim.sas_host_cli import host_command
+    host, a, b = floor
+    number = print_ticket(a, 600)
+
+    def ask(request: dict[str, object]) -> dict[str, object]:
+        return host_command(host, json.dumps(request))
+
+    got = ask({"cmd": "tickets"})
+    assert got["ok"] is True
+    assert got["summary"][-1] == {"address": 0, "issued": 1, "issued_amount": 600, "redeemed": 0,  # type: ignore[index]
+                                  "redeemed_amount": 0, "outstanding": 1, "outstanding_amount": 600, "pending": 0}
+    assert [t["number"] for t in got["tickets"]] == [number]  # type: ignore[union-attr]
+    assert ask({"cmd": "tito", "deny_validation": True, "validation_delay_s": 0.5}) == {
+        "ok": True, "deny_validation": True, "answer_validation": True, "validation_delay_s": 0.5, "expiry_days": 30.0}
+    assert host.tito.config.deny_validation is True
+    assert ask({"cmd": "tito", "expiry_days": -1})["error"] == 'tito: "expiry_days" must be a number >= 0'
+    assert ask({"cmd": "tito", "deny_validation": 1})["ok"] is False
+    assert "tickets" in str(ask({"cmd": "view"})["view"])
+    a.cash_out(100)
+    wait_for(lambda: a.handpays == [100], 10)
