@@ -296,3 +296,21 @@ def test_control_socket_ticket_commands(floor: tuple[SasHost, TitoEgm, TitoEgm])
     assert "tickets" in str(ask({"cmd": "view"})["view"])
     a.cash_out(100)
     wait_for(lambda: a.handpays == [100], 10)
+
+
+def test_ticket_data_is_sent_at_link_up(tmp_path: Path) -> None:
+    """Issue 14: with ticket_data configured the host sends 0x7D (venue lines, expiry) and 0x7B
+    (printer as cash-out device, ticket redemption, the expiry) at link-up; the EGM hands both."""
+    host = make_host(tmp_path, ticket_data=(7, 30, "Lakeside Casino", "1 Shore Rd", "Bay City"))
+    egm = TitoEgm(host.tty(1), 1)
+    try:
+        wait_for(lambda: {c.name for c in egm.commands} >= {"set_ticket_data", "set_extended_validation_status"}, 10)
+        (td,) = [c.ticket_data for c in egm.commands if c.name == "set_ticket_data"]
+        assert td is not None and (td.host_id, td.expiration_days, td.location, td.address1, td.address2) == (
+            7, 30, "Lakeside Casino", "1 Shore Rd", "Bay City")
+        (vs,) = [c.validation_control for c in egm.commands if c.name == "set_extended_validation_status"]
+        assert vs == (tc.VS_PRINTER_CASHOUT | tc.VS_TICKET_REDEMPTION, tc.VS_PRINTER_CASHOUT | tc.VS_TICKET_REDEMPTION,
+                      30, 0)
+    finally:
+        egm.close()
+        host.close()
