@@ -44,6 +44,7 @@ class TitoEgm:
         self.responder = EgmResponder(address)
         self.view = EgmView(address=address, validation_mode="system", asset_number=1000 + address,
                             machine_info=INFO, serial_number=f"TITO-{address}")
+        self.responder.update(self.view)  # before the first view the responder answers busy
         self.credits = credits
         self.validation_timeout_s, self.redeem_timeout_s = validation_timeout_s, redeem_timeout_s
         self.printed: list[tuple[str, int]] = []

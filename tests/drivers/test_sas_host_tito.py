@@ -269,3 +269,48 @@ def test_floor_view_shows_tickets_per_machine_and_in_total(floor: tuple[SasHost,
         ["1", "2", "1250", "0", "0", "1", "250"], ["2", "0", "0", "1", "1000", "0", "0"],
         ["total", "2", "1250", "1", "1000", "1", "250"]]
     assert "tickets" in floor_view(host.status(), tickets=host.ticket_summary())
+
+
+def test_control_socket_ticket_commands(floor: tuple[SasHost, TitoEgm, TitoEgm]) -> None:
+    """Issue 14: ``tickets`` lists the summary and every record; ``tito`` sets the knobs
+    (bad values refused with a reason); ``view`` carries the ticket table."""
+    import json
+
+    from drivers.sim.sas_host_cli import host_command
+    host, a, b = floor
+    number = print_ticket(a, 600)
+
+    def ask(request: dict[str, object]) -> dict[str, object]:
+        return host_command(host, json.dumps(request))
+
+    got = ask({"cmd": "tickets"})
+    assert got["ok"] is True
+    assert got["summary"][-1] == {"address": 0, "issued": 1, "issued_amount": 600, "redeemed": 0,  # type: ignore[index]
+                                  "redeemed_amount": 0, "outstanding": 1, "outstanding_amount": 600, "pending": 0}
+    assert [t["number"] for t in got["tickets"]] == [number]  # type: ignore[union-attr]
+    assert ask({"cmd": "tito", "deny_validation": True, "validation_delay_s": 0.5}) == {
+        "ok": True, "deny_validation": True, "answer_validation": True, "validation_delay_s": 0.5, "expiry_days": 30.0}
+    assert host.tito.config.deny_validation is True
+    assert ask({"cmd": "tito", "expiry_days": -1})["error"] == 'tito: "expiry_days" must be a number >= 0'
+    assert ask({"cmd": "tito", "deny_validation": 1})["ok"] is False
+    assert "tickets" in str(ask({"cmd": "view"})["view"])
+    a.cash_out(100)
+    wait_for(lambda: a.handpays == [100], 10)
+
+
+def test_ticket_data_is_sent_at_link_up(tmp_path: Path) -> None:
+    """Issue 14: with ticket_data configured the host sends 0x7D (venue lines, expiry) and 0x7B
+    (printer as cash-out device, ticket redemption, the expiry) at link-up; the EGM hands both."""
+    host = make_host(tmp_path, ticket_data=(7, 30, "Lakeside Casino", "1 Shore Rd", "Bay City"))
+    egm = TitoEgm(host.tty(1), 1)
+    try:
+        wait_for(lambda: {c.name for c in egm.commands} >= {"set_ticket_data", "set_extended_validation_status"}, 10)
+        (td,) = [c.ticket_data for c in egm.commands if c.name == "set_ticket_data"]
+        assert td is not None and (td.host_id, td.expiration_days, td.location, td.address1, td.address2) == (
+            7, 30, "Lakeside Casino", "1 Shore Rd", "Bay City")
+        (vs,) = [c.validation_control for c in egm.commands if c.name == "set_extended_validation_status"]
+        assert vs == (tc.VS_PRINTER_CASHOUT | tc.VS_TICKET_REDEMPTION, tc.VS_PRINTER_CASHOUT | tc.VS_TICKET_REDEMPTION,
+                      30, 0)
+    finally:
+        egm.close()
+        host.close()
