@@ -226,7 +226,7 @@ def _journal(tmp_path: Path, kind: str) -> list[dict]:
     return [json.loads(d) for (d,) in rows]
 
 
-def _two_station_floor(tmp_path: Path, twin: bool = False):
+def _two_station_floor(tmp_path: Path, twin: bool = False, **tito: object):
     import random
 
     from cabinet.core.events import PowerUp
@@ -245,6 +245,8 @@ def _two_station_floor(tmp_path: Path, twin: bool = False):
                    poll_interval_s=0.05, meter_interval_s=0.5, link_down_s=2.0)
     if not twin:
         desk_only(host)
+    for k, v in tito.items():                   # the twin's ticket knobs, before link-up
+        setattr(host.tito.config, k, v)
     cfg = tmp_path / "cabinet.toml"
     cfg.write_text(f'[sas]\nport = "{host.path(1)}"\naddress = 1\nvalidation = "system"\n'
                    f'[station2.sas]\nport = "{host.path(2)}"\naddress = 2\n')
@@ -311,10 +313,28 @@ def test_a_ticket_printed_at_station_1_is_redeemed_at_station_2_once(tmp_path):
 
 
 def _twin_floor(tmp_path: Path, **tito: object):
-    host, proc = _two_station_floor(tmp_path, twin=True)
-    for k, v in tito.items():
-        setattr(host.tito.config, k, v)
-    return host, proc
+    return _two_station_floor(tmp_path, twin=True, **tito)
+
+
+def test_the_hosts_ticket_data_is_printed_on_the_ticket(tmp_path):
+    """Issue 14: the venue lines and expiry the host sets at link-up (0x7D, 0x7B) are on
+    the next ticket: location, both address lines, "VOID AFTER" its expiry days on."""
+    import datetime as dt
+    host, proc = _twin_floor(tmp_path, system_id=SYSTEM_ID,
+                             ticket_data=(12, 7, "LUCKY STRIKE", "1 MAIN ST", "RENO NV"))
+    try:
+        wait_for(lambda: proc.snapshot["stations"][0]["host_link"] == "online", 10, "online")
+        time.sleep(1.0)                         # the link-up's 0x7D / 0x7B
+        _credit(proc, 500)
+        proc.intent("cash_out")
+        (png,) = wait_for(lambda: proc.sim({"cmd": "tickets"})["tickets"], 15, "the ticket")
+    finally:
+        proc.stop()
+        host.close()
+    text = Path(png).with_suffix(".txt").read_text()
+    assert "LUCKY STRIKE" in text and "1 MAIN ST" in text and "RENO NV" in text
+    expiry = (dt.date.today() + dt.timedelta(days=7)).isoformat()
+    assert f"VOID AFTER {expiry}" in text
 
 
 def test_with_the_host_twins_ticket_system_a_ticket_moves_between_stations_once(tmp_path):
