@@ -69,6 +69,8 @@ def test_system_cash_out_waits_for_the_hosts_number_and_prints_that_number():
     assert rig.host.pending_cashout.amount_minor == 2_500
     assert rig.credits() == 0 and rig.cab.s.stations[0].pending_out_minor == 2_500
     assert rig.queue()[-2:] == ["cash_out_button_pressed", "system_validation_request"]
+    assert rig.cab.snapshot(1).overlay_text == \
+        "Ticket for $25.00: validating with the casino host"
     assert not [e for e in rig.effects if isinstance(e, PrintVoucher)]
     rig.command("validation_number", validation_number=VN)
     (pv,) = [e for e in rig.effects if isinstance(e, PrintVoucher)]
