@@ -143,8 +143,12 @@ class TitoEgm:
             return
         self.printed.append((f"{cmd.validation_system_id:02d}{cmd.validation_number}", pc.amount_credits))
         self.credits -= pc.amount_credits
-        self._publish(pending_cashout=None)
+        self._publish(pending_cashout=None, validation_meters=self._meter(tc.VT_CASHABLE_TICKET, pc.amount_credits))
         self._queue("cash_out_ticket_printed")
+
+    def _meter(self, kind: int, amount: int) -> dict[int, tuple[int, int]]:
+        count, credits = self.view.validation_meters.get(kind, (0, 0))
+        return {**self.view.validation_meters, kind: (count + 1, credits + amount)}
 
     def _handpay(self, amount: int) -> None:
         self.handpays.append(amount)
@@ -161,6 +165,7 @@ class TitoEgm:
             self.redeemed.append((t.validation_number, cmd.amount_credits))
             t = dataclasses.replace(t, status=tc.STATUS_CASHABLE_REDEEMED, transfer_code=0,
                                     amount_credits_final=cmd.amount_credits)
+            self._publish(validation_meters=self._meter(tc.VT_CASHABLE_TICKET_REDEEMED, cmd.amount_credits))
         else:
             assert cmd.transfer_code is not None
             self.returned.append((t.validation_number, cmd.transfer_code))
