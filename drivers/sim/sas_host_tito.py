@@ -45,13 +45,16 @@ from dataclasses import dataclass, field
 from drivers.errors import ProtocolError
 from drivers.sas import tito_codes as tc
 from drivers.sas import tito_wire as tw
-from drivers.sas.host_codec import DataReply, Reply
+from drivers.sas.host_codec import Busy, DataReply, Reply
 from drivers.sim.sas_host_tickets import TicketDb
 
 #: ``poll(command, data)`` -> the reply (None: no valid reply after the line's tries).
 Poll = Callable[[int, bytes], "Reply | None"]
 #: How long after an undecided status the host asks again.
 RECHECK_S = 1.0
+#: A job whose first poll was answered busy runs again this much later, up to BUSY_TRIES times.
+BUSY_RETRY_S = 0.2
+BUSY_TRIES = 5
 #: 0x50 validation type -> the host's meter names for (count, credits).
 VALIDATION_METERS = {tc.VT_CASHABLE_TICKET: ("tickets_out", "tickets_out_credits"),
                      tc.VT_CASHABLE_TICKET_REDEEMED: ("tickets_in", "tickets_in_credits")}
@@ -97,7 +100,8 @@ class TicketFlow:
             (names in ``VALIDATION_METERS``); the host keeps them with its meters.
     Attributes:
         counts: ``issued``, ``denied``, ``redeemed``, ``refused``, ``released``,
-            ``bad_replies``, ``no_replies``.
+            ``bad_replies``, ``no_replies``, ``busy`` (a job met busy: it runs again
+            ``BUSY_RETRY_S`` later, up to ``BUSY_TRIES`` times).
     """
 
     def __init__(self, db: TicketDb, config: TitoConfig, wall: Callable[[], float],
@@ -105,8 +109,10 @@ class TicketFlow:
         self.db, self.config, self._wall, self._on_meters = db, config, wall, on_meters
         self._jobs: dict[int, _Jobs] = {}
         self._lock = threading.Lock()
+        self._local = threading.local()  # ``busy``: the running job (this poll thread's) met busy
+        self._busy_tries: dict[tuple[int, str, str], int] = {}
         self.counts: dict[str, int] = dict(issued=0, denied=0, redeemed=0, refused=0, released=0,
-                                           bad_replies=0, no_replies=0)
+                                           bad_replies=0, no_replies=0, busy=0)
 
     # --- scheduling (the machine's poll thread) ----------------------------------------------
 
@@ -155,6 +161,19 @@ class TicketFlow:
             if not jobs or not jobs.due or jobs.due[0][0] > now:
                 return
             _, kind, number = jobs.due.pop(0)
+        self._local.busy = False
+        self._job(address, now, poll, kind, number)
+        key = (address, kind, number)
+        with self._lock:
+            again = self._local.busy and self._busy_tries.get(key, 0) < BUSY_TRIES
+            if again:
+                self._busy_tries[key] = self._busy_tries.get(key, 0) + 1
+            else:
+                self._busy_tries.pop(key, None)
+        if again:  # the EGM was busy: ask again soon
+            self._add(address, now + BUSY_RETRY_S, kind, number)
+
+    def _job(self, address: int, now: float, poll: Poll, kind: str, number: str) -> None:
         if kind == "send_number":
             self._send_number(address, number, poll)
             return
@@ -174,6 +193,10 @@ class TicketFlow:
     def _data(self, reply: Reply | None, command: int) -> bytes | None:
         if isinstance(reply, DataReply) and reply.command == command:
             return reply.data
+        if isinstance(reply, Busy):
+            self._local.busy = True
+            self.counts["busy"] += 1
+            return None
         self.counts["no_replies" if reply is None else "bad_replies"] += 1
         return None
 

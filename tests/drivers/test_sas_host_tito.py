@@ -259,6 +259,17 @@ def test_malformed_replies_are_logged_and_lose_nothing(floor: tuple[SasHost, Tit
     assert host.tito.counts["bad_replies"] >= 1
 
 
+def test_a_busy_egm_is_asked_again(floor: tuple[SasHost, TitoEgm, TitoEgm]) -> None:
+    """Issue 14: busy (address 00) to 0x57 and to 0x70: the host runs the job again shortly
+    and the ticket is issued and redeemed all the same."""
+    host, a, b = floor
+    a.busy[0x57] = 2
+    number = print_ticket(a, 800)
+    b.busy[0x70] = 1
+    redeem(b, number, host=host)
+    assert b.redeemed == [(number, 800)] and host.tito.counts["busy"] == 3
+
+
 def test_floor_view_shows_tickets_per_machine_and_in_total(floor: tuple[SasHost, TitoEgm, TitoEgm]) -> None:
     """Issue 14: the floor view lists tickets issued, redeemed and outstanding per machine and in total."""
     host, a, b = floor
