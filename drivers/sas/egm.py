@@ -40,6 +40,7 @@ Rules and their sources (research/sas.md unless named):
   example)" before the exception queue).
 - Busy (``address 00``) for long polls before the first view; general polls then get
   00.  View address 0 (RAM cleared): nothing is answered.  Never another address.
+- TITO long polls (0x50, 0x57, 0x58, 0x70, 0x71, 0x7B-0x7D, 0xA8): ``egm_tito``.
 - Unknown or unimplemented long polls, bad CRCs, bad request data: no reply.
 - Link down: no poll to our address for 5 s (checked on every ``receive`` and ``tick``);
   up again on the next one.

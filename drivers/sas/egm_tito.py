@@ -28,7 +28,10 @@ Rules (layouts in ``tito_wire``, codes in ``tito_codes``; sources there):
 - 0xA8: handed as ``HostCommand("handpay_reset_to_credit_meter")``; the reply code is 2
   without a handpay, 1 when asked for the credit meter and the handpay does not allow
   it (``HandpayInfo.credit_reset_allowed``), else 0.  A method other than 0/1 -> NACK.
-Every refusal also emits ``HostDataRejected`` with the reason.
+Every refusal also emits ``HostDataRejected`` with the reason.  Money amounts (0x57,
+0x70, 0x71) are never wrapped: one that does not fit 5 BCD bytes (or a negative one)
+leaves the poll unanswered (``EgmResponder`` counts ``bad_data``), so the host issues
+or redeems nothing for a wrong amount; only the 0x50 meters wrap, as meters do.
 """
 
 from __future__ import annotations
@@ -108,7 +111,7 @@ class TitoResponder:
         pc = view.pending_cashout
         if view.validation_mode != "system" or pc is None:
             return tito_wire.pending_cashout_reply(event.address, tc.CASHOUT_NOT_WAITING, 0)
-        return tito_wire.pending_cashout_reply(event.address, pc.cashout_type, egm_meters.wrap(pc.amount_credits, 5))
+        return tito_wire.pending_cashout_reply(event.address, pc.cashout_type, pc.amount_credits)
 
     def _lp_58(self, view: EgmView, event: LongPoll, out: Out) -> bytes:
         a = event.address
@@ -139,14 +142,13 @@ class TitoResponder:
         number = None if t is None or t.status is not None else _number(t)
         if t is None or number is None:
             return tito_wire.ticket_validation_data(event.address, tc.NO_TICKET_IN_ESCROW)
-        return tito_wire.ticket_validation_data(event.address, tc.TICKET_IN_ESCROW,
-                                                egm_meters.wrap(t.amount_credits, 5), number)
+        return tito_wire.ticket_validation_data(event.address, tc.TICKET_IN_ESCROW, t.amount_credits, number)
 
     @staticmethod
     def _status(address: int, t: TicketIn, number: str) -> bytes:
         if t.status is None:
-            return tito_wire.redeem_status(address, tc.STATUS_PENDING, egm_meters.wrap(t.amount_credits, 5), number)
-        return tito_wire.redeem_status(address, t.status, egm_meters.wrap(t.amount_credits_final, 5), number)
+            return tito_wire.redeem_status(address, tc.STATUS_PENDING, t.amount_credits, number)
+        return tito_wire.redeem_status(address, t.status, t.amount_credits_final, number)
 
     def _lp_71(self, view: EgmView, event: LongPoll, out: Out) -> bytes:
         a = event.address

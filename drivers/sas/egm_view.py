@@ -287,8 +287,10 @@ class HostCommand:
             ``view.ticket_data`` (0x7D sets host ID, expiration and the three lines it
             carries; 0x7C the lines it lists), for the engine to journal.
         validation_control: 0x7B: ``(control_mask, status_bits, cashable_expiration_days,
-            restricted_expiration_days)`` as sent; the engine applies
-            ``tito_codes.apply_validation_status`` (the link's reply shows that result).
+            restricted_expiration_days)``: mask and bits as sent, an expiration of 0
+            (UNVERIFIED: "no change") already replaced by the view's current one; the
+            engine applies ``tito_codes.apply_validation_status`` to its status bits and
+            keeps the two expirations (the link's reply shows that result).
         reset_method: 0xA8: 0x00 standard handpay, 0x01 reset to the credit meter.
     """
 

@@ -172,7 +172,7 @@ class SasHost:
         self._clock, self._wall, self._on_link = clock, wall, on_link
         self.db = HostDb(db_path)
         self.tickets = TicketDb(db_path, rng)
-        self.tito = TicketFlow(self.tickets, tito or TitoConfig(), wall)
+        self.tito = TicketFlow(self.tickets, tito or TitoConfig(), wall, self._validation_meters)
         self._stop = threading.Event()
         self._paused = threading.Event()
         self._machines: dict[int, _Machine] = {}
@@ -515,6 +515,12 @@ class SasHost:
         if isinstance(reply, DataReply):
             self._record(m, reply)
         self._finish(m, req, reply)
+
+    def _validation_meters(self, address: int, command: int, values: dict[str, int]) -> None:
+        m = self._machines[address]
+        with m.lock:
+            m.meters.update(values)
+        self.db.add_meters(address, self._wall(), command, values)
 
     def _poll_now(self, m: _Machine, command: int, data: bytes) -> Reply | None:
         """One long poll from the poll thread itself (ticket jobs): the reply, busy included."""

@@ -18,13 +18,15 @@ validation request    (``issued``) and, ``validation_delay_s`` later, sends 0x58
                       when ``deny_validation``; nothing at all when
                       ``answer_validation`` is False).  0x58 answered 80/81: the
                       ticket is void.
-0x3D ticket printed   the machine's latest issued ticket is ``printed``.
+0x3D ticket printed   the machine's latest issued ticket is ``printed``; then 0x50
+                      type 00 (tickets printed: count, credits) -> ``on_meters``.
 0x51 handpay pending  the machine's unconfirmed tickets are void (it paid by hand).
 0x67 ticket inserted  0x70 -> the number and amount; decides (``TicketDb.claim``:
                       pending there in the same transaction, or a reject code) and
                       sends 0x71 redeem / reject; the EGM answers 0x40 pending.
 0x68 transfer         0x71 FF -> the final status; redeemed (or released on a
-complete              rejection) in one transaction; 0x40 again: asks later.
+complete              rejection) in one transaction; 0x40 again: asks later.  Then
+                      0x50 type 80 (tickets redeemed: count, credits).
 link up               for each ticket pending at the machine (a host restarted
                       mid-redemption): 0x71 FF; undecided (0x40) -> the redeem is
                       sent again (the EGM hands it to its engine once); decided ->
@@ -43,13 +45,19 @@ from dataclasses import dataclass, field
 from drivers.errors import ProtocolError
 from drivers.sas import tito_codes as tc
 from drivers.sas import tito_wire as tw
-from drivers.sas.host_codec import DataReply, Reply
+from drivers.sas.host_codec import Busy, DataReply, Reply
 from drivers.sim.sas_host_tickets import TicketDb
 
 #: ``poll(command, data)`` -> the reply (None: no valid reply after the line's tries).
 Poll = Callable[[int, bytes], "Reply | None"]
 #: How long after an undecided status the host asks again.
 RECHECK_S = 1.0
+#: A job whose first poll was answered busy runs again this much later, up to BUSY_TRIES times.
+BUSY_RETRY_S = 0.2
+BUSY_TRIES = 5
+#: 0x50 validation type -> the host's meter names for (count, credits).
+VALIDATION_METERS = {tc.VT_CASHABLE_TICKET: ("tickets_out", "tickets_out_credits"),
+                     tc.VT_CASHABLE_TICKET_REDEEMED: ("tickets_in", "tickets_in_credits")}
 #: 0x7B bits the host turns on: printer as cash-out device, ticket redemption.
 VALIDATION_BITS = tc.VS_PRINTER_CASHOUT | tc.VS_TICKET_REDEMPTION
 
@@ -88,17 +96,23 @@ class TicketFlow:
         db: the ticket database (shared by all machines: a ticket is redeemed once).
         config: the knobs.
         wall: Unix seconds (ticket times, expiry).
+        on_meters: gets ``(address, command, {name: value})`` for each 0x50 read
+            (names in ``VALIDATION_METERS``); the host keeps them with its meters.
     Attributes:
         counts: ``issued``, ``denied``, ``redeemed``, ``refused``, ``released``,
-            ``bad_replies``, ``no_replies``.
+            ``bad_replies``, ``no_replies``, ``busy`` (a job met busy: it runs again
+            ``BUSY_RETRY_S`` later, up to ``BUSY_TRIES`` times).
     """
 
-    def __init__(self, db: TicketDb, config: TitoConfig, wall: Callable[[], float]) -> None:
-        self.db, self.config, self._wall = db, config, wall
+    def __init__(self, db: TicketDb, config: TitoConfig, wall: Callable[[], float],
+                 on_meters: Callable[[int, int, dict[str, int]], None] | None = None) -> None:
+        self.db, self.config, self._wall, self._on_meters = db, config, wall, on_meters
         self._jobs: dict[int, _Jobs] = {}
         self._lock = threading.Lock()
+        self._local = threading.local()  # ``busy``: the running job (this poll thread's) met busy
+        self._busy_tries: dict[tuple[int, str, str], int] = {}
         self.counts: dict[str, int] = dict(issued=0, denied=0, redeemed=0, refused=0, released=0,
-                                           bad_replies=0, no_replies=0)
+                                           bad_replies=0, no_replies=0, busy=0)
 
     # --- scheduling (the machine's poll thread) ----------------------------------------------
 
@@ -118,12 +132,14 @@ class TicketFlow:
             self.db.log(address, at, "validation_unanswered")
         elif code == 0x3D:
             self.db.mark_printed(address, at)
+            self._add(address, now, "meters_00")
         elif code == 0x51:
             self.db.void_issued(address, at, "handpay instead of a ticket")
         elif code == 0x67:
             self._add(address, now, "redeem")
         elif code == 0x68:
             self._add(address, now, "complete")
+            self._add(address, now, "meters_80")
 
     def on_link_up(self, address: int, now: float) -> None:
         """Machine ``address``'s link came up: recover pending tickets, send ticket data."""
@@ -145,8 +161,24 @@ class TicketFlow:
             if not jobs or not jobs.due or jobs.due[0][0] > now:
                 return
             _, kind, number = jobs.due.pop(0)
+        self._local.busy = False
+        self._job(address, now, poll, kind, number)
+        key = (address, kind, number)
+        with self._lock:
+            again = self._local.busy and self._busy_tries.get(key, 0) < BUSY_TRIES
+            if again:
+                self._busy_tries[key] = self._busy_tries.get(key, 0) + 1
+            else:
+                self._busy_tries.pop(key, None)
+        if again:  # the EGM was busy: ask again soon
+            self._add(address, now + BUSY_RETRY_S, kind, number)
+
+    def _job(self, address: int, now: float, poll: Poll, kind: str, number: str) -> None:
         if kind == "send_number":
             self._send_number(address, number, poll)
+            return
+        if kind.startswith("meters_"):
+            self._validation_meters(address, int(kind[7:], 16), poll)
             return
         {"validate": self._validate, "redeem": self._redeem, "complete": self._complete,
          "recover": self._recover, "ticket_data": self._ticket_data}[kind](address, now, poll)
@@ -161,6 +193,10 @@ class TicketFlow:
     def _data(self, reply: Reply | None, command: int) -> bytes | None:
         if isinstance(reply, DataReply) and reply.command == command:
             return reply.data
+        if isinstance(reply, Busy):
+            self._local.busy = True
+            self.counts["busy"] += 1
+            return None
         self.counts["no_replies" if reply is None else "bad_replies"] += 1
         return None
 
@@ -262,6 +298,20 @@ class TicketFlow:
         ticket = self._ticket(address, poll, 0x70)
         if ticket is not None and ticket.status == tc.TICKET_IN_ESCROW and ticket.validation_number not in handled:
             self._decide_and_send(address, now, poll, ticket.validation_number, ticket.amount)
+
+    def _validation_meters(self, address: int, kind: int, poll: Poll) -> None:
+        got = self._data(poll(0x50, bytes((kind,))), 0x50)
+        if got is None:
+            return
+        try:
+            vtype, count, credits = tw.parse_validation_meters(got)
+        except ProtocolError as exc:
+            self.counts["bad_replies"] += 1
+            self.db.log(address, self._wall(), "bad_reply", code=0x50, detail=str(exc))
+            return
+        names = VALIDATION_METERS.get(vtype)
+        if names is not None and vtype == kind and self._on_meters is not None:
+            self._on_meters(address, 0x50, {names[0]: count, names[1]: credits})
 
     def _ticket_data(self, address: int, now: float, poll: Poll) -> None:
         td = self.config.ticket_data

@@ -10,7 +10,8 @@ ticket and queues 0x67; a 0x71 redeem credits the amount once (by ticket id), a 
 or ``redeem_timeout_s`` returns it (``returned``); either way the final status goes
 in ``ticket_in.status`` and 0x68 is queued.  ``hold = True`` keeps a redeem undecided
 until ``release()``.  ``mangle[command]`` rewrites that command's reply data (the CRC
-is made good again): a malformed reply.  Not the cabinet: a test peer.
+is made good again): a malformed reply; ``busy[command] = n`` answers the next n
+of those polls with busy (``address 00``).  Not the cabinet: a test peer.
 """
 
 from __future__ import annotations
@@ -55,6 +56,7 @@ class TitoEgm:
         self.hold = False
         self.crash = ""
         self.mangle: dict[int, Callable[[bytes], bytes]] = {}
+        self.busy: dict[int, int] = {}  # command -> how many more replies to it are "busy" (address 00)
         self._held: HostCommand | None = None
         self._next_id = 1
         self._since = 0.0
@@ -143,8 +145,12 @@ class TitoEgm:
             return
         self.printed.append((f"{cmd.validation_system_id:02d}{cmd.validation_number}", pc.amount_credits))
         self.credits -= pc.amount_credits
-        self._publish(pending_cashout=None)
+        self._publish(pending_cashout=None, validation_meters=self._meter(tc.VT_CASHABLE_TICKET, pc.amount_credits))
         self._queue("cash_out_ticket_printed")
+
+    def _meter(self, kind: int, amount: int) -> dict[int, tuple[int, int]]:
+        count, credits = self.view.validation_meters.get(kind, (0, 0))
+        return {**self.view.validation_meters, kind: (count + 1, credits + amount)}
 
     def _handpay(self, amount: int) -> None:
         self.handpays.append(amount)
@@ -161,6 +167,7 @@ class TitoEgm:
             self.redeemed.append((t.validation_number, cmd.amount_credits))
             t = dataclasses.replace(t, status=tc.STATUS_CASHABLE_REDEEMED, transfer_code=0,
                                     amount_credits_final=cmd.amount_credits)
+            self._publish(validation_meters=self._meter(tc.VT_CASHABLE_TICKET_REDEEMED, cmd.amount_credits))
         else:
             assert cmd.transfer_code is not None
             self.returned.append((t.validation_number, cmd.transfer_code))
@@ -181,6 +188,9 @@ class TitoEgm:
     # --- the line ----------------------------------------------------------------------------
 
     def _write(self, reply: bytes) -> None:
+        if len(reply) > 4 and self.busy.get(reply[1], 0) > 0:
+            self.busy[reply[1]] -= 1
+            reply = bytes((self.address, 0x00))
         fix = self.mangle.get(reply[1]) if len(reply) > 4 else None
         if fix is not None:
             reply = with_crc(reply[:2] + fix(reply[2:-2]))

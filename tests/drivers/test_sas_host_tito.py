@@ -100,6 +100,9 @@ def test_ticket_printed_at_one_machine_is_redeemed_at_another_exactly_once(
     summary = host.ticket_summary()
     assert summary == [MachineTickets(1, 1, 2500, 0, 0, 0, 0, 0), MachineTickets(2, 0, 0, 1, 2500, 0, 0, 0),
                        MachineTickets(0, 1, 2500, 1, 2500, 0, 0, 0)]
+    wait_for(lambda: host.meters(2).get("tickets_in_credits") == 2500, 5)  # 0x50 after 0x68
+    assert (host.meters(1)["tickets_out"], host.meters(1)["tickets_out_credits"]) == (1, 2500)  # 0x50 after 0x3D
+    assert host.meters(2)["tickets_in"] == 1
     with sqlite3.connect(tmp_path / "host.sqlite3") as con:  # the record is on disk
         assert con.execute("SELECT state, redeemed_amount FROM tickets").fetchall() == [("redeemed", 2500)]
     view = ticket_view(summary)
@@ -254,6 +257,17 @@ def test_malformed_replies_are_logged_and_lose_nothing(floor: tuple[SasHost, Tit
     wait_for(lambda: a.handpays == [100], 10)
     assert [t["number"] for t in host.tickets.tickets()] == [number]
     assert host.tito.counts["bad_replies"] >= 1
+
+
+def test_a_busy_egm_is_asked_again(floor: tuple[SasHost, TitoEgm, TitoEgm]) -> None:
+    """Issue 14: busy (address 00) to 0x57 and to 0x70: the host runs the job again shortly
+    and the ticket is issued and redeemed all the same."""
+    host, a, b = floor
+    a.busy[0x57] = 2
+    number = print_ticket(a, 800)
+    b.busy[0x70] = 1
+    redeem(b, number, host=host)
+    assert b.redeemed == [(number, 800)] and host.tito.counts["busy"] == 3
 
 
 def test_floor_view_shows_tickets_per_machine_and_in_total(floor: tuple[SasHost, TitoEgm, TitoEgm]) -> None:

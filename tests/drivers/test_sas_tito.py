@@ -246,6 +246,15 @@ def test_0x71_hostile_data_is_refused_with_a_reason_and_no_command() -> None:
     assert w[0][3] == tc.STATUS_NOT_IN_CYCLE and isinstance(ev[0], HostDataRejected)
 
 
+def test_an_amount_that_does_not_fit_is_never_wrapped() -> None:
+    """Issue 14: a cash-out or ticket amount above 10 digits (or negative) leaves 0x57 / 0x70
+    unanswered (counted as bad data) instead of telling the host a wrong amount."""
+    r = responder(dataclasses.replace(VIEW, pending_cashout=PendingCashout(1, 10**10),
+                                      ticket_in=TicketIn(1, TICKET, amount_credits=-5)))
+    assert send(r, 0x57)[0] == [] and send(r, 0x70)[0] == []
+    assert r.counts["bad_data"] == 2
+
+
 def test_a_reject_is_handed_so_the_engine_returns_the_ticket() -> None:
     """Issue 14: a host reject (transfer code 84 already redeemed) is handed as redeem_ticket
     with that code (the engine returns the ticket); the reply is 40 pending."""
