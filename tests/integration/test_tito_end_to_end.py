@@ -226,7 +226,8 @@ def _journal(tmp_path: Path, kind: str) -> list[dict]:
     return [json.loads(d) for (d,) in rows]
 
 
-def _two_station_floor(tmp_path: Path, twin: bool = False, **tito: object):
+def _two_station_floor(tmp_path: Path, twin: bool = False, timeout_s: int = 10,
+                       **tito: object):
     import random
 
     from cabinet.core.events import PowerUp
@@ -249,6 +250,7 @@ def _two_station_floor(tmp_path: Path, twin: bool = False, **tito: object):
         setattr(host.tito.config, k, v)
     cfg = tmp_path / "cabinet.toml"
     cfg.write_text(f'[sas]\nport = "{host.path(1)}"\naddress = 1\nvalidation = "system"\n'
+                   f'validation_timeout_s = {timeout_s}\n'
                    f'[station2.sas]\nport = "{host.path(2)}"\naddress = 2\n')
     proc = EngineProc(tmp_path, extra_args=["--config", str(cfg)])
     proc.start()
@@ -312,8 +314,8 @@ def test_a_ticket_printed_at_station_1_is_redeemed_at_station_2_once(tmp_path):
 # -- the host twin's own ticket system (tito-host's sas_host_tito.TicketFlow) -----------------
 
 
-def _twin_floor(tmp_path: Path, **tito: object):
-    return _two_station_floor(tmp_path, twin=True, **tito)
+def _twin_floor(tmp_path: Path, timeout_s: int = 10, **tito: object):
+    return _two_station_floor(tmp_path, twin=True, timeout_s=timeout_s, **tito)
 
 
 def test_the_hosts_ticket_data_is_printed_on_the_ticket(tmp_path):
@@ -367,11 +369,11 @@ def test_with_the_host_twins_ticket_system_a_ticket_moves_between_stations_once(
 
 @pytest.mark.parametrize("knobs,words", [
     ({"deny_validation": True}, "validation denied by the casino host"),
-    ({"answer_validation": False}, "no validation from the casino host within 10 s")])
+    ({"answer_validation": False}, "no validation from the casino host within 2 s")])
 def test_the_twin_denying_or_not_answering_gives_a_handpay(tmp_path, knobs, words):
     """Issue 14: the host twin denies the validation (0x58 system ID 00) or never
     answers 0x57: no ticket, a handpay with the reason, the twin voids nothing printed."""
-    host, proc = _twin_floor(tmp_path, **knobs)
+    host, proc = _twin_floor(tmp_path, timeout_s=2, **knobs)
     try:
         _credit(proc, 500)
         proc.intent("cash_out")
