@@ -27,6 +27,7 @@ import msgspec
 from cabinet.core.context import RandomSource
 from cabinet.core.effects import (
     Effect,
+    Journal,
     Rejected,
     ReturnNote,
     SendCue,
@@ -53,6 +54,10 @@ from cabinet.shell.host_links import HostLinks
 from cabinet.shell.store import Store
 
 log = logging.getLogger("cabinet.engine")
+#: Journal kinds of the tickets through the host that the engine also logs (issue 14):
+#: each outcome, refusal and handpay instead of a ticket, with its reason.
+TICKET_LOG = frozenset({"validation_requested", "validation_failed", "ticket_held",
+                        "ticket_done", "voucher_refused", "host_command"})
 
 TICK_MS = 100
 
@@ -201,6 +206,8 @@ class Engine:
                 self._committed = self.store.committed
         self.handled += 1
         for eff in effects:
+            if isinstance(eff, Journal) and eff.kind in TICKET_LOG:
+                log.info("station %d: %s %s", eff.station, eff.kind, eff.data)
             if isinstance(eff, Rejected):
                 log.info("rejected %s: %s", eff.what, eff.reason)
             elif isinstance(eff, SendCue):

@@ -355,3 +355,30 @@ def test_a_ram_clear_keeps_system_validation_and_never_reuses_ticket_ids():
     h = rig.host
     assert [e.name for e in h.queue] == ["memory_error_reset"]
     assert (h.validation, h.validation_timeout_ms, h.next_ticket_id) == ("system", 7_000, 2)
+
+
+def test_the_engine_logs_every_ticket_outcome(tmp_path, caplog):
+    """Issue 14: a denied validation and a refused ticket are each a log line of the
+    engine (``cabinet.engine``), as well as a journal event and a table message."""
+    import logging
+
+    from cabinet.core.events import NoteStacked
+    from cabinet.shell.engine import Engine
+    from cabinet.shell.store import Store
+
+    eng = Engine(Store(tmp_path / "j.db"), rng=random.Random(1), clock_ms=lambda: 0,
+                 wall_s=lambda: 1_800_000_000.0)
+    eng.step(HostLinkConfigured(1, 1, "/dev/pts/1", 1_800_000_000.0, "system", 10.0))
+    eng.step(PowerUp(0, 1_800_000_000.0))
+    eng.step(HostLinkChanged(1, True))
+    eng.step(NoteStacked(1, 500, "n1"))
+    with caplog.at_level(logging.INFO):
+        from cabinet.core.events import IntentReceived
+        eng.step(IntentReceived(1, "cash_out"))
+        eng.step(HostCommanded(1, "validation_number", validation_number=""))
+        eng.step(HostCommanded(1, "remote_handpay_reset"))
+        eng.step(VoucherEscrowed(1, VN, None, "v1"))
+        eng.step(HostCommanded(1, "redeem_ticket", validation_number=VN, transfer_code=0x84))
+    text = caplog.text
+    assert "validation_failed" in text and "validation denied by the casino host" in text
+    assert "ticket_done" in text and "already redeemed" in text
