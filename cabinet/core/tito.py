@@ -153,6 +153,9 @@ class TitoMixin(CabinetBase):
         if st is None or not self._system_validation(st):
             return False
         reason = self._refuse_money_in(st, 0)
+        vn = ev.validation_number
+        if reason is None and not (vn.isascii() and vn.isdigit() and len(vn) <= 18):
+            reason = "not a valid ticket"            # 0x70 carries 18 digits at most
         if reason is None and st.host.link != "online":
             reason = HOST_OFFLINE
         if reason is None and st.host.ticket_in is not None and \

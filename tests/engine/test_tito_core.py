@@ -382,3 +382,14 @@ def test_the_engine_logs_every_ticket_outcome(tmp_path, caplog):
     text = caplog.text
     assert "validation_failed" in text and "validation denied by the casino host" in text
     assert "ticket_done" in text and "already redeemed" in text
+
+
+def test_a_barcode_0x70_cannot_carry_is_handed_back_at_once():
+    """Issue 14: 0x70 sends 18 digits at most (drivers/sas/egm_view.py ``TicketIn``): a
+    longer or non-digit barcode is refused at once, never held for the host."""
+    for bad in ("1" * 19, "12a4", ""):
+        rig = TitoRig()
+        rig.insert(bad)
+        assert [e for e in rig.effects if isinstance(e, ReturnNote)], bad
+        assert rig.host.ticket_in is None
+        assert rig.cab.s.stations[0].refusal == "Ticket refused: not a valid ticket"
