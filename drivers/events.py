@@ -57,6 +57,10 @@ class EscrowDecision(enum.Enum):
 
     STACK = "stack"
     RETURN = "return"
+    #: Keep it in escrow and ask again (issue 14: a ticket the casino host decides).
+    #: The ID-003 driver sends HOLD (0x44, protocols.md 1.3: refreshed < ~10 s) and
+    #: asks again after one poll interval; other drivers return the item.
+    HOLD = "hold"
 
 
 # --- panel -----------------------------------------------------------------------

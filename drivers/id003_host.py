@@ -489,6 +489,8 @@ class Id003Host:
         yield from self._clear_fault()
         if code == Status.ESCROW:
             yield from self._on_escrow(frame)
+        elif code == Status.HOLDING:
+            yield from self._on_holding()
         elif code == Status.VEND_VALID:
             yield from self._on_vend_valid()
         elif code == Status.STACKED:
@@ -569,11 +571,13 @@ class Id003Host:
                 return
             event = BillEscrowed(txn_id, self._sequence, value, code)
             number_or_none = None
-        try:
-            decision = yield Decide(event)
-        except Exception:
-            log.exception("decide callback raised; returning the item")
-            decision = EscrowDecision.RETURN
+        decision = yield from self._ask(event)
+        while decision is EscrowDecision.HOLD:
+            # issue 14: the engine waits for the casino host; keep the item in escrow
+            # (HOLD restarts the acceptor's escrow timer) and ask again.
+            yield from self._try_command(c.hold(), "HOLD")
+            yield Sleep()
+            decision = yield from self._ask(event)
         if decision is EscrowDecision.STACK:
             self.txn = Transaction(
                 txn_id, self._sequence, value, number_or_none, Phase.STACK_SENT
@@ -584,6 +588,24 @@ class Id003Host:
                 txn_id, self._sequence, value, number_or_none, Phase.RETURN_SENT
             )
             yield from self._try_command(c.return_bill(), "RETURN")
+
+    def _on_holding(self) -> _Steps:
+        """Issue 14: an item held in escrow (HOLD) seen outside ``_on_escrow``'s wait:
+        the engine that held it died. STACK it if the journal decided so (the restart's
+        open transaction), else hand it back; never leave it to a RESET."""
+        if self.txn is not None and self.txn.phase is Phase.STACK_SENT:
+            yield from self._try_command(c.stack_2(), "STACK-2")
+        else:
+            yield from self._try_command(c.return_bill(), "RETURN")
+
+    def _ask(self, event: BillEscrowed | VoucherEscrowed) -> _Steps:
+        """``Decide`` once; a callback that raises returns the item."""
+        try:
+            decision = yield Decide(event)
+        except Exception:
+            log.exception("decide callback raised; returning the item")
+            decision = EscrowDecision.RETURN
+        return decision
 
     def _same_item(self, txn: Transaction, frame: c.Frame) -> bool:
         """The escrowed item is the one ``txn`` was journaled for (value or number)."""

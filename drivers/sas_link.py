@@ -36,6 +36,7 @@ from pathlib import Path
 from drivers.errors import DriverError
 from drivers.sas.egm import EgmResponder, ExceptionAcked, LinkChanged, Output, RomSignatureRequested
 from drivers.sas.egm_replies import Wall
+from drivers.sas.egm_tito import HostDataRejected
 from drivers.sas.egm_view import EgmView, HostCommand
 from drivers.sas.rom_signature import RomSignature
 from drivers.serial_port import PORT_ERRORS, SerialLike, close_quietly, is_pty, open_serial
@@ -145,7 +146,7 @@ class SasLink:
         self._last_poll_wall_s: float | None = None
         self._open_failures = 0
         self._link_counts = dict(opens=0, port_errors=0, writes=0, callback_errors=0, view_errors=0,
-                                 rom_signatures=0)
+                                 rom_signatures=0, host_data_rejected=0)
         #: the last 1,000 delays from the read that completed a poll to its reply written, ms
         self.reply_delays_ms: deque[float] = deque(maxlen=1000)
 
@@ -306,11 +307,17 @@ class SasLink:
             if isinstance(out, RomSignatureRequested):
                 self._start_rom_signature(out.seed)
                 continue
+            if isinstance(out, HostDataRejected):  # issue 14: logged here, the engine need not hear
+                self._link_counts["host_data_rejected"] += 1
+                log.warning("SAS link %s: refused long poll 0x%02X (answered %s): %s", self._url, out.command,
+                            out.reply, out.reason)
+                continue
             if isinstance(out, LinkChanged):
                 log.log(logging.INFO if out.up else logging.WARNING, "SAS link %s: host %s", self._url,
                         "online" if out.up else "offline (no poll for 5 s)")
             elif isinstance(out, HostCommand):
                 log.info("SAS link %s: host command %s (0x%02X)", self._url, out.name, out.command)
+
             try:
                 self._on_output(out)
             except Exception:

@@ -28,6 +28,8 @@ class Voucher:
         machine_number: asset/EGM number.
         ticket_type: e.g. "CASHOUT TICKET", "PROMO", "TEST - VOID".
         currency: ISO 4217 code; "USD" prints dollars/cents.
+        address_lines: the venue's address lines printed under its name (issue 14: as
+            the casino host set them, SAS 0x7C/0x7D), at most 40 characters each.
 
     Raises:
         ConfigError: on a malformed validation number, amount or sequence.
@@ -42,6 +44,7 @@ class Voucher:
     machine_number: str
     ticket_type: str = "CASHOUT TICKET"
     currency: str = "USD"
+    address_lines: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         if len(self.validation_number) != VALIDATION_DIGITS or not self.validation_number.isdigit():

@@ -83,7 +83,8 @@ def test_station_one_may_have_no_link_while_another_has_one(tmp_path):
     ("[sas]\nport = ''", "sas.port: expected a device path or pyserial URL, got ''"),
     ("[sas]\nport = 5", "sas.port: expected a device path or pyserial URL, got 5"),
     ("[sas]\nport = 'p'\nbaud = 9600", "sas.baud: unknown key (allowed: port, address, "
-     "asset_number, accounting_denomination_minor)"),
+     "asset_number, accounting_denomination_minor, validation, validation_timeout_s, "
+     "offline_cash_out)"),
     ("[sas]\naddress = 3", "sas.address: needs sas.port (the host port)"),
     ("[sas]\nasset_number = 3", "sas.asset_number: needs sas.port (the host port)"),
     ("sas = 'p'", "sas: expected a table, got 'p'"),
@@ -128,3 +129,25 @@ def test_the_command_line_port_is_checked_like_the_file(tmp_path):
         with_sas_port(cfg, "/dev/ttyS0", 0)
     with pytest.raises(ConfigError, match=r"^command line: sas\.port: expected a device path"):
         with_sas_port(cfg, "")
+
+
+def test_ticket_validation_settings_are_cabinet_wide_and_checked(tmp_path):
+    """Issue 14: ``[sas] validation`` none/system, ``validation_timeout_s`` 1-60 (default
+    10, research/sas.md), ``offline_cash_out`` handpay; every station's link has them."""
+    cfg = _load(tmp_path, "[sas]\nport = '/dev/ttyAMA0'\n")
+    assert (cfg.sas_for(1).validation, cfg.sas_for(1).validation_timeout_s) == ("none", 10)
+    cfg = _load(tmp_path, """
+[sas]
+port = "/dev/ttyAMA0"
+validation = "system"
+validation_timeout_s = 7
+[station2.sas]
+port = "/dev/ttyAMA1"
+""")
+    assert (cfg.sas_for(2).validation, cfg.sas_for(2).validation_timeout_s) == ("system", 7)
+    for bad, words in (("validation = 'secure'", "sas.validation"),
+                       ("validation_timeout_s = 0", "sas.validation_timeout_s"),
+                       ("validation_timeout_s = 61", "sas.validation_timeout_s"),
+                       ("offline_cash_out = 'print'", "sas.offline_cash_out")):
+        with pytest.raises(ConfigError, match=words):
+            _load(tmp_path, f"[sas]\nport = '/dev/ttyAMA0'\n{bad}\n")

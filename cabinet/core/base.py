@@ -10,7 +10,14 @@ from __future__ import annotations
 
 from cabinet.core.context import History, RandomSource
 from cabinet.core.effects import Effect
-from cabinet.core.events import IntentReceived, PrintFinished
+from cabinet.core.events import (
+    HostCommanded,
+    IntentReceived,
+    NoteUncredited,
+    PrintFinished,
+    VoucherEscrowed,
+    VoucherStacked,
+)
 from cabinet.core.state import CabinetState, StationState
 from cabinet.game import Round, RuleSet
 
@@ -121,4 +128,56 @@ class CabinetBase:
         raise NotImplementedError  # a section mixin or Cabinet defines it
 
     def host_bills_minor(self, station: int, enabled: tuple[int, ...]) -> tuple[int, ...]:
+        raise NotImplementedError  # a section mixin or Cabinet defines it
+
+    # -- money in (money_in) and tickets through the host (tito), issue 14 ---------------
+
+    def _refuse_money_in(self, st: StationState | None, amount: int) -> str | None:
+        raise NotImplementedError  # a section mixin or Cabinet defines it
+
+    def tell_refusal(self, st: StationState | None, what: str, reason: str,
+                     amount_minor: int = 0) -> None:
+        raise NotImplementedError  # a section mixin or Cabinet defines it
+
+    def _seen_txn(self, txn: str) -> bool:
+        raise NotImplementedError  # a section mixin or Cabinet defines it
+
+    def _drop_review(self, txn: str) -> None:
+        raise NotImplementedError  # a section mixin or Cabinet defines it
+
+    def _request_validation(self, st: StationState, amount: int, out: list[Effect]) -> None:
+        raise NotImplementedError  # a section mixin or Cabinet defines it
+
+    def _system_validation(self, st: StationState) -> bool:
+        raise NotImplementedError  # a section mixin or Cabinet defines it
+
+    def _hold_ticket(self, ev: VoucherEscrowed, out: list[Effect]) -> bool:
+        raise NotImplementedError  # a section mixin or Cabinet defines it
+
+    def _host_ticket_stacked(self, ev: VoucherStacked, out: list[Effect]) -> bool:
+        raise NotImplementedError  # a section mixin or Cabinet defines it
+
+    def _host_ticket_returned(self, station: int, txn: str, out: list[Effect]) -> None:
+        raise NotImplementedError  # a section mixin or Cabinet defines it
+
+    def _host_ticket_uncredited(self, ev: NoteUncredited, out: list[Effect]) -> bool:
+        raise NotImplementedError  # a section mixin or Cabinet defines it
+
+    def _on_validation_number(self, st: StationState, ev: HostCommanded,
+                              out: list[Effect]) -> str:
+        raise NotImplementedError  # a section mixin or Cabinet defines it
+
+    def _on_redeem(self, st: StationState, ev: HostCommanded, out: list[Effect]) -> str:
+        raise NotImplementedError  # a section mixin or Cabinet defines it
+
+    def _on_ticket_data(self, st: StationState, ev: HostCommanded) -> dict[str, object]:
+        raise NotImplementedError  # a section mixin or Cabinet defines it
+
+    def _tito_tick(self, out: list[Effect]) -> None:
+        raise NotImplementedError  # a section mixin or Cabinet defines it
+
+    def _tito_link_down(self, st: StationState, out: list[Effect]) -> None:
+        raise NotImplementedError  # a section mixin or Cabinet defines it
+
+    def _tito_power_up(self, out: list[Effect]) -> None:
         raise NotImplementedError  # a section mixin or Cabinet defines it

@@ -40,9 +40,16 @@ class CashOutMixin(CabinetBase):
         st.chip_log = []
         st.ready = False
         s.voucher_seq += 1
-        vn = self._validation_number()
         settings = s.settings
         to_handpay = amount > settings.voucher_limit_minor or not self._printer_ready(st)
+        if self._system_validation(st) and not to_handpay:   # issue 14: the host's number
+            st.credits_minor -= amount
+            st.pending_out_minor += amount
+            out.append(Journal("cash_out", st.station, amount,
+                               {"validation": "system", "sequence": s.voucher_seq}))
+            self._request_validation(st, amount, out)
+            return
+        vn = self._validation_number()
         record = VoucherRecord(
             validation_number=vn, sequence=s.voucher_seq, amount_minor=amount,
             station=st.station, issued_wall_s=s.wall_s,

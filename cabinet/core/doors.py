@@ -161,6 +161,7 @@ class DoorsMixin(CabinetBase):
         pin.elapse(s.operator.pin, ev.now_ms)          # the PIN lockout (issue 15)
         s.now_ms = ev.now_ms
         s.wall_s = ev.wall_s
+        self._tito_tick(out)
         mode = self.mode
         if s.printing is not None and s.now_ms - s.printing.started_ms > PRINT_TIMEOUT_MS:
             self._on_print(PrintFinished(s.printing.station, s.printing.validation_number,
@@ -199,6 +200,7 @@ class DoorsMixin(CabinetBase):
                 self._round_unrestorable = False
             else:
                 self._arm_decision_timer()
+        self._tito_power_up(out)            # issue 14: nothing waits on a dead link
         if s.printing is not None:          # the print's outcome is unknown: never reprint
             p = s.printing
             self._on_print(PrintFinished(p.station, p.validation_number, "unknown"), out)

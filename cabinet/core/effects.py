@@ -80,6 +80,16 @@ class ReturnNote(Effect):
 
 
 @dataclass(frozen=True, slots=True)
+class HoldNote(Effect):
+    """Answer an escrow: keep the voucher in escrow (ID-003 HOLD, refreshed by the
+    driver) until a ``StackNote`` or ``ReturnNote`` for it comes (issue 14: the casino
+    host decides a ticket)."""
+
+    station: int
+    txn: str = ""
+
+
+@dataclass(frozen=True, slots=True)
 class SetAcceptor(Effect):
     """Enable or inhibit a station's acceptor; ``denominations_minor`` enabled.
     ``test``: enabled for the bill test only (issue 15), where every note must pass

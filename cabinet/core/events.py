@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from cabinet.core.records import VoucherRecord
+from cabinet.core.records import TicketData, VoucherRecord
 
 
 @dataclass(frozen=True, slots=True)
@@ -193,11 +193,15 @@ class DisplayChanged(Event):
 # -- the casino host link (issue 13) ---------------------------------------------------------
 
 #: The host commands ``HostCommanded.name`` may carry (SAS long polls 0x01, 0x02, 0x06,
-#: 0x07, 0x08, 0x0A, 0x0B, 0x7F, 0x94; drivers/sas/egm_view.py ``HostCommand``).
+#: 0x07, 0x08, 0x0A, 0x0B, 0x7F, 0x94; drivers/sas/egm_view.py ``HostCommand``), and the
+#: ticket ones (issue 14): ``validation_number`` (0x58), ``redeem_ticket`` (0x71),
+#: ``set_ticket_data`` (0x7C/0x7D), ``set_extended_validation_status`` (0x7B),
+#: ``handpay_reset_to_credit_meter`` (0xA8, refused: the operator allows no such reset).
 HOST_COMMANDS = frozenset({
     "shut_down", "start_up", "enable_bill_acceptor", "disable_bill_acceptor",
     "configure_bill_denominations", "enter_maintenance_mode", "exit_maintenance_mode",
-    "set_clock", "remote_handpay_reset"})
+    "set_clock", "remote_handpay_reset", "validation_number", "redeem_ticket",
+    "set_ticket_data", "set_extended_validation_status", "handpay_reset_to_credit_meter"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -208,12 +212,29 @@ class HostCommanded(Event):
         name: one of ``HOST_COMMANDS``.
         bills_minor: ``configure_bill_denominations``: the bill values enabled.
         host_wall_s: ``set_clock``: the host's date and time as Unix seconds.
+        validation_number: ``validation_number``: the number the host issued (``""``:
+            denied); ``redeem_ticket``: the ticket's number as the host read it.
+        amount_minor: ``redeem_ticket``: the amount to credit (minor units).
+        transfer_code: ``redeem_ticket``: SAS 0x71 transfer code (0x00 cashable,
+            0x01 restricted / 0x02 non-restricted promotional, 0x80-0x8F rejected
+            with a reason).
+        ticket_data: ``set_ticket_data``: what to print on tickets.
+        ref_id: ``validation_number``: the cash-out it answers (``cashout_id``);
+            ``redeem_ticket``: the ticket (``ticket_id``); 0: not given.
+        control: ``set_extended_validation_status``: ``(control_mask, status_bits,
+            cashable_expiration_days, restricted_expiration_days)`` as sent (0x7B).
     """
 
     station: int
     name: str
     bills_minor: tuple[int, ...] = ()
     host_wall_s: float | None = None
+    validation_number: str = ""
+    amount_minor: int = 0
+    transfer_code: int = -1
+    ticket_data: TicketData | None = None
+    ref_id: int = 0
+    control: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -238,12 +259,16 @@ class HostLinkChanged(Event):
 class HostLinkConfigured(Event):
     """At start, before ``PowerUp``: station ``station`` has a host link at SAS
     ``address`` on ``port`` (``address`` 0: none; its queue is dropped, nothing is
-    queued for a host that is not there). ``wall_s``: now (Unix seconds)."""
+    queued for a host that is not there). ``wall_s``: now (Unix seconds).
+    ``validation``: ``"none"`` or ``"system"`` (issue 14, config ``[sas] validation``);
+    ``validation_timeout_s``: how long a ticket waits for the host (seconds)."""
 
     station: int
     address: int
     port: str
     wall_s: float
+    validation: str = "none"
+    validation_timeout_s: float = 10.0
 
 
 @dataclass(frozen=True, slots=True)

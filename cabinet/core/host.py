@@ -94,8 +94,11 @@ class HostMixin(CabinetBase):
             return
         h.address, h.port = ev.address, ev.port
         h.link, h.link_since_s = "offline", ev.wall_s
+        h.validation = ev.validation if ev.validation in ("none", "system") else "none"
+        h.validation_timeout_ms = int(ev.validation_timeout_s * 1000)
         out.append(Journal("host_link", st.station, 0, {
-            "link": "offline", "address": ev.address, "port": ev.port}))
+            "link": "offline", "address": ev.address, "port": ev.port,
+            "validation": h.validation, "validation_timeout_ms": h.validation_timeout_ms}))
 
     def _on_host_link(self, ev: HostLinkChanged, out: list[Effect]) -> None:
         st = self.station(ev.station)
@@ -107,6 +110,8 @@ class HostMixin(CabinetBase):
         if h.link != link:
             h.link, h.link_since_s = link, self.s.wall_s
             out.append(Journal("host_link", st.station, 0, {"link": link}))
+            if not ev.up:
+                self._tito_link_down(st, out)
 
     # -- commands ----------------------------------------------------------------------------
 
@@ -144,6 +149,16 @@ class HostMixin(CabinetBase):
                 return
             self.s.host_clock_offset_s = round(ev.host_wall_s - self.s.wall_s, 3)
             data["offset_s"] = self.s.host_clock_offset_s
+        elif ev.name == "validation_number":         # issue 14: 0x58
+            result = self._on_validation_number(st, ev, out)
+            data["validation_number"] = ev.validation_number[-4:]
+        elif ev.name == "redeem_ticket":             # issue 14: 0x71
+            result = self._on_redeem(st, ev, out)
+            data.update(transfer_code=ev.transfer_code, amount_minor=ev.amount_minor)
+        elif ev.name in ("set_ticket_data", "set_extended_validation_status"):
+            data.update(self._on_ticket_data(st, ev))  # issue 14: 0x7D / 0x7C / 0x7B
+        elif ev.name == "handpay_reset_to_credit_meter":
+            result = "refused: the operator allows no handpay reset to the credit meter"
         else:                                        # remote_handpay_reset
             result = self._host_handpay_reset(st.station, out)
         out.append(Journal("host_command", st.station, 0, {

@@ -68,6 +68,7 @@ from cabinet.core.play import PlayMixin
 from cabinet.core.records import RecallEntry, VoucherRecord
 from cabinet.core.settings import GameSettings
 from cabinet.core.state import CabinetState, MaintState, StationState
+from cabinet.core.tito import TitoMixin
 from cabinet.game import GameError, Round, RuleSet, StateError
 
 BETTING_ACTIONS = frozenset({"bet_up", "bet_down", "chip", "place", "undo", "clear", "rebet",
@@ -122,7 +123,8 @@ def new_state(settings: GameSettings | None = None) -> CabinetState:
                         stations=[StationState(station=n) for n in range(1, settings.stations + 1)])
 
 
-class Cabinet(BettingMixin, PlayMixin, CashOutMixin, MoneyInMixin, DoorsMixin, HostMixin):
+class Cabinet(BettingMixin, PlayMixin, CashOutMixin, MoneyInMixin, DoorsMixin, HostMixin,
+              TitoMixin):
     """The cabinet core.
 
     Args:
@@ -194,7 +196,7 @@ class Cabinet(BettingMixin, PlayMixin, CashOutMixin, MoneyInMixin, DoorsMixin, H
             return "door_open"
         if s.faults or s.audit_failed or (len(s.stations) == 1 and s.stations[0].faults):
             return "tilt"
-        if s.printing is not None:
+        if s.printing is not None or self._awaiting_validation():
             return "cash_out"
         if s.needs_config:
             return "needs_config"
@@ -308,6 +310,8 @@ class Cabinet(BettingMixin, PlayMixin, CashOutMixin, MoneyInMixin, DoorsMixin, H
             h = was.host                          # event ids never repeat (issue 13)
             st.host.link, st.host.address, st.host.port = h.link, h.address, h.port
             st.host.link_since_s, st.host.next_event_id = h.link_since_s, h.next_event_id
+            st.host.validation, st.host.validation_timeout_ms = h.validation, h.validation_timeout_ms
+            st.host.next_ticket_id, st.host.next_cashout_id = h.next_ticket_id, h.next_cashout_id
         s.faults = {c: t for c, t in old.faults.items() if c.startswith(("bill_", "printer_"))}
         s.operator = maintenance.carry_operator(old)       # issue 15: PIN, lifetime meters
         bill_test.carry(old, s)

@@ -169,6 +169,8 @@ class MoneyInMixin(CabinetBase):
         if bill_test.on_uncredited(self.s, ev, out):
             return                      # issue 15: a test note, never a real credit
         data = {"txn": ev.txn, "validation_number": ev.validation_number[-4:]}
+        if self._host_ticket_uncredited(ev, out):      # issue 14: the host said redeem
+            return
         if ev.txn and ev.txn in self.s.recent_txns:
             out.append(Journal(f"note_{ev.kind}", ev.station, ev.denomination_minor,
                                {**data, "credited": True}))
@@ -213,6 +215,8 @@ class MoneyInMixin(CabinetBase):
         return self.s.wall_s - (self.s.clock_adjust_s - rec.clock_adjust_s) > rec.expires_wall_s
 
     def _on_voucher_escrow(self, ev: VoucherEscrowed, out: list[Effect]) -> None:
+        if self._hold_ticket(ev, out):          # issue 14: the casino host decides
+            return
         reason = self._voucher_refusal(self.station(ev.station), ev.record)
         if reason is not None:
             self.tell_refusal(self.station(ev.station), "Voucher refused", reason)
@@ -229,6 +233,8 @@ class MoneyInMixin(CabinetBase):
     def _on_voucher_stacked(self, ev: VoucherStacked, out: list[Effect]) -> None:
         st = self.station(ev.station)
         rec = ev.record
+        if self._host_ticket_stacked(ev, out):   # issue 14: redeemed by the host
+            return
         if self._seen_txn(ev.txn):
             out.append(Journal("voucher_repeat_ignored", ev.station, 0, {"txn": ev.txn}))
             return
@@ -262,3 +268,4 @@ class MoneyInMixin(CabinetBase):
             data["reason"] = reason                 # why we handed it back (issue 10.2)
             del self._returning[ev.station]
         out.append(Journal("note_returned", ev.station, 0, data))
+        self._host_ticket_returned(ev.station, ev.txn, out)

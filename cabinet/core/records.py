@@ -1,6 +1,6 @@
 """Records kept in the journal beside the cabinet state: vouchers and recall.
 
-Owns: ``VoucherRecord`` and ``RecallEntry`` (msgspec structs, JSON in the
+Owns: ``VoucherRecord``, ``TicketData`` and ``RecallEntry`` (msgspec structs, JSON in the
 journal). Pure data.
 """
 
@@ -28,6 +28,10 @@ class VoucherRecord(msgspec.Struct, kw_only=True, frozen=True):
         redeemed_wall_s: when it was taken back in, if it was.
         clock_adjust_s: the cabinet's sum of journaled clock jumps at issue
             (``CabinetState.clock_adjust_s``); expiry discounts jumps since.
+        address_lines: the host's address lines printed under the venue (issue 14,
+            0x7C/0x7D ``TicketData``), ``()`` when the host set none.
+        validation: ``"none"`` (the cabinet drew the number) or ``"system"`` (the
+            casino host issued it, SAS 0x58: the host redeems it, issue 14).
     """
 
     validation_number: str
@@ -41,6 +45,38 @@ class VoucherRecord(msgspec.Struct, kw_only=True, frozen=True):
     machine_number: str
     redeemed_wall_s: float | None = None
     clock_adjust_s: float = 0.0
+    address_lines: tuple[str, ...] = ()
+    validation: str = "none"
+
+
+class TicketData(msgspec.Struct, kw_only=True, frozen=True):
+    """What the casino host set for the tickets a station prints (issue 14; SAS long
+    polls 0x7C set extended ticket data / 0x7D set ticket data, research/sas.md).
+
+    Attributes:
+        host_id: the host's id for this EGM (0x7D), 0 when not set.
+        expiration_days: days a ticket stays good (0: the settings' own
+            ``voucher_expiry_days``).
+        location, address1, address2: printed on the ticket in place of the venue
+            name (``""``: not set, the settings' ``venue_name`` is printed).
+        restricted_title, debit_title: 0x7C ticket titles (kept, not printed: the
+            cabinet prints cashable tickets only).
+        validation_status: the 0x7B status bits in effect (bit 0 printer as cash-out
+            device, bit 5 ticket redemption; ``drivers.sas.tito_codes``).
+        cashable_expiration_days, restricted_expiration_days: 0x7B expirations (0:
+            not set).
+    """
+
+    host_id: int = 0
+    expiration_days: int = 0
+    location: str = ""
+    address1: str = ""
+    address2: str = ""
+    restricted_title: str = ""
+    debit_title: str = ""
+    validation_status: int = 0
+    cashable_expiration_days: int = 0
+    restricted_expiration_days: int = 0
 
 
 class RecallEntry(msgspec.Struct, kw_only=True, frozen=True):

@@ -13,6 +13,7 @@ from typing import Any
 import msgspec
 
 from cabinet.core.meters import Meters
+from cabinet.core.records import TicketData
 from cabinet.core.settings import GameSettings
 
 STATE_VERSION = 1
@@ -29,6 +30,50 @@ class HostEvent(msgspec.Struct, kw_only=True):
     event_id: int
     name: str
     amount_minor: int = 0
+
+
+class PendingCashout(msgspec.Struct, kw_only=True):
+    """A cash-out waiting for the casino host's validation number (issue 14, SAS
+    system validation 0x57/0x58). ``amount_minor`` is off the credit meter and in the
+    station's ``pending_out_minor``; ``requested_ms``: ``now_ms`` of the request (the
+    timeout counts from it); ``sequence``: the voucher sequence number it takes."""
+
+    cashout_id: int
+    amount_minor: int
+    requested_ms: int
+    sequence: int
+    cashout_type: str = "cashable"
+
+
+class TicketIn(msgspec.Struct, kw_only=True):
+    """A ticket inserted for the casino host to redeem (issue 14, SAS 0x67/0x70/0x71).
+
+    Attributes:
+        ticket_id: increasing per station.
+        txn: the acceptor's escrow id.
+        validation_number: as read from the barcode.
+        amount_minor: as printed when this cabinet printed it (else 0), then the
+            amount the host redeems it for.
+        status: ``held`` (in escrow, waiting for the host), ``stacking`` (the host
+            said redeem: stacking), or final: ``redeemed`` / ``returned``.
+        since_ms: ``now_ms`` when it was held (the timeout counts from it).
+        result: the final status (protocol-neutral; the link maps it to 0x71's
+            status code): ``redeemed``, ``rejected_by_host``, ``number_mismatch``, ``timeout``,
+            ``link_down``, ``credit_limit``, ``not_valid_function``, ``unable_now``;
+            ``""`` while not final.
+        transfer_code: the host's 0x71 transfer code (-1 before it answered).
+        reason: why it came back, in the player's words.
+    """
+
+    ticket_id: int
+    txn: str
+    validation_number: str
+    amount_minor: int
+    status: str
+    since_ms: int
+    result: str = ""
+    transfer_code: int = -1
+    reason: str = ""
 
 
 class HostState(msgspec.Struct, kw_only=True):
@@ -48,6 +93,16 @@ class HostState(msgspec.Struct, kw_only=True):
             the settings enable.
         address, port: the link's SAS address and serial port (for the Host page).
         link_since_s: wall time of the last link change.
+        validation: ``"none"`` (the cabinet validates its own tickets) or
+            ``"system"`` (the casino host does: SAS system validation, issue 14).
+        validation_timeout_ms: how long a cash-out or an inserted ticket waits for
+            the host.
+        pending_cashout: a cash-out waiting for its validation number.
+        ticket_in: the last ticket inserted for the host (kept after it is final,
+            for 0x71's status query), or None.
+        next_ticket_id: the id the next inserted ticket gets.
+        next_cashout_id: the id the next system-validated cash-out gets.
+        ticket_data: what the host set for printed tickets (0x7C/0x7D).
     """
 
     link: str = ""
@@ -61,6 +116,13 @@ class HostState(msgspec.Struct, kw_only=True):
     disable_pending: str = ""
     bills_disabled: bool = False
     bills_minor: list[int] | None = None
+    validation: str = "none"
+    validation_timeout_ms: int = 10_000
+    pending_cashout: PendingCashout | None = None
+    ticket_in: TicketIn | None = None
+    next_ticket_id: int = 1
+    next_cashout_id: int = 1
+    ticket_data: TicketData = msgspec.field(default_factory=TicketData)
 
 
 class StationState(msgspec.Struct, kw_only=True):

@@ -104,6 +104,11 @@ def build_snapshot(cab: ViewContext, seq: int) -> Snapshot:
             overlay_text += f"; then {n} more handpay{'s' if n > 1 else ''}"
     elif mode == "cash_out" and s.printing is not None:
         overlay_text = f"Printing ticket for {fmt_money(s.printing.amount_minor, sym)}"
+    elif mode == "cash_out":                     # issue 14: the host's number comes first
+        waiting = [st.host.pending_cashout for st in s.stations if st.host.pending_cashout]
+        if waiting:
+            overlay_text = (f"Ticket for {fmt_money(waiting[0].amount_minor, sym)}: "
+                            "validating with the casino host")
 
     message = _message(cab, mode, view, prompt)
     if s.key_on and s.maintenance is None and mode == "in_round":

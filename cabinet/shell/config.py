@@ -18,6 +18,9 @@ with their ranges, checked by ``confspec.convert``), reading it
     address = 1                             # 1..127
     asset_number = 0                        # 0..4294967295
     accounting_denomination_minor = 1       # 1..100000, the whole cabinet's
+    validation = "system"                   # none / system: tickets (issue 14), cabinet-wide
+    validation_timeout_s = 10               # 1..60 s the host may take
+    offline_cash_out = "handpay"            # host down: a cash-out is a handpay
     [station2]                              # the same keys as [devices], and
     wiring = "/etc/cabinet/wiring2.toml"    # its own wiring file
     [station2.sas]                          # port, address, asset_number
@@ -41,6 +44,17 @@ SasAddress = Annotated[int, Meta(ge=1, le=127)]
 AssetNumber = Annotated[int, Meta(ge=0, le=4_294_967_295)]
 #: The SAS accounting denomination in minor units (1 = $0.01 credits).
 AccountingDenomMinor = Annotated[int, Meta(ge=1, le=100_000)]
+#: How tickets are validated (issue 14): ``none`` the cabinet draws its own numbers and
+#: takes back only its own tickets; ``system`` SAS system validation, the casino host
+#: issues each number (0x57/0x58) and redeems every ticket (0x70/0x71).
+Validation = Literal["none", "system"]
+#: How long a cash-out or an inserted ticket waits for the host: research/sas.md "the
+#: host answers within about 10 s or the cash-out is denied"; at most 60 s (the player
+#: waits at the table, the acceptor holds the ticket, ID-003 HOLD refreshed < 10 s).
+ValidationTimeoutS = Annotated[int, Meta(ge=1, le=60)]
+#: With the host down (issue 14 "Offline behaviour"): a cash-out is a handpay (the
+#: only choice without secure enhanced validation), an inserted ticket is handed back.
+OfflineCashOut = Literal["handpay"]
 #: A serial port: a device path (``/dev/ttyAMA0``) or a pyserial URL.
 Port = Annotated[str, Meta(min_length=1, description="a device path or pyserial URL")]
 
@@ -76,12 +90,16 @@ class SasStationSection(msgspec.Struct, frozen=True, forbid_unknown_fields=True,
 
 class SasSection(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=True):
     """``[sas]``: station 1's EGM on the host (``port`` left out: station 1 has no
-    link) and the cabinet-wide accounting denomination."""
+    link) and what is cabinet-wide: the accounting denomination and the ticket
+    validation (issue 14: ``validation``, ``validation_timeout_s``, ``offline_cash_out``)."""
 
     port: Port | None = None
     address: SasAddress | None = None
     asset_number: AssetNumber | None = None
     accounting_denomination_minor: AccountingDenomMinor = 1
+    validation: Validation = "none"
+    validation_timeout_s: ValidationTimeoutS = 10
+    offline_cash_out: OfflineCashOut = "handpay"
 
 
 class StationConfig(DevicesConfig, frozen=True, forbid_unknown_fields=True, kw_only=True):
@@ -104,6 +122,7 @@ class SasConfig(msgspec.Struct, frozen=True, kw_only=True):
         address: SAS address, 1-127.
         asset_number: 0-4294967295.
         accounting_denomination_minor: minor units per SAS credit (cabinet-wide).
+        validation, validation_timeout_s: ticket validation (cabinet-wide, issue 14).
     """
 
     station: int
@@ -111,6 +130,8 @@ class SasConfig(msgspec.Struct, frozen=True, kw_only=True):
     address: int
     asset_number: int
     accounting_denomination_minor: int
+    validation: str = "none"
+    validation_timeout_s: int = 10
 
 
 class EngineConfig(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=True):
@@ -142,18 +163,22 @@ class EngineConfig(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_o
     def sas_for(self, station: int) -> SasConfig | None:
         """Station ``station``'s SAS host link, or ``None`` when it has none."""
         denom = self.sas.accounting_denomination_minor if self.sas else 1
+        validation = self.sas.validation if self.sas else "none"
+        timeout_s = self.sas.validation_timeout_s if self.sas else 10
         if station == 1:
             if self.sas is None or self.sas.port is None:
                 return None
             return SasConfig(station=1, port=self.sas.port, address=self.sas.address or 1,
                              asset_number=self.sas.asset_number or 0,
-                             accounting_denomination_minor=denom)
+                             accounting_denomination_minor=denom, validation=validation,
+                             validation_timeout_s=timeout_s)
         s = self.section(station)
         link = s.sas if isinstance(s, StationConfig) else None
         if link is None:
             return None
         return SasConfig(station=station, port=link.port, address=link.address,
-                         asset_number=link.asset_number, accounting_denomination_minor=denom)
+                         asset_number=link.asset_number, accounting_denomination_minor=denom,
+                         validation=validation, validation_timeout_s=timeout_s)
 
 
 def with_sas_port(cfg: EngineConfig, port: str, address: int | None = None,

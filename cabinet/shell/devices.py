@@ -26,6 +26,7 @@ from typing import Any
 
 from cabinet.core.effects import (
     Effect,
+    HoldNote,
     PollDevices,
     PrintTestTicket,
     PrintVoucher,
@@ -51,6 +52,7 @@ from cabinet.core.events import (
     VoucherEscrowed,
     VoucherStacked,
 )
+from cabinet.shell.escrow import DECIDE_WAIT_S, EscrowOutcome, held_decision
 from cabinet.shell.sim_control import parse_sim_command, sim_apply
 from cabinet.shell.station_devices import SIM_LINE_LIMIT, Post, StationDevices
 from drivers import events as dev
@@ -62,10 +64,6 @@ log = logging.getLogger("cabinet.hardware")
 
 #: How long a driver thread waits for the engine to journal a credit.
 JOURNAL_WAIT_S = 5.0
-#: How long the escrow decision may wait for the engine (issue 11.10): well inside
-#: the acceptor's own escrow timing (protocols.md 1.8: it auto-returns after ~10 s,
-#: and decide "within a few seconds"); past it the note goes back.
-DECIDE_WAIT_S = 2.0
 #: How often the printer's status is read while idle.
 PRINTER_WATCH_S = 2.0
 
@@ -156,6 +154,9 @@ class DriverDevices:
         (issue 11.10); a late "stack" for this or an older escrow is ignored.
         """
         assert self.post is not None
+        d = self._decision
+        if d.hold and d.txn == esc.transaction_id:          # issue 14: asked again
+            return held_decision(d, esc.transaction_id)
         self._decision.reset(esc.transaction_id)
         if isinstance(esc, dev.VoucherEscrowed):
             event: Event = VoucherEscrowed(self.station, esc.validation_number, None,
@@ -169,6 +170,9 @@ class DriverDevices:
                         esc.transaction_id, DECIDE_WAIT_S)
             self._decision.reset("")
             return dev.EscrowDecision.RETURN
+        if self._decision.hold and not self._decision.decided.is_set():
+            log.info("escrow %s: held for the casino host", esc.transaction_id)
+            return dev.EscrowDecision.HOLD
         return dev.EscrowDecision.STACK if self._decision.stack else dev.EscrowDecision.RETURN
 
     def _credit(self, ev: dev.BillVended | dev.VoucherVended | dev.PulseTrainCounted) -> None:
@@ -266,8 +270,13 @@ class DriverDevices:
         if isinstance(effect, StackNote) and effect.station == self.station:
             self._decision.stack = effect.txn in ("", self._decision.txn) \
                 and bool(self._decision.txn)
+            self._decision.decided.set()
         elif isinstance(effect, ReturnNote) and effect.station == self.station:
             self._decision.stack = False
+            self._decision.decided.set()
+        elif isinstance(effect, HoldNote) and effect.station == self.station:
+            self._decision.hold = effect.txn in ("", self._decision.txn) \
+                and bool(self._decision.txn)
         elif isinstance(effect, SetLamps) and effect.station == self.station:
             d.lamps.set_lamps(self._lamps_for(effect.actions))
         elif isinstance(effect, SetAcceptor) and effect.station == self.station:
@@ -308,7 +317,7 @@ class DriverDevices:
             sequence=r.sequence,
             issued_at=dt.datetime.fromtimestamp(r.issued_wall_s),
             expires_at=dt.datetime.fromtimestamp(r.expires_wall_s),
-            venue=r.venue, machine_number=r.machine_number)
+            venue=r.venue, machine_number=r.machine_number, address_lines=r.address_lines)
         with self._printing:
             try:
                 result = self.drivers.printer.print_voucher(voucher).value
@@ -412,17 +421,3 @@ class DriverDevices:
     def sim_apply(self, msg: dict[str, Any]) -> dict[str, Any]:
         """``sim_command`` on an already parsed object (``parse_sim_command``)."""
         return sim_apply(self.drivers, msg)
-
-
-class EscrowOutcome:
-    """The engine's answer to the escrow in progress (one at a time per acceptor)."""
-
-    def __init__(self) -> None:
-        self.stack = False
-        self.txn = ""
-
-    def reset(self, txn: str) -> None:
-        """A new escrow ``txn`` ("" for none) waits: no answer yet."""
-        self.stack = False
-        self.txn = txn
-

@@ -28,6 +28,7 @@ from cabinet.core.context import RandomSource
 from cabinet.core.effects import (
     Effect,
     ExportAudit,
+    Journal,
     Rejected,
     ReturnNote,
     SendCue,
@@ -56,6 +57,10 @@ from cabinet.shell.host_links import HostLinks
 from cabinet.shell.store import Store
 
 log = logging.getLogger("cabinet.engine")
+#: Journal kinds of the tickets through the host that the engine also logs (issue 14):
+#: each outcome, refusal and handpay instead of a ticket, with its reason.
+TICKET_LOG = frozenset({"validation_requested", "validation_failed", "ticket_held",
+                        "ticket_done", "voucher_refused", "host_command"})
 
 TICK_MS = 100
 
@@ -205,6 +210,8 @@ class Engine:
         self.handled += 1
         follow: list[Event] = []
         for eff in effects:
+            if isinstance(eff, Journal) and eff.kind in TICKET_LOG:
+                log.info("station %d: %s %s", eff.station, eff.kind, eff.data)
             if isinstance(eff, Rejected):
                 log.info("rejected %s: %s", eff.what, eff.reason)
                 if isinstance(event, IntentReceived):   # issue 17: the player is told

@@ -28,6 +28,7 @@ from cabinet.core.events import (
     HostLinkChanged,
     HostLinkConfigured,
 )
+from cabinet.core.records import TicketData
 from cabinet.shell.host_view import SasStation, egm_view
 
 log = logging.getLogger("cabinet.host")
@@ -64,7 +65,8 @@ class HostLinks:
         for n in stations:
             sas = self.stations.get(n)
             out.append(HostLinkConfigured(n, sas.address if sas else 0, sas.port if sas else "",
-                                          wall_s))
+                                          wall_s, sas.validation if sas else "none",
+                                          float(sas.validation_timeout_s) if sas else 10.0))
         return out
 
     def wall_clock(self) -> tuple[int, int, int, int, int, int]:
@@ -114,7 +116,8 @@ class HostLinks:
 
     def _report(self, station: int, out: Any) -> None:
         """A link's report (on its own thread) -> a core event, posted without waiting."""
-        event = to_event(station, out)
+        sas = self.stations.get(station)
+        event = to_event(station, out, sas.accounting_denomination_minor if sas else 1)
         if event is None or self._post is None:
             return
         try:
@@ -123,12 +126,14 @@ class HostLinks:
             log.debug("could not post %r", event, exc_info=True)
 
 
-def to_event(station: int, out: Any) -> Event | None:
+def to_event(station: int, out: Any, denom_minor: int = 1) -> Event | None:
     """A link's report as a core event (``None`` for what the engine need not hear).
 
     ``HostCommand`` -> ``HostCommanded`` (0x7F's local date and time -> Unix seconds
-    in the cabinet's time zone); ``ExceptionAcked`` -> ``HostEventAcked``;
-    ``LinkChanged`` -> ``HostLinkChanged``.
+    in the cabinet's time zone; TITO, issue 14: 0x58's system ID and 16 digits -> the
+    18-digit number printed, ``""`` when denied (system ID 0) or not two digits; 0x71's
+    credits -> minor units of ``denom_minor`` each); ``ExceptionAcked`` ->
+    ``HostEventAcked``; ``LinkChanged`` -> ``HostLinkChanged``.
     """
     kind = type(out).__name__
     if kind == "HostCommand":
@@ -139,9 +144,40 @@ def to_event(station: int, out: Any) -> Event | None:
             except (ValueError, OverflowError):
                 log.warning("station %d: host sent an impossible date %r", station, out.date_time)
                 return None
-        return HostCommanded(station, out.name, tuple(out.bills_minor), wall)
+        tito = _tito_fields(station, out, denom_minor)
+        return HostCommanded(station, out.name, tuple(out.bills_minor), wall, **tito)
     if kind == "ExceptionAcked":
         return HostEventAcked(station, out.exception_id)
     if kind == "LinkChanged":
         return HostLinkChanged(station, out.up)
     return None
+
+
+def _tito_fields(station: int, out: Any, denom_minor: int) -> dict[str, Any]:
+    """The TITO fields of a ``HostCommand`` as ``HostCommanded`` takes them (issue 14)."""
+    name = getattr(out, "name", "")
+    if name == "validation_number":
+        sid = getattr(out, "validation_system_id", None) or 0
+        digits = str(getattr(out, "validation_number", "") or "")
+        number = f"{sid:02d}{digits}" if 0 < sid < 100 and len(digits) == 16 else ""
+        if sid and not number:
+            log.warning("station %d: host validation %r/%r is not 18 digits: denied",
+                        station, sid, digits)
+        return {"validation_number": number, "ref_id": getattr(out, "cashout_id", None) or 0}
+    if name == "redeem_ticket":
+        code = getattr(out, "transfer_code", None)
+        return {"validation_number": str(getattr(out, "validation_number", "") or ""),
+                "amount_minor": int(getattr(out, "amount_credits", 0) or 0) * denom_minor,
+                "transfer_code": -1 if code is None else int(code),
+                "ref_id": getattr(out, "ticket_id", None) or 0}
+    if name == "set_ticket_data" and getattr(out, "ticket_data", None) is not None:
+        td = out.ticket_data
+        return {"ticket_data": TicketData(
+            host_id=td.host_id, expiration_days=td.expiration_days, location=td.location,
+            address1=td.address1, address2=td.address2, restricted_title=td.restricted_title,
+            debit_title=td.debit_title, validation_status=td.validation_status,
+            cashable_expiration_days=td.cashable_expiration_days,
+            restricted_expiration_days=td.restricted_expiration_days)}
+    if name == "set_extended_validation_status" and getattr(out, "validation_control", None):
+        return {"control": tuple(int(x) for x in out.validation_control)}
+    return {}

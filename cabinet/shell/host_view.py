@@ -20,8 +20,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from cabinet.core.state import CabinetState, StationState
-from drivers.sas.egm_view import EgmView, HandpayInfo, HostException
+from cabinet.core.state import CabinetState, HostState, StationState
+from drivers.sas import tito_codes as tc
+from drivers.sas.egm_view import (
+    EgmView,
+    HandpayInfo,
+    HostException,
+    PendingCashout,
+    TicketData,
+    TicketIn,
+)
 from drivers.sas.messages import MachineInfo
 
 #: Base return of each game (0x1F "base %", 4 ASCII digits, two decimals: nCompass
@@ -46,12 +54,16 @@ class SasStation:
         address: SAS address 1..127.
         asset_number: the casino's asset number (0..2^32-1).
         accounting_denomination_minor: minor units per SAS credit (default 1 = $0.01).
+        validation: ``"none"`` or ``"system"`` (issue 14, config ``[sas] validation``).
+        validation_timeout_s: how long a ticket waits for the host, seconds.
     """
 
     port: str
     address: int = 1
     asset_number: int = 0
     accounting_denomination_minor: int = 1
+    validation: str = "none"
+    validation_timeout_s: int = 10
 
 
 def machine_info(variant: str, max_bet_minor: int, denom_minor: int) -> MachineInfo:
@@ -98,7 +110,60 @@ def egm_view(state: CabinetState, station: int, sas: SasStation, serial_number: 
         serial_number=serial_number[:40], asset_number=sas.asset_number,
         exceptions=tuple(HostException(e.event_id, e.name, _c(e.amount_minor, d), e.amount_minor)
                          for e in st.host.queue),
-        handpay=_handpay(state, st, d), playing=state.round_open and st.in_round)
+        handpay=_handpay(state, st, d), playing=state.round_open and st.in_round,
+        validation_mode=st.host.validation, pending_cashout=_pending_cashout(st.host, d),
+        ticket_in=_ticket_in(st.host, d), ticket_data=_ticket_data(st.host),
+        validation_meters={
+            tc.VT_CASHABLE_TICKET: (m.vouchers_out_count % BCD_LIMIT,
+                                    _c(m.vouchers_out_minor, d)),
+            tc.VT_CASHABLE_TICKET_REDEEMED: (m.vouchers_in_count % BCD_LIMIT,
+                                             _c(m.vouchers_in_minor, d))})
+
+
+#: The core's final ticket results (``cabinet.core.state.TicketIn.result``) -> 0x71
+#: machine status (``drivers.sas.tito_codes``); ``stacking`` is 0x40 pending.
+TICKET_STATUS = {"redeemed": tc.STATUS_CASHABLE_REDEEMED,
+                 "rejected_by_host": tc.STATUS_REJECTED_BY_HOST,
+                 "number_mismatch": tc.STATUS_NUMBER_MISMATCH,
+                 "not_valid_function": tc.STATUS_BAD_TRANSFER_CODE,
+                 "credit_limit": tc.STATUS_OVER_CREDIT_LIMIT,
+                 "unable_now": tc.STATUS_UNABLE_NOW, "timeout": tc.STATUS_TIMEOUT,
+                 "link_down": tc.STATUS_LINK_DOWN}
+
+
+def _pending_cashout(h: HostState, d: int) -> PendingCashout | None:
+    p = h.pending_cashout
+    if p is None:
+        return None
+    return PendingCashout(cashout_id=p.cashout_id, amount_credits=p.amount_minor // d,
+                          cashout_type=tc.CASHOUT_CASHABLE)
+
+
+def _ticket_in(h: HostState, d: int) -> TicketIn | None:
+    t = h.ticket_in
+    if t is None:
+        return None
+    if t.status == "held":
+        status = None
+    elif t.status == "stacking":
+        status = tc.STATUS_PENDING
+    else:
+        status = TICKET_STATUS.get(t.result, tc.STATUS_REJECTED_BY_HOST)
+    return TicketIn(ticket_id=t.ticket_id, validation_number=t.validation_number,
+                    amount_credits=t.amount_minor // d if t.status == "held" else 0,
+                    status=status,
+                    transfer_code=t.transfer_code if t.transfer_code >= 0 else None,
+                    amount_credits_final=t.amount_minor // d if t.result == "redeemed" else 0)
+
+
+def _ticket_data(h: HostState) -> TicketData:
+    td = h.ticket_data
+    return TicketData(host_id=td.host_id, expiration_days=td.expiration_days,
+                      location=td.location, address1=td.address1, address2=td.address2,
+                      restricted_title=td.restricted_title, debit_title=td.debit_title,
+                      validation_status=td.validation_status,
+                      cashable_expiration_days=td.cashable_expiration_days,
+                      restricted_expiration_days=td.restricted_expiration_days)
 
 
 def _c(minor: int, denom_minor: int) -> int:

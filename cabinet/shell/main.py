@@ -135,7 +135,9 @@ def sas_stations(cfg: EngineConfig, port: str | None,
                                   f"denomination), got {link.accounting_denomination_minor}")
             out[n] = SasStation(port=link.port, address=link.address,
                                 asset_number=link.asset_number,
-                                accounting_denomination_minor=link.accounting_denomination_minor)
+                                accounting_denomination_minor=link.accounting_denomination_minor,
+                                validation=link.validation,
+                                validation_timeout_s=link.validation_timeout_s)
     return out
 
 

@@ -149,11 +149,14 @@ PIPE_VIEWS = ("meters", "recall", "events", "replay", "parsheet", "simulate", "r
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``cabinet`` console script; returns the exit status."""
+    as_command = argv is None
     argv = list(sys.argv[1:] if argv is None else argv)
-    if argv and argv[0] in PIPE_VIEWS:
+    if as_command and argv and argv[0] in PIPE_VIEWS:
         # A closed pipe (``cabinet events | head``) ends the output quietly. Only
-        # here: the engine keeps Python's SIGPIPE ignore, or one client that
-        # hangs up before its hello reply would kill it (issue 11.11).
+        # here, and only as the command itself (not called in-process, where it
+        # would change the caller's signals): the engine keeps Python's SIGPIPE
+        # ignore, or one client that hangs up before its hello reply would kill it
+        # (issue 11.11).
         signal.signal(signal.SIGPIPE, signal.SIG_DFL)
     if argv and argv[0] in PASS_THROUGH:
         return _pass_through(argv[0], argv[1:])

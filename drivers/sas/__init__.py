@@ -27,6 +27,11 @@ Modules (none does I/O, reads a clock or draws random numbers; modelled on
   view carries).  ``egm_replies``: the read-only long poll replies built from the view;
   ``egm_meters``: view -> meters, 0x2F meter codes, bill tables.
 - ``rom_signature``: the incremental 0x21 signature over the program image.
+- TITO (issue 14): ``tito_codes`` (0x57 types, 0x58 replies, 0x71 transfer and status
+  codes, 0x7B bits, 0x50 validation types), ``tito_wire`` (the TITO layouts both ways),
+  ``egm_tito`` (the EGM's TITO answers from the view, ``HostDataRejected``).  Secure
+  enhanced validation (0x4C/0x4D) is not implemented: no public source gives the
+  validation number algorithm with test vectors.
   The I/O shell around ``egm`` is ``drivers/sas_link.py``.
 
 Sources: ``research/sas.md`` (link layer, CRC vectors, exception codes, poll list),
@@ -42,8 +47,11 @@ differ from the issue text or from each other:
   first, which is what this codec does.
 - 0x1C meter names: nCompass and research/sas.md (coin in, coin out, drop...); saspy
   calls the first three total bet / total win / total in.  Same layout.
-- Not stated by any source, marked ``UNVERIFIED`` in ``layouts``: 0x0A/0x0B (assumed no
-  data, CRC, ACK), 0x7C (assumed framed by a length byte), 0x7E (assumed R with a
+- Not stated by any source, marked ``UNVERIFIED`` in ``layouts``/``tito_codes``: 0x0A/0x0B
+  (assumed no data, CRC, ACK), 0x7C (assumed framed by a length byte, elements code /
+  length / ASCII, a one-byte reply), the 0x57 amount width (5 BCD assumed), the meaning
+  of the 0x7D/0x7C/0xA8 reply bytes, the reasons of 0x71 statuses 0x81-0x8B and of
+  transfer codes 0x86-0x88, 0x7E (assumed R with a
   date 4 BCD + time 3 BCD reply); the byte order of the 0x21 seed and signature
   (assumed low byte first).  0x1F's denomination code table, game option bits and
   base-percentage format are not in our sources (carried as given).
@@ -69,7 +77,7 @@ Layout table (kind, request data bytes, reply data bytes, EGM builder, source):
     0x18  R         0         4  games_since_power_up   saspy games_powerup_door_opened
     0x19  R         0        20  meters_block           nCompass LongPoll19Message.cpp
     0x1A  R         0         4  current_credits        nCompass LongPoll1AMessage.cpp
-    0x1B  R         0        20  -                      nCompass LongPoll1BMessage.cpp
+    0x1B  R         0        20  handpay_information    nCompass LongPoll1BMessage.cpp
     0x1C  R         0        32  meters_1c              nCompass LongPoll1CMessage.cpp
     0x1E  R         0        24  meters_block           nCompass LongPoll1EMessage.cpp
     0x1F  R         0        20  machine_info           nCompass LongPoll1FMessage.cpp
@@ -77,21 +85,22 @@ Layout table (kind, request data bytes, reply data bytes, EGM builder, source):
     0x2F  M  len byte  len byte  selected_meters        nCompass LongPoll2FMessage.cpp
     0x4C  S         6         6  -                      nCompass LongPoll4CMessage.h
     0x4D  S         1        31  -                      nCompass LongPoll4DMessage.cpp
-    0x50  S         1        10  -                      nCompass LongPoll50Message.cpp
+    0x50  S         1        10  validation_meters_reply nCompass LongPoll50Message.cpp
     0x51  R         0         2  two_digit_count        nCompass LongPoll51Message.cpp
     0x53  S         2        22  -                      nCompass LongPoll53Message.cpp
     0x54  R         0  len byte  sas_version            nCompass LongPoll54Message.cpp
     0x55  R         0         2  two_digit_count        nCompass LongPoll55Message.cpp
-    0x57  R         0   unknown  -                      saspy pending_cashout_info
-    0x58  S         9         1  -                      saspy validation_number
-    0x70  R         0  len byte  -                      nCompass LongPoll70Message.cpp
-    0x71  M  len byte  len byte  -                      nCompass LongPoll71Message.cpp
-    0x7B  M  len byte  len byte  -                      nCompass LongPoll7BMessage.h
-    0x7C  M  len byte   unknown  -                      UNVERIFIED (assumed)
-    0x7D  M  len byte         1  -                      nCompass LongPoll7DMessage.cpp
+    0x57  R         0         6  pending_cashout_reply  saspy pending_cashout_info
+    0x58  S         9         1  validation_number_status saspy validation_number / rcv_validation_number
+    0x70  R         0  len byte  ticket_validation_data nCompass LongPoll70Message.cpp
+    0x71  M  len byte  len byte  redeem_status          nCompass LongPoll71Message.cpp
+    0x7B  M  len byte  len byte  extended_validation_status_reply nCompass LongPoll7BMessage.h/.cpp
+    0x7C  M  len byte         1  ticket_data_reply      UNVERIFIED (assumed)
+    0x7D  M  len byte         1  ticket_data_reply      nCompass LongPoll7DMessage.cpp
     0x7E  R         0         7  -                      UNVERIFIED (assumed)
     0x7F  S         7       ACK  ack                    nCompass LongPoll7FMessage.cpp
-    0x94  S         0         1  -                      nCompass LongPoll94Message.cpp
+    0x94  S         0         1  remote_handpay_reset   nCompass LongPoll94Message.cpp
+    0xA8  S         1         1  reset_method_reply     nCompass LongPollA8Message.cpp
 
 On a pseudo-terminal the EGM side must read raw (no PARMRK): the line discipline would
 double each FF the host twin writes and break ``FF 00 b``.  That is the shell's job.

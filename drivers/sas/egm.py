@@ -4,7 +4,8 @@ engine events out.
 Owns: ``EgmResponder`` (what to answer to each host message from the last ``EgmView``,
 the exception queue's implied ACK, 0x51 handpay re-sends, link up/down, the delayed
 0x21 ROM signature) and its outputs ``ExceptionAcked``, ``LinkChanged``,
-``RomSignatureRequested`` (plus ``bytes`` to write and ``HostCommand``).
+``RomSignatureRequested`` (plus ``bytes`` to write, ``HostCommand`` and, from the TITO
+polls in ``egm_tito``, ``HostDataRejected``).
 Must not import: serial, termios, time, threading, cabinet.*.  No clock: time comes in
 as ``now_ms`` (monotonic milliseconds) and the wall clock as ``wall``.
 
@@ -39,6 +40,7 @@ Rules and their sources (research/sas.md unless named):
   example)" before the exception queue).
 - Busy (``address 00``) for long polls before the first view; general polls then get
   00.  View address 0 (RAM cleared): nothing is answered.  Never another address.
+- TITO long polls (0x50, 0x57, 0x58, 0x70, 0x71, 0x7B-0x7D, 0xA8): ``egm_tito``.
 - Unknown or unimplemented long polls, bad CRCs, bad request data: no reply.
 - Link down: no poll to our address for 5 s (checked on every ``receive`` and ``tick``);
   up again on the next one.
@@ -59,6 +61,7 @@ from drivers.sas.codec import (
     parse_rom_signature_request,
 )
 from drivers.sas.egm_replies import VIEW_REPLIES, Wall, handpay_reply, parse_date_time
+from drivers.sas.egm_tito import HostDataRejected, TitoResponder
 from drivers.sas.egm_view import EgmView, HostCommand, HostException
 from drivers.sas.exception_codes import EXCEPTION_CODES
 
@@ -88,7 +91,7 @@ class RomSignatureRequested:
     seed: int
 
 
-Output = bytes | HostCommand | ExceptionAcked | LinkChanged | RomSignatureRequested
+Output = bytes | HostCommand | ExceptionAcked | LinkChanged | RomSignatureRequested | HostDataRejected
 
 #: S polls that only carry a command: code -> ``HostCommand.name``.
 _SIMPLE_COMMANDS = {
@@ -143,8 +146,10 @@ class EgmResponder:
         self._rom_reply: bytes | None = None
         self._rom_seed: int | None = None
         self.counts: dict[str, int] = dict(acked=0, unmapped=0, ignored=0, bad_data=0, repeats=0)
-        self._longs: dict[int, Callable[[EgmView, LongPoll, list[Output]], bytes]] = {
+        self._tito = TitoResponder()
+        self._longs: dict[int, Callable[[EgmView, LongPoll, list[Output]], bytes | None]] = {
             0x08: self._lp_08, 0x1B: self._lp_1b, 0x21: self._lp_21, 0x7F: self._lp_7f, 0x94: self._lp_94,
+            **self._tito.handlers,
         }
 
     # --- state from the engine -------------------------------------------------------------
@@ -166,6 +171,7 @@ class EgmResponder:
             self.codec.address = view.address  # raises ValueError outside 0..127
             self._pending = None
         self._view = view
+        self._tito.forget_except(view)
         live = {e.exception_id for e in view.exceptions}
         self._acked &= live
         if view.handpay != self._handpay:

@@ -70,7 +70,8 @@ def handpay_reply(view: EgmView, address: int) -> bytes:
     if hp is None:
         return replies.handpay_information(address)
     return replies.handpay_information(address, level=handpay_level(hp.kind, hp.level),
-                                       amount=egm_meters.wrap(hp.amount_credits, 5))
+                                       amount=egm_meters.wrap(hp.amount_credits, 5),
+                                       reset_id=int(hp.credit_reset_allowed))
 
 
 def _single(view: EgmView, address: int, command: int) -> bytes:

@@ -29,7 +29,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Final, Literal
 
-from drivers.sas import replies
+from drivers.sas import replies, tito_wire
 
 
 class Kind(enum.Enum):
@@ -131,9 +131,10 @@ LAYOUTS: dict[int, Layout] = {
                  "jackpot, games played)"),
     0x1A: Layout(0x1A, "current_credits", Kind.R, 0, 4, replies.current_credits,
                  NC + "LongPoll1AMessage.cpp (response 8, Bcd2Int64(response + 2, 4))"),
-    0x1B: Layout(0x1B, "handpay_information", Kind.R, 0, 20, None,
+    0x1B: Layout(0x1B, "handpay_information", Kind.R, 0, 20, replies.handpay_information,
                  NC + "LongPoll1BMessage.cpp (send 2, response 24; fields progressive group 1, level 1, "
-                 "amount 5 BCD, partial pay 2 BCD, reset ID 1, rest not read here): builder not implemented"),
+                 "amount 5 BCD, partial pay 2 BCD, reset ID 1; the last 10 bytes are not read there: "
+                 "sent as zeros, UNVERIFIED)"),
     0x1C: Layout(0x1C, "send_meters", Kind.R, 0, 32, replies.meters_1c,
                  NC + "LongPoll1CMessage.cpp (response 36: eight 4-byte BCD)"),
     0x1E: Layout(0x1E, "bill_meters", Kind.R, 0, 24, replies.meters_block,
@@ -152,12 +153,14 @@ LAYOUTS: dict[int, Layout] = {
                  NC + "LongPoll4CMessage.h (machine validation ID 3 + sequence number 3, binary, "
                  "copied from little-endian DWORDs; "
                  "research/sas.md's CRC vector 01 4C 00 00 01 00 00 00 01 has 7 data bytes, not 6; "
-                 "SEND/RESPONSE_BUFFER_SIZE 10): builder not implemented"),
+                 "SEND/RESPONSE_BUFFER_SIZE 10): not implemented (secure enhanced validation is left out: "
+                 "no public source gives the algorithm with test vectors, see the README)"),
     0x4D: Layout(0x4D, "send_enhanced_validation_information", Kind.S, 1, 31, None,
-                 NC + "LongPoll4DMessage.cpp (send 5: function code 00/FF; response 35): builder not implemented"),
-    0x50: Layout(0x50, "validation_meters", Kind.S, 1, 10, None,
+                 NC + "LongPoll4DMessage.cpp (send 5: function code 00/FF; response 35): not implemented "
+                 "(secure enhanced validation only)"),
+    0x50: Layout(0x50, "validation_meters", Kind.S, 1, 10, tito_wire.validation_meters_reply,
                  NC + "LongPoll50Message.cpp (X50_SEND_SIZE 5: validation type; X50_RESPONSE_SIZE 14: "
-                 "type 1, count 4 BCD, amount 5 BCD): builder not implemented"),
+                 "type 1, count 4 BCD at 3, amount 5 BCD at 7)"),
     0x51: Layout(0x51, "number_of_games_implemented", Kind.R, 0, 2, replies.two_digit_count,
                  NC + "LongPoll51Message.cpp (response 6, Bcd2Dword(response + 2, 2))"),
     0x53: Layout(0x53, "game_n_configuration", Kind.S, 2, 22, None,
@@ -167,32 +170,42 @@ LAYOUTS: dict[int, Layout] = {
                  NC + "LongPoll54Message.cpp (length byte, version 3 ASCII, serial up to 40 ASCII)"),
     0x55: Layout(0x55, "selected_game_number", Kind.R, 0, 2, replies.two_digit_count,
                  NC + "LongPoll55Message.cpp (response 6, Bcd2Dword(response + 2, 2))"),
-    0x57: Layout(0x57, "pending_cashout_information", Kind.R, 0, None, None,
-                 SASPY + "pending_cashout_info (crc_need=False; cashout type 1 byte then amount, "
-                 "amount width not stated): reply length unknown, builder not implemented"),
-    0x58: Layout(0x58, "receive_validation_number", Kind.S, 9, 1, None,
-                 SASPY + "validation_number ([0x58, validation system ID, 8-byte BCD number], crc_need=True; "
-                 "reply status data[1]): builder not implemented"),
-    0x70: Layout(0x70, "send_ticket_validation_data", Kind.R, 0, LENGTH, None,
-                 NC + "LongPoll70Message.cpp (send 2; variable response, length byte at 2): builder not implemented"),
-    0x71: Layout(0x71, "redeem_ticket", Kind.M, None, LENGTH, None,
-                 NC + "LongPoll71Message.cpp (length byte at 2 both ways; X71_LENGTHBYTE 2): "
-                 "builder not implemented"),
-    0x7B: Layout(0x7B, "extended_validation_status", Kind.M, None, LENGTH, None,
-                 NC + "LongPoll7BMessage.h (X7B_COMMANDSIZE 13, length byte 8: control mask 2, status 2, "
-                 "cashable and restricted expiration 2 BCD each; X7B_RESPONSE_SIZE 15): builder not implemented"),
-    0x7C: Layout(0x7C, "set_extended_ticket_data", Kind.M, None, None, None,
+    0x57: Layout(0x57, "pending_cashout_information", Kind.R, 0, 6, tito_wire.pending_cashout_reply,
+                 SASPY + "pending_cashout_info (crc_need=False; cash-out type data[1:2], then the amount). "
+                 "UNVERIFIED detail: the amount is 5 BCD (the width of the 0x70/0x71 amounts)"),
+    0x58: Layout(0x58, "receive_validation_number", Kind.S, 9, 1, tito_wire.validation_number_status,
+                 SASPY + "validation_number / rcv_validation_number ([0x58, validation system ID, 8-byte BCD "
+                 "number], crc_need=True; system ID 00 = validation denied; reply status data[1]: 00 ACK, "
+                 "80 not in cash-out, 81 improper validation rejected)"),
+    0x70: Layout(0x70, "send_ticket_validation_data", Kind.R, 0, LENGTH, tito_wire.ticket_validation_data,
+                 NC + "LongPoll70Message.cpp (send 2; variable response, length byte at 2: ticket status 1, "
+                 "amount 5 BCD, parsing code 1, validation data 9 BCD)"),
+    0x71: Layout(0x71, "redeem_ticket", Kind.M, None, LENGTH, tito_wire.redeem_status,
+                 NC + "LongPoll71Message.cpp (length byte at 2 both ways; request: transfer code 1, amount "
+                 "5 BCD, parsing code 1, validation data 9, restricted expiration 4 BCD, pool ID 2 BCD; "
+                 "status query 71 01 FF; reply: machine status 1, amount 5 BCD, parsing code 1, "
+                 "validation data 9)", min_len=1),
+    0x7B: Layout(0x7B, "extended_validation_status", Kind.M, None, LENGTH,
+                 tito_wire.extended_validation_status_reply,
+                 NC + "LongPoll7BMessage.h/.cpp (X7B_COMMANDSIZE 13, length byte 8: control mask 2, status 2, "
+                 "cashable and restricted expiration 2 BCD each; X7B_RESPONSE_SIZE 15: length, asset "
+                 "number 4, status 2, expirations 2 BCD each)", min_len=8),
+    0x7C: Layout(0x7C, "set_extended_ticket_data", Kind.M, None, 1, tito_wire.ticket_data_reply,
                  "UNVERIFIED: saspy set_extended_ticket_data has no body; framed by a length byte like "
-                 "0x7B/0x7D (assumption); reply unknown"),
-    0x7D: Layout(0x7D, "set_ticket_data", Kind.M, None, 1, None,
-                 NC + "LongPoll7DMessage.cpp (length byte = size - X7D_NONDATA_LENGTH 5: host ID, expiration, "
-                 "location, address 1, address 2; X7D_RESPONSE_SIZE 5): builder not implemented"),
+                 "0x7B/0x7D, data elements (code, length, ASCII), reply one flag byte like 0x7D (assumptions)",
+                 min_len=2),
+    0x7D: Layout(0x7D, "set_ticket_data", Kind.M, None, 1, tito_wire.ticket_data_reply,
+                 NC + "LongPoll7DMessage.cpp (length byte = size - X7D_NONDATA_LENGTH 5: host ID 2, "
+                 "expiration 1, location, address 1, address 2 each a length byte and up to 40 ASCII; "
+                 "X7D_RESPONSE_SIZE 5: one byte after the command, its meaning UNVERIFIED)", min_len=6),
     0x7E: Layout(0x7E, "send_current_date_and_time", Kind.R, 0, 7, None,
                  "UNVERIFIED: saspy current_date_time has no body; research/sas.md names the poll; assumed R "
                  "with the 0x7F fields as reply (date 4 BCD, time 3 BCD)"),
     0x7F: Layout(0x7F, "receive_date_and_time", Kind.S, 7, ACK, replies.ack,
                  NC + "LongPoll7FMessage.cpp (X7F_POLLSIZE 11: date 4 BCD, time 3 BCD; X7F_RESPONSESIZE 1)"),
-    0x94: Layout(0x94, "remote_handpay_reset", Kind.S, 0, 1, None,
-                 NC + "LongPoll94Message.cpp (send 4: address, 94, CRC; response 5: one code byte): "
-                 "builder not implemented"),
+    0x94: Layout(0x94, "remote_handpay_reset", Kind.S, 0, 1, replies.remote_handpay_reset,
+                 NC + "LongPoll94Message.cpp (send 4: address, 94, CRC; response 5: one code byte)"),
+    0xA8: Layout(0xA8, "enable_jackpot_handpay_reset_method", Kind.S, 1, 1, tito_wire.reset_method_reply,
+                 NC + "LongPollA8Message.cpp (send 5: reset method 00 standard handpay / 01 reset to the "
+                 "credit meter; response 5: one ACK code byte; the codes' meanings are UNVERIFIED)"),
 }

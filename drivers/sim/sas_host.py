@@ -38,6 +38,10 @@ How it polls (research/sas.md "Physical and link layer", "Timing"):
   in place of a general poll's exception byte.  Both are accepted until
   ``rom_timeout_s``; meanwhile the schedule waits (a late reply must not land in
   another long poll's reply).
+- Tickets (issue 14): the casino's ticket database (``sas_host_tickets.TicketDb``, in
+  the same SQLite file) and what the host does on 0x57, 0x3D, 0x51, 0x67, 0x68 and at
+  link-up (``sas_host_tito.TicketFlow``, configured by ``tito``): its jobs run on the
+  machine's poll thread between general polls, before the schedule.
 """
 
 from __future__ import annotations
@@ -45,6 +49,7 @@ from __future__ import annotations
 import collections
 import contextlib
 import datetime as dt
+import random
 import threading
 import time
 from collections.abc import Callable, Iterable, Sequence
@@ -82,6 +87,8 @@ from drivers.sim.sas_host_data import (
 )
 from drivers.sim.sas_host_db import HostDb
 from drivers.sim.sas_host_line import HostLine
+from drivers.sim.sas_host_tickets import MachineTickets, TicketDb
+from drivers.sim.sas_host_tito import TicketFlow, TitoConfig
 from drivers.sim.sas_pty import HostPty
 
 LINK_UP_POLLS = (0x1F, 0x54, 0x51, 0x1C, 0x1A, 0x1E)
@@ -139,6 +146,8 @@ class SasHost:
             docstring.
         clock: monotonic seconds (timeouts); wall: Unix seconds (database times).
         on_link: called ``(address, up)`` from the poll thread when a link goes up or down.
+        tito: the ticket settings (``TitoConfig``; change ``host.tito.config`` at any time).
+        rng: draws validation numbers (tests pass a seeded ``random.Random``).
 
     Raises:
         ValueError: an address outside 1..127 or given twice, or no address.
@@ -151,7 +160,8 @@ class SasHost:
                  bill_meter_interval_s: float = 30.0, rom_timeout_s: float = 30.0,
                  clock: Callable[[], float] = time.monotonic,
                  wall: Callable[[], float] = time.time,
-                 on_link: Callable[[int, bool], None] | None = None) -> None:
+                 on_link: Callable[[int, bool], None] | None = None,
+                 tito: TitoConfig | None = None, rng: random.Random | None = None) -> None:
         addrs = list(addresses)
         if not addrs or len(set(addrs)) != len(addrs) or any(not 1 <= a <= 127 for a in addrs):
             raise ValueError(f"machine addresses {addrs!r}: give distinct addresses 1..127")
@@ -161,6 +171,8 @@ class SasHost:
         self.meter_interval_s, self.bill_meter_interval_s = meter_interval_s, bill_meter_interval_s
         self._clock, self._wall, self._on_link = clock, wall, on_link
         self.db = HostDb(db_path)
+        self.tickets = TicketDb(db_path, rng)
+        self.tito = TicketFlow(self.tickets, tito or TitoConfig(), wall, self._validation_meters)
         self._stop = threading.Event()
         self._paused = threading.Event()
         self._machines: dict[int, _Machine] = {}
@@ -327,6 +339,10 @@ class SasHost:
                     dict(m.line.counts + m.counts)))
         return out
 
+    def ticket_summary(self) -> list[MachineTickets]:
+        """Tickets issued, redeemed, outstanding per machine (address order), then the floor."""
+        return self.tickets.summary(self.addresses)
+
     def close(self) -> None:
         """Stop polling, close the ptys (removing their symlinks) and the database."""
         self._stop.set()
@@ -342,6 +358,7 @@ class SasHost:
             for req in pending:
                 req.done.set()
         self.db.close()
+        self.tickets.close()
 
     def __enter__(self) -> SasHost:
         return self
@@ -373,6 +390,9 @@ class SasHost:
             if req is not None:
                 m.idle.clear()
                 self._serve(m, req)
+                continue
+            if m.link_up and m.rom is None and not paused and self.tito.due(m.address, now):
+                self.tito.run(m.address, now, lambda command, data: self._poll_now(m, command, data))
                 continue
             if paused:
                 m.idle.set()
@@ -424,6 +444,7 @@ class SasHost:
             m.link_up = False
             m.gp_unanswered = False
             m.schedule.clear()
+            self.tito.forget(m.address)
             self._link_changed(m, False)
 
     def _link_changed(self, m: _Machine, up: bool) -> None:
@@ -442,6 +463,7 @@ class SasHost:
             m.schedule.clear()
             self._want(m, *LINK_UP_POLLS)
             self._link_changed(m, True)
+            self.tito.on_link_up(m.address, now)
         wall = self._wall()
         if wall - m.last_written >= 1.0:  # the database need not see every poll
             m.last_written = wall
@@ -494,6 +516,18 @@ class SasHost:
             self._record(m, reply)
         self._finish(m, req, reply)
 
+    def _validation_meters(self, address: int, command: int, values: dict[str, int]) -> None:
+        m = self._machines[address]
+        with m.lock:
+            m.meters.update(values)
+        self.db.add_meters(address, self._wall(), command, values)
+
+    def _poll_now(self, m: _Machine, command: int, data: bytes) -> Reply | None:
+        """One long poll from the poll thread itself (ticket jobs): the reply, busy included."""
+        req = _Request(long_poll(m.address, command, data))
+        self._serve(m, req)
+        return req.reply
+
     @staticmethod
     def _finish(m: _Machine, req: _Request, reply: Reply | None) -> None:
         req.reply = reply
@@ -508,6 +542,7 @@ class SasHost:
         with m.lock:
             m.seen.append(seen)
         self.db.add_exception(m.address, seen.at, code, seen.name)
+        self.tito.on_exception(m.address, code, self._clock())
         if code == 0x51:
             self._want(m, 0x1B)
         elif code == 0x7F or code in BILL_EXCEPTIONS:

@@ -18,7 +18,11 @@ address (default the first).  Commands:
 - ``handpay_reset`` (``{"code": n|null}``), ``{"cmd": "rom_signature", "seed": 4660}``
   (``{"signature": n|null}``).
 - ``exceptions`` (``[{"code", "name", "at"}]``), ``meters``, ``status`` (every
-  machine), ``view`` (the floor view text), ``pause``, ``resume``.
+  machine), ``view`` (the floor view text, tickets included), ``pause``, ``resume``.
+- Tickets (issue 14): ``tickets`` (``{"summary": [per machine, then the floor as
+  address 0], "tickets": [every ticket's record]}``); ``{"cmd": "tito",
+  "deny_validation": true, "answer_validation": false, "validation_delay_s": 2.5,
+  "expiry_days": 30}`` changes those knobs (any subset; the answer has them all).
 
 Errors: ``{"ok": false, "error": "<one line>"}``; a bad request never stops the host.
 """
@@ -29,6 +33,7 @@ import argparse
 import dataclasses
 import datetime as dt
 import json
+import random
 import signal
 import sys
 import tempfile
@@ -39,6 +44,7 @@ from typing import Any
 from drivers.sas.host_codec import Ack, Busy, DataReply, Nack, Reply
 from drivers.sim.line_server import LineJsonServer
 from drivers.sim.sas_host import SasHost
+from drivers.sim.sas_host_tito import TitoConfig
 from drivers.sim.sas_host_view import floor_view
 
 #: AF_UNIX paths longer than this do not fit ``sockaddr_un`` (108 bytes with the NUL).
@@ -47,7 +53,24 @@ _ACKED = {"shut_down": SasHost.shut_down, "start_up": SasHost.start_up,
           "enable_bills": SasHost.enable_bill_acceptor, "disable_bills": SasHost.disable_bill_acceptor,
           "enter_maintenance": SasHost.enter_maintenance, "exit_maintenance": SasHost.exit_maintenance}
 COMMANDS = ("send", *_ACKED, "configure_bills", "set_time", "handpay_reset", "rom_signature",
-            "exceptions", "meters", "status", "view", "pause", "resume")
+            "exceptions", "meters", "status", "view", "pause", "resume", "tickets", "tito")
+#: ``tito`` command keys -> the type each must be.
+_TITO_KNOBS: dict[str, tuple[type, ...]] = {"deny_validation": (bool,), "answer_validation": (bool,),
+                                            "validation_delay_s": (int, float), "expiry_days": (int, float)}
+
+
+def _tito(host: SasHost, msg: dict[str, Any]) -> dict[str, Any]:
+    cfg = host.tito.config
+    for key, kinds in _TITO_KNOBS.items():
+        if key not in msg:
+            continue
+        value = msg[key]
+        ok = isinstance(value, bool) if bool in kinds else (
+            isinstance(value, int | float) and not isinstance(value, bool) and value >= 0)
+        if not ok:
+            raise ValueError(f'"{key}" must be {"true or false" if bool in kinds else "a number >= 0"}')
+        setattr(cfg, key, value)
+    return {"ok": True, **{k: getattr(cfg, k) for k in _TITO_KNOBS}}
 
 
 def reply_json(reply: Reply | None) -> dict[str, Any]:
@@ -83,11 +106,16 @@ def host_command(host: SasHost, line: str | bytes) -> dict[str, Any]:
         return {"ok": False, "error": f'a request is a JSON object with "cmd" (one of {", ".join(COMMANDS)})'}
     cmd = msg["cmd"]
     try:
-        if cmd in ("status", "view", "pause", "resume"):
+        if cmd in ("status", "view", "pause", "resume", "tickets", "tito"):
             if cmd == "status":
                 return {"ok": True, "machines": [dataclasses.asdict(s) for s in host.status()]}
             if cmd == "view":
-                return {"ok": True, "view": floor_view(host.status())}
+                return {"ok": True, "view": floor_view(host.status(), tickets=host.ticket_summary())}
+            if cmd == "tickets":
+                return {"ok": True, "summary": [dataclasses.asdict(t) for t in host.ticket_summary()],
+                        "tickets": host.tickets.tickets()}
+            if cmd == "tito":
+                return _tito(host, msg)
             (host.pause if cmd == "pause" else host.resume)()
             return {"ok": True}
         machine = _int(msg, "machine", host.addresses[0])
@@ -146,7 +174,27 @@ def _parser() -> argparse.ArgumentParser:
     ap.add_argument("--link-down-s", type=float, default=5.0, help="link down after (default 5)")
     ap.add_argument("--meter-s", type=float, default=3.0, help="0x1C/0x1A period (default 3)")
     ap.add_argument("--view", action="store_true", help="print the floor view every second")
+    t = ap.add_argument_group("tickets (issue 14)")
+    t.add_argument("--validation-system-id", type=int, default=1, metavar="N",
+                   help="validation system ID 1-99, the tickets' first two digits (default 1)")
+    t.add_argument("--deny-validation", action="store_true", help="deny every system validation (0x58 ID 00)")
+    t.add_argument("--no-validation-answer", action="store_true", help="never answer 0x57 (the EGM times out)")
+    t.add_argument("--validation-delay-ms", type=float, default=0.0, help="answer 0x57 this late (default 0)")
+    t.add_argument("--ticket-expiry-days", type=float, default=30.0, help="tickets expire after (default 30)")
+    t.add_argument("--venue", metavar="TEXT", help="send 0x7D at link-up: the venue line printed on tickets")
+    t.add_argument("--venue-address", metavar="TEXT", action="append", default=[],
+                   help="an address line for 0x7D (up to two; with --venue)")
+    t.add_argument("--seed", type=int, help="seed the validation numbers (tests)")
     return ap
+
+
+def _tito_config(args: argparse.Namespace) -> TitoConfig:
+    lines = [*args.venue_address, "", ""][:2]
+    data = None if args.venue is None else (1, int(min(args.ticket_expiry_days, 255)), args.venue, *lines)
+    return TitoConfig(system_id=args.validation_system_id, deny_validation=args.deny_validation,
+                      answer_validation=not args.no_validation_answer,
+                      validation_delay_s=args.validation_delay_ms / 1000, expiry_days=args.ticket_expiry_days,
+                      ticket_data=data)
 
 
 def main(argv: list[str]) -> int:
@@ -164,7 +212,8 @@ def main(argv: list[str]) -> int:
                        poll_interval_s=args.poll_ms / 1000, reply_timeout_s=args.reply_timeout_ms / 1000,
                        link_down_s=args.link_down_s, meter_interval_s=args.meter_s,
                        on_link=lambda a, up: print(f"sas host: machine {a} link {'up' if up else 'down'}",
-                                                   flush=True))
+                                                   flush=True),
+                       tito=_tito_config(args), rng=None if args.seed is None else random.Random(args.seed))
     except (ValueError, OSError) as e:
         print(f"cabinet sim-host: {e}", file=sys.stderr)
         return 2
@@ -183,7 +232,8 @@ def main(argv: list[str]) -> int:
         while not stop.wait(1.0):
             if args.view:
                 clear = "\x1b[H\x1b[2J" if sys.stdout.isatty() else ""
-                print(clear + floor_view(host.status(), f"SAS floor {dt.datetime.now():%H:%M:%S}"), flush=True)
+                print(clear + floor_view(host.status(), f"SAS floor {dt.datetime.now():%H:%M:%S}",
+                                         tickets=host.ticket_summary()), flush=True)
     finally:
         server.shutdown()
         server.server_close()

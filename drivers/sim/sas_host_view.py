@@ -6,7 +6,10 @@ prints.  Must not import: serial, time, cabinet.*.  Pure.
 Columns: address, link state (``up``/``down``, with the age of the last valid reply),
 credits, coin in, coin out, drop, games played (credits of the accounting denomination
 and counts, as read from long polls 0x1A and 0x1C; ``-`` before the first reading)
-and the last five exceptions by name, oldest first.
+and the last five exceptions by name, oldest first.  Below it (issue 14) the ticket
+table: per machine tickets issued there (count, credits), redeemed there (count,
+credits) and outstanding (issued there, not yet redeemed: count, credits), then the
+floor's total.
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from drivers.sim.sas_host_data import MachineStatus
+from drivers.sim.sas_host_tickets import MachineTickets
 
 HEADER = (f"{'addr':>4}  {'link':<10} {'credits':>9} {'coin in':>10} {'coin out':>10} "
           f"{'drop':>10} {'games':>7}  last exceptions")
@@ -40,6 +44,28 @@ def floor_line(status: MachineStatus) -> str:
             f"{_num(m, 'games_played', 7)}  {exceptions}")
 
 
-def floor_view(statuses: Sequence[MachineStatus], title: str = "SAS floor") -> str:
-    """The whole floor view: ``title``, the header, a line per machine (no final newline)."""
-    return "\n".join([title, HEADER, *(floor_line(s) for s in statuses)])
+TICKET_HEADER = (f"{'addr':>5}  {'issued':>6} {'credits':>10}  {'redeemed':>8} {'credits':>10}  "
+                 f"{'outstanding':>11} {'credits':>10}")
+
+
+def ticket_line(t: MachineTickets) -> str:
+    """One machine's ticket line (address 0: the floor's total)."""
+    name = "total" if t.address == 0 else str(t.address)
+    return (f"{name:>5}  {t.issued:>6} {t.issued_amount:>10}  {t.redeemed:>8} {t.redeemed_amount:>10}  "
+            f"{t.outstanding:>11} {t.outstanding_amount:>10}")
+
+
+def ticket_view(tickets: Sequence[MachineTickets]) -> str:
+    """The ticket table: a title line, the header, a line per machine then the total."""
+    return "\n".join(["tickets (credits of the accounting denomination)", TICKET_HEADER,
+                      *(ticket_line(t) for t in tickets)])
+
+
+def floor_view(statuses: Sequence[MachineStatus], title: str = "SAS floor",
+               tickets: Sequence[MachineTickets] = ()) -> str:
+    """The whole floor view: ``title``, the header, a line per machine, then the ticket
+    table when ``tickets`` is given (no final newline)."""
+    parts = [title, HEADER, *(floor_line(s) for s in statuses)]
+    if tickets:
+        parts += ["", ticket_view(tickets)]
+    return "\n".join(parts)

@@ -425,3 +425,31 @@ def test_fuzz_random_bytes_never_crash_and_never_credit(seed: int, recorder: Rec
         except (DeviceOfflineError, ValueError):
             pass
     assert recorder.credit_calls == []
+
+
+def test_a_held_ticket_outlives_the_acceptors_escrow_timeout_then_stacks(
+    sim_bill: SimId003Device, recorder: Recorder
+) -> None:
+    """Issue 14: a ticket the casino host decides is HELD (0x44, refreshed while the
+    engine answers HOLD) past the acceptor's own escrow timeout, then stacked once."""
+    import time
+
+    sim_bill.escrow_timeout_s = 0.6  # the device would give up after 0.6 s unheld
+    answers = iter([EscrowDecision.HOLD] * 12)
+    held_since: list[float] = []
+
+    def decide(event: Any) -> EscrowDecision:
+        recorder.escrows.append(event)
+        held_since.append(time.monotonic())
+        time.sleep(0.1)
+        return next(answers, EscrowDecision.STACK)
+
+    recorder.decide = decide  # type: ignore[method-assign]
+    acc = make(sim_bill, recorder)
+    accepting(acc, sim_bill)
+    sim_bill.insert_voucher("001234567890123456")
+    settle(acc, sim_bill)
+    assert len(recorder.escrows) == 13 and held_since[-1] - held_since[0] > 1.2
+    assert [v.validation_number for v in recorder.credit_calls] == ["001234567890123456"]
+    assert sim_bill.log.returned == [] and len(sim_bill.log.stacked) == 1
+    acc.close()

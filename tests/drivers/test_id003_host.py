@@ -351,3 +351,22 @@ def test_the_host_does_no_io() -> None:
             mods.add(node.module)
     assert not mods & {"serial", "time", "threading", "asyncio", "socket", "os", "random",
                        "secrets", "select", "drivers.serial_port"}, mods
+
+
+@pytest.mark.parametrize(("open_txn", "sent"), [
+    (OpenTransaction("A", 0, "070000000000000001"), c.stack_2()),
+    (None, c.return_bill()),
+])
+def test_an_item_still_held_at_start_up_is_stacked_if_journaled_so_else_returned(
+        open_txn: OpenTransaction | None, sent: bytes) -> None:
+    """Issue 14: a ticket held in escrow (HOLD) by an engine that died: the journal's
+    decision to stack it is carried out (STACK-2); held with no decision journaled, it
+    goes back (RETURN), never left to a RESET that hides where it went."""
+    dev, eng = Validator(Status.HOLDING), Engine()
+    host = Id003Host(open_transaction=open_txn, new_transaction_id=ids())
+    action = host.start_up()
+    dev.sent.append(c.status_request())
+    dev.status = (Status.STACKING if open_txn else Status.RETURNING, b"")
+    drive(host, host.receive(c.Frame(Status.HOLDING)), dev, eng)
+    assert dev.sent[:2] == [c.status_request(), sent]
+    assert action == Send(c.status_request())

@@ -66,6 +66,19 @@ def test_voucher_bytes_match_golden() -> None:
     assert data == GOLDEN.read_bytes()
 
 
+def test_the_hosts_address_lines_print_under_the_venue() -> None:
+    """Issue 14: the venue's address lines as the casino host set them (0x7C/0x7D) are
+    printed under its name, before the ticket type; without them the layout is the
+    golden one."""
+    import dataclasses
+
+    data = render_voucher(dataclasses.replace(VOUCHER, address_lines=("1 MAIN ST", "RENO NV")))
+    venue, street, town, kind = (data.index(t) for t in (
+        b"GOLDEN ACE CASINO", b"1 MAIN ST", b"RENO NV", b"CASHOUT TICKET"))
+    assert venue < street < town < kind
+    assert b"1 MAIN ST" not in render_voucher(VOUCHER)
+
+
 def test_validation_number_rules() -> None:
     assert format_validation_number("001234567890123456") == "00-1234-5678-9012-3456"
     with pytest.raises(ValueError):

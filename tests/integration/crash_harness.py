@@ -248,8 +248,13 @@ def verify_journal(journal: Path) -> dict[str, Any]:
     txns = [e["data"].get("txn") for e in events if e["kind"] == "bill_stacked"]
     assert len(txns) == len(set(txns)), "a note was credited twice"
     cash = [e for e in events if e["kind"] == "cash_out"]
-    numbers = [e["data"]["validation_number"] for e in cash]
-    assert len(numbers) == len(set(numbers)) == len(vouchers), "a voucher exists twice"
+    # issue 14: a cash-out the casino host validates has its number (and record) only
+    # once the host sent it (0x58), or none (a handpay)
+    numbers = [e["data"]["validation_number"] for e in cash if "validation_number" in e["data"]]
+    own = [v for v in vouchers if v.validation != "system"]
+    assert len(numbers) == len(set(numbers)) == len(own), "a voucher exists twice"
+    system = [v.validation_number for v in vouchers if v.validation == "system"]
+    assert len(system) == len(set(system)), "a host-validated voucher exists twice"
     for st in state.stations:
         n = st.station
         mine = [e for e in events if e["station"] == n]

@@ -1,0 +1,25 @@
+"""The ``cabinet`` command's read-only views end quietly on a closed pipe, without
+changing the signals of a process that calls ``cli.main`` in-process (a test run:
+SIGPIPE left at its default there killed the whole pytest run on a later socket write)."""
+
+from __future__ import annotations
+
+import signal
+import subprocess
+import sys
+
+from cabinet.tools.cli import main
+
+
+def test_an_in_process_view_keeps_the_callers_sigpipe_ignore(tmp_path) -> None:
+    before = signal.getsignal(signal.SIGPIPE)
+    assert before == signal.SIG_IGN          # Python's own start-up setting
+    assert main(["rng-dump", "--bytes", "64", str(tmp_path / "r.bin")]) == 0
+    assert signal.getsignal(signal.SIGPIPE) == signal.SIG_IGN
+
+
+def test_the_command_ends_quietly_when_its_reader_goes_away() -> None:
+    proc = subprocess.run(
+        f"{sys.executable} -m cabinet rng-dump --bytes 0 - | head -c 10 >/dev/null",
+        shell=True, capture_output=True, text=True, timeout=120)
+    assert "BrokenPipe" not in proc.stderr and "Traceback" not in proc.stderr, proc.stderr
