@@ -178,3 +178,22 @@ def test_doctor_does_not_probe_devices_an_engine_holds(tmp_path, twins, journal)
     bad = [f for f in found if f.status == "FAIL"]
     assert [f.what for f in bad] == ["devices"] and "systemctl stop" in bad[0].fix
     assert not any("bill acceptor" in f.what for f in found)
+
+
+def test_doctor_journal_lines_read_right(tmp_path, journal):
+    """Issue 15 (operator walk-through): the journal's PASS line closed a parenthesis it
+    never opened ("...verified): keyed checksums, event chain, commit record)"), and the
+    unreadable-journal hint named a README section ('Backing up the journal') that the
+    README calls "Backup of the journal"."""
+    from pathlib import Path
+
+    found = _check(tmp_path, journal, devices="none")
+    line = next(f for f in found if f.what.startswith("journal")).detail
+    assert line.count("(") == line.count(")"), line
+    bad = tmp_path / "bad.db"
+    bad.write_bytes(b"not a journal at all" * 100)
+    fail = next(f for f in _check(tmp_path, bad, devices="none")
+                if f.what.startswith("journal"))
+    assert fail.status == "FAIL"
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text()
+    assert "Backup of the journal" in fail.fix and "**Backup of the journal.**" in readme

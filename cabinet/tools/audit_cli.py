@@ -14,6 +14,7 @@ from pathlib import Path
 
 from cabinet.core.maintenance.export import audit_rows
 from cabinet.shell.audit_export import write_csv
+from cabinet.shell.manifest import check_manifest
 from cabinet.tools.views_cli import _open
 
 
@@ -27,7 +28,8 @@ def export(journal: Path, out: Path) -> int:
     if state is None:
         print("the journal holds no valid cabinet state (RAM error)", file=sys.stderr)
         return 1
-    rows = audit_rows(state, store)
+    # the program this install runs, as the engine names it in the menu's report
+    rows = audit_rows(state, store, check_manifest().program_id)
     try:
         write_csv(rows, out)
     except OSError as e:

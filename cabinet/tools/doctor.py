@@ -179,12 +179,12 @@ def _journal(path: Path) -> list[Finding]:
         seq, n_events = store.seq, len(store.events(10**9))
     except Exception as e:           # sqlite3.Error, StoreError: not a journal at all
         return [Finding("FAIL", what, f"unreadable: {e}", "restore the last backup "
-                        "(README 'Backing up the journal') or RAM clear")]
+                        "(README 'Backup of the journal') or RAM clear")]
     if findings:
         return [Finding("FAIL", what, "; ".join(findings), "do not play: the engine "
                         "tilts with a RAM error; restore the last backup or RAM clear")]
     return [Finding("PASS", what, f"OK ({seq} commits, {n_events} events verified): keyed "
-                    "checksums, event chain, commit record)")]
+                    "checksums, event chain, commit record")]
 
 
 def _disk(journal: Path) -> Finding:

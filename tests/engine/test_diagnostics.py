@@ -205,3 +205,23 @@ def test_the_missing_buttons_audit_survives_a_restart(tmp_path):
     assert missing_buttons(eng2.cab.s) == []              # fewer games than the window
     eng2.cab.s.round_id = MISSING_AFTER_GAMES
     assert "bet_up" in missing_buttons(eng2.cab.s)        # not pressed in the last 100
+
+
+def test_printer_test_ticket_with_a_printer_fault_says_so_and_prints_nothing():
+    """Issue 15 (operator walk-through): with the printer out of paper the page showed
+    only the driver's raw status ("Printer: status 1a 32 12 72") and Select still said
+    "Test ticket sent" and journaled ``test_ticket`` though nothing could print. The page
+    names the fault by its code and words; Select asks for no ticket and says why."""
+    from cabinet.core.effects import PrintTestTicket
+    from cabinet.core.events import DeviceFaulted
+    rig = Rig()
+    rig.cab.handle(DeviceFaulted("printer", "printer_paper_out", "status 1a 32 12 72"))
+    _open(rig, "diag_printer")
+    lines = rig.cab.snapshot(1).maintenance.lines
+    assert "Printer: 401 Printer out of paper (status 1a 32 12 72)" in lines
+    eff = rig.press("menu_select")
+    assert not any(isinstance(e, PrintTestTicket) for e in eff)
+    assert not any(isinstance(e, Journal) and e.kind == "test_ticket" for e in eff)
+    lines = rig.cab.snapshot(1).maintenance.lines
+    assert not any("Test ticket sent" in ln for ln in lines)
+    assert "Not printed: station 1's printer reports 401 Printer out of paper" in lines

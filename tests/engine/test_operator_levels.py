@@ -338,3 +338,27 @@ def test_ram_clear_keeps_the_pin_and_a_ram_clear_needs_the_door_too():
     assert rig.cab.s.needs_config and msgspec.to_builtins(rig.cab.s.operator.pin) == pin
     assert rig.cab.s.operator.ram_clears == 1
     rig.cab.handle(NoteStacked(1, 500, "x"))        # notes are refused in the menu anyway
+
+
+def test_the_pin_page_does_not_keep_saying_locked_once_the_lockout_is_over():
+    """Issue 15 (operator walk-through): the PIN entry opened during a lockout froze
+    "PIN entry locked: 28 s left" as its message; the live count-down hid it while the
+    lockout ran, and once it was over the frozen line came back and stayed, so the
+    technician waited for a lockout that had ended. Once it is over the page says so."""
+    rig = Rig()
+    set_pin(rig.cab.s)
+    rig.cab.handle(KeyChanged(True))
+    _open(rig, "settings")
+    send = rig_send(rig)
+    for _ in range(3):
+        type_pin(send, "1111")
+    rig.press("menu_back")                          # leave the entry, come back locked
+    rig.advance(2_000)
+    _open(rig, "settings")
+    assert "PIN entry locked: 58 s left" in rig.cab.snapshot(1).maintenance.lines
+    rig.advance(58_000)
+    lines = rig.cab.snapshot(1).maintenance.lines
+    assert not any("locked" in ln for ln in lines), lines
+    assert "The lockout is over: type the PIN" in lines
+    type_pin(send, TEST_PIN)
+    assert rig.cab.s.maintenance.level == "technician"

@@ -339,3 +339,21 @@ def test_the_sound_settings_are_in_the_snapshot():
     rig = Rig(GameSettings(volume_percent=35, attract_sound=False))
     snap = rig.cab.snapshot(1)
     assert (snap.volume_percent, snap.attract_sound) == (35, False)
+
+
+def test_cabinet_meters_export_names_the_program_like_the_menus_export(tmp_path):
+    """Issue 15 (operator walk-through): ``cabinet meters --export`` wrote the report's
+    ``program`` row empty while the menu's Export names the program
+    ("blackjack-cabinet 0.1.0"): the same report must identify the same program."""
+    from cabinet.shell.manifest import check_manifest
+    from cabinet.tools.audit_cli import export
+
+    path = tmp_path / "j.db"
+    eng = _engine(path)
+    eng.store.close()
+    out = tmp_path / "report.csv"
+    assert export(path, out) == 0
+    rows = {(x[0], x[1], x[2]): x[3:] for x in csv.reader(out.open())}
+    want = check_manifest().program_id
+    assert want.startswith("blackjack-cabinet")
+    assert rows[("report", "", "program")][0] == want

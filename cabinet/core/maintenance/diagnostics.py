@@ -18,8 +18,9 @@ from __future__ import annotations
 from cabinet.core import access
 from cabinet.core.context import MaintenanceContext
 from cabinet.core.effects import Effect, Journal, PrintTestTicket, SendCue
+from cabinet.core.errors import fault_text
 from cabinet.core.maintenance import bill_test
-from cabinet.core.state import CabinetState
+from cabinet.core.state import CabinetState, StationState
 
 #: The Diagnostics list: (page, label), in order.
 ITEMS = [("diag_buttons", "Button and lamp test"), ("diag_doors", "Door and key switches"),
@@ -99,6 +100,11 @@ def select(cab: MaintenanceContext, out: list[Effect]) -> None:
         m.confirm = bill_test.select(s, m.selected, out)
     elif m.page == "diag_printer":
         st = s.stations[min(m.selected, len(s.stations) - 1)]
+        faults = printer_faults(s, st)
+        if faults:                      # nothing can print: no request, no test_ticket
+            m.confirm = f"Not printed: station {st.station}'s printer reports " \
+                + ", ".join(f.split(" (")[0] for f in faults)
+            return
         out.append(PrintTestTicket(st.station, s.settings.venue_name, s.settings.machine_number,
                                    (f"PROGRAM {cab.program_id or 'unknown'}",
                                     f"SHA-256 {cab.program_digest[:16] or 'none'}",
@@ -111,6 +117,18 @@ def select(cab: MaintenanceContext, out: list[Effect]) -> None:
         name = TEST_SOUNDS[min(m.selected, len(TEST_SOUNDS) - 1)]
         out.append(SendCue("sound_test", None, {"sound": name}))
         m.confirm = f"Played: {name}"
+
+
+def printer_faults(s: CabinetState, st: StationState) -> list[str]:
+    """The faults of ``st``'s printer (its own or the cabinet's), each by code and words
+    with the driver's detail when it adds something: ``["401 Printer out of paper
+    (status 1a 32 12 72)"]``; ``[]`` when none is known (``cabinet.core.errors``)."""
+    out = []
+    for code, text in {**s.faults, **st.faults}.items():
+        if code.startswith("printer_"):
+            words = fault_text(code)
+            out.append(f"{words} ({text})" if text and text not in words else words)
+    return out
 
 
 def back(cab: MaintenanceContext, out: list[Effect]) -> bool:
@@ -194,8 +212,7 @@ def page_lines(cab: MaintenanceContext) -> tuple[str, list[str]]:
         lines = bill_test.lines(s.bill_test, s.settings.currency_symbol)
         return "Bill acceptor test", lines + ([m.confirm] if m.confirm else [])
     if m.page == "diag_printer":
-        faults = sorted({t for st in s.stations for c, t in {**s.faults, **st.faults}.items()
-                         if c.startswith("printer_")})
+        faults = sorted({f for st in s.stations for f in printer_faults(s, st)})
         return "Printer test ticket", [
             "Prints a ticket marked TEST TICKET / VOID - NO CASH VALUE.",
             "No amount, no validation number, no barcode: no voucher, no meter.",

@@ -189,6 +189,8 @@ def _entry_page(cab: MaintenanceContext) -> tuple[str, list[str]]:
     if e.kind == "pin":
         left = pin.locked_s(cab.s.operator.pin)
         live = f"PIN entry locked: {left} s left" if left else ""     # counts down on ticks
+        if not left and "locked" in e.message:      # a lockout message frozen at the time
+            live = "The lockout is over: type the PIN"
         return "Technician PIN", entry.entry_lines(cab, e, "Technician PIN", live)
     if e.kind == "pin_new":
         return "New PIN", entry.entry_lines(cab, e, "New technician PIN (4-8 digits)")
