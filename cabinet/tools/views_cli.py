@@ -15,6 +15,7 @@ from pathlib import Path
 
 import msgspec
 
+from cabinet.core.maintenance.meters_page import meters_lines
 from cabinet.protocol.money import fmt_money
 from cabinet.shell.paths import key_file
 from cabinet.shell.store import Store
@@ -45,19 +46,10 @@ def meters(path: Path, as_json: bool) -> int:
     if as_json:
         print(json.dumps(msgspec.to_builtins(loaded), indent=2))
         return 0
-    sym = loaded.settings.currency_symbol
     print(f"Game {loaded.settings.variant}, {len(loaded.stations)} station(s), "
           f"power-ups {loaded.power_ups}, rounds {loaded.round_id}")
-    for st in loaded.stations:
-        print(f"Station {st.station}: credits {fmt_money(st.credits_minor, sym)}")
-        for name, value in msgspec.structs.asdict(st.meters).items():
-            if name.endswith("_minor"):
-                name, value = name[:-len("_minor")], fmt_money(value, sym)
-            elif isinstance(value, dict):
-                value = ", ".join(f"{fmt_money(int(k), sym)} x {n}" for k, n in
-                                  sorted(value.items(), key=lambda kv: int(kv[0]))) or "none"
-            print(f"  {name.replace('_', ' '):22s} {value}")
-    print(f"Door openings: {loaded.door_opens or 'none'}")
+    for line in meters_lines(loaded, loaded.settings.rules_or_preset().name):  # the menu's page
+        print(line)
     return 0
 
 

@@ -304,7 +304,8 @@ def test_a_money_rule_changes_only_with_no_credits_and_a_save_is_logged_with_its
     type_text(rig.cab, rig_send(rig), "5000")
     eff = rig.press("menu_pick", value=len(SETTING_CHOICES))         # Save
     assert rig.cab.s.settings.credit_limit_minor == 300_000
-    assert rig.cab.s.maintenance.confirm.startswith("Refused: credit_limit_minor change the money")
+    assert rig.cab.s.maintenance.confirm == \
+        "Refused: Credit limit: a money rule, changed only with no credits on the cabinet"
     assert _journal(eff, "settings_refused")[0].data["level"] == "technician"
     rig.press("menu_pick", value=len(SETTING_CHOICES) + 1)            # Discard
     rig.press("menu_pick", value=rows["min_bet_minor"])

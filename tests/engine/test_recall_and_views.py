@@ -75,6 +75,14 @@ def test_cli_views_read_a_journal(tmp_path):
                        capture_output=True, text=True, timeout=60)
     state = json.loads(r.stdout)
     assert state["stations"][0]["meters"]["games_played"] == 2
+    m = state["stations"][0]["meters"]
+    r = subprocess.run(run + ["meters", "--journal", str(path)],
+                       capture_output=True, text=True, timeout=60)
+    lines = r.stdout.splitlines()                  # the menu's Meters page, as text
+    assert lines[1].startswith("Actual RTP since the last RAM clear: ")
+    rtp = f"{100 * m['coin_out_minor'] / m['coin_in_minor']:.2f} %"
+    assert f"RTP {rtp}" in r.stdout and "Par sheet RTP of Classic Blackjack: " in r.stdout
+    assert any(line.startswith("Door openings: ") and "{" not in line for line in lines)
     r = subprocess.run(run + ["recall", "--journal", str(path), "--limit", "1"],
                        capture_output=True, text=True, timeout=60)
     assert r.stdout.startswith("Round 2 station 1 classic")

@@ -18,7 +18,13 @@ from cabinet.core.context import MaintenanceContext
 from cabinet.core.effects import Effect, Journal
 from cabinet.core.errors import ConfigError
 from cabinet.core.maintenance.entry import start_text
-from cabinet.core.settings import MENU_ENTRY, MONEY_RULE_SETTINGS, GameSettings, menu_choices
+from cabinet.core.settings import (
+    MENU_ENTRY,
+    MENU_SETTINGS,
+    MONEY_RULE_SETTINGS,
+    GameSettings,
+    menu_choices,
+)
 from cabinet.core.state import EntryState
 from cabinet.protocol.money import fmt_money as money
 from confspec import convert
@@ -142,8 +148,10 @@ def select(cab: MaintenanceContext, out: list[Effect]) -> None:
         money_rules = sorted(k for k in MONEY_RULE_SETTINGS if old.get(k) != new.get(k))
         if money_rules and any(st.credits_minor or st.pending_out_minor
                                for st in cab.s.stations):
-            m.confirm = ("Refused: " + ", ".join(money_rules)
-                         + " change the money rules: only with no credits on the cabinet")
+            labels = {key: label for key, label, _ in MENU_SETTINGS}
+            named = ", ".join(labels.get(k, k) for k in money_rules)
+            m.confirm = (f"Refused: {named}: a money rule, changed only with no credits "
+                         "on the cabinet")
             out.append(Journal("settings_refused", 0, 0,
                                {"reason": "credits on the cabinet", "keys": money_rules,
                                 "level": m.level}))
