@@ -346,11 +346,16 @@ def test_a_ram_clear_keeps_system_validation_and_never_reuses_ticket_ids():
     rig = TitoRig(timeout_s=7)
     rig.insert()
     rig.command("redeem_ticket", validation_number=VN, amount_minor=100, transfer_code=0x84)
+    from .menu_helpers import cab_send, set_pin, type_pin
+    set_pin(rig.cab.s)
     rig.cab.handle(DoorChanged("logic", True))
     rig.cab.handle(KeyChanged(True))
     for _ in range([k for k, _ in MAIN_ITEMS].index("ram_clear")):
         rig.cab.handle(IntentReceived(1, "menu_down"))
-    for _ in range(3):
+    rig.cab.handle(IntentReceived(1, "menu_select"))    # the technician PIN first
+    type_pin(cab_send(rig.cab))
+    assert rig.cab.s.maintenance.page == "ram_clear"
+    for _ in range(2):                                  # arm, confirm
         rig.cab.handle(IntentReceived(1, "menu_select"))
     h = rig.host
     assert [e.name for e in h.queue] == ["memory_error_reset"]
