@@ -464,5 +464,7 @@ CASES: list[Case] = [
 
 # issue 15: the Diagnostics screens, as the cabinet core sends them
 from tests.ui.fixtures_diagnostics import diagnostics_cases  # noqa: E402
+from tests.ui.fixtures_pages import page_cases  # noqa: E402
 
 CASES += [Case(name, snap) for name, snap in diagnostics_cases()]
+CASES += [Case(name, snap) for name, snap in page_cases()]
