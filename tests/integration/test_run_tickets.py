@@ -102,7 +102,7 @@ def test_cabinet_run_tickets_host_redeems_station_1s_ticket_at_station_2_once(tm
     assert floor[2]["redeemed"] == 1 and floor[2]["redeemed_amount"] == amount
     assert floor[0]["issued"] == 2                     # both stations cashed out a ticket
     assert floor[0]["outstanding"] == 1                # station 2's own, not yet redeemed
-    assert re.search(r"^\s+total\s+2\s+\d+\s+1\s+" + str(amount) + r"\s+1\s", proc.stdout, re.M), text
+    assert re.search(r"^\s*total\s+2\s+\d+\s+1\s+" + str(amount) + r"\s+1\s", proc.stdout, re.M), text
     for step in ("tickets: station 1 printed", "tickets: station 2 credited",
                  "tickets: the same ticket again at station 2: Ticket refused: already redeemed"):
         assert step in proc.stdout, text
