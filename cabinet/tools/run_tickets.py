@@ -201,8 +201,7 @@ def ticket_tour(watch: TableWatch, sim: SimControl, host: SimControl, printed: D
         tour.host_meters[str(n)] = host({"cmd": "meters", "machine": n})["meters"]
     tour.summary = host({"cmd": "tickets"})["summary"]
     tour.view = host({"cmd": "view"})["view"]
-    tickets_part = tour.view.split("\n\n", 1)[-1]
-    say("tickets: the host's floor view:\n" + tickets_part)
+    say("tickets: the host's floor view (credits, meters from its 0x1C, tickets):\n" + tour.view)
     return tour
 
 
