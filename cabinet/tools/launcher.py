@@ -34,7 +34,6 @@ import datetime as dt
 import fcntl
 import os
 import queue
-import re
 import shutil
 import signal
 import subprocess
@@ -76,8 +75,7 @@ def default_out_dir() -> Path:
 def sas_port_of(ready_line: str) -> str | None:
     """Machine 1's pty in ``cabinet sim-host``'s ready line
     (``sas host ready: machine 1 on /dev/pts/7 (DIR/sas-1); ...``), None if absent."""
-    found = re.search(r"\bmachine 1 on (\S+)", ready_line)
-    return found.group(1) if found else None
+    return run_tickets.sas_ports_of(ready_line).get(1)
 
 
 def has_display() -> bool:
