@@ -45,6 +45,12 @@ def _build_parser() -> argparse.ArgumentParser:
                           "UI per station; headless, one demo player per station "
                           "(default: the journal's stations)")
     run.add_argument("--journal", help="SQLite journal (default: user data dir)")
+    run.add_argument("--tickets", choices=("cabinet", "host"), default="cabinet",
+                     help="who numbers and redeems tickets: 'cabinet' (default: its own "
+                          "numbers, takes back its own tickets) or 'host' (SAS system "
+                          "validation by the casino host twin; headless, the demo takes "
+                          "station 1's ticket to station 2, redeems it there and inserts "
+                          "it again, refused)")
 
     ep = sub.add_parser("engine", help="run the engine process")
     ep.add_argument("--journal", help="SQLite journal (default: user data dir)")
@@ -171,7 +177,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 2
         return launcher.main(rounds=args.rounds, variant=args.variant, out=args.out,
                              window=args.window, demo=args.demo, size=args.size,
-                             journal=args.journal, stations=args.stations)
+                             journal=args.journal, stations=args.stations,
+                             tickets=args.tickets)
     if args.command == "manifest":
         from pathlib import Path
 

@@ -125,8 +125,9 @@ class DemoPlayer(DemoPanel):
 
     # -- the script ---------------------------------------------------------------------
 
-    def run(self) -> DemoResult:
-        """The whole demo; returns what happened.
+    def run(self, after_cash_out: Callable[[], None] | None = None) -> DemoResult:
+        """The whole demo; returns what happened. ``after_cash_out`` runs between the
+        cash-out and the menu tour (``cabinet run --tickets host``'s ticket tour).
 
         Raises:
             DemoError: the table got stuck (with what it waited for).
@@ -136,6 +137,8 @@ class DemoPlayer(DemoPanel):
             self.switch_variant(self.variant)
         self.play_rounds()
         self.cash_out()
+        if after_cash_out is not None:
+            after_cash_out()
         self.maintenance_tour()
         return self.result
 

@@ -1,8 +1,9 @@
 """``cabinet run``: the whole cabinet on one computer, every device simulated.
 
 Owns: starting the casino host twin (``python -m cabinet sim-host``: a SAS host
-on a pty, issue 13), the engine (``python -m cabinet engine --devices sim
---sas-port <the host's pty>``, journal in the user data directory) and the table
+on a pty, issue 13, a machine per station), the engine (``python -m cabinet engine
+--devices sim --config <run folder>/cabinet.toml``: each station its own SAS link to
+its machine, ``cabinet.tools.run_tickets``; journal in the user data directory) and the table
 UI (``python -m ui``) as separate processes, the demo player when there is no
 display, the run folder (screenshots, the printed voucher, the processes' logs,
 the host's database) and a clean stop: Ctrl-C, SIGTERM, closing the window or
@@ -17,7 +18,9 @@ SIGKILL after a timeout), and nothing is left running.
 - Without one (``--headless``; SSH, CI): the UI draws on SDL's dummy driver
   and ``cabinet.tools.demo_player`` inserts $100, plays ``--rounds`` rounds with
   basic strategy by pressing the mock panel's buttons, cashes out, visits the
-  maintenance menu, and the run ends by itself with status 0.
+  maintenance menu, and the run ends by itself with status 0. ``--tickets host``
+  (SAS system validation, issue 14): between the cash-out and the menu, station 1's
+  ticket is taken to station 2, redeemed through the host, and refused the second time.
 
 The UI is signalled (SIGUSR1) for screenshots once the table has settled;
 see ``ui/__main__.py``. Nothing here imports pygame.
@@ -31,7 +34,6 @@ import datetime as dt
 import fcntl
 import os
 import queue
-import re
 import shutil
 import signal
 import subprocess
@@ -45,6 +47,7 @@ from typing import IO, Any
 import platformdirs
 
 from cabinet.shell.paths import APP, default_journal
+from cabinet.tools import run_tickets
 from cabinet.tools import station_screens as screens
 
 ENGINE_READY_TIMEOUT_S = 30.0
@@ -72,8 +75,7 @@ def default_out_dir() -> Path:
 def sas_port_of(ready_line: str) -> str | None:
     """Machine 1's pty in ``cabinet sim-host``'s ready line
     (``sas host ready: machine 1 on /dev/pts/7 (DIR/sas-1); ...``), None if absent."""
-    found = re.search(r"\bmachine 1 on (\S+)", ready_line)
-    return found.group(1) if found else None
+    return run_tickets.sas_ports_of(ready_line).get(1)
 
 
 def has_display() -> bool:
@@ -201,7 +203,8 @@ def _lock(journal: Path) -> IO[str] | None:
 
 def main(*, rounds: int = 5, variant: str | None = None, out: str | None = None,
          window: bool | None = None, demo: bool | None = None, size: str | None = None,
-         journal: str | None = None, stations: int | None = None) -> int:
+         journal: str | None = None, stations: int | None = None,
+         tickets: str = "cabinet") -> int:
     """Run the cabinet; returns the exit status (0 done, 1 failure, 130 interrupted).
 
     Args:
@@ -218,7 +221,13 @@ def main(*, rounds: int = 5, variant: str | None = None, out: str | None = None,
         stations: the stations to seat (1-3, issue 17), set through the operator
             menu (``classic-multi`` for more than one) and the engine restarted;
             ``None`` keeps the journal's. One table UI runs per station.
+        tickets: ``cabinet`` (the cabinet numbers its tickets) or ``host`` (system
+            validation by the host twin, and the demo's ticket tour).
     """
+    if tickets not in run_tickets.TICKET_MODES:
+        print(f"cabinet run: --tickets must be one of {', '.join(run_tickets.TICKET_MODES)}",
+              file=sys.stderr)
+        return 2
     if stations is not None and not 1 <= stations <= 3:
         print("cabinet run: --stations must be 1, 2 or 3", file=sys.stderr)
         return 2
@@ -273,18 +282,21 @@ def main(*, rounds: int = 5, variant: str | None = None, out: str | None = None,
               f"journal {journal_path}", flush=True)
         env = {**os.environ, "CABINET_LOG": os.environ.get("CABINET_LOG", "INFO"),
                "PYGAME_HIDE_SUPPORT_PROMPT": "1"}
-        host = Child("sas-host", [sys.executable, "-m", "cabinet", "sim-host", "--machines", "1",
-                                  "--dir", str(sim_dir / "sas")],
+        machines = stations or run_tickets.journal_stations(journal_path)
+        host = Child("sas-host", [sys.executable, "-m", "cabinet", "sim-host", "--machines",
+                                  str(machines), "--dir", str(sim_dir / "sas")],
                      env=env, log=out_dir / "sas-host.log")
         children.append(host)
-        ready = host.wait_line("sas host ready", SAS_HOST_READY_TIMEOUT_S)
-        sas_port = sas_port_of(ready or "")
-        if sas_port is None:
+        ready = host.wait_line("sas host ready", SAS_HOST_READY_TIMEOUT_S) or ""
+        ports, host_sock = run_tickets.sas_ports_of(ready), run_tickets.host_socket_of(ready)
+        if 1 not in ports or host_sock is None:
             print(f"cabinet run: the SAS host twin did not start; see {host.log_path}", file=sys.stderr)
             return 1
+        config = out_dir / "cabinet.toml"      # each station its own EGM on the host (issue 14)
+        config.write_text(run_tickets.engine_config(ports, tickets))
         engine_argv = [sys.executable, "-m", "cabinet", "engine",
                        "--journal", str(journal_path), "--socket", str(sock),
-                       "--devices", "sim", "--sim-dir", str(sim_dir), "--sas-port", sas_port]
+                       "--devices", "sim", "--sim-dir", str(sim_dir), "--config", str(config)]
         engine = Child("engine", engine_argv, env=env, log=out_dir / "engine.log")
         children.append(engine)
         if engine.wait_line("engine ready", ENGINE_READY_TIMEOUT_S) is None:
@@ -344,17 +356,20 @@ def main(*, rounds: int = 5, variant: str | None = None, out: str | None = None,
             print("cabinet run: play in the window; F10 or closing it (or Ctrl-C here) stops "
                   "the cabinet", flush=True)
         shots = all_shots[0]
+        hook = None if tickets != "host" else run_tickets.tour_hook(
+            host_sock, [sh.settled for sh in all_shots], stop, demo_box, sorted(ports))
         if play and count == 1:
             demo_thread = threading.Thread(
                 target=screens.run_demo, name="demo-player", daemon=True,
-                args=(sock, sim_sock, rounds, variant, shots.settled, shots.grab, stop, demo_box))
+                args=(sock, sim_sock, rounds, variant, shots.settled, shots.grab, stop, demo_box,
+                      hook))
             demo_thread.start()
         elif play:
             demo_thread = threading.Thread(
                 target=screens.run_demos, name="demo-players", daemon=True,
                 args=(sock, sim_sock, count, rounds, [sh.settled for sh in all_shots],
                       [sh.grab for sh in all_shots], stop, demo_box,
-                      screens.strategy_future(screens.MULTI_VARIANT)))
+                      screens.strategy_future(screens.MULTI_VARIANT), hook))
             demo_thread.start()
         while not stop.is_set():
             if not engine.running:
@@ -389,7 +404,8 @@ def main(*, rounds: int = 5, variant: str | None = None, out: str | None = None,
             demo_thread.join(5.0)  # it closes its sockets before the engine goes
         for child in reversed(children):  # the UI first, then the engine, then the host
             child.stop()
-        _collect_tickets(sim_dir, out_dir)
+        run_tickets.collect_vouchers(sim_dir, out_dir)
+        run_tickets.save_tour(demo_box.get("tickets"), out_dir)
         shutil.rmtree(tmp, ignore_errors=True)
         for signum, handler in old.items():
             signal.signal(signum, handler)
@@ -398,20 +414,6 @@ def main(*, rounds: int = 5, variant: str | None = None, out: str | None = None,
         _report_result(extra)
     _report(out_dir, demo_result, shots, status)
     return status
-
-
-def _collect_tickets(sim_dir: Path, out_dir: Path) -> list[Path]:
-    """Copy every printed voucher (PNG and text) into the run folder."""
-    kept = []
-    found = [("", p) for p in sorted((sim_dir / "tickets").glob("ticket-*"))] + [
-        (f"{d.name}-", p) for d in sorted(sim_dir.glob("station[0-9]"))
-        for p in sorted((d / "tickets").glob("ticket-*"))]
-    for who, src in found:
-        dst = out_dir / f"voucher-{who}{src.name.removeprefix('ticket-')}"
-        with contextlib.suppress(OSError):
-            shutil.copyfile(src, dst)
-            kept.append(dst)
-    return kept
 
 
 def _report_result(result: Any) -> None:
@@ -432,4 +434,7 @@ def _report(out_dir: Path, result: Any, shots: Shots | None, status: int) -> Non
     for p in sorted(out_dir.glob("*.png")) + sorted(out_dir.glob("voucher-*.txt")):
         print(f"  {p.name}")
     print("  engine.log, ui.log, frames/ (the UI's screenshot on every mode change)", flush=True)
-    print("  sas-host.log, sim/sas/host.sqlite3 (the casino host twin's log and database)", flush=True)
+    print("  sas-host.log, sim/sas/host.sqlite3 (the casino host twin's log and database), "
+          "cabinet.toml (each station's SAS link)"
+          + (", tickets.json (the ticket tour)" if (out_dir / "tickets.json").exists() else ""),
+          flush=True)

@@ -17,6 +17,9 @@ from concurrent.futures import Future
 from pathlib import Path
 from typing import Any
 
+#: Called after the demo's cash-outs with the table watch, the sim control and each
+#: station's ``DemoResult`` (``cabinet.tools.run_tickets``' ticket tour).
+AfterCashOut = Callable[[Any, Any, list[Any]], None]
 #: The station windows' size on one shared display (two columns fit 1920x1080).
 TILE_SIZE = (960, 540)
 #: The variant that seats more than one player (RULES.md: ``classic-multi``, 1-3 seats).
@@ -105,9 +108,11 @@ def station_count(sock: Path) -> int:
 
 def run_demo(sock: Path, sim_sock: Path, rounds: int, variant: str | None,
              shot: Callable[[str], Any], grab: Callable[[str, str], Any],
-             stop: threading.Event, box: dict[str, Any]) -> None:
+             stop: threading.Event, box: dict[str, Any],
+             after_cash_out: AfterCashOut | None = None) -> None:
     """One station: the demo player plays ``rounds`` rounds (switching the game to
-    ``variant`` first), cashes out and tours the menu; ``box["result"]`` gets its
+    ``variant`` first), cashes out (then ``after_cash_out`` with the watch, the sim
+    control and its result) and tours the menu; ``box["result"]`` gets its
     ``DemoResult``, or ``box["error"]`` why it failed."""
     from cabinet.tools.demo_player import DemoPlayer
     from cabinet.tools.table_client import DemoError, SimControl, TableWatch
@@ -121,7 +126,9 @@ def run_demo(sock: Path, sim_sock: Path, rounds: int, variant: str | None,
         player = DemoPlayer(watch, sim, rounds=rounds, variant=variant,
                             strategy=future, shot=shot, grab=grab, stop=stop,
                             say=lambda text: print(text, flush=True))
-        box["result"] = player.run()
+        then = after_cash_out
+        box["result"] = player.run(None if then is None else
+                                   lambda: then(watch, sim, [player.result]))
     except DemoError as e:
         box["error"] = str(e)
     except Exception as e:  # reported by the main thread, never a silent thread death
@@ -155,7 +162,8 @@ def strategy_future(variant: str) -> Future[Any]:
 
 def run_demos(sock: Path, sim_sock: Path, count: int, rounds: int,
               shots: list[Callable[[str], Any]], grabs: list[Callable[[str, str], Any]],
-              stop: threading.Event, box: dict[str, Any], strategy: Future[Any]) -> None:
+              stop: threading.Event, box: dict[str, Any], strategy: Future[Any],
+              after_cash_out: AfterCashOut | None = None) -> None:
     """Headless ``--stations N``: one demo player per station plays the one table.
 
     Station 1's player leaves what an earlier run left open; then every player
@@ -163,7 +171,8 @@ def run_demos(sock: Path, sim_sock: Path, count: int, rounds: int,
     panel, acceptor, printer and console message, read from one shared
     authenticated ``TableWatch``: the engine takes four displays, three of them
     the station screens); then each cashes out in turn (one printer prints at a
-    time) and station 1's player tours the operator menu. ``box["result"]`` gets
+    time), ``after_cash_out`` (if given) gets the watch, the sim control and every
+    station's ``DemoResult``, and station 1's player tours the operator menu. ``box["result"]`` gets
     station 1's ``DemoResult`` and ``box["results"]`` every station's; on failure
     ``box["error"]`` says why.
     """
@@ -205,6 +214,8 @@ def run_demos(sock: Path, sim_sock: Path, count: int, rounds: int,
             raise DemoError("; ".join(errors))
         for p in reversed(players):
             p.cash_out()
+        if after_cash_out is not None:
+            after_cash_out(watch, sim, [p.result for p in players])
         players[0].maintenance_tour()
         box["results"] = [p.result for p in players]
         box["result"] = players[0].result
