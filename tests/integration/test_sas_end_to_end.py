@@ -159,9 +159,10 @@ def test_shut_down_disables_play_after_the_round_and_start_up_enables_it(floor):
     for _ in range(5):                          # a round that does not settle at once
         proc.intent("bet_up")
         wait_for(lambda: "deal" in proc.snapshot["stations"][0]["lamps"], 10, "the Deal lamp")
+        before = list(proc.snapshot["dealer"]["cards"])   # the last round's, still shown
         proc.intent("deal")
-        wait_for(lambda: proc.snapshot["mode"] == "in_round" or proc.snapshot["dealer"]["cards"],
-                 10, "the deal")
+        wait_for(lambda before=before: proc.snapshot["mode"] == "in_round"
+                 or proc.snapshot["dealer"]["cards"] not in ([], before), 10, "the deal")
         if proc.snapshot["mode"] == "in_round":
             break
     assert proc.snapshot["mode"] == "in_round"
