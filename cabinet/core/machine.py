@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from cabinet.core import maintenance
+from cabinet.core import maintenance, player_desk
 from cabinet.core.betting import BettingMixin
 from cabinet.core.cashout import CashOutMixin
 from cabinet.core.context import History, RandomSource
@@ -179,6 +179,7 @@ class Cabinet(BettingMixin, PlayMixin, CashOutMixin, MoneyInMixin, DoorsMixin, H
         self.secret = ""
         #: (station, device) -> the firmware version it reported (issue 15; not journaled).
         self.firmware: dict[tuple[int, str], str] = {}
+        self.desk = player_desk.PlayerDesk()   # issue 17: the players' own panels (memory only)
 
     # -- derived -------------------------------------------------------------------
 
@@ -261,6 +262,9 @@ class Cabinet(BettingMixin, PlayMixin, CashOutMixin, MoneyInMixin, DoorsMixin, H
             return
         if ev.action == "help":
             return                                     # the UI shows help by itself
+        if ev.action in player_desk.PLAYER_ACTIONS and self.mode != "maintenance":
+            player_desk.press(self.desk, self.history, ev.station, ev.action)
+            return                                     # a look, never a move (issue 17)
         st.refusal = ""
         mode = self.mode
         if mode != "maintenance":

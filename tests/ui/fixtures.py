@@ -466,3 +466,9 @@ CASES: list[Case] = [
 from tests.ui.fixtures_diagnostics import diagnostics_cases  # noqa: E402
 
 CASES += [Case(name, snap) for name, snap in diagnostics_cases()]
+
+# issue 17: the player's own History panel
+from tests.ui.fixtures_player import player_cases  # noqa: E402
+
+CASES += [Case(name, snap, own_station=own, clock="21:50")
+          for name, snap, own in player_cases(CLASSIC_BETTING, MULTI_PLAY)]

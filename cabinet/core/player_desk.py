@@ -1,0 +1,66 @@
+"""What a player asks of the table for themself (issue 17 "What a player expects"):
+the History panel of their own station's last rounds.
+
+Owns: ``PLAYER_ACTIONS`` (the intents that are a player's look, never a move: they
+are taken in every mode but the operator menu, change no money and no lamp),
+``PlayerDesk`` (which stations have their panel open, with the rows; memory only,
+not journaled: a restart closes the panels), ``press`` and ``dress`` (the station's
+view with its panel). Pure: the rows come from the journal's recall entries
+(``History.recall``, newest first), the same the Game recall page reads.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Protocol
+
+import msgspec
+
+from cabinet.core.maintenance.recall_view import recall_view
+from cabinet.core.records import RecallEntry
+from cabinet.protocol.snapshot import RoundLine, StationView
+
+#: issue 17: "the last 10 rounds of this station on a touch".
+HISTORY_ROUNDS = 10
+PLAYER_ACTIONS = frozenset({"history", "history_close"})
+
+
+class _Recall(Protocol):
+    def recall(self, station: int, limit: int) -> list[RecallEntry]: ...
+
+
+class PlayerDesk:
+    """The stations' own panels: station -> its History rows while open."""
+
+    def __init__(self) -> None:
+        self.history: dict[int, list[RoundLine]] = {}
+
+
+def round_line(e: RecallEntry) -> RoundLine:
+    """A recall entry as one History row (cards, stakes, result, net)."""
+    v = recall_view(e, 1, 1)
+    hands = [h for sp in v.table.spots for h in sp.hands]
+    when = dt.datetime.fromtimestamp(e.wall_s).strftime("%H:%M") if e.wall_s else ""
+    return RoundLine(round_id=e.round_id, when=when, dealer=v.dealer.cards,
+                     dealer_text=v.dealer.total_text, hands=hands,
+                     wagered_minor=e.wagered_minor, returned_minor=e.returned_minor,
+                     net_minor=0 if e.voided else e.returned_minor - e.wagered_minor,
+                     voided=e.voided)
+
+
+def press(desk: PlayerDesk, history: _Recall, station: int, action: str) -> None:
+    """Station ``station`` touched ``action`` (one of ``PLAYER_ACTIONS``): "history" reads
+    its last ``HISTORY_ROUNDS`` rounds from the journal once (the panel shows them as of
+    the touch); "history_close" closes its panel."""
+    if action == "history":
+        desk.history[station] = [round_line(e) for e in history.recall(station, HISTORY_ROUNDS)]
+    elif action == "history_close":
+        desk.history.pop(station, None)
+
+
+def dress(desk: PlayerDesk, view: StationView) -> StationView:
+    """``view`` with its station's open panel, if any (no other station's rows)."""
+    rows = desk.history.get(view.station)
+    if rows is None:
+        return view
+    return msgspec.structs.replace(view, history=rows)
