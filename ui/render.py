@@ -262,7 +262,7 @@ class Renderer:
             self._table(p, snapshot, now_ms, anim, own_station)
             self._help_button(p)
             self._clock(p, clock)
-            player_panel.draw(p, snapshot, own_station)      # issue 17: HISTORY
+            player_panel.draw(p, snapshot, own_station, now_ms)   # issue 17: HISTORY, reminder
         if show_help and not modal and not p.dimmed:
             help_scene.draw(p, snapshot)
         if still and not p.dimmed:

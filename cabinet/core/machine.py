@@ -225,6 +225,7 @@ class Cabinet(BettingMixin, PlayMixin, CashOutMixin, MoneyInMixin, DoorsMixin, H
             self._remember_return(event.station, event.txn, out)
         self._enter_maintenance_if_keyed(out)
         self._queue_host_events(out)
+        player_desk.follow(self.desk, self.s, event, out)     # issue 17: sessions
         self._refresh_outputs(out)
         return out
 

@@ -1,5 +1,6 @@
 """What a player asks of the table for themself (issue 17 "What a player expects"):
-the History panel of their own station's last rounds.
+the History panel of their own station's last rounds, and the session reminders
+(``cabinet.core.sessions``).
 
 Owns: ``PLAYER_ACTIONS`` (the intents that are a player's look, never a move: they
 are taken in every mode but the operator menu, change no money and no lamp),
@@ -16,13 +17,17 @@ from typing import Protocol
 
 import msgspec
 
+from cabinet.core import sessions
+from cabinet.core.effects import Effect
+from cabinet.core.events import Event
 from cabinet.core.maintenance.recall_view import recall_view
 from cabinet.core.records import RecallEntry
+from cabinet.core.state import CabinetState
 from cabinet.protocol.snapshot import RoundLine, StationView
 
 #: issue 17: "the last 10 rounds of this station on a touch".
 HISTORY_ROUNDS = 10
-PLAYER_ACTIONS = frozenset({"history", "history_close"})
+PLAYER_ACTIONS = frozenset({"history", "history_close", "reminder_ok"})
 
 
 class _Recall(Protocol):
@@ -30,10 +35,12 @@ class _Recall(Protocol):
 
 
 class PlayerDesk:
-    """The stations' own panels: station -> its History rows while open."""
+    """The stations' own panels: station -> its History rows while open; station ->
+    its player's session (``cabinet.core.sessions``)."""
 
     def __init__(self) -> None:
         self.history: dict[int, list[RoundLine]] = {}
+        self.sessions: dict[int, sessions.Session] = {}
 
 
 def round_line(e: RecallEntry) -> RoundLine:
@@ -56,11 +63,21 @@ def press(desk: PlayerDesk, history: _Recall, station: int, action: str) -> None
         desk.history[station] = [round_line(e) for e in history.recall(station, HISTORY_ROUNDS)]
     elif action == "history_close":
         desk.history.pop(station, None)
+    elif action == "reminder_ok":
+        sessions.dismiss(desk.sessions, station)
+
+
+def follow(desk: PlayerDesk, s: CabinetState, event: Event, out: list[Effect]) -> None:
+    """After every event (``Cabinet.handle``): the sessions and their reminders."""
+    sessions.follow(desk.sessions, s, event, out)
 
 
 def dress(desk: PlayerDesk, view: StationView) -> StationView:
-    """``view`` with its station's open panel, if any (no other station's rows)."""
+    """``view`` with its station's open panel and due reminder, if any (no other
+    station's)."""
     rows = desk.history.get(view.station)
-    if rows is None:
+    ses = desk.sessions.get(view.station)
+    shown = ses.shown if ses is not None else None
+    if rows is None and shown is None:
         return view
-    return msgspec.structs.replace(view, history=rows)
+    return msgspec.structs.replace(view, history=rows, reminder=shown)

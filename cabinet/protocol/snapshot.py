@@ -67,6 +67,15 @@ class RoundLine(msgspec.Struct, frozen=True, kw_only=True):
     voided: bool = False
 
 
+class RealityCheck(msgspec.Struct, frozen=True, kw_only=True):
+    """A session reminder due at a station (issue 17 "reality check"): how long its
+    session has run (whole minutes, from the first credit in) and the session's net
+    (minor units: what its rounds paid back less what they staked)."""
+
+    elapsed_min: int
+    net_minor: int
+
+
 class StationView(msgspec.Struct, frozen=True, kw_only=True):
     """One player station (seat) with its meters and lit buttons.
 
@@ -90,6 +99,7 @@ class StationView(msgspec.Struct, frozen=True, kw_only=True):
             or ``"offline"`` (issue 13).
         history: the station's History panel is open (its player touched HISTORY,
             issue 17): its last rounds, newest first (at most 10); ``None`` closed.
+        reminder: the session reminder shown until the player touches it, or ``None``.
     """
 
     station: int
@@ -106,6 +116,7 @@ class StationView(msgspec.Struct, frozen=True, kw_only=True):
     fault: str = ""
     host_link: str = ""
     history: list[RoundLine] | None = None
+    reminder: RealityCheck | None = None
 
 
 class DealerView(msgspec.Struct, frozen=True, kw_only=True):

@@ -96,3 +96,117 @@ def test_history_opens_during_a_round_and_changes_no_money(tmp_path):
     assert st.history is not None and len(st.history) == 1
     assert eng.cab.s.stations[0].credits_minor == before
     assert eng.snapshot.mode in ("in_round", "betting")
+
+
+# -- session reminders ("reality check") ------------------------------------------------
+
+def _rig(minutes: int):
+    from tests.engine.helpers import Rig
+    return Rig(GameSettings(reality_check_min=minutes))
+
+
+def _play_one(rig, station=1):
+    rig.press("deal", station)
+    while rig.cab.mode == "in_round":
+        legal = rig.cab.legal_actions(station)
+        rig.press("decline" if "decline" in legal else "stand", station)
+
+
+def test_reality_check_is_a_typed_setting_off_by_default():
+    """Issue 17: session reminders "as a setting": minutes, 0 = off (the default), a
+    typed row of the Settings page, range 0..240."""
+    from cabinet.core.errors import ConfigError
+    from cabinet.core.settings import MENU_ENTRY
+    assert GameSettings().reality_check_min == 0
+    assert MENU_ENTRY["reality_check_min"] == "number"
+    import msgspec
+    import pytest
+    with pytest.raises((msgspec.ValidationError, ConfigError)):
+        msgspec.convert({"reality_check_min": 241}, GameSettings)
+    with pytest.raises((msgspec.ValidationError, ConfigError)):
+        msgspec.convert({"reality_check_min": -1}, GameSettings)
+
+
+def test_reality_check_every_n_minutes_of_the_session_with_its_net():
+    """Issue 17: elapsed session time and the session's net every N minutes, from the
+    first credit in, dismissed by touch ("reminder_ok"); the next one N minutes later."""
+    assert "reminder_ok" in ACTIONS
+    rig = _rig(30)
+    rig.advance(5 * 60_000)                       # before any credit: no session
+    rig.note(10_000)                              # the session starts here
+    rig.press("bet_up")
+    _play_one(rig)
+    net = rig.credits() - 10_000
+    rig.advance(29 * 60_000)
+    assert rig.cab.snapshot(1).stations[0].reminder is None
+    rig.advance(60_000)
+    rc = rig.cab.snapshot(1).stations[0].reminder
+    assert rc is not None and (rc.elapsed_min, rc.net_minor) == (30, net)
+    assert rig.cab.legal_actions(1)               # play does not stop
+    rig.press("reminder_ok")
+    assert rig.cab.snapshot(1).stations[0].reminder is None
+    rig.advance(29 * 60_000)
+    assert rig.cab.snapshot(1).stations[0].reminder is None
+    rig.advance(60_000)
+    rc = rig.cab.snapshot(1).stations[0].reminder
+    assert rc is not None and rc.elapsed_min == 60
+
+
+def test_reality_check_off_and_the_session_ends_at_cash_out_to_zero():
+    """Issue 17: 0 = no reminder ever; a cash-out to zero ends the session: the next
+    credit in starts a new one (its clock from zero)."""
+    off = _rig(0)
+    off.note(10_000)
+    off.advance(300 * 60_000)
+    assert off.cab.snapshot(1).stations[0].reminder is None
+    rig = _rig(10)
+    rig.note(2_000)
+    rig.advance(8 * 60_000)
+    rig.press("cash_out")
+    rig.advance(60_000)
+    rig.note(500)                                 # a new session, 9 minutes in
+    rig.advance(9 * 60_000)
+    assert rig.cab.snapshot(1).stations[0].reminder is None
+    rig.advance(60_000)
+    rc = rig.cab.snapshot(1).stations[0].reminder
+    assert rc is not None and (rc.elapsed_min, rc.net_minor) == (10, 0)
+
+
+def test_reality_check_is_per_station():
+    """Issue 17: each station's own session, shown on its own view only."""
+    from tests.engine.helpers import Rig
+    rig = Rig(GameSettings(variant="classic-multi", stations=2, reality_check_min=15))
+    rig.note(5_000, station=1)
+    rig.advance(10 * 60_000)
+    rig.note(5_000, station=2)
+    rig.advance(5 * 60_000)
+    one, two = rig.cab.snapshot(1).stations
+    assert one.reminder is not None and one.reminder.elapsed_min == 15
+    assert two.reminder is None
+    rig.press("reminder_ok", station=2)           # not its reminder: changes nothing
+    assert rig.cab.snapshot(1).stations[0].reminder is not None
+
+
+def test_reality_check_is_typed_in_the_settings_page():
+    """Issue 17: the operator types the minutes on the Settings page (a typed row, like
+    the volume); out of range is refused naming the range; saved and in force."""
+    from cabinet.core.events import KeyChanged
+    from cabinet.core.maintenance import MAIN_ITEMS, SETTING_CHOICES
+    from tests.engine.helpers import Rig
+    from tests.engine.menu_helpers import rig_send, set_pin, type_pin, type_text
+    rig = Rig()
+    set_pin(rig.cab.s)
+    rig.cab.handle(KeyChanged(True))
+    rig.press("menu_pick", value=[k for k, _ in MAIN_ITEMS].index("settings"))
+    send = rig_send(rig)
+    type_pin(send)
+    row = [k for k, _, _ in SETTING_CHOICES].index("reality_check_min")
+    rig.press("menu_pick", value=row)
+    assert rig.cab.snapshot(1).maintenance.title == "Settings: Reality check (min, 0 off)"
+    type_text(rig.cab, send, "300")
+    m = rig.cab.s.maintenance
+    assert m.entry is not None and "0..240" in m.entry.message
+    type_text(rig.cab, send, "45")
+    rig.press("menu_pick", value=len(SETTING_CHOICES))           # Save
+    assert rig.cab.s.maintenance.confirm == "Saved"
+    assert rig.cab.s.settings.reality_check_min == 45

@@ -1,11 +1,11 @@
 """Issue 17 "What a player expects": the player's own panels as the engine sends them
-(History: the station's last rounds, newest first)."""
+(History: the station's last rounds, newest first; the session reminder)."""
 
 from __future__ import annotations
 
 import msgspec
 
-from cabinet.protocol.snapshot import HandView, RoundLine, Snapshot
+from cabinet.protocol.snapshot import HandView, RealityCheck, RoundLine, Snapshot
 
 _ROUNDS: list[tuple[list[str], str, list[tuple[list[str], int, str, int]]]] = [
     (["KS", "7D"], "17", [(["TH", "9C"], 500, "win", 1_000)]),
@@ -42,10 +42,20 @@ def with_history(s: Snapshot, station: int, rows: list[RoundLine]) -> Snapshot:
     return msgspec.structs.replace(s, stations=stations)
 
 
+def with_reminder(s: Snapshot, station: int, minutes: int, net_minor: int) -> Snapshot:
+    """``s`` with a session reminder due at ``station``."""
+    rc = RealityCheck(elapsed_min=minutes, net_minor=net_minor)
+    stations = [msgspec.structs.replace(st, reminder=rc) if st.station == station else st
+                for st in s.stations]
+    return msgspec.structs.replace(s, stations=stations)
+
+
 def player_cases(classic_betting: Snapshot, multi_play: Snapshot) -> list[tuple[str, Snapshot, int | None]]:
     """(name, snapshot, own station) of every player panel screen."""
     return [
         ("history_classic_10", with_history(classic_betting, 1, history_rows()), None),
         ("history_own_station_2", with_history(multi_play, 2, history_rows(3, first=88)), 2),
         ("history_empty", with_history(classic_betting, 1, []), None),
+        ("reality_check_classic", with_reminder(classic_betting, 1, 30, -1_250), None),
+        ("reality_check_own_station_2", with_reminder(multi_play, 2, 65, 2_500), 2),
     ]

@@ -41,3 +41,20 @@ def test_only_the_own_stations_rows_are_drawn(monkeypatch) -> None:  # type: ign
     hits = _hits(snap, 2)
     assert "history_close" not in {h.action for h in hits}
     assert "history" in {h.action for h in hits}
+
+
+def test_reminder_says_time_and_net_and_any_touch_dismisses_it() -> None:
+    """Issue 17 "reality check": the elapsed time and the session's net, dismissed by
+    a touch anywhere (``reminder_ok`` for this station)."""
+    from tests.ui.fixtures_player import with_reminder
+    from ui.scenes.player_panel import reminder_lines
+    snap = with_reminder(MULTI_PLAY, 2, 65, -1_250)
+    st = snap.stations[1]
+    assert reminder_lines(snap, st)[:2] == ["You have played for 1 h 05 min.",
+                                            "This session you are down $12.50."]
+    up = with_reminder(CLASSIC_BETTING, 1, 30, 2_500)
+    assert reminder_lines(up, up.stations[0])[:2] == ["You have played for 30 minutes.",
+                                                      "This session you are up $25.00."]
+    hits = _hits(snap, 2)
+    assert {(h.action, h.station) for h in hits} == {("reminder_ok", 2)}
+    assert "reminder_ok" not in {h.action for h in _hits(snap, 1)}

@@ -3,7 +3,9 @@
 Owns: the HISTORY button (the ``history`` intent) and, when the engine sends the
 station's rows (``StationView.history``), the History panel: its last rounds, newest
 first, each with the dealer's and the player's cards, the stake, the result and the
-net; touching anywhere on it sends ``history_close``. Drawn for the station of the
+net; touching anywhere on it sends ``history_close``. Over it, a session reminder
+due (``StationView.reminder``, "reality check"): the time played and the session's
+net; touching anywhere sends ``reminder_ok``. Drawn for the station of the
 screen (its own screen, or the only station of the table); a shared screen with
 several stations shows no button (whose history would it be?). Pure drawing.
 """
@@ -21,6 +23,9 @@ from ui.widgets import HitBox, Painter
 _RESULT = {"blackjack": ("BLACKJACK", theme.WIN), "win": ("WIN", theme.WIN),
            "push": ("PUSH", theme.PUSH), "lose": ("LOSE", theme.LOSE), "bust": ("BUST", theme.LOSE)}
 ROW_H = 78
+#: the reminder panel's top and height (logical): under the dealer's cards (which end
+#: at 200), above the stations' (505 on).
+REMINDER_TOP, REMINDER_H = 212, 280
 CARD = (42, 59)
 
 
@@ -36,14 +41,54 @@ def station_of(s: Snapshot, own_station: int | None) -> StationView | None:
     return s.stations[0] if len(s.stations) == 1 else None
 
 
-def draw(p: Painter, s: Snapshot, own_station: int | None) -> None:
-    """The station's HISTORY button, and its panel when open (modal: it takes every touch)."""
+def draw(p: Painter, s: Snapshot, own_station: int | None, now_ms: int = 0) -> None:
+    """The station's HISTORY button, its panel when open and its reminder when due
+    (each modal: it takes every touch)."""
     st = station_of(s, own_station)
     if st is None:
         return
     p.button(history_button(), "HISTORY", True, "history", station=st.station, px=24)
     if st.history is not None:
         _panel(p, s, st, st.history)
+    if st.reminder is not None:
+        _reminder(p, s, st, now_ms)
+
+
+def reminder_lines(s: Snapshot, st: StationView) -> list[str]:
+    """The reminder's words: the time played and the session's net."""
+    rc = st.reminder
+    if rc is None:
+        return []
+    h, m = divmod(rc.elapsed_min, 60)
+    played = (f"{h} h {m:02d} min" if h else f"{m} minutes")
+    net = rc.net_minor
+    result = ("up " + fmt_money(net, s.currency_symbol)) if net > 0 else \
+        ("down " + fmt_money(-net, s.currency_symbol)) if net < 0 else "even"
+    return [f"You have played for {played}.", f"This session you are {result}.",
+            "Touch anywhere to continue."]
+
+
+def _reminder(p: Painter, s: Snapshot, st: StationView, now_ms: int) -> None:
+    """Between the dealer's cards and the stations' (it hides no card), over the dimmed
+    table; a touch anywhere dismisses it."""
+    L = p.L
+    p.hits.clear()
+    if not p.dimmed:
+        p.fill_rect((0, 0, L.lw, L.lh), theme.OVERLAY_DIM)
+    r = pygame.Rect(0, REMINDER_TOP, min(1100, L.lw - 120), REMINDER_H)
+    r.centerx = L.lw // 2
+    p.fill_rect(r.move(0, 6), (0, 0, 0, 120), radius=22)
+    p.fill_rect(r, theme.OVERLAY_PANEL, radius=22)
+    bar = pygame.Rect(r.x, r.y, r.w, 70)
+    p.fill_rect(bar, theme.PUSH, radius=22)
+    p.fill_rect(pygame.Rect(r.x, r.y + 50, r.w, 20), theme.PUSH)
+    p.fill_rect(r, theme.PUSH, radius=22, width=4)
+    p.text(f"REALITY CHECK \u00b7 STATION {st.station}", 40, theme.WHITE, bar.center, bold=True,
+           max_w=r.w - 40)
+    for i, line in enumerate(reminder_lines(s, st)):
+        p.text(line, 30 if i < 2 else 24, theme.CREAM if i < 2 else theme.GOLD,
+               (r.centerx, bar.bottom + 40 + 48 * i), bold=i < 2, max_w=r.w - 60)
+    p.hits.append(HitBox(L.rect(pygame.Rect(0, 0, L.lw, L.lh)), "reminder_ok", st.station))
 
 
 def _cards(p: Painter, cards: list[str], x: float, y: float, max_w: float) -> None:
