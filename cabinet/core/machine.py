@@ -223,9 +223,9 @@ class Cabinet(BettingMixin, PlayMixin, CashOutMixin, MoneyInMixin, DoorsMixin, H
             handler(self, event, out)
         if isinstance(event, NoteEscrowed | VoucherEscrowed):
             self._remember_return(event.station, event.txn, out)
+        player_desk.follow(self.desk, self.s, event, out)     # issue 17: sessions, service
         self._enter_maintenance_if_keyed(out)
         self._queue_host_events(out)
-        player_desk.follow(self.desk, self.s, event, out)     # issue 17: sessions
         self._refresh_outputs(out)
         return out
 
@@ -264,7 +264,7 @@ class Cabinet(BettingMixin, PlayMixin, CashOutMixin, MoneyInMixin, DoorsMixin, H
         if ev.action == "help":
             return                                     # the UI shows help by itself
         if ev.action in player_desk.PLAYER_ACTIONS and self.mode != "maintenance":
-            player_desk.press(self.desk, self.history, ev.station, ev.action)
+            player_desk.press(self.desk, self.history, ev.station, ev.action, out)
             return                                     # a look, never a move (issue 17)
         st.refusal = ""
         mode = self.mode
@@ -385,6 +385,7 @@ class Cabinet(BettingMixin, PlayMixin, CashOutMixin, MoneyInMixin, DoorsMixin, H
                  "door_open": "service", "maintenance": "service"}.get(mode, "off")
         if tower == "off" and any(st.faults for st in self.s.stations):
             tower = "tilt"                     # a station out of service calls the attendant
+        tower = player_desk.tower(self.desk, tower)     # issue 17: a player's Service call
         tower = diagnostics.tower(self.s) or tower      # issue 15: the tower light test
         if tower != self._tower:
             self._tower = tower

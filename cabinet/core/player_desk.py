@@ -1,6 +1,9 @@
 """What a player asks of the table for themself (issue 17 "What a player expects"):
-the History panel of their own station's last rounds, and the session reminders
-(``cabinet.core.sessions``).
+the History panel of their own station's last rounds, the session reminders
+(``cabinet.core.sessions``) and the Service call (the attendant, without stopping play:
+the tower's service lamp, journaled ``service_called``/``service_cancelled``, which the
+host hears as SAS 0x71/0x72 "change lamp on/off"; cancelled by a second touch or the
+attendant's key).
 
 Owns: ``PLAYER_ACTIONS`` (the intents that are a player's look, never a move: they
 are taken in every mode but the operator menu, change no money and no lamp),
@@ -18,8 +21,8 @@ from typing import Protocol
 import msgspec
 
 from cabinet.core import sessions
-from cabinet.core.effects import Effect
-from cabinet.core.events import Event
+from cabinet.core.effects import Effect, Journal
+from cabinet.core.events import Event, KeyChanged
 from cabinet.core.maintenance.recall_view import recall_view
 from cabinet.core.records import RecallEntry
 from cabinet.core.state import CabinetState
@@ -27,7 +30,7 @@ from cabinet.protocol.snapshot import RoundLine, StationView
 
 #: issue 17: "the last 10 rounds of this station on a touch".
 HISTORY_ROUNDS = 10
-PLAYER_ACTIONS = frozenset({"history", "history_close", "reminder_ok"})
+PLAYER_ACTIONS = frozenset({"history", "history_close", "reminder_ok", "service"})
 
 
 class _Recall(Protocol):
@@ -36,11 +39,13 @@ class _Recall(Protocol):
 
 class PlayerDesk:
     """The stations' own panels: station -> its History rows while open; station ->
-    its player's session (``cabinet.core.sessions``)."""
+    its player's session (``cabinet.core.sessions``); the stations calling the
+    attendant (``service``)."""
 
     def __init__(self) -> None:
         self.history: dict[int, list[RoundLine]] = {}
         self.sessions: dict[int, sessions.Session] = {}
+        self.service: set[int] = set()
 
 
 def round_line(e: RecallEntry) -> RoundLine:
@@ -55,21 +60,41 @@ def round_line(e: RecallEntry) -> RoundLine:
                      voided=e.voided)
 
 
-def press(desk: PlayerDesk, history: _Recall, station: int, action: str) -> None:
+def press(desk: PlayerDesk, history: _Recall, station: int, action: str,
+          out: list[Effect]) -> None:
     """Station ``station`` touched ``action`` (one of ``PLAYER_ACTIONS``): "history" reads
     its last ``HISTORY_ROUNDS`` rounds from the journal once (the panel shows them as of
-    the touch); "history_close" closes its panel."""
+    the touch); "history_close" closes its panel; "reminder_ok" dismisses its reminder;
+    "service" calls the attendant, or cancels its call."""
     if action == "history":
         desk.history[station] = [round_line(e) for e in history.recall(station, HISTORY_ROUNDS)]
     elif action == "history_close":
         desk.history.pop(station, None)
     elif action == "reminder_ok":
         sessions.dismiss(desk.sessions, station)
+    elif action == "service" and station in desk.service:
+        desk.service.discard(station)
+        out.append(Journal("service_cancelled", station, 0, {"by": "player"}))
+    elif action == "service":
+        desk.service.add(station)
+        out.append(Journal("service_called", station, 0, {}))
 
 
 def follow(desk: PlayerDesk, s: CabinetState, event: Event, out: list[Effect]) -> None:
-    """After every event (``Cabinet.handle``): the sessions and their reminders."""
+    """After every event (``Cabinet.handle``): the sessions and their reminders; the
+    attendant's key turned on answers every Service call."""
     sessions.follow(desk.sessions, s, event, out)
+    if isinstance(event, KeyChanged) and event.on:
+        for n in sorted(desk.service):
+            out.append(Journal("service_cancelled", n, 0, {"by": "attendant_key"}))
+        desk.service.clear()
+    desk.service &= {st.station for st in s.stations}
+
+
+def tower(desk: PlayerDesk, light: str) -> str:
+    """The tower light with the Service calls: ``service`` (amber) when a call stands
+    and nothing else lights it (a lockup's own light wins)."""
+    return "service" if light == "off" and desk.service else light
 
 
 def dress(desk: PlayerDesk, view: StationView) -> StationView:
@@ -78,6 +103,7 @@ def dress(desk: PlayerDesk, view: StationView) -> StationView:
     rows = desk.history.get(view.station)
     ses = desk.sessions.get(view.station)
     shown = ses.shown if ses is not None else None
-    if rows is None and shown is None:
+    called = view.station in desk.service
+    if rows is None and shown is None and not called:
         return view
-    return msgspec.structs.replace(view, history=rows, reminder=shown)
+    return msgspec.structs.replace(view, history=rows, reminder=shown, service=called)

@@ -100,6 +100,7 @@ class StationView(msgspec.Struct, frozen=True, kw_only=True):
         history: the station's History panel is open (its player touched HISTORY,
             issue 17): its last rounds, newest first (at most 10); ``None`` closed.
         reminder: the session reminder shown until the player touches it, or ``None``.
+        service: the station's player called the attendant (SERVICE lit), issue 17.
     """
 
     station: int
@@ -117,6 +118,7 @@ class StationView(msgspec.Struct, frozen=True, kw_only=True):
     host_link: str = ""
     history: list[RoundLine] | None = None
     reminder: RealityCheck | None = None
+    service: bool = False
 
 
 class DealerView(msgspec.Struct, frozen=True, kw_only=True):

@@ -210,3 +210,81 @@ def test_reality_check_is_typed_in_the_settings_page():
     rig.press("menu_pick", value=len(SETTING_CHOICES))           # Save
     assert rig.cab.s.maintenance.confirm == "Saved"
     assert rig.cab.s.settings.reality_check_min == 45
+
+
+# -- the Service button -------------------------------------------------------------------
+
+def _effects_of(rig, kind):
+    from cabinet.core.effects import Journal
+    return [e for e in rig.effects if isinstance(e, Journal) and e.kind == kind]
+
+
+def _tower(rig):
+    from cabinet.core.effects import SetTowerLight
+    lights = [e.state for e in rig.effects if isinstance(e, SetTowerLight)]
+    return lights[-1] if lights else None
+
+
+def test_service_calls_the_attendant_without_stopping_play():
+    """Issue 17: a Service touch lights the tower's service (amber) lamp, queues SAS
+    0x71 "change lamp on" for the host, is journaled, and play goes on."""
+    from drivers.sas.exception_codes import EXCEPTION_CODES
+    assert "service" in ACTIONS
+    assert (EXCEPTION_CODES["change_lamp_on"], EXCEPTION_CODES["change_lamp_off"]) == (0x71, 0x72)
+    from tests.engine.helpers import LinkedRig as Rig
+    rig = Rig()
+    rig.note(10_000)
+    rig.press("bet_up")
+    before = rig.cab.legal_actions(1)
+    rig.press("service")
+    assert _tower(rig) == "service"
+    assert len(_effects_of(rig, "service_called")) == 1
+    assert rig.cab.s.stations[0].host.queue[-1].name == "change_lamp_on"
+    assert rig.cab.snapshot(1).stations[0].service is True
+    assert rig.cab.legal_actions(1) == before and rig.cab.mode == "betting"
+    _play_one(rig)                                  # a whole round with the call standing
+    assert rig.cab.snapshot(1).stations[0].service is True
+    assert rig.cab.outputs() == [] and rig.cab._tower == "service"
+
+
+def test_a_second_touch_cancels_the_call():
+    """Issue 17: cancelled by a second touch: the tower goes back, 0x72 "change lamp
+    off" for the host, journaled with who cancelled it."""
+    from tests.engine.helpers import LinkedRig as Rig
+    rig = Rig()
+    rig.note(1_000)
+    rig.press("service")
+    rig.press("service")
+    assert _tower(rig) == "off"
+    (j,) = _effects_of(rig, "service_cancelled")
+    assert j.station == 1 and j.data == {"by": "player"}
+    assert rig.cab.s.stations[0].host.queue[-1].name == "change_lamp_off"
+    assert rig.cab.snapshot(1).stations[0].service is False
+
+
+def test_the_attendants_key_answers_every_call():
+    """Issue 17: the attendant's key cancels the calls (the attendant came); a
+    lockup's own light (handpay, tilt) still wins over the service lamp."""
+    from cabinet.core.events import KeyChanged
+    from tests.engine.helpers import LinkedRig as Rig
+    rig = Rig(GameSettings(variant="classic-multi", stations=2))
+    rig.press("service", station=1)
+    rig.press("service", station=2)
+    assert rig.cab.snapshot(1).stations[1].service
+    rig.effects = rig.cab.handle(KeyChanged(True))
+    calls = _effects_of(rig, "service_cancelled")
+    assert sorted(j.station for j in calls) == [1, 2]
+    assert all(j.data == {"by": "attendant_key"} for j in calls)
+    snap = rig.cab.snapshot(1)
+    assert not any(st.service for st in snap.stations)
+
+
+def test_a_service_call_under_a_fault_keeps_the_tilt_light():
+    """Issue 17: the service lamp never hides a tilt (red) or a handpay."""
+    from cabinet.core.events import DeviceFaulted
+    from tests.engine.helpers import LinkedRig as Rig
+    rig = Rig()
+    rig.note(1_000)
+    rig.press("service")
+    rig.effects = rig.cab.handle(DeviceFaulted("bill", "bill_jam"))
+    assert _tower(rig) == "tilt"

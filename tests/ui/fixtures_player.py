@@ -58,4 +58,8 @@ def player_cases(classic_betting: Snapshot, multi_play: Snapshot) -> list[tuple[
         ("history_empty", with_history(classic_betting, 1, []), None),
         ("reality_check_classic", with_reminder(classic_betting, 1, 30, -1_250), None),
         ("reality_check_own_station_2", with_reminder(multi_play, 2, 65, 2_500), 2),
+        ("service_called_classic", msgspec.structs.replace(classic_betting, stations=[
+            msgspec.structs.replace(classic_betting.stations[0], service=True)]), None),
+        ("service_called_own_station_2", msgspec.structs.replace(multi_play, stations=[
+            msgspec.structs.replace(st, service=st.station == 2) for st in multi_play.stations]), 2),
     ]

@@ -58,3 +58,29 @@ def test_reminder_says_time_and_net_and_any_touch_dismisses_it() -> None:
     hits = _hits(snap, 2)
     assert {(h.action, h.station) for h in hits} == {("reminder_ok", 2)}
     assert "reminder_ok" not in {h.action for h in _hits(snap, 1)}
+
+
+def test_service_button_calls_and_cancels_for_this_station() -> None:
+    """Issue 17: a Service button that calls the attendant; while called it says so and
+    the same button (a second touch) cancels."""
+    import msgspec
+    hits = _hits(MULTI_PLAY, 2)
+    (svc,) = [h for h in hits if h.action == "service"]
+    assert svc.station == 2
+    called = msgspec.structs.replace(MULTI_PLAY, stations=[
+        msgspec.structs.replace(st, service=st.station == 2) for st in MULTI_PLAY.stations])
+    said: list[str] = []
+    from ui.widgets import Painter
+    real = Painter.text
+
+    def text(self: Painter, s: str, *a: object, **k: object) -> pygame.Rect:
+        said.append(s)
+        return real(self, s, *a, **k)  # type: ignore[arg-type]
+
+    Painter.text = text  # type: ignore[method-assign]
+    try:
+        hits = _hits(called, 2)
+    finally:
+        Painter.text = real  # type: ignore[method-assign]
+    assert "CALLED" in said and "Attendant called \u00b7 touch to cancel" in said
+    assert [h.action for h in hits].count("service") == 1

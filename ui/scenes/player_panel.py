@@ -1,6 +1,8 @@
 """The player's own buttons and panels on the table (issue 17 "What a player expects").
 
-Owns: the HISTORY button (the ``history`` intent) and, when the engine sends the
+Owns: the SERVICE button (the ``service`` intent: calls the attendant; while the call
+stands it reads CALLED, in red, and a second touch cancels it) and the HISTORY
+button (the ``history`` intent) and, when the engine sends the
 station's rows (``StationView.history``), the History panel: its last rounds, newest
 first, each with the dealer's and the player's cards, the stake, the result and the
 net; touching anywhere on it sends ``history_close``. Over it, a session reminder
@@ -31,7 +33,12 @@ CARD = (42, 59)
 
 def history_button() -> pygame.Rect:
     """Where HISTORY sits (logical units): under the limits placard, left of the felt."""
-    return pygame.Rect(30, 350, 200, 58)
+    return pygame.Rect(30, 350, 165, 58)
+
+
+def service_button() -> pygame.Rect:
+    """Where SERVICE sits: beside HISTORY, under the placard's right half."""
+    return pygame.Rect(205, 350, 165, 58)
 
 
 def station_of(s: Snapshot, own_station: int | None) -> StationView | None:
@@ -48,6 +55,13 @@ def draw(p: Painter, s: Snapshot, own_station: int | None, now_ms: int = 0) -> N
     if st is None:
         return
     p.button(history_button(), "HISTORY", True, "history", station=st.station, px=24)
+    service = service_button()
+    p.button(service, "CALLED" if st.service else "SERVICE", True, "service", station=st.station,
+             px=24, danger=st.service)
+    if st.service:
+        p.text("Attendant called \u00b7 touch to cancel", 18, theme.CREAM,
+               ((history_button().x + service.right) / 2, service.bottom + 22),
+               max_w=service.right - history_button().x)
     if st.history is not None:
         _panel(p, s, st, st.history)
     if st.reminder is not None:
