@@ -21,6 +21,7 @@ from typing import Protocol
 import msgspec
 
 from cabinet.core import sessions
+from cabinet.core.desk_state import PlayerDesk
 from cabinet.core.effects import Effect, Journal
 from cabinet.core.events import Event, KeyChanged
 from cabinet.core.maintenance.recall_view import recall_view
@@ -31,21 +32,12 @@ from cabinet.protocol.snapshot import RoundLine, StationView
 #: issue 17: "the last 10 rounds of this station on a touch".
 HISTORY_ROUNDS = 10
 PLAYER_ACTIONS = frozenset({"history", "history_close", "reminder_ok", "service"})
+__all__ = ["HISTORY_ROUNDS", "PLAYER_ACTIONS", "PlayerDesk", "dress", "follow", "press",
+           "round_line", "tower"]
 
 
 class _Recall(Protocol):
     def recall(self, station: int, limit: int) -> list[RecallEntry]: ...
-
-
-class PlayerDesk:
-    """The stations' own panels: station -> its History rows while open; station ->
-    its player's session (``cabinet.core.sessions``); the stations calling the
-    attendant (``service``)."""
-
-    def __init__(self) -> None:
-        self.history: dict[int, list[RoundLine]] = {}
-        self.sessions: dict[int, sessions.Session] = {}
-        self.service: set[int] = set()
 
 
 def round_line(e: RecallEntry) -> RoundLine:

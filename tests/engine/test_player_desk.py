@@ -288,3 +288,15 @@ def test_a_service_call_under_a_fault_keeps_the_tilt_light():
     rig.press("service")
     rig.effects = rig.cab.handle(DeviceFaulted("bill", "bill_jam"))
     assert _tower(rig) == "tilt"
+
+
+def test_the_engine_and_the_core_import_in_a_fresh_interpreter():
+    """Issue 17 (a cycle the AST check misses: importing a submodule runs its package's
+    ``__init__``): the core's contexts, the player's desk and the engine import cleanly."""
+    import subprocess
+    import sys
+    for mod in ("cabinet.core.context", "cabinet.core.player_desk", "cabinet.shell.engine",
+                "cabinet.shell.main"):
+        r = subprocess.run([sys.executable, "-c", f"import {mod}"], capture_output=True,
+                           text=True, timeout=60)
+        assert r.returncode == 0, f"{mod}: {r.stderr[-400:]}"
