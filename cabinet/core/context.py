@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
-from cabinet.core.effects import Effect
 from cabinet.core.desk_state import PlayerDesk
+from cabinet.core.effects import Effect
 from cabinet.core.records import RecallEntry, VoucherRecord
 from cabinet.core.settings import GameSettings
 from cabinet.core.state import CabinetState
