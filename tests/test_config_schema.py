@@ -181,9 +181,10 @@ def test_the_settings_encoding_is_unchanged():
         b'"currency_symbol":"$","game_limits":{}}')
     # issue 15 appended the venue address, volume and attract sound; an old journal's
     # settings decode to the same values with those at their defaults
+    # and issue 17 the reality check (0 = off)
     assert msgspec.json.encode(GameSettings()) == old_default[:-1] + (
         b',"venue_address_1":"","venue_address_2":"","volume_percent":70,'
-        b'"attract_sound":true}')
+        b'"attract_sound":true,"reality_check_min":0}')
     assert msgspec.json.decode(old_default, type=GameSettings) == GameSettings()
     custom = GameSettings(variant="american", stations=2, spots_per_station=3, min_bet_minor=500,
                           chip_values_minor=(100, 500),

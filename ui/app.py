@@ -204,7 +204,10 @@ class App:
         ctx = InputContext(station=self.station, hits=self.hits, size=self.window.get_size(),
                            chip_values_minor=chips, rotated=self.rotated)
         sent: list[Intent] = []
-        for a in map_event(event, ctx):
+        actions = map_event(event, ctx)
+        if actions and event.type in (pygame.MOUSEBUTTONDOWN, pygame.FINGERDOWN):
+            self.sounds.play("button")                  # issue 17: a button touched clicks
+        for a in actions:
             if isinstance(a, LocalAction):
                 if a.name == "toggle_help":
                     self.show_help = not self.show_help

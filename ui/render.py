@@ -32,7 +32,7 @@ from ui.layout import (
     balanced_rows,
 )
 from ui.money import fmt_credits
-from ui.scenes import attract, maintenance, overlays, recall
+from ui.scenes import attract, maintenance, overlays, player_panel, recall
 from ui.scenes import help as help_scene
 from ui.widgets import Art, HitBox, Painter
 
@@ -262,6 +262,7 @@ class Renderer:
             self._table(p, snapshot, now_ms, anim, own_station)
             self._help_button(p)
             self._clock(p, clock)
+            player_panel.draw(p, snapshot, own_station, now_ms)   # issue 17: HISTORY, reminder
         if show_help and not modal and not p.dimmed:
             help_scene.draw(p, snapshot)
         if still and not p.dimmed:

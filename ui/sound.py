@@ -1,9 +1,10 @@
 """Short table sounds, synthesised at start-up with stdlib ``array``/``math``.
 
-Owns: the ``card``, ``chip``, ``win`` and ``blackjack`` sounds and playing
-them. With no sound card (/proc/asound/cards) the mixer is not tried, so ALSA
-prints nothing; if it cannot start every call is a silent
-no-op: sound must never stop the game. UI thread only.
+Owns: the ``card`` (deal), ``chip``, ``win``, ``blackjack`` and ``button`` (a
+touched button, issue 17) sounds and playing them, at the operator's volume. With
+no sound card (/proc/asound/cards) the mixer is not tried, so ALSA prints nothing;
+if it cannot start every call is a silent no-op, logged once per process: sound
+must never stop the game. UI thread only.
 """
 
 from __future__ import annotations
@@ -78,6 +79,11 @@ def synth(name: str, rate: int = RATE) -> array:
                     t = (i - start) / rate
                     v += math.sin(2 * math.pi * f * t) * math.exp(-t / 0.012)
             out.append(int(v * 9000))
+    elif name == "button":  # a short soft click, 30 ms
+        n = int(rate * 0.03)
+        for i in range(n):
+            t = i / rate
+            out.append(int(math.sin(2 * math.pi * 1800.0 * t) * math.exp(-t / 0.006) * 9000))
     elif name in ("win", "blackjack"):
         notes = [523.25, 659.25, 783.99] if name == "win" else [523.25, 659.25, 783.99, 1046.5, 1318.5]
         step = 0.09 if name == "win" else 0.08
@@ -102,7 +108,7 @@ class Sounds:
         enabled: False to stay silent on purpose.
     """
 
-    NAMES = ("card", "chip", "win", "blackjack")
+    NAMES = ("card", "chip", "win", "blackjack", "button")
 
     def __init__(self, enabled: bool = True) -> None:
         self._sounds: dict[str, pygame.mixer.Sound] = {}

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
+from cabinet.core.desk_state import PlayerDesk
 from cabinet.core.effects import Effect
 from cabinet.core.records import RecallEntry, VoucherRecord
 from cabinet.core.settings import GameSettings
@@ -73,6 +74,8 @@ class ViewContext(MaintenanceContext, Protocol):
     plus the mode, the open round and what each station may do."""
 
     round: Round | None
+    #: the players' own panels (issue 17: History), memory only
+    desk: PlayerDesk
 
     @property
     def mode(self) -> str: ...

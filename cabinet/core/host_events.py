@@ -42,7 +42,9 @@ _SIMPLE = {"power_up": "ac_power_applied", "ram_clear": "memory_error_reset",
            "round_end": "game_ended",
            # issue 14, tickets through the host (SAS 0x57, 0x67, 0x68)
            "validation_requested": "system_validation_request",
-           "ticket_held": "ticket_inserted", "ticket_done": "ticket_transfer_complete"}
+           "ticket_held": "ticket_inserted", "ticket_done": "ticket_transfer_complete",
+           # issue 17: a player's Service call (the "change lamp", SAS 0x71/0x72)
+           "service_called": "change_lamp_on", "service_cancelled": "change_lamp_off"}
 
 
 def host_events_for(j: Journal, technician: bool) -> list[tuple[int, str, int]]:

@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from cabinet.core import maintenance
+from cabinet.core import maintenance, player_desk
 from cabinet.core.betting import BettingMixin
 from cabinet.core.cashout import CashOutMixin
 from cabinet.core.context import History, RandomSource
@@ -179,6 +179,7 @@ class Cabinet(BettingMixin, PlayMixin, CashOutMixin, MoneyInMixin, DoorsMixin, H
         self.secret = ""
         #: (station, device) -> the firmware version it reported (issue 15; not journaled).
         self.firmware: dict[tuple[int, str], str] = {}
+        self.desk = player_desk.PlayerDesk()   # issue 17: the players' own panels (memory only)
 
     # -- derived -------------------------------------------------------------------
 
@@ -222,6 +223,7 @@ class Cabinet(BettingMixin, PlayMixin, CashOutMixin, MoneyInMixin, DoorsMixin, H
             handler(self, event, out)
         if isinstance(event, NoteEscrowed | VoucherEscrowed):
             self._remember_return(event.station, event.txn, out)
+        player_desk.follow(self.desk, self.s, event, out)     # issue 17: sessions, service
         self._enter_maintenance_if_keyed(out)
         self._queue_host_events(out)
         self._refresh_outputs(out)
@@ -261,6 +263,9 @@ class Cabinet(BettingMixin, PlayMixin, CashOutMixin, MoneyInMixin, DoorsMixin, H
             return
         if ev.action == "help":
             return                                     # the UI shows help by itself
+        if ev.action in player_desk.PLAYER_ACTIONS and self.mode != "maintenance":
+            player_desk.press(self.desk, self.history, ev.station, ev.action, out)
+            return                                     # a look, never a move (issue 17)
         st.refusal = ""
         mode = self.mode
         if mode != "maintenance":
@@ -380,6 +385,7 @@ class Cabinet(BettingMixin, PlayMixin, CashOutMixin, MoneyInMixin, DoorsMixin, H
                  "door_open": "service", "maintenance": "service"}.get(mode, "off")
         if tower == "off" and any(st.faults for st in self.s.stations):
             tower = "tilt"                     # a station out of service calls the attendant
+        tower = player_desk.tower(self.desk, tower)     # issue 17: a player's Service call
         tower = diagnostics.tower(self.s) or tower      # issue 15: the tower light test
         if tower != self._tower:
             self._tower = tower

@@ -47,6 +47,8 @@ MachineNumber = Annotated[str, Meta(min_length=1, max_length=12, pattern=r"\S",
                                     description="1-12 characters, not all blank")]
 AddressLine = Annotated[str, Meta(max_length=40, description="0-40 characters")]
 VolumePercent = Annotated[int, Meta(ge=0, le=100)]
+#: issue 17: minutes between a player's session reminders; 0 = off.
+RealityMinutes = Annotated[int, Meta(ge=0, le=240)]
 
 
 class GameLimits(msgspec.Struct, kw_only=True, frozen=True, omit_defaults=True):
@@ -88,6 +90,9 @@ class GameSettings(msgspec.Struct, kw_only=True, frozen=True):
         venue_address_1, venue_address_2: the venue's address lines (issue 15), "" for none.
         volume_percent: the cabinet's sound volume, 0-100 (issue 15).
         attract_sound: the attract loop plays its sounds (issue 15).
+        reality_check_min: every this many minutes of a station's session, its
+            player is shown the time played and the session's net ("reality check",
+            issue 17); 0 = off. 0-240.
         recall_depth: rounds kept for game recall per station, 10-100.
         currency_symbol: shown before amounts.
         game_limits: the ``GAME_FIELDS`` saved for the games *not* in play,
@@ -121,6 +126,7 @@ class GameSettings(msgspec.Struct, kw_only=True, frozen=True):
     venue_address_2: AddressLine = ""
     volume_percent: VolumePercent = 70
     attract_sound: bool = True
+    reality_check_min: RealityMinutes = 0
 
     def limits(self, variant: str) -> GameLimits:
         """The table settings of game ``variant`` (in play or saved for later)."""
@@ -233,6 +239,7 @@ MENU_SETTINGS: tuple[tuple[str, str, tuple[Any, ...] | str | None], ...] = (
     ("recall_depth", "Recall depth (rounds)", "number"),
     ("volume_percent", "Volume (%)", "number"),
     ("attract_sound", "Attract sound", (True, False)),
+    ("reality_check_min", "Reality check (min, 0 off)", "number"),
 )
 #: Settings that change the money rules: saved only with no credits on the cabinet
 #: (issue 15 "only with zero credits where it changes money rules").

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from cabinet.core import maintenance
+from cabinet.core import maintenance, player_desk
 from cabinet.core.context import ViewContext
 from cabinet.core.errors import fault_text
 from cabinet.core.host import DISABLED_TEXT
@@ -54,7 +54,7 @@ def build_snapshot(cab: ViewContext, seq: int) -> Snapshot:
 
     stations = []
     for st in s.stations:
-        stations.append(_station_view(cab, st, view, prompt))
+        stations.append(player_desk.dress(cab.desk, _station_view(cab, st, view, prompt)))
 
     dealer = DealerView()
     if view is not None:

@@ -36,6 +36,9 @@ ACTIONS = frozenset({
     "deal", "hit", "stand", "double", "split", "insure", "decline",
     "bet_up", "bet_down", "chip", "place", "undo", "clear", "rebet", "new_game",
     "cash_out", "help", "menu_up", "menu_down", "menu_select", "menu_back", "menu_pick",
+    # issue 17: the player's own History panel (open, close), a reminder seen, the
+    # attendant called (or the call cancelled)
+    "history", "history_close", "reminder_ok", "service",
 })
 
 

@@ -44,6 +44,38 @@ class SpotView(msgspec.Struct, frozen=True, kw_only=True):
     insurance_minor: int = 0
 
 
+class RoundLine(msgspec.Struct, frozen=True, kw_only=True):
+    """One of a station's last rounds as its player's History panel lists it (issue 17).
+
+    Attributes:
+        round_id: the round's number; ``when``: its local time of day, ``"HH:MM"``.
+        dealer, dealer_text: the dealer's cards as they ended and their total.
+        hands: the station's hands (cards, stakes, outcomes, returns), spot by spot.
+        wagered_minor, returned_minor: staked (insurance included) and paid back.
+        net_minor: ``returned_minor - wagered_minor`` (0 for a voided round).
+        voided: the round was voided (every stake returned).
+    """
+
+    round_id: int
+    when: str
+    dealer: list[str] = []
+    dealer_text: str = ""
+    hands: list[HandView] = []
+    wagered_minor: int = 0
+    returned_minor: int = 0
+    net_minor: int = 0
+    voided: bool = False
+
+
+class RealityCheck(msgspec.Struct, frozen=True, kw_only=True):
+    """A session reminder due at a station (issue 17 "reality check"): how long its
+    session has run (whole minutes, from the first credit in) and the session's net
+    (minor units: what its rounds paid back less what they staked)."""
+
+    elapsed_min: int
+    net_minor: int
+
+
 class StationView(msgspec.Struct, frozen=True, kw_only=True):
     """One player station (seat) with its meters and lit buttons.
 
@@ -65,6 +97,10 @@ class StationView(msgspec.Struct, frozen=True, kw_only=True):
             or ``""``; the other stations play on (issue 10.8).
         host_link: its casino host link: ``""`` none configured, ``"online"``
             or ``"offline"`` (issue 13).
+        history: the station's History panel is open (its player touched HISTORY,
+            issue 17): its last rounds, newest first (at most 10); ``None`` closed.
+        reminder: the session reminder shown until the player touches it, or ``None``.
+        service: the station's player called the attendant (SERVICE lit), issue 17.
     """
 
     station: int
@@ -80,6 +116,9 @@ class StationView(msgspec.Struct, frozen=True, kw_only=True):
     refusal: str = ""
     fault: str = ""
     host_link: str = ""
+    history: list[RoundLine] | None = None
+    reminder: RealityCheck | None = None
+    service: bool = False
 
 
 class DealerView(msgspec.Struct, frozen=True, kw_only=True):

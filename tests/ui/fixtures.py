@@ -468,3 +468,9 @@ from tests.ui.fixtures_pages import page_cases  # noqa: E402
 
 CASES += [Case(name, snap) for name, snap in diagnostics_cases()]
 CASES += [Case(name, snap) for name, snap in page_cases()]
+
+# issue 17: the player's own History panel
+from tests.ui.fixtures_player import player_cases  # noqa: E402
+
+CASES += [Case(name, snap, own_station=own, clock="21:50")
+          for name, snap, own in player_cases(CLASSIC_BETTING, MULTI_PLAY)]

@@ -1,0 +1,101 @@
+"""What a player asks of the table for themself (issue 17 "What a player expects"):
+the History panel of their own station's last rounds, the session reminders
+(``cabinet.core.sessions``) and the Service call (the attendant, without stopping play:
+the tower's service lamp, journaled ``service_called``/``service_cancelled``, which the
+host hears as SAS 0x71/0x72 "change lamp on/off"; cancelled by a second touch or the
+attendant's key).
+
+Owns: ``PLAYER_ACTIONS`` (the intents that are a player's look, never a move: they
+are taken in every mode but the operator menu, change no money and no lamp),
+``PlayerDesk`` (which stations have their panel open, with the rows; memory only,
+not journaled: a restart closes the panels), ``press`` and ``dress`` (the station's
+view with its panel). Pure: the rows come from the journal's recall entries
+(``History.recall``, newest first), the same the Game recall page reads.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Protocol
+
+import msgspec
+
+from cabinet.core import sessions
+from cabinet.core.desk_state import PlayerDesk
+from cabinet.core.effects import Effect, Journal
+from cabinet.core.events import Event, KeyChanged
+from cabinet.core.maintenance.recall_view import recall_view
+from cabinet.core.records import RecallEntry
+from cabinet.core.state import CabinetState
+from cabinet.protocol.snapshot import RoundLine, StationView
+
+#: issue 17: "the last 10 rounds of this station on a touch".
+HISTORY_ROUNDS = 10
+PLAYER_ACTIONS = frozenset({"history", "history_close", "reminder_ok", "service"})
+__all__ = ["HISTORY_ROUNDS", "PLAYER_ACTIONS", "PlayerDesk", "dress", "follow", "press",
+           "round_line", "tower"]
+
+
+class _Recall(Protocol):
+    def recall(self, station: int, limit: int) -> list[RecallEntry]: ...
+
+
+def round_line(e: RecallEntry) -> RoundLine:
+    """A recall entry as one History row (cards, stakes, result, net)."""
+    v = recall_view(e, 1, 1)
+    hands = [h for sp in v.table.spots for h in sp.hands]
+    when = dt.datetime.fromtimestamp(e.wall_s).strftime("%H:%M") if e.wall_s else ""
+    return RoundLine(round_id=e.round_id, when=when, dealer=v.dealer.cards,
+                     dealer_text=v.dealer.total_text, hands=hands,
+                     wagered_minor=e.wagered_minor, returned_minor=e.returned_minor,
+                     net_minor=0 if e.voided else e.returned_minor - e.wagered_minor,
+                     voided=e.voided)
+
+
+def press(desk: PlayerDesk, history: _Recall, station: int, action: str,
+          out: list[Effect]) -> None:
+    """Station ``station`` touched ``action`` (one of ``PLAYER_ACTIONS``): "history" reads
+    its last ``HISTORY_ROUNDS`` rounds from the journal once (the panel shows them as of
+    the touch); "history_close" closes its panel; "reminder_ok" dismisses its reminder;
+    "service" calls the attendant, or cancels its call."""
+    if action == "history":
+        desk.history[station] = [round_line(e) for e in history.recall(station, HISTORY_ROUNDS)]
+    elif action == "history_close":
+        desk.history.pop(station, None)
+    elif action == "reminder_ok":
+        sessions.dismiss(desk.sessions, station)
+    elif action == "service" and station in desk.service:
+        desk.service.discard(station)
+        out.append(Journal("service_cancelled", station, 0, {"by": "player"}))
+    elif action == "service":
+        desk.service.add(station)
+        out.append(Journal("service_called", station, 0, {}))
+
+
+def follow(desk: PlayerDesk, s: CabinetState, event: Event, out: list[Effect]) -> None:
+    """After every event (``Cabinet.handle``): the sessions and their reminders; the
+    attendant's key turned on answers every Service call."""
+    sessions.follow(desk.sessions, s, event, out)
+    if isinstance(event, KeyChanged) and event.on:
+        for n in sorted(desk.service):
+            out.append(Journal("service_cancelled", n, 0, {"by": "attendant_key"}))
+        desk.service.clear()
+    desk.service &= {st.station for st in s.stations}
+
+
+def tower(desk: PlayerDesk, light: str) -> str:
+    """The tower light with the Service calls: ``service`` (amber) when a call stands
+    and nothing else lights it (a lockup's own light wins)."""
+    return "service" if light == "off" and desk.service else light
+
+
+def dress(desk: PlayerDesk, view: StationView) -> StationView:
+    """``view`` with its station's open panel and due reminder, if any (no other
+    station's)."""
+    rows = desk.history.get(view.station)
+    ses = desk.sessions.get(view.station)
+    shown = ses.shown if ses is not None else None
+    called = view.station in desk.service
+    if rows is None and shown is None and not called:
+        return view
+    return msgspec.structs.replace(view, history=rows, reminder=shown, service=called)

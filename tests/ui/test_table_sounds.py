@@ -1,0 +1,74 @@
+"""Issue 17 "Sound": deal, chip, win and button sounds at the operator's volume; with
+no audio device the table stays silent and says so once in the log."""
+
+from __future__ import annotations
+
+import logging
+
+import msgspec
+import pygame
+import pytest
+
+from tests.ui.fixtures import CLASSIC_BETTING, CLASSIC_INSURANCE, CLASSIC_PUSH, hand
+from ui import sound
+from ui.app import App
+from ui.sound import Sounds, synth
+
+
+def _app(monkeypatch: pytest.MonkeyPatch) -> tuple[App, list[tuple[str, float]]]:
+    app = App(pygame.Surface((1280, 720)), None)
+    played: list[tuple[str, float]] = []
+    monkeypatch.setattr(app.sounds, "play", lambda name: played.append((name, app.sounds.volume)))
+    return app, played
+
+
+def test_each_table_event_plays_its_sound_at_the_volume(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 17: a bet placed plays the chip, a card dealt the deal sound, a win the win
+    sound, each at the operator's volume (``volume_percent``)."""
+    app, played = _app(monkeypatch)
+    quiet = msgspec.structs.replace(CLASSIC_BETTING, seq=1, volume_percent=40, stations=[
+        msgspec.structs.replace(CLASSIC_BETTING.stations[0], bet_minor=0, spots=[])])
+    app.feed([quiet], 0)
+    app.feed([msgspec.structs.replace(CLASSIC_BETTING, seq=2, volume_percent=40)], 10)
+    assert played == [("chip", 0.4)]
+    app.feed([msgspec.structs.replace(CLASSIC_INSURANCE, seq=3, volume_percent=40)], 20)
+    assert played[-1] == ("card", 0.4)
+    won = msgspec.structs.replace(CLASSIC_PUSH, seq=4, volume_percent=40, stations=[
+        msgspec.structs.replace(CLASSIC_PUSH.stations[0], spots=[msgspec.structs.replace(
+            CLASSIC_PUSH.stations[0].spots[0], hands=[hand(["TH", "9C"], 500, "19", outcome="win",
+                                                          returned_minor=1_000)])])])
+    app.feed([won], 30)
+    assert ("win", 0.4) in played
+
+
+def test_a_button_touch_clicks_at_the_volume(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 17: every button touched plays the button sound once (a touch on the bare
+    felt, nothing); none at volume 0."""
+    app, played = _app(monkeypatch)
+    app.feed([msgspec.structs.replace(CLASSIC_BETTING, volume_percent=55)], 0)
+    app.draw(0)
+    deal = next(h for h in app.hits if h.action == "deal")
+    app.handle_input(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=deal.rect.center, button=1))
+    assert played == [("button", 0.55)]
+    app.handle_input(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=(640, 420), button=1))
+    assert played == [("button", 0.55)]
+    assert "button" in Sounds.NAMES
+    samples = synth("button")
+    assert 200 < len(samples) < 2_000 and max(samples) > 1000
+
+
+def test_no_audio_device_is_silent_and_logged_once(monkeypatch: pytest.MonkeyPatch,
+                                                   caplog: pytest.LogCaptureFixture) -> None:
+    """Issue 17: "silent and quiet in the log where the machine has no audio device":
+    one line, however many players and plays."""
+    monkeypatch.setattr(sound, "_told", False)
+    monkeypatch.setattr(sound, "_sound_card_missing", lambda *a: "no sound card found")
+    monkeypatch.setattr(pygame.mixer, "get_init", lambda: None)
+    with caplog.at_level(logging.DEBUG, logger="ui.sound"):
+        for _ in range(3):
+            s = Sounds(enabled=True)
+            assert not s.available
+            for name in Sounds.NAMES:
+                s.play(name)
+    lines = [r.getMessage() for r in caplog.records if r.name == "ui.sound"]
+    assert lines == ["no sound: no sound card found"]
