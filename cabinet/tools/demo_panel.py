@@ -72,6 +72,21 @@ class DemoPanel:
         """A sim control command for this player's own station's devices."""
         return self.sim({**cmd, "station": self.station_no})
 
+    def wait_acceptor_enabled(self, timeout_s: float = 10.0) -> None:
+        """Wait until this station's bill acceptor twin is enabled (an inhibited acceptor
+        hands a note or ticket straight back, as a real one does).
+
+        Raises:
+            DemoError: still inhibited after ``timeout_s`` seconds.
+        """
+        deadline = time.monotonic() + timeout_s
+        while "inhibited=False" not in str(self.sim_station(
+                {"cmd": "bill", "line": "status"}).get("reply", "")):
+            self._check_stop()
+            if time.monotonic() > deadline:
+                raise DemoError(f"station {self.station_no}'s bill acceptor stays inhibited")
+            time.sleep(0.05)
+
     def _check_stop(self) -> None:
         if self.stop.is_set():
             raise DemoError("stopped")

@@ -170,6 +170,7 @@ def ticket_tour(watch: TableWatch, sim: SimControl, host: SimControl, printed: D
     before = tour.credits_before_minor = player.station().credits_minor
     stale = player.station().refusal
     say(f"tickets: inserting it at station {redeem_at} (credits {fmt_money(before)})")
+    player.wait_acceptor_enabled()
     player.sim_station({"cmd": "voucher", "validation_number": number})
     snap = watch.wait_for(lambda s: player.station(s).credits_minor != before
                           or player.station(s).refusal not in ("", stale), STEP_TIMEOUT_S,
@@ -186,6 +187,7 @@ def ticket_tour(watch: TableWatch, sim: SimControl, host: SimControl, printed: D
     say(f"tickets: station {redeem_at} credited {fmt_money(amount)} through the host "
         f"(0x67, 0x70 -> 0x71 redeem, 0x68): credits {fmt_money(before)} -> {fmt_money(after)}")
     player.settle_and_shoot("ticket-redeemed")
+    player.wait_acceptor_enabled()
     player.sim_station({"cmd": "voucher", "validation_number": number})
     snap = watch.wait_for(lambda s: player.station(s).refusal != "", STEP_TIMEOUT_S,
                           "the second insertion's answer")

@@ -26,6 +26,16 @@ VN16 = "1234567890123456"
 SYSTEM_ID = 7
 
 
+def _insert(proc, number: str, station: int) -> None:
+    """Insert ticket ``number`` at ``station`` once its acceptor is enabled (after a print
+    the acceptors are enabled again a moment later; an inhibited acceptor twin hands a
+    ticket straight back, as a real one does)."""
+    wait_for(lambda: "inhibited=False" in str(proc.sim(
+        {"cmd": "bill", "line": "status", "station": station}).get("reply", "")), 10,
+        f"station {station}'s acceptor enabled")
+    proc.sim({"cmd": "voucher", "validation_number": number, "station": station})
+
+
 def system_config(tmp_path: Path, timeout_s: int = 10) -> Path:
     cfg = tmp_path / "cabinet.toml"
     cfg.write_text(f'[sas]\nvalidation = "system"\nvalidation_timeout_s = {timeout_s}\n')
@@ -279,12 +289,12 @@ def test_a_ticket_printed_at_station_1_is_redeemed_at_station_2_once(tmp_path):
         number = wait_for(lambda: desk.valid(), 15, "the ticket printed at station 1")[0]
         assert desk.tickets[number].machine == 1 and desk.tickets[number].amount == 2_000
         wait_for(lambda: proc.snapshot["mode"] in ("attract", "betting"), 10, "the table")
-        proc.sim({"cmd": "voucher", "validation_number": number, "station": 2})
+        _insert(proc, number, 2)
         wait_for(lambda: proc.snapshot["stations"][1]["credits_minor"] == 2_000, 15,
                  "station 2 credited")
         wait_for(lambda: desk.tickets[number].state == "redeemed", 10, "redeemed at the host")
         for where in (2, 1):
-            proc.sim({"cmd": "voucher", "validation_number": number, "station": where})
+            _insert(proc, number, where)
             wait_for(lambda where=where: proc.snapshot["stations"][where - 1]["refusal"]
                      == "Ticket refused: already redeemed", 15, f"refused at station {where}")
         assert [s["credits_minor"] for s in proc.snapshot["stations"]] == [0, 2_000]
@@ -352,13 +362,13 @@ def test_with_the_host_twins_ticket_system_a_ticket_moves_between_stations_once(
         number = row["number"]
         assert row["amount"] == 1_000 and number.startswith(f"{SYSTEM_ID:02d}")
         wait_for(lambda: proc.snapshot["mode"] in ("attract", "betting"), 10, "the table")
-        proc.sim({"cmd": "voucher", "validation_number": number, "station": 2})
+        _insert(proc, number, 2)
         wait_for(lambda: proc.snapshot["stations"][1]["credits_minor"] == 1_000, 15,
                  "station 2 credited")
         wait_for(lambda: host.tickets.get(number)["state"] == "redeemed", 10, "redeemed")
         assert host.tickets.get(number)["redeemed_by"] == 2
         for where in (1, 2):
-            proc.sim({"cmd": "voucher", "validation_number": number, "station": where})
+            _insert(proc, number, where)
             wait_for(lambda where=where: proc.snapshot["stations"][where - 1]["refusal"]
                      == "Ticket refused: already redeemed", 15, f"refused at station {where}")
         assert [s["credits_minor"] for s in proc.snapshot["stations"]] == [0, 1_000]
@@ -392,7 +402,7 @@ def test_an_expired_ticket_is_refused_with_the_reason(tmp_path):
     try:
         number = host.tickets.issue(99, 700, 0, SYSTEM_ID, time.time() - 10, time.time() - 5)
         host.tickets.mark_printed(99, time.time() - 9)
-        proc.sim({"cmd": "voucher", "validation_number": number, "station": 2})
+        _insert(proc, number, 2)
         wait_for(lambda: proc.snapshot["stations"][1]["refusal"] == "Ticket refused: expired",
                  15, "expired")
         assert proc.snapshot["stations"][1]["credits_minor"] == 0
