@@ -15,19 +15,16 @@ from pathlib import Path
 from cabinet.core.maintenance.export import audit_rows
 from cabinet.shell.audit_export import write_csv
 from cabinet.shell.manifest import check_manifest
-from cabinet.tools.views_cli import _open
+from cabinet.tools.views_cli import load_state
 
 
 def export(journal: Path, out: Path) -> int:
     """Write ``journal``'s audit report to ``out``; returns the exit status (0 written,
     1 no valid state, 2 no journal or ``out`` not writable)."""
-    store = _open(journal)
-    if store is None:
-        return 2
-    state = store.load_readonly()
-    if state is None:
-        print("the journal holds no valid cabinet state (RAM error)", file=sys.stderr)
-        return 1
+    got = load_state(journal)
+    if isinstance(got, int):
+        return got
+    store, state = got
     # the program this install runs, as the engine names it in the menu's report
     rows = audit_rows(state, store, check_manifest().program_id)
     try:

@@ -16,6 +16,7 @@ from pathlib import Path
 import msgspec
 
 from cabinet.core.maintenance.meters_page import meters_lines
+from cabinet.core.state import CabinetState
 from cabinet.protocol.money import fmt_money
 from cabinet.shell.paths import key_file
 from cabinet.shell.store import Store
@@ -34,8 +35,9 @@ def _open(path: Path) -> Store | None:
     return store
 
 
-def meters(path: Path, as_json: bool) -> int:
-    """Print every station's meters; returns the exit status."""
+def load_state(path: Path) -> tuple[Store, CabinetState] | int:
+    """The journal at ``path`` opened read-only and its cabinet state, or the exit status
+    after saying why on stderr (2: no journal or key, 1: no valid state, a RAM error)."""
     store = _open(path)
     if store is None:
         return 2
@@ -43,6 +45,15 @@ def meters(path: Path, as_json: bool) -> int:
     if loaded is None:
         print("the journal holds no valid cabinet state (RAM error)", file=sys.stderr)
         return 1
+    return store, loaded
+
+
+def meters(path: Path, as_json: bool) -> int:
+    """Print every station's meters; returns the exit status."""
+    got = load_state(path)
+    if isinstance(got, int):
+        return got
+    _, loaded = got
     if as_json:
         print(json.dumps(msgspec.to_builtins(loaded), indent=2))
         return 0
@@ -99,23 +110,6 @@ def events(path: Path, limit: int, as_json: bool) -> int:
         print(f"{r['id']:6d} {when} {r['kind']:22s} st{r['station']} {amount:>10s} "
               f"{json.dumps(r['data']) if r['data'] else ''}")
     return 0
-
-
-def doctor(path: Path) -> int:
-    """Verify the journal (``Store.verify``): print each finding; 1 if any, else 0.
-
-    Issue 11.14: a tampered or rolled-back journal is reported, never repaired here.
-    """
-    store = _open(path)
-    if store is None:
-        return 2
-    findings = store.verify()
-    for f in findings:
-        print(f"FOUND: {f}")
-    if not findings:
-        print(f"journal {path}: OK ({store.seq} commits, {len(store.events(10**9))} events "
-              "verified)")
-    return 1 if findings else 0
 
 
 def verify_events(path: Path) -> int:
