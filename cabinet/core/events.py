@@ -261,7 +261,9 @@ class HostLinkConfigured(Event):
     ``address`` on ``port`` (``address`` 0: none; its queue is dropped, nothing is
     queued for a host that is not there). ``wall_s``: now (Unix seconds).
     ``validation``: ``"none"`` or ``"system"`` (issue 14, config ``[sas] validation``);
-    ``validation_timeout_s``: how long a ticket waits for the host (seconds)."""
+    ``validation_timeout_s``: how long a ticket waits for the host (seconds).
+    ``denomination_minor``: minor units per SAS credit (``[sas]
+    accounting_denomination_minor``): the host counts ticket amounts in these."""
 
     station: int
     address: int
@@ -269,6 +271,7 @@ class HostLinkConfigured(Event):
     wall_s: float
     validation: str = "none"
     validation_timeout_s: float = 10.0
+    denomination_minor: int = 1
 
 
 @dataclass(frozen=True, slots=True)

@@ -96,9 +96,11 @@ class HostMixin(CabinetBase):
         h.link, h.link_since_s = "offline", ev.wall_s
         h.validation = ev.validation if ev.validation in ("none", "system") else "none"
         h.validation_timeout_ms = int(ev.validation_timeout_s * 1000)
+        h.denomination_minor = max(1, ev.denomination_minor)
         out.append(Journal("host_link", st.station, 0, {
             "link": "offline", "address": ev.address, "port": ev.port,
-            "validation": h.validation, "validation_timeout_ms": h.validation_timeout_ms}))
+            "validation": h.validation, "validation_timeout_ms": h.validation_timeout_ms,
+            "denomination_minor": h.denomination_minor}))
 
     def _on_host_link(self, ev: HostLinkChanged, out: list[Effect]) -> None:
         st = self.station(ev.station)

@@ -97,6 +97,8 @@ class HostState(msgspec.Struct, kw_only=True):
             ``"system"`` (the casino host does: SAS system validation, issue 14).
         validation_timeout_ms: how long a cash-out or an inserted ticket waits for
             the host.
+        denomination_minor: minor units per SAS credit: the host counts ticket
+            amounts in whole credits, so a system-validated ticket must be one.
         pending_cashout: a cash-out waiting for its validation number.
         ticket_in: the last ticket inserted for the host (kept after it is final,
             for 0x71's status query), or None.
@@ -118,6 +120,7 @@ class HostState(msgspec.Struct, kw_only=True):
     bills_minor: list[int] | None = None
     validation: str = "none"
     validation_timeout_ms: int = 10_000
+    denomination_minor: int = 1
     pending_cashout: PendingCashout | None = None
     ticket_in: TicketIn | None = None
     next_ticket_id: int = 1

@@ -66,7 +66,8 @@ class HostLinks:
             sas = self.stations.get(n)
             out.append(HostLinkConfigured(n, sas.address if sas else 0, sas.port if sas else "",
                                           wall_s, sas.validation if sas else "none",
-                                          float(sas.validation_timeout_s) if sas else 10.0))
+                                          float(sas.validation_timeout_s) if sas else 10.0,
+                                          sas.accounting_denomination_minor if sas else 1))
         return out
 
     def wall_clock(self) -> tuple[int, int, int, int, int, int]:

@@ -100,9 +100,11 @@ def test_host_links_hand_each_station_its_view_and_post_what_the_link_reports():
     """Issue 13: one link per configured station; its reports become core events."""
     rig = Rig(GameSettings(variant="classic-multi", stations=2))
     posted = []
-    links = HostLinks({2: SasStation("pty2", address=7)}, "SN", (), link_factory=FakeLink)
-    assert links.configure_events([1, 2], 5.0) == [HostLinkConfigured(1, 0, "", 5.0),
-                                                    HostLinkConfigured(2, 7, "pty2", 5.0)]
+    links = HostLinks({2: SasStation("pty2", address=7, accounting_denomination_minor=25)},
+                      "SN", (), link_factory=FakeLink)
+    assert links.configure_events([1, 2], 5.0) == [
+        HostLinkConfigured(1, 0, "", 5.0),
+        HostLinkConfigured(2, 7, "pty2", 5.0, denomination_minor=25)]
     links.start(posted.append)
     assert list(links.links) == [2] and links.links[2].started
     assert posted == []

@@ -31,11 +31,12 @@ VN = "001234567890123456"
 class TitoRig(Rig):
     """Station 1 on a host link with system validation, the link up."""
 
-    def __init__(self, validation: str = "system", timeout_s: float = 10.0) -> None:
+    def __init__(self, validation: str = "system", timeout_s: float = 10.0,
+                 denomination_minor: int = 1) -> None:
         self.cab = Cabinet(new_state(), rng=random.Random(1))
         self.now_ms, self.wall_s, self.txn = 0, 1_800_000_000.0, 0
         self.cab.handle(HostLinkConfigured(1, 1, "/dev/pts/1", self.wall_s, validation,
-                                           timeout_s))
+                                           timeout_s, denomination_minor))
         self.cab.handle(PowerUp(self.now_ms, self.wall_s))
         self.cab.handle(HostLinkChanged(1, True))
 
@@ -81,6 +82,31 @@ def test_system_cash_out_waits_for_the_hosts_number_and_prints_that_number():
     assert rig.queue()[-1] == "cash_out_ticket_printed"
     assert rig.meters().vouchers_out_minor == 2_500 and rig.balanced()
     assert rig.host.pending_cashout is None and rig.cab.mode == "attract"
+
+
+def test_a_cash_out_of_part_credits_is_a_handpay_not_a_truncated_ticket():
+    """Issue 14 (money found in review): with ``[sas] accounting_denomination_minor``
+    25, the host sees ticket amounts in whole $0.25 credits. $25.10 would reach the host
+    as 100 credits ($25.00) while the ticket says $25.10, and a machine redeeming it
+    through the host pays $25.00: $0.10 lost. Such a cash-out is a handpay of the whole
+    amount, with the reason; a whole-credit amount still goes to the host."""
+    rig = TitoRig(denomination_minor=25)
+    rig.note(2_510)
+    rig.press("cash_out")
+    assert rig.host.pending_cashout is None
+    assert "system_validation_request" not in rig.queue()
+    hp = rig.cab.s.handpay
+    assert hp is not None and hp.amount_minor == 2_510
+    assert hp.reason == "no ticket: $25.10 is not a whole number of $0.25 host credits"
+    assert rig.journal("validation_failed")[0].data["reason"] == \
+        "$25.10 is not a whole number of $0.25 host credits"
+    assert not [e for e in rig.effects if isinstance(e, PrintVoucher)]
+    assert rig.balanced()
+    whole = TitoRig(denomination_minor=25)
+    whole.note(2_500)
+    whole.press("cash_out")
+    assert whole.host.pending_cashout.amount_minor == 2_500
+    assert whole.cab.s.handpay is None
 
 
 def test_a_denied_validation_is_a_handpay_with_the_reason_shown():
