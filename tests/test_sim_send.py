@@ -41,3 +41,28 @@ def test_bad_json_sends_nothing_and_a_missing_socket_is_status_1(tmp_path, capsy
     assert "is not a JSON object" in capsys.readouterr().err
     assert main([str(tmp_path / "none.sock"), "{}"]) == 1
     assert "none.sock" in capsys.readouterr().err
+
+
+def test_a_refused_command_is_status_3_after_every_reply_is_printed(tmp_path, capsys):
+    """Session-5 finding: a script could not tell ``{"ok": false}`` (the socket refused
+    the command) from success: both exited 0."""
+    path = str(tmp_path / "s.sock")
+    srv = socket.socket(socket.AF_UNIX)
+    srv.bind(path)
+    srv.listen(1)
+
+    def serve() -> None:
+        conn, _ = srv.accept()
+        with conn, conn.makefile("rw") as f:
+            for line in f:
+                ok = json.loads(line)["cmd"] != "bogus"
+                f.write(json.dumps({"ok": ok, **({} if ok else {"error": "unknown cmd"})})
+                        + "\n")
+                f.flush()
+        srv.close()
+
+    threading.Thread(target=serve, daemon=True).start()
+    assert main([path, '{"cmd": "bogus"}', '{"cmd": "key", "on": true}']) == 3
+    out = capsys.readouterr()
+    assert [json.loads(x)["ok"] for x in out.out.splitlines()] == [False, True]
+    assert "refused" in out.err and "unknown cmd" in out.err

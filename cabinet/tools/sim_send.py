@@ -3,8 +3,10 @@
 Owns: the technician's client for the simulation's line-JSON control sockets (the
 engine's sim control ``ui.sock.sim``, ``cabinet sim-devices``' ``control.sock``, the
 host twin's ``host.sock``): each argument is sent as one line, each reply printed as
-one line. Status 0 when every reply came, 1 when the socket is gone or a reply is
-missing, 2 for an argument that is not a JSON object (nothing is sent then).
+one line. Status 0 when every reply came and none said ``"ok": false``, 1 when the
+socket is gone or a reply is missing, 2 for an argument that is not a JSON object
+(nothing is sent then), 3 when a command was refused (every message is still sent and
+every reply printed; the refusals are repeated on stderr).
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ def main(argv: Sequence[str]) -> int:
               "'{\"cmd\": \"key\", \"on\": true}'", file=sys.stderr)
         return 0 if argv[:1] in (["-h"], ["--help"]) else 2
     path, messages = argv[0], list(argv[1:])
+    refused = 0
     for m in messages:
         try:
             if not isinstance(json.loads(m), dict):
@@ -45,7 +48,19 @@ def main(argv: Sequence[str]) -> int:
                     print("cabinet sim-send: the socket closed without a reply", file=sys.stderr)
                     return 1
                 print(reply.rstrip("\n"), flush=True)
+                if _refused(reply):
+                    refused += 1
+                    print(f"cabinet sim-send: refused: {m} -> {reply.strip()}", file=sys.stderr)
     except OSError as e:
         print(f"cabinet sim-send: {path}: {e.strerror or e}", file=sys.stderr)
         return 1
-    return 0
+    return 3 if refused else 0
+
+
+def _refused(reply: str) -> bool:
+    """A reply that is a JSON object with ``"ok": false``."""
+    try:
+        obj = json.loads(reply)
+    except ValueError:
+        return False
+    return isinstance(obj, dict) and obj.get("ok") is False
