@@ -70,8 +70,16 @@ class DoorsMixin(CabinetBase):
                 out.append(Journal("maintenance_requested", 0, 0,
                                    {"after": "round" if s.round_open else "ticket"}))
         elif s.maintenance is not None:
-            level, s.maintenance, self.secret = s.maintenance.level, None, ""
+            m = s.maintenance
+            level, s.maintenance, self.secret = m.level, None, ""
+            if m.draft:
+                out.append(Journal("settings_discarded", 0, 0,
+                                   {"keys": sorted(m.draft), "why": "key turned off"}))
             out.append(Journal("maintenance_exit", 0, 0, {"level": level}))
+        elif was_on and not s.ram_error and (s.round_open or s.printing is not None):
+            # the "maintenance after this round" request of the key on is withdrawn
+            out.append(Journal("maintenance_request_cancelled", 0, 0,
+                               {"after": "round" if s.round_open else "ticket"}))
 
     def _may_enter_maintenance(self) -> bool:
         """Between rounds, with no ticket printing, no handpay and no note review waiting (research I

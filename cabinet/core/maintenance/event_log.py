@@ -46,6 +46,10 @@ def _event_detail(kind: str, d: dict[str, Any], sym: str) -> str:
     if kind == "settings_changed":
         old, new = d.get("old", {}), d.get("new", {})
         return "changed " + (", ".join(k for k in sorted(new) if old.get(k) != new[k]) or "nothing")
+    if kind == "settings_discarded":
+        return f"not saved: {', '.join(d.get('keys', ()))} ({d.get('why', '')})"
+    if kind == "maintenance_request_cancelled":
+        return f"key off before the {d.get('after', 'round')} ended"
     detail = []
     if "round_id" in d:
         detail.append(f"round {d['round_id']}")

@@ -33,6 +33,7 @@ EVENT_FILTERS: dict[str, frozenset[str] | None] = {
                          "decision_timeout"}),
     "menu": frozenset({"maintenance_enter", "maintenance_exit", "maintenance_page",
                        "maintenance_requested", "maintenance_entry_cancelled",
+                       "maintenance_request_cancelled", "settings_discarded",
                        "settings_changed", "settings_refused", "ram_clear", "ram_clear_refused",
                        "pin_accepted", "pin_wrong", "pin_lockout", "pin_changed",
                        "menu_pin_asked", "audit_export",
