@@ -48,6 +48,8 @@ ART_FILES: dict[str, str] = {
     **{f"pip_{s}": f"cards/pip_{s}.png" for s in SUITS},
     "ace_spades": "cards/ace_spades.png",
 }
+#: cards shorter than this (pixels) get the one large index of ``_draw_mini``, no pips
+MINI_H = 44
 #: the court frame's right edge as a share of the card width (left edge: 1 - this)
 _COURT_X = 0.8
 
@@ -205,6 +207,9 @@ class CardArt:
         color = card_color(code)
         glyph = SUIT_GLYPH.get(suit, "?")
         rtext = RANK_TEXT.get(rank, rank)
+        if H < MINI_H * _SS:
+            self._draw_mini(s, card, rtext, suit, glyph, color)
+            return
         # corner indices, top-left and rotated bottom-right
         idx = pygame.Surface((int(W * 0.19), int(H * 0.3)), pygame.SRCALPHA)
         rpx = int(H * 0.15) if len(rtext) == 1 else int(H * 0.13)
@@ -237,6 +242,19 @@ class CardArt:
                 _blit_center(s, pip_rot if fy > 0.5 else pip, c)
         else:
             self._draw_court(s, card, code)
+
+    def _draw_mini(self, s: pygame.Surface, card: pygame.Rect, rtext: str, suit: str, glyph: str,
+                   color: tuple[int, int, int]) -> None:
+        """A card under ``MINI_H`` pixels tall (history rows, other stations' panels): one
+        large index, rank over suit, down the left where a fanned hand leaves it in view."""
+        W, H = card.size
+        r = _glyph(self.fonts, rtext, int(H * 0.5), color, bold=True)
+        if r.get_width() > W * 0.62:
+            r = pygame.transform.smoothscale(r, (int(W * 0.62), r.get_height()))
+        s.blit(r, r.get_rect(midtop=(int(W * 0.36), int(H * 0.07))))
+        mask = self.art.get(f"pip_{suit}")
+        pip = _tinted(mask, int(H * 0.3), color) if mask is not None else _glyph(self.fonts, glyph, int(H * 0.3), color)
+        s.blit(pip, pip.get_rect(midtop=(int(W * 0.36), int(H * 0.07) + r.get_height() + int(H * 0.07))))
 
     def _draw_court(self, s: pygame.Surface, card: pygame.Rect, code: str) -> None:
         """The deck's court figure in its frame, between the two indices."""

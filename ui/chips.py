@@ -96,6 +96,8 @@ class ChipArt:
             pts = [(c[0] + ux * rr + vx * t * half_w, c[1] + uy * rr + vy * t * half_w)
                    for rr, t in ((rb * 1.1, -1), (rb * 1.1, 1), (rb * 0.74, 1), (rb * 0.74, -1))]
             pygame.draw.polygon(spots_s, spots, pts)
+            if D < 80:  # too small to show the split
+                continue
             # a thin band of the body colour splits each spot in two, as on inlaid chips
             mid = [(c[0] + ux * rr + vx * t * half_w * 0.18, c[1] + uy * rr + vy * t * half_w * 0.18)
                    for rr, t in ((rb * 1.1, -1), (rb * 1.1, 1), (rb * 0.74, 1), (rb * 0.74, -1))]
@@ -108,15 +110,16 @@ class ChipArt:
         pygame.draw.circle(s, _shade(body, 0.72), c, rb * 0.72, max(1, int(D * 0.018)))
         pygame.draw.circle(s, inlay, c, rb * 0.68)
         dash_r = rb * 0.62
-        n = 24
-        for i in range(n):
+        n = 24 if D >= 96 else 12
+        for i in range(n if D >= 40 else 0):
             a = i * 2 * math.pi / n
             ux, uy = math.cos(a), math.sin(a)
             ln = rb * 0.045
             pygame.draw.line(s, spots if sum(body) > 600 else body,
                              (c[0] + ux * (dash_r - ln), c[1] + uy * (dash_r - ln)),
                              (c[0] + ux * (dash_r + ln), c[1] + uy * (dash_r + ln)), max(1, int(D * 0.022)))
-        pygame.draw.circle(s, _shade(ink, 1.0), c, rb * 0.54, max(1, int(D * 0.01)))
+        if D >= 96:
+            pygame.draw.circle(s, ink, c, rb * 0.54, max(1, int(D * 0.01)))
         # light from the top left
         glow = pygame.Surface((D, D), pygame.SRCALPHA)
         pygame.draw.circle(glow, (255, 255, 255, 34), (c[0] - r * 0.18, c[1] - r * 0.22), r * 0.8)
@@ -125,10 +128,15 @@ class ChipArt:
         pygame.draw.circle(s, (0, 0, 0, 90), c, rb, max(1, int(D * 0.02)))
         if not edge_only:
             label = chip_label(value)
-            px = self.fonts.fit(label, int(D * (0.4 if len(label) <= 2 else 0.3)), int(rb * 0.98), bold=True)
+            small = D < 96
+            wide = rb * ((1.2 if len(label) >= 3 else 1.3) if small else 0.98)  # small chips: the value fills the inlay
+            squeeze = 0.78 if small and len(label) >= 3 else 1.0  # and long values run condensed
+            px = self.fonts.fit(label, int(D * (0.42 if len(label) <= 2 else 0.38)), int(wide / squeeze), bold=True)
             t = self.fonts.font(px, True).render(label, True, ink)
             box = t.get_bounding_rect()
             t = t.subsurface(box) if box.w and box.h else t
+            if squeeze < 1:
+                t = pygame.transform.smoothscale(t, (max(1, int(t.get_width() * squeeze)), t.get_height()))
             s.blit(t, t.get_rect(center=(int(c[0]), int(c[1]))))
         return s
 

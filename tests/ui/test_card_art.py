@@ -155,3 +155,24 @@ def test_card_gallery_golden(fonts: Fonts, size: tuple[int, int], tmp_path: Path
         out = tmp_path / path.name
         pygame.image.save(surf, str(out))
         pytest.fail(f"{path.name}: {bad} pixels differ (actual frame saved to {out})")
+
+
+def _first_ink_run(s: pygame.Surface, w: int, h: int) -> int:
+    """Rows in the first unbroken run, from the top, that hold index ink left of 0.62 w."""
+    rows = [any(s.get_at((x, y)).a == 255 and min(s.get_at((x, y))[:3]) < 140 for x in range(1, int(w * 0.62)))
+            for y in range(1, h - 1)]
+    start = rows.index(True)
+    run = 0
+    while start + run < len(rows) and rows[start + run]:
+        run += 1
+    return run
+
+
+@pytest.mark.parametrize("size", [(17, 24), (28, 39)])
+def test_tiny_cards_get_one_large_index(fonts: Fonts, size: tuple[int, int]) -> None:
+    """Issue 17: cards under MINI_H pixels (history rows, other stations' panels at 800x480)
+    draw one index large enough to read: the rank alone is at least a third of the card tall."""
+    w, h = size
+    art = CardArt(fonts)
+    for code in ["AS", "TS", "7H", "KH", "QC", "JD"]:
+        assert _first_ink_run(art.face(code, w, h), w, h) >= h // 3, code
