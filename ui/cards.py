@@ -50,6 +50,8 @@ ART_FILES: dict[str, str] = {
 }
 #: cards shorter than this (pixels) get the one large index of ``_draw_mini``, no pips
 MINI_H = 44
+#: ... and shorter than this, the history rows' side-by-side cards, a wider rank
+MINI_WIDE_H = 30
 #: the court frame's right edge as a share of the card width (left edge: 1 - this)
 _COURT_X = 0.8
 
@@ -246,15 +248,24 @@ class CardArt:
     def _draw_mini(self, s: pygame.Surface, card: pygame.Rect, rtext: str, suit: str, glyph: str,
                    color: tuple[int, int, int]) -> None:
         """A card under ``MINI_H`` pixels tall (history rows, other stations' panels): one
-        large index, rank over suit, down the left where a fanned hand leaves it in view."""
+        large index, rank over suit, in the left ``0.36 W`` that a fanned hand (cards
+        stepped ``0.3-0.36 W``) leaves in view, above the middle where badges sit; under
+        ``MINI_WIDE_H`` (cards laid side by side, the history rows) the rank may take 0.62 W."""
         W, H = card.size
-        r = _glyph(self.fonts, rtext, int(H * 0.5), color, bold=True)
-        if r.get_width() > W * 0.62:
-            r = pygame.transform.smoothscale(r, (int(W * 0.62), r.get_height()))
-        s.blit(r, r.get_rect(midtop=(int(W * 0.36), int(H * 0.07))))
+        r = _glyph(self.fonts, rtext, int(H * 0.56), color, bold=True)
+        cap = W * (0.62 if H < MINI_WIDE_H * _SS else 0.32)
+        aspect = r.get_width() / max(1, r.get_height())
+        # as tall as 0.4 H fits, narrowed to at most 85 % of its width ("10": 65 %), never under 0.3 H
+        squeeze = 0.85 if len(rtext) == 1 else 0.65
+        rh = int(max(H * 0.3, min(H * 0.4, cap / (aspect * squeeze))))
+        rw = max(1, int(min(cap, aspect * rh)))
+        r = pygame.transform.smoothscale(r, (rw, rh))
+        col = W * 0.04 + cap / 2
+        s.blit(r, r.get_rect(midtop=(int(col), int(H * 0.05))))
         mask = self.art.get(f"pip_{suit}")
-        pip = _tinted(mask, int(H * 0.3), color) if mask is not None else _glyph(self.fonts, glyph, int(H * 0.3), color)
-        s.blit(pip, pip.get_rect(midtop=(int(W * 0.36), int(H * 0.07) + r.get_height() + int(H * 0.07))))
+        ph = int(H * 0.16)
+        pip = _tinted(mask, ph, color) if mask is not None else _glyph(self.fonts, glyph, ph, color)
+        s.blit(pip, pip.get_rect(midtop=(int(col), int(H * 0.05) + rh + int(H * 0.04))))
 
     def _draw_court(self, s: pygame.Surface, card: pygame.Rect, code: str) -> None:
         """The deck's court figure in its frame, between the two indices."""

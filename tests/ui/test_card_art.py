@@ -168,11 +168,22 @@ def _first_ink_run(s: pygame.Surface, w: int, h: int) -> int:
     return run
 
 
-@pytest.mark.parametrize("size", [(17, 24), (28, 39)])
-def test_tiny_cards_get_one_large_index(fonts: Fonts, size: tuple[int, int]) -> None:
+@pytest.mark.parametrize(("size", "share"), [((17, 24), 0.38), ((28, 39), 0.29)])
+def test_tiny_cards_get_one_large_index(fonts: Fonts, size: tuple[int, int], share: float) -> None:
     """Issue 17: cards under MINI_H pixels (history rows, other stations' panels at 800x480)
-    draw one index large enough to read: the rank alone is at least a third of the card tall."""
+    draw one index large enough to read: the rank alone is 0.38 (side by side) or 0.29
+    (fanned) of the card tall, where the two-corner index was 0.15."""
     w, h = size
     art = CardArt(fonts)
     for code in ["AS", "TS", "7H", "KH", "QC", "JD"]:
-        assert _first_ink_run(art.face(code, w, h), w, h) >= h // 3, code
+        assert _first_ink_run(art.face(code, w, h), w, h) >= int(h * share), code
+
+
+def test_tiny_fanned_rank_stays_in_view(fonts: Fonts) -> None:
+    """Issue 17: on a 28x39 card (fanned hands step 0.36 w) the rank's ink ends left of 0.36 w."""
+    art = CardArt(fonts)
+    for code in ["TS", "KH", "QC"]:
+        s = art.face(code, 28, 39)
+        ink_x = [x for x in range(28) for y in range(2, 16)
+                 if s.get_at((x, y)).a == 255 and min(s.get_at((x, y))[:3]) < 140]
+        assert max(ink_x) < int(28 * 0.36) + 1, code
