@@ -174,15 +174,20 @@ class CardArt:
         step = max(8, W // 7)
         lw = max(1, W // 110)
         gap = max(2, W // 70)
-        for k in range(-fh - step, fw + fh + step, step):
+        # lines x - y = k1 and x + y = k2 through the field's centre, a stud at each crossing
+        c1, c2 = (fw - fh) / 2, (fw + fh) / 2
+        n = (fw + fh) // step + 2
+        for i in range(-n, n + 1):
             for off in (-gap, gap):
-                pygame.draw.line(field, theme.BACK_RED_LIGHT, (k + off, 0), (k + off + fh, fh), lw)
-                pygame.draw.line(field, theme.BACK_RED_LIGHT, (k + off, 0), (k + off - fh, fh), lw)
+                k1, k2 = c1 + i * step + off, c2 + i * step + off
+                pygame.draw.line(field, theme.BACK_RED_LIGHT, (k1, 0), (k1 + fh, fh), lw)
+                pygame.draw.line(field, theme.BACK_RED_LIGHT, (k2, 0), (k2 - fh, fh), lw)
         dot = max(1, W // 80)
-        for iy in range(-1, fh // step + 2):
-            for ix in range(-1, fw // step + 2):
-                for cx, cy in ((ix * step, iy * step), (ix * step + step / 2, iy * step + step / 2)):
-                    pygame.draw.circle(field, theme.BACK_STUD, (cx + fw % step / 2, cy + fh % step / 2), dot)
+        half = step / 2
+        for j in range(-(fh // step) - 1, fh // step + 2):
+            for i in range(-(fw // step) - 1, fw // step + 2):
+                pygame.draw.circle(field, theme.BACK_STUD, (fw / 2 + i * step + (j % 2) * half,
+                                                           fh / 2 + j * half), dot)
         mask = pygame.Surface(inner.size, pygame.SRCALPHA)
         pygame.draw.rect(mask, (255, 255, 255, 255), mask.get_rect(), border_radius=r_in)
         field.blit(mask, (0, 0), special_flags=pygame.BLEND_RGBA_MIN)

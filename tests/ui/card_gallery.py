@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import pygame
 
+from cabinet.protocol.money import fmt_money
 from ui import theme
 from ui.assets import Fonts
 from ui.cards import RANKS, SUITS, CardArt
@@ -49,7 +50,7 @@ def draw_gallery(surf: pygame.Surface, fonts: Fonts, cards: CardArt, chips: Chip
         base = top + d
         for k in range(5):
             surf.blit(side, side.get_rect(midbottom=(cx + d // 2 + 3, base - k * max(2, int(d * 0.13)))))
-        label = fonts.text(f"{v:,}", lh, theme.CREAM)
+        label = fonts.text(fmt_money(v), lh, theme.CREAM)
         surf.blit(label, label.get_rect(midtop=(cx, top + d + 2)))
     # a hand at the sizes the table draws (main spots, then other stations' panels)
     y = top + d + lh + 2 * gap_y
