@@ -1,9 +1,16 @@
-"""Playing cards drawn by code: faces (index, suit pips, court panels) and backs.
+"""Playing cards: faces (our index corners, the deck's pips and court figures) and backs.
 
-Owns: the look of a card at any pixel size. Cards are drawn at twice the
-size and smooth-scaled down (anti-aliasing without gfxdraw), then cached by
-(code, size), so a frame only blits. Card codes are ``rank + suit`` as in the
-snapshot: rank ``A 2-9 T J Q K``, suit ``S H D C``. UI thread only.
+Owns: the look of a card at any pixel size. The court figures (J, Q, K), the
+ornamental Ace of spades and the suit pips are Byron Knoll's public-domain
+"Vector Playing Cards" (``ui/assets/cards/``, see its LICENSE), pre-rendered
+to PNG; the index corners (DejaVu Sans Bold), the layout and the back are
+drawn by code. Cards are drawn at twice the size and smooth-scaled down, then
+cached by (code, size), so a frame only blits. Card codes are ``rank + suit``
+as in the snapshot: rank ``A 2-9 T J Q K``, suit ``S H D C``. UI thread only.
+
+Geometry (fractions of the card's width ``W`` and height ``H``): the indices
+fill ``[0.01W, 0.20W] x [0.02H, 0.32H]`` and its 180-degree mirror; pips,
+aces and court frames stay inside ``[0.20W, 0.80W]`` so nothing covers an index.
 """
 
 from __future__ import annotations
@@ -13,10 +20,12 @@ import math
 import pygame
 
 from ui import theme
-from ui.assets import Fonts
+from ui.assets import Fonts, asset_path
 
 SUIT_GLYPH = {"S": "\u2660", "H": "\u2665", "D": "\u2666", "C": "\u2663"}
 RANK_TEXT = {"T": "10"}
+RANKS = "A23456789TJQK"
+SUITS = "SHDC"
 _SS = 2  # supersampling factor
 
 _PIPS: dict[int, list[tuple[float, float]]] = {
@@ -33,6 +42,23 @@ _PIPS: dict[int, list[tuple[float, float]]] = {
          (0.5, 5 / 6), (0, 1), (1, 1)],
 }
 _RANK_VALUE = {"A": 1, "T": 10, "J": 11, "Q": 12, "K": 13}
+#: files under ui/assets/ of the card art (Byron Knoll, public domain)
+ART_FILES: dict[str, str] = {
+    **{f"court_{r}{s}": f"cards/court_{r}{s}.png" for r in "JQK" for s in SUITS},
+    **{f"pip_{s}": f"cards/pip_{s}.png" for s in SUITS},
+    "ace_spades": "cards/ace_spades.png",
+}
+#: cards shorter than this (pixels) get the one large index of ``_draw_mini``, no pips
+MINI_H = 44
+#: ... and shorter than this, the history rows' side-by-side cards, a wider rank
+MINI_WIDE_H = 30
+#: the court frame's right edge as a share of the card width (left edge: 1 - this)
+_COURT_X = 0.8
+
+
+def all_codes() -> list[str]:
+    """Every card code of a 52-card deck, suit by suit (``"AS" .. "KC"``)."""
+    return [r + s for s in SUITS for r in RANKS]
 
 
 def card_color(code: str) -> tuple[int, int, int]:
@@ -51,16 +77,51 @@ def _blit_center(dst: pygame.Surface, src: pygame.Surface, c: tuple[float, float
     dst.blit(src, src.get_rect(center=(int(c[0]), int(c[1]))))
 
 
+def _to32(img: pygame.Surface) -> pygame.Surface:
+    """A 32-bit copy (palette PNGs cannot be smooth-scaled); keeps per-pixel alpha."""
+    out = pygame.Surface(img.get_size(), pygame.SRCALPHA, 32)
+    out.blit(img, (0, 0))
+    return out
+
+
+def load_art() -> dict[str, pygame.Surface]:
+    """Every card art image by name (see ``ART_FILES``), as 32-bit surfaces.
+
+    Raises:
+        AssetError: a file is missing.
+        pygame.error: a file is not a readable PNG.
+    """
+    return {name: _to32(pygame.image.load(str(asset_path(rel)))) for name, rel in ART_FILES.items()}
+
+
+def _tinted(mask: pygame.Surface, height: int, color: tuple[int, ...]) -> pygame.Surface:
+    """A white alpha mask scaled to ``height`` pixels tall, inked in ``color``."""
+    w = max(1, round(mask.get_width() * height / mask.get_height()))
+    s = pygame.transform.smoothscale(mask, (w, max(1, height)))
+    s.fill((*color[:3], 255), special_flags=pygame.BLEND_RGBA_MULT)
+    return s
+
+
 class CardArt:
     """Card sprites by size, cached.
 
     Args:
         fonts: the bundled fonts.
+
+    The art PNGs load on the first face drawn (``AssetError`` if one is missing).
     """
 
     def __init__(self, fonts: Fonts) -> None:
         self.fonts = fonts
         self._cache: dict[tuple[str, int, int], pygame.Surface] = {}
+        self._art: dict[str, pygame.Surface] | None = None
+
+    @property
+    def art(self) -> dict[str, pygame.Surface]:
+        """The loaded art images (loaded once)."""
+        if self._art is None:
+            self._art = load_art()
+        return self._art
 
     def face(self, code: str, w: int, h: int) -> pygame.Surface:
         """Sprite of a face-up card ``w`` x ``h`` pixels (shadow outside the box: ``shadow_pad(w)``)."""
@@ -99,25 +160,53 @@ class CardArt:
         return pygame.transform.smoothscale(big, (w + shadow_pad(w), h + shadow_pad(w)))
 
     def _draw_back(self, s: pygame.Surface, card: pygame.Rect, radius: int) -> None:
+        """The cabinet's back: white margin, a red field under a double diamond lattice
+        with gold studs, a double gold frame and a medallion with the spade."""
         W, H = card.size
         pygame.draw.rect(s, theme.CARD_FACE, card, border_radius=radius)
-        inner = card.inflate(-int(W * 0.14), -int(W * 0.14))
-        pygame.draw.rect(s, theme.BACK_RED, inner, border_radius=max(2, radius // 2))
-        clip = s.get_clip()
-        s.set_clip(inner)
-        step = max(6, W // 9)
-        lw = max(1, W // 70)
-        for k in range(-H, W + H, step):
-            pygame.draw.line(s, theme.BACK_RED_LIGHT, (inner.x + k, inner.y), (inner.x + k + H, inner.y + H), lw)
-            pygame.draw.line(s, theme.BACK_RED_LIGHT, (inner.x + k, inner.y), (inner.x + k - H, inner.y + H), lw)
-        s.set_clip(clip)
-        pygame.draw.rect(s, theme.GOLD, inner, width=max(2, W // 45), border_radius=max(2, radius // 2))
-        oval = pygame.Rect(0, 0, int(W * 0.46), int(H * 0.3))
+        pygame.draw.rect(s, theme.CARD_EDGE, card, width=max(1, W // 90), border_radius=radius)
+        m = max(2, int(W * 0.075))
+        inner = card.inflate(-2 * m, -2 * m)
+        r_in = max(2, radius // 2)
+        pygame.draw.rect(s, theme.BACK_RED, inner, border_radius=r_in)
+        field = pygame.Surface(inner.size, pygame.SRCALPHA)
+        fw, fh = field.get_size()
+        step = max(8, W // 7)
+        lw = max(1, W // 110)
+        gap = max(2, W // 70)
+        # lines x - y = k1 and x + y = k2 through the field's centre, a stud at each crossing
+        c1, c2 = (fw - fh) / 2, (fw + fh) / 2
+        n = (fw + fh) // step + 2
+        for i in range(-n, n + 1):
+            for off in (-gap, gap):
+                k1, k2 = c1 + i * step + off, c2 + i * step + off
+                pygame.draw.line(field, theme.BACK_RED_LIGHT, (k1, 0), (k1 + fh, fh), lw)
+                pygame.draw.line(field, theme.BACK_RED_LIGHT, (k2, 0), (k2 - fh, fh), lw)
+        dot = max(1, W // 80)
+        half = step / 2
+        for j in range(-(fh // step) - 1, fh // step + 2):
+            for i in range(-(fw // step) - 1, fw // step + 2):
+                pygame.draw.circle(field, theme.BACK_STUD, (fw / 2 + i * step + (j % 2) * half,
+                                                           fh / 2 + j * half), dot)
+        mask = pygame.Surface(inner.size, pygame.SRCALPHA)
+        pygame.draw.rect(mask, (255, 255, 255, 255), mask.get_rect(), border_radius=r_in)
+        field.blit(mask, (0, 0), special_flags=pygame.BLEND_RGBA_MIN)
+        s.blit(field, inner.topleft)
+        gw = max(1, W // 60)
+        pygame.draw.rect(s, theme.GOLD, inner, width=gw, border_radius=r_in)
+        pygame.draw.rect(s, theme.GOLD_DARK, inner.inflate(-4 * gw, -4 * gw), width=max(1, gw // 2),
+                         border_radius=r_in)
+        oval = pygame.Rect(0, 0, int(W * 0.5), int(min(H * 0.34, W * 0.62)))
         oval.center = card.center
-        pygame.draw.ellipse(s, theme.BACK_RED, oval)
-        pygame.draw.ellipse(s, theme.GOLD, oval, width=max(2, W // 50))
-        g = _glyph(self.fonts, SUIT_GLYPH["S"], int(H * 0.16), theme.GOLD)
-        _blit_center(s, g, card.center)
+        pygame.draw.ellipse(s, theme.BACK_RED_DARK, oval)
+        pygame.draw.ellipse(s, theme.GOLD, oval, width=max(2, W // 45))
+        pygame.draw.ellipse(s, theme.GOLD_DARK, oval.inflate(-W // 14, -W // 14), width=max(1, W // 110))
+        n = 16
+        for i in range(n):
+            a = 2 * math.pi * i / n
+            pygame.draw.circle(s, theme.GOLD, (oval.centerx + math.cos(a) * oval.w * 0.39,
+                                               oval.centery + math.sin(a) * oval.h * 0.39), max(1, W // 110))
+        _blit_center(s, _tinted(self.art["pip_S"], int(oval.h * 0.42), theme.GOLD), oval.center)
 
     def _draw_face(self, s: pygame.Surface, card: pygame.Rect, code: str) -> None:
         W, H = card.size
@@ -125,6 +214,9 @@ class CardArt:
         color = card_color(code)
         glyph = SUIT_GLYPH.get(suit, "?")
         rtext = RANK_TEXT.get(rank, rank)
+        if H < MINI_H * _SS:
+            self._draw_mini(s, card, rtext, suit, glyph, color)
+            return
         # corner indices, top-left and rotated bottom-right
         idx = pygame.Surface((int(W * 0.19), int(H * 0.3)), pygame.SRCALPHA)
         rpx = int(H * 0.15) if len(rtext) == 1 else int(H * 0.13)
@@ -139,65 +231,58 @@ class CardArt:
         s.blit(rot, (W - rot.get_width() - int(W * 0.01), H - rot.get_height() - int(H * 0.02)))
 
         value = _RANK_VALUE.get(rank) or int(rank)
-        if value <= 10:
+        mask = self.art.get(f"pip_{suit}")
+        if mask is None:  # not a suit we know: the index alone
+            return
+        if value == 1:
+            if suit == "S":
+                ace = _tinted(self.art["ace_spades"], int(H * 0.5), color)
+            else:
+                ace = _tinted(mask, int(H * 0.26), color)
+            _blit_center(s, ace, card.center)
+        elif value <= 10:
             area = pygame.Rect(int(W * 0.31), int(H * 0.17), int(W * 0.38), int(H * 0.66))
-            if value == 1:
-                pip = _glyph(self.fonts, glyph, int(H * 0.42), color)
-                _blit_center(s, pip, card.center)
-                return
-            pip = _glyph(self.fonts, glyph, int(H * (0.2 if value <= 3 else 0.155)), color)
+            pip = _tinted(mask, int(H * (0.15 if value <= 3 else 0.125)), color)
             pip_rot = pygame.transform.rotate(pip, 180)
             for fx, fy in _PIPS[value]:
                 c = (area.x + fx * area.w, area.y + fy * area.h)
                 _blit_center(s, pip_rot if fy > 0.5 else pip, c)
         else:
-            self._draw_court(s, card, rank, glyph, color)
+            self._draw_court(s, card, code)
 
-    def _draw_court(self, s: pygame.Surface, card: pygame.Rect, rank: str, glyph: str,
-                    color: tuple[int, int, int]) -> None:
+    def _draw_mini(self, s: pygame.Surface, card: pygame.Rect, rtext: str, suit: str, glyph: str,
+                   color: tuple[int, int, int]) -> None:
+        """A card under ``MINI_H`` pixels tall (history rows, other stations' panels): one
+        large index, rank over suit, in the left ``0.36 W`` that a fanned hand (cards
+        stepped ``0.3-0.36 W``) leaves in view, above the middle where badges sit; under
+        ``MINI_WIDE_H`` (cards laid side by side, the history rows) the rank may take 0.62 W."""
         W, H = card.size
-        frame = pygame.Rect(int(W * 0.2), int(H * 0.12), int(W * 0.6), int(H * 0.76))
-        pygame.draw.rect(s, theme.COURT_FILL, frame)
-        half = pygame.Surface((frame.w, frame.h // 2), pygame.SRCALPHA)
-        hw, hh = half.get_size()
-        accent = theme.COURT_BLUE if color == theme.CARD_RED else theme.CARD_RED
-        # robe: a coloured band with the suit's colour
-        pygame.draw.polygon(half, color, [(0, hh), (hw * 0.22, hh * 0.62), (hw * 0.78, hh * 0.62), (hw, hh)])
-        pygame.draw.polygon(half, accent, [(hw * 0.3, hh), (hw * 0.5, hh * 0.66), (hw * 0.7, hh)])
-        # head
-        pygame.draw.circle(half, (246, 210, 170), (hw * 0.5, hh * 0.5), hw * 0.15)
-        pygame.draw.circle(half, theme.CARD_BLACK, (hw * 0.5, hh * 0.5), hw * 0.15, max(1, W // 120))
-        top = hh * 0.36
-        if rank == "K":  # crown with three points and jewels
-            pts = [(hw * 0.3, top), (hw * 0.3, top - hh * 0.2), (hw * 0.38, top - hh * 0.1),
-                   (hw * 0.5, top - hh * 0.26), (hw * 0.62, top - hh * 0.1), (hw * 0.7, top - hh * 0.2),
-                   (hw * 0.7, top)]
-            pygame.draw.polygon(half, theme.GOLD, pts)
-            pygame.draw.polygon(half, theme.GOLD_DARK, pts, max(1, W // 150))
-            for jx in (0.4, 0.5, 0.6):
-                pygame.draw.circle(half, accent, (hw * jx, top - hh * 0.04), hw * 0.025)
-        elif rank == "Q":  # tiara of pearls
-            pygame.draw.ellipse(half, theme.GOLD, (hw * 0.32, top - hh * 0.1, hw * 0.36, hh * 0.12))
-            for i in range(5):
-                a = math.pi * (0.15 + 0.7 * i / 4)
-                pygame.draw.circle(half, theme.WHITE, (hw * 0.5 - math.cos(a) * hw * 0.16,
-                                                       top - hh * 0.06 - math.sin(a) * hh * 0.12), hw * 0.035)
-                pygame.draw.circle(half, theme.GOLD_DARK, (hw * 0.5 - math.cos(a) * hw * 0.16,
-                                                           top - hh * 0.06 - math.sin(a) * hh * 0.12),
-                                   hw * 0.035, max(1, W // 200))
-        else:  # J: cap with a feather
-            pygame.draw.ellipse(half, accent, (hw * 0.3, top - hh * 0.14, hw * 0.4, hh * 0.17))
-            pygame.draw.line(half, theme.GOLD, (hw * 0.62, top - hh * 0.08), (hw * 0.86, top - hh * 0.3),
-                             max(2, W // 45))
-        letter = _glyph(self.fonts, rank, int(hh * 0.4), color, bold=True)
-        half.blit(letter, (int(hw * 0.06), int(hh * 0.06)))
-        sg = _glyph(self.fonts, glyph, int(hh * 0.3), color)
-        half.blit(sg, (int(hw * 0.94) - sg.get_width(), int(hh * 0.08)))
-        s.blit(half, frame.topleft)
-        s.blit(pygame.transform.rotate(half, 180), (frame.x, frame.y + frame.h - hh))
-        pygame.draw.line(s, theme.GOLD_DARK, (frame.x, frame.centery), (frame.right - 1, frame.centery),
-                         max(1, W // 120))
-        pygame.draw.rect(s, color, frame, width=max(2, W // 70))
+        r = _glyph(self.fonts, rtext, int(H * 0.56), color, bold=True)
+        cap = W * (0.62 if H < MINI_WIDE_H * _SS else 0.32)
+        aspect = r.get_width() / max(1, r.get_height())
+        # as tall as 0.4 H fits, narrowed to at most 85 % of its width ("10": 65 %), never under 0.3 H
+        squeeze = 0.85 if len(rtext) == 1 else 0.65
+        rh = int(max(H * 0.3, min(H * 0.4, cap / (aspect * squeeze))))
+        rw = max(1, int(min(cap, aspect * rh)))
+        r = pygame.transform.smoothscale(r, (rw, rh))
+        col = W * 0.04 + cap / 2
+        s.blit(r, r.get_rect(midtop=(int(col), int(H * 0.05))))
+        mask = self.art.get(f"pip_{suit}")
+        ph = int(H * 0.16)
+        pip = _tinted(mask, ph, color) if mask is not None else _glyph(self.fonts, glyph, ph, color)
+        s.blit(pip, pip.get_rect(midtop=(int(col), int(H * 0.05) + rh + int(H * 0.04))))
+
+    def _draw_court(self, s: pygame.Surface, card: pygame.Rect, code: str) -> None:
+        """The deck's court figure in its frame, between the two indices."""
+        W, H = card.size
+        art = self.art.get(f"court_{code}")
+        if art is None:
+            return
+        fw = int(W * (2 * _COURT_X - 1))
+        fh = min(int(H * 0.76), round(fw * art.get_height() / art.get_width()))
+        frame = pygame.Rect(0, 0, fw, fh)
+        frame.center = card.center
+        s.blit(pygame.transform.smoothscale(art, frame.size), frame.topleft)
 
 
 def shadow_pad(w: int) -> int:

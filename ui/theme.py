@@ -20,10 +20,10 @@ CARD_FACE: Color = (252, 250, 244)
 CARD_EDGE: Color = (150, 150, 150)
 CARD_RED: Color = (200, 18, 42)
 CARD_BLACK: Color = (22, 22, 28)
-COURT_FILL: Color = (250, 236, 190)
-COURT_BLUE: Color = (40, 70, 160)
 BACK_RED: Color = (150, 22, 34)
 BACK_RED_LIGHT: Color = (196, 58, 66)
+BACK_RED_DARK: Color = (112, 12, 24)
+BACK_STUD: Color = (226, 186, 104)
 
 PANEL: Color = (6, 30, 18, 200)
 PANEL_EDGE: Color = (120, 96, 40)
@@ -50,13 +50,16 @@ OVERLAY_PANEL: Color = (20, 20, 26)
 WARNING: Color = (255, 170, 0)
 DANGER: Color = (220, 40, 40)
 
-#: chip value (minor units) -> (body, stripe, text) colours.
+#: chip value (minor units) -> (body, edge spots, value ink) colours: the casino
+#: pattern (white $1, red $5, green $25, black $100, purple $500, yellow $1000).
 CHIP_COLORS: dict[int, tuple[Color, Color, Color]] = {
-    100: ((236, 236, 236), (40, 90, 190), (30, 60, 140)),
-    500: ((196, 28, 36), (250, 250, 250), (255, 255, 255)),
-    2_500: ((30, 140, 60), (250, 250, 250), (255, 255, 255)),
-    10_000: ((26, 26, 30), (230, 200, 90), (240, 220, 140)),
-    50_000: ((110, 40, 150), (250, 230, 120), (255, 255, 255)),
-    100_000: ((230, 190, 40), (120, 60, 10), (60, 30, 0)),
+    100: ((236, 236, 232), (36, 84, 184), (28, 58, 140)),
+    500: ((192, 26, 36), (250, 250, 246), (170, 18, 30)),
+    2_500: ((26, 132, 58), (250, 250, 246), (18, 100, 42)),
+    10_000: ((28, 28, 32), (246, 246, 240), (24, 24, 28)),
+    50_000: ((104, 38, 146), (250, 222, 100), (92, 30, 130)),
+    100_000: ((238, 176, 36), (124, 58, 12), (110, 50, 8)),
 }
-CHIP_OTHER: tuple[Color, Color, Color] = ((120, 120, 130), (240, 240, 240), (255, 255, 255))
+CHIP_OTHER: tuple[Color, Color, Color] = ((120, 124, 134), (240, 240, 240), (70, 74, 84))
+#: the light inlay disc at a chip's centre, under its value
+CHIP_INLAY: Color = (246, 240, 224)
