@@ -10,7 +10,8 @@ import threading
 from cabinet.tools.sim_send import main
 
 
-def _echo_server(path: str) -> threading.Thread:
+def _server(path: str, reply) -> threading.Thread:
+    """A control socket at ``path`` answering each JSON line with ``reply(obj)``."""
     srv = socket.socket(socket.AF_UNIX)
     srv.bind(path)
     srv.listen(1)
@@ -19,13 +20,17 @@ def _echo_server(path: str) -> threading.Thread:
         conn, _ = srv.accept()
         with conn, conn.makefile("rw") as f:
             for line in f:
-                f.write(json.dumps({"ok": True, "got": json.loads(line)}) + "\n")
+                f.write(json.dumps(reply(json.loads(line))) + "\n")
                 f.flush()
         srv.close()
 
     t = threading.Thread(target=serve, daemon=True)
     t.start()
     return t
+
+
+def _echo_server(path: str) -> threading.Thread:
+    return _server(path, lambda obj: {"ok": True, "got": obj})
 
 
 def test_each_argument_is_one_line_and_each_reply_is_printed(tmp_path, capsys):
@@ -47,21 +52,8 @@ def test_a_refused_command_is_status_3_after_every_reply_is_printed(tmp_path, ca
     """Session-5 finding: a script could not tell ``{"ok": false}`` (the socket refused
     the command) from success: both exited 0."""
     path = str(tmp_path / "s.sock")
-    srv = socket.socket(socket.AF_UNIX)
-    srv.bind(path)
-    srv.listen(1)
-
-    def serve() -> None:
-        conn, _ = srv.accept()
-        with conn, conn.makefile("rw") as f:
-            for line in f:
-                ok = json.loads(line)["cmd"] != "bogus"
-                f.write(json.dumps({"ok": ok, **({} if ok else {"error": "unknown cmd"})})
-                        + "\n")
-                f.flush()
-        srv.close()
-
-    threading.Thread(target=serve, daemon=True).start()
+    _server(path, lambda obj: {"ok": True} if obj["cmd"] != "bogus"
+            else {"ok": False, "error": "unknown cmd"})
     assert main([path, '{"cmd": "bogus"}', '{"cmd": "key", "on": true}']) == 3
     out = capsys.readouterr()
     assert [json.loads(x)["ok"] for x in out.out.splitlines()] == [False, True]
