@@ -2,22 +2,20 @@
 
 Owns: the state behind ``cabinet.core.player_desk`` (kept apart so that the core's
 contexts can name it without importing the operator menu package, which imports
-them back). Memory only, never journaled: a restart closes the panels, cancels the
-Service calls and starts the sessions again at the next credit in.
+them back). Memory only, never journaled: a restart closes the panels and takes a
+reminder off the screen. The sessions and the Service calls are committed state
+(``StationState.session``, ``service_called``).
 """
 
 from __future__ import annotations
 
-from cabinet.core.sessions import Session
-from cabinet.protocol.snapshot import RoundLine
+from cabinet.protocol.snapshot import RealityCheck, RoundLine
 
 
 class PlayerDesk:
     """The stations' own panels: station -> its History rows while open; station ->
-    its player's session (``cabinet.core.sessions``); the stations calling the
-    attendant (``service``)."""
+    the reality check on its screen (``cabinet.core.sessions``)."""
 
     def __init__(self) -> None:
         self.history: dict[int, list[RoundLine]] = {}
-        self.sessions: dict[int, Session] = {}
-        self.service: set[int] = set()
+        self.shown: dict[int, RealityCheck] = {}

@@ -264,7 +264,7 @@ class Cabinet(BettingMixin, PlayMixin, CashOutMixin, MoneyInMixin, DoorsMixin, H
         if ev.action == "help":
             return                                     # the UI shows help by itself
         if ev.action in player_desk.PLAYER_ACTIONS and self.mode != "maintenance":
-            player_desk.press(self.desk, self.history, ev.station, ev.action, out)
+            player_desk.press(self.desk, self.s, self.history, ev.station, ev.action, out)
             return                                     # a look, never a move (issue 17)
         st.refusal = ""
         mode = self.mode
@@ -385,7 +385,7 @@ class Cabinet(BettingMixin, PlayMixin, CashOutMixin, MoneyInMixin, DoorsMixin, H
                  "door_open": "service", "maintenance": "service"}.get(mode, "off")
         if tower == "off" and any(st.faults for st in self.s.stations):
             tower = "tilt"                     # a station out of service calls the attendant
-        tower = player_desk.tower(self.desk, tower)     # issue 17: a player's Service call
+        tower = player_desk.tower(self.s, tower)     # issue 17: a player's Service call
         tower = diagnostics.tower(self.s) or tower      # issue 15: the tower light test
         if tower != self._tower:
             self._tower = tower

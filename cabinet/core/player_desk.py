@@ -8,7 +8,8 @@ attendant's key).
 Owns: ``PLAYER_ACTIONS`` (the intents that are a player's look, never a move: they
 are taken in every mode but the operator menu, change no money and no lamp),
 ``PlayerDesk`` (which stations have their panel open, with the rows; memory only,
-not journaled: a restart closes the panels), ``press`` and ``dress`` (the station's
+not journaled: a restart closes the panels; the sessions and Service calls are
+committed state), ``press`` and ``dress`` (the station's
 view with its panel). Pure: the rows come from the journal's recall entries
 (``History.recall``, newest first), the same the Game recall page reads.
 """
@@ -52,7 +53,7 @@ def round_line(e: RecallEntry) -> RoundLine:
                      voided=e.voided)
 
 
-def press(desk: PlayerDesk, history: _Recall, station: int, action: str,
+def press(desk: PlayerDesk, s: CabinetState, history: _Recall, station: int, action: str,
           out: list[Effect]) -> None:
     """Station ``station`` touched ``action`` (one of ``PLAYER_ACTIONS``): "history" reads
     its last ``HISTORY_ROUNDS`` rounds from the journal once (the panel shows them as of
@@ -63,39 +64,42 @@ def press(desk: PlayerDesk, history: _Recall, station: int, action: str,
     elif action == "history_close":
         desk.history.pop(station, None)
     elif action == "reminder_ok":
-        sessions.dismiss(desk.sessions, station)
-    elif action == "service" and station in desk.service:
-        desk.service.discard(station)
-        out.append(Journal("service_cancelled", station, 0, {"by": "player"}))
+        sessions.dismiss(desk.shown, station)
     elif action == "service":
-        desk.service.add(station)
-        out.append(Journal("service_called", station, 0, {}))
+        st = next((x for x in s.stations if x.station == station), None)
+        if st is None:
+            return
+        st.service_called = not st.service_called
+        if st.service_called:
+            out.append(Journal("service_called", station, 0, {}))
+        else:
+            out.append(Journal("service_cancelled", station, 0, {"by": "player"}))
 
 
 def follow(desk: PlayerDesk, s: CabinetState, event: Event, out: list[Effect]) -> None:
     """After every event (``Cabinet.handle``): the sessions and their reminders; the
     attendant's key turned on answers every Service call."""
-    sessions.follow(desk.sessions, s, event, out)
+    sessions.follow(desk.shown, s, event, out)
     if isinstance(event, KeyChanged) and event.on:
-        for n in sorted(desk.service):
-            out.append(Journal("service_cancelled", n, 0, {"by": "attendant_key"}))
-        desk.service.clear()
-    desk.service &= {st.station for st in s.stations}
+        for st in s.stations:
+            if st.service_called:
+                st.service_called = False
+                out.append(Journal("service_cancelled", st.station, 0, {"by": "attendant_key"}))
 
 
-def tower(desk: PlayerDesk, light: str) -> str:
+def tower(s: CabinetState, light: str) -> str:
     """The tower light with the Service calls: ``service`` (amber) when a call stands
     and nothing else lights it (a lockup's own light wins)."""
-    return "service" if light == "off" and desk.service else light
+    return "service" if light == "off" and any(st.service_called for st in s.stations) \
+        else light
 
 
-def dress(desk: PlayerDesk, view: StationView) -> StationView:
-    """``view`` with its station's open panel and due reminder, if any (no other
-    station's)."""
+def dress(desk: PlayerDesk, s: CabinetState, view: StationView) -> StationView:
+    """``view`` with its station's open panel, due reminder and Service call, if any (no
+    other station's)."""
     rows = desk.history.get(view.station)
-    ses = desk.sessions.get(view.station)
-    shown = ses.shown if ses is not None else None
-    called = view.station in desk.service
+    shown = desk.shown.get(view.station)
+    called = any(st.service_called for st in s.stations if st.station == view.station)
     if rows is None and shown is None and not called:
         return view
     return msgspec.structs.replace(view, history=rows, reminder=shown, service=called)

@@ -128,6 +128,17 @@ class HostState(msgspec.Struct, kw_only=True):
     ticket_data: TicketData = msgspec.field(default_factory=TicketData)
 
 
+class PlayerSession(msgspec.Struct, kw_only=True):
+    """A player's session at a station (issue 17 "reality check", ``cabinet.core.sessions``):
+    ``start_wall_s`` the wall time of its first credit in (Unix seconds; wall time so a
+    restart goes on counting), ``net_minor`` what its rounds paid back less their
+    stakes, ``told`` the reminders given so far."""
+
+    start_wall_s: float
+    net_minor: int = 0
+    told: int = 0
+
+
 class StationState(msgspec.Struct, kw_only=True):
     """One player station (seat).
 
@@ -152,6 +163,9 @@ class StationState(msgspec.Struct, kw_only=True):
             the player's words (``"Note returned: credit limit $1,000.00"``);
             ``""`` once money comes in or the station presses a button.
         host: its casino host link (issue 13).
+        session: its player's session, or None (issue 17).
+        service_called: its player called the attendant (issue 17): the tower's
+            service lamp stands until a second touch or the attendant's key.
     """
 
     station: int
@@ -172,6 +186,8 @@ class StationState(msgspec.Struct, kw_only=True):
     faults: dict[str, str] = {}
     refusal: str = ""
     host: HostState = msgspec.field(default_factory=HostState)
+    session: PlayerSession | None = None
+    service_called: bool = False
 
 
 class HandpayState(msgspec.Struct, kw_only=True):

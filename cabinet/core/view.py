@@ -54,7 +54,7 @@ def build_snapshot(cab: ViewContext, seq: int) -> Snapshot:
 
     stations = []
     for st in s.stations:
-        stations.append(player_desk.dress(cab.desk, _station_view(cab, st, view, prompt)))
+        stations.append(player_desk.dress(cab.desk, cab.s, _station_view(cab, st, view, prompt)))
 
     dealer = DealerView()
     if view is not None:

@@ -300,3 +300,37 @@ def test_the_engine_and_the_core_import_in_a_fresh_interpreter():
         r = subprocess.run([sys.executable, "-c", f"import {mod}"], capture_output=True,
                            text=True, timeout=60)
         assert r.returncode == 0, f"{mod}: {r.stderr[-400:]}"
+
+
+def test_a_restart_keeps_the_session_clock_its_net_and_the_service_call(tmp_path):
+    """Issue 17 (session-5 finding): sessions and Service calls lived in memory only, so a
+    power cut started the player's reminder clock again and put the attendant's lamp out
+    while the player still waited. Both are committed state now: after a restart the
+    reminder comes on the session's own minute with the net so far, and the call stands."""
+    from cabinet.core.effects import SetTowerLight
+    from cabinet.core.events import Tick
+    t0 = 1_800_000_000.0
+    path = tmp_path / "journal.db"
+    store = Store(path)
+    eng = Engine(store, rng=random.Random(4), clock_ms=lambda: 0, wall_s=lambda: t0)
+    eng.cab = Cabinet(new_state(GameSettings(reality_check_min=30)), rng=random.Random(4),
+                      history=store)
+    eng.step(PowerUp(0, t0))
+    _play(eng, 1, 3)
+    net = eng.cab.s.stations[0].credits_minor - 10_000
+    eng.step(Tick(20 * 60_000, t0 + 20 * 60))
+    eng.step(IntentReceived(1, "service"))
+    store.close()
+
+    wall = t0 + 22 * 60                          # back 2 minutes later, a new boot
+    store2 = Store(path)
+    eng2 = Engine(store2, rng=random.Random(5), clock_ms=lambda: 0, wall_s=lambda: wall)
+    effects = eng2.step(PowerUp(0, wall))
+    assert eng2.cab.snapshot(1).stations[0].service is True
+    assert [e.state for e in effects if isinstance(e, SetTowerLight)][-1:] == ["service"]
+    eng2.step(Tick(7 * 60_000, t0 + 29 * 60))
+    assert eng2.cab.snapshot(1).stations[0].reminder is None
+    eng2.step(Tick(8 * 60_000 + 1, t0 + 30 * 60 + 1))
+    rc = eng2.cab.snapshot(1).stations[0].reminder
+    assert rc is not None and (rc.elapsed_min, rc.net_minor) == (30, net)
+    store2.close()
