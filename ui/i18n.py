@@ -65,7 +65,7 @@ def parse_language(text: str, key: str = "language", source: str = "ui") -> Lang
             es (optionally with a territory: es_ES), got 'fr'"``).
     """
     tag = text.strip().replace("-", "_")
-    code, _, territory = tag.partition("_")
+    code, _sep, territory = tag.partition("_")
     code = code.lower()
     if code not in LANGUAGES:
         raise ConfigError(key, f"expected one of {', '.join(LANGUAGES)} (optionally with a territory: "
@@ -172,3 +172,22 @@ def _say(text: str, args: tuple[tuple[str, int | str], ...], symbol: str, lang: 
     except (KeyError, IndexError, ValueError):      # a bad translation: say it in English
         log.warning("translation of %r does not fit its arguments: showing English", text)
         return text.format(**values)
+
+
+def total_words(text: str) -> str:
+    """A hand total as the rules core writes it (``cabinet.game.hand.describe_total``, a
+    fixed vocabulary: ``"soft 17"``, ``"bust 23"``, ``"BUST"``, ``"BLACKJACK"``, ``"1 or
+    11"``, ``"20"``) in the active language."""
+    word, _sp, n = text.partition(" ")
+    if word in ("soft", "bust") and n.isdigit():
+        return (_("soft {n}") if word == "soft" else _("bust {n}")).format(n=n)
+    if text == "1 or 11":
+        return _("1 or 11")
+    return _(text) if not text.isdigit() else text
+
+
+def told(plain: str, parts: list[Said], symbol: str = "$") -> str:
+    """An engine text in the active language: its ``Said`` parts said when the engine
+    sent them, else the plain text looked up as a msgid (a constant; unknown text stays
+    as it came)."""
+    return say_all(parts, symbol) if parts else _(plain)

@@ -32,11 +32,11 @@ from cabinet.core.maintenance import bill_test
 from cabinet.core.records import VoucherRecord
 from cabinet.core.state import NoteReview, StationState
 from cabinet.protocol.money import fmt_money
-from cabinet.protocol.said import english, said
+from cabinet.protocol.said import N_, english, said
 
 #: Why an expired voucher comes back (journaled; the screen sends the player to the
 #: attendant, who can check it in the voucher log).
-EXPIRED_REASON = "expired - see attendant"
+EXPIRED_REASON = N_("expired - see attendant")
 #: How many stacked-note transaction ids are remembered to refuse repeats.
 TXN_MEMORY = 64
 
@@ -92,7 +92,7 @@ class MoneyInMixin(CabinetBase):
             reason = f"{fmt_money(ev.denomination_minor, self.s.settings.currency_symbol)} " \
                 "is not an enabled denomination"
         if reason is not None:
-            self.tell_refusal(st, "Note returned", "not an enabled denomination"
+            self.tell_refusal(st, N_("Note returned"), "not an enabled denomination"
                               if reason.endswith("denomination") else reason,
                               ev.denomination_minor)
             out.append(ReturnNote(ev.station, reason))
@@ -222,7 +222,7 @@ class MoneyInMixin(CabinetBase):
             return
         reason = self._voucher_refusal(self.station(ev.station), ev.record)
         if reason is not None:
-            self.tell_refusal(self.station(ev.station), "Voucher refused", reason)
+            self.tell_refusal(self.station(ev.station), N_("Voucher refused"), reason)
             vn = ev.validation_number if ev.record is not None else ev.validation_number[-4:]
             out.append(ReturnNote(ev.station, reason))
             out.append(Journal("voucher_refused", ev.station, 0,

@@ -16,7 +16,7 @@ from cabinet.core.errors import fault_text
 from cabinet.core.host import DISABLED_TEXT
 from cabinet.core.rules_text import TABLE_TEXTS, rules_said, rules_text
 from cabinet.protocol.money import chip_split, fmt_money
-from cabinet.protocol.said import Said, english_all, said
+from cabinet.protocol.said import N_, Said, english_all, said
 from cabinet.protocol.snapshot import (
     DealerView,
     HandpayView,
@@ -311,12 +311,12 @@ def _said(kind: str, amount: int) -> Said:
 #: template of a spot's, the template of a station's (issue 17: whole lines, so each
 #: language orders its own words).
 _TOLD = {
-    "push": ("Spot {n} pushes", "Station {n} pushes"),
-    "blackjack": ("Spot {n} Blackjack, wins {amount_minor}", "Station {n} Blackjack, wins {amount_minor}"),
-    "blackjack0": ("Spot {n} Blackjack", "Station {n} Blackjack"),
-    "win": ("Spot {n} wins {amount_minor}", "Station {n} wins {amount_minor}"),
-    "lose": ("Spot {n} loses", "Station {n} loses"),
-    "paid": ("Spot {n} paid {amount_minor}", "Station {n} paid {amount_minor}"),
+    "push": (N_("Spot {n} pushes"), N_("Station {n} pushes")),
+    "blackjack": (N_("Spot {n} Blackjack, wins {amount_minor}"), N_("Station {n} Blackjack, wins {amount_minor}")),
+    "blackjack0": (N_("Spot {n} Blackjack"), N_("Station {n} Blackjack")),
+    "win": (N_("Spot {n} wins {amount_minor}"), N_("Station {n} wins {amount_minor}")),
+    "lose": (N_("Spot {n} loses"), N_("Station {n} loses")),
+    "paid": (N_("Spot {n} paid {amount_minor}"), N_("Station {n} paid {amount_minor}")),
 }
 
 
