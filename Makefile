@@ -34,8 +34,8 @@ i18n: $(STAMP)
 		--copyright-holder="blackjack-cabinet" -o $(I18N_DIR)/cabinet.pot .
 	for l in $(I18N_LANGS); do \
 		if [ -f $(I18N_DIR)/$$l/LC_MESSAGES/cabinet.po ]; then \
-			$(BIN)/pybabel update -D cabinet -d $(I18N_DIR) -l $$l -i $(I18N_DIR)/cabinet.pot --no-location \
-				--ignore-obsolete --omit-header || exit 1; \
+			$(BIN)/pybabel update -D cabinet -d $(I18N_DIR) -l $$l -i $(I18N_DIR)/cabinet.pot \
+				--ignore-obsolete || exit 1; \
 		else \
 			$(BIN)/pybabel init -D cabinet -d $(I18N_DIR) -l $$l -i $(I18N_DIR)/cabinet.pot || exit 1; \
 		fi; \

@@ -11,10 +11,8 @@ string for extraction only). Catalogs are ``ui/locale/<lang>/LC_MESSAGES/cabinet
 English is the source language: it needs no catalog, and a language whose catalog
 is missing falls back to English with a warning in the log (never a crash).
 
-Engine texts: the snapshot carries its player texts as ``Said`` (an English
-template, its msgid, and its arguments; ``cabinet.protocol.said``); ``say`` renders
-one in the active language, money arguments (``*_minor``) through ``ui.money``.
-UI thread only (the active catalog is process-wide state).
+Engine texts (the snapshot's ``Said`` parts) are said by ``ui.said``. UI thread only
+(the active catalog is process-wide state).
 """
 
 from __future__ import annotations
@@ -25,7 +23,6 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-from cabinet.protocol.said import SEP, Said
 from confspec import ConfigError
 
 log = logging.getLogger(__name__)
@@ -43,8 +40,9 @@ LANGUAGES: dict[str, str] = {"en": "en_US", "es": "es_US"}
 DEFAULT = "en"
 #: the order the player's language button cycles through.
 ORDER = ("en", "es")
-#: what the player's language button reads (each language in its own words).
-BUTTON_LABEL = {"en": "EN / ES", "es": "ES / EN"}
+#: what the player's language button reads: the language it switches to, in its own
+#: words (a player who reads no English still finds "ESPAÑOL").
+LANGUAGE_NAMES = {"en": "ENGLISH", "es": "ESPAÑOL"}
 
 
 @dataclass(frozen=True)
@@ -140,40 +138,6 @@ def next_language(code: str) -> str:
     return ORDER[(i + 1) % len(ORDER)]
 
 
-def say(s: Said, symbol: str = "$") -> str:
-    """An engine text (``cabinet.protocol.said``) in the active language: its template
-    looked up as the msgid, money (``*_minor``) in the locale, ``*_text`` arguments
-    translated too. Cached (it runs every frame)."""
-    return _say(s.text, tuple(s.args.items()), symbol, _language)
-
-
-def say_all(parts: list[Said], symbol: str = "$") -> str:
-    """Each part said, joined as the engine joins them (``SEP``)."""
-    return SEP.join(say(p, symbol) for p in parts)
-
-
-@lru_cache(maxsize=1024)
-def _say(text: str, args: tuple[tuple[str, int | str], ...], symbol: str, lang: Language) -> str:
-    from ui.money import fmt_money
-
-    template = _(text)
-    if not args:
-        return template
-    values: dict[str, object] = {}
-    for k, v in args:
-        if k.endswith("_minor") and isinstance(v, int):
-            values[k] = fmt_money(v, symbol)
-        elif k.endswith("_text") and isinstance(v, str):
-            values[k] = _(v)
-        else:
-            values[k] = v
-    try:
-        return template.format(**values)
-    except (KeyError, IndexError, ValueError):      # a bad translation: say it in English
-        log.warning("translation of %r does not fit its arguments: showing English", text)
-        return text.format(**values)
-
-
 def total_words(text: str) -> str:
     """A hand total as the rules core writes it (``cabinet.game.hand.describe_total``, a
     fixed vocabulary: ``"soft 17"``, ``"bust 23"``, ``"BUST"``, ``"BLACKJACK"``, ``"1 or
@@ -184,10 +148,3 @@ def total_words(text: str) -> str:
     if text == "1 or 11":
         return _("1 or 11")
     return _(text) if not text.isdigit() else text
-
-
-def told(plain: str, parts: list[Said], symbol: str = "$") -> str:
-    """An engine text in the active language: its ``Said`` parts said when the engine
-    sent them, else the plain text looked up as a msgid (a constant; unknown text stays
-    as it came)."""
-    return say_all(parts, symbol) if parts else _(plain)

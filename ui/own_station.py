@@ -17,9 +17,10 @@ import pygame
 from cabinet.protocol.money import chip_split
 from cabinet.protocol.snapshot import Snapshot, StationView
 from ui import theme
-from ui.i18n import _, told
+from ui.i18n import _
 from ui.layout import Layout
 from ui.money import fmt_money
+from ui.said import told
 from ui.widgets import Painter
 
 

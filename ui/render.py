@@ -21,7 +21,7 @@ from cabinet.protocol.snapshot import HandView, Snapshot, SpotView, StationView
 from ui import i18n, theme
 from ui import own_station as own_station_mod
 from ui.animation import CardKey, ChipFlight
-from ui.i18n import N_, _, told, total_words
+from ui.i18n import N_, _, total_words
 from ui.layout import (
     BUTTON_H,
     CHIP_BUTTON,
@@ -33,6 +33,7 @@ from ui.layout import (
     balanced_rows,
 )
 from ui.money import fmt_credits, fmt_money
+from ui.said import say, told
 from ui.scenes import attract, maintenance, overlays, player_panel, recall
 from ui.scenes import help as help_scene
 from ui.widgets import Art, HitBox, Painter
@@ -58,6 +59,9 @@ PLAY_BUTTONS: list[tuple[str, str]] = [("hit", N_("HIT")), ("stand", N_("STAND")
                                        ("split", N_("SPLIT")), ("insure", N_("INSURE")),
                                        ("decline", N_("NO INS."))]
 ACTION_LABELS = {a: lbl for lst in [*BET_BUTTONS.values(), PLAY_BUTTONS] for a, lbl in lst if lbl}
+#: where the player's language button sits (logical units, issue 17): right of the clock,
+#: over the limits placard and under the dealer's chip rack, clear of both.
+LANGUAGE_BUTTON = pygame.Rect(236, 84, 134, 50)
 _NOT_BUTTONS = {"place", "help", "menu_up", "menu_down", "menu_select", "menu_back"}
 
 
@@ -193,11 +197,13 @@ class Renderer:
         self._notices: dict[int, str] = {}
         self._under_last: tuple[pygame.Surface, pygame.Rect] | None = None
         self._attract_prev: tuple[pygame.Surface, object, dict[object, pygame.Rect]] | None = None
+        self._languages: tuple[str, ...] = ()
 
     def draw(self, surface: pygame.Surface, snapshot: Snapshot | None, now_ms: int, anim: Anim | None = None,
              connected: bool = True, show_help: bool = False, portrait: bool | None = None,
              own_station: int | None = None, clock: str = "",
-             notices: dict[int, str] | None = None, language: str | i18n.Language | None = None) -> list[HitBox]:
+             notices: dict[int, str] | None = None, language: str | i18n.Language | None = None,
+             languages: tuple[str, ...] = ()) -> list[HitBox]:
         """Draw one frame of ``snapshot`` on ``surface``.
 
         Args:
@@ -217,12 +223,16 @@ class Renderer:
                 its console instead of its message while the caller keeps it.
             language: the screen's language (issue 17, ``ui.i18n``: ``"en"``, ``"es"``,
                 ``"es_ES"``...); ``None`` keeps the active one.
+            languages: the languages the player may pick on this screen; with more
+                than one, a language button beside HELP switches to the next
+                (``ui:toggle_language``).
 
         Returns:
             the touch targets of this frame, topmost last.
         """
         if language is not None:
             i18n.use(language)
+        self._languages = languages
         L = Layout.for_size(surface.get_width(), surface.get_height(), portrait)
         p = Painter(surface, L, self.art)
         self.last_dirty = None
@@ -241,7 +251,8 @@ class Renderer:
         # the table drawn (and dimmed) once
         still = snapshot.overlay is not None and connected and snapshot.mode not in ("maintenance", "attract") \
             and not (busy is not None and busy(now_ms))
-        key = (surface.get_size(), portrait, id(snapshot), snapshot.seq, show_help, own_station, i18n.current())
+        key = (surface.get_size(), portrait, id(snapshot), snapshot.seq, show_help, own_station, i18n.current(),
+               languages)
         partial: pygame.Rect | None = None
         cached = still and self._under is not None and self._under[0] == key
         if not cached:
@@ -309,7 +320,7 @@ class Renderer:
         """The attract loop, repainting only what moved since the last attract frame
         drawn on this same surface (``attract.draw_partial``)."""
         L = p.L
-        key = (L.width, L.height, L.portrait, s.variant_name, tuple(s.table_texts), i18n.current())
+        key = (L.width, L.height, L.portrait, s.variant_name, tuple(s.table_texts), i18n.current(), self._languages)
         if self._attract_bg is None or self._attract_bg[0] != key:
             bg = self._felt_for(L, s).copy()
             if pygame.display.get_surface() is not None:
@@ -471,6 +482,10 @@ class Renderer:
 
     def _help_button(self, p: Painter) -> None:
         p.button(p.L.help_button(), _("HELP"), True, "ui:help", px=24)
+        if len(self._languages) > 1:     # issue 17: the player picks the screen's language
+            code = i18n.next_language(i18n.current().code)
+            p.button(LANGUAGE_BUTTON, i18n.LANGUAGE_NAMES.get(code, code.upper()), True, "ui:toggle_language",
+                     px=20)
 
     # -- the table -----------------------------------------------------------
 
@@ -651,7 +666,7 @@ class Renderer:
         if st.fault:
             self._out_of_service(p, st.fault, geo)
         elif st.refusal:            # why this station's note or voucher came back (issue 10.8)
-            refusal = ": ".join(i18n.say(x, sym) for x in st.refusal_said) if st.refusal_said else _(st.refusal)
+            refusal = ": ".join(say(x, sym) for x in st.refusal_said) if st.refusal_said else _(st.refusal)
             p.pill(refusal, (geo.box.centerx, geo.hands_area.y + 40), 24, fg=theme.INK, bg=theme.WARNING,
                    max_w=geo.box.w - 40)
         lamps = set(st.lamps)

@@ -26,11 +26,11 @@ def rules_said(rules: RuleSet) -> list[Said]:
         played = said("Played with one deck, shuffled before every round.") if rules.decks == 1 else \
             said("Played with {decks} decks, shuffled before every round.", decks=rules.decks)
     elif rules.decks == 1:
-        played = said("Played with one deck, reshuffled when the cut card at {percent} % is reached.",
-                      percent=rules.penetration_percent or 0)
+        played = said("Played with one deck, reshuffled when the cut card at {percent} is reached.",
+                      percent=f"{rules.penetration_percent} %")
     else:
-        played = said("Played with {decks} decks, reshuffled when the cut card at {percent} % is reached.",
-                      decks=rules.decks, percent=rules.penetration_percent or 0)
+        played = said("Played with {decks} decks, reshuffled when the cut card at {percent} is reached.",
+                      decks=rules.decks, percent=f"{rules.penetration_percent} %")
     lines = [
         said(rules.name),
         played,

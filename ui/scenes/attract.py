@@ -28,9 +28,10 @@ import pygame
 from cabinet.protocol.snapshot import Snapshot
 from ui import theme
 from ui.animation import ease_out
-from ui.i18n import N_, _, told
+from ui.i18n import N_, _
 from ui.layout import Layout
 from ui.money import fmt_money
+from ui.said import told
 from ui.widgets import MIN_TEXT_PX, Art, Painter
 
 

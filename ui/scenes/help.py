@@ -11,7 +11,8 @@ import pygame
 
 from cabinet.protocol.snapshot import Snapshot
 from ui import theme
-from ui.i18n import _, say
+from ui.i18n import _
+from ui.said import say
 from ui.widgets import Painter
 
 

@@ -12,8 +12,9 @@ import pygame
 
 from cabinet.protocol.snapshot import Snapshot
 from ui import theme
-from ui.i18n import _, ngettext, say
+from ui.i18n import _, ngettext
 from ui.money import fmt_money
+from ui.said import say
 from ui.widgets import Painter
 
 
