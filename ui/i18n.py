@@ -45,6 +45,18 @@ ORDER = ("en", "es")
 LANGUAGE_NAMES = {"en": "ENGLISH", "es": "ESPAÑOL"}
 
 
+def N_(message: str) -> str:
+    """Marks ``message`` for ``pybabel extract`` only; translated where it is drawn."""
+    return message
+
+
+#: the games' names (``RuleSet.name`` of ``cabinet.game.PRESETS``, which may not import
+#: this), marked for extraction; the felt, attract and help say them translated
+#: (tests/ui/test_i18n.py checks every preset's name is here).
+VARIANT_NAMES = (N_("Classic Blackjack"), N_("Classic BlackJack (multi-player table)"),
+                 N_("American Blackjack"))
+
+
 @dataclass(frozen=True)
 class Language:
     """A parsed language setting: ``code`` picks the catalog (``"es"``), ``locale`` the
@@ -125,11 +137,6 @@ def _(message: str) -> str:
 def ngettext(singular: str, plural: str, n: int) -> str:
     """The singular or plural form for ``n`` in the active language."""
     return _active.ngettext(singular, plural, n)
-
-
-def N_(message: str) -> str:
-    """Marks ``message`` for ``pybabel extract`` only; translated where it is drawn."""
-    return message
 
 
 def next_language(code: str) -> str:

@@ -17,6 +17,7 @@ import msgspec
 import pygame
 
 from cabinet.protocol.money import chip_split
+from cabinet.protocol.said import Said
 from cabinet.protocol.snapshot import HandView, Snapshot, SpotView, StationView
 from ui import i18n, theme
 from ui import own_station as own_station_mod
@@ -36,7 +37,7 @@ from ui.money import fmt_credits, fmt_money
 from ui.said import say, told
 from ui.scenes import attract, maintenance, overlays, player_panel, recall
 from ui.scenes import help as help_scene
-from ui.widgets import Art, HitBox, Painter
+from ui.widgets import MIN_TEXT_PX, Art, HitBox, Painter
 
 
 class Anim(Protocol):
@@ -345,7 +346,7 @@ class Renderer:
     def _felt_for(self, L: Layout, s: Snapshot | None) -> pygame.Surface:
         maint = s is not None and s.mode == "maintenance"
         texts = tuple(_(t) for t in s.table_texts) if s is not None and s.mode != "attract" else ()
-        name = s.variant_name if s is not None and s.mode not in ("attract",) else ""
+        name = _(s.variant_name) if s is not None and s.mode not in ("attract",) else ""
         limits = (s.min_bet_minor, s.max_bet_minor, s.spots_per_station, s.currency_symbol) \
             if s is not None and s.mode != "attract" else (0, 0, 0, "")
         key = (L.width, L.height, L.portrait, name, texts, maint, limits, i18n.current())
@@ -645,8 +646,14 @@ class Renderer:
                    fg=theme.INK if online else theme.WHITE, bg=theme.WIN if online else theme.DANGER)
         notice = self._notices.get(st.station)
         if notice:                  # issue 17: why the last press was refused
-            p.pill(notice, geo.message.center, 20, fg=theme.INK, bg=theme.WARNING,
-                   max_w=geo.message.w - (300 if count > 1 else 20))
+            m = geo.message
+            left, right = m.x + 10, m.right - 10
+            if count > 1:           # beside the station's name (and READY), not under them
+                name = _("STATION {n}").format(n=st.station)     # as drawn: never under MIN_TEXT_PX
+                left = m.x + 18 + p.fonts.font(max(L.px(18), MIN_TEXT_PX), True).size(name)[0] / L.scale
+                right = m.right - (110 if st.ready else 10)
+            p.pill(notice, ((left + right) / 2, m.centery), 20, fg=theme.INK, bg=theme.WARNING,
+                   max_w=right - left)
         elif st.message:
             p.text(told(st.message, st.message_said, sym), 22, theme.GOLD, geo.message.center, bold=True,
                    max_w=geo.message.w - (300 if count > 1 else 20))
@@ -664,7 +671,7 @@ class Renderer:
             p.meter(geo.meters[2], _("INSURANCE"), fmt_money(st.insurance_minor, sym))
             p.meter(geo.meters[3], _("PAID"), fmt_money(st.win_minor, sym))
         if st.fault:
-            self._out_of_service(p, st.fault, geo)
+            self._out_of_service(p, st.fault, geo, st.fault_said)
         elif st.refusal:            # why this station's note or voucher came back (issue 10.8)
             refusal = ": ".join(say(x, sym) for x in st.refusal_said) if st.refusal_said else _(st.refusal)
             p.pill(refusal, (geo.box.centerx, geo.hands_area.y + 40), 24, fg=theme.INK, bg=theme.WARNING,
@@ -679,7 +686,7 @@ class Renderer:
                 p.button(r, label, action in lamps, action, station=st.station, value=value,
                          px=22 if count < 3 else 19, danger=action == "cash_out")
 
-    def _out_of_service(self, p: Painter, text: str, geo: StationGeo) -> None:
+    def _out_of_service(self, p: Painter, text: str, geo: StationGeo, fault_said: list[Said] | None = None) -> None:
         """Issue 10.8: this station's own device failed; a panel over its hands says
         which and why, while the other stations play on."""
         area = geo.hands_area.inflate(-24, -24)
@@ -687,6 +694,8 @@ class Renderer:
         p.fill_rect(area, theme.DANGER, radius=18, width=4)
         p.text(_("OUT OF SERVICE"), 30, theme.DANGER, (area.centerx, area.y + 44), bold=True, max_w=area.w - 30)
         body = text.removeprefix("Out of service: ")
+        if fault_said:          # issue 17: in the screen's language
+            body = _("{faults} - call attendant").format(faults="; ".join(say(f, "$") for f in fault_said))
         lines = p.wrap(body, 22, area.w - 40)
         y = area.y + 92
         for ln in lines[:5]:

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 from cabinet.core import maintenance, player_desk
 from cabinet.core.context import ViewContext
-from cabinet.core.errors import fault_text
+from cabinet.core.errors import FAULTS, fault_text
 from cabinet.core.host import DISABLED_TEXT
 from cabinet.core.rules_text import TABLE_TEXTS, rules_said, rules_text
 from cabinet.protocol.money import chip_split, fmt_money
@@ -90,7 +90,7 @@ def build_snapshot(cab: ViewContext, seq: int) -> Snapshot:
         if s.audit_failed:
             reasons.insert(0, fault_text("audit_mismatch"))
         overlay_text = "; ".join(reasons) or "Out of service"
-        overlay_said = [said(r) for r in reasons] or [said("Out of service")]
+        overlay_said = _tilt_said(cab) or [said("Out of service")]
     elif mode == "needs_config":
         overlay_text = "Configuration required: turn the operator key and save settings"
         overlay_said = [said(overlay_text)]
@@ -196,7 +196,8 @@ def _station_view(cab: ViewContext, st: StationState, view: PlayerView | None,
         lamps=sorted(cab.legal_actions(st.station)),
         selected_chip_minor=st.selected_chip_minor, ready=st.ready, message=english_all(message, sym),
         message_said=message, refusal=st.refusal, refusal_said=list(st.refusal_said) if st.refusal else [],
-        fault=_station_fault(cab, st), host_link=st.host.link)
+        fault=_station_fault(cab, st), host_link=st.host.link,
+        fault_said=[_fault_said(c) for c in st.faults] if len(cab.s.stations) > 1 else [])
 
 
 def _station_fault(cab: ViewContext, st: StationState) -> str:
@@ -209,6 +210,25 @@ def _station_fault(cab: ViewContext, st: StationState) -> str:
         return ""
     return "Out of service: " + "; ".join(fault_text(c) for c in st.faults) + \
         " - call attendant"
+
+
+def _fault_said(code: str) -> Said:
+    """A fault as ``fault_text`` says it (``"300 Bill acceptor jam"``), as a ``Said``."""
+    num, text = FAULTS.get(code, (999, code.replace("_", " ")))
+    return said("{num} {what_text}", num=num, what_text=text)
+
+
+def _tilt_said(cab: ViewContext) -> list[Said]:
+    """The tilt's reasons (``fault_lines``, the audit first) as ``Said`` parts (issue 17)."""
+    s = cab.s
+    lines = [_fault_said("audit_mismatch")] if s.audit_failed else []
+    lines += [_fault_said(c) for c in s.faults]
+    many = len(s.stations) > 1
+    for st in s.stations:
+        for c in st.faults:
+            f = _fault_said(c)
+            lines.append(said("Station {n}: {num} {what_text}", n=st.station, **f.args) if many else f)
+    return lines
 
 
 def _insurance_cost(view: PlayerView, prompt: VisiblePrompt) -> int:

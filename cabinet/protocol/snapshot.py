@@ -103,7 +103,8 @@ class StationView(msgspec.Struct, frozen=True, kw_only=True):
             issue 17): its last rounds, newest first (at most 10); ``None`` closed.
         reminder: the session reminder shown until the player touches it, or ``None``.
         service: the station's player called the attendant (SERVICE lit), issue 17.
-        message_said, refusal_said: ``message`` and ``refusal`` as ``Said`` parts
+        message_said, refusal_said, fault_said: ``message``, ``refusal`` and ``fault``
+            (each fault ``{num} {what_text}``) as ``Said`` parts
             (``cabinet.protocol.said``, joined by its ``SEP``), which each screen says in
             its own language (issue 17); empty when the plain text is a constant.
     """
@@ -126,6 +127,7 @@ class StationView(msgspec.Struct, frozen=True, kw_only=True):
     service: bool = False
     message_said: list[Said] = []
     refusal_said: list[Said] = []
+    fault_said: list[Said] = []
 
 
 class DealerView(msgspec.Struct, frozen=True, kw_only=True):

@@ -28,7 +28,7 @@ import pygame
 from cabinet.protocol.snapshot import Snapshot
 from ui import theme
 from ui.animation import ease_out
-from ui.i18n import N_, _
+from ui.i18n import _
 from ui.layout import Layout
 from ui.money import fmt_money
 from ui.said import told
@@ -236,14 +236,9 @@ def draw(p: Painter, s: Snapshot, now_ms: int, renderer: Renderer, clock: str = 
 def _title(s: Snapshot) -> tuple[str, str]:
     """The glowing title and the line under it: ``"Classic BlackJack (multi-player
     table)"`` -> ``("CLASSIC BLACKJACK", "MULTI-PLAYER TABLE")`` (RULES.md's names)."""
-    name = s.variant_name.upper() or "BLACKJACK"
+    name = _(s.variant_name).upper() or "BLACKJACK"       # issue 17: in the screen's language
     head, sep, rest = name.partition(" (")
-    # the game's name is a proper name; its table kind is said in the screen's language
-    return (head, _(rest.rstrip(")"))) if sep else (name, "")
-
-
-#: the table kinds of RULES.md's names, for extraction (``_title`` says them).
-_KINDS = [N_("MULTI-PLAYER TABLE")]
+    return (head, rest.rstrip(")")) if sep else (name, "")
 
 
 def draw_static(p: Painter, s: Snapshot) -> None:

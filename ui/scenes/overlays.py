@@ -10,6 +10,7 @@ import math
 
 import pygame
 
+from cabinet.protocol.said import SEP
 from cabinet.protocol.snapshot import Snapshot
 from ui import theme
 from ui.i18n import _, ngettext
@@ -61,8 +62,10 @@ def draw_for(p: Painter, s: Snapshot, now_ms: int) -> None:
         return
     if o == "door_open" and s.mode == "maintenance":
         return  # the operator is at the menu; the door is expected to be open
-    # issue 17: the engine's words in the screen's language (its Said parts, one line each)
-    text = [say(x, s.currency_symbol) for x in s.overlay_said] if s.overlay_said else \
+    # issue 17: the engine's words in the screen's language (its Said parts, joined as the
+    # engine joins them in ``overlay_text``: a tilt's reasons by "; ", the rest by " · ")
+    sep = "; " if o == "tilt" else SEP
+    text = [sep.join(say(x, s.currency_symbol) for x in s.overlay_said)] if s.overlay_said else \
         [_(s.overlay_text)] if s.overlay_text else []
     if o == "door_open":
         draw_panel(p, _("DOOR OPEN"), text or [_("Play is suspended until the door is closed.")], theme.WARNING,
