@@ -1,8 +1,8 @@
 """The engine's player texts said on this screen (issue 17): the snapshot carries them as
 ``Said`` (an English template, which is the gettext msgid, and its arguments;
 ``cabinet.protocol.said``); ``say`` renders one in the active language (``ui.i18n``),
-money arguments (``*_minor``) in its locale (``ui.money``), ``*_text`` arguments
-translated too. Cached: it runs every frame. UI thread only.
+money arguments (``*_minor``) in its locale (``ui.money``), ``*_text`` (and each of
+a ``*_texts`` list) arguments translated too. Cached: it runs every frame. UI thread only.
 """
 
 from __future__ import annotations
@@ -41,6 +41,8 @@ def _say(text: str, args: tuple[tuple[str, int | str], ...], symbol: str, lang: 
             values[k] = fmt_money(v, symbol)
         elif k.endswith("_text") and isinstance(v, str):
             values[k] = _(v)
+        elif k.endswith("_texts") and isinstance(v, str):
+            values[k] = ", ".join(_(x) for x in v.split(", "))
         else:
             values[k] = v
     try:

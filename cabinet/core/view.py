@@ -33,6 +33,8 @@ if TYPE_CHECKING:
 
 #: A spot's pile is drawn at most this many whole chips high.
 _PILE_CHIPS = 12
+#: the doors' names as ``doors_open`` has them, for extraction (issue 17: said translated).
+_DOOR_WORDS = (N_("main"), N_("cashbox"), N_("logic"))
 _OVERLAYS = {"door_open": "door_open", "tilt": "tilt", "handpay": "handpay",
              "cash_out": "printing", "ram_error": "ram_error", "needs_config": "tilt"}
 
@@ -84,7 +86,7 @@ def build_snapshot(cab: ViewContext, seq: int) -> Snapshot:
     handpay = None
     if mode == "door_open":
         overlay_text = "Door open: " + ", ".join(s.doors_open) + ". Play is suspended."
-        overlay_said = [said("Door open: {doors}. Play is suspended.", doors=", ".join(s.doors_open))]
+        overlay_said = [said("Door open: {doors_texts}. Play is suspended.", doors_texts=", ".join(s.doors_open))]
     elif mode == "tilt":
         reasons = cab.fault_lines()
         if s.audit_failed:

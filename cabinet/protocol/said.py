@@ -6,9 +6,9 @@ msgid the UI looks up; ``args``: its values), ``said`` to make one, ``N_`` to ma
 constant English text for extraction, and ``english`` / ``english_all``: the English
 rendering the snapshot's plain ``message`` fields keep (tools, logs, tests read them).
 Arguments named ``*_minor`` are money in minor units (each screen writes them in its
-own locale); ``*_text`` are themselves English texts (msgids) to translate; anything
-else is shown as it is (a station number, a validation number). Pure; shared by both
-processes.
+own locale); ``*_text`` are themselves English texts (msgids) to translate, ``*_texts``
+a ``", "``-joined list of them; anything else is shown as it is (a station number, a
+validation number). Pure; shared by both processes.
 """
 
 from __future__ import annotations

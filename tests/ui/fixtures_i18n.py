@@ -110,12 +110,12 @@ HELP_CLASSIC = _snap(BETTING, help_lines=[english(x) for x in rules_said(preset(
 HELP_AMERICAN = _snap(f._american_help(), help_said=rules_said(preset("american")))
 assert HELP_AMERICAN.help_lines == [english(x) for x in HELP_AMERICAN.help_said]
 
-PRINTING = _snap(f.OVERLAY_BASE, overlay="printing", mode="cash_out",
+PRINTING = _snap(INSURANCE, overlay="printing", mode="cash_out",
                  overlay_text="Printing ticket for $95.00",
                  overlay_said=[said("Printing ticket for {amount_minor}", amount_minor=9_500)])
-DOOR_OPEN = _snap(f.OVERLAY_BASE, overlay="door_open", mode="door_open",
-                  overlay_text="Door open: main. Play is suspended.",
-                  overlay_said=[said("Door open: {doors}. Play is suspended.", doors="main")])
+DOOR_OPEN = _snap(INSURANCE, overlay="door_open", mode="door_open",
+                  overlay_text="Door open: main, cashbox. Play is suspended.",
+                  overlay_said=[said("Door open: {doors_texts}. Play is suspended.", doors_texts="main, cashbox")])
 assert english_all(DOOR_OPEN.overlay_said) == DOOR_OPEN.overlay_text
 
 
