@@ -108,6 +108,7 @@ def catalog(code: str, locale_dir: Path = LOCALE_DIR) -> _gettext.NullTranslatio
 
 _active: _gettext.NullTranslations = _gettext.NullTranslations()
 _language = Language(DEFAULT, LANGUAGES[DEFAULT])
+_dir = LOCALE_DIR
 
 
 def use(language: Language | str, locale_dir: Path = LOCALE_DIR) -> Language:
@@ -116,11 +117,11 @@ def use(language: Language | str, locale_dir: Path = LOCALE_DIR) -> Language:
     Raises:
         ConfigError: ``language`` is a string ``parse_language`` refuses.
     """
-    global _active, _language
+    global _active, _language, _dir
     lang = parse_language(language) if isinstance(language, str) else language
-    if lang != _language or locale_dir != LOCALE_DIR:
+    if lang != _language or locale_dir != _dir:
         _active = catalog(lang.code, locale_dir)
-        _language = lang
+        _language, _dir = lang, locale_dir
     return lang
 
 
