@@ -3,7 +3,9 @@
 Each snapshot carries its texts as the engine sends them: the plain English
 ``message`` and its ``Said`` parts (``cabinet.protocol.said``), built with the
 engine's own templates; ``english_all`` of the parts is checked against the plain
-text, so a fixture cannot drift from what the engine says.
+text, so a fixture cannot drift from what the engine says. ``tests.ui.fixtures`` adds
+``spanish_cases()`` to its ``CASES``: import that module first (this one uses its
+snapshots).
 """
 
 from __future__ import annotations
