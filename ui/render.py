@@ -223,7 +223,8 @@ class Renderer:
             notices: station -> why its last press was refused (issue 17), shown on
                 its console instead of its message while the caller keeps it.
             language: the screen's language (issue 17, ``ui.i18n``: ``"en"``, ``"es"``,
-                ``"es_ES"``...); ``None`` keeps the active one.
+                ``"es_ES"``...); ``None`` keeps the active one. The operator's menu
+                is drawn in English whatever it is.
             languages: the languages the player may pick on this screen; with more
                 than one, a language button beside HELP switches to the next
                 (``ui:toggle_language``).
@@ -231,8 +232,8 @@ class Renderer:
         Returns:
             the touch targets of this frame, topmost last.
         """
-        if language is not None:
-            i18n.use(language)
+        if language is not None:    # the operator's menu (and its recall) stays English
+            i18n.use(i18n.DEFAULT if snapshot is not None and snapshot.mode == "maintenance" else language)
         self._languages = languages
         L = Layout.for_size(surface.get_width(), surface.get_height(), portrait)
         p = Painter(surface, L, self.art)

@@ -311,3 +311,17 @@ def test_a_spanish_frame_costs_what_an_english_one_does(renderer):
 
     en, es = best("en"), best("es")
     assert es < en * 1.25 + 0.0005, (en, es)
+
+
+def test_the_operators_menu_stays_english_on_a_spanish_screen(renderer):
+    """Issue 17: only the player's table is translated; the maintenance menu (and the
+    recall drawn in it) is the venue staff's, in English."""
+    from ui.render import button_specs
+
+    recall = f.MAINT_RECALL
+    renderer.draw(pygame.Surface((800, 480)), recall, 0, language="es")
+    assert i18n.current().code == "en"
+    st = recall.maintenance.recall.table
+    assert [lbl for _a, lbl, _v in button_specs(recall, st, in_round=True)][:2] == ["HIT", "STAND"]
+    renderer.draw(pygame.Surface((800, 480)), fi.BETTING, 0, language="es")
+    assert i18n.current().code == "es"
