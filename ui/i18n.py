@@ -130,6 +130,12 @@ def current() -> Language:
     return _language
 
 
+def active_catalog() -> tuple[Language, Path]:
+    """What every lookup uses now: the language and the folder its catalog came from
+    (a cache key for texts said with it, ``ui.said``)."""
+    return _language, _dir
+
+
 def _(message: str) -> str:
     """``message`` (English, the msgid) in the active language."""
     return _active.gettext(message) if message else message

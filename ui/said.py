@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 from functools import lru_cache
+from pathlib import Path
 
 from cabinet.protocol.said import SEP, Said
 from ui import i18n
@@ -22,7 +23,7 @@ def say(s: Said, symbol: str = "$") -> str:
     """An engine text (``cabinet.protocol.said``) in the active language: its template
     looked up as the msgid, money (``*_minor``) in the locale, ``*_text`` arguments
     translated too. Cached (it runs every frame)."""
-    return _say(s.text, tuple(s.args.items()), symbol, i18n.current())
+    return _say(s.text, tuple(s.args.items()), symbol, i18n.active_catalog())
 
 
 def say_all(parts: list[Said], symbol: str = "$") -> str:
@@ -31,7 +32,7 @@ def say_all(parts: list[Said], symbol: str = "$") -> str:
 
 
 @lru_cache(maxsize=1024)
-def _say(text: str, args: tuple[tuple[str, int | str], ...], symbol: str, lang: Language) -> str:
+def _say(text: str, args: tuple[tuple[str, int | str], ...], symbol: str, catalog: tuple[Language, Path]) -> str:
     template = _(text)
     if not args:
         return template
