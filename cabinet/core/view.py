@@ -94,7 +94,7 @@ def build_snapshot(cab: ViewContext, seq: int) -> Snapshot:
         overlay_text = "; ".join(reasons) or "Out of service"
         overlay_said = _tilt_said(cab) or [said("Out of service")]
     elif mode == "needs_config":
-        overlay_text = "Configuration required: turn the operator key and save settings"
+        overlay_text = N_("Configuration required: turn the operator key and save settings")
         overlay_said = [said(overlay_text)]
     elif mode == "ram_error":
         overlay_text = fault_text("ram_error")
