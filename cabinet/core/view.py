@@ -16,7 +16,7 @@ from cabinet.core.errors import FAULTS, fault_text
 from cabinet.core.host import DISABLED_TEXT
 from cabinet.core.rules_text import TABLE_TEXTS, rules_said, rules_text
 from cabinet.protocol.money import chip_split, fmt_money
-from cabinet.protocol.said import N_, Said, english_all, said
+from cabinet.protocol.said import N_, Said, english, english_all, said
 from cabinet.protocol.snapshot import (
     DealerView,
     HandpayView,
@@ -28,7 +28,7 @@ from cabinet.protocol.snapshot import (
 )
 
 if TYPE_CHECKING:
-    from cabinet.core.state import StationState
+    from cabinet.core.state import CabinetState, StationState
     from cabinet.game.view import PlayerView, VisibleHand, VisiblePrompt, VisibleSpot
 
 #: A spot's pile is drawn at most this many whole chips high.
@@ -105,7 +105,7 @@ def build_snapshot(cab: ViewContext, seq: int) -> Snapshot:
         handpay = HandpayView(amount_minor=hp.amount_minor, reason=hp.reason,
                               validation_number=hp.validation_number, station=hp.station,
                               kind=hp.kind,
-                              waiting=len(s.handpay_queue))
+                              waiting=len(s.handpay_queue), reason_said=_handpay_reason(hp.reason, s))
         overlay_text = f"Handpay {fmt_money(hp.amount_minor, sym)}: call an attendant ({hp.reason})"
         overlay_said = [said("Handpay {amount_minor}: call an attendant ({reason})",
                              amount_minor=hp.amount_minor, reason=hp.reason)]
@@ -231,6 +231,13 @@ def _tilt_said(cab: ViewContext) -> list[Said]:
             f = _fault_said(c)
             lines.append(said("Station {n}: {num} {what_text}", n=st.station, **f.args) if many else f)
     return lines
+
+
+def _handpay_reason(reason: str, s: CabinetState) -> list[Said]:
+    """A jackpot handpay's reason (``PlayMixin``'s words) as ``Said``, when it says
+    exactly what the journaled ``reason`` says; a constant reason is its own msgid."""
+    jackpot = said("a win of {limit_minor} or more is paid by hand", limit_minor=s.settings.jackpot_limit_minor)
+    return [jackpot] if english(jackpot, s.settings.currency_symbol) == reason else []
 
 
 def _insurance_cost(view: PlayerView, prompt: VisiblePrompt) -> int:

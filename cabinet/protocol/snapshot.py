@@ -150,7 +150,8 @@ class HandpayView(msgspec.Struct, frozen=True, kw_only=True):
     """A handpay lockup: the amount the attendant pays and why.
 
     ``kind``: ``cancelled_credits`` (a cash-out) or ``jackpot`` (a round's win
-    at or above the jackpot limit); ``waiting``: further handpays queued.
+    at or above the jackpot limit); ``waiting``: further handpays queued;
+    ``reason_said``: ``reason`` as ``Said`` parts when it has a template (issue 17).
     """
 
     amount_minor: int
@@ -159,6 +160,7 @@ class HandpayView(msgspec.Struct, frozen=True, kw_only=True):
     station: int = 0
     kind: str = "cancelled_credits"
     waiting: int = 0
+    reason_said: list[Said] = []
 
 
 class RecallView(msgspec.Struct, frozen=True, kw_only=True):

@@ -10,7 +10,7 @@ from cabinet.core import view
 from cabinet.core.events import DoorChanged, NoteEscrowed, VoucherEscrowed
 from cabinet.core.settings import GameSettings
 from cabinet.game import Shoe
-from cabinet.protocol.said import Said, english, english_all
+from cabinet.protocol.said import Said, english, english_all, said
 from cabinet.protocol.snapshot import Snapshot
 
 from .helpers import Rig
@@ -57,6 +57,9 @@ def _check(snap: Snapshot) -> int:
         sep = "; " if snap.overlay == "tilt" else " \u00b7 "
         same(snap.overlay_text, snap.overlay_said, sep.join(english(p, sym) for p in snap.overlay_said))
     assert [english(x, sym) for x in snap.help_said] == snap.help_lines
+    if snap.handpay is not None and snap.handpay.reason_said:
+        assert english_all(snap.handpay.reason_said, sym) == snap.handpay.reason
+        n += 1
     return n
 
 
@@ -137,3 +140,44 @@ def test_every_text_of_a_round_is_said_as_its_plain_english(stacked):
     assert any(t.startswith("Door open: main") for t in texts)
     assert any(t.startswith("Station 1 ") for t in texts), texts
     assert checked >= 12
+    # every template the engine said is a msgid of the catalogs (marked for extraction)
+    said_texts = {p.text for snap in snaps + SEEN for p in _parts(snap)}
+    said_texts |= {v for snap in snaps + SEEN for p in _parts(snap) for k, v in p.args.items()
+                   if k.endswith("_text") and isinstance(v, str)}
+    assert said_texts - _msgids() == set()
+    assert len(said_texts) > 40
+
+
+def _parts(snap: Snapshot) -> list[Said]:
+    out = [*snap.message_said, *snap.overlay_said, *snap.help_said]
+    for st in snap.stations:
+        out += [*st.message_said, *st.refusal_said, *st.fault_said]
+    if snap.handpay is not None:
+        out += snap.handpay.reason_said
+    return out
+
+
+def _msgids() -> set[str]:
+    from pathlib import Path
+
+    from babel.messages.pofile import read_po
+
+    with open(Path(__file__).resolve().parents[2] / "ui" / "locale" / "cabinet.pot", "rb") as fh:
+        return {m.id for m in read_po(fh) if isinstance(m.id, str) and m.id}
+
+
+
+def test_a_jackpots_reason_is_said_by_its_template():
+    """Issue 17: the jackpot lockup's reason ("a win of $1.00 or more is paid by hand")
+    goes as its template and the limit, so a Spanish screen says it too."""
+    from tests.engine.test_machine_jackpot import _play_until_a_win
+
+    rig = Rig(GameSettings(jackpot_limit_minor=100), seed=3)
+    rig.note(10_000)
+    rig.press("bet_up")
+    _play_until_a_win(rig)
+    snap = _snap(rig)
+    assert snap.handpay is not None and snap.handpay.kind == "jackpot"
+    assert snap.handpay.reason == "a win of $1.00 or more is paid by hand"
+    assert snap.handpay.reason_said == [said("a win of {limit_minor} or more is paid by hand", limit_minor=100)]
+    assert _check(snap) >= 1

@@ -15,7 +15,7 @@ import msgspec
 from cabinet.core.rules_text import rules_said
 from cabinet.game import preset
 from cabinet.protocol.said import Said, english, english_all, said
-from cabinet.protocol.snapshot import Snapshot, StationView
+from cabinet.protocol.snapshot import HandpayView, Snapshot, StationView
 from tests.ui import fixtures as f
 from tests.ui.fixtures_player import history_rows, with_history, with_reminder
 
@@ -119,6 +119,10 @@ DOOR_OPEN = _snap(INSURANCE, overlay="door_open", mode="door_open",
                   overlay_text="Door open: main, cashbox. Play is suspended.",
                   overlay_said=[said("Door open: {doors_texts}. Play is suspended.", doors_texts="main, cashbox")])
 assert english_all(DOOR_OPEN.overlay_said) == DOOR_OPEN.overlay_text
+_JACKPOT = said("a win of {limit_minor} or more is paid by hand", limit_minor=120_000)
+JACKPOT = _snap(INSURANCE, overlay="handpay", mode="handpay", handpay=HandpayView(
+    amount_minor=153_750, reason=english(_JACKPOT), reason_said=[_JACKPOT], station=1, kind="jackpot",
+    waiting=1))
 
 
 def spanish_cases() -> list[f.Case]:
@@ -157,5 +161,6 @@ def spanish_cases() -> list[f.Case]:
         C("es_attract", ATTRACT, now_ms=3_500, language="es", languages=BOTH),
         C("es_overlay_printing", PRINTING, language="es", languages=BOTH),
         C("es_overlay_door_open", DOOR_OPEN, language="es", languages=BOTH),
+        C("es_overlay_jackpot", JACKPOT, language="es", languages=BOTH),
         C("es_overlay_disconnected", INSURANCE, connected=False, language="es", languages=BOTH),
     ]

@@ -15,7 +15,7 @@ from cabinet.protocol.snapshot import Snapshot
 from ui import theme
 from ui.i18n import _, ngettext
 from ui.money import fmt_money
-from ui.said import say
+from ui.said import say, say_all
 from ui.widgets import Painter
 
 
@@ -80,12 +80,13 @@ def draw_for(p: Painter, s: Snapshot, now_ms: int) -> None:
         title = _("HANDPAY \u2014 CALL ATTENDANT")
         if hp is not None:
             big = fmt_money(hp.amount_minor, s.currency_symbol)
+            reason = say_all(hp.reason_said, s.currency_symbol) if hp.reason_said else _(hp.reason)
             if hp.kind == "jackpot":
                 title = _("JACKPOT \u2014 CALL ATTENDANT")
                 lines.append(_("Station {n} wins {amount}: {reason}.").format(n=hp.station, amount=big,
-                                                                             reason=_(hp.reason)))
+                                                                             reason=reason))
             elif hp.reason:
-                lines.append(_("Cash-out paid by hand: {reason}.").format(reason=_(hp.reason)))
+                lines.append(_("Cash-out paid by hand: {reason}.").format(reason=reason))
             if hp.validation_number:
                 lines.append(_("Validation number {number}").format(number=hp.validation_number))
             if hp.waiting:
