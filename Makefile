@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint bench clean install-pi compiled
+.PHONY: run test lint bench clean install-pi compiled i18n
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -21,6 +21,26 @@ test: $(STAMP)
 lint: $(STAMP)
 	$(BIN)/ruff check cabinet confspec drivers ui tests bench
 	$(BIN)/mypy --strict cabinet confspec
+
+# The table's languages (issue 17, README "Languages"): extract every marked player text
+# (babel.cfg) into ui/locale/cabinet.pot, merge it into each language's .po (a new
+# language: add it to I18N_LANGS and ui/i18n.py LANGUAGES), compile the .mo files the UI
+# loads. No line numbers in the catalogs, so moving code does not churn them.
+I18N_DIR := ui/locale
+I18N_LANGS := es
+i18n: $(STAMP)
+	$(BIN)/pybabel extract -F babel.cfg -k said -k N_ --no-location --sort-output \
+		--project=blackjack-cabinet --version=0.1.0 --msgid-bugs-address= \
+		--copyright-holder="blackjack-cabinet" -o $(I18N_DIR)/cabinet.pot .
+	for l in $(I18N_LANGS); do \
+		if [ -f $(I18N_DIR)/$$l/LC_MESSAGES/cabinet.po ]; then \
+			$(BIN)/pybabel update -D cabinet -d $(I18N_DIR) -l $$l -i $(I18N_DIR)/cabinet.pot \
+				--ignore-obsolete || exit 1; \
+		else \
+			$(BIN)/pybabel init -D cabinet -d $(I18N_DIR) -l $$l -i $(I18N_DIR)/cabinet.pot || exit 1; \
+		fi; \
+	done
+	$(BIN)/pybabel compile -D cabinet -d $(I18N_DIR) --statistics
 
 # On the Pi, as root, from a fresh clone (needs only python3 and python3-venv):
 # installs or updates the cabinet; safe to run again; the journal is kept.

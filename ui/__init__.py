@@ -3,14 +3,15 @@
 Start it with::
 
     python -m ui --socket PATH [--size WxH] [--fullscreen] [--portrait]
-                 [--station N] [--screenshot-dir DIR] [--no-sound]
+                 [--station N] [--screenshot-dir DIR] [--no-sound] [--language LANG]
 
 Modules: ``__main__`` (arguments, pygame start), ``app`` (loop, pacing,
 screenshots), ``client`` (socket, hello, reconnect), ``input`` (pure
 event -> intent adapter), ``render`` (pure ``draw(surface, snapshot,
 now_ms, anim, connected, show_help)``), ``layout`` (logical 1920x1080 /
 1080x1920 -> any display), ``widgets``, ``cards``, ``chips``, ``money``,
-``theme``, ``assets`` (bundled DejaVu fonts), ``animation`` (tweens from
+``theme``, ``assets`` (bundled DejaVu fonts), ``i18n`` (the screen's language:
+gettext catalogs in ``locale/``), ``said`` (the engine's texts said in it), ``animation`` (tweens from
 snapshot diffs and cues), ``sound`` (synthesised, silent without a device),
 ``scenes/`` (attract, help, maintenance, overlays).
 

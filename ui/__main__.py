@@ -4,7 +4,7 @@ Usage::
 
     python -m ui --socket /run/cabinet/ui.sock [--size WxH] [--fullscreen]
                  [--portrait] [--station N] [--own-station] [--screenshot-dir DIR] [--no-sound]
-                 [--sim-socket PATH] [--display-wait SECONDS]
+                 [--sim-socket PATH] [--display-wait SECONDS] [--language LANG]
 
 Windowed (1280x720 unless ``--size``) for development; ``--fullscreen``
 takes the whole display with no cursor (KMSDRM on the cabinet);
@@ -16,6 +16,11 @@ SIGUSR1 saves ``DIR/shot-NNN.png`` (NNN = 001, 002... per signal) once the
 animations have settled, and prints ``screenshot DIR/shot-NNN.png``.
 ``--sim-socket`` enables the dev keys of ``ui.devkeys`` (simulated devices
 only; they never send intents).
+
+Language (issue 17): ``--language`` (default: the ``CABINET_UI_LANGUAGE``
+environment variable, which the station's ``/etc/cabinet/ui-stationN.env`` sets, else
+``en``): ``en``, ``es``, or with a territory for the number format (``es_ES``). An
+unknown one is a configuration error (exit status 2, the key and what is allowed).
 """
 
 from __future__ import annotations
@@ -63,12 +68,41 @@ def build_parser() -> argparse.ArgumentParser:
     ap.add_argument("--display-wait", type=float, default=0.0, metavar="SECONDS",
                     help="keep trying to open the display this long when it is not there yet "
                          "(a late KMSDRM display on the cabinet); default 0: fail at once")
+    ap.add_argument("--language", default=None, metavar="LANG",
+                    help="the screen's default language: en or es, optionally with a territory for "
+                         "numbers and money (es_ES); default $CABINET_UI_LANGUAGE, else en")
     ap.add_argument("-v", "--verbose", action="store_true")
     return ap
 
 
+def language_setting(arg: str | None, environ: dict[str, str] | os._Environ[str] = os.environ) -> str:
+    """The screen's language: ``--language``, else ``$CABINET_UI_LANGUAGE``, else ``en``,
+    checked.
+
+    Raises:
+        ConfigError: a language the table does not speak (``ui.i18n.parse_language``).
+    """
+    from ui import i18n
+
+    if arg is not None:
+        i18n.parse_language(arg, "--language", "python -m ui")
+        return arg
+    env = environ.get("CABINET_UI_LANGUAGE", "").strip()
+    if not env:
+        return i18n.DEFAULT
+    i18n.parse_language(env, "CABINET_UI_LANGUAGE", "environment (/etc/cabinet/ui-stationN.env)")
+    return env
+
+
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    from confspec import ConfigError
+
+    try:
+        language = language_setting(args.language)
+    except ConfigError as e:
+        print(f"table UI: {e}", file=sys.stderr)
+        return 2
     logging.basicConfig(level=logging.DEBUG if args.verbose else logging.INFO,
                         format="%(asctime)s ui %(levelname)s %(message)s")
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
@@ -98,10 +132,11 @@ def main(argv: list[str] | None = None) -> int:
     app = App(window, client, station=args.station, screenshot_dir=args.screenshot_dir,
               portrait=args.portrait, sounds=sounds, flip=pygame.display.flip,
               own_station=args.own_station, update=pygame.display.update,
-              wall_clock=lambda: time.strftime("%H:%M"))
+              wall_clock=lambda: time.strftime("%H:%M"), language=language)
     app.on_first_frame = lambda: print(f"first frame after {(time.monotonic() - T0) * 1000:.0f} ms", flush=True)
     print(f"table UI: engine socket {args.socket}, station {args.station}, "
-          f"{window.get_width()}x{window.get_height()}, sound {'on' if sounds.available else 'off'}")
+          f"{window.get_width()}x{window.get_height()}, sound {'on' if sounds.available else 'off'}, "
+          f"language {app.language.code} ({app.language.locale})")
     print(KEY_HELP_TEXT)
     if args.sim_socket:
         from ui.devkeys import DEV_KEY_HELP_TEXT, DevKeys

@@ -21,7 +21,7 @@ import pygame
 
 from cabinet.protocol.ipc import FRAME_HEARTBEAT_S, Cue, Error, Frame, Intent
 from cabinet.protocol.snapshot import Snapshot
-from ui import refusals
+from ui import i18n, refusals
 from ui.animation import Animator
 from ui.client import EngineClient, Link
 from ui.devkeys import DevKeys
@@ -73,6 +73,13 @@ class App:
             ``None`` for none (tests, goldens).
         own_station: this window is its station's own screen (issue 17: its
             spots, meters and buttons large, the other players' hands small).
+        language: the screen's default language (issue 17, ``ui.i18n.parse_language``:
+            ``"en"``, ``"es"``, ``"es_ES"``); the player's language button (F12)
+            switches it, and the next player (after a cash-out) gets the default again.
+        languages: what the language button cycles through (``()``: no button).
+
+    Raises:
+        ConfigError: ``language`` names a language the table does not speak.
     """
 
     def __init__(self, window: pygame.Surface, client: EngineClient | None, *, station: int = 1,
@@ -80,7 +87,12 @@ class App:
                  clock_ms: Callable[[], int] | None = None, flip: Callable[[], None] | None = None,
                  own_station: bool = False,
                  update: Callable[[list[pygame.Rect]], None] | None = None,
-                 wall_clock: Callable[[], str] | None = None) -> None:
+                 wall_clock: Callable[[], str] | None = None, language: str = i18n.DEFAULT,
+                 languages: tuple[str, ...] = i18n.ORDER) -> None:
+        self.default_language = i18n.parse_language(language)
+        #: the language on screen now (the player's choice, or the default)
+        self.language = self.default_language
+        self.languages = languages
         self.wall_clock = wall_clock
         self.own_station = own_station
         self.update = update
@@ -159,6 +171,7 @@ class App:
             changed_scene = old is None or (old.mode, old.overlay) != (newest.mode, newest.overlay)
             if newest.mode == "maintenance":
                 self.show_help = False
+            self._new_player(old, newest)
             self.snapshot = newest
             self.dirty = True
             if changed_scene and self.screenshot_dir:
@@ -167,6 +180,7 @@ class App:
 
     def _cue(self, cue: Cue, now_ms: int) -> None:
         if cue.name == "refused" and cue.station is not None:   # issue 17: say why
+            i18n.use(self.language)                             # in this screen's language
             text = refusal_text(self.snapshot, cue.station, str(cue.data.get("action", "")),
                                 str(cue.data.get("reason", "")))
             self.refusals[cue.station] = (text, now_ms + refusals.SHOW_MS)
@@ -214,6 +228,8 @@ class App:
                     self.dirty = True
                 elif a.name == "quit":
                     self.running = False
+                elif a.name == "toggle_language":       # issue 17: the player's EN/ES button
+                    self.set_language(i18n.next_language(self.language.code))
                 elif a.name.startswith("touch:"):       # issue 15: the screen test
                     self.renderer.diag.touched.add(int(a.name.removeprefix("touch:")))
                     self.dirty = True
@@ -222,6 +238,24 @@ class App:
                 if self.client is not None:
                     self.client.send(a)
         return sent
+
+    def set_language(self, code: str) -> None:
+        """Show this screen in ``code`` from the next frame on (its default's territory kept
+        when it is the default's language: ``es_ES`` stays ``es_ES``)."""
+        d = self.default_language
+        self.language = d if code == d.code else i18n.parse_language(code)
+        log.info("station %d screen language %s (%s)", self.station, self.language.code, self.language.locale)
+        self.dirty = True
+
+    def _new_player(self, old: Snapshot | None, new: Snapshot) -> None:
+        """Issue 17: once this station's credits are cashed out (a ticket printing or a
+        handpay and its meter at 0), the next player starts in the default language."""
+        if old is None or self.language == self.default_language or new.mode not in ("cash_out", "handpay"):
+            return
+        was = next((st.credits_minor for st in old.stations if st.station == self.station), 0)
+        now = next((st.credits_minor for st in new.stations if st.station == self.station), 0)
+        if was > 0 and now == 0:
+            self.set_language(self.default_language.code)
 
     # -- frames ------------------------------------------------------------------
 
@@ -249,7 +283,8 @@ class App:
                                        self.show_help,
                                        own_station=self.station if self.own_station else None,
                                        clock=self.clock_text(),
-                                       notices={n: t for n, (t, _) in self.refusals.items()})
+                                       notices={n: t for n, (t, _u) in self.refusals.items()},
+                                       language=self.language, languages=self.languages)
         dirty = self.renderer.last_dirty
         if self.rotated:
             self.window.blit(pygame.transform.rotate(self._canvas, 90), (0, 0))

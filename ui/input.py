@@ -65,7 +65,7 @@ PLACE_KEYS = {pygame.K_e: 1, pygame.K_w: 2, pygame.K_q: 3}   # spot 1 is on the 
 
 KEY_HELP_TEXT = """Keys: D deal, H hit, S stand, P split, O double, I insure, N no insurance,
       +/- bet up/down, 1-4 pick chip, E/W/Q place on spot 1-3 (right to left), U undo, C clear,
-      R rebet, G new game, X cash out, F1 help,
+      R rebet, G new game, X cash out, F1 help, F12 language (English/Spanish),
       arrows/Enter/Backspace (or Esc) maintenance menu, F10 quit."""
 
 
@@ -106,6 +106,8 @@ def _key(event: pygame.event.Event, ctx: InputContext) -> list[Action]:
         return [LocalAction("toggle_help"), Intent(station=ctx.station, action="help")]
     if key == pygame.K_F10:
         return [LocalAction("quit")]
+    if key == pygame.K_F12:             # issue 17: this screen's language, as its EN/ES button
+        return [LocalAction("toggle_language")]
     if key in CHIP_KEYS:
         i = CHIP_KEYS[key]
         if i < len(ctx.chip_values_minor):

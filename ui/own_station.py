@@ -14,10 +14,13 @@ from typing import Any, Protocol
 
 import pygame
 
-from cabinet.protocol.money import chip_split, fmt_money
+from cabinet.protocol.money import chip_split
 from cabinet.protocol.snapshot import Snapshot, StationView
 from ui import theme
+from ui.i18n import _
 from ui.layout import Layout
+from ui.money import fmt_money
+from ui.said import told
 from ui.widgets import Painter
 
 
@@ -75,18 +78,18 @@ def draw_other(r: Renderer, p: Painter, s: Snapshot, st: StationView, box: pygam
     sym = s.currency_symbol
     p.fill_rect(box, (0, 0, 0, 110), radius=16)
     p.fill_rect(box, theme.PANEL_EDGE, radius=16, width=2)
-    p.text(f"STATION {st.station}", 20, theme.GOLD, (box.x + 16, box.y + 24), anchor="midleft", bold=True)
+    p.text(_("STATION {n}").format(n=st.station), 20, theme.GOLD, (box.x + 16, box.y + 24), anchor="midleft", bold=True)
     p.text(fmt_money(st.credits_minor, sym), 20, theme.CREAM, (box.right - 16, box.y + 24),
            anchor="midright", bold=True)
     if st.ready and not st.message:     # the message line says "Ready" when it has one
-        p.pill("READY", (box.centerx, box.y + 56), 14, fg=theme.INK, bg=theme.WIN)
+        p.pill(_("READY"), (box.centerx, box.y + 56), 14, fg=theme.INK, bg=theme.WIN)
     if st.message:
-        p.text(st.message, 17, theme.GOLD, (box.centerx, box.y + 56), max_w=box.w - 20)
+        p.text(told(st.message, st.message_said, sym), 17, theme.GOLD, (box.centerx, box.y + 56), max_w=box.w - 20)
     if st.fault:
-        p.text("OUT OF SERVICE", 20, theme.DANGER, (box.centerx, box.y + 90), bold=True)
+        p.text(_("OUT OF SERVICE"), 20, theme.DANGER, (box.centerx, box.y + 90), bold=True)
     spots = [sp for sp in sorted(st.spots, key=lambda sp: -sp.spot) if sp.bet_minor or sp.hands]
     if not spots:
-        p.text("no bet", 18, (214, 182, 96, 150), (box.centerx, box.y + 150))
+        p.text(_("no bet"), 18, (214, 182, 96, 150), (box.centerx, box.y + 150))
         return
     spot_w = box.w / len(spots)
     for i, sp in enumerate(spots):

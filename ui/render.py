@@ -16,11 +16,13 @@ from typing import Protocol
 import msgspec
 import pygame
 
-from cabinet.protocol.money import chip_split, fmt_money
+from cabinet.protocol.money import chip_split
+from cabinet.protocol.said import Said
 from cabinet.protocol.snapshot import HandView, Snapshot, SpotView, StationView
+from ui import i18n, theme
 from ui import own_station as own_station_mod
-from ui import theme
 from ui.animation import CardKey, ChipFlight
+from ui.i18n import N_, _, total_words
 from ui.layout import (
     BUTTON_H,
     CHIP_BUTTON,
@@ -31,10 +33,11 @@ from ui.layout import (
     Layout,
     balanced_rows,
 )
-from ui.money import fmt_credits
+from ui.money import fmt_credits, fmt_money
+from ui.said import say, told
 from ui.scenes import attract, maintenance, overlays, player_panel, recall
 from ui.scenes import help as help_scene
-from ui.widgets import Art, HitBox, Painter
+from ui.widgets import MIN_TEXT_PX, Art, HitBox, Painter
 
 
 class Anim(Protocol):
@@ -47,14 +50,19 @@ class Anim(Protocol):
 
 #: on-screen buttons per variant and phase, in order: (action, label). ``chip`` expands to the chip values.
 BET_BUTTONS: dict[str, list[tuple[str, str]]] = {
-    "classic": [("bet_down", "BET \u2212"), ("bet_up", "BET +"), ("deal", "DEAL"), ("cash_out", "CASH OUT")],
-    "classic-multi": [("chip", ""), ("clear", "CLEAR"), ("deal", "DEAL"), ("cash_out", "CASH OUT")],
-    "american": [("chip", ""), ("undo", "UNDO"), ("clear", "CLEAR"), ("rebet", "REBET"), ("new_game", "NEW GAME"),
-                 ("deal", "DEAL"), ("cash_out", "CASH OUT")],
+    "classic": [("bet_down", N_("BET \u2212")), ("bet_up", N_("BET +")), ("deal", N_("DEAL")),
+                ("cash_out", N_("CASH OUT"))],
+    "classic-multi": [("chip", ""), ("clear", N_("CLEAR")), ("deal", N_("DEAL")), ("cash_out", N_("CASH OUT"))],
+    "american": [("chip", ""), ("undo", N_("UNDO")), ("clear", N_("CLEAR")), ("rebet", N_("REBET")),
+                 ("new_game", N_("NEW GAME")), ("deal", N_("DEAL")), ("cash_out", N_("CASH OUT"))],
 }
-PLAY_BUTTONS: list[tuple[str, str]] = [("hit", "HIT"), ("stand", "STAND"), ("double", "DOUBLE"),
-                                       ("split", "SPLIT"), ("insure", "INSURE"), ("decline", "NO INS.")]
+PLAY_BUTTONS: list[tuple[str, str]] = [("hit", N_("HIT")), ("stand", N_("STAND")), ("double", N_("DOUBLE")),
+                                       ("split", N_("SPLIT")), ("insure", N_("INSURE")),
+                                       ("decline", N_("NO INS."))]
 ACTION_LABELS = {a: lbl for lst in [*BET_BUTTONS.values(), PLAY_BUTTONS] for a, lbl in lst if lbl}
+#: where the player's language button sits (logical units, issue 17): right of the clock,
+#: over the limits placard and under the dealer's chip rack, clear of both.
+LANGUAGE_BUTTON = pygame.Rect(236, 84, 134, 50)
 _NOT_BUTTONS = {"place", "help", "menu_up", "menu_down", "menu_select", "menu_back"}
 
 
@@ -64,7 +72,7 @@ def _base_buttons(snapshot: Snapshot, in_round: bool) -> list[tuple[str, str]]:
     base = BET_BUTTONS.get(snapshot.variant)
     if base is None:  # an unknown variant: chips if it has them, else Bet+/Bet-
         base = [("chip", "")] if snapshot.chip_values_minor else BET_BUTTONS["classic"][:2]
-        base = base + [("deal", "DEAL"), ("cash_out", "CASH OUT")]
+        base = base + [("deal", N_("DEAL")), ("cash_out", N_("CASH OUT"))]
     return base
 
 
@@ -75,7 +83,7 @@ def button_specs(snapshot: Snapshot, station: StationView, in_round: bool | None
     Betting buttons between rounds, playing buttons during a round (as on the
     cabinet's panel, where unlit lamps stay dark), plus any lit lamp the set
     lacks, so a lit button is never hidden. Lit or grey comes from
-    ``station.lamps`` alone.
+    ``station.lamps`` alone. Labels are in the active language (``ui.i18n``).
     """
     if in_round is None:
         in_round = snapshot.mode == "in_round"
@@ -84,11 +92,12 @@ def button_specs(snapshot: Snapshot, station: StationView, in_round: bool | None
         if action == "chip":
             out += [("chip", "", v) for v in snapshot.chip_values_minor]
         else:
-            out.append((action, label, None))
+            out.append((action, _(label), None))
     shown = {a for a, _, _ in out}
     for lamp in station.lamps if lit_extras else []:
         if lamp not in shown and lamp not in _NOT_BUTTONS:
-            out.append((lamp, ACTION_LABELS.get(lamp, lamp.replace("_", " ").upper()), None))
+            out.append((lamp, _(ACTION_LABELS[lamp]) if lamp in ACTION_LABELS else lamp.replace("_", " ").upper(),
+                         None))
             shown.add(lamp)
     return out
 
@@ -124,7 +133,7 @@ def station_geometry(L: Layout, p: Painter | None, snapshot: Snapshot, idx: int,
 
     def widths_of(sp: list[tuple[str, str, int | None]]) -> list[int]:
         out = []
-        for action, label, _ in sp:
+        for action, label, _value in sp:
             if action == "chip":
                 out.append(CHIP_BUTTON)
             else:
@@ -189,11 +198,13 @@ class Renderer:
         self._notices: dict[int, str] = {}
         self._under_last: tuple[pygame.Surface, pygame.Rect] | None = None
         self._attract_prev: tuple[pygame.Surface, object, dict[object, pygame.Rect]] | None = None
+        self._languages: tuple[str, ...] = ()
 
     def draw(self, surface: pygame.Surface, snapshot: Snapshot | None, now_ms: int, anim: Anim | None = None,
              connected: bool = True, show_help: bool = False, portrait: bool | None = None,
              own_station: int | None = None, clock: str = "",
-             notices: dict[int, str] | None = None) -> list[HitBox]:
+             notices: dict[int, str] | None = None, language: str | i18n.Language | None = None,
+             languages: tuple[str, ...] = ()) -> list[HitBox]:
         """Draw one frame of ``snapshot`` on ``surface``.
 
         Args:
@@ -211,10 +222,19 @@ class Renderer:
                 the frame stays a pure function of the arguments), ``""`` none.
             notices: station -> why its last press was refused (issue 17), shown on
                 its console instead of its message while the caller keeps it.
+            language: the screen's language (issue 17, ``ui.i18n``: ``"en"``, ``"es"``,
+                ``"es_ES"``...); ``None`` keeps the active one. The operator's menu
+                is drawn in English whatever it is.
+            languages: the languages the player may pick on this screen; with more
+                than one, a language button beside HELP switches to the next
+                (``ui:toggle_language``).
 
         Returns:
             the touch targets of this frame, topmost last.
         """
+        if language is not None:    # the operator's menu (and its recall) stays English
+            i18n.use(i18n.DEFAULT if snapshot is not None and snapshot.mode == "maintenance" else language)
+        self._languages = languages
         L = Layout.for_size(surface.get_width(), surface.get_height(), portrait)
         p = Painter(surface, L, self.art)
         self.last_dirty = None
@@ -225,7 +245,7 @@ class Renderer:
         self._attract_prev = None
         if snapshot is None:
             surface.blit(self._felt_for(L, snapshot), (0, 0))
-            overlays.draw_panel(p, "CONNECTING", ["Waiting for the game engine\u2026"], theme.GOLD, now_ms)
+            overlays.draw_panel(p, _("CONNECTING"), [_("Waiting for the game engine\u2026")], theme.GOLD, now_ms)
             return p.hits
         modal = False
         busy = getattr(anim, "busy", None)
@@ -233,7 +253,8 @@ class Renderer:
         # the table drawn (and dimmed) once
         still = snapshot.overlay is not None and connected and snapshot.mode not in ("maintenance", "attract") \
             and not (busy is not None and busy(now_ms))
-        key = (surface.get_size(), portrait, id(snapshot), snapshot.seq, show_help, own_station)
+        key = (surface.get_size(), portrait, id(snapshot), snapshot.seq, show_help, own_station, i18n.current(),
+               languages)
         partial: pygame.Rect | None = None
         cached = still and self._under is not None and self._under[0] == key
         if not cached:
@@ -278,9 +299,9 @@ class Renderer:
             self._under_last = None
         if not connected:
             p.hits.clear()
-            overlays.draw_panel(p, "LOST CONNECTION TO ENGINE",
-                                ["Play suspended \u2014 reconnecting\u2026",
-                                 "Your credits and bets are safe."], theme.DANGER, now_ms, dim=True)
+            overlays.draw_panel(p, _("LOST CONNECTION TO ENGINE"),
+                                [_("Play suspended \u2014 reconnecting\u2026"),
+                                 _("Your credits and bets are safe.")], theme.DANGER, now_ms, dim=True)
         return p.hits
 
     def felt_for(self, L: Layout, s: Snapshot) -> pygame.Surface:
@@ -301,7 +322,7 @@ class Renderer:
         """The attract loop, repainting only what moved since the last attract frame
         drawn on this same surface (``attract.draw_partial``)."""
         L = p.L
-        key = (L.width, L.height, L.portrait, s.variant_name, tuple(s.table_texts))
+        key = (L.width, L.height, L.portrait, s.variant_name, tuple(s.table_texts), i18n.current(), self._languages)
         if self._attract_bg is None or self._attract_bg[0] != key:
             bg = self._felt_for(L, s).copy()
             if pygame.display.get_surface() is not None:
@@ -311,11 +332,11 @@ class Renderer:
             self._help_button(bp)
             self._attract_bg = (key, bg, bp.hits)
             self._attract_prev = None
-        _, bg, hits = self._attract_bg
+        _key, bg, hits = self._attract_bg
         prev = self._attract_prev
         previous = prev[2] if prev is not None and prev[0] is p.surface and prev[1] == key else None
         if self._notices:           # issue 17: a refused press in attract: the invitation says why
-            s = msgspec.structs.replace(s, message=next(iter(self._notices.values())))
+            s = msgspec.structs.replace(s, message=next(iter(self._notices.values())), message_said=[])
         now, dirty = attract.draw_partial(p, bg, previous, s, now_ms, self, clock)
         self._attract_prev = (p.surface, key, now)
         self.last_dirty = None if previous is None else dirty
@@ -325,11 +346,11 @@ class Renderer:
 
     def _felt_for(self, L: Layout, s: Snapshot | None) -> pygame.Surface:
         maint = s is not None and s.mode == "maintenance"
-        texts = tuple(s.table_texts) if s is not None and s.mode != "attract" else ()
-        name = s.variant_name if s is not None and s.mode not in ("attract",) else ""
+        texts = tuple(_(t) for t in s.table_texts) if s is not None and s.mode != "attract" else ()
+        name = _(s.variant_name) if s is not None and s.mode not in ("attract",) else ""
         limits = (s.min_bet_minor, s.max_bet_minor, s.spots_per_station, s.currency_symbol) \
             if s is not None and s.mode != "attract" else (0, 0, 0, "")
-        key = (L.width, L.height, L.portrait, name, texts, maint, limits)
+        key = (L.width, L.height, L.portrait, name, texts, maint, limits, i18n.current())
         surf = self._felt.get(key)
         if surf is None:
             if len(self._felt) > 8:
@@ -421,7 +442,7 @@ class Renderer:
         pygame.draw.line(p.surface, theme.GOLD_DARK, L.pt(r.x, r.bottom - mouth), L.pt(r.x + r.w * 0.3, r.y),
                          max(1, L.px(3)))
         pygame.draw.polygon(p.surface, theme.GOLD_DARK, [L.pt(x, y) for x, y in body], max(1, L.px(3)))
-        p.text("SHOE", 18, theme.GOLD, (r.x + r.w * 0.72, r.y + 34), bold=True)
+        p.text(_("SHOE"), 18, theme.GOLD, (r.x + r.w * 0.72, r.y + 34), bold=True)
         # the discard tray, the used cards in it
         t = L.discard_tray()
         p.fill_rect(t.move(0, 5), (0, 0, 0, 90), radius=10)
@@ -431,7 +452,7 @@ class Renderer:
         for k in range(4):
             p.surface.blit(used, L.pt(t.x + 25 + k, t.y + 12 - k * 2))
         p.fill_rect(t, theme.GOLD_DARK, radius=10, width=2)
-        p.text("DISCARD", 15, theme.GOLD, (t.centerx, t.bottom - 15), bold=True)
+        p.text(_("DISCARD"), 15, theme.GOLD, (t.centerx, t.bottom - 15), bold=True, max_w=t.w - 10)
 
     def _placard(self, p: Painter, limits: tuple[int, int, int, str], texts: tuple[str, ...]) -> None:
         """The table limits placard (issue 17): the minimum and maximum bet per spot
@@ -444,10 +465,10 @@ class Renderer:
         p.fill_rect(r.move(0, 5), (0, 0, 0, 90), radius=12)
         p.fill_rect(r, (246, 238, 214), radius=12)
         p.fill_rect(r.inflate(-10, -10), theme.GOLD_DARK, radius=9, width=2)
-        p.text("TABLE LIMITS", 20, (90, 20, 20), (r.centerx, r.y + 24), bold=True)
+        p.text(_("TABLE LIMITS"), 20, (90, 20, 20), (r.centerx, r.y + 24), bold=True, max_w=r.w - 24)
         p.text(f"{fmt_money(lo, sym, compact=True)} \u2013 {fmt_money(hi, sym, compact=True)}", 38, theme.INK,
                (r.centerx, r.y + 62), bold=True, max_w=r.w - 24)
-        p.text("per spot" if spots > 1 else "per hand", 17, theme.INK, (r.centerx, r.y + 92))
+        p.text(_("per spot") if spots > 1 else _("per hand"), 17, theme.INK, (r.centerx, r.y + 92), max_w=r.w - 24)
         y = r.y + 118
         for line in texts[:3]:
             p.text(line.capitalize() if line.isupper() else line, 16, theme.INK, (r.centerx, y), max_w=r.w - 24)
@@ -462,7 +483,11 @@ class Renderer:
             p.text(text, 24, theme.CREAM, (x + w / 2, y), bold=True)
 
     def _help_button(self, p: Painter) -> None:
-        p.button(p.L.help_button(), "HELP", True, "ui:help", px=24)
+        p.button(p.L.help_button(), _("HELP"), True, "ui:help", px=24)
+        if len(self._languages) > 1:     # issue 17: the player picks the screen's language
+            code = i18n.next_language(i18n.current().code)
+            p.button(LANGUAGE_BUTTON, i18n.LANGUAGE_NAMES.get(code, code.upper()), True, "ui:toggle_language",
+                     px=20)
 
     # -- the table -----------------------------------------------------------
 
@@ -472,7 +497,8 @@ class Renderer:
         self._dealer(p, s, now_ms, anim)
         if s.message:
             cx, cy = L.message_center()
-            p.pill(s.message, (cx, cy), px=32, fg=theme.GOLD, bg=(0, 0, 0, 175), edge=theme.GOLD_DARK,
+            p.pill(told(s.message, s.message_said, s.currency_symbol), (cx, cy),
+                   px=32, fg=theme.GOLD, bg=(0, 0, 0, 175), edge=theme.GOLD_DARK,
                    max_w=L.lw * 0.6)
         if s.timer is not None:
             self._timer(p, s)
@@ -554,11 +580,11 @@ class Renderer:
     def _total_pill(self, p: Painter, text: str, c: tuple[float, float], px: float) -> None:
         up = text.upper()
         if up == "BUST":
-            p.pill("BUST", c, px, fg=theme.WHITE, bg=theme.LOSE)
+            p.pill(_("BUST"), c, px, fg=theme.WHITE, bg=theme.LOSE)
         elif up == "BLACKJACK":
-            p.pill("BLACKJACK", c, px, fg=theme.INK, bg=theme.BLACKJACK)
+            p.pill(_("BLACKJACK"), c, px, fg=theme.INK, bg=theme.BLACKJACK)
         else:
-            p.pill(text, c, px, fg=theme.WHITE, bg=(0, 0, 0, 170), edge=(255, 255, 255, 90))
+            p.pill(total_words(text), c, px, fg=theme.WHITE, bg=(0, 0, 0, 170), edge=(255, 255, 255, 90))
 
     def _timer(self, p: Painter, s: Snapshot) -> None:
         assert s.timer is not None
@@ -569,9 +595,9 @@ class Renderer:
         pygame.draw.circle(p.surface, theme.DANGER if urgent else theme.GOLD, p.L.pt(cx, cy), p.L.px(r),
                            max(1, p.L.px(5)))
         p.text(str(s.timer.seconds_left), 52, theme.DANGER if urgent else theme.WHITE, (cx, cy - 8), bold=True)
-        label = "BETS CLOSE" if s.timer.kind == "bet" else "DECIDE"
+        label = _("BETS CLOSE") if s.timer.kind == "bet" else _("DECIDE")
         if s.timer.station is not None and s.timer.kind != "bet":
-            label = f"STATION {s.timer.station}"
+            label = _("STATION {n}").format(n=s.timer.station)
         p.text(label, 15, theme.GOLD, (cx, cy + 34), bold=True, max_w=r * 1.8)
 
     def _station(self, p: Painter, s: Snapshot, st: StationView, geo: StationGeo, count: int, now_ms: int,
@@ -610,38 +636,46 @@ class Renderer:
         p.fill_rect(geo.console, theme.PANEL, radius=18)
         p.fill_rect(geo.console, theme.PANEL_EDGE, radius=18, width=2)
         if count > 1:
-            p.text(f"STATION {st.station}", 18, theme.GOLD, (geo.message.x + 6, geo.message.centery),
+            p.text(_("STATION {n}").format(n=st.station), 18, theme.GOLD, (geo.message.x + 6, geo.message.centery),
                    anchor="midleft", bold=True)
             if st.ready:
-                p.pill("READY", (geo.message.right - 50, geo.message.centery), 16, fg=theme.INK, bg=theme.WIN)
+                p.pill(_("READY"), (geo.message.right - 50, geo.message.centery), 16, fg=theme.INK, bg=theme.WIN)
         if st.host_link:            # issue 13: the casino host link of this station
             online = st.host_link == "online"
-            p.pill("HOST ONLINE" if online else "HOST OFFLINE",
+            p.pill(_("HOST ONLINE") if online else _("HOST OFFLINE"),
                    (geo.console.right - 64, geo.console.y - 14), 12,
                    fg=theme.INK if online else theme.WHITE, bg=theme.WIN if online else theme.DANGER)
         notice = self._notices.get(st.station)
         if notice:                  # issue 17: why the last press was refused
-            p.pill(notice, geo.message.center, 20, fg=theme.INK, bg=theme.WARNING,
-                   max_w=geo.message.w - (300 if count > 1 else 20))
+            m = geo.message
+            left, right = m.x + 10, m.right - 10
+            if count > 1:           # beside the station's name (and READY), not under them
+                name = _("STATION {n}").format(n=st.station)     # as drawn: never under MIN_TEXT_PX
+                left = m.x + 18 + p.fonts.font(max(L.px(18), MIN_TEXT_PX), True).size(name)[0] / L.scale
+                right = m.right - (110 if st.ready else 10)
+            p.pill(notice, ((left + right) / 2, m.centery), 20, fg=theme.INK, bg=theme.WARNING,
+                   max_w=right - left)
         elif st.message:
-            p.text(st.message, 22, theme.GOLD, geo.message.center, bold=True,
+            p.text(told(st.message, st.message_said, sym), 22, theme.GOLD, geo.message.center, bold=True,
                    max_w=geo.message.w - (300 if count > 1 else 20))
         cred = fmt_money(st.credits_minor, sym)
         if s.credit_minor:
-            p.meter(geo.meters[0], "CREDITS", fmt_credits(st.credits_minor, s.credit_minor), cred)
-            p.meter(geo.meters[1], "BET", fmt_credits(st.bet_minor, s.credit_minor), fmt_money(st.bet_minor, sym))
-            p.meter(geo.meters[2], "INSURANCE", fmt_credits(st.insurance_minor, s.credit_minor),
+            p.meter(geo.meters[0], _("CREDITS"), fmt_credits(st.credits_minor, s.credit_minor), cred)
+            p.meter(geo.meters[1], _("BET"), fmt_credits(st.bet_minor, s.credit_minor), fmt_money(st.bet_minor, sym))
+            p.meter(geo.meters[2], _("INSURANCE"), fmt_credits(st.insurance_minor, s.credit_minor),
                     fmt_money(st.insurance_minor, sym))
-            p.meter(geo.meters[3], "PAID", fmt_credits(st.win_minor, s.credit_minor), fmt_money(st.win_minor, sym))
+            p.meter(geo.meters[3], _("PAID"), fmt_credits(st.win_minor, s.credit_minor),
+                    fmt_money(st.win_minor, sym))
         else:
-            p.meter(geo.meters[0], "CREDITS", cred)
-            p.meter(geo.meters[1], "BET", fmt_money(st.bet_minor, sym))
-            p.meter(geo.meters[2], "INSURANCE", fmt_money(st.insurance_minor, sym))
-            p.meter(geo.meters[3], "PAID", fmt_money(st.win_minor, sym))
+            p.meter(geo.meters[0], _("CREDITS"), cred)
+            p.meter(geo.meters[1], _("BET"), fmt_money(st.bet_minor, sym))
+            p.meter(geo.meters[2], _("INSURANCE"), fmt_money(st.insurance_minor, sym))
+            p.meter(geo.meters[3], _("PAID"), fmt_money(st.win_minor, sym))
         if st.fault:
-            self._out_of_service(p, st.fault, geo)
+            self._out_of_service(p, st.fault, geo, st.fault_said)
         elif st.refusal:            # why this station's note or voucher came back (issue 10.8)
-            p.pill(st.refusal, (geo.box.centerx, geo.hands_area.y + 40), 24, fg=theme.INK, bg=theme.WARNING,
+            refusal = ": ".join(say(x, sym) for x in st.refusal_said) if st.refusal_said else _(st.refusal)
+            p.pill(refusal, (geo.box.centerx, geo.hands_area.y + 40), 24, fg=theme.INK, bg=theme.WARNING,
                    max_w=geo.box.w - 40)
         lamps = set(st.lamps)
         # issue 17: the door-open freeze offers no buttons (nothing can be pressed)
@@ -653,14 +687,16 @@ class Renderer:
                 p.button(r, label, action in lamps, action, station=st.station, value=value,
                          px=22 if count < 3 else 19, danger=action == "cash_out")
 
-    def _out_of_service(self, p: Painter, text: str, geo: StationGeo) -> None:
+    def _out_of_service(self, p: Painter, text: str, geo: StationGeo, fault_said: list[Said] | None = None) -> None:
         """Issue 10.8: this station's own device failed; a panel over its hands says
         which and why, while the other stations play on."""
         area = geo.hands_area.inflate(-24, -24)
         p.fill_rect(area, (0, 0, 0, 185), radius=18)
         p.fill_rect(area, theme.DANGER, radius=18, width=4)
-        p.text("OUT OF SERVICE", 30, theme.DANGER, (area.centerx, area.y + 44), bold=True, max_w=area.w - 30)
+        p.text(_("OUT OF SERVICE"), 30, theme.DANGER, (area.centerx, area.y + 44), bold=True, max_w=area.w - 30)
         body = text.removeprefix("Out of service: ")
+        if fault_said:          # issue 17: in the screen's language
+            body = _("{faults} - call attendant").format(faults="; ".join(say(f, "$") for f in fault_said))
         lines = p.wrap(body, 22, area.w - 40)
         y = area.y + 92
         for ln in lines[:5]:
@@ -677,7 +713,7 @@ class Renderer:
         pygame.draw.circle(p.surface, theme.FELT_LINE, L.pt(cx, cy), L.px(r), max(1, L.px(3)))
         bet = sp.bet_minor if sp is not None else 0
         if sp is None or (bet == 0 and not sp.hands):
-            label = str(spot_no) if n_spots > 1 else "BET"
+            label = str(spot_no) if n_spots > 1 else _("BET")
             p.text(label, 26, (214, 182, 96, 150), (cx, cy), bold=True)
         if sp is not None:
             chips = list(sp.chips_minor) or (chip_split(bet) if bet else [])
@@ -690,7 +726,7 @@ class Renderer:
             if sp.insurance_minor:
                 ix = cx - r - 40
                 self._stack(p, chip_split(sp.insurance_minor), (ix, cy + 10), 44)
-                p.text("INS", 14, theme.CREAM, (ix, cy + 34), bold=True)
+                p.text(_("INS"), 14, theme.CREAM, (ix, cy + 34), bold=True)
             # hands
             k = len(sp.hands)
             if k:
@@ -762,15 +798,15 @@ class Renderer:
         amount = (hand.returned_minor or 0) - hand.stake_minor
         money = fmt_money(amount, s.currency_symbol) if amount > 0 else ""
         if o == "blackjack":
-            p.pill(f"BLACKJACK {money}".strip(), c, 22, fg=theme.INK, bg=theme.BLACKJACK, max_w=max_w)
+            p.pill(f"{_('BLACKJACK')} {money}".strip(), c, 22, fg=theme.INK, bg=theme.BLACKJACK, max_w=max_w)
         elif o == "win":
-            p.pill(f"WIN {money}".strip(), c, 22, fg=theme.WHITE, bg=(*theme.WIN[:3], 235), max_w=max_w)
+            p.pill(f"{_('WIN')} {money}".strip(), c, 22, fg=theme.WHITE, bg=(*theme.WIN[:3], 235), max_w=max_w)
         elif o == "push":
-            p.pill("PUSH", c, 22, fg=theme.WHITE, bg=(*theme.PUSH[:3], 235), max_w=max_w)
+            p.pill(_("PUSH"), c, 22, fg=theme.WHITE, bg=(*theme.PUSH[:3], 235), max_w=max_w)
         elif o == "bust":
-            p.pill("BUST", c, 22, fg=theme.WHITE, bg=(*theme.LOSE[:3], 235), max_w=max_w)
+            p.pill(_("BUST"), c, 22, fg=theme.WHITE, bg=(*theme.LOSE[:3], 235), max_w=max_w)
         elif o == "lose":
-            p.pill("LOSE", c, 22, fg=theme.WHITE, bg=(120, 20, 20, 235), max_w=max_w)
+            p.pill(_("LOSE"), c, 22, fg=theme.WHITE, bg=(120, 20, 20, 235), max_w=max_w)
 
     def _stack(self, p: Painter, chips: list[int], base: tuple[float, float], d: float) -> None:
         """A stack of chips seen at an angle, bottom chip centred at ``base`` (largest at the bottom)."""

@@ -19,6 +19,7 @@ from cabinet.core.effects import (
 from cabinet.core.events import PrintFinished
 from cabinet.core.records import VoucherRecord
 from cabinet.core.state import HandpayState, PrintingState, StationState
+from cabinet.protocol.said import N_
 
 
 class CashOutMixin(CabinetBase):
@@ -63,8 +64,8 @@ class CashOutMixin(CabinetBase):
         out.append(Journal("cash_out", st.station, amount,
                            {"validation_number": vn, "sequence": s.voucher_seq}))
         if to_handpay:
-            reason = ("over the voucher limit" if amount > settings.voucher_limit_minor
-                      else "printer not ready")
+            reason = (N_("over the voucher limit") if amount > settings.voucher_limit_minor
+                      else N_("printer not ready"))
             self._lock_handpay(st.station, amount, reason, vn, out)
         else:
             s.printing = PrintingState(station=st.station, validation_number=vn,

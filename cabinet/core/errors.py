@@ -14,6 +14,12 @@ from confspec import ConfigError
 __all__ = ["FAULTS", "CabinetError", "ConfigError", "StoreError", "fault_text"]
 
 
+def N_(text: str) -> str:
+    """Marks a fault's words for ``pybabel extract`` (issue 17: the player's screen says
+    them in its language); returns them unchanged."""
+    return text
+
+
 class CabinetError(Exception):
     """Root of every error the cabinet raises on purpose."""
 
@@ -26,37 +32,37 @@ class StoreError(CabinetError, OSError):
 #: fault numbers (unique; every code the device bridge and the engine set is here:
 #: tests/engine/test_fault_table.py).
 FAULTS: dict[str, tuple[int, str]] = {
-    "ram_error": (100, "RAM error: critical memory failed its check; RAM clear required"),
-    "audit_mismatch": (101, "Self-audit failed: credits do not balance the meters"),
-    "round_void": (102, "A round could not be resumed intact and was voided"),
-    "door_main": (200, "Main door open"),
-    "door_cashbox": (201, "Cash box door open"),
-    "door_logic": (202, "Logic door open"),
-    "bill_jam": (300, "Bill acceptor jam"),
-    "bill_stacker_full": (301, "Bill stacker full"),
-    "bill_stacker_open": (302, "Bill stacker removed"),
-    "bill_cheat": (303, "Bill acceptor cheat detected"),
-    "bill_failure": (304, "Bill acceptor failure"),
-    "bill_offline": (305, "Bill acceptor not responding"),
-    "note_in_stacker": (306, "Note in the cash box, not credited: attendant key credits it"),
-    "note_in_path": (307, "Possible note in the bill path, not credited: attendant review"),
-    "bill_link_config": (308, "Bill acceptor link garbled: check baud rate and parity (9600 8E1)"),
-    "bill_pause": (309, "Bill acceptor paused: a second note was inserted; remove it"),
-    "bill_unknown_escrow_code": (310, "Bill acceptor read a note of unknown value: returned"),
-    "bill_bad_barcode": (311, "Voucher barcode unreadable: returned"),
-    "bill_vend_valid_unattributed": (312, "Note stacked without a known escrow, not credited: "
-                                     "review the cash box"),
-    "bill_line_stuck": (313, "Pulse acceptor line stuck active"),
-    "bill_pulse_width": (314, "Pulse acceptor pulse of the wrong width"),
-    "bill_unknown_pulse_count": (315, "Pulse acceptor pulse count of no known value"),
-    "printer_offline": (400, "Printer offline"),
-    "printer_paper_out": (401, "Printer out of paper"),
-    "printer_cover_open": (402, "Printer cover open"),
-    "printer_failure": (403, "Printer failure"),
-    "storage_failure": (500, "Journal storage failed: play stopped; restart or operator "
-                        "key to clear once storage works"),
-    "program_mismatch": (501, "Program files do not match the manifest: reinstall"),
-    "engine_fault": (900, "Engine fault"),
+    "ram_error": (100, N_("RAM error: critical memory failed its check; RAM clear required")),
+    "audit_mismatch": (101, N_("Self-audit failed: credits do not balance the meters")),
+    "round_void": (102, N_("A round could not be resumed intact and was voided")),
+    "door_main": (200, N_("Main door open")),
+    "door_cashbox": (201, N_("Cash box door open")),
+    "door_logic": (202, N_("Logic door open")),
+    "bill_jam": (300, N_("Bill acceptor jam")),
+    "bill_stacker_full": (301, N_("Bill stacker full")),
+    "bill_stacker_open": (302, N_("Bill stacker removed")),
+    "bill_cheat": (303, N_("Bill acceptor cheat detected")),
+    "bill_failure": (304, N_("Bill acceptor failure")),
+    "bill_offline": (305, N_("Bill acceptor not responding")),
+    "note_in_stacker": (306, N_("Note in the cash box, not credited: attendant key credits it")),
+    "note_in_path": (307, N_("Possible note in the bill path, not credited: attendant review")),
+    "bill_link_config": (308, N_("Bill acceptor link garbled: check baud rate and parity (9600 8E1)")),
+    "bill_pause": (309, N_("Bill acceptor paused: a second note was inserted; remove it")),
+    "bill_unknown_escrow_code": (310, N_("Bill acceptor read a note of unknown value: returned")),
+    "bill_bad_barcode": (311, N_("Voucher barcode unreadable: returned")),
+    "bill_vend_valid_unattributed": (312, N_("Note stacked without a known escrow, not credited: "
+                                     "review the cash box")),
+    "bill_line_stuck": (313, N_("Pulse acceptor line stuck active")),
+    "bill_pulse_width": (314, N_("Pulse acceptor pulse of the wrong width")),
+    "bill_unknown_pulse_count": (315, N_("Pulse acceptor pulse count of no known value")),
+    "printer_offline": (400, N_("Printer offline")),
+    "printer_paper_out": (401, N_("Printer out of paper")),
+    "printer_cover_open": (402, N_("Printer cover open")),
+    "printer_failure": (403, N_("Printer failure")),
+    "storage_failure": (500, N_("Journal storage failed: play stopped; restart or operator "
+                        "key to clear once storage works")),
+    "program_mismatch": (501, N_("Program files do not match the manifest: reinstall")),
+    "engine_fault": (900, N_("Engine fault")),
 }
 
 

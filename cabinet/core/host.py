@@ -32,10 +32,11 @@ from cabinet.core.events import (
 )
 from cabinet.core.host_events import HOST_QUEUE_MAX, OVERFLOW, host_events_for
 from cabinet.core.state import HostEvent, HostState
+from cabinet.protocol.said import N_
 
 #: Why play is disabled, in the player's words, by ``HostState.disabled_by``.
-DISABLED_TEXT = {"shut_down": "Play disabled by the casino host",
-                 "enter_maintenance_mode": "Out of service: casino host maintenance"}
+DISABLED_TEXT = {"shut_down": N_("Play disabled by the casino host"),
+                 "enter_maintenance_mode": N_("Out of service: casino host maintenance")}
 
 
 class HostMixin(CabinetBase):

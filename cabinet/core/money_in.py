@@ -32,10 +32,11 @@ from cabinet.core.maintenance import bill_test
 from cabinet.core.records import VoucherRecord
 from cabinet.core.state import NoteReview, StationState
 from cabinet.protocol.money import fmt_money
+from cabinet.protocol.said import N_, english, said
 
 #: Why an expired voucher comes back (journaled; the screen sends the player to the
 #: attendant, who can check it in the voucher log).
-EXPIRED_REASON = "expired - see attendant"
+EXPIRED_REASON = N_("expired - see attendant")
 #: How many stacked-note transaction ids are remembered to refuse repeats.
 TXN_MEMORY = 64
 
@@ -61,23 +62,25 @@ class MoneyInMixin(CabinetBase):
         sym = self.s.settings.currency_symbol
         words = {
             "over the credit limit":
-                f"credit limit {fmt_money(self.s.settings.credit_limit_minor, sym)}",
-            "not issued by this cabinet": "not issued here",
-            EXPIRED_REASON: EXPIRED_REASON,
-            "voucher is redeemed": "already redeemed - see attendant",
-            "voucher is handpaid": "already paid by hand - see attendant",
-            "voucher is handpay": "waiting for a handpay - see attendant",
-            "voucher is printing": "not printed yet - see attendant",
-            "not an enabled denomination": f"{fmt_money(amount_minor, sym)} notes not taken",
-            "station out of service": "station out of service",
-            "disabled by the casino host": "disabled by the casino host",
+                said("credit limit {limit_minor}", limit_minor=self.s.settings.credit_limit_minor),
+            "not issued by this cabinet": said("not issued here"),
+            EXPIRED_REASON: said(EXPIRED_REASON),
+            "voucher is redeemed": said("already redeemed - see attendant"),
+            "voucher is handpaid": said("already paid by hand - see attendant"),
+            "voucher is handpay": said("waiting for a handpay - see attendant"),
+            "voucher is printing": said("not printed yet - see attendant"),
+            "not an enabled denomination": said("{note_minor} notes not taken", note_minor=amount_minor),
+            "station out of service": said("station out of service"),
+            "disabled by the casino host": said("disabled by the casino host"),
         }
         text = words.get(reason)
         if text is None and reason.startswith("voucher is "):
-            text = f"{reason.removeprefix('voucher is ')} - see attendant"
+            text = said("{state} - see attendant", state=reason.removeprefix("voucher is "))
         elif text is None and reason.startswith("not accepting"):
-            text = "not accepting now"
-        st.refusal = f"{what}: {text or reason}"
+            text = said("not accepting now")
+        # issue 17: the parts too, each screen saying them in its language (joined by ": ")
+        st.refusal_said = [said(what), text or said(reason)]
+        st.refusal = f"{what}: {english(st.refusal_said[1], sym)}"
 
     def _on_note_escrow(self, ev: NoteEscrowed, out: list[Effect]) -> None:
         if self.station(ev.station) is not None and bill_test.on_escrow(self.s, ev, out):
@@ -89,7 +92,7 @@ class MoneyInMixin(CabinetBase):
             reason = f"{fmt_money(ev.denomination_minor, self.s.settings.currency_symbol)} " \
                 "is not an enabled denomination"
         if reason is not None:
-            self.tell_refusal(st, "Note returned", "not an enabled denomination"
+            self.tell_refusal(st, N_("Note returned"), "not an enabled denomination"
                               if reason.endswith("denomination") else reason,
                               ev.denomination_minor)
             out.append(ReturnNote(ev.station, reason))
@@ -219,7 +222,7 @@ class MoneyInMixin(CabinetBase):
             return
         reason = self._voucher_refusal(self.station(ev.station), ev.record)
         if reason is not None:
-            self.tell_refusal(self.station(ev.station), "Voucher refused", reason)
+            self.tell_refusal(self.station(ev.station), N_("Voucher refused"), reason)
             vn = ev.validation_number if ev.record is not None else ev.validation_number[-4:]
             out.append(ReturnNote(ev.station, reason))
             out.append(Journal("voucher_refused", ev.station, 0,

@@ -18,6 +18,7 @@ from cabinet.core.state import StationState
 from cabinet.game import BetError, Decision, GameError, Round, SeatBets, Shoe
 from cabinet.game import events as round_events
 from cabinet.protocol.money import fmt_money
+from cabinet.protocol.said import N_
 
 
 class PlayMixin(CabinetBase):
@@ -267,4 +268,4 @@ class PlayMixin(CabinetBase):
         s.round_open = False
         s.decision_deadline_ms = None
         self.round = None
-        s.message = "Round voided: stakes returned"
+        s.message = N_("Round voided: stakes returned")

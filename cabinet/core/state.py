@@ -15,6 +15,7 @@ import msgspec
 from cabinet.core.meters import Meters
 from cabinet.core.records import TicketData
 from cabinet.core.settings import GameSettings
+from cabinet.protocol.said import Said
 
 STATE_VERSION = 1
 
@@ -162,6 +163,8 @@ class StationState(msgspec.Struct, kw_only=True):
         refusal: why the last note or voucher at this station came back, in
             the player's words (``"Note returned: credit limit $1,000.00"``);
             ``""`` once money comes in or the station presses a button.
+        refusal_said: ``refusal`` as ``Said`` parts (what came back, why), for the
+            screens' languages (issue 17); read only while ``refusal`` is set.
         host: its casino host link (issue 13).
         session: its player's session, or None (issue 17).
         service_called: its player called the attendant (issue 17): the tower's
@@ -185,6 +188,7 @@ class StationState(msgspec.Struct, kw_only=True):
     credits_at_round_start_minor: int = 0
     faults: dict[str, str] = {}
     refusal: str = ""
+    refusal_said: list[Said] = []
     host: HostState = msgspec.field(default_factory=HostState)
     session: PlayerSession | None = None
     service_called: bool = False

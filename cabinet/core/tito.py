@@ -46,6 +46,7 @@ from cabinet.core.events import HostCommanded, NoteUncredited, VoucherEscrowed, 
 from cabinet.core.records import VoucherRecord
 from cabinet.core.state import PendingCashout, PrintingState, StationState, TicketIn
 from cabinet.protocol.money import fmt_money
+from cabinet.protocol.said import N_
 
 #: SAS 0x71 transfer codes (research/sas.md "TITO"; nCompass ``LongPoll71Message``).
 CASHABLE, RESTRICTED_PROMO, NONRESTRICTED_PROMO = 0x00, 0x01, 0x02
@@ -171,7 +172,7 @@ class TitoMixin(CabinetBase):
             reason = "not accepting now: a ticket is being redeemed"
         h = st.host
         if reason is not None:
-            self.tell_refusal(st, "Ticket refused", reason)
+            self.tell_refusal(st, N_("Ticket refused"), reason)
             out.append(ReturnNote(ev.station, reason))
             out.append(Journal("voucher_refused", ev.station, 0, {
                 "validation_number": ev.validation_number[-4:], "reason": reason,
@@ -227,7 +228,7 @@ class TitoMixin(CabinetBase):
         t = st.host.ticket_in
         assert t is not None
         t.status, t.result, t.reason, t.transfer_code = "returned", result, reason, code
-        self.tell_refusal(st, "Ticket refused", reason)
+        self.tell_refusal(st, N_("Ticket refused"), reason)
         if send:
             out.append(ReturnNote(st.station, reason))
         out.append(Journal("ticket_done", st.station, 0, {

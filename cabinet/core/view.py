@@ -12,10 +12,11 @@ from typing import TYPE_CHECKING
 
 from cabinet.core import maintenance, player_desk
 from cabinet.core.context import ViewContext
-from cabinet.core.errors import fault_text
+from cabinet.core.errors import FAULTS, fault_text
 from cabinet.core.host import DISABLED_TEXT
-from cabinet.core.rules_text import TABLE_TEXTS, rules_text
+from cabinet.core.rules_text import TABLE_TEXTS, rules_said, rules_text
 from cabinet.protocol.money import chip_split, fmt_money
+from cabinet.protocol.said import N_, Said, english, english_all, said
 from cabinet.protocol.snapshot import (
     DealerView,
     HandpayView,
@@ -27,11 +28,13 @@ from cabinet.protocol.snapshot import (
 )
 
 if TYPE_CHECKING:
-    from cabinet.core.state import StationState
+    from cabinet.core.state import CabinetState, StationState
     from cabinet.game.view import PlayerView, VisibleHand, VisiblePrompt, VisibleSpot
 
 #: A spot's pile is drawn at most this many whole chips high.
 _PILE_CHIPS = 12
+#: the doors' names as ``doors_open`` has them, for extraction (issue 17: said translated).
+_DOOR_WORDS = (N_("main"), N_("cashbox"), N_("logic"))
 _OVERLAYS = {"door_open": "door_open", "tilt": "tilt", "handpay": "handpay",
              "cash_out": "printing", "ram_error": "ram_error", "needs_config": "tilt"}
 
@@ -78,16 +81,21 @@ def build_snapshot(cab: ViewContext, seq: int) -> Snapshot:
 
     overlay = _OVERLAYS.get(mode)
     overlay_text = ""
+    # issue 17: the player's texts also go as ``Said`` parts, said in each screen's language
+    overlay_said: list[Said] = []
     handpay = None
     if mode == "door_open":
         overlay_text = "Door open: " + ", ".join(s.doors_open) + ". Play is suspended."
+        overlay_said = [said("Door open: {doors_texts}. Play is suspended.", doors_texts=", ".join(s.doors_open))]
     elif mode == "tilt":
         reasons = cab.fault_lines()
         if s.audit_failed:
             reasons.insert(0, fault_text("audit_mismatch"))
         overlay_text = "; ".join(reasons) or "Out of service"
+        overlay_said = _tilt_said(cab) or [said("Out of service")]
     elif mode == "needs_config":
-        overlay_text = "Configuration required: turn the operator key and save settings"
+        overlay_text = N_("Configuration required: turn the operator key and save settings")
+        overlay_said = [said(overlay_text)]
     elif mode == "ram_error":
         overlay_text = fault_text("ram_error")
         if s.faults.get("ram_error"):       # what the journal check found (issue 11)
@@ -97,31 +105,38 @@ def build_snapshot(cab: ViewContext, seq: int) -> Snapshot:
         handpay = HandpayView(amount_minor=hp.amount_minor, reason=hp.reason,
                               validation_number=hp.validation_number, station=hp.station,
                               kind=hp.kind,
-                              waiting=len(s.handpay_queue))
+                              waiting=len(s.handpay_queue), reason_said=_handpay_reason(hp.reason, s))
         overlay_text = f"Handpay {fmt_money(hp.amount_minor, sym)}: call an attendant ({hp.reason})"
+        overlay_said = [said("Handpay {amount_minor}: call an attendant ({reason})",
+                             amount_minor=hp.amount_minor, reason=hp.reason)]
         if s.handpay_queue:
             n = len(s.handpay_queue)
             overlay_text += f"; then {n} more handpay{'s' if n > 1 else ''}"
+            overlay_said.append(said("then {n} more handpays", n=n) if n > 1 else said("then 1 more handpay"))
     elif mode == "cash_out" and s.printing is not None:
-        overlay_text = f"Printing ticket for {fmt_money(s.printing.amount_minor, sym)}"
+        overlay_said = [said("Printing ticket for {amount_minor}", amount_minor=s.printing.amount_minor)]
+        overlay_text = english_all(overlay_said, sym)
     elif mode == "cash_out":                     # issue 14: the host's number comes first
         waiting = [st.host.pending_cashout for st in s.stations if st.host.pending_cashout]
         if waiting:
-            overlay_text = (f"Ticket for {fmt_money(waiting[0].amount_minor, sym)}: "
-                            "validating with the casino host")
+            overlay_said = [said("Ticket for {amount_minor}: validating with the casino host",
+                                 amount_minor=waiting[0].amount_minor)]
+            overlay_text = english_all(overlay_said, sym)
 
-    message = _message(cab, mode, view, prompt)
+    message_said = _message(cab, mode, view, prompt)
     if s.key_on and s.maintenance is None and mode == "in_round":
         # issue 10.6: the key was turned; the menu opens when the round is over
-        message = f"{message} · Maintenance after this round" if message \
-            else "Maintenance after this round"
+        message_said.append(said("Maintenance after this round"))
     elif s.key_on and s.maintenance is None and mode == "cash_out":
         overlay_text += " · Maintenance after this ticket"     # shown over the table
+        overlay_said.append(said("Maintenance after this ticket"))
+    message = english_all(message_said, sym)
 
     return Snapshot(
         seq=seq, mode="tilt" if mode in ("needs_config", "ram_error") else mode,
         variant=r.variant, variant_name=r.name, currency_symbol=sym,
-        credit_minor=r.credit_minor, message=message,
+        credit_minor=r.credit_minor, message=message, message_said=message_said,
+        overlay_said=overlay_said, help_said=rules_said(r),
         dealer=dealer, stations=stations, timer=timer, overlay=overlay,
         overlay_text=overlay_text, handpay=handpay,
         maintenance=maintenance.view(cab) if mode == "maintenance" else None,
@@ -140,7 +155,7 @@ def _station_view(cab: ViewContext, st: StationState, view: PlayerView | None,
     spots: list[SpotView] = []
     insurance = 0
     bet = 0
-    message = ""
+    message: list[Said] = []
     mine = [sp for sp in view.spots if sp.seat == st.station] if view else []
     if mine:
         for sp in mine:
@@ -159,12 +174,12 @@ def _station_view(cab: ViewContext, st: StationState, view: PlayerView | None,
                                   chips_minor=chip_split(stake, r.chip_values_minor, most=_PILE_CHIPS),
                                   hands=hands, insurance_minor=sp.insurance_stake_minor))
         if view is not None and prompt and prompt.seat == st.station:
-            message = f"Insurance? It costs {fmt_money(_insurance_cost(view, prompt), sym)}" \
-                if prompt.kind == "insurance" else "Your move"
+            message = [said("Insurance? It costs {cost_minor}", cost_minor=_insurance_cost(view, prompt))
+                       if prompt.kind == "insurance" else said("Your move")]
         if view is not None and view.phase == "done":
             bet = sum(st.bets_minor)        # the settled round stays shown; Bet is the next one
             if len({sp.seat for sp in view.spots}) > 1:
-                message = station_outcome(mine, view.dealer.blackjack, sym)
+                message = station_outcome_said(mine, view.dealer.blackjack)
     else:
         for i in range(r.max_spots_per_seat):
             b = st.bets_minor[i] if i < len(st.bets_minor) else 0
@@ -172,17 +187,19 @@ def _station_view(cab: ViewContext, st: StationState, view: PlayerView | None,
             spots.append(SpotView(spot=i + 1, bet_minor=b,
                                   chips_minor=chip_split(b, r.chip_values_minor, most=_PILE_CHIPS) if b else []))
         if st.ready:
-            message = "Ready"
+            message = [said("Ready")]
         elif _below_minimum(cab, st):
-            message = f"Minimum bet {fmt_money(r.min_bet_minor, sym)}"
+            message = [said("Minimum bet {min_minor}", min_minor=r.min_bet_minor)]
     if st.host.disabled and not cab.s.round_open:        # issue 13: after the round too
-        message = DISABLED_TEXT.get(st.host.disabled_by, DISABLED_TEXT["shut_down"])
+        message = [said(DISABLED_TEXT.get(st.host.disabled_by, DISABLED_TEXT["shut_down"]))]
     return StationView(
         station=st.station, credits_minor=st.credits_minor, bet_minor=bet,
         insurance_minor=insurance, win_minor=st.win_minor, spots=spots,
         lamps=sorted(cab.legal_actions(st.station)),
-        selected_chip_minor=st.selected_chip_minor, ready=st.ready, message=message,
-        refusal=st.refusal, fault=_station_fault(cab, st), host_link=st.host.link)
+        selected_chip_minor=st.selected_chip_minor, ready=st.ready, message=english_all(message, sym),
+        message_said=message, refusal=st.refusal, refusal_said=list(st.refusal_said) if st.refusal else [],
+        fault=_station_fault(cab, st), host_link=st.host.link,
+        fault_said=[_fault_said(c) for c in st.faults] if len(cab.s.stations) > 1 else [])
 
 
 def _station_fault(cab: ViewContext, st: StationState) -> str:
@@ -195,6 +212,32 @@ def _station_fault(cab: ViewContext, st: StationState) -> str:
         return ""
     return "Out of service: " + "; ".join(fault_text(c) for c in st.faults) + \
         " - call attendant"
+
+
+def _fault_said(code: str) -> Said:
+    """A fault as ``fault_text`` says it (``"300 Bill acceptor jam"``), as a ``Said``."""
+    num, text = FAULTS.get(code, (999, code.replace("_", " ")))
+    return said("{num} {what_text}", num=num, what_text=text)
+
+
+def _tilt_said(cab: ViewContext) -> list[Said]:
+    """The tilt's reasons (``fault_lines``, the audit first) as ``Said`` parts (issue 17)."""
+    s = cab.s
+    lines = [_fault_said("audit_mismatch")] if s.audit_failed else []
+    lines += [_fault_said(c) for c in s.faults]
+    many = len(s.stations) > 1
+    for st in s.stations:
+        for c in st.faults:
+            f = _fault_said(c)
+            lines.append(said("Station {n}: {num} {what_text}", n=st.station, **f.args) if many else f)
+    return lines
+
+
+def _handpay_reason(reason: str, s: CabinetState) -> list[Said]:
+    """A jackpot handpay's reason (``PlayMixin``'s words) as ``Said``, when it says
+    exactly what the journaled ``reason`` says; a constant reason is its own msgid."""
+    jackpot = said("a win of {limit_minor} or more is paid by hand", limit_minor=s.settings.jackpot_limit_minor)
+    return [jackpot] if english(jackpot, s.settings.currency_symbol) == reason else []
 
 
 def _insurance_cost(view: PlayerView, prompt: VisiblePrompt) -> int:
@@ -218,31 +261,35 @@ DOOR_CLOSED_NOTICE_MS = 5000
 
 
 def _message(cab: ViewContext, mode: str, view: PlayerView | None,
-             prompt: VisiblePrompt | None) -> str:
+             prompt: VisiblePrompt | None) -> list[Said]:
+    """The table's message as ``Said`` parts (issue 17); ``[]`` for none."""
     s = cab.s
-    sym = s.settings.currency_symbol
     if s.message and mode in ("attract", "betting"):
-        return s.message
+        return [said(s.message)]
     if mode == "attract":
-        return "Insert cash or a voucher to play"
+        return [said("Insert cash or a voucher to play")]
     if mode == "in_round" and prompt is not None:
         multi = len(cab.seats_in_play()) > 1 or cab.rules.max_spots_per_seat > 1
-        where = f"Seat {prompt.seat}" if len(cab.seats_in_play()) > 1 else \
-            f"Spot {prompt.spot}" if multi else ""
+        seat = len(cab.seats_in_play()) > 1
         if prompt.kind == "insurance":
-            cost = fmt_money(_insurance_cost(view, prompt) if view else 0, sym)
-            return f"{where}: insurance costs {cost}" if where else \
-                f"Insurance? It costs {cost}"
-        return f"{where}: hit or stand?" if where else "Hit or stand?"
+            cost = _insurance_cost(view, prompt) if view else 0
+            if seat:
+                return [said("Seat {seat}: insurance costs {cost_minor}", seat=prompt.seat, cost_minor=cost)]
+            if multi:
+                return [said("Spot {spot}: insurance costs {cost_minor}", spot=prompt.spot, cost_minor=cost)]
+            return [said("Insurance? It costs {cost_minor}", cost_minor=cost)]
+        if seat:
+            return [said("Seat {seat}: hit or stand?", seat=prompt.seat)]
+        return [said("Spot {spot}: hit or stand?", spot=prompt.spot)] if multi else [said("Hit or stand?")]
     if mode == "betting":
         if view is not None and view.phase == "done":
-            return _outcome_message(cab, view, sym)
+            return _outcome_message(cab, view)
         if s.door_closed_notice and 0 <= s.now_ms - s.door_closed_ms <= DOOR_CLOSED_NOTICE_MS:
-            return "Door closed"
+            return [said("Door closed")]
         if cab.uses_chips:
-            return "Place your bets"
-        return "Press Bet + to bet, then Deal"
-    return ""
+            return [said("Place your bets")]
+        return [said("Press Bet + to bet, then Deal")]
+    return []
 
 
 def _money_back(spots: list[VisibleSpot]) -> tuple[int, int]:
@@ -276,20 +323,38 @@ def _result(spots: list[VisibleSpot]) -> tuple[str, int]:
     return "paid", back
 
 
-def _said(kind: str, amount: int, sym: str) -> str:
+def _said(kind: str, amount: int) -> Said:
     """A result told to the player: ``"You win $5.00"``."""
-    return {"push": "Push",
-            "blackjack": "Blackjack!" + (f" You win {fmt_money(amount, sym)}" if amount else ""),
-            "win": f"You win {fmt_money(amount, sym)}", "lose": "Dealer wins"}.get(
-        kind, f"Paid {fmt_money(amount, sym)}")
+    if kind == "push":
+        return said("Push")
+    if kind == "blackjack":
+        return said("Blackjack! You win {amount_minor}", amount_minor=amount) if amount else said("Blackjack!")
+    if kind == "win":
+        return said("You win {amount_minor}", amount_minor=amount)
+    if kind == "lose":
+        return said("Dealer wins")
+    return said("Paid {amount_minor}", amount_minor=amount)
 
 
-def _told(kind: str, amount: int, sym: str) -> str:
-    """A result told about a spot or station: ``"wins $5.00"``."""
-    return {"push": "pushes",
-            "blackjack": "Blackjack" + (f", wins {fmt_money(amount, sym)}" if amount else ""),
-            "win": f"wins {fmt_money(amount, sym)}", "lose": "loses"}.get(
-        kind, f"paid {fmt_money(amount, sym)}")
+#: A result told about a spot or station (``"Spot 1 wins $5.00"``), per kind: the
+#: template of a spot's, the template of a station's (issue 17: whole lines, so each
+#: language orders its own words).
+_TOLD = {
+    "push": (N_("Spot {n} pushes"), N_("Station {n} pushes")),
+    "blackjack": (N_("Spot {n} Blackjack, wins {amount_minor}"), N_("Station {n} Blackjack, wins {amount_minor}")),
+    "blackjack0": (N_("Spot {n} Blackjack"), N_("Station {n} Blackjack")),
+    "win": (N_("Spot {n} wins {amount_minor}"), N_("Station {n} wins {amount_minor}")),
+    "lose": (N_("Spot {n} loses"), N_("Station {n} loses")),
+    "paid": (N_("Spot {n} paid {amount_minor}"), N_("Station {n} paid {amount_minor}")),
+}
+
+
+def _told(n: int, kind: str, amount: int, station: bool) -> Said:
+    """Spot (or station, ``station``) ``n``'s result: ``"Spot 1 wins $5.00"``."""
+    if kind == "blackjack" and not amount:
+        kind = "blackjack0"
+    template = _TOLD.get(kind, _TOLD["paid"])[1 if station else 0]
+    return said(template, n=n, amount_minor=amount) if "{amount_minor}" in template else said(template, n=n)
 
 
 def station_outcome(spots: list[VisibleSpot], dealer_blackjack: bool, sym: str) -> str:
@@ -304,17 +369,23 @@ def station_outcome(spots: list[VisibleSpot], dealer_blackjack: bool, sym: str) 
         ``"You win $5.00"``; with several spots each spot's own result,
         ``"Spot 1 Blackjack, wins $7.50 · Spot 2 loses"``; ``""`` for no spots.
     """
+    return english_all(station_outcome_said(spots, dealer_blackjack), sym)
+
+
+def station_outcome_said(spots: list[VisibleSpot], dealer_blackjack: bool) -> list[Said]:
+    """``station_outcome`` as ``Said`` parts (issue 17); ``[]`` for no spots."""
     if not spots:
-        return ""
+        return []
     if dealer_blackjack:
         back, _ = _money_back(spots)
-        return "Dealer has Blackjack" + (f": {fmt_money(back, sym)} back" if back else "")
+        return [said("Dealer has Blackjack: {back_minor} back", back_minor=back) if back
+                else said("Dealer has Blackjack")]
     if len(spots) > 1:
-        return " · ".join(f"Spot {sp.spot} {_told(*_result([sp]), sym)}" for sp in spots)
-    return _said(*_result(spots), sym)
+        return [_told(sp.spot, *_result([sp]), False) for sp in spots]
+    return [_said(*_result(spots))]
 
 
-def _outcome_message(cab: ViewContext, view: PlayerView, sym: str) -> str:
+def _outcome_message(cab: ViewContext, view: PlayerView) -> list[Said]:
     """The table's line after a round: each station's own result (issue 10.3).
 
     One station: its line (``"You win $5.00"``: net of stakes when it won,
@@ -324,9 +395,7 @@ def _outcome_message(cab: ViewContext, view: PlayerView, sym: str) -> str:
     seats = sorted({sp.seat for sp in view.spots})
     dealer_bj = view.dealer.blackjack
     if len(seats) == 1:
-        return station_outcome(view.spots, dealer_bj, sym)
+        return station_outcome_said(view.spots, dealer_bj)
     if dealer_bj:
-        return "Dealer has Blackjack"
-    return " · ".join(
-        f"Station {n} {_told(*_result([sp for sp in view.spots if sp.seat == n]), sym)}"
-        for n in seats)
+        return [said("Dealer has Blackjack")]
+    return [_told(n, *_result([sp for sp in view.spots if sp.seat == n]), True) for n in seats]

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import msgspec
 
+from cabinet.protocol.said import Said
+
 
 class HandView(msgspec.Struct, frozen=True, kw_only=True):
     """One player hand as shown.
@@ -101,6 +103,10 @@ class StationView(msgspec.Struct, frozen=True, kw_only=True):
             issue 17): its last rounds, newest first (at most 10); ``None`` closed.
         reminder: the session reminder shown until the player touches it, or ``None``.
         service: the station's player called the attendant (SERVICE lit), issue 17.
+        message_said, refusal_said, fault_said: ``message``, ``refusal`` and ``fault``
+            (each fault ``{num} {what_text}``) as ``Said`` parts
+            (``cabinet.protocol.said``, joined by its ``SEP``), which each screen says in
+            its own language (issue 17); empty when the plain text is a constant.
     """
 
     station: int
@@ -119,6 +125,9 @@ class StationView(msgspec.Struct, frozen=True, kw_only=True):
     history: list[RoundLine] | None = None
     reminder: RealityCheck | None = None
     service: bool = False
+    message_said: list[Said] = []
+    refusal_said: list[Said] = []
+    fault_said: list[Said] = []
 
 
 class DealerView(msgspec.Struct, frozen=True, kw_only=True):
@@ -141,7 +150,8 @@ class HandpayView(msgspec.Struct, frozen=True, kw_only=True):
     """A handpay lockup: the amount the attendant pays and why.
 
     ``kind``: ``cancelled_credits`` (a cash-out) or ``jackpot`` (a round's win
-    at or above the jackpot limit); ``waiting``: further handpays queued.
+    at or above the jackpot limit); ``waiting``: further handpays queued;
+    ``reason_said``: ``reason`` as ``Said`` parts when it has a template (issue 17).
     """
 
     amount_minor: int
@@ -150,6 +160,7 @@ class HandpayView(msgspec.Struct, frozen=True, kw_only=True):
     station: int = 0
     kind: str = "cancelled_credits"
     waiting: int = 0
+    reason_said: list[Said] = []
 
 
 class RecallView(msgspec.Struct, frozen=True, kw_only=True):
@@ -222,6 +233,9 @@ class Snapshot(msgspec.Struct, tag="snapshot", tag_field="type", frozen=True, kw
         program_id, program_digest: the installed program and the SHA-256 of
             its manifest (``cabinet.shell.manifest``); the digest is ``""`` when the
             program is unverified (no manifest).
+        message_said, overlay_said, help_said: ``message``, ``overlay_text`` and
+            ``help_lines`` as ``Said`` parts for the screens' languages (issue 17; see
+            ``StationView``); ``help_said`` has one entry per help line.
     """
 
     seq: int
@@ -248,3 +262,6 @@ class Snapshot(msgspec.Struct, tag="snapshot", tag_field="type", frozen=True, kw
     program_digest: str = ""
     volume_percent: int = 70
     attract_sound: bool = True
+    message_said: list[Said] = []
+    overlay_said: list[Said] = []
+    help_said: list[Said] = []

@@ -45,6 +45,9 @@ def _build_parser() -> argparse.ArgumentParser:
                           "UI per station; headless, one demo player per station "
                           "(default: the journal's stations)")
     run.add_argument("--journal", help="SQLite journal (default: user data dir)")
+    run.add_argument("--language", default="", metavar="LANG[,LANG...]",
+                     help="each station screen's default language (en, es, es_ES...): one for "
+                          "all, or one per station, comma-separated (default $CABINET_UI_LANGUAGE, else en)")
     run.add_argument("--tickets", choices=("cabinet", "host"), default="cabinet",
                      help="who numbers and redeems tickets: 'cabinet' (default: its own "
                           "numbers, takes back its own tickets) or 'host' (SAS system "
@@ -178,7 +181,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return launcher.main(rounds=args.rounds, variant=args.variant, out=args.out,
                              window=args.window, demo=args.demo, size=args.size,
                              journal=args.journal, stations=args.stations,
-                             tickets=args.tickets)
+                             tickets=args.tickets, language=args.language)
     if args.command == "manifest":
         from pathlib import Path
 

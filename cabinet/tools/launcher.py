@@ -204,7 +204,7 @@ def _lock(journal: Path) -> IO[str] | None:
 def main(*, rounds: int = 5, variant: str | None = None, out: str | None = None,
          window: bool | None = None, demo: bool | None = None, size: str | None = None,
          journal: str | None = None, stations: int | None = None,
-         tickets: str = "cabinet") -> int:
+         tickets: str = "cabinet", language: str = "") -> int:
     """Run the cabinet; returns the exit status (0 done, 1 failure, 130 interrupted).
 
     Args:
@@ -223,6 +223,7 @@ def main(*, rounds: int = 5, variant: str | None = None, out: str | None = None,
             ``None`` keeps the journal's. One table UI runs per station.
         tickets: ``cabinet`` (the cabinet numbers its tickets) or ``host`` (system
             validation by the host twin, and the demo's ticket tour).
+        language: the station screens' languages (issue 17, ``screens.station_language``).
     """
     if tickets not in run_tickets.TICKET_MODES:
         print(f"cabinet run: --tickets must be one of {', '.join(run_tickets.TICKET_MODES)}",
@@ -330,6 +331,8 @@ def main(*, rounds: int = 5, variant: str | None = None, out: str | None = None,
                 ui_env.update(SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy")
             elif count > 1:       # one display: the station windows tile
                 ui_env["SDL_VIDEO_WINDOW_POS"] = "{},{}".format(*corners[n - 1])
+            if language:          # issue 17: the UI checks it (an unknown one: exit 2, in its log)
+                ui_env["CABINET_UI_LANGUAGE"] = screens.station_language(language, n)
             st_frames = frames if n == 1 else frames / f"station{n}"
             st_frames.mkdir(parents=True, exist_ok=True)
             ui_argv = screens.ui_command(sys.executable, sock, n, count, size, st_frames,

@@ -39,6 +39,14 @@ def tile_positions(count: int, width: int, height: int, columns: int = 2) -> lis
     return [((i % cols) * width, (i // cols) * height) for i in range(count)]
 
 
+def station_language(setting: str, station: int) -> str:
+    """Station ``station``'s language of ``cabinet run --language`` (issue 17): one for
+    every station (``"es"``), or one per station (``"en,es,en"``; a station past the
+    list takes the last). Checked by the UI it is given to (``ui.i18n``)."""
+    parts = [p.strip() for p in setting.split(",") if p.strip()]
+    return parts[min(station, len(parts)) - 1] if parts else ""
+
+
 def ui_command(python: str, sock: Path, station: int, count: int, size: str, frames: Path,
                sim_sock: Path | None) -> list[str]:
     """The ``python -m ui`` command line of station ``station``'s screen (of ``count``):

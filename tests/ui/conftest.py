@@ -18,6 +18,16 @@ def _pygame() -> None:
     pygame.font.init()
 
 
+@pytest.fixture(autouse=True)
+def _english_after() -> object:
+    """Issue 17: the active language is process-wide; each test starts and ends in English."""
+    from ui import i18n
+
+    i18n.use(i18n.DEFAULT)
+    yield
+    i18n.use(i18n.DEFAULT)
+
+
 @pytest.fixture(scope="session")
 def renderer():  # type: ignore[no-untyped-def]
     from ui.render import Renderer

@@ -51,6 +51,10 @@ class Case:
     show_help: bool = False
     own_station: int | None = None
     clock: str = ""
+    #: issue 17: the screen's language, the languages its button offers, refusal notices
+    language: str = "en"
+    languages: tuple[str, ...] = ()
+    notices: dict[int, str] | None = None
 
 
 def classic(**kw: object) -> Snapshot:
@@ -474,3 +478,8 @@ from tests.ui.fixtures_player import player_cases  # noqa: E402
 
 CASES += [Case(name, snap, own_station=own, clock="21:50")
           for name, snap, own in player_cases(CLASSIC_BETTING, MULTI_PLAY)]
+
+# issue 17: the table in Spanish
+from tests.ui.fixtures_i18n import spanish_cases  # noqa: E402
+
+CASES += spanish_cases()

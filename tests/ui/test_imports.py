@@ -1,5 +1,6 @@
 """The UI imports only ``cabinet.protocol.ipc``, ``cabinet.protocol.snapshot`` and
-``cabinet.protocol.money`` (the formatter it shares, issue 12) from the engine side (STYLE.md 28)."""
+``cabinet.protocol.money`` (the formatter it shares, issue 12) and ``cabinet.protocol.said``
+(the snapshot's texts as templates and arguments, issue 17) from the engine side (STYLE.md 28)."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ import ast
 from pathlib import Path
 
 UI = Path(__file__).resolve().parents[2] / "ui"
-ALLOWED = {"cabinet.protocol.ipc", "cabinet.protocol.snapshot", "cabinet.protocol.money"}
+ALLOWED = {"cabinet.protocol.ipc", "cabinet.protocol.snapshot", "cabinet.protocol.money", "cabinet.protocol.said"}
 
 
 def test_ui_imports_only_the_contract() -> None:

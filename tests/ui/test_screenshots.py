@@ -41,7 +41,8 @@ def diff_pixels(a: pygame.Surface, b: pygame.Surface, tol: int = CHANNEL_TOL) ->
 def render(renderer: Renderer, case: Case, size: tuple[int, int]) -> pygame.Surface:
     surf = pygame.Surface(size)
     renderer.draw(surf, case.snapshot, case.now_ms, None, case.connected, case.show_help,
-                  own_station=case.own_station, clock=case.clock)
+                  own_station=case.own_station, clock=case.clock, language=case.language,
+                  languages=case.languages, notices=case.notices)
     return surf
 
 
@@ -84,6 +85,7 @@ def test_other_resolutions_and_portrait(renderer: Renderer) -> None:
         for case in CASES:
             surf = pygame.Surface(size)
             hits = renderer.draw(surf, case.snapshot, case.now_ms, None, case.connected, case.show_help,
+                                 language=case.language, languages=case.languages,
                                  own_station=case.own_station)
             for h in hits:
                 assert surf.get_rect().contains(h.rect), (case.name, size, h)

@@ -25,11 +25,13 @@ from typing import Protocol
 
 import pygame
 
-from cabinet.protocol.money import fmt_money
 from cabinet.protocol.snapshot import Snapshot
 from ui import theme
 from ui.animation import ease_out
+from ui.i18n import _
 from ui.layout import Layout
+from ui.money import fmt_money
+from ui.said import told
 from ui.widgets import MIN_TEXT_PX, Art, Painter
 
 
@@ -184,16 +186,18 @@ def elements(p: Painter, s: Snapshot, now_ms: int, renderer: Renderer, clock: st
     if PILL_IN_MS < t < PILL_OUT_MS:
         k = round(min(1.0, (t - PILL_IN_MS) / PILL_GROW_MS), 2)
         px = 44 * (0.6 + 0.4 * k)
-        pr = _pill_rect(p, "BLACKJACK!", (cx, fan_y - 200), px, None)
-        out.append(Element(("bj", k), pr, lambda: p.pill("BLACKJACK!", (cx, fan_y - 200), px, fg=theme.INK,
-                                                          bg=theme.BLACKJACK)))
+        bj = _("BLACKJACK!")
+        pr = _pill_rect(p, bj, (cx, fan_y - 200), px, None)
+        out.append(Element(("bj", k, bj), pr, lambda: p.pill(bj, (cx, fan_y - 200), px, fg=theme.INK,
+                                                              bg=theme.BLACKJACK)))
     # invitation
     blink = (now_ms // BLINK_MS) % 2 == 0
     credits = sum(st.credits_minor for st in s.stations)
     if credits > 0:
-        invite = f"CREDITS {fmt_money(credits, s.currency_symbol)} \u2014 PLACE YOUR BET TO PLAY"
+        invite = _("CREDITS {amount} \u2014 PLACE YOUR BET TO PLAY").format(
+            amount=fmt_money(credits, s.currency_symbol))
     else:
-        invite = s.message or "INSERT CASH OR TICKET TO PLAY"
+        invite = told(s.message, s.message_said, s.currency_symbol) or _("INSERT CASH OR TICKET TO PLAY")
     ir = _pill_rect(p, invite, (cx, L.lh - 110), 40, L.lw - 160)
     out.append(Element(("invite", invite, blink), ir, lambda: p.pill(
         invite, (cx, L.lh - 110), 40, fg=theme.GOLD if blink else theme.WHITE, bg=(0, 0, 0, 190),
@@ -232,7 +236,7 @@ def draw(p: Painter, s: Snapshot, now_ms: int, renderer: Renderer, clock: str = 
 def _title(s: Snapshot) -> tuple[str, str]:
     """The glowing title and the line under it: ``"Classic BlackJack (multi-player
     table)"`` -> ``("CLASSIC BLACKJACK", "MULTI-PLAYER TABLE")`` (RULES.md's names)."""
-    name = s.variant_name.upper() or "BLACKJACK"
+    name = _(s.variant_name).upper() or "BLACKJACK"       # issue 17: in the screen's language
     head, sep, rest = name.partition(" (")
     return (head, rest.rstrip(")")) if sep else (name, "")
 
@@ -243,7 +247,7 @@ def draw_static(p: Painter, s: Snapshot) -> None:
     if sub:
         p.shadow_text(sub, 30, theme.CREAM, (p.L.cx, 214), bold=True, max_w=title_width(p.L))
     for i, txt in enumerate(s.table_texts[:3]):
-        p.shadow_text(txt, 34 if i == 0 else 26, theme.GOLD if i == 0 else theme.CREAM, (p.L.cx, 250 + i * 44),
+        p.shadow_text(_(txt), 34 if i == 0 else 26, theme.GOLD if i == 0 else theme.CREAM, (p.L.cx, 250 + i * 44),
                       bold=i == 0)
 
 

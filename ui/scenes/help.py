@@ -11,6 +11,8 @@ import pygame
 
 from cabinet.protocol.snapshot import Snapshot
 from ui import theme
+from ui.i18n import _
+from ui.said import say
 from ui.widgets import Painter
 
 
@@ -34,9 +36,11 @@ def draw(p: Painter, s: Snapshot) -> None:
     r = pygame.Rect(60, 50, L.lw - 120, L.lh - 100)
     p.fill_rect(r, (10, 40, 24, 245), radius=24)
     p.fill_rect(r, theme.GOLD, radius=24, width=4)
-    p.shadow_text(f"HOW TO PLAY \u2014 {s.variant_name.upper()}", 44, theme.GOLD, (r.centerx, r.y + 56),
-                  max_w=r.w - 80)
-    lines = bullets(list(s.help_lines)) or ["No rules were sent by the game."]
+    p.shadow_text(_("HOW TO PLAY \u2014 {name}").format(name=_(s.variant_name).upper()), 44, theme.GOLD,
+                  (r.centerx, r.y + 56), max_w=r.w - 80)
+    # issue 17: the rules said in the screen's language (the engine's Said lines)
+    said = [say(x, s.currency_symbol) for x in s.help_said] if s.help_said else [_(x) for x in s.help_lines]
+    lines = bullets(said) or [_("No rules were sent by the game.")]
     cols = 2 if not L.portrait else 1
     col_w = (r.w - 80 - 40 * (cols - 1)) / cols
     top = r.y + 110
@@ -70,4 +74,4 @@ def draw(p: Painter, s: Snapshot) -> None:
                 p.text(seg, px, theme.CREAM, (x + 30, y + line_h / 2), anchor="midleft")
                 y += line_h
             y += px * 0.5
-    p.button(pygame.Rect(r.centerx - 110, r.bottom - 90, 220, 64), "CLOSE", True, "ui:help", px=26)
+    p.button(pygame.Rect(r.centerx - 110, r.bottom - 90, 220, 64), _("CLOSE"), True, "ui:help", px=26)

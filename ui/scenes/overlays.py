@@ -10,9 +10,12 @@ import math
 
 import pygame
 
-from cabinet.protocol.money import fmt_money
+from cabinet.protocol.said import SEP
 from cabinet.protocol.snapshot import Snapshot
 from ui import theme
+from ui.i18n import _, ngettext
+from ui.money import fmt_money
+from ui.said import say, say_all
 from ui.widgets import Painter
 
 
@@ -59,37 +62,46 @@ def draw_for(p: Painter, s: Snapshot, now_ms: int) -> None:
         return
     if o == "door_open" and s.mode == "maintenance":
         return  # the operator is at the menu; the door is expected to be open
-    text = [s.overlay_text] if s.overlay_text else []
+    # issue 17: the engine's words in the screen's language (its Said parts, joined as the
+    # engine joins them in ``overlay_text``: a tilt's reasons by "; ", the rest by " · ")
+    sep = "; " if o == "tilt" else SEP
+    text = [sep.join(say(x, s.currency_symbol) for x in s.overlay_said)] if s.overlay_said else \
+        [_(s.overlay_text)] if s.overlay_text else []
     if o == "door_open":
-        draw_panel(p, "DOOR OPEN", text or ["Play is suspended until the door is closed."], theme.WARNING, now_ms)
+        draw_panel(p, _("DOOR OPEN"), text or [_("Play is suspended until the door is closed.")], theme.WARNING,
+                   now_ms)
     elif o == "tilt":
-        draw_panel(p, "TILT", (text or ["A fault stopped the game."]) + ["Please call an attendant."],
+        draw_panel(p, _("TILT"), (text or [_("A fault stopped the game.")]) + [_("Please call an attendant.")],
                    theme.DANGER, now_ms)
     elif o == "handpay":
         hp = s.handpay
         lines: list[str] = []
         big = None
-        title = "HANDPAY \u2014 CALL ATTENDANT"
+        title = _("HANDPAY \u2014 CALL ATTENDANT")
         if hp is not None:
             big = fmt_money(hp.amount_minor, s.currency_symbol)
+            reason = say_all(hp.reason_said, s.currency_symbol) if hp.reason_said else _(hp.reason)
             if hp.kind == "jackpot":
-                title = "JACKPOT \u2014 CALL ATTENDANT"
-                lines.append(f"Station {hp.station} wins {big}: {hp.reason}.")
+                title = _("JACKPOT \u2014 CALL ATTENDANT")
+                lines.append(_("Station {n} wins {amount}: {reason}.").format(n=hp.station, amount=big,
+                                                                             reason=reason))
             elif hp.reason:
-                lines.append(f"Cash-out paid by hand: {hp.reason}.")
+                lines.append(_("Cash-out paid by hand: {reason}.").format(reason=reason))
             if hp.validation_number:
-                lines.append(f"Validation number {hp.validation_number}")
+                lines.append(_("Validation number {number}").format(number=hp.validation_number))
             if hp.waiting:
-                lines.append(f"Then {hp.waiting} more handpay{'s' if hp.waiting > 1 else ''}.")
+                lines.append(ngettext("Then {n} more handpay.", "Then {n} more handpays.",
+                                      hp.waiting).format(n=hp.waiting))
         else:
             lines += text
-        lines.append("Please wait: an attendant will pay you.")
+        lines.append(_("Please wait: an attendant will pay you."))
         draw_panel(p, title, lines, (160, 110, 10), now_ms, big=big)
     elif o == "printing":
         dots = "." * (1 + (now_ms // 400) % 3)
-        draw_panel(p, f"PRINTING TICKET{dots}", text or ["Please take your ticket when it is printed."],
+        draw_panel(p, _("PRINTING TICKET") + dots, text or [_("Please take your ticket when it is printed.")],
                    (30, 110, 60), now_ms)
     elif o == "ram_error":
-        draw_panel(p, "RAM ERROR", (text or ["Memory check failed."]) + ["Call an attendant."], theme.DANGER, now_ms)
+        draw_panel(p, _("RAM ERROR"), (text or [_("Memory check failed.")]) + [_("Call an attendant.")], theme.DANGER,
+                   now_ms)
     else:
         draw_panel(p, o.replace("_", " ").upper(), text, theme.WARNING, now_ms)

@@ -16,14 +16,15 @@ from __future__ import annotations
 
 import pygame
 
-from cabinet.protocol.money import fmt_money
 from cabinet.protocol.snapshot import RoundLine, Snapshot, StationView
 from ui import theme
+from ui.i18n import N_, _, ngettext, total_words
+from ui.money import fmt_money
 from ui.widgets import HitBox, Painter
 
 #: result words and colours per hand outcome.
-_RESULT = {"blackjack": ("BLACKJACK", theme.WIN), "win": ("WIN", theme.WIN),
-           "push": ("PUSH", theme.PUSH), "lose": ("LOSE", theme.LOSE), "bust": ("BUST", theme.LOSE)}
+_RESULT = {"blackjack": (N_("BLACKJACK"), theme.WIN), "win": (N_("WIN"), theme.WIN),
+           "push": (N_("PUSH"), theme.PUSH), "lose": (N_("LOSE"), theme.LOSE), "bust": (N_("BUST"), theme.LOSE)}
 ROW_H = 78
 #: the reminder panel's top and height (logical): under the dealer's cards (which end
 #: at 200), above the stations' (505 on).
@@ -54,12 +55,12 @@ def draw(p: Painter, s: Snapshot, own_station: int | None, now_ms: int = 0) -> N
     st = station_of(s, own_station)
     if st is None:
         return
-    p.button(history_button(), "HISTORY", True, "history", station=st.station, px=24)
+    p.button(history_button(), _("HISTORY"), True, "history", station=st.station, px=24)
     service = service_button()
-    p.button(service, "CALLED" if st.service else "SERVICE", True, "service", station=st.station,
+    p.button(service, _("CALLED") if st.service else _("SERVICE"), True, "service", station=st.station,
              px=24, danger=st.service)
     if st.service:
-        p.text("Attendant called \u00b7 touch to cancel", 18, theme.CREAM,
+        p.text(_("Attendant called \u00b7 touch to cancel"), 18, theme.CREAM,
                ((history_button().x + service.right) / 2, service.bottom + 22),
                max_w=service.right - history_button().x)
     if st.history is not None:
@@ -74,12 +75,15 @@ def reminder_lines(s: Snapshot, st: StationView) -> list[str]:
     if rc is None:
         return []
     h, m = divmod(rc.elapsed_min, 60)
-    played = (f"{h} h {m:02d} min" if h else f"{m} minutes")
+    played = _("{h} h {m:02d} min").format(h=h, m=m) if h else \
+        ngettext("{m} minute", "{m} minutes", m).format(m=m)
     net = rc.net_minor
-    result = ("up " + fmt_money(net, s.currency_symbol)) if net > 0 else \
-        ("down " + fmt_money(-net, s.currency_symbol)) if net < 0 else "even"
-    return [f"You have played for {played}.", f"This session you are {result}.",
-            "Touch anywhere to continue."]
+    sym = s.currency_symbol
+    session = _("This session you are up {amount}.").format(amount=fmt_money(net, sym)) if net > 0 else \
+        _("This session you are down {amount}.").format(amount=fmt_money(-net, sym)) if net < 0 else \
+        _("This session you are even.")
+    return [_("You have played for {played}.").format(played=played), session,
+            _("Touch anywhere to continue.")]
 
 
 def _reminder(p: Painter, s: Snapshot, st: StationView, now_ms: int) -> None:
@@ -97,7 +101,7 @@ def _reminder(p: Painter, s: Snapshot, st: StationView, now_ms: int) -> None:
     p.fill_rect(bar, theme.PUSH, radius=22)
     p.fill_rect(pygame.Rect(r.x, r.y + 50, r.w, 20), theme.PUSH)
     p.fill_rect(r, theme.PUSH, radius=22, width=4)
-    p.text(f"REALITY CHECK \u00b7 STATION {st.station}", 40, theme.WHITE, bar.center, bold=True,
+    p.text(_("REALITY CHECK \u00b7 STATION {n}").format(n=st.station), 40, theme.WHITE, bar.center, bold=True,
            max_w=r.w - 40)
     for i, line in enumerate(reminder_lines(s, st)):
         p.text(line, 30 if i < 2 else 24, theme.CREAM if i < 2 else theme.GOLD,
@@ -117,11 +121,11 @@ def _cards(p: Painter, cards: list[str], x: float, y: float, max_w: float) -> No
 
 def _result(row: RoundLine) -> tuple[str, tuple[int, ...]]:
     if row.voided:
-        return "VOID", theme.CREAM
-    words = [_RESULT.get(h.outcome or "", ("", theme.CREAM)) for h in row.hands]
+        return _("VOID"), theme.CREAM
+    words = [(_(w), c) for w, c in (_RESULT.get(h.outcome or "", ("", theme.CREAM)) for h in row.hands)]
     if len(words) == 1:
         return words[0]
-    return " / ".join(w for w, _ in words), theme.CREAM
+    return " / ".join(w for w, _c in words), theme.CREAM
 
 
 def _panel(p: Painter, s: Snapshot, st: StationView, rows: list[RoundLine]) -> None:
@@ -136,17 +140,18 @@ def _panel(p: Painter, s: Snapshot, st: StationView, rows: list[RoundLine]) -> N
     p.fill_rect(r.move(0, 8), (0, 0, 0, 120), radius=26)
     p.fill_rect(r, theme.OVERLAY_PANEL, radius=26)
     p.fill_rect(r, theme.GOLD, radius=26, width=4)
-    p.text(f"STATION {st.station} \u00b7 YOUR LAST ROUNDS", 34, theme.GOLD, (r.centerx, r.y + 44), bold=True)
+    p.text(_("STATION {n} \u00b7 YOUR LAST ROUNDS").format(n=st.station), 34, theme.GOLD, (r.centerx, r.y + 44),
+           bold=True, max_w=w - 60)
     cols = [r.x + 30, r.x + int(w * 0.12), r.x + int(w * 0.37), r.x + int(w * 0.66),
             r.x + int(w * 0.76), r.right - 30]
     y = float(r.y + 100)
-    for x, label, anchor in zip(cols, ("ROUND", "DEALER", "YOUR CARDS", "STAKE", "RESULT", "NET"),
+    for x, label, anchor in zip(cols, (_("ROUND"), _("DEALER"), _("YOUR CARDS"), _("STAKE"), _("RESULT"), _("NET")),
                                 ("midleft", "midleft", "midleft", "midleft", "midleft", "midright"),
                                 strict=True):
         p.text(label, 20, theme.GOLD_DARK, (x, y), anchor=anchor, bold=True)
     y += 24
     if not rows:
-        p.text("No rounds played at this station yet", 28, theme.CREAM, (r.centerx, y + ROW_H / 2))
+        p.text(_("No rounds played at this station yet"), 28, theme.CREAM, (r.centerx, y + ROW_H / 2))
     for i, row in enumerate(rows):
         top = y + i * ROW_H
         if i % 2 == 0:
@@ -155,7 +160,7 @@ def _panel(p: Painter, s: Snapshot, st: StationView, rows: list[RoundLine]) -> N
         p.text(f"#{row.round_id}", 24, theme.CREAM, (cols[0], mid - 13), anchor="midleft", bold=True)
         p.text(row.when, 20, theme.CREAM, (cols[0], mid + 15), anchor="midleft")
         _cards(p, row.dealer, cols[1], top + 9, cols[2] - cols[1] - 110)
-        p.text(row.dealer_text, 22, theme.CREAM, (cols[2] - 20, mid), anchor="midright", bold=True)
+        p.text(total_words(row.dealer_text), 22, theme.CREAM, (cols[2] - 20, mid), anchor="midright", bold=True)
         hx = float(cols[2])
         span = (cols[3] - cols[2] - 20) / max(1, len(row.hands))
         for hand in row.hands:
@@ -170,6 +175,6 @@ def _panel(p: Painter, s: Snapshot, st: StationView, rows: list[RoundLine]) -> N
         p.text(("+" if net > 0 else "") + fmt_money(net, sym), 26,
                theme.WIN if net > 0 else theme.LOSE if net < 0 else theme.CREAM,
                (cols[5], mid), anchor="midright", bold=True)
-    p.text("Touch anywhere to close", 22, theme.CREAM, (r.centerx, r.bottom - 40))
+    p.text(_("Touch anywhere to close"), 22, theme.CREAM, (r.centerx, r.bottom - 40))
     # the whole screen closes it (a touch anywhere, as the player expects)
     p.hits.append(HitBox(L.rect(pygame.Rect(0, 0, L.lw, L.lh)), "history_close", st.station))
