@@ -234,10 +234,30 @@ def _tilt_said(cab: ViewContext) -> list[Said]:
 
 
 def _handpay_reason(reason: str, s: CabinetState) -> list[Said]:
-    """A jackpot handpay's reason (``PlayMixin``'s words) as ``Said``, when it says
-    exactly what the journaled ``reason`` says; a constant reason is its own msgid."""
-    jackpot = said("a win of {limit_minor} or more is paid by hand", limit_minor=s.settings.jackpot_limit_minor)
-    return [jackpot] if english(jackpot, s.settings.currency_symbol) == reason else []
+    """A handpay's reason as ``Said``, when one of the core's reasons (``PlayMixin``'s
+    jackpot, ``CashoutMixin``'s print result, ``TitoMixin``'s "no ticket: ...") says
+    exactly what the journaled ``reason`` says; ``[]`` else (the UI then looks the plain
+    reason up as a msgid)."""
+    hp = s.handpay
+    st = next((x for x in s.stations if hp is not None and x.station == hp.station), None)
+    cands = [said("a win of {limit_minor} or more is paid by hand",
+                  limit_minor=s.settings.jackpot_limit_minor),
+             said("print failed"), said("print unknown")]
+    cands += [said("no ticket: {why_text}", why_text=why) for why in _NO_TICKET_WHY]
+    if st is not None and hp is not None:
+        cands += [said("no ticket: no validation from the casino host within {seconds} s",
+                       seconds=st.host.validation_timeout_ms // 1000),
+                  said("no ticket: {amount_minor} is not a whole number of {credit_minor} "
+                       "host credits", amount_minor=hp.amount_minor,
+                       credit_minor=st.host.denomination_minor)]
+    sym = s.settings.currency_symbol
+    return next(([c] for c in cands if english(c, sym) == reason), [])
+
+
+#: ``TitoMixin``'s constant reasons for a cash-out that got no ticket (issue 14).
+_NO_TICKET_WHY = (N_("host offline"), N_("validation denied by the casino host"),
+                  N_("bad validation number from the host"),
+                  N_("restarted while waiting for validation"))
 
 
 def _insurance_cost(view: PlayerView, prompt: VisiblePrompt) -> int:

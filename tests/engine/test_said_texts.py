@@ -181,3 +181,40 @@ def test_a_jackpots_reason_is_said_by_its_template():
     assert snap.handpay.reason == "a win of $1.00 or more is paid by hand"
     assert snap.handpay.reason_said == [said("a win of {limit_minor} or more is paid by hand", limit_minor=100)]
     assert _check(snap) >= 1
+
+
+def test_every_no_ticket_and_print_handpay_reason_is_said_and_in_the_catalog():
+    """Issue 17 (the i18n branch left them English): a handpay for a ticket that could
+    not print or got no validation from the host says its reason by template, so a
+    Spanish screen reads it; each template is a msgid of the catalog."""
+    from cabinet.core.events import PrintFinished
+    from tests.engine.test_tito_core import TitoRig
+
+    reasons = {}
+    cases = [
+        ("print failed", lambda r: r.cab.handle(
+            PrintFinished(1, r.cab.s.printing.validation_number, "failed")), {}),
+        ("denied", lambda r: r.command("validation_number", validation_number=""), {}),
+        ("bad number", lambda r: r.command("validation_number", validation_number="12"), {}),
+        ("timeout", lambda r: r.advance(10_100), {}),
+        ("part credits", lambda r: None, {"denomination_minor": 25}),
+    ]
+    for name, act, kw in cases:
+        rig = TitoRig(validation="none" if name == "print failed" else "system", **kw)
+        rig.note(2_510 if name == "part credits" else 2_500)
+        rig.press("cash_out")
+        act(rig)
+        snap = _snap(rig)
+        assert snap.handpay is not None, name
+        assert snap.handpay.reason_said, (name, snap.handpay.reason)
+        assert english_all(snap.handpay.reason_said) == snap.handpay.reason
+        reasons[name] = snap.handpay.reason_said[0]
+    assert reasons["part credits"] == said(
+        "no ticket: {amount_minor} is not a whole number of {credit_minor} host credits",
+        amount_minor=2_510, credit_minor=25)
+    assert reasons["denied"] == said("no ticket: {why_text}",
+                                     why_text="validation denied by the casino host")
+    ids = _msgids()
+    for p in reasons.values():
+        assert p.text in ids, p.text
+        assert all(v in ids for k, v in p.args.items() if k.endswith("_text")), p.args

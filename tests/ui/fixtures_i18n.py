@@ -124,6 +124,11 @@ JACKPOT = _snap(INSURANCE, overlay="handpay", mode="handpay", handpay=HandpayVie
     amount_minor=153_750, reason=english(_JACKPOT), reason_said=[_JACKPOT], station=1, kind="jackpot",
     waiting=1))
 
+_NO_TICKET = said("no ticket: {why_text}", why_text="validation denied by the casino host")
+NO_TICKET = _snap(INSURANCE, overlay="handpay", mode="handpay", handpay=HandpayView(
+    amount_minor=2_500, reason=english(_NO_TICKET), reason_said=[_NO_TICKET], station=1,
+    kind="cancelled_credits"))
+
 
 def spanish_cases() -> list[f.Case]:
     """Every Spanish screen (issue 17): betting, play, insurance's cost, a settled win,
@@ -162,5 +167,6 @@ def spanish_cases() -> list[f.Case]:
         C("es_overlay_printing", PRINTING, language="es", languages=BOTH),
         C("es_overlay_door_open", DOOR_OPEN, language="es", languages=BOTH),
         C("es_overlay_jackpot", JACKPOT, language="es", languages=BOTH),
+        C("es_overlay_handpay_no_ticket", NO_TICKET, language="es", languages=BOTH),
         C("es_overlay_disconnected", INSURANCE, connected=False, language="es", languages=BOTH),
     ]
