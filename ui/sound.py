@@ -1,10 +1,10 @@
 """Short table sounds, synthesised at start-up with stdlib ``array``/``math``.
 
-Owns: the ``card`` (deal), ``chip``, ``win``, ``blackjack`` and ``button`` (a
-touched button, issue 17) sounds and playing them, at the operator's volume. With
-no sound card (/proc/asound/cards) the mixer is not tried, so ALSA prints nothing;
-if it cannot start every call is a silent no-op, logged once per process: sound
-must never stop the game. UI thread only.
+Owns: the ``card`` (deal), ``chip``, ``win``, ``blackjack``, ``big_win`` (the big
+win's longer fanfare, issue 17) and ``button`` (a touched button, issue 17) sounds
+and playing them, at the operator's volume. With no sound card (/proc/asound/cards)
+the mixer is not tried, so ALSA prints nothing; if it cannot start every call is a
+silent no-op, logged once per process: sound must never stop the game. UI thread only.
 """
 
 from __future__ import annotations
@@ -84,9 +84,10 @@ def synth(name: str, rate: int = RATE) -> array:
         for i in range(n):
             t = i / rate
             out.append(int(math.sin(2 * math.pi * 1800.0 * t) * math.exp(-t / 0.006) * 9000))
-    elif name in ("win", "blackjack"):
-        notes = [523.25, 659.25, 783.99] if name == "win" else [523.25, 659.25, 783.99, 1046.5, 1318.5]
-        step = 0.09 if name == "win" else 0.08
+    elif name in ("win", "blackjack", "big_win"):
+        notes = {"win": [523.25, 659.25, 783.99], "blackjack": [523.25, 659.25, 783.99, 1046.5, 1318.5],
+                 "big_win": [523.25, 659.25, 783.99, 1046.5, 783.99, 1046.5, 1318.5, 1568.0]}[name]
+        step = {"win": 0.09, "blackjack": 0.08, "big_win": 0.11}[name]
         n = int(rate * (step * len(notes) + 0.25))
         for i in range(n):
             t = i / rate
@@ -108,7 +109,7 @@ class Sounds:
         enabled: False to stay silent on purpose.
     """
 
-    NAMES = ("card", "chip", "win", "blackjack", "button")
+    NAMES = ("card", "chip", "win", "blackjack", "button", "big_win")
 
     def __init__(self, enabled: bool = True) -> None:
         self._sounds: dict[str, pygame.mixer.Sound] = {}
