@@ -15,8 +15,8 @@ starts and ends (``Celebration``), its sound, and drawing it. The tiers:
 "The bet" is what the station put down (its spots' bets and insurance, before any
 double or split); the win is the round's net (paid back less everything staked).
 What it never does: cover a card or a button (the chips are drawn on the felt,
-*under* the cards and the console; the banner sits on the table message line, a
-band no card nor button reaches), take input (it adds no touch target) or outlive
+*under* the cards and the console; the banner lies over the felt's printed lines,
+above the table message, where no card nor button reaches), take input (it adds no touch target) or outlive
 its round (``Animator`` drops it when the next round starts). Pure model, drawing
 on a ``Painter``; UI thread only.
 """
@@ -42,8 +42,10 @@ DURATION_MS = {SMALL: 1_400, MEDIUM: 2_600, BIG: 4_200}
 #: the sound each tier plays (``ui.sound``).
 SOUND = {SMALL: "win", MEDIUM: "blackjack", BIG: "big_win"}
 #: chips in the big win's shower, and how long one takes to fall across the felt.
-SHOWER_CHIPS = 28
-SHOWER_FALL_MS = 1_500
+SHOWER_CHIPS = 36
+SHOWER_FALL_MS = 1_600
+#: where the shower starts (logical y): below the dealer's cards, rack, shoe and tray.
+SHOWER_TOP = 240
 
 
 def tier(net_minor: int, bet_minor: int, blackjack: bool, big_minor: int = 0) -> str | None:
@@ -163,18 +165,24 @@ _SHOWER_VALUES = (10_000, 2_500, 500, 100)
 
 
 def _shower(p: Painter, c: Celebration, t: int) -> None:
-    """Chips raining over the felt (deterministic: the same frame for the same time)."""
+    """Chips raining on the felt between the dealer's side (rack, shoe, tray, placard
+    stay clear) and the consoles; deterministic: the same frame for the same time."""
     L = p.L
+    top = SHOWER_TOP if not L.portrait else SHOWER_TOP + 120
     span = c.tween.duration_ms - SHOWER_FALL_MS
+    placard = L.limits_placard().inflate(40, 40)
     for i in range(SHOWER_CHIPS):
-        start = (i * 7919) % max(1, span)
+        start = i * span // SHOWER_CHIPS + (i * 7919) % 90
         k = (t - start) / SHOWER_FALL_MS
         if not 0 <= k < 1:
             continue
-        x = ((i * 2654435761) % 1000) / 1000 * L.lw
-        y = -40 + k * k * (L.lh + 80)
-        d = 34 + (i % 3) * 8
-        p.blit_center(p.art.chips.chip(_SHOWER_VALUES[i % 4], L.px(d)), (x + 30 * math.sin(k * 6 + i), y))
+        x = 60 + ((i * 2654435761) % 1000) / 1000 * (L.lw - 120) + 24 * math.sin(k * 6 + i)
+        y = top + k * k * (L.lh - top)
+        grow = 0.5 if k < 0.06 else 0.75 if k < 0.12 else 1.0      # it pops out of the felt
+        d = (30 + (i % 3) * 8) * grow
+        if placard.collidepoint(x, y):
+            continue
+        p.blit_center(p.art.chips.chip(_SHOWER_VALUES[i % 4], L.px(d)), (x, y))
 
 
 def banner_text(c: Celebration, sym: str, stations: int) -> str:
@@ -187,17 +195,20 @@ def banner_text(c: Celebration, sym: str, stations: int) -> str:
 
 
 def draw_over(p: Painter, c: Celebration, now_ms: int, sym: str, stations: int) -> None:
-    """The banner, on the table message line (medium and big)."""
-    a = _fade(c, now_ms)
+    """The banner (medium and big), over the felt's printed lines above the table
+    message: no card, button or message lies there."""
+    a = round(_fade(c, now_ms) * 8) / 8         # a few alphas: the pill surfaces are cached
     text = banner_text(c, sym, stations)
     if a <= 0 or not text:
         return
     L = p.L
     cx, cy = L.message_center()
+    cy -= 84                # on the felt's printing, above the table message; clear of the
+    room = 2 * (cx - 390)   # HISTORY and SERVICE buttons and the limits placard at the left
     big = c.tier == BIG
     px = 44 if big else 36
     rise = 14 * (1 - min(1.0, (now_ms - c.tween.start_ms) / 220))
-    bg = (*theme.BLACKJACK[:3], int(235 * a)) if big or c.blackjack else (*theme.WIN[:3], int(235 * a))
-    edge = (*theme.WHITE[:3], int(200 * a))
+    bg = (*theme.BLACKJACK[:3], int(255 * a)) if big or c.blackjack else (*theme.WIN[:3], int(255 * a))
+    edge = (*theme.WHITE[:3], int(220 * a))
     p.pill(text, (cx, cy + rise), px, fg=theme.INK if big or c.blackjack else theme.WHITE, bg=bg, edge=edge,
-           max_w=L.lw * 0.6)
+           max_w=min(L.lw * 0.6, room))

@@ -509,6 +509,9 @@ class Renderer:
         if anim is None:
             return
         wins = anim.celebrations(now_ms)
+        clip = p.surface.get_clip()
+        if wins and layer == "under" and geos:  # the felt above the consoles: no chip shows through one
+            p.surface.set_clip(clip.clip(p.L.rect((0, 0, p.L.lw, min(g.console.y for _, g in geos)))))
         for st, geo in geos:
             n_spots = max(1, s.spots_per_station, len(st.spots))
             spot_w = geo.box.w / n_spots
@@ -521,6 +524,7 @@ class Renderer:
                     if c.station == st.station:
                         celebration.draw_under(p, c, now_ms, [(*centres[n], geo.circle_r) for n in c.spots
                                                               if n in centres])
+        p.surface.set_clip(clip)
         if layer == "over" and wins:     # one banner: the biggest win's
             rank = (celebration.BIG, celebration.MEDIUM, celebration.SMALL)
             top = min(wins, key=lambda c: (rank.index(c.tier), -c.net_minor))
