@@ -148,6 +148,8 @@ def draw_moving(p: Painter, s: Snapshot, st: StationView, spot_centre: dict[int,
     L = p.L
     rack = L.chip_rack()
     rack_at: Point = (float(rack.centerx), float(rack.centery)) if rack is not None else (L.cx, 20.0)
+    #: flights to and from the rack swing out to the felt's middle, clear of the limits placard
+    swing = float(rack.right + 300) if rack is not None else L.cx
     home: Point = (float(meter.centerx), float(meter.centery)) if meter is not None else (L.cx, float(L.lh))
     arriving = False
     for sp in st.spots:
@@ -164,11 +166,11 @@ def draw_moving(p: Painter, s: Snapshot, st: StationView, spot_centre: dict[int,
                 if sph == TO_RACK:          # lifted, carried to the rack, sunk into it
                     e = ease_out(sp_p)
                     for chips, base, d in slot.stacks:
-                        stack(p, chips, _arc(base, rack_at, e, 70), d * (1 - 0.45 * e),
+                        stack(p, chips, _curve(base, rack_at, swing, e), d * (1 - 0.45 * e),
                               keep=1 - max(0.0, (sp_p - 0.7) / 0.3), flying=True)
                 if pph == FROM_RACK:
                     e = ease_out(pp_p)
-                    stack(p, chip_split(m.payout_minor), _arc(rack_at, slot.beside, e, 70),
+                    stack(p, chip_split(m.payout_minor), _curve(rack_at, slot.beside, swing, e),
                           slot.beside_d * (0.55 + 0.45 * e), flying=True)
             else:
                 if sph == TO_METER:
@@ -184,6 +186,15 @@ def draw_moving(p: Painter, s: Snapshot, st: StationView, spot_centre: dict[int,
                     arriving = arriving or pp_p > 0.6
     if arriving and meter is not None:          # the meter lights as the chips go in
         p.fill_rect(meter.inflate(8, 8), theme.GOLD, radius=13, width=3)
+
+
+def _curve(a: Point, b: Point, swing: float, e: float) -> Point:
+    """A point ``e`` (0-1) along a curve from ``a`` to ``b`` (one of them the rack) that
+    bows out to ``x >= swing`` at mid-height (a quadratic Bezier), so a stack from a
+    station on the left does not slide over the limits placard under the rack."""
+    c = (max(a[0], b[0], swing), min(a[1], b[1]) + 0.55 * abs(b[1] - a[1]))
+    u = 1 - e
+    return (u * u * a[0] + 2 * u * e * c[0] + e * e * b[0], u * u * a[1] + 2 * u * e * c[1] + e * e * b[1])
 
 
 def _arc(a: Point, b: Point, e: float, lift: float) -> Point:

@@ -110,7 +110,7 @@ MOTION_CASES = [
     # AMERICAN_SETTLED: the bust is swept first, then the blackjack paid, then the collect
     MotionCase("motion_mid_sweep", AMERICAN_SETTLED, motion.SETTLE_DELAY_MS + motion.SWEEP_MS // 2),
     MotionCase("motion_mid_payout", AMERICAN_SETTLED,
-               motion.SETTLE_DELAY_MS + motion.SWEEP_MS - 120 + motion.PAY_MS // 2),
+               motion.SETTLE_DELAY_MS + motion.SWEEP_MS - 120 + motion.PAY_MS // 4),
     MotionCase("motion_paid_beside_doubled", MULTI_DOUBLED,
                motion.SETTLE_DELAY_MS + motion.SWEEP_MS - 120 + 2 * motion.PAY_STAGGER_MS + motion.PAY_MS + 400),
     MotionCase("motion_mid_collect", AMERICAN_SETTLED,
