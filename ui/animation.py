@@ -110,13 +110,16 @@ class Animator:
         self.settles = {k: v for k, v in self.settles.items() if k in live}
         done = {st.station for st in new.stations if celebration.station_result(st)[3]}
         self.wins = [c for c in self.wins if c.station in done]
-        fresh = motion.plan(old, new, now_ms)
+        # the dealer settles once the cards dealt with the result (the dealer's draw,
+        # the hole card turned) have landed
+        landed = max([now_ms] + [t.end_ms() for t in self.cards.values()] + [t.end_ms() for t in self.flips.values()])
+        fresh = motion.plan(old, new, landed)
         for m in fresh:
             self.settles[m.key] = m
         sounds: list[str] = []
         for c in celebration.plan(old, new, now_ms):
             lands = [m.pay.end_ms() for m in fresh if m.key[0] == c.station and m.pay is not None]
-            start = min(lands, default=now_ms + motion.SETTLE_DELAY_MS)
+            start = min(lands, default=landed + motion.SETTLE_DELAY_MS)
             self.wins = [w for w in self.wins if w.station != c.station]
             self.wins.append(Celebration(c.station, c.tier, c.net_minor, c.spots,
                                          Tween(start, c.tween.duration_ms), c.blackjack))

@@ -11,6 +11,7 @@ import msgspec
 import pygame
 import pytest
 
+from cabinet.protocol.snapshot import DealerView
 from tests.ui import fixtures_motion as fm
 from tests.ui.fixtures import AMERICAN_SETTLED, CLASSIC_PUSH
 from tests.ui.test_screenshots import GOLDEN, MAX_DIFF_SHARE, SIZES, diff_pixels
@@ -121,6 +122,20 @@ def test_insurance_is_swept_at_the_peek_and_paid_2_to_1_at_its_line() -> None:
     assert (ins.result, ins.payout_minor, ins.sweep) == ("win", 2_500, None)
     assert ins.pay is not None and lost.sweep is not None and lost.pay is None
     assert not a.wins                     # net 0: insurance made up the loss, nothing to celebrate
+
+
+def test_the_dealer_settles_once_the_last_cards_have_landed() -> None:
+    """Issue 17: a result that comes with the dealer's last cards (drawn, the hole card
+    turned) is swept and paid only after those cards have slid in and turned."""
+    s = AMERICAN_SETTLED
+    before = R(fm.unsettled(s), dealer=DealerView(cards=["TD"], face_down=1, total_text="10"))
+    s = R(s, dealer=DealerView(cards=["TD", "QC", "2S"], total_text="22"))
+    a = Animator()
+    a.on_snapshot(before, s, 1_000)
+    landed = max(t.end_ms() for t in [*a.cards.values(), *a.flips.values()])
+    assert landed > 1_000
+    lost = a.settles[(1, 3, 0)]
+    assert lost.sweep is not None and lost.sweep.start_ms == landed + motion.SETTLE_DELAY_MS
 
 
 def test_a_result_seen_twice_does_not_start_again() -> None:
