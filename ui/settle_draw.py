@@ -129,9 +129,16 @@ def draw_rest(p: Painter, sym: str, st: StationView, sp: SpotView, slots: dict[i
                 x, y = slot.stacks[0][1]
                 p.text("INS", 14, theme.CREAM, (x, y + 24), bold=True)
         if pph == AT_REST and payout > 0:
-            stack(p, chip_split(payout), slot.beside, slot.beside_d)
-            p.pill("+" + fmt_money(payout, sym, compact=True), slot.amount_at, 15 if h == INSURANCE else 17,
+            stack(p, chip_split(payout), _on_screen(p, slot.beside, slot.beside_d), slot.beside_d)
+            text, px = "+" + fmt_money(payout, sym, compact=True), 15 if h == INSURANCE else 17
+            p.pill(text, _on_screen(p, slot.amount_at, p.text_width(text, px, True) + px * 1.2), px,
                    fg=theme.INK, bg=theme.GOLD)
+
+
+def _on_screen(p: Painter, at: Point, w: float) -> Point:
+    """``at`` moved in so that something ``w`` wide centred there stays on the screen
+    (a payout beside the last hand of a split at the table's edge)."""
+    return (max(w / 2 + 4, min(p.L.lw - w / 2 - 4, at[0])), at[1])
 
 
 def draw_moving(p: Painter, s: Snapshot, st: StationView, spot_centre: dict[int, Point], r: float, spot_w: float,
