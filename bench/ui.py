@@ -6,6 +6,9 @@ Usage::
 
 - frame time: the busiest table (three stations, a split, a blackjack, cards
   sliding and chips flying) drawn at 1920x1080 off-screen; target < 8 ms median.
+- settlement frames (issue 17): every frame of a whole settlement at 1920x1080
+  (lost stakes swept, wins paid beside, collected; the blackjack and the big win
+  celebrations), wall and process CPU time; target < 8 ms median too.
 - idle CPU: ``python -m ui`` (SDL dummy driver) against a fake engine that
   sends one snapshot and then nothing, for ``--idle-seconds``; target < 2 %
   of one core.
@@ -94,6 +97,36 @@ def bench_frames(n: int, size: tuple[int, int]) -> dict[str, float]:
         still.append((time.perf_counter() - t0) * 1000)
     return {"median_ms": statistics.median(times), "p95_ms": sorted(times)[int(0.95 * len(times))],
             "max_ms": max(times), "still_median_ms": statistics.median(still)}
+
+
+def bench_settlement(size: tuple[int, int]) -> dict[str, dict[str, float]]:
+    """Every 16 ms frame of each ``tests.ui.fixtures_motion`` settlement, from the result
+    to the last chip home (issue 17): ``name -> median/p95 wall ms, median CPU ms``."""
+    from tests.ui import fixtures_motion as fm
+    from tests.ui.fixtures import AMERICAN_SETTLED
+    from ui.animation import Animator
+    from ui.render import Renderer
+
+    pygame.display.init()
+    pygame.font.init()
+    out: dict[str, dict[str, float]] = {}
+    for name, settled in (("american (bust, push, blackjack)", AMERICAN_SETTLED),
+                          ("3 stations (a doubled win)", fm.MULTI_DOUBLED), ("big win (shower)", fm.AMERICAN_BIG)):
+        r, surf, anim = Renderer(), pygame.Surface(size), Animator()
+        before = fm.unsettled(settled)
+        r.draw(surf, before, 0, anim)
+        anim.on_snapshot(before, settled, 0)
+        wall, cpu = [], []
+        t = 0
+        while anim.busy(t):
+            c0, w0 = time.process_time(), time.perf_counter()
+            r.draw(surf, settled, t, anim)
+            wall.append((time.perf_counter() - w0) * 1000)
+            cpu.append((time.process_time() - c0) * 1000)
+            t += 16
+        out[name] = {"frames": len(wall), "median_ms": statistics.median(wall),
+                     "p95_ms": sorted(wall)[int(0.95 * len(wall))], "cpu_median_ms": statistics.median(cpu)}
+    return out
 
 
 class FakeEngine(threading.Thread):
@@ -248,6 +281,8 @@ def main() -> int:
     ap.add_argument("--only-idle", action="store_true", help="just the idle CPU of every scene "
                     "(--scenes) at 1280x720 and --size")
     ap.add_argument("--scenes", default=",".join(IDLE_SCENES), help="idle scenes, comma-separated")
+    ap.add_argument("--only-frames", action="store_true", help="just the frame times (busiest table, "
+                    "settlements) at --size")
     args = ap.parse_args()
     if args.only_idle:
         wh = tuple(int(v) for v in args.size.split("x"))
@@ -265,6 +300,12 @@ def main() -> int:
     print(f"frame time, busiest table {args.size} (animating): median {f['median_ms']:.2f} ms, "
           f"p95 {f['p95_ms']:.2f} ms, max {f['max_ms']:.2f} ms  [target < 8 ms median]")
     print(f"frame time, busiest table {args.size} (at rest): median {f['still_median_ms']:.2f} ms")
+    for name, st in bench_settlement(size).items():  # type: ignore[arg-type]
+        print(f"frame time, settlement {name} {args.size}, {st['frames']:.0f} frames: median "
+              f"{st['median_ms']:.2f} ms (CPU {st['cpu_median_ms']:.2f} ms), p95 {st['p95_ms']:.2f} ms  "
+              "[target < 8 ms median]")
+    if args.only_frames:
+        return 0
     p = bench_process(args.idle_seconds, (1280, 720))
     print(f"start to first frame: {p['start_to_first_frame_s']:.2f} s  [target < 2 s]")
     print(f"idle CPU over {args.idle_seconds:.0f} s: {p['idle_cpu_percent']:.2f} % of a core  [target < 2 %]")
