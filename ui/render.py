@@ -508,7 +508,8 @@ class Renderer:
         the credit meters, the banner)."""
         if anim is None:
             return
-        wins = anim.celebrations(now_ms)
+        shown = {st.station for st, _ in geos}      # a station's own screen: its own wins only
+        wins = [c for c in anim.celebrations(now_ms) if c.station in shown]
         clip = p.surface.get_clip()
         if wins and layer == "under" and geos:  # the felt above the consoles: no chip shows through one
             p.surface.set_clip(clip.clip(p.L.rect((0, 0, p.L.lw, min(g.console.y for _, g in geos)))))
@@ -528,7 +529,7 @@ class Renderer:
         if layer == "over" and wins:     # one banner: the biggest win's
             rank = (celebration.BIG, celebration.MEDIUM, celebration.SMALL)
             top = min(wins, key=lambda c: (rank.index(c.tier), -c.net_minor))
-            celebration.draw_over(p, top, now_ms, s.currency_symbol, len(s.stations))
+            celebration.draw_over(p, top, now_ms, s.currency_symbol, len(geos))
 
     def _card_rects(self, n: int, center_x: float, bottom: float, cw: float, ch: float, max_w: float,
                     rise: float) -> tuple[list[pygame.Rect], float, float]:

@@ -192,6 +192,30 @@ def test_the_win_sound_follows_the_tier(monkeypatch: pytest.MonkeyPatch) -> None
     assert got == {"lose": [], "push": [], "1:1": ["win"], "3:2": ["blackjack"], "big": ["big_win"]}
 
 
+def test_a_stations_own_screen_celebrates_its_own_win_only(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 17: on a station's own screen (``--own-station``) the banner is that
+    station's win, without "STATION n"; another station's win shows no banner there."""
+    a = _settle(fm.MULTI_DOUBLED, 0)
+    t = max(c.tween.start_ms for c in a.wins) + 400
+    seen: list[tuple[int, str]] = []
+    orig = celebration.banner_text
+
+    def spy(c: celebration.Celebration, sym: str, n: int) -> str:
+        seen.append((c.station, orig(c, sym, n)))
+        return orig(c, sym, n)
+
+    monkeypatch.setattr(celebration, "banner_text", spy)
+    got = {}
+    for own in (1, 2, 3):
+        seen.clear()
+        Renderer().draw(pygame.Surface((1280, 720)), fm.MULTI_DOUBLED, t, a, own_station=own)
+        got[own] = list(seen)
+    assert got == {1: [(1, "")], 2: [(2, "WIN $50.00")], 3: []}     # station 1's is small: no banner
+    seen.clear()
+    Renderer().draw(pygame.Surface((1280, 720)), fm.MULTI_DOUBLED, t, a)      # the shared screen
+    assert seen == [(2, "STATION 2 \u00b7 WIN $50.00")]
+
+
 def test_a_new_round_stops_everything_at_once() -> None:
     """Issue 17: the next bet (the settled hands leave the snapshot) cancels the moves
     and the celebration in that very snapshot."""
