@@ -23,6 +23,7 @@ from ui.layout import Layout
 from ui.motion import AT_REST, FROM_RACK, GONE, HIDDEN, INSURANCE, TO_METER, TO_RACK
 from ui.render import Renderer, station_geometry
 from ui.settle_draw import spot_slots
+from ui.sound import Sounds, synth
 
 R = msgspec.structs.replace
 
@@ -190,6 +191,8 @@ def test_the_win_sound_follows_the_tier(monkeypatch: pytest.MonkeyPatch) -> None
                     "big": fm.AMERICAN_BIG}.items():
         got[name] = Animator().on_snapshot(fm.unsettled(s), s, 0)
     assert got == {"lose": [], "push": [], "1:1": ["win"], "3:2": ["blackjack"], "big": ["big_win"]}
+    assert len(synth("win")) < len(synth("blackjack")) < len(synth("big_win"))    # a longer call each
+    assert "big_win" in Sounds.NAMES
 
 
 def test_a_stations_own_screen_celebrates_its_own_win_only(monkeypatch: pytest.MonkeyPatch) -> None:
