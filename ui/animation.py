@@ -116,13 +116,13 @@ class Animator:
         fresh = motion.plan(old, new, landed)
         for m in fresh:
             self.settles[m.key] = m
+        def lands(station: int) -> int:     # the station's first payout lands
+            return min((m.pay.end_ms() for m in fresh if m.key[0] == station and m.pay is not None),
+                       default=landed + motion.SETTLE_DELAY_MS)
+
         sounds: list[str] = []
-        for c in celebration.plan(old, new, now_ms):
-            lands = [m.pay.end_ms() for m in fresh if m.key[0] == c.station and m.pay is not None]
-            start = min(lands, default=landed + motion.SETTLE_DELAY_MS)
-            self.wins = [w for w in self.wins if w.station != c.station]
-            self.wins.append(Celebration(c.station, c.tier, c.net_minor, c.spots,
-                                         Tween(start, c.tween.duration_ms), c.blackjack))
+        for c in celebration.plan(old, new, lands):
+            self.wins = [w for w in self.wins if w.station != c.station] + [c]
             sounds.append(celebration.SOUND[c.tier])
         if sounds:          # the biggest tier's sound only
             order = [celebration.SOUND[t] for t in (celebration.BIG, celebration.MEDIUM, celebration.SMALL)]

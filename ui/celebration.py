@@ -24,6 +24,7 @@ on a ``Painter``; UI thread only.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import pygame
@@ -108,9 +109,9 @@ class Celebration:
     blackjack: bool = False
 
 
-def plan(old: Snapshot, new: Snapshot, start_ms: int) -> list[Celebration]:
+def plan(old: Snapshot, new: Snapshot, start_ms: Callable[[int], int]) -> list[Celebration]:
     """Celebrations for the stations whose round finished settling from ``old`` to
-    ``new``, starting at ``start_ms`` (when the payout lands)."""
+    ``new``; ``start_ms(station)`` says when each starts (when its payout lands)."""
     was = {st.station: station_result(st)[3] for st in old.stations}
     out: list[Celebration] = []
     for st in new.stations:
@@ -123,7 +124,7 @@ def plan(old: Snapshot, new: Snapshot, start_ms: int) -> list[Celebration]:
         spots = tuple(sp.spot for sp in st.spots
                       if any(h.outcome in ("win", "blackjack") and (h.returned_minor or 0) > h.stake_minor
                              for h in sp.hands))
-        out.append(Celebration(st.station, t, net, spots, Tween(start_ms, DURATION_MS[t]), bj))
+        out.append(Celebration(st.station, t, net, spots, Tween(start_ms(st.station), DURATION_MS[t]), bj))
     return out
 
 
