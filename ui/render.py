@@ -518,7 +518,7 @@ class Renderer:
             spot_w = geo.box.w / n_spots
             centres = {sp.spot: (geo.box.x + spot_w * (n_spots - sp.spot + 0.5), float(geo.circle_y))
                        for sp in st.spots}
-            settle_draw.draw_moving(p, s, st, centres, geo.circle_r, spot_w, geo.meters[0] if geo.meters else None,
+            settle_draw.draw_moving(p, st, centres, geo.circle_r, spot_w, geo.meters[0] if geo.meters else None,
                                     anim, now_ms, layer)
             if layer == "under":
                 for c in wins:

@@ -19,7 +19,7 @@ from typing import Protocol
 import pygame
 
 from cabinet.protocol.money import chip_split, fmt_money
-from cabinet.protocol.snapshot import Snapshot, SpotView, StationView
+from cabinet.protocol.snapshot import SpotView, StationView
 from ui import motion, theme
 from ui.motion import AT_REST, FROM_RACK, INSURANCE, TO_METER, TO_RACK, HandKey, Settle
 from ui.tween import ease_out
@@ -141,7 +141,7 @@ def _on_screen(p: Painter, at: Point, w: float) -> Point:
     return (max(w / 2 + 4, min(p.L.lw - w / 2 - 4, at[0])), at[1])
 
 
-def draw_moving(p: Painter, s: Snapshot, st: StationView, spot_centre: dict[int, Point], r: float, spot_w: float,
+def draw_moving(p: Painter, st: StationView, spot_centre: dict[int, Point], r: float, spot_w: float,
                 meter: pygame.Rect | None, anim: Settles, now_ms: int, layer: str) -> None:
     """The stacks of station ``st`` in flight at ``now_ms``.
 
