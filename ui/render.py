@@ -615,6 +615,8 @@ class Renderer:
                  anim: Anim | None) -> None:
         L = p.L
         sym = s.currency_symbol
+        felt = settle_draw.on_felt_minor(st, anim, now_ms)       # issue 17: counted in as it arrives
+        st = msgspec.structs.replace(st, credits_minor=st.credits_minor - felt) if felt else st
         n_spots = max(1, s.spots_per_station, len(st.spots))
         spot_w = geo.box.w / n_spots
         by_spot = {sp.spot: sp for sp in st.spots}

@@ -141,6 +141,23 @@ def _on_screen(p: Painter, at: Point, w: float) -> Point:
     return (max(w / 2 + 4, min(p.L.lw - w / 2 - 4, at[0])), at[1])
 
 
+def on_felt_minor(st: StationView, anim: Settles | None, now_ms: int) -> int:
+    """What of station ``st``'s credit meter still lies on the felt at ``now_ms``: the
+    stakes and payouts of its won and pushed bets not yet collected into the meter (the
+    engine credited them at the result). The meter shows ``credits_minor`` less this, so
+    the money is on screen once, on the felt or in the meter, and the meter takes each
+    stack as it arrives (issue 17); 0 without motion."""
+    if anim is None:
+        return 0
+    out = 0
+    for sp in st.spots:
+        for h in motion.spot_bets(sp):
+            m = anim.settle((st.station, sp.spot, h))
+            if m is not None and m.collect is not None and now_ms < m.collect.end_ms():
+                out += m.stake_minor + m.payout_minor
+    return out
+
+
 def draw_moving(p: Painter, st: StationView, spot_centre: dict[int, Point], r: float, spot_w: float,
                 meter: pygame.Rect | None, anim: Settles, now_ms: int, layer: str) -> None:
     """The stacks of station ``st`` in flight at ``now_ms``.

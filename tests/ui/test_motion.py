@@ -22,8 +22,9 @@ from ui.celebration import BIG, MEDIUM, SMALL, tier
 from ui.layout import Layout
 from ui.motion import AT_REST, FROM_RACK, GONE, HIDDEN, INSURANCE, TO_METER, TO_RACK
 from ui.render import Renderer, station_geometry
-from ui.settle_draw import spot_slots
+from ui.settle_draw import on_felt_minor, spot_slots
 from ui.sound import Sounds, synth
+from ui.widgets import Painter
 
 R = msgspec.structs.replace
 
@@ -123,6 +124,36 @@ def test_insurance_is_swept_at_the_peek_and_paid_2_to_1_at_its_line() -> None:
     assert (ins.result, ins.payout_minor, ins.sweep) == ("win", 2_500, None)
     assert ins.pay is not None and lost.sweep is not None and lost.pay is None
     assert not a.wins                     # net 0: insurance made up the loss, nothing to celebrate
+
+
+def test_the_credit_meter_takes_each_stack_as_it_arrives(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 17: the won and pushed money is on screen once: on the felt until its
+    stacks reach the credit meter, then in the meter (which shows the engine's value
+    once everything has arrived); a loss changes nothing there."""
+    s = AMERICAN_SETTLED                 # credits 52,250: the blackjack's 6,250 and the push's 1,000 in
+    a = _settle(s, 0)
+    st = s.stations[0]
+    bj, push = a.settles[(1, 1, 0)], a.settles[(1, 2, 0)]
+    assert bj.collect is not None and push.collect is not None
+    assert on_felt_minor(st, a, 0) == 6_250 + 1_000
+    assert on_felt_minor(st, a, bj.collect.start_ms + 10) == 6_250 + 1_000    # on their way
+    assert on_felt_minor(st, a, push.collect.end_ms()) == 6_250                # the push is in
+    assert on_felt_minor(st, a, bj.collect.end_ms()) == 0
+    assert on_felt_minor(st, None, 0) == 0
+    assert on_felt_minor(fm.CLASSIC_LOSE.stations[0], _settle(fm.CLASSIC_LOSE), 1_500) == 0
+    texts: list[str] = []
+    meter = Painter.meter
+
+    def spy(self: Painter, rect: pygame.Rect, label: str, value: str, sub: str | None = None) -> None:
+        if label == "CREDITS":
+            texts.append(value)
+        meter(self, rect, label, value, sub)
+
+    monkeypatch.setattr(Painter, "meter", spy)
+    r, frame = Renderer(), pygame.Surface((1920, 1080))
+    for t in (0, push.collect.end_ms(), bj.collect.end_ms()):
+        r.draw(frame, s, t, a)
+    assert texts == ["$450.00", "$460.00", "$522.50"]
 
 
 def test_the_dealer_settles_once_the_last_cards_have_landed() -> None:
