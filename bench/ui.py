@@ -11,7 +11,8 @@ Usage::
   celebrations), wall and process CPU time; target < 8 ms median too.
 - idle CPU: ``python -m ui`` (SDL dummy driver) against a fake engine that
   sends one snapshot and then nothing, for ``--idle-seconds``; target < 2 %
-  of one core.
+  of one core. Scene ``settlement`` (issue 17): a round, then its result a second
+  later (a big win), measured once its motion and celebration are over.
 - start-up: from spawning ``python -m ui`` to its first frame; target < 2 s.
 - press-to-snapshot: the real engine (``--devices sim``) and the real UI
   process; a mock panel button is pressed through the sim control socket
@@ -132,8 +133,9 @@ def bench_settlement(size: tuple[int, int]) -> dict[str, dict[str, float]]:
 class FakeEngine(threading.Thread):
     """Accepts UIs, reads their hello, sends one snapshot, then stays silent."""
 
-    def __init__(self, path: str, snapshot: Snapshot) -> None:
+    def __init__(self, path: str, snapshot: Snapshot, then: Snapshot | None = None) -> None:
         super().__init__(daemon=True)
+        self.then = then        # sent a second after ``snapshot`` (the settlement scene)
         self.srv = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         self.srv.bind(path)
         self.srv.listen(2)
@@ -150,6 +152,9 @@ class FakeEngine(threading.Thread):
             try:
                 c.recv(4096)  # hello
                 c.sendall(encode(self.snapshot))
+                if self.then is not None:
+                    time.sleep(1.0)
+                    c.sendall(encode(self.then))
             except OSError:
                 continue
             self.conns.append(c)
@@ -161,21 +166,34 @@ def _cpu_s(pid: int) -> float:
 
 
 #: idle scenes (issue 17: idle under 2 % of a core in every scene, attract included).
-IDLE_SCENES = ("betting", "attract", "insurance", "printing")
+IDLE_SCENES = ("betting", "attract", "insurance", "printing", "settlement")
+#: the settlement scene (issue 17): how long its motion and celebration may run before idling.
+SETTLEMENT_S = 8.0
 
 
 def scene_snapshot(name: str) -> Snapshot:
-    """The fixture snapshot the idle benchmark shows for scene ``name`` (``IDLE_SCENES``)."""
+    """The fixture snapshot the idle benchmark shows for scene ``name`` (``IDLE_SCENES``);
+    ``settlement``: a round before its result (``settled_scene`` follows it)."""
     from tests.ui import fixtures as fx
+    if name == "settlement":
+        return _unsettled_scene()[0]
 
     return {"betting": fx.CLASSIC_BETTING, "attract": fx.ATTRACT, "insurance": fx.CLASSIC_INSURANCE,
             "printing": next(c.snapshot for c in fx.CASES if c.name == "overlay_printing")}[name]
 
 
+def _unsettled_scene() -> tuple[Snapshot, Snapshot]:
+    """(before, after) of the settlement scene: a split doubled and won, a spot lost (a big
+    win: sweep, payout beside, collect, chip shower)."""
+    from tests.ui import fixtures_motion as fm
+
+    return fm.unsettled(fm.AMERICAN_BIG), fm.AMERICAN_BIG
+
+
 def bench_process(idle_s: float, size: tuple[int, int], scene: str = "betting") -> dict[str, float]:
     with tempfile.TemporaryDirectory() as d:
         path = os.path.join(d, "ui.sock")
-        eng = FakeEngine(path, scene_snapshot(scene))
+        eng = FakeEngine(path, scene_snapshot(scene), _unsettled_scene()[1] if scene == "settlement" else None)
         eng.start()
         env = dict(os.environ, PYTHONPATH=str(ROOT))
         t0 = time.monotonic()
@@ -193,7 +211,7 @@ def bench_process(idle_s: float, size: tuple[int, int], scene: str = "betting") 
                 if line.startswith("first frame"):
                     first = time.monotonic() - t0
                     break
-            time.sleep(1.0)  # let the first animations finish
+            time.sleep(1.0 + (SETTLEMENT_S if scene == "settlement" else 0))  # let the animations finish
             c0, w0 = _cpu_s(proc.pid), time.monotonic()
             time.sleep(idle_s)
             c1, w1 = _cpu_s(proc.pid), time.monotonic()
