@@ -125,7 +125,11 @@ def rest_phase(result: str) -> tuple[tuple[str, float], tuple[str, float]]:
     return (AT_REST, 0.0), (HIDDEN, 0.0)
 
 
-def _result(outcome: str, stake: int, returned: int) -> str:
+def _result(outcome: str, stake: int, returned: int | None) -> str:
+    """``lose``, ``win`` or ``push`` of a settled bet; a return not told (``None``) is
+    drawn as a push unless the outcome says lost (no payout is ever guessed)."""
+    if returned is None:
+        return "lose" if outcome in _LOST else "push"
     if outcome in _LOST or returned <= 0:
         return "lose"
     if returned > stake:
@@ -143,9 +147,9 @@ def spot_bets(sp: SpotView) -> dict[int, tuple[str, int, int]]:
         out[INSURANCE] = (_result("", sp.insurance_minor, ret), sp.insurance_minor, max(0, ret - sp.insurance_minor))
     for h, hand in enumerate(sp.hands):
         if hand.outcome is not None and hand.stake_minor > 0:
-            ret = hand.returned_minor or 0
+            ret = hand.returned_minor
             out[h] = (_result(hand.outcome, hand.stake_minor, ret), hand.stake_minor,
-                      max(0, ret - hand.stake_minor))
+                      max(0, (ret or 0) - hand.stake_minor))
     return out
 
 

@@ -170,6 +170,20 @@ def test_the_dealer_settles_once_the_last_cards_have_landed() -> None:
     assert lost.sweep is not None and lost.sweep.start_ms == landed + motion.SETTLE_DELAY_MS
 
 
+def test_a_result_without_its_return_is_never_paid() -> None:
+    """Issue 17: a settled hand whose return the snapshot does not tell is drawn as a
+    push (its stake goes home), a lost one swept; no payout is guessed."""
+    unknown = R(fm.CLASSIC_WIN, stations=[R(fm.CLASSIC_WIN.stations[0], spots=[R(
+        fm.CLASSIC_WIN.stations[0].spots[0], hands=[R(fm.CLASSIC_WIN.stations[0].spots[0].hands[0],
+                                                      returned_minor=None)])])])
+    (m,) = _settle(unknown).settles.values()
+    assert (m.result, m.payout_minor, m.pay) == ("push", 0, None)
+    lost = R(unknown, stations=[R(unknown.stations[0], spots=[R(unknown.stations[0].spots[0], hands=[R(
+        unknown.stations[0].spots[0].hands[0], outcome="bust")])])])
+    (m,) = _settle(lost).settles.values()
+    assert m.result == "lose" and m.sweep is not None
+
+
 def test_a_result_seen_twice_does_not_start_again() -> None:
     """Issue 17: a later snapshot of the same settled round (a meter changed) keeps the
     moves running from where they are."""
