@@ -106,10 +106,10 @@ class Animator:
         """Issue 17: sweep, pay and collect the bets that settled; celebrate the stations
         whose round finished settling; drop both once their round is gone. Returns the
         win sound: the celebration's (its tier's), else a win settled mid-round's."""
-        live = motion.settled_bets(new)
-        self.settles = {k: v for k, v in self.settles.items() if k in live}
+        live, ident = motion.settled_bets(new), motion.bet_identity(new)
+        self.settles = {k: v for k, v in self.settles.items() if k in live and v.ident == ident.get(k)}
         done = {st.station for st in new.stations if celebration.station_result(st)[3]}
-        self.wins = [c for c in self.wins if c.station in done]
+        self.wins = [c for c in self.wins if c.station in done and c.ident == celebration.identity(new, c.station)]
         # the dealer settles once the cards dealt with the result (the dealer's draw,
         # the hole card turned) have landed
         landed = max([now_ms] + [t.end_ms() for t in self.cards.values()] + [t.end_ms() for t in self.flips.values()])

@@ -31,7 +31,7 @@ import pygame
 
 from cabinet.protocol.money import fmt_money
 from cabinet.protocol.snapshot import Snapshot, StationView
-from ui import theme
+from ui import motion, theme
 from ui.tween import Tween
 from ui.widgets import Painter
 
@@ -99,6 +99,7 @@ class Celebration:
         net_minor: the amount won (shown); spots: the spots that won (their circles glow).
         tween: when it runs (it ends by itself).
         blackjack: a blackjack was paid (the banner says so).
+        ident: which round it celebrates (``identity``).
     """
 
     station: int
@@ -107,6 +108,12 @@ class Celebration:
     spots: tuple[int, ...]
     tween: Tween
     blackjack: bool = False
+    ident: tuple[object, ...] = ()
+
+
+def identity(s: Snapshot, station: int) -> tuple[object, ...]:
+    """Which round station ``station``'s hands in ``s`` are (``ui.motion.bet_identity``)."""
+    return tuple(v for k, v in sorted(motion.bet_identity(s).items()) if k[0] == station)
 
 
 def plan(old: Snapshot, new: Snapshot, start_ms: Callable[[int], int]) -> list[Celebration]:
@@ -116,7 +123,8 @@ def plan(old: Snapshot, new: Snapshot, start_ms: Callable[[int], int]) -> list[C
     out: list[Celebration] = []
     for st in new.stations:
         net, bet, bj, settled = station_result(st)
-        if not settled or was.get(st.station, False):
+        ident = identity(new, st.station)
+        if not settled or (was.get(st.station, False) and identity(old, st.station) == ident):
             continue
         t = tier(net, bet, bj, new.max_bet_minor)
         if t is None:
@@ -124,7 +132,7 @@ def plan(old: Snapshot, new: Snapshot, start_ms: Callable[[int], int]) -> list[C
         spots = tuple(sp.spot for sp in st.spots
                       if any(h.outcome in ("win", "blackjack") and (h.returned_minor or 0) > h.stake_minor
                              for h in sp.hands))
-        out.append(Celebration(st.station, t, net, spots, Tween(start_ms(st.station), DURATION_MS[t]), bj))
+        out.append(Celebration(st.station, t, net, spots, Tween(start_ms(st.station), DURATION_MS[t]), bj, ident))
     return out
 
 

@@ -74,6 +74,8 @@ class Settle:
         sweep: lost stake, circle -> rack; ``pay``: payout, rack -> beside the stake;
             ``collect``: stake and payout -> the credit meter. ``None`` when that step
             does not happen to this bet (a loss is never paid nor collected).
+        ident: which round's bet this is (``bet_identity``), so that a next round's
+            result at the same place is never taken for this one.
     """
 
     key: HandKey
@@ -83,6 +85,7 @@ class Settle:
     sweep: Tween | None = None
     pay: Tween | None = None
     collect: Tween | None = None
+    ident: tuple[object, ...] = ()
 
     def stake_phase(self, now_ms: int) -> tuple[str, float]:
         """Where the stake is at ``now_ms``: ``(AT_REST|TO_RACK|TO_METER|GONE, progress 0-1)``."""
@@ -158,6 +161,22 @@ def settled_bets(s: Snapshot) -> dict[HandKey, tuple[str, int, int]]:
     return {(st.station, sp.spot, h): v for st in s.stations for sp in st.spots for h, v in spot_bets(sp).items()}
 
 
+def bet_identity(s: Snapshot) -> dict[HandKey, tuple[object, ...]]:
+    """Which round each bet of ``s`` belongs to: the dealer's up card and the hand's
+    cards (a spot's first hand's for its insurance). Two snapshots' settled bets at one
+    place are the same bet when these match (the UI may miss the snapshots between one
+    round's result and the next one's)."""
+    up = tuple(s.dealer.cards[:1])
+    out: dict[HandKey, tuple[object, ...]] = {}
+    for st in s.stations:
+        for sp in st.spots:
+            for h, hand in enumerate(sp.hands):
+                out[(st.station, sp.spot, h)] = (up, tuple(hand.cards))
+            if sp.hands:
+                out[(st.station, sp.spot, INSURANCE)] = (up, tuple(sp.hands[0].cards[:2]))
+    return out
+
+
 def dealer_order(key: HandKey) -> tuple[int, int, int]:
     """The order a dealer settles in: from the dealer's right to left, i.e. left to right
     on the player's screen (stations ascending, a station's spots from its highest
@@ -178,8 +197,8 @@ def plan(old: Snapshot, new: Snapshot, now_ms: int) -> list[Settle]:
         settled. A loss gets only a sweep, a win a pay and a collect, a push a
         collect.
     """
-    before = settled_bets(old)
-    fresh = sorted(((k, v) for k, v in settled_bets(new).items() if k not in before),
+    before, was, now = settled_bets(old), bet_identity(old), bet_identity(new)
+    fresh = sorted(((k, v) for k, v in settled_bets(new).items() if k not in before or was.get(k) != now.get(k)),
                    key=lambda kv: dealer_order(kv[0]))
     if not fresh:
         return []
@@ -198,5 +217,5 @@ def plan(old: Snapshot, new: Snapshot, now_ms: int) -> list[Settle]:
         if result != "lose":
             collect = Tween(home + n * COLLECT_STAGGER_MS, COLLECT_MS)
             n += 1
-        out.append(Settle(k, result, stake, payout, sweeps.get(k), pays.get(k), collect))
+        out.append(Settle(k, result, stake, payout, sweeps.get(k), pays.get(k), collect, now.get(k, ())))
     return out

@@ -184,6 +184,18 @@ def test_a_result_without_its_return_is_never_paid() -> None:
     assert m.result == "lose" and m.sweep is not None
 
 
+def test_the_next_rounds_result_moves_even_when_the_ui_missed_the_rounds_between() -> None:
+    """Issue 17: the UI keeps only the newest snapshot; when it sees one result right
+    after the previous round's (the bets and the deal between unseen), the new result
+    still sweeps, pays and celebrates, from its own start."""
+    a = _settle(fm.CLASSIC_WIN, 0)
+    nxt = R(fm.CLASSIC_BJ, seq=fm.CLASSIC_WIN.seq + 9)
+    assert a.on_snapshot(fm.CLASSIC_WIN, nxt, 9_000) == ["blackjack"]
+    (m,) = a.settles.values()
+    assert m.payout_minor == 1_500 and m.pay is not None and m.pay.start_ms == 9_000 + motion.SETTLE_DELAY_MS
+    assert [c.tier for c in a.wins] == [MEDIUM] and a.busy(9_500)
+
+
 def test_a_result_seen_twice_does_not_start_again() -> None:
     """Issue 17: a later snapshot of the same settled round (a meter changed) keeps the
     moves running from where they are."""
