@@ -6,9 +6,13 @@ Usage::
 
 - frame time: the busiest table (three stations, a split, a blackjack, cards
   sliding and chips flying) drawn at 1920x1080 off-screen; target < 8 ms median.
+- settlement frames (issue 17): every frame of a whole settlement at 1920x1080
+  (lost stakes swept, wins paid beside, collected; the blackjack and the big win
+  celebrations), wall and process CPU time; target < 8 ms median too.
 - idle CPU: ``python -m ui`` (SDL dummy driver) against a fake engine that
   sends one snapshot and then nothing, for ``--idle-seconds``; target < 2 %
-  of one core.
+  of one core. Scene ``settlement`` (issue 17): a round, then its result a second
+  later (a big win), measured once its motion and celebration are over.
 - start-up: from spawning ``python -m ui`` to its first frame; target < 2 s.
 - press-to-snapshot: the real engine (``--devices sim``) and the real UI
   process; a mock panel button is pressed through the sim control socket
@@ -96,11 +100,42 @@ def bench_frames(n: int, size: tuple[int, int]) -> dict[str, float]:
             "max_ms": max(times), "still_median_ms": statistics.median(still)}
 
 
+def bench_settlement(size: tuple[int, int]) -> dict[str, dict[str, float]]:
+    """Every 16 ms frame of each ``tests.ui.fixtures_motion`` settlement, from the result
+    to the last chip home (issue 17): ``name -> median/p95 wall ms, median CPU ms``."""
+    from tests.ui import fixtures_motion as fm
+    from tests.ui.fixtures import AMERICAN_SETTLED
+    from ui.animation import Animator
+    from ui.render import Renderer
+
+    pygame.display.init()
+    pygame.font.init()
+    out: dict[str, dict[str, float]] = {}
+    for name, settled in (("american (bust, push, blackjack)", AMERICAN_SETTLED),
+                          ("3 stations (a doubled win)", fm.MULTI_DOUBLED), ("big win (shower)", fm.AMERICAN_BIG)):
+        r, surf, anim = Renderer(), pygame.Surface(size), Animator()
+        before = fm.unsettled(settled)
+        r.draw(surf, before, 0, anim)
+        anim.on_snapshot(before, settled, 0)
+        wall, cpu = [], []
+        t = 0
+        while anim.busy(t):
+            c0, w0 = time.process_time(), time.perf_counter()
+            r.draw(surf, settled, t, anim)
+            wall.append((time.perf_counter() - w0) * 1000)
+            cpu.append((time.process_time() - c0) * 1000)
+            t += 16
+        out[name] = {"frames": len(wall), "median_ms": statistics.median(wall),
+                     "p95_ms": sorted(wall)[int(0.95 * len(wall))], "cpu_median_ms": statistics.median(cpu)}
+    return out
+
+
 class FakeEngine(threading.Thread):
     """Accepts UIs, reads their hello, sends one snapshot, then stays silent."""
 
-    def __init__(self, path: str, snapshot: Snapshot) -> None:
+    def __init__(self, path: str, snapshot: Snapshot, then: Snapshot | None = None) -> None:
         super().__init__(daemon=True)
+        self.then = then        # sent a second after ``snapshot`` (the settlement scene)
         self.srv = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         self.srv.bind(path)
         self.srv.listen(2)
@@ -117,6 +152,9 @@ class FakeEngine(threading.Thread):
             try:
                 c.recv(4096)  # hello
                 c.sendall(encode(self.snapshot))
+                if self.then is not None:
+                    time.sleep(1.0)
+                    c.sendall(encode(self.then))
             except OSError:
                 continue
             self.conns.append(c)
@@ -128,21 +166,34 @@ def _cpu_s(pid: int) -> float:
 
 
 #: idle scenes (issue 17: idle under 2 % of a core in every scene, attract included).
-IDLE_SCENES = ("betting", "attract", "insurance", "printing")
+IDLE_SCENES = ("betting", "attract", "insurance", "printing", "settlement")
+#: the settlement scene (issue 17): how long its motion and celebration may run before idling.
+SETTLEMENT_S = 8.0
 
 
 def scene_snapshot(name: str) -> Snapshot:
-    """The fixture snapshot the idle benchmark shows for scene ``name`` (``IDLE_SCENES``)."""
+    """The fixture snapshot the idle benchmark shows for scene ``name`` (``IDLE_SCENES``);
+    ``settlement``: a round before its result (``settled_scene`` follows it)."""
     from tests.ui import fixtures as fx
+    if name == "settlement":
+        return _unsettled_scene()[0]
 
     return {"betting": fx.CLASSIC_BETTING, "attract": fx.ATTRACT, "insurance": fx.CLASSIC_INSURANCE,
             "printing": next(c.snapshot for c in fx.CASES if c.name == "overlay_printing")}[name]
 
 
+def _unsettled_scene() -> tuple[Snapshot, Snapshot]:
+    """(before, after) of the settlement scene: a split doubled and won, a spot lost (a big
+    win: sweep, payout beside, collect, chip shower)."""
+    from tests.ui import fixtures_motion as fm
+
+    return fm.unsettled(fm.AMERICAN_BIG), fm.AMERICAN_BIG
+
+
 def bench_process(idle_s: float, size: tuple[int, int], scene: str = "betting") -> dict[str, float]:
     with tempfile.TemporaryDirectory() as d:
         path = os.path.join(d, "ui.sock")
-        eng = FakeEngine(path, scene_snapshot(scene))
+        eng = FakeEngine(path, scene_snapshot(scene), _unsettled_scene()[1] if scene == "settlement" else None)
         eng.start()
         env = dict(os.environ, PYTHONPATH=str(ROOT))
         t0 = time.monotonic()
@@ -160,7 +211,7 @@ def bench_process(idle_s: float, size: tuple[int, int], scene: str = "betting") 
                 if line.startswith("first frame"):
                     first = time.monotonic() - t0
                     break
-            time.sleep(1.0)  # let the first animations finish
+            time.sleep(1.0 + (SETTLEMENT_S if scene == "settlement" else 0))  # let the animations finish
             c0, w0 = _cpu_s(proc.pid), time.monotonic()
             time.sleep(idle_s)
             c1, w1 = _cpu_s(proc.pid), time.monotonic()
@@ -248,6 +299,8 @@ def main() -> int:
     ap.add_argument("--only-idle", action="store_true", help="just the idle CPU of every scene "
                     "(--scenes) at 1280x720 and --size")
     ap.add_argument("--scenes", default=",".join(IDLE_SCENES), help="idle scenes, comma-separated")
+    ap.add_argument("--only-frames", action="store_true", help="just the frame times (busiest table, "
+                    "settlements) at --size")
     args = ap.parse_args()
     if args.only_idle:
         wh = tuple(int(v) for v in args.size.split("x"))
@@ -265,6 +318,12 @@ def main() -> int:
     print(f"frame time, busiest table {args.size} (animating): median {f['median_ms']:.2f} ms, "
           f"p95 {f['p95_ms']:.2f} ms, max {f['max_ms']:.2f} ms  [target < 8 ms median]")
     print(f"frame time, busiest table {args.size} (at rest): median {f['still_median_ms']:.2f} ms")
+    for name, st in bench_settlement(size).items():  # type: ignore[arg-type]
+        print(f"frame time, settlement {name} {args.size}, {st['frames']:.0f} frames: median "
+              f"{st['median_ms']:.2f} ms (CPU {st['cpu_median_ms']:.2f} ms), p95 {st['p95_ms']:.2f} ms  "
+              "[target < 8 ms median]")
+    if args.only_frames:
+        return 0
     p = bench_process(args.idle_seconds, (1280, 720))
     print(f"start to first frame: {p['start_to_first_frame_s']:.2f} s  [target < 2 s]")
     print(f"idle CPU over {args.idle_seconds:.0f} s: {p['idle_cpu_percent']:.2f} % of a core  [target < 2 %]")

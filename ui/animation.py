@@ -1,7 +1,8 @@
 """Motion as a pure function of time: snapshot diffs and cues become tweens.
 
-Owns: which cards slide from the shoe, which hole card flips, which chips fly
-on a payout, and which sounds those moments make. Time is always passed in
+Owns: which cards slide from the shoe, which hole card flips, which chips move
+at a settlement (``ui.motion``) and which win is celebrated (``ui.celebration``),
+and which sounds those moments make. Time is always passed in
 (``now_ms``, a monotonic millisecond clock owned by the caller); nothing here
 reads a clock. Animation never holds the game back: the renderer always draws
 the latest snapshot, and a tween only moves where an item is drawn while it
@@ -10,10 +11,14 @@ runs. Imports only ``cabinet.protocol.snapshot``/``cabinet.protocol.ipc`` from t
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from cabinet.protocol.ipc import Cue
-from cabinet.protocol.snapshot import Snapshot
+from cabinet.protocol.snapshot import HandView, Snapshot
+from ui import celebration, motion
+from ui.celebration import Celebration
+from ui.motion import HandKey, Settle
+from ui.tween import Tween, ease_out
+
+__all__ = ["Animator", "CardKey", "Tween", "ease_out"]
 
 #: ``("d", index)`` for a dealer card, ``("p", station, spot, hand, index)`` for a player card.
 CardKey = tuple[object, ...]
@@ -21,50 +26,8 @@ CardKey = tuple[object, ...]
 SLIDE_MS = 280
 STAGGER_MS = 120
 FLIP_MS = 340
-CHIP_MS = 560
 #: more new cards than this in one snapshot (a reconnect, a resume) are not animated.
 MAX_NEW_CARDS = 8
-
-
-@dataclass(frozen=True, slots=True)
-class Tween:
-    """A span of time: ``start_ms`` (may be in the future) lasting ``duration_ms``."""
-
-    start_ms: int
-    duration_ms: int
-
-    def progress(self, now_ms: int) -> float:
-        """Linear progress: < 0 before the start, 0-1 while running, 1 after."""
-        if now_ms < self.start_ms:
-            return -1.0
-        return min(1.0, (now_ms - self.start_ms) / max(1, self.duration_ms))
-
-    def end_ms(self) -> int:
-        return self.start_ms + self.duration_ms
-
-
-@dataclass(frozen=True, slots=True)
-class ChipFlight:
-    """Chips moving between the dealer's tray and a spot on settlement.
-
-    Attributes:
-        station, spot, hand: the hand settled (1-based station and spot, 0-based hand).
-        amount_minor: value of the chips in flight.
-        to_dealer: True when a lost stake is collected; False for a payout.
-    """
-
-    station: int
-    spot: int
-    hand: int
-    amount_minor: int
-    to_dealer: bool
-    tween: Tween
-
-
-def ease_out(p: float) -> float:
-    """Cubic ease-out of a 0-1 progress."""
-    p = max(0.0, min(1.0, p))
-    return 1 - (1 - p) ** 3
 
 
 def _cards(s: Snapshot) -> dict[CardKey, str]:
@@ -81,25 +44,23 @@ def _cards(s: Snapshot) -> dict[CardKey, str]:
     return out
 
 
-def _outcomes(s: Snapshot) -> dict[tuple[int, int, int], tuple[str | None, int, int | None]]:
-    return {(st.station, sp.spot, h): (hand.outcome, hand.stake_minor, hand.returned_minor)
-            for st in s.stations for sp in st.spots for h, hand in enumerate(sp.hands)}
-
-
 class Animator:
     """Tweens derived from consecutive snapshots and from cues. UI thread only."""
 
     def __init__(self) -> None:
         self.cards: dict[CardKey, Tween] = {}
         self.flips: dict[CardKey, Tween] = {}
-        self.flights: list[ChipFlight] = []
+        #: settled bets and how their chips move (kept, once still, until the round goes)
+        self.settles: dict[HandKey, Settle] = {}
+        self.wins: list[Celebration] = []
         self.pulse_until_ms = 0
 
     def clear(self) -> None:
         """Drop every tween (e.g. after a reconnect)."""
         self.cards.clear()
         self.flips.clear()
-        self.flights.clear()
+        self.settles.clear()
+        self.wins.clear()
 
     def on_snapshot(self, old: Snapshot | None, new: Snapshot, now_ms: int) -> list[str]:
         """Start the tweens for what changed from ``old`` to ``new``.
@@ -110,7 +71,7 @@ class Animator:
             now_ms: the caller's monotonic clock, in ms.
 
         Returns:
-            names of sounds to play now (``card``, ``chip``, ``win``, ``blackjack``).
+            names of sounds to play now (``card``, ``chip``, ``win``, ``blackjack``, ``big_win``).
         """
         self._prune(now_ms)
         if old is None or new.seq <= old.seq or new.mode in ("attract", "maintenance"):
@@ -138,18 +99,39 @@ class Animator:
         # bets placed
         if sum(s.bet_minor for s in new.stations) > sum(s.bet_minor for s in old.stations):
             sounds.append("chip")
-        # settlements
-        was = _outcomes(old)
-        for key, (outcome, stake, returned) in _outcomes(new).items():
-            if outcome is None or was.get(key, (None, 0, None))[0] is not None:
-                continue
-            st, sp, h = key
-            if outcome in ("win", "blackjack") and returned is not None and returned > stake:
-                self.flights.append(ChipFlight(st, sp, h, returned - stake, False, Tween(now_ms, CHIP_MS)))
-                sounds.append("blackjack" if outcome == "blackjack" else "win")
-            elif outcome in ("lose", "bust") and stake > 0:
-                self.flights.append(ChipFlight(st, sp, h, stake, True, Tween(now_ms, CHIP_MS)))
+        sounds += self._settle(old, new, now_ms)
         return list(dict.fromkeys(sounds))
+
+    def _settle(self, old: Snapshot, new: Snapshot, now_ms: int) -> list[str]:
+        """Issue 17: sweep, pay and collect the bets that settled; celebrate the stations
+        whose round finished settling; drop both once their round is gone. Returns the
+        win sound: the celebration's (its tier's), else a win settled mid-round's."""
+        live, ident = motion.settled_bets(new), motion.bet_identity(new)
+        self.settles = {k: v for k, v in self.settles.items() if k in live and v.ident == ident.get(k)}
+        done = {st.station for st in new.stations if celebration.station_result(st)[3]}
+        self.wins = [c for c in self.wins if c.station in done and c.ident == celebration.identity(new, c.station)]
+        # the dealer settles once the cards dealt with the result (the dealer's draw,
+        # the hole card turned) have landed
+        landed = max([now_ms] + [t.end_ms() for t in self.cards.values()] + [t.end_ms() for t in self.flips.values()])
+        fresh = motion.plan(old, new, landed)
+        for m in fresh:
+            self.settles[m.key] = m
+        def lands(station: int) -> int:     # the station's first payout lands
+            return min((m.pay.end_ms() for m in fresh if m.key[0] == station and m.pay is not None),
+                       default=landed + motion.SETTLE_DELAY_MS)
+
+        sounds: list[str] = []
+        for c in celebration.plan(old, new, lands):
+            self.wins = [w for w in self.wins if w.station != c.station] + [c]
+            sounds.append(celebration.SOUND[c.tier])
+        if sounds:          # the biggest tier's sound only
+            order = [celebration.SOUND[t] for t in (celebration.BIG, celebration.MEDIUM, celebration.SMALL)]
+            return [min(sounds, key=order.index)]
+        for m in fresh:     # a blackjack paid at the peek while the round goes on
+            if m.result == "win" and m.key[0] not in done:
+                hand = _hand(new, m.key)
+                return ["blackjack" if hand is not None and hand.outcome == "blackjack" else "win"]
+        return []
 
     def on_cue(self, cue: Cue, now_ms: int) -> list[str]:
         """React to an engine cue; returns sounds to play (unknown cues: none)."""
@@ -183,22 +165,25 @@ class Animator:
             return None
         return max(0.0, t.progress(now_ms))
 
-    def chip_flights(self, now_ms: int) -> list[tuple[ChipFlight, float]]:
-        """Chip flights in progress with their eased progress."""
-        return [(f, ease_out(f.tween.progress(now_ms))) for f in self.flights
-                if f.tween.start_ms <= now_ms < f.tween.end_ms()]
+    def settle(self, key: HandKey) -> Settle | None:
+        """How a settled bet's chips move (``ui.motion``), or ``None``: draw it at rest."""
+        return self.settles.get(key)
+
+    def celebrations(self, now_ms: int) -> list[Celebration]:
+        """The win celebrations running at ``now_ms``."""
+        return [c for c in self.wins if c.tween.start_ms <= now_ms < c.tween.end_ms()]
 
     def busy(self, now_ms: int) -> bool:
         """Whether anything still moves at ``now_ms`` (the loop draws at 60 fps while true)."""
         ends = [t.end_ms() for t in self.cards.values()] + [t.end_ms() for t in self.flips.values()]
-        ends += [f.tween.end_ms() for f in self.flights]
+        ends += [m.end_ms() for m in self.settles.values()] + [c.tween.end_ms() for c in self.wins]
         ends.append(self.pulse_until_ms)
         return any(e > now_ms for e in ends)
 
     def _prune(self, now_ms: int) -> None:
         self.cards = {k: t for k, t in self.cards.items() if t.end_ms() > now_ms}
         self.flips = {k: t for k, t in self.flips.items() if t.end_ms() > now_ms}
-        self.flights = [f for f in self.flights if f.tween.end_ms() > now_ms]
+        self.wins = [c for c in self.wins if c.tween.end_ms() > now_ms]
 
 
 def _deal_order(key: CardKey) -> tuple[int, ...]:
@@ -207,3 +192,12 @@ def _deal_order(key: CardKey) -> tuple[int, ...]:
         return (int(key[1]), 1, 0, 0, 0)  # type: ignore[call-overload]
     _, st, sp, h, i = key
     return (int(i), 0, int(st), int(sp), int(h))  # type: ignore[call-overload]
+
+
+def _hand(s: Snapshot, key: HandKey) -> HandView | None:
+    st, sp, h = key
+    for stv in s.stations:
+        for spv in stv.spots:
+            if stv.station == st and spv.spot == sp and 0 <= h < len(spv.hands):
+                return spv.hands[h]
+    return None

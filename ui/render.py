@@ -19,9 +19,10 @@ import pygame
 from cabinet.protocol.money import chip_split
 from cabinet.protocol.said import Said
 from cabinet.protocol.snapshot import HandView, Snapshot, SpotView, StationView
-from ui import i18n, theme
+from ui import celebration, i18n, settle_draw, theme
 from ui import own_station as own_station_mod
-from ui.animation import CardKey, ChipFlight
+from ui.animation import CardKey
+from ui.celebration import Celebration
 from ui.i18n import N_, _, total_words
 from ui.layout import (
     BUTTON_H,
@@ -34,6 +35,7 @@ from ui.layout import (
     balanced_rows,
 )
 from ui.money import fmt_credits, fmt_money
+from ui.motion import HandKey, Settle
 from ui.said import say, told
 from ui.scenes import attract, maintenance, overlays, player_panel, recall
 from ui.scenes import help as help_scene
@@ -45,7 +47,8 @@ class Anim(Protocol):
 
     def card(self, key: CardKey, now_ms: int) -> float | None: ...
     def flip(self, key: CardKey, now_ms: int) -> float | None: ...
-    def chip_flights(self, now_ms: int) -> list[tuple[ChipFlight, float]]: ...
+    def settle(self, key: HandKey) -> Settle | None: ...
+    def celebrations(self, now_ms: int) -> list[Celebration]: ...
 
 
 #: on-screen buttons per variant and phase, in order: (action, label). ``chip`` expands to the chip values.
@@ -494,6 +497,14 @@ class Renderer:
     def _table(self, p: Painter, s: Snapshot, now_ms: int, anim: Anim | None,
                own_station: int | None = None) -> None:
         L = p.L
+        count = max(1, len(s.stations))
+        own = next((st for st in s.stations if st.station == own_station), None) if count > 1 else None
+        if own is not None:
+            box, others = own_station_mod.own_boxes(L, s, own.station)
+            geos = [(own, station_geometry(L, p, s, 0, 1, own, box=box))]
+        else:
+            geos = [(st, station_geometry(L, p, s, i, count, st)) for i, st in enumerate(s.stations)]
+        self._motion(p, s, geos, now_ms, anim, "under")     # issue 17: under every card
         self._dealer(p, s, now_ms, anim)
         if s.message:
             cx, cy = L.message_center()
@@ -502,23 +513,49 @@ class Renderer:
                    max_w=L.lw * 0.6)
         if s.timer is not None:
             self._timer(p, s)
-        count = max(1, len(s.stations))
-        flights = anim.chip_flights(now_ms) if anim is not None else []
-        own = next((st for st in s.stations if st.station == own_station), None) if count > 1 else None
         if own is not None:
-            box, others = own_station_mod.own_boxes(L, s, own.station)
             for st, panel in others:
                 cards_bottom, card_h, circle_y, pill_y = own_station_mod.other_geometry(panel)
                 mini = StationGeo(panel, pygame.Rect(panel.x, panel.bottom, panel.w, 0),
                                   pygame.Rect(panel.x, panel.y, panel.w, 0), [], [], panel,
                                   circle_y, 22, pill_y, cards_bottom, card_h)
                 own_station_mod.draw_other(self, p, s, st, panel, mini, now_ms, anim)
-            geo = station_geometry(L, p, s, 0, 1, own, box=box)
-            self._station(p, s, own, geo, 2, now_ms, anim, flights)
+            self._station(p, s, own, geos[0][1], 2, now_ms, anim)
+        else:
+            for st, geo in geos:
+                self._station(p, s, st, geo, count, now_ms, anim)
+        self._motion(p, s, geos, now_ms, anim, "over")      # into the credit meters, the banner
+
+    def _motion(self, p: Painter, s: Snapshot, geos: list[tuple[StationView, StationGeo]], now_ms: int,
+                anim: Anim | None, layer: str) -> None:
+        """Issue 17: the settlement's flying stacks (``ui.settle_draw``) and the win
+        celebrations (``ui.celebration``): ``"under"`` before any card is drawn (to and
+        from the rack, the rings, the chip shower), ``"over"`` after the consoles (into
+        the credit meters, the banner)."""
+        if anim is None:
             return
-        for i, st in enumerate(s.stations):
-            geo = station_geometry(L, p, s, i, count, st)
-            self._station(p, s, st, geo, count, now_ms, anim, flights)
+        shown = {st.station for st, _ in geos}      # a station's own screen: its own wins only
+        wins = [c for c in anim.celebrations(now_ms) if c.station in shown]
+        clip = p.surface.get_clip()
+        if wins and layer == "under" and geos:  # the felt above the consoles: no chip shows through one
+            p.surface.set_clip(clip.clip(p.L.rect((0, 0, p.L.lw, min(g.console.y for _, g in geos)))))
+        for st, geo in geos:
+            n_spots = max(1, s.spots_per_station, len(st.spots))
+            spot_w = geo.box.w / n_spots
+            centres = {sp.spot: (geo.box.x + spot_w * (n_spots - sp.spot + 0.5), float(geo.circle_y))
+                       for sp in st.spots}
+            settle_draw.draw_moving(p, st, centres, geo.circle_r, spot_w, geo.meters[0] if geo.meters else None,
+                                    anim, now_ms, layer)
+            if layer == "under":
+                for c in wins:
+                    if c.station == st.station:
+                        celebration.draw_under(p, c, now_ms, [(*centres[n], geo.circle_r) for n in c.spots
+                                                              if n in centres])
+        p.surface.set_clip(clip)
+        if layer == "over" and wins:     # one banner: the biggest win's
+            rank = (celebration.BIG, celebration.MEDIUM, celebration.SMALL)
+            top = min(wins, key=lambda c: (rank.index(c.tier), -c.net_minor))
+            celebration.draw_over(p, top, now_ms, s.currency_symbol, len(geos))
 
     def _card_rects(self, n: int, center_x: float, bottom: float, cw: float, ch: float, max_w: float,
                     rise: float) -> tuple[list[pygame.Rect], float, float]:
@@ -601,9 +638,11 @@ class Renderer:
         p.text(label, 15, theme.GOLD, (cx, cy + 34), bold=True, max_w=r * 1.8)
 
     def _station(self, p: Painter, s: Snapshot, st: StationView, geo: StationGeo, count: int, now_ms: int,
-                 anim: Anim | None, flights: list[tuple[ChipFlight, float]]) -> None:
+                 anim: Anim | None) -> None:
         L = p.L
         sym = s.currency_symbol
+        felt = settle_draw.on_felt_minor(st, anim, now_ms)       # issue 17: counted in as it arrives
+        st = msgspec.structs.replace(st, credits_minor=st.credits_minor - felt) if felt else st
         n_spots = max(1, s.spots_per_station, len(st.spots))
         spot_w = geo.box.w / n_spots
         by_spot = {sp.spot: sp for sp in st.spots}
@@ -619,18 +658,6 @@ class Renderer:
                 r = geo.circle_r
                 p.hits.append(HitBox(L.rect((cx - r, geo.circle_y - r, 2 * r, 2 * r)), "place",
                                      st.station, spot_no, "place" in st.lamps))
-        # chip flights for this station
-        for f, prog in flights:
-            if f.station != st.station:
-                continue
-            k = n_spots - f.spot
-            cx = geo.box.x + spot_w * (k + 0.5)
-            rack = L.chip_rack()
-            dealer = (float(rack.centerx), float(rack.centery)) if rack is not None else (L.cx, 30.0)
-            win_pos = (cx + geo.circle_r + 34, geo.circle_y)
-            a, b = (win_pos, dealer) if f.to_dealer else (dealer, win_pos)
-            pos = (a[0] + (b[0] - a[0]) * prog, a[1] + (b[1] - a[1]) * prog)
-            self._stack(p, chip_split(f.amount_minor), pos, 54)
         # console
         p.fill_rect(geo.console.move(0, 4), (0, 0, 0, 90), radius=18)
         p.fill_rect(geo.console, theme.PANEL, radius=18)
@@ -717,13 +744,16 @@ class Renderer:
             p.text(label, 26, (214, 182, 96, 150), (cx, cy), bold=True)
         if sp is not None:
             chips = list(sp.chips_minor) or (chip_split(bet) if bet else [])
-            if len(sp.hands) > 1 or any(h.doubled for h in sp.hands):
+            if settle_draw.is_settled(sp):      # issue 17: swept, paid beside, collected
+                settle_draw.draw_rest(p, s.currency_symbol, st, sp, settle_draw.spot_slots(sp, cx, cy, r, spot_w),
+                                      anim, now_ms)
+            elif len(sp.hands) > 1 or any(h.doubled for h in sp.hands):
                 self._hand_stakes(p, s, sp, cx, cy, r, spot_w)
             elif chips:
                 self._stack(p, chips, (cx, cy + 14), 64)
                 p.pill(fmt_money(bet, s.currency_symbol, compact=True), (cx, cy + r + 16), 17,
                        fg=theme.WHITE, bg=(0, 0, 0, 190))
-            if sp.insurance_minor:
+            if sp.insurance_minor and sp.insurance_returned_minor is None:
                 ix = cx - r - 40
                 self._stack(p, chip_split(sp.insurance_minor), (ix, cy + 10), 44)
                 p.text(_("INS"), 14, theme.CREAM, (ix, cy + 34), bold=True)
@@ -734,13 +764,6 @@ class Renderer:
                 for j, hand in enumerate(sp.hands):
                     hcx = cx + (j - (k - 1) / 2) * hand_w
                     self._hand(p, s, st, sp, j, hand, hcx, hand_w, geo, now_ms, anim, k)
-            # the winnings stack, once settled
-            won = sum((h.returned_minor or 0) - h.stake_minor for h in sp.hands
-                      if h.outcome in ("win", "blackjack") and (h.returned_minor or 0) > h.stake_minor)
-            flying = anim is not None and any(f.station == st.station and f.spot == spot_no and not f.to_dealer
-                                              for f, _ in anim.chip_flights(now_ms))
-            if won > 0 and not flying:
-                self._stack(p, chip_split(won), (cx + r + 34, cy), 54)
 
     def _hand_stakes(self, p: Painter, s: Snapshot, sp: SpotView, cx: float, cy: float, r: float,
                      spot_w: float) -> None:

@@ -1,10 +1,10 @@
 """Short table sounds, synthesised at start-up with stdlib ``array``/``math``.
 
-Owns: the ``card`` (deal), ``chip``, ``win``, ``blackjack`` and ``button`` (a
-touched button, issue 17) sounds and playing them, at the operator's volume. With
-no sound card (/proc/asound/cards) the mixer is not tried, so ALSA prints nothing;
-if it cannot start every call is a silent no-op, logged once per process: sound
-must never stop the game. UI thread only.
+Owns: the ``card`` (deal), ``chip``, ``win``, ``blackjack``, ``big_win`` (the big
+win's longer fanfare, issue 17) and ``button`` (a touched button, issue 17) sounds
+and playing them, at the operator's volume. With no sound card (/proc/asound/cards)
+the mixer is not tried, so ALSA prints nothing; if it cannot start every call is a
+silent no-op, logged once per process: sound must never stop the game. UI thread only.
 """
 
 from __future__ import annotations
@@ -84,7 +84,27 @@ def synth(name: str, rate: int = RATE) -> array:
         for i in range(n):
             t = i / rate
             out.append(int(math.sin(2 * math.pi * 1800.0 * t) * math.exp(-t / 0.006) * 9000))
+    elif name == "big_win":  # the blackjack fanfare twice, the second on the first's tail
+        bj = _fanfare("blackjack", rate)
+        lag = int(rate * 0.42)
+        for i in range(len(bj) + lag):
+            v = (bj[i] if i < len(bj) else 0) + (bj[i - lag] if i >= lag else 0)
+            out.append(max(-32000, min(32000, int(v * 0.75))))
     elif name in ("win", "blackjack"):
+        out = _fanfare(name, rate)
+    else:
+        raise KeyError(name)
+    return out
+
+
+_fanfares: dict[tuple[str, int], array] = {}
+
+
+def _fanfare(name: str, rate: int) -> array:
+    """The ``win`` or ``blackjack`` arpeggio (computed once per rate, a copy returned)."""
+    done = _fanfares.get((name, rate))
+    if done is None:
+        done = array("h")
         notes = [523.25, 659.25, 783.99] if name == "win" else [523.25, 659.25, 783.99, 1046.5, 1318.5]
         step = 0.09 if name == "win" else 0.08
         n = int(rate * (step * len(notes) + 0.25))
@@ -95,10 +115,9 @@ def synth(name: str, rate: int = RATE) -> array:
                 t0 = t - k * step
                 if t0 >= 0:
                     v += (math.sin(2 * math.pi * f * t0) + 0.3 * math.sin(4 * math.pi * f * t0)) * math.exp(-t0 / 0.12)
-            out.append(int(max(-1.0, min(1.0, v * 0.35)) * 20000))
-    else:
-        raise KeyError(name)
-    return out
+            done.append(int(max(-1.0, min(1.0, v * 0.35)) * 20000))
+        _fanfares[(name, rate)] = done
+    return array("h", done)
 
 
 class Sounds:
@@ -108,7 +127,7 @@ class Sounds:
         enabled: False to stay silent on purpose.
     """
 
-    NAMES = ("card", "chip", "win", "blackjack", "button")
+    NAMES = ("card", "chip", "win", "blackjack", "button", "big_win")
 
     def __init__(self, enabled: bool = True) -> None:
         self._sounds: dict[str, pygame.mixer.Sound] = {}

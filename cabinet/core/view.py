@@ -172,7 +172,8 @@ def _station_view(cab: ViewContext, st: StationState, view: PlayerView | None,
             insurance += sp.insurance_stake_minor
             spots.append(SpotView(spot=sp.spot, bet_minor=sp.bet_minor,
                                   chips_minor=chip_split(stake, r.chip_values_minor, most=_PILE_CHIPS),
-                                  hands=hands, insurance_minor=sp.insurance_stake_minor))
+                                  hands=hands, insurance_minor=sp.insurance_stake_minor,
+                                  insurance_returned_minor=sp.insurance_returned_minor))
         if view is not None and prompt and prompt.seat == st.station:
             message = [said("Insurance? It costs {cost_minor}", cost_minor=_insurance_cost(view, prompt))
                        if prompt.kind == "insurance" else said("Your move")]

@@ -37,13 +37,21 @@ class HandView(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class SpotView(msgspec.Struct, frozen=True, kw_only=True):
-    """A betting spot: the chips on it and its hands (two after a split)."""
+    """A betting spot: the chips on it and its hands (two after a split).
+
+    Attributes:
+        insurance_minor: the insurance staked on it this round.
+        insurance_returned_minor: what that insurance paid back once it settled at
+            the dealer's peek (0 lost, 3x the stake paid 2:1), ``None`` before or
+            without insurance (issue 17: the UI sweeps or pays it at its line).
+    """
 
     spot: int
     bet_minor: int
     chips_minor: list[int] = []
     hands: list[HandView] = []
     insurance_minor: int = 0
+    insurance_returned_minor: int | None = None
 
 
 class RoundLine(msgspec.Struct, frozen=True, kw_only=True):

@@ -39,8 +39,9 @@ def test_hole_card_flips_and_chips_fly_on_settlement() -> None:
             h, outcome=None, returned_minor=None) for h in sp.hands]) for sp in settled.stations[0].spots])])
     sounds = a.on_snapshot(before, settled, 100)
     assert "blackjack" in sounds
-    flights = a.chip_flights(200)
-    assert {(f.spot, f.to_dealer) for f, _ in flights} == {(1, False), (3, True)}
+    # issue 17: the bust swept to the rack, the blackjack paid beside, the push kept
+    assert {k[1]: (m.result, m.sweep is not None, m.pay is not None) for k, m in a.settles.items()} == {
+        1: ("win", False, True), 2: ("push", False, False), 3: ("lose", True, False)}
 
 
 def test_a_new_snapshot_always_wins() -> None:

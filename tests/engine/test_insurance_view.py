@@ -1,0 +1,53 @@
+"""Issue 17 "The felt": the snapshot says what a spot's insurance paid back once it
+settled at the dealer's peek, so the table can sweep it or pay it at its line."""
+
+from __future__ import annotations
+
+import pytest
+
+from cabinet.core.settings import GameSettings
+from cabinet.game import Shoe
+
+from .helpers import Rig
+
+
+@pytest.fixture
+def stacked(monkeypatch):
+    """Make the next shuffles deal ``codes`` in order (one list per round)."""
+    rounds: list[list[str]] = []
+
+    def shuffled(decks, rng=None, penetration_percent=None):
+        return Shoe.from_codes(rounds.pop(0), decks)
+
+    monkeypatch.setattr("cabinet.core.play.Shoe.shuffled", staticmethod(shuffled))
+    return rounds
+
+
+def _insured(stacked: list[list[str]], hole: str) -> tuple[Rig, object]:
+    rig = Rig(GameSettings(variant="american"))
+    rig.note(10_000)
+    stacked.append(["TS", "AC", "7S", hole, "2C", "3C", "4C", "5C"])
+    rig.press("chip", 1, 500)
+    rig.press("place", 1, 1)
+    rig.press("deal")
+    before = rig.cab.snapshot(1).stations[0].spots[0]
+    assert before.insurance_returned_minor is None and before.insurance_minor == 0
+    rig.press("insure")
+    return rig, rig.cab.snapshot(1).stations[0].spots[0]
+
+
+def test_insurance_lost_at_the_peek_shows_nothing_returned(stacked):
+    """Issue 17: no dealer Blackjack: the insurance is lost at the peek (0 back) while the
+    hand plays on."""
+    rig, spot = _insured(stacked, "5D")
+    assert rig.cab.snapshot(1).mode == "in_round"
+    assert (spot.insurance_minor, spot.insurance_returned_minor) == (250, 0)
+    assert spot.hands[0].outcome is None
+
+
+def test_insurance_won_shows_its_2_to_1_return(stacked):
+    """Issue 17: the dealer's Blackjack: the insurance pays 2 to 1 (its stake and twice
+    it back: 3x), the hand lost."""
+    _, spot = _insured(stacked, "KD")
+    assert (spot.insurance_minor, spot.insurance_returned_minor) == (250, 750)
+    assert spot.hands[0].outcome == "lose"
