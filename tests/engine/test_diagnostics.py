@@ -158,7 +158,8 @@ def test_sound_test_plays_each_sound_by_a_cue_and_screen_test_page_exists():
     rig = Rig()
     _open(rig, "diag_sound")
     assert rig.cab.snapshot(1).maintenance.items == ["Play: card", "Play: chip", "Play: win",
-                                                     "Play: blackjack", "Play: button"]
+                                                     "Play: blackjack", "Play: big_win",
+                                                     "Play: button"]
     rig.press("menu_down")
     rig.press("menu_down")
     eff = rig.press("menu_select")

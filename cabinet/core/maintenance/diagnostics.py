@@ -58,7 +58,7 @@ TOWER_SEGMENTS = {"service": "amber", "tilt": "red", "handpay": "red and amber",
 MISSING_AFTER_GAMES = 100
 #: The sound test's sounds (the UI's ``ui.sound.Sounds.NAMES``), played by the
 #: ``sound_test`` cue.
-TEST_SOUNDS = ("card", "chip", "win", "blackjack", "button")
+TEST_SOUNDS = ("card", "chip", "win", "blackjack", "big_win", "button")
 #: The screen test page (the UI draws colour bars and a touch grid on it).
 SCREEN_PAGE = "diag_screen"
 #: Serial settings of the devices (the drivers open their ports so).
