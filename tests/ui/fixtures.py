@@ -50,10 +50,12 @@ class Case:
     connected: bool = True
     show_help: bool = False
     own_station: int | None = None
-    clock: str = ""
+    #: issue 17: the time of day is always on a table screen, and the player's language
+    #: button offers English and Spanish, as ``python -m ui`` draws them by default
+    clock: str = "21:50"
     #: issue 17: the screen's language, the languages its button offers, refusal notices
     language: str = "en"
-    languages: tuple[str, ...] = ()
+    languages: tuple[str, ...] = ("en", "es")
     notices: dict[int, str] | None = None
 
 
