@@ -19,7 +19,7 @@ import pygame
 from cabinet.protocol.money import chip_split, fmt_money
 from cabinet.protocol.snapshot import HandView, Snapshot, SpotView, StationView
 from ui import own_station as own_station_mod
-from ui import theme
+from ui import shared_screen, theme
 from ui.animation import CardKey, ChipFlight
 from ui.layout import (
     BUTTON_H,
@@ -193,7 +193,8 @@ class Renderer:
     def draw(self, surface: pygame.Surface, snapshot: Snapshot | None, now_ms: int, anim: Anim | None = None,
              connected: bool = True, show_help: bool = False, portrait: bool | None = None,
              own_station: int | None = None, clock: str = "",
-             notices: dict[int, str] | None = None) -> list[HitBox]:
+             notices: dict[int, str] | None = None, shared: bool = False,
+             focus: int | None = None) -> list[HitBox]:
         """Draw one frame of ``snapshot`` on ``surface``.
 
         Args:
@@ -211,11 +212,16 @@ class Renderer:
                 the frame stays a pure function of the arguments), ``""`` none.
             notices: station -> why its last press was refused (issue 17), shown on
                 its console instead of its message while the caller keeps it.
+            shared: one shared wide screen with a panel per station (issue 17,
+                ``ui.shared_screen``) for the table's scenes (not attract or the menu).
+            focus: on the shared screen, the station the keys act for (its panel ringed).
 
         Returns:
             the touch targets of this frame, topmost last.
         """
-        L = Layout.for_size(surface.get_width(), surface.get_height(), portrait)
+        shared = shared and snapshot is not None and snapshot.mode not in ("attract", "maintenance")
+        L = shared_screen.layout_for(*surface.get_size()) if shared else \
+            Layout.for_size(surface.get_width(), surface.get_height(), portrait)
         p = Painter(surface, L, self.art)
         self.last_dirty = None
         self._notices = notices or {}
@@ -233,7 +239,7 @@ class Renderer:
         # the table drawn (and dimmed) once
         still = snapshot.overlay is not None and connected and snapshot.mode not in ("maintenance", "attract") \
             and not (busy is not None and busy(now_ms))
-        key = (surface.get_size(), portrait, id(snapshot), snapshot.seq, show_help, own_station)
+        key = (surface.get_size(), portrait, id(snapshot), snapshot.seq, show_help, own_station, shared, focus)
         partial: pygame.Rect | None = None
         cached = still and self._under is not None and self._under[0] == key
         if not cached:
@@ -259,10 +265,11 @@ class Renderer:
             attract.draw(p, snapshot, now_ms, self, clock)
             self._help_button(p)
         else:
-            self._table(p, snapshot, now_ms, anim, own_station)
+            self._table(p, snapshot, now_ms, anim, own_station, shared, focus)
             self._help_button(p)
             self._clock(p, clock)
-            player_panel.draw(p, snapshot, own_station, now_ms)   # issue 17: HISTORY, reminder
+            if not shared:      # the shared screen's panels draw their own
+                player_panel.draw(p, snapshot, own_station, now_ms)   # issue 17: HISTORY, reminder
         if show_help and not modal and not p.dimmed:
             help_scene.draw(p, snapshot)
         if still and not p.dimmed:
@@ -329,7 +336,7 @@ class Renderer:
         name = s.variant_name if s is not None and s.mode not in ("attract",) else ""
         limits = (s.min_bet_minor, s.max_bet_minor, s.spots_per_station, s.currency_symbol) \
             if s is not None and s.mode != "attract" else (0, 0, 0, "")
-        key = (L.width, L.height, L.portrait, name, texts, maint, limits)
+        key = (L.width, L.height, L.lw, L.portrait, name, texts, maint, limits)
         surf = self._felt.get(key)
         if surf is None:
             if len(self._felt) > 8:
@@ -467,7 +474,9 @@ class Renderer:
     # -- the table -----------------------------------------------------------
 
     def _table(self, p: Painter, s: Snapshot, now_ms: int, anim: Anim | None,
-               own_station: int | None = None) -> None:
+               own_station: int | None = None, shared: bool = False, focus: int | None = None) -> None:
+        """The dealer, the table's message and timer, the stations (``shared``: the shared
+        screen's panels, ``ui.shared_screen``, ``focus`` the station the keys act for)."""
         L = p.L
         self._dealer(p, s, now_ms, anim)
         if s.message:
@@ -478,6 +487,9 @@ class Renderer:
             self._timer(p, s)
         count = max(1, len(s.stations))
         flights = anim.chip_flights(now_ms) if anim is not None else []
+        if shared:
+            shared_screen.draw_panels(self, p, s, now_ms, anim, flights, focus, station_geometry)
+            return
         own = next((st for st in s.stations if st.station == own_station), None) if count > 1 else None
         if own is not None:
             box, others = own_station_mod.own_boxes(L, s, own.station)
