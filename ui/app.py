@@ -21,7 +21,7 @@ import pygame
 
 from cabinet.protocol.ipc import FRAME_HEARTBEAT_S, Cue, Error, Frame, Intent
 from cabinet.protocol.snapshot import Snapshot
-from ui import refusals
+from ui import refusals, shared_screen
 from ui.animation import Animator
 from ui.client import EngineClient, Link
 from ui.devkeys import DevKeys
@@ -73,6 +73,10 @@ class App:
             ``None`` for none (tests, goldens).
         own_station: this window is its station's own screen (issue 17: its
             spots, meters and buttons large, the other players' hands small).
+        screens: ``"shared"``: one shared wide screen with a panel per station
+            (issue 17, ``ui.shared_screen``; keys and dev keys act for the focused
+            panel's station, ``station`` at first); ``"per-station"``: never;
+            ``""``: as the engine's setting says (``Snapshot.screens``).
     """
 
     def __init__(self, window: pygame.Surface, client: EngineClient | None, *, station: int = 1,
@@ -80,8 +84,10 @@ class App:
                  clock_ms: Callable[[], int] | None = None, flip: Callable[[], None] | None = None,
                  own_station: bool = False,
                  update: Callable[[list[pygame.Rect]], None] | None = None,
-                 wall_clock: Callable[[], str] | None = None) -> None:
+                 wall_clock: Callable[[], str] | None = None, screens: str = "") -> None:
         self.wall_clock = wall_clock
+        self.screens = screens
+        self._small_said = False
         self.own_station = own_station
         self.update = update
         self.window = window
@@ -198,6 +204,57 @@ class App:
         self.running = False
         self.wake()
 
+    # -- the shared screen (issue 17) ----------------------------------------------
+
+    def shared(self) -> bool:
+        """Whether this window draws the shared wide screen now: asked for (``screens``
+        or the engine's setting), not a station's own screen, and the window at least
+        ``shared_screen.MIN_SIZE`` (else the classic table, said once in the log)."""
+        want = self.screens or (self.snapshot.screens if self.snapshot is not None else "")
+        if want != "shared" or self.own_station:
+            return False
+        w, h = self._canvas.get_size()
+        if shared_screen.supported(w, h):
+            return True
+        if not self._small_said:
+            self._small_said = True
+            log.warning("the shared screen needs at least %dx%d landscape, the window is %dx%d: "
+                        "drawing the classic table", *shared_screen.MIN_SIZE, w, h)
+        return False
+
+    def focus_station(self, station: int) -> None:
+        """The shared screen's keys and dev keys act for ``station`` from now on."""
+        if station != self.station:
+            self.station = station
+            self.dirty = True
+        if self.devkeys is not None:
+            self.devkeys.station = station
+
+    def _focus_event(self, event: pygame.event.Event) -> bool:
+        """On the shared screen: Tab (Shift+Tab) moves the keys to the next (previous)
+        station's panel (consumed: True); a touch or click in a panel focuses it (and
+        goes on to press what it touched)."""
+        if not self.shared() or self.snapshot is None or not self.snapshot.stations:
+            return False
+        numbers = [st.station for st in self.snapshot.stations]
+        if event.type == pygame.KEYDOWN and event.key == pygame.K_TAB:
+            step = -1 if getattr(event, "mod", 0) & pygame.KMOD_SHIFT else 1
+            i = numbers.index(self.station) if self.station in numbers else -step
+            self.focus_station(numbers[(i + step) % len(numbers)])
+            return True
+        pos: tuple[float, float] | None = None
+        if event.type == pygame.FINGERDOWN:
+            w, h = self.window.get_size()
+            pos = (event.x * w, event.y * h)
+        elif event.type == pygame.MOUSEBUTTONDOWN:
+            pos = event.pos
+        if pos is not None:
+            st = shared_screen.station_at(shared_screen.layout_for(*self._canvas.get_size()),
+                                          self.snapshot, pos)
+            if st is not None:
+                self.focus_station(st)
+        return False
+
     def handle_input(self, event: pygame.event.Event) -> list[Intent]:
         """Map one input event; send its intents; apply local actions. Returns the intents."""
         chips = self.snapshot.chip_values_minor if self.snapshot is not None else []
@@ -249,7 +306,8 @@ class App:
                                        self.show_help,
                                        own_station=self.station if self.own_station else None,
                                        clock=self.clock_text(),
-                                       notices={n: t for n, (t, _) in self.refusals.items()})
+                                       notices={n: t for n, (t, _) in self.refusals.items()},
+                                       shared=self.shared(), focus=self.station)
         dirty = self.renderer.last_dirty
         if self.rotated:
             self.window.blit(pygame.transform.rotate(self._canvas, 90), (0, 0))
@@ -302,6 +360,8 @@ class App:
             if ev.type in (pygame.WINDOWEXPOSED, pygame.VIDEOEXPOSE, pygame.WINDOWRESTORED):
                 self.dirty = True
                 self.renderer.invalidate()
+            if self._focus_event(ev):
+                continue
             if self.devkeys is not None and self.devkeys.handle(ev):
                 continue
             self.handle_input(ev)

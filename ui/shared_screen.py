@@ -16,9 +16,11 @@ station's keys and dev keys) and drawing the panels (``draw_panels``). The
 dealer's hand, the felt, the station's console are the renderer's. Pure drawing,
 UI thread only.
 
-Smallest screen: ``MIN_SIZE`` (1280x720); below it the panels' words fall under
-the legible size and ``supported`` says no: the UI draws the classic shared
-table instead and says so once in its log (``ui.app``).
+Smallest screen: ``MIN_SIZE`` (800x480, the smallest cabinet display the
+goldens cover: a 1920-wide table at 0.44 px per unit, its small words at the
+10 px floor, ``ui.widgets.MIN_TEXT_PX``);
+below it, or on a portrait display, ``supported`` says no: the UI draws the
+classic shared table instead and says so once in its log (``ui.app``).
 """
 
 from __future__ import annotations
@@ -35,7 +37,7 @@ from ui.scenes import player_panel
 from ui.widgets import HitBox, Painter
 
 #: the smallest display the shared screen is drawn on (pixels); below it, the classic table.
-MIN_SIZE = (1280, 720)
+MIN_SIZE = (800, 480)
 #: logical height of the wide space (the classic table's).
 LOGICAL_H = LANDSCAPE[1]
 #: the top of the station panels (logical units; the classic table's stations start at 505).
@@ -44,6 +46,10 @@ PANELS_TOP = 454
 HEADER_H = 46
 #: gap between panels and to the screen's edges (logical units).
 GAP = 10
+
+SHARED_KEY_HELP_TEXT = """Shared screen: the keys (and dev keys) act for the station whose panel is ringed in gold:
+      Tab the next station's panel, Shift+Tab the previous one; a touch or click in a panel
+      picks its station (and presses what it touched, for that station)."""
 
 
 class Renderer(Protocol):

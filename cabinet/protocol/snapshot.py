@@ -222,6 +222,10 @@ class Snapshot(msgspec.Struct, tag="snapshot", tag_field="type", frozen=True, kw
         program_id, program_digest: the installed program and the SHA-256 of
             its manifest (``cabinet.shell.manifest``); the digest is ``""`` when the
             program is unverified (no manifest).
+        screens: the cabinet's displays (``cabinet.toml`` ``[display] screens``, issue
+            17): ``"shared"`` one wide screen with a panel per station (a table UI that
+            is no station's own draws it, ``ui.shared_screen``), ``"per-station"`` a
+            screen per station; ``""`` from an engine that does not say.
     """
 
     seq: int
@@ -248,3 +252,4 @@ class Snapshot(msgspec.Struct, tag="snapshot", tag_field="type", frozen=True, kw
     program_digest: str = ""
     volume_percent: int = 70
     attract_sound: bool = True
+    screens: str = ""

@@ -182,6 +182,7 @@ async def _run(journal: Path, socket: Path, mode: str, config: EngineConfig,
     sim_socket = socket.with_name(socket.name + ".sim") if mode == "sim" else None
     engine.devices = build_devices(mode, config, engine, sim_dir, sim_socket, twins)
     engine.host_links = _host_links(sas or {})
+    engine.screens = config.display.screens
     server = UIServer(engine, socket)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
