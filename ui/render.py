@@ -268,8 +268,10 @@ class Renderer:
             self._table(p, snapshot, now_ms, anim, own_station, shared, focus)
             self._help_button(p)
             self._clock(p, clock)
-            if not shared:      # the shared screen's panels draw their own
+            if not shared:
                 player_panel.draw(p, snapshot, own_station, now_ms)   # issue 17: HISTORY, reminder
+            else:               # the shared screen's panels have their own buttons
+                shared_screen.draw_modals(p, snapshot, now_ms)
         if show_help and not modal and not p.dimmed:
             help_scene.draw(p, snapshot)
         if still and not p.dimmed:

@@ -46,6 +46,12 @@ PANELS_TOP = 454
 HEADER_H = 46
 #: gap between panels and to the screen's edges (logical units).
 GAP = 10
+#: the logical width of a panel's history or reality check (the table's is 1920: a
+#: narrower one draws their words larger in a panel a third of a screen wide).
+MODAL_W = 1400
+#: a panel narrower than this (pixels: 1280x720's are 416) shows them over the whole
+#: screen instead, as the classic table does (their rows would not be legible in it).
+MODAL_MIN_PX = 560
 
 SHARED_KEY_HELP_TEXT = """Shared screen: the keys (and dev keys) act for the station whose panel is ringed in gold:
       Tab the next station's panel, Shift+Tab the previous one; a touch or click in a panel
@@ -140,15 +146,22 @@ def _header(p: Painter, st: StationView, box: pygame.Rect, focused: bool) -> Non
 
 
 def _modal(p: Painter, s: Snapshot, st: StationView, box: pygame.Rect, now_ms: int) -> None:
-    """The station's history panel or reality check, drawn inside its panel only: a
-    1920x1080 logical screen mapped onto the panel, taking that panel's touches."""
+    """The station's history panel or reality check (``ui.scenes.player_panel``'s), drawn
+    inside its panel only: a logical screen ``MODAL_W`` wide mapped onto the panel,
+    taking that panel's touches (the other stations play on); on a panel narrower than
+    ``MODAL_MIN_PX``, over the whole screen, taking every touch until dismissed."""
     pr = p.L.rect(box)
-    scale = min(pr.w / LANDSCAPE[0], pr.h / LANDSCAPE[1])
-    sub = Layout(p.L.width, p.L.height, LANDSCAPE[0], LANDSCAPE[1], scale,
-                 pr.x + int(round((pr.w - LANDSCAPE[0] * scale) / 2)),
-                 pr.y + int(round((pr.h - LANDSCAPE[1] * scale) / 2)))
+    if pr.w < MODAL_MIN_PX:         # too small to read in a panel: over the whole screen
+        if st.history is not None:
+            player_panel._panel(p, s, st, st.history)      # noqa: SLF001
+        if st.reminder is not None:
+            player_panel._reminder(p, s, st, now_ms)        # noqa: SLF001
+        return
+    scale = pr.w / MODAL_W
+    sub = Layout(p.L.width, p.L.height, MODAL_W, max(1, int(pr.h / scale)), scale, pr.x, pr.y)
     sp = Painter(p.surface, sub, p.art)
-    p.fill_rect(box, theme.OVERLAY_DIM, radius=16)
+    if st.history is None:          # the history panel dims its screen itself
+        p.fill_rect(box, theme.OVERLAY_DIM)
     sp.dimmed = True
     if st.history is not None:
         player_panel._panel(sp, s, st, st.history)      # noqa: SLF001 (the same panel, smaller)
@@ -164,8 +177,8 @@ def _modal(p: Painter, s: Snapshot, st: StationView, box: pygame.Rect, now_ms: i
 def draw_panels(r: Renderer, p: Painter, s: Snapshot, now_ms: int, anim: Any, flights: list[Any],
                 focus: int | None, geometry: Any) -> None:
     """Every station's panel: frame, header, its station drawn by ``r._station`` in the
-    box under the header (``geometry``: ``ui.render.station_geometry``), then its
-    modal panel if it has one open. ``focus``: the station the keys act for."""
+    box under the header (``geometry``: ``ui.render.station_geometry``); their modal
+    panels come last (``draw_modals``). ``focus``: the station the keys act for."""
     count = max(1, len(s.stations))
     boxes = panel_boxes(p.L, count)
     for i, (st, box) in enumerate(zip(s.stations, boxes, strict=False)):
@@ -177,6 +190,12 @@ def draw_panels(r: Renderer, p: Painter, s: Snapshot, now_ms: int, anim: Any, fl
         inner = pygame.Rect(box.x, box.y + HEADER_H, box.w, box.h - HEADER_H)
         geo = geometry(p.L, p, s, i, count, st, inner)
         r._station(p, s, st, geo, count, now_ms, anim, flights)
+
+
+def draw_modals(p: Painter, s: Snapshot, now_ms: int) -> None:
+    """Each station's open history panel or due reality check, over the finished frame
+    (``_modal``: in its own panel, or over the whole screen when the panels are small)."""
+    boxes = panel_boxes(p.L, max(1, len(s.stations)))
     for st, box in zip(s.stations, boxes, strict=False):
         if st.history is not None or st.reminder is not None:
             _modal(p, s, st, box, now_ms)
