@@ -21,7 +21,7 @@ import pygame
 
 from cabinet.protocol.ipc import FRAME_HEARTBEAT_S, Cue, Error, Frame, Intent
 from cabinet.protocol.snapshot import Snapshot
-from ui import refusals, shared_screen
+from ui import coalesce, refusals, shared_screen
 from ui.animation import Animator
 from ui.client import EngineClient, Link
 from ui.devkeys import DevKeys
@@ -88,6 +88,8 @@ class App:
         self.wall_clock = wall_clock
         self.screens = screens
         self._small_said = False
+        #: when a change of other stations only is due to be drawn (ms), ``ui.coalesce``
+        self._lazy_due: int | None = None
         self.own_station = own_station
         self.update = update
         self.window = window
@@ -165,8 +167,14 @@ class App:
             changed_scene = old is None or (old.mode, old.overlay) != (newest.mode, newest.overlay)
             if newest.mode == "maintenance":
                 self.show_help = False
+            # issue 17: a station's own screen draws another station's change a little
+            # later, with whatever follows (three UIs redrawing at once slowed every press)
+            lazy = self.own_station and not self.dirty and coalesce.only_others_changed(old, newest, self.station)
             self.snapshot = newest
-            self.dirty = True
+            if lazy:
+                self._lazy_due = self._lazy_due or now_ms + coalesce.LAZY_MS
+            else:
+                self.dirty = True
             if changed_scene and self.screenshot_dir:
                 o = f"-{newest.overlay}" if newest.overlay else ""
                 self._pending_shots.append(os.path.join(self.screenshot_dir, f"{newest.seq:06d}-{newest.mode}{o}.png"))
@@ -336,6 +344,7 @@ class App:
                 if self.on_settled_shot is not None:
                     self.on_settled_shot(path)
         self.dirty = False
+        self._lazy_due = None
 
     def clock_text(self) -> str:
         """The time of day on screen (issue 17), ``HH:MM`` local time; ``""`` when off."""
@@ -353,6 +362,8 @@ class App:
             wait = max_wait_ms
         else:
             wait = max(0, min(max_wait_ms, interval - (now - self._last_draw_ms)))
+        if self._lazy_due is not None:
+            wait = max(0, min(wait, self._lazy_due - now))
         if wait > 0:
             self._wake.wait(wait / 1000)
         self._wake.clear()
@@ -370,6 +381,8 @@ class App:
             evs = self.client.poll()
             if evs:
                 self.feed(evs, now)
+        if self._lazy_due is not None and now >= self._lazy_due:
+            self.dirty = True
         if self._settled_shots and not self.anim.busy(now):
             shots, self._settled_shots = self._settled_shots, []
             self._pending_shots += shots
