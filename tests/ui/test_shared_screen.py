@@ -241,3 +241,16 @@ def test_below_the_minimum_size_the_classic_table_and_a_log_line(caplog: pytest.
     classic = pygame.Surface((640, 360))
     Renderer().draw(classic, MULTI_PLAY, 0, None, clock="")
     assert diff_pixels(app.window, classic, 0) == 0
+
+
+def test_dev_key_toggles_are_each_stations_own() -> None:
+    """Issue 17 dev keys on the shared screen: F8 (printer paper out/in) on station 2 and
+    then on station 3 takes the paper out of both printers (each station's toggles are
+    its own), and F8 on station 2 again puts its paper back."""
+    keys = DevKeys("/nonexistent.sock", station=2)
+    f8 = pygame.event.Event(pygame.KEYDOWN, key=pygame.K_F8, mod=0)
+    assert keys.commands_for(f8) == [{"cmd": "printer", "line": "out", "station": 2}]
+    keys.station = 3
+    assert keys.commands_for(f8) == [{"cmd": "printer", "line": "out", "station": 3}]
+    keys.station = 2
+    assert keys.commands_for(f8) == [{"cmd": "printer", "line": "paper", "station": 2}]
