@@ -189,6 +189,7 @@ class Renderer:
         self._notices: dict[int, str] = {}
         self._under_last: tuple[pygame.Surface, pygame.Rect] | None = None
         self._attract_prev: tuple[pygame.Surface, object, dict[object, pygame.Rect]] | None = None
+        self._framed = shared_screen.FramedFelt()
 
     def draw(self, surface: pygame.Surface, snapshot: Snapshot | None, now_ms: int, anim: Anim | None = None,
              connected: bool = True, show_help: bool = False, portrait: bool | None = None,
@@ -243,7 +244,9 @@ class Renderer:
         partial: pygame.Rect | None = None
         cached = still and self._under is not None and self._under[0] == key
         if not cached:
-            surface.blit(self._felt_for(L, snapshot), (0, 0))
+            felt = self._felt_for(L, snapshot)
+            # issue 17: the shared screen's panel frames, drawn on the felt once
+            surface.blit(self._framed.over(felt, L, self.art, snapshot, focus) if shared else felt, (0, 0))
         if cached and self._under is not None:
             last = self._under_last
             if last is not None and last[0] is surface:     # only the panel changes

@@ -174,19 +174,43 @@ def _modal(p: Painter, s: Snapshot, st: StationView, box: pygame.Rect, now_ms: i
     p.hits.extend(h for h in sp.hits if h.action != action)
 
 
+class FramedFelt:
+    """The felt with every panel's frame drawn on it once (issue 17: six translucent
+    panel-sized blits a frame doubled the shared screen's frame time), kept until the
+    felt, the panels or the focused one change. UI thread only."""
+
+    def __init__(self) -> None:
+        self._key: tuple[object, ...] | None = None
+        self._felt: pygame.Surface | None = None     # held: its id stays its own
+        self._surf: pygame.Surface | None = None
+
+    def over(self, felt: pygame.Surface, L: Layout, art: Any, s: Snapshot, focus: int | None) -> pygame.Surface:
+        """``felt`` (the renderer's, for ``L``) with ``s``'s panels framed, ``focus``'s gold."""
+        numbers = tuple(st.station for st in s.stations)
+        key = (id(felt), L.width, L.height, L.lw, numbers, focus)
+        if self._surf is None or key != self._key:
+            surf = felt.copy()
+            p = Painter(surf, L, art)
+            for n, box in zip(numbers, panel_boxes(L, max(1, len(numbers))), strict=False):
+                focused = n == focus and len(numbers) > 1
+                p.fill_rect(box.move(0, 5), (0, 0, 0, 90), radius=18)
+                p.fill_rect(box, (0, 0, 0, 60), radius=18)
+                p.fill_rect(box, theme.GOLD if focused else theme.PANEL_EDGE, radius=18,
+                            width=3 if focused else 2)
+            self._key, self._felt, self._surf = key, felt, surf
+        return self._surf
+
+
 def draw_panels(r: Renderer, p: Painter, s: Snapshot, now_ms: int, anim: Any, flights: list[Any],
                 focus: int | None, geometry: Any) -> None:
-    """Every station's panel: frame, header, its station drawn by ``r._station`` in the
-    box under the header (``geometry``: ``ui.render.station_geometry``); their modal
-    panels come last (``draw_modals``). ``focus``: the station the keys act for."""
+    """Every station's panel over its frame (on the felt: ``FramedFelt``): header, its
+    station drawn by ``r._station`` in the box under the header (``geometry``:
+    ``ui.render.station_geometry``); their modal panels come last (``draw_modals``).
+    ``focus``: the station the keys act for."""
     count = max(1, len(s.stations))
     boxes = panel_boxes(p.L, count)
     for i, (st, box) in enumerate(zip(s.stations, boxes, strict=False)):
-        focused = st.station == focus and count > 1
-        p.fill_rect(box.move(0, 5), (0, 0, 0, 90), radius=18)
-        p.fill_rect(box, (0, 0, 0, 60), radius=18)
-        p.fill_rect(box, theme.GOLD if focused else theme.PANEL_EDGE, radius=18, width=3 if focused else 2)
-        _header(p, st, box, focused)
+        _header(p, st, box, st.station == focus and count > 1)
         inner = pygame.Rect(box.x, box.y + HEADER_H, box.w, box.h - HEADER_H)
         geo = geometry(p.L, p, s, i, count, st, inner)
         r._station(p, s, st, geo, count, now_ms, anim, flights)
