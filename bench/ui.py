@@ -70,7 +70,8 @@ def busiest() -> tuple[Snapshot, Snapshot]:
     return MULTI_PLAY, after
 
 
-def bench_frames(n: int, size: tuple[int, int]) -> dict[str, float]:
+def bench_frames(n: int, size: tuple[int, int], shared: bool = False) -> dict[str, float]:
+    """Frame times of the busiest table (``shared``: on the shared wide screen, issue 17)."""
     from ui.animation import Animator
     from ui.render import Renderer
 
@@ -80,7 +81,7 @@ def bench_frames(n: int, size: tuple[int, int]) -> dict[str, float]:
     r = Renderer()
     surf = pygame.Surface(size)
     anim = Animator()
-    r.draw(surf, before, 0, anim)  # warm the caches (felt, sprites)
+    r.draw(surf, before, 0, anim, shared=shared)  # warm the caches (felt, sprites)
     times = []
     t_ms = 0
     for i in range(n):
@@ -88,13 +89,13 @@ def bench_frames(n: int, size: tuple[int, int]) -> dict[str, float]:
             anim = Animator()
             anim.on_snapshot(before, after, t_ms)
         t0 = time.perf_counter()
-        r.draw(surf, after, t_ms, anim)
+        r.draw(surf, after, t_ms, anim, shared=shared)
         times.append((time.perf_counter() - t0) * 1000)
         t_ms += 16
     still = []
     for _ in range(n // 2):
         t0 = time.perf_counter()
-        r.draw(surf, after, 10_000_000, None)
+        r.draw(surf, after, 10_000_000, None, shared=shared)
         still.append((time.perf_counter() - t0) * 1000)
     return {"median_ms": statistics.median(times), "p95_ms": sorted(times)[int(0.95 * len(times))],
             "max_ms": max(times), "still_median_ms": statistics.median(still)}
@@ -179,7 +180,8 @@ def scene_snapshot(name: str) -> Snapshot:
         return _unsettled_scene()[0]
 
     return {"betting": fx.CLASSIC_BETTING, "attract": fx.ATTRACT, "insurance": fx.CLASSIC_INSURANCE,
-            "printing": next(c.snapshot for c in fx.CASES if c.name == "overlay_printing")}[name]
+            "printing": next(c.snapshot for c in fx.CASES if c.name == "overlay_printing"),
+            "multi-settled": fx.MULTI_SETTLED, "multi-play": fx.MULTI_PLAY}[name]
 
 
 def _unsettled_scene() -> tuple[Snapshot, Snapshot]:
@@ -190,7 +192,8 @@ def _unsettled_scene() -> tuple[Snapshot, Snapshot]:
     return fm.unsettled(fm.AMERICAN_BIG), fm.AMERICAN_BIG
 
 
-def bench_process(idle_s: float, size: tuple[int, int], scene: str = "betting") -> dict[str, float]:
+def bench_process(idle_s: float, size: tuple[int, int], scene: str = "betting",
+                  shared: bool = False) -> dict[str, float]:
     with tempfile.TemporaryDirectory() as d:
         path = os.path.join(d, "ui.sock")
         eng = FakeEngine(path, scene_snapshot(scene), _unsettled_scene()[1] if scene == "settlement" else None)
@@ -198,7 +201,8 @@ def bench_process(idle_s: float, size: tuple[int, int], scene: str = "betting") 
         env = dict(os.environ, PYTHONPATH=str(ROOT))
         t0 = time.monotonic()
         proc = subprocess.Popen([sys.executable, "-m", "ui", "--socket", path, "--size", f"{size[0]}x{size[1]}",
-                                 "--no-sound"], cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                                 "--no-sound", *(["--screens", "shared"] if shared else [])],
+                                cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                                 text=True)
         try:
             first = None
@@ -298,7 +302,10 @@ def main() -> int:
                     help="table UI processes running during the latency test (issue 17: one a station)")
     ap.add_argument("--only-idle", action="store_true", help="just the idle CPU of every scene "
                     "(--scenes) at 1280x720 and --size")
-    ap.add_argument("--scenes", default=",".join(IDLE_SCENES), help="idle scenes, comma-separated")
+    ap.add_argument("--scenes", default=",".join(IDLE_SCENES), help="idle scenes, comma-separated "
+                    "(also multi-settled, multi-play: three stations)")
+    ap.add_argument("--shared", action="store_true", help="frame time and idle CPU of the shared wide "
+                    "screen (issue 17: --screens shared, a panel per station)")
     ap.add_argument("--only-frames", action="store_true", help="just the frame times (busiest table, "
                     "settlements) at --size")
     args = ap.parse_args()
@@ -306,18 +313,20 @@ def main() -> int:
         wh = tuple(int(v) for v in args.size.split("x"))
         for scene in args.scenes.split(","):
             for sz in dict.fromkeys([(1280, 720), wh]):
-                r = bench_process(args.idle_seconds, sz, scene)  # type: ignore[arg-type]
-                print(f"idle CPU, {scene} at {sz[0]}x{sz[1]} over {args.idle_seconds:.0f} s: "
+                r = bench_process(args.idle_seconds, sz, scene, args.shared)  # type: ignore[arg-type]
+                print(f"idle CPU, {scene}{' (shared screen)' if args.shared else ''} at {sz[0]}x{sz[1]} "
+                      f"over {args.idle_seconds:.0f} s: "
                       f"{r['idle_cpu_percent']:.2f} % of a core  [target < 2 %]", flush=True)
         return 0
     if args.only_latency:
         _print_latency(bench_press_latency(args.presses, args.uis), args.uis)
         return 0
     size = tuple(int(v) for v in args.size.split("x"))
-    f = bench_frames(args.frames, size)  # type: ignore[arg-type]
-    print(f"frame time, busiest table {args.size} (animating): median {f['median_ms']:.2f} ms, "
+    f = bench_frames(args.frames, size, args.shared)  # type: ignore[arg-type]
+    what = "busiest table" + (" (shared screen)" if args.shared else "")
+    print(f"frame time, {what} {args.size} (animating): median {f['median_ms']:.2f} ms, "
           f"p95 {f['p95_ms']:.2f} ms, max {f['max_ms']:.2f} ms  [target < 8 ms median]")
-    print(f"frame time, busiest table {args.size} (at rest): median {f['still_median_ms']:.2f} ms")
+    print(f"frame time, {what} {args.size} (at rest): median {f['still_median_ms']:.2f} ms")
     for name, st in bench_settlement(size).items():  # type: ignore[arg-type]
         print(f"frame time, settlement {name} {args.size}, {st['frames']:.0f} frames: median "
               f"{st['median_ms']:.2f} ms (CPU {st['cpu_median_ms']:.2f} ms), p95 {st['p95_ms']:.2f} ms  "

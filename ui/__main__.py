@@ -5,10 +5,16 @@ Usage::
     python -m ui --socket /run/cabinet/ui.sock [--size WxH] [--fullscreen]
                  [--portrait] [--station N] [--own-station] [--screenshot-dir DIR] [--no-sound]
                  [--sim-socket PATH] [--display-wait SECONDS] [--language LANG]
+                 [--screens shared|per-station]
 
 Windowed (1280x720 unless ``--size``) for development; ``--fullscreen``
 takes the whole display with no cursor (KMSDRM on the cabinet);
-``--display-wait`` keeps trying a display that comes up late (``ui.display``). Imports
+``--display-wait`` keeps trying a display that comes up late (``ui.display``).
+``--screens shared`` (or ``CABINET_SCREENS=shared`` in the environment; without
+either, the engine's ``[display] screens`` setting) draws one shared wide screen
+with a panel per station (``ui.shared_screen``; 1920x540 windowed unless ``--size``):
+Tab moves the keys and dev keys to the next station's panel, a touch in a panel
+focuses it. Imports
 only ``cabinet.protocol.ipc``/``cabinet.protocol.snapshot`` from the engine side.
 
 Signals: SIGTERM (and SIGINT) end the UI cleanly. With ``--screenshot-dir``,
@@ -26,6 +32,7 @@ unknown one is a configuration error (exit status 2, the key and what is allowed
 from __future__ import annotations
 
 import argparse
+import gc
 import logging
 import os
 import signal
@@ -71,6 +78,11 @@ def build_parser() -> argparse.ArgumentParser:
     ap.add_argument("--language", default=None, metavar="LANG",
                     help="the screen's default language: en or es, optionally with a territory for "
                          "numbers and money (es_ES); default $CABINET_UI_LANGUAGE, else en")
+    ap.add_argument("--screens", choices=("shared", "per-station"),
+                    default=os.environ.get("CABINET_SCREENS") or None,
+                    help="shared: one wide screen with a panel per station (Tab or a touch picks "
+                         "the station the keys act for); default: $CABINET_SCREENS, else the "
+                         "engine's [display] screens setting")
     ap.add_argument("-v", "--verbose", action="store_true")
     return ap
 
@@ -103,6 +115,9 @@ def main(argv: list[str] | None = None) -> int:
     except ConfigError as e:
         print(f"table UI: {e}", file=sys.stderr)
         return 2
+    if args.screens not in (None, "shared", "per-station"):
+        print(f"table UI: CABINET_SCREENS={args.screens!r}: give shared or per-station", file=sys.stderr)
+        return 2
     logging.basicConfig(level=logging.DEBUG if args.verbose else logging.INFO,
                         format="%(asctime)s ui %(levelname)s %(message)s")
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
@@ -112,12 +127,14 @@ def main(argv: list[str] | None = None) -> int:
     from ui.client import EngineClient
     from ui.display import DisplayUnavailable, open_display
     from ui.input import KEY_HELP_TEXT
+    from ui.shared_screen import SHARED_KEY_HELP_TEXT
     from ui.sound import Sounds
 
     if args.fullscreen:
         size = args.size or (0, 0)
     else:
-        size = args.size or ((720, 1280) if args.portrait else (1280, 720))
+        size = args.size or ((720, 1280) if args.portrait else
+                             (1920, 540) if args.screens == "shared" else (1280, 720))
     try:
         window = open_display(size, args.fullscreen, args.display_wait)
     except DisplayUnavailable as e:
@@ -125,6 +142,7 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     pygame.font.init()
     pygame.display.set_caption(f"Blackjack table: station {args.station}" if args.own_station
+                               else "Blackjack table: shared screen" if args.screens == "shared"
                                else "Blackjack table")
     pygame.event.set_blocked([pygame.MOUSEMOTION, pygame.FINGERMOTION, pygame.MOUSEWHEEL])
     sounds = Sounds(enabled=not args.no_sound)
@@ -132,12 +150,18 @@ def main(argv: list[str] | None = None) -> int:
     app = App(window, client, station=args.station, screenshot_dir=args.screenshot_dir,
               portrait=args.portrait, sounds=sounds, flip=pygame.display.flip,
               own_station=args.own_station, update=pygame.display.update,
-              wall_clock=lambda: time.strftime("%H:%M"), language=language)
-    app.on_first_frame = lambda: print(f"first frame after {(time.monotonic() - T0) * 1000:.0f} ms", flush=True)
+              wall_clock=lambda: time.strftime("%H:%M"), language=language, screens=args.screens or "")
+    def first_frame() -> None:
+        gc.freeze()     # issue 17 latency: start-up's objects stay; the collector skips them
+        print(f"first frame after {(time.monotonic() - T0) * 1000:.0f} ms", flush=True)
+
+    app.on_first_frame = first_frame
     print(f"table UI: engine socket {args.socket}, station {args.station}, "
           f"{window.get_width()}x{window.get_height()}, sound {'on' if sounds.available else 'off'}, "
           f"language {app.language.code} ({app.language.locale})")
     print(KEY_HELP_TEXT)
+    if args.screens == "shared":
+        print(SHARED_KEY_HELP_TEXT)
     if args.sim_socket:
         from ui.devkeys import DEV_KEY_HELP_TEXT, DevKeys
 

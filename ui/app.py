@@ -21,7 +21,7 @@ import pygame
 
 from cabinet.protocol.ipc import FRAME_HEARTBEAT_S, Cue, Error, Frame, Intent
 from cabinet.protocol.snapshot import Snapshot
-from ui import i18n, refusals
+from ui import coalesce, i18n, refusals, shared_screen
 from ui.animation import Animator
 from ui.client import EngineClient, Link
 from ui.devkeys import DevKeys
@@ -77,6 +77,10 @@ class App:
             ``"en"``, ``"es"``, ``"es_ES"``); the player's language button (F12)
             switches it, and the next player (after a cash-out) gets the default again.
         languages: what the language button cycles through (``()``: no button).
+        screens: ``"shared"``: one shared wide screen with a panel per station
+            (issue 17, ``ui.shared_screen``; keys and dev keys act for the focused
+            panel's station, ``station`` at first); ``"per-station"``: never;
+            ``""``: as the engine's setting says (``Snapshot.screens``).
 
     Raises:
         ConfigError: ``language`` names a language the table does not speak.
@@ -88,12 +92,16 @@ class App:
                  own_station: bool = False,
                  update: Callable[[list[pygame.Rect]], None] | None = None,
                  wall_clock: Callable[[], str] | None = None, language: str = i18n.DEFAULT,
-                 languages: tuple[str, ...] = i18n.ORDER) -> None:
+                 languages: tuple[str, ...] = i18n.ORDER, screens: str = "") -> None:
         self.default_language = i18n.parse_language(language)
         #: the language on screen now (the player's choice, or the default)
         self.language = self.default_language
         self.languages = languages
         self.wall_clock = wall_clock
+        self.screens = screens
+        self._small_said = False
+        #: when a change of other stations only is due to be drawn (ms), ``ui.coalesce``
+        self._lazy_due: int | None = None
         self.own_station = own_station
         self.update = update
         self.window = window
@@ -172,8 +180,14 @@ class App:
             if newest.mode == "maintenance":
                 self.show_help = False
             self._new_player(old, newest)
+            # issue 17: a station's own screen draws another station's change a little
+            # later, with whatever follows (three UIs redrawing at once slowed every press)
+            lazy = self.own_station and not self.dirty and coalesce.only_others_changed(old, newest, self.station)
             self.snapshot = newest
-            self.dirty = True
+            if lazy:
+                self._lazy_due = self._lazy_due or now_ms + coalesce.LAZY_MS
+            else:
+                self.dirty = True
             if changed_scene and self.screenshot_dir:
                 o = f"-{newest.overlay}" if newest.overlay else ""
                 self._pending_shots.append(os.path.join(self.screenshot_dir, f"{newest.seq:06d}-{newest.mode}{o}.png"))
@@ -211,6 +225,57 @@ class App:
         """Signal-safe: leave ``run()`` after the current turn."""
         self.running = False
         self.wake()
+
+    # -- the shared screen (issue 17) ----------------------------------------------
+
+    def shared(self) -> bool:
+        """Whether this window draws the shared wide screen now: asked for (``screens``
+        or the engine's setting), not a station's own screen, and the window at least
+        ``shared_screen.MIN_SIZE`` (else the classic table, said once in the log)."""
+        want = self.screens or (self.snapshot.screens if self.snapshot is not None else "")
+        if want != "shared" or self.own_station:
+            return False
+        w, h = self._canvas.get_size()
+        if shared_screen.supported(w, h):
+            return True
+        if not self._small_said:
+            self._small_said = True
+            log.warning("the shared screen needs at least %dx%d landscape, the window is %dx%d: "
+                        "drawing the classic table", *shared_screen.MIN_SIZE, w, h)
+        return False
+
+    def focus_station(self, station: int) -> None:
+        """The shared screen's keys and dev keys act for ``station`` from now on."""
+        if station != self.station:
+            self.station = station
+            self.dirty = True
+        if self.devkeys is not None:
+            self.devkeys.station = station
+
+    def _focus_event(self, event: pygame.event.Event) -> bool:
+        """On the shared screen: Tab (Shift+Tab) moves the keys to the next (previous)
+        station's panel (consumed: True); a touch or click in a panel focuses it (and
+        goes on to press what it touched)."""
+        if not self.shared() or self.snapshot is None or not self.snapshot.stations:
+            return False
+        numbers = [st.station for st in self.snapshot.stations]
+        if event.type == pygame.KEYDOWN and event.key == pygame.K_TAB:
+            step = -1 if getattr(event, "mod", 0) & pygame.KMOD_SHIFT else 1
+            i = numbers.index(self.station) if self.station in numbers else -step
+            self.focus_station(numbers[(i + step) % len(numbers)])
+            return True
+        pos: tuple[float, float] | None = None
+        if event.type == pygame.FINGERDOWN:
+            w, h = self.window.get_size()
+            pos = (event.x * w, event.y * h)
+        elif event.type == pygame.MOUSEBUTTONDOWN:
+            pos = event.pos
+        if pos is not None:
+            st = shared_screen.station_at(shared_screen.layout_for(*self._canvas.get_size()),
+                                          self.snapshot, pos)
+            if st is not None:
+                self.focus_station(st)
+        return False
 
     def handle_input(self, event: pygame.event.Event) -> list[Intent]:
         """Map one input event; send its intents; apply local actions. Returns the intents."""
@@ -284,7 +349,8 @@ class App:
                                        own_station=self.station if self.own_station else None,
                                        clock=self.clock_text(),
                                        notices={n: t for n, (t, _u) in self.refusals.items()},
-                                       language=self.language, languages=self.languages)
+                                       language=self.language, languages=self.languages,
+                                       shared=self.shared(), focus=self.station)
         dirty = self.renderer.last_dirty
         if self.rotated:
             self.window.blit(pygame.transform.rotate(self._canvas, 90), (0, 0))
@@ -313,6 +379,7 @@ class App:
                 if self.on_settled_shot is not None:
                     self.on_settled_shot(path)
         self.dirty = False
+        self._lazy_due = None
 
     def clock_text(self) -> str:
         """The time of day on screen (issue 17), ``HH:MM`` local time; ``""`` when off."""
@@ -330,6 +397,8 @@ class App:
             wait = max_wait_ms
         else:
             wait = max(0, min(max_wait_ms, interval - (now - self._last_draw_ms)))
+        if self._lazy_due is not None:
+            wait = max(0, min(wait, self._lazy_due - now))
         if wait > 0:
             self._wake.wait(wait / 1000)
         self._wake.clear()
@@ -337,6 +406,8 @@ class App:
             if ev.type in (pygame.WINDOWEXPOSED, pygame.VIDEOEXPOSE, pygame.WINDOWRESTORED):
                 self.dirty = True
                 self.renderer.invalidate()
+            if self._focus_event(ev):
+                continue
             if self.devkeys is not None and self.devkeys.handle(ev):
                 continue
             self.handle_input(ev)
@@ -345,6 +416,8 @@ class App:
             evs = self.client.poll()
             if evs:
                 self.feed(evs, now)
+        if self._lazy_due is not None and now >= self._lazy_due:
+            self.dirty = True
         if self._settled_shots and not self.anim.busy(now):
             shots, self._settled_shots = self._settled_shots, []
             self._pending_shots += shots

@@ -92,12 +92,18 @@ class DevKeys:
         self.path = sim_socket
         self.station = station
         self.timeout_s = timeout_s
-        self.toggles = _Toggles()
+        self._toggles: dict[int, _Toggles] = {}
         self._q: queue.SimpleQueue[dict[str, Any] | str | None] = queue.SimpleQueue()
         self._thread: threading.Thread | None = None
         self._sock: socket.socket | None = None
         self._file: Any = None
         self.replies: list[dict[str, Any]] = []  # last replies (tests, debugging)
+
+    @property
+    def toggles(self) -> _Toggles:
+        """The door, key, paper and jam toggles of ``self.station`` (each station's own:
+        the shared screen's keys move between stations, issue 17)."""
+        return self._toggles.setdefault(self.station, _Toggles())
 
     # -- UI thread -------------------------------------------------------------
 

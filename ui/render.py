@@ -19,7 +19,7 @@ import pygame
 from cabinet.protocol.money import chip_split
 from cabinet.protocol.said import Said
 from cabinet.protocol.snapshot import HandView, Snapshot, SpotView, StationView
-from ui import celebration, i18n, settle_draw, theme
+from ui import celebration, i18n, settle_draw, shared_screen, theme
 from ui import own_station as own_station_mod
 from ui.animation import CardKey
 from ui.celebration import Celebration
@@ -202,12 +202,14 @@ class Renderer:
         self._under_last: tuple[pygame.Surface, pygame.Rect] | None = None
         self._attract_prev: tuple[pygame.Surface, object, dict[object, pygame.Rect]] | None = None
         self._languages: tuple[str, ...] = ()
+        self._framed = shared_screen.FramedFelt()
 
     def draw(self, surface: pygame.Surface, snapshot: Snapshot | None, now_ms: int, anim: Anim | None = None,
              connected: bool = True, show_help: bool = False, portrait: bool | None = None,
              own_station: int | None = None, clock: str = "",
              notices: dict[int, str] | None = None, language: str | i18n.Language | None = None,
-             languages: tuple[str, ...] = ()) -> list[HitBox]:
+             languages: tuple[str, ...] = (), shared: bool = False,
+             focus: int | None = None) -> list[HitBox]:
         """Draw one frame of ``snapshot`` on ``surface``.
 
         Args:
@@ -231,6 +233,9 @@ class Renderer:
             languages: the languages the player may pick on this screen; with more
                 than one, a language button beside HELP switches to the next
                 (``ui:toggle_language``).
+            shared: one shared wide screen with a panel per station (issue 17,
+                ``ui.shared_screen``) for the table's scenes (not attract or the menu).
+            focus: on the shared screen, the station the keys act for (its panel ringed).
 
         Returns:
             the touch targets of this frame, topmost last.
@@ -238,7 +243,9 @@ class Renderer:
         if language is not None:    # the operator's menu (and its recall) stays English
             i18n.use(i18n.DEFAULT if snapshot is not None and snapshot.mode == "maintenance" else language)
         self._languages = languages
-        L = Layout.for_size(surface.get_width(), surface.get_height(), portrait)
+        shared = shared and snapshot is not None and snapshot.mode not in ("attract", "maintenance")
+        L = shared_screen.layout_for(*surface.get_size()) if shared else \
+            Layout.for_size(surface.get_width(), surface.get_height(), portrait)
         p = Painter(surface, L, self.art)
         self.last_dirty = None
         self._notices = notices or {}
@@ -257,11 +264,13 @@ class Renderer:
         still = snapshot.overlay is not None and connected and snapshot.mode not in ("maintenance", "attract") \
             and not (busy is not None and busy(now_ms))
         key = (surface.get_size(), portrait, id(snapshot), snapshot.seq, show_help, own_station, i18n.current(),
-               languages)
+               languages, shared, focus)
         partial: pygame.Rect | None = None
         cached = still and self._under is not None and self._under[0] == key
         if not cached:
-            surface.blit(self._felt_for(L, snapshot), (0, 0))
+            felt = self._felt_for(L, snapshot)
+            # issue 17: the shared screen's panel frames, drawn on the felt once
+            surface.blit(self._framed.over(felt, L, self.art, snapshot, focus) if shared else felt, (0, 0))
         if cached and self._under is not None:
             last = self._under_last
             if last is not None and last[0] is surface:     # only the panel changes
@@ -283,10 +292,13 @@ class Renderer:
             attract.draw(p, snapshot, now_ms, self, clock)
             self._help_button(p)
         else:
-            self._table(p, snapshot, now_ms, anim, own_station)
+            self._table(p, snapshot, now_ms, anim, own_station, shared, focus)
             self._help_button(p)
             self._clock(p, clock)
-            player_panel.draw(p, snapshot, own_station, now_ms)   # issue 17: HISTORY, reminder
+            if not shared:
+                player_panel.draw(p, snapshot, own_station, now_ms)   # issue 17: HISTORY, reminder
+            else:               # the shared screen's panels have their own buttons
+                shared_screen.draw_modals(p, snapshot, now_ms)
         if show_help and not modal and not p.dimmed:
             help_scene.draw(p, snapshot)
         if still and not p.dimmed:
@@ -353,7 +365,7 @@ class Renderer:
         name = _(s.variant_name) if s is not None and s.mode not in ("attract",) else ""
         limits = (s.min_bet_minor, s.max_bet_minor, s.spots_per_station, s.currency_symbol) \
             if s is not None and s.mode != "attract" else (0, 0, 0, "")
-        key = (L.width, L.height, L.portrait, name, texts, maint, limits, i18n.current())
+        key = (L.width, L.height, L.lw, L.portrait, name, texts, maint, limits, i18n.current())
         surf = self._felt.get(key)
         if surf is None:
             if len(self._felt) > 8:
@@ -495,11 +507,16 @@ class Renderer:
     # -- the table -----------------------------------------------------------
 
     def _table(self, p: Painter, s: Snapshot, now_ms: int, anim: Anim | None,
-               own_station: int | None = None) -> None:
+               own_station: int | None = None, shared: bool = False, focus: int | None = None) -> None:
+        """The dealer, the table's message and timer, the stations (``shared``: the shared
+        screen's panels, ``ui.shared_screen``, ``focus`` the station the keys act for)."""
         L = p.L
         count = max(1, len(s.stations))
-        own = next((st for st in s.stations if st.station == own_station), None) if count > 1 else None
-        if own is not None:
+        own = next((st for st in s.stations if st.station == own_station), None) \
+            if count > 1 and not shared else None
+        if shared:
+            geos = shared_screen.panel_geos(p, s, station_geometry)
+        elif own is not None:
             box, others = own_station_mod.own_boxes(L, s, own.station)
             geos = [(own, station_geometry(L, p, s, 0, 1, own, box=box))]
         else:
@@ -513,7 +530,9 @@ class Renderer:
                    max_w=L.lw * 0.6)
         if s.timer is not None:
             self._timer(p, s)
-        if own is not None:
+        if shared:
+            shared_screen.draw_panels(self, p, s, now_ms, anim, focus, geos)
+        elif own is not None:
             for st, panel in others:
                 cards_bottom, card_h, circle_y, pill_y = own_station_mod.other_geometry(panel)
                 mini = StationGeo(panel, pygame.Rect(panel.x, panel.bottom, panel.w, 0),

@@ -21,6 +21,8 @@ with their ranges, checked by ``confspec.convert``), reading it
     validation = "system"                   # none / system: tickets (issue 14), cabinet-wide
     validation_timeout_s = 10               # 1..60 s the host may take
     offline_cash_out = "handpay"            # host down: a cash-out is a handpay
+    [display]                               # the cabinet's screens (issue 17)
+    screens = "shared"                      # per-station (default) or shared
     [station2]                              # the same keys as [devices], and
     wiring = "/etc/cabinet/wiring2.toml"    # its own wiring file
     [station2.sas]                          # port, address, asset_number
@@ -134,12 +136,27 @@ class SasConfig(msgspec.Struct, frozen=True, kw_only=True):
     validation_timeout_s: int = 10
 
 
+class DisplayConfig(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=True):
+    """``[display]``: the cabinet's screens (issue 17), told to the table UIs in every
+    snapshot (``Snapshot.screens``).
+
+    Attributes:
+        screens: ``per-station`` a display per station (``cabinet-ui@N.service``, each
+            its station's own screen); ``shared`` one wide display for every station:
+            the one table UI (``cabinet-ui.service``) draws the dealer across the top
+            and a panel per station along the bottom (``ui.shared_screen``).
+    """
+
+    screens: Literal["per-station", "shared"] = "per-station"
+
+
 class EngineConfig(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=True):
     """``cabinet.toml`` (see the module docstring); every section may be left out."""
 
     wiring: str | None = None
     devices: DevicesConfig = DevicesConfig()
     sas: SasSection | None = None
+    display: DisplayConfig = DisplayConfig()
     station2: StationConfig = StationConfig()
     station3: StationConfig = StationConfig()
 

@@ -155,6 +155,9 @@ class Engine:
         #: The stations' casino host links (issue 13), or ``None``: each gets the
         #: committed state after every step.
         self.host_links: HostLinks | None = None
+        #: The cabinet's displays (``cabinet.toml`` ``[display] screens``, issue 17), told
+        #: to the table UIs in every snapshot (``Snapshot.screens``).
+        self.screens = ""
 
     def _baseline(self) -> tuple[bytes, bytes]:
         """What a restart would load now: the state and round as last committed."""
@@ -297,7 +300,7 @@ class Engine:
             return
         self._last_snapshot = key
         self.seq += 1
-        self.snapshot = msgspec.structs.replace(snap, seq=self.seq)
+        self.snapshot = msgspec.structs.replace(snap, seq=self.seq, screens=self.screens)
         self._publish(self.snapshot)
 
     def _publish(self, msg: Snapshot | Cue) -> None:

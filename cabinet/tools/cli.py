@@ -44,6 +44,10 @@ def _build_parser() -> argparse.ArgumentParser:
                      help="seat N players (1-3; more than one plays classic-multi), one table "
                           "UI per station; headless, one demo player per station "
                           "(default: the journal's stations)")
+    run.add_argument("--screens", choices=("per-station", "shared"), default="per-station",
+                     help="per-station: one table UI per station (default); shared: one UI, "
+                          "the shared wide screen with a panel per station (a cabinet with one "
+                          "display; 1920x540 unless --size; [display] screens in cabinet.toml)")
     run.add_argument("--journal", help="SQLite journal (default: user data dir)")
     run.add_argument("--language", default="", metavar="LANG[,LANG...]",
                      help="each station screen's default language (en, es, es_ES...): one for "
@@ -181,7 +185,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return launcher.main(rounds=args.rounds, variant=args.variant, out=args.out,
                              window=args.window, demo=args.demo, size=args.size,
                              journal=args.journal, stations=args.stations,
-                             tickets=args.tickets, language=args.language)
+                             tickets=args.tickets, language=args.language,
+                             display=args.screens)
     if args.command == "manifest":
         from pathlib import Path
 

@@ -153,6 +153,7 @@ class Shots:
 
     def __init__(self, ui: Child, frames: Path, out: Path, prefix: str = "") -> None:
         self.ui = ui
+        self._lock = threading.Lock()   # the shared screen's players ask from their threads
         self.prefix = prefix     # ``station2-``: whose screen (issue 17)
         self.frames = frames
         self.out = out
@@ -160,31 +161,32 @@ class Shots:
         self.signals = 0
         self.saved: list[Path] = []
 
-    def _keep(self, src: Path, name: str) -> Path:
+    def _keep(self, src: Path, name: str, prefix: str | None = None) -> Path:
         self.count += 1
-        dst = self.out / f"{self.prefix}{self.count:02d}-{name}.png"
+        dst = self.out / f"{self.prefix if prefix is None else prefix}{self.count:02d}-{name}.png"
         shutil.copyfile(src, dst)
         self.saved.append(dst)
         return dst
 
-    def settled(self, name: str) -> Path | None:
-        self.signals += 1
-        path = self.frames / f"shot-{self.signals:03d}.png"
-        os.kill(self.ui.proc.pid, signal.SIGUSR1)
-        deadline = time.monotonic() + SHOT_TIMEOUT_S
-        while time.monotonic() < deadline:
-            if path.exists():
-                return self._keep(path, name)
-            time.sleep(0.05)
+    def settled(self, name: str, prefix: str | None = None) -> Path | None:
+        with self._lock:
+            self.signals += 1
+            path = self.frames / f"shot-{self.signals:03d}.png"
+            os.kill(self.ui.proc.pid, signal.SIGUSR1)
+            deadline = time.monotonic() + SHOT_TIMEOUT_S
+            while time.monotonic() < deadline:
+                if path.exists():
+                    return self._keep(path, name, prefix)
+                time.sleep(0.05)
         print(f"cabinet run: screenshot {name} timed out", file=sys.stderr)
         return None
 
-    def grab(self, pattern: str, name: str) -> Path | None:
+    def grab(self, pattern: str, name: str, prefix: str | None = None) -> Path | None:
         deadline = time.monotonic() + 3.0
         while time.monotonic() < deadline:
             found = sorted(p for p in self.frames.glob(pattern) if not p.name.startswith("."))
             if found:
-                return self._keep(found[-1], name)
+                return self._keep(found[-1], name, prefix)
             time.sleep(0.05)
         return None
 
@@ -204,7 +206,7 @@ def _lock(journal: Path) -> IO[str] | None:
 def main(*, rounds: int = 5, variant: str | None = None, out: str | None = None,
          window: bool | None = None, demo: bool | None = None, size: str | None = None,
          journal: str | None = None, stations: int | None = None,
-         tickets: str = "cabinet", language: str = "") -> int:
+         tickets: str = "cabinet", language: str = "", display: str = "per-station") -> int:
     """Run the cabinet; returns the exit status (0 done, 1 failure, 130 interrupted).
 
     Args:
@@ -220,7 +222,9 @@ def main(*, rounds: int = 5, variant: str | None = None, out: str | None = None,
         journal: the SQLite journal (default: the user data directory's).
         stations: the stations to seat (1-3, issue 17), set through the operator
             menu (``classic-multi`` for more than one) and the engine restarted;
-            ``None`` keeps the journal's. One table UI runs per station.
+            ``None`` keeps the journal's. One table UI runs per station (see ``display``).
+        display: ``shared``: one table UI, the shared wide screen (a panel per station,
+            1920x540 unless ``size``; ``[display] screens`` in the run's config).
         tickets: ``cabinet`` (the cabinet numbers its tickets) or ``host`` (system
             validation by the host twin, and the demo's ticket tour).
         language: the station screens' languages (issue 17, ``screens.station_language``).
@@ -228,6 +232,9 @@ def main(*, rounds: int = 5, variant: str | None = None, out: str | None = None,
     if tickets not in run_tickets.TICKET_MODES:
         print(f"cabinet run: --tickets must be one of {', '.join(run_tickets.TICKET_MODES)}",
               file=sys.stderr)
+        return 2
+    if display not in screens.SCREENS:
+        print(f"cabinet run: --screens must be one of {', '.join(screens.SCREENS)}", file=sys.stderr)
         return 2
     if stations is not None and not 1 <= stations <= 3:
         print("cabinet run: --stations must be 1, 2 or 3", file=sys.stderr)
@@ -294,7 +301,7 @@ def main(*, rounds: int = 5, variant: str | None = None, out: str | None = None,
             print(f"cabinet run: the SAS host twin did not start; see {host.log_path}", file=sys.stderr)
             return 1
         config = out_dir / "cabinet.toml"      # each station its own EGM on the host (issue 14)
-        config.write_text(run_tickets.engine_config(ports, tickets))
+        config.write_text(run_tickets.engine_config(ports, tickets) + screens.display_toml(display))
         engine_argv = [sys.executable, "-m", "cabinet", "engine",
                        "--journal", str(journal_path), "--socket", str(sock),
                        "--devices", "sim", "--sim-dir", str(sim_dir), "--config", str(config)]
@@ -319,48 +326,51 @@ def main(*, rounds: int = 5, variant: str | None = None, out: str | None = None,
         except Exception as e:
             print(f"cabinet run: could not seat {stations} station(s): {e}", file=sys.stderr)
             return 1
-        if count > 1 and not size_given:
-            size = "x".join(map(str, screens.TILE_SIZE))
+        shared = display == "shared"
+        if (count > 1 or shared) and not size_given:
+            size = "x".join(map(str, screens.SHARED_SIZE if shared else screens.TILE_SIZE))
         tw, _, th = size.partition("x")
         corners = screens.tile_positions(count, int(tw), int(th))
         uis: list[Child] = []
         all_shots: list[Shots] = []
-        for n in range(1, count + 1):
+        for n in range(1, 2 if shared else count + 1):
             ui_env = dict(env)
             if not windowed:
                 ui_env.update(SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy")
-            elif count > 1:       # one display: the station windows tile
+            elif count > 1 and not shared:       # one display: the station windows tile
                 ui_env["SDL_VIDEO_WINDOW_POS"] = "{},{}".format(*corners[n - 1])
             if language:          # issue 17: the UI checks it (an unknown one: exit 2, in its log)
                 ui_env["CABINET_UI_LANGUAGE"] = screens.station_language(language, n)
             st_frames = frames if n == 1 else frames / f"station{n}"
             st_frames.mkdir(parents=True, exist_ok=True)
             ui_argv = screens.ui_command(sys.executable, sock, n, count, size, st_frames,
-                                         sim_sock if windowed else None)
+                                         sim_sock if windowed else None, shared)
             name = "ui" if n == 1 else f"ui-station{n}"
             uis.append(Child(name, ui_argv, env=ui_env, log=out_dir / f"{name}.log",
                              stdout_to_terminal=windowed and n == 1))
             children.append(uis[-1])
             all_shots.append(Shots(uis[-1], st_frames, out_dir,
-                                   prefix="" if count == 1 else f"station{n}-"))
+                                   prefix="" if count == 1 or shared else f"station{n}-"))
         for ui in uis:
             if ui.wait_line("first frame", UI_START_TIMEOUT_S) is None:
                 print(f"cabinet run: the table UI did not start; see {ui.log_path}", file=sys.stderr)
                 return 1
         ui = uis[0]
-        if count == 1:
+        settle, grabs = screens.shot_takers(all_shots, count, shared)
+        if count == 1 and not shared:
             print(f"cabinet run: UI socket {sock}, sim control socket {sim_sock} (new each run); "
                   f"another station's table: {sys.executable} -m ui --socket {sock} "
                   f"--sim-socket {sim_sock} --station 2", flush=True)
         else:
-            print(f"cabinet run: {count} stations, one table UI each (logs ui.log, "
-                  f"ui-station2.log...); UI socket {sock}", flush=True)
+            print(f"cabinet run: {count} stations, " + (f"one shared screen ({size}, log ui.log)"
+                  if shared else "one table UI each (logs ui.log, ui-station2.log...)")
+                  + f"; UI socket {sock}", flush=True)
         if windowed:
             print("cabinet run: play in the window; F10 or closing it (or Ctrl-C here) stops "
                   "the cabinet", flush=True)
         shots = all_shots[0]
         hook = None if tickets != "host" else run_tickets.tour_hook(
-            host_sock, [sh.settled for sh in all_shots], stop, demo_box, sorted(ports))
+            host_sock, settle, stop, demo_box, sorted(ports))
         if play and count == 1:
             demo_thread = threading.Thread(
                 target=screens.run_demo, name="demo-player", daemon=True,
@@ -370,8 +380,7 @@ def main(*, rounds: int = 5, variant: str | None = None, out: str | None = None,
         elif play:
             demo_thread = threading.Thread(
                 target=screens.run_demos, name="demo-players", daemon=True,
-                args=(sock, sim_sock, count, rounds, [sh.settled for sh in all_shots],
-                      [sh.grab for sh in all_shots], stop, demo_box,
+                args=(sock, sim_sock, count, rounds, settle, grabs, stop, demo_box,
                       screens.strategy_future(screens.MULTI_VARIANT), hook))
             demo_thread.start()
         while not stop.is_set():

@@ -1,4 +1,5 @@
-"""``cabinet run --stations N``: one table screen per station (issue 17).
+"""``cabinet run --stations N``: one table screen per station, or one shared wide
+screen with a panel per station (``--screens shared``), issue 17.
 
 Owns: setting the journal's game to seat ``N`` players (through the operator
 menu, as an attendant would: ``ensure_stations``), where the station windows
@@ -11,6 +12,7 @@ here imports pygame.
 
 from __future__ import annotations
 
+import functools
 import threading
 from collections.abc import Callable
 from concurrent.futures import Future
@@ -24,6 +26,22 @@ AfterCashOut = Callable[[Any, Any, list[Any]], None]
 TILE_SIZE = (960, 540)
 #: The variant that seats more than one player (RULES.md: ``classic-multi``, 1-3 seats).
 MULTI_VARIANT = "classic-multi"
+#: ``--screens``: a screen per station, or one shared wide screen (``[display] screens``).
+SCREENS = ("per-station", "shared")
+#: The shared screen's window (32:9, as a 3840x1080 panel halved; fits one 1920 display).
+SHARED_SIZE = (1920, 540)
+
+
+def display_toml(display: str) -> str:
+    """The ``cabinet.toml`` lines setting the cabinet's screens (``[display] screens``,
+    ``cabinet.shell.config.DisplayConfig``): none for ``per-station``, the default.
+
+    Raises:
+        ValueError: ``display`` not one of ``SCREENS``.
+    """
+    if display not in SCREENS:
+        raise ValueError(f"--screens {display!r}: expected one of {', '.join(SCREENS)}")
+    return "" if display == "per-station" else f'[display]\nscreens = "{display}"\n'
 
 
 def tile_positions(count: int, width: int, height: int, columns: int = 2) -> list[tuple[int, int]]:
@@ -48,19 +66,36 @@ def station_language(setting: str, station: int) -> str:
 
 
 def ui_command(python: str, sock: Path, station: int, count: int, size: str, frames: Path,
-               sim_sock: Path | None) -> list[str]:
+               sim_sock: Path | None, shared: bool = False) -> list[str]:
     """The ``python -m ui`` command line of station ``station``'s screen (of ``count``):
     its own station for keys and touches; with several stations, its own-station
-    layout (``--own-station``: its spots, meters and buttons large, the others small)."""
+    layout (``--own-station``: its spots, meters and buttons large, the others small),
+    or with ``shared`` the one shared wide screen (``--screens shared``: a panel per
+    station, the keys first for ``station``)."""
     argv = [python, "-m", "ui", "--socket", str(sock), "--size", size,
             "--screenshot-dir", str(frames), "--station", str(station)]
-    if count > 1:
+    if shared:
+        argv += ["--screens", "shared"]
+    elif count > 1:
         argv.append("--own-station")
     if sim_sock is not None:
         argv += ["--sim-socket", str(sim_sock)]
     else:
         argv.append("--no-sound")
     return argv
+
+
+def shot_takers(shots: list[Any], count: int, shared: bool) -> tuple[list[Callable[[str], Any]],
+                                                                    list[Callable[[str, str], Any]]]:
+    """Each station's ``(settled, grab)`` screenshot takers, from the launcher's
+    ``Shots`` of each UI: its own screen's, or with ``shared`` the one UI's, each
+    station's pictures named for it (``station2-03-settled-round.png``)."""
+    if not shared:
+        return [sh.settled for sh in shots], [sh.grab for sh in shots]
+    one = shots[0]
+    prefixes = [f"station{n}-" for n in range(1, count + 1)]
+    return ([functools.partial(one.settled, prefix=pre) for pre in prefixes],
+            [functools.partial(one.grab, prefix=pre) for pre in prefixes])
 
 
 def ensure_stations(sock: Path, sim_sock: Path, stations: int, say: Callable[[str], None]) -> bool:
