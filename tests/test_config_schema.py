@@ -45,7 +45,7 @@ def test_there_is_one_config_error():
      "devices.bill_acceptor: expected one of id003, none, pulse, got 'bogus'"),
     ("[station3]\nprinter_url = 5", "station3.printer_url: expected a string, got 5"),
     ("colour = 'red'",
-     "colour: unknown key (allowed: wiring, devices, sas, station2, station3)"),
+     "colour: unknown key (allowed: wiring, devices, sas, display, station2, station3)"),
     ("[devices]\nwiring = 'w.toml'",
      "devices.wiring: unknown key (allowed: bill_acceptor, bill_acceptor_url, printer_url, "
      "bill_poll_interval_s)"),
