@@ -10,6 +10,7 @@ through Babel (``ui.i18n.current().locale``): ``en_US`` and ``es_US`` ``"$1,234.
 
 from __future__ import annotations
 
+from decimal import Decimal
 from functools import lru_cache
 
 from babel import Locale
@@ -60,9 +61,18 @@ def fmt_number(n: int) -> str:
     return _number(n, i18n.current().locale)
 
 
+@lru_cache(maxsize=2048)
+def _part_credits(minor: int, credit_minor: int, locale: str) -> str:
+    d = Decimal(minor) / Decimal(credit_minor)
+    return f"{d:,}" if locale == "en_US" else format_decimal(d, format="#,##0.##########", locale=locale)
+
+
 def fmt_credits(minor: int, credit_minor: int) -> str:
-    """Whole credits of an amount (``minor // credit_minor``), e.g. ``"1,234"``."""
-    return fmt_number(minor // credit_minor)
+    """An amount in credits of ``credit_minor``: ``"1,234"``, and a part credit kept
+    (``250, 100 -> "2.5"``: a 3:2 win or an insurance of half a credit)."""
+    if minor % credit_minor == 0:
+        return fmt_number(minor // credit_minor)
+    return _part_credits(minor, credit_minor, i18n.current().locale)
 
 
 def chip_label(minor: int) -> str:

@@ -12,6 +12,7 @@ from __future__ import annotations
 from cabinet.protocol.snapshot import Snapshot, StationView
 from ui.i18n import _
 from ui.money import fmt_money
+from ui.said import say
 
 #: how long a refusal stays on the station's console, ms.
 SHOW_MS = 3500
@@ -19,6 +20,14 @@ SHOW_MS = 3500
 
 def _station(s: Snapshot, n: int) -> StationView | None:
     return next((st for st in s.stations if st.station == n), None)
+
+
+def _totals(totals: list[int]) -> str:
+    """``[9, 10, 11]`` -> ``"9, 10 or 11"`` in the screen's language."""
+    words = [str(t) for t in totals]
+    if len(words) == 1:
+        return words[0]
+    return _("{first} or {last}").format(first=", ".join(words[:-1]), last=words[-1])
 
 
 def refusal_text(s: Snapshot | None, station: int, action: str, reason: str = "") -> str:
@@ -56,6 +65,8 @@ def refusal_text(s: Snapshot | None, station: int, action: str, reason: str = ""
                 return _("Table maximum {amount} per spot").format(amount=money(s.max_bet_minor))
             return _("Table maximum {amount}").format(amount=money(s.max_bet_minor))
         return _("Not enough credits: {amount} left").format(amount=money(st.credits_minor))
+    if action in ("hit", "stand", "double", "split") and "decline" in st.lamps:
+        return _("Answer the insurance question first")
     if action == "insure":
         cost = sum(sp.bet_minor for sp in st.spots) // 2 or bet // 2
         if cost and st.credits_minor < cost:
@@ -67,9 +78,19 @@ def refusal_text(s: Snapshot | None, station: int, action: str, reason: str = ""
             needs = _("Double needs {amount}: not enough credits") if action == "double" else \
                 _("Split needs {amount}: not enough credits")
             return needs.format(amount=money(stake))
-        return _("Double on your first two cards only") if action == "double" else _("Split a pair only")
+        if action == "split":
+            return _("Split a pair only")
+        if s.double_totals:           # RULES.md: classic doubles on a two-card 9, 10 or 11
+            return _("Double on a first two-card {totals} only").format(totals=_totals(s.double_totals))
+        return _("Double on your first two cards only")
     if action == "cash_out":
-        return _("No credits to cash out") if st.credits_minor == 0 else _("Cash out after the round")
+        if st.credits_minor == 0:
+            return _("No credits to cash out")
+        if st.fault:                  # the station's printer (or acceptor) is out of service
+            faults = "; ".join(say(f, sym) for f in st.fault_said) if st.fault_said else \
+                st.fault.removeprefix("Out of service: ").removesuffix(" - call attendant")
+            return _("No ticket now: {faults} - call attendant").format(faults=faults)
+        return _("Finish this round, then cash out") if s.mode == "in_round" else _("Cash out is not available now")
     if action in ("hit", "stand"):
         return _("Not your turn yet") if s.mode == "in_round" else _("Place a bet and Deal first")
     return _("{action} is not available now").format(action=action.replace('_', ' ').capitalize())

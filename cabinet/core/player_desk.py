@@ -24,7 +24,7 @@ import msgspec
 from cabinet.core import sessions
 from cabinet.core.desk_state import PlayerDesk
 from cabinet.core.effects import Effect, Journal
-from cabinet.core.events import Event, KeyChanged
+from cabinet.core.events import Event, IntentReceived, KeyChanged
 from cabinet.core.maintenance.recall_view import recall_view
 from cabinet.core.records import RecallEntry
 from cabinet.core.state import CabinetState
@@ -58,7 +58,8 @@ def press(desk: PlayerDesk, s: CabinetState, history: _Recall, station: int, act
     """Station ``station`` touched ``action`` (one of ``PLAYER_ACTIONS``): "history" reads
     its last ``HISTORY_ROUNDS`` rounds from the journal once (the panel shows them as of
     the touch); "history_close" closes its panel; "reminder_ok" dismisses its reminder;
-    "service" calls the attendant, or cancels its call."""
+    "service" calls the attendant, or cancels its call (a cash-out to zero cancels it too:
+    ``follow``)."""
     if action == "history":
         desk.history[station] = [round_line(e) for e in history.recall(station, HISTORY_ROUNDS)]
     elif action == "history_close":
@@ -80,6 +81,11 @@ def follow(desk: PlayerDesk, s: CabinetState, event: Event, out: list[Effect]) -
     """After every event (``Cabinet.handle``): the sessions and their reminders; the
     attendant's key turned on answers every Service call."""
     sessions.follow(desk.shown, s, event, out)
+    if isinstance(event, IntentReceived) and event.action == "cash_out":
+        st = next((x for x in s.stations if x.station == event.station), None)
+        if st is not None and st.service_called and st.credits_minor == 0:
+            st.service_called = False          # the player who called has cashed out and gone
+            out.append(Journal("service_cancelled", st.station, 0, {"by": "cash_out"}))
     if isinstance(event, KeyChanged) and event.on:
         for st in s.stations:
             if st.service_called:

@@ -145,6 +145,7 @@ def build_snapshot(cab: ViewContext, seq: int) -> Snapshot:
         max_bet_minor=r.max_bet_minor, spots_per_station=r.max_spots_per_seat,
         program_id=cab.program_id, program_digest=cab.program_digest,
         volume_percent=s.settings.volume_percent, attract_sound=s.settings.attract_sound,
+        double_totals=sorted(r.double_totals),
     )
 
 
@@ -295,12 +296,12 @@ def _message(cab: ViewContext, mode: str, view: PlayerView | None,
         if prompt.kind == "insurance":
             cost = _insurance_cost(view, prompt) if view else 0
             if seat:
-                return [said("Seat {seat}: insurance costs {cost_minor}", seat=prompt.seat, cost_minor=cost)]
+                return [said("Station {seat}: insurance costs {cost_minor}", seat=prompt.seat, cost_minor=cost)]
             if multi:
                 return [said("Spot {spot}: insurance costs {cost_minor}", spot=prompt.spot, cost_minor=cost)]
             return [said("Insurance? It costs {cost_minor}", cost_minor=cost)]
         if seat:
-            return [said("Seat {seat}: hit or stand?", seat=prompt.seat)]
+            return [said("Station {seat}: hit or stand?", seat=prompt.seat)]
         return [said("Spot {spot}: hit or stand?", spot=prompt.spot)] if multi else [said("Hit or stand?")]
     if mode == "betting":
         if view is not None and view.phase == "done":

@@ -244,6 +244,8 @@ class Snapshot(msgspec.Struct, tag="snapshot", tag_field="type", frozen=True, kw
         message_said, overlay_said, help_said: ``message``, ``overlay_text`` and
             ``help_lines`` as ``Said`` parts for the screens' languages (issue 17; see
             ``StationView``); ``help_said`` has one entry per help line.
+        double_totals: the two-card totals a hand may double on (``RuleSet.double_totals``,
+            RULES.md; empty: any first two cards), for the reason a double is refused.
         screens: the cabinet's displays (``cabinet.toml`` ``[display] screens``, issue
             17): ``"shared"`` one wide screen with a panel per station (a table UI that
             is no station's own draws it, ``ui.shared_screen``), ``"per-station"`` a
@@ -278,3 +280,4 @@ class Snapshot(msgspec.Struct, tag="snapshot", tag_field="type", frozen=True, kw
     overlay_said: list[Said] = []
     help_said: list[Said] = []
     screens: str = ""
+    double_totals: list[int] = []

@@ -334,3 +334,18 @@ def test_a_restart_keeps_the_session_clock_its_net_and_the_service_call(tmp_path
     rc = eng2.cab.snapshot(1).stations[0].reminder
     assert rc is not None and (rc.elapsed_min, rc.net_minor) == (30, net)
     store2.close()
+
+
+def test_a_cash_out_to_zero_ends_the_players_service_call():
+    """New-player trial (session 6): a Service call stood after its player cashed out and
+    left, so the next player's screen said CALLED. The cash-out to zero that ends the
+    session ends the call too (journaled, the tower and the host told)."""
+    from tests.engine.helpers import LinkedRig as Rig
+    rig = Rig()
+    rig.note(1_000)
+    rig.press("service")
+    rig.press("cash_out")
+    (j,) = _effects_of(rig, "service_cancelled")
+    assert j.station == 1 and j.data == {"by": "cash_out"}
+    assert rig.cab.snapshot(1).stations[0].service is False
+    assert "change_lamp_off" in [e.name for e in rig.cab.s.stations[0].host.queue]

@@ -457,7 +457,7 @@ CASES: list[Case] = [
     Case("maintenance_recall", MAINT_RECALL),
     # issue 10.6: the key turned mid-round
     Case("multi_maintenance_after_round", msgspec.structs.replace(
-        MULTI_PLAY, message="Seat 2: hit or stand? \u00b7 Maintenance after this round")),
+        MULTI_PLAY, message="Station 2: hit or stand? \u00b7 Maintenance after this round")),
     # issue 13: the casino host link per station; station 2 disabled by the host
     Case("classic_host_online", msgspec.structs.replace(CLASSIC_BETTING, stations=[
         msgspec.structs.replace(CLASSIC_BETTING.stations[0], host_link="online")])),

@@ -88,7 +88,7 @@ assert MULTI_SETTLED.message == f.MULTI_SETTLED.message
 assert [st.message for st in MULTI_SETTLED.stations] == [st.message for st in _MS]
 
 _MP = f.MULTI_PLAY.stations
-MULTI_PLAY = _snap(f.MULTI_PLAY, [said("Seat {seat}: hit or stand?", seat=2)],
+MULTI_PLAY = _snap(f.MULTI_PLAY, [said("Station {seat}: hit or stand?", seat=2)],
                    [_MP[0], _st(_MP[1], [said("Your move")]), _MP[2]])
 
 _TW = f.MULTI_TOLD_WHY.stations

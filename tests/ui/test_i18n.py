@@ -175,6 +175,18 @@ def test_money_and_numbers_per_locale(lang, money, negative, compact, number):
     assert fmt_credits(123_456_700, 100) == number
 
 
+def test_credit_meters_keep_part_credits():
+    """New-player trial (session 6): the INSURANCE meter showed "2" over $2.50 and PAID
+    "7" over $7.50: a meter in credits dropped the half credit."""
+    i18n.use("en")
+    assert [fmt_credits(m, 100) for m in (250, 750, 3_750, 10_000, 123_456_750)] == \
+        ["2.5", "7.5", "37.5", "100", "1,234,567.5"]
+    assert fmt_credits(10, 25) == "0.4" and fmt_credits(1, 100) == "0.01"
+    i18n.use("es_ES")
+    assert fmt_credits(123_456_750, 100) == "1.234.567,5"
+    i18n.use("en")
+
+
 def test_english_money_is_the_engines_formatter():
     """English screens stay byte-identical to the engine's texts (and the goldens)."""
     from cabinet.protocol.money import fmt_money as engine_fmt

@@ -61,3 +61,27 @@ def test_a_refused_cue_shows_on_the_station_then_goes(monkeypatch: pytest.Monkey
     said.clear()
     app.step(0)
     assert app.frames >= 3 and line not in said and not app.refusals
+
+
+def test_refused_cash_out_double_and_moves_say_the_real_reason() -> None:
+    """New-player trial (session 6): a refused Cash Out mid-round said "Cash out after the
+    round", a promise the engine does not keep (nothing is cashed out when the round
+    ends), and the same line came for a printer out of paper; Double on 14 at the classic
+    table said "first two cards only" (the rule is 9, 10 or 11); Hit or Stand while the
+    insurance question is open said "Not your turn yet"."""
+    from tests.ui.fixtures import CLASSIC_ELEVEN
+    mid = CLASSIC_ELEVEN
+    assert mid.mode == "in_round" and mid.stations[0].credits_minor > 0
+    assert refusal_text(mid, 1, "cash_out") == "Finish this round, then cash out"
+    out_of_paper = msgspec.structs.replace(CLASSIC_BETTING, stations=[msgspec.structs.replace(
+        CLASSIC_BETTING.stations[0], fault="Out of service: printer out of paper - call attendant")])
+    assert refusal_text(out_of_paper, 1, "cash_out") == \
+        "No ticket now: printer out of paper - call attendant"
+    classic = msgspec.structs.replace(mid, double_totals=[9, 10, 11])
+    assert refusal_text(classic, 1, "double") == "Double on a first two-card 9, 10 or 11 only"
+    assert refusal_text(msgspec.structs.replace(mid, double_totals=[]), 1, "double") == \
+        "Double on your first two cards only"
+    assert "decline" in CLASSIC_INSURANCE.stations[0].lamps
+    for action in ("hit", "stand", "double", "split"):
+        assert refusal_text(CLASSIC_INSURANCE, 1, action) == \
+            "Answer the insurance question first"
