@@ -485,7 +485,11 @@ class Renderer:
                (r.centerx, r.y + 62), bold=True, max_w=r.w - 24)
         p.text(_("per spot") if spots > 1 else _("per hand"), 17, theme.INK, (r.centerx, r.y + 92), max_w=r.w - 24)
         y = r.y + 118
-        for line in texts[:3]:
+        # the felt's pay lines; insurance's with what it costs, so a new player reads
+        # both from the placard (issue 17 "Done when"; RULES.md: half the bet)
+        lines = [_("Insurance costs \u00bd bet, pays 2 to 1") if i == 2 else line
+                 for i, line in enumerate(texts[:3])]
+        for line in lines:
             p.text(line.capitalize() if line.isupper() else line, 16, theme.INK, (r.centerx, y), max_w=r.w - 24)
             y += 23
 

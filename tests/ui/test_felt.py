@@ -65,7 +65,7 @@ def test_limits_placard_comes_from_the_snapshot(monkeypatch: pytest.MonkeyPatch)
     said = _texts(monkeypatch)
     Renderer().draw(pygame.Surface((1280, 720)), CLASSIC_BETTING, 0)
     assert "TABLE LIMITS" in said and "$1 \u2013 $100" in said and "per hand" in said
-    assert "Blackjack pays 3 to 2" in said and "Insurance pays 2 to 1" in said
+    assert "Blackjack pays 3 to 2" in said and "Insurance costs \u00bd bet, pays 2 to 1" in said
     said.clear()
     Renderer().draw(pygame.Surface((1280, 720)), AMERICAN_PLAY, 0)
     assert "$1 \u2013 $500" in said and "per spot" in said
