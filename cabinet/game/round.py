@@ -677,11 +677,15 @@ class Round:
         return False
 
     def _settle_blackjacks(self, ev: list[Event] | None) -> None:
-        """Pay player naturals 3:2 now: the dealer cannot have blackjack any more."""
+        """Pay player naturals 3:2 now: the dealer cannot have blackjack any more. The
+        payout is on the station's credit meter at once, so it covers the seat's later
+        doubles and splits (RULES.md "offered only when the station's credits cover the
+        extra stake")."""
         for spot in self.spots:                     # as ``hands()``, without the generator
             for n, hand in enumerate(spot.hands, 1):
                 if hand.blackjack and hand.outcome is None:
                     self._settle_hand(spot, n, hand, _BLACKJACK, ev)
+                    self._spend(spot.seat, -(hand.returned_minor or 0))
 
     def _settle_insurance(self, dealer_blackjack: bool, ev: list[Event] | None) -> None:
         for s in self.spots:
