@@ -8,7 +8,9 @@ UI (``python -m ui``) as separate processes, the demo player when there is no
 display, the run folder (screenshots, the printed voucher, the processes' logs,
 the host's database) and a clean stop: Ctrl-C, SIGTERM, closing the window or
 the end of the demo stops the UI, then the engine, then the host (SIGTERM, then
-SIGKILL after a timeout), and nothing is left running.
+SIGKILL after a timeout), and nothing is left running. With a screen per station,
+one station's UI that dies is started again and the others play on
+(``cabinet.tools.ui_keeper``); the engine's end, or the host's, ends the run.
 
 - With a display (``DISPLAY``/``WAYLAND_DISPLAY`` set, or ``--window``): a
   window to play in, with the UI's dev keys (``ui.devkeys``: notes, the last
@@ -50,6 +52,7 @@ from cabinet.shell.paths import APP, default_journal
 from cabinet.tools import run_settings, run_tickets
 from cabinet.tools import station_screens as screens
 from cabinet.tools.run_shots import Shots
+from cabinet.tools.ui_keeper import UIKeeper
 
 ENGINE_READY_TIMEOUT_S = 30.0
 SAS_HOST_READY_TIMEOUT_S = 15.0
@@ -294,7 +297,8 @@ def main(*, rounds: int = 5, variant: str | None = None, out: str | None = None,
         corners = screens.tile_positions(count, int(tw), int(th))
         uis: list[Child] = []
         all_shots: list[Shots] = []
-        for n in range(1, 2 if shared else count + 1):
+
+        def start_ui(n: int, st_frames: Path) -> Child:
             ui_env = dict(env)
             if not windowed:
                 ui_env.update(SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy")
@@ -302,16 +306,23 @@ def main(*, rounds: int = 5, variant: str | None = None, out: str | None = None,
                 ui_env["SDL_VIDEO_WINDOW_POS"] = "{},{}".format(*corners[n - 1])
             if language:          # issue 17: the UI checks it (an unknown one: exit 2, in its log)
                 ui_env["CABINET_UI_LANGUAGE"] = screens.station_language(language, n)
-            st_frames = frames if n == 1 else frames / f"station{n}"
-            st_frames.mkdir(parents=True, exist_ok=True)
             ui_argv = screens.ui_command(sys.executable, sock, n, count, size, st_frames,
                                          sim_sock if windowed else None, shared)
             name = "ui" if n == 1 else f"ui-station{n}"
-            uis.append(Child(name, ui_argv, env=ui_env, log=out_dir / f"{name}.log",
-                             stdout_to_terminal=windowed and n == 1))
+            return Child(name, ui_argv, env=ui_env, log=out_dir / f"{name}.log",
+                         stdout_to_terminal=windowed and n == 1)
+
+        st_frames = [frames if n == 1 else frames / f"station{n}"
+                     for n in range(1, 2 if shared else count + 1)]
+        for n, st_dir in enumerate(st_frames, 1):
+            st_dir.mkdir(parents=True, exist_ok=True)
+            uis.append(start_ui(n, st_dir))
             children.append(uis[-1])
-            all_shots.append(Shots(uis[-1], st_frames, out_dir,
+            all_shots.append(Shots(uis[-1], st_dir, out_dir,
                                    prefix="" if count == 1 or shared else f"station{n}-"))
+        # several station screens: one dying is started again, the others play on
+        keeper = UIKeeper(uis, children, all_shots, start_ui, st_frames,
+                          restart=len(uis) > 1, windowed=windowed)
         for ui in uis:
             if ui.wait_line("first frame", UI_START_TIMEOUT_S) is None:
                 print(f"cabinet run: the table UI did not start; see {ui.log_path}", file=sys.stderr)
@@ -351,7 +362,7 @@ def main(*, rounds: int = 5, variant: str | None = None, out: str | None = None,
             if not host.running:
                 print(f"cabinet run: the SAS host twin stopped; see {host.log_path}", file=sys.stderr)
                 break
-            gone = next((u for u in uis if not u.running), None)
+            gone = keeper.ended()
             if gone is not None:
                 if not windowed or play or gone.proc.returncode != 0:
                     print(f"cabinet run: the table UI stopped (status {gone.proc.returncode}); "
