@@ -343,10 +343,10 @@ def main(*, rounds: int = 5, variant: str | None = None, out: str | None = None,
         shots = all_shots[0]
         hook = None if tickets != "host" else run_tickets.tour_hook(
             host_sock, settle, stop, demo_box, sorted(ports))
-        if play and count == 1:
+        if play and count == 1:     # --variant is already set (ensure_stations): no PIN typed
             demo_thread = threading.Thread(
                 target=screens.run_demo, name="demo-player", daemon=True,
-                args=(sock, sim_sock, rounds, variant, shots.settled, shots.grab, stop, demo_box,
+                args=(sock, sim_sock, rounds, None, shots.settled, shots.grab, stop, demo_box,
                       hook))
             demo_thread.start()
         elif play:

@@ -1,8 +1,8 @@
 """``cabinet run --stations N``: one table screen per station, or one shared wide
 screen with a panel per station (``--screens shared``), issue 17.
 
-Owns: setting the journal's game to seat ``N`` players (through the operator
-menu, as an attendant would: ``ensure_stations``), where the station windows
+Owns: setting the journal's game to seat ``N`` players, or to ``--variant``
+(through the operator menu, as an attendant would: ``ensure_stations``), where the station windows
 sit when they share one display (``tile_positions``), each station's UI
 command line (``ui_command``) and, headless, the demo players of every
 station playing the one table together (``run_demos``). The processes
