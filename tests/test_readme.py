@@ -52,4 +52,5 @@ def test_readme_says_where_the_ui_socket_is_and_how_to_seat_more_players() -> No
     run = README.split("## Running the cabinet", 1)[1].split("\n## ", 1)[0]
     assert "ui.sock" in run  # where cabinet run puts the UI socket
     assert "--station 2" in run  # a second station's UI
-    assert "either process" in run  # the run stops when either dies
+    assert "when the engine" in run  # the run stops when the engine dies
+    assert "started it again" in run  # ...not when one station's screen does (cabinet run trial)

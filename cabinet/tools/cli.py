@@ -27,7 +27,8 @@ def _build_parser() -> argparse.ArgumentParser:
     run.add_argument("--rounds", type=int, default=5, metavar="N",
                      help="rounds the demo player plays (default 5)")
     run.add_argument("--variant", choices=["classic", "classic-multi", "american"],
-                     help="the demo switches the game to this first (operator menu)")
+                     help="switch the game to this first (operator menu's Settings page, "
+                          "with the technician PIN: see --pin)")
     run.add_argument("--out", metavar="DIR",
                      help="run folder for screenshots, vouchers and logs "
                           "(default out/run-YYYYmmdd-HHMMSS)")
@@ -49,6 +50,10 @@ def _build_parser() -> argparse.ArgumentParser:
                           "the shared wide screen with a panel per station (a cabinet with one "
                           "display; 1920x540 unless --size; [display] screens in cabinet.toml)")
     run.add_argument("--journal", help="SQLite journal (default: user data dir)")
+    run.add_argument("--pin", default=None, metavar="PIN",
+                     help="the technician PIN the run types to change --stations or --variant "
+                          "(default $CABINET_PIN, else 2580, the PIN it gives a new journal); "
+                          "checked against the journal first, never typed if wrong")
     run.add_argument("--language", default="", metavar="LANG[,LANG...]",
                      help="each station screen's default language (en, es, es_ES...): one for "
                           "all, or one per station, comma-separated (default $CABINET_UI_LANGUAGE, else en)")
@@ -186,7 +191,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                              window=args.window, demo=args.demo, size=args.size,
                              journal=args.journal, stations=args.stations,
                              tickets=args.tickets, language=args.language,
-                             display=args.screens)
+                             display=args.screens, pin=args.pin)
     if args.command == "manifest":
         from pathlib import Path
 

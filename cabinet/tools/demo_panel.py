@@ -51,6 +51,11 @@ class DemoPanel:
         self.stop = stop or threading.Event()
         self.settle_s = settle_s
         self._last_press: dict[str, float] = {}
+        #: The technician PIN typed on the Settings page (``cabinet run --pin``), and
+        #: whether the journal still has the factory PIN (``None``: not known; try
+        #: ``pin`` first), both from ``cabinet.tools.run_settings.plan_settings``.
+        self.pin = DEMO_PIN
+        self.factory_pin: bool | None = None
 
     @property
     def snap(self) -> Snapshot:
@@ -143,16 +148,18 @@ class DemoPanel:
                             "the table with the new game")
 
     def technician_pin(self) -> None:
-        """Issue 15: the Settings page asks for the technician PIN: type ``DEMO_PIN``
+        """Issue 15: the Settings page asks for the technician PIN: type ``self.pin``
         with the panel's buttons; on a new cabinet the factory PIN first, then
-        ``DEMO_PIN`` twice (the forced change)."""
+        ``self.pin`` twice (the forced change). With ``factory_pin`` known (the
+        journal read before the run) no wrong PIN is ever typed."""
         m = self.snap.maintenance
         if m is None or m.title != "Technician PIN":
             return
-        self.type_digits(DEMO_PIN)
-        m = self.snap.maintenance
+        if not self.factory_pin:
+            self.type_digits(self.pin)
+            m = self.snap.maintenance
         if m is not None and m.title == "Technician PIN":       # a new cabinet: 0000 first
-            for pin in (FACTORY_PIN, DEMO_PIN, DEMO_PIN):
+            for pin in (FACTORY_PIN, self.pin, self.pin):
                 self.type_digits(pin)
 
     def type_digits(self, digits: str) -> None:

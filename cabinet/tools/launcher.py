@@ -8,7 +8,9 @@ UI (``python -m ui``) as separate processes, the demo player when there is no
 display, the run folder (screenshots, the printed voucher, the processes' logs,
 the host's database) and a clean stop: Ctrl-C, SIGTERM, closing the window or
 the end of the demo stops the UI, then the engine, then the host (SIGTERM, then
-SIGKILL after a timeout), and nothing is left running.
+SIGKILL after a timeout), and nothing is left running. With a screen per station,
+one station's UI that dies is started again and the others play on
+(``cabinet.tools.ui_keeper``); the engine's end, or the host's, ends the run.
 
 - With a display (``DISPLAY``/``WAYLAND_DISPLAY`` set, or ``--window``): a
   window to play in, with the UI's dev keys (``ui.devkeys``: notes, the last
@@ -47,14 +49,15 @@ from typing import IO, Any
 import platformdirs
 
 from cabinet.shell.paths import APP, default_journal
-from cabinet.tools import run_tickets
+from cabinet.tools import run_settings, run_tickets
 from cabinet.tools import station_screens as screens
+from cabinet.tools.run_shots import Shots
+from cabinet.tools.ui_keeper import UIKeeper
 
 ENGINE_READY_TIMEOUT_S = 30.0
 SAS_HOST_READY_TIMEOUT_S = 15.0
 UI_START_TIMEOUT_S = 30.0
 STOP_TIMEOUT_S = 10.0
-SHOT_TIMEOUT_S = 15.0
 
 
 def _die_with_parent() -> None:  # pragma: no cover - runs in the child
@@ -142,55 +145,6 @@ class Child:
         return self.proc.returncode
 
 
-class Shots:
-    """Named screenshots in the run folder, taken by the UI process.
-
-    ``settled(name)`` sends the UI SIGUSR1 and waits for its ``shot-NNN.png``
-    (saved once the animations are over); ``grab(pattern, name)`` keeps the
-    newest of the UI's own mode-change screenshots matching ``pattern``.
-    Both copy to ``NN-name.png`` in the run folder.
-    """
-
-    def __init__(self, ui: Child, frames: Path, out: Path, prefix: str = "") -> None:
-        self.ui = ui
-        self._lock = threading.Lock()   # the shared screen's players ask from their threads
-        self.prefix = prefix     # ``station2-``: whose screen (issue 17)
-        self.frames = frames
-        self.out = out
-        self.count = 0
-        self.signals = 0
-        self.saved: list[Path] = []
-
-    def _keep(self, src: Path, name: str, prefix: str | None = None) -> Path:
-        self.count += 1
-        dst = self.out / f"{self.prefix if prefix is None else prefix}{self.count:02d}-{name}.png"
-        shutil.copyfile(src, dst)
-        self.saved.append(dst)
-        return dst
-
-    def settled(self, name: str, prefix: str | None = None) -> Path | None:
-        with self._lock:
-            self.signals += 1
-            path = self.frames / f"shot-{self.signals:03d}.png"
-            os.kill(self.ui.proc.pid, signal.SIGUSR1)
-            deadline = time.monotonic() + SHOT_TIMEOUT_S
-            while time.monotonic() < deadline:
-                if path.exists():
-                    return self._keep(path, name, prefix)
-                time.sleep(0.05)
-        print(f"cabinet run: screenshot {name} timed out", file=sys.stderr)
-        return None
-
-    def grab(self, pattern: str, name: str, prefix: str | None = None) -> Path | None:
-        deadline = time.monotonic() + 3.0
-        while time.monotonic() < deadline:
-            found = sorted(p for p in self.frames.glob(pattern) if not p.name.startswith("."))
-            if found:
-                return self._keep(found[-1], name, prefix)
-            time.sleep(0.05)
-        return None
-
-
 def _lock(journal: Path) -> IO[str] | None:
     """One ``cabinet run`` per journal: an exclusive lock beside it, or ``None`` if taken."""
     journal.parent.mkdir(parents=True, exist_ok=True)
@@ -206,13 +160,14 @@ def _lock(journal: Path) -> IO[str] | None:
 def main(*, rounds: int = 5, variant: str | None = None, out: str | None = None,
          window: bool | None = None, demo: bool | None = None, size: str | None = None,
          journal: str | None = None, stations: int | None = None,
-         tickets: str = "cabinet", language: str = "", display: str = "per-station") -> int:
+         tickets: str = "cabinet", language: str = "", display: str = "per-station",
+         pin: str | None = None) -> int:
     """Run the cabinet; returns the exit status (0 done, 1 failure, 130 interrupted).
 
     Args:
         rounds: rounds the demo player plays.
-        variant: the demo switches the game to it first (operator menu); ``None``
-            plays the journal's current game.
+        variant: the run switches the game to it first (operator menu, before the
+            table UIs start; with or without the demo); ``None`` plays the journal's game.
         out: the run folder (default ``default_out_dir()``).
         window: ``True`` a window, ``False`` headless, ``None`` a window when
             there is a display.
@@ -228,6 +183,9 @@ def main(*, rounds: int = 5, variant: str | None = None, out: str | None = None,
         tickets: ``cabinet`` (the cabinet numbers its tickets) or ``host`` (system
             validation by the host twin, and the demo's ticket tour).
         language: the station screens' languages (issue 17, ``screens.station_language``).
+        pin: the technician PIN typed on the Settings page (``run_settings.run_pin``:
+            else ``$CABINET_PIN``, else 2580); checked against the journal first:
+            not its PIN, status 2 and nothing typed.
     """
     if tickets not in run_tickets.TICKET_MODES:
         print(f"cabinet run: --tickets must be one of {', '.join(run_tickets.TICKET_MODES)}",
@@ -255,6 +213,11 @@ def main(*, rounds: int = 5, variant: str | None = None, out: str | None = None,
     windowed = has_display() if window is None else window
     play = (not windowed) if demo is None else demo
     journal_path = Path(journal) if journal else default_journal()
+    plan = run_settings.plan_settings(journal_path, stations=stations, variant=variant,
+                                      pin=run_settings.run_pin(pin))
+    if isinstance(plan, str):       # a wrong PIN is never typed (3 lock PIN entry)
+        print(plan, file=sys.stderr)
+        return 2
     out_dir = Path(out) if out else default_out_dir()
     frames = out_dir / "frames"
     try:
@@ -311,8 +274,8 @@ def main(*, rounds: int = 5, variant: str | None = None, out: str | None = None,
             print(f"cabinet run: the engine did not start; see {engine.log_path}", file=sys.stderr)
             return 1
         try:
-            if stations is not None and screens.ensure_stations(
-                    sock, sim_sock, stations, lambda text: print(text, flush=True)):
+            if plan.needed and screens.ensure_stations(
+                    sock, sim_sock, stations, lambda text: print(text, flush=True), variant, plan):
                 # new stations get their devices when the engine starts, as on the cabinet
                 engine.stop()
                 children.remove(engine)
@@ -324,7 +287,8 @@ def main(*, rounds: int = 5, variant: str | None = None, out: str | None = None,
                     return 1
             count = stations or screens.station_count(sock)
         except Exception as e:
-            print(f"cabinet run: could not seat {stations} station(s): {e}", file=sys.stderr)
+            what = f"seat {stations} station(s)" if stations else f"switch the game to {variant}"
+            print(f"cabinet run: could not {what}: {e}", file=sys.stderr)
             return 1
         shared = display == "shared"
         if (count > 1 or shared) and not size_given:
@@ -333,7 +297,8 @@ def main(*, rounds: int = 5, variant: str | None = None, out: str | None = None,
         corners = screens.tile_positions(count, int(tw), int(th))
         uis: list[Child] = []
         all_shots: list[Shots] = []
-        for n in range(1, 2 if shared else count + 1):
+
+        def start_ui(n: int, st_frames: Path) -> Child:
             ui_env = dict(env)
             if not windowed:
                 ui_env.update(SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy")
@@ -341,16 +306,23 @@ def main(*, rounds: int = 5, variant: str | None = None, out: str | None = None,
                 ui_env["SDL_VIDEO_WINDOW_POS"] = "{},{}".format(*corners[n - 1])
             if language:          # issue 17: the UI checks it (an unknown one: exit 2, in its log)
                 ui_env["CABINET_UI_LANGUAGE"] = screens.station_language(language, n)
-            st_frames = frames if n == 1 else frames / f"station{n}"
-            st_frames.mkdir(parents=True, exist_ok=True)
             ui_argv = screens.ui_command(sys.executable, sock, n, count, size, st_frames,
                                          sim_sock if windowed else None, shared)
             name = "ui" if n == 1 else f"ui-station{n}"
-            uis.append(Child(name, ui_argv, env=ui_env, log=out_dir / f"{name}.log",
-                             stdout_to_terminal=windowed and n == 1))
+            return Child(name, ui_argv, env=ui_env, log=out_dir / f"{name}.log",
+                         stdout_to_terminal=windowed and n == 1)
+
+        st_frames = [frames if n == 1 else frames / f"station{n}"
+                     for n in range(1, 2 if shared else count + 1)]
+        for n, st_dir in enumerate(st_frames, 1):
+            st_dir.mkdir(parents=True, exist_ok=True)
+            uis.append(start_ui(n, st_dir))
             children.append(uis[-1])
-            all_shots.append(Shots(uis[-1], st_frames, out_dir,
+            all_shots.append(Shots(uis[-1], st_dir, out_dir,
                                    prefix="" if count == 1 or shared else f"station{n}-"))
+        # several station screens: one dying is started again, the others play on
+        keeper = UIKeeper(uis, children, all_shots, start_ui, st_frames,
+                          restart=len(uis) > 1, windowed=windowed)
         for ui in uis:
             if ui.wait_line("first frame", UI_START_TIMEOUT_S) is None:
                 print(f"cabinet run: the table UI did not start; see {ui.log_path}", file=sys.stderr)
@@ -371,10 +343,10 @@ def main(*, rounds: int = 5, variant: str | None = None, out: str | None = None,
         shots = all_shots[0]
         hook = None if tickets != "host" else run_tickets.tour_hook(
             host_sock, settle, stop, demo_box, sorted(ports))
-        if play and count == 1:
+        if play and count == 1:     # --variant is already set (ensure_stations): no PIN typed
             demo_thread = threading.Thread(
                 target=screens.run_demo, name="demo-player", daemon=True,
-                args=(sock, sim_sock, rounds, variant, shots.settled, shots.grab, stop, demo_box,
+                args=(sock, sim_sock, rounds, None, shots.settled, shots.grab, stop, demo_box,
                       hook))
             demo_thread.start()
         elif play:
@@ -390,7 +362,7 @@ def main(*, rounds: int = 5, variant: str | None = None, out: str | None = None,
             if not host.running:
                 print(f"cabinet run: the SAS host twin stopped; see {host.log_path}", file=sys.stderr)
                 break
-            gone = next((u for u in uis if not u.running), None)
+            gone = keeper.ended()
             if gone is not None:
                 if not windowed or play or gone.proc.returncode != 0:
                     print(f"cabinet run: the table UI stopped (status {gone.proc.returncode}); "

@@ -1,8 +1,8 @@
 """``cabinet run --stations N``: one table screen per station, or one shared wide
 screen with a panel per station (``--screens shared``), issue 17.
 
-Owns: setting the journal's game to seat ``N`` players (through the operator
-menu, as an attendant would: ``ensure_stations``), where the station windows
+Owns: setting the journal's game to seat ``N`` players, or to ``--variant``
+(through the operator menu, as an attendant would: ``ensure_stations``), where the station windows
 sit when they share one display (``tile_positions``), each station's UI
 command line (``ui_command``) and, headless, the demo players of every
 station playing the one table together (``run_demos``). The processes
@@ -98,14 +98,18 @@ def shot_takers(shots: list[Any], count: int, shared: bool) -> tuple[list[Callab
             [functools.partial(one.grab, prefix=pre) for pre in prefixes])
 
 
-def ensure_stations(sock: Path, sim_sock: Path, stations: int, say: Callable[[str], None]) -> bool:
-    """Make the engine's game seat ``stations`` players, by the operator menu.
+def ensure_stations(sock: Path, sim_sock: Path, stations: int | None, say: Callable[[str], None],
+                    variant: str | None = None, pin: Any = None) -> bool:
+    """Make the engine's game ``variant`` seating ``stations`` players, by the operator menu.
 
     Leaves whatever an earlier run left open first (``DemoPlayer.tidy_up``);
     more than one station switches the game to ``classic-multi`` (the only
-    variant with several seats). Returns True when the settings changed: the
-    engine must then be restarted, as after a settings change on the cabinet,
-    to open the new stations' devices.
+    variant with several seats); ``None`` keeps the table's. ``pin`` (a
+    ``cabinet.tools.run_settings.PinPlan``, checked against the journal before the
+    run started) is the technician PIN typed on the Settings page; ``None``: the
+    demo's. Returns True when the station count changed: the engine must then be
+    restarted, as after a settings change on the cabinet, to open the new
+    stations' devices.
 
     Raises:
         DemoError: the menu refused (a station being removed still holds
@@ -120,14 +124,18 @@ def ensure_stations(sock: Path, sim_sock: Path, stations: int, say: Callable[[st
     try:
         snap = watch.snapshot
         assert snap is not None
-        if len(snap.stations) == stations:
+        before = len(snap.stations)
+        if before == (stations or before) and snap.variant == (variant or snap.variant):
             return False
         player = DemoPlayer(watch, sim, rounds=0, say=say)
+        if pin is not None:
+            player.pin, player.factory_pin = pin.pin, pin.factory
         player.tidy_up()
-        variant = MULTI_VARIANT if stations > 1 else player.snap.variant
-        player.switch_variant(variant, stations)
-        watch.wait_for(lambda s: len(s.stations) == stations, 5.0, f"{stations} station(s)")
-        return True
+        want = variant or (MULTI_VARIANT if (stations or 1) > 1 else player.snap.variant)
+        player.switch_variant(want, stations)
+        if stations is not None:
+            watch.wait_for(lambda s: len(s.stations) == stations, 5.0, f"{stations} station(s)")
+        return len(player.snap.stations) != before
     finally:
         sim.close()
         watch.close()

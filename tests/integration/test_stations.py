@@ -110,3 +110,7 @@ def test_cabinet_run_stations_3_headless_three_players_each_reading_its_own_mess
         assert Image.open(shots[0]).size == (640, 360)
     assert (out / "ui-station2.log").exists() and (out / "ui-station3.log").exists()
     assert fmt_money(10_000) in text      # each inserted its own $100.00 note
+    # a new journal: the factory PIN typed, then changed to 2580, no wrong PIN ever typed
+    from tests.test_run_pin import event_kinds
+    kinds = event_kinds(tmp_path / "data" / "journal.db")
+    assert "pin_changed" in kinds and "pin_wrong" not in kinds, kinds
