@@ -120,6 +120,8 @@ class StationGeo:
     pill_y: int
     cards_bottom: int
     card_h: int
+    #: the buttons' label size (logical units; issue 17: smaller to keep one row)
+    button_px: float = 22
 
 
 def station_geometry(L: Layout, p: Painter | None, snapshot: Snapshot, idx: int, count: int,
@@ -134,24 +136,40 @@ def station_geometry(L: Layout, p: Painter | None, snapshot: Snapshot, idx: int,
     min_w = 96 if count < 3 else 80
     pad = 24 if count < 3 else 16
 
-    def widths_of(sp: list[tuple[str, str, int | None]]) -> list[int]:
+    def widths_of(sp: list[tuple[str, str, int | None]], px: float) -> list[int]:
         out = []
+        k = px / px_btn     # a smaller label: a narrower button
         for action, label, _value in sp:
             if action == "chip":
                 out.append(CHIP_BUTTON)
             else:
-                tw = p.text_width(label, px_btn, True) if p is not None else len(label) * px_btn * 0.7
-                out.append(int(max(min_w, tw + pad)))
+                tw = p.text_width(label, px, True) if p is not None else len(label) * px * 0.7
+                out.append(int(max(min_w * k, tw + pad * k)))
         return out
 
     gap = 8 if count < 3 else 6
     specs = button_specs(snapshot, station)
-    widths = widths_of(specs)
-    rows = balanced_rows(widths, inner.w - 12, gap)
-    n_rows = len(rows)
-    for phase in (False, True):  # keep the console height steady between phases
-        plain = widths_of(button_specs(snapshot, station, phase, lit_extras=False))
-        n_rows = max(n_rows, len(balanced_rows(plain, inner.w - 12, gap)))
+
+    def rows_at(px: float) -> tuple[list[int], list[list[int]], int]:
+        widths = widths_of(specs, px)
+        rows = balanced_rows(widths, inner.w - 12, gap)
+        n_rows = len(rows)
+        for phase in (False, True):  # keep the console height steady between phases
+            plain = widths_of(button_specs(snapshot, station, phase, lit_extras=False), px)
+            n_rows = max(n_rows, len(balanced_rows(plain, inner.w - 12, gap)))
+        return widths, rows, n_rows
+
+    widths, rows, n_rows = rows_at(px_btn)
+    button_px = float(px_btn)
+    if n_rows > 1 and count < 3:
+        # issue 17 trial: longer labels (Spanish) shrink, down to 3/4, to keep the buttons on
+        # one row, so the hands above keep their size in every language
+        for step in range(1, 6):
+            smaller = rows_at(px_btn * (1 - 0.05 * step))
+            if smaller[2] == 1:
+                widths, rows, n_rows = smaller
+                button_px = px_btn * (1 - 0.05 * step)
+                break
     buttons_h = n_rows * BUTTON_H + (n_rows - 1) * gap
     console_h = MESSAGE_LINE_H + 6 + METER_H + 10 + buttons_h + 14
     console = pygame.Rect(inner.x, box.bottom - console_h - 8, inner.w, console_h)
@@ -178,7 +196,8 @@ def station_geometry(L: Layout, p: Painter | None, snapshot: Snapshot, idx: int,
     cards_bottom = pill_y - 22
     card_max = PLAYER_CARD_MAX_H * (1.45 if L.portrait else 1.0)
     card_h = int(max(60, min(card_max, cards_bottom - hands.y - 24)))
-    return StationGeo(box, console, message, meters, brects, hands, circle_y, r, pill_y, cards_bottom, card_h)
+    return StationGeo(box, console, message, meters, brects, hands, circle_y, r, pill_y, cards_bottom, card_h,
+                      button_px)
 
 
 class Renderer:
@@ -731,7 +750,7 @@ class Renderer:
                 p.chip_button(r, value, "chip" in lamps, st.selected_chip_minor == value, st.station)
             else:
                 p.button(r, label, action in lamps, action, station=st.station, value=value,
-                         px=22 if count < 3 else 19, danger=action == "cash_out")
+                         px=geo.button_px, danger=action == "cash_out")
 
     def _out_of_service(self, p: Painter, text: str, geo: StationGeo, fault_said: list[Said] | None = None) -> None:
         """Issue 10.8: this station's own device failed; a panel over its hands says

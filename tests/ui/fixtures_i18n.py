@@ -86,6 +86,11 @@ MULTI_SETTLED = _snap(
      _st(_MS[2], [said("Dealer wins")])])
 assert MULTI_SETTLED.message == f.MULTI_SETTLED.message
 assert [st.message for st in MULTI_SETTLED.stations] == [st.message for st in _MS]
+#: issue 17 trial: after a round every station's lamps are those the engine lights then
+#: (Bet +, New game, Rebet, the chips, Cash out): in Spanish they were two rows of buttons
+_AFTER = ["bet_up", "cash_out", "chip", "new_game", "rebet"]
+AFTER_ROUND = _snap(MULTI_SETTLED, stations=[msgspec.structs.replace(st, lamps=_AFTER)
+                                             for st in MULTI_SETTLED.stations])
 
 _MP = f.MULTI_PLAY.stations
 MULTI_PLAY = _snap(f.MULTI_PLAY, [said("Seat {seat}: hit or stand?", seat=2)],
@@ -147,6 +152,8 @@ def spanish_cases() -> list[f.Case]:
         C("es_american_settled", AMERICAN_SETTLED, language="es", languages=BOTH),
         C("es_ES_american_settled", AMERICAN_SETTLED, language="es_ES", languages=BOTH),
         C("es_own_station_1_settled", MULTI_SETTLED, language="es", languages=BOTH, own_station=1,
+          clock="21:48"),
+        C("es_own_station_1_after_round", AFTER_ROUND, language="es", languages=BOTH, own_station=1,
           clock="21:48"),
         C("es_own_station_2_play_split", MULTI_PLAY, language="es", languages=BOTH, own_station=2,
           clock="21:47"),
