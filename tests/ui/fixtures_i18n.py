@@ -155,6 +155,9 @@ def spanish_cases() -> list[f.Case]:
           clock="21:48"),
         C("es_own_station_1_after_round", AFTER_ROUND, language="es", languages=BOTH, own_station=1,
           clock="21:48"),
+        # issue 17 trial: station 2's turn, seen from station 3 ("Su turno" stood there)
+        C("es_own_station_3_sees_2_play", MULTI_PLAY, language="es", languages=BOTH, own_station=3,
+          clock="21:47"),
         C("es_own_station_2_play_split", MULTI_PLAY, language="es", languages=BOTH, own_station=2,
           clock="21:47"),
         C("es_multi_told_why", TOLD_WHY, language="es", languages=BOTH, notices={1: minimum}),

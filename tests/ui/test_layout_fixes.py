@@ -42,3 +42,52 @@ def test_spanish_own_hand_keeps_its_size_after_a_round(size: tuple[int, int]) ->
     assert spanish.console.y == en.console.y
     inner = spanish.console
     assert all(inner.contains(r) for r in spanish.buttons)
+
+
+@pytest.mark.parametrize(("language", "station", "told"), [
+    ("en", 1, "Station 1 wins $5.00"), ("en", 2, "Station 2 wins $25.00"), ("en", 3, "Dealer wins"),
+    ("es", 2, "Puesto 2 gana $25.00")])
+def test_other_panels_say_a_settled_result_in_the_third_person(language: str, station: int, told: str) -> None:
+    """Issue 17 trial 2: station 1's screen showed "You win $2.00" above station 2's hand;
+    another station's panel says whose result it is."""
+    from ui.own_station import about
+
+    i18n.use(language)
+    st = next(x for x in es.MULTI_SETTLED.stations if x.station == station)
+    assert about(st, "$") == told
+
+
+@pytest.mark.parametrize(("language", "told"), [("en", "Station 2's turn"), ("es", "Turno del puesto 2")])
+def test_other_panels_say_whose_turn_it_is(language: str, told: str) -> None:
+    """Issue 17 trial 2: "Your move" (Spanish "Su turno") stood above station 1's hand on
+    station 3's screen; there it says whose turn it is, also from a plain message."""
+    import msgspec
+
+    from ui.own_station import about
+
+    i18n.use(language)
+    st = es.MULTI_PLAY.stations[1]
+    assert st.message_said and st.message_said[0].text == "Your move"
+    assert about(st, "$") == told
+    assert about(msgspec.structs.replace(st, message_said=[]), "$") == told
+
+
+def test_other_panels_turn_arrow_clears_the_message() -> None:
+    """Issue 17 trial 2: the active hand's arrow was drawn over the panel's message line."""
+    from ui.own_station import OTHER_CARD_H, other_geometry
+
+    box = pygame.Rect(12, 513, 366, 547)
+    cards_bottom, card_h, _circle_y, _pill_y = other_geometry(box)
+    arrow_top = cards_bottom - card_h - 3 - 7 - 26      # a card's rise, the glow, the arrow
+    message_bottom = box.y + 56 + 17 * 0.7
+    assert card_h == OTHER_CARD_H
+    assert arrow_top >= message_bottom + 4
+
+
+def test_other_panels_hide_a_plain_second_person_text() -> None:
+    """Issue 17 trial 2: a plain "You win $25.00" (no ``Said`` parts to say it otherwise)
+    is not shown on another station's screen; its result badge says it."""
+    from tests.ui.fixtures import MULTI_SETTLED
+    from ui.own_station import about
+
+    assert [about(st, "$") for st in MULTI_SETTLED.stations] == ["", "", "Dealer wins"]
