@@ -669,11 +669,20 @@ class Renderer:
         pygame.draw.circle(p.surface, (0, 0, 0), p.L.pt(cx, cy), p.L.px(r))
         pygame.draw.circle(p.surface, theme.DANGER if urgent else theme.GOLD, p.L.pt(cx, cy), p.L.px(r),
                            max(1, p.L.px(5)))
-        p.text(str(s.timer.seconds_left), 52, theme.DANGER if urgent else theme.WHITE, (cx, cy - 8), bold=True)
         label = _("BETS CLOSE") if s.timer.kind == "bet" else _("DECIDE")
         if s.timer.station is not None and s.timer.kind != "bet":
             label = _("STATION {n}").format(n=s.timer.station)
-        p.text(label, 15, theme.GOLD, (cx, cy + 34), bold=True, max_w=r * 1.8)
+        # issue 17 trial: the label inside the ring when it fits there at a legible size, else
+        # ("FIN DE APUESTAS" at 800x480) on a tag under the circle
+        room = 2 * math.sqrt((r - 6) ** 2 - 40 ** 2)      # the ring's inside at the label's bottom
+        inside = p.fonts.fit(label, max(p.L.px(15), MIN_TEXT_PX), p.L.px(room), bold=True, min_px=6) >= MIN_TEXT_PX
+        p.text(str(s.timer.seconds_left), 52, theme.DANGER if urgent else theme.WHITE, (cx, cy - 8 if inside else cy),
+               bold=True)
+        if inside:
+            p.text(label, 15, theme.GOLD, (cx, cy + 31), bold=True, max_w=room)
+        else:
+            lpx = max(15.0, MIN_TEXT_PX / p.L.scale)
+            p.pill(label, (cx, cy + r + 4 + lpx * 0.75), lpx, fg=theme.GOLD, bg=(0, 0, 0, 200), edge=theme.GOLD_DARK)
 
     def _station(self, p: Painter, s: Snapshot, st: StationView, geo: StationGeo, count: int, now_ms: int,
                  anim: Anim | None) -> None:
@@ -707,8 +716,12 @@ class Renderer:
                 p.pill(_("READY"), (geo.message.right - 50, geo.message.centery), 16, fg=theme.INK, bg=theme.WIN)
         if st.host_link:            # issue 13: the casino host link of this station
             online = st.host_link == "online"
-            p.pill(_("HOST ONLINE") if online else _("HOST OFFLINE"),
-                   (geo.console.right - 64, geo.console.y - 14), 12,
+            # issue 17 trial: sized as drawn (never under MIN_TEXT_PX) and ending inside the
+            # console's right edge, so a long label ("SISTEMA EN LÍNEA") is whole on screen
+            badge = _("HOST ONLINE") if online else _("HOST OFFLINE")
+            bpx = max(12.0, MIN_TEXT_PX / L.scale)
+            bw = p.text_width(badge, bpx, True) + bpx * 1.2
+            p.pill(badge, (geo.console.right - 8 - bw / 2, geo.console.y - max(14.0, bpx * 0.75 + 2)), bpx,
                    fg=theme.INK if online else theme.WHITE, bg=theme.WIN if online else theme.DANGER)
         notice = self._notices.get(st.station)
         if notice:                  # issue 17: why the last press was refused
@@ -779,7 +792,8 @@ class Renderer:
         bet = sp.bet_minor if sp is not None else 0
         if sp is None or (bet == 0 and not sp.hands):
             label = str(spot_no) if n_spots > 1 else _("BET")
-            p.text(label, 26, (214, 182, 96, 150), (cx, cy), bold=True)
+            # issue 17 trial: inside the circle ("APUESTA" was wider than it)
+            p.text(label, 26, (214, 182, 96, 150), (cx, cy), bold=True, max_w=2 * r - 20)
         if sp is not None:
             chips = list(sp.chips_minor) or (chip_split(bet) if bet else [])
             if settle_draw.is_settled(sp):      # issue 17: swept, paid beside, collected

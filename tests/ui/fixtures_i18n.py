@@ -15,7 +15,7 @@ import msgspec
 from cabinet.core.rules_text import rules_said
 from cabinet.game import preset
 from cabinet.protocol.said import Said, english, english_all, said
-from cabinet.protocol.snapshot import HandpayView, Snapshot, StationView
+from cabinet.protocol.snapshot import HandpayView, Snapshot, SpotView, StationView
 from tests.ui import fixtures as f
 from tests.ui.fixtures_player import history_rows, with_history, with_reminder
 
@@ -109,6 +109,11 @@ VOUCHER_REFUSED = _snap(f.CLASSIC_VOUCHER_REFUSED, [said("Press Bet + to bet, th
         refusal=[said("Voucher refused"), said("expired - see attendant")])])
 assert VOUCHER_REFUSED.stations[0].refusal == f.CLASSIC_VOUCHER_REFUSED.stations[0].refusal
 
+#: issue 17 trial: a new game in Spanish, nothing bet, the host link online (78-es-newgame)
+NEW_GAME_HOST = _snap(BETTING, stations=[msgspec.structs.replace(
+    BETTING.stations[0], bet_minor=0, spots=[SpotView(spot=1, bet_minor=0)], host_link="online",
+    lamps=["bet_up", "cash_out"])])
+
 ATTRACT = _snap(f.ATTRACT, [said("Insert cash or a voucher to play")])
 
 # the engine's help: the rules of the real presets, line by line
@@ -158,6 +163,9 @@ def spanish_cases() -> list[f.Case]:
         # issue 17 trial: station 2's turn, seen from station 3 ("Su turno" stood there)
         C("es_own_station_3_sees_2_play", MULTI_PLAY, language="es", languages=BOTH, own_station=3,
           clock="21:47"),
+        C("es_classic_new_game_host_online", NEW_GAME_HOST, language="es", languages=BOTH),
+        C("es_own_station_3_betting", f.MULTI_BETTING, language="es", languages=BOTH, own_station=3,
+          clock="09:05"),
         C("es_own_station_2_play_split", MULTI_PLAY, language="es", languages=BOTH, own_station=2,
           clock="21:47"),
         C("es_multi_told_why", TOLD_WHY, language="es", languages=BOTH, notices={1: minimum}),

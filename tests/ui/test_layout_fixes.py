@@ -91,3 +91,94 @@ def test_other_panels_hide_a_plain_second_person_text() -> None:
     from ui.own_station import about
 
     assert [about(st, "$") for st in MULTI_SETTLED.stations] == ["", "", "Dealer wins"]
+
+
+def _drawn(monkeypatch: pytest.MonkeyPatch, method: str, snapshot, size, language="es", own=None,  # type: ignore[no-untyped-def]
+           anim=None, now_ms=1_000):
+    """Draw a frame, recording each ``Painter.<method>`` call: (args, result, painter)."""
+    from ui.render import Renderer
+
+    calls = []
+    orig = getattr(Painter, method)
+
+    def spy(self, *args, **kw):  # type: ignore[no-untyped-def]
+        out = orig(self, *args, **kw)
+        calls.append((args, kw, out, self))
+        return out
+
+    monkeypatch.setattr(Painter, method, spy)
+    surf = pygame.Surface(size)
+    Renderer().draw(surf, snapshot, now_ms, anim, own_station=own, language=language, languages=("en", "es"))
+    return surf, calls
+
+
+def _inside_circle(r: pygame.Rect, c: tuple[int, int], radius: float) -> bool:
+    return all((x - c[0]) ** 2 + (y - c[1]) ** 2 <= radius ** 2
+               for x, y in (r.topleft, r.topright, r.bottomleft, r.bottomright))
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda v: f"{v[0]}x{v[1]}")
+def test_host_badge_is_whole_on_screen_in_spanish(monkeypatch: pytest.MonkeyPatch, size: tuple[int, int]) -> None:
+    """Issue 17 trial 3: "SISTEMA EN LÍNEA" was cut off at the screen's right edge (800x480);
+    the badge is whole on screen and its words fit in it at a legible size."""
+    from ui.widgets import MIN_TEXT_PX
+
+    surf, calls = _drawn(monkeypatch, "pill", es.NEW_GAME_HOST, size)
+    (args, kw, r, p), = [c for c in calls if c[0][0] == "SISTEMA EN LÍNEA"]
+    px = args[2] if len(args) > 2 else kw.get("px", 24)
+    pr = p.L.rect(r)
+    assert surf.get_rect().contains(pr)
+    assert p.fonts.font(max(p.L.px(px), MIN_TEXT_PX), True).size("SISTEMA EN LÍNEA")[0] <= pr.w
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda v: f"{v[0]}x{v[1]}")
+def test_bets_close_label_does_not_cross_the_timer_ring(monkeypatch: pytest.MonkeyPatch,
+                                                         size: tuple[int, int]) -> None:
+    """Issue 17 trial 3: "FIN DE APUESTAS" ran over the bet timer's ring; it fits inside
+    the ring or sits wholly under the circle, at a legible size."""
+    from tests.ui.fixtures import MULTI_BETTING
+
+    _surf, calls = _drawn(monkeypatch, "text", MULTI_BETTING, size, own=3)
+    (_a, _k, tr, p), = [c for c in calls if c[0][0] == "FIN DE APUESTAS"]
+    cx, cy = p.L.timer_center()
+    c, ring_in = p.L.pt(cx, cy), p.L.px(66) - p.L.px(5)
+    assert _inside_circle(tr, c, ring_in) or tr.top >= c[1] + p.L.px(66)
+    assert tr.h >= 11
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda v: f"{v[0]}x{v[1]}")
+def test_empty_bet_circle_label_fits_the_circle(monkeypatch: pytest.MonkeyPatch, size: tuple[int, int]) -> None:
+    """Issue 17 trial 3: "APUESTA" was wider than the empty bet circle."""
+    _surf, calls = _drawn(monkeypatch, "text", es.NEW_GAME_HOST, size)
+    (args, _k, tr, p), = [c for c in calls if c[0][0] == "APUESTA" and c[0][1] == 26]
+    assert _inside_circle(tr, p.L.pt(*args[3]), p.L.px(50) - p.L.px(3))
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda v: f"{v[0]}x{v[1]}")
+def test_a_swept_stack_never_stands_above_the_rack(size: tuple[int, int]) -> None:
+    """Issue 17 trial 3: after a round a lost stack sank into the chip rack standing out
+    above its top edge (17-allin-result); nothing of it is drawn above the rack."""
+    import msgspec
+
+    from tests.ui import fixtures_motion as fm
+    from ui import motion
+    from ui.animation import Animator
+    from ui.render import Renderer
+
+    lost = fm._classic_one("lose", ["TH", "6C"], "16", 2_800, 0)     # all in: a tall stack
+    lost = msgspec.structs.replace(lost, stations=[msgspec.structs.replace(lost.stations[0], spots=[
+        msgspec.structs.replace(lost.stations[0].spots[0], chips_minor=[500] * 4 + [100] * 8)])])
+    a = Animator()
+    a.on_snapshot(fm.unsettled(lost), lost, 0)
+    L = Layout.for_size(*size)
+    rack = L.rect(L.chip_rack())
+    strip = pygame.Rect(0, 0, size[0], rack.y)
+    r = Renderer()
+    rest = pygame.Surface(size)
+    r.draw(rest, lost, 60_000, a)
+    start = motion.SETTLE_DELAY_MS
+    for t in range(start, start + motion.SWEEP_MS, 25):
+        surf = pygame.Surface(size)
+        r.draw(surf, lost, t, a)
+        assert pygame.image.tobytes(surf.subsurface(strip), "RGB") == \
+            pygame.image.tobytes(rest.subsurface(strip), "RGB"), t
