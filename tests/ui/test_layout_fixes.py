@@ -182,3 +182,29 @@ def test_a_swept_stack_never_stands_above_the_rack(size: tuple[int, int]) -> Non
         r.draw(surf, lost, t, a)
         assert pygame.image.tobytes(surf.subsurface(strip), "RGB") == \
             pygame.image.tobytes(rest.subsurface(strip), "RGB"), t
+
+
+@pytest.mark.parametrize("d", [28, 41], ids=["800x480", "1280x720"])
+def test_a_small_chips_value_keeps_clear_of_its_rim(d: int) -> None:
+    """Issue 17 trial 3: the "100" on the chip buttons touched the dark ring around it at
+    800x480 (the inlay's dashes, a pixel from the value): around the value, out to the
+    inlay's edge (0.68 of the body's radius), the inlay is clear."""
+    import math
+
+    from ui.assets import Fonts
+    from ui.chips import _SS, ChipArt, chip_colors
+
+    art = ChipArt(Fonts())
+    D = d * _SS
+    chip = art._top(10_000, D, False)
+    inlay = chip_colors(10_000)[2]
+    rb = D / 2 - max(1, D * 0.015)
+    value = ring = 0
+    for y in range(D):
+        for x in range(D):
+            dist = math.hypot(x + 0.5 - D / 2, y + 0.5 - D / 2) / rb
+            dark = sum(chip.get_at((x, y))[:3]) < sum(inlay[:3]) - 120
+            value += dark and dist < 0.5
+            ring += dark and 0.58 <= dist <= 0.64
+    assert value > 20
+    assert ring == 0
