@@ -111,7 +111,8 @@ class ChipArt:
         pygame.draw.circle(s, inlay, c, rb * 0.68)
         dash_r = rb * 0.62
         n = 24 if D >= 96 else 12
-        for i in range(n if D >= 40 else 0):
+        # issue 17 trial: a small chip's value fills its inlay, so no dashes there to touch it
+        for i in range(n if D >= 40 and (edge_only or D >= 96) else 0):
             a = i * 2 * math.pi / n
             ux, uy = math.cos(a), math.sin(a)
             ln = rb * 0.045
@@ -129,7 +130,7 @@ class ChipArt:
         if not edge_only:
             label = chip_label(value)
             small = D < 96
-            wide = rb * ((1.2 if len(label) >= 3 else 1.3) if small else 0.98)  # small chips: the value fills the inlay
+            wide = rb * ((1.1 if len(label) >= 3 else 1.3) if small else 0.98)  # small chips: the value fills the inlay
             squeeze = 0.78 if small and len(label) >= 3 else 1.0  # and long values run condensed
             px = self.fonts.fit(label, int(D * (0.42 if len(label) <= 2 else 0.38)), int(wide / squeeze), bold=True)
             t = self.fonts.font(px, True).render(label, True, ink)

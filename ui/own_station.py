@@ -10,17 +10,19 @@ screen. Pure drawing, UI thread only.
 
 from __future__ import annotations
 
+import re
 from typing import Any, Protocol
 
 import pygame
 
 from cabinet.protocol.money import chip_split
+from cabinet.protocol.said import Said
 from cabinet.protocol.snapshot import Snapshot, StationView
 from ui import theme
-from ui.i18n import _
+from ui.i18n import N_, _
 from ui.layout import Layout
 from ui.money import fmt_money
-from ui.said import told
+from ui.said import say_all, told
 from ui.widgets import Painter
 
 
@@ -36,6 +38,32 @@ SIDE_W = 390
 TOP_STRIP_H = 420
 #: card height in the others' panels (logical units).
 OTHER_CARD_H = 120
+
+
+#: the engine's texts to a station in the second person (``cabinet.core.view``) as said
+#: about it on another station's screen (issue 17 trial: "You win $2.00" stood above
+#: someone else's hand); ``{n}`` is that station's number, the other arguments are kept.
+ABOUT: dict[str, str] = {
+    "Your move": N_("Station {n}'s turn"),
+    "Insurance? It costs {cost_minor}": N_("Station {n}: insurance?"),
+    "You win {amount_minor}": N_("Station {n} wins {amount_minor}"),
+    "Blackjack! You win {amount_minor}": N_("Station {n} Blackjack, wins {amount_minor}"),
+    "Blackjack!": N_("Station {n} Blackjack"),
+}
+
+_TO_YOU = re.compile(r"\byou(r)?\b", re.IGNORECASE)
+
+
+def about(st: StationView, symbol: str) -> str:
+    """Station ``st``'s message as another station's screen says it: in the third person
+    (``ABOUT``), in the active language; a plain message without ``Said`` parts is taken
+    as a constant template, and one still said to "you" is not shown (the hand's result
+    badge says it)."""
+    parts = st.message_said or ([Said(st.message)] if st.message in ABOUT else [])
+    if not parts:
+        return "" if _TO_YOU.search(st.message) else told(st.message, [], symbol)
+    return say_all([Said(ABOUT[x.text], {**x.args, "n": st.station}) if x.text in ABOUT else x for x in parts],
+                   symbol)
 
 
 def own_boxes(L: Layout, s: Snapshot, own: int) -> tuple[pygame.Rect, list[tuple[StationView, pygame.Rect]]]:
@@ -67,7 +95,7 @@ def own_boxes(L: Layout, s: Snapshot, own: int) -> tuple[pygame.Rect, list[tuple
 def other_geometry(box: pygame.Rect) -> tuple[int, int, int, int]:
     """Another station's panel layout: ``(cards_bottom, card_h, circle_y, pill_y)``,
     logical units (the renderer makes its ``StationGeo`` of them)."""
-    cards_bottom = box.y + 90 + OTHER_CARD_H
+    cards_bottom = box.y + 116 + OTHER_CARD_H     # the turn arrow clear of the message line
     return cards_bottom, OTHER_CARD_H, cards_bottom + 120, cards_bottom + 22
 
 
@@ -83,8 +111,9 @@ def draw_other(r: Renderer, p: Painter, s: Snapshot, st: StationView, box: pygam
            anchor="midright", bold=True)
     if st.ready and not st.message:     # the message line says "Ready" when it has one
         p.pill(_("READY"), (box.centerx, box.y + 56), 14, fg=theme.INK, bg=theme.WIN)
-    if st.message:
-        p.text(told(st.message, st.message_said, sym), 17, theme.GOLD, (box.centerx, box.y + 56), max_w=box.w - 20)
+    told_about = about(st, sym) if st.message else ""    # "" for a plain "You win..." (``about``)
+    if told_about:
+        p.text(told_about, 17, theme.GOLD, (box.centerx, box.y + 56), max_w=box.w - 20)
     if st.fault:
         p.text(_("OUT OF SERVICE"), 20, theme.DANGER, (box.centerx, box.y + 90), bold=True)
     spots = [sp for sp in sorted(st.spots, key=lambda sp: -sp.spot) if sp.bet_minor or sp.hands]

@@ -120,6 +120,8 @@ class StationGeo:
     pill_y: int
     cards_bottom: int
     card_h: int
+    #: the buttons' label size (logical units; issue 17: smaller to keep one row)
+    button_px: float = 22
 
 
 def station_geometry(L: Layout, p: Painter | None, snapshot: Snapshot, idx: int, count: int,
@@ -134,24 +136,40 @@ def station_geometry(L: Layout, p: Painter | None, snapshot: Snapshot, idx: int,
     min_w = 96 if count < 3 else 80
     pad = 24 if count < 3 else 16
 
-    def widths_of(sp: list[tuple[str, str, int | None]]) -> list[int]:
+    def widths_of(sp: list[tuple[str, str, int | None]], px: float) -> list[int]:
         out = []
+        k = px / px_btn     # a smaller label: a narrower button
         for action, label, _value in sp:
             if action == "chip":
                 out.append(CHIP_BUTTON)
             else:
-                tw = p.text_width(label, px_btn, True) if p is not None else len(label) * px_btn * 0.7
-                out.append(int(max(min_w, tw + pad)))
+                tw = p.text_width(label, px, True) if p is not None else len(label) * px * 0.7
+                out.append(int(max(min_w * k, tw + pad * k)))
         return out
 
     gap = 8 if count < 3 else 6
     specs = button_specs(snapshot, station)
-    widths = widths_of(specs)
-    rows = balanced_rows(widths, inner.w - 12, gap)
-    n_rows = len(rows)
-    for phase in (False, True):  # keep the console height steady between phases
-        plain = widths_of(button_specs(snapshot, station, phase, lit_extras=False))
-        n_rows = max(n_rows, len(balanced_rows(plain, inner.w - 12, gap)))
+
+    def rows_at(px: float) -> tuple[list[int], list[list[int]], int]:
+        widths = widths_of(specs, px)
+        rows = balanced_rows(widths, inner.w - 12, gap)
+        n_rows = len(rows)
+        for phase in (False, True):  # keep the console height steady between phases
+            plain = widths_of(button_specs(snapshot, station, phase, lit_extras=False), px)
+            n_rows = max(n_rows, len(balanced_rows(plain, inner.w - 12, gap)))
+        return widths, rows, n_rows
+
+    widths, rows, n_rows = rows_at(px_btn)
+    button_px = float(px_btn)
+    if n_rows > 1 and count < 3:
+        # issue 17 trial: longer labels (Spanish) shrink, down to 3/4, to keep the buttons on
+        # one row, so the hands above keep their size in every language
+        for step in range(1, 6):
+            smaller = rows_at(px_btn * (1 - 0.05 * step))
+            if smaller[2] == 1:
+                widths, rows, n_rows = smaller
+                button_px = px_btn * (1 - 0.05 * step)
+                break
     buttons_h = n_rows * BUTTON_H + (n_rows - 1) * gap
     console_h = MESSAGE_LINE_H + 6 + METER_H + 10 + buttons_h + 14
     console = pygame.Rect(inner.x, box.bottom - console_h - 8, inner.w, console_h)
@@ -178,7 +196,8 @@ def station_geometry(L: Layout, p: Painter | None, snapshot: Snapshot, idx: int,
     cards_bottom = pill_y - 22
     card_max = PLAYER_CARD_MAX_H * (1.45 if L.portrait else 1.0)
     card_h = int(max(60, min(card_max, cards_bottom - hands.y - 24)))
-    return StationGeo(box, console, message, meters, brects, hands, circle_y, r, pill_y, cards_bottom, card_h)
+    return StationGeo(box, console, message, meters, brects, hands, circle_y, r, pill_y, cards_bottom, card_h,
+                      button_px)
 
 
 class Renderer:
@@ -654,11 +673,20 @@ class Renderer:
         pygame.draw.circle(p.surface, (0, 0, 0), p.L.pt(cx, cy), p.L.px(r))
         pygame.draw.circle(p.surface, theme.DANGER if urgent else theme.GOLD, p.L.pt(cx, cy), p.L.px(r),
                            max(1, p.L.px(5)))
-        p.text(str(s.timer.seconds_left), 52, theme.DANGER if urgent else theme.WHITE, (cx, cy - 8), bold=True)
         label = _("BETS CLOSE") if s.timer.kind == "bet" else _("DECIDE")
         if s.timer.station is not None and s.timer.kind != "bet":
             label = _("STATION {n}").format(n=s.timer.station)
-        p.text(label, 15, theme.GOLD, (cx, cy + 34), bold=True, max_w=r * 1.8)
+        # issue 17 trial: the label inside the ring when it fits there at a legible size, else
+        # ("FIN DE APUESTAS" at 800x480) on a tag under the circle
+        room = 2 * math.sqrt((r - 6) ** 2 - 40 ** 2)      # the ring's inside at the label's bottom
+        inside = p.fonts.fit(label, max(p.L.px(15), MIN_TEXT_PX), p.L.px(room), bold=True, min_px=6) >= MIN_TEXT_PX
+        p.text(str(s.timer.seconds_left), 52, theme.DANGER if urgent else theme.WHITE, (cx, cy - 8 if inside else cy),
+               bold=True)
+        if inside:
+            p.text(label, 15, theme.GOLD, (cx, cy + 31), bold=True, max_w=room)
+        else:
+            lpx = max(15.0, MIN_TEXT_PX / p.L.scale)
+            p.pill(label, (cx, cy + r + 4 + lpx * 0.75), lpx, fg=theme.GOLD, bg=(0, 0, 0, 200), edge=theme.GOLD_DARK)
 
     def _station(self, p: Painter, s: Snapshot, st: StationView, geo: StationGeo, count: int, now_ms: int,
                  anim: Anim | None) -> None:
@@ -692,8 +720,12 @@ class Renderer:
                 p.pill(_("READY"), (geo.message.right - 50, geo.message.centery), 16, fg=theme.INK, bg=theme.WIN)
         if st.host_link:            # issue 13: the casino host link of this station
             online = st.host_link == "online"
-            p.pill(_("HOST ONLINE") if online else _("HOST OFFLINE"),
-                   (geo.console.right - 64, geo.console.y - 14), 12,
+            # issue 17 trial: sized as drawn (never under MIN_TEXT_PX) and ending inside the
+            # console's right edge, so a long label ("SISTEMA EN LÍNEA") is whole on screen
+            badge = _("HOST ONLINE") if online else _("HOST OFFLINE")
+            bpx = max(12.0, MIN_TEXT_PX / L.scale)
+            bw = p.text_width(badge, bpx, True) + bpx * 1.2
+            p.pill(badge, (geo.console.right - 8 - bw / 2, geo.console.y - max(14.0, bpx * 0.75 + 2)), bpx,
                    fg=theme.INK if online else theme.WHITE, bg=theme.WIN if online else theme.DANGER)
         notice = self._notices.get(st.station)
         if notice:                  # issue 17: why the last press was refused
@@ -735,7 +767,7 @@ class Renderer:
                 p.chip_button(r, value, "chip" in lamps, st.selected_chip_minor == value, st.station)
             else:
                 p.button(r, label, action in lamps, action, station=st.station, value=value,
-                         px=22 if count < 3 else 19, danger=action == "cash_out")
+                         px=geo.button_px, danger=action == "cash_out")
 
     def _out_of_service(self, p: Painter, text: str, geo: StationGeo, fault_said: list[Said] | None = None) -> None:
         """Issue 10.8: this station's own device failed; a panel over its hands says
@@ -764,7 +796,8 @@ class Renderer:
         bet = sp.bet_minor if sp is not None else 0
         if sp is None or (bet == 0 and not sp.hands):
             label = str(spot_no) if n_spots > 1 else _("BET")
-            p.text(label, 26, (214, 182, 96, 150), (cx, cy), bold=True)
+            # issue 17 trial: inside the circle ("APUESTA" was wider than it)
+            p.text(label, 26, (214, 182, 96, 150), (cx, cy), bold=True, max_w=2 * r - 20)
         if sp is not None:
             chips = list(sp.chips_minor) or (chip_split(bet) if bet else [])
             if settle_draw.is_settled(sp):      # issue 17: swept, paid beside, collected

@@ -189,6 +189,11 @@ def draw_moving(p: Painter, st: StationView, spot_centre: dict[int, Point], r: f
                 continue
             (sph, sp_p), (pph, pp_p) = m.stake_phase(now_ms), m.payout_phase(now_ms)
             if layer == "under":
+                clip = p.surface.get_clip()
+                if rack is not None:    # issue 17 trial: sunk into the rack, never standing out above it
+                    top = L.pt(0, rack.y)[1]
+                    p.surface.set_clip(clip.clip(pygame.Rect(0, top, p.surface.get_width(),
+                                                             p.surface.get_height() - top)))
                 if sph == TO_RACK:          # lifted, carried to the rack, sunk into it
                     e = ease_out(sp_p)
                     for chips, base, d in slot.stacks:
@@ -198,6 +203,7 @@ def draw_moving(p: Painter, st: StationView, spot_centre: dict[int, Point], r: f
                     e = ease_out(pp_p)
                     stack(p, chip_split(m.payout_minor), _curve(rack_at, slot.beside, swing, e),
                           slot.beside_d * (0.55 + 0.45 * e), flying=True)
+                p.surface.set_clip(clip)
             else:
                 if sph == TO_METER:
                     e = ease_out(sp_p)

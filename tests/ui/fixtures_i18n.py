@@ -15,7 +15,7 @@ import msgspec
 from cabinet.core.rules_text import rules_said
 from cabinet.game import preset
 from cabinet.protocol.said import Said, english, english_all, said
-from cabinet.protocol.snapshot import HandpayView, Snapshot, StationView
+from cabinet.protocol.snapshot import HandpayView, Snapshot, SpotView, StationView
 from tests.ui import fixtures as f
 from tests.ui.fixtures_player import history_rows, with_history, with_reminder
 
@@ -86,6 +86,11 @@ MULTI_SETTLED = _snap(
      _st(_MS[2], [said("Dealer wins")])])
 assert MULTI_SETTLED.message == f.MULTI_SETTLED.message
 assert [st.message for st in MULTI_SETTLED.stations] == [st.message for st in _MS]
+#: issue 17 trial: after a round every station's lamps are those the engine lights then
+#: (Bet +, New game, Rebet, the chips, Cash out): in Spanish they were two rows of buttons
+_AFTER = ["bet_up", "cash_out", "chip", "new_game", "rebet"]
+AFTER_ROUND = _snap(MULTI_SETTLED, stations=[msgspec.structs.replace(st, lamps=_AFTER)
+                                             for st in MULTI_SETTLED.stations])
 
 _MP = f.MULTI_PLAY.stations
 MULTI_PLAY = _snap(f.MULTI_PLAY, [said("Station {seat}: hit or stand?", seat=2)],
@@ -103,6 +108,11 @@ VOUCHER_REFUSED = _snap(f.CLASSIC_VOUCHER_REFUSED, [said("Press Bet + to bet, th
     _st(f.CLASSIC_VOUCHER_REFUSED.stations[0],
         refusal=[said("Voucher refused"), said("expired - see attendant")])])
 assert VOUCHER_REFUSED.stations[0].refusal == f.CLASSIC_VOUCHER_REFUSED.stations[0].refusal
+
+#: issue 17 trial: a new game in Spanish, nothing bet, the host link online (78-es-newgame)
+NEW_GAME_HOST = _snap(BETTING, stations=[msgspec.structs.replace(
+    BETTING.stations[0], bet_minor=0, spots=[SpotView(spot=1, bet_minor=0)], host_link="online",
+    lamps=["bet_up", "cash_out"])])
 
 ATTRACT = _snap(f.ATTRACT, [said("Insert cash or a voucher to play")])
 
@@ -148,6 +158,14 @@ def spanish_cases() -> list[f.Case]:
         C("es_ES_american_settled", AMERICAN_SETTLED, language="es_ES", languages=BOTH),
         C("es_own_station_1_settled", MULTI_SETTLED, language="es", languages=BOTH, own_station=1,
           clock="21:48"),
+        C("es_own_station_1_after_round", AFTER_ROUND, language="es", languages=BOTH, own_station=1,
+          clock="21:48"),
+        # issue 17 trial: station 2's turn, seen from station 3 ("Su turno" stood there)
+        C("es_own_station_3_sees_2_play", MULTI_PLAY, language="es", languages=BOTH, own_station=3,
+          clock="21:47"),
+        C("es_classic_new_game_host_online", NEW_GAME_HOST, language="es", languages=BOTH),
+        C("es_own_station_3_betting", f.MULTI_BETTING, language="es", languages=BOTH, own_station=3,
+          clock="09:05"),
         C("es_own_station_2_play_split", MULTI_PLAY, language="es", languages=BOTH, own_station=2,
           clock="21:47"),
         C("es_multi_told_why", TOLD_WHY, language="es", languages=BOTH, notices={1: minimum}),
