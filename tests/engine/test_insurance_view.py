@@ -3,24 +3,9 @@ settled at the dealer's peek, so the table can sweep it or pay it at its line.""
 
 from __future__ import annotations
 
-import pytest
-
 from cabinet.core.settings import GameSettings
-from cabinet.game import Shoe
 
 from .helpers import Rig
-
-
-@pytest.fixture
-def stacked(monkeypatch):
-    """Make the next shuffles deal ``codes`` in order (one list per round)."""
-    rounds: list[list[str]] = []
-
-    def shuffled(decks, rng=None, penetration_percent=None):
-        return Shoe.from_codes(rounds.pop(0), decks)
-
-    monkeypatch.setattr("cabinet.core.play.Shoe.shuffled", staticmethod(shuffled))
-    return rounds
 
 
 def _insured(stacked: list[list[str]], hole: str) -> tuple[Rig, object]:

@@ -9,7 +9,6 @@ import pytest
 from cabinet.core import view
 from cabinet.core.events import DoorChanged, NoteEscrowed, VoucherEscrowed
 from cabinet.core.settings import GameSettings
-from cabinet.game import Shoe
 from cabinet.protocol.said import Said, english, english_all, said
 from cabinet.protocol.snapshot import Snapshot
 
@@ -67,16 +66,6 @@ def _snap(rig: Rig) -> Snapshot:
     return rig.cab.snapshot(len(SEEN) + 1)
 
 
-@pytest.fixture
-def stacked(monkeypatch):
-    rounds: list[list[str]] = []
-    real = Shoe.shuffled
-
-    def shuffled(decks, rng=None, penetration_percent=None):
-        return Shoe.from_codes(rounds.pop(0), decks) if rounds else real(decks, rng, penetration_percent)
-
-    monkeypatch.setattr("cabinet.core.play.Shoe.shuffled", staticmethod(shuffled))
-    return rounds
 
 
 def _bet(rig: Rig, station: int, chip: int, spot: int = 1) -> None:

@@ -3,24 +3,9 @@
 
 from __future__ import annotations
 
-import pytest
-
 from cabinet.core.settings import GameSettings
-from cabinet.game import Shoe
 
 from .helpers import Rig
-
-
-@pytest.fixture
-def stacked(monkeypatch):
-    """Make the next shuffles deal ``codes`` in order (one list per round)."""
-    rounds: list[list[str]] = []
-
-    def shuffled(decks, rng=None, penetration_percent=None):
-        return Shoe.from_codes(rounds.pop(0), decks)
-
-    monkeypatch.setattr("cabinet.core.play.Shoe.shuffled", staticmethod(shuffled))
-    return rounds
 
 
 def _multi(stations: int = 2) -> Rig:

@@ -289,14 +289,11 @@ def test_a_new_round_stops_everything_at_once() -> None:
 # -- drawing -----------------------------------------------------------------------
 
 def _mask(a: pygame.Surface, b: pygame.Surface, tol: int = 24) -> pygame.mask.Mask:
-    d1 = a.copy()
-    d1.blit(b, (0, 0), special_flags=pygame.BLEND_RGB_SUB)
-    d2 = b.copy()
-    d2.blit(a, (0, 0), special_flags=pygame.BLEND_RGB_SUB)
-    d1.blit(d2, (0, 0), special_flags=pygame.BLEND_RGB_ADD)
-    same = pygame.mask.from_threshold(d1, (0, 0, 0), (tol + 1, tol + 1, tol + 1, 255))
-    same.invert()
-    return same
+    """The pixels where ``a`` and ``b`` differ by more than ``tol``."""
+    from tests.ui.test_screenshots import same_mask
+    differ = same_mask(a, b, tol)
+    differ.invert()
+    return differ
 
 
 @pytest.mark.parametrize("settled", [AMERICAN_SETTLED, fm.MULTI_DOUBLED, fm.AMERICAN_BIG, fm.CLASSIC_BJ,

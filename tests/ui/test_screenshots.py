@@ -29,13 +29,17 @@ def diff_pixels(a: pygame.Surface, b: pygame.Surface, tol: int = CHANNEL_TOL) ->
     b = b.convert(24) if b.get_bitsize() != 24 else b
     if pygame.image.tobytes(a, "RGB") == pygame.image.tobytes(b, "RGB"):
         return 0
+    return a.get_width() * a.get_height() - same_mask(a, b, tol).count()
+
+
+def same_mask(a: pygame.Surface, b: pygame.Surface, tol: int = CHANNEL_TOL) -> pygame.mask.Mask:
+    """The pixels of ``a`` and ``b`` (same size) within ``tol`` in every channel."""
     d1 = a.copy()
     d1.blit(b, (0, 0), special_flags=pygame.BLEND_RGB_SUB)
     d2 = b.copy()
     d2.blit(a, (0, 0), special_flags=pygame.BLEND_RGB_SUB)
     d1.blit(d2, (0, 0), special_flags=pygame.BLEND_RGB_ADD)
-    same = pygame.mask.from_threshold(d1, (0, 0, 0), (tol + 1, tol + 1, tol + 1, 255))
-    return a.get_width() * a.get_height() - same.count()
+    return pygame.mask.from_threshold(d1, (0, 0, 0), (tol + 1, tol + 1, tol + 1, 255))
 
 
 def render(renderer: Renderer, case: Case, size: tuple[int, int]) -> pygame.Surface:
