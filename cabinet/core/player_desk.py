@@ -24,7 +24,7 @@ import msgspec
 from cabinet.core import sessions
 from cabinet.core.desk_state import PlayerDesk
 from cabinet.core.effects import Effect, Journal
-from cabinet.core.events import Event, IntentReceived, KeyChanged
+from cabinet.core.events import Event, KeyChanged
 from cabinet.core.maintenance.recall_view import recall_view
 from cabinet.core.records import RecallEntry
 from cabinet.core.state import CabinetState
@@ -81,9 +81,8 @@ def follow(desk: PlayerDesk, s: CabinetState, event: Event, out: list[Effect]) -
     """After every event (``Cabinet.handle``): the sessions and their reminders; the
     attendant's key turned on answers every Service call."""
     sessions.follow(desk.shown, s, event, out)
-    if isinstance(event, IntentReceived) and event.action == "cash_out":
-        st = next((x for x in s.stations if x.station == event.station), None)
-        if st is not None and st.service_called and st.credits_minor == 0:
+    for st in s.stations:
+        if st.service_called and sessions.ends_session(event, st):
             st.service_called = False          # the player who called has cashed out and gone
             out.append(Journal("service_cancelled", st.station, 0, {"by": "cash_out"}))
     if isinstance(event, KeyChanged) and event.on:

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from cabinet.core.effects import Effect, SaveRecall
 from cabinet.core.events import Event, IntentReceived
-from cabinet.core.state import CabinetState, PlayerSession
+from cabinet.core.state import CabinetState, PlayerSession, StationState
 from cabinet.protocol.snapshot import RealityCheck
 
 MINUTE_MS = 60_000
@@ -31,16 +31,15 @@ def follow(shown: dict[int, RealityCheck], s: CabinetState, event: Event,
     station -> the reminder on its screen now."""
     by_station = {st.station: st for st in s.stations}
     for eff in out:
-        st = by_station.get(eff.entry.station) if isinstance(eff, SaveRecall) else None
-        if st is not None and st.session is not None and isinstance(eff, SaveRecall) \
-                and not eff.entry.voided:
-            st.session.net_minor += eff.entry.returned_minor - eff.entry.wagered_minor
+        if isinstance(eff, SaveRecall) and not eff.entry.voided:
+            st = by_station.get(eff.entry.station)
+            if st is not None and st.session is not None:
+                st.session.net_minor += eff.entry.returned_minor - eff.entry.wagered_minor
     period = s.settings.reality_check_min * MINUTE_MS
     for st in s.stations:
         n = st.station
-        if isinstance(event, IntentReceived) and event.station == n \
-                and event.action == "cash_out" and st.credits_minor == 0:
-            st.session = None                      # the cash-out to zero ends it
+        if ends_session(event, st):
+            st.session = None
             shown.pop(n, None)
             continue
         ses = st.session
@@ -57,6 +56,13 @@ def follow(shown: dict[int, RealityCheck], s: CabinetState, event: Event,
             shown[n] = RealityCheck(elapsed_min=elapsed // MINUTE_MS, net_minor=ses.net_minor)
     for n in [n for n in shown if n not in by_station]:
         del shown[n]                               # a station removed by the settings
+
+
+def ends_session(event: Event, st: StationState) -> bool:
+    """``event`` is station ``st``'s cash-out press that left its meter at zero: its
+    player has gone (the session ends; so does a Service call, ``player_desk``)."""
+    return isinstance(event, IntentReceived) and event.station == st.station \
+        and event.action == "cash_out" and st.credits_minor == 0
 
 
 def dismiss(shown: dict[int, RealityCheck], station: int) -> None:
