@@ -15,7 +15,7 @@ from cabinet.core.context import ViewContext
 from cabinet.core.errors import FAULTS, fault_text
 from cabinet.core.host import DISABLED_TEXT
 from cabinet.core.rules_text import TABLE_TEXTS, rules_said, rules_text
-from cabinet.protocol.money import chip_split, fmt_money
+from cabinet.protocol.money import chip_split
 from cabinet.protocol.said import N_, Said, english, english_all, said
 from cabinet.protocol.snapshot import (
     DealerView,
@@ -85,8 +85,8 @@ def build_snapshot(cab: ViewContext, seq: int) -> Snapshot:
     overlay_said: list[Said] = []
     handpay = None
     if mode == "door_open":
-        overlay_text = "Door open: " + ", ".join(s.doors_open) + ". Play is suspended."
         overlay_said = [said("Door open: {doors_texts}. Play is suspended.", doors_texts=", ".join(s.doors_open))]
+        overlay_text = english(overlay_said[0], sym)
     elif mode == "tilt":
         reasons = cab.fault_lines()
         if s.audit_failed:
@@ -106,13 +106,12 @@ def build_snapshot(cab: ViewContext, seq: int) -> Snapshot:
                               validation_number=hp.validation_number, station=hp.station,
                               kind=hp.kind,
                               waiting=len(s.handpay_queue), reason_said=_handpay_reason(hp.reason, s))
-        overlay_text = f"Handpay {fmt_money(hp.amount_minor, sym)}: call an attendant ({hp.reason})"
         overlay_said = [said("Handpay {amount_minor}: call an attendant ({reason})",
                              amount_minor=hp.amount_minor, reason=hp.reason)]
         if s.handpay_queue:
             n = len(s.handpay_queue)
-            overlay_text += f"; then {n} more handpay{'s' if n > 1 else ''}"
             overlay_said.append(said("then {n} more handpays", n=n) if n > 1 else said("then 1 more handpay"))
+        overlay_text = "; ".join(english(part, sym) for part in overlay_said)
     elif mode == "cash_out" and s.printing is not None:
         overlay_said = [said("Printing ticket for {amount_minor}", amount_minor=s.printing.amount_minor)]
         overlay_text = english_all(overlay_said, sym)
