@@ -16,7 +16,7 @@ run: $(STAMP)
 	$(BIN)/cabinet run
 
 test: $(STAMP)
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q -n 2
 
 lint: $(STAMP)
 	$(BIN)/ruff check cabinet confspec drivers ui tests bench
