@@ -141,6 +141,12 @@ def _(message: str) -> str:
     return _active.gettext(message) if message else message
 
 
+def pgettext(context: str, message: str) -> str:
+    """``message`` as translated for ``context`` (a ``msgctxt``: the same English words
+    another language writes differently there) in the active language."""
+    return _active.pgettext(context, message)
+
+
 def ngettext(singular: str, plural: str, n: int) -> str:
     """The singular or plural form for ``n`` in the active language."""
     return _active.ngettext(singular, plural, n)

@@ -10,8 +10,9 @@ maximum, the credits short, what insurance costs; in the screen's language
 from __future__ import annotations
 
 from cabinet.protocol.snapshot import Snapshot, StationView
-from ui.i18n import _
+from ui.i18n import N_, _, pgettext
 from ui.money import fmt_money
+from ui.render import ACTION_LABELS
 from ui.said import say
 
 #: how long a refusal stays on the station's console, ms.
@@ -22,12 +23,25 @@ def _station(s: Snapshot, n: int) -> StationView | None:
     return next((st for st in s.stations if st.station == n), None)
 
 
+#: the buttons a catch-all refusal names, as their labels read on the table: the bet and
+#: play buttons' own (``ui.render.ACTION_LABELS``) and these.
+ACTION_NAMES = {**ACTION_LABELS, "bet_up": N_("BET +"), "place": N_("BET"), "help": N_("HELP"),
+                "history": N_("HISTORY"), "service": N_("SERVICE")}
+
+
 def _totals(totals: list[int]) -> str:
-    """``[9, 10, 11]`` -> ``"9, 10 or 11"`` in the screen's language."""
+    """``[9, 10, 11]`` -> ``"9, 10 or 11"`` in the screen's language. The last number's
+    spoken start picks the form where a language needs it: Spanish writes "u", not "o",
+    before "ocho" and "once" (RAE), so 8, 11 and the 80s take the context
+    ``"before a number said with an o sound"``."""
     words = [str(t) for t in totals]
     if len(words) == 1:
         return words[0]
-    return _("{first} or {last}").format(first=", ".join(words[:-1]), last=words[-1])
+    last = totals[-1]
+    o_sound = last in (8, 11) or 80 <= last <= 89
+    pattern = pgettext("before a number said with an o sound", "{first} or {last}") if o_sound \
+        else _("{first} or {last}")
+    return pattern.format(first=", ".join(words[:-1]), last=words[-1])
 
 
 def refusal_text(s: Snapshot | None, station: int, action: str, reason: str = "") -> str:
@@ -93,4 +107,6 @@ def refusal_text(s: Snapshot | None, station: int, action: str, reason: str = ""
         return _("Finish this round, then cash out") if s.mode == "in_round" else _("Cash out is not available now")
     if action in ("hit", "stand"):
         return _("Not your turn yet") if s.mode == "in_round" else _("Place a bet and Deal first")
-    return _("{action} is not available now").format(action=action.replace('_', ' ').capitalize())
+    name = ACTION_NAMES.get(action)
+    label = _(name) if name else action.replace("_", " ").upper()
+    return _("{action} is not available now").format(action=label)

@@ -327,7 +327,6 @@ def main(*, rounds: int = 5, variant: str | None = None, out: str | None = None,
             if ui.wait_line("first frame", UI_START_TIMEOUT_S) is None:
                 print(f"cabinet run: the table UI did not start; see {ui.log_path}", file=sys.stderr)
                 return 1
-        ui = uis[0]
         settle, grabs = screens.shot_takers(all_shots, count, shared)
         if count == 1 and not shared:
             print(f"cabinet run: UI socket {sock}, sim control socket {sim_sock} (new each run); "

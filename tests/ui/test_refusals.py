@@ -85,3 +85,22 @@ def test_refused_cash_out_double_and_moves_say_the_real_reason() -> None:
     for action in ("hit", "stand", "double", "split"):
         assert refusal_text(CLASSIC_INSURANCE, 1, action) == \
             "Answer the insurance question first"
+
+
+def test_spanish_refusals_say_u_before_once_and_name_the_button_in_spanish() -> None:
+    """Session 6's notes: the Spanish double refusal read "9, 10 o 11" (Spanish writes
+    "u" before a word that starts with an o sound: "once", "ocho"), and the catch-all
+    refusal kept the action's English name ("Undo is not available now" in Spanish)."""
+    from tests.ui.fixtures import CLASSIC_ELEVEN
+    from ui import i18n
+    classic = msgspec.structs.replace(CLASSIC_ELEVEN, double_totals=[9, 10, 11])
+    i18n.use("es")
+    try:
+        assert refusal_text(classic, 1, "double") == \
+            "Solo se dobla con un total de 9, 10 u 11 en las dos primeras cartas"
+        assert "9 o 10" in refusal_text(msgspec.structs.replace(classic, double_totals=[9, 10]), 1, "double")
+        undo = refusal_text(CLASSIC_BETTING, 1, "undo")
+        assert undo == "DESHACER no está disponible ahora", undo
+    finally:
+        i18n.use(i18n.DEFAULT)
+    assert refusal_text(CLASSIC_BETTING, 1, "undo") == "UNDO is not available now"
