@@ -202,3 +202,29 @@ def test_a_refusal_line_goes_once_the_technician_level_is_reached(tmp_path):
     lines = eng.snapshot.maintenance.lines
     assert any("Now: technician, doors open: main" in line for line in lines), lines
     assert not any(line.startswith("Refused:") for line in lines), lines
+
+
+def test_ram_clear_tells_the_hosts_tickets_apart_from_this_cabinets_vouchers(tmp_path):
+    """Session 6's notes: the RAM clear summary counted a ticket the casino host
+    validated (SAS 0x58, issue 14: the host keeps it and any machine on the floor
+    redeems it through the host) as one of this cabinet's outstanding vouchers, which
+    only this cabinet's own journal keeps redeemable."""
+    from cabinet.core.effects import SaveVoucher
+    from cabinet.core.records import VoucherRecord
+
+    eng = _engine(tmp_path, GameSettings())
+    _print_voucher(eng, 1, 2_000)
+    host_ticket = VoucherRecord(validation_number="001234567890123456", sequence=90, amount_minor=700,
+                                station=1, issued_wall_s=WALL, expires_wall_s=WALL + 86_400 * 30,
+                                status="issued", venue="Test", machine_number="1", validation="system")
+    eng.store.commit(eng.cab.s, eng.cab.round_dict(), [SaveVoucher(host_ticket)], WALL)
+    page = _open_ram_clear(eng)
+    text = "\n".join(page.lines)
+    assert "1 outstanding voucher ($20.00), redeemable once" in text
+    assert "1 ticket validated by the casino host ($7.00): the host redeems it" in text
+    eng.step(DoorChanged("logic", True))
+    _press(eng, "menu_select", 2)
+    clear = [e for e in eng.store.all_events() if e["kind"] == "ram_clear"]
+    assert clear[0]["data"]["outstanding_vouchers"] == 1
+    assert clear[0]["data"]["outstanding_vouchers_minor"] == 2_000
+    assert clear[0]["data"]["host_tickets"] == 1 and clear[0]["data"]["host_tickets_minor"] == 700

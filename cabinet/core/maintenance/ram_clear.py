@@ -28,16 +28,24 @@ def ram_clear_summary(cab: MaintenanceContext) -> dict[str, Any]:
 
     Returns ``{"credits_minor": {"1": int, ...}, "pending_out_minor": {...},
     "handpays_minor": [int, ...], "outstanding_vouchers": int,
-    "outstanding_vouchers_minor": int}``; station keys are strings (journal JSON).
+    "outstanding_vouchers_minor": int, "host_tickets": int, "host_tickets_minor": int}``;
+    station keys are strings (journal JSON). ``outstanding_vouchers`` are this cabinet's
+    own (it drew the validation number and its journal keeps them redeemable once);
+    ``host_tickets`` were validated by the casino host (SAS 0x58, issue 14), which keeps
+    them and redeems them at any machine on the floor.
     """
     s = cab.s
     handpays = ([s.handpay] if s.handpay is not None else []) + list(s.handpay_queue)
-    vouchers = cab.history.outstanding_vouchers()
+    issued = cab.history.outstanding_vouchers()
+    own = [v for v in issued if v.validation != "system"]
+    host = [v for v in issued if v.validation == "system"]
     return {"credits_minor": {str(st.station): st.credits_minor for st in s.stations},
             "pending_out_minor": {str(st.station): st.pending_out_minor for st in s.stations},
             "handpays_minor": [hp.amount_minor for hp in handpays],
-            "outstanding_vouchers": len(vouchers),
-            "outstanding_vouchers_minor": sum(v.amount_minor for v in vouchers)}
+            "outstanding_vouchers": len(own),
+            "outstanding_vouchers_minor": sum(v.amount_minor for v in own),
+            "host_tickets": len(host),
+            "host_tickets_minor": sum(v.amount_minor for v in host)}
 
 
 def _ram_clear_stakes(summary: dict[str, Any]) -> list[str]:
@@ -92,6 +100,11 @@ def ram_clear_lines(cab: MaintenanceContext) -> list[str]:
     lines.append(f"- {n} outstanding voucher{'' if n == 1 else 's'} "
                  f"({money(summary['outstanding_vouchers_minor'], sym)}), redeemable once"
                  if n else "- Outstanding vouchers: none")
+    if summary["host_tickets"]:
+        h = summary["host_tickets"]
+        lines.append(f"- {h} ticket{'' if h == 1 else 's'} validated by the casino host "
+                     f"({money(summary['host_tickets_minor'], sym)}): the host redeems "
+                     f"{'it' if h == 1 else 'them'}")
     lines.append("- Its own record in the event log (dated, with what it erased)")
     lines.append("- The settings (save them again before play resumes), the PIN, "
                  "the lifetime meters")
