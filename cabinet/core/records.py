@@ -65,6 +65,9 @@ class TicketData(msgspec.Struct, kw_only=True, frozen=True):
             device, bit 5 ticket redemption; ``drivers.sas.tito_codes``).
         cashable_expiration_days, restricted_expiration_days: 0x7B expirations (0:
             not set).
+        validation_status_set: the host has sent 0x7B; until then the cabinet's
+            defaults hold (printer as cash-out device and ticket redemption both on),
+            after it ``validation_status`` is enforced (``cabinet.core.tito``).
     """
 
     host_id: int = 0
@@ -77,6 +80,7 @@ class TicketData(msgspec.Struct, kw_only=True, frozen=True):
     validation_status: int = 0
     cashable_expiration_days: int = 0
     restricted_expiration_days: int = 0
+    validation_status_set: bool = False
 
 
 class RecallEntry(msgspec.Struct, kw_only=True, frozen=True):

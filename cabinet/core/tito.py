@@ -59,6 +59,11 @@ HOST_REJECTS = {0x80: "refused by the casino host", 0x81: "not a valid ticket",
 #: The 0x7B status bits the cabinet can have set: printer as cash-out device (bit 0),
 #: ticket redemption (bit 5) (``drivers.sas.tito_codes.VS_SUPPORTED``).
 VALIDATION_STATUS_SUPPORTED = 0x0001 | 0x0020
+VS_PRINTER_CASHOUT = 0x0001
+VS_TICKET_REDEMPTION = 0x0020
+#: why, once the host has set 0x7B with that bit clear (SAS 6.02 0x7B status bits 0 and 5)
+REDEMPTION_OFF = N_("ticket redemption disabled by the casino host")
+PRINTER_OFF = N_("printer not enabled for cash-out by the casino host")
 HOST_OFFLINE = "host offline"
 NO_ANSWER = "no answer from the casino host"
 PROMO_REFUSED = "promotional tickets not taken here"
@@ -80,6 +85,10 @@ class TitoMixin(CabinetBase):
         h = st.host
         if h.link != "online":
             self._validation_failed(st, amount, HOST_OFFLINE, out)
+            return
+        if h.ticket_data.validation_status_set and \
+                not h.ticket_data.validation_status & VS_PRINTER_CASHOUT:
+            self._validation_failed(st, amount, PRINTER_OFF, out)
             return
         if amount % h.denomination_minor:
             # The host counts tickets in whole credits: a truncated 0x57 amount would
@@ -144,11 +153,12 @@ class TitoMixin(CabinetBase):
             status = ((td.validation_status & ~mask) | (bits & mask)) \
                 & VALIDATION_STATUS_SUPPORTED & 0xFFFF
             td = msgspec.structs.replace(
-                td, validation_status=status,
+                td, validation_status=status, validation_status_set=True,
                 cashable_expiration_days=cash_days or td.cashable_expiration_days,
                 restricted_expiration_days=restricted_days or td.restricted_expiration_days)
-        elif ev.ticket_data is not None:
-            td = ev.ticket_data
+        elif ev.ticket_data is not None:       # 0x7D/0x7C: 0x7B's bits stay as they are
+            td = msgspec.structs.replace(ev.ticket_data, validation_status=td.validation_status,
+                                         validation_status_set=td.validation_status_set)
         st.host.ticket_data = td
         out: dict[str, object] = msgspec.to_builtins(td)
         return out
@@ -167,6 +177,10 @@ class TitoMixin(CabinetBase):
             reason = "not a valid ticket"            # 0x70 carries 18 digits at most
         if reason is None and st.host.link != "online":
             reason = HOST_OFFLINE
+        td = st.host.ticket_data
+        if reason is None and td.validation_status_set and \
+                not td.validation_status & VS_TICKET_REDEMPTION:
+            reason = REDEMPTION_OFF
         if reason is None and st.host.ticket_in is not None and \
                 st.host.ticket_in.status in ("held", "stacking"):
             reason = "not accepting now: a ticket is being redeemed"

@@ -258,7 +258,8 @@ def _handpay_reason(reason: str, s: CabinetState) -> list[Said]:
 #: ``TitoMixin``'s constant reasons for a cash-out that got no ticket (issue 14).
 _NO_TICKET_WHY = (N_("host offline"), N_("validation denied by the casino host"),
                   N_("bad validation number from the host"),
-                  N_("restarted while waiting for validation"))
+                  N_("restarted while waiting for validation"),
+                  N_("printer not enabled for cash-out by the casino host"))
 
 
 def _insurance_cost(view: PlayerView, prompt: VisiblePrompt) -> int:

@@ -424,3 +424,35 @@ def test_a_barcode_0x70_cannot_carry_is_handed_back_at_once():
         assert [e for e in rig.effects if isinstance(e, ReturnNote)], bad
         assert rig.host.ticket_in is None
         assert rig.cab.s.stations[0].refusal == "Ticket refused: not a valid ticket"
+
+
+def test_the_hosts_0x7b_bits_are_enforced_once_it_has_set_them():
+    """Session 5's notes: the 0x7B status bits were stored, not enforced. SAS 6.02 0x7B
+    (research/sas.md; ``drivers.sas.tito_codes``): bit 5 "ticket redemption" and bit 0
+    "use printer as cash-out device". Once the host has set them, a ticket offered with
+    bit 5 clear is handed back with why, and a cash-out with bit 0 clear is a handpay
+    (nothing lost); before the host sets them the cabinet's own defaults (both on) hold."""
+    rig = TitoRig()
+    rig.insert()
+    assert not [e for e in rig.effects if isinstance(e, ReturnNote)]   # never set: taken
+    rig = TitoRig()
+    rig.command("set_extended_validation_status", control=(0x0021, 0x0001, 0, 0))
+    assert rig.cab.s.stations[0].host.ticket_data.validation_status == 0x0001
+    rig.insert()
+    assert [e for e in rig.effects if isinstance(e, ReturnNote)]
+    assert rig.cab.s.stations[0].refusal == "Ticket refused: ticket redemption disabled by the casino host"
+    assert rig.credits() == 0
+    rig.command("set_ticket_data", ticket_data=TicketData(location="Lucky Strike"))
+    assert rig.cab.s.stations[0].host.ticket_data.validation_status_set   # 0x7D keeps it
+
+    rig = TitoRig()
+    rig.command("set_extended_validation_status", control=(0x0021, 0x0020, 0, 0))
+    rig.note(2_500)
+    rig.press("cash_out")
+    hp = rig.cab.s.handpay
+    assert hp is not None and hp.amount_minor == 2_500
+    assert hp.reason == "no ticket: printer not enabled for cash-out by the casino host"
+    assert not [e for e in rig.effects if isinstance(e, PrintVoucher)]
+    assert rig.balanced()
+    rig.command("set_extended_validation_status", control=(0x0001, 0x0001, 0, 0))
+    assert rig.cab.s.stations[0].host.ticket_data.validation_status == 0x0021
