@@ -456,3 +456,17 @@ def test_the_hosts_0x7b_bits_are_enforced_once_it_has_set_them():
     assert rig.balanced()
     rig.command("set_extended_validation_status", control=(0x0001, 0x0001, 0, 0))
     assert rig.cab.s.stations[0].host.ticket_data.validation_status == 0x0021
+
+
+def test_the_hosts_0x7b_bits_survive_a_restart():
+    """The 0x7B bits are committed state: after a power cut the cabinet still refuses
+    tickets the host said not to take (until the host's next 0x7B at link-up)."""
+    rig = TitoRig()
+    rig.command("set_extended_validation_status", control=(0x0021, 0x0001, 0, 0))
+    state = msgspec.json.decode(msgspec.json.encode(rig.cab.s), type=CabinetState)
+    cab = Cabinet(state, rng=random.Random(2))
+    cab.handle(PowerUp(0, rig.wall_s + 5))
+    cab.handle(HostLinkChanged(1, True))
+    eff = cab.handle(VoucherEscrowed(1, VN, None, "v9"))
+    assert [e for e in eff if isinstance(e, ReturnNote)]
+    assert cab.s.stations[0].refusal == "Ticket refused: ticket redemption disabled by the casino host"
