@@ -78,7 +78,9 @@ def refusal_text(s: Snapshot | None, station: int, action: str, reason: str = ""
             if s.spots_per_station > 1:
                 return _("Table maximum {amount} per spot").format(amount=money(s.max_bet_minor))
             return _("Table maximum {amount}").format(amount=money(s.max_bet_minor))
-        return _("Not enough credits: {amount} left").format(amount=money(st.credits_minor))
+        # credits are taken at the deal: what is left to bet is the meter less the bets
+        left = max(0, st.credits_minor - bet)
+        return _("Not enough credits: {amount} left to bet").format(amount=money(left))
     if action in ("hit", "stand", "double", "split") and "decline" in st.lamps:
         return _("Answer the insurance question first")
     if action == "insure":

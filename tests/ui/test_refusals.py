@@ -104,3 +104,16 @@ def test_spanish_refusals_say_u_before_once_and_name_the_button_in_spanish() -> 
     finally:
         i18n.use(i18n.DEFAULT)
     assert refusal_text(CLASSIC_BETTING, 1, "undo") == "UNDO is not available now"
+
+
+def test_not_enough_credits_says_what_is_left_after_the_bets_already_on_the_spots():
+    """New-user trial (session 7): $100 credits, the $100 chip already on spot 1, the
+    chip again: the line said "$100.00 left" although the whole $100 was bet (credits
+    are taken at the deal, so the meter still read $100)."""
+    all_in = msgspec.structs.replace(CLASSIC_BETTING, stations=[msgspec.structs.replace(
+        CLASSIC_BETTING.stations[0], credits_minor=10_000, bet_minor=10_000)],
+        max_bet_minor=50_000)
+    assert refusal_text(all_in, 1, "chip") == "Not enough credits: $0.00 left to bet"
+    some = msgspec.structs.replace(all_in, stations=[msgspec.structs.replace(
+        all_in.stations[0], bet_minor=7_500)])
+    assert refusal_text(some, 1, "chip") == "Not enough credits: $25.00 left to bet"
