@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
+from cabinet.protocol.languages import LANGUAGES as _LANGUAGES
 from confspec import ConfigError
 
 log = logging.getLogger(__name__)
@@ -30,12 +31,9 @@ log = logging.getLogger(__name__)
 #: gettext domain and where the catalogs live (``<dir>/<lang>/LC_MESSAGES/<domain>.mo``).
 DOMAIN = "cabinet"
 LOCALE_DIR = Path(__file__).parent / "locale"
-#: language -> the locale its numbers and money are written in when the setting names no
-#: territory. Spanish is ``es_US`` on purpose: the cabinet takes and pays US dollars (ID-003
-#: dollar notes, SAS, tickets printed as ``$1,234.50``), and a Spanish-speaking player at a
-#: US venue reads amounts as the notes and tickets write them; ``es_ES`` would write
-#: ``1.234,50 $``. A venue in Spain sets ``es_ES`` (the currency symbol stays the cabinet's).
-LANGUAGES: dict[str, str] = {"en": "en_US", "es": "es_US"}
+#: language -> its default locale: ``cabinet.protocol.languages`` (the engine's tools check
+#: a setting against the same table).
+LANGUAGES = _LANGUAGES
 #: the language of a screen nobody chose one for.
 DEFAULT = "en"
 #: the order the player's language button cycles through.

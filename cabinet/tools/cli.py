@@ -187,6 +187,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.rounds < 0:
             print("cabinet run: --rounds must be 0 or more", file=sys.stderr)
             return 2
+        from cabinet.protocol.languages import check_station_languages
+        why = check_station_languages(args.language, args.stations or 3) if args.language else ""
+        if why:
+            print(f"cabinet run: --language: {why}", file=sys.stderr)
+            return 2
         return launcher.main(rounds=args.rounds, variant=args.variant, out=args.out,
                              window=args.window, demo=args.demo, size=args.size,
                              journal=args.journal, stations=args.stations,

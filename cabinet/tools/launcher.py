@@ -85,6 +85,15 @@ def has_display() -> bool:
     return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
 
 
+def _last_line(log: Path) -> str:
+    """The last non-empty line of ``log`` (a child's error), or ``""``."""
+    try:
+        lines = [ln.strip() for ln in log.read_text(errors="replace").splitlines() if ln.strip()]
+    except OSError:
+        return ""
+    return lines[-1] if lines else ""
+
+
 class Child:
     """One child process in its own session (Ctrl-C reaches only the launcher)."""
 
@@ -304,10 +313,10 @@ def main(*, rounds: int = 5, variant: str | None = None, out: str | None = None,
                 ui_env.update(SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy")
             elif count > 1 and not shared:       # one display: the station windows tile
                 ui_env["SDL_VIDEO_WINDOW_POS"] = "{},{}".format(*corners[n - 1])
-            if language:          # issue 17: the UI checks it (an unknown one: exit 2, in its log)
-                ui_env["CABINET_UI_LANGUAGE"] = screens.station_language(language, n)
             ui_argv = screens.ui_command(sys.executable, sock, n, count, size, st_frames,
                                          sim_sock if windowed else None, shared)
+            if language:          # issue 17: the UI checks the territory (a bad one: exit 2)
+                ui_argv += ["--language", screens.station_language(language, n)]
             name = "ui" if n == 1 else f"ui-station{n}"
             return Child(name, ui_argv, env=ui_env, log=out_dir / f"{name}.log",
                          stdout_to_terminal=windowed and n == 1)
@@ -325,6 +334,10 @@ def main(*, rounds: int = 5, variant: str | None = None, out: str | None = None,
                           restart=len(uis) > 1, windowed=windowed)
         for ui in uis:
             if ui.wait_line("first frame", UI_START_TIMEOUT_S) is None:
+                if ui.proc.poll() == 2:        # a setting the UI refused: its one-line reason
+                    print(f"cabinet run: the table UI refused its settings: {_last_line(ui.log_path)}",
+                          file=sys.stderr)
+                    return 2
                 print(f"cabinet run: the table UI did not start; see {ui.log_path}", file=sys.stderr)
                 return 1
         settle, grabs = screens.shot_takers(all_shots, count, shared)

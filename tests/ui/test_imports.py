@@ -1,6 +1,8 @@
 """The UI imports only ``cabinet.protocol.ipc``, ``cabinet.protocol.snapshot`` and
 ``cabinet.protocol.money`` (the formatter it shares, issue 12) and ``cabinet.protocol.said``
-(the snapshot's texts as templates and arguments, issue 17) from the engine side (STYLE.md 28)."""
+(the snapshot's texts as templates and arguments, issue 17) and ``cabinet.protocol.languages``
+(the languages the table speaks, which ``cabinet run`` checks too) from the engine side
+(STYLE.md 28)."""
 
 from __future__ import annotations
 
@@ -8,7 +10,8 @@ import ast
 from pathlib import Path
 
 UI = Path(__file__).resolve().parents[2] / "ui"
-ALLOWED = {"cabinet.protocol.ipc", "cabinet.protocol.snapshot", "cabinet.protocol.money", "cabinet.protocol.said"}
+ALLOWED = {"cabinet.protocol.ipc", "cabinet.protocol.snapshot", "cabinet.protocol.money", "cabinet.protocol.said",
+           "cabinet.protocol.languages"}
 
 
 def test_ui_imports_only_the_contract() -> None:
