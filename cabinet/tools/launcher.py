@@ -406,23 +406,28 @@ def main(*, rounds: int = 5, variant: str | None = None, out: str | None = None,
         for signum, handler in old.items():
             signal.signal(signum, handler)
         lock.close()
-    for extra in demo_box.get("results", [])[1:] if play else []:
-        _report_result(extra)
-    _report(out_dir, demo_result, shots, status)
+    _report(out_dir, demo_result, shots, status, demo_box.get("results", []) if play else [])
     return status
 
 
-def _report_result(result: Any) -> None:
+def _report_result(result: Any, station: int = 0) -> None:
     from cabinet.protocol.money import fmt_money
 
     net = sum(r.net_minor for r in result.rounds)
-    print(f"cabinet run: {len(result.rounds)} round(s) of {result.variant}, net {fmt_money(net)}; "
+    who = f"station {station}: " if station else ""
+    print(f"cabinet run: {who}{len(result.rounds)} round(s) of {result.variant}, net {fmt_money(net)}; "
           f"inserted {fmt_money(result.inserted_minor)}, voucher {result.validation_number} "
           f"for {fmt_money(result.cashed_out_minor)}")
 
 
-def _report(out_dir: Path, result: Any, shots: Shots | None, status: int) -> None:
-    if result is not None:
+def _report(out_dir: Path, result: Any, shots: Shots | None, status: int,
+            results: list[Any] | None = None) -> None:
+    """The run's summary: each demo player's line (named by station, in station order,
+    when several played), the outputs."""
+    if results and len(results) > 1:
+        for n, each in enumerate(results, 1):
+            _report_result(each, station=n)
+    elif result is not None:
         _report_result(result)
     if status == 130:
         print("cabinet run: stopped (Ctrl-C); engine and UI shut down")
