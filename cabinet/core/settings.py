@@ -19,6 +19,7 @@ from msgspec import Meta
 
 from cabinet.core.errors import ConfigError
 from cabinet.game import GameError, RuleSet, preset
+from cabinet.protocol.money import fmt_money
 from confspec import choices, convert
 
 Variant = Literal["classic", "classic-multi", "american"]
@@ -186,6 +187,19 @@ class GameSettings(msgspec.Struct, kw_only=True, frozen=True):
                                   f"{base.name} shuffles one deck before every round")
             changes["shuffle_every_round"] = False
             changes["penetration_percent"] = self.penetration_percent
+        # the cross-field limits in the menu's words and money (the RuleSet says the same
+        # with its field names): the operator sets them in the menu (new-user trial, session 7)
+        lo = int(changes.get("min_bet_minor", base.min_bet_minor))  # type: ignore[call-overload]
+        hi = int(changes.get("max_bet_minor", base.max_bet_minor))  # type: ignore[call-overload]
+        step = int(changes.get("bet_step_minor", base.bet_step_minor))  # type: ignore[call-overload]
+        sym = self.currency_symbol
+        if step > 0 and lo % step:
+            raise ConfigError("min_bet_minor", f"must be a multiple of the bet step {fmt_money(step, sym)}")
+        if step > 0 and hi % step:
+            raise ConfigError("max_bet_minor", f"must be a multiple of the bet step {fmt_money(step, sym)}")
+        if lo > hi:
+            raise ConfigError("min_bet_minor", f"{fmt_money(lo, sym)} is above the maximum bet "
+                                               f"{fmt_money(hi, sym)}")
         try:
             rules = base.replace(**changes) if changes else base
         except GameError as e:

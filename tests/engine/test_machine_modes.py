@@ -129,7 +129,7 @@ def test_invalid_settings_are_refused_with_the_field_named():
     for _ in range(len(rig.cab.snapshot(1).maintenance.items) - 3):
         rig.press("menu_down")
     rig.press("menu_select")
-    assert rig.cab.s.maintenance.confirm.startswith("Refused: stations")
+    assert rig.cab.s.maintenance.confirm == "Refused: Stations: Classic Blackjack seats one player"
     assert rig.cab.s.settings.stations == 1
 
 

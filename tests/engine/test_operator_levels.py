@@ -312,7 +312,13 @@ def test_a_money_rule_changes_only_with_no_credits_and_a_save_is_logged_with_its
     type_text(rig.cab, rig_send(rig), "2.50")
     rig.press("menu_pick", value=len(SETTING_CHOICES))              # validated at Save
     assert rig.cab.s.maintenance.confirm == \
-        "Refused: min_bet_minor: must be a multiple of bet_step_minor (100)"
+        "Refused: Minimum bet: must be a multiple of the bet step $1.00"
+    # new-user trial (session 7): the menu's words, not the fields' names and cents
+    rig.press("menu_pick", value=rows["min_bet_minor"])
+    type_text(rig.cab, rig_send(rig), "600")
+    rig.press("menu_pick", value=len(SETTING_CHOICES))
+    assert rig.cab.s.maintenance.confirm == \
+        "Refused: Minimum bet: $600.00 is above the maximum bet $100.00"
     rig.press("menu_pick", value=rows["min_bet_minor"])
     type_text(rig.cab, rig_send(rig), "3")
     eff = rig.press("menu_pick", value=len(SETTING_CHOICES))

@@ -138,17 +138,18 @@ def select(cab: MaintenanceContext, out: list[Effect]) -> None:
         m.confirm = ""
     elif m.selected == n:
         merged = {**msgspec.to_builtins(cab.s.settings), **m.draft}
+        labels = {key: label for key, label, _ in MENU_SETTINGS}
         try:
             settings = convert(merged, GameSettings)
-        except ConfigError as e:
-            m.confirm = f"Refused: {e}"
+            settings.validate()
+        except ConfigError as e:      # in the menu's words: the setting's label, not its key
+            m.confirm = f"Refused: {labels.get(e.key, e.key)}: {e.reason}"
             return
         old = msgspec.to_builtins(cab.s.settings)
         new = msgspec.to_builtins(settings)
         money_rules = sorted(k for k in MONEY_RULE_SETTINGS if old.get(k) != new.get(k))
         if money_rules and any(st.credits_minor or st.pending_out_minor
                                for st in cab.s.stations):
-            labels = {key: label for key, label, _ in MENU_SETTINGS}
             named = ", ".join(labels.get(k, k) for k in money_rules)
             m.confirm = (f"Refused: {named}: a money rule, changed only with no credits "
                          "on the cabinet")
