@@ -14,6 +14,7 @@ line per attempt.
 from __future__ import annotations
 
 import logging
+import os
 import time
 from collections.abc import Callable
 
@@ -27,6 +28,10 @@ MAX_BACKOFF_S = 5.0
 LOG_WINDOW_S = 30.0
 
 
+#: SDL video drivers that show nothing: taken only when asked for by ``SDL_VIDEODRIVER``.
+NO_SCREEN_DRIVERS = frozenset({"offscreen", "dummy"})
+
+
 class DisplayUnavailable(RuntimeError):
     """The display did not open within the wait; the message has the last SDL error."""
 
@@ -38,6 +43,12 @@ def init_display(size: tuple[int, int], fullscreen: bool) -> pygame.Surface:
         pygame.error: SDL could not open the display (no DRM device, no X server...).
     """
     pygame.display.init()
+    driver = pygame.display.get_driver()
+    if driver in NO_SCREEN_DRIVERS and os.environ.get("SDL_VIDEODRIVER", "") != driver:
+        # SDL found no X server, Wayland or DRM device and fell back to drawing off-screen:
+        # nobody would see the table (new-user trial, session 7)
+        raise pygame.error(f"no screen: SDL fell back to its {driver!r} driver (is $DISPLAY "
+                           "right and its X server running, or the DRM device there?)")
     if fullscreen:
         window = pygame.display.set_mode(size, pygame.FULLSCREEN)
         pygame.mouse.set_visible(False)

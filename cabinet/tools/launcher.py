@@ -338,7 +338,9 @@ def main(*, rounds: int = 5, variant: str | None = None, out: str | None = None,
                     print(f"cabinet run: the table UI refused its settings: {_last_line(ui.log_path)}",
                           file=sys.stderr)
                     return 2
-                print(f"cabinet run: the table UI did not start; see {ui.log_path}", file=sys.stderr)
+                why = _last_line(ui.log_path) if ui.proc.poll() is not None else ""
+                print(f"cabinet run: the table UI did not start{': ' + why if why else ''}; "
+                      f"see {ui.log_path}", file=sys.stderr)
                 return 1
         settle, grabs = screens.shot_takers(all_shots, count, shared)
         if count == 1 and not shared:

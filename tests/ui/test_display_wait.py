@@ -146,3 +146,23 @@ def test_the_ui_process_recovers_by_itself_when_the_display_comes_up_15_s_late(t
             if p is not None and p.poll() is None:
                 p.kill()
                 p.wait(10)
+
+
+def test_a_window_that_fell_back_to_no_screen_is_not_a_display(monkeypatch):
+    """New-user trial (session 7): ``DISPLAY=:57 cabinet run --window`` with no X server
+    on :57 ran on, "first frame after 1437 ms", and showed nothing: SDL had fallen back
+    to its off-screen driver. Unless that driver was asked for (``SDL_VIDEODRIVER``),
+    it is no display: the wait goes on, then says why."""
+    from ui import display
+
+    monkeypatch.delenv("SDL_VIDEODRIVER", raising=False)
+    monkeypatch.setattr(pygame.display, "init", lambda: None)
+    monkeypatch.setattr(pygame.display, "set_mode", lambda *a, **k: pygame.Surface((4, 4)))
+    monkeypatch.setattr(pygame.display, "get_driver", lambda: "offscreen")
+    with pytest.raises(pygame.error, match="offscreen"):
+        display.init_display((640, 360), False)
+    monkeypatch.setenv("SDL_VIDEODRIVER", "offscreen")     # asked for: fine
+    assert display.init_display((640, 360), False).get_size() == (4, 4)
+    monkeypatch.delenv("SDL_VIDEODRIVER")
+    monkeypatch.setattr(pygame.display, "get_driver", lambda: "x11")
+    assert display.init_display((640, 360), False).get_size() == (4, 4)
