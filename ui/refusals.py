@@ -25,8 +25,8 @@ def _station(s: Snapshot, n: int) -> StationView | None:
 
 #: the buttons a catch-all refusal names, as their labels read on the table: the bet and
 #: play buttons' own (``ui.render.ACTION_LABELS``) and these.
-ACTION_NAMES = {**ACTION_LABELS, "bet_up": N_("BET +"), "place": N_("BET"), "help": N_("HELP"),
-                "history": N_("HISTORY"), "service": N_("SERVICE")}
+ACTION_NAMES = {**ACTION_LABELS, "place": N_("BET"), "help": N_("HELP"), "history": N_("HISTORY"),
+                "service": N_("SERVICE")}
 
 
 def _totals(totals: list[int]) -> str:

@@ -189,9 +189,9 @@ class GameSettings(msgspec.Struct, kw_only=True, frozen=True):
             changes["penetration_percent"] = self.penetration_percent
         # the cross-field limits in the menu's words and money (the RuleSet says the same
         # with its field names): the operator sets them in the menu (new-user trial, session 7)
-        lo = int(changes.get("min_bet_minor", base.min_bet_minor))  # type: ignore[call-overload]
-        hi = int(changes.get("max_bet_minor", base.max_bet_minor))  # type: ignore[call-overload]
-        step = int(changes.get("bet_step_minor", base.bet_step_minor))  # type: ignore[call-overload]
+        lo = base.min_bet_minor if self.min_bet_minor is None else self.min_bet_minor
+        hi = base.max_bet_minor if self.max_bet_minor is None else self.max_bet_minor
+        step = base.bet_step_minor if self.bet_step_minor is None else self.bet_step_minor
         sym = self.currency_symbol
         if step > 0 and lo % step:
             raise ConfigError("min_bet_minor", f"must be a multiple of the bet step {fmt_money(step, sym)}")

@@ -58,9 +58,9 @@ HOST_REJECTS = {0x80: "refused by the casino host", 0x81: "not a valid ticket",
                 0x88: "over the redemption limit - see attendant"}
 #: The 0x7B status bits the cabinet can have set: printer as cash-out device (bit 0),
 #: ticket redemption (bit 5) (``drivers.sas.tito_codes.VS_SUPPORTED``).
-VALIDATION_STATUS_SUPPORTED = 0x0001 | 0x0020
 VS_PRINTER_CASHOUT = 0x0001
 VS_TICKET_REDEMPTION = 0x0020
+VALIDATION_STATUS_SUPPORTED = VS_PRINTER_CASHOUT | VS_TICKET_REDEMPTION
 #: why, once the host has set 0x7B with that bit clear (SAS 6.02 0x7B status bits 0 and 5)
 REDEMPTION_OFF = N_("ticket redemption disabled by the casino host")
 PRINTER_OFF = N_("printer not enabled for cash-out by the casino host")

@@ -2,8 +2,8 @@
 language setting against (issue 17).
 
 Owns: ``LANGUAGES`` (code -> the locale its numbers and money are written in when the
-setting names no territory) and ``check_station_languages``, the one check of
-``cabinet run --language``'s list. Pure. The catalogs themselves and the territory
+setting names no territory), ``station_languages`` and ``check_station_languages``, the
+one reading and the one check of ``cabinet run --language``'s list. Pure. The catalogs themselves and the territory
 check (Babel) are the UI's (``ui.i18n``).
 """
 
@@ -17,13 +17,18 @@ from __future__ import annotations
 LANGUAGES: dict[str, str] = {"en": "en_US", "es": "es_US"}
 
 
+def station_languages(setting: str) -> list[str]:
+    """``"en, es_ES"`` -> ``["en", "es_ES"]``: the languages a ``--language`` list names."""
+    return [p.strip() for p in setting.split(",") if p.strip()]
+
+
 def check_station_languages(setting: str, stations: int) -> str:
     """Why ``setting`` (``"es"``, ``"en,es,en"``: one language for every station, or one
     per station) cannot be used with ``stations`` stations, or ``""`` if it can.
 
     The language part only (``"es"`` of ``"es_ES"``); the UI checks the territory.
     """
-    parts = [p.strip() for p in setting.split(",") if p.strip()]
+    parts = station_languages(setting)
     if len(parts) > max(1, stations):
         return (f"{len(parts)} languages for {stations} station{'s' if stations != 1 else ''}: "
                 "give one for every station, or one per station")

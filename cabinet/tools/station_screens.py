@@ -19,6 +19,8 @@ from concurrent.futures import Future
 from pathlib import Path
 from typing import Any
 
+from cabinet.protocol.languages import station_languages
+
 #: Called after the demo's cash-outs with the table watch, the sim control and each
 #: station's ``DemoResult`` (``cabinet.tools.run_tickets``' ticket tour).
 AfterCashOut = Callable[[Any, Any, list[Any]], None]
@@ -60,8 +62,9 @@ def tile_positions(count: int, width: int, height: int, columns: int = 2) -> lis
 def station_language(setting: str, station: int) -> str:
     """Station ``station``'s language of ``cabinet run --language`` (issue 17): one for
     every station (``"es"``), or one per station (``"en,es,en"``; a station past the
-    list takes the last). Checked by the UI it is given to (``ui.i18n``)."""
-    parts = [p.strip() for p in setting.split(",") if p.strip()]
+    list takes the last). Checked by ``cabinet run`` (``check_station_languages``) and,
+    with its territory, by the UI it is given to (``ui.i18n``)."""
+    parts = station_languages(setting)
     return parts[min(station, len(parts)) - 1] if parts else ""
 
 
