@@ -30,8 +30,10 @@ def check_station_languages(setting: str, stations: int) -> str:
     """
     parts = station_languages(setting)
     if len(parts) > max(1, stations):
-        return (f"{len(parts)} languages for {stations} station{'s' if stations != 1 else ''}: "
-                "give one for every station, or one per station")
+        if stations <= 1:
+            return f"{len(parts)} languages for 1 station: give one language"
+        return (f"{len(parts)} languages for {stations} stations: give one language for all of "
+                f"them, or one per station (at most {stations})")
     for p in parts:
         code = p.replace("-", "_").partition("_")[0].lower()
         if code not in LANGUAGES:

@@ -8,9 +8,33 @@ pygame or the drivers.
 from __future__ import annotations
 
 import argparse
+import codecs
+import io
 import signal
 import sys
 from collections.abc import Sequence
+
+#: The few non-ASCII characters the views print, as ASCII (a terminal that takes only
+#: ASCII: ``LANG=C`` without UTF-8 coercion, ``PYTHONIOENCODING=ascii``); any other: ``?``.
+PLAIN = {"\u00b7": "-", "\u2014": "-", "\u2013": "-", "\u2192": "->", "\u2026": "...",
+         "\u25cf": "*", "\u00d7": "x", "\u2264": "<=", "\u2265": ">="}
+
+
+def _plain(err: UnicodeError) -> tuple[str, int]:
+    """Codec error handler ``cabinet-plain``: what ``PLAIN`` says for each character the
+    stream cannot encode."""
+    if not isinstance(err, UnicodeEncodeError):
+        raise err
+    return "".join(PLAIN.get(c, "?") for c in err.object[err.start:err.end]), err.end
+
+
+def plain_output() -> None:
+    """Make stdout and stderr write what their encoding cannot hold as ``PLAIN`` ASCII
+    instead of raising ``UnicodeEncodeError`` (a view must print, not crash)."""
+    codecs.register_error("cabinet-plain", _plain)
+    for stream in (sys.stdout, sys.stderr):
+        if isinstance(stream, io.TextIOWrapper):
+            stream.reconfigure(errors="cabinet-plain")
 
 
 def _build_parser() -> argparse.ArgumentParser:
@@ -169,6 +193,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``cabinet`` console script; returns the exit status."""
     as_command = argv is None
     argv = list(sys.argv[1:] if argv is None else argv)
+    if as_command:
+        plain_output()
     if as_command and argv and argv[0] in PIPE_VIEWS:
         # A closed pipe (``cabinet events | head``) ends the output quietly. Only
         # here, and only as the command itself (not called in-process, where it
@@ -183,9 +209,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         from cabinet.tools import replay
         return replay.main(args.files, check=args.check)
     if args.command == "run":
-        from cabinet.tools import launcher
-        if args.rounds < 0:
-            print("cabinet run: --rounds must be 0 or more", file=sys.stderr)
+        from cabinet.tools import launcher, station_screens
+        if args.rounds < 1:
+            print(station_screens.rounds_refusal(args.rounds), file=sys.stderr)
             return 2
         from cabinet.protocol.languages import check_station_languages
         why = check_station_languages(args.language, args.stations or 3) if args.language else ""

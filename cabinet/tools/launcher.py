@@ -212,12 +212,12 @@ def main(*, rounds: int = 5, variant: str | None = None, out: str | None = None,
         return 2
     size_given = size is not None
     size = size or "1280x720"
-    w, _, h = size.partition("x")
-    if not (w.isdigit() and h.isdigit() and 320 <= int(w) <= 7680 and 240 <= int(h) <= 4320):
-        print(f"cabinet run: --size {size!r}: give WIDTHxHEIGHT, e.g. 1280x720", file=sys.stderr)
+    why = screens.size_refusal(size)
+    if why:
+        print(why, file=sys.stderr)
         return 2
     if rounds < 1:
-        print("cabinet run: --rounds must be at least 1", file=sys.stderr)
+        print(screens.rounds_refusal(rounds), file=sys.stderr)
         return 2
     windowed = has_display() if window is None else window
     play = (not windowed) if demo is None else demo

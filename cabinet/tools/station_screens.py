@@ -28,6 +28,26 @@ AfterCashOut = Callable[[Any, Any, list[Any]], None]
 TILE_SIZE = (960, 540)
 #: The variant that seats more than one player (RULES.md: ``classic-multi``, 1-3 seats).
 MULTI_VARIANT = "classic-multi"
+#: A window's smallest and largest ``--size`` (the table's layout needs 320x240; 8K is the top).
+MIN_SIZE, MAX_SIZE = (320, 240), (7680, 4320)
+
+
+def size_refusal(size: str) -> str:
+    """Why ``--size`` ``size`` (``"1280x720"``) cannot be used, in one line, or ``""``:
+    not ``WIDTHxHEIGHT``, below ``MIN_SIZE`` or above ``MAX_SIZE`` in either side."""
+    w, _, h = size.partition("x")
+    if not (w.isdigit() and h.isdigit()):
+        return f"cabinet run: --size {size!r}: give WIDTHxHEIGHT, e.g. 1280x720"
+    if int(w) < MIN_SIZE[0] or int(h) < MIN_SIZE[1]:
+        return f"cabinet run: --size {size} is too small: at least {MIN_SIZE[0]}x{MIN_SIZE[1]}"
+    if int(w) > MAX_SIZE[0] or int(h) > MAX_SIZE[1]:
+        return f"cabinet run: --size {size} is too large: at most {MAX_SIZE[0]}x{MAX_SIZE[1]}"
+    return ""
+
+
+def rounds_refusal(rounds: int) -> str:
+    """The one line refusing ``--rounds`` ``rounds`` (below 1: the demo plays at least one)."""
+    return f"cabinet run: --rounds must be 1 or more, got {rounds}"
 #: ``--screens``: a screen per station, or one shared wide screen (``[display] screens``).
 SCREENS = ("per-station", "shared")
 #: The shared screen's window (32:9, as a 3840x1080 panel halved; fits one 1920 display).
