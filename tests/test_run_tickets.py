@@ -70,3 +70,22 @@ def test_a_two_station_journal_gets_two_machines(tmp_path: Path) -> None:
     eng.step(PowerUp(0, 1.8e9))
     store.close()
     assert journal_stations(tmp_path / "journal.db") == 2
+
+
+def test_a_printer_test_ticket_is_kept_as_a_test_ticket_not_a_voucher(tmp_path: Path) -> None:
+    """The run folder names each printed ticket for what it is: the Diagnostics page's
+    VOID / TEST ticket ``test-ticket-...``, a cash-out ``voucher-...``."""
+    from cabinet.tools.run_tickets import TEST_TICKET_HEADING, collect_vouchers
+    from drivers.void_ticket import TEST_HEADING
+    assert TEST_TICKET_HEADING == TEST_HEADING[0]
+    sim, out = tmp_path / "sim", tmp_path / "out"
+    for d in (sim / "tickets", sim / "station2" / "tickets", out):
+        d.mkdir(parents=True)
+    (sim / "tickets" / "ticket-0001.txt").write_text(f"CASINO\n{TEST_HEADING[0]}\n{TEST_HEADING[1]}\n")
+    (sim / "tickets" / "ticket-0001.png").write_bytes(b"png")
+    (sim / "tickets" / "ticket-0002.txt").write_text("CASH OUT TICKET\nVALIDATION 00-1234-5678-9012-3456\n")
+    (sim / "tickets" / "ticket-0002.png").write_bytes(b"png")
+    (sim / "station2" / "tickets" / "ticket-0001.txt").write_text(f"{TEST_HEADING[0]}\n")
+    kept = sorted(p.name for p in collect_vouchers(sim, out))
+    assert kept == ["test-ticket-0001.png", "test-ticket-0001.txt", "test-ticket-station2-0001.txt",
+                    "voucher-0002.png", "voucher-0002.txt"], kept

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from cabinet.core.base import CabinetBase
 from cabinet.core.effects import Effect, Rejected, SendCue
+from cabinet.core.errors import STORAGE_FAULT
 from cabinet.core.events import IntentReceived
 from cabinet.core.state import StationState
 
@@ -70,6 +71,8 @@ class BettingMixin(CabinetBase):
             r.min_bet_minor <= b <= r.max_bet_minor and b % r.bet_step_minor == 0 for b in bets)
 
     def _can_cash_out(self, st: StationState) -> bool:
+        if STORAGE_FAULT in self.s.faults:
+            return False        # the journal cannot be written: nothing can be paid out
         if len(self.s.stations) > 1 and any(c.startswith("printer_") for c in st.faults):
             return False        # its printer is out; a handpay would stop every station
         return st.credits_minor > 0 and not self.s.round_open and self.s.printing is None

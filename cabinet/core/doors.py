@@ -20,7 +20,8 @@ from cabinet.core.events import (
     Tick,
 )
 from cabinet.core.maintenance import bill_test, pin
-from cabinet.core.state import EntryState, MaintState
+from cabinet.core.state import EntryState, HandpayState, MaintState
+from cabinet.protocol.said import Said, english, said
 
 #: How long a print may take before its outcome counts as unknown.
 PRINT_TIMEOUT_MS = 30_000
@@ -57,8 +58,11 @@ class DoorsMixin(CabinetBase):
         was_on, s.key_on = s.key_on, ev.on
         if ev.on and was_on:
             return                  # a position report (start-up, re-poll), not a turn
+        if not ev.on and s.handpay is None:
+            s.handpay_reset = None              # said, or nobody is left to read it
         if ev.on:
             if s.handpay is not None:
+                s.handpay_reset = s.handpay     # confirmed on the screen that follows
                 self._reset_handpay(out)
             elif s.note_reviews:
                 self._resolve_review(out)
@@ -100,7 +104,9 @@ class DoorsMixin(CabinetBase):
         needs its settings asks for the technician PIN first (the Settings page is
         the technician's)."""
         s = self.s
-        s.maintenance = MaintState(page="main")
+        reset = english(handpay_reset_said(s.handpay_reset), s.settings.currency_symbol) \
+            if s.handpay_reset is not None else ""
+        s.maintenance, s.handpay_reset = MaintState(page="main", confirm=reset), None
         self.secret = ""
         out.append(Journal("maintenance_enter", 0, 0, {"level": "attendant"}))
         if s.needs_config:
@@ -212,3 +218,9 @@ class DoorsMixin(CabinetBase):
         if s.printing is not None:          # the print's outcome is unknown: never reprint
             p = s.printing
             self._on_print(PrintFinished(p.station, p.validation_number, "unknown"), out)
+
+
+def handpay_reset_said(hp: HandpayState) -> Said:
+    """The confirmation of handpay ``hp``'s reset by the operator key, as ``Said``."""
+    return said("Handpay reset: {amount_minor} at station {n}, paid by the attendant",
+                amount_minor=hp.amount_minor, n=hp.station)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from confspec import ConfigError
 
-__all__ = ["FAULTS", "CabinetError", "ConfigError", "StoreError", "fault_text"]
+__all__ = ["FAULTS", "STORAGE_FAULT", "CabinetError", "ConfigError", "StoreError", "fault_text"]
 
 
 def N_(text: str) -> str:
@@ -59,11 +59,16 @@ FAULTS: dict[str, tuple[int, str]] = {
     "printer_paper_out": (401, N_("Printer out of paper")),
     "printer_cover_open": (402, N_("Printer cover open")),
     "printer_failure": (403, N_("Printer failure")),
-    "storage_failure": (500, N_("Journal storage failed: play stopped; restart or operator "
-                        "key to clear once storage works")),
+    "storage_failure": (500, N_("Storage fault: play stopped")),
     "program_mismatch": (501, N_("Program files do not match the manifest: reinstall")),
     "engine_fault": (900, N_("Engine fault")),
 }
+
+
+#: The storage tilt's fault: the engine cannot write its journal and refuses every event
+#: but the operator key (``cabinet.shell.engine``); what clears it is the technician's
+#: (README "Fault codes"), the player reads only the fault and "call an attendant".
+STORAGE_FAULT = "storage_failure"
 
 
 def fault_text(code: str) -> str:

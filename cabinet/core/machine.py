@@ -321,7 +321,7 @@ class Cabinet(BettingMixin, PlayMixin, CashOutMixin, MoneyInMixin, DoorsMixin, H
         s.operator = maintenance.carry_operator(old)       # issue 15: PIN, lifetime meters
         bill_test.carry(old, s)
         s.needs_config = True
-        s.maintenance = MaintState(page="settings", level=old.maintenance.level
+        s.maintenance = MaintState(page="settings", confirm=maintenance.RAM_CLEARED, level=old.maintenance.level
                                    if old.maintenance is not None else "attendant")
         s.key_on = True
         self.round = None

@@ -245,6 +245,8 @@ class EntryState(msgspec.Struct, kw_only=True):
     live only in the engine's memory, never in the journal: ``Cabinet.secret``).
     ``pin_hash_hex``, ``pin_salt_hex``: the new PIN's hash while it is confirmed.
     ``row``: the page's row selected again when the entry ends.
+    ``shown``: ``text`` is still the value the entry opened with; the first character
+    typed replaces it (Delete edits it instead).
     """
 
     kind: str
@@ -253,6 +255,7 @@ class EntryState(msgspec.Struct, kw_only=True):
     row: int = 0
     text: str = ""
     message: str = ""
+    shown: bool = False
     pin_hash_hex: str = ""
     pin_salt_hex: str = ""
 
@@ -374,6 +377,9 @@ class CabinetState(msgspec.Struct, kw_only=True):
     audit_failed: bool = False
     handpay: HandpayState | None = None
     handpay_queue: list[HandpayState] = []
+    #: The handpay the operator key reset last, said on the next handpay's screen or on
+    #: the menu the key opens (then forgotten), or when the key goes off with none left.
+    handpay_reset: HandpayState | None = None
     note_reviews: list[NoteReview] = []
     printing: PrintingState | None = None
     maintenance: MaintState | None = None

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 from cabinet.core import maintenance, player_desk
 from cabinet.core.context import ViewContext
+from cabinet.core.doors import handpay_reset_said
 from cabinet.core.errors import FAULTS, fault_text
 from cabinet.core.host import DISABLED_TEXT
 from cabinet.core.rules_text import TABLE_TEXTS, rules_said, rules_text
@@ -102,15 +103,17 @@ def build_snapshot(cab: ViewContext, seq: int) -> Snapshot:
             overlay_text += ". Found: " + s.faults["ram_error"]
     elif mode == "handpay" and s.handpay is not None:
         hp = s.handpay
+        reset = [handpay_reset_said(s.handpay_reset)] if s.handpay_reset is not None else []
         handpay = HandpayView(amount_minor=hp.amount_minor, reason=hp.reason,
                               validation_number=hp.validation_number, station=hp.station,
-                              kind=hp.kind,
-                              waiting=len(s.handpay_queue), reason_said=_handpay_reason(hp.reason, s))
+                              kind=hp.kind, waiting=len(s.handpay_queue),
+                              reason_said=_handpay_reason(hp.reason, s), reset_said=reset)
         overlay_said = [said("Handpay {amount_minor}: call an attendant ({reason})",
                              amount_minor=hp.amount_minor, reason=hp.reason)]
         if s.handpay_queue:
             n = len(s.handpay_queue)
             overlay_said.append(said("then {n} more handpays", n=n) if n > 1 else said("then 1 more handpay"))
+        overlay_said += reset
         overlay_text = "; ".join(english(part, sym) for part in overlay_said)
     elif mode == "cash_out" and s.printing is not None:
         overlay_said = [said("Printing ticket for {amount_minor}", amount_minor=s.printing.amount_minor)]

@@ -159,7 +159,8 @@ class HandpayView(msgspec.Struct, frozen=True, kw_only=True):
 
     ``kind``: ``cancelled_credits`` (a cash-out) or ``jackpot`` (a round's win
     at or above the jackpot limit); ``waiting``: further handpays queued;
-    ``reason_said``: ``reason`` as ``Said`` parts when it has a template (issue 17).
+    ``reason_said``: ``reason`` as ``Said`` parts when it has a template (issue 17);
+    ``reset_said``: the handpay the operator key just reset, confirmed (``[]``: none).
     """
 
     amount_minor: int
@@ -169,6 +170,7 @@ class HandpayView(msgspec.Struct, frozen=True, kw_only=True):
     kind: str = "cancelled_credits"
     waiting: int = 0
     reason_said: list[Said] = []
+    reset_said: list[Said] = []
 
 
 class RecallView(msgspec.Struct, frozen=True, kw_only=True):

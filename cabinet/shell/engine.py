@@ -283,6 +283,10 @@ class Engine:
                 self.devices.run(ReturnNote(event.station, "storage fault"))
             except Exception:
                 log.exception("returning an escrow failed")
+        if isinstance(event, IntentReceived):       # a press: logged and the player told
+            log.info("rejected %s from station %d: storage tilt", event.action, event.station)
+            self._publish(Cue(name="refused", station=event.station,
+                              data={"action": event.action, "reason": "storage tilt"}))
         log.debug("storage tilt: %r not handled", event)
         raise StoreError(f"storage tilt: {self.storage_fault}")
 

@@ -434,7 +434,7 @@ def _report(out_dir: Path, result: Any, shots: Shots | None, status: int,
     if status == 130:
         print("cabinet run: stopped (Ctrl-C); engine and UI shut down")
     print(f"output: {out_dir}")
-    for p in sorted(out_dir.glob("*.png")) + sorted(out_dir.glob("voucher-*.txt")):
+    for p in sorted(out_dir.glob("*.png")) + sorted(out_dir.glob("[tv]*-*.txt")):
         print(f"  {p.name}")
     print("  engine.log, ui.log, frames/ (the UI's screenshot on every mode change)", flush=True)
     print("  sas-host.log, sim/sas/host.sqlite3 (the casino host twin's log and database), "

@@ -88,14 +88,30 @@ def journal_stations(journal: Path) -> int:
     return max(1, min(3, len(state.stations))) if state is not None else 1
 
 
+#: The heading of the Diagnostics page's VOID / TEST ticket, as ``drivers.void_ticket``
+#: prints it (``TEST_HEADING[0]``; the tools import no driver, a test holds the two equal).
+TEST_TICKET_HEADING = "*** TEST TICKET ***"
+
+
+def _is_test_ticket(ticket: Path) -> bool:
+    """The printed ticket ``ticket`` (its PNG or text) is a printer test ticket, by the
+    heading its text rendering carries."""
+    try:
+        return TEST_TICKET_HEADING in ticket.with_suffix(".txt").read_text(encoding="utf-8")
+    except OSError:
+        return False
+
+
 def collect_vouchers(sim_dir: Path, out_dir: Path) -> list[Path]:
-    """Copy every printed voucher (PNG and text) into the run folder."""
+    """Copy every printed ticket (PNG and text) into the run folder: a voucher as
+    ``voucher-[stationN-]NNNN``, a printer test ticket as ``test-ticket-[stationN-]NNNN``."""
     kept = []
     found = [("", p) for p in sorted((sim_dir / "tickets").glob("ticket-*"))] + [
         (f"{d.name}-", p) for d in sorted(sim_dir.glob("station[0-9]"))
         for p in sorted((d / "tickets").glob("ticket-*"))]
     for who, src in found:
-        dst = out_dir / f"voucher-{who}{src.name.removeprefix('ticket-')}"
+        kind = "test-ticket" if _is_test_ticket(src) else "voucher"
+        dst = out_dir / f"{kind}-{who}{src.name.removeprefix('ticket-')}"
         with contextlib.suppress(OSError):
             shutil.copyfile(src, dst)
             kept.append(dst)

@@ -189,7 +189,7 @@ def test_settings_are_typed_with_real_ranges_and_names(tmp_path):
     rig.press("menu_pick", value=ROWS["voucher_expiry_days"])
     type_text(rig.cab, send, "5000")
     m = rig.cab.s.maintenance
-    assert m.entry is not None and m.entry.message.startswith("Refused: voucher_expiry_days")
+    assert m.entry is not None and m.entry.message.startswith("Refused: Voucher expiry (days)")
     assert "1..3650" in m.entry.message
     type_text(rig.cab, send, "45")
     rig.press("menu_pick", value=ROWS["venue_address_1"])

@@ -146,3 +146,27 @@ def test_commit_whose_record_cannot_be_written_tilts_at_what_was_committed(tmp_p
     assert eng.storage_fault is not None and eng.cab.mode == "tilt"
     on_disk = Store(tmp_path / "j.db", readonly=True).load_readonly()
     assert eng.cab.s.stations[0].credits_minor == on_disk.stations[0].credits_minor == 7000
+
+
+def test_storage_tilt_lights_nothing_the_cabinet_would_refuse_and_says_a_players_words(
+        tmp_path, caplog):
+    """A storage tilt refuses every press, so no lamp and no on-screen button is lit (Cash
+    Out included, with credits on the meter); the player reads the fault and "call an
+    attendant" (the UI's), not the technician's remedy; a press is logged as refused."""
+    from cabinet.core.effects import SetLamps
+    eng, disk, dev = _rig(tmp_path)
+    disk.full = True
+    dev.ran.clear()
+    _step(eng, NoteStacked(1, 5000, "t2"))
+    assert eng.cab.mode == "tilt" and eng.cab.s.stations[0].credits_minor == 2000
+    assert eng.cab.legal_actions(1) == frozenset()
+    assert eng.snapshot.stations[0].lamps == []
+    lamps = [e for e in dev.ran if isinstance(e, SetLamps) and e.station == 1]
+    assert lamps and lamps[-1].actions == frozenset(), lamps
+    said = " ".join(eng.snapshot.overlay_text.split())
+    assert said.startswith("500 "), said
+    for technician in ("restart", "operator key", "journal"):
+        assert technician not in said.lower(), said
+    with caplog.at_level(logging.INFO):
+        _step(eng, IntentReceived(1, "cash_out"))
+    assert "rejected cash_out from station 1: storage tilt" in caplog.text, caplog.text

@@ -43,12 +43,12 @@ from cabinet.core.maintenance.pages import (
     program_line,
     view,
 )
-from cabinet.core.maintenance.ram_clear import access_name, ram_clear_refusal, ram_clear_summary
+from cabinet.core.maintenance.ram_clear import RAM_CLEARED, access_name, ram_clear_refusal, ram_clear_summary
 from cabinet.core.maintenance.settings_editor import MONEY_SETTINGS, SETTING_CHOICES
 
 __all__ = [
     "BUTTON_MENU", "BUTTON_NAMES", "DEVICE_TEST_HINT", "EVENT_LOG_DEPTH", "EVENT_LOG_HIDDEN",
-    "FAULTS_ITEM", "HINT", "MAIN_ITEMS", "MONEY_SETTINGS", "PAGE_LINES", "SETTING_CHOICES",
+    "FAULTS_ITEM", "HINT", "MAIN_ITEMS", "MONEY_SETTINGS", "PAGE_LINES", "RAM_CLEARED", "SETTING_CHOICES",
     "TEST_EXIT_MS", "access_name", "audit_exported", "carry_operator", "button_name", "event_line", "handle", "press",
     "program_line", "ram_clear_refusal", "ram_clear_summary", "view",
 ]

@@ -19,7 +19,7 @@ from cabinet.core.context import MaintenanceContext
 from cabinet.core.effects import Effect, Journal
 from cabinet.core.errors import ConfigError
 from cabinet.core.maintenance import pin
-from cabinet.core.settings import MENU_ENTRY, GameSettings
+from cabinet.core.settings import MENU_ENTRY, MENU_SETTINGS, GameSettings
 from cabinet.core.state import EntryState
 from confspec import convert
 
@@ -29,6 +29,9 @@ TEXT_CHARS = tuple("ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789") + (" ", ".", ",", "-"
 DELETE, ENTER, DEFAULT, CANCEL, SPACE = "Delete", "Enter", "Default", "Cancel", "Space"
 #: Longest value typed per kind (text fields: their annotation's own maximum).
 MAX_LEN = {"money": 10, "money_list": 60, "number": 6, "text": 40, "pin": pin.PIN_MAX}
+
+#: Under a value the entry opened with (``EntryState.shown``).
+SHOWN_HINT = "Typing replaces this value; Delete edits it"
 
 _OPTIONAL = {f.name for f in msgspec.structs.fields(GameSettings) if f.default is None}
 
@@ -67,6 +70,8 @@ def entry_lines(cab: MaintenanceContext, e: EntryState, label: str,
     text = typed(cab, e)
     shown = "\u25cf" * len(text) if kind_of(e) == "pin" else text
     lines = [label, f"> {shown}_"]
+    if e.shown:
+        lines.append(SHOWN_HINT)
     if message or e.message:
         lines.append(message or e.message)
     return lines
@@ -126,19 +131,35 @@ def select(cab: MaintenanceContext, out: list[Effect]) -> str:
         cancel(cab, out)
         return ""
     if item == DELETE:
-        text = text[:-1]
+        text, e.shown = text[:-1], False
+        if e.message.endswith(" not taken"):
+            e.message = ""                      # the length refusal no longer holds
     elif item == ENTER or item == DEFAULT:
         if secret:
             return pin.submit(cab, e, out)
         _submit_setting(cab, e, None if item == DEFAULT else text, out)
         return ""
-    elif len(text) < MAX_LEN[kind_of(e)]:
-        text += " " if item == SPACE else item
+    else:
+        char = " " if item == SPACE else item
+        if e.shown:                             # typing replaces the value shown
+            text, e.shown = "", False
+        if len(text) >= MAX_LEN[kind_of(e)]:
+            e.message = too_long(e, char)
+            return ""
+        text += char
     if secret:
         cab.secret = text
     else:
         e.text = text
     return ""
+
+
+def too_long(e: EntryState, char: str) -> str:
+    """What the entry says when ``char`` is typed with the entry at its longest
+    (``MAX_LEN``): the maximum, and that the character was not taken."""
+    if kind_of(e) == "pin":
+        return f"A PIN has at most {pin.PIN_MAX} digits: {char} not taken"
+    return f"At most {MAX_LEN[kind_of(e)]} characters: {char} not taken"
 
 
 def cancel(cab: MaintenanceContext, out: list[Effect]) -> None:
@@ -159,7 +180,11 @@ def _submit_setting(cab: MaintenanceContext, e: EntryState, text: str | None,
         value = None if text is None else parse(e.key, text)
         merged = {**msgspec.to_builtins(cab.s.settings), **m.draft, e.key: value}
         convert(merged, GameSettings)
-    except (ValueError, ConfigError) as err:       # ConfigError is a ValueError
+    except ConfigError as err:                     # in the menu's words: the row's label
+        label = next((lb for k, lb, _ in MENU_SETTINGS if k == err.key), err.key)
+        e.message = f"Refused: {label}: {err.reason}"
+        return
+    except ValueError as err:
         e.message = f"Refused: {err}"
         return
     m.draft = {**m.draft, e.key: list(value) if isinstance(value, tuple) else value}

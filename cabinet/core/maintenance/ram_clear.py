@@ -15,6 +15,9 @@ from cabinet.core import access
 from cabinet.core.context import MaintenanceContext
 from cabinet.protocol.money import fmt_money as money
 
+#: The Settings page's line right after a RAM clear (the page the clear opens).
+RAM_CLEARED = "RAM cleared: credits, meters and history erased. Save the settings to resume play."
+
 
 def access_name(s: Any) -> str:
     """The access level of the cabinet state ``s`` now (``cabinet.core.access``): the

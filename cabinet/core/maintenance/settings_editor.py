@@ -122,8 +122,9 @@ def select(cab: MaintenanceContext, out: list[Effect]) -> None:
         key, _, choices = SETTING_CHOICES[m.selected]
         cur = draft_value(cab, key)
         if key in MENU_ENTRY:                   # issue 15: typed with the buttons or by touch
-            m.entry = EntryState(kind="setting", key=key, row=m.selected,
-                                 text=start_text(key, cur))
+            text = start_text(key, cur)
+            m.entry = EntryState(kind="setting", key=key, row=m.selected, text=text,
+                                 shown=bool(text))
             m.selected = 0
             return
         nxt = choices[(choices.index(cur) + 1) % len(choices)] if cur in choices else choices[0]
