@@ -29,6 +29,7 @@ from ui.input import InputContext, LocalAction, map_event
 from ui.refusals import refusal_text
 from ui.render import Renderer
 from ui.scenes import attract
+from ui.scenes.maintenance import is_entry
 from ui.sound import Sounds, sound_volume
 from ui.widgets import HitBox
 
@@ -279,9 +280,14 @@ class App:
 
     def handle_input(self, event: pygame.event.Event) -> list[Intent]:
         """Map one input event; send its intents; apply local actions. Returns the intents."""
-        chips = self.snapshot.chip_values_minor if self.snapshot is not None else []
+        s = self.snapshot
+        chips = s.chip_values_minor if s is not None else []
+        m = s.maintenance if s is not None and s.mode == "maintenance" else None
+        mine = next((st for st in s.stations if st.station == self.station), None) if s is not None else None
         ctx = InputContext(station=self.station, hits=self.hits, size=self.window.get_size(),
-                           chip_values_minor=chips, rotated=self.rotated)
+                           chip_values_minor=chips, rotated=self.rotated,
+                           keypad=m.items if m is not None and is_entry(m.items) else (),
+                           history_open=mine is not None and mine.history is not None)
         sent: list[Intent] = []
         actions = map_event(event, ctx)
         if actions and event.type in (pygame.MOUSEBUTTONDOWN, pygame.FINGERDOWN):

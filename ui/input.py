@@ -40,6 +40,9 @@ class InputContext:
         chip_values_minor: the table's chips, for keys 1-4.
         rotated: the portrait frame is shown rotated 90 degrees
             counter-clockwise on a landscape window (touch points are mapped back).
+        keypad: the rows of the typed entry on screen (its characters, then
+            Delete, Enter...), empty when no keypad is shown: the PC's keys type on it.
+        history_open: this station's History panel is open (its key then closes it).
     """
 
     station: int = 1
@@ -47,6 +50,8 @@ class InputContext:
     size: tuple[int, int] = (1920, 1080)
     chip_values_minor: Sequence[int] = field(default_factory=tuple)
     rotated: bool = False
+    keypad: Sequence[str] = field(default_factory=tuple)
+    history_open: bool = False
 
 
 #: plain keys -> intent actions.
@@ -56,17 +61,22 @@ KEY_ACTIONS: dict[int, str] = {
     pygame.K_PLUS: "bet_up", pygame.K_EQUALS: "bet_up", pygame.K_KP_PLUS: "bet_up",
     pygame.K_MINUS: "bet_down", pygame.K_KP_MINUS: "bet_down",
     pygame.K_u: "undo", pygame.K_c: "clear", pygame.K_r: "rebet", pygame.K_g: "new_game",
-    pygame.K_x: "cash_out",
+    pygame.K_x: "cash_out", pygame.K_a: "service",
     pygame.K_UP: "menu_up", pygame.K_DOWN: "menu_down", pygame.K_RETURN: "menu_select",
     pygame.K_KP_ENTER: "menu_select", pygame.K_BACKSPACE: "menu_back", pygame.K_ESCAPE: "menu_back",
 }
 CHIP_KEYS = {pygame.K_1: 0, pygame.K_2: 1, pygame.K_3: 2, pygame.K_4: 3}
 PLACE_KEYS = {pygame.K_e: 1, pygame.K_w: 2, pygame.K_q: 3}   # spot 1 is on the right
 
+#: the keypad rows the PC's keys type (``cabinet.core.maintenance.entry``'s names).
+KEYPAD_KEYS = {pygame.K_BACKSPACE: "Delete", pygame.K_DELETE: "Delete", pygame.K_RETURN: "Enter",
+               pygame.K_KP_ENTER: "Enter"}
+
 KEY_HELP_TEXT = """Keys: D deal, H hit, S stand, P split, O double, I insure, N no insurance,
       +/- bet up/down, 1-4 pick chip, E/W/Q place on spot 1-3 (right to left), U undo, C clear,
-      R rebet, G new game, X cash out, F1 help, F12 language (English/Spanish),
-      arrows/Enter/Backspace (or Esc) maintenance menu, F10 quit."""
+      R rebet, G new game, X cash out, L history (again: close it), A service (call an attendant),
+      F1 help, F12 language (English/Spanish), arrows/Enter/Backspace (or Esc) maintenance menu;
+      on its keypads digits and letters type, Backspace deletes, Enter enters, Esc cancels; F10 quit."""
 
 
 def map_event(event: pygame.event.Event, ctx: InputContext) -> list[Action]:
@@ -108,6 +118,15 @@ def _key(event: pygame.event.Event, ctx: InputContext) -> list[Action]:
         return [LocalAction("quit")]
     if key == pygame.K_F12:             # issue 17: this screen's language, as its EN/ES button
         return [LocalAction("toggle_language")]
+    if ctx.keypad:                      # a typed entry on screen: the keys type on its keypad
+        uni = getattr(event, "unicode", "")
+        row = KEYPAD_KEYS.get(key) or ("Space" if uni == " " else uni.upper() if uni.isprintable() else "")
+        if row in ctx.keypad:
+            return [Intent(station=ctx.station, action="menu_pick", value=list(ctx.keypad).index(row))]
+        if row:
+            return []                   # a character this keypad has no key for
+    if key == pygame.K_l:
+        return [Intent(station=ctx.station, action="history_close" if ctx.history_open else "history")]
     if key in CHIP_KEYS:
         i = CHIP_KEYS[key]
         if i < len(ctx.chip_values_minor):

@@ -1,6 +1,7 @@
 """Money and numbers as the screen writes them, in the active language's locale (issue 17).
 
-Owns: ``fmt_money`` (currency text), ``fmt_number``, ``fmt_credits`` and ``chip_label``.
+Owns: ``fmt_money`` (currency text), ``fmt_number``, ``fmt_credits``, ``meter_text`` and
+``chip_label``.
 The currency is the cabinet's (its configured symbol, two minor digits); where the
 symbol goes, the sign and the separators come from the locale's CLDR currency pattern
 through Babel (``ui.i18n.current().locale``): ``en_US`` and ``es_US`` ``"$1,234.50"``,
@@ -73,6 +74,16 @@ def fmt_credits(minor: int, credit_minor: int) -> str:
     if minor % credit_minor == 0:
         return fmt_number(minor // credit_minor)
     return _part_credits(minor, credit_minor, i18n.current().locale)
+
+
+def meter_text(minor: int, credit_minor: int | None, symbol: str = "$") -> tuple[str, str | None]:
+    """A meter's figure and its second line: in credits over money (``11000, 100 ->
+    ("110", "$110.00")``) on a table that counts credits, money alone where the amount is
+    not a whole number of credits (``11050, 100 -> ("$110.50", None)``: research I "Meters
+    on screen", the credit meter in currency; no "110.5" credits) or the table counts none."""
+    if credit_minor and minor % credit_minor == 0:
+        return fmt_credits(minor, credit_minor), fmt_money(minor, symbol)
+    return fmt_money(minor, symbol), None
 
 
 def chip_label(minor: int) -> str:

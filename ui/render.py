@@ -34,7 +34,7 @@ from ui.layout import (
     Layout,
     balanced_rows,
 )
-from ui.money import fmt_credits, fmt_money
+from ui.money import fmt_money, meter_text
 from ui.motion import HandKey, Settle
 from ui.said import say, told
 from ui.scenes import attract, maintenance, overlays, player_panel, recall
@@ -740,19 +740,10 @@ class Renderer:
         elif st.message:
             p.text(told(st.message, st.message_said, sym), 22, theme.GOLD, geo.message.center, bold=True,
                    max_w=geo.message.w - (300 if count > 1 else 20))
-        cred = fmt_money(st.credits_minor, sym)
-        if s.credit_minor:
-            p.meter(geo.meters[0], _("CREDITS"), fmt_credits(st.credits_minor, s.credit_minor), cred)
-            p.meter(geo.meters[1], _("BET"), fmt_credits(st.bet_minor, s.credit_minor), fmt_money(st.bet_minor, sym))
-            p.meter(geo.meters[2], _("INSURANCE"), fmt_credits(st.insurance_minor, s.credit_minor),
-                    fmt_money(st.insurance_minor, sym))
-            p.meter(geo.meters[3], _("PAID"), fmt_credits(st.win_minor, s.credit_minor),
-                    fmt_money(st.win_minor, sym))
-        else:
-            p.meter(geo.meters[0], _("CREDITS"), cred)
-            p.meter(geo.meters[1], _("BET"), fmt_money(st.bet_minor, sym))
-            p.meter(geo.meters[2], _("INSURANCE"), fmt_money(st.insurance_minor, sym))
-            p.meter(geo.meters[3], _("PAID"), fmt_money(st.win_minor, sym))
+        for r, label, minor in zip(geo.meters, (_("CREDITS"), _("BET"), _("INSURANCE"), _("PAID")),
+                                   (st.credits_minor, st.bet_minor, st.insurance_minor, st.win_minor),
+                                   strict=False):
+            p.meter(r, label, *meter_text(minor, s.credit_minor, sym))
         if st.fault:
             self._out_of_service(p, st.fault, geo, st.fault_said)
         elif st.refusal:            # why this station's note or voucher came back (issue 10.8)

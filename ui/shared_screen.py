@@ -132,7 +132,7 @@ def station_at(L: Layout, s: Snapshot | None, pos: tuple[float, float]) -> int |
     return None
 
 
-def _header(p: Painter, st: StationView, box: pygame.Rect, focused: bool) -> None:
+def _header(p: Painter, s: Snapshot, st: StationView, box: pygame.Rect, focused: bool) -> None:
     """The panel's name tag (gold when the keys act for it) and its HISTORY/SERVICE."""
     tag = pygame.Rect(box.x + 14, box.y + 6, 190, HEADER_H - 14)
     p.fill_rect(tag, theme.GOLD if focused else (0, 0, 0, 150), radius=tag.h / 2)
@@ -141,8 +141,8 @@ def _header(p: Painter, st: StationView, box: pygame.Rect, focused: bool) -> Non
     bw = 150 if box.w >= 900 else 118
     service = pygame.Rect(box.right - 14 - bw, box.y + 6, bw, HEADER_H - 14)
     history = service.move(-(bw + 10), 0)
-    p.button(history, _("HISTORY"), True, "history", station=st.station, px=18)
-    p.button(service, _("CALLED") if st.service else _("SERVICE"), True, "service", station=st.station,
+    p.button(history, _("HISTORY"), s.player_desk, "history", station=st.station, px=18)
+    p.button(service, _("CALLED") if st.service else _("SERVICE"), s.player_desk, "service", station=st.station,
              px=18, danger=st.service)
 
 
@@ -221,7 +221,7 @@ def draw_panels(r: Renderer, p: Painter, s: Snapshot, now_ms: int, anim: Any,
     station the keys act for."""
     count = max(1, len(s.stations))
     for (st, geo), box in zip(geos, panel_boxes(p.L, count), strict=False):
-        _header(p, st, box, st.station == focus and count > 1)
+        _header(p, s, st, box, st.station == focus and count > 1)
         r._station(p, s, st, geo, count, now_ms, anim)
 
 

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 from cabinet.core import maintenance, player_desk
 from cabinet.core.context import ViewContext
 from cabinet.core.doors import handpay_reset_said
-from cabinet.core.errors import FAULTS, fault_text
+from cabinet.core.errors import FAULTS, STORAGE_FAULT, fault_text
 from cabinet.core.host import DISABLED_TEXT
 from cabinet.core.rules_text import TABLE_TEXTS, rules_said, rules_text
 from cabinet.protocol.money import chip_split
@@ -147,7 +147,7 @@ def build_snapshot(cab: ViewContext, seq: int) -> Snapshot:
         max_bet_minor=r.max_bet_minor, spots_per_station=r.max_spots_per_seat,
         program_id=cab.program_id, program_digest=cab.program_digest,
         volume_percent=s.settings.volume_percent, attract_sound=s.settings.attract_sound,
-        double_totals=sorted(r.double_totals),
+        double_totals=sorted(r.double_totals), player_desk=STORAGE_FAULT not in s.faults,
     )
 
 

@@ -252,6 +252,8 @@ class Snapshot(msgspec.Struct, tag="snapshot", tag_field="type", frozen=True, kw
             17): ``"shared"`` one wide screen with a panel per station (a table UI that
             is no station's own draws it, ``ui.shared_screen``), ``"per-station"`` a
             screen per station; ``""`` from an engine that does not say.
+        player_desk: the stations' HISTORY and SERVICE take a touch (lit); ``False``
+            in a storage tilt, where the engine refuses every press.
     """
 
     seq: int
@@ -283,3 +285,4 @@ class Snapshot(msgspec.Struct, tag="snapshot", tag_field="type", frozen=True, kw
     help_said: list[Said] = []
     screens: str = ""
     double_totals: list[int] = []
+    player_desk: bool = True

@@ -485,3 +485,8 @@ CASES += [Case(name, snap, own_station=own, clock="21:50")
 from tests.ui.fixtures_i18n import spanish_cases  # noqa: E402
 
 CASES += spanish_cases()
+
+# the storage tilt, the operator's confirmations and typed entries, made by the core
+from tests.ui.fixtures_operator import operator_cases  # noqa: E402
+
+CASES += [Case(name, snap, language=lang) for name, snap, lang in operator_cases()]

@@ -108,3 +108,54 @@ def test_every_intent_decodes() -> None:
 
 def test_quit_event() -> None:
     assert map_event(pygame.event.Event(pygame.QUIT), InputContext()) == [LocalAction("quit")]
+
+
+#: A PIN keypad as the engine lists it (``cabinet.core.maintenance.entry.entry_items``).
+PIN_PAD = [*"0123456789", "Delete", "Enter", "Cancel"]
+TEXT_PAD = [*"ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789", "Space", ".", ",", "-", "&", "'", "/", "#",
+            "Delete", "Enter", "Default", "Cancel"]
+
+
+@pytest.mark.parametrize(("k", "uni", "row"), [
+    (pygame.K_7, "7", "7"), (pygame.K_KP3, "3", "3"), (pygame.K_0, "0", "0"),
+    (pygame.K_BACKSPACE, "\b", "Delete"), (pygame.K_RETURN, "\r", "Enter"), (pygame.K_KP_ENTER, "\r", "Enter"),
+])
+def test_pc_keys_type_on_a_keypad_page(k: int, uni: str, row: str) -> None:
+    """On a typed entry's keypad the PC's digits type (not pick chips), Backspace deletes
+    and Enter enters: each the ``menu_pick`` of that key's row."""
+    ctx = InputContext(station=1, chip_values_minor=(100, 500, 2500, 10000), keypad=PIN_PAD)
+    assert map_event(key(k, uni), ctx) == [Intent(station=1, action="menu_pick", value=PIN_PAD.index(row))]
+
+
+def test_letters_and_space_type_on_a_text_keypad_and_escape_cancels() -> None:
+    ctx = InputContext(station=2, keypad=TEXT_PAD)
+    assert map_event(key(pygame.K_d, "d"), ctx) == [Intent(station=2, action="menu_pick", value=3)]
+    assert map_event(key(pygame.K_SPACE, " "), ctx) == [
+        Intent(station=2, action="menu_pick", value=TEXT_PAD.index("Space"))]
+    assert map_event(key(pygame.K_ESCAPE, "\x1b"), ctx) == [Intent(station=2, action="menu_back")]
+    assert map_event(key(pygame.K_DOWN), ctx) == [Intent(station=2, action="menu_down")]
+    # a character the keypad has no key for does nothing (a letter on a PIN keypad)
+    assert map_event(key(pygame.K_d, "d"), InputContext(keypad=PIN_PAD)) == []
+
+
+def test_history_and_service_have_keys() -> None:
+    """L opens the station's History (and closes it when open), A calls the attendant."""
+    assert map_event(key(pygame.K_l, "l"), InputContext(station=2)) == [Intent(station=2, action="history")]
+    assert map_event(key(pygame.K_l, "l"), InputContext(station=2, history_open=True)) == [
+        Intent(station=2, action="history_close")]
+    assert map_event(key(pygame.K_a, "a"), InputContext(station=3)) == [Intent(station=3, action="service")]
+
+
+def test_the_window_types_pc_digits_on_the_keypad_it_shows() -> None:
+    """The table window: on the maintenance menu's PIN keypad the PC's 7 is the keypad's 7
+    (a ``menu_pick`` of its row), not a chip; on the table 1 still picks the first chip."""
+    from tests.ui.fixtures import CASES as ALL
+    from ui.app import App
+    pin_page = next(c.snapshot for c in ALL if c.name == "maintenance_pin")
+    app = App(pygame.Surface((800, 480)), None)
+    app.feed([pin_page], 0)
+    items = pin_page.maintenance.items
+    assert app.handle_input(key(pygame.K_7, "7")) == [Intent(station=1, action="menu_pick", value=items.index("7"))]
+    table = next(c.snapshot for c in ALL if c.name == "multi_betting_3")
+    app.feed([table], 1)
+    assert app.handle_input(key(pygame.K_1, "1")) == [Intent(station=1, action="chip", value=table.chip_values_minor[0])]

@@ -55,6 +55,29 @@ def draw_panel(p: Painter, title: str, lines: list[str], accent: tuple[int, ...]
         y += 46
 
 
+def handpay_lines(s: Snapshot) -> list[str]:
+    """The handpay panel's lines under its amount (``s.handpay`` set): what is paid and why,
+    the validation number, how many wait, "please wait", and the handpay the key just
+    reset (``reset_said``), in the screen's language."""
+    hp = s.handpay
+    assert hp is not None
+    lines: list[str] = []
+    big = fmt_money(hp.amount_minor, s.currency_symbol)
+    reason = say_all(hp.reason_said, s.currency_symbol) if hp.reason_said else _(hp.reason)
+    if hp.kind == "jackpot":
+        lines.append(_("Station {n} wins {amount}: {reason}.").format(n=hp.station, amount=big, reason=reason))
+    elif hp.reason:
+        lines.append(_("Cash-out paid by hand: {reason}.").format(reason=reason))
+    if hp.validation_number:
+        lines.append(_("Validation number {number}").format(number=hp.validation_number))
+    if hp.waiting:
+        lines.append(ngettext("Then {n} more handpay.", "Then {n} more handpays.", hp.waiting).format(n=hp.waiting))
+    lines.append(_("Please wait: an attendant will pay you."))
+    if hp.reset_said:
+        lines.append(say_all(hp.reset_said, s.currency_symbol))
+    return lines
+
+
 def draw_for(p: Painter, s: Snapshot, now_ms: int) -> None:
     """Draw the overlay ``s.overlay`` names, if any (unknown names get a generic panel)."""
     o = s.overlay
@@ -75,27 +98,12 @@ def draw_for(p: Painter, s: Snapshot, now_ms: int) -> None:
                    theme.DANGER, now_ms)
     elif o == "handpay":
         hp = s.handpay
-        lines: list[str] = []
-        big = None
         title = _("HANDPAY \u2014 CALL ATTENDANT")
-        if hp is not None:
-            big = fmt_money(hp.amount_minor, s.currency_symbol)
-            reason = say_all(hp.reason_said, s.currency_symbol) if hp.reason_said else _(hp.reason)
-            if hp.kind == "jackpot":
-                title = _("JACKPOT \u2014 CALL ATTENDANT")
-                lines.append(_("Station {n} wins {amount}: {reason}.").format(n=hp.station, amount=big,
-                                                                             reason=reason))
-            elif hp.reason:
-                lines.append(_("Cash-out paid by hand: {reason}.").format(reason=reason))
-            if hp.validation_number:
-                lines.append(_("Validation number {number}").format(number=hp.validation_number))
-            if hp.waiting:
-                lines.append(ngettext("Then {n} more handpay.", "Then {n} more handpays.",
-                                      hp.waiting).format(n=hp.waiting))
-        else:
-            lines += text
-        lines.append(_("Please wait: an attendant will pay you."))
-        draw_panel(p, title, lines, (160, 110, 10), now_ms, big=big)
+        if hp is not None and hp.kind == "jackpot":
+            title = _("JACKPOT \u2014 CALL ATTENDANT")
+        big = fmt_money(hp.amount_minor, s.currency_symbol) if hp is not None else None
+        draw_panel(p, title, handpay_lines(s) if hp is not None else
+                   text + [_("Please wait: an attendant will pay you.")], (160, 110, 10), now_ms, big=big)
     elif o == "printing":
         dots = "." * (1 + (now_ms // 400) % 3)
         draw_panel(p, _("PRINTING TICKET") + dots, text or [_("Please take your ticket when it is printed.")],

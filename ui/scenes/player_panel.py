@@ -55,9 +55,9 @@ def draw(p: Painter, s: Snapshot, own_station: int | None, now_ms: int = 0) -> N
     st = station_of(s, own_station)
     if st is None:
         return
-    p.button(history_button(), _("HISTORY"), True, "history", station=st.station, px=24)
+    p.button(history_button(), _("HISTORY"), s.player_desk, "history", station=st.station, px=24)
     service = service_button()
-    p.button(service, _("CALLED") if st.service else _("SERVICE"), True, "service", station=st.station,
+    p.button(service, _("CALLED") if st.service else _("SERVICE"), s.player_desk, "service", station=st.station,
              px=24, danger=st.service)
     if st.service:
         p.text(_("Attendant called \u00b7 touch to cancel"), 18, theme.CREAM,
