@@ -158,4 +158,5 @@ def test_the_window_types_pc_digits_on_the_keypad_it_shows() -> None:
     assert app.handle_input(key(pygame.K_7, "7")) == [Intent(station=1, action="menu_pick", value=items.index("7"))]
     table = next(c.snapshot for c in ALL if c.name == "multi_betting_3")
     app.feed([table], 1)
-    assert app.handle_input(key(pygame.K_1, "1")) == [Intent(station=1, action="chip", value=table.chip_values_minor[0])]
+    chip = table.chip_values_minor[0]
+    assert app.handle_input(key(pygame.K_1, "1")) == [Intent(station=1, action="chip", value=chip)]
