@@ -54,3 +54,12 @@ def test_readme_says_where_the_ui_socket_is_and_how_to_seat_more_players() -> No
     assert "--station 2" in run  # a second station's UI
     assert "when the engine" in run  # the run stops when the engine dies
     assert "started it again" in run  # ...not when one station's screen does (cabinet run trial)
+
+
+def test_readme_says_a_bare_engine_takes_no_money_until_a_display_draws() -> None:
+    """A note sent to a bare engine's sim control answers "ok" and is handed back: the
+    README's part on driving a headless cabinet says why, and what to start first."""
+    run = README.split("**Driving a headless cabinet by hand.**", 1)[1].split("\n\n", 1)[0]
+    assert "takes no money until a display draws" in run
+    assert "display dark: notes refused" in run        # the engine's log line (cabinet.ui_server)
+    assert "python -m ui --socket" in run

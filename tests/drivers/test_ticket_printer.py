@@ -222,3 +222,15 @@ def test_status_byte_validation() -> None:
     assert (
         not valid_status_byte(0x00) and not valid_status_byte(0x93) and not valid_status_byte(0xFF)
     )
+
+
+def test_python_escpos_is_pinned_to_the_version_the_golden_ticket_was_made_with():
+    """The voucher's bytes come from python-escpos (``Dummy``); the golden
+    ``voucher_2550.escpos`` was made with 3.1, so the project pins 3.1: another release
+    may lay the ticket out differently, and that must be a deliberate upgrade."""
+    import importlib.metadata
+    import tomllib
+    root = Path(__file__).resolve().parents[2]
+    deps = tomllib.loads((root / "pyproject.toml").read_text())["project"]["dependencies"]
+    assert [d for d in deps if d.startswith("python-escpos")] == ["python-escpos==3.1"]
+    assert importlib.metadata.version("python-escpos") == "3.1"
