@@ -1,6 +1,7 @@
 """Input adapter: one pygame event in, intents (and local UI actions) out.
 
-Owns: the keyboard map, on-screen hit testing, and the rule that a touch
+Owns: the keyboard map (on a typed entry's keypad the PC's keys type on it),
+on-screen hit testing, and the rule that a touch
 counts once (a ``FINGERDOWN`` is used and the mouse click SDL synthesises
 from it is ignored). Pure: the event and an ``InputContext`` in, a list out;
 no SDL event delivery needed, so tests build events by hand. The UI never

@@ -6,7 +6,9 @@ then Delete, Enter, Default for a setting that has one, Cancel), what Select on
 each does (``select``), parsing a typed setting (``parse``), and its lines
 (``entry_lines``). Up/Down (Bet+/Bet-, Hit) choose a character, Select (Deal,
 Stand) types it, Cash Out / BACK cancels; a touch on a row is ``menu_pick``.
-Pure.
+A setting's entry opens showing its value: the first character typed replaces it,
+Delete edits it; a character past ``MAX_LEN`` is refused with the maximum said
+(``too_long``). Pure.
 """
 
 from __future__ import annotations
