@@ -72,3 +72,34 @@ def test_no_audio_device_is_silent_and_logged_once(monkeypatch: pytest.MonkeyPat
                 s.play(name)
     lines = [r.getMessage() for r in caplog.records if r.name == "ui.sound"]
     assert lines == ["no sound: no sound card found"]
+
+
+class _MissingMixer:
+    """What pygame puts in place of ``pygame.mixer`` when the mixer's import fails (its
+    ``MissingModule``): falsy, and every attribute raises ``NotImplementedError``."""
+
+    def __bool__(self) -> bool:
+        return False
+
+    def __getattr__(self, name: str) -> object:
+        raise NotImplementedError("mixer module not available (ImportError: libglib-2.0.so.0: "
+                                  "cannot open shared object file: No such file or directory)")
+
+
+def test_a_mixer_that_cannot_import_is_silence_not_a_dead_table(monkeypatch: pytest.MonkeyPatch,
+                                                                 caplog: pytest.LogCaptureFixture) -> None:
+    """An image without the mixer's libraries (libglib on Debian minbase): pygame's
+    stand-in for the mixer raises ``NotImplementedError`` on use. The table starts
+    silent and says why once."""
+    monkeypatch.setattr(pygame, "mixer", _MissingMixer())
+    monkeypatch.setattr(sound, "_told", False)
+    monkeypatch.setenv("SDL_AUDIODRIVER", "dummy")      # the mixer is tried, not skipped
+    with caplog.at_level(logging.DEBUG, logger="ui.sound"):
+        for _ in range(2):
+            s = Sounds(enabled=True)
+            assert not s.available
+            for name in Sounds.NAMES:
+                s.play(name)
+    lines = [r.getMessage() for r in caplog.records if r.name == "ui.sound"]
+    assert lines == ["no sound: mixer module not available (ImportError: libglib-2.0.so.0: "
+                     "cannot open shared object file: No such file or directory)"]
