@@ -9,6 +9,8 @@ STAMP := $(VENV)/.installed
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
+	# pygame and pygame-ce are both "import pygame": an older venv's pygame goes first
+	$(BIN)/pip uninstall --quiet --yes pygame
 	$(BIN)/pip install --quiet -e '.[test]'
 	touch $(STAMP)
 

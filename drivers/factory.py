@@ -101,13 +101,15 @@ def _hardware_pin_factory() -> Any:
     """gpiozero's lgpio pin factory (the Pi's GPIO).
 
     Raises:
-        ImportError: lgpio is not installed (``pip install '.[pi]'`` on the Pi).
+        ImportError: lgpio is not installed (on the Pi: Pi OS's ``python3-lgpio``,
+            which ``cabinet install`` installs).
     """
     try:
         from gpiozero.pins.lgpio import LGPIOFactory  # only importable on the Pi
     except ImportError as e:
-        raise ImportError(f"hardware GPIO needs lgpio ({e}); on the Pi: "
-                          ".venv/bin/pip install '.[pi]'") from None
+        raise ImportError(f"hardware GPIO needs lgpio ({e}); on the Pi: sudo apt-get install "
+                          "python3-lgpio, in a venv that sees the system's packages "
+                          "(cabinet install makes it so)") from None
     return LGPIOFactory()
 
 

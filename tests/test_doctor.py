@@ -197,3 +197,33 @@ def test_doctor_journal_lines_read_right(tmp_path, journal):
     assert fail.status == "FAIL"
     readme = (Path(__file__).resolve().parents[1] / "README.md").read_text()
     assert "Backup of the journal" in fail.fix and "**Backup of the journal.**" in readme
+
+
+def test_a_missing_wiring_file_fails_even_without_device_checks(tmp_path, journal):
+    """The engine cannot start on a config naming a wiring file it cannot read: the
+    doctor says so with ``--devices none`` too (as the display shows it when the engine
+    has stopped, ``cabinet-engine-stopped.service``)."""
+    config = tmp_path / "cabinet.toml"
+    config.write_text(f'wiring = "{tmp_path / "absent.toml"}"\n')
+    found = _check(tmp_path, journal, config=config, devices="none")
+    bad = [f for f in found if f.status == "FAIL"]
+    assert len(bad) == 1 and bad[0].what == f"station 1 wiring {tmp_path / 'absent.toml'}"
+    assert "cannot read" in bad[0].detail
+
+
+def test_the_engine_stopped_report_says_why_and_what_to_do(tmp_path, journal):
+    """``cabinet doctor --engine-stopped`` (the display's text when the engine's start
+    limit is hit): a heading, the findings, then how to start it again."""
+    config = tmp_path / "cabinet.toml"
+    config.write_text(f'wiring = "{tmp_path / "absent.toml"}"\n')
+    r = subprocess.run([sys.executable, "-m", "cabinet", "doctor", "--journal", str(journal),
+                        "--config", str(config), "--devices", "none", "--engine-stopped"],
+                       capture_output=True, text=True, timeout=60)
+    assert r.returncode == 1, r.stdout + r.stderr
+    lines = r.stdout.splitlines()
+    assert lines[0] == "THE CABINET ENGINE HAS STOPPED: it did not start (a config error, or 5 failed starts)."
+    assert f"FAIL  station 1 wiring {tmp_path / 'absent.toml'}: " in r.stdout
+    assert lines[-2:] == [
+        "Fix what FAIL says, then: sudo systemctl reset-failed cabinet-engine.service "
+        "&& sudo systemctl restart cabinet.target",
+        "The engine's log: journalctl -u cabinet-engine.service"]

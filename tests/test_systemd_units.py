@@ -93,14 +93,37 @@ def _cannot_strand(unit: Unit) -> bool:
     return interval / restart_s + 1 <= burst
 
 
-def test_start_limits_cannot_strand_the_ui_or_the_engine():
+def test_start_limits_cannot_strand_the_ui():
     """Issue 15: with RestartSec=1 and the default 5 starts per 10 s, one late display
     left the UI dead for good."""
     assert _cannot_strand(UI)
-    assert _cannot_strand(ENGINE)
     assert one(UI, "Service", "Restart") == "always"
     # the lint's own rule: systemd's defaults with RestartSec=1 would strand it
     assert not _cannot_strand({"Unit": {}, "Service": {"RestartSec": ["1"]}})
+
+
+def test_an_engine_that_cannot_start_stops_after_a_few_tries_and_the_display_says_why():
+    """A config error (exit status 2: a missing wiring file) is not retried, and any
+    other failure at most ``StartLimitBurst`` times in ``StartLimitIntervalSec``
+    (``cabinet.target``'s ``Upholds=`` starts count too): no restart storm. The engine
+    then stays failed and ``cabinet-engine-stopped.service`` shows on the display
+    (tty1) what ``cabinet doctor`` finds and what to do."""
+    interval = seconds(one(ENGINE, "Unit", "StartLimitIntervalSec"))
+    burst = int(one(ENGINE, "Unit", "StartLimitBurst"))
+    assert 0 < interval and 2 <= burst <= 10
+    assert not _cannot_strand(ENGINE)                   # the limit is one its restarts reach
+    assert seconds(one(ENGINE, "Service", "RestartSec")) * burst < interval
+    assert words(ENGINE, "Service", "RestartPreventExitStatus") == ["2"]
+    assert words(ENGINE, "Unit", "OnFailure") == ["cabinet-engine-stopped.service"]
+    notice = parse_unit(SYSTEMD / "cabinet-engine-stopped.service")
+    assert one(notice, "Service", "Type") == "oneshot"
+    assert one(notice, "Service", "TTYPath") == "/dev/tty1" == one(UI, "Service", "TTYPath")
+    assert one(notice, "Service", "StandardOutput") == "tty"
+    argv = shlex.split(one(notice, "Service", "ExecStart"))
+    assert argv[0] == "-" + str(install.VENV / "bin" / "cabinet")   # doctor's status 1 is expected
+    assert argv[1:] == ["doctor", "--devices", "none", "--engine-stopped"]
+    assert one(notice, "Service", "User") == install.USER
+    assert "Install" not in notice                       # started only by the engine's failure
 
 
 def test_ui_is_bound_to_the_engine_owns_tty1_and_draws_on_kmsdrm_without_a_cursor():
@@ -163,6 +186,7 @@ def test_exec_start_and_paths_agree_with_the_installer():
         assert set(words(unit, "Service", "SupplementaryGroups")) <= set(install.GROUPS)
     assert one(UI, "Service", "WorkingDirectory") == str(install.PREFIX)
     assert set(install.UNITS) == {p.name for p in SYSTEMD.glob("cabinet*.service")} | {"cabinet.target"}
+    assert set(install.SERVICES) == {"cabinet-engine.service", "cabinet-ui.service"}
 
 
 def test_a_station_screen_template_runs_its_own_station_on_its_own_tty():
@@ -217,7 +241,8 @@ def test_systemd_analyze_verify_is_clean_in_a_scratch_root(tmp_path):
     r = subprocess.run(["systemd-analyze", "verify", f"--root={tmp_path}", *units],
                        capture_output=True, text=True, timeout=90, cwd=tmp_path)
     assert (r.returncode, r.stdout + r.stderr) == (0, "")
-    for unit in ("cabinet-engine.service", "cabinet-ui.service", "cabinet-ui@2.service"):  # "OK", not "EXPOSED"
+    for unit in ("cabinet-engine.service", "cabinet-ui.service", "cabinet-ui@2.service",
+                 "cabinet-engine-stopped.service"):  # "OK", not "EXPOSED"
         r = subprocess.run(["systemd-analyze", "security", "--offline=yes", f"--root={tmp_path}", unit],
                            capture_output=True, text=True, timeout=90, cwd=tmp_path)
         m = re.search(r"Overall exposure level for \S+: (\d+\.\d+)", r.stdout + r.stderr)

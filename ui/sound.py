@@ -3,8 +3,10 @@
 Owns: the ``card`` (deal), ``chip``, ``win``, ``blackjack``, ``big_win`` (the big
 win's longer fanfare, issue 17) and ``button`` (a touched button, issue 17) sounds
 and playing them, at the operator's volume. With no sound card (/proc/asound/cards)
-the mixer is not tried, so ALSA prints nothing; if it cannot start every call is a
-silent no-op, logged once per process: sound must never stop the game. UI thread only.
+the mixer is not tried, so ALSA prints nothing; if it cannot start, or cannot even be
+imported (a system without its libraries: pygame's stand-in for the module raises
+``NotImplementedError``), every call is a silent no-op, logged once per process: sound
+must never stop the game. UI thread only.
 """
 
 from __future__ import annotations
@@ -135,7 +137,11 @@ class Sounds:
         self.volume = 1.0
         if not enabled:
             return
-        missing = _sound_card_missing() if not pygame.mixer.get_init() else None
+        try:
+            missing = _sound_card_missing() if not pygame.mixer.get_init() else None
+        except NotImplementedError as e:      # the mixer's import failed (no libglib...)
+            _silent(e)
+            return
         if missing is not None:
             _silent(missing)
             return
@@ -152,7 +158,7 @@ class Sounds:
                         st.append(v)
                     mono = st
                 self._sounds[name] = pygame.mixer.Sound(buffer=mono.tobytes())
-        except (pygame.error, TypeError, ValueError) as e:
+        except (pygame.error, NotImplementedError, TypeError, ValueError) as e:
             _silent(e)
             self._sounds.clear()
 
@@ -167,7 +173,7 @@ class Sounds:
             try:
                 s.set_volume(self.volume)
                 s.play()
-            except pygame.error:
+            except (pygame.error, NotImplementedError):
                 pass
 
 

@@ -20,6 +20,7 @@ from typing import Any
 
 import msgspec
 
+from cabinet.protocol.nesting import MAX_JSON_DEPTH, too_deep
 from cabinet.protocol.snapshot import Snapshot
 
 PROTOCOL = 1
@@ -137,12 +138,12 @@ def decode(line: bytes) -> Message:
     """
     if len(line) > MAX_LINE_BYTES:
         raise MessageError(f"message of {len(line)} bytes is over the {MAX_LINE_BYTES} limit")
+    if too_deep(line):                    # one limit on every Python (issue 11.20)
+        raise MessageError(f"malformed message: nested too deep (over {MAX_JSON_DEPTH} levels)")
     try:
         msg = _decoder.decode(line.strip())
     except (msgspec.DecodeError, msgspec.ValidationError) as e:
         raise MessageError(f"malformed message: {e}") from None
-    except RecursionError:                # JSON nested ~1,000 deep (issue 11.20)
-        raise MessageError("malformed message: nested too deep") from None
     if isinstance(msg, Intent):
         if msg.action not in ACTIONS:
             raise MessageError(f"unknown action {msg.action!r}")

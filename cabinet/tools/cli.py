@@ -120,6 +120,9 @@ def _build_parser() -> argparse.ArgumentParser:
                                  "found, sim with --twins, else none)")
             vp.add_argument("--twins", metavar="DIR", help="the serial twins of a running "
                             "'cabinet sim-devices --state-dir DIR'")
+            vp.add_argument("--engine-stopped", action="store_true", help="say first that the "
+                            "engine has stopped and last how to start it again (the display's "
+                            "text, cabinet-engine-stopped.service)")
             continue
         vp.add_argument("--json", action="store_true", help="JSON instead of text")
         if name == "events":
@@ -246,7 +249,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                            args.twins, args.sas_port, args.sas_address)
     if args.command == "doctor":
         from cabinet.tools import doctor
-        return doctor.main(args.journal, args.config, args.devices, args.twins)
+        return doctor.main(args.journal, args.config, args.devices, args.twins, args.engine_stopped)
     if args.command in ("meters", "recall", "events"):
         import sqlite3
         from pathlib import Path

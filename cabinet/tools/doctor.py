@@ -100,6 +100,14 @@ def _devices(opts: DoctorOptions, cfg: object, out: list[Finding]) -> None:
     from confspec import ConfigError
     assert isinstance(cfg, EngineConfig)
     if opts.devices == "none":
+        for n in (1, 2, 3):             # the engine reads them whatever the devices
+            path = cfg.wiring_for(n)
+            try:
+                station_wiring(path)
+            except ConfigError as e:
+                out.append(Finding("FAIL", f"station {n} wiring {path}", str(e),
+                                   "correct the wiring file (or the config's wiring line), "
+                                   "then run cabinet doctor again"))
         out.append(Finding("WARN", "devices", "not checked", "pass --devices hardware on "
                            "the cabinet (or --devices sim --twins DIR)"))
         return
@@ -116,7 +124,8 @@ def _devices(opts: DoctorOptions, cfg: object, out: list[Finding]) -> None:
         factory = pin_factory(opts.devices)
     except Exception as e:           # lgpio missing, no GPIO chip, no permission
         out.append(Finding("FAIL", "GPIO", f"cannot open the GPIO chip: {e}",
-                           "on the Pi: install the [pi] extra; run as a user in group gpio"))
+                           "on the Pi: sudo apt-get install python3-lgpio (or run cabinet "
+                           "install again); run as a user in group gpio"))
         factory = None
     for n in (1, 2, 3):
         if n > 1 and not cfg.has_own_devices(n):
@@ -263,15 +272,26 @@ def default_paths(journal: str | None, config: str | None) -> tuple[Path, Path |
     return jpath, cpath
 
 
+#: ``--engine-stopped``: the heading and the closing lines around the report, the text
+#: ``cabinet-engine-stopped.service`` puts on the display when the engine has stopped.
+STOPPED_HEADING = ("THE CABINET ENGINE HAS STOPPED: it did not start (a config error, "
+                   "or 5 failed starts).")
+STOPPED_FOOTER = ("Fix what FAIL says, then: sudo systemctl reset-failed cabinet-engine.service "
+                  "&& sudo systemctl restart cabinet.target\n"
+                  "The engine's log: journalctl -u cabinet-engine.service")
+
+
 def main(journal: str | None, config: str | None, devices: str | None,
-         twins: str | None) -> int:
+         twins: str | None, engine_stopped: bool = False) -> int:
     """``cabinet doctor``: print the report; 1 if a check failed, else 0.
 
     ``devices`` ``None``: ``sim`` with ``twins``, ``hardware`` when a config file is
-    found, else ``none``.
+    found, else ``none``. ``engine_stopped``: the report between ``STOPPED_HEADING``
+    and ``STOPPED_FOOTER``.
     """
     jpath, cpath = default_paths(journal, config)
     mode = devices or ("sim" if twins else "hardware" if cpath is not None else "none")
     findings = run_checks(DoctorOptions(jpath, cpath, mode, Path(twins) if twins else None))
-    print(report(findings))
+    text = report(findings)
+    print(f"{STOPPED_HEADING}\n\n{text}\n\n{STOPPED_FOOTER}" if engine_stopped else text)
     return 1 if any(f.status == "FAIL" for f in findings) else 0

@@ -4,18 +4,25 @@ Owns: the install layout (``PREFIX``, ``VENV``, ``CONFIG``, ``STATE_DIR``: the
 systemd units' ``ExecStart`` and paths use the same, checked by
 ``tests/test_systemd_units.py``) and the steps, each safe to run again:
 
-1. the ``cabinet`` user and its groups (gpio, dialout, video, render, input, audio, tty);
+1. on a Raspberry Pi, Pi OS's ``python3-lgpio`` (apt: PyPI has no lgpio wheel for
+   trixie's Python 3.13) and the ``cabinet`` user and its groups (gpio, dialout, video,
+   render, input, audio, tty);
 2. the program files copied to ``PREFIX`` (files the new version no longer has are
-   removed), a venv at ``VENV`` with the program installed in it (``[pi]`` extra);
-3. ``/etc/cabinet/cabinet.toml`` from ``systemd/cabinet.toml.example`` only if
-   there is none (the operator's config is never overwritten);
+   removed), a venv at ``VENV`` that sees the system's packages (for lgpio) with the
+   program installed in it, and SDL's video drivers checked for the one
+   ``cabinet-ui.service`` sets (``ui.sdl_drivers``);
+3. ``/etc/cabinet/cabinet.toml`` and the wiring file it names, ``WIRING`` (the default
+   pin map), from ``systemd/`` only if there are none (the operator's are never
+   overwritten);
 4. the journal folder ``STATE_DIR`` (0700); the journal in it is never touched, so
    running the installer again from a newer checkout is the update path;
 5. the units and ``cabinet.target`` in ``/etc/systemd/system`` and enabled (the links
    ``systemctl enable`` makes), the login prompt on tty1 disabled, the udev rules
    (an edited copy is kept, the new one written beside it as ``.new``);
 6. ``consoleblank=0`` (and no blinking console cursor) in the Pi's ``cmdline.txt``;
-7. the program manifest (``cabinet manifest``) over the installed files.
+7. the program manifest (``cabinet manifest``) over the installed files;
+8. the restart queued (``--no-block``), then at most ``START_WAIT_S`` for the units to
+   settle, and what runs and what does not (``Report.running``, ``not_running``).
 
 ``--root DIR`` installs into DIR as if it were ``/`` and runs no command (user
 creation, the venv, ``systemctl``, ``udevadm``): those are printed as skipped, so the
@@ -26,8 +33,10 @@ without ``--root``, subprocesses.
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
+import time
 import tomllib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -39,12 +48,22 @@ PREFIX = PurePosixPath("/opt/cabinet")
 VENV = PREFIX / ".venv"
 CONFIG_DIR = PurePosixPath("/etc/cabinet")
 CONFIG = CONFIG_DIR / "cabinet.toml"
+#: The wiring file ``systemd/cabinet.toml.example`` names: the default pin map.
+WIRING = CONFIG_DIR / "wiring.toml"
 STATE_DIR = PurePosixPath("/var/lib/cabinet")
 UNIT_DIR = PurePosixPath("/etc/systemd/system")
 UDEV_RULES = PurePosixPath("/etc/udev/rules.d/99-cabinet.rules")
 USER = "cabinet"
 GROUPS = ("gpio", "dialout", "video", "render", "input", "audio", "tty")
-UNITS = ("cabinet-engine.service", "cabinet-ui.service", "cabinet-ui@.service", "cabinet.target")
+UNITS = ("cabinet-engine.service", "cabinet-engine-stopped.service", "cabinet-ui.service",
+         "cabinet-ui@.service", "cabinet.target")
+#: The services whose state the installer reports at its end.
+SERVICES = ("cabinet-engine.service", "cabinet-ui.service")
+#: Longest the installer waits for the services to settle after the restart (seconds).
+START_WAIT_S = 30
+#: The Pi OS packages the cabinet needs besides the venv's (apt): lgpio, which PyPI
+#: has no wheel of for trixie's Python 3.13.
+APT_PACKAGES = ("python3-lgpio",)
 #: The Pi's kernel command line: Bookworm's place first, then the older one.
 CMDLINE_FILES = (PurePosixPath("/boot/firmware/cmdline.txt"), PurePosixPath("/boot/cmdline.txt"))
 #: Kernel options the display needs: no console blanking, no blinking text cursor.
@@ -58,11 +77,18 @@ GETTY_LINK = PurePosixPath("/etc/systemd/system/getty.target.wants/getty@tty1.se
 @dataclass
 class Report:
     """What one run did: ``done`` (changed files), ``kept`` (left as found), ``skipped``
-    (commands not run under ``--root``), in order."""
+    (commands not run under ``--root``), in order; after a start, the ``SERVICES`` that
+    are ``running`` and those ``not_running`` (with why), one line each."""
 
     done: list[str] = field(default_factory=list)
     kept: list[str] = field(default_factory=list)
     skipped: list[str] = field(default_factory=list)
+    running: list[str] = field(default_factory=list)
+    not_running: list[str] = field(default_factory=list)
+
+
+#: Runs a query command, returning its exit status and standard output.
+Probe = Callable[[Sequence[str]], tuple[int, str]]
 
 
 class Installer:
@@ -73,13 +99,20 @@ class Installer:
         source: the checkout to install from (holds ``cabinet/``, ``systemd/``...).
         run: runs a command (``run(argv, check)``: ``check`` False for one whose
             failure is fine), or ``None`` to record every command as skipped (``--root``).
+        probe: runs a query (``systemctl show``, ``journalctl``) for the summary after
+            the start, or ``None``: no summary.
+        clock, sleep: the monotonic clock and sleep (seconds) of the wait after the start.
     """
 
     def __init__(self, root: Path, source: Path,
-                 run: Callable[[Sequence[str], bool], None] | None) -> None:
+                 run: Callable[[Sequence[str], bool], None] | None, probe: Probe | None = None,
+                 clock: Callable[[], float] = time.monotonic,
+                 sleep: Callable[[float], None] = time.sleep) -> None:
         self.root = root
         self.source = source
         self.run_cmd = run
+        self.probe = probe
+        self.clock, self.sleep = clock, sleep
         self.report = Report()
 
     def at(self, path: PurePosixPath) -> Path:
@@ -93,6 +126,18 @@ class Installer:
             self.run_cmd(list(argv), check)
 
     # -- steps ---------------------------------------------------------------------------
+
+    def on_a_pi(self) -> bool:
+        """A Raspberry Pi boot partition (``CMDLINE_FILES``) is there."""
+        return any(self.at(p).is_file() for p in CMDLINE_FILES)
+
+    def packages(self) -> None:
+        """``APT_PACKAGES`` on a Raspberry Pi; elsewhere said and left."""
+        if self.on_a_pi():
+            self.command("apt-get", "install", "--yes", "--no-install-recommends", *APT_PACKAGES)
+        else:
+            self.report.skipped.append("not a Raspberry Pi (no cmdline.txt): python3-lgpio not "
+                                       "installed, --devices hardware will not find the GPIO")
 
     def users(self) -> None:
         """The groups (``GROUPS``) and the ``cabinet`` system user in them (no login, no home)."""
@@ -140,25 +185,47 @@ class Installer:
                      "cabinet-engine.service", check=False)
 
     def venv(self) -> None:
-        """The venv (made once) with the program installed editable from ``PREFIX``, so the
-        manifest covers the very files that run; byte-compiled (``/opt`` is read-only to it)."""
+        """The venv (made once) that sees the system's packages (``python3-lgpio``), with
+        the program installed editable from ``PREFIX``, so the manifest covers the very
+        files that run; byte-compiled (``/opt`` is read-only to it). pygame (an older
+        install's) goes first: pygame-ce is ``import pygame`` too."""
         py = VENV / "bin" / "python"
+        cfg = self.at(VENV / "pyvenv.cfg")
         if not self.at(py).exists():
-            self.command(sys.executable, "-m", "venv", str(self.at(VENV)))
+            self.command(sys.executable, "-m", "venv", "--system-site-packages", str(self.at(VENV)))
+        elif cfg.is_file():
+            text = cfg.read_text()
+            seen = re.sub(r"(?m)^include-system-site-packages\s*=\s*false\s*$",
+                          "include-system-site-packages = true", text)
+            if seen != text:
+                cfg.write_text(seen)
+                self.report.done.append(f"{VENV}: sees the system's packages (python3-lgpio)")
+        self.command(str(self.at(py)), "-m", "pip", "uninstall", "--quiet", "--yes", "pygame",
+                     check=False)
         self.command(str(self.at(py)), "-m", "pip", "install", "--quiet", "--upgrade",
-                     "--editable", f"{self.at(PREFIX)}[pi]")
+                     "--editable", str(self.at(PREFIX)))
         self.command(str(self.at(py)), "-m", "compileall", "-q",
                      *(str(self.at(PREFIX / p)) for p in PACKAGES))
 
+    def display(self) -> None:
+        """The venv's SDL has the video driver ``cabinet-ui.service`` sets
+        (``SDL_VIDEODRIVER``): ``python -m ui.sdl_drivers --require`` fails the step if not."""
+        driver = unit_environment(self.source / "systemd" / "cabinet-ui.service").get("SDL_VIDEODRIVER")
+        if driver:
+            self.command(str(self.at(VENV / "bin" / "python")), "-m", "ui.sdl_drivers",
+                         "--require", driver)
+
     def config(self) -> None:
-        """``/etc/cabinet/cabinet.toml`` from the example, only if there is none (0640, root:cabinet)."""
+        """``/etc/cabinet/cabinet.toml`` and the wiring file it names (``WIRING``, the
+        default pin map) from ``systemd/``, each only if there is none (0640, root:cabinet)."""
         self._dir(CONFIG_DIR, 0o750)
-        target = self.at(CONFIG)
-        if target.exists():
-            self.report.kept.append(str(CONFIG))
-        else:
-            self._copy(self.source / "systemd" / "cabinet.toml.example", target, 0o640)
-        self.command("chown", f"root:{USER}", str(CONFIG_DIR), str(CONFIG))
+        for path, example in ((CONFIG, "cabinet.toml.example"), (WIRING, "wiring.toml.example")):
+            target = self.at(path)
+            if target.exists():
+                self.report.kept.append(str(path))
+            else:
+                self._copy(self.source / "systemd" / example, target, 0o640)
+        self.command("chown", f"root:{USER}", str(CONFIG_DIR), str(CONFIG), str(WIRING))
 
     def state(self) -> None:
         """The journal folder, 0700 and the ``cabinet`` user's; what is in it is never touched."""
@@ -210,16 +277,30 @@ class Installer:
         self.report.done.append(f"manifest: program {done.program_id}, SHA-256 {done.digest}")
 
     def start(self) -> None:
-        """(Re)start the cabinet."""
-        self.command("systemctl", "restart", "cabinet.target")
+        """(Re)start the cabinet without waiting on it (``--no-block``: a unit that cannot
+        start never holds up the installer); an earlier start limit reset first."""
+        self.command("systemctl", "reset-failed", *SERVICES, check=False)
+        self.command("systemctl", "restart", "--no-block", "cabinet.target")
+
+    def summary(self) -> None:
+        """Wait (at most ``START_WAIT_S``) for ``SERVICES`` to leave activating, then
+        sort them into ``report.running`` and ``report.not_running``."""
+        if self.probe is None:
+            return
+        from cabinet.tools.install_status import settle
+        running, not_running = settle(self.probe, SERVICES, START_WAIT_S, self.clock, self.sleep)
+        self.report.running += running
+        self.report.not_running += not_running
 
     def all(self, start: bool = True) -> Report:
-        """Every step in order (``start``: restart ``cabinet.target`` at the end); the report."""
-        for step in (self.stop, self.users, self.program, self.venv, self.config, self.state,
-                     self.units, self.cmdline, self.manifest):
+        """Every step in order (``start``: restart ``cabinet.target`` at the end and say
+        what runs); the report."""
+        for step in (self.stop, self.packages, self.users, self.program, self.venv, self.display,
+                     self.config, self.state, self.units, self.cmdline, self.manifest):
             step()
         if start:
             self.start()
+            self.summary()
         return self.report
 
     # -- helpers -------------------------------------------------------------------------
@@ -282,6 +363,21 @@ def program_id(source: Path) -> str:
     return f"{project['name']} {project['version']}"
 
 
+def unit_environment(unit: Path) -> dict[str, str]:
+    """The ``Environment=NAME=value`` settings of a unit file's ``[Service]`` section."""
+    out: dict[str, str] = {}
+    section = ""
+    for line in unit.read_text().splitlines():
+        line = line.strip()
+        if line.startswith("["):
+            section = line
+        elif section == "[Service]" and line.startswith("Environment="):
+            for word in line.removeprefix("Environment=").split():
+                name, _, value = word.partition("=")
+                out[name] = value
+    return out
+
+
 def _install_wanted_by(unit: Path) -> list[str]:
     """The ``WantedBy=`` targets of a unit file's ``[Install]`` section."""
     out: list[str] = []
@@ -296,8 +392,10 @@ def _install_wanted_by(unit: Path) -> list[str]:
 
 
 def main(root: str | None, source: str | None, start: bool = True) -> int:
-    """``cabinet install``: returns the exit status (1: a step failed, with why)."""
+    """``cabinet install``: returns the exit status (1: a step failed, with why, or a
+    service is not running after the start, with why)."""
     run: Callable[[Sequence[str], bool], None] | None = None
+    probe: Probe | None = None
     if root is None:
         if os.geteuid() != 0:
             print("cabinet install: run as root (sudo), or try it with --root DIR", file=sys.stderr)
@@ -306,11 +404,20 @@ def main(root: str | None, source: str | None, start: bool = True) -> int:
         def run(argv: Sequence[str], check: bool) -> None:
             print("+ " + " ".join(argv), flush=True)
             subprocess.run(list(argv), check=check)
-    inst = Installer(Path(root or "/").resolve(), Path(source).resolve() if source else install_root(), run)
+
+        def probe(argv: Sequence[str]) -> tuple[int, str]:
+            r = subprocess.run(list(argv), capture_output=True, text=True, timeout=30)
+            return r.returncode, r.stdout
+    inst = Installer(Path(root or "/").resolve(), Path(source).resolve() if source else install_root(),
+                     run, probe)
     try:
         report = inst.all(start)
-    except (OSError, KeyError, tomllib.TOMLDecodeError, subprocess.CalledProcessError) as e:
+    except (OSError, KeyError, tomllib.TOMLDecodeError, subprocess.CalledProcessError,
+            subprocess.TimeoutExpired) as e:
         print(f"cabinet install: {e}", file=sys.stderr)
+        if root is None:
+            print("cabinet install: stopped there; the cabinet is not started. Fix that, "
+                  "then run the installer again.", file=sys.stderr)
         return 1
     for line in report.done:
         print(line)
@@ -318,4 +425,12 @@ def main(root: str | None, source: str | None, start: bool = True) -> int:
         print(f"kept {line}")
     for line in report.skipped:
         print(f"skipped (--root): {line}" if root is not None else f"skipped: {line}")
+    for line in report.running:
+        print(f"running: {line}")
+    for line in report.not_running:
+        print(f"NOT running: {line}")
+    if report.not_running:
+        print("cabinet install: installed, but the cabinet is not running (see above; "
+              "cabinet doctor tells more)", file=sys.stderr)
+        return 1
     return 0

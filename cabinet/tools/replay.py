@@ -26,6 +26,7 @@ from cabinet.game import (
     ShoeExhausted,
     preset,
 )
+from cabinet.protocol.nesting import too_deep
 
 KNOWN_KEYS = {"variant", "seats", "shoe", "decisions", "rules", "expect", "expect_error", "source"}
 
@@ -79,6 +80,8 @@ def parse_scenario(text: str) -> Any:
             for the parser, or an object that repeats a key (naming the key);
             the message starts with ``not JSON:``.
     """
+    if too_deep(text):                    # the same limit on every Python
+        raise ScenarioError("not JSON: nested too deeply")
     try:
         return json.loads(text, object_pairs_hook=_refuse_duplicates)
     except json.JSONDecodeError as e:

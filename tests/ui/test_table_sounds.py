@@ -4,6 +4,9 @@ no audio device the table stays silent and says so once in the log."""
 from __future__ import annotations
 
 import logging
+import subprocess
+import sys
+from types import SimpleNamespace
 
 import msgspec
 import pygame
@@ -63,7 +66,8 @@ def test_no_audio_device_is_silent_and_logged_once(monkeypatch: pytest.MonkeyPat
     one line, however many players and plays."""
     monkeypatch.setattr(sound, "_told", False)
     monkeypatch.setattr(sound, "_sound_card_missing", lambda *a: "no sound card found")
-    monkeypatch.setattr(pygame.mixer, "get_init", lambda: None)
+    # a stand-in mixer: the test holds where pygame's own cannot be imported (no libglib)
+    monkeypatch.setattr(pygame, "mixer", SimpleNamespace(get_init=lambda: None))
     with caplog.at_level(logging.DEBUG, logger="ui.sound"):
         for _ in range(3):
             s = Sounds(enabled=True)
@@ -72,3 +76,51 @@ def test_no_audio_device_is_silent_and_logged_once(monkeypatch: pytest.MonkeyPat
                 s.play(name)
     lines = [r.getMessage() for r in caplog.records if r.name == "ui.sound"]
     assert lines == ["no sound: no sound card found"]
+
+
+class _MissingMixer:
+    """What pygame puts in place of ``pygame.mixer`` when the mixer's import fails (its
+    ``MissingModule``): falsy, and every attribute raises ``NotImplementedError``."""
+
+    def __bool__(self) -> bool:
+        return False
+
+    def __getattr__(self, name: str) -> object:
+        raise NotImplementedError("mixer module not available (ImportError: libglib-2.0.so.0: "
+                                  "cannot open shared object file: No such file or directory)")
+
+
+def test_a_mixer_that_cannot_import_is_silence_not_a_dead_table(monkeypatch: pytest.MonkeyPatch,
+                                                                 caplog: pytest.LogCaptureFixture) -> None:
+    """An image without the mixer's libraries (libglib on Debian minbase): pygame's
+    stand-in for the mixer raises ``NotImplementedError`` on use. The table starts
+    silent and says why once."""
+    monkeypatch.setattr(pygame, "mixer", _MissingMixer())
+    monkeypatch.setattr(sound, "_told", False)
+    monkeypatch.setenv("SDL_AUDIODRIVER", "dummy")      # the mixer is tried, not skipped
+    with caplog.at_level(logging.DEBUG, logger="ui.sound"):
+        for _ in range(2):
+            s = Sounds(enabled=True)
+            assert not s.available
+            for name in Sounds.NAMES:
+                s.play(name)
+    lines = [r.getMessage() for r in caplog.records if r.name == "ui.sound"]
+    assert lines == ["no sound: mixer module not available (ImportError: libglib-2.0.so.0: "
+                     "cannot open shared object file: No such file or directory)"]
+
+
+@pytest.mark.timeout(60)
+def test_the_ui_starts_silent_where_pygame_cannot_import_its_mixer():
+    """The same with pygame's own stand-in: a process where ``import pygame.mixer``
+    fails (as without libglib) builds its sounds and plays them, silently."""
+    code = ("import sys; sys.modules['pygame.mixer'] = None\n"
+            "import logging; logging.basicConfig(level=logging.INFO, format='%(message)s')\n"
+            "from ui.sound import Sounds\n"
+            "s = Sounds(enabled=True); s.play('win')\n"
+            "print('available', s.available)\n")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60,
+                       env={"SDL_AUDIODRIVER": "dummy", "PYGAME_HIDE_SUPPORT_PROMPT": "1",
+                            "PATH": "/usr/bin:/bin"})
+    assert (r.returncode, r.stdout) == (0, "available False\n"), r.stderr
+    assert "no sound: mixer module not available (ModuleNotFoundError: import of pygame.mixer " \
+           "halted; None in sys.modules)" in r.stderr
