@@ -62,6 +62,7 @@ FAULTS: dict[str, tuple[int, str]] = {
     "storage_failure": (500, N_("Journal storage failed: play stopped; restart or operator "
                         "key to clear once storage works")),
     "program_mismatch": (501, N_("Program files do not match the manifest: reinstall")),
+    "display_dark": (600, N_("Station screen not drawing: station out of service")),
     "engine_fault": (900, N_("Engine fault")),
 }
 

@@ -139,8 +139,8 @@ class TitoMixin(CabinetBase):
             address_lines=tuple(a for a in (td.address1, td.address2) if a),
             validation="system")
         out.append(SaveVoucher(record))
-        s.printing = PrintingState(station=st.station, validation_number=vn,
-                                   amount_minor=p.amount_minor, started_ms=s.now_ms)
+        st.printing = PrintingState(station=st.station, validation_number=vn,
+                                    amount_minor=p.amount_minor, started_ms=s.now_ms)
         out.append(PrintVoucher(record))
         return "printing"
 
