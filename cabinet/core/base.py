@@ -38,6 +38,7 @@ class CabinetBase:
     display_showing: bool
     station_displays: dict[int, bool]
     _dark_since_ms: dict[int, int]
+    _drawn: set[int]
     program_id: str
     program_digest: str
     program_status: str

@@ -6,8 +6,9 @@ Owns: ``DisplaysMixin`` of ``cabinet.core.machine.Cabinet``. Pure (time arrives 
 The UI server says, per screen, whether it draws (``DisplayChanged``): ``station`` 0
 is a screen that draws the whole table (every station), ``station`` n a station's own
 screen. A station no screen draws takes no money and no presses (nobody can see what
-they would do); dark for ``DISPLAY_DARK_MS`` it is out of service with fault
-``display_dark`` (its tower light, its EGM's general tilt to the casino host). A round
+they would do); dark for ``DISPLAY_DARK_MS`` (``DISPLAY_START_MS`` for a screen that
+has not drawn since the engine started: the UI is starting) it is out of service with
+fault ``display_dark`` (its tower light, its EGM's general tilt to the casino host). A round
 waits at the turn of a station whose screen is dark (no decision timeout) and goes on
 where it was when the screen draws again, which also clears the fault.
 """
@@ -23,6 +24,8 @@ from cabinet.core.events import DisplayChanged
 #: service; the UI server itself reports a screen dark after ``ipc.DISPLAY_TIMEOUT_S``
 #: without a frame, so a screen that stops drawing is a fault about 7 s later.
 DISPLAY_DARK_MS = 3_000
+#: The same for a station no screen has drawn since the engine started (a UI starts).
+DISPLAY_START_MS = 30_000
 #: The fault of a station whose screen is dark (``cabinet.core.errors.FAULTS``).
 DISPLAY_FAULT = "display_dark"
 
@@ -47,6 +50,7 @@ class DisplaysMixin(CabinetBase):
                 self._dark_since_ms.setdefault(st.station, self.s.now_ms)
                 continue
             self._dark_since_ms.pop(st.station, None)
+            self._drawn.add(st.station)
             if DISPLAY_FAULT in st.faults:
                 st.faults = {c: t for c, t in st.faults.items() if c != DISPLAY_FAULT}
                 out.append(Journal("fault_cleared", st.station, 0,
@@ -60,7 +64,8 @@ class DisplaysMixin(CabinetBase):
         """A station dark for ``DISPLAY_DARK_MS`` goes out of service."""
         for n, since in sorted(self._dark_since_ms.items()):
             st = self.station(n)
-            if st is None or DISPLAY_FAULT in st.faults or self.s.now_ms - since < DISPLAY_DARK_MS:
+            wait_ms = DISPLAY_DARK_MS if n in self._drawn else DISPLAY_START_MS
+            if st is None or DISPLAY_FAULT in st.faults or self.s.now_ms - since < wait_ms:
                 continue
             text = FAULTS[DISPLAY_FAULT][1]
             st.faults = {**st.faults, DISPLAY_FAULT: text}

@@ -140,11 +140,13 @@ class Cabinet(BettingMixin, PlayMixin, CashOutMixin, MoneyInMixin, DoorsMixin, H
         self._tower = ""
         #: A screen draws the whole table (issue 11.9); ``station_displays``: station ->
         #: its own screen draws it; ``_dark_since_ms``: station -> ``now_ms`` since no
-        #: screen draws it (``cabinet.core.displays``). Not journaled: the UI server says
-        #: ``DisplayChanged(False)`` when it starts and True on a screen's first frame.
+        #: screen draws it; ``_drawn``: stations drawn since start (``cabinet.core.displays``).
+        #: Not journaled: the UI server says ``DisplayChanged(False)`` when it starts and
+        #: True on a screen's first frame.
         self.display_showing = True
         self.station_displays: dict[int, bool] = {}
         self._dark_since_ms: dict[int, int] = {}
+        self._drawn: set[int] = set()
         #: The program's identity (issue 11.18), set by the shell from
         #: ``cabinet.shell.manifest.check_manifest`` before boot: status ``verified``,
         #: ``unverified`` or ``mismatch`` (a mismatch is also a ``program_`` fault).

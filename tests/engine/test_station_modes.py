@@ -217,6 +217,7 @@ def test_a_dark_screen_on_a_one_station_cabinet_tilts_and_freezes_the_round():
     rig.press("deal")
     assert rig.cab.mode == "in_round"          # this seed deals a hand to play
     cards = rig.cab.round.to_dict()
+    rig.cab.handle(DisplayChanged(True))            # the screen drew, then stops
     rig.cab.handle(DisplayChanged(False))
     eff = rig.advance(DISPLAY_DARK_MS + 500)
     assert rig.cab.mode == "tilt" and SetTowerLight("tilt") in eff
@@ -254,3 +255,18 @@ def test_a_print_held_for_the_whole_cabinet_in_a_journal_settles_at_power_up():
     cab.handle(PowerUp(0, rig.wall_s + 5))
     assert cab.s.printing is None and cab.mode == "handpay"
     assert (cab.s.handpay.amount_minor, cab.s.handpay.validation_number) == (2_000, p.validation_number)
+
+
+def test_a_screen_starting_up_gets_longer_before_the_fault():
+    """At start no screen has drawn yet (its UI is starting): no presses and no notes at
+    once, but the fault only after ``DISPLAY_START_MS``, so a normal start raises none."""
+    from cabinet.core.displays import DISPLAY_DARK_MS, DISPLAY_START_MS
+    rig = _three(10_000, 0, 0)
+    rig.cab.handle(DisplayChanged(False))
+    assert rig.cab.legal_actions(1) == frozenset()
+    rig.advance(DISPLAY_DARK_MS + 500)
+    assert not any(st.faults for st in rig.cab.s.stations)
+    rig.advance(DISPLAY_START_MS - DISPLAY_DARK_MS)
+    assert [list(st.faults) for st in rig.cab.s.stations] == [["display_dark"]] * 3
+    rig.cab.handle(DisplayChanged(True))
+    assert not any(st.faults for st in rig.cab.s.stations) and "bet_up" in rig.cab.legal_actions(1)
