@@ -223,6 +223,7 @@ def run(workdir: Path, case: str, kills: int, seed: int) -> dict[str, Any]:
                         f"station 2, drawn by no screen, took notes: {truths[2]}"
             except AssertionError as e:
                 failures.append(f"after restart {done}: {e}")
+                eng.kill()
                 break
             if case == "cashout":
                 _cashout_round(eng, rng, kinds, refusals)
