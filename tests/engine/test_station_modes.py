@@ -101,6 +101,38 @@ def test_two_tickets_in_flight_at_a_power_cut_become_two_handpays():
     assert all(st.printing is None for st in cab.s.stations)
 
 
+def test_two_stations_wait_for_the_casino_host_s_validation_numbers_at_once():
+    """System validation: station 1's cash-out waits for the host's number; station 2
+    cashes out meanwhile and waits for its own, its screen saying so; each number
+    prints its own ticket on its own printer."""
+    import random
+
+    from cabinet.core.events import HostCommanded, HostLinkChanged, HostLinkConfigured
+    from cabinet.core.machine import new_state
+    rig = Rig()
+    rig.cab = Cabinet(new_state(GameSettings(variant="classic-multi", stations=3)),
+                      rng=random.Random(1))
+    for n in (1, 2):
+        rig.cab.handle(HostLinkConfigured(n, n, f"/dev/pts/{n}", rig.wall_s, "system"))
+    rig.cab.handle(PowerUp(0, rig.wall_s))
+    for n in (1, 2):
+        rig.cab.handle(HostLinkChanged(n, True))
+        rig.note(10_000 + 500 * (n - 1), n)
+    rig.press("cash_out", 1)
+    rig.advance(1_000)
+    assert not any(isinstance(e, Rejected) for e in rig.press("cash_out", 2))
+    assert [st.host.pending_cashout.amount_minor for st in rig.cab.s.stations[:2]] == [10_000, 10_500]
+    assert rig.cab.snapshot(1).stations[1].message == \
+        "Ticket for $105.00: validating with the casino host"
+    assert rig.cab.mode == "betting"              # the table is not locked in a cash-out
+    out = []
+    for n, vn in ((2, "000000000000000002"), (1, "000000000000000001")):
+        out += rig.cab.handle(HostCommanded(n, "validation_number", validation_number=vn))
+    assert sorted((p.record.station, p.record.validation_number) for p in _prints(out)) == [
+        (1, "000000000000000001"), (2, "000000000000000002")]
+    assert rig.cab.snapshot(2).stations[1].message == "Printing ticket for $105.00"
+
+
 def test_one_station_cabinet_still_locks_in_cash_out_while_it_prints():
     """A table of one station: the print is the cabinet's cash-out mode, as before."""
     rig = Rig()
