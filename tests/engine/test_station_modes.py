@@ -124,7 +124,7 @@ def test_two_stations_wait_for_the_casino_host_s_validation_numbers_at_once():
     assert [st.host.pending_cashout.amount_minor for st in rig.cab.s.stations[:2]] == [10_000, 10_500]
     assert rig.cab.snapshot(1).stations[1].message == \
         "Ticket for $105.00: validating with the casino host"
-    assert rig.cab.mode == "betting"              # the table is not locked in a cash-out
+    assert rig.cab.mode == "attract"              # not locked in a cash-out: station 3 may play
     out = []
     for n, vn in ((2, "000000000000000002"), (1, "000000000000000001")):
         out += rig.cab.handle(HostCommanded(n, "validation_number", validation_number=vn))
