@@ -193,7 +193,7 @@ class UIServer:
         if showing != self.showing.get(screen):
             self.showing[screen] = showing
             what = f"station {screen}'s display" if screen else "display"
-            log.info("%s %s", what, "showing the table" if showing else "dark: notes refused")
+            log.info("%s %s", what, "showing the table" if showing else "dark: notes and presses refused")
             self.engine.post(DisplayChanged(showing, screen))
 
     async def _watch_display(self) -> None:
