@@ -440,11 +440,13 @@ class App:
     def _heartbeat(self, now_ms: int) -> None:
         """Tell the engine the table is on screen: a ``Frame`` after the first frame
         drawn on this link, then every ``FRAME_HEARTBEAT_S`` while the loop runs (the
-        engine takes no money while no display reports frames, issue 11.9)."""
+        engine takes no money while no display reports frames, issue 11.9). A station's
+        own screen names its station: it draws that station only."""
         if self.client is None or not self._drawn_on_link or self.snapshot is None:
             return
         if self._frame_sent_ms is None or now_ms - self._frame_sent_ms >= FRAME_HEARTBEAT_S * 1000:
-            if self.client.send(Frame(seq=self.snapshot.seq)):
+            if self.client.send(Frame(seq=self.snapshot.seq,
+                                      station=self.station if self.own_station else None)):
                 self._frame_sent_ms = now_ms
 
     _last_draw_ms = 0

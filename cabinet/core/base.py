@@ -18,7 +18,7 @@ from cabinet.core.events import (
     VoucherEscrowed,
     VoucherStacked,
 )
-from cabinet.core.state import CabinetState, StationState
+from cabinet.core.state import CabinetState, PrintingState, StationState
 from cabinet.game import Round, RuleSet
 
 
@@ -36,6 +36,9 @@ class CabinetBase:
     _acceptor: dict[int, tuple[bool, tuple[int, ...], bool]]
     _tower: str
     display_showing: bool
+    station_displays: dict[int, bool]
+    _dark_since_ms: dict[int, int]
+    _drawn: set[int]
     program_id: str
     program_digest: str
     program_status: str
@@ -59,6 +62,25 @@ class CabinetBase:
         st = self.station(seat)
         assert st is not None
         return st
+
+    @staticmethod
+    def _cashing_out(st: StationState) -> bool:
+        """Station ``st``'s cash-out is under way: its voucher prints on its own printer,
+        or waits for the casino host's validation number."""
+        return st.printing is not None or st.host.pending_cashout is not None
+
+    def _prints(self) -> list[PrintingState]:
+        """Every voucher sent to a printer whose verdict has not come back."""
+        held = [self.s.printing] if self.s.printing is not None else []
+        return held + [st.printing for st in self.s.stations if st.printing is not None]
+
+    def _in_service(self, st: StationState) -> bool:
+        """Station ``st`` may be dealt in: none of its devices failed and a screen draws it."""
+        return not st.faults and self.display_shows(st.station)
+
+    def display_shows(self, n: int) -> bool:
+        """A screen draws station ``n``: the table's screen, or the station's own."""
+        return self.display_showing or self.station_displays.get(n, False)
 
     # -- defined by a section mixin or by ``Cabinet`` (called across sections) --
 
@@ -116,6 +138,9 @@ class CabinetBase:
         raise NotImplementedError  # a section mixin or Cabinet defines it
 
     def _accepting(self) -> bool:
+        raise NotImplementedError  # a section mixin or Cabinet defines it
+
+    def _display_tick(self, out: list[Effect]) -> None:
         raise NotImplementedError  # a section mixin or Cabinet defines it
 
     def _resolve_review(self, out: list[Effect]) -> None:

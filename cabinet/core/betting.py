@@ -75,7 +75,7 @@ class BettingMixin(CabinetBase):
             return False        # the journal cannot be written: nothing can be paid out
         if len(self.s.stations) > 1 and any(c.startswith("printer_") for c in st.faults):
             return False        # its printer is out; a handpay would stop every station
-        return st.credits_minor > 0 and not self.s.round_open and self.s.printing is None
+        return st.credits_minor > 0 and not self.s.round_open and not self._cashing_out(st)
 
     def _clear_finished_round(self) -> None:
         if self.round is not None and self.round.finished:

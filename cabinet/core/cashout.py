@@ -68,8 +68,8 @@ class CashOutMixin(CabinetBase):
                       else N_("printer not ready"))
             self._lock_handpay(st.station, amount, reason, vn, out)
         else:
-            s.printing = PrintingState(station=st.station, validation_number=vn,
-                                       amount_minor=amount, started_ms=s.now_ms)
+            st.printing = PrintingState(station=st.station, validation_number=vn,
+                                        amount_minor=amount, started_ms=s.now_ms)
             out.append(PrintVoucher(record))
             out.append(SendCue("ticket_printing", st.station, {"amount_minor": amount}))
 
@@ -85,14 +85,28 @@ class CashOutMixin(CabinetBase):
         out.append(Journal("handpay", station, amount, {"validation_number": vn,
                                                         "reason": reason, "kind": kind}))
 
+    def _take_print(self, ev: PrintFinished) -> PrintingState | None:
+        """The print ``ev`` answers, no longer pending; ``None`` for none."""
+        st = self.station(ev.station)
+        mine = st.printing if st is not None else None
+        if st is not None and mine is not None and mine.validation_number == ev.validation_number:
+            st.printing = None
+            return mine
+        held = self.s.printing
+        if held is not None and held.validation_number == ev.validation_number:
+            self.s.printing = None
+            return held
+        return None
+
     def _on_print(self, ev: PrintFinished, out: list[Effect]) -> None:
-        p = self.s.printing
-        if p is None or p.validation_number != ev.validation_number:
+        """A printer's verdict on its station's voucher (each station prints on its own
+        printer, so the verdicts of several stations come in any order)."""
+        p = self._take_print(ev)
+        if p is None:
             out.append(Rejected(f"print result for {ev.validation_number[-4:]}",
                                 "no such print pending"))
             return
         st = self._st(p.station)
-        self.s.printing = None
         if ev.result == "done":
             st.pending_out_minor -= p.amount_minor
             st.meters.add("vouchers_out_minor", p.amount_minor)

@@ -3,7 +3,8 @@
 Owns: the protocols the cabinet core is written against, so that the operator
 menu (``maintenance``) and the snapshot builder (``view``) take a context, not
 the ``Cabinet`` class (no import cycle between them and ``machine``, issue 12):
-``RandomSource`` and ``History`` (handed in by the shell), ``MaintenanceContext``
+``RandomSource`` and ``History`` (handed in by the shell; ``NoRandom`` and
+``NoHistory`` stand in for them in a cabinet given none), ``MaintenanceContext``
 and ``ViewContext`` (what ``Cabinet`` offers them). Pure: types only.
 """
 
@@ -86,3 +87,29 @@ class ViewContext(MaintenanceContext, Protocol):
     def seats_in_play(self) -> list[int]: ...
 
     def legal_actions(self, n: int) -> frozenset[str]: ...
+
+
+class NoRandom:
+    """The random source of a cabinet given none: drawing from it is a bug."""
+
+    def randrange(self, start: int, stop: int | None = None, step: int = 1) -> int:
+        raise RuntimeError("no random source: the shell hands the cabinet one")
+
+
+class NoHistory:
+    """The history of a cabinet given none: empty."""
+
+    def recall(self, station: int, limit: int) -> list[RecallEntry]:
+        return []
+
+    def events(self, limit: int) -> list[dict[str, Any]]:
+        return []
+
+    def events_of(self, kinds: frozenset[str], limit: int) -> list[dict[str, Any]]:
+        return []
+
+    def vouchers(self, limit: int) -> list[VoucherRecord]:
+        return []
+
+    def outstanding_vouchers(self) -> list[VoucherRecord]:
+        return []

@@ -80,7 +80,7 @@ class DoorsMixin(CabinetBase):
                 out.append(Journal("settings_discarded", 0, 0,
                                    {"keys": sorted(m.draft), "why": "key turned off"}))
             out.append(Journal("maintenance_exit", 0, 0, {"level": level}))
-        elif was_on and not s.ram_error and (s.round_open or s.printing is not None):
+        elif was_on and not s.ram_error and (s.round_open or self._prints()):
             # the "maintenance after this round" request of the key on is withdrawn
             out.append(Journal("maintenance_request_cancelled", 0, 0,
                                {"after": "round" if s.round_open else "ticket"}))
@@ -89,7 +89,7 @@ class DoorsMixin(CabinetBase):
         """Between rounds, with no ticket printing, no handpay and no note review waiting (research I
         "Audit / test mode": "any time except during play or cash-out")."""
         s = self.s
-        return s.ram_error or (not s.round_open and s.printing is None and s.handpay is None
+        return s.ram_error or (not s.round_open and not self._prints() and s.handpay is None
                                and not s.note_reviews)
 
     def _enter_maintenance_if_keyed(self, out: list[Effect]) -> None:
@@ -176,17 +176,19 @@ class DoorsMixin(CabinetBase):
         s.now_ms = ev.now_ms
         s.wall_s = ev.wall_s
         self._tito_tick(out)
+        self._display_tick(out)
         mode = self.mode
-        if s.printing is not None and s.now_ms - s.printing.started_ms > PRINT_TIMEOUT_MS:
-            self._on_print(PrintFinished(s.printing.station, s.printing.validation_number,
-                                         "unknown"), out)
+        for p in self._prints():            # each station's printer has its own timeout
+            if s.now_ms - p.started_ms > PRINT_TIMEOUT_MS:
+                self._on_print(PrintFinished(p.station, p.validation_number, "unknown"), out)
         if mode in ("attract", "betting") and s.bet_deadline_ms is not None \
                 and s.now_ms >= s.bet_deadline_ms:
             self._start_round(out)
         elif mode == "in_round" and s.decision_deadline_ms is not None \
                 and s.now_ms >= s.decision_deadline_ms and self.round is not None:
             prompt = self.round.prompt
-            if prompt is not None:
+            # a player whose screen is dark is not timed out: the turn waits for it
+            if prompt is not None and self.display_shows(prompt.seat):
                 action = "decline" if prompt.kind == "insurance" else "stand"
                 out.append(Journal("decision_timeout", prompt.seat, 0, {"decision": action}))
                 self._decide(action, out)
@@ -215,8 +217,7 @@ class DoorsMixin(CabinetBase):
             else:
                 self._arm_decision_timer()
         self._tito_power_up(out)            # issue 14: nothing waits on a dead link
-        if s.printing is not None:          # the print's outcome is unknown: never reprint
-            p = s.printing
+        for p in self._prints():            # the print's outcome is unknown: never reprint
             self._on_print(PrintFinished(p.station, p.validation_number, "unknown"), out)
 
 

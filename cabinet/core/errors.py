@@ -61,6 +61,7 @@ FAULTS: dict[str, tuple[int, str]] = {
     "printer_failure": (403, N_("Printer failure")),
     "storage_failure": (500, N_("Storage fault: play stopped")),
     "program_mismatch": (501, N_("Program files do not match the manifest: reinstall")),
+    "display_dark": (600, N_("Station screen not drawing: station out of service")),
     "engine_fault": (900, N_("Engine fault")),
 }
 

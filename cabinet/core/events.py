@@ -183,11 +183,14 @@ class DeviceCleared(Event):
 
 @dataclass(frozen=True, slots=True)
 class DisplayChanged(Event):
-    """The table UI started (``showing=True``: it reports drawn frames) or stopped
-    showing the table (no UI, or no frame for a few seconds). While dark the
-    cabinet takes no money in (issue 11.9)."""
+    """A screen started (``showing=True``: it reports drawn frames) or stopped
+    drawing (no UI, or no frame for a few seconds). ``station``: 0 for a screen that
+    draws the whole table (every station), n for station n's own screen. A station no
+    screen draws takes no money and no presses, and after a few seconds is out of
+    service (issue 11.9, ``cabinet.core.displays``)."""
 
     showing: bool
+    station: int = 0
 
 
 # -- the casino host link (issue 13) ---------------------------------------------------------

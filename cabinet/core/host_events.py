@@ -32,7 +32,8 @@ _FAULTS = {"bill_jam": "bill_jam", "bill_stacker_full": "cash_box_full",
            "bill_offline": "bill_acceptor_hardware_failure",
            "printer_offline": "printer_communication_error",
            "printer_failure": "printer_communication_error",
-           "printer_paper_out": "printer_paper_out"}
+           "printer_paper_out": "printer_paper_out",
+           "display_dark": "general_tilt"}
 
 #: Journal kinds that map one to one.
 _SIMPLE = {"power_up": "ac_power_applied", "ram_clear": "memory_error_reset",

@@ -25,7 +25,8 @@ from typing import Any
 from cabinet.core import maintenance, player_desk
 from cabinet.core.betting import BettingMixin
 from cabinet.core.cashout import CashOutMixin
-from cabinet.core.context import History, RandomSource
+from cabinet.core.context import History, NoHistory, NoRandom, RandomSource
+from cabinet.core.displays import DisplaysMixin
 from cabinet.core.doors import DoorsMixin
 from cabinet.core.effects import (
     ClearJournal,
@@ -65,7 +66,6 @@ from cabinet.core.maintenance import bill_test, diagnostics
 from cabinet.core.meters import Meters
 from cabinet.core.money_in import MoneyInMixin
 from cabinet.core.play import PlayMixin
-from cabinet.core.records import RecallEntry, VoucherRecord
 from cabinet.core.settings import GameSettings
 from cabinet.core.state import CabinetState, MaintState, StationState
 from cabinet.core.tito import TitoMixin
@@ -91,30 +91,6 @@ ACCEPTS: dict[str, tuple[frozenset[str], bool]] = {
 }
 
 
-class _NoRandom:
-    """The random source of a cabinet given none: drawing from it is a bug."""
-
-    def randrange(self, start: int, stop: int | None = None, step: int = 1) -> int:
-        raise RuntimeError("no random source: the shell hands the cabinet one")
-
-
-class _NoHistory:
-    def recall(self, station: int, limit: int) -> list[RecallEntry]:
-        return []
-
-    def events(self, limit: int) -> list[dict[str, Any]]:
-        return []
-
-    def events_of(self, kinds: frozenset[str], limit: int) -> list[dict[str, Any]]:
-        return []
-
-    def vouchers(self, limit: int) -> list[VoucherRecord]:
-        return []
-
-    def outstanding_vouchers(self) -> list[VoucherRecord]:
-        return []
-
-
 def new_state(settings: GameSettings | None = None) -> CabinetState:
     """A fresh cabinet state (first boot or after a RAM clear)."""
     settings = settings or GameSettings()
@@ -124,7 +100,7 @@ def new_state(settings: GameSettings | None = None) -> CabinetState:
 
 
 class Cabinet(BettingMixin, PlayMixin, CashOutMixin, MoneyInMixin, DoorsMixin, HostMixin,
-              TitoMixin):
+              TitoMixin, DisplaysMixin):
     """The cabinet core.
 
     Args:
@@ -144,8 +120,8 @@ class Cabinet(BettingMixin, PlayMixin, CashOutMixin, MoneyInMixin, DoorsMixin, H
                  round_state: dict[str, Any] | None = None,
                  rng: RandomSource | None = None, history: History | None = None) -> None:
         self.s = state if state is not None else new_state()
-        self.rng: RandomSource = rng if rng is not None else _NoRandom()
-        self.history: History = history if history is not None else _NoHistory()
+        self.rng: RandomSource = rng if rng is not None else NoRandom()
+        self.history: History = history if history is not None else NoHistory()
         self.rules: RuleSet = self.s.settings.validate()
         self.round: Round | None = None
         self._round_unrestorable = False
@@ -162,9 +138,15 @@ class Cabinet(BettingMixin, PlayMixin, CashOutMixin, MoneyInMixin, DoorsMixin, H
         self._lamps: dict[int, frozenset[str]] = {}
         self._acceptor: dict[int, tuple[bool, tuple[int, ...], bool]] = {}
         self._tower = ""
-        #: A display shows the table (issue 11.9). Not journaled: the UI server
-        #: says ``DisplayChanged(False)`` when it starts and True on the first frame.
+        #: A screen draws the whole table (issue 11.9); ``station_displays``: station ->
+        #: its own screen draws it; ``_dark_since_ms``: station -> ``now_ms`` since no
+        #: screen draws it; ``_drawn``: stations drawn since start (``cabinet.core.displays``).
+        #: Not journaled: the UI server says ``DisplayChanged(False)`` when it starts and
+        #: True on a screen's first frame.
         self.display_showing = True
+        self.station_displays: dict[int, bool] = {}
+        self._dark_since_ms: dict[int, int] = {}
+        self._drawn: set[int] = set()
         #: The program's identity (issue 11.18), set by the shell from
         #: ``cabinet.shell.manifest.check_manifest`` before boot: status ``verified``,
         #: ``unverified`` or ``mismatch`` (a mismatch is also a ``program_`` fault).
@@ -197,7 +179,8 @@ class Cabinet(BettingMixin, PlayMixin, CashOutMixin, MoneyInMixin, DoorsMixin, H
             return "door_open"
         if s.faults or s.audit_failed or (len(s.stations) == 1 and s.stations[0].faults):
             return "tilt"
-        if s.printing is not None or self._awaiting_validation():
+        # a cash-out is its station's (its own printer): the mode of a one-station table
+        if s.printing is not None or (len(s.stations) == 1 and self._cashing_out(s.stations[0])):
             return "cash_out"
         if s.needs_config:
             return "needs_config"
@@ -240,6 +223,8 @@ class Cabinet(BettingMixin, PlayMixin, CashOutMixin, MoneyInMixin, DoorsMixin, H
         accepted, _ = ACCEPTS[mode]
         if mode == "maintenance":
             return accepted
+        if not self.display_shows(n) or self._cashing_out(st):
+            return frozenset()                      # nobody sees it, or its ticket is out
         if mode == "tilt":
             return frozenset({"cash_out"}) if self._can_cash_out(st) else frozenset()
         if mode == "in_round":
@@ -289,9 +274,14 @@ class Cabinet(BettingMixin, PlayMixin, CashOutMixin, MoneyInMixin, DoorsMixin, H
     # -- money in: which modes take it ------------------------------------------------
 
     def _accepting(self) -> bool:
-        """Notes and vouchers may come in: the mode takes money and a display shows
-        the table (never money into a black screen, issue 11.9)."""
-        return ACCEPTS[self.mode][1] and self.display_showing
+        """The mode takes notes and vouchers (each station also needs a screen drawing
+        it and no cash-out of its own under way: ``_accepting_at``)."""
+        return ACCEPTS[self.mode][1]
+
+    def _accepting_at(self, st: StationState) -> bool:
+        """Station ``st`` may take money: the mode takes it, a screen draws the station
+        (never money into a black screen, issue 11.9) and its ticket is not printing."""
+        return self._accepting() and self.display_shows(st.station) and not self._cashing_out(st)
 
     # -- RAM clear (called from maintenance) ------------------------------------------------------
 
@@ -376,7 +366,7 @@ class Cabinet(BettingMixin, PlayMixin, CashOutMixin, MoneyInMixin, DoorsMixin, H
                 out.append(SetLamps(st.station, lamps))
             bills = self.host_bills_minor(st.station, tuple(self.s.settings.denominations_minor))
             test = not self._accepting() and bill_test.active(self.s)   # issue 15
-            acc = ((self._accepting() or test) and not st.faults and bool(bills), bills, test)
+            acc = ((self._accepting_at(st) or test) and not st.faults and bool(bills), bills, test)
             if self._acceptor.get(st.station) != acc:
                 self._acceptor[st.station] = acc
                 out.append(SetAcceptor(st.station, acc[0], acc[1], test))

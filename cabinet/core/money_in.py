@@ -20,7 +20,6 @@ from cabinet.core.effects import (
 )
 from cabinet.core.errors import FAULTS
 from cabinet.core.events import (
-    DisplayChanged,
     NoteEscrowed,
     NoteReturned,
     NoteStacked,
@@ -43,11 +42,6 @@ TXN_MEMORY = 64
 
 class MoneyInMixin(CabinetBase):
     """Notes and vouchers in: credited exactly once."""
-
-    def _on_display(self, ev: DisplayChanged, out: list[Effect]) -> None:
-        if ev.showing != self.display_showing:
-            self.display_showing = ev.showing
-            out.append(Journal("display_shown" if ev.showing else "display_dark", 0, 0, {}))
 
     def tell_refusal(self, st: StationState | None, what: str, reason: str,
                      amount_minor: int = 0) -> None:
@@ -104,10 +98,12 @@ class MoneyInMixin(CabinetBase):
     def _refuse_money_in(self, st: StationState | None, amount: int) -> str | None:
         if st is None:
             return "no such station"
-        if not self.display_showing:
+        if not self.display_shows(st.station):
             return "no display showing the table"
         if not self._accepting():
             return f"not accepting in {self.mode}"
+        if self._cashing_out(st):
+            return "not accepting in cash_out"
         if st.faults:
             return "station out of service"
         if st.host.disabled or st.host.bills_disabled:

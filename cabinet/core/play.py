@@ -26,7 +26,7 @@ class PlayMixin(CabinetBase):
 
     def _occupied(self) -> list[StationState]:
         return [st for st in self.s.stations if st.station in self.seats_in_play()
-                and not st.faults and (st.credits_minor > 0 or any(st.bets_minor))]
+                and self._in_service(st) and (st.credits_minor > 0 or any(st.bets_minor))]
 
     def _maybe_start_bet_timer(self) -> None:
         if len(self._occupied()) >= 2 and self.s.bet_deadline_ms is None and any(
@@ -59,7 +59,7 @@ class PlayMixin(CabinetBase):
         s = self.s
         s.bet_deadline_ms = None
         players = [st for st in s.stations if st.station in self.seats_in_play()
-                   and not st.faults and self._bets_valid(st)]
+                   and self._in_service(st) and self._bets_valid(st)]
         for st in s.stations:
             st.ready = False
         if not players:

@@ -140,6 +140,15 @@ class PlayerSession(msgspec.Struct, kw_only=True):
     told: int = 0
 
 
+class PrintingState(msgspec.Struct, kw_only=True):
+    """A voucher sent to the printer whose verdict has not come back."""
+
+    station: int
+    validation_number: str
+    amount_minor: int
+    started_ms: int
+
+
 class StationState(msgspec.Struct, kw_only=True):
     """One player station (seat).
 
@@ -169,6 +178,8 @@ class StationState(msgspec.Struct, kw_only=True):
         session: its player's session, or None (issue 17).
         service_called: its player called the attendant (issue 17): the tower's
             service lamp stands until a second touch or the attendant's key.
+        printing: its voucher sent to its own printer, verdict not back yet: the
+            station is cashing out (its buttons and acceptor off), the others play on.
     """
 
     station: int
@@ -192,6 +203,7 @@ class StationState(msgspec.Struct, kw_only=True):
     host: HostState = msgspec.field(default_factory=HostState)
     session: PlayerSession | None = None
     service_called: bool = False
+    printing: PrintingState | None = None
 
 
 class HandpayState(msgspec.Struct, kw_only=True):
@@ -225,15 +237,6 @@ class NoteReview(msgspec.Struct, kw_only=True):
     amount_minor: int
     kind: str = "in_stacker"
     validation_number: str = ""
-
-
-class PrintingState(msgspec.Struct, kw_only=True):
-    """A voucher sent to the printer whose verdict has not come back."""
-
-    station: int
-    validation_number: str
-    amount_minor: int
-    started_ms: int
 
 
 class EntryState(msgspec.Struct, kw_only=True):
@@ -356,6 +359,9 @@ class CabinetState(msgspec.Struct, kw_only=True):
     the same round) shown one after another, each reset by its own key turn.
     ``clock_adjust_s``: the sum of the wall-clock jumps journaled as
     ``clock_jump`` (seconds; voucher expiry discounts them, issue 11.8).
+    ``printing``: a print held for the cabinet as a whole, as a journal that kept one
+    print for every station has it; a print is its station's (``StationState.printing``)
+    and power-up settles this one like any print in flight (a handpay, never a reprint).
     """
 
     version: int = STATE_VERSION

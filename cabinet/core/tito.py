@@ -75,9 +75,6 @@ class TitoMixin(CabinetBase):
     def _system_validation(self, st: StationState) -> bool:
         return st.host.validation == "system" and bool(st.host.link)
 
-    def _awaiting_validation(self) -> bool:
-        return any(st.host.pending_cashout is not None for st in self.s.stations)
-
     # -- cash-out: system validation (0x57 / 0x58) --------------------------------------
 
     def _request_validation(self, st: StationState, amount: int, out: list[Effect]) -> None:
@@ -139,8 +136,8 @@ class TitoMixin(CabinetBase):
             address_lines=tuple(a for a in (td.address1, td.address2) if a),
             validation="system")
         out.append(SaveVoucher(record))
-        s.printing = PrintingState(station=st.station, validation_number=vn,
-                                   amount_minor=p.amount_minor, started_ms=s.now_ms)
+        st.printing = PrintingState(station=st.station, validation_number=vn,
+                                    amount_minor=p.amount_minor, started_ms=s.now_ms)
         out.append(PrintVoucher(record))
         return "printing"
 

@@ -115,15 +115,11 @@ def build_snapshot(cab: ViewContext, seq: int) -> Snapshot:
             overlay_said.append(said("then {n} more handpays", n=n) if n > 1 else said("then 1 more handpay"))
         overlay_said += reset
         overlay_text = "; ".join(english(part, sym) for part in overlay_said)
-    elif mode == "cash_out" and s.printing is not None:
-        overlay_said = [said("Printing ticket for {amount_minor}", amount_minor=s.printing.amount_minor)]
+    elif mode == "cash_out":
+        overlay_said = next((_cash_out_said(st) for st in s.stations if _cash_out_said(st)),
+                            [said("Printing ticket for {amount_minor}", amount_minor=s.printing.amount_minor)]
+                            if s.printing is not None else [])
         overlay_text = english_all(overlay_said, sym)
-    elif mode == "cash_out":                     # issue 14: the host's number comes first
-        waiting = [st.host.pending_cashout for st in s.stations if st.host.pending_cashout]
-        if waiting:
-            overlay_said = [said("Ticket for {amount_minor}: validating with the casino host",
-                                 amount_minor=waiting[0].amount_minor)]
-            overlay_text = english_all(overlay_said, sym)
 
     message_said = _message(cab, mode, view, prompt)
     if s.key_on and s.maintenance is None and mode == "in_round":
@@ -196,6 +192,8 @@ def _station_view(cab: ViewContext, st: StationState, view: PlayerView | None,
             message = [said("Minimum bet {min_minor}", min_minor=r.min_bet_minor)]
     if st.host.disabled and not cab.s.round_open:        # issue 13: after the round too
         message = [said(DISABLED_TEXT.get(st.host.disabled_by, DISABLED_TEXT["shut_down"]))]
+    if len(cab.s.stations) > 1 and _cash_out_said(st):  # its own ticket, on its own screen
+        message = _cash_out_said(st)
     return StationView(
         station=st.station, credits_minor=st.credits_minor, bet_minor=bet,
         insurance_minor=insurance, win_minor=st.win_minor, spots=spots,
@@ -204,6 +202,16 @@ def _station_view(cab: ViewContext, st: StationState, view: PlayerView | None,
         message_said=message, refusal=st.refusal, refusal_said=list(st.refusal_said) if st.refusal else [],
         fault=_station_fault(cab, st), host_link=st.host.link,
         fault_said=[_fault_said(c) for c in st.faults] if len(cab.s.stations) > 1 else [])
+
+
+def _cash_out_said(st: StationState) -> list[Said]:
+    """Station ``st``'s cash-out under way, in the player's words; ``[]`` for none."""
+    if st.printing is not None:
+        return [said("Printing ticket for {amount_minor}", amount_minor=st.printing.amount_minor)]
+    if st.host.pending_cashout is not None:     # issue 14: the host's number comes first
+        return [said("Ticket for {amount_minor}: validating with the casino host",
+                     amount_minor=st.host.pending_cashout.amount_minor)]
+    return []
 
 
 def _station_fault(cab: ViewContext, st: StationState) -> str:

@@ -78,10 +78,13 @@ class Intent(msgspec.Struct, tag="intent", tag_field="type", frozen=True, kw_onl
 class Frame(msgspec.Struct, tag="frame", tag_field="type", frozen=True, kw_only=True):
     """The UI drew the table: sent after its first frame on a connection and then at
     least every ``FRAME_HEARTBEAT_S`` while it keeps drawing. ``seq`` is the seq of
-    the snapshot on screen (-1 before the first). The engine takes money only while
-    a display reports frames (issue 11.9)."""
+    the snapshot on screen (-1 before the first). ``station``: the station whose own
+    screen this is (1-3), or ``None`` for a screen that draws the whole table. The
+    engine takes money and presses at a station only while a display drawing it
+    reports frames (issue 11.9)."""
 
     seq: int = -1
+    station: int | None = None
 
 
 class Cue(msgspec.Struct, tag="cue", tag_field="type", frozen=True, kw_only=True):
@@ -134,7 +137,8 @@ def decode(line: bytes) -> Message:
 
     Raises:
         MessageError: oversized, not JSON, nested too deep, unknown ``type``,
-            wrong field types, or an intent with an unknown action or station.
+            wrong field types, an intent with an unknown action or station, or a
+            frame with a station not 1-3.
     """
     if len(line) > MAX_LINE_BYTES:
         raise MessageError(f"message of {len(line)} bytes is over the {MAX_LINE_BYTES} limit")
@@ -149,6 +153,8 @@ def decode(line: bytes) -> Message:
             raise MessageError(f"unknown action {msg.action!r}")
         if not 1 <= msg.station <= 3:
             raise MessageError(f"station {msg.station} is not 1-3")
+    if isinstance(msg, Frame) and msg.station is not None and not 1 <= msg.station <= 3:
+        raise MessageError(f"frame station {msg.station} is not 1-3")
     return msg
 
 

@@ -17,8 +17,10 @@ sends no hello within ``HELLO_TIMEOUT_S``, or does not read what it is sent
 (``MAX_QUEUE`` messages behind or a write stuck ``WRITE_TIMEOUT_S``) is
 dropped. Each display has at most one intent waiting in the engine's queue,
 so no number of clients can hold up a note's credit. The engine is told
-(``DisplayChanged``) whether a display is drawing the table: no ``frame``
-within ``ipc.DISPLAY_TIMEOUT_S`` of the last, or no display at all, is dark.
+(``DisplayChanged``), per screen, whether a display is drawing: a ``frame`` names the
+station whose own screen it is (``station`` n) or none (the whole table, ``station``
+0); no ``frame`` within ``ipc.DISPLAY_TIMEOUT_S`` of the last, or no display at all,
+is dark.
 """
 
 from __future__ import annotations
@@ -78,6 +80,7 @@ class _Client:
         self.trusted = False
         self.connected_s = time.monotonic()
         self.frame_s: float | None = None       # last Frame heartbeat (monotonic s)
+        self.frame_station = 0                  # what it draws: 0 the table, n station n
         self.queue: asyncio.Queue[bytes | None] = asyncio.Queue()
         self.window_start = time.monotonic()
         self.window_count = 0
@@ -117,7 +120,7 @@ class UIServer:
         self.token = ""
         self.clients: set[_Client] = set()
         self.server: asyncio.AbstractServer | None = None
-        self.showing: bool | None = None        # what the engine was last told
+        self.showing: dict[int, bool] = {}      # screen (0 or station) -> what the engine was told
         self._watch: asyncio.Task[None] | None = None
         engine.listeners.append(self._broadcast)
 
@@ -136,7 +139,7 @@ class UIServer:
             self.path.unlink()
         self.server = await asyncio.start_unix_server(self._serve, path=str(self.path))
         os.chmod(self.path, 0o660)
-        self._tell_display(False)
+        self._tell_display(False, 0)
         self._watch = asyncio.create_task(self._watch_display())
 
     def _write_token(self) -> str:
@@ -175,21 +178,28 @@ class UIServer:
 
     # -- the display watch (issue 11.9) ------------------------------------------------
 
-    def _display_showing(self) -> bool:
+    def _drawing(self) -> set[int]:
+        """The screens drawing now: 0 for the table's, n for station n's own."""
         now = time.monotonic()
-        return any(c.trusted and c.frame_s is not None and now - c.frame_s < DISPLAY_TIMEOUT_S
-                   for c in self.clients)
+        return {c.frame_station for c in self.clients
+                if c.trusted and c.frame_s is not None and now - c.frame_s < DISPLAY_TIMEOUT_S}
 
-    def _tell_display(self, showing: bool) -> None:
-        if showing != self.showing:
-            self.showing = showing
-            log.info("display %s", "showing the table" if showing else "dark: notes refused")
-            self.engine.post(DisplayChanged(showing))
+    def _tell_displays(self) -> None:
+        drawing = self._drawing()
+        for screen in sorted(set(self.showing) | drawing):
+            self._tell_display(screen in drawing, screen)
+
+    def _tell_display(self, showing: bool, screen: int) -> None:
+        if showing != self.showing.get(screen):
+            self.showing[screen] = showing
+            what = f"station {screen}'s display" if screen else "display"
+            log.info("%s %s", what, "showing the table" if showing else "dark: notes and presses refused")
+            self.engine.post(DisplayChanged(showing, screen))
 
     async def _watch_display(self) -> None:
         while True:
             await asyncio.sleep(DISPLAY_CHECK_S)
-            self._tell_display(self._display_showing())
+            self._tell_displays()
             now = time.monotonic()
             for c in list(self.clients):
                 if not c.greeted and now - c.connected_s > HELLO_TIMEOUT_S:
@@ -258,7 +268,7 @@ class UIServer:
             c.queue.put_nowait(None)
             await asyncio.gather(wtask, return_exceptions=True)
             if c.trusted:
-                self._tell_display(self._display_showing())
+                self._tell_displays()
 
     @staticmethod
     def _rate_ok(c: _Client, n: int) -> bool:
@@ -290,8 +300,8 @@ class UIServer:
         if isinstance(msg, Frame):
             if c.trusted:
                 c.frame_s = time.monotonic()
-                if not self.showing:
-                    self._tell_display(True)
+                c.frame_station = msg.station or 0
+                self._tell_displays()
             else:
                 c.send(encode(Error(code="not_authorized",
                                     message="only the display reports frames")))

@@ -25,6 +25,9 @@ EXCEPTION_CODES: dict[str, int] = {
     "ac_power_lost": 0x18,
     "cash_box_door_opened": 0x19,
     "cash_box_door_closed": 0x1A,
+    # nCompass ``SASGeneralPoll.h`` ``GPE_GENERAL_TILT = 0x20`` (a tilt no other code
+    # names; not yet in research/sas.md): a station whose screen stays dark
+    "general_tilt": 0x20,
     "cash_box_full": 0x27,
     "bill_jam": 0x28,
     "bill_acceptor_hardware_failure": 0x29,

@@ -145,7 +145,7 @@ def test_printer_test_ticket_is_sent_without_money_meter_or_voucher_record():
     assert "PROGRAM blackjack-cabinet 0.1.0" in tickets[0].lines
     assert Journal("test_ticket", 1, 0, {"access": "attendant"}) in eff
     assert not any(isinstance(e, PrintVoucher | SaveVoucher) for e in eff)
-    assert rig.cab.s.printing is None and rig.cab.mode == "maintenance"
+    assert rig.cab.s.stations[0].printing is None and rig.cab.mode == "maintenance"
     assert msgspec.to_builtins(rig.meters()) == meters and rig.credits() == 2000
     assert any("Test ticket sent" in ln for ln in rig.cab.snapshot(2).maintenance.lines)
 

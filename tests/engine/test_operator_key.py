@@ -55,7 +55,7 @@ def test_key_left_on_after_a_handpay_reset_opens_the_menu():
     rig = Rig()
     rig.note(2000)
     rig.cab.handle(IntentReceived(1, "cash_out"))
-    vn = rig.cab.s.printing.validation_number
+    vn = rig.cab.s.stations[0].printing.validation_number
     rig.cab.handle(PrintFinished(1, vn, "failed"))
     assert rig.cab.mode == "handpay"
     eff = rig.cab.handle(KeyChanged(True))
@@ -68,7 +68,7 @@ def test_key_during_a_ticket_print_opens_the_menu_once_the_ticket_is_out():
     rig = Rig()
     rig.note(2000)
     rig.press("cash_out")
-    vn = rig.cab.s.printing.validation_number
+    vn = rig.cab.s.stations[0].printing.validation_number
     rig.cab.handle(KeyChanged(True))
     assert rig.cab.mode == "cash_out"
     assert rig.cab.snapshot(1).overlay_text == "Printing ticket for $20.00 · " \

@@ -131,7 +131,7 @@ def test_bill_voucher_and_handpay_history(tmp_path):
     eng.step(KeyChanged(False))
     eng.step(NoteStacked(1, 2_000, "v"))
     eng.step(IntentReceived(1, "cash_out"))
-    vn = eng.cab.s.printing.validation_number
+    vn = eng.cab.s.stations[0].printing.validation_number
     eng.step(PrintFinished(1, vn, "done"))
 
     _page(eng, "bills")

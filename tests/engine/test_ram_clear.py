@@ -45,7 +45,7 @@ def _press(eng, action, n=1):
 def _print_voucher(eng, station, amount):
     eng.step(NoteStacked(station, amount, f"bill-{station}-{amount}"))
     eng.step(IntentReceived(station, "cash_out"))
-    vn = eng.cab.s.printing.validation_number
+    vn = eng.cab.s.stations[0].printing.validation_number
     eng.step(PrintFinished(station, vn, "done"))
     return vn
 

@@ -182,7 +182,7 @@ def test_every_no_ticket_and_print_handpay_reason_is_said_and_in_the_catalog():
     reasons = {}
     cases = [
         ("print failed", lambda r: r.cab.handle(
-            PrintFinished(1, r.cab.s.printing.validation_number, "failed")), {}),
+            PrintFinished(1, r.cab.s.stations[0].printing.validation_number, "failed")), {}),
         ("denied", lambda r: r.command("validation_number", validation_number=""), {}),
         ("bad number", lambda r: r.command("validation_number", validation_number="12"), {}),
         ("timeout", lambda r: r.advance(10_100), {}),

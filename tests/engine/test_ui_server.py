@@ -59,9 +59,14 @@ def test_hello_then_snapshot_then_intents(tmp_path):
         assert snap["type"] == "snapshot" and snap["mode"] == "attract"
         assert "shoe" not in json.dumps(snap)
         from cabinet.core.events import NoteStacked
+        writer.write(b'{"type":"frame"}\n')        # the display draws: the buttons count
+        await writer.drain()
         await asyncio.wrap_future(eng.post(NoteStacked(1, 2000, "t")))
-        msgs = [await _readmsg(reader) for _ in range(2)]
-        snap = [m for m in msgs if m["type"] == "snapshot"][-1]
+        for _ in range(6):
+            snap = await _readmsg(reader)
+            if snap["type"] == "snapshot" and snap["stations"][0]["credits_minor"] == 2000 \
+                    and snap["stations"][0]["lamps"]:
+                break
         assert snap["stations"][0]["credits_minor"] == 2000
         assert "bet_up" in snap["stations"][0]["lamps"]
         writer.write(b'{"type":"intent","station":1,"action":"bet_up"}\n')

@@ -309,8 +309,8 @@ def settle(eng: EngineProc, timeout_s: float = 8.0) -> dict[str, Any]:
     return {}
 
 
-def check_physical_truth(journal: Path, truth: dict[str, Any]) -> None:
-    """Issue 11: the meters against what the twins physically did (station 1).
+def check_physical_truth(journal: Path, truth: dict[str, Any], station: int = 1) -> None:
+    """Issue 11: the meters of ``station`` against what its twins physically did.
 
     Notes credited (bill-in meter) + notes under attendant review == the cash box
     total; vouchers counted out == tickets cut that the engine knew about (each
@@ -330,16 +330,16 @@ def check_physical_truth(journal: Path, truth: dict[str, Any]) -> None:
         vouchers = {v.validation_number: v for v in store.vouchers(10**6)}
     finally:
         store.close()
-    st = state.stations[0]
+    st = state.stations[station - 1]
     review = sum(r.amount_minor for r in state.note_reviews
-                 if r.station == 1 and r.kind == "in_stacker")
+                 if r.station == station and r.kind == "in_stacker")
     assert st.meters.bills_in_minor + review == truth["cash_box_minor"], (
         f"cash box: {truth['cash_box_minor']} in the box, {st.meters.bills_in_minor} "
         f"credited + {review} under review (notes {truth['notes_stacked']})")
     cut = truth["tickets"]
     assert len(cut) == len(set(cut)), f"a ticket was cut twice: {cut}"
     printed = [e["data"]["validation_number"] for e in events
-               if e["kind"] == "voucher_printed" and e["station"] == 1]
+               if e["kind"] == "voucher_printed" and e["station"] == station]
     assert len(printed) == len(set(printed)), "a voucher was counted out twice"
     assert set(printed) <= set(cut), f"counted out but never cut: {set(printed) - set(cut)}"
     assert st.meters.vouchers_out_count == len(printed), "vouchers out count"

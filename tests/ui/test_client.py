@@ -242,6 +242,23 @@ def test_frame_heartbeat_after_the_first_frame_then_every_second(engine: FakeEng
         client.stop()
 
 
+def test_a_station_s_own_screen_names_its_station_in_its_frames(engine: FakeEngine,
+                                                                   sock_path: Path) -> None:
+    """A station's own screen draws that station only: its frames say which, so the
+    engine takes notes and presses there only while that screen draws."""
+    client = EngineClient(str(sock_path), backoff_initial_s=0.02, read_timeout_s=0.1)
+    app = make_app(client, clock_ms=lambda: 0, station=2, own_station=True)
+    try:
+        client.start()
+        engine.accept()
+        wait_until(lambda: app.connected, lambda: app.step(5))
+        engine.send(CLASSIC_BETTING)
+        wait_until(lambda: app.snapshot is not None, lambda: app.step(5))
+        assert engine.read() == Frame(seq=CLASSIC_BETTING.seq, station=2)
+    finally:
+        client.stop()
+
+
 def test_hello_carries_the_engines_token(engine: FakeEngine, sock_path: Path) -> None:
     """Issue 11.12: the UI reads the token file beside the socket and sends it in its hello."""
     from cabinet.protocol.ipc import token_path

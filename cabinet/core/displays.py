@@ -1,0 +1,73 @@
+"""Which stations a screen draws, and a station whose screen stays dark.
+
+Owns: ``DisplaysMixin`` of ``cabinet.core.machine.Cabinet``. Pure (time arrives in
+``Tick``).
+
+The UI server says, per screen, whether it draws (``DisplayChanged``): ``station`` 0
+is a screen that draws the whole table (every station), ``station`` n a station's own
+screen. A station no screen draws takes no money and no presses (nobody can see what
+they would do); dark for ``DISPLAY_DARK_MS`` (``DISPLAY_START_MS`` for a screen that
+has not drawn since the engine started: the UI is starting) it is out of service with
+fault ``display_dark`` (its tower light, its EGM's general tilt to the casino host). A round
+waits at the turn of a station whose screen is dark (no decision timeout) and goes on
+where it was when the screen draws again, which also clears the fault.
+"""
+
+from __future__ import annotations
+
+from cabinet.core.base import CabinetBase
+from cabinet.core.effects import Effect, Journal
+from cabinet.core.errors import FAULTS
+from cabinet.core.events import DisplayChanged
+
+#: A station whose screen draws nothing this long (ms of ``Tick`` time) is out of
+#: service; the UI server itself reports a screen dark after ``ipc.DISPLAY_TIMEOUT_S``
+#: without a frame, so a screen that stops drawing is a fault about 7 s later.
+DISPLAY_DARK_MS = 3_000
+#: The same for a station no screen has drawn since the engine started (a UI starts).
+DISPLAY_START_MS = 30_000
+#: The fault of a station whose screen is dark (``cabinet.core.errors.FAULTS``).
+DISPLAY_FAULT = "display_dark"
+
+
+class DisplaysMixin(CabinetBase):
+    """Screens drawing the stations (mixed into ``Cabinet``)."""
+
+    def _on_display(self, ev: DisplayChanged, out: list[Effect]) -> None:
+        before = {st.station: self.display_shows(st.station) for st in self.s.stations}
+        if ev.station == 0:
+            if ev.showing != self.display_showing:
+                self.display_showing = ev.showing
+                out.append(Journal("display_shown" if ev.showing else "display_dark", 0, 0, {}))
+        elif self.station(ev.station) is not None and \
+                ev.showing != self.station_displays.get(ev.station, False):
+            self.station_displays[ev.station] = ev.showing
+            out.append(Journal("display_shown" if ev.showing else "display_dark",
+                               ev.station, 0, {}))
+        for st in self.s.stations:
+            shows = self.display_shows(st.station)
+            if not shows:
+                self._dark_since_ms.setdefault(st.station, self.s.now_ms)
+                continue
+            self._dark_since_ms.pop(st.station, None)
+            self._drawn.add(st.station)
+            if DISPLAY_FAULT in st.faults:
+                st.faults = {c: t for c, t in st.faults.items() if c != DISPLAY_FAULT}
+                out.append(Journal("fault_cleared", st.station, 0,
+                                   {"device": "display", "codes": [DISPLAY_FAULT]}))
+            prompt = self.round.prompt if self.round is not None else None
+            if not before[st.station] and self.s.round_open and prompt is not None \
+                    and prompt.seat == st.station:
+                self._arm_decision_timer()       # its turn's time starts again
+
+    def _display_tick(self, out: list[Effect]) -> None:
+        """A station dark for ``DISPLAY_DARK_MS`` goes out of service."""
+        for n, since in sorted(self._dark_since_ms.items()):
+            st = self.station(n)
+            wait_ms = DISPLAY_DARK_MS if n in self._drawn else DISPLAY_START_MS
+            if st is None or DISPLAY_FAULT in st.faults or self.s.now_ms - since < wait_ms:
+                continue
+            text = FAULTS[DISPLAY_FAULT][1]
+            st.faults = {**st.faults, DISPLAY_FAULT: text}
+            out.append(Journal("fault", n, 0, {"device": "display", "code": DISPLAY_FAULT,
+                                               "text": text}))
