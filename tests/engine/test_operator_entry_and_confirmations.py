@@ -124,7 +124,7 @@ def test_a_handpay_reset_by_the_key_is_confirmed_on_the_menu():
     rig = Rig()
     rig.note(2000)
     rig.cab.handle(IntentReceived(1, "cash_out"))
-    vn = rig.cab.s.printing.validation_number
+    vn = rig.cab.s.stations[0].printing.validation_number
     rig.cab.handle(PrintFinished(1, vn, "failed"))
     assert rig.cab.mode == "handpay"
     rig.cab.handle(KeyChanged(True))
