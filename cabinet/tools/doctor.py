@@ -165,11 +165,33 @@ def _engine_running(journal: Path) -> bool:
 
 
 def _journal(path: Path) -> list[Finding]:
-    from cabinet.shell.paths import key_file
+    import stat
+
+    from cabinet.shell.journal.guard import journal_format
+    from cabinet.shell.paths import key_file, open_to_others
     from cabinet.shell.store import Store
     what = f"journal {path}"
+    places = []                      # what lets others at the journal: FAIL, with the fix
+    try:
+        if path.parent.is_dir() and (problem := open_to_others(path.parent, group_ok=True)):
+            places.append(problem.replace(f"{path.parent}: mode",
+                                          f"its folder {path.parent} has mode", 1))
+        key = key_file(path)
+        if key.is_file() and (mode := stat.S_IMODE(key.stat().st_mode)) & 0o077:
+            places.append(f"its key file {key} has mode {mode:04o}: others can read the "
+                          "secret that signs the journal")
+    except OSError as e:
+        places.append(f"cannot check its folder: {e.strerror or e}")
+    if places:
+        return [Finding("FAIL", what, "; ".join(places), f"chmod 700 {path.parent}; chmod "
+                        f"600 {key_file(path)} (the engine refuses the folder and makes "
+                        "the key 0600 when it opens it)")]
     if not path.exists():
         return [Finding("WARN", what, "none yet", "the engine creates it at its first start")]
+    if journal_format(path) == "old":
+        return [Finding("FAIL", what, "in the old format (plain SHA-256 checksums): the "
+                        "engine does not start on it", "stop the engine and upgrade it "
+                        f"once: cabinet upgrade-journal --journal {path}")]
     try:
         store = Store(path, readonly=True)
         if store.key is None and key_file(path).exists():
