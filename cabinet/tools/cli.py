@@ -256,12 +256,14 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _upgrade_journal(journal: str | None) -> int:
     """``cabinet upgrade-journal``: ``store.upgrade_journal`` under the engine's lock;
     one line, 0 upgraded, 2 refused."""
+    import logging
     from pathlib import Path
 
     from cabinet.core.errors import StoreError
     from cabinet.shell.main import lock_journal
     from cabinet.shell.paths import default_journal
     from cabinet.shell.store import upgrade_journal
+    logging.basicConfig(level=logging.ERROR)    # the one line below says what was done
     path = Path(journal) if journal else default_journal()
     if not path.exists():
         print(f"upgrade-journal: no journal at {path}", file=sys.stderr)

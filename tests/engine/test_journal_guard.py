@@ -58,7 +58,7 @@ def test_journal_folder_others_can_enter_is_refused_and_doctor_fails_it(tmp_path
                         str(folder / "j.db"), "--devices", "none"],
                        capture_output=True, text=True, timeout=60)
     assert r.returncode == 1 and f"FAIL  journal {folder}" in r.stdout, r.stdout
-    assert f"folder {folder} has mode {mode:04o}" in r.stdout, r.stdout
+    assert f"its folder {folder} has mode {mode:04o}: others can enter it" in r.stdout, r.stdout
 
 
 @pytest.mark.timeout(60)
