@@ -115,6 +115,11 @@ def events(path: Path, limit: int, as_json: bool) -> int:
 def verify_events(path: Path) -> int:
     """``cabinet events --verify``: walk the event chain, compare the commit record, and
     say a RAM error the cabinet stopped in; 1 with what was found, else 0."""
+    from cabinet.shell.journal.guard import journal_format
+    if journal_format(path) == "old":
+        print("FOUND: the journal is in the old format (plain SHA-256 checksums, no event "
+              f"chain): upgrade it once with cabinet upgrade-journal --journal {path}")
+        return 1
     store = _open(path)
     if store is None:
         return 2

@@ -142,6 +142,8 @@ def test_old_format_journal_is_upgraded_once_by_the_explicit_command(tmp_path):
     assert not key_file(path).exists()                # nothing written: still upgradable
     r = _cli("doctor", "--journal", str(path), "--devices", "none")
     assert r.returncode == 1 and "upgrade-journal" in r.stdout, r.stdout
+    r = _cli("events", "--verify", "--journal", str(path))
+    assert r.returncode == 1 and "old format" in r.stdout, r.stdout
     assert not key_file(path).exists()
     r = _cli("upgrade-journal", "--journal", str(path))
     assert r.returncode == 0, r.stdout + r.stderr
