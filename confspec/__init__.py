@@ -60,13 +60,17 @@ def load_toml(path: str | Path) -> dict[str, Any]:
     """Read a TOML file.
 
     Raises:
-        ConfigError: ``"<path>: cannot read: ..."`` or ``"<path>: not valid TOML: ..."``.
+        ConfigError: ``"<path>: cannot read: ..."``, ``"<path>: not UTF-8 text: ..."``
+            (TOML is UTF-8, TOML 1.0 "Spec") or ``"<path>: not valid TOML: ..."``.
     """
     try:
         with open(path, "rb") as f:
             return tomllib.load(f)
     except OSError as e:
         raise ConfigError("", f"cannot read: {e.strerror or e}", str(path)) from None
+    except UnicodeDecodeError as e:
+        raise ConfigError("", f"not UTF-8 text: byte 0x{e.object[e.start]:02x} at offset "
+                          f"{e.start} (save the file as UTF-8)", str(path)) from None
     except tomllib.TOMLDecodeError as e:
         raise ConfigError("", f"not valid TOML: {e}", str(path)) from None
 

@@ -23,3 +23,30 @@ def test_the_command_ends_quietly_when_its_reader_goes_away() -> None:
         f"{sys.executable} -m cabinet rng-dump --bytes 0 - | head -c 10 >/dev/null",
         shell=True, capture_output=True, text=True, timeout=120)
     assert "BrokenPipe" not in proc.stderr and "Traceback" not in proc.stderr, proc.stderr
+
+
+def test_engine_ends_quietly_on_sigterm_with_a_ui_client_connected(tmp_path) -> None:
+    """SIGTERM with a UI client still connected: exit 0, "engine stopped" logged, no
+    traceback (the client's connection is closed, not left to be cancelled)."""
+    import socket
+    import time
+    sock_path = tmp_path / "ui.sock"
+    p = subprocess.Popen([sys.executable, "-m", "cabinet", "engine", "--devices", "none",
+                          "--journal", str(tmp_path / "j.db"), "--socket", str(sock_path)],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    client = socket.socket(socket.AF_UNIX)
+    try:
+        assert p.stdout.readline().startswith("engine ready")
+        client.connect(str(sock_path))
+        client.sendall(b'{"type": "hello"}\n')
+        time.sleep(0.5)
+        p.send_signal(signal.SIGTERM)
+        p.wait(20)
+    finally:
+        client.close()
+        if p.poll() is None:
+            p.kill()
+    err = p.stderr.read()
+    assert p.returncode == 0, err
+    assert "Traceback" not in err and "CancelledError" not in err, err
+    assert err.strip().splitlines()[-1].endswith("engine stopped"), err

@@ -227,3 +227,58 @@ def test_the_engine_stopped_report_says_why_and_what_to_do(tmp_path, journal):
         "Fix what FAIL says, then: sudo systemctl reset-failed cabinet-engine.service "
         "&& sudo systemctl restart cabinet.target",
         "The engine's log: journalctl -u cabinet-engine.service"]
+
+
+def _tamper_into_ram_error(journal):
+    """The cabinet rows rewritten (+$500, checksums recomputed without the key), then one
+    engine start: it stops in a RAM error and commits that state under its key."""
+    import hashlib
+    import json
+    db = sqlite3.connect(journal)
+    for copy, seq, blob in db.execute("SELECT copy, seq, blob FROM critical WHERE "
+                                      "name='cabinet'").fetchall():
+        state = json.loads(blob)
+        state["stations"][0]["credits_minor"] += 50000
+        new = json.dumps(state, separators=(",", ":")).encode()
+        digest = hashlib.sha256(f"cabinet:{seq}:".encode() + new).hexdigest()
+        db.execute("UPDATE critical SET blob=?, checksum=? WHERE name='cabinet' AND copy=?",
+                   (new, digest, copy))
+    db.commit()
+    db.close()
+    eng = Engine(Store(journal), rng=random.Random(1), clock_ms=lambda: 0, wall_s=lambda: WALL)
+    eng.step(PowerUp(0, WALL))
+    assert eng.cab.s.ram_error
+    eng.store.close()
+
+
+def test_doctor_and_events_verify_fail_a_journal_the_engine_left_in_a_ram_error(tmp_path,
+                                                                                journal):
+    """A journal whose cabinet stopped in a RAM error is not OK, though every row it now
+    holds verifies: ``cabinet doctor`` and ``cabinet events --verify`` say RAM error and
+    what was found, and exit 1."""
+    _tamper_into_ram_error(journal)
+    found = _check(tmp_path, journal, devices="none")
+    assert _status(found, "journal") == ["FAIL"]
+    r = subprocess.run([sys.executable, "-m", "cabinet", "doctor", "--journal", str(journal),
+                        "--devices", "none"], capture_output=True, text=True, timeout=60)
+    assert r.returncode == 1 and "RAM error" in r.stdout and "critical row cabinet" in r.stdout, \
+        r.stdout
+    r = subprocess.run([sys.executable, "-m", "cabinet", "events", "--verify", "--journal",
+                        str(journal)], capture_output=True, text=True, timeout=60)
+    assert r.returncode == 1 and "FOUND: the cabinet is in a RAM error" in r.stdout, r.stdout
+
+
+def test_key_file_others_can_read_is_failed_by_doctor_and_made_0600_by_the_engine(tmp_path,
+                                                                                  journal):
+    """A key file left 0644 (copied back from a backup): ``cabinet doctor`` fails it, and
+    the engine makes it 0600 when it opens the journal."""
+    from cabinet.shell.paths import key_file
+    key = key_file(journal)
+    key.chmod(0o644)
+    found = _check(tmp_path, journal, devices="none")
+    bad = [f for f in found if f.what.startswith("journal")]
+    assert [f.status for f in bad] == ["FAIL"] and f"key file {key} has mode 0644" in \
+        bad[0].detail, bad
+    Store(journal).close()
+    assert key.stat().st_mode & 0o777 == 0o600
+    assert _status(_check(tmp_path, journal, devices="none"), "journal") == ["PASS"]

@@ -15,6 +15,7 @@ import gc
 import logging
 import os
 import signal
+import sqlite3
 import sys
 from pathlib import Path
 from typing import Any
@@ -23,9 +24,10 @@ from cabinet.shell.config import EngineConfig, load_config, with_sas_port
 from cabinet.shell.engine import Devices, Engine, NoDevices
 from cabinet.shell.host_links import HostLinks
 from cabinet.shell.host_view import DENOMINATION_CODES, SasStation
+from cabinet.shell.journal.guard import place_problem
 from cabinet.shell.paths import default_journal, default_socket, lock_file, private_dir, private_file
 from cabinet.shell.sd_notify import Notifier
-from cabinet.shell.store import open_journal
+from cabinet.shell.store import open_journal, salvage_and_open
 from cabinet.shell.ui_server import UIServer
 from confspec import ConfigError
 
@@ -178,7 +180,14 @@ async def _run(journal: Path, socket: Path, mode: str, config: EngineConfig,
                sas: dict[int, SasStation] | None = None) -> None:
     private_dir(socket.parent, group_ok=True)   # refuse a hijacked folder before anything starts
     store, _ = open_journal(journal)            # a corrupt one: salvaged, RAM error
-    engine = Engine(store)
+    try:
+        engine = Engine(store)
+    except (sqlite3.Error, ValueError, TypeError, UnicodeError) as e:
+        # rows SQLite reads but that are not what was written (a garbled page its own
+        # check passes): salvaged like a corrupt journal, the RAM error on the screen
+        store.close()
+        store = salvage_and_open(journal, [f"unreadable rows: {type(e).__name__}: {e}"])
+        engine = Engine(store)
     _check_program(engine)
     sim_socket = socket.with_name(socket.name + ".sim") if mode == "sim" else None
     engine.devices = build_devices(mode, config, engine, sim_dir, sim_socket, twins)
@@ -257,6 +266,10 @@ def engine_main(journal: str | None, socket: str | None, devices: str, config: s
             print(f"engine: cannot start: {e}", file=sys.stderr)
             return 1
     journal_path = Path(journal) if journal else default_journal()
+    problem = place_problem(journal_path)
+    if problem is not None:
+        print(f"engine: {problem}", file=sys.stderr)
+        return 2
     try:
         lock = lock_journal(journal_path)
     except OSError as e:
@@ -271,7 +284,7 @@ def engine_main(journal: str | None, socket: str | None, devices: str, config: s
                          Path(socket) if socket else default_socket(), devices, cfg,
                          Path(sim_dir) if sim_dir else None, Path(twins) if twins else None,
                          sas))
-    except ValueError as e:               # confspec.ConfigError (a wiring file, a driver)
+    except ConfigError as e:              # a wiring file, a driver's setting
         print(f"config: {e}", file=sys.stderr)
         return 2
     except Exception as e:                # devices that cannot start, a journal that cannot open

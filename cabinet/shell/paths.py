@@ -83,15 +83,28 @@ def private_dir(path: Path, *, group_ok: bool = False, tighten: bool = False) ->
     if st.st_uid != os.geteuid():
         raise PermissionError(f"{path}: owned by uid {st.st_uid}, not by us "
                               f"(uid {os.geteuid()}); refusing it")
-    mode = stat.S_IMODE(st.st_mode)
+    problem = open_to_others(path, group_ok=group_ok)
+    if problem is not None:
+        if tighten:
+            os.chmod(path, stat.S_IMODE(st.st_mode) & (0o750 if group_ok else 0o700))
+        else:
+            raise PermissionError(problem)
+    return path
+
+
+def open_to_others(path: Path, *, group_ok: bool = False) -> str | None:
+    """Why the mode of folder ``path`` lets others in (any bit for others, or group
+    write; group read/search too unless ``group_ok``), or ``None`` when it does not.
+
+    Raises:
+        OSError: ``path`` cannot be stat-ed.
+    """
+    mode = stat.S_IMODE(os.stat(path).st_mode)
     allowed = 0o750 if group_ok else 0o700
     if mode & ~allowed & 0o777:
-        if tighten:
-            os.chmod(path, mode & allowed)
-        else:
-            raise PermissionError(f"{path}: mode {mode:04o} lets others in (at most "
-                                  f"{allowed:04o}); chmod it or choose another folder")
-    return path
+        return (f"{path}: mode {mode:04o} lets others in (at most {allowed:04o}); "
+                "chmod it or choose another folder")
+    return None
 
 
 def private_file(path: Path, mode: int = 0o600) -> None:

@@ -28,14 +28,15 @@ from pathlib import Path
 from typing import Any
 
 from cabinet.core.errors import StoreError
-from cabinet.shell.journal.base import COPIES, SCHEMA, TABLES, connect
+from cabinet.shell.journal.base import COLUMN_TYPES, COPIES, SCHEMA, TABLES, connect, lenient_text
+from cabinet.shell.journal.guard import journal_format
 from cabinet.shell.journal.history import JournalHistory
 from cabinet.shell.journal.keys import MAC_PREFIX, checksum, event_link, load_key, log, mac
 from cabinet.shell.journal.load import JournalLoader, Loaded
 from cabinet.shell.paths import commit_file, key_file
 
 __all__ = ["COPIES", "MAC_PREFIX", "SCHEMA", "Loaded", "Store", "checksum", "event_link",
-           "load_key", "mac", "open_journal", "salvage"]
+           "load_key", "mac", "open_journal", "salvage", "salvage_and_open", "upgrade_journal"]
 
 
 class Store(JournalLoader, JournalHistory):
@@ -44,6 +45,7 @@ class Store(JournalLoader, JournalHistory):
     Args:
         path: the SQLite file; its folder is created if missing.
         readonly: open for the CLI views while the engine runs.
+        upgrade: take plain SHA-256 rows (``upgrade_journal`` only).
         key: the HMAC secret; by default read from ``paths.key_file(path)``,
             created there (0600, ``secrets``) on a read-write open.
 
@@ -59,7 +61,7 @@ class Store(JournalLoader, JournalHistory):
     """
 
     def __init__(self, path: str | Path, readonly: bool = False,
-                 key: bytes | None = None) -> None:
+                 key: bytes | None = None, upgrade: bool = False) -> None:
         self.path = Path(path)
         self.readonly = readonly
         self.key_created = False
@@ -68,9 +70,9 @@ class Store(JournalLoader, JournalHistory):
             if key is None and not readonly:
                 raise StoreError(f"journal key {key_file(self.path)}: cannot be read")
         self.key = key
-        #: Plain SHA-256 rows are accepted (and migrated) only on a journal that
-        #: never had a keyed commit recorded.
-        self.legacy_ok = not commit_file(self.path).exists()
+        #: Plain SHA-256 rows are accepted (and migrated by ``load``) only when opened
+        #: to upgrade (``upgrade_journal``) a journal that never had a commit record.
+        self.legacy_ok = upgrade and not commit_file(self.path).exists()
         self.db = connect(self.path, readonly)
         self.seq = self._max_seq()
         self._event_id, self._chain = self._chain_head()
@@ -108,10 +110,57 @@ def open_journal(path: str | Path) -> tuple[Store, list[str]]:
         if not path.exists() or "key" in str(e).split(":")[0]:
             raise
         problems = [str(e).removeprefix(f"journal {path}: ")]
+    store = salvage_and_open(path, problems)
+    return store, store.salvage_findings
+
+
+def salvage_and_open(path: Path, problems: list[str]) -> Store:
+    """``salvage`` the journal at ``path`` for ``problems`` and open the fresh one, its
+    ``salvage_findings`` set (its ``load`` is then a RAM error saying them)."""
     findings = salvage(path, problems)
     store = Store(path)
     store.salvage_findings = findings
-    return store, findings
+    return store
+
+
+def upgrade_journal(path: Path) -> str:
+    """Upgrade a journal in the old format (plain SHA-256 checksums, no event chain) to
+    keyed checksums, once: verified under the old rules, every row keyed, the event log
+    chained, ``journal_migrated`` journaled, the commit record written. A journal ever
+    keyed (commit record or keyed evidence, ``guard.keyed_evidence``) is never taken:
+    plain rows in it were written without the key.
+
+    Returns:
+        The one line to print.
+
+    Raises:
+        StoreError: no journal, already keyed, nothing to upgrade, or the old rows do
+            not verify (then nothing is changed); the message says which.
+    """
+    fmt = journal_format(path)
+    if fmt in ("keyed", "empty", "none", "foreign"):
+        raise StoreError({"keyed": f"journal {path} is already in the keyed format: not "
+                                   "upgraded (plain rows in it were not written by the "
+                                   "cabinet)",
+                          "empty": f"journal {path} holds nothing to upgrade",
+                          "none": f"no journal at {path}",
+                          "foreign": f"{path} is not a cabinet journal"}[fmt])
+    had_key = key_file(path).exists()
+    store = Store(path, upgrade=True)
+    try:
+        events = store.db.execute("SELECT COUNT(*) FROM events").fetchone()[0]
+        vouchers = store.db.execute("SELECT COUNT(*) FROM vouchers").fetchone()[0]
+        loaded = store.load()
+    finally:
+        store.close()
+    if loaded.findings or loaded.ram_error:
+        if not had_key:
+            key_file(path).unlink(missing_ok=True)
+        raise StoreError(f"journal {path} not upgraded: "
+                         + ("; ".join(loaded.findings) or "no good copy of the cabinet state"))
+    return (f"journal {path} upgraded to keyed checksums (HMAC-SHA256): {events} "
+            f"event{'s' if events != 1 else ''} chained, {vouchers} voucher"
+            f"{'s' if vouchers != 1 else ''}; journaled as journal_migrated")
 
 
 def _readable_rows(db: sqlite3.Connection, table: str, cols: str) -> tuple[list[Any], bool]:
@@ -140,6 +189,16 @@ def _readable_rows(db: sqlite3.Connection, table: str, cols: str) -> tuple[list[
     return rows, False
 
 
+_SQL_TYPES = {"integer": int, "real": float, "text": str, "blob": bytes, "null": type(None)}
+
+
+def _typed_row(table: str, cols: str, row: Any) -> bool:
+    """Whether every value of ``row`` is of its column's type (``base.COLUMN_TYPES``)."""
+    names = [c.strip() for c in cols.split(",")]
+    return all(type(v) in tuple(_SQL_TYPES[k] for k in COLUMN_TYPES[table][n].split())
+               for n, v in zip(names, row, strict=True))
+
+
 def salvage(path: Path, problems: list[str]) -> list[str]:
     """Move the corrupt journal aside (``<name>.corrupt-<UTC time>``, with its WAL) and
     copy every readable row into a fresh journal at ``path``.
@@ -157,6 +216,7 @@ def salvage(path: Path, problems: list[str]) -> list[str]:
     lost: list[str] = []
     try:
         old = sqlite3.connect(aside, isolation_level=None)
+        old.text_factory = lenient_text
     except sqlite3.Error:
         old = None
     fresh = Store(path)
@@ -171,6 +231,10 @@ def salvage(path: Path, problems: list[str]) -> list[str]:
                         # an old-format journal has no chain / mac column
                         rows, complete = _readable_rows(old, table, cols.rsplit(",", 1)[0])
                         rows = [(*r, None) for r in rows]
+                    # a row whose values are not of their column's type is garbled
+                    good = [r for r in rows if _typed_row(table, cols, r)]
+                    complete = complete and len(good) == len(rows)
+                    rows = good
                 marks = ",".join("?" * len(cols.split(",")))
                 for row in rows:
                     fresh.db.execute(f"INSERT OR REPLACE INTO {table} ({cols}) VALUES "

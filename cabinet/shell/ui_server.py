@@ -122,6 +122,8 @@ class UIServer:
         self.server: asyncio.AbstractServer | None = None
         self.showing: dict[int, bool] = {}      # screen (0 or station) -> what the engine was told
         self._watch: asyncio.Task[None] | None = None
+        #: Each connected client's handler, awaited at ``stop``.
+        self._handlers: set[asyncio.Task[None]] = set()
         engine.listeners.append(self._broadcast)
 
     async def start(self) -> None:
@@ -162,13 +164,25 @@ class UIServer:
             for c in list(self.clients):
                 c.send(encode(Goodbye(reason="engine stopping")))
                 c.queue.put_nowait(None)
-            await asyncio.sleep(0)
+            await self._end_handlers()
             try:
                 await asyncio.wait_for(self.server.wait_closed(), 1.0)
             except TimeoutError:
                 pass
             self.path.unlink(missing_ok=True)    # a clean stop leaves no stale socket
             self.token_file.unlink(missing_ok=True)
+
+    async def _end_handlers(self) -> None:
+        """Let every client's handler end by itself (its writer sends the goodbye, then
+        closes: the reader sees the end), then abort what is left; a handler left to
+        be cancelled at the loop's close would log a ``CancelledError`` traceback
+        (Python 3.11's ``asyncio.streams``)."""
+        for grace_s in (1.0, 1.0):
+            if not self._handlers:
+                return
+            await asyncio.wait(set(self._handlers), timeout=grace_s)
+            for c in list(self.clients):
+                c.writer.transport.abort()
 
     def _broadcast(self, msg: Snapshot | Cue) -> None:
         data = encode(msg)
@@ -231,6 +245,9 @@ class UIServer:
 
     async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         c = _Client(reader, writer)
+        task = asyncio.current_task()
+        if task is not None:
+            self._handlers.add(task)
         self._admit(c)
         wtask = asyncio.create_task(self._writer(c))
         buf = LineBuffer()
@@ -269,6 +286,8 @@ class UIServer:
             await asyncio.gather(wtask, return_exceptions=True)
             if c.trusted:
                 self._tell_displays()
+            if task is not None:
+                self._handlers.discard(task)
 
     @staticmethod
     def _rate_ok(c: _Client, n: int) -> bool:

@@ -137,6 +137,11 @@ def _build_parser() -> argparse.ArgumentParser:
         if name == "recall":
             vp.add_argument("--station", type=int, default=0, help="0: every station")
 
+    up = sub.add_parser("upgrade-journal", help="upgrade a journal in the old format (plain "
+                        "SHA-256 checksums) to keyed checksums, once, journaled; the engine "
+                        "stopped; a journal ever keyed is refused")
+    up.add_argument("--journal", help="SQLite journal (default: user data dir)")
+
     mp = sub.add_parser("manifest", help="write the SHA-256 manifest of the installed program "
                         "files (the build/installer step; the engine checks it at boot)")
     mp.add_argument("--root", help="install root holding cabinet/, drivers/, ui/ "
@@ -247,6 +252,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         from cabinet.shell.main import engine_main
         return engine_main(args.journal, args.socket, args.devices, args.config, args.sim_dir,
                            args.twins, args.sas_port, args.sas_address)
+    if args.command == "upgrade-journal":
+        return _upgrade_journal(args.journal)
     if args.command == "doctor":
         from cabinet.tools import doctor
         return doctor.main(args.journal, args.config, args.devices, args.twins, args.engine_stopped)
@@ -273,6 +280,36 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"{path}: not a readable cabinet journal ({e})", file=sys.stderr)
             return 2
     return 2  # pragma: no cover - argparse rejects unknown commands
+
+
+def _upgrade_journal(journal: str | None) -> int:
+    """``cabinet upgrade-journal``: ``store.upgrade_journal`` under the engine's lock;
+    one line, 0 upgraded, 2 refused."""
+    import logging
+    from pathlib import Path
+
+    from cabinet.core.errors import StoreError
+    from cabinet.shell.main import lock_journal
+    from cabinet.shell.paths import default_journal
+    from cabinet.shell.store import upgrade_journal
+    logging.basicConfig(level=logging.ERROR)    # the one line below says what was done
+    path = Path(journal) if journal else default_journal()
+    if not path.exists():
+        print(f"upgrade-journal: no journal at {path}", file=sys.stderr)
+        return 2
+    lock = lock_journal(path)
+    if lock is None:
+        print(f"upgrade-journal: journal {path} is in use by an engine: stop it first "
+              "(sudo systemctl stop cabinet.target)", file=sys.stderr)
+        return 2
+    try:
+        print(upgrade_journal(path))
+    except StoreError as e:
+        print(f"upgrade-journal: {e}", file=sys.stderr)
+        return 2
+    finally:
+        lock.close()
+    return 0
 
 
 if __name__ == "__main__":

@@ -174,11 +174,35 @@ def _engine_running(journal: Path) -> bool:
 
 
 def _journal(path: Path) -> list[Finding]:
-    from cabinet.shell.paths import key_file
+    import stat
+
+    from cabinet.shell.journal.guard import journal_format
+    from cabinet.shell.paths import key_file, open_to_others
     from cabinet.shell.store import Store
     what = f"journal {path}"
+    places, fixes = [], []           # what lets others at the journal: FAIL, with the fix
+    try:
+        folder, key = path.parent, key_file(path)
+        if folder.is_dir() and open_to_others(folder, group_ok=True):
+            places.append(f"its folder {folder} has mode "
+                          f"{stat.S_IMODE(folder.stat().st_mode):04o}: others can enter it "
+                          "(at most 0750); the engine refuses it")
+            fixes.append(f"chmod 700 {folder}")
+        if key.is_file() and (mode := stat.S_IMODE(key.stat().st_mode)) & 0o077:
+            places.append(f"its key file {key} has mode {mode:04o}: others can read the "
+                          "secret that signs the journal")
+            fixes.append(f"chmod 600 {key} (the engine also does at its next start)")
+    except OSError as e:
+        places.append(f"cannot check its folder: {e.strerror or e}")
+    if places:
+        return [Finding("FAIL", what, "; ".join(places),
+                        "; ".join(fixes) or "run as the engine's user")]
     if not path.exists():
         return [Finding("WARN", what, "none yet", "the engine creates it at its first start")]
+    if journal_format(path) == "old":
+        return [Finding("FAIL", what, "in the old format (plain SHA-256 checksums): the "
+                        "engine does not start on it", "stop the engine and upgrade it "
+                        f"once: cabinet upgrade-journal --journal {path}")]
     try:
         store = Store(path, readonly=True)
         if store.key is None and key_file(path).exists():

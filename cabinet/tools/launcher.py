@@ -48,7 +48,8 @@ from typing import IO, Any
 
 import platformdirs
 
-from cabinet.shell.paths import APP, default_journal
+from cabinet.shell.journal.guard import place_problem
+from cabinet.shell.paths import APP, default_journal, private_dir
 from cabinet.tools import run_settings, run_tickets
 from cabinet.tools import station_screens as screens
 from cabinet.tools.run_shots import Shots
@@ -222,6 +223,15 @@ def main(*, rounds: int = 5, variant: str | None = None, out: str | None = None,
     windowed = has_display() if window is None else window
     play = (not windowed) if demo is None else demo
     journal_path = Path(journal) if journal else default_journal()
+    try:
+        if not journal:     # the cabinet's own data folder: made or tightened to 0700
+            private_dir(journal_path.parent, tighten=True)
+    except OSError as e:
+        print(f"cabinet run: {e}", file=sys.stderr)
+        return 2
+    if (problem := place_problem(journal_path)) is not None:
+        print(f"cabinet run: {problem}", file=sys.stderr)   # the engine's own refusal
+        return 2
     plan = run_settings.plan_settings(journal_path, stations=stations, variant=variant,
                                       pin=run_settings.run_pin(pin))
     if isinstance(plan, str):       # a wrong PIN is never typed (3 lock PIN entry)

@@ -113,11 +113,20 @@ def events(path: Path, limit: int, as_json: bool) -> int:
 
 
 def verify_events(path: Path) -> int:
-    """``cabinet events --verify``: walk the event chain; 1 with the breaks, else 0."""
+    """``cabinet events --verify``: walk the event chain, compare the commit record, and
+    say a RAM error the cabinet stopped in; 1 with what was found, else 0."""
+    from cabinet.shell.journal.guard import journal_format
+    if journal_format(path) == "old":
+        print("FOUND: the journal is in the old format (plain SHA-256 checksums, no event "
+              f"chain): upgrade it once with cabinet upgrade-journal --journal {path}")
+        return 1
     store = _open(path)
     if store is None:
         return 2
     findings = store.verify_chain() + store.verify_commit_record()
+    ram_error = store.ram_error_text()
+    if ram_error is not None:
+        findings.append(f"the cabinet is in a RAM error ({ram_error})")
     for f in findings:
         print(f"FOUND: {f}")
     if not findings:

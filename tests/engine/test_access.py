@@ -17,9 +17,9 @@ from cabinet.protocol.ipc import PROTOCOL
 
 
 def _start_engine(tmp_path: Path, *extra: str) -> subprocess.Popen[str]:
-    env = {**os.environ, "CABINET_LOG": "INFO"}
+    """The engine on its default journal in ``tmp_path/state`` (a folder it makes)."""
+    env = {**os.environ, "CABINET_LOG": "INFO", "CABINET_DATA_DIR": str(tmp_path / "state")}
     proc = subprocess.Popen([sys.executable, "-m", "cabinet", "engine", "--devices", "none",
-                             "--journal", str(tmp_path / "state" / "j.db"),
                              "--socket", str(tmp_path / "run" / "ui.sock"), *extra],
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
     assert proc.stdout is not None
@@ -130,7 +130,7 @@ def test_journal_and_socket_are_owner_only_whatever_the_umask(tmp_path):
             assert oct(os.stat(run).st_mode & 0o777) == "0o700"
             for f in state.iterdir():
                 assert os.stat(f).st_mode & 0o077 == 0, f"{f.name} is open to others"
-            assert (state / "j.db-wal").exists()
+            assert (state / "journal.db-wal").exists()
         finally:
             _stop(proc)
     finally:
@@ -501,6 +501,7 @@ def _run_from(inst: Path, *args: str, **kw) -> subprocess.CompletedProcess[str]:
 def _boot_snapshot(inst: Path, journal: Path, sock: Path) -> tuple[dict, str]:
     """Start the engine of ``inst``, take its first snapshot as an observer, stop it."""
     env = {**os.environ, "PYTHONPATH": str(inst), "CABINET_LOG": "INFO"}
+    journal.parent.mkdir(mode=0o700, exist_ok=True)
     proc = subprocess.Popen([sys.executable, "-m", "cabinet", "engine", "--devices", "none",
                              "--journal", str(journal), "--socket", str(sock)], cwd=inst,
                             env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)

@@ -44,3 +44,23 @@ def test_engine_that_cannot_start_its_devices_exits_with_the_reason(tmp_path):
                        capture_output=True, text=True, timeout=45)
     assert r.returncode == 1
     assert r.stderr.strip().splitlines()[-1].startswith("engine: cannot start:")
+
+
+@pytest.mark.timeout(60)
+def test_config_that_is_not_utf8_is_one_line_for_the_engine_and_doctor(tmp_path):
+    """A config file that is not UTF-8 (saved in Latin-1): the engine exits 2 with one
+    ``config:`` line naming the file, ``cabinet doctor`` fails it; no traceback."""
+    f = tmp_path / "c.toml"
+    f.write_bytes("# caf\xe9\n[devices]\nbill_acceptor = 'none'\n".encode("latin-1"))
+    r = subprocess.run([sys.executable, "-m", "cabinet", "engine", "--devices", "none",
+                        "--config", str(f), "--journal", str(tmp_path / "j.db"),
+                        "--socket", str(tmp_path / "s")], capture_output=True, text=True,
+                       timeout=45)
+    lines = r.stderr.strip().splitlines()
+    assert r.returncode == 2 and len(lines) == 1, r.stderr
+    assert lines[0].startswith("config: ") and str(f) in lines[0] and "UTF-8" in lines[0]
+    r = subprocess.run([sys.executable, "-m", "cabinet", "doctor", "--devices", "none",
+                        "--config", str(f), "--journal", str(tmp_path / "j.db")],
+                       capture_output=True, text=True, timeout=45)
+    assert r.returncode == 1 and "Traceback" not in r.stderr, r.stderr
+    assert f"FAIL  config {f}" in r.stdout and "UTF-8" in r.stdout, r.stdout

@@ -87,10 +87,11 @@ def test_deleted_and_backdated_events_are_reported_by_doctor(tmp_path):
     assert eng2.cab.s.ram_error
 
 
-def test_old_format_journal_opens_and_is_migrated_to_keyed_checksums(tmp_path, caplog):
-    """Issue 11.14: a journal written before keyed checksums (plain SHA-256, no event
-    chain, no key file) opens with its credits and is migrated on first open (logged)."""
-    path = tmp_path / "j.db"
+def _old_format_journal(path):
+    """A journal as written before keyed checksums: plain SHA-256 rows, no event chain,
+    no voucher checksum, no key file, no commit record; $20.00 on the credit meter and
+    a $7.00 voucher outstanding. Returns the voucher."""
+    from cabinet.core.records import VoucherRecord
     db = sqlite3.connect(path)
     db.executescript("""
 CREATE TABLE critical (name TEXT NOT NULL, copy INTEGER NOT NULL, seq INTEGER NOT NULL,
@@ -114,7 +115,6 @@ CREATE TABLE recall (id INTEGER PRIMARY KEY, round_id INTEGER NOT NULL,
                    ("round", c, 7, rblob, _plain("round", 7, rblob)))
     db.execute("INSERT INTO events (seq, wall_s, kind, station, amount_minor, data) "
                "VALUES (7, ?, 'bill_stacked', 1, 2000, '{\"txn\": \"a\"}')", (WALL,))
-    from cabinet.core.records import VoucherRecord
     ticket = VoucherRecord(validation_number="123456789012345678", sequence=1,
                            amount_minor=700, station=1, issued_wall_s=WALL,
                            expires_wall_s=WALL + 30 * 86400, status="issued", venue="v",
@@ -124,21 +124,135 @@ CREATE TABLE recall (id INTEGER PRIMARY KEY, round_id INTEGER NOT NULL,
                 msgspec.json.encode(ticket).decode()))
     db.commit()
     db.close()
+    return ticket
+
+
+def test_old_format_journal_is_upgraded_once_by_the_explicit_command(tmp_path):
+    """A journal in the old format (plain SHA-256) is never taken as it is: the engine
+    refuses it with one line naming ``cabinet upgrade-journal``, which keys it once
+    (journaled as ``journal_migrated``, credits and voucher kept); asked again it
+    refuses, the journal untouched."""
+    path = tmp_path / "j.db"
+    ticket = _old_format_journal(path)
+    r = _cli("engine", "--devices", "none", "--journal", str(path), "--socket",
+             str(tmp_path / "s"))
+    lines = r.stderr.strip().splitlines()
+    assert r.returncode == 2 and len(lines) == 1, r.stderr
+    assert "old format" in lines[0] and "cabinet upgrade-journal" in lines[0]
+    assert not key_file(path).exists()                # nothing written: still upgradable
+    r = _cli("doctor", "--journal", str(path), "--devices", "none")
+    assert r.returncode == 1 and "upgrade-journal" in r.stdout, r.stdout
+    r = _cli("events", "--verify", "--journal", str(path))
+    assert r.returncode == 1 and "old format" in r.stdout, r.stdout
     assert not key_file(path).exists()
-    with caplog.at_level("WARNING"):
-        eng = _boot(path)
+    r = _cli("upgrade-journal", "--journal", str(path))
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert r.stdout.strip().splitlines() == [
+        f"journal {path} upgraded to keyed checksums (HMAC-SHA256): 1 event chained, "
+        "1 voucher; journaled as journal_migrated"]
+    assert key_file(path).stat().st_mode & 0o777 == 0o600
+    eng = _boot(path)
     assert not eng.cab.s.ram_error
     assert eng.cab.s.stations[0].credits_minor == 2000
-    assert key_file(path).stat().st_mode & 0o777 == 0o600
     sums = [r[0] for r in eng.store.db.execute("SELECT checksum FROM critical")]
     assert sums and all(s.startswith("hmac:") for s in sums)
-    assert "journal_migrated" in [e["kind"] for e in eng.store.all_events()]
-    assert any("migrated" in r.message for r in caplog.records)
+    assert [e["kind"] for e in eng.store.all_events()].count("journal_migrated") == 1
     assert eng.store.voucher(ticket.validation_number) == ticket
     eng.step(NoteStacked(1, 500, "t2"))
     eng.store.close()
+    before = path.read_bytes()
+    r = _cli("upgrade-journal", "--journal", str(path))
+    assert r.returncode == 2 and "already" in r.stderr and path.read_bytes() == before
     eng2 = _boot(path)                               # opens again, keyed now
     assert not eng2.cab.s.ram_error and eng2.cab.s.stations[0].credits_minor == 2500
+
+
+def test_old_format_journal_opened_in_process_is_a_ram_error_not_accepted(tmp_path):
+    """The store alone never accepts plain SHA-256 rows: without the explicit upgrade
+    the old journal's state is not trusted."""
+    path = tmp_path / "j.db"
+    _old_format_journal(path)
+    eng = _boot(path)
+    assert eng.cab.s.ram_error and eng.cab.s.stations[0].credits_minor == 0
+
+
+def _forge_credits(path, add_minor):
+    """What a forger without the key does: delete the commit record and rewrite the
+    cabinet rows with ``add_minor`` more credits under the old plain SHA-256."""
+    commit_file(path).unlink()
+    db = sqlite3.connect(path)
+    for copy, seq, blob in db.execute("SELECT copy, seq, blob FROM critical WHERE "
+                                      "name='cabinet'").fetchall():
+        state = json.loads(blob)
+        state["stations"][0]["credits_minor"] += add_minor
+        new = json.dumps(state, separators=(",", ":")).encode()
+        db.execute("UPDATE critical SET blob=?, checksum=? WHERE name='cabinet' AND copy=?",
+                   (new, _plain("cabinet", seq, new), copy))
+    for name, copy, seq, blob in db.execute("SELECT name, copy, seq, blob FROM critical "
+                                            "WHERE name!='cabinet'").fetchall():
+        db.execute("UPDATE critical SET checksum=? WHERE name=? AND copy=?",
+                   (_plain(name, seq, bytes(blob)), name, copy))
+    db.commit()
+    db.close()
+
+
+def _refused_by_doctor_verify_and_engine(path, tmp_path):
+    r = _cli("doctor", "--journal", str(path), "--devices", "none")
+    assert r.returncode == 1 and "FAIL  journal" in r.stdout, r.stdout
+    assert "commit record" in r.stdout and "missing" in r.stdout, r.stdout
+    r = _cli("events", "--verify", "--journal", str(path))
+    assert r.returncode == 1 and "commit record" in r.stdout, r.stdout
+    r = _cli("upgrade-journal", "--journal", str(path))
+    assert r.returncode == 2 and "already" in r.stderr, r.stderr
+    eng = _boot(path)
+    assert eng.cab.s.ram_error and eng.cab.mode == "ram_error"
+    assert "commit record" in eng.snapshot.overlay_text
+    return eng
+
+
+def test_credits_forged_under_plain_sha256_without_the_commit_record_are_refused(tmp_path):
+    """+$500 written into the state rows under the old plain SHA-256 with the commit
+    record deleted: ``cabinet doctor`` and ``events --verify`` fail, a second upgrade is
+    refused, and the engine starts in a RAM error; no $500 to cash out as a ticket."""
+    from cabinet.core.effects import PrintVoucher
+    from cabinet.core.events import IntentReceived
+    path = tmp_path / "j.db"
+    eng = _boot(path)
+    eng.step(NoteStacked(1, 5000, "t1"))
+    eng.store.close()
+    _forge_credits(path, 50000)
+    eng = _refused_by_doctor_verify_and_engine(path, tmp_path)
+    assert eng.cab.s.stations[0].credits_minor == 0
+    eff = eng.step(IntentReceived(1, "cash_out"))
+    assert not [e for e in eff if isinstance(e, PrintVoucher)]
+
+
+def test_ticket_forged_from_50_to_500_without_the_commit_record_is_refused(tmp_path):
+    """A $50 ticket's row rewritten to $500 in the old format (no voucher checksum) with
+    the commit record deleted: ``cabinet doctor`` and ``events --verify`` fail, the
+    engine starts in a RAM error and the row is not trusted for a redemption."""
+    from cabinet.core.effects import PrintVoucher
+    from cabinet.core.events import IntentReceived, PrintFinished
+    path = tmp_path / "j.db"
+    eng = _boot(path)
+    eng.step(NoteStacked(1, 5000, "t1"))
+    eff = eng.step(IntentReceived(1, "cash_out"))
+    vn = next(e.record for e in eff if isinstance(e, PrintVoucher)).validation_number
+    eng.step(PrintFinished(1, vn, "done"))
+    eng.store.close()
+    _forge_credits(path, 0)
+    db = sqlite3.connect(path)
+    rec = json.loads(db.execute("SELECT record FROM vouchers WHERE validation_number=?",
+                                (vn,)).fetchone()[0])
+    assert rec["amount_minor"] == 5000
+    rec["amount_minor"] = 50000
+    db.execute("UPDATE vouchers SET amount_minor=50000, record=?, mac=NULL WHERE "
+               "validation_number=?", (json.dumps(rec), vn))
+    db.commit()
+    db.close()
+    eng = _refused_by_doctor_verify_and_engine(path, tmp_path)
+    assert eng.store.voucher(vn) is None
+    assert eng.cab.s.stations[0].credits_minor == 0
 
 
 def test_journal_that_lost_its_wal_is_a_ram_error(tmp_path):

@@ -129,3 +129,96 @@ def test_engine_on_a_corrupt_journal_starts_instead_of_exiting(tmp_path):
         p.send_signal(signal.SIGTERM)
         p.wait(20)
     assert p.returncode == 0
+
+
+def _value_size(serial_type):
+    """Bytes of a record value of this SQLite serial type (file format 2.1)."""
+    if serial_type >= 12:
+        return (serial_type - 12 - (serial_type % 2)) // 2
+    return {1: 1, 2: 2, 3: 3, 4: 4, 5: 6, 6: 8, 7: 8}.get(serial_type, 0)
+
+
+def _critical_cells(path):
+    """Each ``critical`` row as SQLite wrote it on its b-tree leaf page:
+    ``(file offset of its first value, [(file offset, serial type)] per column)``."""
+    def varint(buf, i):
+        v = 0
+        for k in range(8):
+            v = (v << 7) | (buf[i + k] & 0x7F)
+            if buf[i + k] < 0x80:
+                return v, i + k + 1
+        return (v << 8) | buf[i + 8], i + 9
+    data = path.read_bytes()
+    cells = []
+    for pageno, kind, _ in _pages(path, "critical"):
+        if kind != "leaf":
+            continue
+        base = (pageno - 1) * PAGE
+        page = data[base:base + PAGE]
+        for n in range(int.from_bytes(page[3:5], "big")):
+            i = int.from_bytes(page[8 + 2 * n:10 + 2 * n], "big")
+            _, i = varint(page, i)                        # payload size
+            _, i = varint(page, i)                        # rowid
+            start = i
+            size, i = varint(page, i)
+            types = []
+            while i < start + size:
+                at = i
+                t, i = varint(page, i)
+                types.append((base + at, t))
+            cells.append((base + start + size, types))
+    return cells
+
+
+def _corrupt_cabinet_rows(path, how):
+    """Garble both cabinet rows as a bad page would, SQLite's own check still passing:
+    ``seq_as_text`` the commit number's serial type 1 (a one-byte integer) becomes 15
+    (a one-byte text); ``checksum_not_utf8`` a byte of the checksum becomes 0x80."""
+    data = path.read_bytes()
+    with open(path, "r+b") as f:
+        for body, types in _critical_cells(path):
+            if data[body:body + 7] != b"cabinet":
+                continue
+            seq_at, seq_type = types[2]
+            if how == "seq_as_text":
+                assert seq_type == 1
+                f.seek(seq_at)
+                f.write(bytes([15]))
+            else:
+                f.seek(body + sum(_value_size(t) for _, t in types[:4]) + 2)
+                f.write(b"\x80")
+
+
+@pytest.mark.parametrize("how", ["seq_as_text", "checksum_not_utf8"])
+def test_corrupt_critical_page_starts_in_a_ram_error(tmp_path, how):
+    """A state page whose rows SQLite still reads but whose values are garbled (a
+    commit number read back as text, a checksum that is not UTF-8): the cabinet starts
+    in the RAM error saying what was found, never an exit into a restart loop."""
+    path = tmp_path / "j.db"
+    _played(path, notes=2)
+    _corrupt_cabinet_rows(path, how)
+    eng, findings = _boot(path)
+    assert eng.cab.s.ram_error and eng.cab.mode == "ram_error"
+    assert "critical" in eng.snapshot.overlay_text
+    assert eng.cab.s.stations[0].credits_minor == 0
+    eng.store.close()
+
+
+@pytest.mark.timeout(60)
+def test_engine_on_a_corrupt_critical_page_comes_up_in_a_ram_error(tmp_path):
+    """``cabinet engine`` on a journal whose state rows are garbled comes up (the RAM
+    error on the screen) instead of exiting 2 every start under systemd."""
+    path = tmp_path / "j.db"
+    _played(path, notes=2)
+    _corrupt_cabinet_rows(path, "seq_as_text")
+    p = subprocess.Popen([sys.executable, "-m", "cabinet", "engine", "--devices", "none",
+                          "--journal", str(path), "--socket", str(tmp_path / "s")],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        line = p.stdout.readline()
+        assert line.startswith("engine ready"), (line, p.stderr.read() if p.poll() else "")
+    finally:
+        p.send_signal(signal.SIGTERM)
+        p.wait(20)
+    err = p.stderr.read()
+    assert p.returncode == 0 and "RAM error" in err and "Traceback" not in err, err

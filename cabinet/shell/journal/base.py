@@ -31,6 +31,36 @@ CREATE TABLE IF NOT EXISTS recall (
     entry TEXT NOT NULL);
 """
 
+#: The SQLite type (``typeof``) each column holds as written; a row holding another
+#: was garbled on disk (SQLite's own page check does not look at types).
+COLUMN_TYPES = {
+    "critical": {"name": "text", "copy": "integer", "seq": "integer", "blob": "blob",
+                 "checksum": "text"},
+    "events": {"id": "integer", "seq": "integer", "wall_s": "real", "kind": "text",
+               "station": "integer", "amount_minor": "integer", "data": "text",
+               "chain": "text null"},
+    "vouchers": {"validation_number": "text", "sequence": "integer", "station": "integer",
+                 "amount_minor": "integer", "status": "text", "record": "text",
+                 "mac": "text null"},
+    "recall": {"id": "integer", "round_id": "integer", "station": "integer", "entry": "text"},
+}
+
+
+def typed(table: str, cols: str) -> str:
+    """A SQL condition: every column of ``cols`` (``"a, b"``) holds its type."""
+    conds = []
+    for col in (c.strip() for c in cols.split(",")):
+        kinds = ", ".join(f"'{k}'" for k in COLUMN_TYPES[table][col].split())
+        conds.append(f"typeof({col}) IN ({kinds})")
+    return " AND ".join(conds)
+
+
+def lenient_text(data: bytes) -> str:
+    """Text as SQLite returns it, a byte that is not UTF-8 as U+FFFD: a garbled value
+    then fails its checksum instead of stopping the read."""
+    return data.decode("utf-8", "replace")
+
+
 COPIES = (0, 1)
 #: Tables copied by ``salvage``, with their columns in order.
 TABLES = {
@@ -79,6 +109,7 @@ def connect(path: Path, readonly: bool) -> sqlite3.Connection:
             cols = [r[1] for r in db.execute("PRAGMA table_info(vouchers)")]
             if "mac" not in cols:
                 db.execute("ALTER TABLE vouchers ADD COLUMN mac TEXT")
+        db.text_factory = lenient_text
         db.execute("PRAGMA busy_timeout=5000")
     except sqlite3.Error as e:
         raise StoreError(f"journal {path}: {e}") from None
@@ -110,7 +141,8 @@ class JournalBase:
 
     def _max_seq(self) -> int:
         try:
-            row = self.db.execute("SELECT MAX(seq) FROM critical").fetchone()
+            row = self.db.execute("SELECT MAX(seq) FROM critical WHERE "
+                                  "typeof(seq) = 'integer'").fetchone()
         except sqlite3.Error:
             return 0
         return int(row[0] or 0)
@@ -124,9 +156,15 @@ class JournalBase:
         return (0, "") if row is None else (int(row[0]), str(row[1] or ""))
 
     def _read_rows(self, name: str) -> dict[int, tuple[int, bytes, str]]:
-        rows = self.db.execute("SELECT copy, seq, blob, checksum FROM critical WHERE name=?",
-                               (name,)).fetchall()
-        return {int(c): (int(s), bytes(b), str(h)) for c, s, b, h in rows}
+        """Each copy's ``(seq, blob, checksum)``; a copy whose values are not of their
+        column's type as ``(-1, b"", "")`` (it fails its check)."""
+        rows = self.db.execute("SELECT copy, seq, blob, checksum FROM critical WHERE name=? "
+                               "AND typeof(copy) = 'integer'", (name,)).fetchall()
+        out: dict[int, tuple[int, bytes, str]] = {}
+        for c, s, b, h in rows:
+            ok = isinstance(s, int) and isinstance(b, bytes) and isinstance(h, str)
+            out[int(c)] = (s, b, h) if ok else (-1, b"", "")
+        return out
 
     def _tx(self) -> Any:
         store = self

@@ -12,6 +12,7 @@ import hmac
 import logging
 import os
 import secrets
+import stat
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -49,6 +50,9 @@ def event_link(key: bytes, prev: str, row: Sequence[Any]) -> str:
 def load_key(path: Path, create: bool) -> tuple[bytes | None, bool]:
     """The per-cabinet secret: 32 random bytes, hex in a 0600 file beside the journal.
 
+    With ``create`` (a read-write open) a key file of ours that others may read is
+    made 0600 again (a copy restored from a backup keeps the copy's mode), logged.
+
     Returns:
         ``(key, created)``; ``(None, False)`` when the file is missing and
         ``create`` is false, or cannot be read (another user).
@@ -81,7 +85,22 @@ def load_key(path: Path, create: bool) -> tuple[bytes | None, bool]:
         key = b""
     if len(key) < 16:
         raise StoreError(f"journal key {path}: not a key file")
+    if create:
+        owner_only_key(path)
     return key, False
+
+
+def owner_only_key(path: Path) -> None:
+    """chmod the key file 0600 when it is ours and others may read it (logged)."""
+    try:
+        st = os.lstat(path)
+        if stat.S_ISREG(st.st_mode) and st.st_uid == os.geteuid() and st.st_mode & 0o077:
+            os.chmod(path, 0o600)
+            log.warning("journal key %s had mode %04o: made 0600", path,
+                        stat.S_IMODE(st.st_mode))
+    except OSError as e:
+        raise StoreError(f"journal key {path}: cannot make it owner-only: "
+                         f"{e.strerror or e}") from None
 
 
 def fsync_dir(folder: Path) -> None:

@@ -3,7 +3,8 @@
 Owns: ``Loaded`` (what a start found), picking the good copy of each critical
 row and rebuilding the bad one from it (research/cabinet-features.md C
 "Critical memory integrity"), migrating an old journal's plain checksums to
-keyed ones (issue 11.14), and the read-only state the CLI views use.
+keyed ones once (``Store(upgrade=True)``: ``cabinet upgrade-journal``), and the
+read-only state the CLI views use.
 I/O: SQLite and the commit-record file.
 """
 
@@ -19,7 +20,9 @@ import msgspec
 from cabinet.core.state import CabinetState
 from cabinet.shell.journal.base import COPIES
 from cabinet.shell.journal.commit import JournalWriter
+from cabinet.shell.journal.guard import keyed_evidence
 from cabinet.shell.journal.keys import event_link, log
+from cabinet.shell.paths import commit_file
 
 state_decoder = msgspec.json.Decoder(CabinetState)
 
@@ -83,6 +86,9 @@ class JournalLoader(JournalWriter):
                 "SELECT 1 FROM critical WHERE checksum NOT LIKE 'hmac:%' UNION ALL SELECT 1 "
                 "FROM events WHERE chain IS NULL UNION ALL SELECT 1 FROM vouchers WHERE mac "
                 "IS NULL LIMIT 1").fetchone() is not None
+            if not self.legacy_ok and self.old_format():
+                findings.append("the journal is in the old format (plain SHA-256 "
+                                "checksums): upgrade it once with cabinet upgrade-journal")
             findings += self.verify_commit_record()
             findings += self.verify_chain()
             findings += self.verify_vouchers()
@@ -131,9 +137,16 @@ class JournalLoader(JournalWriter):
         return Loaded(state, round_state, ram_error, round_corrupt, repaired, findings,
                       salvaged=bool(self.salvage_findings))
 
+    def old_format(self) -> bool:
+        """Plain SHA-256 critical rows in a journal never keyed (no commit record, no
+        keyed evidence: ``guard.keyed_evidence``)."""
+        if commit_file(self.path).exists() or keyed_evidence(self.db):
+            return False
+        return self.db.execute("SELECT 1 FROM critical LIMIT 1").fetchone() is not None
+
     def _migrate(self) -> None:
         """Rewrite plain SHA-256 rows with keyed checksums and chain the event log
-        (inside ``load``'s transaction; issue 11.14)."""
+        (inside ``load``'s transaction, only on a store opened to upgrade)."""
         assert self.key is not None
         for name, copy, seq, blob in self.db.execute(
                 "SELECT name, copy, seq, blob FROM critical").fetchall():

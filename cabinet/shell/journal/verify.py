@@ -19,7 +19,8 @@ from typing import Any
 import msgspec
 
 from cabinet.core.records import VoucherRecord
-from cabinet.shell.journal.base import JournalBase
+from cabinet.shell.journal.base import TABLES, JournalBase, typed
+from cabinet.shell.journal.guard import keyed_evidence
 from cabinet.shell.journal.keys import MAC_PREFIX, checksum, event_link, fsync_dir, mac
 from cabinet.shell.paths import commit_file
 
@@ -112,9 +113,10 @@ class JournalChecks(JournalBase):
         """Compare the journal with the commit record kept outside it (issue 11.2)."""
         path = commit_file(self.path)
         if not path.exists():
-            keyed = self.db.execute("SELECT 1 FROM critical WHERE checksum LIKE 'hmac:%' "
-                                    "LIMIT 1").fetchone()
-            return [f"the commit record {path.name} is missing"] if keyed else []
+            # a journal ever keyed had one; without keyed evidence the old-format rows
+            # fail on their own (only ``cabinet upgrade-journal`` takes them, once)
+            return [f"the commit record {path.name} is missing"] \
+                if keyed_evidence(self.db) else []
         rec = self._commit_record()
         if self.key is None:
             return ["the journal key cannot be read: the commit record cannot be verified"]
@@ -174,13 +176,47 @@ class JournalChecks(JournalBase):
         findings += self.verify_chain()
         findings += self.verify_vouchers()
         findings += self.verify_commit_record()
+        ram_error = self.ram_error_text()
+        if ram_error is not None:
+            findings.append(f"the cabinet is in a RAM error ({ram_error}); only a RAM "
+                            "clear in the maintenance menu ends it")
         return findings
 
     def sqlite_check(self) -> list[str]:
-        """SQLite's own ``quick_check`` of every page; problems found, none if good."""
+        """SQLite's own ``quick_check`` of every page, the critical rows read through
+        their index, then every row's values against their column's type
+        (``base.COLUMN_TYPES``: a garbled record header reads back a commit number as
+        text); problems found, none if good."""
         try:
             res = [str(r[0]) for r in self.db.execute("PRAGMA quick_check").fetchall()]
             self.db.execute("SELECT COUNT(*) FROM critical").fetchone()
+            if res != ["ok"]:
+                return res[:3]
+            for name in ("cabinet", "round"):       # through the index, as ``load`` reads
+                self._read_rows(name)
+            for table, cols in TABLES.items():
+                bad = self.db.execute(f"SELECT COUNT(*) FROM {table} WHERE NOT "
+                                      f"({typed(table, cols)})").fetchone()[0]
+                if bad:
+                    res.append(f"{bad} {table} row(s) hold values of the wrong type")
         except sqlite3.Error as e:
             return [str(e)]
-        return [] if res == ["ok"] else res[:3]
+        return [] if res == ["ok"] else res[1:4]
+
+    def ram_error_text(self) -> str | None:
+        """What the cabinet's own RAM error says, when the journal's newest good state
+        is one (the journal then verifies, but the cabinet is not fit to play), else
+        ``None``."""
+        rows = self._read_rows("cabinet")
+        good = [r for r in rows.values() if self._row_ok("cabinet", r[0], r[1], r[2])]
+        if not good:
+            return None
+        try:
+            state = json.loads(max(good)[1])
+        except ValueError:
+            return None
+        if not isinstance(state, dict) or not state.get("ram_error"):
+            return None
+        faults = state.get("faults") or {}
+        why = faults.get("ram_error") if isinstance(faults, dict) else None
+        return str(why or "no good copy of the cabinet state")
