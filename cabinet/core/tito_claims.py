@@ -15,7 +15,7 @@ host. No answer, the link going down or a restart sends it again later: never dr
   it and the player may hold it, so it is neither a ticket nor a handpay until the
   host says whose it is; the station waits (``cash_out`` mode). The host's answer:
   0x84 already redeemed -> it was printed and paid elsewhere: counted out as printed
-  (``voucher_print_resolved``), no handpay; 0x80 / 0x81 / 0x82 / 0x85 (void, not a
+  (``voucher_printed`` with ``resolved``), no handpay; 0x80 / 0x81 / 0x82 / 0x85 (void, not a
   valid number, unknown, expired) -> nobody can redeem it: one handpay of the amount
   with that number; 0x00 with the amount -> the host let this machine redeem it:
   counted printed and credited back here; anything else (0x83 pending elsewhere...)
@@ -52,9 +52,7 @@ class TicketClaimsMixin(CabinetBase):
     """Unknown prints and tickets in the cash box, settled with the host."""
 
     def _print_checks(self, st: StationState) -> list[TicketIn]:
-        t = st.host.ticket_in
-        held = [t] if t is not None and t.purpose == "print_check" and t.status == "held" else []
-        return held + [c for c in st.host.claims if c.purpose == "print_check"]
+        return print_checks(st)
 
     def _claim(self, st: StationState, purpose: str, vn: str, amount: int, txn: str,
                out: list[Effect]) -> None:
@@ -157,13 +155,14 @@ class TicketClaimsMixin(CabinetBase):
 
     def _print_resolved(self, st: StationState, vn: str, amount: int, how: str,
                         out: list[Effect]) -> None:
-        """An unknown print settled as printed: counted out (no 0x3D: the host knows)."""
+        """An unknown print settled as printed: counted out, journaled ``voucher_printed``
+        with ``resolved`` (no 0x3D for it: the host already holds that number's fate)."""
         st.pending_out_minor -= amount
         st.meters.add("vouchers_out_minor", amount)
         st.meters.add("vouchers_out_count", 1)
         out.append(SetVoucherStatus(vn, "redeemed", self.s.wall_s))
-        out.append(Journal("voucher_print_resolved", st.station, amount,
-                           {"validation_number": vn, "how": how}))
+        out.append(Journal("voucher_printed", st.station, amount,
+                           {"validation_number": vn, "resolved": how}))
 
     # -- hooks ----------------------------------------------------------------------------
 
@@ -212,3 +211,10 @@ class TicketClaimsMixin(CabinetBase):
                 self._claim_again(st, "unable_now", "restarted: asked again", out, delay_ms=0)
             st.host.claims = [msgspec.structs.replace(c, since_ms=self.s.now_ms)
                               for c in st.host.claims]
+
+
+def print_checks(st: StationState) -> list[TicketIn]:
+    """Station ``st``'s unknown prints not yet settled with the host (held first)."""
+    t = st.host.ticket_in
+    held = [t] if t is not None and t.purpose == "print_check" and t.status == "held" else []
+    return held + [c for c in st.host.claims if c.purpose == "print_check"]

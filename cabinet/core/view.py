@@ -15,6 +15,7 @@ from cabinet.core.context import ViewContext
 from cabinet.core.errors import FAULTS, fault_text
 from cabinet.core.host import DISABLED_TEXT
 from cabinet.core.rules_text import TABLE_TEXTS, rules_said, rules_text
+from cabinet.core.tito_claims import print_checks
 from cabinet.protocol.money import chip_split
 from cabinet.protocol.said import N_, Said, english, english_all, said
 from cabinet.protocol.snapshot import (
@@ -117,9 +118,14 @@ def build_snapshot(cab: ViewContext, seq: int) -> Snapshot:
         overlay_text = english_all(overlay_said, sym)
     elif mode == "cash_out":                     # issue 14: the host's number comes first
         waiting = [st.host.pending_cashout for st in s.stations if st.host.pending_cashout]
+        checks = [c for st in s.stations for c in print_checks(st)]
         if waiting:
             overlay_said = [said("Ticket for {amount_minor}: validating with the casino host",
                                  amount_minor=waiting[0].amount_minor)]
+            overlay_text = english_all(overlay_said, sym)
+        elif checks:                 # an unknown print, settled with the host first
+            overlay_said = [said("Ticket for {amount_minor}: print unknown, checking with "
+                                 "the casino host", amount_minor=checks[0].amount_minor)]
             overlay_text = english_all(overlay_said, sym)
 
     message_said = _message(cab, mode, view, prompt)
@@ -243,7 +249,8 @@ def _handpay_reason(reason: str, s: CabinetState) -> list[Said]:
     st = next((x for x in s.stations if hp is not None and x.station == hp.station), None)
     cands = [said("a win of {limit_minor} or more is paid by hand",
                   limit_minor=s.settings.jackpot_limit_minor),
-             said("print failed"), said("print unknown")]
+             said("print failed"), said("print unknown"),
+             said("print unknown: ticket void at the casino host")]
     cands += [said("no ticket: {why_text}", why_text=why) for why in _NO_TICKET_WHY]
     if st is not None and hp is not None:
         cands += [said("no ticket: no validation from the casino host within {seconds} s",

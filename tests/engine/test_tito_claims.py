@@ -62,6 +62,8 @@ def test_an_unknown_print_is_checked_with_the_host_before_any_handpay():
     assert rig.queue()[-1] == "ticket_inserted"
     assert rig.cab.mode == "cash_out" and rig.balanced()
     assert rig.cab.s.stations[0].pending_out_minor == 5_000
+    assert rig.cab.snapshot(1).overlay_text == \
+        "Ticket for $50.00: print unknown, checking with the casino host"
 
 
 def test_an_unknown_print_the_host_already_redeemed_is_printed_and_redeemed_no_handpay():
@@ -72,7 +74,9 @@ def test_an_unknown_print_the_host_already_redeemed_is_printed_and_redeemed_no_h
     assert rig.cab.s.handpay is None and not rig.cab.s.handpay_queue
     assert rig.meters().vouchers_out_minor == 5_000 and rig.meters().handpay_minor == 0
     assert rig.cab.s.stations[0].pending_out_minor == 0 and rig.balanced()
-    assert "voucher_print_resolved" in _kinds(rig)
+    (printed,) = [e for e in rig.effects if isinstance(e, Journal) and e.kind == "voucher_printed"]
+    assert printed.data["resolved"] == "redeemed at the casino host"
+    assert "cash_out_ticket_printed" not in rig.queue()
     assert rig.cab.mode == "attract"
 
 
