@@ -281,7 +281,9 @@ def _calm(eng: EngineProc, desk: TicketDesk | TwinRecord,
     deadline = time.monotonic() + timeout_s
     while time.monotonic() < deadline:
         snap = eng.snapshot or {}
-        if snap.get("mode") == "handpay":
+        review = snap.get("mode") == "tilt" and any(c in str(snap.get("overlay_text"))
+                                                    for c in ("306", "307"))
+        if snap.get("mode") == "handpay" or review:     # the attendant pays, or reviews
             eng.sim({"cmd": "key", "on": True})
             time.sleep(0.1)
             eng.sim({"cmd": "key", "on": False})
@@ -339,12 +341,16 @@ def check(journal: Path, truth: dict[str, Any], desk: TicketDesk | TwinRecord) -
 
 
 def tito_soak(workdir: Path, kills: int, seed: int = 1, flow: str = "both",
-              kill_host: bool = False, system: str = "desk") -> TitoResult:
+              kill_host: bool = False, system: str = "desk",
+              power_cut: bool = False) -> TitoResult:
     """``kills`` times: start a ticket in (``flow`` "in"), a cash-out ("out") or either
     ("both"), SIGKILL the engine (``kill_host``: close the host twin and start a new one
     on the same pty path instead) at a random moment of it, restart, settle, ``check``.
     ``system``: who is the casino's ticket system: ``desk`` (the test's ``TicketDesk``)
-    or ``twin`` (the host twin's own ticket database and flow, ``TwinRecord``)."""
+    or ``twin`` (the host twin's own ticket database and flow, ``TwinRecord``).
+    ``power_cut``: each ticket in, the acceptor also loses power at STACKING or VEND
+    VALID and is power-cycled while the engine is dead (the ticket may sit in the cash
+    box uncredited: the attendant's key sends it to the host)."""
     rng = random.Random(seed)
     res = TitoResult()
     twins = TwinProc(workdir)
@@ -389,6 +395,10 @@ def tito_soak(workdir: Path, kills: int, seed: int = 1, flow: str = "both",
                 number = rng.choice(valid) if valid else ""
             before = len(desk.snapshot())
             if kind == "in" and number:
+                if power_cut:
+                    where = rng.choice(["stacking", "vend_valid"])
+                    twins.cmd({"cmd": "power_at", "state": where})
+                    res.kinds[f"power_at_{where}"] += 1
                 eng.sim({"cmd": "voucher", "validation_number": number})
                 window = WINDOW_IN_S
             else:
@@ -410,6 +420,8 @@ def tito_soak(workdir: Path, kills: int, seed: int = 1, flow: str = "both",
                     runner.host = host
             else:
                 eng.kill()
+                if power_cut and kind == "in":       # the power cut took the acceptor too
+                    twins.cmd({"cmd": "bill", "line": "power"})
                 eng.start()
             res.kills += 1
             if not _ready(eng, host):
