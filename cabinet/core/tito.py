@@ -11,7 +11,8 @@ meter into ``pending_out_minor`` and waits in ``HostState.pending_cashout`` (jou
 prints the ticket under THAT number (``cash_out_ticket_printed`` 0x3D once the
 printer confirms, as for any voucher); a denial, no answer within the timeout, the
 link going down or a restart ends it as a handpay, nothing lost, its reason on the
-table and in the journal.
+table and in the journal. A print whose outcome is unknown (a restart mid-print) is
+settled with the host before any handpay (``cabinet.core.tito_claims``).
 
 Redemption with ``validation == "system"`` (the host is the truth for every ticket,
 ours too): an inserted ticket is held in escrow (``HoldNote``; journaled

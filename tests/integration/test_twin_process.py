@@ -139,7 +139,7 @@ def test_a_voucher_in_the_cash_box_at_a_power_cut_is_credited_once_by_the_key(
     _until(lambda: (eng.snapshot or {}).get("mode") in ("attract", "betting"))
     twins.cmd({"cmd": "power_at", "state": where})
     eng.sim({"cmd": "voucher", "validation_number": number})
-    _until(lambda: (eng.snapshot or {}).get("mode") == "tilt")     # the power came back
+    _until(lambda: (eng.snapshot or {}).get("mode") == "tilt", 15)   # the power came back
     eng.kill()
     twins.cmd({"cmd": "bill", "line": "power"})
     eng.start()

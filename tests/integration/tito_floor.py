@@ -190,6 +190,7 @@ def floor_soak(workdir: Path, kills: int, seed: int = 1) -> FloorResult:
     a.start()
     b.start()
     inserted: set[str] = set()
+    last: dict[str, int] = {}
     try:
         for i in range(kills):
             if not (_ready(a, host, 1) and _ready(b, host, 2)):
@@ -247,7 +248,7 @@ def floor_soak(workdir: Path, kills: int, seed: int = 1) -> FloorResult:
                                     f"(A {(a.snapshot or {}).get('mode')}, B {(b.snapshot or {}).get('mode')})")
                 break
             try:
-                res.kinds.update(check_floor(a, b, truths[0], truths[1], host))
+                last = check_floor(a, b, truths[0], truths[1], host)
                 res.checks += 1
             except AssertionError as e:
                 res.failures.append(f"round {i}: {e}")
@@ -258,5 +259,6 @@ def floor_soak(workdir: Path, kills: int, seed: int = 1) -> FloorResult:
         host.close()
         twins_a.stop()
         twins_b.stop()
+    res.kinds.update(last)                 # the tickets A cut, as the last check found them
     res.kinds.update({f"twin_{k}": v for k, v in host.tito.counts.items()})
     return res
