@@ -45,6 +45,9 @@ CLAIM_RETRY_MS = 5_000
 #: 0x71 transfer codes that kill a number at the host (void, not valid, unknown, expired).
 DEAD_NUMBER = frozenset({0x80, 0x81, 0x82, 0x85})
 ALREADY_REDEEMED = 0x84
+#: A claim waits until the host has read the previous ticket's 0x67 / 0x68 (its 0x71
+#: status query then finds that ticket, not the claim).
+TICKET_EXCEPTIONS = frozenset({"ticket_inserted", "ticket_transfer_complete"})
 PENDING_ELSEWHERE = 0x83
 
 
@@ -68,7 +71,8 @@ class TicketClaimsMixin(CabinetBase):
         with the host (0x67 ticket inserted, journaled ``ticket_held``)."""
         for st in self.s.stations:
             h = st.host
-            busy = h.ticket_in is not None and h.ticket_in.status in ("held", "stacking")
+            busy = (h.ticket_in is not None and h.ticket_in.status in ("held", "stacking")) or \
+                any(e.name in TICKET_EXCEPTIONS for e in h.queue)
             if not h.claims or busy or h.link != "online" or h.claims[0].since_ms > self.s.now_ms:
                 continue
             c = h.claims[0]

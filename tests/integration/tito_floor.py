@@ -187,11 +187,11 @@ def floor_soak(workdir: Path, kills: int, seed: int = 1) -> FloorResult:
     host = _host(workdir)
     twins_a, a = _engine(workdir, "a", host, 1)
     twins_b, b = _engine(workdir, "b", host, 2)
-    a.start()
-    b.start()
     inserted: set[str] = set()
     last: dict[str, int] = {}
     try:
+        a.start()
+        b.start()
         for i in range(kills):
             if not (_ready(a, host, 1) and _ready(b, host, 2)):
                 res.failures.append(f"round {i}: a link did not come up")
