@@ -14,6 +14,9 @@ host on the attendant's key. ``--flow floor``: two cabinets and the host twin
 (``tests/integration/tito_floor.py``): A killed mid cash-out, its ticket inserted at B
 while A is down, B killed mid-redemption and the host twin restarted now and then; no
 number paid twice, every ticket cut counted out or handpaid (``--points``: rounds).
+``--flow box``: validation "none": one of the cabinet's own vouchers back in with the
+acceptor's power cut at STACKING / VEND VALID and the engine killed; credited once by
+the key (or the acceptor) when it is in the cash box, never when it is not.
 """
 
 from __future__ import annotations
@@ -28,13 +31,13 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from tests.integration.tito_floor import floor_soak  # noqa: E402
-from tests.integration.tito_harness import tito_soak  # noqa: E402
+from tests.integration.tito_harness import box_soak, tito_soak  # noqa: E402
 
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--points", type=int, default=100)
-    ap.add_argument("--flow", choices=["in", "out", "both", "floor"], default="both")
+    ap.add_argument("--flow", choices=["in", "out", "both", "floor", "box"], default="both")
     ap.add_argument("--kill-host", action="store_true",
                     help="close and restart the host twin instead of killing the engine")
     ap.add_argument("--system", choices=["desk", "twin"], default="desk",
@@ -48,12 +51,16 @@ def main() -> int:
     if a.flow == "floor":
         return _floor(a, t0)
     with tempfile.TemporaryDirectory(prefix="tito-crash-") as d:
-        res = tito_soak(Path(d), a.points, seed=a.seed, flow=a.flow, kill_host=a.kill_host,
-                        system=a.system, power_cut=a.power_cut)
+        if a.flow == "box":
+            res = box_soak(Path(d), a.points, seed=a.seed)
+        else:
+            res = tito_soak(Path(d), a.points, seed=a.seed, flow=a.flow, kill_host=a.kill_host,
+                            system=a.system, power_cut=a.power_cut)
     summary = {"flow": a.flow, "kill_host": a.kill_host, "system": a.system,
                "power_cut": a.power_cut, "points": a.points, "seed": a.seed,
                "kills": res.kills, "checks": res.checks, "failures": res.failures,
-               "ended": {k: v for k, v in sorted(res.kinds.items()) if "ended" in k},
+               "ended": {k: v for k, v in sorted(res.kinds.items())
+                         if "ended" in k or k.startswith(("in_box", "handed", "by_the"))},
                "desk": {k: v for k, v in sorted(res.kinds.items())
                         if k.startswith(("redeem", "returned", "validated", "twin_"))},
                "seconds": round(time.monotonic() - t0, 1)}

@@ -449,3 +449,72 @@ def tito_soak(workdir: Path, kills: int, seed: int = 1, flow: str = "both",
     if twin:
         res.kinds.update({f"twin_{k}": v for k, v in host.tito.counts.items()})
     return res
+
+
+def box_soak(workdir: Path, kills: int, seed: int = 1) -> TitoResult:
+    """Validation "none" (the cabinet's own vouchers): ``kills`` times a voucher this
+    cabinet printed goes back in, the acceptor loses power at STACKING or VEND VALID,
+    the engine is SIGKILLed at a random moment and the acceptor power-cycled; after the
+    restart (the attendant's key on any review) the voucher is credited once if it is
+    in the cash box (its record redeemed) and not at all otherwise (record still
+    issued); the journal adds up and agrees with the twins (``check_physical_truth``)."""
+    from cabinet.shell.store import Store
+
+    from .crash_harness import check_physical_truth
+
+    rng = random.Random(seed)
+    res = TitoResult()
+    twins = TwinProc(workdir)
+    twins.start()
+    eng = EngineProc(workdir, twins=twins)
+    try:
+        eng.start()
+        for i in range(kills):
+            st = ((eng.snapshot or {}).get("stations") or [{}])[0]
+            if st.get("credits_minor", 0) <= 0:
+                eng.sim({"cmd": "note", "amount_minor": rng.choice([500, 1_000, 2_000])})
+                time.sleep(1.0)
+            before = set(twins.cmd({"cmd": "truth"}).get("tickets", []))
+            eng.intent("cash_out")
+            deadline = time.monotonic() + 10
+            while time.monotonic() < deadline and (
+                    not set(twins.cmd({"cmd": "truth"}).get("tickets", [])) - before
+                    or (eng.snapshot or {}).get("mode") not in ("attract", "betting")):
+                time.sleep(0.05)
+            (number,) = set(twins.cmd({"cmd": "truth"}).get("tickets", [])) - before
+            time.sleep(0.3)                                   # the print is journaled
+            where = rng.choice(["stacking", "vend_valid"])
+            twins.cmd({"cmd": "power_at", "state": where})
+            res.kinds[f"power_at_{where}"] += 1
+            eng.sim({"cmd": "voucher", "validation_number": number})
+            time.sleep(rng.uniform(0.0, 1.0))
+            eng.kill()
+            twins.cmd({"cmd": "bill", "line": "power"})
+            eng.start()
+            res.kills += 1
+            truth = _calm(eng, TicketDesk())
+            try:
+                assert truth, "the table did not calm down"
+                verify_journal(eng.journal)
+                check_physical_truth(eng.journal, truth)
+                store = Store(eng.journal, readonly=True)
+                try:
+                    rec = next(v for v in store.vouchers(10**6) if v.validation_number == number)
+                    ins = [e for e in store.all_events() if e["kind"] == "voucher_in"
+                           and e["data"].get("validation_number") == number]
+                finally:
+                    store.close()
+                in_box = number in truth["vouchers_stacked"]
+                assert len(ins) == (1 if in_box else 0), f"{number[-4:]} credited {len(ins)} times"
+                assert rec.status == ("redeemed" if in_box else "issued"), f"{number[-4:]} {rec.status}"
+                res.kinds["in_box_credited_once" if in_box else "handed_back_still_issued"] += 1
+                res.kinds["by_the_key" if ins and ins[0]["data"].get("via") == "attendant" else
+                          "by_the_acceptor"] += bool(ins)
+                res.checks += 1
+            except AssertionError as e:
+                res.failures.append(f"kill {i}: {e}")
+                break
+    finally:
+        eng.stop()
+        twins.stop()
+    return res
