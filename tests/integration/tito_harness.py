@@ -451,6 +451,10 @@ def tito_soak(workdir: Path, kills: int, seed: int = 1, flow: str = "both",
     return res
 
 
+def _credits(eng: EngineProc) -> int:
+    return int(((eng.snapshot or {}).get("stations") or [{}])[0].get("credits_minor", 0))
+
+
 def box_soak(workdir: Path, kills: int, seed: int = 1) -> TitoResult:
     """Validation "none" (the cabinet's own vouchers): ``kills`` times a voucher this
     cabinet printed goes back in, the acceptor loses power at STACKING or VEND VALID,
@@ -470,18 +474,29 @@ def box_soak(workdir: Path, kills: int, seed: int = 1) -> TitoResult:
     try:
         eng.start()
         for i in range(kills):
-            st = ((eng.snapshot or {}).get("stations") or [{}])[0]
-            if st.get("credits_minor", 0) <= 0:
-                eng.sim({"cmd": "note", "amount_minor": rng.choice([500, 1_000, 2_000])})
-                time.sleep(1.0)
-            before = set(twins.cmd({"cmd": "truth"}).get("tickets", []))
-            eng.intent("cash_out")
-            deadline = time.monotonic() + 10
-            while time.monotonic() < deadline and (
-                    not set(twins.cmd({"cmd": "truth"}).get("tickets", [])) - before
-                    or (eng.snapshot or {}).get("mode") not in ("attract", "betting")):
-                time.sleep(0.05)
-            (number,) = set(twins.cmd({"cmd": "truth"}).get("tickets", [])) - before
+            number = ""
+            for _ in range(3):                                # a voucher of ours to put back
+                if _credits(eng) <= 0:
+                    eng.sim({"cmd": "note", "amount_minor": rng.choice([500, 1_000, 2_000])})
+                    deadline = time.monotonic() + 5
+                    while time.monotonic() < deadline and _credits(eng) <= 0:
+                        time.sleep(0.05)
+                before = set(twins.cmd({"cmd": "truth"}).get("tickets", []))
+                eng.intent("cash_out")
+                deadline = time.monotonic() + 10
+                while time.monotonic() < deadline and (
+                        not set(twins.cmd({"cmd": "truth"}).get("tickets", [])) - before
+                        or (eng.snapshot or {}).get("mode") not in ("attract", "betting")):
+                    time.sleep(0.05)
+                new = set(twins.cmd({"cmd": "truth"}).get("tickets", [])) - before
+                if len(new) == 1:
+                    number = new.pop()
+                    break
+                res.kinds["cash_out_without_ticket"] += 1     # a handpay: paid, try again
+                _calm(eng, TicketDesk())
+            if not number:
+                res.failures.append(f"kill {i}: no voucher printed in 3 cash-outs")
+                break
             time.sleep(0.3)                                   # the print is journaled
             where = rng.choice(["stacking", "vend_valid"])
             twins.cmd({"cmd": "power_at", "state": where})
