@@ -137,9 +137,10 @@ def test_a_voucher_in_the_cash_box_at_a_power_cut_is_credited_once_by_the_key(
             store.close()
     _until(issued)
     _until(lambda: (eng.snapshot or {}).get("mode") in ("attract", "betting"))
+    _until(lambda: "inhibited=False" in str(eng.sim({"cmd": "bill", "line": "status"}).get("reply")))
     twins.cmd({"cmd": "power_at", "state": where})
     eng.sim({"cmd": "voucher", "validation_number": number})
-    _until(lambda: (eng.snapshot or {}).get("mode") == "tilt", 15)   # the power came back
+    _until(lambda: number in twins.cmd({"cmd": "truth"})["vouchers_stacked"], 15)
     eng.kill()
     twins.cmd({"cmd": "bill", "line": "power"})
     eng.start()
