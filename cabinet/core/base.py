@@ -18,7 +18,8 @@ from cabinet.core.events import (
     VoucherEscrowed,
     VoucherStacked,
 )
-from cabinet.core.state import CabinetState, PrintingState, StationState
+from cabinet.core.records import VoucherRecord
+from cabinet.core.state import CabinetState, NoteReview, PrintingState, StationState, TicketIn
 from cabinet.game import Round, RuleSet
 
 
@@ -63,11 +64,12 @@ class CabinetBase:
         assert st is not None
         return st
 
-    @staticmethod
-    def _cashing_out(st: StationState) -> bool:
+    def _cashing_out(self, st: StationState) -> bool:
         """Station ``st``'s cash-out is under way: its voucher prints on its own printer,
-        or waits for the casino host's validation number."""
-        return st.printing is not None or st.host.pending_cashout is not None
+        waits for the casino host's validation number, or an unknown print of a
+        host-numbered ticket waits for the host's word before any handpay."""
+        return (st.printing is not None or st.host.pending_cashout is not None
+                or bool(self._print_checks(st)))
 
     def _prints(self) -> list[PrintingState]:
         """Every voucher sent to a printer whose verdict has not come back."""
@@ -205,4 +207,32 @@ class CabinetBase:
         raise NotImplementedError  # a section mixin or Cabinet defines it
 
     def _tito_power_up(self, out: list[Effect]) -> None:
+        raise NotImplementedError  # a section mixin or Cabinet defines it
+
+    # -- tickets settled with the host without an escrow (tito_claims) -------------------
+
+    def _expired(self, rec: VoucherRecord) -> bool:
+        raise NotImplementedError  # a section mixin or Cabinet defines it
+
+    def _print_checks(self, st: StationState) -> list[TicketIn]:
+        raise NotImplementedError  # a section mixin or Cabinet defines it
+
+    def _start_claims(self, out: list[Effect]) -> None:
+        raise NotImplementedError  # a section mixin or Cabinet defines it
+
+    def _claim_again(self, st: StationState, result: str, reason: str, out: list[Effect],
+                     code: int = -1, delay_ms: int = 5_000) -> None:
+        raise NotImplementedError  # a section mixin or Cabinet defines it
+
+    def _claim_answer(self, st: StationState, ev: HostCommanded, out: list[Effect]) -> str:
+        raise NotImplementedError  # a section mixin or Cabinet defines it
+
+    def _check_print_with_host(self, st: StationState, p: PrintingState,
+                               out: list[Effect]) -> bool:
+        raise NotImplementedError  # a section mixin or Cabinet defines it
+
+    def _ticket_in_box(self, r: NoteReview, out: list[Effect]) -> bool:
+        raise NotImplementedError  # a section mixin or Cabinet defines it
+
+    def _claims_power_up(self, out: list[Effect]) -> None:
         raise NotImplementedError  # a section mixin or Cabinet defines it

@@ -115,6 +115,8 @@ class CashOutMixin(CabinetBase):
             out.append(Journal("voucher_printed", st.station, p.amount_minor,
                                {"validation_number": p.validation_number}))
             out.append(SendCue("ticket_printed", st.station, {"amount_minor": p.amount_minor}))
+        elif ev.result == "unknown" and self._check_print_with_host(st, p, out):
+            pass                # the host's number: settled with the host first (tito_claims)
         else:
             out.append(SetVoucherStatus(p.validation_number, "handpay", self.s.wall_s))
             self._lock_handpay(st.station, p.amount_minor, f"print {ev.result}",

@@ -57,6 +57,8 @@ def host_events_for(j: Journal, technician: bool) -> list[tuple[int, str, int]]:
     ``round_start`` raises ``game_started`` at each station with a bet in it.
     """
     kind, data = j.kind, j.data
+    if kind == "voucher_printed" and data.get("resolved"):
+        return []           # an unknown print the host settled (tito_claims): it knows
     if kind in _SIMPLE:
         return [(j.station, _SIMPLE[kind], 0)]
     if kind in ("door_open", "door_closed"):

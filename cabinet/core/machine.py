@@ -69,6 +69,7 @@ from cabinet.core.play import PlayMixin
 from cabinet.core.settings import GameSettings
 from cabinet.core.state import CabinetState, MaintState, StationState
 from cabinet.core.tito import TitoMixin
+from cabinet.core.tito_claims import TicketClaimsMixin
 from cabinet.game import GameError, Round, RuleSet, StateError
 
 BETTING_ACTIONS = frozenset({"bet_up", "bet_down", "chip", "place", "undo", "clear", "rebet",
@@ -100,7 +101,7 @@ def new_state(settings: GameSettings | None = None) -> CabinetState:
 
 
 class Cabinet(BettingMixin, PlayMixin, CashOutMixin, MoneyInMixin, DoorsMixin, HostMixin,
-              TitoMixin, DisplaysMixin):
+              TitoMixin, DisplaysMixin, TicketClaimsMixin):
     """The cabinet core.
 
     Args:

@@ -190,6 +190,8 @@ class MoneyInMixin(CabinetBase):
         r = self.s.note_reviews[0]
         self.s.note_reviews = self.s.note_reviews[1:]
         self._review_faults()
+        if self._ticket_in_box(r, out):     # a ticket: the host's, or our own record
+            return
         st = self._st(r.station)
         credit = r.kind == "in_stacker" and r.amount_minor > 0 and not r.validation_number \
             and not (r.txn and self._seen_txn(r.txn))

@@ -64,6 +64,12 @@ class TicketIn(msgspec.Struct, kw_only=True):
             ``""`` while not final.
         transfer_code: the host's 0x71 transfer code (-1 before it answered).
         reason: why it came back, in the player's words.
+        purpose: ``escrow`` (a ticket in the acceptor's escrow), ``print_check`` (a
+            ticket this station printed whose print is unknown, settled with the
+            host before any handpay) or ``in_box`` (a ticket found in the cash box,
+            not credited: the attendant's key sends it to the host),
+            ``cabinet.core.tito_claims``. A claim waiting for its turn has status
+            ``waiting`` and ``since_ms`` the earliest time it may go.
     """
 
     ticket_id: int
@@ -75,6 +81,7 @@ class TicketIn(msgspec.Struct, kw_only=True):
     result: str = ""
     transfer_code: int = -1
     reason: str = ""
+    purpose: str = "escrow"
 
 
 class HostState(msgspec.Struct, kw_only=True):
@@ -103,6 +110,8 @@ class HostState(msgspec.Struct, kw_only=True):
         pending_cashout: a cash-out waiting for its validation number.
         ticket_in: the last ticket inserted for the host (kept after it is final,
             for 0x71's status query), or None.
+        claims: tickets waiting to be settled with the host without a ticket in
+            escrow (``TicketIn.purpose`` ``print_check`` / ``in_box``), oldest first.
         next_ticket_id: the id the next inserted ticket gets.
         next_cashout_id: the id the next system-validated cash-out gets.
         ticket_data: what the host set for printed tickets (0x7C/0x7D).
@@ -124,6 +133,7 @@ class HostState(msgspec.Struct, kw_only=True):
     denomination_minor: int = 1
     pending_cashout: PendingCashout | None = None
     ticket_in: TicketIn | None = None
+    claims: list[TicketIn] = []
     next_ticket_id: int = 1
     next_cashout_id: int = 1
     ticket_data: TicketData = msgspec.field(default_factory=TicketData)
@@ -147,6 +157,7 @@ class PrintingState(msgspec.Struct, kw_only=True):
     validation_number: str
     amount_minor: int
     started_ms: int
+    host_number: bool = False       # the casino host issued the number (SAS 0x58)
 
 
 class StationState(msgspec.Struct, kw_only=True):

@@ -11,7 +11,8 @@ meter into ``pending_out_minor`` and waits in ``HostState.pending_cashout`` (jou
 prints the ticket under THAT number (``cash_out_ticket_printed`` 0x3D once the
 printer confirms, as for any voucher); a denial, no answer within the timeout, the
 link going down or a restart ends it as a handpay, nothing lost, its reason on the
-table and in the journal.
+table and in the journal. A print whose outcome is unknown (a restart mid-print) is
+settled with the host before any handpay (``cabinet.core.tito_claims``).
 
 Redemption with ``validation == "system"`` (the host is the truth for every ticket,
 ours too): an inserted ticket is held in escrow (``HoldNote``; journaled
@@ -137,7 +138,8 @@ class TitoMixin(CabinetBase):
             validation="system")
         out.append(SaveVoucher(record))
         st.printing = PrintingState(station=st.station, validation_number=vn,
-                                    amount_minor=p.amount_minor, started_ms=s.now_ms)
+                                    amount_minor=p.amount_minor, started_ms=s.now_ms,
+                                    host_number=True)
         out.append(PrintVoucher(record))
         return "printing"
 
@@ -205,6 +207,11 @@ class TitoMixin(CabinetBase):
         t = st.host.ticket_in
         if t is None or t.status != "held" or (ev.ref_id and ev.ref_id != t.ticket_id):
             return "refused: no ticket waiting for the host"
+        if t.purpose != "escrow":          # a claim without an escrow (tito_claims)
+            if ev.validation_number and ev.validation_number != t.validation_number:
+                self._claim_again(st, "number_mismatch", "not that ticket", out, ev.transfer_code)
+                return "refused: another ticket's number"
+            return self._claim_answer(st, ev, out)
         if ev.validation_number and ev.validation_number != t.validation_number:
             self._ticket_back(st, "number_mismatch", "not a valid ticket", out, ev.transfer_code)
             return "refused: another ticket's number"
@@ -312,14 +319,20 @@ class TitoMixin(CabinetBase):
                     out)
             t = h.ticket_in
             if t is not None and t.status == "held" and now - t.since_ms >= h.validation_timeout_ms:
-                self._ticket_back(st, "timeout", NO_ANSWER, out)
+                if t.purpose != "escrow":
+                    self._claim_again(st, "timeout", NO_ANSWER, out)
+                else:
+                    self._ticket_back(st, "timeout", NO_ANSWER, out)
+        self._start_claims(out)
 
     def _tito_link_down(self, st: StationState, out: list[Effect]) -> None:
         p = st.host.pending_cashout
         if p is not None:
             self._validation_failed(st, p.amount_minor, HOST_OFFLINE, out)
         t = st.host.ticket_in
-        if t is not None and t.status == "held":
+        if t is not None and t.status == "held" and t.purpose != "escrow":
+            self._claim_again(st, "link_down", HOST_OFFLINE, out)
+        elif t is not None and t.status == "held":
             self._ticket_back(st, "link_down", HOST_OFFLINE, out)
 
     def _tito_power_up(self, out: list[Effect]) -> None:
@@ -327,13 +340,14 @@ class TitoMixin(CabinetBase):
         with the link); a ticket still held went back (the acceptor was not told to
         keep holding it). A ticket being stacked stays: the acceptor's recovery
         (``voucher_escrowed``) credits or returns it."""
+        self._claims_power_up(out)
         for st in self.s.stations:
             p = st.host.pending_cashout
             if p is not None:
                 self._validation_failed(st, p.amount_minor,
                                         "restarted while waiting for validation", out)
             t = st.host.ticket_in
-            if t is not None and t.status == "held":
+            if t is not None and t.status == "held" and t.purpose == "escrow":
                 t.status, t.result, t.reason = "returned", "unable_now", "restarted"
                 out.append(Journal("ticket_done", st.station, 0, {
                     "ticket_id": t.ticket_id, "txn": t.txn, "result": "unable_now",

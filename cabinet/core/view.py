@@ -16,6 +16,7 @@ from cabinet.core.doors import handpay_reset_said
 from cabinet.core.errors import FAULTS, STORAGE_FAULT, fault_text
 from cabinet.core.host import DISABLED_TEXT
 from cabinet.core.rules_text import TABLE_TEXTS, rules_said, rules_text
+from cabinet.core.tito_claims import print_checks
 from cabinet.protocol.money import chip_split
 from cabinet.protocol.said import N_, Said, english, english_all, said
 from cabinet.protocol.snapshot import (
@@ -211,6 +212,10 @@ def _cash_out_said(st: StationState) -> list[Said]:
     if st.host.pending_cashout is not None:     # issue 14: the host's number comes first
         return [said("Ticket for {amount_minor}: validating with the casino host",
                      amount_minor=st.host.pending_cashout.amount_minor)]
+    checks = print_checks(st)
+    if checks:                          # an unknown print, settled with the host first
+        return [said("Ticket for {amount_minor}: print unknown, checking with the casino host",
+                     amount_minor=checks[0].amount_minor)]
     return []
 
 
@@ -254,7 +259,8 @@ def _handpay_reason(reason: str, s: CabinetState) -> list[Said]:
     st = next((x for x in s.stations if hp is not None and x.station == hp.station), None)
     cands = [said("a win of {limit_minor} or more is paid by hand",
                   limit_minor=s.settings.jackpot_limit_minor),
-             said("print failed"), said("print unknown")]
+             said("print failed"), said("print unknown"),
+             said("print unknown: ticket void at the casino host")]
     cands += [said("no ticket: {why_text}", why_text=why) for why in _NO_TICKET_WHY]
     if st is not None and hp is not None:
         cands += [said("no ticket: no validation from the casino host within {seconds} s",

@@ -11,7 +11,14 @@ Must not import: serial, cabinet.*.
 States of a ticket (``tickets.state``):
 
 - ``issued``: the host gave the validation number (0x58) for a cash-out; not yet
-  confirmed printed.  Redeemable (the number exists only on paper).
+  confirmed printed.  Not redeemable: refused at every other machine (83, pending),
+  and void when the issuing machine itself presents it (its print is unknown after a
+  power loss: it pays it by hand instead).  Rule: a ticket exists for the host once
+  the machine reports it printed, exception 0x3D with its validation record (SAS 6.02
+  system validation, research/sas.md "Exceptions" and "TITO"; Aristocrat Monaco
+  answers 0x4D in system validation with the record of each printed ticket and
+  handpay, ``EnhancedValidationProvider``); until then only the machine knows whether
+  the paper exists, so the host never pays a number on the paper's word alone.
 - ``printed``: the machine reported 0x3D (cash-out ticket printed).
 - ``pending``: a machine holds it in escrow and was told to redeem it (0x71); refused
   everywhere else until that machine reports the final status.
@@ -49,6 +56,8 @@ CREATE INDEX IF NOT EXISTS tickets_by_state ON tickets(state, issued_by);
 """
 
 OPEN_STATES = ("issued", "printed", "pending")
+#: Why a number the issuing machine presents before confirming its print is void.
+UNKNOWN_PRINT = "print unknown at the issuing machine: void, paid by hand there"
 
 
 @dataclass(frozen=True, slots=True)
@@ -197,15 +206,21 @@ class TicketDb:
         redeemed mark it ``pending`` there, in the same transaction.
 
         ``machine_amount``: the amount the machine read from the ticket (0: unknown).
-        Rules, in order: unknown -> 82; redeemed -> 84; void -> 80; pending at another
+        Rules, in order: unknown -> 82; redeemed -> 84; void -> 80; not confirmed
+        printed (``issued``) -> 83 at another machine, and void + 80 at the issuing
+        machine (its print is unknown: it pays by hand); pending at another
         machine -> 83 (at this one: redeem again, the same amount); expired -> 85; the
         machine's amount differs from the record -> 87; else redeem the recorded amount
         (cashable 00, or 01 for a restricted ticket).
         """
         with self._tx() as db:
-            row = db.execute("SELECT state, amount, expires_at, pending_at, cashout_type FROM tickets "
-                             "WHERE number = ?", (number,)).fetchone()
+            row = db.execute("SELECT state, amount, expires_at, pending_at, cashout_type, issued_by "
+                             "FROM tickets WHERE number = ?", (number,)).fetchone()
             decision = self._decide(row, address, machine_amount, at)
+            if row is not None and row[0] == "issued" and decision.transfer_code == tc.TC_REJECTED:
+                db.execute("UPDATE tickets SET state = 'void', voided_at = ?, void_reason = ? WHERE number = ?",
+                           (at, UNKNOWN_PRINT, number))
+                self._event(db, number, address, at, "void", None, UNKNOWN_PRINT)
             if decision.redeem and row[0] != "pending":
                 db.execute("UPDATE tickets SET state = 'pending', pending_at = ?, pending_since = ? WHERE number = ?",
                            (address, at, number))
@@ -217,11 +232,15 @@ class TicketDb:
     def _decide(row: Any, address: int, machine_amount: int, at: float) -> Decision:
         if row is None:
             return Decision(tc.TC_NOT_IN_SYSTEM, 0, "unknown ticket")
-        state, amount, expires_at, pending_at, cashout_type = row
+        state, amount, expires_at, pending_at, cashout_type, issued_by = row
         if state == "redeemed":
             return Decision(tc.TC_ALREADY_REDEEMED, 0, "ticket already redeemed")
         if state == "void":
             return Decision(tc.TC_REJECTED, 0, "ticket void (never printed)")
+        if state == "issued" and address == issued_by:
+            return Decision(tc.TC_REJECTED, 0, UNKNOWN_PRINT)
+        if state == "issued":
+            return Decision(tc.TC_PENDING_ELSEWHERE, 0, f"print not confirmed by machine {issued_by}")
         if state == "pending" and pending_at != address:
             return Decision(tc.TC_PENDING_ELSEWHERE, 0, f"ticket pending at machine {pending_at}")
         if expires_at is not None and at > expires_at and state != "pending":

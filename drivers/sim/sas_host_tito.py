@@ -22,7 +22,9 @@ validation request    (``issued``) and, ``validation_delay_s`` later, sends 0x58
                       type 00 (tickets printed: count, credits) -> ``on_meters``.
 0x51 handpay pending  the machine's unconfirmed tickets are void (it paid by hand).
 0x67 ticket inserted  0x70 -> the number and amount; decides (``TicketDb.claim``:
-                      pending there in the same transaction, or a reject code) and
+                      pending there in the same transaction, or a reject code; a
+                      number not yet confirmed printed is refused, 83, and void
+                      when its issuing machine presents it, 80) and
                       sends 0x71 redeem / reject; the EGM answers 0x40 pending.
 0x68 transfer         0x71 FF -> the final status; redeemed (or released on a
 complete              rejection) in one transaction; 0x40 again: asks later.  Then

@@ -56,7 +56,27 @@ def test_a_rejection_releases_the_ticket_and_restricted_is_01(db: TicketDb) -> N
     row = db.get(n)
     assert row is not None and row["state"] == "printed" and row["pending_at"] is None
     r = db.issue(1, 70, tc.CASHOUT_RESTRICTED, 1, 1003.0, None)
+    db.mark_printed(1, 1003.5)
     assert db.claim(r, 2, 0, 1004.0).transfer_code == tc.TC_RESTRICTED_PROMO
+
+
+def test_a_ticket_not_confirmed_printed_is_redeemed_nowhere(db: TicketDb) -> None:
+    """A number issued (0x58) whose print the issuing machine has not confirmed (0x3D) is
+    refused at every other machine (83, still ``issued``: nothing paid); presented by the
+    issuing machine itself (its print is unknown) it becomes void (80): the machine
+    pays it by hand, and no machine can redeem it afterwards."""
+    n = db.issue(1, 5_000, 0, 1, 1000.0, None)
+    d = db.claim(n, 2, 5_000, 1001.0)
+    assert d.transfer_code == tc.TC_PENDING_ELSEWHERE and not d.redeem
+    assert db.get(n)["state"] == "issued"
+    assert db.claim(n, 1, 5_000, 1002.0).transfer_code == tc.TC_REJECTED
+    row = db.get(n)
+    assert row["state"] == "void" and "print unknown" in row["void_reason"]
+    assert db.claim(n, 2, 5_000, 1003.0).transfer_code == tc.TC_REJECTED
+    assert db.mark_printed(1, 1004.0) is None        # a late 0x3D brings nothing back
+    m = db.issue(1, 700, 0, 1, 1005.0, None)
+    assert db.mark_printed(1, 1006.0) == m
+    assert db.claim(m, 2, 700, 1007.0).redeem
 
 
 def test_reopened_database_keeps_everything(tmp_path: Path) -> None:
@@ -66,6 +86,7 @@ def test_reopened_database_keeps_everything(tmp_path: Path) -> None:
     a = db.issue(1, 100, 0, 1, 10.0, None)
     b = db.issue(1, 250, 0, 1, 11.0, None)
     db.mark_printed(1, 12.0)
+    db.mark_printed(1, 12.5)
     db.claim(a, 2, 0, 13.0)
     db.close()
     again = TicketDb(tmp_path / "t.sqlite3", random.Random(2))
@@ -75,5 +96,5 @@ def test_reopened_database_keeps_everything(tmp_path: Path) -> None:
     assert again.summary([1, 2]) == [MachineTickets(1, 2, 350, 0, 0, 1, 250, 0),
                                      MachineTickets(2, 0, 0, 1, 100, 0, 0, 0),
                                      MachineTickets(0, 2, 350, 1, 100, 1, 250, 0)]
-    assert [e[1] for e in again.events(a)] == ["issued", "redeem", "redeemed"]
+    assert [e[1] for e in again.events(a)] == ["issued", "printed", "redeem", "redeemed"]
     assert [e[1] for e in again.events(b)] == ["issued", "printed"]

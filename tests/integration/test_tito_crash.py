@@ -39,3 +39,13 @@ def test_host_twin_killed_mid_ticket_moves_money_exactly_once(tmp_path, system):
     res = tito_soak(tmp_path, POINTS, seed=1414, flow="both", kill_host=True, system=system)
     assert res.failures == [], res
     assert res.kills == res.checks == POINTS
+
+
+def test_ticket_in_the_cash_box_at_a_power_cut_is_redeemed_once_through_the_host(tmp_path):
+    """The acceptor loses power at STACKING / VEND VALID with a ticket and the engine is
+    killed: after the restart the ticket is credited once (the host's go was journaled,
+    or the attendant's key sends it to the host) or handed back and still valid at the
+    host; the host's record, the journal and the cash box agree."""
+    res = tito_soak(tmp_path, POINTS, seed=61, flow="in", system="twin", power_cut=True)
+    assert res.failures == [], res
+    assert res.kills == res.checks == POINTS

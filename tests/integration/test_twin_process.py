@@ -112,3 +112,50 @@ def test_twin_set_serves_each_station_and_refuses_bad_commands(tmp_path: Path) -
         assert truth["acceptor"] == "POWER_UP" and not truth["idle"]    # no host yet
     finally:
         twins.close()
+
+
+@pytest.mark.parametrize("where", ["stacking", "vend_valid"])
+def test_a_voucher_in_the_cash_box_at_a_power_cut_is_credited_once_by_the_key(
+        rig, where: str) -> None:
+    """The acceptor loses power at STACKING / VEND VALID with one of this cabinet's
+    vouchers, the engine dies and the acceptor is power-cycled: tilt 306 on restart; the
+    attendant's key credits the voucher once from its record (now redeemed), and
+    neither a restart nor the key again credits it twice."""
+    twins, eng = rig
+    eng.start()
+    eng.sim({"cmd": "note", "amount_minor": 2000})
+    _until(lambda: _credits(eng) == 2000)
+    eng.intent("cash_out")
+    _until(lambda: _credits(eng) == 0 and len(twins.cmd({"cmd": "truth"})["tickets"]) == 1)
+    (number,) = twins.cmd({"cmd": "truth"})["tickets"]
+
+    def issued() -> bool:
+        store = Store(eng.journal, readonly=True)
+        try:
+            return [v.status for v in store.vouchers(10)] == ["issued"]
+        finally:
+            store.close()
+    _until(issued)
+    _until(lambda: (eng.snapshot or {}).get("mode") in ("attract", "betting"))
+    _until(lambda: "inhibited=False" in str(eng.sim({"cmd": "bill", "line": "status"}).get("reply")))
+    twins.cmd({"cmd": "power_at", "state": where})
+    eng.sim({"cmd": "voucher", "validation_number": number})
+    _until(lambda: number in twins.cmd({"cmd": "truth"})["vouchers_stacked"], 15)
+    eng.kill()
+    twins.cmd({"cmd": "bill", "line": "power"})
+    eng.start()
+    _until(lambda: (eng.snapshot or {}).get("mode") == "tilt")
+    assert "306" in eng.snapshot["overlay_text"] and _credits(eng) == 0
+    eng.sim({"cmd": "key", "on": True})
+    _until(lambda: _credits(eng) == 2000)
+    eng.sim({"cmd": "key", "on": False})
+    _until(lambda: (eng.snapshot or {}).get("mode") in ("betting", "attract"))
+    eng.kill()
+    eng.start()
+    settle(eng)
+    assert _credits(eng) == 2000
+    store = Store(eng.journal, readonly=True)
+    ins = [(e["kind"], e["amount_minor"]) for e in store.all_events() if e["kind"] == "voucher_in"]
+    (rec,) = [v for v in store.vouchers(10) if v.validation_number == number]
+    store.close()
+    assert ins == [("voucher_in", 2000)] and rec.status == "redeemed"

@@ -281,7 +281,9 @@ def _calm(eng: EngineProc, desk: TicketDesk | TwinRecord,
     deadline = time.monotonic() + timeout_s
     while time.monotonic() < deadline:
         snap = eng.snapshot or {}
-        if snap.get("mode") == "handpay":
+        review = snap.get("mode") == "tilt" and any(c in str(snap.get("overlay_text"))
+                                                    for c in ("306", "307"))
+        if snap.get("mode") == "handpay" or review:     # the attendant pays, or reviews
             eng.sim({"cmd": "key", "on": True})
             time.sleep(0.1)
             eng.sim({"cmd": "key", "on": False})
@@ -339,12 +341,16 @@ def check(journal: Path, truth: dict[str, Any], desk: TicketDesk | TwinRecord) -
 
 
 def tito_soak(workdir: Path, kills: int, seed: int = 1, flow: str = "both",
-              kill_host: bool = False, system: str = "desk") -> TitoResult:
+              kill_host: bool = False, system: str = "desk",
+              power_cut: bool = False) -> TitoResult:
     """``kills`` times: start a ticket in (``flow`` "in"), a cash-out ("out") or either
     ("both"), SIGKILL the engine (``kill_host``: close the host twin and start a new one
     on the same pty path instead) at a random moment of it, restart, settle, ``check``.
     ``system``: who is the casino's ticket system: ``desk`` (the test's ``TicketDesk``)
-    or ``twin`` (the host twin's own ticket database and flow, ``TwinRecord``)."""
+    or ``twin`` (the host twin's own ticket database and flow, ``TwinRecord``).
+    ``power_cut``: each ticket in, the acceptor also loses power at STACKING or VEND
+    VALID and is power-cycled while the engine is dead (the ticket may sit in the cash
+    box uncredited: the attendant's key sends it to the host)."""
     rng = random.Random(seed)
     res = TitoResult()
     twins = TwinProc(workdir)
@@ -389,6 +395,10 @@ def tito_soak(workdir: Path, kills: int, seed: int = 1, flow: str = "both",
                 number = rng.choice(valid) if valid else ""
             before = len(desk.snapshot())
             if kind == "in" and number:
+                if power_cut:
+                    where = rng.choice(["stacking", "vend_valid"])
+                    twins.cmd({"cmd": "power_at", "state": where})
+                    res.kinds[f"power_at_{where}"] += 1
                 eng.sim({"cmd": "voucher", "validation_number": number})
                 window = WINDOW_IN_S
             else:
@@ -410,6 +420,8 @@ def tito_soak(workdir: Path, kills: int, seed: int = 1, flow: str = "both",
                     runner.host = host
             else:
                 eng.kill()
+                if power_cut and kind == "in":       # the power cut took the acceptor too
+                    twins.cmd({"cmd": "bill", "line": "power"})
                 eng.start()
             res.kills += 1
             if not _ready(eng, host):
@@ -436,4 +448,88 @@ def tito_soak(workdir: Path, kills: int, seed: int = 1, flow: str = "both",
     res.kinds.update(desk.counts)
     if twin:
         res.kinds.update({f"twin_{k}": v for k, v in host.tito.counts.items()})
+    return res
+
+
+def _credits(eng: EngineProc) -> int:
+    return int(((eng.snapshot or {}).get("stations") or [{}])[0].get("credits_minor", 0))
+
+
+def box_soak(workdir: Path, kills: int, seed: int = 1) -> TitoResult:
+    """Validation "none" (the cabinet's own vouchers): ``kills`` times a voucher this
+    cabinet printed goes back in, the acceptor loses power at STACKING or VEND VALID,
+    the engine is SIGKILLed at a random moment and the acceptor power-cycled; after the
+    restart (the attendant's key on any review) the voucher is credited once if it is
+    in the cash box (its record redeemed) and not at all otherwise (record still
+    issued); the journal adds up and agrees with the twins (``check_physical_truth``)."""
+    from cabinet.shell.store import Store
+
+    from .crash_harness import check_physical_truth
+
+    rng = random.Random(seed)
+    res = TitoResult()
+    twins = TwinProc(workdir)
+    twins.start()
+    eng = EngineProc(workdir, twins=twins)
+    try:
+        eng.start()
+        for i in range(kills):
+            number = ""
+            for _ in range(3):                                # a voucher of ours to put back
+                if _credits(eng) <= 0:
+                    eng.sim({"cmd": "note", "amount_minor": rng.choice([500, 1_000, 2_000])})
+                    deadline = time.monotonic() + 5
+                    while time.monotonic() < deadline and _credits(eng) <= 0:
+                        time.sleep(0.05)
+                before = set(twins.cmd({"cmd": "truth"}).get("tickets", []))
+                eng.intent("cash_out")
+                deadline = time.monotonic() + 10
+                while time.monotonic() < deadline and (
+                        not set(twins.cmd({"cmd": "truth"}).get("tickets", [])) - before
+                        or (eng.snapshot or {}).get("mode") not in ("attract", "betting")):
+                    time.sleep(0.05)
+                new = set(twins.cmd({"cmd": "truth"}).get("tickets", [])) - before
+                if len(new) == 1:
+                    number = new.pop()
+                    break
+                res.kinds["cash_out_without_ticket"] += 1     # a handpay: paid, try again
+                _calm(eng, TicketDesk())
+            if not number:
+                res.failures.append(f"kill {i}: no voucher printed in 3 cash-outs")
+                break
+            time.sleep(0.3)                                   # the print is journaled
+            where = rng.choice(["stacking", "vend_valid"])
+            twins.cmd({"cmd": "power_at", "state": where})
+            res.kinds[f"power_at_{where}"] += 1
+            eng.sim({"cmd": "voucher", "validation_number": number})
+            time.sleep(rng.uniform(0.0, 1.0))
+            eng.kill()
+            twins.cmd({"cmd": "bill", "line": "power"})
+            eng.start()
+            res.kills += 1
+            truth = _calm(eng, TicketDesk())
+            try:
+                assert truth, "the table did not calm down"
+                verify_journal(eng.journal)
+                check_physical_truth(eng.journal, truth)
+                store = Store(eng.journal, readonly=True)
+                try:
+                    rec = next(v for v in store.vouchers(10**6) if v.validation_number == number)
+                    ins = [e for e in store.all_events() if e["kind"] == "voucher_in"
+                           and e["data"].get("validation_number") == number]
+                finally:
+                    store.close()
+                in_box = number in truth["vouchers_stacked"]
+                assert len(ins) == (1 if in_box else 0), f"{number[-4:]} credited {len(ins)} times"
+                assert rec.status == ("redeemed" if in_box else "issued"), f"{number[-4:]} {rec.status}"
+                res.kinds["in_box_credited_once" if in_box else "handed_back_still_issued"] += 1
+                res.kinds["by_the_key" if ins and ins[0]["data"].get("via") == "attendant" else
+                          "by_the_acceptor"] += bool(ins)
+                res.checks += 1
+            except AssertionError as e:
+                res.failures.append(f"kill {i}: {e}")
+                break
+    finally:
+        eng.stop()
+        twins.stop()
     return res
