@@ -368,7 +368,7 @@ def tito_soak(workdir: Path, kills: int, seed: int = 1, flow: str = "both",
             desk.seed(rng.choice([300, 700, 1_200]))
         for i in range(kills):
             if not _ready(eng, host):
-                res.failures.append(f"kill {i}: the link did not come up")
+                res.failures.append(f"kill {i}: the link did not come up\n{eng.output()}")
                 break
             kind = flow if flow != "both" else rng.choice(["in", "out"])
             credits = ((eng.snapshot or {}).get("stations") or [{}])[0].get("credits_minor", 0)
@@ -413,7 +413,7 @@ def tito_soak(workdir: Path, kills: int, seed: int = 1, flow: str = "both",
                 eng.start()
             res.kills += 1
             if not _ready(eng, host):
-                res.failures.append(f"kill {i}: the link did not come up again")
+                res.failures.append(f"kill {i}: the link did not come up again\n{eng.output()}")
                 break
             truth = _calm(eng, desk)
             now = desk.snapshot()
@@ -426,7 +426,7 @@ def tito_soak(workdir: Path, kills: int, seed: int = 1, flow: str = "both",
                 check(eng.journal, truth, desk)
                 res.checks += 1
             except AssertionError as e:
-                res.failures.append(f"kill {i} ({kind}): {e}")
+                res.failures.append(f"kill {i} ({kind}): {e}\n{eng.output()}")
                 break
     finally:
         runner.stop.set()
