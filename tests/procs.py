@@ -36,7 +36,7 @@ KEEP_LINES = 2000
 TAIL_LINES = 40
 #: The engine, the UI, the twins or the host twin up and saying so (``engine ready``,
 #: ``first frame``, ``sim devices ready``, ``sas host ready``) on a loaded machine.
-START_DEADLINE_S = 90.0
+START_DEADLINE_S = 60.0
 #: A child asked to stop (SIGTERM) has ended; then SIGKILL.
 STOP_DEADLINE_S = 20.0
 
@@ -68,11 +68,12 @@ class Child:
         env, cwd: as ``subprocess.Popen``'s.
         stdin: ``subprocess.DEVNULL`` (default) or ``subprocess.PIPE``.
         start_new_session: its own session (a signal to the test's group misses it).
+        merge_stderr: stderr into stdout, in the order written (``wait_for`` sees both).
     """
 
     def __init__(self, argv: Sequence[str], *, name: str, env: Mapping[str, str] | None = None,
                  cwd: str | Path | None = None, stdin: int = subprocess.DEVNULL,
-                 start_new_session: bool = False) -> None:
+                 start_new_session: bool = False, merge_stderr: bool = False) -> None:
         self.name = name
         self.argv = [str(a) for a in argv]
         self.lines: dict[str, collections.deque[str]] = {
@@ -81,13 +82,15 @@ class Child:
         self._seen = 0           # stdout lines read so far (all of them, not only those kept)
         self._cursor = 0         # stdout lines ``wait_for`` has looked at
         self._cond = threading.Condition()
-        self._open = 2           # streams not at EOF yet
-        self.proc = subprocess.Popen(self.argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                     stdin=stdin, env=None if env is None else dict(env),
-                                     cwd=cwd, text=True, errors="replace",
-                                     start_new_session=start_new_session)
+        self.proc = subprocess.Popen(
+            self.argv, stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT if merge_stderr else subprocess.PIPE, stdin=stdin,
+            env=None if env is None else dict(env), cwd=cwd, text=True, errors="replace",
+            start_new_session=start_new_session)
         started.append(self)
-        for stream, pipe in (("stdout", self.proc.stdout), ("stderr", self.proc.stderr)):
+        pipes = [("stdout", self.proc.stdout), ("stderr", self.proc.stderr)][:1 if merge_stderr else 2]
+        self._open = len(pipes)  # streams not at EOF yet
+        for stream, pipe in pipes:
             assert pipe is not None
             threading.Thread(target=self._read, args=(stream, pipe), daemon=True,
                              name=f"{name}-{stream}").start()
@@ -181,9 +184,14 @@ class Child:
         except subprocess.TimeoutExpired:
             raise ChildTimeout(f"{self.name} still running after {deadline_s:g} s\n"
                                f"{self.tail()}") from None
-        with self._cond:
-            self._cond.wait_for(lambda: self._open == 0, 5.0)
+        self._drain()
         return code
+
+    def _drain(self, deadline_s: float = 5.0) -> None:
+        """Let the readers take what the ended child left in its pipes (a grandchild
+        that keeps a pipe open is not waited for longer than ``deadline_s``)."""
+        with self._cond:
+            self._cond.wait_for(lambda: self._open == 0, deadline_s)
 
     # -- ending ------------------------------------------------------------------------------
 
@@ -197,15 +205,18 @@ class Child:
             self.signal(signal.SIGKILL)
         with contextlib.suppress(subprocess.TimeoutExpired):
             self.proc.wait(STOP_DEADLINE_S)
+        self._drain(1.0)
 
     def stop(self, deadline_s: float = STOP_DEADLINE_S) -> int | None:
-        """SIGTERM, wait up to ``deadline_s``, then SIGKILL; the exit status."""
+        """SIGTERM, wait up to ``deadline_s``, then SIGKILL; the exit status (its output
+        read to the end)."""
         if self.proc.poll() is None:
             self.signal(signal.SIGTERM)
             try:
                 self.proc.wait(deadline_s)
             except subprocess.TimeoutExpired:
                 self.kill()
+        self._drain()
         return self.proc.poll()
 
     def __enter__(self) -> Child:
