@@ -63,7 +63,7 @@ def _snap_mode(proc: EngineProc) -> str:
 
 def _credit(proc: EngineProc, amount_minor: int) -> None:
     target = (proc.snapshot or {})["stations"][0]["credits_minor"] + amount_minor
-    deadline = time.monotonic() + 20
+    deadline = time.monotonic() + 60          # notes handed back until the acceptor is enabled
     while proc.snapshot["stations"][0]["credits_minor"] < target and time.monotonic() < deadline:
         proc.sim({"cmd": "note", "amount_minor": amount_minor})
         wait = time.monotonic() + 3

@@ -26,14 +26,15 @@ VN16 = "1234567890123456"
 SYSTEM_ID = 7
 
 
-def _insert(proc, number: str, station: int) -> None:
+def _insert(proc, number: str, station: int = 1) -> dict:
     """Insert ticket ``number`` at ``station`` once its acceptor is enabled (after a print
-    the acceptors are enabled again a moment later; an inhibited acceptor twin hands a
-    ticket straight back, as a real one does)."""
+    the acceptors are enabled again a moment later, and on a loaded machine the start-up
+    sequence may still be running; an inhibited acceptor twin hands a ticket straight
+    back, as a real one does). Returns the twin's answer."""
     wait_for(lambda: "inhibited=False" in str(proc.sim(
-        {"cmd": "bill", "line": "status", "station": station}).get("reply", "")), 10,
+        {"cmd": "bill", "line": "status", "station": station}).get("reply", "")), 60,
         f"station {station}'s acceptor enabled")
-    proc.sim({"cmd": "voucher", "validation_number": number, "station": station})
+    return proc.sim({"cmd": "voucher", "validation_number": number, "station": station})
 
 
 def system_config(tmp_path: Path, timeout_s: int = 10) -> Path:
@@ -236,7 +237,7 @@ def test_no_0x71_in_time_hands_the_ticket_back(tmp_path):
     host, proc = start_floor(tmp_path, timeout_s=2)
     try:
         n = len(seen(host))
-        proc.sim({"cmd": "voucher", "validation_number": f"{SYSTEM_ID:02d}{VN16}"})
+        _insert(proc, f"{SYSTEM_ID:02d}{VN16}")
         wait_for(lambda: "ticket_inserted" in seen(host)[n:], 10, "0x67")
         assert ticket_in_escrow(host).status == tc.TICKET_IN_ESCROW
         wait_for(lambda: station(proc)["refusal"] ==
@@ -256,7 +257,7 @@ def test_a_ticket_is_held_redeemed_by_the_host_and_credited_once(floor):
     host, proc = floor
     number = f"{SYSTEM_ID:02d}{VN16}"
     n = len(seen(host))
-    assert proc.sim({"cmd": "voucher", "validation_number": number})["ok"]
+    assert _insert(proc, number)["ok"]
     wait_for(lambda: "ticket_inserted" in seen(host)[n:], 10, "0x67")
     t = ticket_in_escrow(host)
     assert (t.status, t.validation_number) == (tc.TICKET_IN_ESCROW, number)
@@ -279,7 +280,7 @@ def test_a_rejected_ticket_comes_back_with_the_reason(floor, tmp_path, code, wor
     host, proc = floor
     number = f"{SYSTEM_ID:02d}{VN16}"
     n = len(seen(host))
-    proc.sim({"cmd": "voucher", "validation_number": number})
+    _insert(proc, number)
     wait_for(lambda: "ticket_inserted" in seen(host)[n:], 10, "0x67")
     redeem(host, code, 100, number)
     wait_for(lambda: station(proc)["refusal"] == f"Ticket refused: {words}", 10, "the reason")
@@ -296,7 +297,7 @@ def test_the_link_pulled_mid_redemption_hands_the_ticket_back(floor, tmp_path):
     host, proc = floor
     number = f"{SYSTEM_ID:02d}{VN16}"
     n = len(seen(host))
-    proc.sim({"cmd": "voucher", "validation_number": number})
+    _insert(proc, number)
     wait_for(lambda: "ticket_inserted" in seen(host)[n:], 10, "0x67")
     host.pause()
     try:

@@ -264,7 +264,7 @@ def _host(workdir: Path, machines: tuple[int, ...] = (1,), twin: bool = False) -
     return desk_only(host)
 
 
-def _ready(eng: EngineProc, host: SasHost, timeout_s: float = 20.0) -> bool:
+def _ready(eng: EngineProc, host: SasHost, timeout_s: float = 60.0) -> bool:
     deadline = time.monotonic() + timeout_s
     while time.monotonic() < deadline:
         st = ((eng.snapshot or {}).get("stations") or [{}])[0]
@@ -275,7 +275,7 @@ def _ready(eng: EngineProc, host: SasHost, timeout_s: float = 20.0) -> bool:
 
 
 def _calm(eng: EngineProc, desk: TicketDesk | TwinRecord,
-          timeout_s: float = 25.0) -> dict[str, Any]:
+          timeout_s: float = 60.0) -> dict[str, Any]:
     """Attendant keys for handpays; wait until no ticket is pending at the desk, the
     acceptor and printer are idle and the table is back to play."""
     deadline = time.monotonic() + timeout_s
