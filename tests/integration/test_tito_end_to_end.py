@@ -49,9 +49,9 @@ def start_floor(tmp_path: Path, timeout_s: int = 10) -> tuple[SasHost, EnginePro
     proc = EngineProc(tmp_path, extra_args=["--config", str(system_config(tmp_path, timeout_s)),
                                             "--sas-port", host.tty(1), "--sas-address", "1"])
     proc.start()
-    wait_for(lambda: host.link_up(1), 20, "the host link")
+    wait_for(lambda: host.link_up(1), 60, "the host link")
     wait_for(lambda: (proc.snapshot or {}).get("stations", [{}])[0].get("host_link") == "online",
-             20, "HOST ONLINE at the table")
+             60, "HOST ONLINE at the table")
     return host, proc
 
 
