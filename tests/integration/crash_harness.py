@@ -370,6 +370,33 @@ def check_physical_truth(journal: Path, truth: dict[str, Any]) -> None:
                 f"ticket {n[-4:]} cut, not counted out, and not a handpay ({rec.status})"
 
 
+def credit_note(eng: EngineProc, amount_minor: int, deadline_s: float = SETTLE_S) -> None:
+    """Insert a note at station 1 until the credit meter shows it: a note the acceptor
+    hands back (inserted while the engine's start-up sequence still had it inhibited,
+    which a loaded machine stretches past the harness's readiness check) goes in again,
+    as a player puts it in again.
+
+    Raises:
+        procs.ChildTimeout: not credited within ``deadline_s`` (with the engine's output).
+    """
+    target = _credits(eng.snapshot) + amount_minor
+
+    def returned() -> int:
+        reply = str(eng.sim({"cmd": "bill", "line": "status"}).get("reply", ""))
+        return int(reply.split("returned=")[1].split()[0]) if "returned=" in reply else -1
+
+    deadline = time.monotonic() + deadline_s
+    while _credits(eng.snapshot) < target:
+        back = returned()
+        eng.sim({"cmd": "note", "amount_minor": amount_minor})
+        while (_credits(eng.snapshot) < target and returned() == back
+               and time.monotonic() < deadline):
+            time.sleep(0.05)
+        if time.monotonic() >= deadline and _credits(eng.snapshot) < target:
+            raise procs.ChildTimeout(f"a {amount_minor} note not credited within {deadline_s:g} s "
+                                     f"(credits {_credits(eng.snapshot)})\n{eng.output()}")
+
+
 def _visible(view: PlayerView) -> tuple[list[str], list[list[str]]]:
     return view.dealer.cards, [h.cards for s in view.spots for h in s.hands]
 
