@@ -27,14 +27,34 @@ SYSTEM_ID = 7
 
 
 def _insert(proc, number: str, station: int = 1) -> dict:
-    """Insert ticket ``number`` at ``station`` once its acceptor is enabled (after a print
-    the acceptors are enabled again a moment later, and on a loaded machine the start-up
-    sequence may still be running; an inhibited acceptor twin hands a ticket straight
-    back, as a real one does). Returns the twin's answer."""
-    wait_for(lambda: "inhibited=False" in str(proc.sim(
-        {"cmd": "bill", "line": "status", "station": station}).get("reply", "")), 60,
-        f"station {station}'s acceptor enabled")
-    return proc.sim({"cmd": "voucher", "validation_number": number, "station": station})
+    """Insert ticket ``number`` at ``station`` once its acceptor is enabled, and again if
+    the acceptor hands it back before taking it into escrow, as a player does (after a
+    print the acceptors are enabled again a moment later, and on a loaded machine the
+    engine may still be changing the acceptor's inhibit when the test inserts: an
+    inhibited acceptor twin hands a ticket straight back, as a real one does). Returns
+    the twin's answer to the insertion that was taken."""
+    def status() -> str:
+        return str(proc.sim({"cmd": "bill", "line": "status", "station": station}).get("reply", ""))
+
+    def count(reply: str, what: str) -> int:
+        return int(reply.split(f"{what}=")[1].split()[0]) if f"{what}=" in reply else 0
+
+    deadline = time.monotonic() + 60
+    while True:
+        wait_for(lambda: "inhibited=False" in status(), max(1.0, deadline - time.monotonic()),
+                 f"station {station}'s acceptor enabled")
+        before = status()
+        got = proc.sim({"cmd": "voucher", "validation_number": number, "station": station})
+        while time.monotonic() < deadline:
+            now = status()
+            if count(now, "returned") + count(now, "rejected") > \
+                    count(before, "returned") + count(before, "rejected"):
+                break                                   # handed back untaken: again
+            if now.split(" ")[0] in ("ESCROW", "HOLDING", "STACKING", "VEND_VALID", "STACKED") \
+                    or count(now, "stacked") > count(before, "stacked"):
+                return got
+            time.sleep(0.02)
+        assert time.monotonic() < deadline, f"the acceptor never took ticket {number[-4:]}: {status()}"
 
 
 def system_config(tmp_path: Path, timeout_s: int = 10) -> Path:
