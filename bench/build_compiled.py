@@ -59,14 +59,14 @@ def build(out: Path) -> None:
     shutil.copy(ROOT / "pyproject.toml", out / "pyproject.toml")   # the [tool.mypy] settings
     mypyc = Path(sys.executable).with_name("mypyc")
     cmd = [str(mypyc) if mypyc.exists() else "mypyc", *COMPILED]
-    proc = subprocess.run(cmd, cwd=out, capture_output=True, text=True, check=False)
+    proc = subprocess.run(cmd, cwd=out, capture_output=True, text=True, check=False, timeout=1800)
     if proc.returncode != 0:
         raise SystemExit(f"mypyc failed:\n{proc.stdout}\n{proc.stderr}")
     probe = ("import cabinet.game.round as r, cabinet.strategy.simulate as s; "
              "print(r.__file__); print(s.__file__)")
     env = dict(os.environ, PYTHONPATH=str(out))
     files = subprocess.run([sys.executable, "-c", probe], env=env, cwd=out, capture_output=True,
-                           text=True, check=False).stdout.split()
+                           text=True, check=False, timeout=120).stdout.split()
     if len(files) != 2 or not all(f.endswith(".so") for f in files):
         raise SystemExit(f"the compiled modules do not load from {out}: {files}")
     (out / STAMP).write_text(sources_hash() + "\n")

@@ -48,7 +48,7 @@ STATUSES = [Status.IDLING] * 6 + [
 
 def old_driver(rev: str) -> ModuleType:
     text = subprocess.run(["git", "show", f"{rev}:drivers/id003_acceptor.py"], cwd=ROOT,
-                          check=True, capture_output=True, text=True).stdout
+                          check=True, capture_output=True, text=True, timeout=60).stdout
     path = Path(tempfile.mkdtemp()) / "old_id003_acceptor.py"
     path.write_text(text)
     spec = importlib.util.spec_from_file_location("old_id003_acceptor", path)

@@ -108,6 +108,10 @@ def size_args(d: int, n: int | None, dump_mb: int) -> list[str]:
     return ["-p", "30", "-t", str(int(tsamples * room / (30 * per_mb)) // 1000 * 1000)]
 
 
+#: No single tool run (the dump, ent, one dieharder test) takes longer than this (s).
+BACKSTOP_S = 4 * 3600.0
+
+
 def log(msg: str) -> None:
     print(f"[{time.strftime('%H:%M:%S')}] {msg}", flush=True)
 
@@ -116,7 +120,8 @@ def write_dump(path: Path, nbytes: int) -> float:
     """``cabinet rng-dump --bytes nbytes path`` (the CLI itself); returns seconds."""
     t0 = time.perf_counter()
     subprocess.run([*NICE, sys.executable, "-m", "cabinet", "rng-dump", "--bytes",
-                    str(nbytes), "--scaled", "2**64", str(path)], check=True, cwd=ROOT)
+                    str(nbytes), "--scaled", "2**64", str(path)], check=True, cwd=ROOT,
+                   timeout=BACKSTOP_S)
     return time.perf_counter() - t0
 
 
@@ -129,7 +134,7 @@ def _results(out: str) -> list[str]:
     return [m.group(0).strip() for m in map(_DH_LINE.match, out.splitlines()) if m]
 
 
-def _dieharder(args: list[str], stdin: int | None = None, timeout: float | None = None) -> str:
+def _dieharder(args: list[str], stdin: int | None = None, timeout: float = BACKSTOP_S) -> str:
     """dieharder's output; ``""`` when ``timeout`` (s) ran out (the run is killed)."""
     try:
         return subprocess.run([*NICE, "dieharder", *args], capture_output=True, text=True,
@@ -228,7 +233,7 @@ def run_dieharder(dump: Path, mbytes: int, tests: list[int],
 def run_ent(dump: Path) -> tuple[str, float]:
     t0 = time.perf_counter()
     out = subprocess.run([*NICE, "ent", str(dump)], capture_output=True, text=True,
-                         check=True).stdout
+                         check=True, timeout=BACKSTOP_S).stdout
     return out.strip(), time.perf_counter() - t0
 
 

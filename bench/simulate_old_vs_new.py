@@ -38,9 +38,9 @@ _SECONDS = re.compile(r", ([0-9.]+) s, ")
 
 def _commit(tree: Path) -> str:
     out = subprocess.run(["git", "-C", str(tree), "log", "-1", "--format=%h %s"],
-                         capture_output=True, text=True, check=False).stdout.strip()
+                         capture_output=True, text=True, check=False, timeout=60).stdout.strip()
     dirty = subprocess.run(["git", "-C", str(tree), "status", "--porcelain", "--", "cabinet"],
-                           capture_output=True, text=True, check=False).stdout.strip()
+                           capture_output=True, text=True, check=False, timeout=60).stdout.strip()
     return out + (" (+ uncommitted changes in cabinet/)" if dirty else "")
 
 
@@ -59,7 +59,7 @@ def run_once(tree: Path, variant: str, rounds: int, workers: int, seed: str,
                "--json", str(out_json), *extra]
         env = dict(os.environ, PYTHONPATH=str(tree))
         proc = subprocess.run(cmd, env=env, cwd=tree, capture_output=True, text=True,
-                              check=False)
+                              check=False, timeout=4 * 3600)
         if proc.returncode != 0:
             raise SystemExit(f"{tree}: {' '.join(cmd)} failed:\n{proc.stderr}")
         lines = proc.stdout.splitlines()

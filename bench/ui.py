@@ -29,9 +29,9 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import socket
 import statistics
-import subprocess
 import sys
 import tempfile
 import threading
@@ -49,6 +49,7 @@ import pygame  # noqa: E402
 
 from cabinet.protocol.ipc import encode  # noqa: E402
 from cabinet.protocol.snapshot import Snapshot  # noqa: E402
+from tests.procs import START_DEADLINE_S, Child  # noqa: E402
 
 
 def busiest() -> tuple[Snapshot, Snapshot]:
@@ -200,33 +201,20 @@ def bench_process(idle_s: float, size: tuple[int, int], scene: str = "betting",
         eng.start()
         env = dict(os.environ, PYTHONPATH=str(ROOT))
         t0 = time.monotonic()
-        proc = subprocess.Popen([sys.executable, "-m", "ui", "--socket", path, "--size", f"{size[0]}x{size[1]}",
-                                 "--no-sound", *(["--screens", "shared"] if shared else [])],
-                                cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                                text=True)
+        proc = Child([sys.executable, "-m", "ui", "--socket", path, "--size", f"{size[0]}x{size[1]}",
+                      "--no-sound", *(["--screens", "shared"] if shared else [])],
+                     name="ui", cwd=ROOT, env=env, merge_stderr=True)
         try:
-            first = None
-            assert proc.stdout is not None
-            deadline = time.monotonic() + 20
-            while time.monotonic() < deadline:
-                line = proc.stdout.readline()
-                if not line:
-                    break
-                if line.startswith("first frame"):
-                    first = time.monotonic() - t0
-                    break
+            proc.wait_for(re.compile("^first frame"), START_DEADLINE_S)
+            first = time.monotonic() - t0
             time.sleep(1.0 + (SETTLEMENT_S if scene == "settlement" else 0))  # let the animations finish
             c0, w0 = _cpu_s(proc.pid), time.monotonic()
             time.sleep(idle_s)
             c1, w1 = _cpu_s(proc.pid), time.monotonic()
-            return {"start_to_first_frame_s": first if first is not None else float("nan"),
+            return {"start_to_first_frame_s": first,
                     "idle_cpu_percent": 100 * (c1 - c0) / (w1 - w0)}
         finally:
-            proc.terminate()
-            try:
-                proc.wait(5)
-            except subprocess.TimeoutExpired:
-                proc.kill()
+            proc.stop()
             eng.srv.close()
 
 
@@ -238,17 +226,18 @@ def bench_press_latency(presses: int, uis: int = 1) -> dict[str, float]:
     with tempfile.TemporaryDirectory() as d:
         procs = TableProcs(Path(d), size="1280x720")
         watch = sim = None
-        extra: list[subprocess.Popen[str]] = []
+        extra: list[Child] = []
         try:
             procs.start_engine()
             procs.start_ui()
             env = dict(os.environ, PYTHONPATH=str(ROOT))
             for n in range(2, uis + 1):   # issue 17: every station's screen drawing too
-                extra.append(subprocess.Popen(
+                extra.append(Child(
                     [sys.executable, "-m", "ui", "--socket", str(procs.sock), "--size", "1280x720",
-                     "--no-sound", "--station", str(n), "--own-station"], cwd=ROOT, env=env,
-                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
-            time.sleep(3.0 if extra else 0.0)
+                     "--no-sound", "--station", str(n), "--own-station"], name=f"ui station {n}",
+                    cwd=ROOT, env=env, merge_stderr=True))
+            for ui in extra:                # each draws (is connected) before the presses
+                ui.wait_for(re.compile("^first frame"), START_DEADLINE_S)
             arrived: dict[int, float] = {}
             watch = TableWatch(procs.sock, authenticate=True,
                                on_snapshot=lambda snap, t: arrived.__setitem__(snap.seq, t)).start()
@@ -276,9 +265,8 @@ def bench_press_latency(presses: int, uis: int = 1) -> dict[str, float]:
             for link in (sim, watch):
                 if link is not None:
                     link.close()
-            for proc in extra:
-                proc.terminate()
-                proc.wait(5)
+            for ui in extra:
+                ui.stop()
             procs.stop()
     lat.sort()
 

@@ -18,8 +18,9 @@ import pytest
 from cabinet.tools.cli import _build_parser
 from cabinet.tools.launcher import sas_port_of
 from tests.drivers.sas_test_egm import TestEgm
+from tests.procs import START_DEADLINE_S, STOP_DEADLINE_S, Child
 
-pytestmark = pytest.mark.timeout(60)
+pytestmark = pytest.mark.timeout(150)
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -50,13 +51,11 @@ def test_sim_host_starts_answers_its_socket_and_stops_on_sigterm(tmp_path: Path)
     machine's pty, links D/sas-N to them, writes D/host.json, keeps D/host.sqlite3,
     serves line-delimited JSON on D/host.sock, and ends with status 0 on SIGTERM."""
     d = tmp_path / "host"
-    proc = subprocess.Popen([sys.executable, "-m", "cabinet", "sim-host", "--machines", "2", "--dir", str(d),
-                             "--poll-ms", "20", "--link-down-s", "1", "--meter-s", "0.5"],
-                            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    proc = Child([sys.executable, "-m", "cabinet", "sim-host", "--machines", "2", "--dir", str(d),
+                  "--poll-ms", "20", "--link-down-s", "1", "--meter-s", "0.5"], name="sim-host", cwd=ROOT)
     egm = None
     try:
-        assert proc.stdout is not None
-        ready = proc.stdout.readline()
+        ready = proc.wait_for("sas host ready", START_DEADLINE_S)
         assert ready.startswith("sas host ready: machine 1 on /dev/pts/"), ready
         tty1 = sas_port_of(ready)
         assert tty1 is not None and os.path.realpath(d / "sas-1") == tty1
@@ -89,9 +88,10 @@ def test_sim_host_starts_answers_its_socket_and_stops_on_sigterm(tmp_path: Path)
     finally:
         if egm is not None:
             egm.close()
-        proc.send_signal(signal.SIGTERM)
-        out, err = proc.communicate(timeout=20)
-    assert proc.returncode == 0, err
+        proc.signal(signal.SIGTERM)
+        status = proc.wait_exit(STOP_DEADLINE_S)
+    out, err = proc.text("stdout"), proc.text("stderr")
+    assert status == 0, err
     assert "Traceback" not in err, err
     assert "sas host: machine 1 link up" in out and out.rstrip().endswith("sas host stopped")
     assert not (d / "host.sock").exists() and not (d / "sas-1").exists()

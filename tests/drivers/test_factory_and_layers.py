@@ -19,7 +19,7 @@ from drivers.interfaces import PrintResult
 from drivers.sim.cli import main as sim_device_main
 from drivers.wiring import PulseWiring, Wiring
 
-pytestmark = pytest.mark.timeout(30)
+pytestmark = pytest.mark.timeout(90)
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -169,5 +169,6 @@ def test_importing_the_contract_does_not_pull_in_hardware_libraries() -> None:
         "bad = [m for m in ('gpiozero', 'serial', 'escpos') if m in sys.modules]; "
         "print(bad); sys.exit(1 if bad else 0)"
     )
-    result = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True)
+    result = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True,
+                            timeout=60)
     assert result.returncode == 0, result.stdout + result.stderr

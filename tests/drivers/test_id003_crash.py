@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import signal
 import sqlite3
-import subprocess
 import sys
 from pathlib import Path
 
@@ -15,21 +14,17 @@ from conftest import wait_for
 
 from drivers.id003_codec import Status
 from drivers.sim.id003_device import SimId003Device
+from tests.procs import START_DEADLINE_S, Child
 
-pytestmark = pytest.mark.timeout(60)
+pytestmark = pytest.mark.timeout(240)
 
 ENGINE = Path(__file__).with_name("_standin_engine.py")
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def run_engine(port: str, db: Path, kill: str) -> subprocess.Popen[str]:
-    return subprocess.Popen(
-        [sys.executable, str(ENGINE), port, str(db), kill],
-        cwd=ROOT,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-    )
+def run_engine(port: str, db: Path, kill: str) -> Child:
+    return Child([sys.executable, str(ENGINE), port, str(db), kill], name="stand-in engine", cwd=ROOT,
+                 merge_stderr=True)
 
 
 @pytest.mark.parametrize("kill", ["before_journal", "after_journal"])
@@ -39,9 +34,9 @@ def test_engine_killed_between_vend_valid_and_ack_credits_once(
     db = tmp_path / "journal.sqlite"
     first = run_engine(sim_bill.path, db, kill)
     try:
-        wait_for(lambda: sim_bill.state == Status.IDLING, timeout_s=15)
+        wait_for(lambda: sim_bill.state == Status.IDLING, timeout_s=START_DEADLINE_S)
         sim_bill.insert_bill(0x65)
-        assert first.wait(timeout=15) == -signal.SIGKILL
+        assert first.wait_exit(START_DEADLINE_S) == -signal.SIGKILL
     finally:
         first.kill()
     # the validator is still waiting for the ACK the dead engine never sent
@@ -50,8 +45,12 @@ def test_engine_killed_between_vend_valid_and_ack_credits_once(
     assert credited == (1 if kill == "after_journal" else 0)
 
     second = run_engine(sim_bill.path, db, "none")
-    out, _ = second.communicate(timeout=20)
-    assert second.returncode == 0, out
+    try:
+        status = second.wait_exit(START_DEADLINE_S)
+    finally:
+        second.kill()
+    out = second.text()
+    assert status == 0, out
     assert "recovered=True" in out
     rows = sqlite3.connect(db).execute("SELECT tx, value FROM credits").fetchall()
     assert len(rows) == 1 and rows[0][1] == 2000

@@ -14,37 +14,28 @@ from pathlib import Path
 import pytest
 
 from cabinet.protocol.ipc import PROTOCOL
+from tests.procs import START_DEADLINE_S, Child, ChildError
 
 
-def _start_engine(tmp_path: Path, *extra: str) -> subprocess.Popen[str]:
+def _start_engine(tmp_path: Path, *extra: str) -> Child:
     """The engine on its default journal in ``tmp_path/state`` (a folder it makes)."""
     env = {**os.environ, "CABINET_LOG": "INFO", "CABINET_DATA_DIR": str(tmp_path / "state")}
-    proc = subprocess.Popen([sys.executable, "-m", "cabinet", "engine", "--devices", "none",
-                             "--socket", str(tmp_path / "run" / "ui.sock"), *extra],
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
-    assert proc.stdout is not None
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        line = proc.stdout.readline()
-        if "engine ready" in line:
-            return proc
-        if not line and proc.poll() is not None:
-            break
-    proc.kill()
-    raise AssertionError("engine did not start")
+    proc = Child([sys.executable, "-m", "cabinet", "engine", "--devices", "none",
+                  "--socket", str(tmp_path / "run" / "ui.sock"), *extra],
+                 name="engine", env=env, merge_stderr=True)
+    try:
+        proc.wait_for("engine ready", START_DEADLINE_S)
+    except ChildError:
+        proc.kill()
+        raise
+    return proc
 
 
-def _stop(proc: subprocess.Popen[str]) -> None:
-    if proc.poll() is None:
-        proc.terminate()
-        try:
-            proc.wait(10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait(10)
+def _stop(proc: Child) -> None:
+    proc.stop()
 
 
-@pytest.mark.timeout(60)
+@pytest.mark.timeout(150)
 def test_hello_then_close_does_not_kill_the_engine(tmp_path):
     """Issue 11.11: connect, send a hello, close: the engine must survive (no SIGPIPE)."""
     proc = _start_engine(tmp_path)
@@ -56,10 +47,10 @@ def test_hello_then_close_does_not_kill_the_engine(tmp_path):
                       + b"\n")
             s.close()
             time.sleep(0.3)
-        assert proc.poll() is None, "engine died"
+        assert proc.running, "engine died"
     finally:
         _stop(proc)
-    assert proc.returncode == 0
+    assert proc.proc.returncode == 0
 
 
 def _chown_away_or_fake(monkeypatch, path: Path) -> None:
@@ -153,14 +144,11 @@ def test_default_state_folder_is_tightened(tmp_path, monkeypatch):
     data.mkdir()
     os.chmod(data, 0o755)
     monkeypatch.setenv("CABINET_DATA_DIR", str(data))
-    env_proc = subprocess.Popen([sys.executable, "-m", "cabinet", "engine", "--devices", "none",
-                                 "--socket", str(tmp_path / "run" / "ui.sock")],
-                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    env_proc = Child([sys.executable, "-m", "cabinet", "engine", "--devices", "none",
+                      "--socket", str(tmp_path / "run" / "ui.sock")], name="engine",
+                     merge_stderr=True)
     try:
-        assert env_proc.stdout is not None
-        for _ in range(200):
-            if "engine ready" in env_proc.stdout.readline():
-                break
+        env_proc.wait_for("engine ready", START_DEADLINE_S)
         assert os.stat(data).st_mode & 0o777 == 0o700
         assert os.stat(data / "journal.db").st_mode & 0o777 == 0o600
     finally:
@@ -502,17 +490,13 @@ def _boot_snapshot(inst: Path, journal: Path, sock: Path) -> tuple[dict, str]:
     """Start the engine of ``inst``, take its first snapshot as an observer, stop it."""
     env = {**os.environ, "PYTHONPATH": str(inst), "CABINET_LOG": "INFO"}
     journal.parent.mkdir(mode=0o700, exist_ok=True)
-    proc = subprocess.Popen([sys.executable, "-m", "cabinet", "engine", "--devices", "none",
-                             "--journal", str(journal), "--socket", str(sock)], cwd=inst,
-                            env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    assert proc.stdout is not None
-    out = []
+    proc = Child([sys.executable, "-m", "cabinet", "engine", "--devices", "none",
+                  "--journal", str(journal), "--socket", str(sock)], cwd=inst,
+                 env=env, name="engine", merge_stderr=True)
     try:
-        while "engine ready" not in (line := proc.stdout.readline()):
-            assert line, "engine exited: " + "".join(out)
-            out.append(line)
+        proc.wait_for("engine ready", START_DEADLINE_S)
         s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        s.settimeout(10)
+        s.settimeout(30)
         s.connect(str(sock))
         s.sendall(json.dumps({"type": "hello", "protocol": PROTOCOL, "role": "ui"}).encode()
                   + b"\n")
@@ -522,10 +506,10 @@ def _boot_snapshot(inst: Path, journal: Path, sock: Path) -> tuple[dict, str]:
         s.close()
     finally:
         _stop(proc)
-    return msg, "".join(out) + proc.stdout.read()
+    return msg, proc.text()
 
 
-@pytest.mark.timeout(120)
+@pytest.mark.timeout(300)
 def test_changed_program_file_tilts_until_reinstalled(tmp_path):
     """Issue 11.18: on a copy of the install, ``cabinet manifest`` writes the manifest;
     the engine boots verified (ID and digest in the snapshot); one altered file (a

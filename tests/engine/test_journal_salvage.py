@@ -6,7 +6,6 @@ from __future__ import annotations
 import random
 import signal
 import sqlite3
-import subprocess
 import sys
 
 import pytest
@@ -15,6 +14,7 @@ from cabinet.core.events import DoorChanged, IntentReceived, KeyChanged, NoteSta
 from cabinet.core.maintenance import MAIN_ITEMS
 from cabinet.shell.engine import Engine
 from cabinet.shell.store import Store, open_journal
+from tests.procs import START_DEADLINE_S, STOP_DEADLINE_S, Child
 
 WALL = 1_800_000_000.0
 PAGE = 4096
@@ -111,7 +111,7 @@ def test_one_corrupt_history_page_keeps_the_credits_readable(tmp_path):
     assert 100 < n < 200                                         # one page lost, not all
 
 
-@pytest.mark.timeout(60)
+@pytest.mark.timeout(150)
 def test_engine_on_a_corrupt_journal_starts_instead_of_exiting(tmp_path):
     """Issue 11.7: ``cabinet engine`` on a corrupt journal comes up (RAM error) rather
     than exiting 1 into a systemd restart loop."""
@@ -119,16 +119,14 @@ def test_engine_on_a_corrupt_journal_starts_instead_of_exiting(tmp_path):
     _played(path)
     with open(path, "r+b") as f:
         f.write(b"\x00" * 100)
-    p = subprocess.Popen([sys.executable, "-m", "cabinet", "engine", "--devices", "none",
-                          "--journal", str(path), "--socket", str(tmp_path / "s")],
-                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    p = Child([sys.executable, "-m", "cabinet", "engine", "--devices", "none",
+               "--journal", str(path), "--socket", str(tmp_path / "s")], name="engine")
     try:
-        line = p.stdout.readline()
-        assert line.startswith("engine ready"), (line, p.stderr.read() if p.poll() else "")
+        assert p.wait_for("engine ready", START_DEADLINE_S).startswith("engine ready")
+        p.signal(signal.SIGTERM)
+        assert p.wait_exit(STOP_DEADLINE_S) == 0
     finally:
-        p.send_signal(signal.SIGTERM)
-        p.wait(20)
-    assert p.returncode == 0
+        p.kill()
 
 
 def _value_size(serial_type):
@@ -204,21 +202,20 @@ def test_corrupt_critical_page_starts_in_a_ram_error(tmp_path, how):
     eng.store.close()
 
 
-@pytest.mark.timeout(60)
+@pytest.mark.timeout(150)
 def test_engine_on_a_corrupt_critical_page_comes_up_in_a_ram_error(tmp_path):
     """``cabinet engine`` on a journal whose state rows are garbled comes up (the RAM
     error on the screen) instead of exiting 2 every start under systemd."""
     path = tmp_path / "j.db"
     _played(path, notes=2)
     _corrupt_cabinet_rows(path, "seq_as_text")
-    p = subprocess.Popen([sys.executable, "-m", "cabinet", "engine", "--devices", "none",
-                          "--journal", str(path), "--socket", str(tmp_path / "s")],
-                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    p = Child([sys.executable, "-m", "cabinet", "engine", "--devices", "none",
+               "--journal", str(path), "--socket", str(tmp_path / "s")], name="engine")
     try:
-        line = p.stdout.readline()
-        assert line.startswith("engine ready"), (line, p.stderr.read() if p.poll() else "")
+        assert p.wait_for("engine ready", START_DEADLINE_S).startswith("engine ready")
+        p.signal(signal.SIGTERM)
+        code = p.wait_exit(STOP_DEADLINE_S)
     finally:
-        p.send_signal(signal.SIGTERM)
-        p.wait(20)
-    err = p.stderr.read()
-    assert p.returncode == 0 and "RAM error" in err and "Traceback" not in err, err
+        p.kill()
+    err = p.text("stderr")
+    assert code == 0 and "RAM error" in err and "Traceback" not in err, err

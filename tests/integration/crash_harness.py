@@ -20,7 +20,6 @@ from __future__ import annotations
 import json
 import os
 import random
-import signal
 import socket
 import subprocess
 import sys
@@ -38,8 +37,16 @@ from cabinet.game import Round
 from cabinet.game.view import PlayerView
 from cabinet.protocol.ipc import FRAME_HEARTBEAT_S, PROTOCOL, token_path
 from cabinet.shell.store import Store
+from tests import procs
 
-READY_TIMEOUT_S = 20.0
+#: Start-up backstops, for a machine running the suite beside other loads (``tests.procs``).
+READY_TIMEOUT_S = procs.START_DEADLINE_S
+#: The acceptor's start-up sequence done (its light on) after the engine is ready.
+ACCEPTOR_WAIT_S = 20.0
+#: A reply on the sim control sockets (the engine's, the twins').
+REPLY_TIMEOUT_S = 20.0
+#: The acceptor and the printer idle again (``settle``).
+SETTLE_S = 30.0
 
 
 #: Commands that go to the twin process (the rest to the engine's mock panel).
@@ -53,20 +60,25 @@ class TwinProc:
         self.dir = workdir / "twins"
         self.sock = self.dir / "control.sock"
         self.proc: subprocess.Popen[str] | None = None
+        self.child: procs.Child | None = None
         self._file: Any = None
         self._conn: socket.socket | None = None
 
     def start(self) -> None:
-        self.proc = subprocess.Popen(
+        """Start ``cabinet sim-devices`` and connect to its control socket.
+
+        Raises:
+            procs.ChildTimeout: not ready within ``READY_TIMEOUT_S``; procs.ChildExited:
+                it ended first (each with what it printed).
+        """
+        self.child = procs.Child(
             [sys.executable, "-m", "cabinet", "sim-devices", "--state-dir", str(self.dir)],
-            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-        assert self.proc.stdout is not None
-        line = self.proc.stdout.readline()
-        if "sim devices ready" not in line:
-            raise RuntimeError(f"sim-devices did not start: {line!r}")
+            name="sim-devices")
+        self.proc = self.child.proc
+        self.child.wait_for("sim devices ready", READY_TIMEOUT_S)
         self._conn = socket.socket(socket.AF_UNIX)
         self._conn.connect(str(self.sock))
-        self._conn.settimeout(10)
+        self._conn.settimeout(REPLY_TIMEOUT_S)
         self._file = self._conn.makefile("rw")
 
     def cmd(self, msg: dict[str, Any]) -> dict[str, Any]:
@@ -80,13 +92,8 @@ class TwinProc:
     def stop(self) -> None:
         if self._conn is not None:
             self._conn.close()
-        if self.proc is not None and self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait(10)
+        if self.child is not None:
+            self.child.stop()
         self.proc = None
 
 
@@ -105,6 +112,7 @@ class EngineProc:
         self.journal = workdir / "journal.db"
         self.sock = workdir / "ui.sock"
         self.proc: subprocess.Popen[str] | None = None
+        self.child: procs.Child | None = None
         self.snapshot: dict[str, Any] | None = None
         self.snap_event = threading.Event()
         self._ui: socket.socket | None = None
@@ -113,20 +121,21 @@ class EngineProc:
         self._sim_file: Any = None
 
     def start(self) -> None:
+        """Start the engine, connect as its display and to its sim control socket, and
+        wait for its first snapshot and (where it takes notes) an enabled acceptor.
+
+        Raises:
+            procs.ChildTimeout: not ready, or no snapshot, within ``READY_TIMEOUT_S``;
+                procs.ChildExited: it ended first (each with what it printed).
+        """
         env = {**os.environ, "CABINET_LOG": "WARNING"}
         twins = [] if self.twins is None else ["--twins", str(self.twins.dir)]
-        self.proc = subprocess.Popen(
+        self.child = procs.Child(
             [sys.executable, "-m", "cabinet", "engine", "--journal", str(self.journal),
              "--socket", str(self.sock), "--sim-dir", str(self.dir / "sim"), *twins,
-             *self.extra_args],
-            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=env)
-        assert self.proc.stdout is not None
-        deadline = time.monotonic() + READY_TIMEOUT_S
-        line = ""
-        while time.monotonic() < deadline and "engine ready" not in line:
-            line = self.proc.stdout.readline()
-            if not line and self.proc.poll() is not None:
-                raise RuntimeError("engine exited during start")
+             *self.extra_args], name="engine", env=env)
+        self.proc = self.child.proc
+        self.child.wait_for("engine ready", READY_TIMEOUT_S)
         self.snapshot = None
         self.snap_event.clear()
         self._ui = socket.socket(socket.AF_UNIX)
@@ -140,13 +149,14 @@ class EngineProc:
         threading.Thread(target=self._beat, args=(self._ui,), daemon=True).start()
         self._sim = socket.socket(socket.AF_UNIX)
         self._sim.connect(str(self.sock) + ".sim")
-        self._sim.settimeout(10)
+        self._sim.settimeout(REPLY_TIMEOUT_S)
         self._sim_file = self._sim.makefile("rw")
-        self.snap_event.wait(10)
+        procs.wait_until(lambda: self.snap_event.wait(0.2), READY_TIMEOUT_S,
+                         "the engine's first snapshot", self.child)
         # The validator refuses notes until its start-up sequence is done, as a real
         # one does: wait for it, as a player waits for the acceptor's light.
         # (Only where the cabinet takes notes at all: not behind a door or a lockup.)
-        deadline = time.monotonic() + 5
+        deadline = time.monotonic() + ACCEPTOR_WAIT_S
         while (time.monotonic() < deadline
                and (self.snapshot or {}).get("mode") in ("attract", "betting", "in_round")
                and "inhibited=False" not in str(
@@ -196,22 +206,23 @@ class EngineProc:
         except (OSError, ValueError):
             return {}
 
+    def output(self) -> str:
+        """The tail of what the engine (and the twins' process) printed, for a failure."""
+        return "\n".join(c.tail(20) for c in (self.child, self.twins and self.twins.child)
+                         if c is not None)
+
     def kill(self) -> None:
-        if self.proc is not None and self.proc.poll() is None:
-            os.kill(self.proc.pid, signal.SIGKILL)
-            self.proc.wait(10)
+        """SIGKILL the engine and reap it (its output stays in ``child``)."""
+        if self.child is not None:
+            self.child.kill()
         for s in (self._ui, self._sim):
             if s is not None:
                 s.close()
         self.proc = None
 
     def stop(self) -> None:
-        if self.proc is not None and self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(10)
-            except subprocess.TimeoutExpired:
-                self.kill()
+        if self.child is not None:
+            self.child.stop()
         self.kill()
 
 
@@ -290,7 +301,7 @@ def verify_journal(journal: Path) -> dict[str, Any]:
     return {"state": state, "round": round_state if state.round_open else None}
 
 
-def settle(eng: EngineProc, timeout_s: float = 8.0) -> dict[str, Any]:
+def settle(eng: EngineProc, timeout_s: float = SETTLE_S) -> dict[str, Any]:
     """Wait until no item is in the acceptor and no print is pending; the twins' truth.
 
     Returns:
@@ -357,6 +368,33 @@ def check_physical_truth(journal: Path, truth: dict[str, Any], station: int = 1)
         else:
             assert rec.status in ("handpay", "handpaid"), \
                 f"ticket {n[-4:]} cut, not counted out, and not a handpay ({rec.status})"
+
+
+def credit_note(eng: EngineProc, amount_minor: int, deadline_s: float = SETTLE_S) -> None:
+    """Insert a note at station 1 until the credit meter shows it: a note the acceptor
+    hands back (inserted while the engine's start-up sequence still had it inhibited,
+    which a loaded machine stretches past the harness's readiness check) goes in again,
+    as a player puts it in again.
+
+    Raises:
+        procs.ChildTimeout: not credited within ``deadline_s`` (with the engine's output).
+    """
+    target = _credits(eng.snapshot) + amount_minor
+
+    def returned() -> int:
+        reply = str(eng.sim({"cmd": "bill", "line": "status"}).get("reply", ""))
+        return int(reply.split("returned=")[1].split()[0]) if "returned=" in reply else -1
+
+    deadline = time.monotonic() + deadline_s
+    while _credits(eng.snapshot) < target:
+        back = returned()
+        eng.sim({"cmd": "note", "amount_minor": amount_minor})
+        while (_credits(eng.snapshot) < target and returned() == back
+               and time.monotonic() < deadline):
+            time.sleep(0.05)
+        if time.monotonic() >= deadline and _credits(eng.snapshot) < target:
+            raise procs.ChildTimeout(f"a {amount_minor} note not credited within {deadline_s:g} s "
+                                     f"(credits {_credits(eng.snapshot)})\n{eng.output()}")
 
 
 def _visible(view: PlayerView) -> tuple[list[str], list[list[str]]]:
@@ -484,7 +522,8 @@ def soak(workdir: Path, kills: int, seed: int = 1, progress: Any = None,
                     check_physical_truth(eng.journal, settle(eng))
                     res.truth_checks += 1
                 except AssertionError as e:
-                    res.failures.append(f"physical truth after restart {res.kills}: {e}")
+                    res.failures.append(f"physical truth after restart {res.kills}: {e}\n"
+                                        f"{eng.output()}")
                     break
             if committed is not None and committed["round"] is not None:
                 # the same round at the same decision, with the same cards
@@ -528,7 +567,7 @@ def soak(workdir: Path, kills: int, seed: int = 1, progress: Any = None,
                 committed = verify_journal(eng.journal)
                 res.checks += 1
             except AssertionError as e:
-                res.failures.append(f"after kill {res.kills}: {e}")
+                res.failures.append(f"after kill {res.kills}: {e}\n{eng.output()}")
                 break
             store = Store(eng.journal, readonly=True)
             issued = [v.validation_number for v in store.vouchers(50) if v.status == "issued"]

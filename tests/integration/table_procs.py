@@ -16,8 +16,10 @@ import sys
 from pathlib import Path
 
 from cabinet.tools.launcher import Child
+from tests.procs import START_DEADLINE_S
 
-START_TIMEOUT_S = 30.0
+#: "engine ready" / "first frame" on a loaded machine (a backstop: ``tests.procs``).
+START_TIMEOUT_S = START_DEADLINE_S
 
 
 class TableProcs:
@@ -54,7 +56,7 @@ class TableProcs:
         if self.ui.wait_line("first frame", START_TIMEOUT_S) is None:
             raise RuntimeError("UI did not start: " + (self.dir / "ui.log").read_text()[-2000:])
 
-    def shot(self, timeout_s: float = 15.0) -> Path:
+    def shot(self, timeout_s: float = 60.0) -> Path:
         """SIGUSR1 the UI; once saved, a copy of the settled screenshot (``taken-NN.png``).
 
         Raises:
@@ -66,7 +68,8 @@ class TableProcs:
         os.kill(self.ui.proc.pid, signal.SIGUSR1)
         line = self.ui.wait_line(f"screenshot {expected}", timeout_s)
         if line is None:
-            raise TimeoutError(f"no screenshot {expected}")
+            raise TimeoutError(f"no screenshot {expected}: "
+                               + (self.dir / "ui.log").read_text(errors="replace")[-2000:])
         self._taken += 1  # a restarted UI numbers from 1 again: keep each under its own name
         kept = self.shots / f"taken-{self._taken:02d}.png"
         shutil.copyfile(expected, kept)

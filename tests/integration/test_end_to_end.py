@@ -22,10 +22,11 @@ from PIL import Image
 from cabinet.protocol.money import fmt_money as money
 from cabinet.tools.demo_player import DemoPlayer
 from cabinet.tools.table_client import SimControl, TableWatch
+from tests.procs import START_DEADLINE_S, STOP_DEADLINE_S, Child
 
 from .table_procs import TableProcs, decode_itf_png, felt_green_fraction
 
-pytestmark = pytest.mark.timeout(60)
+pytestmark = pytest.mark.timeout(180)
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -116,26 +117,20 @@ def test_a_table_ui_that_dies_ends_a_windowed_run_with_a_line_and_status_1(tmp_p
     windowed run whose table UI is killed said nothing and exited 0, as if the player
     had closed the window; it must name the UI's log and exit 1."""
     import signal as _signal
-    import time as _time
     env = {**os.environ, "CABINET_DATA_DIR": str(tmp_path / "data"),
            "XDG_CACHE_HOME": str(tmp_path / "cache"), "SDL_VIDEODRIVER": "dummy",
            "SDL_AUDIODRIVER": "dummy"}
-    proc = subprocess.Popen([sys.executable, "-m", "cabinet", "run", "--window", "--size", "640x360",
-                             "--out", str(tmp_path / "out")], cwd=ROOT, env=env, text=True,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    proc = Child([sys.executable, "-m", "cabinet", "run", "--window", "--size", "640x360",
+                  "--out", str(tmp_path / "out")], name="cabinet run", cwd=ROOT, env=env)
     try:
-        assert proc.stdout is not None
-        deadline = _time.monotonic() + 40
-        while _time.monotonic() < deadline:
-            if "play in the window" in proc.stdout.readline():
-                break
+        proc.wait_for("play in the window", START_DEADLINE_S)
         ui = subprocess.run(["pgrep", "-P", str(proc.pid), "-f", "--", " -m ui --socket"], capture_output=True,
-                            text=True).stdout.split()
+                            text=True, timeout=30).stdout.split()
         assert len(ui) == 1, ui
         os.kill(int(ui[0]), _signal.SIGKILL)
-        _out, err = proc.communicate(timeout=30)
+        status = proc.wait_exit(STOP_DEADLINE_S + 20)
     finally:
-        if proc.poll() is None:
-            proc.kill()
-    assert proc.returncode == 1, err
+        proc.kill()
+    err = proc.text("stderr")
+    assert status == 1, err
     assert "table UI stopped" in err and "ui.log" in err, err

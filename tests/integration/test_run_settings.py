@@ -6,17 +6,16 @@ from __future__ import annotations
 
 import os
 import signal
-import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
 
 from cabinet.shell.store import Store
+from tests.procs import START_DEADLINE_S, STOP_DEADLINE_S, Child
 from tests.test_run_pin import event_kinds, make_journal
 
-pytestmark = pytest.mark.timeout(90)
+pytestmark = pytest.mark.timeout(180)
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -26,24 +25,15 @@ def _windowed_run(tmp_path: Path, *args: str, until: str) -> tuple[int, str]:
     env = {**os.environ, "CABINET_DATA_DIR": str(tmp_path / "data"), "SDL_VIDEODRIVER": "dummy",
            "SDL_AUDIODRIVER": "dummy", "XDG_CACHE_HOME": str(tmp_path / "cache")}
     env.pop("CABINET_PIN", None)
-    proc = subprocess.Popen([sys.executable, "-m", "cabinet", "run", "--window", *args,
-                             "--out", str(tmp_path / "out")], cwd=ROOT, env=env,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    seen: list[str] = []
+    proc = Child([sys.executable, "-m", "cabinet", "run", "--window", *args,
+                  "--out", str(tmp_path / "out")], name="cabinet run", cwd=ROOT, env=env)
     try:
-        assert proc.stdout is not None
-        deadline = time.monotonic() + 60
-        for line in proc.stdout:
-            seen.append(line)
-            if until in line or time.monotonic() > deadline:
-                break
-        proc.send_signal(signal.SIGINT)
-        out, err = proc.communicate(timeout=30)
+        proc.wait_for(until, START_DEADLINE_S)
+        proc.signal(signal.SIGINT)
+        status = proc.wait_exit(STOP_DEADLINE_S + 20)
     finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait(10)
-    return proc.returncode, "".join(seen) + out + err
+        proc.kill()
+    return status, proc.text("stdout") + proc.text("stderr")
 
 
 def _settings(journal: Path) -> tuple[str, int]:

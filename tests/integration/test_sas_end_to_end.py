@@ -49,7 +49,7 @@ def floor(tmp_path):
                    poll_interval_s=0.05, meter_interval_s=0.5, link_down_s=2.0)
     proc = EngineProc(tmp_path, extra_args=["--sas-port", host.tty(1), "--sas-address", "1"])
     proc.start()
-    wait_for(lambda: host.link_up(1), 20, "the host link")
+    wait_for(lambda: host.link_up(1), 60, "the host link")
     try:
         yield host, proc
     finally:
@@ -63,7 +63,7 @@ def _snap_mode(proc: EngineProc) -> str:
 
 def _credit(proc: EngineProc, amount_minor: int) -> None:
     target = (proc.snapshot or {})["stations"][0]["credits_minor"] + amount_minor
-    deadline = time.monotonic() + 20
+    deadline = time.monotonic() + 60          # notes handed back until the acceptor is enabled
     while proc.snapshot["stations"][0]["credits_minor"] < target and time.monotonic() < deadline:
         proc.sim({"cmd": "note", "amount_minor": amount_minor})
         wait = time.monotonic() + 3
@@ -121,7 +121,7 @@ def test_doors_notes_and_a_round_reach_the_host_and_its_meters_agree(floor, tmp_
     proc.stop()
     mine = meters_json(tmp_path / "journal.db")
     proc.start()
-    wait_for(lambda: host.link_up(1), 20, "the link again")
+    wait_for(lambda: host.link_up(1), 60, "the link again")
     m = wait_for(lambda: host.read_meters(1), 10, "0x1C")
     assert (m.coin_in, m.coin_out, m.games_played, m.drop) == (
         mine["coin_in_minor"], mine["coin_out_minor"], mine["games_played"],
@@ -136,19 +136,33 @@ def test_a_sigkill_with_three_exceptions_queued_loses_none_and_repeats_none(floo
     host.pause()
     time.sleep(0.3)
     n = len(seen(host))
+    doors = len(_door_events(proc.journal))
     for door, is_open in (("cashbox", True), ("cashbox", False), ("main", True)):
         proc.sim({"cmd": "door", "door": door, "open": is_open})
         time.sleep(0.5)                      # a door is held 0.25 s per move (debounce)
-    time.sleep(1.0)                                      # journaled, not yet polled
+    wait_for(lambda: len(_door_events(proc.journal)) >= doors + 3, 60,
+             "the three door moves journaled (their exceptions queued with them), not yet polled")
     proc.kill()
     proc.start()
     host.resume()
-    wait_for(lambda: "ac_power_applied" in new_since(host, n), 20, "0x17 after the restart")
-    time.sleep(1.0)
+    wait_for(lambda: "ac_power_applied" in new_since(host, n), 60, "0x17 after the restart")
+    wait_for(lambda: len([x for x in new_since(host, n) if x != "ac_power_applied"]) >= 3, 60,
+             "the three queued exceptions read")
+    time.sleep(1.0)                                      # and no repeat after them
     got = [x for x in new_since(host, n) if x != "ac_power_applied"]
     assert got[:3] == ["cash_box_door_opened", "cash_box_door_closed", "slot_door_opened"], \
         new_since(host, n)
     assert got.count("slot_door_opened") == 1 and got.count("cash_box_door_opened") == 1
+
+
+def _door_events(journal: Path) -> list[str]:
+    import sqlite3
+    db = sqlite3.connect(journal)
+    try:
+        return [k for (k,) in db.execute(
+            "SELECT kind FROM events WHERE kind IN ('door_open', 'door_closed') ORDER BY id")]
+    finally:
+        db.close()
 
 
 def test_shut_down_disables_play_after_the_round_and_start_up_enables_it(floor):

@@ -6,14 +6,15 @@ from __future__ import annotations
 import os
 import re
 import signal
-import subprocess
 import sys
 import time
 from pathlib import Path
 
 import pytest
 
-pytestmark = pytest.mark.timeout(120)
+from tests.procs import START_DEADLINE_S, Child
+
+pytestmark = pytest.mark.timeout(240)
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -46,28 +47,23 @@ def test_killing_station_2s_ui_restarts_it_and_the_run_goes_on(tmp_path: Path) -
     (tmp_path / "data").mkdir(mode=0o700)
     from tests.test_run_pin import make_journal
     make_journal(tmp_path / "data" / "journal.db", "2580", variant="classic-multi", stations=2)
-    proc = subprocess.Popen([sys.executable, "-m", "cabinet", "run", "--rounds", "2",
-                             "--size", "640x360", "--out", str(out)], cwd=ROOT, env=env,
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    lines: list[str] = []
+    proc = Child([sys.executable, "-m", "cabinet", "run", "--rounds", "2",
+                  "--size", "640x360", "--out", str(out)], name="cabinet run", cwd=ROOT, env=env,
+                 merge_stderr=True)
     killed = 0
     try:
-        assert proc.stdout is not None
-        for line in proc.stdout:
-            lines.append(line)
-            if not killed and re.match(r"station 2 demo: round 1:", line):
-                pids = _station_ui_pids(out / "frames" / "station2")
-                assert len(pids) == 1, (pids, lines)
-                killed = pids[0]
-                os.kill(killed, signal.SIGKILL)
-        proc.wait(60)
+        proc.wait_for(re.compile(r"station 2 demo: round 1:"), START_DEADLINE_S + 60)
+        pids = _station_ui_pids(out / "frames" / "station2")
+        assert len(pids) == 1, (pids, proc.tail())
+        killed = pids[0]
+        os.kill(killed, signal.SIGKILL)
+        status = proc.wait_exit(2 * START_DEADLINE_S)
     finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait(10)
+        proc.kill()
+    lines = proc.text().splitlines(keepends=True)
     text = "".join(lines)
     assert killed, text
-    assert proc.returncode == 0, text
+    assert status == 0, text
     m = re.search(r"station 2's table UI stopped \(status -9\); started it again \(pid (\d+)", text)
     assert m, text
     assert int(m.group(1)) != killed

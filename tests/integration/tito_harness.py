@@ -264,7 +264,7 @@ def _host(workdir: Path, machines: tuple[int, ...] = (1,), twin: bool = False) -
     return desk_only(host)
 
 
-def _ready(eng: EngineProc, host: SasHost, timeout_s: float = 20.0) -> bool:
+def _ready(eng: EngineProc, host: SasHost, timeout_s: float = 60.0) -> bool:
     deadline = time.monotonic() + timeout_s
     while time.monotonic() < deadline:
         st = ((eng.snapshot or {}).get("stations") or [{}])[0]
@@ -275,7 +275,7 @@ def _ready(eng: EngineProc, host: SasHost, timeout_s: float = 20.0) -> bool:
 
 
 def _calm(eng: EngineProc, desk: TicketDesk | TwinRecord,
-          timeout_s: float = 25.0) -> dict[str, Any]:
+          timeout_s: float = 60.0) -> dict[str, Any]:
     """Attendant keys for handpays; wait until no ticket is pending at the desk, the
     acceptor and printer are idle and the table is back to play."""
     deadline = time.monotonic() + timeout_s
@@ -374,7 +374,7 @@ def tito_soak(workdir: Path, kills: int, seed: int = 1, flow: str = "both",
             desk.seed(rng.choice([300, 700, 1_200]))
         for i in range(kills):
             if not _ready(eng, host):
-                res.failures.append(f"kill {i}: the link did not come up")
+                res.failures.append(f"kill {i}: the link did not come up\n{eng.output()}")
                 break
             kind = flow if flow != "both" else rng.choice(["in", "out"])
             credits = ((eng.snapshot or {}).get("stations") or [{}])[0].get("credits_minor", 0)
@@ -425,7 +425,7 @@ def tito_soak(workdir: Path, kills: int, seed: int = 1, flow: str = "both",
                 eng.start()
             res.kills += 1
             if not _ready(eng, host):
-                res.failures.append(f"kill {i}: the link did not come up again")
+                res.failures.append(f"kill {i}: the link did not come up again\n{eng.output()}")
                 break
             truth = _calm(eng, desk)
             now = desk.snapshot()
@@ -438,7 +438,7 @@ def tito_soak(workdir: Path, kills: int, seed: int = 1, flow: str = "both",
                 check(eng.journal, truth, desk)
                 res.checks += 1
             except AssertionError as e:
-                res.failures.append(f"kill {i} ({kind}): {e}")
+                res.failures.append(f"kill {i} ({kind}): {e}\n{eng.output()}")
                 break
     finally:
         runner.stop.set()

@@ -11,15 +11,16 @@ from __future__ import annotations
 import logging
 import os
 import random
+import re
 import shutil
 import signal
-import subprocess
 import sys
 import time
 
 import pygame
 import pytest
 
+from tests.procs import START_DEADLINE_S, STOP_DEADLINE_S, Child
 from ui.display import LOG_WINDOW_S, MAX_BACKOFF_S, DisplayUnavailable, open_display
 
 
@@ -105,7 +106,7 @@ def _free_display() -> int:
     raise RuntimeError("no free X display number")
 
 
-@pytest.mark.timeout(120)
+@pytest.mark.timeout(150)
 @pytest.mark.skipif(shutil.which("Xvfb") is None, reason="needs Xvfb (apt-get install xvfb) "
                     "to bring a real display up late")
 def test_the_ui_process_recovers_by_itself_when_the_display_comes_up_15_s_late(tmp_path):
@@ -115,37 +116,29 @@ def test_the_ui_process_recovers_by_itself_when_the_display_comes_up_15_s_late(t
     n = _free_display()
     env = {**os.environ, "SDL_VIDEODRIVER": "x11", "DISPLAY": f":{n}", "SDL_AUDIODRIVER": "dummy",
            "PYGAME_HIDE_SUPPORT_PROMPT": "1"}
-    ui = subprocess.Popen([sys.executable, "-m", "ui", "--socket", str(tmp_path / "ui.sock"),
-                           "--fullscreen", "--no-sound", "--display-wait", "3600"],
-                          stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
+    ui = Child([sys.executable, "-m", "ui", "--socket", str(tmp_path / "ui.sock"),
+                "--fullscreen", "--no-sound", "--display-wait", "3600"],
+               name="ui", env=env, merge_stderr=True)
     xvfb = None
     try:
         time.sleep(15)
-        assert ui.poll() is None, ui.stdout.read() if ui.stdout else ""   # still waiting
-        xvfb = subprocess.Popen(["Xvfb", f":{n}", "-screen", "0", "800x480x24", "-nolisten", "tcp"],
-                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        assert ui.stdout is not None
-        lines: list[str] = []
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            line = ui.stdout.readline()
-            if not line:
-                break
-            lines.append(line)
-            if line.startswith("first frame"):
-                break
+        assert ui.running, ui.tail()                                      # still waiting
+        xvfb = Child(["Xvfb", f":{n}", "-screen", "0", "800x480x24", "-nolisten", "tcp"],
+                     name="Xvfb")
+        ui.wait_for(re.compile("^first frame"), START_DEADLINE_S)
+        lines = ui.text().splitlines()
+        lines = lines[:[i for i, line in enumerate(lines) if line.startswith("first frame")][0] + 1]
         assert any(line.startswith("table UI:") and "800x480" in line for line in lines), lines
         assert lines[-1].startswith("first frame"), lines
-        text = "".join(lines)
+        text = "\n".join(lines)
         assert "display not ready" in text and "display ready after" in text, text
         assert text.count("display not ready") == 1, text       # one line, not one per try
-        ui.send_signal(signal.SIGTERM)
-        assert ui.wait(20) == 0
+        ui.signal(signal.SIGTERM)
+        assert ui.wait_exit(STOP_DEADLINE_S) == 0
     finally:
         for p in (ui, xvfb):
-            if p is not None and p.poll() is None:
+            if p is not None:
                 p.kill()
-                p.wait(10)
 
 
 def test_a_window_that_fell_back_to_no_screen_is_not_a_display(monkeypatch):
