@@ -28,7 +28,6 @@ from __future__ import annotations
 import argparse
 import json
 import random
-import subprocess
 import sys
 import tempfile
 import time
@@ -42,7 +41,9 @@ from cabinet.core.machine import new_state  # noqa: E402
 from cabinet.core.settings import GameSettings  # noqa: E402
 from cabinet.protocol.ipc import FRAME_HEARTBEAT_S  # noqa: E402
 from cabinet.shell.store import Store  # noqa: E402
+from tests import procs  # noqa: E402
 from tests.integration.crash_harness import (  # noqa: E402
+    READY_TIMEOUT_S,
     EngineProc,
     TwinProc,
     check_physical_truth,
@@ -56,14 +57,11 @@ class Twins3(TwinProc):
     """``cabinet sim-devices --stations 3``."""
 
     def start(self) -> None:
-        self.proc = subprocess.Popen(
+        self.child = procs.Child(
             [sys.executable, "-m", "cabinet", "sim-devices", "--state-dir", str(self.dir),
-             "--stations", str(STATIONS)],
-            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-        assert self.proc.stdout is not None
-        line = self.proc.stdout.readline()
-        if "sim devices ready" not in line:
-            raise RuntimeError(f"sim-devices did not start: {line!r}")
+             "--stations", str(STATIONS)], name="sim-devices")
+        self.proc = self.child.proc
+        self.child.wait_for("sim devices ready", READY_TIMEOUT_S)
         import socket
         self._conn = socket.socket(socket.AF_UNIX)
         self._conn.connect(str(self.sock))

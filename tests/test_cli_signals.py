@@ -9,6 +9,7 @@ import subprocess
 import sys
 
 from cabinet.tools.cli import main
+from tests.procs import START_DEADLINE_S, STOP_DEADLINE_S, Child
 
 
 def test_an_in_process_view_keeps_the_callers_sigpipe_ignore(tmp_path) -> None:
@@ -31,22 +32,20 @@ def test_engine_ends_quietly_on_sigterm_with_a_ui_client_connected(tmp_path) -> 
     import socket
     import time
     sock_path = tmp_path / "ui.sock"
-    p = subprocess.Popen([sys.executable, "-m", "cabinet", "engine", "--devices", "none",
-                          "--journal", str(tmp_path / "j.db"), "--socket", str(sock_path)],
-                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    p = Child([sys.executable, "-m", "cabinet", "engine", "--devices", "none",
+               "--journal", str(tmp_path / "j.db"), "--socket", str(sock_path)], name="engine")
     client = socket.socket(socket.AF_UNIX)
     try:
-        assert p.stdout.readline().startswith("engine ready")
+        p.wait_for("engine ready", START_DEADLINE_S)
         client.connect(str(sock_path))
         client.sendall(b'{"type": "hello"}\n')
         time.sleep(0.5)
-        p.send_signal(signal.SIGTERM)
-        p.wait(20)
+        p.signal(signal.SIGTERM)
+        code = p.wait_exit(STOP_DEADLINE_S)
     finally:
         client.close()
-        if p.poll() is None:
-            p.kill()
-    err = p.stderr.read()
-    assert p.returncode == 0, err
+        p.kill()
+    err = p.text("stderr")
+    assert code == 0, err
     assert "Traceback" not in err and "CancelledError" not in err, err
     assert err.strip().splitlines()[-1].endswith("engine stopped"), err
