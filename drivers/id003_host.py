@@ -310,12 +310,26 @@ class Id003Host:
         if reply is None:
             self.garbled = self._bytes_seen and (self.garbled or self._failures == 0)
             self._failures += 1
+            if self.garbled and self._failures >= 2:
+                yield from self._quiesce()
             if self._failures >= self._offline_after:
                 raise DeviceOfflineError(f"no valid reply to {self._failures} polls")
             return None
         self._failures = 0
         self.garbled = False
         return reply
+
+    def _quiesce(self) -> _Steps:
+        """A garbled link (protocols.md 1.9): the validator's replies cannot be read,
+        but it may still read ours.  Hand back an item in escrow that no STACK was
+        sent for (RETURN) and inhibit acceptance, each awaiting a reply only to
+        swallow it; the replies are not trusted.  Acceptance is set again once the
+        link is back (start-up inhibits, ``_apply_inhibit`` enables)."""
+        txn = self.txn
+        if txn is None or txn.phase is Phase.RETURN_SENT:
+            yield Send(c.return_bill())
+        yield Send(c.set_inhibit(True))
+        self._inhibit_sent = None
 
     def _poll_step(self) -> _Steps:
         frame = yield from self._poll()

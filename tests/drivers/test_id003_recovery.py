@@ -257,3 +257,31 @@ def test_a_second_power_cut_before_reset_keeps_the_note_in_the_twins_stacker(
     run_until(acc, lambda: bool(sim_bill.log.stacked), 400)
     assert len(sim_bill.log.stacked) == 1
     acc.close()
+
+
+def test_garbled_link_inhibits_the_acceptor_and_hands_a_note_back(
+    sim_bill: SimId003Device, recorder: Recorder
+) -> None:
+    """protocols.md 1.9: a link that turns garbled while the acceptor is enabled
+    (replies arrive, none valid) must not leave the acceptor holding a note nobody can
+    decide on: the driver, which cannot read the validator but may still be heard,
+    sends RETURN and inhibit, trusting no reply.  A $20 note that reaches escrow as
+    the link garbles goes back to the player within a second (not at the acceptor's
+    own escrow timeout, 5 s here), the acceptor ends inhibited (a note inserted during
+    the fault is refused at once), and nothing is credited."""
+    from conftest import wait_for
+    acc = make(sim_bill, recorder, backoff_s=(0.05, 0.1))
+    acc.set_accepting(True)
+    acc.start()
+    wait_for(lambda: sim_bill.state == Status.IDLING, timeout_s=5)
+    sim_bill.on_enter(Status.ESCROW, lambda: sim_bill.corrupt_replies(10_000))
+    sim_bill.insert_bill(0x65)
+    wait_for(lambda: bool(sim_bill.log.returned) or bool(sim_bill.log.rejected), timeout_s=8)
+    assert sim_bill.log.returned == [SimItem(0x65)] and sim_bill.log.rejected == []
+    wait_for(lambda: sim_bill.inhibited, timeout_s=2)
+    sim_bill.insert_bill(0x66)
+    wait_for(lambda: bool(sim_bill.log.rejected), timeout_s=2)
+    acc.close()
+    assert sim_bill.log.rejected == [SimItem(0x66)] and sim_bill.log.stacked == []
+    assert [f.code for f in recorder.of_type(DeviceFault)] == ["link_garbled"]
+    assert recorder.credit_calls == [] and recorder.escrows == []
