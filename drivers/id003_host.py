@@ -140,6 +140,8 @@ class Transaction:
     phase: Phase
     recovered: bool = False
     repeats: int = 0
+    #: a fault (a jam) came after VEND VALID and before STACKED: it may not be in the box
+    jammed: bool = False
 
 
 _IN_TRANSACTION = frozenset(
@@ -486,6 +488,8 @@ class Id003Host:
         code = frame.code
         previous, self._last_status = self._last_status, code
         if code in c.ERROR_STATUSES:
+            if self.txn is not None and self.txn.phase is Phase.CREDITED:
+                self.txn.jammed = True
             name = c.FAULT_NAMES.get(code, f"status_0x{code:02X}")
             if self.fault != name:
                 self.fault = name
@@ -521,7 +525,7 @@ class Id003Host:
         elif code in (Status.IDLING, Status.DISABLED):
             if self.txn is not None:
                 if self.txn.phase is Phase.CREDITED:
-                    yield from self._close_stacked()
+                    yield from self._close_credited()
                 elif self.txn.phase is Phase.STACK_SENT:
                     # issue 11.10: STACKed, then gone without VEND VALID or a return
                     # (a jam after STACK, cleared): it may be in the cash box.
@@ -544,10 +548,20 @@ class Id003Host:
             yield Emit(BillStacked(self.txn.transaction_id))
             self.txn = None
 
+    def _close_credited(self) -> _Steps:
+        """A credited item gone without STACKED.  After a fault (a stacker jam between
+        VEND VALID and its ACK) it may be in the path, not the cash box: journaled as
+        possibly in the path (still credited once) before it is closed."""
+        t = self.txn
+        if t is not None and t.phase is Phase.CREDITED and t.jammed:
+            yield Journal(BillPossiblyInPath(t.transaction_id, t.denomination_minor,
+                                             t.validation_number))
+        yield from self._close_stacked()
+
     def _on_escrow(self, frame: c.Frame) -> _Steps:
         txn = self.txn
         if txn is not None and txn.phase is Phase.CREDITED:
-            yield from self._close_stacked()  # we missed STACKED; this is a new item
+            yield from self._close_credited()  # we missed STACKED; this is a new item
             txn = None
         if txn is not None and txn.recovered and not self._same_item(txn, frame):
             yield from self._retire_recovered("superseded: the acceptor holds another item")

@@ -285,3 +285,36 @@ def test_garbled_link_inhibits_the_acceptor_and_hands_a_note_back(
     assert sim_bill.log.rejected == [SimItem(0x66)] and sim_bill.log.stacked == []
     assert [f.code for f in recorder.of_type(DeviceFault)] == ["link_garbled"]
     assert recorder.credit_calls == [] and recorder.escrows == []
+
+
+def test_jam_after_vend_valid_before_the_ack_is_credited_and_reported_in_path(
+    sim_bill: SimId003Device, recorder: Recorder
+) -> None:
+    """protocols.md 1.8/1.9: VEND VALID is the credit point, so a note that jams in the
+    stacker after it (before the ACK reached the validator) stays credited once; but it
+    never reached the cash box (no STACKED), so the driver also reports it possibly in
+    the path (journaled, for the attendant's 307 review): the cash box will be short
+    by its value until someone looks."""
+    acc = make(sim_bill, recorder)
+    acc.connect()
+    acc.set_accepting(True)
+    run_until(acc, lambda: sim_bill.state == Status.IDLING)
+    credit = recorder.credit
+
+    def credit_then_jam(ev: Any) -> None:   # the jam comes between VEND VALID and ACK
+        credit(ev)
+        sim_bill.set_fault(Status.JAM_IN_STACKER)
+
+    acc._credit = credit_then_jam
+    sim_bill.insert_bill(0x64)                 # $10
+    run_until(acc, lambda: sim_bill.state == Status.JAM_IN_STACKER and bool(
+        recorder.of_type(DeviceFault)))
+    sim_bill.clear_fault()
+    run_until(acc, lambda: acc._txn is None)
+    txn = recorder.escrows[0].transaction_id
+    assert [(c.transaction_id, c.denomination_minor) for c in recorder.credit_calls] \
+        == [(txn, 1000)]
+    assert [(e.transaction_id, e.denomination_minor)
+            for e in recorder.of_type(BillPossiblyInPath)] == [(txn, 1000)]
+    assert sim_bill.log.stacked == [] and recorder.of_type(BillReturned) == []
+    acc.close()
