@@ -140,7 +140,7 @@ class Transaction:
     phase: Phase
     recovered: bool = False
     repeats: int = 0
-    #: a fault (a jam) came after VEND VALID and before STACKED: it may not be in the box
+    #: a fault (a jam) after VEND VALID and before STACKED was journaled (possibly in path)
     jammed: bool = False
 
 
@@ -365,6 +365,8 @@ class Id003Host:
             yield from self._handle(frame)
             yield Sleep()
             frame = yield from self._wait_for_reply()
+        if frame.code in c.ERROR_STATUSES:
+            yield from self._credited_fault()
         yield from self._power_up_status(frame)
         for _ in range(3):
             try:
@@ -488,8 +490,7 @@ class Id003Host:
         code = frame.code
         previous, self._last_status = self._last_status, code
         if code in c.ERROR_STATUSES:
-            if self.txn is not None and self.txn.phase is Phase.CREDITED:
-                self.txn.jammed = True
+            yield from self._credited_fault()
             name = c.FAULT_NAMES.get(code, f"status_0x{code:02X}")
             if self.fault != name:
                 self.fault = name
@@ -525,7 +526,7 @@ class Id003Host:
         elif code in (Status.IDLING, Status.DISABLED):
             if self.txn is not None:
                 if self.txn.phase is Phase.CREDITED:
-                    yield from self._close_credited()
+                    yield from self._close_stacked()
                 elif self.txn.phase is Phase.STACK_SENT:
                     # issue 11.10: STACKed, then gone without VEND VALID or a return
                     # (a jam after STACK, cleared): it may be in the cash box.
@@ -548,20 +549,21 @@ class Id003Host:
             yield Emit(BillStacked(self.txn.transaction_id))
             self.txn = None
 
-    def _close_credited(self) -> _Steps:
-        """A credited item gone without STACKED.  After a fault (a stacker jam between
-        VEND VALID and its ACK) it may be in the path, not the cash box: journaled as
-        possibly in the path (still credited once) before it is closed."""
+    def _credited_fault(self) -> _Steps:
+        """A fault (a stacker jam) after VEND VALID and before STACKED: the credited
+        item may stay in the path, not reach the cash box.  Journaled as possibly in
+        the path (still credited once) when the fault is first seen, so a restart
+        before the jam is cleared loses nothing; once per transaction."""
         t = self.txn
-        if t is not None and t.phase is Phase.CREDITED and t.jammed:
+        if t is not None and t.phase is Phase.CREDITED and not t.jammed:
             yield Journal(BillPossiblyInPath(t.transaction_id, t.denomination_minor,
                                              t.validation_number))
-        yield from self._close_stacked()
+            t.jammed = True
 
     def _on_escrow(self, frame: c.Frame) -> _Steps:
         txn = self.txn
         if txn is not None and txn.phase is Phase.CREDITED:
-            yield from self._close_credited()  # we missed STACKED; this is a new item
+            yield from self._close_stacked()  # we missed STACKED; this is a new item
             txn = None
         if txn is not None and txn.recovered and not self._same_item(txn, frame):
             yield from self._retire_recovered("superseded: the acceptor holds another item")

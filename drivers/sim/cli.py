@@ -24,6 +24,8 @@ BILL_HELP = """commands:
   power               lose power now (comes back in POWER UP)
   unplug | replug     pull / reinsert the USB adapter (same path)
   drop N | corrupt N | split N       damage the next N replies
+  garble | heal       every reply garbled (wrong baud or parity) / ended
+  jamack              the next ACK of a VEND VALID finds a stacker jam
   loseack N | repeat N               lose N ACKs / repeat VEND VALID N times
   status | help | quit"""
 
@@ -91,6 +93,9 @@ def bill_command(dev: SimId003Device, line: str) -> str:
         "power": dev.power_cycle,
         "unplug": dev.link.unplug,
         "replug": dev.link.replug,
+        "garble": dev.garble,
+        "heal": dev.heal,
+        "jamack": dev.jam_at_ack,
     }
     counted = {
         "drop": dev.drop_replies,
@@ -150,6 +155,9 @@ def printer_command(dev: SimPrinterDevice, line: str) -> str:
         "talk": lambda: setattr(dev, "silent", False),
         "unplug": dev.link.unplug,
         "replug": dev.link.replug,
+        "garble": dev.garble,
+        "heal": dev.heal,
+        "jamack": dev.jam_at_ack,
     }
     if cmd not in actions and cmd not in ("list", "status", "help"):
         raise ValueError(f"unknown printer command {cmd[:24]!r} (help lists them)")

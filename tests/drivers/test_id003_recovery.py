@@ -309,12 +309,52 @@ def test_jam_after_vend_valid_before_the_ack_is_credited_and_reported_in_path(
     sim_bill.insert_bill(0x64)                 # $10
     run_until(acc, lambda: sim_bill.state == Status.JAM_IN_STACKER and bool(
         recorder.of_type(DeviceFault)))
+    txn = recorder.escrows[0].transaction_id
+    # journaled when the jam is seen: a restart before it is cleared loses nothing
+    assert [e.transaction_id for e in recorder.of_type(BillPossiblyInPath)] == [txn]
     sim_bill.clear_fault()
     run_until(acc, lambda: acc._txn is None)
-    txn = recorder.escrows[0].transaction_id
     assert [(c.transaction_id, c.denomination_minor) for c in recorder.credit_calls] \
         == [(txn, 1000)]
     assert [(e.transaction_id, e.denomination_minor)
             for e in recorder.of_type(BillPossiblyInPath)] == [(txn, 1000)]
     assert sim_bill.log.stacked == [] and recorder.of_type(BillReturned) == []
+    acc.close()
+
+
+def test_engine_dead_after_the_credit_and_the_note_jammed_is_reported_in_path(
+    sim_bill: SimId003Device, recorder: Recorder
+) -> None:
+    """protocols.md 1.9: the engine credited the note at VEND VALID and died; the note
+    then jammed before it was stacked.  The restarted driver finds the jam at start-up
+    under the journal's credited transaction: no second credit, and the note is
+    reported possibly in the path (the cash box may be short by it)."""
+    _hold(sim_bill, 0x64, Status.VEND_VALID)
+    sim_bill.set_fault(Status.JAM_IN_STACKER)
+    acc = make(sim_bill, recorder, open_transaction=OpenTransaction("c1", 1000, credited=True))
+    acc.connect()
+    sim_bill.clear_fault()
+    acc.set_accepting(True)
+    run_until(acc, lambda: acc._txn is None)
+    assert recorder.credit_calls == [] and sim_bill.log.stacked == []
+    assert [(e.transaction_id, e.denomination_minor)
+            for e in recorder.of_type(BillPossiblyInPath)] == [("c1", 1000)]
+    acc.close()
+
+
+def test_vend_valid_resumed_at_start_up_then_a_jam_at_the_ack_is_reported_in_path(
+    sim_bill: SimId003Device, recorder: Recorder
+) -> None:
+    """protocols.md 1.9: the engine died at VEND VALID before crediting; the restarted
+    driver credits the pending VEND VALID at start-up, and the note jams at its ACK:
+    credited once and reported possibly in the path before RESET."""
+    _hold(sim_bill, 0x64, Status.VEND_VALID)
+    sim_bill.jam_at_ack()
+    acc = make(sim_bill, recorder, open_transaction=OpenTransaction("v1", 1000))
+    acc.connect()
+    assert [(c.transaction_id, c.denomination_minor) for c in recorder.credit_calls] \
+        == [("v1", 1000)]
+    assert [(e.transaction_id, e.denomination_minor)
+            for e in recorder.of_type(BillPossiblyInPath)] == [("v1", 1000)]
+    assert sim_bill.log.stacked == []
     acc.close()
