@@ -155,9 +155,6 @@ def printer_command(dev: SimPrinterDevice, line: str) -> str:
         "talk": lambda: setattr(dev, "silent", False),
         "unplug": dev.link.unplug,
         "replug": dev.link.replug,
-        "garble": dev.garble,
-        "heal": dev.heal,
-        "jamack": dev.jam_at_ack,
     }
     if cmd not in actions and cmd not in ("list", "status", "help"):
         raise ValueError(f"unknown printer command {cmd[:24]!r} (help lists them)")
