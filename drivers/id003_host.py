@@ -312,7 +312,7 @@ class Id003Host:
         if reply is None:
             self.garbled = self._bytes_seen and (self.garbled or self._failures == 0)
             self._failures += 1
-            if self.garbled and self._failures >= 2:
+            if self.garbled and self._failures == 2:     # once a streak: not a lone bad CRC
                 yield from self._quiesce()
             if self._failures >= self._offline_after:
                 raise DeviceOfflineError(f"no valid reply to {self._failures} polls")
