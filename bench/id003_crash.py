@@ -68,9 +68,13 @@ def _events(journal: Path, kind: str) -> list[dict[str, Any]]:
 def _ready(eng: EngineProc, twins: TwinProc, timeout_s: float = 15.0) -> None:
     """Resolve any note review with the key, then wait for an enabled acceptor."""
     deadline = time.monotonic() + timeout_s
+    snap: dict[str, Any] = {}
+    status = ""
     while time.monotonic() < deadline:
         snap = eng.snapshot or {}
         if snap.get("mode") == "tilt" and "30" in str(snap.get("overlay_text", "")):
+            # a garble armed at escrow that fired only after the restart: healed here
+            twins.cmd({"cmd": "bill", "line": "heal"})
             eng.sim({"cmd": "key", "on": True})
             time.sleep(0.3)
             eng.sim({"cmd": "key", "on": False})

@@ -2,7 +2,8 @@
 
 Run: ``.venv/bin/python bench/sas_exception_crash.py [--kills 50] [--seed 1] [--out FILE]``.
 
-The casino host twin (``drivers.sim.sas_host.SasHost``, polling every 50 ms) lives in
+The casino host twin (``drivers.sim.sas_host.SasHost``, polling every 50 ms, or
+``--poll-ms``: a fast host outruns the engine's journal, which is when repeats pile up) lives in
 this process and outlives the engine, which runs as its own process on the twin's pty
 (``cabinet engine --sas-port``). Each cycle: the host stops polling, the engine's mock
 panel opens and closes doors 2 to 8 times (each move a journaled exception), the
@@ -76,9 +77,9 @@ def settle(eng: EngineProc, host: SasHost, timeout_s: float = 20.0) -> None:
     raise AssertionError("the exception queue did not drain")
 
 
-def run(workdir: Path, kills: int, seed: int) -> dict[str, object]:
+def run(workdir: Path, kills: int, seed: int, poll_ms: float = 50.0) -> dict[str, object]:
     rng = random.Random(seed)
-    host = SasHost([1], directory=workdir / "host", poll_interval_s=0.05,
+    host = SasHost([1], directory=workdir / "host", poll_interval_s=poll_ms / 1000.0,
                    meter_interval_s=3600.0, link_down_s=2.0)
     eng = EngineProc(workdir, extra_args=["--sas-port", host.tty(1), "--sas-address", "1"])
     per_kill: list[int] = []
@@ -128,13 +129,16 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--kills", type=int, default=50)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--poll-ms", type=float, default=50.0,
+                    help="the host twin's pause between polls (default 50 ms)")
     ap.add_argument("--out", type=Path)
     args = ap.parse_args()
     t0 = time.monotonic()
     with tempfile.TemporaryDirectory(prefix="sas-exc-crash-") as d:
-        r = run(Path(d), args.kills, args.seed)
+        r = run(Path(d), args.kills, args.seed, args.poll_ms)
     ok = r["lost"] == 0 and r["left_in_queue"] == 0 and int(str(r["max_per_kill"])) <= 1
-    summary = (f"SAS exceptions across SIGKILLs (seed {args.seed}): {r['kills']} kills, "
+    summary = (f"SAS exceptions across SIGKILLs (seed {args.seed}, host polls every "
+               f"{args.poll_ms:g} ms): {r['kills']} kills, "
                f"{r['queued']} exceptions queued, {r['seen']} read by the host twin, "
                f"{r['lost']} lost, {r['repeats']} repeated ({r['kills_with_repeat']} kills "
                f"with a repeat, at most {r['max_per_kill']} in one kill; bound 1), "
