@@ -17,11 +17,6 @@ Rules and their sources (research/sas.md unless named):
   and the id is never sent again, even while the view still lists it.  A repeat of the
   same poll gets the same reply again.  When the link goes down the unacknowledged
   reply is forgotten, so the exception is sent again (nothing is lost).
-- The next exception goes out only once the engine's view no longer lists the one
-  the host acknowledged (the engine journaled the acknowledgement); until then a
-  general poll gets 00, and past ``ACK_RESEND_MS`` the ``ExceptionAcked`` is told
-  again.  So a restart repeats at most one exception: the one in flight (DESIGN.md
-  "a restart loses none"; the one whose acknowledgement was not yet journaled).
   The same table is in Aristocrat ``Sas.Client`` ``HostAcknowledgementProvider`` ("taken
   from Section 3.1": a general poll is acknowledged by "any long poll, global poll, or
   general poll to any other gaming machine address"), and nCompass's host never sends
@@ -31,6 +26,11 @@ Rules and their sources (research/sas.md unless named):
   Differences from Aristocrat, kept from ``EgmCodec``: a long poll counts as a repeat only
   when the whole message is identical (Aristocrat: address and command), and every
   repeat is answered (Aristocrat: no answer to the third try).
+- The next exception goes out only once the engine's view no longer lists the one
+  the host acknowledged (the engine journaled the acknowledgement); until then a
+  general poll gets 00, and past ``ACK_RESEND_MS`` the ``ExceptionAcked`` is emitted
+  again.  So a restart repeats at most one exception: the one in flight (DESIGN.md
+  "a restart loses none"; the one whose acknowledgement was not yet journaled).
 - A repeated general poll whose reply carried nothing (00) gets a fresh answer: a host
   that missed a 00 loses nothing if it hears of a new exception instead.
 - 0x51 handpay pending is re-sent every 15 s while ``view.handpay`` is set until the host
@@ -72,7 +72,7 @@ from drivers.sas.exception_codes import EXCEPTION_CODES
 
 LINK_TIMEOUT_MS = 5000
 HANDPAY_RESEND_MS = 15000
-#: An acknowledgement the engine's view still lists after this long is told again.
+#: An acknowledgement the engine's view still lists after this long is emitted again.
 ACK_RESEND_MS = 1000
 HANDPAY_PENDING = EXCEPTION_CODES["handpay_pending"]
 
@@ -143,7 +143,7 @@ class EgmResponder:
         self._handpay_resend_ms = handpay_resend_ms
         self._view: EgmView | None = None
         self._acked: set[int] = set()
-        #: ids the host acknowledged that the view still lists -> when last told (ms)
+        #: ids the host acknowledged that the view still lists -> when last emitted (ms)
         self._unjournaled: dict[int, int] = {}
         self._pending: _Pending | None = None
         self._up = False
@@ -324,9 +324,9 @@ class EgmResponder:
 
     def _awaiting_journal(self, now_ms: int, out: list[Output]) -> bool:
         """An acknowledged exception is still in the view: hold the next one back, and
-        tell the acknowledgement again when it was told ``ACK_RESEND_MS`` ago."""
-        for exception_id, told_ms in sorted(self._unjournaled.items()):
-            if now_ms - told_ms >= ACK_RESEND_MS:
+        emit the acknowledgement again when it was emitted ``ACK_RESEND_MS`` ago."""
+        for exception_id, emitted_ms in sorted(self._unjournaled.items()):
+            if now_ms - emitted_ms >= ACK_RESEND_MS:
                 self._unjournaled[exception_id] = now_ms
                 out.append(ExceptionAcked(exception_id))
         return bool(self._unjournaled)

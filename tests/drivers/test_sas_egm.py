@@ -530,7 +530,7 @@ def test_next_exception_waits_until_the_engine_journaled_the_ack() -> None:
     after the host acknowledged an exception, the next one goes out only once the
     engine's view (its journaled queue) no longer lists the acknowledged one, so a
     restart repeats at most the one exception in flight.  Until then general polls
-    get 00; the acknowledgement is told again after ``ACK_RESEND_MS`` if the view
+    get 00; the acknowledgement is emitted again after ``ACK_RESEND_MS`` if the view
     still lists it (an acknowledgement the engine never received)."""
     r = responder(exc_view(OPEN, CLOSED))
     assert writes(r.receive(gp(), 0)) == [h("11")]
