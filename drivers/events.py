@@ -250,7 +250,9 @@ class BillPossiblyInPath:
     """Issue 11.10: a STACKed item left the acceptor without VEND VALID or a return
     (a jam after STACK, then cleared): it may be in the cash box, in the path, or
     taken out by whoever cleared the jam.  Never credit it automatically; the engine
-    leaves an unresolved record for the attendant.
+    leaves an unresolved record for the attendant.  Also sent for an item credited
+    at VEND VALID that jammed before STACKED (its transaction was credited: the
+    record is for the cash box count, no second credit).
 
     Attributes:
         transaction_id: the item's transaction.

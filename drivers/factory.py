@@ -77,6 +77,24 @@ class DriverSettings:
     refire_guard_overrides_s: dict[Action, float] = field(default_factory=dict)
 
 
+def serial_ports(settings: DriverSettings) -> dict[str, str]:
+    """The serial ports ``build_drivers`` opens for ``settings`` that another process
+    could open too (hardware ports, or twins of ``cabinet sim-devices``): what each is
+    for ("bill acceptor", "printer") -> its path.  In-process twins: none."""
+    if settings.mode == "sim" and settings.sim_twins_dir is None:
+        return {}
+    if settings.mode == "sim":
+        assert settings.sim_twins_dir is not None
+        bill, printer = (str(settings.sim_twins_dir / "bill-acceptor"),
+                         str(settings.sim_twins_dir / "printer"))
+    else:
+        bill, printer = settings.bill_acceptor_url, settings.printer_url
+    ports = {"printer": printer}
+    if settings.bill_acceptor == "id003":
+        ports = {"bill acceptor": bill, **ports}
+    return ports
+
+
 @dataclass(slots=True)
 class DriverSet:
     """The built drivers; ``close()`` releases them (and stops twins in sim mode)."""

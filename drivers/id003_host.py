@@ -140,6 +140,8 @@ class Transaction:
     phase: Phase
     recovered: bool = False
     repeats: int = 0
+    #: a fault (a jam) after VEND VALID and before STACKED was journaled (possibly in path)
+    jammed: bool = False
 
 
 _IN_TRANSACTION = frozenset(
@@ -310,12 +312,26 @@ class Id003Host:
         if reply is None:
             self.garbled = self._bytes_seen and (self.garbled or self._failures == 0)
             self._failures += 1
+            if self.garbled and self._failures == 2:     # once a streak: not a lone bad CRC
+                yield from self._quiesce()
             if self._failures >= self._offline_after:
                 raise DeviceOfflineError(f"no valid reply to {self._failures} polls")
             return None
         self._failures = 0
         self.garbled = False
         return reply
+
+    def _quiesce(self) -> _Steps:
+        """A garbled link (protocols.md 1.9): the validator's replies cannot be read,
+        but it may still read ours.  Hand back an item in escrow that no STACK was
+        sent for (RETURN) and inhibit acceptance, each awaiting a reply only to
+        swallow it; the replies are not trusted.  Acceptance is set again once the
+        link is back (start-up inhibits, ``_apply_inhibit`` enables)."""
+        txn = self.txn
+        if txn is None or txn.phase is Phase.RETURN_SENT:
+            yield Send(c.return_bill())
+        yield Send(c.set_inhibit(True))
+        self._inhibit_sent = None
 
     def _poll_step(self) -> _Steps:
         frame = yield from self._poll()
@@ -349,6 +365,8 @@ class Id003Host:
             yield from self._handle(frame)
             yield Sleep()
             frame = yield from self._wait_for_reply()
+        if frame.code in c.ERROR_STATUSES:
+            yield from self._credited_fault()
         yield from self._power_up_status(frame)
         for _ in range(3):
             try:
@@ -472,6 +490,7 @@ class Id003Host:
         code = frame.code
         previous, self._last_status = self._last_status, code
         if code in c.ERROR_STATUSES:
+            yield from self._credited_fault()
             name = c.FAULT_NAMES.get(code, f"status_0x{code:02X}")
             if self.fault != name:
                 self.fault = name
@@ -529,6 +548,17 @@ class Id003Host:
         if self.txn is not None and self.txn.phase is Phase.CREDITED:
             yield Emit(BillStacked(self.txn.transaction_id))
             self.txn = None
+
+    def _credited_fault(self) -> _Steps:
+        """A fault (a stacker jam) after VEND VALID and before STACKED: the credited
+        item may stay in the path, not reach the cash box.  Journaled as possibly in
+        the path (still credited once) when the fault is first seen, so a restart
+        before the jam is cleared loses nothing; once per transaction."""
+        t = self.txn
+        if t is not None and t.phase is Phase.CREDITED and not t.jammed:
+            yield Journal(BillPossiblyInPath(t.transaction_id, t.denomination_minor,
+                                             t.validation_number))
+            t.jammed = True
 
     def _on_escrow(self, frame: c.Frame) -> _Steps:
         txn = self.txn

@@ -44,6 +44,11 @@ from drivers.serial_port import PORT_ERRORS, SerialLike, close_quietly, is_pty, 
 log = logging.getLogger(__name__)
 
 BAUD = 19200
+#: At most one "line errors" warning per this many seconds (the counts since the last).
+LINE_ERROR_LOG_S = 60.0
+#: The codec's drop reasons that are line errors (a bad cable, a wrong baud rate or
+#: parity), and ``marker`` (an ``FF x`` the PARMRK convention does not allow).
+LINE_ERRORS = ("crc", "truncated", "length", "stray", "marker")
 #: Bytes of a program file read per ROM signature step (about 1 ms of CRC in CPython:
 #: the link thread gets the interpreter back between steps).
 ROM_CHUNK = 4096
@@ -89,11 +94,31 @@ def local_wall() -> Wall:
     return (t.tm_year, t.tm_mon, t.tm_mday, t.tm_hour, t.tm_min, min(t.tm_sec, 59))
 
 
+class LineErrorLog:
+    """When to log line errors: the first at once, then at most one line per
+    ``every_ms`` with what was counted since the last line.  No clock: ``now_ms`` in."""
+
+    def __init__(self, every_ms: int) -> None:
+        self.every_ms = every_ms
+        self._logged: dict[str, int] = {}
+        self._last_ms: int | None = None
+
+    def due(self, counts: dict[str, int], now_ms: int) -> dict[str, int] | None:
+        """The errors by kind since the last line when a line is due now, else None."""
+        new = {k: n - self._logged.get(k, 0) for k, n in counts.items()
+               if n > self._logged.get(k, 0)}
+        if not new or (self._last_ms is not None and now_ms - self._last_ms < self.every_ms):
+            return None
+        self._logged, self._last_ms = dict(counts), now_ms
+        return new
+
+
 class SasLink:
     """One EGM's SAS link on one serial port (see the module docstring).
 
     Status (read from any thread): ``up``, ``port_open``, ``last_poll_wall_s``,
-    ``polls``, ``counts``, ``reply_delays_ms``.
+    ``polls``, ``counts``, ``line_errors``, ``reply_delays_ms``.  Line errors are
+    logged as one warning per ``LINE_ERROR_LOG_S`` at most.
     """
 
     def __init__(
@@ -147,6 +172,7 @@ class SasLink:
         self._open_failures = 0
         self._link_counts = dict(opens=0, port_errors=0, writes=0, callback_errors=0, view_errors=0,
                                  rom_signatures=0, host_data_rejected=0)
+        self._line_log = LineErrorLog(int(LINE_ERROR_LOG_S * 1000))
         #: the last 1,000 delays from the read that completed a poll to its reply written, ms
         self.reply_delays_ms: deque[float] = deque(maxlen=1000)
 
@@ -200,6 +226,22 @@ class SasLink:
     def counts(self) -> dict[str, int]:
         """Codec drops (crc, truncated...), responder and link counters, in one dict."""
         return {**self._responder.codec.counts, **self._responder.counts, **self._link_counts}
+
+    @property
+    def line_errors(self) -> dict[str, int]:
+        """Line errors counted since start, by kind (``LINE_ERRORS``)."""
+        codec = self._responder.codec
+        counts = {k: int(codec.counts.get(k, 0)) for k in LINE_ERRORS if k != "marker"}
+        counts["marker"] = int(codec.wakeup.marker_errors)
+        return counts
+
+    def _log_line_errors(self, now_ms: int) -> None:
+        new = self._line_log.due(self.line_errors, now_ms)
+        if new:
+            log.warning("SAS link %s: line errors %s (totals since start: %s): check the "
+                        "cable, %d baud and the wakeup bit (parity)", self._url,
+                        ", ".join(f"{k} {n}" for k, n in new.items()),
+                        ", ".join(f"{k} {n}" for k, n in self.line_errors.items() if n), BAUD)
 
     # --- the link thread -------------------------------------------------------------------
 
@@ -283,6 +325,8 @@ class SasLink:
         if responder.polls != polls:
             self._last_poll_wall_s = time.time()
         self._dispatch(outs)
+        if data:
+            self._log_line_errors(now)
 
     def _apply_inbox(self) -> None:
         view = self._latest

@@ -45,7 +45,7 @@ FAULTS: dict[str, tuple[int, str]] = {
     "bill_failure": (304, N_("Bill acceptor failure")),
     "bill_offline": (305, N_("Bill acceptor not responding")),
     "note_in_stacker": (306, N_("Note in the cash box, not credited: attendant key credits it")),
-    "note_in_path": (307, N_("Possible note in the bill path, not credited: attendant review")),
+    "note_in_path": (307, N_("Possible note in the bill path: attendant review")),
     "bill_link_config": (308, N_("Bill acceptor link garbled: check baud rate and parity (9600 8E1)")),
     "bill_pause": (309, N_("Bill acceptor paused: a second note was inserted; remove it")),
     "bill_unknown_escrow_code": (310, N_("Bill acceptor read a note of unknown value: returned")),

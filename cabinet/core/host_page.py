@@ -19,13 +19,16 @@ from cabinet.protocol.money import fmt_money as money
 
 #: Queued host events listed per station.
 SHOWN_EVENTS = 5
+#: Line error kinds (``drivers.sas_link.LINE_ERRORS``) as the page names them.
+LINE_ERROR_NAMES = {"crc": "CRC", "truncated": "truncated", "length": "bad length",
+                    "stray": "stray bytes", "marker": "framing"}
 
 
 def host_page(s: Any, program_id: str, program_digest: str,
               polls: dict[int, tuple[Any, ...]] | None = None) -> tuple[str, list[str]]:
     """``("Host", lines)`` for cabinet state ``s`` (``CabinetState``); ``polls``: per
     station the link's live status (not journaled): ``(polls seen, wall time of the last
-    poll or None[, port open, polls seen for other addresses])``."""
+    poll or None[, port open, polls seen for other addresses[, line errors by kind]])``."""
     sym = s.settings.currency_symbol
     lines: list[str] = []
     configured = [st for st in s.stations if st.host.link]
@@ -48,6 +51,10 @@ def host_page(s: Any, program_id: str, program_digest: str,
         if len(live) >= 4 and live[3] and not count:
             lines.append(f"  {live[3]} polls seen for other addresses: check the SAS address "
                          f"({h.address}) against the host's")
+        if len(live) >= 5:
+            errors = [f"{LINE_ERROR_NAMES.get(k, k)} {n}" for k, n in live[4].items() if n]
+            lines.append("  Line errors: " + (", ".join(errors) + ": check the cable and "
+                                              "19,200 baud" if errors else "none"))
         queued = ", ".join(e.name.replace("_", " ") for e in h.queue[:SHOWN_EVENTS])
         more = f" (+{len(h.queue) - SHOWN_EVENTS} more)" if len(h.queue) > SHOWN_EVENTS else ""
         lines.append(f"  Exceptions queued: {len(h.queue)}" + (f": {queued}{more}" if queued else ""))

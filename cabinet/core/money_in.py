@@ -170,18 +170,21 @@ class MoneyInMixin(CabinetBase):
         data = {"txn": ev.txn, "validation_number": ev.validation_number[-4:]}
         if self._host_ticket_uncredited(ev, out):      # issue 14: the host said redeem
             return
-        if ev.txn and ev.txn in self.s.recent_txns:
+        credited = bool(ev.txn) and ev.txn in self.s.recent_txns
+        if credited and ev.kind == "in_stacker":
             out.append(Journal(f"note_{ev.kind}", ev.station, ev.denomination_minor,
                                {**data, "credited": True}))
-            return                        # already credited: nothing is owed
+            return                        # already credited and in the box: nothing owed
         if ev.txn and any(r.txn == ev.txn for r in self.s.note_reviews):
             return
+        # A credited note possibly in the path (a jam after VEND VALID): the meters are
+        # above the cash box by its value until the attendant looks (307, no credit).
         self.s.note_reviews = [*self.s.note_reviews, NoteReview(
             station=ev.station, txn=ev.txn, amount_minor=ev.denomination_minor,
             kind=ev.kind, validation_number=ev.validation_number)]
         self._review_faults()
         out.append(Journal(f"note_{ev.kind}", ev.station, ev.denomination_minor,
-                           {**data, "credited": False}))
+                           {**data, "credited": credited}))
 
     def _resolve_review(self, out: list[Effect]) -> None:
         """The attendant's key on the oldest review: a note in the cash box of known

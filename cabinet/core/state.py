@@ -240,7 +240,9 @@ class NoteReview(msgspec.Struct, kw_only=True):
     ``kind``: ``in_stacker`` (power-up with the note in the cash box: the key
     credits ``amount_minor`` once, research C "never lost") or ``in_path`` (STACKed,
     then a jam, then gone: it may be in the cash box or the path; the key records
-    the attendant's review, no credit). ``amount_minor`` 0: value unknown.
+    the attendant's review, no credit; also a note credited at VEND VALID that
+    jammed before it was stacked: the meters are above the cash box by
+    ``amount_minor`` until the attendant looks). ``amount_minor`` 0: value unknown.
     """
 
     station: int

@@ -104,7 +104,8 @@ class HostLinks:
             try:                                     # live status for the Host page
                 cab.host_polls[n] = (int(link.polls), link.last_poll_wall_s,
                                      bool(link.port_open),
-                                     int(link.counts.get("other_address", 0)))
+                                     int(link.counts.get("other_address", 0)),
+                                     dict(link.line_errors))
             except (AttributeError, TypeError):
                 pass
 

@@ -26,6 +26,7 @@ from cabinet.shell.host_links import HostLinks
 from cabinet.shell.host_view import DENOMINATION_CODES, SasStation
 from cabinet.shell.journal.guard import place_problem
 from cabinet.shell.paths import default_journal, default_socket, lock_file, private_dir, private_file
+from cabinet.shell.port_locks import PortInUse, lock_ports
 from cabinet.shell.sd_notify import Notifier
 from cabinet.shell.store import open_journal, salvage_and_open
 from cabinet.shell.ui_server import UIServer
@@ -191,6 +192,11 @@ async def _run(journal: Path, socket: Path, mode: str, config: EngineConfig,
     _check_program(engine)
     sim_socket = socket.with_name(socket.name + ".sim") if mode == "sim" else None
     engine.devices = build_devices(mode, config, engine, sim_dir, sim_socket, twins)
+    try:                                        # one engine per serial port
+        held = lock_ports(serial_ports(engine.devices, sas or {}))
+    except BaseException:
+        store.close()
+        raise
     engine.host_links = _host_links(sas or {})
     engine.screens = config.display.screens
     server = UIServer(engine, socket)
@@ -222,7 +228,25 @@ async def _run(journal: Path, socket: Path, mode: str, config: EngineConfig,
     notifier.stopping()
     await server.stop()
     store.close()
+    for fd in held:
+        os.close(fd)
     log.info("engine stopped")
+
+
+def serial_ports(devices: Devices, sas: dict[int, SasStation]) -> dict[str, str]:
+    """Every serial port this engine will open that another process could open too:
+    what it is for ("station 1 bill acceptor", "station 1 SAS link") -> its path."""
+    from drivers.factory import serial_ports as driver_ports
+
+    out: dict[str, str] = {}
+    for n, member in sorted(getattr(devices, "members", {}).items()):
+        settings = getattr(member, "settings", None)
+        if settings is not None:
+            for what, path in driver_ports(settings).items():
+                out[f"station {n} {what}"] = path
+    for n, link in sorted(sas.items()):
+        out.setdefault(f"station {n} SAS link", link.port)
+    return out
 
 
 def lock_journal(journal: Path) -> Any:
@@ -284,6 +308,9 @@ def engine_main(journal: str | None, socket: str | None, devices: str, config: s
                          Path(socket) if socket else default_socket(), devices, cfg,
                          Path(sim_dir) if sim_dir else None, Path(twins) if twins else None,
                          sas))
+    except PortInUse as e:                # another engine (or program) holds a port
+        print(f"engine: {e}", file=sys.stderr)
+        return 2
     except ConfigError as e:              # a wiring file, a driver's setting
         print(f"config: {e}", file=sys.stderr)
         return 2

@@ -26,6 +26,11 @@ Rules and their sources (research/sas.md unless named):
   Differences from Aristocrat, kept from ``EgmCodec``: a long poll counts as a repeat only
   when the whole message is identical (Aristocrat: address and command), and every
   repeat is answered (Aristocrat: no answer to the third try).
+- The next exception goes out only once the engine's view no longer lists the one
+  the host acknowledged (the engine journaled the acknowledgement); until then a
+  general poll gets 00, and past ``ACK_RESEND_MS`` the ``ExceptionAcked`` is emitted
+  again.  So a restart repeats at most one exception: the one in flight (DESIGN.md
+  "a restart loses none"; the one whose acknowledgement was not yet journaled).
 - A repeated general poll whose reply carried nothing (00) gets a fresh answer: a host
   that missed a 00 loses nothing if it hears of a new exception instead.
 - 0x51 handpay pending is re-sent every 15 s while ``view.handpay`` is set until the host
@@ -67,6 +72,8 @@ from drivers.sas.exception_codes import EXCEPTION_CODES
 
 LINK_TIMEOUT_MS = 5000
 HANDPAY_RESEND_MS = 15000
+#: An acknowledgement the engine's view still lists after this long is emitted again.
+ACK_RESEND_MS = 1000
 HANDPAY_PENDING = EXCEPTION_CODES["handpay_pending"]
 
 
@@ -136,6 +143,8 @@ class EgmResponder:
         self._handpay_resend_ms = handpay_resend_ms
         self._view: EgmView | None = None
         self._acked: set[int] = set()
+        #: ids the host acknowledged that the view still lists -> when last emitted (ms)
+        self._unjournaled: dict[int, int] = {}
         self._pending: _Pending | None = None
         self._up = False
         self.polls = 0
@@ -174,6 +183,7 @@ class EgmResponder:
         self._tito.forget_except(view)
         live = {e.exception_id for e in view.exceptions}
         self._acked &= live
+        self._unjournaled = {i: t for i, t in self._unjournaled.items() if i in live}
         if view.handpay != self._handpay:
             self._handpay = view.handpay
             self._handpay_read = False
@@ -223,7 +233,7 @@ class EgmResponder:
             other = codec.counts["other_address"]
             events = codec.feed(data[i : i + 1])
             if codec.counts["other_address"] != other:
-                self._commit(out)
+                self._commit(out, now_ms)
             for event in events:
                 if isinstance(event, (GeneralPoll, LongPoll, UnknownPoll)):
                     self._on_poll(event, now_ms, wall, out)
@@ -239,7 +249,7 @@ class EgmResponder:
                 self._up = True
                 out.append(LinkChanged(True))
         if isinstance(event, UnknownPoll):
-            self._commit(out)
+            self._commit(out, now_ms)
             self.counts["ignored"] += ours
             return
         if event.repeat:
@@ -249,7 +259,7 @@ class EgmResponder:
                 out.append(self.codec.answer(event, event.last_reply))
                 return
         else:
-            self._commit(out)
+            self._commit(out, now_ms)
         if not ours:
             if isinstance(event, LongPoll):
                 self._broadcast(event, out)
@@ -263,12 +273,13 @@ class EgmResponder:
         else:
             out.append(self.codec.answer(event, reply))
 
-    def _commit(self, out: list[Output]) -> None:
+    def _commit(self, out: list[Output], now_ms: int) -> None:
         pending, self._pending = self._pending, None
         if pending is None:
             return
         if pending.kind == "exception":
             self._acked.add(pending.exception_id)
+            self._unjournaled[pending.exception_id] = now_ms
             self.counts["acked"] += 1
             out.append(ExceptionAcked(pending.exception_id))
         elif pending.kind == "rom":
@@ -303,13 +314,22 @@ class EgmResponder:
             self._pending = _Pending("handpay")
             self._last_51_ms = now_ms
             return replies.general_poll_reply(HANDPAY_PENDING)
-        if not queued:
+        if not queued or self._awaiting_journal(now_ms, out):
             return replies.general_poll_reply(0)
         exc, code = queued[0]
         if code == HANDPAY_PENDING:
             self._last_51_ms = now_ms
         self._pending = _Pending("exception", exc.exception_id)
         return replies.general_poll_reply(code)
+
+    def _awaiting_journal(self, now_ms: int, out: list[Output]) -> bool:
+        """An acknowledged exception is still in the view: hold the next one back, and
+        emit the acknowledgement again when it was emitted ``ACK_RESEND_MS`` ago."""
+        for exception_id, emitted_ms in sorted(self._unjournaled.items()):
+            if now_ms - emitted_ms >= ACK_RESEND_MS:
+                self._unjournaled[exception_id] = now_ms
+                out.append(ExceptionAcked(exception_id))
+        return bool(self._unjournaled)
 
     def _handpay_due(self, now_ms: int, queued: list[tuple[HostException, int]]) -> bool:
         if self._handpay is None or self._handpay_read:

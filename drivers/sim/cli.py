@@ -24,6 +24,8 @@ BILL_HELP = """commands:
   power               lose power now (comes back in POWER UP)
   unplug | replug     pull / reinsert the USB adapter (same path)
   drop N | corrupt N | split N       damage the next N replies
+  garble | heal       every reply garbled (wrong baud or parity) / ended
+  jamack              the next ACK of a VEND VALID finds a stacker jam
   loseack N | repeat N               lose N ACKs / repeat VEND VALID N times
   status | help | quit"""
 
@@ -91,6 +93,9 @@ def bill_command(dev: SimId003Device, line: str) -> str:
         "power": dev.power_cycle,
         "unplug": dev.link.unplug,
         "replug": dev.link.replug,
+        "garble": dev.garble,
+        "heal": dev.heal,
+        "jamack": dev.jam_at_ack,
     }
     counted = {
         "drop": dev.drop_replies,

@@ -162,6 +162,8 @@ class SimId003Device(PtyDevice):
         self._extra_vend_valids = 0
         self._vend_valid_repeats_left = 0
         self._triggers: dict[Status, Callable[[], None]] = {}
+        self._garbled = False
+        self._jam_at_ack = False
 
     # --- lifecycle -------------------------------------------------------------------
 
@@ -296,6 +298,25 @@ class SimId003Device(PtyDevice):
         with self._lock:
             self._split_replies += n
 
+    def garble(self) -> None:
+        """A link at the wrong speed or parity on the validator's send line: every
+        reply reaches the host as bytes that never make a valid frame (a bad CRC),
+        until ``heal``.  The validator still reads the host's commands."""
+        with self._lock:
+            self._garbled = True
+
+    def heal(self) -> None:
+        """End ``garble``."""
+        with self._lock:
+            self._garbled = False
+
+    def jam_at_ack(self) -> None:
+        """The next ACK of a VEND VALID finds the note jammed in the stacker (0x46)
+        instead of stacking it: the jam after VEND VALID, before the acknowledgement.
+        The note is lost in the jam (``set_fault``)."""
+        with self._lock:
+            self._jam_at_ack = True
+
     def lose_acks(self, n: int) -> None:
         """Ignore the next ``n`` ACKs (the ACK was "lost"): VEND VALID is repeated."""
         with self._lock:
@@ -334,8 +355,8 @@ class SimId003Device(PtyDevice):
             if self._drop_replies:
                 self._drop_replies -= 1
                 return
-            if self._corrupt_replies:
-                self._corrupt_replies -= 1
+            if self._corrupt_replies or self._garbled:
+                self._corrupt_replies = max(0, self._corrupt_replies - 1)
                 frame = frame[:-1] + bytes((frame[-1] ^ 0x01,))
             split = self._split_replies > 0
             if split:
@@ -377,7 +398,10 @@ class SimId003Device(PtyDevice):
         if code == Command.ACK:
             if self.state == Status.VEND_VALID:
                 self.log.acks_received += 1
-                if self._vend_valid_repeats_left:
+                if self._jam_at_ack:
+                    self._jam_at_ack = False
+                    self.set_fault(Status.JAM_IN_STACKER)
+                elif self._vend_valid_repeats_left:
                     pass  # already ACKed once; repeating VEND VALID on purpose
                 elif self._lose_acks:
                     self._lose_acks -= 1

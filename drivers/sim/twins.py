@@ -205,7 +205,9 @@ class TwinSet:
         ``{"cmd": "bill", "line": "power"}`` / ``{"cmd": "printer", "line": "out"}``
         (the keyboard commands of ``cabinet sim-device``), ``{"cmd": "power_at",
         "state": "stacking"}`` (cut the acceptor's power when it next enters that
-        state: one of ``POWER_AT``), ``{"cmd": "truth"}`` (see ``truth``) and
+        state: one of ``POWER_AT``), ``{"cmd": "garble_at", "state": "escrow"}`` (garble
+        every reply from then on, ``{"cmd": "bill", "line": "heal"}`` ends it),
+        ``{"cmd": "truth"}`` (see ``truth``) and
         ``{"cmd": "tickets"}``.
 
         Returns:
@@ -236,11 +238,11 @@ class TwinSet:
                 return {"ok": True, "reply": bill_command(bill, str(msg.get("line", "")))}
             elif cmd == "printer":
                 return {"ok": True, "reply": printer_command(printer, str(msg.get("line", "")))}
-            elif cmd == "power_at":
+            elif cmd in ("power_at", "garble_at"):
                 state = POWER_AT.get(str(msg.get("state")))
                 if state is None:
                     raise ValueError(f"state must be one of {', '.join(POWER_AT)}")
-                bill.on_enter(state, bill.power_cycle)
+                bill.on_enter(state, bill.power_cycle if cmd == "power_at" else bill.garble)
             elif cmd == "truth":
                 return {"ok": True, **self.truth(station)}
             elif cmd == "tickets":

@@ -257,3 +257,104 @@ def test_a_second_power_cut_before_reset_keeps_the_note_in_the_twins_stacker(
     run_until(acc, lambda: bool(sim_bill.log.stacked), 400)
     assert len(sim_bill.log.stacked) == 1
     acc.close()
+
+
+def test_garbled_link_inhibits_the_acceptor_and_hands_a_note_back(
+    sim_bill: SimId003Device, recorder: Recorder
+) -> None:
+    """protocols.md 1.9: a link that turns garbled while the acceptor is enabled
+    (replies arrive, none valid) must not leave the acceptor holding a note nobody can
+    decide on: the driver, which cannot read the validator but may still be heard,
+    sends RETURN and inhibit, trusting no reply.  A $20 note that reaches escrow as
+    the link garbles goes back to the player within a second (not at the acceptor's
+    own escrow timeout, 5 s here), the acceptor ends inhibited (a note inserted during
+    the fault is refused at once), and nothing is credited."""
+    from conftest import wait_for
+    acc = make(sim_bill, recorder, backoff_s=(0.05, 0.1))
+    acc.set_accepting(True)
+    acc.start()
+    wait_for(lambda: sim_bill.state == Status.IDLING, timeout_s=5)
+    sim_bill.on_enter(Status.ESCROW, lambda: sim_bill.corrupt_replies(10_000))
+    sim_bill.insert_bill(0x65)
+    wait_for(lambda: bool(sim_bill.log.returned) or bool(sim_bill.log.rejected), timeout_s=8)
+    assert sim_bill.log.returned == [SimItem(0x65)] and sim_bill.log.rejected == []
+    wait_for(lambda: sim_bill.inhibited, timeout_s=2)
+    sim_bill.insert_bill(0x66)
+    wait_for(lambda: bool(sim_bill.log.rejected), timeout_s=2)
+    acc.close()
+    assert sim_bill.log.rejected == [SimItem(0x66)] and sim_bill.log.stacked == []
+    assert [f.code for f in recorder.of_type(DeviceFault)] == ["link_garbled"]
+    assert recorder.credit_calls == [] and recorder.escrows == []
+
+
+def test_jam_after_vend_valid_before_the_ack_is_credited_and_reported_in_path(
+    sim_bill: SimId003Device, recorder: Recorder
+) -> None:
+    """protocols.md 1.8/1.9: VEND VALID is the credit point, so a note that jams in the
+    stacker after it (before the ACK reached the validator) stays credited once; but it
+    never reached the cash box (no STACKED), so the driver also reports it possibly in
+    the path (journaled, for the attendant's 307 review): the cash box will be short
+    by its value until someone looks."""
+    acc = make(sim_bill, recorder)
+    acc.connect()
+    acc.set_accepting(True)
+    run_until(acc, lambda: sim_bill.state == Status.IDLING)
+    credit = recorder.credit
+
+    def credit_then_jam(ev: Any) -> None:   # the jam comes between VEND VALID and ACK
+        credit(ev)
+        sim_bill.set_fault(Status.JAM_IN_STACKER)
+
+    acc._credit = credit_then_jam
+    sim_bill.insert_bill(0x64)                 # $10
+    run_until(acc, lambda: sim_bill.state == Status.JAM_IN_STACKER and bool(
+        recorder.of_type(DeviceFault)))
+    txn = recorder.escrows[0].transaction_id
+    # journaled when the jam is seen: a restart before it is cleared loses nothing
+    assert [e.transaction_id for e in recorder.of_type(BillPossiblyInPath)] == [txn]
+    sim_bill.clear_fault()
+    run_until(acc, lambda: acc._txn is None)
+    assert [(c.transaction_id, c.denomination_minor) for c in recorder.credit_calls] \
+        == [(txn, 1000)]
+    assert [(e.transaction_id, e.denomination_minor)
+            for e in recorder.of_type(BillPossiblyInPath)] == [(txn, 1000)]
+    assert sim_bill.log.stacked == [] and recorder.of_type(BillReturned) == []
+    acc.close()
+
+
+def test_engine_dead_after_the_credit_and_the_note_jammed_is_reported_in_path(
+    sim_bill: SimId003Device, recorder: Recorder
+) -> None:
+    """protocols.md 1.9: the engine credited the note at VEND VALID and died; the note
+    then jammed before it was stacked.  The restarted driver finds the jam at start-up
+    under the journal's credited transaction: no second credit, and the note is
+    reported possibly in the path (the cash box may be short by it)."""
+    _hold(sim_bill, 0x64, Status.VEND_VALID)
+    sim_bill.set_fault(Status.JAM_IN_STACKER)
+    acc = make(sim_bill, recorder, open_transaction=OpenTransaction("c1", 1000, credited=True))
+    acc.connect()
+    sim_bill.clear_fault()
+    acc.set_accepting(True)
+    run_until(acc, lambda: acc._txn is None)
+    assert recorder.credit_calls == [] and sim_bill.log.stacked == []
+    assert [(e.transaction_id, e.denomination_minor)
+            for e in recorder.of_type(BillPossiblyInPath)] == [("c1", 1000)]
+    acc.close()
+
+
+def test_vend_valid_resumed_at_start_up_then_a_jam_at_the_ack_is_reported_in_path(
+    sim_bill: SimId003Device, recorder: Recorder
+) -> None:
+    """protocols.md 1.9: the engine died at VEND VALID before crediting; the restarted
+    driver credits the pending VEND VALID at start-up, and the note jams at its ACK:
+    credited once and reported possibly in the path before RESET."""
+    _hold(sim_bill, 0x64, Status.VEND_VALID)
+    sim_bill.jam_at_ack()
+    acc = make(sim_bill, recorder, open_transaction=OpenTransaction("v1", 1000))
+    acc.connect()
+    assert [(c.transaction_id, c.denomination_minor) for c in recorder.credit_calls] \
+        == [("v1", 1000)]
+    assert [(e.transaction_id, e.denomination_minor)
+            for e in recorder.of_type(BillPossiblyInPath)] == [("v1", 1000)]
+    assert sim_bill.log.stacked == []
+    acc.close()

@@ -11,6 +11,7 @@ from drivers.errors import ProtocolError
 from drivers.sas import egm_meters
 from drivers.sas.crc import with_crc
 from drivers.sas.egm import (
+    ACK_RESEND_MS,
     EgmResponder,
     ExceptionAcked,
     LinkChanged,
@@ -103,10 +104,12 @@ def test_general_poll_answers_oldest_exception_then_implied_ack() -> None:
     out = r.receive(gp(), 0)
     assert writes(out) == [h("11")] and events(out) == [LinkChanged(True)]
     assert r.receive(gp(0), 10) == [ExceptionAcked(7)]          # broadcast: ACK, no reply
+    r.update(exc_view(CLOSED))                                   # the engine journaled it
     assert r.receive(gp(), 20) == [h("12")]
     out = r.receive(lp(0x1A), 30)                                # a different poll ACKs too
     assert events(out) == [ExceptionAcked(8)] and writes(out) == [with_crc(h("01 1A 00 00 00 00"))]
-    assert r.receive(gp(), 40) == [h("00")]                      # the view still lists both
+    r.update(exc_view(OPEN, CLOSED))                             # a stale view lists both
+    assert r.receive(gp(), 40) == [h("00")]
 
 
 def test_repeated_poll_gets_same_reply_and_no_ack() -> None:
@@ -124,6 +127,7 @@ def test_poll_to_another_address_acknowledges() -> None:
     r = responder(exc_view(OPEN, CLOSED))
     r.receive(gp(), 0)
     assert r.receive(gp(2), 5) == [ExceptionAcked(7)]
+    r.update(exc_view(CLOSED))
     assert r.receive(gp(), 10) == [h("12")]
 
 
@@ -205,8 +209,10 @@ def test_queued_handpay_pending_counts_as_the_first_send() -> None:
     r = responder(exc_view(OPEN, HostException(8, "handpay_pending"), handpay=hp), link_timeout_ms=10**9)
     assert writes(r.receive(gp(), 0)) == [h("11")]
     r.receive(gp(0), 1)
+    r.update(exc_view(HostException(8, "handpay_pending"), handpay=hp))
     assert r.receive(gp(), 2000) == [h("51")]
     assert r.receive(gp(0), 2001) == [ExceptionAcked(8)]
+    r.update(exc_view(handpay=hp))
     assert r.receive(gp(), 16999) == [h("00")]
     assert r.receive(gp(0), 17000) == []
     assert r.receive(gp(), 17000) == [h("51")]
@@ -235,7 +241,7 @@ def test_link_down_after_5_s_and_up_on_next_poll() -> None:
     assert events(r.receive(gp(), 1000)) == [LinkChanged(True)] and r.up
     assert r.tick(5999) == []
     assert r.receive(gp(2), 5999) == [ExceptionAcked(7)]  # others' polls keep nothing up
-    r.update(exc_view(OPEN, CLOSED))
+    r.update(exc_view(CLOSED))
     r.receive(gp(), 6000)                                  # 0x12 sent, not acked
     assert r.tick(10999) == []
     assert r.tick(11000) == [LinkChanged(False)] and not r.up
@@ -517,3 +523,21 @@ def test_codec_lets_a_general_poll_carry_only_our_delayed_data_reply() -> None:
         codec.answer(event, with_crc(h("02 21 EF BE")))
     with pytest.raises(ValueError, match="one exception byte"):
         codec.answer(event, h("01 21 EF BE 00 00"))
+
+
+def test_next_exception_waits_until_the_engine_journaled_the_ack() -> None:
+    """research/sas.md implied ACK; DESIGN.md "a restart loses none and repeats none":
+    after the host acknowledged an exception, the next one goes out only once the
+    engine's view (its journaled queue) no longer lists the acknowledged one, so a
+    restart repeats at most the one exception in flight.  Until then general polls
+    get 00; the acknowledgement is emitted again after ``ACK_RESEND_MS`` if the view
+    still lists it (an acknowledgement the engine never received)."""
+    r = responder(exc_view(OPEN, CLOSED))
+    assert writes(r.receive(gp(), 0)) == [h("11")]
+    assert r.receive(gp(0), 10) == [ExceptionAcked(7)]
+    assert r.receive(gp(), 20) == [h("00")]                     # 7 not journaled as acked yet
+    assert r.receive(gp(0), 30) == []                           # nothing was pending
+    assert r.receive(gp(), 10 + ACK_RESEND_MS) == [ExceptionAcked(7), h("00")]
+    r.update(exc_view(CLOSED))                                  # the engine journaled it
+    assert r.receive(gp(), 2000) == [h("12")]
+    assert r.receive(gp(0), 2010) == [ExceptionAcked(8)]

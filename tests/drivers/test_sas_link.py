@@ -257,3 +257,42 @@ def test_missing_port_is_retried_not_raised(tmp_path: Path) -> None:
     time.sleep(0.2)
     assert not link.port_open and not link.up
     link.stop()
+
+
+def test_line_errors_are_counted_and_logged_rate_limited(
+        host: PtyHost, caplog: pytest.LogCaptureFixture) -> None:
+    """research/sas.md "Physical and link layer": CRC and framing errors on the line
+    are counted by kind (``line_errors``, for the Host page) and logged as one warning
+    per ``LINE_ERROR_LOG_S`` with the counts since the last, never one line per bad
+    message or byte."""
+    q: queue.SimpleQueue[object] = queue.SimpleQueue()
+    link = start_link(host, q)
+    bad = bytearray(to_wire(rom_signature_request(1, 0x1234)))
+    bad[-1] ^= 0x01                                   # a CRC error
+    try:
+        with caplog.at_level("WARNING", logger="drivers.sas_link"):
+            for _ in range(30):
+                os.write(host.master, bytes(bad))
+                os.write(host.master, b"\x01\x02\x03")   # bytes without a wakeup: stray
+            reply, _ = host.poll(general_poll(1), 1)
+            assert reply == bytes((0x11,))            # the link still answers
+            wait_for(lambda: link.line_errors["crc"] == 30, 3)
+        errors = link.line_errors
+        assert errors["crc"] == 30 and errors["stray"] >= 1
+        said = [r.getMessage() for r in caplog.records if "line errors" in r.getMessage()]
+        assert len(said) == 1, said
+        assert "line errors crc " in said[0] and str(host.path) in said[0]
+    finally:
+        link.stop()
+
+
+def test_line_error_log_says_the_first_at_once_then_one_line_per_period() -> None:
+    """The warning's schedule: the first error at once, then at most one line per
+    period with the counts since the last line; nothing new, nothing said."""
+    from drivers.sas_link import LineErrorLog
+    every = LineErrorLog(60_000)
+    assert every.due({"crc": 0, "stray": 0}, 0) is None
+    assert every.due({"crc": 1, "stray": 0}, 10) == {"crc": 1}
+    assert every.due({"crc": 30, "stray": 0}, 1_000) is None
+    assert every.due({"crc": 30, "stray": 2}, 60_010) == {"crc": 29, "stray": 2}
+    assert every.due({"crc": 30, "stray": 2}, 200_000) is None

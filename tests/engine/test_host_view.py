@@ -198,3 +198,27 @@ def test_the_host_page_says_when_the_port_is_not_open_or_polls_go_elsewhere():
     _, lines = host_page(rig.cab.s, "", "", {1: (0, None, True, 12)})
     assert "  12 polls seen for other addresses: check the SAS address (1) against the " \
            "host's" in lines
+
+
+def test_the_host_page_shows_the_line_errors_and_publish_hands_them_over():
+    """research/sas.md "Physical and link layer": the technician sees CRC and framing
+    errors counted on the link (a bad cable, a wrong baud rate) on the Host page."""
+    from cabinet.core.host_page import host_page
+
+    rig = Rig()
+    wall = rig.cab.s.wall_s
+    _, lines = host_page(rig.cab.s, "", "", {1: (9, wall, True, 0, {"crc": 3, "stray": 2,
+                                                                     "truncated": 0})})
+    assert "  Line errors: CRC 3, stray bytes 2: check the cable and 19,200 baud" in lines
+    _, lines = host_page(rig.cab.s, "", "", {1: (9, wall, True, 0, {"crc": 0})})
+    assert "  Line errors: none" in lines
+
+    class CountingLink(FakeLink):
+        polls, last_poll_wall_s, port_open = 4, 1.0, True
+        counts = {"other_address": 0}
+        line_errors = {"crc": 5, "truncated": 1}
+
+    links = HostLinks({1: SasStation("pty1", address=1)}, "SN", (), link_factory=CountingLink)
+    links.start(lambda ev: None)
+    links.publish(rig.cab)
+    assert rig.cab.host_polls[1] == (4, 1.0, True, 0, {"crc": 5, "truncated": 1})

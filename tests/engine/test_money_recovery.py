@@ -128,6 +128,27 @@ def test_possible_note_in_path_is_an_unresolved_record_never_a_credit():
     assert rig.credits() == 0 and rig.cab.s.faults == {}
 
 
+def test_credited_note_possibly_in_path_raises_the_307_review_and_credits_nothing_more():
+    """protocols.md 1.9: a note credited at VEND VALID that jammed before it was
+    stacked may be in the path, not the cash box: the meters are then above the cash
+    box by its value, so the attendant gets the 307 review (journaled as credited);
+    the key records it and credits nothing more."""
+    from cabinet.core.events import KeyChanged, NoteUncredited
+    from tests.engine.helpers import Rig
+    rig = Rig()
+    rig.cab.handle(NoteStacked(1, 1000, "J"))
+    eff = rig.cab.handle(NoteUncredited(1, "in_path", "J", 1000))
+    assert ("note_in_path", 1000, {"txn": "J", "validation_number": "",
+                                   "credited": True}) in _kinds(eff)
+    assert rig.cab.mode == "tilt" and "note_in_path" in rig.cab.s.faults
+    assert "307 Possible note in the bill path" in rig.cab.snapshot(0).overlay_text
+    eff = rig.cab.handle(KeyChanged(True))
+    assert ("note_review_resolved", 0, {"txn": "J", "kind": "in_path",
+                                        "credited": False}) in _kinds(eff)
+    assert rig.credits() == 1000 and rig.cab.s.faults == {}
+    assert rig.cab.s.stations[0].meters.bills_in_minor == 1000
+
+
 def test_bridge_journals_a_note_found_in_stacker_instead_of_logging_it():
     """Issue 11.1: the bridge turned ``BillFoundInStacker`` into an INFO log line; it
     must post it as money and wait for the journal (raising if the engine cannot)."""

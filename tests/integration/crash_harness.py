@@ -323,8 +323,9 @@ def settle(eng: EngineProc, timeout_s: float = SETTLE_S) -> dict[str, Any]:
 def check_physical_truth(journal: Path, truth: dict[str, Any], station: int = 1) -> None:
     """Issue 11: the meters of ``station`` against what its twins physically did.
 
-    Notes credited (bill-in meter) + notes under attendant review == the cash box
-    total; vouchers counted out == tickets cut that the engine knew about (each
+    Notes credited (bill-in meter) + notes under attendant review - notes credited
+    and then reported possibly in the path (a jam after VEND VALID: ``note_in_path``
+    journaled ``credited``) == the cash box total; vouchers counted out == tickets cut that the engine knew about (each
     ``voucher_printed`` number was cut, and the count and amounts agree); every other
     cut ticket is a handpay (unknown print outcome), and no ticket is cut twice,
     counted out and handpaid, or counted out twice.
@@ -344,9 +345,12 @@ def check_physical_truth(journal: Path, truth: dict[str, Any], station: int = 1)
     st = state.stations[station - 1]
     review = sum(r.amount_minor for r in state.note_reviews
                  if r.station == station and r.kind == "in_stacker")
-    assert st.meters.bills_in_minor + review == truth["cash_box_minor"], (
+    in_path = sum(e["amount_minor"] for e in events if e["kind"] == "note_in_path"
+                  and e["station"] == station and e["data"].get("credited"))
+    assert st.meters.bills_in_minor + review - in_path == truth["cash_box_minor"], (
         f"cash box: {truth['cash_box_minor']} in the box, {st.meters.bills_in_minor} "
-        f"credited + {review} under review (notes {truth['notes_stacked']})")
+        f"credited + {review} under review - {in_path} credited and possibly in the path "
+        f"(notes {truth['notes_stacked']})")
     cut = truth["tickets"]
     assert len(cut) == len(set(cut)), f"a ticket was cut twice: {cut}"
     printed = [e["data"]["validation_number"] for e in events

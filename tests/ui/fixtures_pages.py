@@ -101,6 +101,8 @@ def page_cases() -> list[tuple[str, Snapshot]]:
     out.append(("maintenance_faults", _snap(cab, 302)))
     cab = _cabinet()
     cab.handle(HostLinkChanged(1, True))
+    # the link's live status: polls, the last one's age, line errors on the wire
+    cab.host_polls = {1: (1234, WALL - 0.2, True, 0, {"crc": 3, "marker": 1})}
     _open(cab, "host")
     out.append(("maintenance_host", _snap(cab, 303)))
     cab = _cabinet()
