@@ -69,3 +69,36 @@ class LinkedRig(Rig):
 
 def kinds(effects) -> list[str]:
     return [type(e).__name__ for e in effects]
+
+
+async def with_served_engine(tmp_path, body, *, devices=None, settings=None, server_too=True):
+    """Run a real ``Engine`` on ``tmp_path/j.db`` with its ``UIServer`` on
+    ``tmp_path/ui.sock`` around ``await body(eng, server, socket_path)`` (``body(eng,
+    socket_path)`` when ``server_too`` is False), then stop both and close the journal.
+
+    ``devices``: the engine's devices (None: none); ``settings``: a ``GameSettings`` the
+    cabinet starts with instead of the journal's default.
+    """
+    import asyncio
+
+    from cabinet.shell.engine import Engine
+    from cabinet.shell.store import Store
+    from cabinet.shell.ui_server import UIServer
+    eng = Engine(Store(tmp_path / "j.db"), devices, rng=random.Random(1))
+    if settings is not None:
+        eng.cab.s = new_state(settings)
+        eng.cab.rules = eng.cab.s.settings.validate()
+    stop = asyncio.Event()
+    sock = tmp_path / "ui.sock"
+    server = UIServer(eng, sock)
+    started = asyncio.Event()
+    task = asyncio.create_task(eng.run(started.set, stop))
+    await started.wait()
+    await server.start()
+    try:
+        await (body(eng, server, str(sock)) if server_too else body(eng, str(sock)))
+    finally:
+        await server.stop()
+        stop.set()
+        await task
+        eng.store.close()

@@ -158,26 +158,8 @@ def test_default_state_folder_is_tightened(tmp_path, monkeypatch):
 # -- the UI socket: who may send intents, how many may connect (in process) ---------------
 
 async def _with_engine(tmp_path, body):
-    import asyncio
-    import random
-
-    from cabinet.shell.engine import Engine
-    from cabinet.shell.store import Store
-    from cabinet.shell.ui_server import UIServer
-    eng = Engine(Store(tmp_path / "j.db"), rng=random.Random(1))
-    stop = asyncio.Event()
-    server = UIServer(eng, tmp_path / "ui.sock")
-    started = asyncio.Event()
-    task = asyncio.create_task(eng.run(started.set, stop))
-    await started.wait()
-    await server.start()
-    try:
-        await body(eng, server, str(tmp_path / "ui.sock"))
-    finally:
-        await server.stop()
-        stop.set()
-        await task
-        eng.store.close()
+    from tests.engine.helpers import with_served_engine
+    await with_served_engine(tmp_path, body)
 
 
 async def _read(reader, timeout_s=5.0):

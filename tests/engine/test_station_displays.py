@@ -5,12 +5,11 @@ screen does."""
 from __future__ import annotations
 
 import asyncio
-import random
 
 from cabinet.core.effects import ReturnNote, SetAcceptor, StackNote
 from cabinet.core.events import NoteEscrowed
-from cabinet.core.machine import new_state
 from cabinet.core.settings import GameSettings
+from tests.engine.helpers import with_served_engine
 
 from .test_access import _connect, _read, _token, _until
 
@@ -38,26 +37,8 @@ def _acceptor_on(eng, station: int) -> bool | None:
 
 
 async def _three_station_engine(tmp_path, body):
-    from cabinet.shell.engine import Engine
-    from cabinet.shell.store import Store
-    from cabinet.shell.ui_server import UIServer
-    devices = _Recorder()
-    eng = Engine(Store(tmp_path / "j.db"), devices, rng=random.Random(1))
-    eng.cab.s = new_state(GameSettings(variant="classic-multi", stations=3))
-    eng.cab.rules = eng.cab.s.settings.validate()
-    stop = asyncio.Event()
-    server = UIServer(eng, tmp_path / "ui.sock")
-    started = asyncio.Event()
-    task = asyncio.create_task(eng.run(started.set, stop))
-    await started.wait()
-    await server.start()
-    try:
-        await body(eng, server, str(tmp_path / "ui.sock"))
-    finally:
-        await server.stop()
-        stop.set()
-        await task
-        eng.store.close()
+    await with_served_engine(tmp_path, body, devices=_Recorder(),
+                             settings=GameSettings(variant="classic-multi", stations=3))
 
 
 def test_station_2_screen_not_drawing_its_note_is_returned_while_station_1_takes_notes(

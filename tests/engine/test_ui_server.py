@@ -5,34 +5,19 @@ from __future__ import annotations
 import asyncio
 import json
 import os
-import random
 import stat
 
 import pytest
 
 from cabinet.protocol.ipc import PROTOCOL, token_path
-from cabinet.shell.engine import Engine
-from cabinet.shell.store import Store
-from cabinet.shell.ui_server import FLOOD_LIMIT_PER_S, UIServer
+from cabinet.shell.ui_server import FLOOD_LIMIT_PER_S
+from tests.engine.helpers import with_served_engine
 
 pytestmark = pytest.mark.timeout(30)
 
 
 async def _with_engine(tmp_path, body):
-    eng = Engine(Store(tmp_path / "j.db"), rng=random.Random(1))
-    stop = asyncio.Event()
-    server = UIServer(eng, tmp_path / "ui.sock")
-    started = asyncio.Event()
-    task = asyncio.create_task(eng.run(started.set, stop))
-    await started.wait()
-    await server.start()
-    try:
-        await body(eng, str(tmp_path / "ui.sock"))
-    finally:
-        await server.stop()
-        stop.set()
-        await task
-        eng.store.close()
+    await with_served_engine(tmp_path, body, server_too=False)
 
 
 async def _readmsg(reader):
