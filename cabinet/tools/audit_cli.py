@@ -20,11 +20,16 @@ from cabinet.tools.views_cli import load_state
 
 def export(journal: Path, out: Path) -> int:
     """Write ``journal``'s audit report to ``out``; returns the exit status (0 written,
-    1 no valid state, 2 no journal or ``out`` not writable)."""
+    1 no valid state, 2 no journal, ``out``'s folder missing or ``out`` not writable).
+    Makes no folder: the menu's export makes its folder on the USB stick, this does not."""
     got = load_state(journal)
     if isinstance(got, int):
         return got
     store, state = got
+    if not out.parent.is_dir():             # the report's folder is the caller's to make
+        print(f"{out}: cannot write the report (folder {out.parent} does not exist)",
+              file=sys.stderr)
+        return 2
     # the program this install runs, as the engine names it in the menu's report
     rows = audit_rows(state, store, check_manifest().program_id)
     try:

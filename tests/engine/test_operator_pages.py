@@ -304,6 +304,20 @@ def test_cabinet_meters_export_writes_the_same_report(tmp_path):
     assert rows[("bills", "1", "5000")][0] == "1"
 
 
+def test_cabinet_meters_export_into_a_missing_folder_is_refused_and_makes_none(tmp_path):
+    """``cabinet meters --export`` into a folder that does not exist: one line, exit 2,
+    and no folder made (a typo in the path must not leave folders behind)."""
+    path = tmp_path / "j.db"
+    _engine(path).store.close()
+    out = tmp_path / "absent" / "deeper" / "report.csv"
+    r = subprocess.run([sys.executable, "-m", "cabinet", "meters", "--journal", str(path),
+                        "--export", str(out)], capture_output=True, text=True, timeout=60)
+    assert r.returncode == 2, r.stdout + r.stderr
+    assert r.stderr.strip() == (f"{out}: cannot write the report (folder {out.parent} does "
+                                "not exist)"), r.stderr
+    assert not (tmp_path / "absent").exists()
+
+
 def test_recall_is_drawn_from_a_table_view_and_steps_through_the_rounds(tmp_path):
     """Issue 15: the Game recall page carries the selected round as the table looked
     (the dealer's and the station's cards, stakes, outcomes and returns, credits before
