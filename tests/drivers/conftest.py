@@ -14,9 +14,15 @@ from drivers.id003_acceptor import Id003BillAcceptor
 from drivers.sim.id003_device import SimId003Device
 
 
+#: A deadline is a backstop, not a speed test: on a loaded machine (the suite beside other
+#: work on two cores) threads and twins run late, so each wait gets at least this long.
+MIN_WAIT_S = 30.0
+
+
 def wait_for(predicate: Callable[[], bool], timeout_s: float = 3.0) -> None:
-    """Wait until ``predicate()`` is true; fail the test after ``timeout_s``."""
-    deadline = time.monotonic() + timeout_s
+    """Wait until ``predicate()`` is true; fail the test after ``max(timeout_s,
+    MIN_WAIT_S)`` seconds (it returns as soon as the condition holds)."""
+    deadline = time.monotonic() + max(timeout_s, MIN_WAIT_S)
     tick = threading.Event()
     while not predicate():
         if time.monotonic() > deadline:

@@ -19,7 +19,7 @@ from drivers.interfaces import PrintResult
 from drivers.sim.cli import main as sim_device_main
 from drivers.wiring import PulseWiring, Wiring
 
-pytestmark = pytest.mark.timeout(90)
+pytestmark = pytest.mark.timeout(180)
 ROOT = Path(__file__).resolve().parents[2]
 
 

@@ -29,7 +29,7 @@ from drivers.id003_acceptor import Id003BillAcceptor
 from drivers.id003_codec import Status
 from drivers.sim.id003_device import SimId003Device
 
-pytestmark = pytest.mark.timeout(20)
+pytestmark = pytest.mark.timeout(180)
 
 
 def accepting(acc: Id003BillAcceptor, dev: SimId003Device) -> None:

@@ -18,7 +18,7 @@ from drivers.id003_codec import Status
 from drivers.interfaces import OpenTransaction
 from drivers.sim.id003_device import SimId003Device, SimItem
 
-pytestmark = pytest.mark.timeout(20)
+pytestmark = pytest.mark.timeout(180)
 
 
 def _hold(dev: SimId003Device, code: int, state: Status) -> None:

@@ -26,7 +26,7 @@ from drivers.sim.sas_host import SasHost
 from drivers.sim.sas_host_data import bill_mask, date_time_data, parse_handpay
 from drivers.sim.sas_host_view import floor_view
 
-pytestmark = pytest.mark.timeout(60)
+pytestmark = pytest.mark.timeout(180)
 
 FAST = dict(poll_interval_s=0.02, reply_timeout_s=0.15, link_down_s=1.0, meter_interval_s=0.5)
 

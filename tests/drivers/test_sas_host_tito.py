@@ -22,7 +22,7 @@ from drivers.sim.sas_host_tickets import MachineTickets
 from drivers.sim.sas_host_tito import TitoConfig
 from drivers.sim.sas_host_view import floor_view, ticket_view
 
-pytestmark = pytest.mark.timeout(90)
+pytestmark = pytest.mark.timeout(180)
 
 FAST = dict(poll_interval_s=0.02, reply_timeout_s=0.15, link_down_s=1.5, meter_interval_s=2.0)
 

@@ -83,7 +83,13 @@ def test_killing_the_ui_mid_round_changes_nothing_and_a_new_ui_redraws_the_round
         procs.kill("ui")
         time.sleep(1.0)  # let the engine notice the dropped client
         assert procs.engine is not None and procs.engine.running
-        assert watch.snapshot is not None and watch.snapshot.seq == before.seq  # nothing changed
+        # the station's screen went dark (no presses, no notes); the round, the cards and
+        # the credits are as they were
+        after = watch.snapshot
+        assert after is not None and after.mode == "in_round"
+        assert _cards(after) == _cards(before)
+        assert after.stations[0].credits_minor == before.stations[0].credits_minor
+        assert after.stations[0].lamps == [], after.stations[0].lamps
         assert _meters(procs.journal) == meters_before
         watch2 = TableWatch(procs.sock, name="second").start()  # still serving, the same round
         assert watch2.snapshot is not None and _cards(watch2.snapshot) == _cards(before)
