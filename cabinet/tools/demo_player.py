@@ -30,6 +30,9 @@ from cabinet.tools.demo_panel import DemoPanel, mode_is_not
 from cabinet.tools.demo_strategy import DECISIONS, choose
 from cabinet.tools.table_client import DemoError, SimControl, TableWatch
 
+#: Any of these lit: the station can bet (its screen draws it and it has credits).
+_BET_LAMPS = frozenset({"bet_up", "chip", "deal", "rebet"})
+
 # -- the player --------------------------------------------------------------------------------
 
 
@@ -246,6 +249,11 @@ class DemoPlayer(DemoPanel):
     def play_round(self, n: int) -> None:
         self._check_stop()
         self.watch.wait_for(lambda s: s.mode in ("betting", "attract"), 10.0, "betting")
+        if self.station().credits_minor > 0:
+            # a station whose screen is not drawing yet (a UI starting or started again)
+            # lights no button: a player waits for the table to light before betting
+            self.watch.wait_for(lambda s: bool(set(self.station(s).lamps) & _BET_LAMPS), 60.0,
+                                "the station's bet buttons to light")
         before = self.station().credits_minor
         self.place_bet()
         self.say(f"demo: round {n}: bet {fmt_money(self.next_bet())}, Deal")

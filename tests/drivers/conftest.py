@@ -13,7 +13,6 @@ from drivers.events import EscrowDecision
 from drivers.id003_acceptor import Id003BillAcceptor
 from drivers.sim.id003_device import SimId003Device
 
-
 #: A deadline is a backstop, not a speed test: on a loaded machine (the suite beside other
 #: work on two cores) threads and twins run late, so each wait gets at least this long.
 MIN_WAIT_S = 30.0
