@@ -55,9 +55,12 @@ def floor(tmp_path: Path) -> Iterator[tuple[SasHost, TitoEgm, TitoEgm]]:
 
 
 def print_ticket(egm: TitoEgm, amount: int) -> str:
+    """Cash out ``amount`` at ``egm`` and wait until its ticket printed and the host read
+    the ticket-printed exception (0x3D): only then may another machine redeem it."""
     before = len(egm.printed)
     egm.cash_out(amount)
     wait_for(lambda: len(egm.printed) > before, 10)
+    wait_for(lambda: not egm.view.exceptions, 10)
     return egm.printed[-1][0]
 
 

@@ -96,6 +96,11 @@ def test_killing_the_ui_mid_round_changes_nothing_and_a_new_ui_redraws_the_round
         assert watch2.snapshot.stations[0].credits_minor == before.stations[0].credits_minor
 
         procs.start_ui()
+        # the new screen draws, the engine counts the station drawn again and lights its
+        # buttons: the table to compare is the one after that
+        watch.wait_for(lambda s: s.stations[0].lamps == before.stations[0].lamps, 60.0,
+                       "the station's buttons lit again")
+        time.sleep(0.5)             # the lit table drawn (the UI draws each new snapshot)
         shot_after = procs.shot()
         diff = ImageChops.difference(Image.open(shot_before).convert("RGB"),
                                      Image.open(shot_after).convert("RGB"))
