@@ -440,7 +440,7 @@ class App:
     def _heartbeat(self, now_ms: int) -> None:
         """Tell the engine the table is on screen: a ``Frame`` after the first frame
         drawn on this link, then every ``FRAME_HEARTBEAT_S`` while the loop runs (the
-        engine takes no money while no display reports frames, issue 11.9). A station's
+        engine takes no money while no display reports frames). A station's
         own screen names its station: it draws that station only."""
         if self.client is None or not self._drawn_on_link or self.snapshot is None:
             return

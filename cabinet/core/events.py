@@ -187,7 +187,7 @@ class DisplayChanged(Event):
     drawing (no UI, or no frame for a few seconds). ``station``: 0 for a screen that
     draws the whole table (every station), n for station n's own screen. A station no
     screen draws takes no money and no presses, and after a few seconds is out of
-    service (issue 11.9, ``cabinet.core.displays``)."""
+    service (``cabinet.core.displays``)."""
 
     showing: bool
     station: int = 0

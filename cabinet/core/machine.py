@@ -139,7 +139,7 @@ class Cabinet(BettingMixin, PlayMixin, CashOutMixin, MoneyInMixin, DoorsMixin, H
         self._lamps: dict[int, frozenset[str]] = {}
         self._acceptor: dict[int, tuple[bool, tuple[int, ...], bool]] = {}
         self._tower = ""
-        #: A screen draws the whole table (issue 11.9); ``station_displays``: station ->
+        #: A screen draws the whole table; ``station_displays``: station ->
         #: its own screen draws it; ``_dark_since_ms``: station -> ``now_ms`` since no
         #: screen draws it; ``_drawn``: stations drawn since start (``cabinet.core.displays``).
         #: Not journaled: the UI server says ``DisplayChanged(False)`` when it starts and
@@ -281,7 +281,7 @@ class Cabinet(BettingMixin, PlayMixin, CashOutMixin, MoneyInMixin, DoorsMixin, H
 
     def _accepting_at(self, st: StationState) -> bool:
         """Station ``st`` may take money: the mode takes it, a screen draws the station
-        (never money into a black screen, issue 11.9) and its ticket is not printing."""
+        (never money into a black screen) and its ticket is not printing."""
         return self._accepting() and self.display_shows(st.station) and not self._cashing_out(st)
 
     # -- RAM clear (called from maintenance) ------------------------------------------------------

@@ -209,7 +209,7 @@ def _cash_out_said(st: StationState) -> list[Said]:
     """Station ``st``'s cash-out under way, in the player's words; ``[]`` for none."""
     if st.printing is not None:
         return [said("Printing ticket for {amount_minor}", amount_minor=st.printing.amount_minor)]
-    if st.host.pending_cashout is not None:     # issue 14: the host's number comes first
+    if st.host.pending_cashout is not None:     # the host's number comes first
         return [said("Ticket for {amount_minor}: validating with the casino host",
                      amount_minor=st.host.pending_cashout.amount_minor)]
     checks = print_checks(st)

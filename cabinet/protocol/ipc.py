@@ -81,7 +81,7 @@ class Frame(msgspec.Struct, tag="frame", tag_field="type", frozen=True, kw_only=
     the snapshot on screen (-1 before the first). ``station``: the station whose own
     screen this is (1-3), or ``None`` for a screen that draws the whole table. The
     engine takes money and presses at a station only while a display drawing it
-    reports frames (issue 11.9)."""
+    reports frames."""
 
     seq: int = -1
     station: int | None = None
@@ -142,7 +142,7 @@ def decode(line: bytes) -> Message:
     """
     if len(line) > MAX_LINE_BYTES:
         raise MessageError(f"message of {len(line)} bytes is over the {MAX_LINE_BYTES} limit")
-    if too_deep(line):                    # one limit on every Python (issue 11.20)
+    if too_deep(line):                    # one limit on every Python
         raise MessageError(f"malformed message: nested too deep (over {MAX_JSON_DEPTH} levels)")
     try:
         msg = _decoder.decode(line.strip())

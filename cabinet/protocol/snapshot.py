@@ -159,7 +159,7 @@ class HandpayView(msgspec.Struct, frozen=True, kw_only=True):
 
     ``kind``: ``cancelled_credits`` (a cash-out) or ``jackpot`` (a round's win
     at or above the jackpot limit); ``waiting``: further handpays queued;
-    ``reason_said``: ``reason`` as ``Said`` parts when it has a template (issue 17);
+    ``reason_said``: ``reason`` as ``Said`` parts when it has a template;
     ``reset_said``: the handpay the operator key just reset, confirmed (``[]``: none).
     """
 

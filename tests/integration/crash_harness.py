@@ -321,7 +321,7 @@ def settle(eng: EngineProc, timeout_s: float = SETTLE_S) -> dict[str, Any]:
 
 
 def check_physical_truth(journal: Path, truth: dict[str, Any], station: int = 1) -> None:
-    """Issue 11: the meters of ``station`` against what its twins physically did.
+    """The meters of ``station`` against what its twins physically did.
 
     Notes credited (bill-in meter) + notes under attendant review - notes credited
     and then reported possibly in the path (a jam after VEND VALID: ``note_in_path``
