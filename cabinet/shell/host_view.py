@@ -20,6 +20,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import msgspec
+
 from cabinet.core.state import CabinetState, HostState, StationState
 from drivers.sas import tito_codes as tc
 from drivers.sas.egm_view import (
@@ -117,7 +119,10 @@ def egm_view(state: CabinetState, station: int, sas: SasStation, serial_number: 
             tc.VT_CASHABLE_TICKET: (m.vouchers_out_count % BCD_LIMIT,
                                     _c(m.vouchers_out_minor, d)),
             tc.VT_CASHABLE_TICKET_REDEEMED: (m.vouchers_in_count % BCD_LIMIT,
-                                             _c(m.vouchers_in_minor, d))})
+                                             _c(m.vouchers_in_minor, d))},
+        meters_minor={k: v for k, v in msgspec.structs.asdict(m).items() if isinstance(v, int)},
+        accounting_denomination_minor=d,
+        last_bill_minor=st.last_bills_minor[-1] if st.last_bills_minor else 0)
 
 
 #: The core's final ticket results (``cabinet.core.state.TicketIn.result``) -> 0x71

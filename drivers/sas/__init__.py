@@ -36,7 +36,9 @@ Modules (none does I/O, reads a clock or draws random numbers; modelled on
 
 Sources: ``research/sas.md`` (link layer, CRC vectors, exception codes, poll list),
 lakeshsharma/nCompass ``Sentinel/SASProtocol/LongPoll*Message.{h,cpp}`` (message
-layouts) and thomas-pythonas/saspy ``sas.py`` (layouts nCompass lacks).  Where they
+layouts), thomas-pythonas/saspy ``sas.py`` (layouts nCompass lacks) and, for the meter
+polls of ``egm_meter_polls``/``egm_meter_codes``, Aristocrat Monaco (tejvirc/Platform
+``Protocol/SAS/Aristocrat.Sas.Client/LPParsers/``, an EGM-side implementation).  Where they
 differ from the issue text or from each other:
 
 - 0x18 is two 2-byte BCD counts (saspy), not one 4-byte meter (issue text); same length.
@@ -81,17 +83,46 @@ Layout table (kind, request data bytes, reply data bytes, EGM builder, source):
     0x1C  R         0        32  meters_1c              nCompass LongPoll1CMessage.cpp
     0x1E  R         0        24  meters_block           nCompass LongPoll1EMessage.cpp
     0x1F  R         0        20  machine_info           nCompass LongPoll1FMessage.cpp
+    0x20  R         0         4  total_bill_in_value    Monaco LP20TotalBillInValueParser.cs
     0x21  S         2         2  rom_signature_reply    saspy ROM_signature_verification
+    0x2A  R         0         4  true_coin              Monaco LP2ASendTrueCoinInParser.cs
+    0x2B  R         0         4  true_coin              Monaco LP2BSendTrueCoinOutParser.cs
+    0x2D  S         2         6  hand_paid_cancelled_credits Monaco LP2DSendTotalHandPaidCanceledCreditsParser.cs
+    0x2E  S         2       ACK  game_delay             Monaco LP2EGameDelayParser.cs
     0x2F  M  len byte  len byte  selected_meters        nCompass LongPoll2FMessage.cpp
+    0x31  R         0         4  bill_meter             Monaco LP31Send1DollarBillsInParser.cs
+    0x32  R         0         4  bill_meter             Monaco LP32Send2DollarBillsInParser.cs
+    0x33  R         0         4  bill_meter             Monaco LP33Send5DollarBillsInParser.cs
+    0x34  R         0         4  bill_meter             Monaco LP34Send10DollarBillsInParser.cs
+    0x35  R         0         4  bill_meter             Monaco LP35Send20DollarBillsInParser.cs
+    0x36  R         0         4  bill_meter             Monaco LP36Send50DollarBillsInParser.cs
+    0x37  R         0         4  bill_meter             Monaco LP37Send100DollarBillsInParser.cs
+    0x38  R         0         4  bill_meter             Monaco LP38Send500DollarBillsInParser.cs
+    0x39  R         0         4  bill_meter             Monaco LP39Send1000DollarBillsInParser.cs
+    0x3A  R         0         4  bill_meter             Monaco LP3ASend200DollarBillsInParser.cs
+    0x3B  R         0         4  bill_meter             Monaco LP3BSend25DollarBillsInParser.cs
+    0x3C  R         0         4  bill_meter             Monaco LP3CSend2000DollarBillsInParser.cs
+    0x3E  R         0         4  bill_meter             Monaco LP3ESend2500DollarBillsInParser.cs
+    0x3F  R         0         4  bill_meter             Monaco LP3FSend5000DollarBillsInParser.cs
+    0x40  R         0         4  bill_meter             Monaco LP40Send10000DollarBillsInParser.cs
+    0x41  R         0         4  bill_meter             Monaco LP41Send20000DollarBillsInParser.cs
+    0x42  R         0         4  bill_meter             Monaco LP42Send25000DollarBillsInParser.cs
+    0x43  R         0         4  bill_meter             Monaco LP43Send50000DollarBillsInParser.cs
+    0x44  R         0         4  bill_meter             Monaco LP44Send100000DollarBillsInParser.cs
+    0x45  R         0         4  bill_meter             Monaco LP45Send250DollarBillsInParser.cs
+    0x48  R         0         6  last_accepted_bill     Monaco LP48SendLastAcceptedBillInformationParser.cs
     0x4C  S         6         6  -                      nCompass LongPoll4CMessage.h
     0x4D  S         1        31  -                      nCompass LongPoll4DMessage.cpp
     0x50  S         1        10  validation_meters_reply nCompass LongPoll50Message.cpp
     0x51  R         0         2  two_digit_count        nCompass LongPoll51Message.cpp
+    0x52  S         2        18  game_n_meters          Monaco LP52SendGameNMetersParser.cs
     0x53  S         2        22  -                      nCompass LongPoll53Message.cpp
     0x54  R         0  len byte  sas_version            nCompass LongPoll54Message.cpp
     0x55  R         0         2  two_digit_count        nCompass LongPoll55Message.cpp
+    0x56  R         0  len byte  enabled_game_numbers   Monaco LP56SendEnabledGameNumbersParser.cs
     0x57  R         0         6  pending_cashout_reply  saspy pending_cashout_info
     0x58  S         9         1  validation_number_status saspy validation_number / rcv_validation_number
+    0x6F  M  len byte  len byte  extended_meters        Monaco LP6FSendExtendedMetersForGameNParser.cs
     0x70  R         0  len byte  ticket_validation_data nCompass LongPoll70Message.cpp
     0x71  M  len byte  len byte  redeem_status          nCompass LongPoll71Message.cpp
     0x7B  M  len byte  len byte  extended_validation_status_reply nCompass LongPoll7BMessage.h/.cpp
@@ -101,6 +132,7 @@ Layout table (kind, request data bytes, reply data bytes, EGM builder, source):
     0x7F  S         7       ACK  ack                    nCompass LongPoll7FMessage.cpp
     0x94  S         0         1  remote_handpay_reset   nCompass LongPoll94Message.cpp
     0xA8  S         1         1  reset_method_reply     nCompass LongPollA8Message.cpp
+    0xAF  M  len byte  len byte  extended_meters        Monaco LPAFSendExtendedMetersForGameNParser.cs
 
 On a pseudo-terminal the EGM side must read raw (no PARMRK): the line discipline would
 double each FF the host twin writes and break ``FF 00 b``.  That is the shell's job.

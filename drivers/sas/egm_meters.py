@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from drivers.sas import egm_meter_codes
 from drivers.sas.egm_view import EgmView
 
 MINOR_PER_DOLLAR = 100
@@ -79,7 +80,8 @@ BILLS_1E_DOLLARS: tuple[int, ...] = (1, 5, 10, 20, 50, 100)
 #: SAS meter code -> bill in dollars (bills accepted count).  Source: nCompass
 #: ``SASPollMessage.h`` ``mainGameMeterCodeMap`` (mD1 0x40 "Ones", mD2 0x41, mD5 0x42,
 #: mD10 0x43, mD20 0x44, mD50 0x46, mD100 0x47, mD200 0x48, mD500 0x4A, mD1000 0x4B).
-#: 0x45 and 0x49 (by their neighbours $25 and $250) are not in that map: not answered.
+#: 0x45 ($25), 0x49 ($250) and 0x4C-0x57 are not in that map; Monaco ``SASMeterCollection.cs``
+#: lists them: ``egm_meter_codes`` answers them.
 BILL_METER_CODES_DOLLARS: dict[int, int] = {
     0x40: 1, 0x41: 2, 0x42: 5, 0x43: 10, 0x44: 20, 0x46: 50, 0x47: 100, 0x48: 200,
     0x4A: 500, 0x4B: 1000,
@@ -190,4 +192,6 @@ def selected_meter(view: EgmView, code: int, game: int = 0) -> int | None:
     if game != 0 and code not in GAME_METER_CODES:
         return None
     getter = METER_CODES.get(code)
-    return None if getter is None else getter(view)
+    if getter is None:  # the codes beyond nCompass's map: Monaco's table (egm_meter_codes)
+        return egm_meter_codes.extended_meter(view, code, game)
+    return getter(view)

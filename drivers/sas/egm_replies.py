@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from drivers.errors import ProtocolError
-from drivers.sas import bcd, egm_meters, replies
+from drivers.sas import bcd, egm_meter_polls, egm_meters, replies
 from drivers.sas.codec import parse_selected_meters_request
 from drivers.sas.egm_view import EgmView
 from drivers.sas.messages import Meters1C, meter_width
@@ -162,4 +162,5 @@ VIEW_REPLIES: dict[int, ViewReply] = {
     **{command: _single_builder(command) for command in egm_meters.SINGLE_METERS},
     0x18: _18, 0x19: _19, 0x1A: _1a, 0x1C: _1c, 0x1E: _1e, 0x1F: _1f, 0x2F: _2f,
     0x51: _51, 0x53: _53, 0x54: _54, 0x55: _55, 0x7E: _7e,
+    **egm_meter_polls.VIEW_REPLIES,
 }

@@ -208,6 +208,10 @@ class EgmView:
             amount_credits)``, cumulative; a type not listed answers zeros.  The engine
             fills at least ``VT_CASHABLE_TICKET`` (0x00, tickets printed) and
             ``VT_CASHABLE_TICKET_REDEEMED`` (0x80, tickets taken in).
+        meters_minor: the station's cabinet meters as ``cabinet meters --json`` names them
+            (money in minor units, counts), for 0x6F/0xAF (``egm_meter_codes``).
+        accounting_denomination_minor: minor units per SAS credit (0x6F/0xAF credits).
+        last_bill_minor: the last bill accepted, minor units (0x48), 0 before the first.
     """
 
     address: int
@@ -241,6 +245,9 @@ class EgmView:
     ticket_in: TicketIn | None = None
     ticket_data: TicketData = field(default_factory=TicketData)
     validation_meters: Mapping[int, tuple[int, int]] = field(default_factory=dict)
+    meters_minor: Mapping[str, int] = field(default_factory=dict)
+    accounting_denomination_minor: int = 1
+    last_bill_minor: int = 0
 
 
 @dataclass(frozen=True, slots=True)

@@ -29,7 +29,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Final, Literal
 
-from drivers.sas import replies, tito_wire
+from drivers.sas import egm_meter_polls, replies, tito_wire
 
 
 class Kind(enum.Enum):
@@ -66,7 +66,7 @@ class Layout:
     kind: Kind
     data_len: int | None
     reply: ReplyShape
-    builder: Callable[..., bytes] | None
+    builder: Callable[..., bytes | None] | None
     source: str
     min_len: int = 0
 
@@ -100,6 +100,37 @@ def _single_meters() -> dict[int, Layout]:
                   if command == 0x10 else
                   SASPY + f"0x{command:02X} (crc_need=False, data[1:5]); 4-byte BCD per the issue text")
         out[command] = Layout(command, name, Kind.R, 0, 4, replies.meter_reply, source)
+    return out
+
+
+MONACO = "Monaco Protocol/SAS/Aristocrat.Sas.Client/LPParsers/"
+
+
+def _meter_polls() -> dict[int, Layout]:
+    """The meter polls ``egm_meter_polls`` answers, each from Monaco's EGM-side parser."""
+    mp = egm_meter_polls
+    single = {0x20: ("total_bill_in_value", "LP20TotalBillInValueParser.cs"),
+              0x2A: ("true_coin_in", "LP2ASendTrueCoinInParser.cs"),
+              0x2B: ("true_coin_out", "LP2BSendTrueCoinOutParser.cs"),
+              **{c: (f"bills_in_{d}_dollars", f"LP{c:02X}Send{d}DollarBillsInParser.cs")
+                 for c, d in mp.BILL_POLLS_DOLLARS.items()}}
+    out = {c: Layout(c, name, Kind.R, 0, 4, mp.VIEW_REPLIES[c], MONACO + f + " (4 BCD)")
+           for c, (name, f) in single.items()}
+    out[0x2D] = Layout(0x2D, "total_hand_paid_cancelled_credits", Kind.S, 2, 6, mp.VIEW_REPLIES[0x2D],
+                       MONACO + "LP2DSendTotalHandPaidCanceledCreditsParser.cs (game 2 BCD; reply game, 4 BCD)")
+    out[0x2E] = Layout(0x2E, "game_delay", Kind.S, 2, ACK, mp.VIEW_REPLIES[0x2E],
+                       MONACO + "LP2EGameDelayParser.cs (delay 2 bytes in 100 ms; ACK or NACK)")
+    out[0x48] = Layout(0x48, "last_accepted_bill_information", Kind.R, 0, 6, mp.VIEW_REPLIES[0x48],
+                       MONACO + "LP48SendLastAcceptedBillInformationParser.cs (country 1 BCD, denomination 1 BCD, "
+                       "count 4 BCD)")
+    out[0x52] = Layout(0x52, "game_n_meters", Kind.S, 2, 18, mp.VIEW_REPLIES[0x52],
+                       MONACO + "LP52SendGameNMetersParser.cs (game 2 BCD; reply game, four 4 BCD)")
+    out[0x56] = Layout(0x56, "enabled_game_numbers", Kind.R, 0, LENGTH, mp.VIEW_REPLIES[0x56],
+                       MONACO + "LP56SendEnabledGameNumbersParser.cs (length, count 1, game numbers 2 BCD)")
+    for c in (0x6F, 0xAF):
+        out[c] = Layout(c, f"extended_meters_for_game_n_{c:02x}", Kind.M, None, LENGTH, mp.VIEW_REPLIES[c],
+                        MONACO + f"LP{c:02X}SendExtendedMetersForGameNParser.cs (game 2 BCD, codes 2 bytes low "
+                        "first; reply game, per meter code 2, size 1, value BCD)", min_len=2)
     return out
 
 
@@ -208,4 +239,5 @@ LAYOUTS: dict[int, Layout] = {
     0xA8: Layout(0xA8, "enable_jackpot_handpay_reset_method", Kind.S, 1, 1, tito_wire.reset_method_reply,
                  NC + "LongPollA8Message.cpp (send 5: reset method 00 standard handpay / 01 reset to the "
                  "credit meter; response 5: one ACK code byte; the codes' meanings are UNVERIFIED)"),
+    **_meter_polls(),
 }

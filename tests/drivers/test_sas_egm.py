@@ -340,9 +340,9 @@ def test_2f_selected_meters_by_code() -> None:
     assert meters == [(0x00, 5000), (0x01, 4200), (0x02, 300), (0x03, 700), (0x04, 2500), (0x05, 77), (0x06, 30),
                       (0x07, 40), (0x0B, 9500), (0x0C, 1234), (0x24, 10000), (0x40, 5), (0x42, 2), (0x44, 4),
                       (0x47, 1)]
-    small = ask(r, selected_meters_request(1, 0, [0x0C, 0x0D, 0x99]), 1)
-    # length 07: game 00 00, 0C + 4 BCD; 0x0D is a 5-byte ticket meter the cabinet does
-    # not count and 0x99 is unknown: both left out.
+    small = ask(r, selected_meters_request(1, 0, [0x0C, 0x10, 0x99]), 1)
+    # length 07: game 00 00, 0C + 4 BCD; 0x10 is a 5-byte restricted ticket meter the
+    # cabinet does not count (it prints no restricted tickets) and 0x99 is unknown: both left out.
     assert small.raw == with_crc(h("01 2F 07 00 00 0C 00 00 12 34"))
     # game 1 (the only game): per-game meters only, not the machine's credits or bills.
     game1 = ask(r, selected_meters_request(1, 1, [0x0C, 0x00, 0x0B, 0x05]), 2)

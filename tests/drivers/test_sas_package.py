@@ -43,7 +43,8 @@ def test_sas_package_does_no_io() -> None:
 def _table_line(command: int) -> str:
     layout = LAYOUTS[command]
     src = (layout.source.split(" (")[0].replace("nCompass Sentinel/SASProtocol/", "nCompass ")
-           .replace("saspy sas.py ", "saspy "))
+           .replace("saspy sas.py ", "saspy ")
+           .replace("Monaco Protocol/SAS/Aristocrat.Sas.Client/LPParsers/", "Monaco "))
     if not layout.verified:
         src = "UNVERIFIED (assumed)"
     data = "len byte" if layout.kind is Kind.M else str(layout.data_len)

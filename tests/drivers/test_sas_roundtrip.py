@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from drivers.errors import ProtocolError
 from drivers.sas import host_codec as host
-from drivers.sas import replies, tito_wire
+from drivers.sas import egm_meter_polls, replies, tito_wire
 from drivers.sas.codec import (
     EgmCodec,
     GeneralPoll,
@@ -23,6 +23,7 @@ from drivers.sas.codec import (
     parse_selected_meters_request,
 )
 from drivers.sas.crc import rom_signature
+from drivers.sas.egm_view import EgmView
 from drivers.sas.layouts import LAYOUTS, Kind
 from drivers.sas.messages import MachineInfo, Meters1C, meter_width
 
@@ -138,6 +139,36 @@ CASES += [
     Case("0x94", host.long_poll(ADDRESS, 0x94), lambda e: replies.remote_handpay_reset(e.address, 2), _data, b"\x02"),
     Case("0xA8", host.long_poll(ADDRESS, 0xA8, b"\x01"), lambda e: tito_wire.reset_method_reply(e.address, 0),
          _data, b"\x00"),
+]
+
+# The meter polls of egm_meter_polls (Monaco Sas.Client LPParsers layouts), host build -> EGM -> host parse.
+METER_VIEW = EgmView(address=ADDRESS, coin_in=5000, coin_out=4200, jackpot=300, games_played=77,
+                     handpaid_cancelled_credits=700, bill_counts={2000: 3, 10000: 1}, last_bill_minor=2000,
+                     machine_info=INFO, games=(INFO,), meters_minor={"coin_in_minor": 5000})
+
+
+def _view_case(command: int, data: bytes, parse: Callable[[host.Reply], Any], expected: Any) -> Case:
+    def egm(event: LongPoll | GeneralPoll) -> bytes:
+        assert isinstance(event, LongPoll) and event.command == command
+        reply = egm_meter_polls.VIEW_REPLIES[command](METER_VIEW, event.address, event.data, None)
+        assert reply is not None
+        return reply
+    return Case(f"0x{command:02X}", host.long_poll(ADDRESS, command, data), egm, parse, expected)
+
+
+CASES += [
+    _view_case(0x20, b"", lambda r: host.parse_meter(_data(r)), 160),
+    _view_case(0x2A, b"", lambda r: host.parse_meter(_data(r)), 0),
+    _view_case(0x2B, b"", lambda r: host.parse_meter(_data(r)), 0),
+    _view_case(0x2D, b"\x00\x00", _data, bytes.fromhex("0000 00000700")),
+    _view_case(0x2E, b"\x00\x0A", lambda r: r, host.Nack(ADDRESS)),
+    *(_view_case(c, b"", lambda r: host.parse_meter(_data(r)), {0x35: 3, 0x37: 1}.get(c, 0))
+      for c in egm_meter_polls.BILL_POLLS_DOLLARS),
+    _view_case(0x48, b"", _data, bytes.fromhex("37 04 00000003")),
+    _view_case(0x52, b"\x00\x01", _data, bytes.fromhex("0001 00005000 00004200 00000300 00000077")),
+    _view_case(0x56, b"", _data, bytes.fromhex("01 0001")),
+    _view_case(0x6F, bytes.fromhex("0001 0000 7F00"), _data, bytes.fromhex("0001 000005 0000005000 7F0004 00009950")),
+    _view_case(0xAF, bytes.fromhex("0000 0500"), _data, bytes.fromhex("0000 050005 0000000000")),
 ]
 
 
