@@ -9,7 +9,8 @@ PTY``) with every device simulated; a player thread credits it and plays rounds
 through the UI socket as fast as the table lets it (every bet, deal, decision and
 settlement is a journal commit with an fsync), while this process is the host on the
 pty's other end: it sends general polls and, every fifth poll, a long poll (0x1A
-current credits, 0x1C meters, 0x1F machine info in turn), each encoded as the PARMRK
+current credits, 0x1C meters, 0x1F machine info, then the meter polls 0x20, 0x2A, 0x2B,
+0x2D, 0x2E, 0x31-0x45, 0x48, 0x52, 0x56, 0x6F, 0xAF in turn), each encoded as the PARMRK
 stream the link reads, and times from the write of the poll's last byte to the
 arrival of the reply's first byte (``time.perf_counter`` around ``os.write`` and a
 ``select`` on the pty). Target: p99 under 20 ms; moonshot 5 ms. Prints the numbers
@@ -36,6 +37,15 @@ from drivers.sas import host_codec  # noqa: E402
 from tests.integration.crash_harness import EngineProc  # noqa: E402
 
 LONG_POLLS = (0x1A, 0x1C, 0x1F)
+#: The meter polls (``drivers/sas/egm_meter_polls.py``), each with the data it carries.
+EXTENDED_CODES = bytes.fromhex("0000 0100 0500 0600 0700 0B00 0C00 2400 4400 7F00")
+METER_POLLS: tuple[tuple[int, bytes], ...] = (
+    (0x20, b""), (0x2A, b""), (0x2B, b""), (0x2D, b"\x00\x00"), (0x2E, b"\x00\x00"),
+    *((c, b"") for c in (*range(0x31, 0x3D), *range(0x3E, 0x46))),
+    (0x48, b""), (0x52, b"\x00\x01"), (0x56, b""), (0x6F, b"\x00\x00" + EXTENDED_CODES),
+    (0xAF, b"\x00\x01" + EXTENDED_CODES),
+)
+MIX = (*((c, b"") for c in LONG_POLLS), *METER_POLLS)
 
 
 def _play(proc: EngineProc, stop: threading.Event, rounds: list[int]) -> None:
@@ -119,7 +129,7 @@ def main() -> int:
         player.start()
         t_start = time.monotonic()
         for i in range(args.polls):
-            msg = host_codec.long_poll(1, LONG_POLLS[(i // 5) % 3]) if i % 5 == 4 \
+            msg = host_codec.long_poll(1, *MIX[(i // 5) % len(MIX)]) if i % 5 == 4 \
                 else host_codec.general_poll(1)
             first, done = _poll(master, codec, msg)
             if first is None or not done:
