@@ -13,8 +13,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from drivers.errors import ProtocolError
-from drivers.sas import host_codec as host
 from drivers.sas import egm_meter_polls, replies, tito_wire
+from drivers.sas import host_codec as host
 from drivers.sas.codec import (
     EgmCodec,
     GeneralPoll,
