@@ -25,7 +25,9 @@ Modules (none does I/O, reads a clock or draws random numbers; modelled on
 - ``egm``: ``EgmResponder``: the EGM side as a pure responder (exception queue with the
   implied ACK, 0x51 re-sends, link up/down, busy, delayed 0x21, every long poll the
   view carries).  ``egm_replies``: the read-only long poll replies built from the view;
-  ``egm_meters``: view -> meters, 0x2F meter codes, bill tables.
+  ``egm_meters``: view -> meters, 0x2F meter codes, bill tables; ``egm_meter_polls``: the
+  meter polls 0x20, 0x2A-0x2E, 0x31-0x45, 0x48, 0x52, 0x56, 0x6F/0xAF; ``egm_meter_codes``:
+  every meter the cabinet counts by SAS meter code (0x6F/0xAF and the further 0x2F codes).
 - ``rom_signature``: the incremental 0x21 signature over the program image.
 - TITO (issue 14): ``tito_codes`` (0x57 types, 0x58 replies, 0x71 transfer and status
   codes, 0x7B bits, 0x50 validation types), ``tito_wire`` (the TITO layouts both ways),

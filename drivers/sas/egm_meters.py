@@ -189,9 +189,9 @@ def selected_meter(view: EgmView, code: int, game: int = 0) -> int | None:
         return None
     if game == 0 and code in view.extra_meters:
         return int(view.extra_meters[code])
+    getter = METER_CODES.get(code)
+    if getter is None:  # the codes beyond nCompass's map: Monaco's table, its own game flags
+        return egm_meter_codes.extended_meter(view, code, game)
     if game != 0 and code not in GAME_METER_CODES:
         return None
-    getter = METER_CODES.get(code)
-    if getter is None:  # the codes beyond nCompass's map: Monaco's table (egm_meter_codes)
-        return egm_meter_codes.extended_meter(view, code, game)
     return getter(view)

@@ -56,7 +56,8 @@ class Layout:
         data_len: request data bytes between the command and the CRC (0 for R and for S
             polls without data); None for M (the length byte says).
         reply: the reply shape (see the module docstring).
-        builder: the EGM reply builder in ``replies`` (None: not implemented yet).
+        builder: the EGM reply builder (in ``replies``, ``tito_wire``, or ``egm_meter_polls``
+            for the view's meter polls; None: not implemented yet).
         source: where the layout comes from.
         min_len: M only: the least valid length byte.
     """

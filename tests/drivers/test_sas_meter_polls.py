@@ -176,3 +176,10 @@ def test_2f_answers_the_further_codes() -> None:
     theoretical payback) are meter codes too; 0x2F sends them 4 bytes wide."""
     got = reply(0x2F, h("00 00 45 49 7F"), m=True)
     assert got == with_crc(h("01 2F 11 00 00 45 00 00 00 02 49 00 00 00 00 7F 00 00 99 89"))
+
+
+def test_2f_game_1_answers_the_further_game_meters() -> None:
+    """Monaco ``SASMeterCollection.cs``: 0x22 (total won credits) and 0x7F are game meters:
+    0x2F for game 1 answers them; 0x0D (a machine meter) is left out for game 1."""
+    got = reply(0x2F, h("00 01 22 7F 0D"), m=True)
+    assert got == with_crc(h("01 2F 0C 00 01 22 00 00 42 00 7F 00 00 99 89"))
