@@ -63,7 +63,8 @@ def bill_in_dollars(view: EgmView) -> int:
 
 
 def total_bill_in_value(view: EgmView, address: int, data: bytes, wall: Wall | None) -> bytes:
-    """Monaco ``LP20TotalBillInValueParser.cs``: 4 BCD, dollars."""
+    """Monaco ``LP20TotalBillInValueParser.cs``: 4 BCD, dollars (nCompass
+    ``LongPoll20Message.cpp``, host side, agrees: it converts "from dollars to cents")."""
     return replies.meter_reply(address, 0x20, egm_meters.wrap(bill_in_dollars(view)))
 
 
@@ -94,7 +95,8 @@ def hand_paid_cancelled_credits(view: EgmView, address: int, data: bytes, wall: 
 def game_delay(view: EgmView, address: int, data: bytes, wall: Wall | None) -> bytes:
     """0x2E is game delay (2 bytes, units of 100 ms), not a meter: Monaco
     ``LP2EGameDelayParser.cs`` ACKs it only with legacy bonusing enabled
-    (``LP2EGameDelayHandler.cs``), else NACKs.  The cabinet has no legacy bonusing: NACK."""
+    (``LP2EGameDelayHandler.cs``), else NACKs (nCompass ``LongPoll2EMessage.cpp`` sends the
+    same 2-byte game delay).  The cabinet has no legacy bonusing: NACK."""
     return replies.nack(address)
 
 
@@ -155,6 +157,8 @@ def extended_meters_reply(view: EgmView, address: int, command: int, data: bytes
     bytes low first, its size in bytes 1, its value BCD (``egm_meter_codes.extended_width``).
     Codes the cabinet does not count are left out; as many meters as the length byte holds.
     A length below 2, an odd number of code bytes or a game number not BCD is NACKed.
+    nCompass ``LongPoll6FMessage.cpp`` (host side) reads the same reply: code as a 2-byte
+    word, size, BCD value; it asks for at most 12 meters and sends the same poll as 0xAF.
     """
     if len(data) < 2 or (len(data) - 2) % 2:
         return replies.nack(address)
