@@ -57,6 +57,20 @@ def test_a_larger_accounting_denomination_counts_whole_credits():
     assert v.machine_info is not None and v.machine_info.denomination == 0x04
 
 
+def test_the_meter_polls_read_the_cabinet_meters_the_last_bill_and_the_denomination():
+    """0x6F/0xAF and 0x48 (``drivers/sas/egm_meter_polls.py``): the view carries the
+    station's cabinet meters as ``cabinet meters --json`` names them, its last bill and
+    the accounting denomination."""
+    rig = _played()
+    m = rig.meters()
+    v = egm_view(rig.cab.s, 1, SasStation("loop://", accounting_denomination_minor=5), "",
+                 rig.cab.rules.max_bet_minor)
+    assert v.meters_minor["coin_in_minor"] == m.coin_in_minor > 0
+    assert v.meters_minor["bills_in_minor"] == 12_000 and v.meters_minor["games_played"] == m.games_played
+    assert "bills_by_denom" not in v.meters_minor
+    assert v.last_bill_minor == 2_000 and v.accounting_denomination_minor == 5
+
+
 def test_queued_events_and_a_handpay_are_in_the_view_of_their_station_only():
     """Issue 13: each station is one EGM with its own queue and handpay."""
     rig = Rig(GameSettings(variant="classic-multi", stations=2, voucher_limit_minor=1_000))
