@@ -5,7 +5,7 @@ systemd units' ``ExecStart`` and paths use the same, checked by
 ``tests/test_systemd_units.py``) and the steps, each safe to run again:
 
 1. on a Raspberry Pi, Pi OS's ``python3-lgpio`` (apt: PyPI has no lgpio wheel for
-   trixie's Python 3.13); the engine's user ``cabinet`` (gpio, dialout) and the table
+   trixie's Python 3.13); the engine's user ``cabinet`` (gpio, dialout, i2c) and the table
    UI's ``cabinet-ui`` (video, render, input, audio, tty), see ``install_users``;
 2. the program files copied to ``PREFIX`` (files the new version no longer has are
    removed), a venv at ``VENV`` that sees the system's packages (for lgpio) with the

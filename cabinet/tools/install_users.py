@@ -6,7 +6,7 @@ owner and modes (``own_state``). The split:
 
 - the engine's user (``cabinet``) owns the journal folder ``STATE_DIR`` (0700) and
   everything in it (the journal, its key, its commit record: owner-only); its groups
-  are the devices' (gpio, dialout) and the UI's group, so that it can hand the UI
+  are the devices' (gpio, dialout, i2c: the hardware counter) and the UI's group, so that it can hand the UI
   socket's folder, the socket and the token file to that group
   (``CABINET_SOCKET_GROUP`` in ``cabinet-engine.service``);
 - the table UI's user (``cabinet-ui``) is in the display, input and sound groups and
@@ -36,7 +36,7 @@ class Accounts:
 
     engine: str = "cabinet"
     ui: str = "cabinet-ui"
-    engine_groups: tuple[str, ...] = ("gpio", "dialout")
+    engine_groups: tuple[str, ...] = ("gpio", "dialout", "i2c")
     ui_groups: tuple[str, ...] = ("video", "render", "input", "audio", "tty")
 
 
