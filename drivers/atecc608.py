@@ -170,8 +170,7 @@ class Atecc608Counter(MonotonicCounter):
         return self._counter(MODE_READ)
 
     def increment(self) -> int:
-        if self.read() >= COUNTER_MAX:
-            raise ProtocolError(f"ATECC608 counter {self.counter}: at its limit {COUNTER_MAX}")
+        """One step; at ``COUNTER_MAX`` the chip refuses it (an execution error status)."""
         return self._counter(MODE_INCREMENT)
 
     def close(self) -> None:

@@ -53,6 +53,10 @@ class FakeChip:
         assert data[0] == 0x03 and data[-2:] == crc16(data[1:-2])
         op, mode, cid = data[2], data[3], int.from_bytes(data[4:6], "little")
         self.commands.append((op, mode, cid))
+        if mode == 1 and self.counters[cid] >= COUNTER_MAX:
+            body = bytes((4, 0x0F))                          # execution error
+            self.reply = body + crc16(body)
+            return
         if mode == 1:
             self.counters[cid] += 1
         body = bytes((7,)) + self.counters[cid].to_bytes(4, "little")
@@ -78,7 +82,7 @@ def test_atecc608_counter_reads_and_steps():
 
 def test_atecc608_at_its_limit_refuses_to_step():
     c = Atecc608Counter(FakeChip(COUNTER_MAX), sleep=lambda s: None)
-    with pytest.raises(ProtocolError, match="limit"):
+    with pytest.raises(ProtocolError, match="status 0x0f"):
         c.increment()
 
 
