@@ -78,6 +78,9 @@ def test_with_the_counter_a_restored_image_is_a_rolled_back_journal(tmp_path, mo
     eff = eng.step(IntentReceived(1, "cash_out"))           # no second $200 ticket
     assert not any(isinstance(e, PrintVoucher) for e in eff)
     assert eng.cab.mode == "ram_error"
+    eng.store.close()
+    eng = _boot(path)                       # the RAM error's own commit keeps it: still one
+    assert eng.cab.s.ram_error and eng.cab.mode == "ram_error"
 
 
 def test_the_counter_advances_with_the_event_log_and_a_power_cut_is_no_rollback(tmp_path,
