@@ -1,6 +1,6 @@
 """The one place that chooses real hardware or simulated twins (STYLE.md rule 17).
 
-Owns: ``DriverSettings``, ``DriverSet`` and ``build_drivers``.  In "hardware" mode
+Owns: ``DriverSettings``, ``DriverSet``, ``build_drivers`` and ``open_counter``.  In "hardware" mode
 the panel runs on gpiozero's lgpio factory and the serial drivers open the configured
 ports; in "sim" mode the same driver classes run against the twins (mock pins, ptys).
 Must not import: cabinet.*.  The engine imports only this module, ``interfaces`` and
@@ -28,6 +28,7 @@ from drivers.interfaces import (
     DecideCallback,
     EventSink,
     LampBank,
+    MonotonicCounter,
     OpenTransaction,
     TicketPrinter,
 )
@@ -210,3 +211,31 @@ def build_drivers(
             sim.close()
         raise
     return DriverSet(panel, lamps, acceptor, printer, sim)
+
+
+def open_counter(spec: str) -> MonotonicCounter | None:
+    """The hardware monotonic counter ``spec`` names (``CABINET_COUNTER``):
+
+    - ``""`` or ``"none"``: none fitted;
+    - ``"atecc608:/dev/i2c-1"`` (``":1"`` after it for the chip's counter 1): an
+      ATECC608 secure element on that I2C bus (``drivers.atecc608``);
+    - ``"twin:PATH"``: its twin, the value in the file PATH (outside the journal's folder).
+
+    Raises:
+        ConfigError: any other spec.
+        DeviceOfflineError: the I2C bus cannot be opened.
+    """
+    kind, _, rest = spec.strip().partition(":")
+    if kind in ("", "none") and not rest:
+        return None
+    if kind == "twin" and rest:
+        from drivers.sim.counter_twin import FileCounter
+        return FileCounter(rest)
+    if kind == "atecc608" and rest:
+        from drivers.atecc608 import Atecc608Counter, LinuxI2c
+        path, _, number = rest.partition(":")
+        if number not in ("", "0", "1"):
+            raise ConfigError("CABINET_COUNTER", f"{spec!r}: the ATECC608 has counters 0 and 1")
+        return Atecc608Counter(LinuxI2c(path), int(number or 0))
+    raise ConfigError("CABINET_COUNTER",
+                      f"{spec!r}: none, atecc608:/dev/i2c-N[:0|1] or twin:PATH")

@@ -1,6 +1,7 @@
 """Driver contracts: one interface per kind of device (STYLE.md 5, rules 10-17).
 
-Owns: ``ButtonPanel``, ``LampBank``, ``BillAcceptor``, ``TicketPrinter``, the callback
+Owns: ``ButtonPanel``, ``LampBank``, ``BillAcceptor``, ``TicketPrinter``,
+``MonotonicCounter``, the callback
 types the engine supplies, and the small value types crossing the boundary
 (``OpenTransaction``, ``PrinterStatus``, ``PrintResult``).
 Must not import: cabinet.*, gpiozero, serial.  The engine depends on this module only.
@@ -227,6 +228,26 @@ class TicketPrinter(_Closeable):
         """Print raw ESC/POS ``job`` bytes (issue 15: the test ticket); see
         ``PrintResult``.  A printer without raw jobs answers FAILED."""
         return PrintResult.FAILED
+
+
+class MonotonicCounter(_Closeable):
+    """A counter that only goes up and lives off the SD card (an I2C secure element's
+    monotonic counter, e.g. the ATECC608's; or its twin): the journal's commit record
+    carries its value, so a journal restored from an older card image is behind it.
+
+    Implementations **must** override ``read``, ``increment`` and ``close``. Calls
+    block (an I2C transaction: milliseconds); ``DeviceOfflineError`` when the device
+    does not answer, ``ProtocolError`` for a reply that breaks its protocol.
+    """
+
+    @abc.abstractmethod
+    def read(self) -> int:
+        """The counter's value now (0 for a new one)."""
+
+    @abc.abstractmethod
+    def increment(self) -> int:
+        """Add one, durably, and return the new value. Raises ``ProtocolError`` at the
+        device's limit (it never wraps)."""
 
 
 @dataclass(frozen=True, slots=True)

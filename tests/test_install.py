@@ -105,7 +105,8 @@ def test_install_lays_down_units_config_journal_folder_cmdline_and_manifest(tmp_
     check = check_manifest(prefix)
     assert check.status == "verified", check.detail
     assert f"SHA-256 {check.digest}" in out
-    for cmd in ("useradd --system", "usermod --append --groups gpio,dialout,video,render,input,audio,tty",
+    for cmd in ("useradd --system", "usermod --groups video,render,input,audio,tty cabinet-ui",
+                "usermod --groups gpio,dialout,i2c,cabinet-ui cabinet", "chown -R cabinet:cabinet",
                 "-m venv", "pip install --quiet --upgrade --editable", "systemctl daemon-reload",
                 "udevadm control --reload", "systemctl restart --no-block cabinet.target"):
         assert any(cmd in line and line.startswith("skipped (--root):") for line in out.splitlines()), cmd

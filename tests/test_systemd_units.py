@@ -181,9 +181,10 @@ def test_exec_start_and_paths_agree_with_the_installer():
                                                                        "RuntimeDirectory")[0]
     assert env(ENGINE)["CABINET_DATA_DIR"] == str(install.STATE_DIR)
     assert PurePosixPath("/var/lib") / one(ENGINE, "Service", "StateDirectory") == install.STATE_DIR
+    assert one(ENGINE, "Service", "User") == install.USER
+    assert one(UI, "Service", "User") == install.UI_USER
     for unit in (ENGINE, UI):
-        assert one(unit, "Service", "User") == install.USER
-        assert set(words(unit, "Service", "SupplementaryGroups")) <= set(install.GROUPS)
+        assert set(words(unit, "Service", "SupplementaryGroups")) <= {*install.GROUPS, install.UI_USER}
     assert one(UI, "Service", "WorkingDirectory") == str(install.PREFIX)
     assert set(install.UNITS) == {p.name for p in SYSTEMD.glob("cabinet*.service")} | {"cabinet.target"}
     assert set(install.SERVICES) == {"cabinet-engine.service", "cabinet-ui.service"}
@@ -204,7 +205,7 @@ def test_a_station_screen_template_runs_its_own_station_on_its_own_tty():
     assert one(t, "Service", "EnvironmentFile") == f"-{install.CONFIG_DIR}/ui-station%i.env"
     assert "BindsTo" not in t["Unit"] and "cabinet-engine.service" in words(t, "Unit", "After")
     assert _cannot_strand(t) and one(t, "Service", "Restart") == "always"
-    assert one(t, "Service", "User") == install.USER
+    assert (one(t, "Service", "User"), one(t, "Service", "Group")) == (install.UI_USER,) * 2
     assert words(t, "Install", "WantedBy") == ["cabinet.target"]
 
 
@@ -345,3 +346,20 @@ def test_udev_rules_give_the_acceptor_and_printer_stable_names(device, name):
 def test_udev_rules_leave_other_devices_alone(device):
     """Issue 15: no stable name for a device that is not the cabinet's."""
     assert udev_names(device) == ([], {})
+
+
+@pytest.mark.parametrize("ui_unit", ["cabinet-ui.service", "cabinet-ui@.service"])
+def test_the_ui_runs_as_its_own_user_who_reaches_only_the_socket(ui_unit):
+    """The table UI's user is not the engine's and not in the engine's group (the
+    journal, its key and the config are the engine's); its group is the one the engine
+    gives the UI socket (``CABINET_SOCKET_GROUP``), which the engine's user is in."""
+    ui = parse_unit(SYSTEMD / ui_unit)
+    user, group = one(ui, "Service", "User"), one(ui, "Service", "Group")
+    assert (user, group) == ("cabinet-ui", "cabinet-ui")
+    assert (one(ENGINE, "Service", "User"), one(ENGINE, "Service", "Group")) == ("cabinet", "cabinet")
+    assert "cabinet" not in words(ui, "Service", "SupplementaryGroups")
+    assert env(ENGINE)["CABINET_SOCKET_GROUP"] == group
+    assert group in words(ENGINE, "Service", "SupplementaryGroups")
+    assert one(ENGINE, "Service", "RuntimeDirectoryMode") == "0750"   # the UI's group may enter
+    assert one(ENGINE, "Service", "StateDirectoryMode") == "0700"     # no one else: the journal
+    assert one(ENGINE, "Service", "UMask") == "0077"

@@ -199,7 +199,7 @@ async def _run(journal: Path, socket: Path, mode: str, config: EngineConfig,
         raise
     engine.host_links = _host_links(sas or {})
     engine.screens = config.display.screens
-    server = UIServer(engine, socket)
+    server = UIServer(engine, socket, os.environ.get("CABINET_SOCKET_GROUP") or None)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):

@@ -29,6 +29,8 @@ from typing import Any
 
 from cabinet.core.errors import StoreError
 from cabinet.shell.journal.base import COLUMN_TYPES, COPIES, SCHEMA, TABLES, connect, lenient_text
+from cabinet.shell.journal.counter import CounterRecord
+from cabinet.shell.journal.counter import fitted as fitted_counter
 from cabinet.shell.journal.guard import journal_format
 from cabinet.shell.journal.history import JournalHistory
 from cabinet.shell.journal.keys import MAC_PREFIX, checksum, event_link, load_key, log, mac
@@ -70,6 +72,8 @@ class Store(JournalLoader, JournalHistory):
             if key is None and not readonly:
                 raise StoreError(f"journal key {key_file(self.path)}: cannot be read")
         self.key = key
+        counter = fitted_counter()
+        self.hw = None if counter is None else CounterRecord(counter)
         #: Plain SHA-256 rows are accepted (and migrated by ``load``) only when opened
         #: to upgrade (``upgrade_journal``) a journal that never had a commit record.
         self.legacy_ok = upgrade and not commit_file(self.path).exists()

@@ -26,6 +26,7 @@ is dark.
 from __future__ import annotations
 
 import asyncio
+import grp
 import logging
 import os
 import secrets
@@ -111,11 +112,16 @@ class UIServer:
         engine: the running engine (its ``listeners`` get our broadcast).
         socket_path: where the socket file goes; a stale file is replaced. Its
             token file is ``ipc.token_path(socket_path)`` (mode 0640).
+        group: the table UI's group (``CABINET_SOCKET_GROUP``; the engine's user
+            is in it): the socket's folder (0750), the socket and the token file are
+            given to it, so a UI running as another user can connect and read the
+            token, and nothing else of the engine's. ``None``: our own group.
     """
 
-    def __init__(self, engine: Engine, socket_path: str | Path) -> None:
+    def __init__(self, engine: Engine, socket_path: str | Path, group: str | None = None) -> None:
         self.engine = engine
         self.path = Path(socket_path)
+        self.group = group
         self.token_file = token_path(self.path)
         self.token = ""
         self.clients: set[_Client] = set()
@@ -133,7 +139,8 @@ class UIServer:
 
         Raises:
             PermissionError: the folder is someone else's or open to others
-                (issue 11.17: a hijacked fallback folder in the temp dir).
+                (issue 11.17: a hijacked fallback folder in the temp dir), or
+                ``group`` is unknown or not one of ours.
         """
         private_dir(self.path.parent, group_ok=True)
         self.token = self._write_token()
@@ -141,8 +148,24 @@ class UIServer:
             self.path.unlink()
         self.server = await asyncio.start_unix_server(self._serve, path=str(self.path))
         os.chmod(self.path, 0o660)
+        if self.group is not None:
+            self._give_to_group(self.group)
         self._tell_display(False, 0)
         self._watch = asyncio.create_task(self._watch_display())
+
+    def _give_to_group(self, group: str) -> None:
+        """The socket's folder (0750), the socket and the token file to ``group``."""
+        try:
+            gid = grp.getgrnam(group).gr_gid
+        except KeyError:
+            raise PermissionError(f"socket group {group!r}: no such group") from None
+        try:
+            for path in (self.path.parent, self.path, self.token_file):
+                os.chown(path, -1, gid, follow_symlinks=False)
+            os.chmod(self.path.parent, 0o750)
+        except PermissionError as e:
+            raise PermissionError(f"socket group {group!r}: cannot give {e.filename} to it "
+                                  "(is the engine's user in that group?)") from None
 
     def _write_token(self) -> str:
         """A new random token in a new 0640 file (umask-independent, never through a symlink)."""

@@ -5,8 +5,8 @@ systemd units' ``ExecStart`` and paths use the same, checked by
 ``tests/test_systemd_units.py``) and the steps, each safe to run again:
 
 1. on a Raspberry Pi, Pi OS's ``python3-lgpio`` (apt: PyPI has no lgpio wheel for
-   trixie's Python 3.13) and the ``cabinet`` user and its groups (gpio, dialout, video,
-   render, input, audio, tty);
+   trixie's Python 3.13); the engine's user ``cabinet`` (gpio, dialout, i2c) and the table
+   UI's ``cabinet-ui`` (video, render, input, audio, tty), see ``install_users``;
 2. the program files copied to ``PREFIX`` (files the new version no longer has are
    removed), a venv at ``VENV`` that sees the system's packages (for lgpio) with the
    program installed in it, and SDL's video drivers checked for the one
@@ -14,8 +14,9 @@ systemd units' ``ExecStart`` and paths use the same, checked by
 3. ``/etc/cabinet/cabinet.toml`` and the wiring file it names, ``WIRING`` (the default
    pin map), from ``systemd/`` only if there are none (the operator's are never
    overwritten);
-4. the journal folder ``STATE_DIR`` (0700); the journal in it is never touched, so
-   running the installer again from a newer checkout is the update path;
+4. the journal folder ``STATE_DIR`` (0700, the engine user's, all in it owner-only);
+   the journal in it is never otherwise touched, so running the installer again from
+   a newer checkout is the update path;
 5. the units and ``cabinet.target`` in ``/etc/systemd/system`` and enabled (the links
    ``systemctl enable`` makes), the login prompt on tty1 disabled, the udev rules
    (an edited copy is kept, the new one written beside it as ``.new``);
@@ -43,6 +44,7 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
 from cabinet.shell.manifest import MANIFEST_NAME, PACKAGES, install_root, write_manifest
+from cabinet.tools import install_users
 
 PREFIX = PurePosixPath("/opt/cabinet")
 VENV = PREFIX / ".venv"
@@ -53,8 +55,10 @@ WIRING = CONFIG_DIR / "wiring.toml"
 STATE_DIR = PurePosixPath("/var/lib/cabinet")
 UNIT_DIR = PurePosixPath("/etc/systemd/system")
 UDEV_RULES = PurePosixPath("/etc/udev/rules.d/99-cabinet.rules")
-USER = "cabinet"
-GROUPS = ("gpio", "dialout", "video", "render", "input", "audio", "tty")
+#: The engine's user (owns the journal) and the table UI's (reaches the UI socket only).
+USER = install_users.Accounts().engine
+UI_USER = install_users.Accounts().ui
+GROUPS = (*install_users.Accounts().engine_groups, *install_users.Accounts().ui_groups)
 UNITS = ("cabinet-engine.service", "cabinet-engine-stopped.service", "cabinet-ui.service",
          "cabinet-ui@.service", "cabinet.target")
 #: The services whose state the installer reports at its end.
@@ -114,6 +118,8 @@ class Installer:
         self.probe = probe
         self.clock, self.sleep = clock, sleep
         self.report = Report()
+        #: The users the install makes and gives the journal to.
+        self.accounts = install_users.Accounts()
 
     def at(self, path: PurePosixPath) -> Path:
         """``path`` (absolute, on the Pi) under ``root``."""
@@ -140,13 +146,8 @@ class Installer:
                                        "installed, --devices hardware will not find the GPIO")
 
     def users(self) -> None:
-        """The groups (``GROUPS``) and the ``cabinet`` system user in them (no login, no home)."""
-        for group in GROUPS:
-            self.command("groupadd", "--force", "--system", group)
-        if self.run_cmd is None or subprocess.run(["id", "-u", USER], capture_output=True).returncode:
-            self.command("useradd", "--system", "--home-dir", str(STATE_DIR), "--no-create-home",
-                         "--shell", "/usr/sbin/nologin", "--user-group", USER)
-        self.command("usermod", "--append", "--groups", ",".join(GROUPS), USER)
+        """The engine's and the UI's system users and their groups (``install_users``)."""
+        install_users.create(self, STATE_DIR)
 
     def program(self) -> None:
         """The checkout's ``PACKAGES``, ``EXTRA_DIRS`` and ``EXTRA_FILES`` synced to ``PREFIX``
@@ -228,9 +229,10 @@ class Installer:
         self.command("chown", f"root:{USER}", str(CONFIG_DIR), str(CONFIG), str(WIRING))
 
     def state(self) -> None:
-        """The journal folder, 0700 and the ``cabinet`` user's; what is in it is never touched."""
+        """The journal folder, 0700 and the engine user's (all in it owner-only); what
+        is in it is never otherwise touched."""
         self._dir(STATE_DIR, 0o700)
-        self.command("chown", f"{USER}:{USER}", str(STATE_DIR))
+        install_users.own_state(self, STATE_DIR)
 
     def units(self) -> None:
         """The units, enabled (``WantedBy=`` links); getty on tty1 off; the udev rules."""

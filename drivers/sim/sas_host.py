@@ -49,6 +49,7 @@ from __future__ import annotations
 import collections
 import contextlib
 import datetime as dt
+import logging
 import random
 import threading
 import time
@@ -87,12 +88,14 @@ from drivers.sim.sas_host_data import (
 )
 from drivers.sim.sas_host_db import HostDb
 from drivers.sim.sas_host_line import HostLine
+from drivers.sim.sas_host_meters import MeterAlarm, MeterWatch
 from drivers.sim.sas_host_tickets import MachineTickets, TicketDb
 from drivers.sim.sas_host_tito import TicketFlow, TitoConfig
 from drivers.sim.sas_pty import HostPty
 
 LINK_UP_POLLS = (0x1F, 0x54, 0x51, 0x1C, 0x1A, 0x1E)
 BILL_EXCEPTIONS = frozenset(range(0x47, 0x4F))
+log = logging.getLogger("drivers.sim.sas_host")
 
 
 def exception_name(code: int) -> str:
@@ -129,6 +132,8 @@ class _Machine:
     next_meters: float = 0.0
     next_bills: float = 0.0
     meters: dict[str, int] = field(default_factory=dict)
+    watch: MeterWatch = field(default_factory=MeterWatch)
+    alarms: list[MeterAlarm] = field(default_factory=list)
     seen: list[SeenException] = field(default_factory=list)
     info: dict[str, object] = field(default_factory=dict)
     counts: collections.Counter[str] = field(default_factory=collections.Counter)  # busy, bad_data
@@ -181,7 +186,8 @@ class SasHost:
             folder.mkdir(parents=True, exist_ok=True)
         for a in addrs:
             p = HostPty(folder / f"sas-{a}" if folder is not None else None)
-            self._machines[a] = _Machine(a, p, HostLine(a, p, self._stop, clock))
+            self._machines[a] = _Machine(a, p, HostLine(a, p, self._stop, clock),
+                                         watch=MeterWatch(self.db.last_meters(a)))
             self.db.add_machine(a, p.tty, p.path)
         self._threads = [threading.Thread(target=self._run, args=(m,), name=f"sas-host-{a}", daemon=True)
                          for a, m in self._machines.items()]
@@ -319,6 +325,13 @@ class SasHost:
         m = self._m(machine)
         with m.lock:
             return dict(m.meters)
+
+    def meter_alarms(self, machine: int) -> list[MeterAlarm]:
+        """Lifetime meters ``machine`` reported lower than the host had read them (in
+        this session or an earlier one: ``sas_host_meters``), oldest first."""
+        m = self._m(machine)
+        with m.lock:
+            return list(m.alarms)
 
     def link_up(self, machine: int) -> bool:
         """True while the host counts ``machine``'s link as up."""
@@ -555,7 +568,13 @@ class SasHost:
                 values = meter_values(command, data)
                 with m.lock:
                     m.meters.update(values)
+                    alarms = m.watch.check(values, at)
+                    m.alarms += alarms
                 self.db.add_meters(m.address, at, command, values)
+                for a in alarms:
+                    log.warning("machine %d: meter %s went back from %d to %d (memory set "
+                                "back?)", m.address, a.name, a.last, a.now)
+                    self.db.add_meter_alarm(m.address, at, a.name, a.last, a.now)
             elif command == 0x1F:
                 info = parse_machine_info(data)
                 fields = dict(game_id=info.game_id, additional_id=info.additional_id,

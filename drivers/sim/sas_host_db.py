@@ -19,6 +19,8 @@ Tables (times ``at`` are Unix seconds, UTC, as REAL):
   poll sent and what came back (``request``/``reply`` hex; ``outcome`` ``data``,
   ``ack``, ``nack``, ``busy``, ``none`` (no valid reply after ``tries``) or ``late``
   (a 0x21 answered in place of a general poll's exception byte)).
+- ``meter_alarms(id, address, at, name, last, now)``: a lifetime meter read lower than
+  the host last read it (``sas_host_meters``: the machine's memory was set back).
 - ``link_events(id, address, at, up)``: the host's view of each link going up or down.
 - ``handpays(id, address, at, progressive_group, level, amount, partial_pay, reset_id,
   raw)``: 0x1B replies (layout: nCompass ``LongPoll1BMessage.cpp``).
@@ -57,6 +59,9 @@ CREATE TABLE IF NOT EXISTS handpays (
     id INTEGER PRIMARY KEY, address INTEGER NOT NULL, at REAL NOT NULL,
     progressive_group INTEGER, level INTEGER, amount INTEGER, partial_pay INTEGER,
     reset_id INTEGER, raw TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS meter_alarms (
+    id INTEGER PRIMARY KEY, address INTEGER NOT NULL, at REAL NOT NULL, name TEXT NOT NULL,
+    last INTEGER NOT NULL, now INTEGER NOT NULL);
 CREATE INDEX IF NOT EXISTS meter_readings_by_machine ON meter_readings(address, name, id);
 """
 
@@ -128,6 +133,17 @@ class HostDb:
                 self._db.execute("COMMIT")
             except sqlite3.ProgrammingError:
                 pass
+
+    def last_meters(self, address: int) -> dict[str, int]:
+        """The last value read of each of machine ``address``'s meters (any session)."""
+        rows = self.query("SELECT name, value FROM meter_readings WHERE id IN (SELECT MAX(id) "
+                          "FROM meter_readings WHERE address = ? GROUP BY name)", (address,))
+        return {str(n): int(v) for n, v in rows}
+
+    def add_meter_alarm(self, address: int, at: float, name: str, last: int, now: int) -> None:
+        """A lifetime meter read lower than before (``sas_host_meters.MeterAlarm``)."""
+        self._write("INSERT INTO meter_alarms(address, at, name, last, now) VALUES (?, ?, ?, ?, ?)",
+                    (address, at, name, last, now))
 
     def add_exception(self, address: int, at: float, code: int, name: str) -> None:
         """One general poll exception read from machine ``address``."""

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from cabinet.core.errors import StoreError
+from cabinet.shell.journal.counter import CounterRecord
 from cabinet.shell.paths import private_dir, private_file
 
 SCHEMA = """
@@ -135,9 +136,13 @@ class JournalBase:
     _last_blobs: dict[str, bytes]
     _durable: bool
     fsyncs: int
+    #: The fitted hardware monotonic counter (``journal.counter``), or ``None``.
+    hw: CounterRecord | None
 
     def close(self) -> None:
         self.db.close()
+        if self.hw is not None:
+            self.hw.close()
 
     def _max_seq(self) -> int:
         try:

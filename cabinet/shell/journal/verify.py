@@ -104,10 +104,10 @@ class JournalChecks(JournalBase):
         except (OSError, ValueError, TypeError):
             return None
 
-    def _record_mac(self, seq: int, event_id: int, chain: str) -> str:
+    def _record_mac(self, seq: int, event_id: int, chain: str, counter: int | None = None) -> str:
         assert self.key is not None
-        return hmac.new(self.key, f"commit:{seq}:{event_id}:{chain}".encode(),
-                        hashlib.sha256).hexdigest()
+        msg = f"commit:{seq}:{event_id}:{chain}" + ("" if counter is None else f":{counter}")
+        return hmac.new(self.key, msg.encode(), hashlib.sha256).hexdigest()
 
     def verify_commit_record(self) -> list[str]:
         """Compare the journal with the commit record kept outside it (issue 11.2)."""
@@ -124,7 +124,9 @@ class JournalChecks(JournalBase):
             return [f"the commit record {path.name} cannot be read"]
         try:
             seq, event_id, chain = int(rec["seq"]), int(rec["event_id"]), str(rec["chain"])
-            ok = hmac.compare_digest(self._record_mac(seq, event_id, chain), str(rec["mac"]))
+            counter = None if rec.get("counter") is None else int(rec["counter"])
+            ok = hmac.compare_digest(self._record_mac(seq, event_id, chain, counter),
+                                     str(rec["mac"]))
         except (KeyError, TypeError, ValueError):
             ok = False
         if not ok:
@@ -138,16 +140,25 @@ class JournalChecks(JournalBase):
             if row is None or row[0] != chain:
                 return [f"the event log does not end as recorded (event {event_id}): "
                         "events were removed"]
-        return []
+        return [] if self.hw is None else self.hw.check(counter, event_id)
 
     def write_commit_record(self) -> None:
-        """Record the last commit number and chain head: fsynced, replaced atomically."""
+        """Record the last commit number and chain head (and, with a hardware counter
+        fitted, the counter's value, ``journal.counter``): fsynced, replaced atomically.
+
+        Raises:
+            OSError: the record cannot be written.
+            StoreError: the fitted counter cannot be read or did not step.
+        """
         if self.readonly or self.key is None:
             return
         path = commit_file(self.path)
         tmp = path.with_name(path.name + ".tmp")
+        counter = None if self.hw is None else self.hw.next_value(self._event_id)
         rec = {"seq": self.seq, "event_id": self._event_id, "chain": self._chain,
-               "mac": self._record_mac(self.seq, self._event_id, self._chain)}
+               "mac": self._record_mac(self.seq, self._event_id, self._chain, counter)}
+        if counter is not None:
+            rec["counter"] = counter
         fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
         with os.fdopen(fd, "w") as f:
             f.write(json.dumps(rec))
@@ -156,6 +167,8 @@ class JournalChecks(JournalBase):
         os.replace(tmp, path)
         fsync_dir(path.parent)
         self.legacy_ok = False
+        if self.hw is not None and counter is not None:
+            self.hw.written(counter, self._event_id)
 
     def verify(self) -> list[str]:
         """Every check (``cabinet doctor``): SQLite's own, both copies of each critical
