@@ -88,14 +88,6 @@ class TitoMixin(CabinetBase):
                 not h.ticket_data.validation_status & VS_PRINTER_CASHOUT:
             self._validation_failed(st, amount, PRINTER_OFF, out)
             return
-        if amount % h.denomination_minor:
-            # The host counts tickets in whole credits: a truncated 0x57 amount would
-            # be what another machine redeems, the remainder lost (issue 14 review).
-            sym = self.s.settings.currency_symbol
-            self._validation_failed(
-                st, amount, f"{fmt_money(amount, sym)} is not a whole number of "
-                f"{fmt_money(h.denomination_minor, sym)} host credits", out)
-            return
         h.pending_cashout = PendingCashout(
             cashout_id=h.next_cashout_id, amount_minor=amount, requested_ms=self.s.now_ms,
             sequence=self.s.voucher_seq)

@@ -181,6 +181,11 @@ class EgmCodec:
         self._address = self._check(value)
         self._prev = None
 
+    def forget_last(self) -> None:
+        """Forget the message just received and its reply: the next identical one is a new
+        message, not a repeat (after the host's final NACK, see ``egm``)."""
+        self._prev = None
+
     def clear(self) -> None:
         """Forget any partial message and the repeat memory (after a port reopen)."""
         self.wakeup.clear()
@@ -351,8 +356,16 @@ def parse_selected_meters_request(data: bytes) -> tuple[int, list[int]]:
     Source: nCompass ``LongPoll2FMessage.cpp`` ``Fill``.
 
     Raises:
-        ProtocolError: shorter than the game number, or a game number not BCD.
+        ProtocolError: shorter than the game number, more than 10 meter codes, or a game
+            number not BCD.
     """
     if len(data) < 2:
         raise ProtocolError(f"0x2F request of {len(data)} bytes has no game number")
+    if len(data) > 2 + MAX_SELECTED_METERS:
+        raise ProtocolError(f"0x2F asks for {len(data) - 2} meters, at most {MAX_SELECTED_METERS}")
     return bcd.decode(data[:2]), list(data[2:])
+
+
+#: 0x2F meter codes per request (Monaco ``LPParsers/LP2FSendSelectedMetersForGameNParser.cs``:
+#: "10 meters maximum per command", length 03-0C).
+MAX_SELECTED_METERS = 10

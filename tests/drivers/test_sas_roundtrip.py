@@ -132,12 +132,12 @@ CASES += [
          lambda e: tito_wire.extended_validation_status_reply(e.address, 4242, 0x21, 30, 7),
          lambda r: tito_wire.parse_extended_validation_status_reply(_data(r)), (4242, 0x21, 30, 7)),
     Case("0x7C", host.long_poll(ADDRESS, 0x7C, b"\x00\x03BAR"), lambda e: tito_wire.ticket_data_reply(e.address, 0x7C),
-         _data, b"\x00"),
+         _data, b"\x01"),
     Case("0x7D", host.long_poll(ADDRESS, 0x7D, tito_wire.ticket_data_request(7, 30, "Casino", "1 Main St", "Town")),
-         lambda e: tito_wire.ticket_data_reply(e.address, 0x7D), _data, b"\x00"),
+         lambda e: tito_wire.ticket_data_reply(e.address, 0x7D), _data, b"\x01"),
     Case("0x94", host.long_poll(ADDRESS, 0x94), lambda e: replies.remote_handpay_reset(e.address, 2), _data, b"\x02"),
     Case("0xA8", host.long_poll(ADDRESS, 0xA8, b"\x01"), lambda e: tito_wire.reset_method_reply(e.address, 0),
-         _data, b"\x00"),
+         _data, b"\x01"),
 ]
 
 
