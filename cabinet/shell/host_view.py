@@ -23,6 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from cabinet.core.state import CabinetState, HostState, StationState
+from cabinet.core.tito import effective_validation_status
 from drivers.sas import tito_codes as tc
 from drivers.sas.egm_view import (
     EgmView,
@@ -164,7 +165,7 @@ def _ticket_data(h: HostState) -> TicketData:
     return TicketData(host_id=td.host_id, expiration_days=td.expiration_days,
                       location=td.location, address1=td.address1, address2=td.address2,
                       restricted_title=td.restricted_title, debit_title=td.debit_title,
-                      validation_status=td.validation_status,
+                      validation_status=effective_validation_status(td) if h.validation == "system" else 0,
                       cashable_expiration_days=td.cashable_expiration_days,
                       restricted_expiration_days=td.restricted_expiration_days)
 

@@ -137,7 +137,7 @@ CASES += [
          lambda e: tito_wire.ticket_data_reply(e.address, 0x7D), _data, b"\x01"),
     Case("0x94", host.long_poll(ADDRESS, 0x94), lambda e: replies.remote_handpay_reset(e.address, 2), _data, b"\x02"),
     Case("0xA8", host.long_poll(ADDRESS, 0xA8, b"\x01"), lambda e: tito_wire.reset_method_reply(e.address, 0),
-         _data, b"\x01"),
+         _data, b"\x00"),
 ]
 
 
