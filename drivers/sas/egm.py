@@ -23,9 +23,15 @@ Rules and their sources (research/sas.md unless named):
   the same poll twice in a row unless it retries (``SASInterface::SendToSAS`` inserts a
   0x1A "so there is not two of the same polls").  So a host must put another poll
   between two general polls to the same EGM, or it hears the same exception again.
-  Differences from Aristocrat, kept from ``EgmCodec``: a long poll counts as a repeat only
-  when the whole message is identical (Aristocrat: address and command), and every
-  repeat is answered (Aristocrat: no answer to the third try).
+  Difference from Aristocrat, kept from ``EgmCodec``: a long poll counts as a repeat only
+  when the whole message is identical (Aristocrat: address and command).
+- The final NACK: the third identical poll in a row (``FINAL_NACK_ATTEMPT``) is not
+  answered, the reply waiting for its implied ACK is dropped unacknowledged (its
+  exception goes out again at the next general poll) and the next identical poll is a
+  new one (Aristocrat ``HostAcknowledgementProvider.cs``: "SAS will repeat the same
+  message 3 times (2 NACKs)", ``ImpliedNack`` -> ``ClearPendingException`` in
+  ``Aristocrat.Monaco.Sas/Exceptions/SasPriorityExceptionQueue.cs``, which leaves the
+  exception at the head of the queue).
 - The next exception goes out only once the engine's view no longer lists the one
   the host acknowledged (the engine journaled the acknowledgement); until then a
   general poll gets 00, and past ``ACK_RESEND_MS`` the ``ExceptionAcked`` is emitted
@@ -46,7 +52,12 @@ Rules and their sources (research/sas.md unless named):
 - Busy (``address 00``) for long polls before the first view; general polls then get
   00.  View address 0 (RAM cleared): nothing is answered.  Never another address.
 - TITO long polls (0x50, 0x57, 0x58, 0x70, 0x71, 0x7B-0x7D, 0xA8): ``egm_tito``.
-- Unknown or unimplemented long polls, bad CRCs, bad request data: no reply.
+- Unknown or unimplemented long polls: no reply.  A known long poll to our address with
+  a bad CRC, bad request data or a reply the view cannot fill: NACK (``address | 0x80``;
+  Aristocrat ``SasClient.cs`` "Crc failed. NACKing long poll", each parser's
+  ``NackLongPoll``); the same as a broadcast: silence.
+- 0x7E right after a 0x7F: the time the 0x7F set, plus the time since, for
+  ``CLOCK_SETTLE_MS``, while the engine applies it to the ``wall`` handed in.
 - Link down: no poll to our address for 5 s (checked on every ``receive`` and ``tick``);
   up again on the next one.
 """
