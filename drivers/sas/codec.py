@@ -17,7 +17,8 @@ the wakeup bit marks the first byte of every host message; unknown long polls ar
 ignored; a message with a bad CRC or a wrong length is dropped and counted (the
 responder NACKs a bad CRC to our address, ``egm``); a host that repeats a poll did
 not get the reply, so the EGM sends the same reply again (implied ACK).  A message
-counts as a repeat only when it is identical to the message just before it on the line: a poll to any other address (nCompass
+counts as a repeat only when it is identical to the message just before it on the
+line: a poll to any other address (nCompass
 ``SASInterface.cpp`` sends "general poll to game address 0 so EGM doesn't see implied
 NACK") or a different poll acknowledges the previous reply.
 """
