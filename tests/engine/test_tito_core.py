@@ -477,3 +477,48 @@ def test_an_empty_0x7b_control_mask_changes_nothing_and_the_defaults_are_reporte
     rig = TitoRig()
     rig.command("set_extended_validation_status", control=(0x0020, 0x0000, 0, 0))
     assert egm_view(rig.cab.s, 1, sas, "", 10_000).ticket_data.validation_status == 0x0001
+
+
+def test_tito_amounts_are_cents_and_meters_credits_at_every_accounting_denomination():
+    """The layouts' units, byte for byte from the station's view at 1c, 5c, 25c and $1
+    credits: 0x57's amount and 0x50's cumulative amount in cents (Monaco
+    ``LP57SendPendingCashoutInformationParser.cs``, ``LP50SendValidationMetersParser.cs``),
+    0x70's and 0x71's amounts in cents (``LP70``/``LP71`` parsers), the credit meter (0x1A)
+    and coin meters in credits of the accounting denomination."""
+    from cabinet.shell.host_view import SasStation, egm_view
+    from drivers.sas.crc import with_crc
+    from drivers.sas.egm import EgmResponder
+    from drivers.sas.host_codec import general_poll, to_wire
+
+    def poll(view, message: bytes) -> list[bytes]:
+        r = EgmResponder(1)
+        r.update(view)
+        out = r.receive(to_wire(general_poll(0)) + to_wire(message), 0)
+        return [o for o in out if isinstance(o, bytes)]
+
+    for d in (1, 5, 25, 100):
+        rig = TitoRig(denomination_minor=d)
+        sas = SasStation(port="p", accounting_denomination_minor=d, validation="system")
+        rig.note(2_000)
+        view = egm_view(rig.cab.s, 1, sas, "", 10_000)
+        credits = f"{2_000 // d:08d}"
+        assert poll(view, bytes.fromhex("01 1A")) == [with_crc(bytes.fromhex("01 1A" + credits))], d
+        rig.press("cash_out")
+        view = egm_view(rig.cab.s, 1, sas, "", 10_000)
+        assert poll(view, bytes.fromhex("01 57")) == [with_crc(bytes.fromhex("01 57 00 0000002000"))], d
+        rig.command("validation_number", validation_number=VN)
+        rig.cab.handle(PrintFinished(1, VN, "done"))
+        view = egm_view(rig.cab.s, 1, sas, "", 10_000)
+        assert poll(view, with_crc(bytes.fromhex("01 50 00"))) == [
+            with_crc(bytes.fromhex("01 50 00 00000001 0000002000"))], d
+        rig.insert()
+        view = egm_view(rig.cab.s, 1, sas, "", 10_000)
+        assert poll(view, bytes.fromhex("01 70")) == [
+            with_crc(bytes.fromhex("01 70 10 00 0000000000 00" + VN))], d   # amount not known here
+        redeem = with_crc(bytes.fromhex("01 71 16 00 0000002000 00" + VN + "00000000 0000"))
+        assert poll(view, redeem)[0][3:9] == bytes.fromhex("40 0000002000"), d
+        rig.command("redeem_ticket", validation_number=VN, amount_minor=2_000, transfer_code=0)
+        rig.cab.handle(VoucherStacked(1, VN, f"v{rig.txn}", None))
+        assert rig.credits() == 2_000, d
+        view = egm_view(rig.cab.s, 1, sas, "", 10_000)
+        assert poll(view, with_crc(bytes.fromhex("01 71 01 FF")))[0][3:9] == bytes.fromhex("00 0000002000"), d
