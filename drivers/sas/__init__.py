@@ -30,8 +30,9 @@ Modules (none does I/O, reads a clock or draws random numbers; modelled on
 - TITO (issue 14): ``tito_codes`` (0x57 types, 0x58 replies, 0x71 transfer and status
   codes, 0x7B bits, 0x50 validation types), ``tito_wire`` (the TITO layouts both ways),
   ``egm_tito`` (the EGM's TITO answers from the view, ``HostDataRejected``).  Secure
-  enhanced validation (0x4C/0x4D) is not implemented: no public source gives the
-  validation number algorithm with test vectors.
+  enhanced validation (0x4C/0x4D) is not implemented (Monaco derives its numbers in
+  ``Aristocrat.Monaco.Sas/VoucherValidation/``, test vectors in
+  ``Test/Aristocrat.Monaco.Sas.Tests/VoucherValidation/SecureEnhancedValidationHandlerTests.cs``).
   The I/O shell around ``egm`` is ``drivers/sas_link.py``.
 
 Sources: ``research/sas.md`` (link layer, CRC vectors, exception codes, poll list),
