@@ -195,8 +195,8 @@ LAYOUTS: dict[int, Layout] = {
                  tito_wire.extended_validation_status_reply,
                  MONACO + "LP7BExtendedValidationStatusParser.cs (length 08: control mask 2, control states 2 "
                  "binary, cashable and restricted expiration 2 BCD each, 0000 = do not change; reply length 0A: "
-                 "asset number 4, status bits 2, expirations 2 BCD each); nCompass LongPoll7BMessage.h/.cpp",
-                 min_len=8),
+                 "asset number 4, status bits 2, expirations 2 BCD each; any other length NACKed); nCompass "
+                 "LongPoll7BMessage.h/.cpp"),
     0x7C: Layout(0x7C, "set_extended_ticket_data", Kind.M, None, 1, tito_wire.ticket_data_reply,
                  MONACO + "LP7CSetExtendedTicketDataParser.cs (length 00-nn; data elements of code, length, "
                  "ASCII; reply one status flag 00 false / 01 true)"),

@@ -170,7 +170,8 @@ def test_malformed_polls_to_this_machine_are_nacked_broadcasts_stay_silent() -> 
     global long poll"), and each parser's ``NackLongPoll``: ``LP7FReadDateTimeParser.cs``
     (not BCD), ``SendSelectedMetersForGameNParserBase.cs`` (length 03-0C: at most 10
     meters; game number not BCD), ``LP53SendGameNConfigurationParser.cs`` (not BCD),
-    ``LP50SendValidationMetersParser.cs`` (a type not in Table 15.13c)."""
+    ``LP50SendValidationMetersParser.cs`` (a type not in Table 15.13c),
+    ``LP7BExtendedValidationStatusParser.cs`` (a length other than 08)."""
     info = MachineInfo("BJ", "000", 1, 5, 0, b"\x00\x00", "BJCL01", "9989")
     r = responder(dataclasses.replace(VIEW, machine_info=info, games=(info,)))
     bad_crc = crc("01 7F 12 01 2026 120000")[:-1] + b"\x00"
@@ -181,6 +182,7 @@ def test_malformed_polls_to_this_machine_are_nacked_broadcasts_stay_silent() -> 
     assert poll(r, crc("01 2F 0D 0000 " + "11" * 11))[0] == [NACK]       # 11 meters
     assert poll(r, crc("01 53 00 1A"))[0] == [NACK]
     assert poll(r, crc("01 50 05"))[0] == [NACK]                          # no such validation type
+    assert poll(r, crc("01 7B 07 0000 0000 0000 00"))[0] == [NACK]       # 0x7B length is 08
     broadcast = crc("00 7F 12 01 2026 120000")
     assert poll(r, broadcast[:-1] + bytes((broadcast[-1] ^ 0xFF,)))[0] == []
 
