@@ -44,7 +44,7 @@ from cabinet.core.effects import (
     StackNote,
 )
 from cabinet.core.events import HostCommanded, NoteUncredited, VoucherEscrowed, VoucherStacked
-from cabinet.core.records import VoucherRecord
+from cabinet.core.records import TicketData, VoucherRecord
 from cabinet.core.state import PendingCashout, PrintingState, StationState, TicketIn
 from cabinet.protocol.money import fmt_money
 from cabinet.protocol.said import N_
@@ -62,6 +62,14 @@ HOST_REJECTS = {0x80: "refused by the casino host", 0x81: "not a valid ticket",
 VS_PRINTER_CASHOUT = 0x0001
 VS_TICKET_REDEMPTION = 0x0020
 VALIDATION_STATUS_SUPPORTED = VS_PRINTER_CASHOUT | VS_TICKET_REDEMPTION
+
+
+def effective_validation_status(td: TicketData) -> int:
+    """The 0x7B status bits in force: the host's once it sent 0x7B, else the cabinet's
+    defaults (printer as cash-out device and ticket redemption both on)."""
+    return td.validation_status if td.validation_status_set else VALIDATION_STATUS_SUPPORTED
+
+
 #: why, once the host has set 0x7B with that bit clear (SAS 6.02 0x7B status bits 0 and 5)
 REDEMPTION_OFF = N_("ticket redemption disabled by the casino host")
 PRINTER_OFF = N_("printer not enabled for cash-out by the casino host")
@@ -87,14 +95,6 @@ class TitoMixin(CabinetBase):
         if h.ticket_data.validation_status_set and \
                 not h.ticket_data.validation_status & VS_PRINTER_CASHOUT:
             self._validation_failed(st, amount, PRINTER_OFF, out)
-            return
-        if amount % h.denomination_minor:
-            # The host counts tickets in whole credits: a truncated 0x57 amount would
-            # be what another machine redeems, the remainder lost (issue 14 review).
-            sym = self.s.settings.currency_symbol
-            self._validation_failed(
-                st, amount, f"{fmt_money(amount, sym)} is not a whole number of "
-                f"{fmt_money(h.denomination_minor, sym)} host credits", out)
             return
         h.pending_cashout = PendingCashout(
             cashout_id=h.next_cashout_id, amount_minor=amount, requested_ms=self.s.now_ms,
@@ -149,7 +149,9 @@ class TitoMixin(CabinetBase):
         td = st.host.ticket_data
         if ev.name == "set_extended_validation_status" and len(ev.control) == 4:
             mask, bits, cash_days, restricted_days = ev.control
-            status = ((td.validation_status & ~mask) | (bits & mask)) \
+            # a mask bit of 0 leaves the function as it is, the cabinet's default before
+            # any 0x7B (Monaco Handlers/LP7BExtendedValidationStatusHandler.cs)
+            status = ((effective_validation_status(td) & ~mask) | (bits & mask)) \
                 & VALIDATION_STATUS_SUPPORTED & 0xFFFF
             td = msgspec.structs.replace(
                 td, validation_status=status, validation_status_set=True,

@@ -118,8 +118,7 @@ class HostLinks:
 
     def _report(self, station: int, out: Any) -> None:
         """A link's report (on its own thread) -> a core event, posted without waiting."""
-        sas = self.stations.get(station)
-        event = to_event(station, out, sas.accounting_denomination_minor if sas else 1)
+        event = to_event(station, out)
         if event is None or self._post is None:
             return
         try:
@@ -128,13 +127,14 @@ class HostLinks:
             log.debug("could not post %r", event, exc_info=True)
 
 
-def to_event(station: int, out: Any, denom_minor: int = 1) -> Event | None:
+def to_event(station: int, out: Any) -> Event | None:
     """A link's report as a core event (``None`` for what the engine need not hear).
 
     ``HostCommand`` -> ``HostCommanded`` (0x7F's local date and time -> Unix seconds
     in the cabinet's time zone; TITO, issue 14: 0x58's system ID and 16 digits -> the
     18-digit number printed, ``""`` when denied (system ID 0) or not two digits; 0x71's
-    credits -> minor units of ``denom_minor`` each); ``ExceptionAcked`` ->
+    amount is in cents, the cabinet's minor units, at every accounting denomination);
+    ``ExceptionAcked`` ->
     ``HostEventAcked``; ``LinkChanged`` -> ``HostLinkChanged``.
     """
     kind = type(out).__name__
@@ -146,7 +146,7 @@ def to_event(station: int, out: Any, denom_minor: int = 1) -> Event | None:
             except (ValueError, OverflowError):
                 log.warning("station %d: host sent an impossible date %r", station, out.date_time)
                 return None
-        tito = _tito_fields(station, out, denom_minor)
+        tito = _tito_fields(station, out)
         return HostCommanded(station, out.name, tuple(out.bills_minor), wall, **tito)
     if kind == "ExceptionAcked":
         return HostEventAcked(station, out.exception_id)
@@ -155,7 +155,7 @@ def to_event(station: int, out: Any, denom_minor: int = 1) -> Event | None:
     return None
 
 
-def _tito_fields(station: int, out: Any, denom_minor: int) -> dict[str, Any]:
+def _tito_fields(station: int, out: Any) -> dict[str, Any]:
     """The TITO fields of a ``HostCommand`` as ``HostCommanded`` takes them (issue 14)."""
     name = getattr(out, "name", "")
     if name == "validation_number":
@@ -169,7 +169,7 @@ def _tito_fields(station: int, out: Any, denom_minor: int) -> dict[str, Any]:
     if name == "redeem_ticket":
         code = getattr(out, "transfer_code", None)
         return {"validation_number": str(getattr(out, "validation_number", "") or ""),
-                "amount_minor": int(getattr(out, "amount_credits", 0) or 0) * denom_minor,
+                "amount_minor": int(getattr(out, "amount_cents", 0) or 0),  # cents = minor units
                 "transfer_code": -1 if code is None else int(code),
                 "ref_id": getattr(out, "ticket_id", None) or 0}
     if name == "set_ticket_data" and getattr(out, "ticket_data", None) is not None:

@@ -1,7 +1,9 @@
 """The SAS link's in-memory copy of a station, built from the committed cabinet state.
 
 Owns: ``egm_view`` (``CabinetState`` + station + link settings -> ``EgmView``, money
-converted from minor units to credits of the SAS accounting denomination), the 0x1F
+converted from minor units to credits of the SAS accounting denomination for meters,
+kept in cents (= minor units) for the TITO amounts 0x50/0x57/0x70/0x71, as Monaco's
+layouts say: ``LPParsers/LP57SendPendingCashoutInformationParser.cs`` "amount in cents"), the 0x1F
 game identity (``machine_info``) and ``SasStation`` (one station's link settings).
 No I/O: the engine calls it after every commit and hands the view to the link
 (research/sas.md "Timing": replies come from memory, never from a query in the poll
@@ -23,6 +25,7 @@ from dataclasses import dataclass
 import msgspec
 
 from cabinet.core.state import CabinetState, HostState, StationState
+from cabinet.core.tito import effective_validation_status
 from drivers.sas import tito_codes as tc
 from drivers.sas.egm_view import (
     EgmView,
@@ -45,6 +48,7 @@ GAME_IDS = {"classic": ("BJ", "BJCL01"), "classic-multi": ("BJ", "BJMT01"),
 #: Table C-4 is not in our sources: UNVERIFIED, as commonly listed by SMIB vendors).
 DENOMINATION_CODES = {1: 0x01, 5: 0x02, 10: 0x03, 25: 0x04, 50: 0x05, 100: 0x06}
 BCD_LIMIT = 10**8          # a 4-byte BCD meter holds 8 digits
+CENTS_LIMIT = 10**10       # a 5-byte BCD amount in cents holds 10 digits
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,13 +117,13 @@ def egm_view(state: CabinetState, station: int, sas: SasStation, serial_number: 
         exceptions=tuple(HostException(e.event_id, e.name, _c(e.amount_minor, d), e.amount_minor)
                          for e in st.host.queue),
         handpay=_handpay(state, st, d), playing=state.round_open and st.in_round,
-        validation_mode=st.host.validation, pending_cashout=_pending_cashout(st.host, d),
-        ticket_in=_ticket_in(st.host, d), ticket_data=_ticket_data(st.host),
+        validation_mode=st.host.validation, pending_cashout=_pending_cashout(st.host),
+        ticket_in=_ticket_in(st.host), ticket_data=_ticket_data(st.host),
         validation_meters={
             tc.VT_CASHABLE_TICKET: (m.vouchers_out_count % BCD_LIMIT,
-                                    _c(m.vouchers_out_minor, d)),
+                                    m.vouchers_out_minor % CENTS_LIMIT),
             tc.VT_CASHABLE_TICKET_REDEEMED: (m.vouchers_in_count % BCD_LIMIT,
-                                             _c(m.vouchers_in_minor, d))},
+                                             m.vouchers_in_minor % CENTS_LIMIT)},
         meters_minor={k: v for k, v in msgspec.structs.asdict(m).items() if isinstance(v, int)},
         accounting_denomination_minor=d,
         last_bill_minor=st.last_bills_minor[-1] if st.last_bills_minor else 0)
@@ -136,15 +140,15 @@ TICKET_STATUS = {"redeemed": tc.STATUS_CASHABLE_REDEEMED,
                  "link_down": tc.STATUS_LINK_DOWN}
 
 
-def _pending_cashout(h: HostState, d: int) -> PendingCashout | None:
+def _pending_cashout(h: HostState) -> PendingCashout | None:
     p = h.pending_cashout
     if p is None:
         return None
-    return PendingCashout(cashout_id=p.cashout_id, amount_credits=p.amount_minor // d,
+    return PendingCashout(cashout_id=p.cashout_id, amount_cents=p.amount_minor,
                           cashout_type=tc.CASHOUT_CASHABLE)
 
 
-def _ticket_in(h: HostState, d: int) -> TicketIn | None:
+def _ticket_in(h: HostState) -> TicketIn | None:
     t = h.ticket_in
     if t is None:
         return None
@@ -155,10 +159,10 @@ def _ticket_in(h: HostState, d: int) -> TicketIn | None:
     else:
         status = TICKET_STATUS.get(t.result, tc.STATUS_REJECTED_BY_HOST)
     return TicketIn(ticket_id=t.ticket_id, validation_number=t.validation_number,
-                    amount_credits=t.amount_minor // d if t.status == "held" else 0,
+                    amount_cents=t.amount_minor if t.status == "held" else 0,
                     status=status,
                     transfer_code=t.transfer_code if t.transfer_code >= 0 else None,
-                    amount_credits_final=t.amount_minor // d if t.result == "redeemed" else 0)
+                    amount_cents_final=t.amount_minor if t.result == "redeemed" else 0)
 
 
 def _ticket_data(h: HostState) -> TicketData:
@@ -166,7 +170,7 @@ def _ticket_data(h: HostState) -> TicketData:
     return TicketData(host_id=td.host_id, expiration_days=td.expiration_days,
                       location=td.location, address1=td.address1, address2=td.address2,
                       restricted_title=td.restricted_title, debit_title=td.debit_title,
-                      validation_status=td.validation_status,
+                      validation_status=effective_validation_status(td) if h.validation == "system" else 0,
                       cashable_expiration_days=td.cashable_expiration_days,
                       restricted_expiration_days=td.restricted_expiration_days)
 

@@ -32,8 +32,9 @@ Modules (none does I/O, reads a clock or draws random numbers; modelled on
 - TITO (issue 14): ``tito_codes`` (0x57 types, 0x58 replies, 0x71 transfer and status
   codes, 0x7B bits, 0x50 validation types), ``tito_wire`` (the TITO layouts both ways),
   ``egm_tito`` (the EGM's TITO answers from the view, ``HostDataRejected``).  Secure
-  enhanced validation (0x4C/0x4D) is not implemented: no public source gives the
-  validation number algorithm with test vectors.
+  enhanced validation (0x4C/0x4D) is not implemented (Monaco derives its numbers in
+  ``Aristocrat.Monaco.Sas/VoucherValidation/``, test vectors in
+  ``Test/Aristocrat.Monaco.Sas.Tests/VoucherValidation/SecureEnhancedValidationHandlerTests.cs``).
   The I/O shell around ``egm`` is ``drivers/sas_link.py``.
 
 Sources: ``research/sas.md`` (link layer, CRC vectors, exception codes, poll list),
@@ -51,14 +52,14 @@ differ from the issue text or from each other:
   first, which is what this codec does.
 - 0x1C meter names: nCompass and research/sas.md (coin in, coin out, drop...); saspy
   calls the first three total bet / total win / total in.  Same layout.
-- Not stated by any source, marked ``UNVERIFIED`` in ``layouts``/``tito_codes``: 0x0A/0x0B
-  (assumed no data, CRC, ACK), 0x7C (assumed framed by a length byte, elements code /
-  length / ASCII, a one-byte reply), the 0x57 amount width (5 BCD assumed), the meaning
-  of the 0x7D/0x7C/0xA8 reply bytes, the reasons of 0x71 statuses 0x81-0x8B and of
-  transfer codes 0x86-0x88, 0x7E (assumed R with a
-  date 4 BCD + time 3 BCD reply); the byte order of the 0x21 seed and signature
-  (assumed low byte first).  0x1F's denomination code table, game option bits and
-  base-percentage format are not in our sources (carried as given).
+- Settled by Monaco's EGM-side parsers (``LPParsers/``, see ``layouts``): 0x0A/0x0B (no
+  data, CRC, ACK), 0x7C (length byte, elements code / length / ASCII, flag reply), the
+  0x57 amount (5 BCD cents), the 0x7D/0x7C flag (01 = set) and 0xA8 ACK codes, 0x7E (R,
+  date 4 BCD + time 3 BCD), the 0x21 seed and signature (binary, low byte first), the
+  0x58 system ID (BCD), TITO amounts in cents.  Still marked ``UNVERIFIED`` in
+  ``tito_codes``: the reasons of 0x71 statuses 0x81-0x8B and of transfer codes 0x86-0x88.
+  0x1F's denomination code table, game option bits and base-percentage format are not
+  in our sources (carried as given).
 
 Layout table (kind, request data bytes, reply data bytes, EGM builder, source):
 
@@ -67,8 +68,8 @@ Layout table (kind, request data bytes, reply data bytes, EGM builder, source):
     0x06  S         0       ACK  ack                    saspy enable_bill_acceptor
     0x07  S         0       ACK  ack                    saspy disable_bill_acceptor
     0x08  S         5       ACK  ack                    saspy configure_bill_denom
-    0x0A  S         0       ACK  ack                    UNVERIFIED (assumed)
-    0x0B  S         0       ACK  ack                    UNVERIFIED (assumed)
+    0x0A  S         0       ACK  ack                    Monaco LP0AEnterMaintenanceModeParser.cs
+    0x0B  S         0       ACK  ack                    Monaco LP0BExitMaintenanceModeParser.cs
     0x0F  R         0        24  meters_block           saspy send_meters_10_15
     0x10  R         0         4  meter_reply            nCompass LongPoll10Message.cpp
     0x11  R         0         4  meter_reply            saspy 0x11
@@ -86,7 +87,7 @@ Layout table (kind, request data bytes, reply data bytes, EGM builder, source):
     0x1E  R         0        24  meters_block           nCompass LongPoll1EMessage.cpp
     0x1F  R         0        20  machine_info           nCompass LongPoll1FMessage.cpp
     0x20  R         0         4  total_bill_in_value    Monaco LP20TotalBillInValueParser.cs
-    0x21  S         2         2  rom_signature_reply    saspy ROM_signature_verification
+    0x21  S         2         2  rom_signature_reply    Monaco LP21RomSignatureVerificationParser.cs
     0x2A  R         0         4  true_coin              Monaco LP2ASendTrueCoinInParser.cs
     0x2B  R         0         4  true_coin              Monaco LP2BSendTrueCoinOutParser.cs
     0x2D  S         2         6  hand_paid_cancelled_credits Monaco LP2DSendTotalHandPaidCanceledCreditsParser.cs
@@ -115,25 +116,25 @@ Layout table (kind, request data bytes, reply data bytes, EGM builder, source):
     0x48  R         0         6  last_accepted_bill     Monaco LP48SendLastAcceptedBillInformationParser.cs
     0x4C  S         6         6  -                      nCompass LongPoll4CMessage.h
     0x4D  S         1        31  -                      nCompass LongPoll4DMessage.cpp
-    0x50  S         1        10  validation_meters_reply nCompass LongPoll50Message.cpp
+    0x50  S         1        10  validation_meters_reply Monaco LP50SendValidationMetersParser.cs
     0x51  R         0         2  two_digit_count        nCompass LongPoll51Message.cpp
     0x52  S         2        18  game_n_meters          Monaco LP52SendGameNMetersParser.cs
     0x53  S         2        22  -                      nCompass LongPoll53Message.cpp
     0x54  R         0  len byte  sas_version            nCompass LongPoll54Message.cpp
     0x55  R         0         2  two_digit_count        nCompass LongPoll55Message.cpp
     0x56  R         0  len byte  enabled_game_numbers   Monaco LP56SendEnabledGameNumbersParser.cs
-    0x57  R         0         6  pending_cashout_reply  saspy pending_cashout_info
-    0x58  S         9         1  validation_number_status saspy validation_number / rcv_validation_number
+    0x57  R         0         6  pending_cashout_reply  Monaco LP57SendPendingCashoutInformationParser.cs
+    0x58  S         9         1  validation_number_status Monaco LP58ReceiveValidationNumberParser.cs
     0x6F  M  len byte  len byte  extended_meters        Monaco LP6FSendExtendedMetersForGameNParser.cs
-    0x70  R         0  len byte  ticket_validation_data nCompass LongPoll70Message.cpp
-    0x71  M  len byte  len byte  redeem_status          nCompass LongPoll71Message.cpp
-    0x7B  M  len byte  len byte  extended_validation_status_reply nCompass LongPoll7BMessage.h/.cpp
-    0x7C  M  len byte         1  ticket_data_reply      UNVERIFIED (assumed)
-    0x7D  M  len byte         1  ticket_data_reply      nCompass LongPoll7DMessage.cpp
-    0x7E  R         0         7  -                      UNVERIFIED (assumed)
+    0x70  R         0  len byte  ticket_validation_data Monaco LP70SendTicketValidationDataParser.cs
+    0x71  M  len byte  len byte  redeem_status          Monaco LP71RedeemTicketParser.cs
+    0x7B  M  len byte  len byte  extended_validation_status_reply Monaco LP7BExtendedValidationStatusParser.cs
+    0x7C  M  len byte         1  ticket_data_reply      Monaco LP7CSetExtendedTicketDataParser.cs
+    0x7D  M  len byte         1  ticket_data_reply      Monaco LP7DSetTicketDataParser.cs
+    0x7E  R         0         7  -                      Monaco LP7ESendDateTimeParser.cs
     0x7F  S         7       ACK  ack                    nCompass LongPoll7FMessage.cpp
     0x94  S         0         1  remote_handpay_reset   nCompass LongPoll94Message.cpp
-    0xA8  S         1         1  reset_method_reply     nCompass LongPollA8Message.cpp
+    0xA8  S         1         1  reset_method_reply     Monaco LPA8EnableJackpotHandpayResetMethodParser.cs
     0xAF  M  len byte  len byte  extended_meters        Monaco LPAFSendExtendedMetersForGameNParser.cs
 
 On a pseudo-terminal the EGM side must read raw (no PARMRK): the line discipline would

@@ -14,10 +14,11 @@ no clock, no randomness.
 
 Rules (research/sas.md): addresses 1-127, 0 is broadcast (parsed, never answered);
 the wakeup bit marks the first byte of every host message; unknown long polls are
-ignored; a message with a bad CRC or a wrong length is dropped, counted, never
-answered; a host that repeats a poll did not get the reply, so the EGM sends the same
-reply again (implied ACK).  A message counts as a repeat only when it is identical to
-the message just before it on the line: a poll to any other address (nCompass
+ignored; a message with a bad CRC or a wrong length is dropped and counted (the
+responder NACKs a bad CRC to our address, ``egm``); a host that repeats a poll did
+not get the reply, so the EGM sends the same reply again (implied ACK).  A message
+counts as a repeat only when it is identical to the message just before it on the
+line: a poll to any other address (nCompass
 ``SASInterface.cpp`` sends "general poll to game address 0 so EGM doesn't see implied
 NACK") or a different poll acknowledges the previous reply.
 """
@@ -179,6 +180,11 @@ class EgmCodec:
     @address.setter
     def address(self, value: int) -> None:
         self._address = self._check(value)
+        self._prev = None
+
+    def forget_last(self) -> None:
+        """Forget the message just received and its reply: the next identical one is a new
+        message, not a repeat (after the host's final NACK, see ``egm``)."""
         self._prev = None
 
     def clear(self) -> None:
@@ -351,8 +357,16 @@ def parse_selected_meters_request(data: bytes) -> tuple[int, list[int]]:
     Source: nCompass ``LongPoll2FMessage.cpp`` ``Fill``.
 
     Raises:
-        ProtocolError: shorter than the game number, or a game number not BCD.
+        ProtocolError: shorter than the game number, more than 10 meter codes, or a game
+            number not BCD.
     """
     if len(data) < 2:
         raise ProtocolError(f"0x2F request of {len(data)} bytes has no game number")
+    if len(data) > 2 + MAX_SELECTED_METERS:
+        raise ProtocolError(f"0x2F asks for {len(data) - 2} meters, at most {MAX_SELECTED_METERS}")
     return bcd.decode(data[:2]), list(data[2:])
+
+
+#: 0x2F meter codes per request (Monaco ``LPParsers/LP2FSendSelectedMetersForGameNParser.cs``:
+#: "10 meters maximum per command", length 03-0C).
+MAX_SELECTED_METERS = 10

@@ -23,9 +23,15 @@ Rules and their sources (research/sas.md unless named):
   the same poll twice in a row unless it retries (``SASInterface::SendToSAS`` inserts a
   0x1A "so there is not two of the same polls").  So a host must put another poll
   between two general polls to the same EGM, or it hears the same exception again.
-  Differences from Aristocrat, kept from ``EgmCodec``: a long poll counts as a repeat only
-  when the whole message is identical (Aristocrat: address and command), and every
-  repeat is answered (Aristocrat: no answer to the third try).
+  Difference from Aristocrat, kept from ``EgmCodec``: a long poll counts as a repeat only
+  when the whole message is identical (Aristocrat: address and command).
+- The final NACK: the third identical poll in a row (``FINAL_NACK_ATTEMPT``) is not
+  answered, the reply waiting for its implied ACK is dropped unacknowledged (its
+  exception goes out again at the next general poll) and the next identical poll is a
+  new one (Aristocrat ``HostAcknowledgementProvider.cs``: "SAS will repeat the same
+  message 3 times (2 NACKs)", ``ImpliedNack`` -> ``ClearPendingException`` in
+  ``Aristocrat.Monaco.Sas/Exceptions/SasPriorityExceptionQueue.cs``, which leaves the
+  exception at the head of the queue).
 - The next exception goes out only once the engine's view no longer lists the one
   the host acknowledged (the engine journaled the acknowledgement); until then a
   general poll gets 00, and past ``ACK_RESEND_MS`` the ``ExceptionAcked`` is emitted
@@ -46,19 +52,26 @@ Rules and their sources (research/sas.md unless named):
 - Busy (``address 00``) for long polls before the first view; general polls then get
   00.  View address 0 (RAM cleared): nothing is answered.  Never another address.
 - TITO long polls (0x50, 0x57, 0x58, 0x70, 0x71, 0x7B-0x7D, 0xA8): ``egm_tito``.
-- Unknown or unimplemented long polls, bad CRCs, bad request data: no reply.
+- Unknown or unimplemented long polls: no reply.  A known long poll to our address with
+  a bad CRC, bad request data or a reply the view cannot fill: NACK (``address | 0x80``;
+  Aristocrat ``SasClient.cs`` "Crc failed. NACKing long poll", each parser's
+  ``NackLongPoll``); the same as a broadcast: silence.
+- 0x7E right after a 0x7F: the time the 0x7F set, plus the time since, for
+  ``CLOCK_SETTLE_MS``, while the engine applies it to the ``wall`` handed in.
 - Link down: no poll to our address for 5 s (checked on every ``receive`` and ``tick``);
   up again on the next one.
 """
 
 from __future__ import annotations
 
+import datetime
 from collections.abc import Callable
 from dataclasses import dataclass
 
 from drivers.errors import ProtocolError
 from drivers.sas import egm_meters, replies
 from drivers.sas.codec import (
+    DropReason,
     EgmCodec,
     GeneralPoll,
     LongPoll,
@@ -75,6 +88,12 @@ HANDPAY_RESEND_MS = 15000
 #: An acknowledgement the engine's view still lists after this long is emitted again.
 ACK_RESEND_MS = 1000
 HANDPAY_PENDING = EXCEPTION_CODES["handpay_pending"]
+#: The try of an identical poll that is the host's final NACK (Monaco
+#: ``HostAcknowledgementProvider.cs``: "SAS will repeat the same message 3 times (2 NACKs)").
+FINAL_NACK_ATTEMPT = 3
+#: After a 0x7F, 0x7E answers from the time set (plus the time since) this long, while the
+#: engine applies it to the wall clock the link is handed.
+CLOCK_SETTLE_MS = 5000
 
 
 @dataclass(frozen=True, slots=True)
@@ -156,6 +175,8 @@ class EgmResponder:
         self._rom_seed: int | None = None
         self.counts: dict[str, int] = dict(acked=0, unmapped=0, ignored=0, bad_data=0, repeats=0)
         self._tito = TitoResponder()
+        self._clock_set: tuple[Wall, int] | None = None  # the last 0x7F and when (ms)
+        self._now_ms = 0
         self._longs: dict[int, Callable[[EgmView, LongPoll, list[Output]], bytes | None]] = {
             0x08: self._lp_08, 0x1B: self._lp_1b, 0x21: self._lp_21, 0x7F: self._lp_7f, 0x94: self._lp_94,
             **self._tito.handlers,
@@ -227,6 +248,7 @@ class EgmResponder:
             wall: the cabinet's local date and time (for 0x7E); None: 0x7E unanswered.
         """
         out: list[Output] = []
+        self._now_ms = now_ms
         self._check_link(now_ms, out)
         codec = self.codec
         for i in range(len(data)):  # byte by byte: a poll to another address is seen in order
@@ -237,6 +259,9 @@ class EgmResponder:
             for event in events:
                 if isinstance(event, (GeneralPoll, LongPoll, UnknownPoll)):
                     self._on_poll(event, now_ms, wall, out)
+                elif event.reason is DropReason.CRC and codec.address and event.raw[0] == codec.address:
+                    self._commit(out, now_ms)
+                    out.append(replies.nack(codec.address))  # Monaco SasClient.cs: "Crc failed. NACKing"
         return out
 
     def _on_poll(self, event: GeneralPoll | LongPoll | UnknownPoll, now_ms: int, wall: Wall | None,
@@ -254,6 +279,10 @@ class EgmResponder:
             return
         if event.repeat:
             self.counts["repeats"] += 1
+            if event.attempt >= FINAL_NACK_ATTEMPT:
+                self._pending = None  # not acknowledged: the exception goes out again
+                self.codec.forget_last()
+                return
             if isinstance(event, LongPoll) or self._pending is not None:
                 assert event.last_reply is not None
                 out.append(self.codec.answer(event, event.last_reply))
@@ -272,6 +301,19 @@ class EgmResponder:
             self.counts["ignored"] += 1
         else:
             out.append(self.codec.answer(event, reply))
+
+    def _clock(self, wall: Wall | None) -> Wall | None:
+        """The wall clock 0x7E reports: the time a 0x7F set (plus the time since) for
+        ``CLOCK_SETTLE_MS`` after it, else ``wall``."""
+        if self._clock_set is None:
+            return wall
+        set_to, at_ms = self._clock_set
+        elapsed = self._now_ms - at_ms
+        if not 0 <= elapsed < CLOCK_SETTLE_MS:
+            self._clock_set = None
+            return wall
+        t = datetime.datetime(*set_to) + datetime.timedelta(milliseconds=elapsed)
+        return (t.year, t.month, t.day, t.hour, t.minute, t.second)
 
     def _commit(self, out: list[Output], now_ms: int) -> None:
         pending, self._pending = self._pending, None
@@ -344,7 +386,9 @@ class EgmResponder:
     def _broadcast(self, event: LongPoll, out: list[Output]) -> None:
         if event.command == 0x7F and self._view is not None:
             try:
-                out.append(HostCommand("set_clock", 0x7F, date_time=parse_date_time(event.data), broadcast=True))
+                date_time = parse_date_time(event.data)
+                self._clock_set = (date_time, self._now_ms)
+                out.append(HostCommand("set_clock", 0x7F, date_time=date_time, broadcast=True))
             except ProtocolError:
                 self.counts["bad_data"] += 1
 
@@ -362,10 +406,15 @@ class EgmResponder:
             if handler is not None:
                 return handler(view, event, out)
             builder = VIEW_REPLIES.get(command)
-            return None if builder is None else builder(view, address, event.data, wall)
+            if builder is None:
+                return None  # not implemented: not answered, as an unknown poll
+            reply = builder(view, address, event.data, self._clock(wall) if command == 0x7E else wall)
+            if reply is not None:
+                return reply
         except (ProtocolError, ValueError):
-            self.counts["bad_data"] += 1
-            return None
+            pass
+        self.counts["bad_data"] += 1
+        return replies.nack(address)
 
     def _lp_08(self, view: EgmView, event: LongPoll, out: list[Output]) -> bytes:
         bills = egm_meters.parse_bill_mask(event.data[:4])
@@ -385,7 +434,9 @@ class EgmResponder:
         return replies.ack(event.address)
 
     def _lp_7f(self, view: EgmView, event: LongPoll, out: list[Output]) -> bytes:
-        out.append(HostCommand("set_clock", 0x7F, date_time=parse_date_time(event.data)))
+        date_time = parse_date_time(event.data)
+        self._clock_set = (date_time, self._now_ms)
+        out.append(HostCommand("set_clock", 0x7F, date_time=date_time))
         return replies.ack(event.address)
 
     def _lp_94(self, view: EgmView, event: LongPoll, out: list[Output]) -> bytes:

@@ -9,9 +9,9 @@ Rules (layouts in ``tito_wire``, codes in ``tito_codes``; sources there):
 - 0x57: the pending cash-out (type, amount) while ``validation_mode`` is ``system`` and
   ``view.pending_cashout`` is set; else type 0x80 "not waiting" and amount 0.
 - 0x58: hands ``HostCommand("validation_number")`` once per cash-out id and ACKs (00);
-  no cash-out waiting -> 0x80; bad BCD, or a second, different number for the same
-  cash-out -> 0x81 (improper validation rejected).  A system ID of 00 is a denial,
-  handed over as such.
+  system ID or number not BCD -> NACK (Monaco ``LP58ReceiveValidationNumberParser.cs``);
+  no cash-out waiting -> 0x80; a second, different number for the same cash-out -> 0x81
+  (improper validation rejected).  A system ID of 00 is a denial, handed over as such.
 - 0x70: the ticket in escrow (status 00, amount, 18 digits) while ``view.ticket_in`` waits
   for the host; else status FF "no ticket".
 - 0x71 redeem or reject: checked against the ticket in escrow, then handed as
@@ -21,17 +21,27 @@ Rules (layouts in ``tito_wire``, codes in ``tito_codes``; sources there):
   A redeem for no ticket in escrow (or a decided one, with another number) -> 0xC0; a
   number not the escrowed ticket's -> 0x81; an unknown transfer code or a parsing code
   other than 00 -> 0x82; a non-BCD amount -> 0x83.  Any other malformed data -> NACK.
-- 0x50: ``view.validation_meters`` for the asked type (zeros when not kept).
-- 0x7B/0x7C/0x7D: the new settings handed as ``HostCommand`` and answered at once from
-  the view with the request applied (0x7B: ``tito_codes.apply_validation_status``;
-  a 0 expiration keeps the current one, UNVERIFIED).  Malformed data -> NACK.
+- 0x50: ``view.validation_meters`` for the asked type (zeros when not kept); a type not
+  in ``tito_codes.VALIDATION_TYPES`` -> NACK.
+- 0x7B: the new settings handed as ``HostCommand`` and answered at once from the view
+  with the request applied (``tito_codes.apply_validation_status``: a mask bit of 0
+  leaves the function as it is; only the functions the cabinet has, and none without
+  system validation: Monaco ``Handlers/LP7BExtendedValidationStatusHandler.cs``; a 0 expiration
+  keeps the current one: Monaco ``LP7BExtendedValidationStatusParser.cs``).  Malformed
+  data -> NACK.
+- 0x7C/0x7D: the fields the host sent merged onto ``view.ticket_data`` (a 0x7D field
+  left off or of length 00 keeps its value) and handed as ``HostCommand``; reply flag
+  01 "set", 00 for invalid data or nothing to set (Monaco ``LP7DSetTicketDataParser.cs``,
+  ``LP7CSetExtendedTicketDataParser.cs``, ``Handlers/SetTicketDataHandler.cs``).
 - 0xA8: handed as ``HostCommand("handpay_reset_to_credit_meter")``; the reply code is 2
   without a handpay, 1 when asked for the credit meter and the handpay does not allow
   it (``HandpayInfo.credit_reset_allowed``), else 0.  A method other than 0/1 -> NACK.
-Every refusal also emits ``HostDataRejected`` with the reason.  Money amounts (0x57,
-0x70, 0x71) are never wrapped: one that does not fit 5 BCD bytes (or a negative one)
-leaves the poll unanswered (``EgmResponder`` counts ``bad_data``), so the host issues
-or redeems nothing for a wrong amount; only the 0x50 meters wrap, as meters do.
+Every refusal also emits ``HostDataRejected`` with the reason.  Money amounts (0x50,
+0x57, 0x70, 0x71) are in cents whatever the accounting denomination (Monaco
+``LPParsers/LP50``, ``LP57``, ``LP70``, ``LP71`` parsers: "amount in cents").  They are
+never wrapped: one that does not fit 5 BCD bytes (or a negative one) makes the poll a
+NACK (``EgmResponder``, counted in ``bad_data``), so the host issues or redeems nothing
+for a wrong amount; only the 0x50 meters wrap, as meters do.
 """
 
 from __future__ import annotations
@@ -111,19 +121,18 @@ class TitoResponder:
         pc = view.pending_cashout
         if view.validation_mode != "system" or pc is None:
             return tito_wire.pending_cashout_reply(event.address, tc.CASHOUT_NOT_WAITING, 0)
-        return tito_wire.pending_cashout_reply(event.address, pc.cashout_type, pc.amount_credits)
+        return tito_wire.pending_cashout_reply(event.address, pc.cashout_type, pc.amount_cents)
 
     def _lp_58(self, view: EgmView, event: LongPoll, out: Out) -> bytes:
         a = event.address
+        try:
+            system_id, number = tito_wire.parse_validation_number(event.data)
+        except ProtocolError as exc:
+            return self._nack(out, event, str(exc))
         pc = view.pending_cashout
         if view.validation_mode != "system" or pc is None:
             return self._refuse(out, event, "no cash-out is waiting for a validation number",
                                 tito_wire.validation_number_status(a, tc.VN_NOT_IN_CASHOUT), tc.VN_NOT_IN_CASHOUT)
-        try:
-            system_id, number = tito_wire.parse_validation_number(event.data)
-        except ProtocolError as exc:
-            return self._refuse(out, event, str(exc), tito_wire.validation_number_status(a, tc.VN_IMPROPER),
-                                tc.VN_IMPROPER)
         handed = self._validations.get(pc.cashout_id)
         if handed is not None:
             if handed == event.data:
@@ -142,13 +151,13 @@ class TitoResponder:
         number = None if t is None or t.status is not None else _number(t)
         if t is None or number is None:
             return tito_wire.ticket_validation_data(event.address, tc.NO_TICKET_IN_ESCROW)
-        return tito_wire.ticket_validation_data(event.address, tc.TICKET_IN_ESCROW, t.amount_credits, number)
+        return tito_wire.ticket_validation_data(event.address, tc.TICKET_IN_ESCROW, t.amount_cents, number)
 
     @staticmethod
     def _status(address: int, t: TicketIn, number: str) -> bytes:
         if t.status is None:
-            return tito_wire.redeem_status(address, tc.STATUS_PENDING, t.amount_credits, number)
-        return tito_wire.redeem_status(address, t.status, t.amount_credits_final, number)
+            return tito_wire.redeem_status(address, tc.STATUS_PENDING, t.amount_cents, number)
+        return tito_wire.redeem_status(address, t.status, t.amount_cents_final, number)
 
     def _lp_71(self, view: EgmView, event: LongPoll, out: Out) -> bytes:
         a = event.address
@@ -181,15 +190,18 @@ class TitoResponder:
                                 tc.STATUS_BAD_TRANSFER_CODE)
         self._redeems[t.ticket_id] = bytes(event.data)
         out.append(HostCommand("redeem_ticket", 0x71, ticket_id=t.ticket_id, transfer_code=req.transfer_code,
-                               amount_credits=req.amount, parsing_code=req.parsing_code,
+                               amount_cents=req.amount, parsing_code=req.parsing_code,
                                validation_number=req.validation_number,
-                               restricted_expiration=req.restricted_expiration, pool_id=req.pool_id))
+                               restricted_expiration=req.restricted_expiration, pool_id=req.pool_id,
+                               target_id=req.target_id))
         return tito_wire.redeem_status(a, tc.STATUS_PENDING, req.amount, number)
 
     # --- meters and settings -----------------------------------------------------------
 
     def _lp_50(self, view: EgmView, event: LongPoll, out: Out) -> bytes:
         kind = event.data[0]
+        if kind not in tc.VALIDATION_TYPES:
+            return self._nack(out, event, f"validation type {kind:02X} is not in Table 15.13c")
         count, amount = view.validation_meters.get(kind, (0, 0))
         return tito_wire.validation_meters_reply(event.address, kind, egm_meters.wrap(count, 4),
                                                  egm_meters.wrap(amount, 5))
@@ -200,7 +212,8 @@ class TitoResponder:
         except ProtocolError as exc:
             return self._nack(out, event, str(exc))
         td = view.ticket_data
-        status = tc.apply_validation_status(td.validation_status, mask, bits)
+        supported = tc.VS_SUPPORTED if view.validation_mode == "system" else 0
+        status = tc.apply_validation_status(td.validation_status, mask, bits, supported)
         cashable = cashable or td.cashable_expiration_days
         restricted = restricted or td.restricted_expiration_days
         out.append(HostCommand("set_extended_validation_status", 0x7B,
@@ -210,11 +223,16 @@ class TitoResponder:
 
     def _lp_7d(self, view: EgmView, event: LongPoll, out: Out) -> bytes:
         try:
-            host_id, expiration, location, address1, address2 = tito_wire.parse_ticket_data(event.data)
+            req = tito_wire.parse_ticket_data(event.data)
         except ProtocolError as exc:
-            return self._nack(out, event, str(exc))
-        data = dataclasses.replace(view.ticket_data, host_id=host_id, expiration_days=expiration,
-                                   location=location, address1=address1, address2=address2)
+            return self._not_set(out, event, str(exc))
+        if not req.sets_data:
+            return tito_wire.ticket_data_reply(event.address, 0x7D, tito_wire.TICKET_DATA_NOT_SET)
+        td = view.ticket_data
+        changes: dict[str, Any] = {k: v for k, v in (
+            ("host_id", req.host_id), ("expiration_days", req.expiration_days), ("location", req.location),
+            ("address1", req.address1), ("address2", req.address2)) if v is not None}
+        data = dataclasses.replace(td, **changes)
         out.append(HostCommand("set_ticket_data", 0x7D, ticket_data=data))
         return tito_wire.ticket_data_reply(event.address, 0x7D)
 
@@ -222,9 +240,17 @@ class TitoResponder:
         try:
             fields: dict[str, Any] = dict(tito_wire.parse_extended_ticket_data(event.data))
         except ProtocolError as exc:
-            return self._nack(out, event, str(exc))
+            return self._not_set(out, event, str(exc))
+        if not fields:
+            return tito_wire.ticket_data_reply(event.address, 0x7C, tito_wire.TICKET_DATA_NOT_SET)
         out.append(HostCommand("set_ticket_data", 0x7C, ticket_data=dataclasses.replace(view.ticket_data, **fields)))
         return tito_wire.ticket_data_reply(event.address, 0x7C)
+
+    def _not_set(self, out: Out, event: LongPoll, reason: str) -> bytes:
+        """0x7C/0x7D invalid data: the flag-false reply (Monaco ``SetTicketDataHandler.cs``)."""
+        flag = tito_wire.TICKET_DATA_NOT_SET
+        return self._refuse(out, event, reason, tito_wire.ticket_data_reply(event.address, event.command, flag),
+                            flag)
 
     def _lp_a8(self, view: EgmView, event: LongPoll, out: Out) -> bytes:
         method = event.data[0]

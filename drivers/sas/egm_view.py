@@ -83,14 +83,15 @@ class PendingCashout:
     Attributes:
         cashout_id: the engine's id for this cash-out (increasing per station); a changed
             id is a new request, and ``HostCommand.cashout_id`` of a 0x58 names it.
-        amount_credits: the amount to print, in credits of the accounting denomination
-            (0x57 reply, 5-byte BCD: at most 9,999,999,999).
+        amount_cents: the amount to print, in cents (0x57 reply, 5-byte BCD: at most
+            9,999,999,999; Monaco ``LP57SendPendingCashoutInformationParser.cs``: "cashout
+            amount in cents", whatever the accounting denomination).
         cashout_type: the 0x57 cash-out type byte, ``tito_codes.CASHOUT_CASHABLE`` (0x00)
             or ``tito_codes.CASHOUT_RESTRICTED`` (0x01).
     """
 
     cashout_id: int
-    amount_credits: int
+    amount_cents: int
     cashout_type: int = 0
 
 
@@ -119,21 +120,22 @@ class TicketIn:
             The first two digits are a 2 digit system ID code").  Shorter numbers are
             left-padded with zeros on the wire; more than 18 digits or a non-digit makes
             0x70 unanswerable (the engine should return such a ticket at once).
-        amount_credits: the amount the cabinet read from the ticket, in credits (0 when
-            it cannot know it: the host's record is the truth).
+        amount_cents: the amount the cabinet read from the ticket, in cents (0 when it
+            cannot know it: the host's record is the truth; Monaco
+            ``LP70SendTicketValidationDataParser.cs``: "The ticket amount in cents").
         status: None while waiting for the host; then the final 0x71 machine status
             (``tito_codes.STATUS_*``: 0x00 cashable redeemed, 0x80..0x8B rejected...).
         transfer_code: the host's 0x71 transfer code the engine acted on (None before).
-        amount_credits_final: the credits actually added to the credit meter (0 when
+        amount_cents_final: the cents actually added to the credit meter (0 when
             rejected), reported in the final 0x71 status reply.
     """
 
     ticket_id: int
     validation_number: str
-    amount_credits: int = 0
+    amount_cents: int = 0
     status: int | None = None
     transfer_code: int | None = None
-    amount_credits_final: int = 0
+    amount_cents_final: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -198,14 +200,14 @@ class EgmView:
         extra_meters: further SAS Appendix C meter code -> value for 0x2F.
         validation_mode: ``"none"`` (tickets validated by the cabinet alone, 0x57 answers
             "not waiting") or ``"system"`` (system validation: 0x57/0x58).  Secure
-            enhanced validation (0x4C/0x4D) is not implemented (no public source gives
-            the algorithm with test vectors; see the README).
+            enhanced validation (0x4C/0x4D) is not implemented (see the README).
         pending_cashout: the cash-out waiting for a 0x58 validation number, or None.
         ticket_in: the ticket in escrow for the host (or the last one, with its final
             status), or None.
         ticket_data: what the host set with 0x7D/0x7C/0x7B.
         validation_meters: 0x50 validation type (``tito_codes.VT_*``) -> ``(count,
-            amount_credits)``, cumulative; a type not listed answers zeros.  The engine
+            amount_cents)``, cumulative (Monaco ``LP50SendValidationMetersParser.cs``:
+            "Cumulative amount in cents"); a type not listed answers zeros.  The engine
             fills at least ``VT_CASHABLE_TICKET`` (0x00, tickets printed) and
             ``VT_CASHABLE_TICKET_REDEEMED`` (0x80, tickets taken in).
         meters_minor: the station's cabinet meters as ``cabinet meters --json`` names them
@@ -285,11 +287,13 @@ class HostCommand:
         transfer_code: 0x71: the host's transfer code (``tito_codes.TC_*``: 0x00
             cashable, 0x01 restricted promo, 0x02 non-restricted promo, 0x80..0x88
             rejected with a reason).  The link hands only known codes.
-        amount_credits: 0x71: the amount to credit, in credits (5 BCD; 0 on a reject).
+        amount_cents: 0x71: the amount to credit, in cents (5 BCD; 0 on a reject;
+            Monaco ``LP71RedeemTicketParser.cs``: "Ticket transfer amount in cents").
         parsing_code: 0x71: the parsing code (0x00 standard; the link hands only 0).
         restricted_expiration: 0x71: the restricted expiration as its 8 BCD digits read
             as a number (MMDDYYYY, or 0000NNNN days), 0 when none.
-        pool_id: 0x71: the restricted pool ID (2 BCD read as a number; 0 for cashable).
+        pool_id: 0x71: the restricted pool ID (2 binary, low byte first; 0 for cashable).
+        target_id: 0x71: the target ID of targeted funds ("" when not sent).
         ticket_data: 0x7D/0x7C: the fields the host set, merged onto
             ``view.ticket_data`` (0x7D sets host ID, expiration and the three lines it
             carries; 0x7C the lines it lists), for the engine to journal.
@@ -312,10 +316,11 @@ class HostCommand:
     validation_number: str = ""
     ticket_id: int | None = None
     transfer_code: int | None = None
-    amount_credits: int = 0
+    amount_cents: int = 0
     parsing_code: int | None = None
     restricted_expiration: int = 0
     pool_id: int = 0
+    target_id: str = ""
     ticket_data: TicketData | None = None
     validation_control: tuple[int, int, int, int] | None = None
     reset_method: int | None = None

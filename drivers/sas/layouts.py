@@ -17,9 +17,11 @@ Reply shapes: an int is the fixed number of data bytes between the command and t
 ``ACK`` is the 1-byte ACK (the address); ``LENGTH`` is a length byte after the command
 (then data, CRC); ``None``: not known from our sources.
 
-Entries whose ``source`` begins with ``UNVERIFIED`` are not stated by any source we
-trust (research/sas.md, nCompass, saspy): the layout given is an assumption marked as
-such, for the lead to confirm against the SAS 6.02 spec.
+``Monaco`` is Aristocrat's shipping EGM platform (github tejvirc/Platform,
+``Protocol/SAS/Aristocrat.Sas.Client/LPParsers/``: one parser per long poll, its layout
+in the doc comment; read for facts only).  Entries whose ``source`` begins with
+``UNVERIFIED`` are not stated by any source we trust (research/sas.md, Monaco, nCompass,
+saspy): the layout given is an assumption marked as such.
 """
 
 from __future__ import annotations
@@ -87,6 +89,7 @@ class Layout:
 
 NC = "nCompass Sentinel/SASProtocol/"
 SASPY = "saspy sas.py "
+MONACO = "Monaco LPParsers/"
 
 
 def _single_meters() -> dict[int, Layout]:
@@ -148,9 +151,9 @@ LAYOUTS: dict[int, Layout] = {
                  SASPY + "configure_bill_denom ([0x08, 0x00, 3 denomination bytes, action flag], "
                  "crc_need=True): 4-byte denomination mask + 1 action byte"),
     0x0A: Layout(0x0A, "enter_maintenance_mode", Kind.S, 0, ACK, replies.ack,
-                 "UNVERIFIED: saspy enter_maintenance_mode has no body; assumed like 0x06 (no data, CRC, ACK)"),
+                 MONACO + "LP0AEnterMaintenanceModeParser.cs (address, 0A, CRC; ACK)"),
     0x0B: Layout(0x0B, "exit_maintenance_mode", Kind.S, 0, ACK, replies.ack,
-                 "UNVERIFIED: saspy exit_maintanance_mode has no body; assumed like 0x07 (no data, CRC, ACK)"),
+                 MONACO + "LP0BExitMaintenanceModeParser.cs (address, 0B, CRC; ACK)"),
     0x0F: Layout(0x0F, "send_meters_10_15", Kind.R, 0, 24, replies.meters_block,
                  SASPY + "send_meters_10_15 (crc_need=False; six 4-byte BCD: cancelled credits, "
                  "coin in, coin out, drop, jackpot, games played)"),
@@ -175,9 +178,9 @@ LAYOUTS: dict[int, Layout] = {
                  NC + "LongPoll1FMessage.cpp (X1F_RESPONSESIZE 24; offsets 2,4,7,8,9,10,12,18); "
                  "saspy gaming_machine_ID agrees"),
     0x21: Layout(0x21, "rom_signature_verification", Kind.S, 2, 2, replies.rom_signature_reply,
-                 SASPY + "ROM_signature_verification ([0x21, 0x00, 0x00], crc_need=True; reply data[1:3]); "
-                 "research/sas.md vectors. UNVERIFIED detail: seed and signature byte order (low byte first "
-                 "assumed, like the CRC)"),
+                 MONACO + "LP21RomSignatureVerificationParser.cs (seed 2 binary, FromBinary: low byte first; "
+                 "ACK, then the signature 2 binary low byte first, LongPollDataClasses/"
+                 "RomSignatureVerificationResponse.cs); saspy ROM_signature_verification; research/sas.md vectors"),
     0x2F: Layout(0x2F, "selected_meters_for_game", Kind.M, None, LENGTH, replies.selected_meters,
                  NC + "LongPoll2FMessage.cpp (request: length = 2 + meter codes, game number 2 BCD, codes; "
                  "reply: length, game number, code + 4/5-byte BCD each)", min_len=2),
@@ -185,14 +188,15 @@ LAYOUTS: dict[int, Layout] = {
                  NC + "LongPoll4CMessage.h (machine validation ID 3 + sequence number 3, binary, "
                  "copied from little-endian DWORDs; "
                  "research/sas.md's CRC vector 01 4C 00 00 01 00 00 00 01 has 7 data bytes, not 6; "
-                 "SEND/RESPONSE_BUFFER_SIZE 10): not implemented (secure enhanced validation is left out: "
-                 "no public source gives the algorithm with test vectors, see the README)"),
+                 "SEND/RESPONSE_BUFFER_SIZE 10): not implemented (secure enhanced validation is left out; "
+                 "Monaco derives its numbers in Aristocrat.Monaco.Sas/VoucherValidation/, see the README)"),
     0x4D: Layout(0x4D, "send_enhanced_validation_information", Kind.S, 1, 31, None,
                  NC + "LongPoll4DMessage.cpp (send 5: function code 00/FF; response 35): not implemented "
                  "(secure enhanced validation only)"),
     0x50: Layout(0x50, "validation_meters", Kind.S, 1, 10, tito_wire.validation_meters_reply,
-                 NC + "LongPoll50Message.cpp (X50_SEND_SIZE 5: validation type; X50_RESPONSE_SIZE 14: "
-                 "type 1, count 4 BCD at 3, amount 5 BCD at 7)"),
+                 MONACO + "LP50SendValidationMetersParser.cs (validation type from Table 15.13c, any other "
+                 "NACKed; reply type 1, count 4 BCD, cumulative amount 5 BCD in cents); nCompass "
+                 "LongPoll50Message.cpp"),
     0x51: Layout(0x51, "number_of_games_implemented", Kind.R, 0, 2, replies.two_digit_count,
                  NC + "LongPoll51Message.cpp (response 6, Bcd2Dword(response + 2, 2))"),
     0x53: Layout(0x53, "game_n_configuration", Kind.S, 2, 22, None,
@@ -203,42 +207,44 @@ LAYOUTS: dict[int, Layout] = {
     0x55: Layout(0x55, "selected_game_number", Kind.R, 0, 2, replies.two_digit_count,
                  NC + "LongPoll55Message.cpp (response 6, Bcd2Dword(response + 2, 2))"),
     0x57: Layout(0x57, "pending_cashout_information", Kind.R, 0, 6, tito_wire.pending_cashout_reply,
-                 SASPY + "pending_cashout_info (crc_need=False; cash-out type data[1:2], then the amount). "
-                 "UNVERIFIED detail: the amount is 5 BCD (the width of the 0x70/0x71 amounts)"),
+                 MONACO + "LP57SendPendingCashoutInformationParser.cs (cash-out type 1: 00 cashable, 01 restricted, "
+                 "80 not waiting; amount 5 BCD in cents); saspy pending_cashout_info"),
     0x58: Layout(0x58, "receive_validation_number", Kind.S, 9, 1, tito_wire.validation_number_status,
-                 SASPY + "validation_number / rcv_validation_number ([0x58, validation system ID, 8-byte BCD "
-                 "number], crc_need=True; system ID 00 = validation denied; reply status data[1]: 00 ACK, "
-                 "80 not in cash-out, 81 improper validation rejected)"),
+                 MONACO + "LP58ReceiveValidationNumberParser.cs (validation system ID 1 BCD, 00 = denied; "
+                 "validation number 8 BCD; not BCD: NACK; reply status 00 ACK, 80 not in cash-out, 81 improper "
+                 "validation rejected); saspy validation_number"),
     0x70: Layout(0x70, "send_ticket_validation_data", Kind.R, 0, LENGTH, tito_wire.ticket_validation_data,
-                 NC + "LongPoll70Message.cpp (send 2; variable response, length byte at 2: ticket status 1, "
-                 "amount 5 BCD, parsing code 1, validation data 9 BCD)"),
+                 MONACO + "LP70SendTicketValidationDataParser.cs (length; ticket status 00 in escrow / FF none, "
+                 "then only with a ticket: amount 5 BCD cents, parsing code 1, validation data 9 BCD); nCompass "
+                 "LongPoll70Message.cpp"),
     0x71: Layout(0x71, "redeem_ticket", Kind.M, None, LENGTH, tito_wire.redeem_status,
-                 NC + "LongPoll71Message.cpp (length byte at 2 both ways; request: transfer code 1, amount "
-                 "5 BCD, parsing code 1, validation data 9, restricted expiration 4 BCD, pool ID 2 BCD; "
-                 "status query 71 01 FF; reply: machine status 1, amount 5 BCD, parsing code 1, "
-                 "validation data 9)", min_len=1),
+                 MONACO + "LP71RedeemTicketParser.cs (length 01-2D; request: transfer code 1, amount 5 BCD cents, "
+                 "parsing code 1, validation data 9, restricted expiration 4 BCD, pool ID 2 binary, target ID "
+                 "length 1 and ASCII; status query 71 01 FF; reply: machine status 1, then, except for C0 and "
+                 "FF, amount 5 BCD cents, parsing code 1, validation data 9); nCompass LongPoll71Message.cpp",
+                 min_len=1),
     0x7B: Layout(0x7B, "extended_validation_status", Kind.M, None, LENGTH,
                  tito_wire.extended_validation_status_reply,
-                 NC + "LongPoll7BMessage.h/.cpp (X7B_COMMANDSIZE 13, length byte 8: control mask 2, status 2, "
-                 "cashable and restricted expiration 2 BCD each; X7B_RESPONSE_SIZE 15: length, asset "
-                 "number 4, status 2, expirations 2 BCD each)", min_len=8),
+                 MONACO + "LP7BExtendedValidationStatusParser.cs (length 08: control mask 2, control states 2 "
+                 "binary, cashable and restricted expiration 2 BCD each, 0000 = do not change; reply length 0A: "
+                 "asset number 4, status bits 2, expirations 2 BCD each; any other length NACKed); nCompass "
+                 "LongPoll7BMessage.h/.cpp"),
     0x7C: Layout(0x7C, "set_extended_ticket_data", Kind.M, None, 1, tito_wire.ticket_data_reply,
-                 "UNVERIFIED: saspy set_extended_ticket_data has no body; framed by a length byte like "
-                 "0x7B/0x7D, data elements (code, length, ASCII), reply one flag byte like 0x7D (assumptions)",
-                 min_len=2),
+                 MONACO + "LP7CSetExtendedTicketDataParser.cs (length 00-nn; data elements of code, length, "
+                 "ASCII; reply one status flag 00 false / 01 true)"),
     0x7D: Layout(0x7D, "set_ticket_data", Kind.M, None, 1, tito_wire.ticket_data_reply,
-                 NC + "LongPoll7DMessage.cpp (length byte = size - X7D_NONDATA_LENGTH 5: host ID 2, "
-                 "expiration 1, location, address 1, address 2 each a length byte and up to 40 ASCII; "
-                 "X7D_RESPONSE_SIZE 5: one byte after the command, its meaning UNVERIFIED)", min_len=6),
+                 MONACO + "LP7DSetTicketDataParser.cs (length 00 or 02-7E: host ID 2, expiration 1, location, "
+                 "address 1, address 2 each a length byte (00 = don't change) and up to 40 ASCII, all optional "
+                 "after the host ID; reply status flag 00 false / 01 true); nCompass LongPoll7DMessage.cpp"),
     0x7E: Layout(0x7E, "send_current_date_and_time", Kind.R, 0, 7, None,
-                 "UNVERIFIED: saspy current_date_time has no body; research/sas.md names the poll; assumed R "
-                 "with the 0x7F fields as reply (date 4 BCD, time 3 BCD)"),
+                 MONACO + "LP7ESendDateTimeParser.cs (R; reply date MMDDYYYY 4 BCD, time HHMMSS 3 BCD)"),
     0x7F: Layout(0x7F, "receive_date_and_time", Kind.S, 7, ACK, replies.ack,
                  NC + "LongPoll7FMessage.cpp (X7F_POLLSIZE 11: date 4 BCD, time 3 BCD; X7F_RESPONSESIZE 1)"),
     0x94: Layout(0x94, "remote_handpay_reset", Kind.S, 0, 1, replies.remote_handpay_reset,
                  NC + "LongPoll94Message.cpp (send 4: address, 94, CRC; response 5: one code byte)"),
     0xA8: Layout(0xA8, "enable_jackpot_handpay_reset_method", Kind.S, 1, 1, tito_wire.reset_method_reply,
-                 NC + "LongPollA8Message.cpp (send 5: reset method 00 standard handpay / 01 reset to the "
-                 "credit meter; response 5: one ACK code byte; the codes' meanings are UNVERIFIED)"),
+                 MONACO + "LPA8EnableJackpotHandpayResetMethodParser.cs (reset method 00 standard handpay / 01 "
+                 "reset to the credit meter; reply ACK code 00 enabled, 01 unable, 02 not in a handpay); "
+                 "nCompass LongPollA8Message.cpp"),
     **_meter_polls(),
 }

@@ -132,7 +132,10 @@ VT_HANDPAY_JACKPOT_RECEIPT: Final = 0x20
 VT_CASHABLE_TICKET_REDEEMED: Final = 0x80
 VT_RESTRICTED_TICKET_REDEEMED: Final = 0x81
 VT_NONRESTRICTED_TICKET_REDEEMED: Final = 0x82
-VALIDATION_TYPES: Final = frozenset({0x00, 0x01, 0x10, 0x20, 0x80, 0x81, 0x82})
+#: Every type a 0x50 may ask for (Monaco ``Aristocrat.Sas.Client/TicketValidationType.cs``,
+#: Table 15.13c): any other byte is NACKed (``LP50SendValidationMetersParser.cs``).
+VALIDATION_TYPES: Final = frozenset({0x00, 0x01, 0x02, 0x03, 0x04, 0x10, 0x20, 0x40, 0x60,
+                                     0x80, 0x81, 0x82})
 
 # --- 0xA8 (nCompass ``LongPollA8Message``) ---------------------------------------------------
 RESET_STANDARD_HANDPAY: Final = 0x00

@@ -92,11 +92,14 @@ def ticket_validation_data(address: int, status: int, amount: int = 0, validatio
 
     Source: nCompass ``LongPoll70Message.cpp`` (length byte at 2; ``ResponseReceived``:
     status, ``Bcd2Dword(response, 5)``, parsing code, ``SetValidationNumber(response, 9)``).
-    With no ticket (status ``NO_TICKET_IN_ESCROW``) the other fields are zeros (UNVERIFIED).
+    Amount in cents.  With no ticket (status ``NO_TICKET_IN_ESCROW``) the status byte
+    alone, length 01 (Monaco ``LPParsers/LP70SendTicketValidationDataParser.cs``).
 
     Raises:
         ValueError: amount above 10 digits, a number of more than 18 digits.
     """
+    if status == tito_codes.NO_TICKET_IN_ESCROW:
+        return length_reply(address, 0x70, bytes((status,)))
     return length_reply(address, 0x70, _ticket_body(status, amount, validation_number or "0", parsing_code))
 
 
@@ -105,12 +108,21 @@ def redeem_status(address: int, status: int, amount: int = 0, validation_number:
     """0x71 reply: length, machine status, amount (5 BCD), parsing code, validation data (9 BCD).
 
     Source: nCompass ``LongPoll71Message.cpp`` ``ResponseReceived`` (status at 3, amount
-    5 BCD, parsing code, 9 bytes of validation data when the parsing code is 0).
+    5 BCD, parsing code, 9 bytes of validation data when the parsing code is 0).  Amount
+    in cents.  Status C0 (not compatible with the current redemption cycle) and FF (no
+    validation information) go alone, length 01 (Monaco ``LPParsers/LP71RedeemTicketParser.cs``:
+    "Per the SAS spec this does not sent when we respond with not compatible").
 
     Raises:
         ValueError: amount above 10 digits, a number of more than 18 digits.
     """
+    if status in STATUS_ALONE:
+        return length_reply(address, 0x71, bytes((status,)))
     return length_reply(address, 0x71, _ticket_body(status, amount, validation_number or "0", parsing_code))
+
+
+#: 0x71 machine statuses sent without the other fields (see ``redeem_status``).
+STATUS_ALONE = frozenset({tito_codes.STATUS_NOT_IN_CYCLE, tito_codes.STATUS_NO_INFO})
 
 
 def validation_meters_reply(address: int, validation_type: int, count: int, amount: int) -> bytes:
@@ -136,10 +148,16 @@ def extended_validation_status_reply(address: int, asset_number: int, status_bit
                         + bcd.encode(cashable_days, 2) + bcd.encode(restricted_days, 2))
 
 
-def ticket_data_reply(address: int, command: int, flag: int = 0) -> bytes:
-    """0x7D (and 0x7C) reply: one byte after the command; 5 bytes in all (nCompass
-    ``LongPoll7DMessage.cpp`` X7D_RESPONSE_SIZE 5).  Its meaning is UNVERIFIED: 0x00
-    is sent for "data set", 0x01 for "refused"."""
+#: 0x7C / 0x7D reply flag (Monaco ``LPParsers/LP7DSetTicketDataParser.cs``: "00=Flag
+#: currently false, 01=Flag currently true"; ``Handlers/SetTicketDataHandler.cs`` answers
+#: 01 once valid data is set, 00 for invalid data or nothing to set).
+TICKET_DATA_SET = 0x01
+TICKET_DATA_NOT_SET = 0x00
+
+
+def ticket_data_reply(address: int, command: int, flag: int = TICKET_DATA_SET) -> bytes:
+    """0x7D (and 0x7C) reply: one flag byte after the command (``TICKET_DATA_*``); 5 bytes
+    in all (nCompass ``LongPoll7DMessage.cpp`` X7D_RESPONSE_SIZE 5)."""
     return long_reply(address, command, bytes((flag,)))
 
 
@@ -153,15 +171,17 @@ def reset_method_reply(address: int, code: int) -> bytes:
 
 
 def parse_validation_number(data: bytes) -> tuple[int, str]:
-    """0x58 data: (validation system ID, 16-digit validation number as a string).
+    """0x58 data: (validation system ID 0..99, 16-digit validation number as a string).
 
-    A system ID of 0 is a denial: the number is then returned as "" whatever it holds.
+    Layout (Monaco ``LPParsers/LP58ReceiveValidationNumberParser.cs``): validation
+    system ID 1 BCD, validation number 8 BCD.  A system ID of 0 is a denial: the number
+    is then returned as "" whatever it holds.
 
     Raises:
-        ProtocolError: not 9 bytes, or the number is not BCD.
+        ProtocolError: not 9 bytes, the system ID or the number not BCD.
     """
     _need(data, 9, "0x58")
-    system_id = data[0]
+    system_id = _bcd(data[0:1], "0x58 validation system ID")
     if system_id == tito_codes.VALIDATION_DENIED:
         return system_id, ""
     return system_id, _bcd_digits(data[1:], "0x58 validation number")
@@ -169,7 +189,7 @@ def parse_validation_number(data: bytes) -> tuple[int, str]:
 
 @dataclass(frozen=True, slots=True)
 class Redeem:
-    """A parsed 0x71 request (``status_query`` True for ``71 01 FF``)."""
+    """A parsed 0x71 request (``status_query`` True for ``71 01 FF``); amount in cents."""
 
     transfer_code: int
     amount: int = 0
@@ -177,6 +197,7 @@ class Redeem:
     validation_number: str = ""
     restricted_expiration: int = 0
     pool_id: int = 0
+    target_id: str = ""
 
     @property
     def status_query(self) -> bool:
@@ -184,31 +205,41 @@ class Redeem:
         return self.transfer_code == tito_codes.TC_STATUS_QUERY
 
 
-#: 0x71 request data lengths taken: transfer code 1, amount 5, parsing code 1, validation
-#: data 9 (16), then restricted expiration 4 BCD (20), then pool ID 2 BCD (22).  nCompass
-#: ``LongPoll71Message.cpp`` sends 22 (X71_SEND_STATIC_DATA_SIZE 13 + 9); the shorter
-#: forms are UNVERIFIED and accepted for hosts without the validation extensions.
-REDEEM_LENGTHS = (16, 20, 22)
+#: 0x71 request data: transfer code 1, amount 5 BCD cents, parsing code 1, validation
+#: data 9 BCD (16 bytes), then restricted expiration 4 BCD and pool ID 2 binary (22),
+#: then a target ID length and that many ASCII bytes (Monaco
+#: ``LPParsers/LP71RedeemTicketParser.cs``; nCompass ``LongPoll71Message.cpp`` sends 22).
+REDEEM_MIN = 16
+REDEEM_WITH_POOL = 22
 
 
 def parse_redeem(data: bytes) -> Redeem:
     """0x71 data (after the length byte) -> ``Redeem``.
 
     Raises:
-        ProtocolError: a length not in ``REDEEM_LENGTHS`` (or ``FF`` alone), bad BCD in
-            the amount, validation data, expiration or pool ID.
+        ProtocolError: ``FF`` alone is the only 1-byte form; otherwise shorter than 16
+            bytes, 17-21 bytes, a target ID longer than the data, bad BCD in the amount,
+            validation data or expiration, a target ID not printable ASCII.
     """
     if len(data) == 1:
         if data[0] != tito_codes.TC_STATUS_QUERY:
             raise ProtocolError(f"0x71 of one byte must be the status query FF, got {data[0]:02X}")
         return Redeem(tito_codes.TC_STATUS_QUERY)
-    if len(data) not in REDEEM_LENGTHS:
-        raise ProtocolError(f"0x71 data is {' or '.join(map(str, REDEEM_LENGTHS))} bytes, got {len(data)}")
+    if len(data) != REDEEM_MIN and len(data) < REDEEM_WITH_POOL:
+        raise ProtocolError(f"0x71 data is {REDEEM_MIN} or at least {REDEEM_WITH_POOL} bytes, got {len(data)}")
     amount = _bcd(data[1:6], "0x71 amount")
     number = _bcd_digits(data[7:16], "0x71 validation data")
-    expiration = _bcd(data[16:20], "0x71 restricted expiration") if len(data) >= 20 else 0
-    pool = _bcd(data[20:22], "0x71 pool ID") if len(data) == 22 else 0
-    return Redeem(data[0], amount, data[6], number, expiration, pool)
+    if len(data) == REDEEM_MIN:
+        return Redeem(data[0], amount, data[6], number)
+    expiration = _bcd(data[16:20], "0x71 restricted expiration")
+    pool = int.from_bytes(data[20:22], "little")
+    target = ""
+    if len(data) > REDEEM_WITH_POOL:
+        n = data[22]
+        if len(data) != REDEEM_WITH_POOL + 1 + n:
+            raise ProtocolError(f"0x71 target ID of {n} bytes does not fill the {len(data) - 23} left")
+        target = _text(data[23:], "0x71 target ID")
+    return Redeem(data[0], amount, data[6], number, expiration, pool, target)
 
 
 def parse_extended_validation_status(data: bytes) -> tuple[int, int, int, int]:
@@ -230,37 +261,61 @@ def _text(raw: bytes, what: str) -> str:
     return raw.decode("ascii")
 
 
-def parse_ticket_data(data: bytes) -> tuple[int, int, str, str, str]:
-    """0x7D data: (host ID, expiration days, location, address 1, address 2).
+@dataclass(frozen=True, slots=True)
+class TicketDataRequest:
+    """A parsed 0x7D request: each field None when the host left it out (keep the current one)."""
 
-    Layout (nCompass ``LongPoll7DMessage.cpp`` ``Fill``): host ID 2 bytes (low first),
-    expiration 1 byte (binary days, UNVERIFIED: nCompass copies the byte as is), then
-    three times a length byte and that many ASCII characters (at most 40).
+    host_id: int | None = None
+    expiration_days: int | None = None
+    location: str | None = None
+    address1: str | None = None
+    address2: str | None = None
+
+    @property
+    def sets_data(self) -> bool:
+        """True when it sets the expiration or a text line (the reply's flag 01)."""
+        return self.expiration_days is not None or any(
+            t is not None for t in (self.location, self.address1, self.address2))
+
+
+def parse_ticket_data(data: bytes) -> TicketDataRequest:
+    """0x7D data (after the length byte) -> ``TicketDataRequest``.
+
+    Layout (Monaco ``LPParsers/LP7DSetTicketDataParser.cs``; nCompass
+    ``LongPoll7DMessage.cpp`` ``Fill`` agrees): length 00 or 02-7E; host ID 2 bytes (low
+    first), expiration 1 binary byte (days, 00 = never expires), then location, address
+    1, address 2, each a length byte and that many ASCII characters (at most 40).  Every
+    field after the host ID may be left off; a text length of 00 means "don't change
+    from existing".
 
     Raises:
-        ProtocolError: truncated, trailing bytes, a field over 40 characters, not ASCII.
+        ProtocolError: 1 byte, a truncated field, trailing bytes, over 40 characters,
+            not printable ASCII.
     """
-    if len(data) < 6:
-        raise ProtocolError(f"0x7D data is at least 6 bytes, got {len(data)}")
-    host_id, expiration = int.from_bytes(data[0:2], "little"), data[2]
-    fields: list[str] = []
+    if len(data) == 1:
+        raise ProtocolError("0x7D data of 1 byte has half a host ID")
+    host_id = int.from_bytes(data[0:2], "little") if len(data) >= 2 else None
+    expiration = data[2] if len(data) >= 3 else None
+    fields: list[str | None] = []
     i = 3
     for what in ("location", "address 1", "address 2"):
         if i >= len(data):
-            raise ProtocolError(f"0x7D ends before the {what} length")
+            fields.append(None)
+            continue
         n = data[i]
         raw = data[i + 1 : i + 1 + n]
         if len(raw) != n:
             raise ProtocolError(f"0x7D {what} is truncated ({len(raw)} of {n} bytes)")
-        fields.append(_text(raw, f"0x7D {what}"))
+        fields.append(_text(raw, f"0x7D {what}") if n else None)
         i += 1 + n
-    if i != len(data):
+    if i < len(data):
         raise ProtocolError(f"0x7D has {len(data) - i} bytes after address 2")
-    return host_id, expiration, fields[0], fields[1], fields[2]
+    return TicketDataRequest(host_id, expiration, fields[0], fields[1], fields[2])
 
 
-#: 0x7C data element codes -> ``TicketData`` field (UNVERIFIED: the SAS table as
-#: commonly summarised; saspy ``set_extended_ticket_data`` has no body).
+#: 0x7C data element codes -> ``TicketData`` field (Monaco
+#: ``LongPollDataClasses/SetTicketData.cs`` ``ExtendTicketDataCode``: location 00,
+#: address 1 01, address 2 02, restricted ticket title 10, debit ticket title 20).
 EXTENDED_TICKET_FIELDS = {0x00: "location", 0x01: "address1", 0x02: "address2",
                           0x10: "restricted_title", 0x20: "debit_title"}
 
@@ -292,33 +347,41 @@ def parse_extended_ticket_data(data: bytes) -> dict[str, str]:
 
 
 def validation_number_request(system_id: int, number: str) -> bytes:
-    """0x58 data: system ID byte, 16 digits as 8 BCD (``system_id`` 0: denied, zeros)."""
-    if not 0 <= system_id <= 0xFF:
-        raise ValueError(f"validation system ID {system_id!r} is not a byte")
-    return bytes((system_id,)) + (bytes(8) if system_id == 0 else _digits(number, 8, "validation number"))
+    """0x58 data: system ID 1 BCD, 16 digits as 8 BCD (``system_id`` 0: denied, zeros).
+
+    Raises:
+        ValueError: ``system_id`` outside 0..99, a number not up to 16 digits.
+    """
+    if not 0 <= system_id <= 99:
+        raise ValueError(f"validation system ID {system_id!r} is not 0..99 (1 BCD byte)")
+    return bcd.encode(system_id, 1) + (bytes(8) if system_id == 0 else _digits(number, 8, "validation number"))
 
 
 def redeem_request(transfer_code: int, amount: int, validation_number: str, restricted_expiration: int = 0,
                    pool_id: int = 0, parsing_code: int = 0) -> bytes:
-    """0x71 data (22 bytes, nCompass layout): transfer code, amount 5 BCD, parsing code,
-    validation data 9 BCD, restricted expiration 4 BCD, pool ID 2 BCD."""
+    """0x71 data (22 bytes, see ``parse_redeem``): transfer code, amount 5 BCD cents,
+    parsing code, validation data 9 BCD, restricted expiration 4 BCD, pool ID 2 binary."""
     return (bytes((transfer_code, )) + bcd.encode(amount, 5) + bytes((parsing_code,))
             + _digits(validation_number, VALIDATION_DATA_LEN, "validation number")
-            + bcd.encode(restricted_expiration, 4) + bcd.encode(pool_id, 2))
+            + bcd.encode(restricted_expiration, 4) + pool_id.to_bytes(2, "little"))
 
 
 #: 0x71 status query data: ``FF`` (nCompass ``Fill``: ``m_sendBuffer[2] = 1; [3] = 0xff``).
 STATUS_QUERY = bytes((tito_codes.TC_STATUS_QUERY,))
 
 
-def ticket_data_request(host_id: int, expiration_days: int, location: str = "", address1: str = "",
-                        address2: str = "") -> bytes:
-    """0x7D data (see ``parse_ticket_data``).
+def ticket_data_request(host_id: int, expiration_days: int | None = None, location: str = "",
+                        address1: str = "", address2: str = "") -> bytes:
+    """0x7D data (see ``parse_ticket_data``): an empty text goes as length 00 (keep the
+    machine's line); ``expiration_days`` None with no text: the host ID alone.
 
     Raises:
         ValueError: a field out of range, a text over 40 characters or not ASCII.
     """
-    out = host_id.to_bytes(2, "little") + bytes((expiration_days,))
+    out = host_id.to_bytes(2, "little")
+    if expiration_days is None and not (location or address1 or address2):
+        return out
+    out += bytes((expiration_days or 0,))
     for text in (location, address1, address2):
         raw = text.encode("ascii")
         if len(raw) > MAX_TEXT:
@@ -342,7 +405,7 @@ def parse_pending_cashout(data: bytes) -> tuple[int, int]:
 
 @dataclass(frozen=True, slots=True)
 class TicketReply:
-    """A parsed 0x70 or 0x71 reply: status, amount (credits), parsing code, 18 digits."""
+    """A parsed 0x70 or 0x71 reply: status, amount (cents), parsing code, 18 digits."""
 
     status: int
     amount: int
@@ -351,11 +414,14 @@ class TicketReply:
 
 
 def parse_ticket_reply(data: bytes, command: int = 0x70) -> TicketReply:
-    """0x70 / 0x71 reply data after the length byte -> ``TicketReply``.
+    """0x70 / 0x71 reply data after the length byte -> ``TicketReply`` (a status alone:
+    amount 0, number "").
 
     Raises:
-        ProtocolError: not 16 bytes, bad BCD.
+        ProtocolError: neither 1 nor 16 bytes, bad BCD.
     """
+    if len(data) == 1:
+        return TicketReply(data[0], 0, 0, "")
     _need(data, 16, f"0x{command:02X}")
     return TicketReply(data[0], _bcd(data[1:6], f"0x{command:02X} amount"), data[6],
                        _bcd_digits(data[7:16], f"0x{command:02X} validation data"))

@@ -11,8 +11,8 @@ Tables (times ``at`` are Unix seconds, UTC, as REAL):
   denomination, max_bet, paytable_id, base_percent, sas_version, serial_number,
   games, rom_seed, rom_signature)``: one row per EGM (0x1F, 0x54, 0x51, 0x21).
 - ``meter_readings(id, address, at, command, name, value)``: one row per meter per
-  reading; money meters in credits of the accounting denomination (0x1C, 0x1A, 0x1E; 0x50
-  tickets_out/tickets_in counts and credits, issue 14).
+  reading; money meters in credits of the accounting denomination (0x1C, 0x1A, 0x1E); 0x50
+  tickets_out/tickets_in counts and cents (issue 14).
 - ``exceptions(id, address, at, code, name)``: every general poll exception, in the
   order read, each once.
 - ``commands(id, address, at, command, request, reply, outcome, tries)``: every long

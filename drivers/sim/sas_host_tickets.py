@@ -26,7 +26,8 @@ States of a ticket (``tickets.state``):
 - ``void``: never printed (the machine answered 0x58 "not in cash-out", or went to a
   handpay, 0x51, before confirming the ticket).  Final, refused as "rejected".
 
-Amounts are credits of the accounting denomination; times Unix seconds (REAL).
+Amounts are cents (the 0x57/0x70/0x71 unit at every accounting denomination, Monaco
+``LP57SendPendingCashoutInformationParser.cs``); times Unix seconds (REAL).
 Numbers are the 18 digits as printed: the 2-digit validation system ID then 16 digits.
 """
 
@@ -66,7 +67,7 @@ class Decision:
 
     Attributes:
         transfer_code: ``tito_codes.TC_*`` (00 redeem cashable, 8x reject).
-        amount: credits to redeem (0 on a reject).
+        amount: cents to redeem (0 on a reject).
         reason: a short text for the log and the floor.
     """
 
@@ -82,7 +83,7 @@ class Decision:
 
 @dataclass(frozen=True, slots=True)
 class MachineTickets:
-    """One machine's tickets (or the floor's, ``address`` 0): counts and credits."""
+    """One machine's tickets (or the floor's, ``address`` 0): counts and cents."""
 
     address: int
     issued: int = 0
@@ -166,7 +167,7 @@ class TicketDb:
             db.execute("INSERT INTO tickets(number, system_id, amount, cashout_type, issued_by, issued_at, "
                        "expires_at, state) VALUES (?, ?, ?, ?, ?, ?, ?, 'issued')",
                        (number, system_id, amount, cashout_type, address, at, expires_at))
-            self._event(db, number, address, at, "issued", None, f"{amount} credits, type {cashout_type:02X}")
+            self._event(db, number, address, at, "issued", None, f"{amount} cents, type {cashout_type:02X}")
         return number
 
     def mark_printed(self, address: int, at: float) -> str | None:
@@ -312,7 +313,7 @@ class TicketDb:
 
     def summary(self, addresses: list[int]) -> list[MachineTickets]:
         """Per machine (in ``addresses`` order) then the floor (address 0): tickets issued
-        (not void) and their credits, redeemed there, outstanding (issued there, not yet
+        (not void) and their cents, redeemed there, outstanding (issued there, not yet
         redeemed, pending included) and pending there."""
         with self._lock:
             issued = dict(((a, (n, s)) for a, n, s in self._db.execute(

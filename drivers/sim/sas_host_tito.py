@@ -19,7 +19,7 @@ validation request    (``issued``) and, ``validation_delay_s`` later, sends 0x58
                       ``answer_validation`` is False).  0x58 answered 80/81: the
                       ticket is void.
 0x3D ticket printed   the machine's latest issued ticket is ``printed``; then 0x50
-                      type 00 (tickets printed: count, credits) -> ``on_meters``.
+                      type 00 (tickets printed: count, cents) -> ``on_meters``.
 0x51 handpay pending  the machine's unconfirmed tickets are void (it paid by hand).
 0x67 ticket inserted  0x70 -> the number and amount; decides (``TicketDb.claim``:
                       pending there in the same transaction, or a reject code; a
@@ -28,7 +28,7 @@ validation request    (``issued``) and, ``validation_delay_s`` later, sends 0x58
                       sends 0x71 redeem / reject; the EGM answers 0x40 pending.
 0x68 transfer         0x71 FF -> the final status; redeemed (or released on a
 complete              rejection) in one transaction; 0x40 again: asks later.  Then
-                      0x50 type 80 (tickets redeemed: count, credits).
+                      0x50 type 80 (tickets redeemed: count, cents).
 link up               for each ticket pending at the machine (a host restarted
                       mid-redemption): 0x71 FF; undecided (0x40) -> the redeem is
                       sent again (the EGM hands it to its engine once); decided ->
@@ -57,9 +57,9 @@ RECHECK_S = 1.0
 #: A job whose first poll was answered busy runs again this much later, up to BUSY_TRIES times.
 BUSY_RETRY_S = 0.2
 BUSY_TRIES = 5
-#: 0x50 validation type -> the host's meter names for (count, credits).
-VALIDATION_METERS = {tc.VT_CASHABLE_TICKET: ("tickets_out", "tickets_out_credits"),
-                     tc.VT_CASHABLE_TICKET_REDEEMED: ("tickets_in", "tickets_in_credits")}
+#: 0x50 validation type -> the host's meter names for (count, amount in cents).
+VALIDATION_METERS = {tc.VT_CASHABLE_TICKET: ("tickets_out", "tickets_out_cents"),
+                     tc.VT_CASHABLE_TICKET_REDEEMED: ("tickets_in", "tickets_in_cents")}
 #: 0x7B bits the host turns on: printer as cash-out device, ticket redemption.
 VALIDATION_BITS = tc.VS_PRINTER_CASHOUT | tc.VS_TICKET_REDEMPTION
 
@@ -231,7 +231,7 @@ class TicketFlow:
         cfg = self.config
         if cfg.deny_validation:
             self.counts["denied"] += 1
-            self.db.log(address, at, "validation_denied", detail=f"{amount} credits")
+            self.db.log(address, at, "validation_denied", detail=f"{amount} cents")
             poll(0x58, tw.validation_number_request(tc.VALIDATION_DENIED, ""))
             return
         expires = None if cfg.expiry_days is None else at + cfg.expiry_days * 86400.0

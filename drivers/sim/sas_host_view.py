@@ -7,9 +7,9 @@ Columns: address, link state (``up``/``down``, with the age of the last valid re
 credits, coin in, coin out, drop, games played (credits of the accounting denomination
 and counts, as read from long polls 0x1A and 0x1C; ``-`` before the first reading)
 and the last five exceptions by name, oldest first.  Below it (issue 14) the ticket
-table: per machine tickets issued there (count, credits), redeemed there (count,
-credits) and outstanding (issued there, not yet redeemed: count, credits), then the
-floor's total.
+table: per machine tickets issued there (count, cents), redeemed there (count,
+cents) and outstanding (issued there, not yet redeemed: count, cents), then the
+floor's total (ticket amounts are cents on the wire at every accounting denomination).
 """
 
 from __future__ import annotations
@@ -44,8 +44,8 @@ def floor_line(status: MachineStatus) -> str:
             f"{_num(m, 'games_played', 7)}  {exceptions}")
 
 
-TICKET_HEADER = (f"{'addr':>5}  {'issued':>6} {'credits':>10}  {'redeemed':>8} {'credits':>10}  "
-                 f"{'outstanding':>11} {'credits':>10}")
+TICKET_HEADER = (f"{'addr':>5}  {'issued':>6} {'cents':>10}  {'redeemed':>8} {'cents':>10}  "
+                 f"{'outstanding':>11} {'cents':>10}")
 
 
 def ticket_line(t: MachineTickets) -> str:
@@ -57,7 +57,7 @@ def ticket_line(t: MachineTickets) -> str:
 
 def ticket_view(tickets: Sequence[MachineTickets]) -> str:
     """The ticket table: a title line, the header, a line per machine then the total."""
-    return "\n".join(["tickets (credits of the accounting denomination)", TICKET_HEADER,
+    return "\n".join(["tickets (amounts in cents)", TICKET_HEADER,
                       *(ticket_line(t) for t in tickets)])
 
 

@@ -141,11 +141,11 @@ class TitoEgm:
         if pc is None or pc.cashout_id != cmd.cashout_id:
             return
         if cmd.validation_system_id == tc.VALIDATION_DENIED:
-            self._handpay(pc.amount_credits)
+            self._handpay(pc.amount_cents)
             return
-        self.printed.append((f"{cmd.validation_system_id:02d}{cmd.validation_number}", pc.amount_credits))
-        self.credits -= pc.amount_credits
-        self._publish(pending_cashout=None, validation_meters=self._meter(tc.VT_CASHABLE_TICKET, pc.amount_credits))
+        self.printed.append((f"{cmd.validation_system_id:02d}{cmd.validation_number}", pc.amount_cents))
+        self.credits -= pc.amount_cents
+        self._publish(pending_cashout=None, validation_meters=self._meter(tc.VT_CASHABLE_TICKET, pc.amount_cents))
         self._queue("cash_out_ticket_printed")
 
     def _meter(self, kind: int, amount: int) -> dict[int, tuple[int, int]]:
@@ -163,11 +163,11 @@ class TitoEgm:
         if t is None or t.ticket_id != cmd.ticket_id or t.status is not None:
             return
         if cmd.transfer_code == tc.TC_CASHABLE:
-            self.credits += cmd.amount_credits
-            self.redeemed.append((t.validation_number, cmd.amount_credits))
+            self.credits += cmd.amount_cents
+            self.redeemed.append((t.validation_number, cmd.amount_cents))
             t = dataclasses.replace(t, status=tc.STATUS_CASHABLE_REDEEMED, transfer_code=0,
-                                    amount_credits_final=cmd.amount_credits)
-            self._publish(validation_meters=self._meter(tc.VT_CASHABLE_TICKET_REDEEMED, cmd.amount_credits))
+                                    amount_cents_final=cmd.amount_cents)
+            self._publish(validation_meters=self._meter(tc.VT_CASHABLE_TICKET_REDEEMED, cmd.amount_cents))
         else:
             assert cmd.transfer_code is not None
             self.returned.append((t.validation_number, cmd.transfer_code))
@@ -178,7 +178,7 @@ class TitoEgm:
     def _timeouts(self) -> None:
         waited = time.monotonic() - self._since
         if self.view.pending_cashout is not None and waited > self.validation_timeout_s:
-            self._handpay(self.view.pending_cashout.amount_credits)
+            self._handpay(self.view.pending_cashout.amount_cents)
         t = self.view.ticket_in
         if t is not None and t.status is None and waited > self.redeem_timeout_s and self._held is None:
             self.returned.append((t.validation_number, tc.STATUS_TIMEOUT))

@@ -113,12 +113,12 @@ def test_general_poll_answers_oldest_exception_then_implied_ack() -> None:
 
 
 def test_repeated_poll_gets_same_reply_and_no_ack() -> None:
-    """Issue 13: a repeated poll is an implied NACK: the same reply again, nothing acked."""
+    """Issue 13: a repeated poll is an implied NACK: the same reply again, nothing acked
+    (the third identical try is the final NACK: tests/drivers/test_sas_conformance.py)."""
     r = responder(exc_view(OPEN, CLOSED))
     assert writes(r.receive(gp(), 0)) == [h("11")]
     assert r.receive(gp(), 10) == [h("11")]
-    assert r.receive(gp(), 20) == [h("11")]
-    assert r.counts["repeats"] == 2
+    assert r.counts["repeats"] == 1
     assert events(r.receive(lp(0x1A), 30)) == [ExceptionAcked(7)]
 
 
@@ -319,14 +319,14 @@ def test_1f_53_51_55_54() -> None:
     assert parse_machine_info(ask(r, long_poll(1, 0x1F), 1).data) == INFO
     assert writes(r.receive(lp(0x53, h("00 01")), 2)) == [with_crc(h("01 53 00 01") + raw_info)]
     assert writes(r.receive(lp(0x53, h("00 00")), 3)) == [with_crc(h("01 53 00 00") + raw_info)]
-    assert r.receive(lp(0x53, h("00 02")), 4) == []              # no game 2: ignored
-    assert r.receive(lp(0x53, h("0A 00")), 5) == []              # not BCD: ignored
+    assert r.receive(lp(0x53, h("00 02")), 4) == [h("81")]       # no game 2: NACK (Monaco LP53)
+    assert r.receive(lp(0x53, h("0A 00")), 5) == [h("81")]       # not BCD: NACK
     assert parse_two_digit_count(ask(r, long_poll(1, 0x51), 6).data) == 1
     assert parse_two_digit_count(ask(r, long_poll(1, 0x55), 7).data) == 1
     reply = ask(r, long_poll(1, 0x54), 8)
     assert reply.raw == with_crc(h("01 54 0B") + b"602CAB-0001")
     assert parse_sas_version(reply.data) == ("602", "CAB-0001")
-    assert responder(EgmView(address=1)).receive(lp(0x1F), 0) == [LinkChanged(True)]  # no info: ignored
+    assert responder(EgmView(address=1)).receive(lp(0x1F), 0) == [LinkChanged(True), h("81")]  # no info: NACK
 
 
 def test_2f_selected_meters_by_code() -> None:
@@ -334,10 +334,11 @@ def test_2f_selected_meters_by_code() -> None:
     mainGameMeterCodeMap), in the order asked, and leaves unknown codes out."""
     r = responder()
     codes = [0x00, 0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x0B, 0x0C, 0x24, 0x40, 0x42, 0x44, 0x47, 0x99]
-    reply = ask(r, selected_meters_request(1, 0, codes))
-    game, meters = parse_selected_meters(reply.data)
-    assert game == 0
-    assert meters == [(0x00, 5000), (0x01, 4200), (0x02, 300), (0x03, 700), (0x04, 2500), (0x05, 77), (0x06, 30),
+    # at most 10 codes per request (Monaco LP2FSendSelectedMetersForGameNParser.cs)
+    game, meters = parse_selected_meters(ask(r, selected_meters_request(1, 0, codes[:10])).data)
+    game2, more = parse_selected_meters(ask(r, selected_meters_request(1, 0, codes[10:]), 1).data)
+    assert game == game2 == 0
+    assert meters + more == [(0x00, 5000), (0x01, 4200), (0x02, 300), (0x03, 700), (0x04, 2500), (0x05, 77), (0x06, 30),
                       (0x07, 40), (0x0B, 9500), (0x0C, 1234), (0x24, 10000), (0x40, 5), (0x42, 2), (0x44, 4),
                       (0x47, 1)]
     small = ask(r, selected_meters_request(1, 0, [0x0C, 0x10, 0x99]), 1)
@@ -351,11 +352,13 @@ def test_2f_selected_meters_by_code() -> None:
     assert ask(r, selected_meters_request(1, 2, [0x00]), 3).raw == with_crc(h("01 2F 02 00 02"))
 
 
-def test_2f_truncates_to_what_the_length_byte_holds() -> None:
-    """Issue 13: a request for more meters than 255 bytes hold gets as many as fit."""
+def test_2f_takes_at_most_ten_meters() -> None:
+    """0x2F asks for 1-10 meters (Monaco LP2FSendSelectedMetersForGameNParser.cs, length
+    03-0C); ten are answered, eleven are NACKed."""
     r = responder()
-    game, meters = parse_selected_meters(ask(r, selected_meters_request(1, 0, [0x00] * 60)).data)
-    assert len(meters) == 50 and meters[0] == (0x00, 5000)  # 2 + 50 * 5 = 252 bytes
+    game, meters = parse_selected_meters(ask(r, selected_meters_request(1, 0, [0x00] * 10)).data)
+    assert len(meters) == 10 and meters[0] == (0x00, 5000)
+    assert writes(r.receive(lp(0x2F, h("00 00") + bytes(11)), 1)) == [h("81")]
 
 
 def test_2f_extra_meters_and_five_byte_codes() -> None:
@@ -401,14 +404,14 @@ def test_08_bill_denominations() -> None:
 
 def test_7f_receive_date_and_time() -> None:
     """Issue 13: 0x7F MMDDYYYY HHMMSS BCD (nCompass LongPoll7FMessage.cpp) -> set_clock;
-    a broadcast 0x7F too (no reply); a bad date: no reply, no command."""
+    a broadcast 0x7F too (no reply); a bad date: NACK (Monaco LP7FReadDateTimeParser.cs), no command."""
     r = responder()
     r.receive(gp(), 0)
     assert r.receive(lp(0x7F, h("12 01 20 26 13 05 09")), 1) == [
         HostCommand("set_clock", 0x7F, date_time=(2026, 12, 1, 13, 5, 9)), h("01")]
     assert r.receive(lp(0x7F, h("02 29 20 24 00 00 00"), address=0), 2) == [
         HostCommand("set_clock", 0x7F, date_time=(2024, 2, 29, 0, 0, 0), broadcast=True)]
-    assert r.receive(lp(0x7F, h("02 30 20 24 00 00 00")), 3) == []
+    assert r.receive(lp(0x7F, h("02 30 20 24 00 00 00")), 3) == [h("81")]
     assert r.counts["bad_data"] == 1
     with pytest.raises(ProtocolError):
         parse_date_time(h("02 29 20 23 00 00 00"))

@@ -103,8 +103,8 @@ def test_ticket_printed_at_one_machine_is_redeemed_at_another_exactly_once(
     summary = host.ticket_summary()
     assert summary == [MachineTickets(1, 1, 2500, 0, 0, 0, 0, 0), MachineTickets(2, 0, 0, 1, 2500, 0, 0, 0),
                        MachineTickets(0, 1, 2500, 1, 2500, 0, 0, 0)]
-    wait_for(lambda: host.meters(2).get("tickets_in_credits") == 2500, 5)  # 0x50 after 0x68
-    assert (host.meters(1)["tickets_out"], host.meters(1)["tickets_out_credits"]) == (1, 2500)  # 0x50 after 0x3D
+    wait_for(lambda: host.meters(2).get("tickets_in_cents") == 2500, 5)  # 0x50 after 0x68
+    assert (host.meters(1)["tickets_out"], host.meters(1)["tickets_out_cents"]) == (1, 2500)  # 0x50 after 0x3D
     assert host.meters(2)["tickets_in"] == 1
     with sqlite3.connect(tmp_path / "host.sqlite3") as con:  # the record is on disk
         assert con.execute("SELECT state, redeemed_amount FROM tickets").fetchall() == [("redeemed", 2500)]

@@ -63,13 +63,14 @@ def test_egm_reply_frames_byte_for_byte() -> None:
     assert tw.validation_number_status(1, 0x80) == with_crc(h("01 58 80"))
     assert tw.ticket_validation_data(1, 0x00, 2500, TICKET) == with_crc(
         h("01 70 10 00 00 00 00 25 00 00 00 12 34 56 78 90 12 34 56"))
-    assert tw.ticket_validation_data(1, 0xFF) == with_crc(h("01 70 10 FF") + bytes(15))
+    assert tw.ticket_validation_data(1, 0xFF) == with_crc(h("01 70 01 FF"))  # Monaco LP70: status alone
+    assert tw.redeem_status(1, 0xC0) == with_crc(h("01 71 01 C0"))
     assert tw.redeem_status(1, 0x40, 2500, TICKET) == with_crc(
         h("01 71 10 40 00 00 00 25 00 00 00 12 34 56 78 90 12 34 56"))
     assert tw.validation_meters_reply(1, 0x80, 12, 34500) == with_crc(h("01 50 80 00 00 00 12 00 00 03 45 00"))
     assert tw.extended_validation_status_reply(1, 0x01020304, 0x0021, 30, 7) == with_crc(
         h("01 7B 0A 04 03 02 01 21 00 00 30 00 07"))
-    assert tw.ticket_data_reply(1, 0x7D) == with_crc(h("01 7D 00"))
+    assert tw.ticket_data_reply(1, 0x7D) == with_crc(h("01 7D 01"))  # Monaco LP7D: 01 = flag true
     assert tw.reset_method_reply(1, 2) == with_crc(h("01 A8 02"))
     assert tw.pending_cashout_reply(1, 0, 5)[-2:] == with_crc(h("01 57 00 00 00 00 00 05"))[-2:]
 
@@ -78,11 +79,13 @@ def test_host_request_data_byte_for_byte() -> None:
     """Issue 14: what the host twin sends: 0x58 (system ID + 8 BCD; 00 = denied), 0x71
     (nCompass's 22 bytes; FF = status query), 0x7D, 0x7B."""
     assert tw.validation_number_request(1, "1234567890123456") == h("01 12 34 56 78 90 12 34 56")
+    assert tw.validation_number_request(12, "1234567890123456")[:1] == h("12")  # 1 BCD (Monaco LP58)
     assert tw.validation_number_request(0, "") == bytes(9)
     assert tw.redeem_request(0, 2500, TICKET) == h(
         "00 00 00 00 25 00 00 00 12 34 56 78 90 12 34 56 00 00 00 00 00 00")
     assert long_poll(1, 0x71, tw.STATUS_QUERY) == with_crc(h("01 71 01 FF"))
     assert tw.ticket_data_request(0x0102, 30, "AB", "", "C") == h("02 01 1E 02 41 42 00 01 43")
+    assert tw.ticket_data_request(0x0102) == h("02 01")
     assert tw.extended_validation_status_request(0x0021, 0x0001, 30, 0) == h("21 00 01 00 00 30 00 00")
     with pytest.raises(ValueError):
         tw.validation_number_request(1, "12345678901234567")  # 17 digits
@@ -94,6 +97,9 @@ def test_request_parsers_take_good_data_and_name_what_is_bad() -> None:
     """Issue 14: EGM-side parsers return the fields, or ProtocolError saying what is wrong."""
     assert tw.parse_validation_number(h("01 12 34 56 78 90 12 34 56")) == (1, "1234567890123456")
     assert tw.parse_validation_number(h("00 FF FF FF FF FF FF FF FF")) == (0, "")  # denied: number ignored
+    assert tw.parse_validation_number(h("99 12 34 56 78 90 12 34 56")) == (99, "1234567890123456")
+    with pytest.raises(ProtocolError, match="system ID"):
+        tw.parse_validation_number(h("1A 12 34 56 78 90 12 34 56"))
     with pytest.raises(ProtocolError, match="not BCD"):
         tw.parse_validation_number(h("01 12 34 56 78 90 12 34 5A"))
     with pytest.raises(ProtocolError, match="9 bytes"):
@@ -105,16 +111,22 @@ def test_request_parsers_take_good_data_and_name_what_is_bad() -> None:
     assert tw.parse_redeem(tw.redeem_request(0x84, 0, TICKET)[:16]).transfer_code == 0x84  # short form
     with pytest.raises(ProtocolError, match="0x71 amount"):
         tw.parse_redeem(h("00 00 00 00 2A 00") + tw.redeem_request(0, 0, TICKET)[6:])
-    with pytest.raises(ProtocolError, match="16 or 20 or 22"):
+    with pytest.raises(ProtocolError, match="16 or at least 22"):
         tw.parse_redeem(bytes(17))
+    t = tw.parse_redeem(tw.redeem_request(0, 2500, TICKET) + b"\x02AB")
+    assert (t.amount, t.target_id) == (2500, "AB")
+    with pytest.raises(ProtocolError, match="target ID"):
+        tw.parse_redeem(tw.redeem_request(0, 2500, TICKET) + b"\x05AB")
     with pytest.raises(ProtocolError, match="status query"):
         tw.parse_redeem(b"\x00")
-    assert tw.parse_ticket_data(tw.ticket_data_request(7, 30, "Casino", "1 Main St", "Town")) == (
-        7, 30, "Casino", "1 Main St", "Town")
+    assert tw.parse_ticket_data(tw.ticket_data_request(7, 30, "Casino", "1 Main St", "Town")) == \
+        tw.TicketDataRequest(7, 30, "Casino", "1 Main St", "Town")
+    assert tw.parse_ticket_data(h("07 00 1E 00 00 00")) == tw.TicketDataRequest(7, 30)
+    assert tw.parse_ticket_data(b"") == tw.TicketDataRequest()
     with pytest.raises(ProtocolError, match="truncated"):
         tw.parse_ticket_data(h("07 00 1E 05 41 42"))
     with pytest.raises(ProtocolError, match="after address 2"):
-        tw.parse_ticket_data(tw.ticket_data_request(7, 30) + b"\x00")
+        tw.parse_ticket_data(tw.ticket_data_request(7, 30, "A") + b"\x00\x00\x00")
     with pytest.raises(ProtocolError, match="printable ASCII"):
         tw.parse_ticket_data(h("07 00 1E 01 07 00 00"))
     assert tw.parse_extended_ticket_data(h("00 02 41 42 10 01 43")) == {"location": "AB", "restricted_title": "C"}
@@ -135,6 +147,7 @@ def test_host_reply_parsers() -> None:
         tw.parse_pending_cashout(h("00 00 00 01 23 4F"))
     with pytest.raises(ProtocolError):
         tw.parse_ticket_reply(bytes(15))
+    assert tw.parse_ticket_reply(h("C0"), 0x71) == tw.TicketReply(0xC0, 0, 0, "")
 
 
 def test_layouts_of_the_tito_polls() -> None:
@@ -147,7 +160,8 @@ def test_layouts_of_the_tito_polls() -> None:
         layout = LAYOUTS[command]
         assert (layout.kind.value, layout.data_len, layout.reply) == (kind, data_len, reply), hex(command)
         assert layout.builder is not None and layout.source
-    assert not LAYOUTS[0x7C].verified and "UNVERIFIED" in LAYOUTS[0x57].source
+    assert all(LAYOUTS[c].verified for c in expect if c != 0x1B)
+    assert "cents" in LAYOUTS[0x57].source and "LP57" in LAYOUTS[0x57].source
     assert LAYOUTS[0x4C].builder is None and LAYOUTS[0x4D].builder is None  # secure enhanced: left out
 
 
@@ -173,7 +187,7 @@ def test_0x57_reports_the_pending_cashout_or_not_waiting() -> None:
 
 def test_0x58_hands_the_number_once_and_refuses_bad_or_second_numbers() -> None:
     """Issue 14: a good 0x58 is ACKed (00) and handed once; a denial (system ID 00) is
-    handed as such; bad BCD / a different second number -> 81; no cash-out -> 80."""
+    handed as such; a different second number -> 81; bad BCD -> NACK; no cash-out -> 80."""
     r = responder(dataclasses.replace(VIEW, pending_cashout=PendingCashout(7, 2500)))
     good = tw.validation_number_request(1, "1234567890123456")
     w, ev = send(r, 0x58, good)
@@ -188,7 +202,7 @@ def test_0x58_hands_the_number_once_and_refuses_bad_or_second_numbers() -> None:
     assert isinstance(ev[0], HostDataRejected) and "already" in ev[0].reason
     r.update(dataclasses.replace(VIEW, pending_cashout=PendingCashout(8, 100)))
     w, ev = send(r, 0x58, h("01 12 34 56 78 90 12 34 5F"))
-    assert w == [tw.validation_number_status(1, tc.VN_IMPROPER)] and "not BCD" in ev[0].reason  # type: ignore[union-attr]
+    assert w == [b"\x81"] and "not BCD" in ev[0].reason  # type: ignore[union-attr]  # NACK (Monaco LP58)
     w, ev = send(r, 0x58, tw.validation_number_request(0, ""))
     assert w == [tw.validation_number_status(1, tc.VN_ACK)]
     assert ev == [HostCommand("validation_number", 0x58, cashout_id=8, validation_system_id=0)]
@@ -201,18 +215,18 @@ def test_ticket_redemption_pending_then_final_status() -> None:
     """Issue 14: 0x70 gives the escrowed ticket; 0x71 redeem -> 40 at once and one
     redeem_ticket command; 0x71 FF -> 40 until the engine decides, then its status and
     the credited amount; 0x70 then says no ticket."""
-    t = TicketIn(ticket_id=3, validation_number=TICKET, amount_credits=2500)
+    t = TicketIn(ticket_id=3, validation_number=TICKET, amount_cents=2500)
     r = responder(dataclasses.replace(VIEW, ticket_in=t))
     assert send(r, 0x70)[0] == [tw.ticket_validation_data(1, 0, 2500, TICKET)]
     w, ev = send(r, 0x71, tw.redeem_request(0, 2500, TICKET))
     assert w == [tw.redeem_status(1, tc.STATUS_PENDING, 2500, TICKET)]
-    assert ev == [HostCommand("redeem_ticket", 0x71, ticket_id=3, transfer_code=0, amount_credits=2500,
+    assert ev == [HostCommand("redeem_ticket", 0x71, ticket_id=3, transfer_code=0, amount_cents=2500,
                               parsing_code=0, validation_number=TICKET)]
     assert send(r, 0x71, tw.STATUS_QUERY)[0] == [tw.redeem_status(1, tc.STATUS_PENDING, 2500, TICKET)]
     send(r, 0x1A)
     assert send(r, 0x71, tw.redeem_request(0, 2500, TICKET)) == ([tw.redeem_status(1, 0x40, 2500, TICKET)], [])
     r.update(dataclasses.replace(VIEW, ticket_in=dataclasses.replace(t, status=0, transfer_code=0,
-                                                                     amount_credits_final=2500)))
+                                                                     amount_cents_final=2500)))
     assert send(r, 0x71, tw.STATUS_QUERY)[0] == [tw.redeem_status(1, 0x00, 2500, TICKET)]
     assert send(r, 0x70)[0] == [tw.ticket_validation_data(1, tc.NO_TICKET_IN_ESCROW)]
     r.update(VIEW)
@@ -222,7 +236,7 @@ def test_ticket_redemption_pending_then_final_status() -> None:
 def test_0x71_hostile_data_is_refused_with_a_reason_and_no_command() -> None:
     """Issue 14: a number that is not the escrowed ticket's -> 81; unknown transfer code -> 82;
     non-BCD amount -> 83; wrong length -> NACK; no ticket -> C0.  Never a command."""
-    t = TicketIn(ticket_id=3, validation_number=TICKET, amount_credits=0)
+    t = TicketIn(ticket_id=3, validation_number=TICKET, amount_cents=0)
     r = responder(dataclasses.replace(VIEW, ticket_in=t))
     cases = [
         (tw.redeem_request(0, 2500, "009999999999999999"), tc.STATUS_NUMBER_MISMATCH),
@@ -247,11 +261,11 @@ def test_0x71_hostile_data_is_refused_with_a_reason_and_no_command() -> None:
 
 
 def test_an_amount_that_does_not_fit_is_never_wrapped() -> None:
-    """Issue 14: a cash-out or ticket amount above 10 digits (or negative) leaves 0x57 / 0x70
-    unanswered (counted as bad data) instead of telling the host a wrong amount."""
+    """Issue 14: a cash-out or ticket amount above 10 digits (or negative) makes 0x57 / 0x70
+    a NACK (counted as bad data) instead of telling the host a wrong amount."""
     r = responder(dataclasses.replace(VIEW, pending_cashout=PendingCashout(1, 10**10),
-                                      ticket_in=TicketIn(1, TICKET, amount_credits=-5)))
-    assert send(r, 0x57)[0] == [] and send(r, 0x70)[0] == []
+                                      ticket_in=TicketIn(1, TICKET, amount_cents=-5)))
+    assert send(r, 0x57)[0] == [b"\x81"] and send(r, 0x70)[0] == [b"\x81"]
     assert r.counts["bad_data"] == 2
 
 
@@ -267,7 +281,7 @@ def test_a_reject_is_handed_so_the_engine_returns_the_ticket() -> None:
 def test_0x50_validation_meters_and_0x7b_0x7c_0x7d_settings() -> None:
     """Issue 14: 0x50 from view.validation_meters (zeros when not kept); 0x7B applied to the
     supported bits and echoed with the asset number; 0x7D/0x7C merged onto view.ticket_data
-    and handed; malformed settings -> NACK."""
+    and handed; malformed 0x7B -> NACK, malformed 0x7D -> flag 00 (Monaco LP7D)."""
     r = responder(dataclasses.replace(VIEW, validation_meters={0x00: (3, 7500)},
                                       ticket_data=TicketData(location="Old", cashable_expiration_days=10)))
     assert send(r, 0x50, b"\x00")[0] == [tw.validation_meters_reply(1, 0, 3, 7500)]
@@ -284,7 +298,7 @@ def test_0x50_validation_meters_and_0x7b_0x7c_0x7d_settings() -> None:
     assert ev == [HostCommand("set_ticket_data", 0x7C, ticket_data=TicketData(
         location="Old", address1="ABC", cashable_expiration_days=10))]
     out = r.receive(raw_m(0x7D, h("09 00 1E 05 41 42")), 0)
-    assert [o for o in out if isinstance(o, bytes)] == [b"\x81"]
+    assert [o for o in out if isinstance(o, bytes)] == [tw.ticket_data_reply(1, 0x7D, tw.TICKET_DATA_NOT_SET)]
     assert [type(o).__name__ for o in out if not isinstance(o, bytes)] == ["HostDataRejected"]
 
 

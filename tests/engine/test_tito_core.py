@@ -84,29 +84,16 @@ def test_system_cash_out_waits_for_the_hosts_number_and_prints_that_number():
     assert rig.host.pending_cashout is None and rig.cab.mode == "attract"
 
 
-def test_a_cash_out_of_part_credits_is_a_handpay_not_a_truncated_ticket():
-    """Issue 14 (money found in review): with ``[sas] accounting_denomination_minor``
-    25, the host sees ticket amounts in whole $0.25 credits. $25.10 would reach the host
-    as 100 credits ($25.00) while the ticket says $25.10, and a machine redeeming it
-    through the host pays $25.00: $0.10 lost. Such a cash-out is a handpay of the whole
-    amount, with the reason; a whole-credit amount still goes to the host."""
+def test_a_cash_out_of_part_credits_goes_to_the_host_in_cents():
+    """The host sees ticket amounts in cents whatever the accounting denomination (Monaco
+    ``LP57SendPendingCashoutInformationParser.cs``: "cashout amount in cents"): at $0.25
+    credits a $25.10 cash-out still goes to the host for a ticket of $25.10."""
     rig = TitoRig(denomination_minor=25)
     rig.note(2_510)
     rig.press("cash_out")
-    assert rig.host.pending_cashout is None
-    assert "system_validation_request" not in rig.queue()
-    hp = rig.cab.s.handpay
-    assert hp is not None and hp.amount_minor == 2_510
-    assert hp.reason == "no ticket: $25.10 is not a whole number of $0.25 host credits"
-    assert rig.journal("validation_failed")[0].data["reason"] == \
-        "$25.10 is not a whole number of $0.25 host credits"
-    assert not [e for e in rig.effects if isinstance(e, PrintVoucher)]
+    assert rig.host.pending_cashout is not None and rig.host.pending_cashout.amount_minor == 2_510
+    assert rig.cab.s.handpay is None
     assert rig.balanced()
-    whole = TitoRig(denomination_minor=25)
-    whole.note(2_500)
-    whole.press("cash_out")
-    assert whole.host.pending_cashout.amount_minor == 2_500
-    assert whole.cab.s.handpay is None
 
 
 def test_a_denied_validation_is_a_handpay_with_the_reason_shown():
@@ -338,8 +325,9 @@ def test_a_validation_handpay_is_read_by_0x1b_and_its_reset_raises_0x52():
 
 
 def test_the_view_publishes_the_pending_cash_out_and_the_tickets_0x71_status():
-    """Issue 14: the EgmView the link answers from: 0x57's pending cash-out (credits of
-    the accounting denomination), the ticket in escrow (status None while the host
+    """Issue 14: the EgmView the link answers from: 0x57's pending cash-out (cents at
+    every accounting denomination: Monaco LP57SendPendingCashoutInformationParser.cs),
+    the ticket in escrow (status None while the host
     decides, 0x40 while stacking, then the final 0x71 status) and 0x50's meters."""
     from cabinet.shell.host_view import SasStation, egm_view
     from drivers.sas import tito_codes as tc
@@ -349,7 +337,7 @@ def test_the_view_publishes_the_pending_cash_out_and_the_tickets_0x71_status():
     rig.press("cash_out")
     view = egm_view(rig.cab.s, 1, sas, "", 10_000)
     assert view.validation_mode == "system"
-    assert (view.pending_cashout.amount_credits, view.pending_cashout.cashout_id) == (200, 1)
+    assert (view.pending_cashout.amount_cents, view.pending_cashout.cashout_id) == (1_000, 1)
     rig.command("validation_number", validation_number=VN)
     rig.cab.handle(PrintFinished(1, VN, "done"))
     rig.insert()
@@ -358,10 +346,10 @@ def test_the_view_publishes_the_pending_cash_out_and_the_tickets_0x71_status():
     assert egm_view(rig.cab.s, 1, sas, "", 10_000).ticket_in.status == tc.STATUS_PENDING
     rig.cab.handle(VoucherStacked(1, VN, f"v{rig.txn}", None))
     view = egm_view(rig.cab.s, 1, sas, "", 10_000)
-    assert (view.ticket_in.status, view.ticket_in.amount_credits_final) == (
-        tc.STATUS_CASHABLE_REDEEMED, 100)
-    assert view.validation_meters[tc.VT_CASHABLE_TICKET] == (1, 200)
-    assert view.validation_meters[tc.VT_CASHABLE_TICKET_REDEEMED] == (1, 100)
+    assert (view.ticket_in.status, view.ticket_in.amount_cents_final) == (
+        tc.STATUS_CASHABLE_REDEEMED, 500)
+    assert view.validation_meters[tc.VT_CASHABLE_TICKET] == (1, 1_000)     # cents (Monaco LP50)
+    assert view.validation_meters[tc.VT_CASHABLE_TICKET_REDEEMED] == (1, 500)
 
 
 def test_a_ram_clear_keeps_system_validation_and_never_reuses_ticket_ids():
@@ -470,3 +458,67 @@ def test_the_hosts_0x7b_bits_survive_a_restart():
     eff = cab.handle(VoucherEscrowed(1, VN, None, "v9"))
     assert [e for e in eff if isinstance(e, ReturnNote)]
     assert cab.s.stations[0].refusal == "Ticket refused: ticket redemption disabled by the casino host"
+
+
+def test_an_empty_0x7b_control_mask_changes_nothing_and_the_defaults_are_reported():
+    """Monaco ``Handlers/LP7BExtendedValidationStatusHandler.cs``: a function whose control
+    mask bit is 0 is left as it is, so ``7B 08 0000 0000 0000 0000`` (what several hosts
+    send by default) changes nothing; before any 0x7B the view reports the functions the
+    cabinet runs with (printer as cash-out device, ticket redemption: 0x0021) as set."""
+    from cabinet.shell.host_view import SasStation, egm_view
+    rig = TitoRig()
+    sas = SasStation(port="p", validation="system")
+    assert egm_view(rig.cab.s, 1, sas, "", 10_000).ticket_data.validation_status == 0x0021
+    rig.command("set_extended_validation_status", control=(0, 0, 0, 0))
+    assert egm_view(rig.cab.s, 1, sas, "", 10_000).ticket_data.validation_status == 0x0021
+    rig.note(2_500)
+    rig.press("cash_out")
+    assert rig.cab.s.handpay is None and rig.host.pending_cashout is not None
+    rig = TitoRig()
+    rig.command("set_extended_validation_status", control=(0x0020, 0x0000, 0, 0))
+    assert egm_view(rig.cab.s, 1, sas, "", 10_000).ticket_data.validation_status == 0x0001
+
+
+def test_tito_amounts_are_cents_and_meters_credits_at_every_accounting_denomination():
+    """The layouts' units, byte for byte from the station's view at 1c, 5c, 25c and $1
+    credits: 0x57's amount and 0x50's cumulative amount in cents (Monaco
+    ``LP57SendPendingCashoutInformationParser.cs``, ``LP50SendValidationMetersParser.cs``),
+    0x70's and 0x71's amounts in cents (``LP70``/``LP71`` parsers), the credit meter (0x1A)
+    and coin meters in credits of the accounting denomination."""
+    from cabinet.shell.host_view import SasStation, egm_view
+    from drivers.sas.crc import with_crc
+    from drivers.sas.egm import EgmResponder
+    from drivers.sas.host_codec import general_poll, to_wire
+
+    def poll(view, message: bytes) -> list[bytes]:
+        r = EgmResponder(1)
+        r.update(view)
+        out = r.receive(to_wire(general_poll(0)) + to_wire(message), 0)
+        return [o for o in out if isinstance(o, bytes)]
+
+    for d in (1, 5, 25, 100):
+        rig = TitoRig(denomination_minor=d)
+        sas = SasStation(port="p", accounting_denomination_minor=d, validation="system")
+        rig.note(2_000)
+        view = egm_view(rig.cab.s, 1, sas, "", 10_000)
+        credits = f"{2_000 // d:08d}"
+        assert poll(view, bytes.fromhex("01 1A")) == [with_crc(bytes.fromhex("01 1A" + credits))], d
+        rig.press("cash_out")
+        view = egm_view(rig.cab.s, 1, sas, "", 10_000)
+        assert poll(view, bytes.fromhex("01 57")) == [with_crc(bytes.fromhex("01 57 00 0000002000"))], d
+        rig.command("validation_number", validation_number=VN)
+        rig.cab.handle(PrintFinished(1, VN, "done"))
+        view = egm_view(rig.cab.s, 1, sas, "", 10_000)
+        assert poll(view, with_crc(bytes.fromhex("01 50 00"))) == [
+            with_crc(bytes.fromhex("01 50 00 00000001 0000002000"))], d
+        rig.insert()
+        view = egm_view(rig.cab.s, 1, sas, "", 10_000)
+        assert poll(view, bytes.fromhex("01 70")) == [
+            with_crc(bytes.fromhex("01 70 10 00 0000000000 00" + VN))], d   # amount not known here
+        redeem = with_crc(bytes.fromhex("01 71 16 00 0000002000 00" + VN + "00000000 0000"))
+        assert poll(view, redeem)[0][3:9] == bytes.fromhex("40 0000002000"), d
+        rig.command("redeem_ticket", validation_number=VN, amount_minor=2_000, transfer_code=0)
+        rig.cab.handle(VoucherStacked(1, VN, f"v{rig.txn}", None))
+        assert rig.credits() == 2_000, d
+        view = egm_view(rig.cab.s, 1, sas, "", 10_000)
+        assert poll(view, with_crc(bytes.fromhex("01 71 01 FF")))[0][3:9] == bytes.fromhex("00 0000002000"), d

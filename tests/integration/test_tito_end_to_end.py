@@ -346,7 +346,7 @@ def _journal(tmp_path: Path, kind: str, station: int | None = None) -> list[dict
 
 
 def _two_station_floor(tmp_path: Path, twin: bool = False, timeout_s: int = 10,
-                       **tito: object):
+                       denomination_minor: int = 1, **tito: object):
     import random
 
     from cabinet.core.events import PowerUp
@@ -370,6 +370,7 @@ def _two_station_floor(tmp_path: Path, twin: bool = False, timeout_s: int = 10,
     cfg = tmp_path / "cabinet.toml"
     cfg.write_text(f'[sas]\nport = "{host.path(1)}"\naddress = 1\nvalidation = "system"\n'
                    f'validation_timeout_s = {timeout_s}\n'
+                   f'accounting_denomination_minor = {denomination_minor}\n'
                    f'[station2.sas]\nport = "{host.path(2)}"\naddress = 2\n')
     proc = EngineProc(tmp_path, extra_args=["--config", str(cfg)])
     proc.start()
@@ -435,8 +436,9 @@ def test_a_ticket_printed_at_station_1_is_redeemed_at_station_2_once(tmp_path):
 # -- the host twin's own ticket system (tito-host's sas_host_tito.TicketFlow) -----------------
 
 
-def _twin_floor(tmp_path: Path, timeout_s: int = 10, **tito: object):
-    return _two_station_floor(tmp_path, twin=True, timeout_s=timeout_s, **tito)
+def _twin_floor(tmp_path: Path, timeout_s: int = 10, denomination_minor: int = 1, **tito: object):
+    return _two_station_floor(tmp_path, twin=True, timeout_s=timeout_s,
+                              denomination_minor=denomination_minor, **tito)
 
 
 def test_the_hosts_ticket_data_is_printed_on_the_ticket(tmp_path):
@@ -461,29 +463,42 @@ def test_the_hosts_ticket_data_is_printed_on_the_ticket(tmp_path):
     assert f"VOID AFTER {expiry}" in text
 
 
-def test_with_the_host_twins_ticket_system_a_ticket_moves_between_stations_once(tmp_path):
+@pytest.mark.parametrize("denomination_minor,system_id", [(1, 12), (5, 99), (25, 10), (100, 1)])
+def test_with_the_host_twins_ticket_system_a_ticket_moves_between_stations_once(
+        tmp_path, denomination_minor, system_id):
     """Issue 14 "Done when", with the host twin as the casino system: a ticket printed at
     station 1 is redeemed at station 2 for exactly its amount, refused again at both
-    ("already redeemed"); the twin's record says issued by 1, redeemed by 2."""
-    host, proc = _twin_floor(tmp_path, system_id=SYSTEM_ID)
+    ("already redeemed"); the twin's record says issued by 1, redeemed by 2.  At every
+    accounting denomination the amounts on the wire are cents (Monaco
+    ``LP57SendPendingCashoutInformationParser.cs``, ``LP71RedeemTicketParser.cs``), so
+    printed, recorded and credited agree to the cent; the validation system ID goes as
+    1 BCD byte (``LP58ReceiveValidationNumberParser.cs``) and the printed number starts
+    with the two digits the host sent (00 is a denial in 0x58, never printed)."""
+    host, proc = _twin_floor(tmp_path, system_id=system_id, denomination_minor=denomination_minor)
     try:
-        _credit(proc, 1_000)
+        _credit(proc, 2_000)
         proc.intent("cash_out")
         row = wait_for(lambda: [r for r in host.tickets.tickets(1) if r["state"] == "printed"],
                        15, "the twin's printed ticket")[0]
         number = row["number"]
-        assert row["amount"] == 1_000 and number.startswith(f"{SYSTEM_ID:02d}")
+        assert row["amount"] == 2_000 and number.startswith(f"{system_id:02d}")
+        (png,) = proc.sim({"cmd": "tickets"})["tickets"]
+        printed = Path(png).with_suffix(".txt").read_text()
+        assert "$20.00" in printed
+        assert [ln.split(None, 1)[1].replace("-", "") for ln in printed.splitlines()
+                if ln.startswith("VALIDATION ")] == [number]
         wait_for(lambda: proc.snapshot["mode"] in ("attract", "betting"), 10, "the table")
         _insert(proc, number, 2)
-        wait_for(lambda: proc.snapshot["stations"][1]["credits_minor"] == 1_000, 15,
+        wait_for(lambda: proc.snapshot["stations"][1]["credits_minor"] == 2_000, 15,
                  "station 2 credited")
         wait_for(lambda: host.tickets.get(number)["state"] == "redeemed", 10, "redeemed")
+        assert host.tickets.get(number)["redeemed_amount"] == 2_000
         assert host.tickets.get(number)["redeemed_by"] == 2
         for where in (1, 2):
             _insert(proc, number, where)
             wait_for(lambda where=where: proc.snapshot["stations"][where - 1]["refusal"]
                      == "Ticket refused: already redeemed", 15, f"refused at station {where}")
-        assert [s["credits_minor"] for s in proc.snapshot["stations"]] == [0, 1_000]
+        assert [s["credits_minor"] for s in proc.snapshot["stations"]] == [0, 2_000]
     finally:
         proc.stop()
         host.close()
