@@ -248,7 +248,7 @@ class DemoPlayer(DemoPanel):
 
     def play_round(self, n: int) -> None:
         self._check_stop()
-        self.watch.wait_for(lambda s: s.mode in ("betting", "attract"), 10.0, "betting")
+        self.watch.wait_for(lambda s: s.mode in ("betting", "attract"), 10.0, "the table to take bets")
         if self.station().credits_minor > 0:
             # a station whose screen is not drawing yet (a UI starting or started again)
             # lights no button: a player waits for the table to light before betting
@@ -336,7 +336,7 @@ class DemoPlayer(DemoPanel):
     def cash_out(self) -> None:
         """Cash Out: the voucher prints; read it back from the printer twin."""
         self._check_stop()
-        self.watch.wait_for(lambda s: s.mode in ("betting", "attract"), 10.0, "betting")
+        self.watch.wait_for(lambda s: s.mode in ("betting", "attract"), 10.0, "the table to take bets")
         # Take the bet back first, so the chip is home before the printing screen shows.
         for _ in range(60):
             if self.next_bet() == 0 or "bet_down" not in self.station().lamps:
