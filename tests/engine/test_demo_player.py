@@ -153,3 +153,46 @@ def test_a_round_dealt_straight_after_the_last_one_is_seen_dealt():
     assert log.hands == [(["AS", "2H", "8C"], "soft 21", "win")]
     assert log.dealer == ["AC", "5C", "3C"] and log.net_minor == 500
     assert rig.meters(2).games_played == 1 and rig.meters(1).games_played == 1
+
+
+class SlowTable(CoreTable):
+    """A ``CoreTable`` where time passes while the player waits: ``later`` holds
+    ``(seconds from now, change)`` of another station, made when a wait reaches it."""
+
+    def __init__(self, rig: Rig, later: list) -> None:
+        super().__init__(rig)
+        self.later = sorted(later, key=lambda x: x[0])
+        self.now_s = 0.0
+
+    def wait_for(self, pred, timeout_s, what="the table"):
+        deadline = self.now_s + timeout_s
+        while not pred(self.snapshot):
+            if not self.later or self.later[0][0] > deadline:
+                raise DemoError(f"waited {timeout_s:.0f} s for {what} (table: {self.snapshot.mode})")
+            self.now_s, change = self.later.pop(0)
+            change()
+            self.publish()
+        return self.snapshot
+
+
+def test_a_player_waits_out_another_stations_round_before_betting():
+    """A shared table: station 2 plays a round alone when station 1's player comes to
+    bet. That round takes 20 s (station 2's player settles and saves a screenshot in
+    it, up to 15 s under load): station 1's player waits for it to end, then bets and
+    plays its own round."""
+    rig = Rig(GameSettings(variant="classic-multi", stations=2), seed=3)
+    for n in (1, 2):
+        rig.note(10_000, n)
+    rig.press("chip", 2, 500)
+    rig.press("place", 2, 1)
+    rig.press("deal", 2)                                  # no other bet down: dealt at once
+    assert [st.in_round for st in rig.cab.s.stations] == [False, True]
+    assert rig.cab.mode == "in_round"
+    table = SlowTable(rig, [(20.0, rig.play_out)])
+    player = DemoPlayer(table, table, rounds=1, bet_minor=500, strategy=None, station_no=1,
+                        say=lambda _t: None, settle_s=0.0)
+    player.play_round(1)
+    (log,) = player.result.rounds
+    assert table.now_s == 20.0 and rig.cab.s.round_id == 2
+    assert rig.meters(1).games_played == 1 and rig.meters(2).games_played == 1
+    assert log.hands and all(len(cards) >= 2 for cards, _, _ in log.hands)
