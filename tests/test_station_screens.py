@@ -40,3 +40,33 @@ def test_stations_are_checked_before_anything_starts(capsys: pytest.CaptureFixtu
     assert launcher.main(stations=3, variant="american", out=str(tmp_path)) == 2
     assert "classic-multi" in capsys.readouterr().err
     assert not list(tmp_path.iterdir())
+
+
+def test_a_station_player_that_fails_says_which_station_and_what_it_waited_for() -> None:
+    """Several demo players share one table: the first to fail stops the others (the
+    run ends) and the box says at once which station failed and what it waited for,
+    before the others have finished, for ``cabinet run``'s line on stderr."""
+    import threading
+
+    from cabinet.tools.station_screens import play_station
+    from cabinet.tools.table_client import DemoError
+
+    class Stuck:
+        station_no = 1
+
+        def play_rounds(self) -> None:
+            raise DemoError("waited 10 s for the table to take bets (table: in_round)")
+
+    class Stopped:
+        station_no = 2
+
+        def play_rounds(self) -> None:
+            raise DemoError("stopped")
+
+    stop, box = threading.Event(), {}
+    play_station(Stuck(), box, stop)
+    assert stop.is_set()
+    assert box["error"] == "station 1: waited 10 s for the table to take bets (table: in_round)"
+    play_station(Stopped(), box, stop)         # the other player, stopped by the first
+    assert box["error"] == "station 1: waited 10 s for the table to take bets (table: in_round)"
+    assert box["errors"] == [box["error"], "station 2: stopped"]

@@ -145,6 +145,7 @@ def build_snapshot(cab: ViewContext, seq: int) -> Snapshot:
         program_id=cab.program_id, program_digest=cab.program_digest,
         volume_percent=s.settings.volume_percent, attract_sound=s.settings.attract_sound,
         double_totals=sorted(r.double_totals), player_desk=STORAGE_FAULT not in s.faults,
+        round_id=s.round_id,
     )
 
 

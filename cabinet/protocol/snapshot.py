@@ -254,6 +254,9 @@ class Snapshot(msgspec.Struct, tag="snapshot", tag_field="type", frozen=True, kw
             screen per station; ``""`` from an engine that does not say.
         player_desk: the stations' HISTORY and SERVICE take a touch (lit); ``False``
             in a storage tilt, where the engine refuses every press.
+        round_id: the number of the last round dealt (``0`` before the first): a new
+            number is a new deal, also when one Deal clears a settled round off the
+            table and deals the next at once (the dealer's cards never leave it).
     """
 
     seq: int
@@ -286,3 +289,4 @@ class Snapshot(msgspec.Struct, tag="snapshot", tag_field="type", frozen=True, kw
     screens: str = ""
     double_totals: list[int] = []
     player_desk: bool = True
+    round_id: int = 0

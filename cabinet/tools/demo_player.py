@@ -32,6 +32,10 @@ from cabinet.tools.table_client import DemoError, SimControl, TableWatch
 
 #: Any of these lit: the station can bet (its screen draws it and it has credits).
 _BET_LAMPS = frozenset({"bet_up", "chip", "deal", "rebet"})
+#: Seconds a player at a shared table waits for the table to take bets: another
+#: station's round may be in play (alone it has no decision timer; its player's
+#: screenshots in it take up to ``run_shots.SHOT_TIMEOUT_S``, 15 s, each).
+OTHERS_ROUND_S = 60.0
 
 # -- the player --------------------------------------------------------------------------------
 
@@ -248,7 +252,9 @@ class DemoPlayer(DemoPanel):
 
     def play_round(self, n: int) -> None:
         self._check_stop()
-        self.watch.wait_for(lambda s: s.mode in ("betting", "attract"), 10.0, "betting")
+        shared = len(self.snap.stations) > 1
+        self.watch.wait_for(lambda s: s.mode in ("betting", "attract"),
+                            OTHERS_ROUND_S if shared else 10.0, "the table to take bets")
         if self.station().credits_minor > 0:
             # a station whose screen is not drawing yet (a UI starting or started again)
             # lights no button: a player waits for the table to light before betting
@@ -257,7 +263,6 @@ class DemoPlayer(DemoPanel):
         before = self.station().credits_minor
         self.place_bet()
         self.say(f"demo: round {n}: bet {fmt_money(self.next_bet())}, Deal")
-        shared = len(self.snap.stations) > 1
         started = self.watch.rounds_started if shared else 0
         snap = self.press("deal", timeout_s=5.0)
         if snap is not None and shared:
@@ -336,7 +341,7 @@ class DemoPlayer(DemoPanel):
     def cash_out(self) -> None:
         """Cash Out: the voucher prints; read it back from the printer twin."""
         self._check_stop()
-        self.watch.wait_for(lambda s: s.mode in ("betting", "attract"), 10.0, "betting")
+        self.watch.wait_for(lambda s: s.mode in ("betting", "attract"), 10.0, "the table to take bets")
         # Take the bet back first, so the chip is home before the printing screen shows.
         for _ in range(60):
             if self.next_bet() == 0 or "bet_down" not in self.station().lamps:

@@ -397,15 +397,14 @@ def main(*, rounds: int = 5, variant: str | None = None, out: str | None = None,
             if demo_thread is not None and not demo_thread.is_alive():
                 demo_result = demo_box.get("result")
                 status = 0 if demo_result is not None and not windowed else status
-                if demo_result is None:
-                    print(f"cabinet run: demo failed: {demo_box.get('error')}", file=sys.stderr)
-                    break
-                if not windowed:
+                if demo_result is None or not windowed:
                     break
                 demo_thread = None  # windowed: keep the table open to play on
             stop.wait(0.2)
         if interrupted.is_set():
             status = 130
+        elif demo_result is None and demo_box.get("error"):   # a player failing stops the run
+            print(f"cabinet run: demo failed: {demo_box['error']}", file=sys.stderr)
     finally:
         stop.set()
         if demo_thread is not None:

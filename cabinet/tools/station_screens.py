@@ -248,7 +248,7 @@ def run_demos(sock: Path, sim_sock: Path, count: int, rounds: int,
     time), ``after_cash_out`` (if given) gets the watch, the sim control and every
     station's ``DemoResult``, and station 1's player tours the operator menu. ``box["result"]`` gets
     station 1's ``DemoResult`` and ``box["results"]`` every station's; on failure
-    ``box["error"]`` says why.
+    ``box["error"]`` says why (a player's failure as soon as it happens: ``play_station``).
     """
     from cabinet.tools.demo_player import DemoPlayer
     from cabinet.tools.table_client import DemoError, SimControl, TableWatch
@@ -269,23 +269,14 @@ def run_demos(sock: Path, sim_sock: Path, count: int, rounds: int,
                               shot=shots[n - 1], grab=grabs[n - 1], stop=stop, say=say_for(n))
                    for n in range(1, count + 1)]
         players[0].tidy_up()
-        errors: list[str] = []
-
-        def play(p: DemoPlayer) -> None:
-            try:
-                p.play_rounds()
-            except Exception as e:   # reported below, never a silent thread death
-                errors.append(f"station {p.station_no}: {type(e).__name__}: {e}")
-                stop.set()
-
-        threads = [threading.Thread(target=play, args=(p,), name=f"demo-{p.station_no}", daemon=True)
-                   for p in players]
+        threads = [threading.Thread(target=play_station, args=(p, box, stop),
+                                    name=f"demo-{p.station_no}", daemon=True) for p in players]
         for t in threads:
             t.start()
         for t in threads:
             t.join()
-        if errors:
-            raise DemoError("; ".join(errors))
+        if box.get("errors"):
+            return
         for p in reversed(players):
             p.cash_out()
         if after_cash_out is not None:
@@ -302,3 +293,23 @@ def run_demos(sock: Path, sim_sock: Path, count: int, rounds: int,
             sim.close()
         if watch is not None:
             watch.close()
+
+
+def play_station(player: Any, box: dict[str, Any], stop: threading.Event) -> None:
+    """One station's ``DemoPlayer.play_rounds()`` on a table several players share.
+
+    A failure is never a silent thread death: it goes to ``box["errors"]`` as
+    ``"station N: why"`` (what the player waited for, for a ``DemoError``), the first
+    one also to ``box["error"]`` at once, and ``stop`` is set so the other players
+    stop and ``cabinet run`` ends saying it (their ``"stopped"`` comes after).
+    """
+    from cabinet.tools.table_client import DemoError
+
+    try:
+        player.play_rounds()
+    except Exception as e:
+        why = str(e) if isinstance(e, DemoError) else f"{type(e).__name__}: {e}"
+        line = f"station {player.station_no}: {why}"
+        box.setdefault("errors", []).append(line)
+        box.setdefault("error", line)
+        stop.set()

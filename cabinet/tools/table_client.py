@@ -38,6 +38,14 @@ class DemoError(RuntimeError):
     """The table did not do what the demo expected within its timeout."""
 
 
+def rounds_dealt(before: Snapshot | None, after: Snapshot) -> int:
+    """How many rounds were dealt between snapshot ``before`` (``None``: the first
+    one) and the next one, ``after``: the rise of the engine's round number (a Deal
+    may clear a settled round and deal the next in one snapshot, so the dealer's
+    cards need not leave the table between two rounds)."""
+    return 0 if before is None else max(0, after.round_id - before.round_id)
+
+
 # -- the two connections ------------------------------------------------------------------
 
 
@@ -67,9 +75,9 @@ class TableWatch:
         self._sock: socket.socket | None = None
         self._thread: threading.Thread | None = None
         self.closed = False
-        #: rounds seen dealt: snapshots where the dealer's cards appear on an empty
-        #: table (the next bet clears a finished round; counted on the reader thread,
-        #: so a round that settles at once is counted even when a waiter wakes late).
+        #: rounds dealt since the first snapshot (``rounds_dealt``; counted on the
+        #: reader thread, so a round that settles at once is counted even when a
+        #: waiter wakes late).
         self.rounds_started = 0
         self._send_lock = threading.Lock()
 
@@ -125,10 +133,7 @@ class TableWatch:
                         if self.on_snapshot is not None:
                             self.on_snapshot(msg, now)
                         with self._cond:
-                            if (msg.dealer.cards or msg.dealer.face_down) and (
-                                    self.snapshot is None or not (self.snapshot.dealer.cards
-                                                                  or self.snapshot.dealer.face_down)):
-                                self.rounds_started += 1
+                            self.rounds_started += rounds_dealt(self.snapshot, msg)
                             self.snapshot = msg
                             self._cond.notify_all()
         except (OSError, MessageError):
