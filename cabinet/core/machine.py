@@ -149,11 +149,11 @@ class Cabinet(BettingMixin, PlayMixin, CashOutMixin, MoneyInMixin, DoorsMixin, H
         self._dark_since_ms: dict[int, int] = {}
         self._drawn: set[int] = set()
         #: The program's identity (issue 11.18), set by the shell from
-        #: ``cabinet.shell.manifest.check_manifest`` before boot: status ``verified``,
-        #: ``unverified`` or ``mismatch`` (a mismatch is also a ``program_`` fault).
+        #: ``cabinet.shell.program_check`` before boot: status ``verified``,
+        #: ``development`` or ``mismatch`` (a mismatch is also a ``program_`` fault).
         self.program_id = ""
         self.program_digest = ""
-        self.program_status = "unverified"
+        self.program_status = "development"
         #: The host links' live status (issue 13), set by the shell, not journaled:
         #: station -> (polls seen, wall time of the last poll or None), for the Host page.
         self.host_polls: dict[int, tuple[Any, ...]] = {}

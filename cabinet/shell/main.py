@@ -90,13 +90,15 @@ def build_devices(mode: str, config: EngineConfig | None, engine: Engine,
 
 
 def _check_program(engine: Engine) -> None:
-    """Check the program files against their manifest before any device is enabled
-    (issue 11.18): a mismatch tilts (a ``program_`` fault, cleared only by a boot
-    that matches, i.e. a reinstall); no manifest runs with an "unverified" note."""
+    """The program check made at this start (``cabinet.shell.program_check``: the venv
+    against the release's signed manifest, before any of it ran), before any device is
+    enabled: a mismatch (a file changed, added or missing; no signed manifest; a bad
+    signature) tilts (a ``program_`` fault, cleared only by a boot that matches, i.e. a
+    reinstall); not started from a release: a development build, said in the log."""
     from cabinet.core.events import DeviceCleared, DeviceFaulted
-    from cabinet.shell.manifest import check_manifest
+    from cabinet.shell.program_check import current
 
-    check = check_manifest()
+    check = current()
     cab = engine.cab
     cab.program_id, cab.program_digest, cab.program_status = \
         check.program_id, check.digest, check.status
@@ -106,7 +108,7 @@ def _check_program(engine: Engine) -> None:
         engine.boot_events.append(DeviceFaulted("program", "program_mismatch",
                                                 f"program integrity: {check.detail}"))
         return
-    if check.status == "unverified":
+    if check.status == "development":
         log.warning("%s", check.detail)
     else:
         log.info("program %s verified, SHA-256 %s", check.program_id, check.digest)
@@ -170,10 +172,13 @@ def _host_links(stations: dict[int, SasStation]) -> HostLinks | None:
     import socket as socket_mod
 
     from cabinet.shell.manifest import install_root, program_files
+    from cabinet.shell.program_check import current
     sys.setswitchinterval(0.001)    # the link thread answers within ms of a poll (GIL hand-off)
     root = install_root()
-    return HostLinks(stations, serial_number=socket_mod.gethostname()[:40],
-                     program_files=[root / p for p in program_files(root)])
+    # 0x21 signs the signed manifest of a verified release (which names every file's
+    # SHA-256); a development build's own source files otherwise
+    files = list(current().rom_files) or [root / p for p in program_files(root)]
+    return HostLinks(stations, serial_number=socket_mod.gethostname()[:40], program_files=files)
 
 
 async def _run(journal: Path, socket: Path, mode: str, config: EngineConfig,
