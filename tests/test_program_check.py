@@ -190,3 +190,35 @@ def test_the_check_names_a_missing_file_another_target_and_a_foreign_key(install
     assert "does not verify with the trusted key" in check_release(venv).detail
     (root / "etc/cabinet/release.pub").unlink()
     assert check_release(venv).detail.startswith("no trusted release key")
+
+
+@pytest.mark.timeout(120)
+def test_each_install_update_and_rollback_is_journaled_once(installed, tmp_path):
+    """The installer's history beside the release: journaled at the next start as
+    ``program_installed``, each line once however often the engine starts; the
+    maintenance menu's Event log names it."""
+    import sqlite3
+
+    from cabinet.core.maintenance.event_log import event_line
+    root, venv, _key, _site = installed
+    history = root / "opt/cabinet-releases/history.jsonl"
+    lines = [{"seq": 1, "action": "install", "program_id": "blackjack-cabinet 9.9.8",
+              "digest": "aa" * 32, "previous": "", "wall_s": 1.7e9},
+             {"seq": 2, "action": "update", "program_id": "blackjack-cabinet 9.9.9",
+              "digest": "bb" * 32, "previous": "aaaaaaaaaaaaaaaa", "wall_s": 1.7e9 + 60}]
+    history.write_text("".join(json.dumps(h) + "\n" for h in lines))
+    _boot(venv, tmp_path)
+    with history.open("a") as f:
+        f.write(json.dumps({**lines[0], "seq": 3, "action": "rollback"}) + "\n")
+    _boot(venv, tmp_path)
+    db = sqlite3.connect(tmp_path / "state/j.db")
+    rows = [json.loads(d) for (d,) in db.execute(
+        "SELECT data FROM events WHERE kind = 'program_installed' ORDER BY id")]
+    assert [(r["seq"], r["action"], r["program_id"]) for r in rows] == [
+        (1, "install", "blackjack-cabinet 9.9.8"), (2, "update", "blackjack-cabinet 9.9.9"),
+        (3, "rollback", "blackjack-cabinet 9.9.8")]
+    line = event_line({"wall_s": 1.7e9, "kind": "program_installed", "station": 0,
+                       "amount_minor": 0, "data": rows[1]})
+    assert line.endswith("program installed · cabinet · update blackjack-cabinet 9.9.9, "
+                         "SHA-256 bbbbbbbbbbbbbbbb")
+

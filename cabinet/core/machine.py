@@ -57,6 +57,7 @@ from cabinet.core.events import (
     NoteUncredited,
     PowerUp,
     PrintFinished,
+    ProgramInstalled,
     Tick,
     VoucherEscrowed,
     VoucherStacked,
@@ -434,6 +435,10 @@ _HANDLERS: dict[type, Callable[[Cabinet, Any, list[Effect]], None]] = {
     HostLinkChanged: Cabinet._on_host_link,
     HostLinkConfigured: Cabinet._on_host_configured,
     AuditExported: lambda cab, ev, out: maintenance.audit_exported(cab, ev, out),
+    ProgramInstalled: lambda cab, ev, out: out.append(Journal(
+        "program_installed", 0, 0, {"action": ev.action, "program_id": ev.program_id,
+                                    "digest": ev.digest, "previous": ev.previous,
+                                    "seq": ev.seq, "installed_wall_s": ev.wall_s})),
 }
 
 __all__ = ["ACCEPTS", "Cabinet", "Meters", "new_state"]

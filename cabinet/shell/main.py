@@ -115,6 +115,37 @@ def _check_program(engine: Engine) -> None:
     engine.boot_events.append(DeviceCleared("program"))
 
 
+def _journal_installs(engine: Engine) -> None:
+    """Each install, update and rollback in the installer's history (``HISTORY``
+    beside the release this engine was started from) that the journal does not hold
+    yet: a ``ProgramInstalled`` at boot, journaled as ``program_installed``. A
+    development build has none."""
+    import json
+
+    from cabinet.core.events import ProgramInstalled
+    from cabinet.shell.program_check import HISTORY, current, release_root
+
+    if current().status == "development":
+        return
+    path = release_root(Path(sys.prefix)) / HISTORY.relative_to("/")
+    try:
+        lines = path.read_text().splitlines()
+    except OSError:
+        return
+    seen = {row["data"].get("seq") for row in
+            engine.store.events_of(frozenset({"program_installed"}), 100_000)}
+    for line in lines:
+        try:
+            h = json.loads(line)
+            ev = ProgramInstalled(str(h["action"]), str(h["program_id"]), str(h["digest"]),
+                                  str(h["previous"]), int(h["seq"]), float(h["wall_s"]))
+        except (ValueError, KeyError, TypeError):
+            log.warning("%s: unreadable line %r: not journaled", path, line[:80])
+            continue
+        if ev.seq not in seen:
+            engine.boot_events.append(ev)
+
+
 def sas_stations(cfg: EngineConfig, port: str | None,
                  address: int | None) -> dict[int, SasStation]:
     """Each station's SAS link settings (issue 13): ``[sas]`` / ``[stationN.sas]`` of the
@@ -195,6 +226,7 @@ async def _run(journal: Path, socket: Path, mode: str, config: EngineConfig,
         store = salvage_and_open(journal, [f"unreadable rows: {type(e).__name__}: {e}"])
         engine = Engine(store)
     _check_program(engine)
+    _journal_installs(engine)
     sim_socket = socket.with_name(socket.name + ".sim") if mode == "sim" else None
     engine.devices = build_devices(mode, config, engine, sim_dir, sim_socket, twins)
     try:                                        # one engine per serial port

@@ -37,6 +37,9 @@ RELEASE_MANIFEST = "cabinet-release.json"
 SIGNATURE = RELEASE_MANIFEST + ".sig"
 #: The public key of the releases this cabinet accepts (installed by the first one).
 TRUSTED_KEY = Path("/etc/cabinet/release.pub")
+#: The installer's record of each install, update and rollback (one JSON object a
+#: line: ``seq``, ``action``, ``program_id``, ``digest``, ``previous``, ``wall_s``).
+HISTORY = Path("/opt/cabinet-releases/history.jsonl")
 #: Files pip writes into a ``*.dist-info`` folder that are not in the wheel (metadata,
 #: never imported).
 PIP_RECORDS = frozenset({"INSTALLER", "REQUESTED", "RECORD", "direct_url.json"})
@@ -104,15 +107,20 @@ def sha256_file(path: Path) -> str:
     return h.hexdigest()
 
 
-def trusted_key_for(venv: Path) -> Path:
-    """``TRUSTED_KEY`` of the root a release venv is installed in: a venv at
-    ``<root>/opt/cabinet-releases/<release>/venv`` trusts ``<root>/etc/cabinet/release.pub``
-    (``/`` on a cabinet; a scratch root in tests or an image being built)."""
+def release_root(venv: Path) -> Path:
+    """The root a release venv is installed in: ``<root>`` of a venv at
+    ``<root>/opt/cabinet-releases/<release>/venv`` (``/`` on a cabinet; a scratch root
+    in tests or an image being built); ``/`` for any other venv."""
     real = venv.resolve()
     if real.name == "venv" and real.parent.parent.name == "cabinet-releases" \
             and real.parents[2].name == "opt":
-        return real.parents[3] / TRUSTED_KEY.relative_to("/")
-    return TRUSTED_KEY
+        return real.parents[3]
+    return Path("/")
+
+
+def trusted_key_for(venv: Path) -> Path:
+    """``TRUSTED_KEY`` under ``release_root(venv)``."""
+    return release_root(venv) / TRUSTED_KEY.relative_to("/")
 
 
 def check_release(venv: Path, key_path: Path | None = None,

@@ -27,6 +27,7 @@ import time
 from collections.abc import Callable, Sequence
 from pathlib import Path, PurePosixPath
 
+from cabinet.shell import program_check
 from cabinet.shell.ed25519 import public_key_from_pem
 from cabinet.shell.manifest import PACKAGES
 from cabinet.shell.program_check import RELEASE_MANIFEST, SIGNATURE, TRUSTED_KEY, check_release, target
@@ -35,7 +36,7 @@ from cabinet.tools.install import PREFIX, VENV, Installer, Probe, Report
 from cabinet.tools.release import Release, ReleaseError, extract, open_release
 
 RELEASES = PurePosixPath("/opt/cabinet-releases")
-HISTORY = RELEASES / "history.jsonl"
+HISTORY = PurePosixPath(str(program_check.HISTORY))
 #: The one ``Installer`` step this module replaces the checkout's with.
 Run = Callable[[Sequence[str], bool], None]
 
