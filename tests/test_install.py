@@ -395,3 +395,21 @@ def test_the_display_driver_of_the_ui_unit_is_checked_in_the_installed_sdl(tmp_p
     assert (check, True) in ran
     assert cmds.index(check) > max(i for i, c in enumerate(cmds) if "pip install" in c)
     assert cmds.index(check) < cmds.index("systemctl restart --no-block cabinet.target")
+
+
+def test_on_a_pi_with_python3_lgpio_installed_apt_is_not_needed(tmp_path):
+    """Offline: Pi OS already has ``python3-lgpio`` (dpkg says installed): no apt-get,
+    which would fail without a network, and said."""
+    ran: list[str] = []
+    root = _pi_root(tmp_path / "root")
+    status = root / "var/lib/dpkg/status"
+    status.parent.mkdir(parents=True)
+    status.write_text("Package: python3-lgpio\nStatus: install ok installed\nVersion: 0.2.2-1\n\n"
+                      "Package: python3-serial\nStatus: deinstall ok config-files\n")
+    inst = Installer(root, ROOT, lambda argv, check: ran.append(" ".join(argv)))
+    inst.packages()
+    assert ran == [] and inst.report.kept == ["python3-lgpio (installed; apt not needed offline)"]
+    status.write_text("Package: python3-lgpio\nStatus: deinstall ok config-files\n")
+    inst.packages()
+    assert ran == ["apt-get install --yes --no-install-recommends python3-lgpio"]
+

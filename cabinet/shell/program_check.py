@@ -40,6 +40,10 @@ TRUSTED_KEY = Path("/etc/cabinet/release.pub")
 #: The installer's record of each install, update and rollback (one JSON object a
 #: line: ``seq``, ``action``, ``program_id``, ``digest``, ``previous``, ``wall_s``).
 HISTORY = Path("/opt/cabinet-releases/history.jsonl")
+#: Put in every release venv's ``site-packages`` by the installer and in the signed
+#: map by the release: no Python run from the venv (``cabinet doctor`` as root, the
+#: installer's display check) writes a ``.pyc`` there, which the check would refuse.
+NO_BYTECODE_PTH = ("cabinet-no-bytecode.pth", b"import sys; sys.dont_write_bytecode = True\n")
 #: Files pip writes into a ``*.dist-info`` folder that are not in the wheel (metadata,
 #: never imported).
 PIP_RECORDS = frozenset({"INSTALLER", "REQUESTED", "RECORD", "direct_url.json"})

@@ -135,11 +135,26 @@ class Installer:
 
     def packages(self) -> None:
         """``APT_PACKAGES`` on a Raspberry Pi; elsewhere said and left."""
-        if self.on_a_pi():
+        if self.on_a_pi() and self._have_deb(APT_PACKAGES):
+            self.report.kept.append(f"{' '.join(APT_PACKAGES)} (installed; apt not needed offline)")
+        elif self.on_a_pi():
             self.command("apt-get", "install", "--yes", "--no-install-recommends", *APT_PACKAGES)
         else:
             self.report.skipped.append("not a Raspberry Pi (no cmdline.txt): python3-lgpio not "
                                        "installed, --devices hardware will not find the GPIO")
+
+    def _have_deb(self, names: Sequence[str]) -> bool:
+        """Each Debian package of ``names`` is installed (dpkg's status file under root)."""
+        try:
+            text = self.at(PurePosixPath("/var/lib/dpkg/status")).read_text(errors="replace")
+        except OSError:
+            return False
+        have = set()
+        for stanza in text.split("\n\n"):
+            fields = dict(ln.split(": ", 1) for ln in stanza.splitlines() if ": " in ln)
+            if fields.get("Status") == "install ok installed":
+                have.add(fields.get("Package", ""))
+        return set(names) <= have
 
     def users(self) -> None:
         """The groups (``GROUPS``) and the ``cabinet`` system user in them (no login, no home)."""

@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from cabinet.shell.ed25519 import verify
-from cabinet.shell.program_check import RELEASE_MANIFEST, SIGNATURE
+from cabinet.shell.program_check import NO_BYTECODE_PTH, RELEASE_MANIFEST, SIGNATURE
 
 FORMAT = 1
 #: Target → (pip platform tags, Python version): Pi OS bookworm (glibc 2.36, Python
@@ -189,7 +189,7 @@ def build(source: Path, key_path: Path, out_dir: Path, fetch: Fetch = pip_fetch,
             if program_wheel.name not in {w.name for w in found}:
                 found.append(program_wheel)
             wheels_of[tgt] = [f"wheels/{w.name}" for w in sorted(found)]
-            site[tgt] = {}
+            site[tgt] = {NO_BYTECODE_PTH[0]: _sha256(NO_BYTECODE_PTH[1])}
             for w in found:
                 members[f"wheels/{w.name}"] = w.read_bytes()
                 site[tgt].update(wheel_site_files(w))

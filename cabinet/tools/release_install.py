@@ -30,7 +30,15 @@ from pathlib import Path, PurePosixPath
 from cabinet.shell import program_check
 from cabinet.shell.ed25519 import public_key_from_pem
 from cabinet.shell.manifest import PACKAGES
-from cabinet.shell.program_check import RELEASE_MANIFEST, SIGNATURE, TRUSTED_KEY, check_release, target
+from cabinet.shell.program_check import (
+    NO_BYTECODE_PTH,
+    RELEASE_MANIFEST,
+    SIGNATURE,
+    TRUSTED_KEY,
+    check_release,
+    site_packages,
+    target,
+)
 from cabinet.tools import install
 from cabinet.tools.install import PREFIX, VENV, Installer, Probe, Report
 from cabinet.tools.release import Release, ReleaseError, extract, open_release
@@ -90,6 +98,9 @@ class ReleaseInstaller(Installer):
                          "--ignore-installed", "--disable-pip-version-check",
                          *(str(self.staging / w) for w in targets[tgt]))
             here.mkdir(parents=True, exist_ok=True)
+            if self.run_cmd is not None:
+                name, data = NO_BYTECODE_PTH
+                (site_packages(here) / name).write_bytes(data)
             (here / RELEASE_MANIFEST).write_bytes(self.release.manifest)
             (here / SIGNATURE).write_bytes(self.release.signature)
             if self.run_cmd is not None:
