@@ -231,9 +231,9 @@ def page_lines(cab: MaintenanceContext) -> tuple[str, list[str]]:
 
 def _device_lines(cab: MaintenanceContext) -> list[str]:
     s = cab.s
-    status = {"verified": "verified against the signed release manifest",
+    status = {"verified": "verified against its manifest",
               "development": "DEVELOPMENT BUILD (not a signed release)",
-              "mismatch": "DOES NOT MATCH the signed release: reinstall"}
+              "mismatch": "DOES NOT MATCH its manifest: reinstall"}
     lines = [f"Program: {cab.program_id or 'unknown'}",
              f"Digest (SHA-256): {cab.program_digest or 'none'}",
              f"Program files: {status.get(cab.program_status, cab.program_status)}"]
