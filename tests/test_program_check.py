@@ -222,3 +222,21 @@ def test_each_install_update_and_rollback_is_journaled_once(installed, tmp_path)
     assert line.endswith("program installed · cabinet · update blackjack-cabinet 9.9.9, "
                          "SHA-256 bbbbbbbbbbbbbbbb")
 
+
+
+def test_sas_rom_signature_runs_over_the_signed_manifest_of_a_verified_release(monkeypatch, tmp_path):
+    """Long poll 0x21 signs what the menu's digest names: the signed manifest of a
+    verified release; a development build: its own source files, in manifest order."""
+    from cabinet.shell import main, program_check
+    from cabinet.shell.host_view import SasStation
+    from cabinet.shell.manifest import install_root, program_files
+
+    monkeypatch.setattr(sys, "setswitchinterval", lambda s: None)   # the engine's, not the tests'
+    stations = {1: SasStation(port="socket://127.0.0.1:1", address=1)}
+    dev = main._host_links(stations)
+    assert dev is not None and dev.program_files == [install_root() / p for p in program_files(install_root())]
+    signed = tmp_path / RELEASE_MANIFEST
+    monkeypatch.setattr(program_check, "_BOOT", program_check.ProgramCheck(
+        "verified", "blackjack-cabinet 9.9.9", "ab" * 32, "", (signed,)))
+    links = main._host_links(stations)
+    assert links is not None and links.program_files == [signed]
