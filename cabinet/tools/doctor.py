@@ -268,9 +268,9 @@ def _program() -> Finding:
                        f"manifest, SHA-256 {check.digest}")
     if check.status == "development":
         return Finding("WARN", what, check.detail, "a cabinet runs a signed release: "
-                       "sudo cabinet install RELEASE")
+                       "sudo /opt/cabinet/.venv/bin/cabinet install RELEASE")
     return Finding("FAIL", what, check.detail, "the program was changed: reinstall the "
-                   "release (sudo cabinet install RELEASE, or cabinet install --rollback)")
+                   "release (sudo /opt/cabinet/.venv/bin/cabinet install RELEASE, or --rollback)")
 
 
 def report(findings: list[Finding]) -> str:
