@@ -248,3 +248,14 @@ def test_a_failing_step_puts_the_previous_release_back_and_starts_it(releases, t
         len(said) - 1
     history = (releases_dir / "history.jsonl").read_text().splitlines()
     assert [json.loads(h)["action"] for h in history] == ["install", "rollback"]
+
+
+def test_release_key_writes_a_private_key_only_its_owner_reads_and_never_overwrites(tmp_path, capsys):
+    from cabinet.tools.cli import main
+    private, public = tmp_path / "release-key.pem", tmp_path / "release.pub"
+    assert main(["release-key", str(private), str(public)]) == 0
+    assert private.stat().st_mode & 0o777 == 0o600
+    first = private.read_bytes()
+    assert len(public_key_from_pem(public.read_text())) == 32
+    assert main(["release-key", str(private), str(public)]) == 1
+    assert "never overwritten" in capsys.readouterr().out and private.read_bytes() == first
