@@ -303,11 +303,15 @@ class Installer:
         self.report.running += running
         self.report.not_running += not_running
 
+    def steps(self) -> list[Callable[[], None]]:
+        """Every step, in order (a release install runs the same ones)."""
+        return [self.stop, self.packages, self.users, self.program, self.venv, self.display,
+                self.config, self.state, self.units, self.cmdline]
+
     def all(self, start: bool = True) -> Report:
         """Every step in order (``start``: restart ``cabinet.target`` at the end and say
         what runs); the report."""
-        for step in (self.stop, self.packages, self.users, self.program, self.venv, self.display,
-                     self.config, self.state, self.units, self.cmdline):
+        for step in self.steps():
             step()
         if start:
             self.start()

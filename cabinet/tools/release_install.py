@@ -156,8 +156,9 @@ class ReleaseInstaller(Installer):
         return "install" if not current else "update" if current != self.name else "repair"
 
     def all(self, start: bool = True) -> Report:
-        for step in (self.stop, self.packages, self.users, self.program, self.venv, self.display,
-                     self.config, self.state, self.units, self.cmdline):
+        """Every step (``steps``); the start is ``install_release``'s, after the release
+        is kept."""
+        for step in self.steps():
             step()
         return self.report
 
