@@ -6,9 +6,9 @@ serial ports opened, the acceptor's firmware version and status and the printer'
 status read through the drivers, every input pin read through gpiozero: the Pi's
 lgpio on hardware, ``MockFactory`` in simulation), the journal's integrity (the
 journal verify of ``cabinet.shell.journal``), free disk, the clock (a sane year;
-NTP synchronisation when ``timedatectl`` tells), and the program's files against
-its manifest. Each line is ``PASS``, ``WARN`` or ``FAIL`` with what to do; the exit
-status is 1 when anything failed, else 0.
+NTP synchronisation when ``timedatectl`` tells), and the venv against its signed
+release manifest (``cabinet.shell.program_check``). Each line is ``PASS``, ``WARN``
+or ``FAIL`` with what to do; the exit status is 1 when anything failed, else 0.
 
 The device checks open the ports the engine holds: run it with the engine stopped
 (``sudo systemctl stop cabinet.target``); a port held elsewhere is a failure saying

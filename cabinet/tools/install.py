@@ -202,9 +202,10 @@ class Installer:
 
     def venv(self) -> None:
         """The venv (made once) that sees the system's packages (``python3-lgpio``), with
-        the program installed editable from ``PREFIX``, so the manifest covers the very
-        files that run; byte-compiled (``/opt`` is read-only to it). pygame (an older
-        install's) goes first: pygame-ce is ``import pygame`` too."""
+        the program installed editable from ``PREFIX`` (a development install: a release
+        brings a venv of its own, ``cabinet.tools.release_install``); byte-compiled
+        (``/opt`` is read-only to it). pygame (an older install's) goes first: pygame-ce
+        is ``import pygame`` too."""
         py = VENV / "bin" / "python"
         cfg = self.at(VENV / "pyvenv.cfg")
         if not self.at(py).exists():
