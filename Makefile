@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint bench clean install-pi compiled i18n
+.PHONY: run test lint bench clean install-pi compiled i18n release
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -44,8 +44,14 @@ i18n: $(STAMP)
 	done
 	$(BIN)/pybabel compile -D cabinet -d $(I18N_DIR) --statistics
 
-# On the Pi, as root, from a fresh clone (needs only python3 and python3-venv):
-# installs or updates the cabinet; safe to run again; the journal is kept.
+# The signed release a cabinet installs offline (README "Releases"): dist/cabinet-VERSION.tar,
+# signed with RELEASE_KEY (made once with `cabinet release-key`; never in the repository).
+RELEASE_KEY ?= $(HOME)/.config/cabinet/release-key.pem
+release: $(STAMP)
+	$(BIN)/cabinet release --key $(RELEASE_KEY) --out dist
+
+# A development install on the Pi from this checkout and PyPI (the engine tilts: not a signed
+# release); a cabinet installs a release: sudo cabinet install dist/cabinet-VERSION.tar.
 install-pi:
 	$(PYTHON) -m cabinet install
 

@@ -52,7 +52,7 @@ def _status(findings, what):
 def test_doctor_against_the_simulated_devices_passes_everything(tmp_path, twins, journal):
     """Issue 15: against the twins on ptys (as ``cabinet run`` uses them) every check
     passes: wiring, 13 input pins, the acceptor's version and status, the printer's
-    status, the journal, disk and clock (the program is unverified in a checkout)."""
+    status, the journal, disk and clock (a checkout is a development build)."""
     found = _check(tmp_path, journal)
     text = report(found)
     assert [f for f in found if f.status == "FAIL"] == [], text

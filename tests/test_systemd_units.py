@@ -171,7 +171,10 @@ def test_exec_start_and_paths_agree_with_the_installer():
     """Issue 15: what ``cabinet install`` lays down is what the units run and read."""
     engine = shlex.split(one(ENGINE, "Service", "ExecStart"))
     ui = shlex.split(one(UI, "Service", "ExecStart"))
-    assert engine[0] == str(install.VENV / "bin" / "cabinet") and engine[1] == "engine"
+    # the program check first: isolated (-I), no site-packages .pth before it (-S), no .pyc (-B)
+    assert engine[:5] == [str(install.VENV / "bin" / "python"), "-I", "-S", "-B",
+                          str(install.PREFIX / "systemd" / "cabinet-boot.py")]
+    assert engine[5] == "engine"
     assert engine[engine.index("--config") + 1] == str(install.CONFIG)
     assert engine[engine.index("--devices") + 1] == "hardware"
     assert ui[:3] == [str(install.VENV / "bin" / "python"), "-m", "ui"]

@@ -285,3 +285,19 @@ class AuditExported(Event):
     path: str
     error: str
     wall_s: float
+
+
+@dataclass(frozen=True, slots=True)
+class ProgramInstalled(Event):
+    """The installer put a release on this cabinet (``cabinet install``), told at the
+    engine's next start: ``action`` (``install``, ``update``, ``rollback``,
+    ``repair``), the release's ``program_id`` and ``digest`` (SHA-256 of its signed
+    manifest), ``previous`` (the release before, ``""`` at a first install), the
+    installer's ``seq`` (its history line) and ``wall_s`` (Unix seconds, when)."""
+
+    action: str
+    program_id: str
+    digest: str
+    previous: str
+    seq: int
+    wall_s: float

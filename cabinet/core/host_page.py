@@ -74,5 +74,5 @@ def host_page(s: Any, program_id: str, program_digest: str,
     if s.host_clock_offset_s:
         lines.append(f"Host clock offset: {s.host_clock_offset_s:+.1f} s (from long poll 0x7F)")
     lines.append(f"Program: {program_id or 'unknown'}")
-    lines.append(f"Manifest SHA-256: {program_digest or 'none (unverified install)'}")
+    lines.append(f"Manifest SHA-256: {program_digest or 'none (development build)'}")
     return "Host", lines

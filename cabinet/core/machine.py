@@ -57,6 +57,7 @@ from cabinet.core.events import (
     NoteUncredited,
     PowerUp,
     PrintFinished,
+    ProgramInstalled,
     Tick,
     VoucherEscrowed,
     VoucherStacked,
@@ -149,11 +150,11 @@ class Cabinet(BettingMixin, PlayMixin, CashOutMixin, MoneyInMixin, DoorsMixin, H
         self._dark_since_ms: dict[int, int] = {}
         self._drawn: set[int] = set()
         #: The program's identity (issue 11.18), set by the shell from
-        #: ``cabinet.shell.manifest.check_manifest`` before boot: status ``verified``,
-        #: ``unverified`` or ``mismatch`` (a mismatch is also a ``program_`` fault).
+        #: ``cabinet.shell.program_check`` before boot: status ``verified``,
+        #: ``development`` or ``mismatch`` (a mismatch is also a ``program_`` fault).
         self.program_id = ""
         self.program_digest = ""
-        self.program_status = "unverified"
+        self.program_status = "development"
         #: The host links' live status (issue 13), set by the shell, not journaled:
         #: station -> (polls seen, wall time of the last poll or None), for the Host page.
         self.host_polls: dict[int, tuple[Any, ...]] = {}
@@ -434,6 +435,10 @@ _HANDLERS: dict[type, Callable[[Cabinet, Any, list[Effect]], None]] = {
     HostLinkChanged: Cabinet._on_host_link,
     HostLinkConfigured: Cabinet._on_host_configured,
     AuditExported: lambda cab, ev, out: maintenance.audit_exported(cab, ev, out),
+    ProgramInstalled: lambda cab, ev, out: out.append(Journal(
+        "program_installed", 0, 0, {"action": ev.action, "program_id": ev.program_id,
+                                    "digest": ev.digest, "previous": ev.previous,
+                                    "seq": ev.seq, "installed_wall_s": ev.wall_s})),
 }
 
 __all__ = ["ACCEPTS", "Cabinet", "Meters", "new_state"]

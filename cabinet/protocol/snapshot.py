@@ -241,8 +241,8 @@ class Snapshot(msgspec.Struct, tag="snapshot", tag_field="type", frozen=True, kw
         help_lines: the variant's rules in words, from its ``RuleSet``.
         volume_percent, attract_sound: the operator's sound settings (issue 15).
         program_id, program_digest: the installed program and the SHA-256 of
-            its manifest (``cabinet.shell.manifest``); the digest is ``""`` when the
-            program is unverified (no manifest).
+            its signed release manifest (``cabinet.shell.program_check``); the digest
+            is ``""`` in a development build (not started from a release).
         message_said, overlay_said, help_said: ``message``, ``overlay_text`` and
             ``help_lines`` as ``Said`` parts for the screens' languages (issue 17; see
             ``StationView``); ``help_said`` has one entry per help line.

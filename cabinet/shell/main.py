@@ -90,13 +90,15 @@ def build_devices(mode: str, config: EngineConfig | None, engine: Engine,
 
 
 def _check_program(engine: Engine) -> None:
-    """Check the program files against their manifest before any device is enabled
-    (issue 11.18): a mismatch tilts (a ``program_`` fault, cleared only by a boot
-    that matches, i.e. a reinstall); no manifest runs with an "unverified" note."""
+    """The program check made at this start (``cabinet.shell.program_check``: the venv
+    against the release's signed manifest, before any of it ran), before any device is
+    enabled: a mismatch (a file changed, added or missing; no signed manifest; a bad
+    signature) tilts (a ``program_`` fault, cleared only by a boot that matches, i.e. a
+    reinstall); not started from a release: a development build, said in the log."""
     from cabinet.core.events import DeviceCleared, DeviceFaulted
-    from cabinet.shell.manifest import check_manifest
+    from cabinet.shell.program_check import current
 
-    check = check_manifest()
+    check = current()
     cab = engine.cab
     cab.program_id, cab.program_digest, cab.program_status = \
         check.program_id, check.digest, check.status
@@ -106,11 +108,42 @@ def _check_program(engine: Engine) -> None:
         engine.boot_events.append(DeviceFaulted("program", "program_mismatch",
                                                 f"program integrity: {check.detail}"))
         return
-    if check.status == "unverified":
+    if check.status == "development":
         log.warning("%s", check.detail)
     else:
         log.info("program %s verified, SHA-256 %s", check.program_id, check.digest)
     engine.boot_events.append(DeviceCleared("program"))
+
+
+def _journal_installs(engine: Engine) -> None:
+    """Each install, update and rollback in the installer's history (``HISTORY``
+    beside the release this engine was started from) that the journal does not hold
+    yet: a ``ProgramInstalled`` at boot, journaled as ``program_installed``. A
+    development build has none."""
+    import json
+
+    from cabinet.core.events import ProgramInstalled
+    from cabinet.shell.program_check import HISTORY, current, release_root
+
+    if current().status == "development":
+        return
+    path = release_root(Path(sys.prefix)) / HISTORY.relative_to("/")
+    try:
+        lines = path.read_text().splitlines()
+    except OSError:
+        return
+    seen = {row["data"].get("seq") for row in
+            engine.store.events_of(frozenset({"program_installed"}), 100_000)}
+    for line in lines:
+        try:
+            h = json.loads(line)
+            ev = ProgramInstalled(str(h["action"]), str(h["program_id"]), str(h["digest"]),
+                                  str(h["previous"]), int(h["seq"]), float(h["wall_s"]))
+        except (ValueError, KeyError, TypeError):
+            log.warning("%s: unreadable line %r: not journaled", path, line[:80])
+            continue
+        if ev.seq not in seen:
+            engine.boot_events.append(ev)
 
 
 def sas_stations(cfg: EngineConfig, port: str | None,
@@ -170,10 +203,13 @@ def _host_links(stations: dict[int, SasStation]) -> HostLinks | None:
     import socket as socket_mod
 
     from cabinet.shell.manifest import install_root, program_files
+    from cabinet.shell.program_check import current
     sys.setswitchinterval(0.001)    # the link thread answers within ms of a poll (GIL hand-off)
     root = install_root()
-    return HostLinks(stations, serial_number=socket_mod.gethostname()[:40],
-                     program_files=[root / p for p in program_files(root)])
+    # 0x21 signs the signed manifest of a verified release (which names every file's
+    # SHA-256); a development build's own source files otherwise
+    files = list(current().rom_files) or [root / p for p in program_files(root)]
+    return HostLinks(stations, serial_number=socket_mod.gethostname()[:40], program_files=files)
 
 
 async def _run(journal: Path, socket: Path, mode: str, config: EngineConfig,
@@ -190,6 +226,7 @@ async def _run(journal: Path, socket: Path, mode: str, config: EngineConfig,
         store = salvage_and_open(journal, [f"unreadable rows: {type(e).__name__}: {e}"])
         engine = Engine(store)
     _check_program(engine)
+    _journal_installs(engine)
     sim_socket = socket.with_name(socket.name + ".sim") if mode == "sim" else None
     engine.devices = build_devices(mode, config, engine, sim_dir, sim_socket, twins)
     try:                                        # one engine per serial port

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from cabinet.core.maintenance.export import audit_rows
 from cabinet.shell.audit_export import write_csv
-from cabinet.shell.manifest import check_manifest
+from cabinet.shell.program_check import current
 from cabinet.tools.views_cli import load_state
 
 
@@ -31,7 +31,7 @@ def export(journal: Path, out: Path) -> int:
               file=sys.stderr)
         return 2
     # the program this install runs, as the engine names it in the menu's report
-    rows = audit_rows(state, store, check_manifest().program_id)
+    rows = audit_rows(state, store, current().program_id)
     try:
         write_csv(rows, out)
     except OSError as e:

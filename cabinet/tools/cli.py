@@ -142,14 +142,30 @@ def _build_parser() -> argparse.ArgumentParser:
                         "stopped; a journal ever keyed is refused")
     up.add_argument("--journal", help="SQLite journal (default: user data dir)")
 
-    mp = sub.add_parser("manifest", help="write the SHA-256 manifest of the installed program "
-                        "files (the build/installer step; the engine checks it at boot)")
-    mp.add_argument("--root", help="install root holding cabinet/, drivers/, ui/ "
-                                   "(default: where this program runs from)")
+    from cabinet.tools.release import TARGETS
+    rp = sub.add_parser("release", help="build dist/cabinet-VERSION.tar: the program, its wheels "
+                        "for Pi OS bookworm and trixie (arm64, x86_64), the units and the signed "
+                        "manifest (make release; needs PyPI)")
+    rp.add_argument("--key", required=True, help="the release key (PEM, from cabinet release-key)")
+    rp.add_argument("--out", default="dist", help="folder for the release file (default dist)")
+    rp.add_argument("--source", metavar="DIR", help="the checkout (default: this one)")
+    rp.add_argument("--target", action="append", choices=sorted(TARGETS), help="only this "
+                    "target's wheels (repeatable; default: all four)")
+    kp = sub.add_parser("release-key", help="make an Ed25519 release key pair (the private key "
+                        "stays on the build machine; the public one goes to a first install)")
+    kp.add_argument("private", help="private key file to write (PEM, 0600; never overwritten)")
+    kp.add_argument("public", help="public key file to write (PEM)")
 
-    ip = sub.add_parser("install", help="install or update the cabinet on a Raspberry Pi (user, "
-                        "venv, /etc/cabinet, journal folder, systemd units, udev rules, "
-                        "cmdline.txt, manifest); safe to run again; keeps the journal")
+    ip = sub.add_parser("install", help="install or update the cabinet on a Raspberry Pi from a "
+                        "signed release file, offline (user, venv, /etc/cabinet, journal folder, "
+                        "systemd units, udev rules, cmdline.txt); safe to run again; keeps the "
+                        "journal and the previous release")
+    ip.add_argument("release", nargs="?", metavar="RELEASE", help="the release file (make "
+                    "release); without it: a development install from this checkout and PyPI")
+    ip.add_argument("--public-key", metavar="FILE", help="first install: the vendor's release "
+                    "key (PEM); later releases must be signed with the same key")
+    ip.add_argument("--rollback", action="store_true", help="reinstall the release installed "
+                    "before this one (kept by the installer)")
     ip.add_argument("--root", metavar="DIR", help="install into DIR as if it were / and run no "
                     "command (user, venv, systemctl: printed as skipped); needs no root")
     ip.add_argument("--source", metavar="DIR", help="the checkout to install (default: this one)")
@@ -231,21 +247,18 @@ def main(argv: Sequence[str] | None = None) -> int:
                              journal=args.journal, stations=args.stations,
                              tickets=args.tickets, language=args.language,
                              display=args.screens, pin=args.pin)
-    if args.command == "manifest":
-        from pathlib import Path
-
-        from cabinet.shell.manifest import program_files, write_manifest
-        root = Path(args.root) if args.root else None
-        try:
-            done = write_manifest(root)
-        except OSError as e:
-            print(f"cabinet manifest: {e}", file=sys.stderr)
-            return 1
-        from cabinet.shell.manifest import install_root
-        n = len(program_files(root or install_root()))
-        print(f"program {done.program_id}: {n} files, SHA-256 {done.digest}")
-        return 0
+    if args.command == "release":
+        from cabinet.tools import release
+        return release.main(args.key, args.out, args.source,
+                            tuple(args.target or release.TARGETS))
+    if args.command == "release-key":
+        from cabinet.tools.release_sign import key_main
+        return key_main(args.private, args.public)
     if args.command == "install":
+        if args.release is not None or args.rollback:
+            from cabinet.tools import release_install
+            return release_install.main(args.root, args.release, args.public_key, args.rollback,
+                                        start=not args.no_start)
         from cabinet.tools import install
         return install.main(args.root, args.source, start=not args.no_start)
     if args.command == "engine":

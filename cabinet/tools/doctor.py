@@ -6,9 +6,9 @@ serial ports opened, the acceptor's firmware version and status and the printer'
 status read through the drivers, every input pin read through gpiozero: the Pi's
 lgpio on hardware, ``MockFactory`` in simulation), the journal's integrity (the
 journal verify of ``cabinet.shell.journal``), free disk, the clock (a sane year;
-NTP synchronisation when ``timedatectl`` tells), and the program's files against
-its manifest. Each line is ``PASS``, ``WARN`` or ``FAIL`` with what to do; the exit
-status is 1 when anything failed, else 0.
+NTP synchronisation when ``timedatectl`` tells), and the venv against its signed
+release manifest (``cabinet.shell.program_check``). Each line is ``PASS``, ``WARN``
+or ``FAIL`` with what to do; the exit status is 1 when anything failed, else 0.
 
 The device checks open the ports the engine holds: run it with the engine stopped
 (``sudo systemctl stop cabinet.target``); a port held elsewhere is a failure saying
@@ -255,16 +255,22 @@ def _clock(now: dt.datetime, ntp: str | None) -> Finding:
 
 
 def _program() -> Finding:
-    from cabinet.shell.manifest import check_manifest
-    check = check_manifest()
+    import sys
+    from pathlib import Path
+
+    from cabinet.shell.program_check import RELEASE_MANIFEST, check_release, development
+    venv = Path(sys.prefix)
+    installed = sys.prefix != sys.base_prefix and (venv / RELEASE_MANIFEST).exists()
+    check = check_release(venv) if installed else development()
     what = f"program {check.program_id}"
     if check.status == "verified":
-        return Finding("PASS", what, f"every file matches the manifest, SHA-256 {check.digest}")
-    if check.status == "unverified":
-        return Finding("WARN", what, check.detail, "an installed cabinet has one: "
-                       "sudo cabinet install (or cabinet manifest)")
-    return Finding("FAIL", what, check.detail, "the program was changed: reinstall it "
-                   "(sudo cabinet install from the release checkout)")
+        return Finding("PASS", what, "every file of the venv matches the signed release "
+                       f"manifest, SHA-256 {check.digest}")
+    if check.status == "development":
+        return Finding("WARN", what, check.detail, "a cabinet runs a signed release: "
+                       "sudo /opt/cabinet/.venv/bin/cabinet install RELEASE")
+    return Finding("FAIL", what, check.detail, "the program was changed: reinstall the "
+                   "release (sudo /opt/cabinet/.venv/bin/cabinet install RELEASE, or --rollback)")
 
 
 def report(findings: list[Finding]) -> str:

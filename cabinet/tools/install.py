@@ -21,8 +21,7 @@ systemd units' ``ExecStart`` and paths use the same, checked by
    ``systemctl enable`` makes), the login prompt on tty1 disabled, the udev rules
    (an edited copy is kept, the new one written beside it as ``.new``);
 6. ``consoleblank=0`` (and no blinking console cursor) in the Pi's ``cmdline.txt``;
-7. the program manifest (``cabinet manifest``) over the installed files;
-8. the restart queued (``--no-block``), then at most ``START_WAIT_S`` for the units to
+7. the restart queued (``--no-block``), then at most ``START_WAIT_S`` for the units to
    settle, and what runs and what does not (``Report.running``, ``not_running``).
 
 ``--root DIR`` installs into DIR as if it were ``/`` and runs no command (user
@@ -43,7 +42,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
-from cabinet.shell.manifest import MANIFEST_NAME, PACKAGES, install_root, write_manifest
+from cabinet.shell.manifest import PACKAGES, install_root
 from cabinet.tools import install_users
 
 PREFIX = PurePosixPath("/opt/cabinet")
@@ -108,6 +107,9 @@ class Installer:
         clock, sleep: the monotonic clock and sleep (seconds) of the wait after the start.
     """
 
+    #: The folders of ``source`` laid down in ``PREFIX``.
+    DIRS: tuple[str, ...] = (*PACKAGES, *EXTRA_DIRS)
+
     def __init__(self, root: Path, source: Path,
                  run: Callable[[Sequence[str], bool], None] | None, probe: Probe | None = None,
                  clock: Callable[[], float] = time.monotonic,
@@ -139,28 +141,43 @@ class Installer:
 
     def packages(self) -> None:
         """``APT_PACKAGES`` on a Raspberry Pi; elsewhere said and left."""
-        if self.on_a_pi():
+        if self.on_a_pi() and self._have_deb(APT_PACKAGES):
+            self.report.kept.append(f"{' '.join(APT_PACKAGES)} (installed; apt not needed offline)")
+        elif self.on_a_pi():
             self.command("apt-get", "install", "--yes", "--no-install-recommends", *APT_PACKAGES)
         else:
             self.report.skipped.append("not a Raspberry Pi (no cmdline.txt): python3-lgpio not "
                                        "installed, --devices hardware will not find the GPIO")
+
+    def _have_deb(self, names: Sequence[str]) -> bool:
+        """Each Debian package of ``names`` is installed (dpkg's status file under root)."""
+        try:
+            text = self.at(PurePosixPath("/var/lib/dpkg/status")).read_text(errors="replace")
+        except OSError:
+            return False
+        have = set()
+        for stanza in text.split("\n\n"):
+            fields = dict(ln.split(": ", 1) for ln in stanza.splitlines() if ": " in ln)
+            if fields.get("Status") == "install ok installed":
+                have.add(fields.get("Package", ""))
+        return set(names) <= have
 
     def users(self) -> None:
         """The engine's and the UI's system users and their groups (``install_users``)."""
         install_users.create(self, STATE_DIR)
 
     def program(self) -> None:
-        """The checkout's ``PACKAGES``, ``EXTRA_DIRS`` and ``EXTRA_FILES`` synced to ``PREFIX``
-        (only changed files written; files the new version dropped removed)."""
+        """The checkout's ``DIRS`` and ``EXTRA_FILES`` synced to ``PREFIX`` (only changed
+        files written; files the new version dropped removed)."""
         dest = self.at(PREFIX)
         wanted: set[Path] = set()
-        for name in (*PACKAGES, *EXTRA_DIRS):
+        for name in self.DIRS:
             src = self.source / name
             for dirpath, dirnames, filenames in os.walk(src):
                 dirnames[:] = sorted(d for d in dirnames if d not in {"__pycache__", ".pytest_cache"})
                 for fn in sorted(filenames):
                     rel = (Path(dirpath) / fn).relative_to(self.source)
-                    if fn.endswith((".pyc", ".tmp")) or rel.as_posix() == f"cabinet/{MANIFEST_NAME}":
+                    if fn.endswith((".pyc", ".tmp")) or fn == "MANIFEST.sha256":
                         continue
                     wanted.add(rel)
         wanted.update(Path(f) for f in EXTRA_FILES if (self.source / f).is_file())
@@ -170,13 +187,12 @@ class Installer:
             self.report.done.append(f"program: {changed} of {len(wanted)} files written to {PREFIX}")
         else:
             self.report.kept.append(f"{PREFIX}: {len(wanted)} files, all up to date")
-        for name in (*PACKAGES, *EXTRA_DIRS):         # files the new version no longer has
+        for name in self.DIRS:                        # files the new version no longer has
             for dirpath, _dirs, filenames in os.walk(dest / name):
                 for fn in filenames:
                     path = Path(dirpath) / fn
                     rel = path.relative_to(dest)
-                    if rel not in wanted and rel.as_posix() != f"cabinet/{MANIFEST_NAME}" \
-                            and "__pycache__" not in rel.parts:
+                    if rel not in wanted and "__pycache__" not in rel.parts:
                         path.unlink()
                         self.report.done.append(f"removed {PREFIX / rel.as_posix()}")
 
@@ -187,9 +203,10 @@ class Installer:
 
     def venv(self) -> None:
         """The venv (made once) that sees the system's packages (``python3-lgpio``), with
-        the program installed editable from ``PREFIX``, so the manifest covers the very
-        files that run; byte-compiled (``/opt`` is read-only to it). pygame (an older
-        install's) goes first: pygame-ce is ``import pygame`` too."""
+        the program installed editable from ``PREFIX`` (a development install: a release
+        brings a venv of its own, ``cabinet.tools.release_install``); byte-compiled
+        (``/opt`` is read-only to it). pygame (an older install's) goes first: pygame-ce
+        is ``import pygame`` too."""
         py = VENV / "bin" / "python"
         cfg = self.at(VENV / "pyvenv.cfg")
         if not self.at(py).exists():
@@ -273,11 +290,6 @@ class Installer:
         self.report.skipped.append("no cmdline.txt (not a Raspberry Pi boot partition): "
                                    "console blanking left as it is")
 
-    def manifest(self) -> None:
-        """``cabinet manifest`` over ``PREFIX``, with the checkout's version as program ID."""
-        done = write_manifest(self.at(PREFIX), program_id(self.source))
-        self.report.done.append(f"manifest: program {done.program_id}, SHA-256 {done.digest}")
-
     def start(self) -> None:
         """(Re)start the cabinet without waiting on it (``--no-block``: a unit that cannot
         start never holds up the installer); an earlier start limit reset first."""
@@ -294,11 +306,15 @@ class Installer:
         self.report.running += running
         self.report.not_running += not_running
 
+    def steps(self) -> list[Callable[[], None]]:
+        """Every step, in order (a release install runs the same ones)."""
+        return [self.stop, self.packages, self.users, self.program, self.venv, self.display,
+                self.config, self.state, self.units, self.cmdline]
+
     def all(self, start: bool = True) -> Report:
         """Every step in order (``start``: restart ``cabinet.target`` at the end and say
         what runs); the report."""
-        for step in (self.stop, self.packages, self.users, self.program, self.venv, self.display,
-                     self.config, self.state, self.units, self.cmdline, self.manifest):
+        for step in self.steps():
             step()
         if start:
             self.start()
@@ -394,22 +410,14 @@ def _install_wanted_by(unit: Path) -> list[str]:
 
 
 def main(root: str | None, source: str | None, start: bool = True) -> int:
-    """``cabinet install``: returns the exit status (1: a step failed, with why, or a
-    service is not running after the start, with why)."""
-    run: Callable[[Sequence[str], bool], None] | None = None
-    probe: Probe | None = None
-    if root is None:
-        if os.geteuid() != 0:
-            print("cabinet install: run as root (sudo), or try it with --root DIR", file=sys.stderr)
-            return 1
-
-        def run(argv: Sequence[str], check: bool) -> None:
-            print("+ " + " ".join(argv), flush=True)
-            subprocess.run(list(argv), check=check)
-
-        def probe(argv: Sequence[str]) -> tuple[int, str]:
-            r = subprocess.run(list(argv), capture_output=True, text=True, timeout=30)
-            return r.returncode, r.stdout
+    """``cabinet install`` from a checkout (a development install; a release:
+    ``cabinet.tools.release_install``): returns the exit status (1: a step failed, with
+    why, or a service is not running after the start, with why)."""
+    if root is None and os.geteuid() != 0:
+        print("cabinet install: run as root (sudo), or try it with --root DIR", file=sys.stderr)
+        return 1
+    from cabinet.tools.install_status import commands, print_report
+    run, probe = commands(root)
     inst = Installer(Path(root or "/").resolve(), Path(source).resolve() if source else install_root(),
                      run, probe)
     try:
@@ -421,18 +429,4 @@ def main(root: str | None, source: str | None, start: bool = True) -> int:
             print("cabinet install: stopped there; the cabinet is not started. Fix that, "
                   "then run the installer again.", file=sys.stderr)
         return 1
-    for line in report.done:
-        print(line)
-    for line in report.kept:
-        print(f"kept {line}")
-    for line in report.skipped:
-        print(f"skipped (--root): {line}" if root is not None else f"skipped: {line}")
-    for line in report.running:
-        print(f"running: {line}")
-    for line in report.not_running:
-        print(f"NOT running: {line}")
-    if report.not_running:
-        print("cabinet install: installed, but the cabinet is not running (see above; "
-              "cabinet doctor tells more)", file=sys.stderr)
-        return 1
-    return 0
+    return print_report(report, root)

@@ -1,13 +1,27 @@
 """What runs after ``cabinet install`` restarted the cabinet: its closing summary.
 
 Owns: the bounded wait for the services to settle and the one line said for each
-(running, or not and why, with the last lines of a failed unit's log). I/O: only
-through the ``probe`` it is given (``systemctl show``, ``journalctl``).
+(running, or not and why, with the last lines of a failed unit's log), the printed
+summary of a run, and the command runner of a real run. I/O: subprocesses (the
+runner), stdout.
 """
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from collections.abc import Callable, Sequence
+from typing import Protocol
+
+
+class Report(Protocol):
+    """What a run did (``cabinet.tools.install.Report``), one line each."""
+
+    done: list[str]
+    kept: list[str]
+    skipped: list[str]
+    running: list[str]
+    not_running: list[str]
 
 #: States a service passes through on its way up or down.
 SETTLING = {"activating", "deactivating", "reloading"}
@@ -51,3 +65,39 @@ def settle(probe: Callable[[Sequence[str]], tuple[int, str]], units: Sequence[st
             not_running.append(f"{unit}: {active or 'unknown'} ({sub or '?'})"
                                + (": it starts with the engine" if unit == "cabinet-ui.service" else ""))
     return running, not_running
+
+
+def commands(root: str | None) -> tuple[Callable[[Sequence[str], bool], None] | None,
+                                        Callable[[Sequence[str]], tuple[int, str]] | None]:
+    """The command runner and query of a real install (``root`` ``None``: each
+    command printed, then run), or ``(None, None)`` under ``--root``."""
+    if root is not None:
+        return None, None
+
+    def run(argv: Sequence[str], check: bool) -> None:
+        print("+ " + " ".join(argv), flush=True)
+        subprocess.run(list(argv), check=check)
+
+    def probe(argv: Sequence[str]) -> tuple[int, str]:
+        r = subprocess.run(list(argv), capture_output=True, text=True, timeout=30)
+        return r.returncode, r.stdout
+    return run, probe
+
+
+def print_report(report: Report, root: str | None) -> int:
+    """The summary of a run, one line each; the exit status (1: a service not running)."""
+    for line in report.done:
+        print(line)
+    for line in report.kept:
+        print(f"kept {line}")
+    for line in report.skipped:
+        print(f"skipped (--root): {line}" if root is not None else f"skipped: {line}")
+    for line in report.running:
+        print(f"running: {line}")
+    for line in report.not_running:
+        print(f"NOT running: {line}")
+    if report.not_running:
+        print("cabinet install: installed, but the cabinet is not running (see above; "
+              "cabinet doctor tells more)", file=sys.stderr)
+        return 1
+    return 0

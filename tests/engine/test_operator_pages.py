@@ -359,7 +359,7 @@ def test_cabinet_meters_export_names_the_program_like_the_menus_export(tmp_path)
     """Issue 15 (operator walk-through): ``cabinet meters --export`` wrote the report's
     ``program`` row empty while the menu's Export names the program
     ("blackjack-cabinet 0.1.0"): the same report must identify the same program."""
-    from cabinet.shell.manifest import check_manifest
+    from cabinet.shell.program_check import current
     from cabinet.tools.audit_cli import export
 
     path = tmp_path / "j.db"
@@ -368,6 +368,6 @@ def test_cabinet_meters_export_names_the_program_like_the_menus_export(tmp_path)
     out = tmp_path / "report.csv"
     assert export(path, out) == 0
     rows = {(x[0], x[1], x[2]): x[3:] for x in csv.reader(out.open())}
-    want = check_manifest().program_id
+    want = current().program_id
     assert want.startswith("blackjack-cabinet")
     assert rows[("report", "", "program")][0] == want

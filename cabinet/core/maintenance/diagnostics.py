@@ -232,7 +232,7 @@ def page_lines(cab: MaintenanceContext) -> tuple[str, list[str]]:
 def _device_lines(cab: MaintenanceContext) -> list[str]:
     s = cab.s
     status = {"verified": "verified against its manifest",
-              "unverified": "UNVERIFIED (no manifest)",
+              "development": "DEVELOPMENT BUILD (not a signed release)",
               "mismatch": "DOES NOT MATCH its manifest: reinstall"}
     lines = [f"Program: {cab.program_id or 'unknown'}",
              f"Digest (SHA-256): {cab.program_digest or 'none'}",

@@ -43,6 +43,8 @@ def _event_detail(kind: str, d: dict[str, Any], sym: str) -> str:
         return ", ".join(fault_text(str(c)) for c in d["codes"])
     if "door" in d:
         return f"{d['door']} door"
+    if kind == "program_installed":
+        return f"{d.get('action', '')} {d.get('program_id', '')}, SHA-256 {str(d.get('digest', ''))[:16]}"
     if kind == "settings_changed":
         old, new = d.get("old", {}), d.get("new", {})
         return "changed " + (", ".join(k for k in sorted(new) if old.get(k) != new[k]) or "nothing")

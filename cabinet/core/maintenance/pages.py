@@ -208,10 +208,10 @@ def _entry_range(key: str) -> str:
 
 def program_line(cab: MaintenanceContext) -> str:
     """``"Program: blackjack-cabinet 0.1.0 · SHA-256 3f2a...9c01"`` (issue 11.18), or the
-    unverified / mismatch note."""
+    development-build / mismatch note."""
     pid = cab.program_id or "unknown"
-    if cab.program_status == "unverified":
-        return f"Program: {pid} · UNVERIFIED (no manifest)"
+    if cab.program_status == "development":
+        return f"Program: {pid} · DEVELOPMENT BUILD (not a signed release)"
     d = cab.program_digest
     tail = " · DOES NOT MATCH: reinstall" if cab.program_status == "mismatch" else ""
     return f"Program: {pid} · SHA-256 {d[:8]}...{d[-8:]}{tail}"
