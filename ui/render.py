@@ -210,6 +210,9 @@ class Renderer:
     def __init__(self, art: Art | None = None) -> None:
         self.art = art or Art()
         self._felt: dict[tuple[object, ...], pygame.Surface] = {}
+        self._felt_key: tuple[object, ...] = ()
+        #: the consoles' meters and buttons as drawn (``Painter.cached``)
+        self._widgets: dict[tuple[object, ...], tuple[pygame.Surface, list[HitBox]]] = {}
         #: the UI's own state of the Diagnostics pages (issue 15: touches, audio)
         self.diag = maintenance.DiagState()
         #: the screen areas the last ``draw`` changed (pixels), or ``None`` for all of it
@@ -311,7 +314,10 @@ class Renderer:
             attract.draw(p, snapshot, now_ms, self, clock)
             self._help_button(p)
         else:
+            if not cached and not shared:   # the felt alone lies under the consoles
+                p.background, p.widget_cache = self._felt_key, self._widgets
             self._table(p, snapshot, now_ms, anim, own_station, shared, focus)
+            p.background = None
             self._help_button(p)
             self._clock(p, clock)
             if not shared:
@@ -385,6 +391,7 @@ class Renderer:
         limits = (s.min_bet_minor, s.max_bet_minor, s.spots_per_station, s.currency_symbol) \
             if s is not None and s.mode != "attract" else (0, 0, 0, "")
         key = (L.width, L.height, L.lw, L.portrait, name, texts, maint, limits, i18n.current())
+        self._felt_key = key
         surf = self._felt.get(key)
         if surf is None:
             if len(self._felt) > 8:
@@ -743,7 +750,9 @@ class Renderer:
         for r, label, minor in zip(geo.meters, (_("CREDITS"), _("BET"), _("INSURANCE"), _("PAID")),
                                    (st.credits_minor, st.bet_minor, st.insurance_minor, st.win_minor),
                                    strict=False):
-            p.meter(r, label, *meter_text(minor, s.credit_minor, sym))
+            text = meter_text(minor, s.credit_minor, sym)
+            p.cached(("meter", tuple(r), label, *text), r,
+                     lambda r=r, label=label, text=text: p.meter(r, label, *text))
         if st.fault:
             self._out_of_service(p, st.fault, geo, st.fault_said)
         elif st.refusal:            # why this station's note or voucher came back (issue 10.8)
@@ -757,8 +766,12 @@ class Renderer:
             if action == "chip" and value is not None:
                 p.chip_button(r, value, "chip" in lamps, st.selected_chip_minor == value, st.station)
             else:
-                p.button(r, label, action in lamps, action, station=st.station, value=value,
-                         px=geo.button_px, danger=action == "cash_out")
+                lit = action in lamps
+                p.cached(("button", tuple(r), label, lit, action, st.station, value, geo.button_px),
+                         p.button_area(r, lit),
+                         lambda r=r, label=label, lit=lit, action=action, value=value: p.button(
+                             r, label, lit, action, station=st.station, value=value, px=geo.button_px,
+                             danger=action == "cash_out"))
 
     def _out_of_service(self, p: Painter, text: str, geo: StationGeo, fault_said: list[Said] | None = None) -> None:
         """Issue 10.8: this station's own device failed; a panel over its hands says
