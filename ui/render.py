@@ -211,6 +211,7 @@ class Renderer:
         self.art = art or Art()
         self._felt: dict[tuple[object, ...], pygame.Surface] = {}
         self._felt_key: tuple[object, ...] = ()
+        self._geos: tuple[Snapshot, tuple[object, ...], list[tuple[StationView, StationGeo]]] | None = None
         #: the consoles' meters and buttons as drawn (``Painter.cached``)
         self._widgets: dict[tuple[object, ...], tuple[pygame.Surface, list[HitBox]]] = {}
         #: the UI's own state of the Diagnostics pages (issue 15: touches, audio)
@@ -550,7 +551,13 @@ class Renderer:
             box, others = own_station_mod.own_boxes(L, s, own.station)
             geos = [(own, station_geometry(L, p, s, 0, 1, own, box=box))]
         else:
-            geos = [(st, station_geometry(L, p, s, i, count, st)) for i, st in enumerate(s.stations)]
+            # the same snapshot on the same layout (every frame of a tween): the same places
+            memo = self._geos
+            if memo is not None and memo[0] is s and memo[1] == (L, i18n.current()):
+                geos = memo[2]
+            else:
+                geos = [(st, station_geometry(L, p, s, i, count, st)) for i, st in enumerate(s.stations)]
+                self._geos = (s, (L, i18n.current()), geos)
         self._motion(p, s, geos, now_ms, anim, "under")     # issue 17: under every card
         self._dealer(p, s, now_ms, anim)
         if s.message:

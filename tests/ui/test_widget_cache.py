@@ -40,7 +40,7 @@ def test_settlement_frames_from_the_cache_equal_fresh_drawings() -> None:
             hb = Renderer().draw(b, settled, t, fresh_anim)
             assert _pixels(a) == _pixels(b), t
             assert ha == hb
-            t += 48
+            t += 200
 
 
 def test_a_lamp_lit_again_is_drawn_lit() -> None:
