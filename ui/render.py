@@ -724,9 +724,12 @@ class Renderer:
                 p.hits.append(HitBox(L.rect((cx - r, geo.circle_y - r, 2 * r, 2 * r)), "place",
                                      st.station, spot_no, "place" in st.lamps))
         # console
-        p.fill_rect(geo.console.move(0, 4), (0, 0, 0, 90), radius=18)
-        p.fill_rect(geo.console, theme.PANEL, radius=18)
-        p.fill_rect(geo.console, theme.PANEL_EDGE, radius=18, width=2)
+        def panel(con: pygame.Rect = geo.console) -> None:
+            p.fill_rect(con.move(0, 4), (0, 0, 0, 90), radius=18)
+            p.fill_rect(con, theme.PANEL, radius=18)
+            p.fill_rect(con, theme.PANEL_EDGE, radius=18, width=2)
+
+        p.cached(("console", tuple(geo.console)), geo.console.union(geo.console.move(0, 4)), panel)
         if count > 1:
             p.text(_("STATION {n}").format(n=st.station), 18, theme.GOLD, (geo.message.x + 6, geo.message.centery),
                    anchor="midleft", bold=True)
