@@ -49,6 +49,7 @@ class Fonts:
         self._fonts: dict[tuple[int, bool], pygame.font.Font] = {}
         self._text: OrderedDict[tuple[str, int, bool, tuple[int, ...]], pygame.Surface] = OrderedDict()
         self._max = text_cache_size
+        self._widths: dict[tuple[str, int, bool], int] = {}
 
     def font(self, px: int, bold: bool = False) -> pygame.font.Font:
         """The font at ``px`` pixels (clamped to 6-400), regular or bold."""
@@ -75,9 +76,20 @@ class Fonts:
             self._text.popitem(last=False)
         return surf
 
+    def width(self, s: str, px: int, bold: bool = False) -> int:
+        """Pixel width of ``s`` at ``px`` pixels (cached: a frame measures the same texts
+        again)."""
+        key = (s, px, bold)
+        w = self._widths.get(key)
+        if w is None:
+            if len(self._widths) > 4 * self._max:
+                self._widths.clear()
+            w = self._widths[key] = self.font(px, bold).size(s)[0]
+        return w
+
     def fit(self, s: str, px: int, max_width: int, bold: bool = False, min_px: int = 8) -> int:
         """Largest size <= ``px`` at which ``s`` is at most ``max_width`` pixels wide."""
         size = max(min_px, int(px))
-        while size > min_px and self.font(size, bold).size(s)[0] > max_width:
+        while size > min_px and self.width(s, max(6, min(400, size)), bold) > max_width:
             size = max(min_px, int(size * 0.92))
         return size

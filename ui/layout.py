@@ -66,18 +66,20 @@ class Layout:
 
     def px(self, v: float) -> int:
         """A logical length in pixels (at least 1 for positive lengths)."""
-        p = int(round(v * self.scale))
+        p = round(v * self.scale)
         return max(1, p) if v > 0 else p
 
     def pt(self, x: float, y: float) -> tuple[int, int]:
         """A logical point in pixels."""
-        return (self.ox + int(round(x * self.scale)), self.oy + int(round(y * self.scale)))
+        s = self.scale
+        return (self.ox + round(x * s), self.oy + round(y * s))
 
     def rect(self, r: pygame.Rect | tuple[float, float, float, float]) -> pygame.Rect:
         """A logical rectangle in pixels (edges rounded, so neighbours tile)."""
         x, y, w, h = r
-        x0, y0 = self.pt(x, y)
-        x1, y1 = self.pt(x + w, y + h)
+        s, ox, oy = self.scale, self.ox, self.oy
+        x0, y0 = ox + round(x * s), oy + round(y * s)
+        x1, y1 = ox + round((x + w) * s), oy + round((y + h) * s)
         return pygame.Rect(x0, y0, max(1, x1 - x0), max(1, y1 - y0))
 
     # -- the table ---------------------------------------------------------

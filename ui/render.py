@@ -210,6 +210,10 @@ class Renderer:
     def __init__(self, art: Art | None = None) -> None:
         self.art = art or Art()
         self._felt: dict[tuple[object, ...], pygame.Surface] = {}
+        self._felt_key: tuple[object, ...] = ()
+        self._geos: tuple[Snapshot, tuple[object, ...], list[tuple[StationView, StationGeo]]] | None = None
+        #: the consoles' meters and buttons as drawn (``Painter.cached``)
+        self._widgets: dict[tuple[object, ...], tuple[pygame.Surface, list[HitBox]]] = {}
         #: the UI's own state of the Diagnostics pages (issue 15: touches, audio)
         self.diag = maintenance.DiagState()
         #: the screen areas the last ``draw`` changed (pixels), or ``None`` for all of it
@@ -311,7 +315,10 @@ class Renderer:
             attract.draw(p, snapshot, now_ms, self, clock)
             self._help_button(p)
         else:
+            if not cached and not shared:   # the felt alone lies under the consoles
+                p.background, p.widget_cache = self._felt_key, self._widgets
             self._table(p, snapshot, now_ms, anim, own_station, shared, focus)
+            p.background = None
             self._help_button(p)
             self._clock(p, clock)
             if not shared:
@@ -385,6 +392,7 @@ class Renderer:
         limits = (s.min_bet_minor, s.max_bet_minor, s.spots_per_station, s.currency_symbol) \
             if s is not None and s.mode != "attract" else (0, 0, 0, "")
         key = (L.width, L.height, L.lw, L.portrait, name, texts, maint, limits, i18n.current())
+        self._felt_key = key
         surf = self._felt.get(key)
         if surf is None:
             if len(self._felt) > 8:
@@ -543,7 +551,13 @@ class Renderer:
             box, others = own_station_mod.own_boxes(L, s, own.station)
             geos = [(own, station_geometry(L, p, s, 0, 1, own, box=box))]
         else:
-            geos = [(st, station_geometry(L, p, s, i, count, st)) for i, st in enumerate(s.stations)]
+            # the same snapshot on the same layout (every frame of a tween): the same places
+            memo = self._geos
+            if memo is not None and memo[0] is s and memo[1] == (L, i18n.current()):
+                geos = memo[2]
+            else:
+                geos = [(st, station_geometry(L, p, s, i, count, st)) for i, st in enumerate(s.stations)]
+                self._geos = (s, (L, i18n.current()), geos)
         self._motion(p, s, geos, now_ms, anim, "under")     # issue 17: under every card
         self._dealer(p, s, now_ms, anim)
         if s.message:
@@ -710,9 +724,12 @@ class Renderer:
                 p.hits.append(HitBox(L.rect((cx - r, geo.circle_y - r, 2 * r, 2 * r)), "place",
                                      st.station, spot_no, "place" in st.lamps))
         # console
-        p.fill_rect(geo.console.move(0, 4), (0, 0, 0, 90), radius=18)
-        p.fill_rect(geo.console, theme.PANEL, radius=18)
-        p.fill_rect(geo.console, theme.PANEL_EDGE, radius=18, width=2)
+        def panel(con: pygame.Rect = geo.console) -> None:
+            p.fill_rect(con.move(0, 4), (0, 0, 0, 90), radius=18)
+            p.fill_rect(con, theme.PANEL, radius=18)
+            p.fill_rect(con, theme.PANEL_EDGE, radius=18, width=2)
+
+        p.cached(("console", tuple(geo.console)), geo.console.union(geo.console.move(0, 4)), panel)
         if count > 1:
             p.text(_("STATION {n}").format(n=st.station), 18, theme.GOLD, (geo.message.x + 6, geo.message.centery),
                    anchor="midleft", bold=True)
@@ -743,7 +760,9 @@ class Renderer:
         for r, label, minor in zip(geo.meters, (_("CREDITS"), _("BET"), _("INSURANCE"), _("PAID")),
                                    (st.credits_minor, st.bet_minor, st.insurance_minor, st.win_minor),
                                    strict=False):
-            p.meter(r, label, *meter_text(minor, s.credit_minor, sym))
+            text = meter_text(minor, s.credit_minor, sym)
+            p.cached(("meter", tuple(r), label, *text), r,
+                     lambda r=r, label=label, text=text: p.meter(r, label, *text))
         if st.fault:
             self._out_of_service(p, st.fault, geo, st.fault_said)
         elif st.refusal:            # why this station's note or voucher came back (issue 10.8)
@@ -757,8 +776,12 @@ class Renderer:
             if action == "chip" and value is not None:
                 p.chip_button(r, value, "chip" in lamps, st.selected_chip_minor == value, st.station)
             else:
-                p.button(r, label, action in lamps, action, station=st.station, value=value,
-                         px=geo.button_px, danger=action == "cash_out")
+                lit = action in lamps
+                p.cached(("button", tuple(r), label, lit, action, st.station, value, geo.button_px),
+                         p.button_area(r, lit),
+                         lambda r=r, label=label, lit=lit, action=action, value=value: p.button(
+                             r, label, lit, action, station=st.station, value=value, px=geo.button_px,
+                             danger=action == "cash_out"))
 
     def _out_of_service(self, p: Painter, text: str, geo: StationGeo, fault_said: list[Said] | None = None) -> None:
         """Issue 10.8: this station's own device failed; a panel over its hands says

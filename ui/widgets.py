@@ -8,6 +8,7 @@ clock, no I/O; UI thread only.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import pygame
@@ -77,6 +78,37 @@ class Painter:
         self.dimmed = False
         #: the screen pixels of the last modal panel drawn (``overlays.draw_panel``), if any.
         self.drawn_panel: pygame.Rect | None = None
+        #: what lies under the table's widgets this frame (the felt's key), set by the
+        #: renderer when the same key means the same pixels there; ``None``: no caching.
+        self.background: tuple[object, ...] | None = None
+        #: drawn widgets' pixels, kept by the renderer from frame to frame (``cached``).
+        self.widget_cache: dict[tuple[object, ...], tuple[pygame.Surface, list[HitBox]]] | None = None
+
+    def cached(self, key: tuple[object, ...], area: pygame.Rect, draw: Callable[[], None]) -> None:
+        """Draw a widget through a pixel cache: ``draw()`` once, its pixels in ``area``
+        (logical units; everything it draws lies inside) and the hit boxes it adds kept
+        under ``key`` plus the background; the same again is one blit. Drawn directly
+        when the renderer set no background."""
+        cache = self.widget_cache
+        if cache is None or self.background is None:
+            draw()
+            return
+        pr = self.L.rect(area).clip(self.surface.get_rect())
+        full = (key, self.background, tuple(pr), self.surface.get_size())
+        hit = cache.get(full)
+        if hit is not None:
+            self.surface.blit(hit[0], pr)
+            self.hits += hit[1]
+            return
+        n = len(self.hits)
+        draw()
+        if len(cache) > 400:
+            cache.clear()
+        cache[full] = (self.surface.subsurface(pr).copy(), self.hits[n:])
+
+    def button_area(self, r: pygame.Rect, lit: bool) -> pygame.Rect:
+        """Where ``button`` draws (its shadow 4 units under it when lit)."""
+        return r.union(r.move(0, 4)) if lit else pygame.Rect(r)
 
     # -- primitives ----------------------------------------------------------
 
@@ -117,7 +149,7 @@ class Painter:
 
     def text_width(self, s: str, px: float, bold: bool = False) -> float:
         """Width of ``s`` in logical units at ``px`` logical size."""
-        return self.fonts.font(self.L.px(px), bold).size(s)[0] / self.L.scale
+        return self.fonts.width(s, max(6, min(400, self.L.px(px))), bold) / self.L.scale
 
     def shadow_text(self, s: str, px: float, color: tuple[int, ...], pos: tuple[float, float],
                     anchor: Anchor = "center", bold: bool = True, max_w: float | None = None) -> None:

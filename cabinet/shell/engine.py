@@ -198,10 +198,11 @@ class Engine:
             effects = self.cab.handle(DeviceFaulted("engine", "engine_fault",
                                                     f"{type(e).__name__}: {e}"))
         state = self.cab.s
-        if self.store.needs_commit(state, self.cab.round_dict(), effects):
+        round_state = self.cab.round_dict()     # once: the round's dict costs a shoe's cards
+        if self.store.needs_commit(state, round_state, effects):
             t0 = time.perf_counter()
             try:
-                self.store.commit(state, self.cab.round_dict(), effects, state.wall_s)
+                self.store.commit(state, round_state, effects, state.wall_s)
             except StoreError as e:
                 if self.store.committed is not None:   # the database commit may have
                     self._committed = self.store.committed  # passed, its record not

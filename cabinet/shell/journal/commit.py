@@ -31,6 +31,9 @@ from cabinet.shell.journal.base import COPIES
 from cabinet.shell.journal.keys import event_link
 from cabinet.shell.journal.verify import JournalChecks, voucher_decoder
 
+_INSERT_CRITICAL = ("INSERT OR REPLACE INTO critical VALUES "
+                    + ",".join(["(?,?,?,?,?)"] * 2 * len(COPIES)))
+
 
 class JournalWriter(JournalChecks):
     """The journal's write path (see the module doc)."""
@@ -40,8 +43,26 @@ class JournalWriter(JournalChecks):
         """Whether anything but the clock changed since the last commit."""
         if self._has_journal(effects):
             return True
-        return (self._encode_state(state, for_compare=True) != self._last_blobs.get("cabinet~")
-                or self._encode_round(round_state) != self._last_blobs.get("round"))
+        self._encoded = (state, round_state, self._encode_state(state, for_compare=True),
+                         self._encode_round(round_state))
+        changed = (self._encoded[2] != self._last_blobs.get("cabinet~")
+                   or self._encoded[3] != self._last_blobs.get("round"))
+        if not changed:
+            self._encoded = None
+        return changed
+
+    #: ``(state, round_state, state blob without the clock, round blob)`` encoded by
+    #: ``needs_commit``, taken by the ``commit`` of the same objects that follows it.
+    _encoded: tuple[CabinetState, dict[str, Any] | None, bytes, bytes] | None = None
+
+    def _encodings(self, state: CabinetState,
+                   round_state: dict[str, Any] | None) -> tuple[bytes, bytes]:
+        """(state blob without the clock, round blob), from ``needs_commit`` when it just
+        encoded these very objects."""
+        enc, self._encoded = self._encoded, None
+        if enc is not None and enc[0] is state and enc[1] is round_state:
+            return enc[2], enc[3]
+        return self._encode_state(state, for_compare=True), self._encode_round(round_state)
 
     @staticmethod
     def _has_journal(effects: Sequence[Effect]) -> bool:
@@ -67,7 +88,9 @@ class JournalWriter(JournalChecks):
 
     @staticmethod
     def _encode_round(round_state: dict[str, Any] | None) -> bytes:
-        return json.dumps(round_state, separators=(",", ":"), sort_keys=True).encode()
+        """Compact JSON, keys sorted: the bytes ``json.dumps(separators=(",", ":"),
+        sort_keys=True)`` writes for the round's ASCII, int and bool values."""
+        return msgspec.json.encode(round_state, order="sorted")
 
     def commit(self, state: CabinetState, round_state: dict[str, Any] | None,
                effects: Sequence[Effect], wall_s: float) -> None:
@@ -82,8 +105,8 @@ class JournalWriter(JournalChecks):
         Raises:
             StoreError: the write failed (nothing of it is kept).
         """
+        compare, rblob = self._encodings(state, round_state)
         blob = self._encode_state(state)
-        rblob = self._encode_round(round_state)
         critical = self._critical_view(state)
         # a finished round left on the table for display is not critical any more
         round_key = rblob if state.round_open else b"closed"
@@ -96,11 +119,12 @@ class JournalWriter(JournalChecks):
                 self._durable = durable
             with self._tx():
                 self.seq += 1
+                rows: list[Any] = []
                 for name, data in (("cabinet", blob), ("round", rblob)):
                     digest = self._digest(name, self.seq, data)
                     for c in COPIES:
-                        self.db.execute("INSERT OR REPLACE INTO critical VALUES (?,?,?,?,?)",
-                                        (name, c, self.seq, data, digest))
+                        rows += (name, c, self.seq, data, digest)
+                self.db.execute(_INSERT_CRITICAL, rows)     # both rows' copies: one statement
                 for e in effects:
                     self._apply(e, wall_s, state)
         except sqlite3.Error as e:
@@ -113,7 +137,7 @@ class JournalWriter(JournalChecks):
                 self.write_commit_record()
             except OSError as e:
                 raise StoreError(f"journal commit record failed: {e.strerror or e}") from None
-        self._last_blobs["cabinet~"] = self._encode_state(state, for_compare=True)
+        self._last_blobs["cabinet~"] = compare
         self._last_blobs["round"] = rblob
         self._last_blobs["critical"] = critical
         self._last_blobs["round~"] = round_key

@@ -34,9 +34,7 @@ def checksum(name: str, seq: int, blob: bytes) -> str:
 
 def mac(key: bytes, name: str, seq: int, blob: bytes) -> str:
     """Keyed checksum of a critical row: ``"hmac:"`` + HMAC-SHA256 hex (issue 11.14)."""
-    h = hmac.new(key, f"{name}:{seq}:".encode(), hashlib.sha256)
-    h.update(blob)
-    return MAC_PREFIX + h.hexdigest()
+    return MAC_PREFIX + hmac.digest(key, f"{name}:{seq}:".encode() + blob, "sha256").hex()
 
 
 def event_link(key: bytes, prev: str, row: Sequence[Any]) -> str:

@@ -9,10 +9,8 @@ journal, issues 11.2, 11.14), SQLite's own page check, and the doctor's report
 
 from __future__ import annotations
 
-import hashlib
 import hmac
 import json
-import os
 import sqlite3
 from typing import Any
 
@@ -21,7 +19,8 @@ import msgspec
 from cabinet.core.records import VoucherRecord
 from cabinet.shell.journal.base import TABLES, JournalBase, typed
 from cabinet.shell.journal.guard import keyed_evidence
-from cabinet.shell.journal.keys import MAC_PREFIX, checksum, event_link, fsync_dir, mac
+from cabinet.shell.journal.keys import MAC_PREFIX, checksum, event_link, mac
+from cabinet.shell.journal.record import RecordFile, read_records
 from cabinet.shell.paths import commit_file
 
 voucher_decoder = msgspec.json.Decoder(VoucherRecord)
@@ -99,15 +98,26 @@ class JournalChecks(JournalBase):
         return findings
 
     def _commit_record(self) -> dict[str, Any] | None:
+        """The newest record in the commit-record file that passes its keyed check,
+        else ``None``."""
+        good = [r for r in read_records(commit_file(self.path)) or [] if self._record_ok(r)]
+        return max(good, key=lambda r: int(r["seq"])) if good else None
+
+    def _record_ok(self, rec: dict[str, Any]) -> bool:
+        if self.key is None:
+            return False
         try:
-            return dict(json.loads(commit_file(self.path).read_text()))
-        except (OSError, ValueError, TypeError):
-            return None
+            seq, event_id, chain = int(rec["seq"]), int(rec["event_id"]), str(rec["chain"])
+            counter = None if rec.get("counter") is None else int(rec["counter"])
+            return hmac.compare_digest(self._record_mac(seq, event_id, chain, counter),
+                                       str(rec["mac"]))
+        except (KeyError, TypeError, ValueError):
+            return False
 
     def _record_mac(self, seq: int, event_id: int, chain: str, counter: int | None = None) -> str:
         assert self.key is not None
         msg = f"commit:{seq}:{event_id}:{chain}" + ("" if counter is None else f":{counter}")
-        return hmac.new(self.key, msg.encode(), hashlib.sha256).hexdigest()
+        return hmac.digest(self.key, msg.encode(), "sha256").hex()
 
     def verify_commit_record(self) -> list[str]:
         """Compare the journal with the commit record kept outside it (issue 11.2)."""
@@ -117,20 +127,15 @@ class JournalChecks(JournalBase):
             # fail on their own (only ``cabinet upgrade-journal`` takes them, once)
             return [f"the commit record {path.name} is missing"] \
                 if keyed_evidence(self.db) else []
-        rec = self._commit_record()
         if self.key is None:
             return ["the journal key cannot be read: the commit record cannot be verified"]
-        if rec is None:
+        if read_records(path) is None:
             return [f"the commit record {path.name} cannot be read"]
-        try:
-            seq, event_id, chain = int(rec["seq"]), int(rec["event_id"]), str(rec["chain"])
-            counter = None if rec.get("counter") is None else int(rec["counter"])
-            ok = hmac.compare_digest(self._record_mac(seq, event_id, chain, counter),
-                                     str(rec["mac"]))
-        except (KeyError, TypeError, ValueError):
-            ok = False
-        if not ok:
+        rec = self._commit_record()
+        if rec is None:
             return [f"the commit record {path.name} fails its keyed check"]
+        seq, event_id, chain = int(rec["seq"]), int(rec["event_id"]), str(rec["chain"])
+        counter = None if rec.get("counter") is None else int(rec["counter"])
         journal_seq = self._max_seq()
         if journal_seq < seq:
             return [f"journal rolled back: commit {seq} was recorded, the journal holds "
@@ -144,7 +149,8 @@ class JournalChecks(JournalBase):
 
     def write_commit_record(self) -> None:
         """Record the last commit number and chain head (and, with a hardware counter
-        fitted, the counter's value, ``journal.counter``): fsynced, replaced atomically.
+        fitted, the counter's value, ``journal.counter``) durably (``record.RecordFile``:
+        written in place, one ``fdatasync``).
 
         Raises:
             OSError: the record cannot be written.
@@ -152,23 +158,25 @@ class JournalChecks(JournalBase):
         """
         if self.readonly or self.key is None:
             return
-        path = commit_file(self.path)
-        tmp = path.with_name(path.name + ".tmp")
+        if self._record_file is None:
+            self._record_file = RecordFile(commit_file(self.path))
         counter = None if self.hw is None else self.hw.next_value(self._event_id)
-        rec = {"seq": self.seq, "event_id": self._event_id, "chain": self._chain,
-               "mac": self._record_mac(self.seq, self._event_id, self._chain, counter)}
+        rec: dict[str, Any] = {"seq": self.seq, "event_id": self._event_id, "chain": self._chain,
+                               "mac": self._record_mac(self.seq, self._event_id, self._chain,
+                                                       counter)}
         if counter is not None:
             rec["counter"] = counter
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        with os.fdopen(fd, "w") as f:
-            f.write(json.dumps(rec))
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-        fsync_dir(path.parent)
+        self._record_file.write(rec)
         self.legacy_ok = False
         if self.hw is not None and counter is not None:
             self.hw.written(counter, self._event_id)
+
+    _record_file: RecordFile | None = None
+
+    def close(self) -> None:
+        if self._record_file is not None:
+            self._record_file.close()
+        super().close()
 
     def verify(self) -> list[str]:
         """Every check (``cabinet doctor``): SQLite's own, both copies of each critical
