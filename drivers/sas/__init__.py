@@ -27,6 +27,8 @@ Modules (none does I/O, reads a clock or draws random numbers; modelled on
   view carries).  ``egm_replies``: the read-only long poll replies built from the view;
   ``egm_meters``: view -> meters, 0x2F meter codes, bill tables.
 - ``rom_signature``: the incremental 0x21 signature over the program image.
+- ``egm_events``: real-time event reporting (0x0E): each exception's event form.
+  ``egm_info``: 0x3D cash-out ticket, 0xA0 enabled features, 0xB5 game N information.
 - TITO (issue 14): ``tito_codes`` (0x57 types, 0x58 replies, 0x71 transfer and status
   codes, 0x7B bits, 0x50 validation types), ``tito_wire`` (the TITO layouts both ways),
   ``egm_tito`` (the EGM's TITO answers from the view, ``HostDataRejected``).  Secure
@@ -65,6 +67,7 @@ Layout table (kind, request data bytes, reply data bytes, EGM builder, source):
     0x08  S         5       ACK  ack                    saspy configure_bill_denom
     0x0A  S         0       ACK  ack                    UNVERIFIED (assumed)
     0x0B  S         0       ACK  ack                    UNVERIFIED (assumed)
+    0x0E  S         1       ACK  ack                    Monaco LPParsers/LP0ERealTimeEventReportingParser.cs
     0x0F  R         0        24  meters_block           saspy send_meters_10_15
     0x10  R         0         4  meter_reply            nCompass LongPoll10Message.cpp
     0x11  R         0         4  meter_reply            saspy 0x11
@@ -77,12 +80,13 @@ Layout table (kind, request data bytes, reply data bytes, EGM builder, source):
     0x18  R         0         4  games_since_power_up   saspy games_powerup_door_opened
     0x19  R         0        20  meters_block           nCompass LongPoll19Message.cpp
     0x1A  R         0         4  current_credits        nCompass LongPoll1AMessage.cpp
-    0x1B  R         0        20  handpay_information    nCompass LongPoll1BMessage.cpp
+    0x1B  R         0        20  handpay_information    Monaco LPParsers/LP1BSendHandpayInfoParser.cs
     0x1C  R         0        32  meters_1c              nCompass LongPoll1CMessage.cpp
     0x1E  R         0        24  meters_block           nCompass LongPoll1EMessage.cpp
     0x1F  R         0        20  machine_info           nCompass LongPoll1FMessage.cpp
     0x21  S         2         2  rom_signature_reply    saspy ROM_signature_verification
     0x2F  M  len byte  len byte  selected_meters        nCompass LongPoll2FMessage.cpp
+    0x3D  R         0         9  cashout_ticket         Monaco LPParsers/LP3DSendCashOutTicketInformationParser.cs
     0x4C  S         6         6  -                      nCompass LongPoll4CMessage.h
     0x4D  S         1        31  -                      nCompass LongPoll4DMessage.cpp
     0x50  S         1        10  validation_meters_reply nCompass LongPoll50Message.cpp
@@ -100,7 +104,9 @@ Layout table (kind, request data bytes, reply data bytes, EGM builder, source):
     0x7E  R         0         7  -                      UNVERIFIED (assumed)
     0x7F  S         7       ACK  ack                    nCompass LongPoll7FMessage.cpp
     0x94  S         0         1  remote_handpay_reset   nCompass LongPoll94Message.cpp
+    0xA0  S         2         8  features_reply         Monaco LPParsers/LPA0SendEnabledFeaturesParser.cs
     0xA8  S         1         1  reset_method_reply     nCompass LongPollA8Message.cpp
+    0xB5  S         2  len byte  game_information       Monaco LPParsers/LPB5SendExtendedGameNInformationParser.cs
 
 On a pseudo-terminal the EGM side must read raw (no PARMRK): the line discipline would
 double each FF the host twin writes and break ``FF 00 b``.  That is the shell's job.
