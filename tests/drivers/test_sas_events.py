@@ -9,7 +9,7 @@ import dataclasses
 from drivers.sas.crc import with_crc
 from drivers.sas.egm import EgmResponder, ExceptionAcked, Output
 from drivers.sas.egm_view import EgmView, HandpayInfo, HostException
-from drivers.sas.host_codec import general_poll, long_poll, to_wire
+from drivers.sas.host_codec import Ack, EventReply, ExceptionReply, HostCodec, general_poll, long_poll, to_wire
 from drivers.sas.layouts import LAYOUTS
 from drivers.sas.messages import MachineInfo
 
@@ -219,3 +219,26 @@ def test_b5_game_0_is_the_one_game_and_an_unknown_game_is_nacked() -> None:
     assert got[3:5] == h("00 00") and got[5:7] == h("05 00") and b"Blackjack" in got
     assert writes(r.receive(lp(0xB5, h("00 02")), 10)) == [h("81")]
     assert writes(r.receive(lp(0xB5, h("00 1F")), 20)) == [h("81")]
+
+
+# --- the host side: framing events -------------------------------------------------------------
+
+
+def test_host_codec_frames_events_by_their_code() -> None:
+    """Host twin framing with 0x0E on: ``address FF code data CRC``, the data length by
+    the code (egm_events.EVENT_DATA_LEN from the Monaco builders); an ACK-shaped poll's
+    lone address byte is an ACK once the line is quiet; another byte is an exception."""
+    host = HostCodec()
+    host.real_time_events = True
+    host.send(general_poll(1))
+    event = with_crc(h("01 FF 4F 37 04 00 00 00 07"))
+    assert [host.feed(event[i:i + 1]) for i in range(len(event) - 1)] == [[]] * (len(event) - 1)
+    assert host.feed(event[-1:]) == [EventReply(1, 0x4F, h("37 04 00 00 00 07"), event)]
+    host.send(general_poll(1))
+    assert host.feed(h("11")) == [ExceptionReply(0x11)]
+    host.send(long_poll(1, 0x01))
+    assert host.feed(h("01")) == []
+    assert host.timeout() == [Ack(1)]
+    host.send(long_poll(1, 0x1A))
+    assert host.feed(with_crc(h("01 FF 7F 00 00 00 40"))) == [
+        EventReply(1, 0x7F, h("00 00 00 40"), with_crc(h("01 FF 7F 00 00 00 40")))]
