@@ -13,8 +13,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from drivers.errors import ProtocolError
+from drivers.sas import egm_info, replies, tito_wire
 from drivers.sas import host_codec as host
-from drivers.sas import replies, tito_wire
 from drivers.sas.codec import (
     EgmCodec,
     GeneralPoll,
@@ -23,6 +23,7 @@ from drivers.sas.codec import (
     parse_selected_meters_request,
 )
 from drivers.sas.crc import rom_signature
+from drivers.sas.egm_view import EgmView
 from drivers.sas.layouts import LAYOUTS, Kind
 from drivers.sas.messages import MachineInfo, Meters1C, meter_width
 
@@ -138,6 +139,21 @@ CASES += [
     Case("0x94", host.long_poll(ADDRESS, 0x94), lambda e: replies.remote_handpay_reset(e.address, 2), _data, b"\x02"),
     Case("0xA8", host.long_poll(ADDRESS, 0xA8, b"\x01"), lambda e: tito_wire.reset_method_reply(e.address, 0),
          _data, b"\x00"),
+]
+
+#: Real-time events and the information polls (Aristocrat Monaco LPParsers layouts).
+EVENT_VIEW = EgmView(address=ADDRESS, games=(INFO,), max_bet_credits=500, game_name="Blackjack",
+                     cashout_ticket_number="123456789012345678", cashout_ticket_minor=2000)
+CASES += [
+    _ack_case(0x0E, b"\x01"),
+    Case("0x3D", host.long_poll(ADDRESS, 0x3D), lambda e: egm_info.cashout_ticket(EVENT_VIEW, e.address, b"", None),
+         _data, bytes.fromhex("12345678 0000002000")),
+    Case("0xA0", host.long_poll(ADDRESS, 0xA0, b"\x00\x01"),
+         lambda e: egm_info.features_reply(EVENT_VIEW, e.address, e.data, False), _data,
+         bytes.fromhex("0001 00 04 00 00 0000")),
+    Case("0xB5", host.long_poll(ADDRESS, 0xB5, b"\x00\x01"),
+         lambda e: egm_info.game_information(EVENT_VIEW, e.address, e.data, None), lambda r: _data(r)[:4],
+         bytes.fromhex("0001 0500")),
 ]
 
 
