@@ -50,7 +50,8 @@ Rules and their sources (research/sas.md unless named):
   the general poll's byte becomes ``address FF event CRC`` (``FF 00`` for none) and a
   long poll to us is answered with the next event instead, when one is due; the event
   waits for its implied ACK exactly as the byte does (same queue, same journal rule).
-- Unknown or unimplemented long polls, bad CRCs, bad request data: no reply.
+- Unknown or unimplemented long polls, bad CRCs, bad request data: no reply (0x0E, 0xA0
+  and 0xB5 NACK bad data, as their Aristocrat parsers do).
 - Link down: no poll to our address for 5 s (checked on every ``receive`` and ``tick``);
   up again on the next one.
 """
