@@ -43,7 +43,8 @@ GAME_IDS = {"classic": ("BJ", "BJCL01"), "classic-multi": ("BJ", "BJMT01"),
 GAME_NAMES = {"classic": "Blackjack", "classic-multi": "Blackjack Multi-deck",
               "american": "American Blackjack"}
 #: SAS denomination codes for the accounting denominations a US cabinet uses (SAS
-#: Table C-4 is not in our sources: UNVERIFIED, as commonly listed by SMIB vendors).
+#: Table C-4; Aristocrat Monaco ``Protocol/SAS/Aristocrat.Sas.Client/DenominationCodes.cs``
+#: has the same codes).
 DENOMINATION_CODES = {1: 0x01, 5: 0x02, 10: 0x03, 25: 0x04, 50: 0x05, 100: 0x06}
 BCD_LIMIT = 10**8          # a 4-byte BCD meter holds 8 digits
 
