@@ -19,8 +19,8 @@ The cabinet meters are ``view.meters_minor`` (``cabinet meters --json`` names: m
 minor units, counts) plus ``sas_coin_in_minor`` and ``sas_coin_out_minor`` (below).  The
 cabinet has no coin acceptor, hopper, restricted or promotional
 tickets, AFT, bonusing or progressives: the codes for those are not answered (Monaco
-leaves out codes it has no meter for).  Insurance, voided rounds, pushes, blackjacks,
-doubles, splits and the handpay counts have no SAS meter code.
+leaves out codes it has no meter for).  Insurance and voided rounds are in coin in /
+coin out; pushes, blackjacks, doubles, splits and the handpay counts have no SAS meter code.
 """
 
 from __future__ import annotations
