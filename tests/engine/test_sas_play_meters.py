@@ -97,7 +97,8 @@ def test_a_jackpot_waiting_for_its_key_is_in_no_meter_and_coin_out_never_goes_do
     assert (coin_out, got_jackpot) == (m.coin_out_minor - jackpot, 0)
     rig.cab.handle(KeyChanged(True))
     rig.cab.handle(KeyChanged(False))
-    assert _meters_19(rig)[1::2][:2] == (coin_out, jackpot)
+    after = _meters_19(rig)
+    assert (after[0], after[1], after[3]) == (coin_in, coin_out, jackpot)
 
 
 def test_insurance_is_a_wager_in_coin_in_and_its_return_is_in_coin_out() -> None:
