@@ -1,6 +1,9 @@
 """SAS exceptions across SIGKILLs: none lost, at most the one in flight repeated per kill.
 
-Run: ``.venv/bin/python bench/sas_exception_crash.py [--kills 50] [--seed 1] [--out FILE]``.
+Run: ``.venv/bin/python bench/sas_exception_crash.py [--kills 50] [--seed 1] [--out FILE]
+[--real-time-events]``.  With ``--real-time-events`` the host turns 0x0E on after every
+start of the engine (the EGM forgets it on a restart), so the exceptions come as
+real-time events, some in place of a long poll's reply.
 
 The casino host twin (``drivers.sim.sas_host.SasHost``, polling every 50 ms, or
 ``--poll-ms``: a fast host outruns the engine's journal, which is when repeats pile up) lives in
@@ -77,7 +80,8 @@ def settle(eng: EngineProc, host: SasHost, timeout_s: float = 20.0) -> None:
     raise AssertionError("the exception queue did not drain")
 
 
-def run(workdir: Path, kills: int, seed: int, poll_ms: float = 50.0) -> dict[str, object]:
+def run(workdir: Path, kills: int, seed: int, poll_ms: float = 50.0,
+        rte: bool = False) -> dict[str, object]:
     rng = random.Random(seed)
     host = SasHost([1], directory=workdir / "host", poll_interval_s=poll_ms / 1000.0,
                    meter_interval_s=3600.0, link_down_s=2.0)
@@ -88,6 +92,8 @@ def run(workdir: Path, kills: int, seed: int, poll_ms: float = 50.0) -> dict[str
     try:
         eng.start()
         wait_until(lambda: host.link_up(1), 20, "the host link")
+        if rte:
+            assert host.real_time_events(1), "0x0E was not ACKed"
         settle(eng, host)
         for _ in range(kills):
             host.pause()
@@ -111,6 +117,8 @@ def run(workdir: Path, kills: int, seed: int, poll_ms: float = 50.0) -> dict[str
             door_open = {d: False for d in DOORS}   # the restarted panel twin starts shut
             eng.start()
             wait_until(lambda: host.link_up(1), 20, "the host link after the restart")
+            if rte:
+                assert host.real_time_events(1), "0x0E was not ACKed after the restart"
             settle(eng, host)
         queued, next_id = journal_queue(eng.journal)
         seen = len(host.exceptions(1))
@@ -132,13 +140,16 @@ def main() -> int:
     ap.add_argument("--poll-ms", type=float, default=50.0,
                     help="the host twin's pause between polls (default 50 ms)")
     ap.add_argument("--out", type=Path)
+    ap.add_argument("--real-time-events", action="store_true",
+                    help="the host turns real-time event reporting (0x0E) on")
     args = ap.parse_args()
     t0 = time.monotonic()
     with tempfile.TemporaryDirectory(prefix="sas-exc-crash-") as d:
-        r = run(Path(d), args.kills, args.seed, args.poll_ms)
+        r = run(Path(d), args.kills, args.seed, args.poll_ms, args.real_time_events)
     ok = r["lost"] == 0 and r["left_in_queue"] == 0 and int(str(r["max_per_kill"])) <= 1
     summary = (f"SAS exceptions across SIGKILLs (seed {args.seed}, host polls every "
-               f"{args.poll_ms:g} ms): {r['kills']} kills, "
+               f"{args.poll_ms:g} ms{', real-time events' if args.real_time_events else ''}): "
+               f"{r['kills']} kills, "
                f"{r['queued']} exceptions queued, {r['seen']} read by the host twin, "
                f"{r['lost']} lost, {r['repeats']} repeated ({r['kills_with_repeat']} kills "
                f"with a repeat, at most {r['max_per_kill']} in one kill; bound 1), "

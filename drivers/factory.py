@@ -214,7 +214,8 @@ def build_drivers(
 
 
 def open_counter(spec: str) -> MonotonicCounter | None:
-    """The hardware monotonic counter ``spec`` names (``CABINET_COUNTER``):
+    """The hardware monotonic counter ``spec`` names (``[journal] counter`` of
+    ``cabinet.toml``):
 
     - ``""`` or ``"none"``: none fitted;
     - ``"atecc608:/dev/i2c-1"`` (``":1"`` after it for the chip's counter 1): an
@@ -235,7 +236,7 @@ def open_counter(spec: str) -> MonotonicCounter | None:
         from drivers.atecc608 import Atecc608Counter, LinuxI2c
         path, _, number = rest.partition(":")
         if number not in ("", "0", "1"):
-            raise ConfigError("CABINET_COUNTER", f"{spec!r}: the ATECC608 has counters 0 and 1")
+            raise ConfigError("journal.counter", f"{spec!r}: the ATECC608 has counters 0 and 1")
         return Atecc608Counter(LinuxI2c(path), int(number or 0))
-    raise ConfigError("CABINET_COUNTER",
-                      f"{spec!r}: none, atecc608:/dev/i2c-N[:0|1] or twin:PATH")
+    raise ConfigError("journal.counter", "expected none, atecc608:/dev/i2c-N[:0|1] or "
+                      f"twin:PATH, got {spec!r}")

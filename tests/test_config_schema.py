@@ -45,7 +45,16 @@ def test_there_is_one_config_error():
      "devices.bill_acceptor: expected one of id003, none, pulse, got 'bogus'"),
     ("[station3]\nprinter_url = 5", "station3.printer_url: expected a string, got 5"),
     ("colour = 'red'",
-     "colour: unknown key (allowed: wiring, devices, sas, display, station2, station3)"),
+     "colour: unknown key (allowed: wiring, devices, sas, display, journal, station2, "
+     "station3)"),
+    ("[journal]\ncounter = 'eeprom'",
+     "journal.counter: expected none, atecc608:/dev/i2c-N[:0|1] or twin:PATH, got 'eeprom'"),
+    ("[journal]\ncounter = 'atecc608:/dev/i2c-1:2'", "journal.counter: expected none, "
+     "atecc608:/dev/i2c-N[:0|1] or twin:PATH, got 'atecc608:/dev/i2c-1:2'"),
+    ("[journal]\ncounter = 'atecc608:'", "journal.counter: expected none, "
+     "atecc608:/dev/i2c-N[:0|1] or twin:PATH, got 'atecc608:'"),
+    ("[journal]\ncounter = 1", "journal.counter: expected none, "
+     "atecc608:/dev/i2c-N[:0|1] or twin:PATH, got 1"),
     ("[devices]\nwiring = 'w.toml'",
      "devices.wiring: unknown key (allowed: bill_acceptor, bill_acceptor_url, printer_url, "
      "bill_poll_interval_s)"),
@@ -81,6 +90,19 @@ def test_engine_config_typed_values_and_defaults(tmp_path):
     assert load_config(None) == load_config(_write(tmp_path, ""))
 
 
+@pytest.mark.parametrize("text,counter", [
+    ("", "none"),
+    ("[journal]\ncounter = 'none'", "none"),
+    ("[journal]\ncounter = 'atecc608:/dev/i2c-1'", "atecc608:/dev/i2c-1"),
+    ("[journal]\ncounter = 'atecc608:/dev/i2c-1:1'", "atecc608:/dev/i2c-1:1"),
+    ("[journal]\ncounter = 'twin:/mnt/usb/counter'", "twin:/mnt/usb/counter"),
+])
+def test_the_hardware_counter_is_a_journal_setting(tmp_path, text, counter):
+    """The hardware monotonic counter is fitted like every other device: a setting of
+    ``cabinet.toml`` (``[journal] counter``), left out: none fitted."""
+    assert load_config(_write(tmp_path, text)).journal.counter == counter
+
+
 def test_the_example_config_loads():
     """Issue 12: ``systemd/cabinet.toml.example`` is a valid config, commented parts too."""
     example = ROOT / "systemd" / "cabinet.toml.example"
@@ -92,6 +114,7 @@ def test_the_example_config_loads():
     cfg = check_config(tomllib.loads(uncommented), "example")
     assert cfg.station2.printer_url == "/dev/cabinet/printer-2"
     assert (cfg.sas_for(1).address, cfg.sas_for(2).address) == (1, 2)   # issue 13
+    assert cfg.journal.counter == "atecc608:/dev/i2c-1"
 
 
 def _write(tmp_path: Path, text: str, name: str = "c.toml") -> Path:

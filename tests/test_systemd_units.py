@@ -121,9 +121,24 @@ def test_an_engine_that_cannot_start_stops_after_a_few_tries_and_the_display_say
     assert one(notice, "Service", "StandardOutput") == "tty"
     argv = shlex.split(one(notice, "Service", "ExecStart"))
     assert argv[0] == "-" + str(install.VENV / "bin" / "cabinet")   # doctor's status 1 is expected
-    assert argv[1:] == ["doctor", "--devices", "none", "--engine-stopped"]
+    assert argv[1:] == ["doctor", "--config", str(install.CONFIG), "--devices", "none",
+                        "--engine-stopped"]
     assert one(notice, "Service", "User") == install.USER
     assert "Install" not in notice                       # started only by the engine's failure
+
+
+def test_the_hardware_counter_is_the_configs_and_both_units_can_reach_it():
+    """The engine and the engine-stopped report read the counter from ``cabinet.toml``
+    (``[journal] counter``), the file both are given: no environment variable names it.
+    Both can open an I2C bus (group ``i2c``; the engine's ``DeviceAllow``)."""
+    notice = parse_unit(SYSTEMD / "cabinet-engine-stopped.service")
+    for unit in (ENGINE, notice):
+        argv = shlex.split(one(unit, "Service", "ExecStart"))
+        assert argv[argv.index("--config") + 1] == str(install.CONFIG)
+        assert "i2c" in words(unit, "Service", "SupplementaryGroups")
+    for path in (SYSTEMD / "cabinet-engine.service", SYSTEMD / "cabinet-engine-stopped.service"):
+        assert "CABINET_COUNTER" not in path.read_text(), path.name
+    assert "char-i2c rw" in ENGINE["Service"]["DeviceAllow"]
 
 
 def test_ui_is_bound_to_the_engine_owns_tty1_and_draws_on_kmsdrm_without_a_cursor():

@@ -31,7 +31,7 @@ from cabinet.core.events import (
     HostLinkConfigured,
 )
 from cabinet.core.host_events import HOST_QUEUE_MAX, OVERFLOW, host_events_for
-from cabinet.core.state import HostEvent, HostState
+from cabinet.core.state import HostEvent, HostState, StationState
 from cabinet.protocol.said import N_
 
 #: Why play is disabled, in the player's words, by ``HostState.disabled_by``.
@@ -63,7 +63,12 @@ class HostMixin(CabinetBase):
                 targets = s.stations if station == 0 else \
                     [st for st in s.stations if st.station == station]
                 for st in targets:
-                    _push(st.host, name, amount)
+                    _push(st.host, self._details(st, eff, name, amount))
+            if eff.kind in ("voucher_printed", "handpay") and eff.data.get("validation_number"):
+                for st in s.stations:
+                    if st.station == eff.station:      # SAS 0x3D: the last cash-out ticket
+                        st.host.last_ticket_number = str(eff.data["validation_number"])
+                        st.host.last_ticket_minor = eff.amount_minor
         if not s.round_open:
             for st in s.stations:
                 h = st.host
@@ -72,6 +77,20 @@ class HostMixin(CabinetBase):
                     out.append(Journal("host_command", st.station, 0, {
                         "command": h.disabled_by, "source": "host", "result": "done",
                         "note": "after the round"}))
+
+    def _details(self, st: StationState, eff: Journal, name: str, amount_minor: int) -> HostEvent:
+        """The event as queued, with the values its real-time form carries (``HostEvent``)."""
+        ev = HostEvent(event_id=0, name=name, amount_minor=amount_minor)
+        if name == "game_started":
+            bets = eff.data.get("bets", {})
+            spots = [int(b) for b in bets.get(st.station, bets.get(str(st.station), []))]
+            ev.amount_minor, ev.meter_minor = sum(spots), st.meters.coin_in_minor
+            ev.max_bet = any(b >= self.rules.max_bet_minor for b in spots)
+        elif name == "game_ended":
+            ev.amount_minor = eff.amount_minor
+        elif name == "bill_accepted":
+            ev.count = st.meters.bills_by_denom.get(str(amount_minor), 0)
+        return ev
 
     def _on_host_acked(self, ev: HostEventAcked, out: list[Effect]) -> None:
         st = self.station(ev.station)
@@ -199,14 +218,15 @@ class HostMixin(CabinetBase):
         return tuple(v for v in enabled if v in h.bills_minor)
 
 
-def _push(h: HostState, name: str, amount_minor: int) -> None:
-    """Append one event; a full queue keeps its last slot for the overflow event.
-    Nothing is queued for a station without a host link."""
+def _push(h: HostState, ev: HostEvent) -> None:
+    """Append one event (its id given here); a full queue keeps its last slot for the
+    overflow event.  Nothing is queued for a station without a host link."""
     if not h.link:
         return
     if h.queue and h.queue[-1].name == OVERFLOW and len(h.queue) >= HOST_QUEUE_MAX:
         return
     if len(h.queue) >= HOST_QUEUE_MAX - 1:
-        name, amount_minor = OVERFLOW, 0
-    h.queue.append(HostEvent(event_id=h.next_event_id, name=name, amount_minor=amount_minor))
+        ev = HostEvent(event_id=0, name=OVERFLOW)
+    ev.event_id = h.next_event_id
+    h.queue.append(ev)
     h.next_event_id += 1

@@ -25,12 +25,19 @@ class HostEvent(msgspec.Struct, kw_only=True):
 
     ``event_id`` increases per station; ``name`` is protocol-neutral (the SAS link
     maps it to a general poll code); ``amount_minor``: a bill's value for
-    ``bill_accepted``, else 0.
+    ``bill_accepted``, the station's wager for ``game_started``, what the round
+    returned to it for ``game_ended``, else 0.  Captured when the event happened, for
+    the host's real-time event form (SAS 0x0E): ``meter_minor`` the coin in meter after
+    a ``game_started`` wager; ``count`` the lifetime count of bills of that value for
+    ``bill_accepted``; ``max_bet`` a ``game_started`` spot bet at the table maximum.
     """
 
     event_id: int
     name: str
     amount_minor: int = 0
+    meter_minor: int = 0
+    count: int = 0
+    max_bet: bool = False
 
 
 class PendingCashout(msgspec.Struct, kw_only=True):
@@ -115,6 +122,8 @@ class HostState(msgspec.Struct, kw_only=True):
         next_ticket_id: the id the next inserted ticket gets.
         next_cashout_id: the id the next system-validated cash-out gets.
         ticket_data: what the host set for printed tickets (0x7C/0x7D).
+        last_ticket_number, last_ticket_minor: the station's last cash-out ticket (or
+            handpay receipt): validation number and amount (SAS 0x3D).
     """
 
     link: str = ""
@@ -137,6 +146,8 @@ class HostState(msgspec.Struct, kw_only=True):
     next_ticket_id: int = 1
     next_cashout_id: int = 1
     ticket_data: TicketData = msgspec.field(default_factory=TicketData)
+    last_ticket_number: str = ""
+    last_ticket_minor: int = 0
 
 
 class PlayerSession(msgspec.Struct, kw_only=True):

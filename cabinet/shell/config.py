@@ -23,6 +23,8 @@ with their ranges, checked by ``confspec.convert``), reading it
     offline_cash_out = "handpay"            # host down: a cash-out is a handpay
     [display]                               # the cabinet's screens (issue 17)
     screens = "shared"                      # per-station (default) or shared
+    [journal]                               # a hardware monotonic counter off the card
+    counter = "atecc608:/dev/i2c-1"         # none (default), atecc608:BUS[:0|1], twin:PATH
     [station2]                              # the same keys as [devices], and
     wiring = "/etc/cabinet/wiring2.toml"    # its own wiring file
     [station2.sas]                          # port, address, asset_number
@@ -57,6 +59,13 @@ ValidationTimeoutS = Annotated[int, Meta(ge=1, le=60)]
 #: With the host down (issue 14 "Offline behaviour"): a cash-out is a handpay (the
 #: only choice without secure enhanced validation), an inserted ticket is handed back.
 OfflineCashOut = Literal["handpay"]
+#: The hardware monotonic counter beside the journal's commit record (opened by
+#: ``drivers.factory.open_counter``): ``none``, an ATECC608 on an I2C bus with the chip's
+#: counter 0 or 1 (``atecc608:/dev/i2c-1``, ``atecc608:/dev/i2c-1:1``), or its twin, a
+#: file off the SD card (``twin:PATH``).
+CounterSpec = Annotated[str, Meta(
+    pattern=r"^(none|atecc608:/[^:]+(:[01])?|twin:.+)$",
+    description="none, atecc608:/dev/i2c-N[:0|1] or twin:PATH")]
 #: A serial port: a device path (``/dev/ttyAMA0``) or a pyserial URL.
 Port = Annotated[str, Meta(min_length=1, description="a device path or pyserial URL")]
 
@@ -150,6 +159,18 @@ class DisplayConfig(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_
     screens: Literal["per-station", "shared"] = "per-station"
 
 
+class JournalSection(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=True):
+    """``[journal]``: what the journal keeps off the SD card.
+
+    Attributes:
+        counter: the fitted hardware monotonic counter (``CounterSpec``; ``none``: none
+            fitted). Every commit record carries its value, so a journal restored from an
+            older card image is found at start (``cabinet.shell.journal.counter``).
+    """
+
+    counter: CounterSpec = "none"
+
+
 class EngineConfig(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=True):
     """``cabinet.toml`` (see the module docstring); every section may be left out."""
 
@@ -157,6 +178,7 @@ class EngineConfig(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_o
     devices: DevicesConfig = DevicesConfig()
     sas: SasSection | None = None
     display: DisplayConfig = DisplayConfig()
+    journal: JournalSection = JournalSection()
     station2: StationConfig = StationConfig()
     station3: StationConfig = StationConfig()
 

@@ -46,8 +46,12 @@ BASE_PERCENT = {"classic": "9989", "classic-multi": "9960", "american": "9960"}
 #: 0x1F game ID (2 ASCII) and paytable ID (6 ASCII) of each game.
 GAME_IDS = {"classic": ("BJ", "BJCL01"), "classic-multi": ("BJ", "BJMT01"),
             "american": ("BJ", "BJAM01")}
+#: 0xB5 game name of each game (at most 20 ASCII characters).
+GAME_NAMES = {"classic": "Blackjack", "classic-multi": "Blackjack Multi-deck",
+              "american": "American Blackjack"}
 #: SAS denomination codes for the accounting denominations a US cabinet uses (SAS
-#: Table C-4 is not in our sources: UNVERIFIED, as commonly listed by SMIB vendors).
+#: Table C-4; Aristocrat Monaco ``Protocol/SAS/Aristocrat.Sas.Client/DenominationCodes.cs``
+#: has the same codes).
 DENOMINATION_CODES = {1: 0x01, 5: 0x02, 10: 0x03, 25: 0x04, 50: 0x05, 100: 0x06}
 BCD_LIMIT = 10**8          # a 4-byte BCD meter holds 8 digits
 CENTS_LIMIT = 10**10       # a 5-byte BCD amount in cents holds 10 digits
@@ -142,7 +146,8 @@ def egm_view(state: CabinetState, station: int, sas: SasStation, serial_number: 
         bill_counts={int(k): v for k, v in m.bills_by_denom.items()},
         machine_info=info, games=(info,), selected_game=1,
         serial_number=serial_number[:40], asset_number=sas.asset_number,
-        exceptions=tuple(HostException(e.event_id, e.name, _c(e.amount_minor, d), e.amount_minor)
+        exceptions=tuple(HostException(e.event_id, e.name, _c(e.amount_minor, d), e.amount_minor,
+                                       _c(e.meter_minor, d), e.count, e.max_bet)
                          for e in st.host.queue),
         handpay=_handpay(state, st, d), playing=state.round_open and st.in_round,
         validation_mode=st.host.validation, pending_cashout=_pending_cashout(st.host),
@@ -155,7 +160,9 @@ def egm_view(state: CabinetState, station: int, sas: SasStation, serial_number: 
         meters_minor={**{k: v for k, v in msgspec.structs.asdict(m).items() if isinstance(v, int)},
                       "sas_coin_in_minor": coin_in_minor, "sas_coin_out_minor": coin_out_minor},
         accounting_denomination_minor=d,
-        last_bill_minor=st.last_bills_minor[-1] if st.last_bills_minor else 0)
+        last_bill_minor=st.last_bills_minor[-1] if st.last_bills_minor else 0,
+        cashout_ticket_number=st.host.last_ticket_number, cashout_ticket_minor=st.host.last_ticket_minor,
+        max_bet_credits=max_bet_minor // d, game_name=GAME_NAMES.get(state.settings.variant, "Blackjack"))
 
 
 #: The core's final ticket results (``cabinet.core.state.TicketIn.result``) -> 0x71

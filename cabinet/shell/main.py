@@ -18,12 +18,13 @@ import signal
 import sqlite3
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from cabinet.shell.config import EngineConfig, load_config, with_sas_port
 from cabinet.shell.engine import Devices, Engine, NoDevices
 from cabinet.shell.host_links import HostLinks
 from cabinet.shell.host_view import DENOMINATION_CODES, SasStation
+from cabinet.shell.journal.counter import open_fitted
 from cabinet.shell.journal.guard import place_problem
 from cabinet.shell.paths import default_journal, default_socket, lock_file, private_dir, private_file
 from cabinet.shell.port_locks import PortInUse, lock_ports
@@ -31,6 +32,9 @@ from cabinet.shell.sd_notify import Notifier
 from cabinet.shell.store import open_journal, salvage_and_open
 from cabinet.shell.ui_server import UIServer
 from confspec import ConfigError
+
+if TYPE_CHECKING:                       # the drivers' contracts load only with a counter fitted
+    from drivers.interfaces import MonotonicCounter
 
 log = logging.getLogger("cabinet")
 
@@ -214,16 +218,18 @@ def _host_links(stations: dict[int, SasStation]) -> HostLinks | None:
 
 async def _run(journal: Path, socket: Path, mode: str, config: EngineConfig,
                sim_dir: Path | None, twins: Path | None = None,
-               sas: dict[int, SasStation] | None = None) -> None:
+               sas: dict[int, SasStation] | None = None,
+               counter: MonotonicCounter | None = None) -> None:
     private_dir(socket.parent, group_ok=True)   # refuse a hijacked folder before anything starts
-    store, _ = open_journal(journal)            # a corrupt one: salvaged, RAM error
+    store, _ = open_journal(journal, counter)   # a corrupt one: salvaged, RAM error
     try:
         engine = Engine(store)
     except (sqlite3.Error, ValueError, TypeError, UnicodeError) as e:
         # rows SQLite reads but that are not what was written (a garbled page its own
         # check passes): salvaged like a corrupt journal, the RAM error on the screen
         store.close()
-        store = salvage_and_open(journal, [f"unreadable rows: {type(e).__name__}: {e}"])
+        store = salvage_and_open(journal, [f"unreadable rows: {type(e).__name__}: {e}"],
+                                 counter)
         engine = Engine(store)
     _check_program(engine)
     _journal_installs(engine)
@@ -311,15 +317,29 @@ def lock_journal(journal: Path) -> Any:
 def engine_main(journal: str | None, socket: str | None, devices: str, config: str | None,
                 sim_dir: str | None, twins: str | None = None, sas_port: str | None = None,
                 sas_address: int | None = None) -> int:
-    """Run the engine until SIGTERM/SIGINT; returns the exit status (2: bad config)."""
+    """Run the engine until SIGTERM/SIGINT; returns the exit status (2: bad config,
+    including a ``[journal] counter`` that names no counter or cannot be opened)."""
     logging.basicConfig(level=os.environ.get("CABINET_LOG", "INFO"),
                         format="%(asctime)s %(name)s %(levelname)s %(message)s")
     try:
         cfg = load_config(Path(config) if config else None)
         sas = sas_stations(cfg, sas_port, sas_address)
+        counter = open_fitted(cfg.journal.counter, config or "")   # before the journal is touched
     except ConfigError as e:
         print(f"config: {e}", file=sys.stderr)
         return 2
+    try:
+        return _locked_run(journal, socket, devices, cfg, sim_dir, twins, sas, counter)
+    finally:
+        if counter is not None:
+            counter.close()
+
+
+def _locked_run(journal: str | None, socket: str | None, devices: str, cfg: EngineConfig,
+                sim_dir: str | None, twins: str | None, sas: dict[int, SasStation],
+                counter: MonotonicCounter | None) -> int:
+    """``engine_main`` once the config is read: the journal's place and lock, then the
+    engine; returns the exit status."""
     if journal is None:
         try:   # the cabinet's own state folder (systemd's StateDirectory is 0755): owner-only
             private_dir(default_journal().parent, tighten=True)
@@ -344,7 +364,7 @@ def engine_main(journal: str | None, socket: str | None, devices: str, config: s
         asyncio.run(_run(journal_path,
                          Path(socket) if socket else default_socket(), devices, cfg,
                          Path(sim_dir) if sim_dir else None, Path(twins) if twins else None,
-                         sas))
+                         sas, counter))
     except PortInUse as e:                # another engine (or program) holds a port
         print(f"engine: {e}", file=sys.stderr)
         return 2

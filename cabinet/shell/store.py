@@ -25,17 +25,19 @@ import os
 import sqlite3
 import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from cabinet.core.errors import StoreError
 from cabinet.shell.journal.base import COLUMN_TYPES, COPIES, SCHEMA, TABLES, connect, lenient_text
 from cabinet.shell.journal.counter import CounterRecord
-from cabinet.shell.journal.counter import fitted as fitted_counter
 from cabinet.shell.journal.guard import journal_format
 from cabinet.shell.journal.history import JournalHistory
 from cabinet.shell.journal.keys import MAC_PREFIX, checksum, event_link, load_key, log, mac
 from cabinet.shell.journal.load import JournalLoader, Loaded
 from cabinet.shell.paths import commit_file, key_file
+
+if TYPE_CHECKING:                       # the drivers' contracts load only with a counter fitted
+    from drivers.interfaces import MonotonicCounter
 
 __all__ = ["COPIES", "MAC_PREFIX", "SCHEMA", "Loaded", "Store", "checksum", "event_link",
            "load_key", "mac", "open_journal", "salvage", "salvage_and_open", "upgrade_journal"]
@@ -50,6 +52,8 @@ class Store(JournalLoader, JournalHistory):
         upgrade: take plain SHA-256 rows (``upgrade_journal`` only).
         key: the HMAC secret; by default read from ``paths.key_file(path)``,
             created there (0600, ``secrets``) on a read-write open.
+        counter: the fitted hardware monotonic counter (``[journal] counter``, opened
+            by ``journal.counter.open_fitted``; its opener closes it), or ``None``.
 
     Critical rows carry a keyed checksum (HMAC-SHA256), the event log a keyed
     hash chain, and each durable commit is recorded outside the database in
@@ -63,7 +67,8 @@ class Store(JournalLoader, JournalHistory):
     """
 
     def __init__(self, path: str | Path, readonly: bool = False,
-                 key: bytes | None = None, upgrade: bool = False) -> None:
+                 key: bytes | None = None, upgrade: bool = False,
+                 counter: MonotonicCounter | None = None) -> None:
         self.path = Path(path)
         self.readonly = readonly
         self.key_created = False
@@ -72,7 +77,6 @@ class Store(JournalLoader, JournalHistory):
             if key is None and not readonly:
                 raise StoreError(f"journal key {key_file(self.path)}: cannot be read")
         self.key = key
-        counter = fitted_counter()
         self.hw = None if counter is None else CounterRecord(counter)
         #: Plain SHA-256 rows are accepted (and migrated by ``load``) only when opened
         #: to upgrade (``upgrade_journal``) a journal that never had a commit record.
@@ -92,8 +96,10 @@ class Store(JournalLoader, JournalHistory):
 
 # -- a journal SQLite cannot read (issue 11.7) ------------------------------------------------
 
-def open_journal(path: str | Path) -> tuple[Store, list[str]]:
-    """Open the engine's journal; salvage it first if SQLite finds it corrupt.
+def open_journal(path: str | Path,
+                 counter: MonotonicCounter | None = None) -> tuple[Store, list[str]]:
+    """Open the engine's journal (with the fitted hardware ``counter``, if any); salvage
+    it first if SQLite finds it corrupt.
 
     Returns:
         ``(store, findings)``: findings empty for a sound journal; else what was
@@ -105,7 +111,7 @@ def open_journal(path: str | Path) -> tuple[Store, list[str]]:
     """
     path = Path(path)
     try:
-        store = Store(path)
+        store = Store(path, counter=counter)
         problems = store.sqlite_check()
         if not problems:
             return store, []
@@ -114,15 +120,17 @@ def open_journal(path: str | Path) -> tuple[Store, list[str]]:
         if not path.exists() or "key" in str(e).split(":")[0]:
             raise
         problems = [str(e).removeprefix(f"journal {path}: ")]
-    store = salvage_and_open(path, problems)
+    store = salvage_and_open(path, problems, counter)
     return store, store.salvage_findings
 
 
-def salvage_and_open(path: Path, problems: list[str]) -> Store:
-    """``salvage`` the journal at ``path`` for ``problems`` and open the fresh one, its
-    ``salvage_findings`` set (its ``load`` is then a RAM error saying them)."""
+def salvage_and_open(path: Path, problems: list[str],
+                     counter: MonotonicCounter | None = None) -> Store:
+    """``salvage`` the journal at ``path`` for ``problems`` and open the fresh one (with
+    ``counter``), its ``salvage_findings`` set (its ``load`` is then a RAM error saying
+    them)."""
     findings = salvage(path, problems)
-    store = Store(path)
+    store = Store(path, counter=counter)
     store.salvage_findings = findings
     return store
 

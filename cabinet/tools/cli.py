@@ -92,7 +92,8 @@ def _build_parser() -> argparse.ArgumentParser:
     ep.add_argument("--journal", help="SQLite journal (default: user data dir)")
     ep.add_argument("--socket", help="UI socket path (default: runtime dir)")
     ep.add_argument("--devices", choices=["sim", "hardware", "none"], default="sim")
-    ep.add_argument("--config", help="cabinet TOML (devices, wiring)")
+    ep.add_argument("--config", help="cabinet TOML (devices, wiring, host link, hardware "
+                    "counter)")
     ep.add_argument("--sim-dir", help="where simulated devices put their ptys and tickets")
     ep.add_argument("--twins", metavar="DIR",
                     help="with --devices sim: use the serial twins of a running "

@@ -5,14 +5,17 @@ each station's wiring file (``confspec`` schemas), each configured device (the
 serial ports opened, the acceptor's firmware version and status and the printer's
 status read through the drivers, every input pin read through gpiozero: the Pi's
 lgpio on hardware, ``MockFactory`` in simulation), the journal's integrity (the
-journal verify of ``cabinet.shell.journal``), free disk, the clock (a sane year;
+journal verify of ``cabinet.shell.journal``, against the config's hardware counter,
+``[journal] counter``, as the engine checks it at start), free disk, the clock (a sane year;
 NTP synchronisation when ``timedatectl`` tells), and the venv against its signed
 release manifest (``cabinet.shell.program_check``). Each line is ``PASS``, ``WARN``
 or ``FAIL`` with what to do; the exit status is 1 when anything failed, else 0.
 
 The device checks open the ports the engine holds: run it with the engine stopped
 (``sudo systemctl stop cabinet.target``); a port held elsewhere is a failure saying
-so. I/O: files, GPIO, serial ports, ``timedatectl``.
+so. The hardware counter is not read while an engine holds the journal (one I2C
+exchange at a time with the chip; the engine checked it at its start).
+I/O: files, GPIO, serial ports, the counter's device, ``timedatectl``.
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ import subprocess
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from cabinet.shell.device_probe import (
     Finding,
@@ -34,6 +38,9 @@ from cabinet.shell.device_probe import (
     station_wiring,
     wiring_findings,
 )
+
+if TYPE_CHECKING:                       # the drivers' contracts load only with a counter fitted
+    from cabinet.shell.journal.counter import MonotonicCounter
 
 #: The installed config and journal (``cabinet.tools.install``'s layout).
 INSTALLED_CONFIG = Path("/etc/cabinet/cabinet.toml")
@@ -74,7 +81,7 @@ def run_checks(opts: DoctorOptions, now: Callable[[], dt.datetime] = dt.datetime
     cfg = _config(opts, out)
     if cfg is not None:
         _devices(opts, cfg, out)
-    out += _journal(opts.journal)
+    out += _journal_and_counter(opts, cfg)
     out += [_disk(opts.journal), _clock(now(), (ntp or _timedatectl_ntp)())]
     out.append(_program())
     return out
@@ -173,7 +180,36 @@ def _engine_running(journal: Path) -> bool:
     return False
 
 
-def _journal(path: Path) -> list[Finding]:
+def _journal_and_counter(opts: DoctorOptions, cfg: object | None) -> list[Finding]:
+    """The journal's check with the config's hardware counter opened (none: a config
+    that failed its own check, or names none), and the counter's own failure to open."""
+    from cabinet.shell.config import EngineConfig
+    from cabinet.shell.journal.counter import open_fitted
+    from confspec import ConfigError
+    spec = cfg.journal.counter if isinstance(cfg, EngineConfig) else "none"
+    if spec == "none":
+        return _journal(opts.journal)
+    if _engine_running(opts.journal):
+        return _journal(opts.journal, note="; hardware counter not read: an engine holds "
+                        "the journal (it checked the counter at its start)")
+    try:
+        counter = open_fitted(spec, str(opts.config or ""))
+    except ConfigError as e:
+        return [Finding("FAIL", "hardware counter", str(e), "correct journal.counter in the "
+                        "config (see systemd/cabinet.toml.example); for an ATECC608 enable "
+                        "I2C (raspi-config) and run as a user in group i2c"),
+                *_journal(opts.journal)]
+    try:
+        return _journal(opts.journal, counter)
+    finally:
+        if counter is not None:
+            counter.close()
+
+
+def _journal(path: Path, counter: MonotonicCounter | None = None,
+             note: str = "") -> list[Finding]:
+    """The journal at ``path`` verified (with the fitted ``counter``); ``note`` ends
+    the passing line's detail."""
     import stat
 
     from cabinet.shell.journal.guard import journal_format
@@ -204,7 +240,7 @@ def _journal(path: Path) -> list[Finding]:
                         "engine does not start on it", "stop the engine and upgrade it "
                         f"once: cabinet upgrade-journal --journal {path}")]
     try:
-        store = Store(path, readonly=True)
+        store = Store(path, readonly=True, counter=counter)
         if store.key is None and key_file(path).exists():
             return [Finding("FAIL", what, f"cannot read its key {key_file(path)}",
                             "run as the engine's user: sudo -u cabinet cabinet doctor")]
@@ -217,7 +253,8 @@ def _journal(path: Path) -> list[Finding]:
         return [Finding("FAIL", what, "; ".join(findings), "do not play: the engine "
                         "tilts with a RAM error; restore the last backup or RAM clear")]
     return [Finding("PASS", what, f"OK ({seq} commits, {n_events} events verified): keyed "
-                    "checksums, event chain, commit record")]
+                    "checksums, event chain, commit record"
+                    + (", hardware counter" if counter is not None else "") + note)]
 
 
 def _disk(journal: Path) -> Finding:

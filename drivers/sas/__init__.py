@@ -29,6 +29,8 @@ Modules (none does I/O, reads a clock or draws random numbers; modelled on
   meter polls 0x20, 0x2A-0x2E, 0x31-0x45, 0x48, 0x52, 0x56, 0x6F/0xAF; ``egm_meter_codes``:
   every meter the cabinet counts by SAS meter code (0x6F/0xAF and the further 0x2F codes).
 - ``rom_signature``: the incremental 0x21 signature over the program image.
+- ``egm_events``: real-time event reporting (0x0E): each exception's event form.
+  ``egm_info``: 0x3D cash-out ticket, 0xA0 enabled features, 0xB5 game N information.
 - TITO (issue 14): ``tito_codes`` (0x57 types, 0x58 replies, 0x71 transfer and status
   codes, 0x7B bits, 0x50 validation types), ``tito_wire`` (the TITO layouts both ways),
   ``egm_tito`` (the EGM's TITO answers from the view, ``HostDataRejected``).  Secure
@@ -70,6 +72,7 @@ Layout table (kind, request data bytes, reply data bytes, EGM builder, source):
     0x08  S         5       ACK  ack                    saspy configure_bill_denom
     0x0A  S         0       ACK  ack                    Monaco LP0AEnterMaintenanceModeParser.cs
     0x0B  S         0       ACK  ack                    Monaco LP0BExitMaintenanceModeParser.cs
+    0x0E  S         1       ACK  ack                    Monaco LP0ERealTimeEventReportingParser.cs
     0x0F  R         0        24  meters_block           saspy send_meters_10_15
     0x10  R         0         4  meter_reply            nCompass LongPoll10Message.cpp
     0x11  R         0         4  meter_reply            saspy 0x11
@@ -82,7 +85,7 @@ Layout table (kind, request data bytes, reply data bytes, EGM builder, source):
     0x18  R         0         4  games_since_power_up   saspy games_powerup_door_opened
     0x19  R         0        20  meters_block           nCompass LongPoll19Message.cpp
     0x1A  R         0         4  current_credits        nCompass LongPoll1AMessage.cpp
-    0x1B  R         0        20  handpay_information    nCompass LongPoll1BMessage.cpp
+    0x1B  R         0        20  handpay_information    Monaco LP1BSendHandpayInfoParser.cs
     0x1C  R         0        32  meters_1c              nCompass LongPoll1CMessage.cpp
     0x1E  R         0        24  meters_block           nCompass LongPoll1EMessage.cpp
     0x1F  R         0        20  machine_info           nCompass LongPoll1FMessage.cpp
@@ -105,6 +108,7 @@ Layout table (kind, request data bytes, reply data bytes, EGM builder, source):
     0x3A  R         0         4  bill_meter             Monaco LP3ASend200DollarBillsInParser.cs
     0x3B  R         0         4  bill_meter             Monaco LP3BSend25DollarBillsInParser.cs
     0x3C  R         0         4  bill_meter             Monaco LP3CSend2000DollarBillsInParser.cs
+    0x3D  R         0         9  cashout_ticket         Monaco LP3DSendCashOutTicketInformationParser.cs
     0x3E  R         0         4  bill_meter             Monaco LP3ESend2500DollarBillsInParser.cs
     0x3F  R         0         4  bill_meter             Monaco LP3FSend5000DollarBillsInParser.cs
     0x40  R         0         4  bill_meter             Monaco LP40Send10000DollarBillsInParser.cs
@@ -134,8 +138,10 @@ Layout table (kind, request data bytes, reply data bytes, EGM builder, source):
     0x7E  R         0         7  -                      Monaco LP7ESendDateTimeParser.cs
     0x7F  S         7       ACK  ack                    nCompass LongPoll7FMessage.cpp
     0x94  S         0         1  remote_handpay_reset   nCompass LongPoll94Message.cpp
+    0xA0  S         2         8  features_reply         Monaco LPA0SendEnabledFeaturesParser.cs
     0xA8  S         1         1  reset_method_reply     Monaco LPA8EnableJackpotHandpayResetMethodParser.cs
     0xAF  M  len byte  len byte  extended_meters        Monaco LPAFSendExtendedMetersForGameNParser.cs
+    0xB5  S         2  len byte  game_information       Monaco LPB5SendExtendedGameNInformationParser.cs
 
 On a pseudo-terminal the EGM side must read raw (no PARMRK): the line discipline would
 double each FF the host twin writes and break ``FF 00 b``.  That is the shell's job.

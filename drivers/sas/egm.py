@@ -52,6 +52,10 @@ Rules and their sources (research/sas.md unless named):
 - Busy (``address 00``) for long polls before the first view; general polls then get
   00.  View address 0 (RAM cleared): nothing is answered.  Never another address.
 - TITO long polls (0x50, 0x57, 0x58, 0x70, 0x71, 0x7B-0x7D, 0xA8): ``egm_tito``.
+- 0x0E real-time event reporting (``egm_events``, Aristocrat ``SasClient.cs``): while on,
+  the general poll's byte becomes ``address FF event CRC`` (``FF 00`` for none) and a
+  long poll to us is answered with the next event instead, when one is due; the event
+  waits for its implied ACK exactly as the byte does (same queue, same journal rule).
 - Unknown or unimplemented long polls: no reply.  A known long poll to our address with
   a bad CRC, bad request data, an M length below its layout's minimum (after the bytes
   it promises and the CRC) or a reply the view cannot fill: NACK (``address | 0x80``;
@@ -70,7 +74,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from drivers.errors import ProtocolError
-from drivers.sas import egm_meters, replies
+from drivers.sas import egm_events, egm_info, egm_meters, replies
 from drivers.sas.codec import (
     DropReason,
     EgmCodec,
@@ -83,6 +87,7 @@ from drivers.sas.egm_replies import VIEW_REPLIES, Wall, handpay_reply, parse_dat
 from drivers.sas.egm_tito import HostDataRejected, TitoResponder
 from drivers.sas.egm_view import EgmView, HostCommand, HostException
 from drivers.sas.exception_codes import EXCEPTION_CODES
+from drivers.sas.layouts import LAYOUTS
 
 LINK_TIMEOUT_MS = 5000
 HANDPAY_RESEND_MS = 15000
@@ -184,8 +189,11 @@ class EgmResponder:
         self._tito = TitoResponder()
         self._clock_set: tuple[Wall, int] | None = None  # the last 0x7F and when (ms)
         self._now_ms = 0
+        #: 0x0E: real-time event reporting on (kept in memory only, as Aristocrat does)
+        self.real_time_events = False
         self._longs: dict[int, Callable[[EgmView, LongPoll, list[Output]], bytes | None]] = {
-            0x08: self._lp_08, 0x1B: self._lp_1b, 0x21: self._lp_21, 0x7F: self._lp_7f, 0x94: self._lp_94,
+            0x08: self._lp_08, 0x0E: self._lp_0e, 0x1B: self._lp_1b, 0x21: self._lp_21, 0x7F: self._lp_7f,
+            0x94: self._lp_94, 0xA0: self._lp_a0,
             **self._tito.handlers,
         }
 
@@ -302,8 +310,13 @@ class EgmResponder:
                 self._broadcast(event, out)
             return
         if isinstance(event, GeneralPoll):
-            out.append(self.codec.answer(event, self._general(now_ms, out)))
+            out.append(self.codec.answer(event, self._general(now_ms, out) or replies.general_poll_reply(0)))
             return
+        if self.real_time_events:
+            pending = self._general(now_ms, out, events_only=True)
+            if pending is not None:  # the event goes first (Aristocrat ProcessLongPollMessage)
+                out.append(self.codec.answer(event, pending))
+                return
         reply = self._long(event, wall, out)
         if reply is None:
             self.counts["ignored"] += 1
@@ -342,10 +355,11 @@ class EgmResponder:
             return egm_meters.bill_exception_code(exc.bill_minor)
         return EXCEPTION_CODES.get(exc.name)
 
-    def _general(self, now_ms: int, out: list[Output]) -> bytes:
+    def _general(self, now_ms: int, out: list[Output], events_only: bool = False) -> bytes | None:
+        """The general poll's reply; with ``events_only`` None instead of "nothing pending"."""
         view = self._view
         if view is None:
-            return replies.general_poll_reply(0)
+            return None if events_only else replies.general_poll_reply(0)
         if self._rom_reply is not None:
             self._pending = _Pending("rom")
             return self._rom_reply
@@ -363,14 +377,24 @@ class EgmResponder:
         if self._handpay_due(now_ms, queued):
             self._pending = _Pending("handpay")
             self._last_51_ms = now_ms
-            return replies.general_poll_reply(HANDPAY_PENDING)
+            return self._report(view, HostException(0, "handpay_pending"), HANDPAY_PENDING)
         if not queued or self._awaiting_journal(now_ms, out):
-            return replies.general_poll_reply(0)
+            if events_only:
+                return None
+            return egm_events.event_reply(view.address, b"\x00") if self.real_time_events \
+                else replies.general_poll_reply(0)
         exc, code = queued[0]
         if code == HANDPAY_PENDING:
             self._last_51_ms = now_ms
         self._pending = _Pending("exception", exc.exception_id)
-        return replies.general_poll_reply(code)
+        return self._report(view, exc, code)
+
+    def _report(self, view: EgmView, exc: HostException, code: int) -> bytes:
+        """The exception byte, or its real-time event while 0x0E has it on."""
+        if not self.real_time_events:
+            return replies.general_poll_reply(code)
+        denomination = view.machine_info.denomination if view.machine_info is not None else 0
+        return egm_events.event_reply(view.address, egm_events.event_bytes(exc, code, denomination))
 
     def _awaiting_journal(self, now_ms: int, out: list[Output]) -> bool:
         """An acknowledged exception is still in the view: hold the next one back, and
@@ -417,6 +441,8 @@ class EgmResponder:
             if builder is None:
                 return None  # not implemented: not answered, as an unknown poll
             reply = builder(view, address, event.data, self._clock(wall) if command == 0x7E else wall)
+            if reply == replies.NO_REPLY:
+                return None  # the layout says to ignore this poll: silence, not a NACK
             if reply is not None:
                 return reply
         except (ProtocolError, ValueError):
@@ -428,6 +454,18 @@ class EgmResponder:
         bills = egm_meters.parse_bill_mask(event.data[:4])
         out.append(HostCommand("configure_bill_denominations", 0x08, bills_minor=bills, action_flag=event.data[4]))
         return replies.ack(event.address)
+
+    def _lp_0e(self, view: EgmView, event: LongPoll, out: list[Output]) -> bytes:
+        try:
+            self.real_time_events = egm_events.parse_enable(event.data)
+        except ProtocolError:
+            self.counts["bad_data"] += 1
+            return replies.nack(event.address)  # Aristocrat LP0ERealTimeEventReportingParser
+        return replies.ack(event.address)
+
+    def _lp_a0(self, view: EgmView, event: LongPoll, out: list[Output]) -> bytes:
+        extended = LAYOUTS.get(0x6F) is not None and LAYOUTS[0x6F].builder is not None
+        return egm_info.features_reply(view, event.address, event.data, extended)
 
     def _lp_1b(self, view: EgmView, event: LongPoll, out: list[Output]) -> bytes:
         if view.handpay is not None:

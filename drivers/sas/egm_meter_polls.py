@@ -87,7 +87,7 @@ def hand_paid_cancelled_credits(view: EgmView, address: int, data: bytes, wall: 
     except ProtocolError:
         return replies.nack(address)
     if game != 0:
-        return None
+        return replies.NO_REPLY
     meter = egm_meters.wrap(view.handpaid_cancelled_credits)
     return replies.long_reply(address, 0x2D, bytes(data[:2]) + bcd.encode(meter, 4))
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from drivers.errors import ProtocolError
-from drivers.sas import bcd, egm_meter_polls, egm_meters, replies
+from drivers.sas import bcd, egm_info, egm_meter_polls, egm_meters, replies
 from drivers.sas.codec import parse_selected_meters_request
 from drivers.sas.egm_view import EgmView
 from drivers.sas.messages import Meters1C, meter_width
@@ -65,13 +65,20 @@ def handpay_level(kind: str, level: int) -> int:
 
 
 def handpay_reply(view: EgmView, address: int) -> bytes:
-    """0x1B from ``view.handpay`` (all zero when none is pending, nCompass ``isEmpty``)."""
+    """0x1B from ``view.handpay`` (all zero when none is pending, nCompass ``isEmpty``).
+
+    Progressive group 00: the cabinet has no SAS progressives ("00 = stand alone, non, or
+    linked progressive", Aristocrat ``LP1BSendHandpayInfoParser``); partial pay 0: no part
+    of a handpay goes to the credit meter; session game win and pay: the handpay's
+    amount, as Aristocrat ``HandpayTransactionExtensions.ToHandpayDataResponse`` sends.
+    """
     hp = view.handpay
     if hp is None:
         return replies.handpay_information(address)
-    return replies.handpay_information(address, level=handpay_level(hp.kind, hp.level),
-                                       amount=egm_meters.wrap(hp.amount_credits, 5),
-                                       reset_id=int(hp.credit_reset_allowed))
+    amount = egm_meters.wrap(hp.amount_credits, 5)
+    return replies.handpay_information(address, progressive_group=0, level=handpay_level(hp.kind, hp.level),
+                                       amount=amount, reset_id=int(hp.credit_reset_allowed),
+                                       session_win=amount, session_pay=amount)
 
 
 def _single(view: EgmView, address: int, command: int) -> bytes:
@@ -163,4 +170,5 @@ VIEW_REPLIES: dict[int, ViewReply] = {
     0x18: _18, 0x19: _19, 0x1A: _1a, 0x1C: _1c, 0x1E: _1e, 0x1F: _1f, 0x2F: _2f,
     0x51: _51, 0x53: _53, 0x54: _54, 0x55: _55, 0x7E: _7e,
     **egm_meter_polls.VIEW_REPLIES,
+    **egm_info.VIEW_REPLIES,
 }

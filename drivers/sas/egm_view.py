@@ -37,12 +37,22 @@ class HostException:
         amount_credits: for ``bill_accepted`` the bill's value in credits (0 else).
         bill_minor: for ``bill_accepted`` the bill's value in minor units (its
             denomination picks the code 0x47-0x4E), 0 else.
+        The fields below and ``amount_credits`` of ``game_started`` (the credits
+        wagered) and ``game_ended`` (the credits won) are what the real-time event
+        form carries (``egm_events``), captured when the event happened:
+        meter_credits: ``game_started``: the coin in meter after the bet.
+        count: ``bill_accepted``: bills of that value accepted, lifetime;
+            ``game_recall_entry_displayed``: the recall entry shown (0 the last game).
+        max_bet: ``game_started``: the bet was the table maximum.
     """
 
     exception_id: int
     name: str
     amount_credits: int = 0
     bill_minor: int = 0
+    meter_credits: int = 0
+    count: int = 0
+    max_bet: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -218,6 +228,11 @@ class EgmView:
             for 0x6F/0xAF (``egm_meter_codes``).
         accounting_denomination_minor: minor units per SAS credit (0x6F/0xAF credits).
         last_bill_minor: the last bill accepted, minor units (0x48), 0 before the first.
+        cashout_ticket_number, cashout_ticket_minor: the last cash-out ticket (or
+            handpay receipt) the station issued: its validation number and its amount in
+            minor units (cents: 0x3D reports cents, not credits); "" and 0 before the first.
+        max_bet_credits: the table maximum in credits (0xB5, 2 BCD; 0x1F's byte caps at 255).
+        game_name: the game's name (0xB5, at most 20 ASCII characters sent).
     """
 
     address: int
@@ -254,6 +269,10 @@ class EgmView:
     meters_minor: Mapping[str, int] = field(default_factory=dict)
     accounting_denomination_minor: int = 1
     last_bill_minor: int = 0
+    cashout_ticket_number: str = ""
+    cashout_ticket_minor: int = 0
+    max_bet_credits: int = 0
+    game_name: str = ""
 
 
 @dataclass(frozen=True, slots=True)

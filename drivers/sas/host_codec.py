@@ -12,6 +12,11 @@ EGM's 20 ms deadline passes (research/sas.md "Timing").  The EGM replies with th
 wakeup bit clear, so received bytes are taken as they come.
 Limitation: a reply to an ACK-shaped poll is complete at its address byte; a busy
 ``address 00`` there shows as ``Ack`` followed by ``BadReply("stray")``.
+Real-time event reporting (0x0E, ``HostCodec.real_time_events``): a reply ``address FF
+event CRC`` to any poll is an ``EventReply`` (the event's data length by its code,
+``egm_events.EVENT_DATA_LEN``); an ACK-shaped poll's reply then ends at the caller's
+timeout (an ``Ack`` when the address byte came alone), and a one-byte exception equal to
+the address cannot be told from an event's first byte.
 """
 
 from __future__ import annotations
@@ -22,6 +27,7 @@ from dataclasses import dataclass
 from drivers.errors import ProtocolError
 from drivers.sas import bcd
 from drivers.sas.crc import crc_ok, with_crc
+from drivers.sas.egm_events import EVENT_DATA_LEN, EVENT_RESPONSE
 from drivers.sas.layouts import ACK, LAYOUTS, LENGTH, Kind, Layout
 from drivers.sas.messages import MACHINE_INFO_LEN, MachineInfo, Meters1C, meter_width
 from drivers.sas.wakeup import encode_message
@@ -145,6 +151,16 @@ class DataReply:
 
 
 @dataclass(frozen=True, slots=True)
+class EventReply:
+    """A real-time event (``address FF code data CRC``) with a good CRC; code 00: none."""
+
+    address: int
+    code: int
+    data: bytes
+    raw: bytes
+
+
+@dataclass(frozen=True, slots=True)
 class BadReply:
     """Bytes that are not the expected reply: reason ``address``, ``command``, ``crc``,
     ``stray`` (nothing expected) or ``timeout`` (incomplete when the caller timed out)."""
@@ -153,7 +169,7 @@ class BadReply:
     raw: bytes
 
 
-Reply = ExceptionReply | Ack | Nack | Busy | DataReply | BadReply
+Reply = ExceptionReply | Ack | Nack | Busy | DataReply | EventReply | BadReply
 
 
 class HostCodec:
@@ -163,6 +179,8 @@ class HostCodec:
         self._layouts = LAYOUTS if layouts is None else layouts
         self._expect: bytes | None = None
         self._buf = bytearray()
+        #: the EGM reports real-time events (the host sent 0x0E 01 and it was ACKed)
+        self.real_time_events = False
 
     @property
     def waiting(self) -> bool:
@@ -194,7 +212,10 @@ class HostCodec:
     def timeout(self) -> list[Reply]:
         """The EGM did not finish in time: drop what came (``BadReply("timeout")``)."""
         out: list[Reply] = []
-        if self._expect is not None:
+        expect = self._expect
+        if expect is not None and self._acked_alone(expect):
+            out.append(Ack(expect[0]))
+        elif expect is not None:
             out.append(BadReply("timeout", bytes(self._buf)))
         self._expect = None
         self._buf.clear()
@@ -222,11 +243,31 @@ class HostCodec:
                 self._buf.clear()
         return out
 
+    def _acked_alone(self, expect: bytes) -> bool:
+        """With events on, an ACK-shaped poll answered by its address byte alone."""
+        return (self.real_time_events and not expect[0] & 0x80 and bytes(self._buf) == expect[:1]
+                and self._layouts[expect[1]].reply == ACK)
+
+    def _event(self, address: int) -> Reply | None:
+        buf = self._buf
+        if len(buf) < 3:
+            return None
+        need = 3 + EVENT_DATA_LEN.get(buf[2], 0) + 2
+        if len(buf) < need:
+            return None
+        raw = bytes(buf)
+        if not crc_ok(raw):
+            return BadReply("crc", raw)
+        return EventReply(address, raw[2], raw[3:-2], raw)
+
     def _step(self) -> Reply | None:
         expect, buf = self._expect, self._buf
         assert expect is not None
         address = expect[0] & 0x7F
         if expect[0] & 0x80:
+            if self.real_time_events and buf[0] == address:
+                return self._event(address) if len(buf) < 2 or buf[1] == EVENT_RESPONSE \
+                    else BadReply("command", bytes(buf))
             return ExceptionReply(buf[0])
         command = expect[1]
         layout = self._layouts[command]
@@ -235,9 +276,11 @@ class HostCodec:
                 return Nack(address)
             if buf[0] != address:
                 return BadReply("address", bytes(buf))
-            if layout.reply == ACK:
+            if layout.reply == ACK and not self.real_time_events:
                 return Ack(address)
             return None
+        if len(buf) >= 2 and buf[1] == EVENT_RESPONSE and self.real_time_events:
+            return self._event(address)
         if len(buf) == 2:
             if buf[1] == 0x00:
                 return Busy(address)

@@ -31,7 +31,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Final, Literal
 
-from drivers.sas import egm_meter_polls, replies, tito_wire
+from drivers.sas import egm_info, egm_meter_polls, replies, tito_wire
 
 
 class Kind(enum.Enum):
@@ -88,8 +88,10 @@ class Layout:
 
 
 NC = "nCompass Sentinel/SASProtocol/"
+#: Aristocrat's Monaco EGM platform (GitHub tejvirc/Platform), under
+#: ``Protocol/SAS/Aristocrat.Sas.Client/``: one parser per long poll, its layout in the doc comment.
+MONACO = "Monaco Protocol/SAS/Aristocrat.Sas.Client/LPParsers/"
 SASPY = "saspy sas.py "
-MONACO = "Monaco LPParsers/"
 
 
 def _single_meters() -> dict[int, Layout]:
@@ -106,8 +108,6 @@ def _single_meters() -> dict[int, Layout]:
         out[command] = Layout(command, name, Kind.R, 0, 4, replies.meter_reply, source)
     return out
 
-
-MONACO = "Monaco Protocol/SAS/Aristocrat.Sas.Client/LPParsers/"
 
 
 def _meter_polls() -> dict[int, Layout]:
@@ -154,6 +154,9 @@ LAYOUTS: dict[int, Layout] = {
                  MONACO + "LP0AEnterMaintenanceModeParser.cs (address, 0A, CRC; ACK)"),
     0x0B: Layout(0x0B, "exit_maintenance_mode", Kind.S, 0, ACK, replies.ack,
                  MONACO + "LP0BExitMaintenanceModeParser.cs (address, 0B, CRC; ACK)"),
+    0x0E: Layout(0x0E, "enable_disable_real_time_event_reporting", Kind.S, 1, ACK, replies.ack,
+                 MONACO + "LP0ERealTimeEventReportingParser.cs (enable 00/01, else NACK; ACK); the event "
+                 "form: SasClient.cs HandleGeneralPoll (address FF event CRC)"),
     0x0F: Layout(0x0F, "send_meters_10_15", Kind.R, 0, 24, replies.meters_block,
                  SASPY + "send_meters_10_15 (crc_need=False; six 4-byte BCD: cancelled credits, "
                  "coin in, coin out, drop, jackpot, games played)"),
@@ -167,9 +170,9 @@ LAYOUTS: dict[int, Layout] = {
     0x1A: Layout(0x1A, "current_credits", Kind.R, 0, 4, replies.current_credits,
                  NC + "LongPoll1AMessage.cpp (response 8, Bcd2Int64(response + 2, 4))"),
     0x1B: Layout(0x1B, "handpay_information", Kind.R, 0, 20, replies.handpay_information,
-                 NC + "LongPoll1BMessage.cpp (send 2, response 24; fields progressive group 1, level 1, "
-                 "amount 5 BCD, partial pay 2 BCD, reset ID 1; the last 10 bytes are not read there: "
-                 "sent as zeros, UNVERIFIED)"),
+                 MONACO + "LP1BSendHandpayInfoParser.cs (progressive group 1, level 1, amount 5 BCD, "
+                 "partial pay 2 BCD, reset ID 1, session game win 5 BCD, session game pay 5 BCD); "
+                 "nCompass LongPoll1BMessage.cpp agrees on the first 10 bytes"),
     0x1C: Layout(0x1C, "send_meters", Kind.R, 0, 32, replies.meters_1c,
                  NC + "LongPoll1CMessage.cpp (response 36: eight 4-byte BCD)"),
     0x1E: Layout(0x1E, "bill_meters", Kind.R, 0, 24, replies.meters_block,
@@ -184,6 +187,10 @@ LAYOUTS: dict[int, Layout] = {
     0x2F: Layout(0x2F, "selected_meters_for_game", Kind.M, None, LENGTH, replies.selected_meters,
                  NC + "LongPoll2FMessage.cpp (request: length = 2 + meter codes, game number 2 BCD, codes; "
                  "reply: length, game number, code + 4/5-byte BCD each)", min_len=2),
+    0x3D: Layout(0x3D, "send_cash_out_ticket_information", Kind.R, 0, 9, egm_info.cashout_ticket,
+                 MONACO + "LP3DSendCashOutTicketInformationParser.cs (validation number 4 BCD, amount 5 BCD "
+                 "cents); Monaco Aristocrat.Monaco.Sas/Handlers/LP3DSendCashOutTicketInformationHandler.cs (no reply "
+                 "unless validation type none)"),
     0x4C: Layout(0x4C, "set_secure_enhanced_validation_id", Kind.S, 6, 6, None,
                  NC + "LongPoll4CMessage.h (machine validation ID 3 + sequence number 3, binary, "
                  "copied from little-endian DWORDs; "
@@ -242,9 +249,16 @@ LAYOUTS: dict[int, Layout] = {
                  NC + "LongPoll7FMessage.cpp (X7F_POLLSIZE 11: date 4 BCD, time 3 BCD; X7F_RESPONSESIZE 1)"),
     0x94: Layout(0x94, "remote_handpay_reset", Kind.S, 0, 1, replies.remote_handpay_reset,
                  NC + "LongPoll94Message.cpp (send 4: address, 94, CRC; response 5: one code byte)"),
+    0xA0: Layout(0xA0, "send_enabled_features", Kind.S, 2, 8, egm_info.features_reply,
+                 MONACO + "LPA0SendEnabledFeaturesParser.cs (game number 2 BCD; reply game number, "
+                 "features 1-4, reserved 2); bits: Monaco LongPollDataClasses/LongPollSendEnabledFeaturesResponse.cs"),
     0xA8: Layout(0xA8, "enable_jackpot_handpay_reset_method", Kind.S, 1, 1, tito_wire.reset_method_reply,
                  MONACO + "LPA8EnableJackpotHandpayResetMethodParser.cs (reset method 00 standard handpay / 01 "
                  "reset to the credit meter; reply ACK code 00 enabled, 01 unable, 02 not in a handpay); "
                  "nCompass LongPollA8Message.cpp"),
+    0xB5: Layout(0xB5, "send_extended_game_n_information", Kind.S, 2, LENGTH, egm_info.game_information,
+                 MONACO + "LPB5SendExtendedGameNInformationParser.cs (game number 2 BCD; reply length, game "
+                 "number, max bet 2 BCD, progressive group, levels 4, game name, paytable name, wager "
+                 "categories 2 BCD, denominations)"),
     **_meter_polls(),
 }

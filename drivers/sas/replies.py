@@ -56,6 +56,12 @@ def ack(address: int) -> bytes:
     return bytes((check_address(address),))
 
 
+#: What a reply builder returns for a poll it deliberately does not answer (a poll the
+#: layout says to ignore, e.g. 0x2D for a game other than 0000): the link sends nothing.
+#: ``None`` from a builder means the view cannot fill the reply, which is NACKed.
+NO_REPLY = b""
+
+
 def nack(address: int) -> bytes:
     """NACK: the address with bit 7 set.
 
@@ -231,25 +237,31 @@ def selected_meters(address: int, game: int, meters: Sequence[tuple[int, int]]) 
 # --- builders added for the EGM responder (drivers/sas/egm.py) ---------------------------
 
 #: 0x1B data bytes: progressive group 1, level 1, amount 5 BCD, partial pay 2 BCD, reset
-#: ID 1, then 10 bytes nCompass does not read (sent as zeros; their meaning is UNVERIFIED).
+#: ID 1, session game win 5 BCD, session game pay 5 BCD (see ``handpay_information``).
 HANDPAY_INFO_LEN = 20
 
 
 def handpay_information(address: int, progressive_group: int = 0, level: int = 0, amount: int = 0,
-                        partial_pay: int = 0, reset_id: int = 0) -> bytes:
+                        partial_pay: int = 0, reset_id: int = 0, session_win: int = 0,
+                        session_pay: int = 0) -> bytes:
     """0x1B handpay information: 24 bytes in all.
 
     Source: nCompass ``LongPoll1BMessage.cpp`` (response 24; ``ResponseReceived`` reads
     progressive group 1 byte, level 1 byte, amount ``Bcd2Int64(response, 5)``, partial
     amount paid 2 BCD, reset ID 1 byte: 0 standard reset, 1 credit meter reset
-    available).  No handpay pending: every field 0 (nCompass ``isEmpty``).
+    available).  No handpay pending: every field 0 (nCompass ``isEmpty``).  The last 10
+    bytes are the session game win amount and session game pay amount, 5 BCD each
+    (Aristocrat ``Sas.Client/LPParsers/LP1BSendHandpayInfoParser.cs`` writes them; its
+    ``Monaco.Sas/HandpayTransactionExtensions.cs`` fills both with the handpay's amount).
 
     Raises:
         ValueError: a field out of range (amount above 10 digits...).
     """
     data = (_byte(progressive_group, "progressive group") + _byte(level, "level")
-            + bcd.encode(amount, 5) + bcd.encode(partial_pay, 2) + _byte(reset_id, "reset ID"))
-    return long_reply(address, 0x1B, data + bytes(HANDPAY_INFO_LEN - len(data)))
+            + bcd.encode(amount, 5) + bcd.encode(partial_pay, 2) + _byte(reset_id, "reset ID")
+            + bcd.encode(session_win, 5) + bcd.encode(session_pay, 5))
+    assert len(data) == HANDPAY_INFO_LEN
+    return long_reply(address, 0x1B, data)
 
 
 def game_configuration(address: int, game: int, info: MachineInfo) -> bytes:

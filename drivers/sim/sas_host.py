@@ -38,6 +38,10 @@ How it polls (research/sas.md "Physical and link layer", "Timing"):
   in place of a general poll's exception byte.  Both are accepted until
   ``rom_timeout_s``; meanwhile the schedule waits (a late reply must not land in
   another long poll's reply).
+- Real-time events (``real_time_events``): after the EGM ACKs 0x0E 01 every reply may
+  be an event (``address FF event CRC``); an event answering a long poll is recorded
+  like one from a general poll and the long poll is sent again after the implied ACK.
+  The EGM forgets the setting on a restart: ``real_time_events`` again then.
 - Tickets (issue 14): the casino's ticket database (``sas_host_tickets.TicketDb``, in
   the same SQLite file) and what the host does on 0x57, 0x3D, 0x51, 0x67, 0x68 and at
   link-up (``sas_host_tito.TicketFlow``, configured by ``tito``): its jobs run on the
@@ -63,6 +67,7 @@ from drivers.sas.host_codec import (
     Ack,
     Busy,
     DataReply,
+    EventReply,
     ExceptionReply,
     HostCodec,
     Nack,
@@ -96,6 +101,8 @@ from drivers.sim.sas_pty import HostPty
 LINK_UP_POLLS = (0x1F, 0x54, 0x51, 0x1C, 0x1A, 0x1E)
 BILL_EXCEPTIONS = frozenset(range(0x47, 0x4F))
 log = logging.getLogger("drivers.sim.sas_host")
+#: Events taken in place of one long poll's reply before it counts as unanswered.
+EVENTS_PER_POLL = 32
 
 
 def exception_name(code: int) -> str:
@@ -237,6 +244,11 @@ class SasHost:
 
     def _ack(self, machine: int, command: int, data: bytes = b"") -> bool:
         return isinstance(self.send(machine, command, data), Ack)
+
+    def real_time_events(self, machine: int, enable: bool = True) -> bool:
+        """0x0E: turn real-time event reporting on (off); True when the EGM ACKed.  From
+        then on exceptions arrive as events with their data (``SeenException.data``)."""
+        return self._ack(machine, 0x0E, b"\x01" if enable else b"\x00")
 
     def shut_down(self, machine: int) -> bool:
         """0x01 shut down (disable play); True when the EGM ACKed."""
@@ -500,6 +512,8 @@ class SasHost:
         m.gp_unanswered = reply is None and m.link_up
         if isinstance(reply, ExceptionReply):
             self._exception(m, reply.code)
+        elif isinstance(reply, EventReply):
+            self._exception(m, reply.code, reply.data)
         elif isinstance(reply, DataReply) and m.rom is not None:  # the late 0x21
             self.db.add_command(m.address, self._wall(), 0x21, m.rom.message, reply.raw, "late", 1)
             self._record(m, reply)
@@ -515,11 +529,18 @@ class SasHost:
         if rom:
             self.db.update_machine(m.address, rom_seed=int.from_bytes(req.message[2:4], "little"))
         reply, tries, got = self._exchange(m, req.message, 1 if rom else self.tries)
+        for _ in range(EVENTS_PER_POLL):
+            if not isinstance(reply, EventReply):
+                break
+            self._exception(m, reply.code, reply.data)     # an event in place of the reply:
+            reply, tries, got = self._exchange(m, req.message, 1 if rom else self.tries)  # ask again
         outcome = type(reply).__name__.lower().removesuffix("reply") if reply is not None else "none"
         self.db.add_command(m.address, self._wall(), command, req.message, got, outcome, tries)
         if rom and not isinstance(reply, DataReply | Nack):
             m.rom, m.rom_deadline = req, self._clock() + self.rom_timeout_s  # answered late
             return
+        if command == 0x0E and isinstance(reply, Ack):
+            m.line.codec.real_time_events = req.message[2] == 1
         if isinstance(reply, Busy) and req.busy_left > 0:
             req.busy_left -= 1
             m.counts["busy"] += 1
@@ -548,17 +569,17 @@ class SasHost:
 
     # --- what was read -----------------------------------------------------------
 
-    def _exception(self, m: _Machine, code: int) -> None:
+    def _exception(self, m: _Machine, code: int, data: bytes = b"") -> None:
         if code == 0:
             return
-        seen = SeenException(code, exception_name(code), self._wall())
+        seen = SeenException(code, exception_name(code), self._wall(), data)
         with m.lock:
             m.seen.append(seen)
         self.db.add_exception(m.address, seen.at, code, seen.name)
         self.tito.on_exception(m.address, code, self._clock())
         if code == 0x51:
             self._want(m, 0x1B)
-        elif code == 0x7F or code in BILL_EXCEPTIONS:
+        elif code in (0x7F, 0x4F) or code in BILL_EXCEPTIONS:
             self._want(m, 0x1C, 0x1A)
 
     def _record(self, m: _Machine, reply: DataReply) -> None:

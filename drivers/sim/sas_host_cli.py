@@ -17,7 +17,9 @@ address (default the first).  Commands:
   ``{"cmd": "set_time"}`` (now) or with ``"when": "2026-12-01T13:00:00"``.
 - ``handpay_reset`` (``{"code": n|null}``), ``{"cmd": "rom_signature", "seed": 4660}``
   (``{"signature": n|null}``).
-- ``exceptions`` (``[{"code", "name", "at"}]``), ``meters``, ``status`` (every
+- ``real_time_events_on`` / ``real_time_events_off`` (0x0E, ``{"ack": true|false}``):
+  exceptions then come with their event data.
+- ``exceptions`` (``[{"code", "name", "at", "data"}]``, data as hex: a real-time event's), ``meters``, ``status`` (every
   machine), ``view`` (the floor view text, tickets included), ``pause``, ``resume``.
 - Tickets (issue 14): ``tickets`` (``{"summary": [per machine, then the floor as
   address 0], "tickets": [every ticket's record]}``); ``{"cmd": "tito",
@@ -47,11 +49,17 @@ from drivers.sim.sas_host import SasHost
 from drivers.sim.sas_host_tito import TitoConfig
 from drivers.sim.sas_host_view import floor_view
 
+
+def _real_time_events_off(host: SasHost, machine: int) -> bool:
+    return host.real_time_events(machine, False)
+
+
 #: AF_UNIX paths longer than this do not fit ``sockaddr_un`` (108 bytes with the NUL).
 MAX_SOCKET_PATH = 100
 _ACKED = {"shut_down": SasHost.shut_down, "start_up": SasHost.start_up,
           "enable_bills": SasHost.enable_bill_acceptor, "disable_bills": SasHost.disable_bill_acceptor,
-          "enter_maintenance": SasHost.enter_maintenance, "exit_maintenance": SasHost.exit_maintenance}
+          "enter_maintenance": SasHost.enter_maintenance, "exit_maintenance": SasHost.exit_maintenance,
+          "real_time_events_on": SasHost.real_time_events, "real_time_events_off": _real_time_events_off}
 COMMANDS = ("send", *_ACKED, "configure_bills", "set_time", "handpay_reset", "rom_signature",
             "exceptions", "meters", "status", "view", "pause", "resume", "tickets", "tito")
 #: ``tito`` command keys -> the type each must be.
@@ -143,7 +151,8 @@ def host_command(host: SasHost, line: str | bytes) -> dict[str, Any]:
         if cmd == "rom_signature":
             return {"ok": True, "signature": host.rom_signature(machine, _int(msg, "seed", 0))}
         if cmd == "exceptions":
-            return {"ok": True, "exceptions": [dataclasses.asdict(e) for e in host.exceptions(machine)]}
+            return {"ok": True, "exceptions": [{**dataclasses.asdict(e), "data": e.data.hex()}
+                                               for e in host.exceptions(machine)]}
         if cmd == "meters":
             return {"ok": True, "meters": host.meters(machine)}
     except (ValueError, KeyError) as e:

@@ -97,11 +97,13 @@ class SeenException:
         code: the exception byte.
         name: its name in ``drivers.sas.exception_codes`` (``unknown_XX`` if none).
         at: Unix time it was read.
+        data: the real-time event's data after the code (0x0E on), b"" otherwise.
     """
 
     code: int
     name: str
     at: float
+    data: bytes = b""
 
 
 @dataclass(frozen=True, slots=True)

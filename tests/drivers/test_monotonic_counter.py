@@ -112,7 +112,7 @@ def test_the_twin_starts_at_zero_and_steps_in_its_file(tmp_path):
 def test_open_counter_specs(tmp_path):
     assert open_counter("") is None and open_counter("none") is None
     assert isinstance(open_counter(f"twin:{tmp_path / 'n'}"), FileCounter)
-    with pytest.raises(ConfigError, match="CABINET_COUNTER"):
+    with pytest.raises(ConfigError, match="journal.counter"):
         open_counter("eeprom")
     with pytest.raises(ConfigError, match="counters 0 and 1"):
         open_counter("atecc608:/dev/i2c-1:7")

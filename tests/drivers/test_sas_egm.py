@@ -188,8 +188,9 @@ def test_handpay_pending_resent_every_15_s_until_1b() -> None:
     r.receive(gp(0), 14999)
     assert r.receive(gp(), 15000) == [h("51")]
     # 0x1B: group 0, level 40 (non-progressive jackpot), amount 5-byte BCD, partial pay 0,
-    # reset ID 0, 10 unused zero bytes.
-    assert writes(r.receive(lp(0x1B), 15100)) == [with_crc(h("01 1B 00 40 00 00 01 23 45 00 00 00") + bytes(10))]
+    # reset ID 0, session game win and pay = the amount (Aristocrat LP1BSendHandpayInfoParser).
+    assert writes(r.receive(lp(0x1B), 15100)) == [with_crc(h("01 1B 00 40 00 00 01 23 45 00 00 00"
+                                                             "00 00 01 23 45 00 00 01 23 45"))]
     r.receive(gp(0), 15200)
     assert r.receive(gp(), 31000) == [h("00")]
     r.update(exc_view(handpay=HandpayInfo(12345, "jackpot")))   # the same handpay, a new view
@@ -226,9 +227,11 @@ def test_1b_without_handpay_is_all_zero() -> None:
 @pytest.mark.parametrize(("kind", "level", "byte"), [("cancelled_credits", 0, 0x80), ("jackpot", 0, 0x40),
                                                      ("jackpot", 3, 0x03)])
 def test_1b_level_byte(kind: str, level: int, byte: int) -> None:
-    """Issue 13: 0x1B level: 80 cancelled credits, 40 non-progressive, else the level."""
+    """Issue 13: 0x1B level: 80 cancelled credits, 40 non-progressive, else the level;
+    session game win and pay carry the amount (Aristocrat LP1BSendHandpayInfoParser)."""
     r = responder(exc_view(handpay=HandpayInfo(99, kind, level)))
-    assert ask(r, long_poll(1, 0x1B)).data == h(f"00 {byte:02X} 00 00 00 00 99 00 00 00") + bytes(10)
+    assert ask(r, long_poll(1, 0x1B)).data == h(f"00 {byte:02X} 00 00 00 00 99 00 00 00"
+                                                 "00 00 00 00 99 00 00 00 00 99")
 
 
 # --- link up/down, busy, addresses --------------------------------------------------------

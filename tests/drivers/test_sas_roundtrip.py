@@ -13,7 +13,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from drivers.errors import ProtocolError
-from drivers.sas import egm_meter_polls, replies, tito_wire
+from drivers.sas import egm_info, egm_meter_polls, replies, tito_wire
 from drivers.sas import host_codec as host
 from drivers.sas.codec import (
     EgmCodec,
@@ -169,6 +169,21 @@ CASES += [
     _view_case(0x56, b"", _data, bytes.fromhex("01 0001")),
     _view_case(0x6F, bytes.fromhex("0001 0000 7F00"), _data, bytes.fromhex("0001 000005 0000005000 7F0004 00009950")),
     _view_case(0xAF, bytes.fromhex("0000 0500"), _data, bytes.fromhex("0000 050005 0000000000")),
+]
+
+#: Real-time events and the information polls (Aristocrat Monaco LPParsers layouts).
+EVENT_VIEW = EgmView(address=ADDRESS, games=(INFO,), max_bet_credits=500, game_name="Blackjack",
+                     cashout_ticket_number="123456789012345678", cashout_ticket_minor=2000)
+CASES += [
+    _ack_case(0x0E, b"\x01"),
+    Case("0x3D", host.long_poll(ADDRESS, 0x3D), lambda e: egm_info.cashout_ticket(EVENT_VIEW, e.address, b"", None),
+         _data, bytes.fromhex("12345678 0000002000")),
+    Case("0xA0", host.long_poll(ADDRESS, 0xA0, b"\x00\x01"),
+         lambda e: egm_info.features_reply(EVENT_VIEW, e.address, e.data, False), _data,
+         bytes.fromhex("0001 00 04 00 00 0000")),
+    Case("0xB5", host.long_poll(ADDRESS, 0xB5, b"\x00\x01"),
+         lambda e: egm_info.game_information(EVENT_VIEW, e.address, e.data, None), lambda r: _data(r)[:4],
+         bytes.fromhex("0001 0500")),
 ]
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import msgspec
 
-from cabinet.core.effects import Journal, SetAcceptor
+from cabinet.core.effects import Journal, PrintVoucher, SetAcceptor
 from cabinet.core.events import (
     DoorChanged,
     HostCommanded,
@@ -13,6 +13,7 @@ from cabinet.core.events import (
     HostLinkChanged,
     KeyChanged,
     NoteEscrowed,
+    PrintFinished,
 )
 from cabinet.core.host_events import HOST_QUEUE_MAX
 from cabinet.core.machine import Cabinet
@@ -327,3 +328,38 @@ def test_nothing_is_queued_without_a_host_link_and_removing_it_drops_the_queue()
     eff = rig.cab.handle(HostLinkConfigured(1, 0, "", rig.wall_s))
     assert rig.cab.s.stations[0].host.queue == [] and rig.cab.s.stations[0].host.link == ""
     assert any(isinstance(e, Journal) and e.kind == "host_link" for e in eff)
+
+
+def test_queued_events_carry_what_their_real_time_form_reports():
+    """SAS 0x0E event data is what it was when the event happened (Aristocrat Monaco
+    ``Protocol/SAS/Aristocrat.Monaco.Sas/Exceptions/``): a bill's lifetime count of its
+    value, a round start's wager and the coin in meter after it, a round end's win."""
+    rig = Rig()
+    rig.note(2_000)
+    rig.note(2_000)
+    bills = [e for e in rig.cab.s.stations[0].host.queue if e.name == "bill_accepted"]
+    assert [(e.amount_minor, e.count) for e in bills] == [(2_000, 1), (2_000, 2)]
+    rig.press("bet_up")
+    rig.press("deal")
+    st = rig.cab.s.stations[0]
+    bet = st.last_bets_minor
+    coin_in_after_bet = st.meters.coin_in_minor
+    rig.play_out()
+    q = {e.name: e for e in st.host.queue}
+    started, ended = q["game_started"], q["game_ended"]
+    assert (started.amount_minor, started.meter_minor) == (sum(bet), coin_in_after_bet) and sum(bet) > 0
+    assert started.max_bet is (max(bet) >= rig.cab.rules.max_bet_minor)
+    assert ended.amount_minor == st.win_minor
+
+
+def test_a_printed_voucher_is_the_last_cash_out_ticket():
+    """SAS 0x3D reports the last cash-out ticket: its number and amount, kept per station
+    once the printer confirms it."""
+    rig = Rig()
+    h = rig.cab.s.stations[0].host
+    assert (h.last_ticket_number, h.last_ticket_minor) == ("", 0)
+    rig.note(2_000)
+    rec = next(e.record for e in rig.press("cash_out") if isinstance(e, PrintVoucher))
+    assert (h.last_ticket_number, h.last_ticket_minor) == ("", 0)       # not printed yet
+    rig.cab.handle(PrintFinished(1, rec.validation_number, "done"))
+    assert (h.last_ticket_number, h.last_ticket_minor) == (rec.validation_number, 2_000)

@@ -1,8 +1,8 @@
 """An SD-card image of the cabinet restored after $20 more went into the cash box, on a
 floor with a casino host: the restored journal, key and commit record agree, so on the
 card nothing is wrong. The host (its twin), which read the drop meter before, flags the
-drop read lower at the next link-up; the cabinet, with a hardware counter fitted (its
-twin, a file off the card), starts in a RAM error."""
+drop read lower at the next link-up; the cabinet, with a hardware counter fitted in its
+config (``[journal] counter``: its twin, a file off the card), starts in a RAM error."""
 
 from __future__ import annotations
 
@@ -55,17 +55,16 @@ def _restore(image: Path, journal: Path) -> None:
 
 
 @pytest.mark.parametrize("counter", [False, True], ids=["host only", "host and counter"])
-def test_a_restored_image_is_flagged_by_the_host_and_by_the_counter(tmp_path, monkeypatch,
-                                                                     counter):
-    if counter:
-        monkeypatch.setenv("CABINET_COUNTER", f"twin:{tmp_path / 'off-card' / 'counter'}")
-    else:
-        monkeypatch.delenv("CABINET_COUNTER", raising=False)
+def test_a_restored_image_is_flagged_by_the_host_and_by_the_counter(tmp_path, counter):
+    config = tmp_path / "cabinet.toml"
+    config.write_text(f'[journal]\ncounter = "twin:{tmp_path / "off-card" / "counter"}"\n'
+                      if counter else "")
     card = tmp_path / "card"
     card.mkdir(mode=0o700)
     host = SasHost([1], directory=tmp_path / "host", db_path=tmp_path / "host.sqlite3",
                    poll_interval_s=0.05, meter_interval_s=0.5, link_down_s=2.0)
-    proc = EngineProc(card, extra_args=["--sas-port", host.tty(1), "--sas-address", "1"])
+    proc = EngineProc(card, extra_args=["--sas-port", host.tty(1), "--sas-address", "1",
+                                        "--config", str(config)])
     try:
         proc.start()
         wait_for(lambda: host.link_up(1), 60, "the host link")

@@ -141,8 +141,6 @@ class JournalBase:
 
     def close(self) -> None:
         self.db.close()
-        if self.hw is not None:
-            self.hw.close()
 
     def _max_seq(self) -> int:
         try:

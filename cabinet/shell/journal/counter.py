@@ -1,6 +1,6 @@
 """The hardware monotonic counter beside the journal's commit record.
 
-Owns: choosing the fitted counter (``CABINET_COUNTER``, see
+Owns: opening the fitted counter (``[journal] counter`` of ``cabinet.toml``, see
 ``drivers.factory.open_counter``), the value each commit record carries, when the
 counter steps, and the finding at start. A counter lives off the SD card, so an
 image of the card restored over the journal brings back an older commit record
@@ -14,38 +14,46 @@ cut between the two leaves the record one ahead of the counter, never behind: on
 a record behind the counter is a rollback.
 A driver's errors (``drivers.errors``: ``ConfigError`` and ``ProtocolError`` are
 ``ValueError``, ``DeviceOfflineError`` an ``OSError``) are caught as those builtins, so
-the journal loads no driver module unless a counter is named.
+the journal loads no driver module unless a counter is named. Whoever opens the
+counter (``open_fitted``: the engine, ``cabinet doctor``) closes it; a ``Store`` given
+one only uses it.
 I/O: the counter's device (through ``drivers``).
 """
 
 from __future__ import annotations
 
-import os
 from typing import TYPE_CHECKING
 
-from cabinet.core.errors import StoreError
+from cabinet.core.errors import ConfigError, StoreError
 
 if TYPE_CHECKING:                       # the drivers' contracts load only with a counter named
-    from drivers.interfaces import MonotonicCounter
+    # named here for the tools, which may not import drivers (tests/test_layers.py)
+    from drivers.interfaces import MonotonicCounter as MonotonicCounter
 
-#: The environment variable naming the fitted counter (``cabinet-engine.service``).
-ENV = "CABINET_COUNTER"
+#: The config key naming the fitted counter (``cabinet.shell.config.JournalSection``).
+KEY = "journal.counter"
 
 
-def fitted() -> MonotonicCounter | None:
-    """The counter ``$CABINET_COUNTER`` names, or ``None`` (unset: none fitted).
+def open_fitted(spec: str, source: str = "") -> MonotonicCounter | None:
+    """The counter ``spec`` (``[journal] counter``) names, opened; ``None`` for ``none``.
+
+    Args:
+        source: the config file, named in the error.
 
     Raises:
-        StoreError: a spec that names no counter, or a bus that cannot be opened.
+        ConfigError: keyed ``journal.counter``: a spec that names no counter, or a
+            bus that cannot be opened (I2C not enabled, no such bus, no permission:
+            nothing a restart mends).
     """
-    spec = os.environ.get(ENV, "").strip()
-    if spec in ("", "none"):
+    if spec.strip() in ("", "none"):
         return None
     from drivers.factory import open_counter  # the drivers' chooser: only when one is named
     try:
         return open_counter(spec)
+    except ConfigError as e:
+        raise ConfigError(KEY, e.reason, source) from None
     except (ValueError, OSError) as e:
-        raise StoreError(f"hardware counter: {e}") from None
+        raise ConfigError(KEY, f"{spec!r}: {e}", source) from None
 
 
 class CounterRecord:
@@ -98,6 +106,3 @@ class CounterRecord:
                 self.value = self.counter.increment()
         except (ValueError, OSError) as e:
             raise StoreError(f"hardware counter did not step: {e}") from None
-
-    def close(self) -> None:
-        self.counter.close()
