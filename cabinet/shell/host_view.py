@@ -10,11 +10,12 @@ No I/O: the engine calls it after every commit and hands the view to the link
 path).
 
 Meters (issue 13 "Meters and information"; cabinet meters are those of
-``cabinet meters --json``): coin in = ``coin_in_minor``, coin out = ``coin_out_minor``,
-drop = bills and vouchers in, jackpot = attendant-paid jackpots, cancelled credits =
+``cabinet meters --json``): coin in and coin out as ``play_meters_minor`` says (every
+wager; what play paid to the credit meter), drop = bills and vouchers in, jackpot =
+attendant-paid jackpots, cancelled credits =
 vouchers printed + cancelled-credit handpays, games played/won/lost, slot door opened
 = main door openings, power reset = power-ups.  With the default denomination (1
-minor unit) 0x1C's coin in equals ``coin_in_minor``; the BCD field keeps the low 8
+minor unit) 0x1C's coin in equals ``coin_in_minor`` plus ``insurance_in_minor``; the BCD field keeps the low 8
 digits (research/sas.md "Message kinds"); a credit is ``minor // denomination``.
 """
 
@@ -24,6 +25,7 @@ from dataclasses import dataclass
 
 import msgspec
 
+from cabinet.core.meters import METER_MODULUS
 from cabinet.core.state import CabinetState, HostState, StationState
 from cabinet.core.tito import effective_validation_status
 from drivers.sas import tito_codes as tc
@@ -86,6 +88,31 @@ def machine_info(variant: str, max_bet_minor: int, denom_minor: int) -> MachineI
                        base_percent=BASE_PERCENT.get(variant, "0000"))
 
 
+def play_meters_minor(state: CabinetState, st: StationState) -> tuple[int, int]:
+    """SAS coin in (meter 0x00) and coin out (0x01) of station ``st``, minor units modulo 10^10.
+
+    Coin in is every wager: main stakes and insurance (Aristocrat Monaco
+    ``Protocol/SAS/Aristocrat.Monaco.Sas/SASMeterCollection.cs``: 0x00 = ``WageredAmount``;
+    ``Gaming/Aristocrat.Monaco.Gaming/Commands/RuntimeEvents/PrimaryEventHandler.cs``: a wager
+    made during the game, as insurance is, is a ``Wager`` like the first).  Coin out is what
+    play paid to the credit meter (0x01 = ``TotalEgmPaidAmt``): the returns of main hands and
+    insurance and a voided round's stakes, less the jackpots paid by hand, which are 0x02's
+    (``TotalHandPaidAmt``; ``GameEndedCommandHandler.cs`` meters a win as EGM paid or hand
+    paid, never both).  Like Monaco, which meters a win when its game ends, the returns
+    of a round still being played and a jackpot still waiting for the key are in neither:
+    coin out never goes down, and coin in - coin out - jackpot is what play kept.
+    """
+    m = st.meters
+    coin_in = m.coin_in_minor + m.insurance_in_minor
+    paid = (m.coin_out_minor + m.insurance_out_minor + m.void_returned_minor - m.void_reclaimed_minor
+            - m.jackpot_handpay_minor)
+    if st.in_round:
+        paid -= st.returned_in_round_minor
+    paid -= sum(hp.amount_minor for hp in (state.handpay, *state.handpay_queue)
+                if hp is not None and hp.station == st.station and hp.kind == "jackpot")
+    return coin_in % METER_MODULUS, paid % METER_MODULUS
+
+
 def egm_view(state: CabinetState, station: int, sas: SasStation, serial_number: str,
              max_bet_minor: int) -> EgmView:
     """The ``EgmView`` of ``station`` (1-based) as committed in ``state``;
@@ -100,10 +127,11 @@ def egm_view(state: CabinetState, station: int, sas: SasStation, serial_number: 
     d = max(1, sas.accounting_denomination_minor)
     m = st.meters
     info = machine_info(state.settings.variant, max_bet_minor, d)
+    coin_in_minor, coin_out_minor = play_meters_minor(state, st)
     return EgmView(
         address=sas.address,
         current_credits=_c(st.credits_minor, d),
-        coin_in=_c(m.coin_in_minor, d), coin_out=_c(m.coin_out_minor, d),
+        coin_in=_c(coin_in_minor, d), coin_out=_c(coin_out_minor, d),
         drop=_c(m.bills_in_minor + m.vouchers_in_minor, d),
         jackpot=_c(m.jackpot_handpay_minor, d),
         cancelled_credits=_c(m.vouchers_out_minor + m.handpay_minor, d),
@@ -129,7 +157,8 @@ def egm_view(state: CabinetState, station: int, sas: SasStation, serial_number: 
                                     m.vouchers_out_minor % CENTS_LIMIT),
             tc.VT_CASHABLE_TICKET_REDEEMED: (m.vouchers_in_count % BCD_LIMIT,
                                              m.vouchers_in_minor % CENTS_LIMIT)},
-        meters_minor={k: v for k, v in msgspec.structs.asdict(m).items() if isinstance(v, int)},
+        meters_minor={**{k: v for k, v in msgspec.structs.asdict(m).items() if isinstance(v, int)},
+                      "sas_coin_in_minor": coin_in_minor, "sas_coin_out_minor": coin_out_minor},
         accounting_denomination_minor=d,
         last_bill_minor=st.last_bills_minor[-1] if st.last_bills_minor else 0,
         cashout_ticket_number=st.host.last_ticket_number, cashout_ticket_minor=st.host.last_ticket_minor,

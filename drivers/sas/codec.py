@@ -14,8 +14,9 @@ no clock, no randomness.
 
 Rules (research/sas.md): addresses 1-127, 0 is broadcast (parsed, never answered);
 the wakeup bit marks the first byte of every host message; unknown long polls are
-ignored; a message with a bad CRC or a wrong length is dropped and counted (the
-responder NACKs a bad CRC to our address, ``egm``); a host that repeats a poll did
+ignored; an M message is framed by its length byte (the bytes it promises, then the
+CRC), even one below its poll's minimum; a message with a bad CRC or such a length is
+dropped and counted (the responder NACKs both to our address, ``egm``); a host that repeats a poll did
 not get the reply, so the EGM sends the same reply again (implied ACK).  A message
 counts as a repeat only when it is identical to the message just before it on the
 line: a poll to any other address (nCompass
@@ -43,7 +44,8 @@ class DropReason(enum.Enum):
 
     CRC = "crc"  # a complete S or M message whose CRC failed
     TRUNCATED = "truncated"  # the next wakeup byte came before the message was complete
-    LENGTH = "length"  # an M message whose length byte is below its poll's minimum
+    LENGTH = "length"  # a complete M message (good CRC) whose length byte is below its
+    # poll's minimum: framed by its length byte, as Monaco ``SasClient.cs`` reads it
     STRAY = "stray"  # bytes without the wakeup bit outside any message (reported, as one
     # run, when the next wakeup byte arrives, so the events do not depend on chunking)
 
@@ -260,14 +262,8 @@ class EgmCodec:
             self._layout = layout
             self._need = layout.request_len()
         elif len(msg) == 3 and self._need is None:
-            layout = self._layout
-            assert layout is not None and layout.kind is Kind.M
-            if msg[2] < layout.min_len:
-                self._drop(DropReason.LENGTH, bytes(msg), events)
-                self._reset()
-                self._skipping = True
-                return
-            self._need = 3 + msg[2] + 2
+            assert self._layout is not None and self._layout.kind is Kind.M
+            self._need = 3 + msg[2] + 2  # the bytes the length promises, even too few
         if self._need is not None and len(msg) >= self._need:
             self._finish(events)
 
@@ -282,6 +278,9 @@ class EgmCodec:
             self._drop(DropReason.CRC, raw, events)
             return
         elif layout.kind is Kind.M:
+            if raw[2] < layout.min_len:
+                self._drop(DropReason.LENGTH, raw, events)
+                return
             data = raw[3:-2]
         else:
             data = raw[2:-2]

@@ -57,7 +57,8 @@ Rules and their sources (research/sas.md unless named):
   long poll to us is answered with the next event instead, when one is due; the event
   waits for its implied ACK exactly as the byte does (same queue, same journal rule).
 - Unknown or unimplemented long polls: no reply.  A known long poll to our address with
-  a bad CRC, bad request data or a reply the view cannot fill: NACK (``address | 0x80``;
+  a bad CRC, bad request data, an M length below its layout's minimum (after the bytes
+  it promises and the CRC) or a reply the view cannot fill: NACK (``address | 0x80``;
   Aristocrat ``SasClient.cs`` "Crc failed. NACKing long poll", each parser's
   ``NackLongPoll``); the same as a broadcast: silence.
 - 0x7E right after a 0x7F: the time the 0x7F set, plus the time since, for
@@ -123,6 +124,12 @@ class RomSignatureRequested:
 
 
 Output = bytes | HostCommand | ExceptionAcked | LinkChanged | RomSignatureRequested | HostDataRejected
+
+#: Complete messages to our address the codec drops that are NACKed: a bad CRC (Monaco
+#: ``SasClient.cs`` "Crc failed. NACKing long poll") and an M poll whose length byte is
+#: below its layout's minimum (its parser's ``NackLongPoll``, e.g.
+#: ``SendSelectedMetersForGameNParserBase.cs`` ``ValidLength``, ``LP71RedeemTicketParser.cs``).
+_NACKED_DROPS = frozenset({DropReason.CRC, DropReason.LENGTH})
 
 #: S polls that only carry a command: code -> ``HostCommand.name``.
 _SIMPLE_COMMANDS = {
@@ -267,9 +274,10 @@ class EgmResponder:
             for event in events:
                 if isinstance(event, (GeneralPoll, LongPoll, UnknownPoll)):
                     self._on_poll(event, now_ms, wall, out)
-                elif event.reason is DropReason.CRC and codec.address and event.raw[0] == codec.address:
+                elif event.reason in _NACKED_DROPS and codec.address and event.raw[0] == codec.address:
                     self._commit(out, now_ms)
-                    out.append(replies.nack(codec.address))  # Monaco SasClient.cs: "Crc failed. NACKing"
+                    self.counts["bad_data"] += event.reason is DropReason.LENGTH
+                    out.append(replies.nack(codec.address))
         return out
 
     def _on_poll(self, event: GeneralPoll | LongPoll | UnknownPoll, now_ms: int, wall: Wall | None,

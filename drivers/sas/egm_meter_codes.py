@@ -16,10 +16,11 @@ Units: ``credits`` are credits of the accounting denomination (minor units //
 ``PercentageMeterClassification.Multiplier`` 10000 = 100.00 %).
 
 The cabinet meters are ``view.meters_minor`` (``cabinet meters --json`` names: money in
-minor units, counts).  The cabinet has no coin acceptor, hopper, restricted or promotional
+minor units, counts) plus ``sas_coin_in_minor`` and ``sas_coin_out_minor`` (below).  The
+cabinet has no coin acceptor, hopper, restricted or promotional
 tickets, AFT, bonusing or progressives: the codes for those are not answered (Monaco
-leaves out codes it has no meter for).  Insurance, voided rounds, pushes, blackjacks,
-doubles, splits and the handpay counts have no SAS meter code.
+leaves out codes it has no meter for).  Insurance and voided rounds are in coin in /
+coin out; pushes, blackjacks, doubles, splits and the handpay counts have no SAS meter code.
 """
 
 from __future__ import annotations
@@ -102,10 +103,15 @@ BILLS_TO_DROP_CODES: dict[int, int] = dict(zip(range(0x59, 0x63), (
     1, 2, 5, 10, 20, 50, 100, 200, 500, 1000), strict=True))
 
 VOUCHERS_IN, VOUCHERS_OUT = "vouchers_in_minor", "vouchers_out_minor"
+#: SAS coin in (every wager) and coin out (what play paid to the credit meter, hand-paid
+#: jackpots not included: they are 0x02's), as the shell's view computes them
+#: (``cabinet.shell.host_view.play_meters_minor``; Monaco 0x00 ``WageredAmount``, 0x01
+#: ``TotalEgmPaidAmt``, 0x02 ``TotalHandPaidAmt``, 0x22 ``TotalPaidAmt`` = 0x01 + 0x02).
+COIN_IN, COIN_OUT = "sas_coin_in_minor", "sas_coin_out_minor"
 
 EXTENDED_METERS: dict[int, CodeMeter] = {
-    0x00: CodeMeter(_credits("coin_in_minor"), "credits", True),          # TotalCoinIn
-    0x01: CodeMeter(_credits("coin_out_minor"), "credits", True),         # TotalCoinOut
+    0x00: CodeMeter(_credits(COIN_IN), "credits", True),                  # TotalCoinIn
+    0x01: CodeMeter(_credits(COIN_OUT), "credits", True),                 # TotalCoinOut
     0x02: CodeMeter(_credits("jackpot_handpay_minor"), "credits", True),  # TotalJackpot
     0x03: CodeMeter(_credits("handpay_minor"), "credits"),                # TotalHandPaidCanceledCredits
     0x04: CodeMeter(_credits(VOUCHERS_OUT, "handpay_minor"), "credits"),  # TotalCanceledCredits
@@ -120,9 +126,9 @@ EXTENDED_METERS: dict[int, CodeMeter] = {
     0x12: CodeMeter(_count("vouchers_out_count"), "count"),               # TotalSasCashableTicketOutQuantity
     0x15: CodeMeter(_credits(VOUCHERS_IN), "credits"),                    # TotalTicketIn
     0x16: CodeMeter(_credits(VOUCHERS_OUT), "credits"),                   # TotalTicketOut
-    0x1C: CodeMeter(_credits("coin_out_minor"), "credits", True),         # TotalMachinePaidPaytableWin
+    0x1C: CodeMeter(_credits(COIN_OUT), "credits", True),                 # TotalMachinePaidPaytableWin
     0x1F: CodeMeter(_credits("jackpot_handpay_minor"), "credits", True),  # TotalHandPaidPaytableWin
-    0x22: CodeMeter(_credits("coin_out_minor"), "credits", True),         # TotalWonCredits
+    0x22: CodeMeter(_credits(COIN_OUT, "jackpot_handpay_minor"), "credits", True),  # TotalWonCredits
     0x23: CodeMeter(_credits("handpay_minor", "jackpot_handpay_minor"), "credits"),  # TotalHandPaidCredits
     0x24: CodeMeter(_credits("bills_in_minor", VOUCHERS_IN), "credits"),  # TotalDrop
     0x25: CodeMeter(_field("games_since_power_up"), "count"),             # GamesSinceLastPowerReset

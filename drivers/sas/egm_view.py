@@ -191,7 +191,9 @@ class EgmView:
         address: the SAS address 1..127 (0: unconfigured after a RAM clear, answers nothing).
         current_credits: the credit meter (0x1A).
         coin_in, coin_out, drop, jackpot, cancelled_credits, handpaid_cancelled_credits:
-            money meters (0x0F, 0x10-0x14, 0x19, 0x1C, 0x2F).  ``drop``: bills and
+            money meters (0x0F, 0x10-0x14, 0x19, 0x1C, 0x2F).  ``coin_in``: every wager;
+            ``coin_out``: what play paid to the credit meter (not the jackpots paid by
+            hand); ``drop``: bills and
             tickets in; ``jackpot``: attendant-paid jackpots; ``cancelled_credits``:
             every cash-out (voucher or handpay).
         games_played, games_won, games_lost: counts (0x15-0x17, 0x1C).
@@ -221,7 +223,9 @@ class EgmView:
             fills at least ``VT_CASHABLE_TICKET`` (0x00, tickets printed) and
             ``VT_CASHABLE_TICKET_REDEEMED`` (0x80, tickets taken in).
         meters_minor: the station's cabinet meters as ``cabinet meters --json`` names them
-            (money in minor units, counts), for 0x6F/0xAF (``egm_meter_codes``).
+            (money in minor units, counts), and ``sas_coin_in_minor`` /
+            ``sas_coin_out_minor`` (the minor units behind ``coin_in`` / ``coin_out``),
+            for 0x6F/0xAF (``egm_meter_codes``).
         accounting_denomination_minor: minor units per SAS credit (0x6F/0xAF credits).
         last_bill_minor: the last bill accepted, minor units (0x48), 0 before the first.
         cashout_ticket_number, cashout_ticket_minor: the last cash-out ticket (or

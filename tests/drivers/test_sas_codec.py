@@ -127,10 +127,13 @@ def test_too_long_message_leaves_stray_bytes() -> None:
 
 
 def test_m_length_below_minimum_is_dropped() -> None:
-    """Issue 13: a 0x2F with a length byte below 2 (no game number) is dropped; the rest is skipped."""
+    """A 0x2F with a length byte below 2 (no game number) is framed by its length byte
+    (the byte it promises, then the CRC: Monaco ``SasClient.cs``) and dropped as LENGTH
+    when its CRC is good (the responder NACKs it), as CRC when not."""
     codec = EgmCodec(1)
-    assert feed(codec, "01 2F 01 00 9F 4C") == [Dropped(DropReason.LENGTH, h("01 2F 01"))]
-    assert codec.counts["length"] == 1 and codec.counts["stray"] == 0
+    assert feed(codec, "01 2F 01 00 9F 4C") == [Dropped(DropReason.LENGTH, h("01 2F 01 00 9F 4C"))]
+    assert feed(codec, "01 2F 01 00 9F 4D") == [Dropped(DropReason.CRC, h("01 2F 01 00 9F 4D"))]
+    assert codec.counts["length"] == 1 and codec.counts["crc"] == 1 and codec.counts["stray"] == 0
 
 
 def test_unknown_long_poll_is_ignored() -> None:

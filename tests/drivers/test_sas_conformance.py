@@ -228,3 +228,21 @@ def test_the_third_identical_general_poll_is_the_final_nack() -> None:
     assert not any(isinstance(o, ExceptionAcked) for o in out)
     assert r.receive(gp, 40) == [h("11")]
     assert ExceptionAcked(5) in r.receive(to_wire(h("01 1A")), 50)
+
+
+def test_an_m_poll_shorter_than_its_layout_is_nacked_after_its_promised_bytes() -> None:
+    """``Aristocrat.Sas.Client/SasClient.cs`` frames a variable-length poll by its length byte
+    alone (``LongPollTable.cs``: 0x2F, 0x6F, 0x71, 0xAF ``(5, true, ...)``: address,
+    command, length, the bytes it promises, CRC), checks the CRC ("Crc failed. NACKing long
+    poll"), then hands it to its parser, which NACKs one too short:
+    ``SendSelectedMetersForGameNParserBase.cs`` ``ValidLength`` (0x2F/0x6F/0xAF: length
+    under 2 has no game number; test ``HandleInvalidLengthTooSmallTest``) and
+    ``LPParsers/LP71RedeemTicketParser.cs`` ("Invalid Command Length": length 00 is
+    neither the 6-byte status query nor a ticket).  Broadcasts stay silent."""
+    r = responder()
+    for message in ("01 2F 00", "01 2F 01 00", "01 71 00", "01 6F 00", "01 6F 01 00", "01 AF 01 00"):
+        assert poll(r, crc(message))[0] == [NACK], message
+    bad = crc("01 2F 01 00")
+    assert poll(r, bad[:-1] + bytes((bad[-1] ^ 0xFF,)))[0] == [NACK]   # bad CRC: NACKed too
+    assert poll(r, crc("00 2F 01 00"))[0] == []
+    assert poll(r, h("01 1A"))[0] == [crc("01 1A 00000000")]         # the next poll as usual

@@ -20,8 +20,11 @@ def h(text: str) -> bytes:
 
 
 INFO = MachineInfo("BJ", "000", 0x01, 5, 0, b"\x00\x00", "BJCL01", "9989")
-#: What the cabinet's meters say (``cabinet meters --json`` names), at 1 minor unit per credit.
-RAW = {"coin_in_minor": 5000, "coin_out_minor": 4200, "jackpot_handpay_minor": 300, "handpay_minor": 700,
+#: What the cabinet's meters say (``cabinet meters --json`` names), at 1 minor unit per credit, and
+#: the SAS coin in / coin out the view computes from them (``host_view.play_meters_minor``: the
+#: 300 paid by hand is not in coin out).
+RAW = {"coin_in_minor": 5000, "coin_out_minor": 4500, "jackpot_handpay_minor": 300, "handpay_minor": 700,
+       "sas_coin_in_minor": 5000, "sas_coin_out_minor": 4200,
        "bills_in_minor": 23_500, "bills_in_count": 12, "vouchers_in_minor": 2_005, "vouchers_in_count": 2,
        "vouchers_out_minor": 1_800, "vouchers_out_count": 1, "games_played": 77, "games_won": 30,
        "games_lost": 40}
@@ -164,7 +167,8 @@ def test_6f_units_at_each_accounting_denomination(denom: int, credits: int, widt
     meter's largest value (``MeterClassificationExtensions.GetMeterLength``): the cabinet's
     10**10 minor units in credits."""
     view = EgmView(address=1, accounting_denomination_minor=denom,
-                   meters_minor={"coin_in_minor": 10_000, "vouchers_in_minor": 10_000})
+                   meters_minor={"coin_in_minor": 10_000, "sas_coin_in_minor": 10_000,
+                                 "vouchers_in_minor": 10_000})
     got = reply(0x6F, h("00 00 00 00 80 00"), view, m=True)
     value = bytes.fromhex(f"{credits:0{2 * width}d}")
     body = h("00 00 00 00") + bytes((width,)) + value + h("80 00 05 00 00 01 00 00")
@@ -179,7 +183,8 @@ def test_2f_answers_the_further_codes() -> None:
 
 
 def test_2f_game_1_answers_the_further_game_meters() -> None:
-    """Monaco ``SASMeterCollection.cs``: 0x22 (total won credits) and 0x7F are game meters:
-    0x2F for game 1 answers them; 0x0D (a machine meter) is left out for game 1."""
+    """Monaco ``SASMeterCollection.cs``: 0x22 (total won credits: ``TotalPaidAmt``, paid by
+    the machine and by hand) and 0x7F are game meters: 0x2F for game 1 answers them; 0x0D
+    (a machine meter) is left out for game 1."""
     got = reply(0x2F, h("00 01 22 7F 0D"), m=True)
-    assert got == with_crc(h("01 2F 0C 00 01 22 00 00 42 00 7F 00 00 99 89"))
+    assert got == with_crc(h("01 2F 0C 00 01 22 00 00 45 00 7F 00 00 99 89"))

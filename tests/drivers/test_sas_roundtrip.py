@@ -144,7 +144,7 @@ CASES += [
 # The meter polls of egm_meter_polls (Monaco Sas.Client LPParsers layouts), host build -> EGM -> host parse.
 METER_VIEW = EgmView(address=ADDRESS, coin_in=5000, coin_out=4200, jackpot=300, games_played=77,
                      handpaid_cancelled_credits=700, bill_counts={2000: 3, 10000: 1}, last_bill_minor=2000,
-                     machine_info=INFO, games=(INFO,), meters_minor={"coin_in_minor": 5000})
+                     machine_info=INFO, games=(INFO,), meters_minor={"coin_in_minor": 5000, "sas_coin_in_minor": 5000})
 
 
 def _view_case(command: int, data: bytes, parse: Callable[[host.Reply], Any], expected: Any) -> Case:
