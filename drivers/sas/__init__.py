@@ -67,22 +67,22 @@ Layout table (kind, request data bytes, reply data bytes, EGM builder, source):
 
     0x01  S         0       ACK  ack                    nCompass LongPoll01Message.h
     0x02  S         0       ACK  ack                    nCompass LongPoll02Message.h
-    0x06  S         0       ACK  ack                    saspy enable_bill_acceptor
-    0x07  S         0       ACK  ack                    saspy disable_bill_acceptor
-    0x08  S         5       ACK  ack                    saspy configure_bill_denom
+    0x06  S         0       ACK  ack                    Monaco LP06EnableBillAcceptorParser.cs
+    0x07  S         0       ACK  ack                    Monaco LP07DisableBillAcceptorParser.cs
+    0x08  S         5       ACK  ack                    Monaco LP08ConfigureBillDenominationsParser.cs
     0x0A  S         0       ACK  ack                    Monaco LP0AEnterMaintenanceModeParser.cs
     0x0B  S         0       ACK  ack                    Monaco LP0BExitMaintenanceModeParser.cs
     0x0E  S         1       ACK  ack                    Monaco LP0ERealTimeEventReportingParser.cs
-    0x0F  R         0        24  meters_block           saspy send_meters_10_15
+    0x0F  R         0        24  meters_block           Monaco LP0FSendMeters10Through15Parser.cs
     0x10  R         0         4  meter_reply            nCompass LongPoll10Message.cpp
-    0x11  R         0         4  meter_reply            saspy 0x11
-    0x12  R         0         4  meter_reply            saspy 0x12
-    0x13  R         0         4  meter_reply            saspy 0x13
-    0x14  R         0         4  meter_reply            saspy 0x14
-    0x15  R         0         4  meter_reply            saspy 0x15
-    0x16  R         0         4  meter_reply            saspy 0x16
-    0x17  R         0         4  meter_reply            saspy 0x17
-    0x18  R         0         4  games_since_power_up   saspy games_powerup_door_opened
+    0x11  R         0         4  meter_reply            Monaco LP11SendTotalCoinInParser.cs
+    0x12  R         0         4  meter_reply            Monaco LP12SendTotalCoinOutParser.cs
+    0x13  R         0         4  meter_reply            Monaco LP13SendTotalDropParser.cs
+    0x14  R         0         4  meter_reply            Monaco LP14SendTotalJackpotParser.cs
+    0x15  R         0         4  meter_reply            Monaco LP15SendGamesPlayedParser.cs
+    0x16  R         0         4  meter_reply            Monaco LP16SendGamesWonParser.cs
+    0x17  R         0         4  meter_reply            Monaco LP17SendGamesLostParser.cs
+    0x18  R         0         4  games_since_power_up   Monaco LP18SendGamesPlayedSinceLastPowerUpAndDoorCloseParser.cs
     0x19  R         0        20  meters_block           nCompass LongPoll19Message.cpp
     0x1A  R         0         4  current_credits        nCompass LongPoll1AMessage.cpp
     0x1B  R         0        20  handpay_information    Monaco LP1BSendHandpayInfoParser.cs

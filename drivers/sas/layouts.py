@@ -91,7 +91,15 @@ NC = "nCompass Sentinel/SASProtocol/"
 #: Aristocrat's Monaco EGM platform (GitHub tejvirc/Platform), under
 #: ``Protocol/SAS/Aristocrat.Sas.Client/``: one parser per long poll, its layout in the doc comment.
 MONACO = "Monaco Protocol/SAS/Aristocrat.Sas.Client/LPParsers/"
-SASPY = "saspy sas.py "
+
+
+#: Monaco's parser file of each single meter long poll 0x11-0x17.
+SINGLE_METER_PARSERS = {
+    0x11: "LP11SendTotalCoinInParser.cs", 0x12: "LP12SendTotalCoinOutParser.cs",
+    0x13: "LP13SendTotalDropParser.cs", 0x14: "LP14SendTotalJackpotParser.cs",
+    0x15: "LP15SendGamesPlayedParser.cs", 0x16: "LP16SendGamesWonParser.cs",
+    0x17: "LP17SendGamesLostParser.cs",
+}
 
 
 def _single_meters() -> dict[int, Layout]:
@@ -104,7 +112,8 @@ def _single_meters() -> dict[int, Layout]:
     for command, name in names.items():
         source = (NC + "LongPoll10Message.cpp (send 2, response 8, Bcd2Int64(response + 2, 4))"
                   if command == 0x10 else
-                  SASPY + f"0x{command:02X} (crc_need=False, data[1:5]); 4-byte BCD per the issue text")
+                  MONACO + SINGLE_METER_PARSERS[command] + " (response: 4 BCD meter; "
+                  "SasSingleMeterLongPollParserBase.cs); saspy sas.py reads data[1:5]")
         out[command] = Layout(command, name, Kind.R, 0, 4, replies.meter_reply, source)
     return out
 
@@ -144,12 +153,12 @@ LAYOUTS: dict[int, Layout] = {
     0x02: Layout(0x02, "start_up", Kind.S, 0, ACK, replies.ack,
                  NC + "LongPoll02Message.h (LP02SENDSIZE 4; LP02RECVSIZE 1)"),
     0x06: Layout(0x06, "enable_bill_acceptor", Kind.S, 0, ACK, replies.ack,
-                 SASPY + "enable_bill_acceptor ([0x06], crc_need=True)"),
+                 MONACO + "LP06EnableBillAcceptorParser.cs (address, 06, CRC; ACK); saspy enable_bill_acceptor"),
     0x07: Layout(0x07, "disable_bill_acceptor", Kind.S, 0, ACK, replies.ack,
-                 SASPY + "disable_bill_acceptor ([0x07], crc_need=True)"),
+                 MONACO + "LP07DisableBillAcceptorParser.cs (address, 07, CRC; ACK); saspy disable_bill_acceptor"),
     0x08: Layout(0x08, "configure_bill_denominations", Kind.S, 5, ACK, replies.ack,
-                 SASPY + "configure_bill_denom ([0x08, 0x00, 3 denomination bytes, action flag], "
-                 "crc_need=True): 4-byte denomination mask + 1 action byte"),
+                 MONACO + "LP08ConfigureBillDenominationsParser.cs (bill denominations 4 bytes LSB first, "
+                 "action flag 1; ACK); saspy configure_bill_denom"),
     0x0A: Layout(0x0A, "enter_maintenance_mode", Kind.S, 0, ACK, replies.ack,
                  MONACO + "LP0AEnterMaintenanceModeParser.cs (address, 0A, CRC; ACK)"),
     0x0B: Layout(0x0B, "exit_maintenance_mode", Kind.S, 0, ACK, replies.ack,
@@ -158,12 +167,12 @@ LAYOUTS: dict[int, Layout] = {
                  MONACO + "LP0ERealTimeEventReportingParser.cs (enable 00/01, else NACK; ACK); the event "
                  "form: SasClient.cs HandleGeneralPoll (address FF event CRC)"),
     0x0F: Layout(0x0F, "send_meters_10_15", Kind.R, 0, 24, replies.meters_block,
-                 SASPY + "send_meters_10_15 (crc_need=False; six 4-byte BCD: cancelled credits, "
-                 "coin in, coin out, drop, jackpot, games played)"),
+                 MONACO + "LP0FSendMeters10Through15Parser.cs (six 4 BCD: cancelled credits, coin in, "
+                 "coin out, drop, jackpot, games played); saspy send_meters_10_15"),
     **_single_meters(),
     0x18: Layout(0x18, "games_since_power_up_and_door_closure", Kind.R, 0, 4, replies.games_since_power_up,
-                 SASPY + "games_powerup_door_opened (two 2-byte BCD; the issue text says one 4-byte meter: "
-                 "same length, saspy's split used)"),
+                 MONACO + "LP18SendGamesPlayedSinceLastPowerUpAndDoorCloseParser.cs (two 2 BCD: games "
+                 "since power up, since the last door close); saspy games_powerup_door_opened"),
     0x19: Layout(0x19, "send_meters_11_15", Kind.R, 0, 20, replies.meters_block,
                  NC + "LongPoll19Message.cpp (response 24: five 4-byte BCD coin in, coin out, drop, "
                  "jackpot, games played)"),
