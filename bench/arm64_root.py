@@ -196,7 +196,7 @@ def build_base(log: Log, suite: str, base: Path) -> bool:
         return True
     tmp = base.with_name(base.name + ".tmp")
     t = time.monotonic()
-    if (tmp / "debootstrap" / "debootstrap").is_file() and not (tmp / "proc" / "1").exists():
+    if (tmp / "debootstrap" / "debootstrap").is_file() and not os.path.ismount(tmp / "proc"):
         log(f"root: {tmp} holds a first stage: resumed at the second")
     else:
         remove(tmp)
@@ -218,6 +218,12 @@ def build_base(log: Log, suite: str, base: Path) -> bool:
                                    f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}\n")
     tmp.rename(base)
     return True
+
+
+def mirror_ip() -> str:
+    """The Debian mirror's address as the host resolves it (the root is shown unable to reach it)."""
+    import socket
+    return socket.gethostbyname(MIRROR.split("/")[2])
 
 
 def requirements() -> list[str]:
@@ -443,9 +449,10 @@ def main() -> int:
         try:
             log.step("root: arm64 userland", root.cmd(
                 "uname -m; . /etc/os-release; echo $PRETTY_NAME; python3 --version; "
-                "dpkg --print-architecture; ls /etc/apt/sources.list* >/dev/null; "
-                "(python3 -c 'import urllib.request as u; u.urlopen(\"http://deb.debian.org\", timeout=5)' "
-                "2>&1 | tail -1) || true"), 300)
+                "dpkg --print-architecture; "
+                f"if python3 -c 'import socket; socket.create_connection((\"{mirror_ip()}\", 80), 5)' "
+                "2>/tmp/net.err; then echo 'the mirror is REACHABLE'; exit 1; fi; "
+                "tail -1 /tmp/net.err; echo 'no network: the mirror cannot be reached'"), 300)
             prepare(log, root, wheels)
             if args.release:
                 shutil.copy(args.release, run_root / "root" / Path(args.release).name)
