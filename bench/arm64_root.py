@@ -283,10 +283,12 @@ def prepare(log: Log, root: Root, wheels: Path) -> None:
              root.cmd("dpkg -i /root/python3-lgpio.deb"), 300, tail=5)
 
 
-def install(log: Log, root: Root, release: str | None, run: int) -> None:
+def install(log: Log, root: Root, release: str | None, public_key: str | None, run: int) -> None:
     """The installer, offline: from the source tree with pip on the wheelhouse, or a release."""
     if release:
-        script = f"cd {SRC_IN_ROOT} && python3 -m cabinet install --no-start /root/{Path(release).name}"
+        key = f" --public-key /root/{Path(public_key).name}" if public_key else ""
+        script = (f"cd {SRC_IN_ROOT} && python3 -m cabinet install --no-start{key} "
+                  f"/root/{Path(release).name}")
     else:
         script = (f"cd {SRC_IN_ROOT} && PIP_NO_INDEX=1 PIP_FIND_LINKS={WHEELS_IN_ROOT} "
                   f"PIP_DISABLE_PIP_VERSION_CHECK=1 python3 -m cabinet install --no-start")
@@ -341,9 +343,6 @@ def checks(log: Log, root: Root) -> None:
         os.chmod(r / d, 0o750)
     log.step("runtime directories (RuntimeDirectory=)", root.cmd(
         "chown cabinet:cabinet /run/cabinet /run/cabinet/lgpio"), 60)
-    log.step("cabinet doctor --devices sim (engine unit's user and environment)", root.cmd(
-        as_unit(r, "cabinet-engine.service", {}, ("engine --devices hardware", "doctor --devices sim"))),
-        900, ok=(0, 1), tail=60)
     engine_line = as_unit(r, "cabinet-engine.service", {},
                           ("--devices hardware", "--devices sim"))
     log(f"\n== engine (cabinet-engine.service's ExecStart, --devices sim)\n$ {engine_line}")
@@ -372,9 +371,12 @@ def checks(log: Log, root: Root) -> None:
             t = time.monotonic()
             ui = subprocess.Popen(root.cmd(ui_line), stdout=ui_log.open("w"),
                                   stderr=subprocess.STDOUT, start_new_session=True)
-            while not list(shots.glob("*.png")) and ui.poll() is None and time.monotonic() - t < 600:
+            def frames() -> list[Path]:     # not the UI's temporary ".NAME.tmp.png"
+                return sorted(p for p in shots.glob("*.png") if not p.name.startswith("."))
+
+            while not frames() and ui.poll() is None and time.monotonic() - t < 600:
                 time.sleep(1)
-            pngs = sorted(shots.glob("*.png"))
+            pngs = frames()
             alive = ui.poll() is None
             if pngs:
                 time.sleep(2)
@@ -395,6 +397,10 @@ def checks(log: Log, root: Root) -> None:
         log(f"-- engine: stopped by SIGTERM, exit {engine.returncode}")
         log("engine log (last lines):\n"
             + "\n".join(engine_log.read_text(errors="replace").splitlines()[-15:]))
+    log.step("cabinet doctor --devices none (the engine unit's user and environment; "
+             "after the engine: its journal)", root.cmd(
+                 as_unit(r, "cabinet-engine.service", {},
+                         ("engine --devices hardware", "doctor --devices none"))), 900, tail=60)
     units = " ".join(f"/etc/systemd/system/{u}" for u in (
         "cabinet-engine.service", "cabinet-engine-stopped.service", "cabinet-ui.service",
         "cabinet.target"))
@@ -419,12 +425,15 @@ def main() -> int:
     ap.add_argument("suite", choices=sorted(PYTHON))
     ap.add_argument("--release", metavar="FILE", help="install this release (cabinet install FILE) "
                     "instead of the committed tree with pip on a wheelhouse")
+    ap.add_argument("--public-key", metavar="FILE", help="with --release: the release key's "
+                    "public half (a first install)")
     ap.add_argument("--log", type=Path, default=None, help="default: bench/results/arm64_SUITE.log")
     ap.add_argument("--keep", action="store_true", help="keep the run's root (CACHE/SUITE-run)")
     args = ap.parse_args()
     if os.geteuid() != 0:
         print("arm64_root: run as root (chroot, mount, binfmt_misc)", file=sys.stderr)
         return 2
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit("arm64_root: SIGTERM"))   # unmounts first
     log = Log(args.log or REPO / "bench" / "results" / f"arm64_{args.suite}.log")
     host = os.uname()
     log(f"arm64 Debian {args.suite} root, Python {PYTHON[args.suite]}; host {host.machine} "
@@ -454,10 +463,11 @@ def main() -> int:
                 "2>/tmp/net.err; then echo 'the mirror is REACHABLE'; exit 1; fi; "
                 "tail -1 /tmp/net.err; echo 'no network: the mirror cannot be reached'"), 300)
             prepare(log, root, wheels)
-            if args.release:
-                shutil.copy(args.release, run_root / "root" / Path(args.release).name)
-            install(log, root, args.release, 1)
-            install(log, root, args.release, 2)
+            for f in (args.release, args.public_key):
+                if f:
+                    shutil.copy(f, run_root / "root" / Path(f).name)
+            install(log, root, args.release, args.public_key, 1)
+            install(log, root, args.release, args.public_key, 2)
             log.step("installed: venv and Pi files", root.cmd(
                 "cat /opt/cabinet/.venv/pyvenv.cfg; /opt/cabinet/.venv/bin/python -m pip list "
                 "--disable-pip-version-check 2>/dev/null | head -40; cat /boot/firmware/cmdline.txt; "
