@@ -408,6 +408,19 @@ def checks(log: Log, root: Root) -> None:
              root.cmd(f"systemd --version | head -1; systemd-analyze verify {units}"), 600)
 
 
+def kill_in_root(path: Path) -> None:
+    """SIGKILL every process left running in the root (``runuser`` makes its own session,
+    so a process group signal misses what it started)."""
+    real = str(path.resolve())
+    for proc in Path("/proc").iterdir():
+        try:
+            where = os.readlink(proc / "root") if proc.name.isdigit() else ""
+            if where == real or where.startswith((real + "/", real + " (deleted)")):
+                os.kill(int(proc.name), signal.SIGKILL)
+        except (OSError, ValueError):
+            pass
+
+
 def stop(p: subprocess.Popen[bytes]) -> None:
     """SIGTERM to the process group, then SIGKILL after 30 s."""
     if p.poll() is not None:
@@ -474,6 +487,7 @@ def main() -> int:
                 "ls -l /etc/cabinet /etc/systemd/system/cabinet.target.wants; id cabinet"), 300)
             checks(log, root)
         finally:
+            kill_in_root(run_root)
             root.umount()
             if not args.keep:
                 remove(run_root)
