@@ -51,6 +51,7 @@ def _pi_root(path: Path) -> Path:
     getty = path / "etc/systemd/system/getty.target.wants/getty@tty1.service"
     getty.parent.mkdir(parents=True)
     getty.symlink_to("/lib/systemd/system/getty@.service")
+    (path / "run/systemd/system").mkdir(parents=True)     # booted with systemd as init
     return path
 
 
@@ -414,3 +415,24 @@ def test_on_a_pi_with_python3_lgpio_installed_apt_is_not_needed(tmp_path):
     inst.packages()
     assert ran == ["apt-get install --yes --no-install-recommends python3-lgpio"]
 
+
+def test_in_a_chroot_without_systemd_the_install_completes_and_systemd_reads_it_at_boot(tmp_path):
+    """An image being built (a chroot, or a root under qemu-user: systemd is not the
+    init system, no ``/run/systemd/system``, sd_booted(3)): ``systemctl daemon-reload``
+    and ``udevadm control --reload`` fail there ("System has not been booted with
+    systemd"), so they and the start are left to the boot, and said; the units are
+    installed and enabled all the same."""
+    ran: list[str] = []
+
+    def run(argv, check):
+        ran.append(" ".join(argv))
+        if check and argv[0] in ("systemctl", "udevadm"):
+            raise subprocess.CalledProcessError(1, argv)
+
+    root = _pi_root(tmp_path / "root")
+    shutil.rmtree(root / "run/systemd")
+    report = Installer(root, ROOT, run).all()
+    assert not [c for c in ran if c.startswith(("systemctl daemon-reload", "udevadm", "systemctl restart"))]
+    assert install.NO_SYSTEMD in report.skipped
+    wants = root / "etc/systemd/system/cabinet.target.wants/cabinet-engine.service"
+    assert os.readlink(wants) == "/etc/systemd/system/cabinet-engine.service"

@@ -19,7 +19,8 @@ systemd units' ``ExecStart`` and paths use the same, checked by
    a newer checkout is the update path;
 5. the units and ``cabinet.target`` in ``/etc/systemd/system`` and enabled (the links
    ``systemctl enable`` makes), the login prompt on tty1 disabled, the udev rules
-   (an edited copy is kept, the new one written beside it as ``.new``);
+   (an edited copy is kept, the new one written beside it as ``.new``); reloaded, and
+   (8) started, only where systemd runs: in a chroot that is left to the boot;
 6. ``consoleblank=0`` (and no blinking console cursor) in the Pi's ``cmdline.txt``;
 7. the restart queued (``--no-block``), then at most ``START_WAIT_S`` for the units to
    settle, and what runs and what does not (``Report.running``, ``not_running``).
@@ -75,6 +76,10 @@ CMDLINE_OPTIONS = ("consoleblank=0", "vt.global_cursor_default=0")
 EXTRA_FILES = ("pyproject.toml", "README.md", "Makefile")
 EXTRA_DIRS = ("systemd", "docs")
 GETTY_LINK = PurePosixPath("/etc/systemd/system/getty.target.wants/getty@tty1.service")
+#: There when systemd is the init system (sd_booted(3)); not in an image being built.
+SYSTEMD_RUNNING = PurePosixPath("/run/systemd/system")
+NO_SYSTEMD = ("systemd is not running (a chroot, an image being built): systemctl daemon-reload, "
+              "udevadm control --reload and the start left to the boot, which reads the units")
 
 
 @dataclass
@@ -138,6 +143,10 @@ class Installer:
     def on_a_pi(self) -> bool:
         """A Raspberry Pi boot partition (``CMDLINE_FILES``) is there."""
         return any(self.at(p).is_file() for p in CMDLINE_FILES)
+
+    def systemd_running(self) -> bool:
+        """systemd is the init system (``SYSTEMD_RUNNING``): not so in a chroot."""
+        return self.at(SYSTEMD_RUNNING).is_dir()
 
     def packages(self) -> None:
         """``APT_PACKAGES`` on a Raspberry Pi; elsewhere said and left."""
@@ -269,8 +278,11 @@ class Installer:
             self._copy(src, rules.with_name(rules.name + ".new"), 0o644)
         else:
             self._copy(src, rules, 0o644)
-        self.command("systemctl", "daemon-reload")
-        self.command("udevadm", "control", "--reload")
+        if self.systemd_running():
+            self.command("systemctl", "daemon-reload")
+            self.command("udevadm", "control", "--reload")
+        else:
+            self.report.skipped.append(NO_SYSTEMD)
 
     def cmdline(self) -> None:
         """``CMDLINE_OPTIONS`` in the Pi's kernel command line (one line; replaces other values)."""
@@ -316,7 +328,7 @@ class Installer:
         what runs); the report."""
         for step in self.steps():
             step()
-        if start:
+        if start and self.systemd_running():
             self.start()
             self.summary()
         return self.report
