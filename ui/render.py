@@ -226,6 +226,12 @@ class Renderer:
         self._attract_prev: tuple[pygame.Surface, object, dict[object, pygame.Rect]] | None = None
         self._languages: tuple[str, ...] = ()
         self._framed = shared_screen.FramedFelt()
+        #: the table layer: the felt and every console's static part for one snapshot
+        #: (key, pixels, each station's button hit boxes); see ``_table_layer``
+        self._layer: tuple[tuple[object, ...], pygame.Surface, dict[int, list[HitBox]]] | None = None
+        self._layer_hits: dict[int, list[HitBox]] | None = None
+        #: the last table frame drawn at rest: (its inputs, the surface, its hit boxes)
+        self._rest: tuple[tuple[object, ...], pygame.Surface, list[HitBox]] | None = None
 
     def draw(self, surface: pygame.Surface, snapshot: Snapshot | None, now_ms: int, anim: Anim | None = None,
              connected: bool = True, show_help: bool = False, portrait: bool | None = None,
@@ -290,10 +296,26 @@ class Renderer:
                languages, shared, focus)
         partial: pygame.Rect | None = None
         cached = still and self._under is not None and self._under[0] == key
+        table = not cached and snapshot.mode != "attract" and not (
+            snapshot.mode == "maintenance" and snapshot.maintenance is not None)
+        # a table at rest drawn again with the same inputs on the same surface: its
+        # pixels are there already (an idle frame draws nothing)
+        rest = (key, clock, tuple(sorted(self._notices.items())), id(anim), connected) \
+            if table and connected and snapshot.overlay is None and not (busy is not None and busy(now_ms)) \
+            else None
+        if rest is not None and self._rest is not None and self._rest[0] == rest and self._rest[1] is surface:
+            self.last_dirty = []
+            return list(self._rest[2])
+        self._rest = None
+        layered = table and not shared and (own_station is None or len(snapshot.stations) <= 1)
         if not cached:
             felt = self._felt_for(L, snapshot)
-            # issue 17: the shared screen's panel frames, drawn on the felt once
-            surface.blit(self._framed.over(felt, L, self.art, snapshot, focus) if shared else felt, (0, 0))
+            if layered:
+                surface.blit(self._table_layer(L, snapshot, felt), (0, 0))
+                assert self._layer is not None
+                self._layer_hits = self._layer[2]
+            else:       # issue 17: the shared screen's panel frames, drawn on the felt once
+                surface.blit(self._framed.over(felt, L, self.art, snapshot, focus) if shared else felt, (0, 0))
         if cached and self._under is not None:
             last = self._under_last
             if last is not None and last[0] is surface:     # only the panel changes
@@ -317,7 +339,10 @@ class Renderer:
         else:
             if not cached and not shared:   # the felt alone lies under the consoles
                 p.background, p.widget_cache = self._felt_key, self._widgets
-            self._table(p, snapshot, now_ms, anim, own_station, shared, focus)
+            try:
+                self._table(p, snapshot, now_ms, anim, own_station, shared, focus)
+            finally:
+                self._layer_hits = None
             p.background = None
             self._help_button(p)
             self._clock(p, clock)
@@ -343,6 +368,8 @@ class Renderer:
             overlays.draw_panel(p, _("LOST CONNECTION TO ENGINE"),
                                 [_("Play suspended \u2014 reconnecting\u2026"),
                                  _("Your credits and bets are safe.")], theme.DANGER, now_ms, dim=True)
+        if rest is not None and not p.dimmed:
+            self._rest = (rest, surface, list(p.hits))
         return p.hits
 
     def felt_for(self, L: Layout, s: Snapshot) -> pygame.Surface:
@@ -358,6 +385,28 @@ class Renderer:
         self._attract_prev = None
         self._under = None
         self._under_last = None
+        self._rest = None
+
+    def _table_layer(self, L: Layout, s: Snapshot, felt: pygame.Surface) -> pygame.Surface:
+        """The felt with every station's console as it stands for all of ``s`` (panel, name,
+        READY, host badge, message, buttons), drawn once per snapshot; a frame blits it and
+        draws only what can change within the snapshot over it (cards, chips, meters)."""
+        key = (self._felt_key, L, id(s), s.seq, i18n.current(), tuple(sorted(self._notices.items())))
+        if self._layer is not None and self._layer[0] == key:
+            return self._layer[1]
+        layer = felt.copy()
+        lp = Painter(layer, L, self.art)
+        lp.background, lp.widget_cache = self._felt_key, self._widgets
+        count = max(1, len(s.stations))
+        hits: dict[int, list[HitBox]] = {}
+        for i, st in enumerate(s.stations):
+            geo = station_geometry(L, lp, s, i, count, st)
+            lp.hits = []
+            self._console(lp, s, st, geo, count)
+            self._buttons(lp, s, st, geo)
+            hits[st.station] = lp.hits
+        self._layer = (key, layer, hits)
+        return layer
 
     def _attract(self, p: Painter, s: Snapshot, now_ms: int, clock: str) -> list[HitBox]:
         """The attract loop, repainting only what moved since the last attract frame
@@ -723,7 +772,31 @@ class Renderer:
                 r = geo.circle_r
                 p.hits.append(HitBox(L.rect((cx - r, geo.circle_y - r, 2 * r, 2 * r)), "place",
                                      st.station, spot_no, "place" in st.lamps))
-        # console
+        layer_hits = self._layer_hits.get(st.station) if self._layer_hits is not None else None
+        if layer_hits is None:
+            self._console(p, s, st, geo, count)
+        for r, label, minor in zip(geo.meters, (_("CREDITS"), _("BET"), _("INSURANCE"), _("PAID")),
+                                   (st.credits_minor, st.bet_minor, st.insurance_minor, st.win_minor),
+                                   strict=False):
+            text = meter_text(minor, s.credit_minor, sym)
+            p.cached(("meter", tuple(r), label, *text), r,
+                     lambda r=r, label=label, text=text: p.meter(r, label, *text))
+        if st.fault:
+            self._out_of_service(p, st.fault, geo, st.fault_said)
+        elif st.refusal:            # why this station's note or voucher came back (issue 10.8)
+            refusal = ": ".join(say(x, sym) for x in st.refusal_said) if st.refusal_said else _(st.refusal)
+            p.pill(refusal, (geo.box.centerx, geo.hands_area.y + 40), 24, fg=theme.INK, bg=theme.WARNING,
+                   max_w=geo.box.w - 40)
+        if layer_hits is None:
+            self._buttons(p, s, st, geo)
+        else:
+            p.hits += layer_hits
+
+    def _console(self, p: Painter, s: Snapshot, st: StationView, geo: StationGeo, count: int) -> None:
+        """A station's console as it stands for the whole snapshot: the panel, the station's
+        name, READY, the host link badge and the message (or why a press was refused)."""
+        L = p.L
+
         def panel(con: pygame.Rect = geo.console) -> None:
             p.fill_rect(con.move(0, 4), (0, 0, 0, 90), radius=18)
             p.fill_rect(con, theme.PANEL, radius=18)
@@ -755,20 +828,11 @@ class Renderer:
             p.pill(notice, ((left + right) / 2, m.centery), 20, fg=theme.INK, bg=theme.WARNING,
                    max_w=right - left)
         elif st.message:
-            p.text(told(st.message, st.message_said, sym), 22, theme.GOLD, geo.message.center, bold=True,
+            p.text(told(st.message, st.message_said, s.currency_symbol), 22, theme.GOLD, geo.message.center, bold=True,
                    max_w=geo.message.w - (300 if count > 1 else 20))
-        for r, label, minor in zip(geo.meters, (_("CREDITS"), _("BET"), _("INSURANCE"), _("PAID")),
-                                   (st.credits_minor, st.bet_minor, st.insurance_minor, st.win_minor),
-                                   strict=False):
-            text = meter_text(minor, s.credit_minor, sym)
-            p.cached(("meter", tuple(r), label, *text), r,
-                     lambda r=r, label=label, text=text: p.meter(r, label, *text))
-        if st.fault:
-            self._out_of_service(p, st.fault, geo, st.fault_said)
-        elif st.refusal:            # why this station's note or voucher came back (issue 10.8)
-            refusal = ": ".join(say(x, sym) for x in st.refusal_said) if st.refusal_said else _(st.refusal)
-            p.pill(refusal, (geo.box.centerx, geo.hands_area.y + 40), 24, fg=theme.INK, bg=theme.WARNING,
-                   max_w=geo.box.w - 40)
+
+    def _buttons(self, p: Painter, s: Snapshot, st: StationView, geo: StationGeo) -> None:
+        """A station's buttons, lit as its lamps are (none while the door is open)."""
         lamps = set(st.lamps)
         # issue 17: the door-open freeze offers no buttons (nothing can be pressed)
         specs = button_specs(s, st) if s.mode != "door_open" else []
