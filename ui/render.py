@@ -698,8 +698,7 @@ class Renderer:
             sprite = pygame.transform.smoothscale(face, (fw, face.get_height()))
             p.surface.blit(sprite, (pr.x + (face.get_width() - fw) // 2, pr.y - int(h * 0.06 * (1 - sx))))
             return True
-        sprite = p.art.cards.back(w, h) if code == "back" else p.art.cards.face(code, w, h)
-        p.surface.blit(sprite, pr.topleft)
+        p.art.cards.blit(p.surface, code, w, h, pr.topleft)
         return True
 
     def _dealer(self, p: Painter, s: Snapshot, now_ms: int, anim: Anim | None) -> None:
