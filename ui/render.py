@@ -228,8 +228,9 @@ class Renderer:
         self._framed = shared_screen.FramedFelt()
         #: the table layer: the felt and every console's static part for one snapshot
         #: (key, pixels, each station's button hit boxes); see ``_table_layer``
-        self._layer: tuple[tuple[object, ...], pygame.Surface, dict[int, list[HitBox]]] | None = None
+        self._layer: tuple[tuple[object, ...], pygame.Surface, dict[int, list[HitBox]], frozenset[int]] | None = None
         self._layer_hits: dict[int, list[HitBox]] | None = None
+        self._layer_meters: frozenset[int] = frozenset()
         #: the last table frame drawn at rest: (its inputs, the surface, its hit boxes)
         self._rest: tuple[tuple[object, ...], pygame.Surface, list[HitBox]] | None = None
 
@@ -311,9 +312,9 @@ class Renderer:
         if not cached:
             felt = self._felt_for(L, snapshot)
             if layered:
-                surface.blit(self._table_layer(L, snapshot, felt), (0, 0))
+                surface.blit(self._table_layer(L, snapshot, felt, anim), (0, 0))
                 assert self._layer is not None
-                self._layer_hits = self._layer[2]
+                self._layer_hits, self._layer_meters = self._layer[2], self._layer[3]
             else:       # issue 17: the shared screen's panel frames, drawn on the felt once
                 surface.blit(self._framed.over(felt, L, self.art, snapshot, focus) if shared else felt, (0, 0))
         if cached and self._under is not None:
@@ -387,11 +388,13 @@ class Renderer:
         self._under_last = None
         self._rest = None
 
-    def _table_layer(self, L: Layout, s: Snapshot, felt: pygame.Surface) -> pygame.Surface:
+    def _table_layer(self, L: Layout, s: Snapshot, felt: pygame.Surface, anim: Anim | None) -> pygame.Surface:
         """The felt with every station's console as it stands for all of ``s`` (panel, name,
-        READY, host badge, message, buttons), drawn once per snapshot; a frame blits it and
-        draws only what can change within the snapshot over it (cards, chips, meters)."""
-        key = (self._felt_key, L, id(s), s.seq, i18n.current(), tuple(sorted(self._notices.items())))
+        READY, host badge, message, buttons, and the meters of a station whose credit meter
+        does not count in ``anim``), drawn once per snapshot; a frame blits it and draws only
+        what can change within the snapshot over it (cards, chips, counting meters)."""
+        still = frozenset(st.station for st in s.stations if not settle_draw.meter_counts(st, anim))
+        key = (self._felt_key, L, id(s), s.seq, i18n.current(), tuple(sorted(self._notices.items())), still)
         if self._layer is not None and self._layer[0] == key:
             return self._layer[1]
         layer = felt.copy()
@@ -404,8 +407,10 @@ class Renderer:
             lp.hits = []
             self._console(lp, s, st, geo, count)
             self._buttons(lp, s, st, geo)
+            if st.station in still:
+                self._meters(lp, s, st, geo)
             hits[st.station] = lp.hits
-        self._layer = (key, layer, hits)
+        self._layer = (key, layer, hits, still)
         return layer
 
     def _attract(self, p: Painter, s: Snapshot, now_ms: int, clock: str) -> list[HitBox]:
@@ -774,12 +779,8 @@ class Renderer:
         layer_hits = self._layer_hits.get(st.station) if self._layer_hits is not None else None
         if layer_hits is None:
             self._console(p, s, st, geo, count)
-        for r, label, minor in zip(geo.meters, (_("CREDITS"), _("BET"), _("INSURANCE"), _("PAID")),
-                                   (st.credits_minor, st.bet_minor, st.insurance_minor, st.win_minor),
-                                   strict=False):
-            text = meter_text(minor, s.credit_minor, sym)
-            p.cached(("meter", tuple(r), label, *text), r,
-                     lambda r=r, label=label, text=text: p.meter(r, label, *text))
+        if layer_hits is None or st.station not in self._layer_meters:
+            self._meters(p, s, st, geo)
         if st.fault:
             self._out_of_service(p, st.fault, geo, st.fault_said)
         elif st.refusal:            # why this station's note or voucher came back (issue 10.8)
@@ -790,6 +791,15 @@ class Renderer:
             self._buttons(p, s, st, geo)
         else:
             p.hits += layer_hits
+
+    def _meters(self, p: Painter, s: Snapshot, st: StationView, geo: StationGeo) -> None:
+        """A station's meters (credits, bet, insurance, paid), each from the pixel cache."""
+        for r, label, minor in zip(geo.meters, (_("CREDITS"), _("BET"), _("INSURANCE"), _("PAID")),
+                                   (st.credits_minor, st.bet_minor, st.insurance_minor, st.win_minor),
+                                   strict=False):
+            text = meter_text(minor, s.credit_minor, s.currency_symbol)
+            p.cached(("meter", tuple(r), label, *text), r,
+                     lambda r=r, label=label, text=text: p.meter(r, label, *text))
 
     def _console(self, p: Painter, s: Snapshot, st: StationView, geo: StationGeo, count: int) -> None:
         """A station's console as it stands for the whole snapshot: the panel, the station's
