@@ -231,6 +231,8 @@ class Renderer:
         self._layer: tuple[tuple[object, ...], pygame.Surface, dict[int, list[HitBox]], frozenset[int]] | None = None
         self._layer_hits: dict[int, list[HitBox]] | None = None
         self._layer_meters: frozenset[int] = frozenset()
+        #: draw the table over its layer (False: every console drawn in every frame)
+        self.layered = True
         #: the last table frame drawn at rest: (its inputs, the surface, its hit boxes)
         self._rest: tuple[tuple[object, ...], pygame.Surface, list[HitBox]] | None = None
 
@@ -308,7 +310,7 @@ class Renderer:
             self.last_dirty = []
             return list(self._rest[2])
         self._rest = None
-        layered = table and not shared and (own_station is None or len(snapshot.stations) <= 1)
+        layered = self.layered and table and not shared and (own_station is None or len(snapshot.stations) <= 1)
         if not cached:
             felt = self._felt_for(L, snapshot)
             if layered:
