@@ -22,6 +22,7 @@ from cabinet.protocol.snapshot import HandView, Snapshot, SpotView, StationView
 from ui import celebration, i18n, settle_draw, shared_screen, theme
 from ui import own_station as own_station_mod
 from ui.animation import CardKey
+from ui.cards import shadow_pad
 from ui.celebration import Celebration
 from ui.i18n import N_, _, total_words
 from ui.layout import (
@@ -231,6 +232,12 @@ class Renderer:
         self._layer: tuple[tuple[object, ...], pygame.Surface, dict[int, list[HitBox]], frozenset[int]] | None = None
         self._layer_hits: dict[int, list[HitBox]] | None = None
         self._layer_meters: frozenset[int] = frozenset()
+        #: after a table frame over the layer: (that surface, the layer, where it drew over it)
+        self._restore: tuple[pygame.Surface, pygame.Surface, list[pygame.Rect]] | None = None
+        #: this frame drew over the consoles or across the felt (stacks in flight, a win)
+        self._over = False
+        #: screen areas (pixels) of this frame's cards in motion
+        self._moving: list[pygame.Rect] = []
         #: draw the table over its layer (False: every console drawn in every frame)
         self.layered = True
         #: the last table frame drawn at rest: (its inputs, the surface, its hit boxes)
@@ -310,11 +317,21 @@ class Renderer:
             self.last_dirty = []
             return list(self._rest[2])
         self._rest = None
+        restore, self._restore = self._restore, None
+        restored: list[pygame.Rect] | None = None
+        self._over = False
+        self._moving = []
         layered = self.layered and table and not shared and (own_station is None or len(snapshot.stations) <= 1)
         if not cached:
             felt = self._felt_for(L, snapshot)
             if layered:
-                surface.blit(self._table_layer(L, snapshot, felt, anim), (0, 0))
+                layer = self._table_layer(L, snapshot, felt, anim)
+                if restore is not None and restore[0] is surface and restore[1] is layer:
+                    restored = restore[2]       # only where the last frame drew over the layer
+                    for r in restored:
+                        surface.blit(layer, r, r)
+                else:
+                    surface.blit(layer, (0, 0))
                 assert self._layer is not None
                 self._layer_hits, self._layer_meters = self._layer[2], self._layer[3]
             else:       # issue 17: the shared screen's panel frames, drawn on the felt once
@@ -373,6 +390,13 @@ class Renderer:
                                  _("Your credits and bets are safe.")], theme.DANGER, now_ms, dim=True)
         if rest is not None and not p.dimmed:
             self._rest = (rest, surface, list(p.hits))
+        if layered and connected and not show_help and not p.dimmed and not self._over \
+                and snapshot.overlay is None and self._layer is not None:
+            drew = self._drawn_over_layer(p, snapshot, own_station, clock)
+            if drew is not None:
+                self._restore = (surface, self._layer[1], drew)
+                if restored is not None:
+                    self.last_dirty = restored + drew
         return p.hits
 
     def felt_for(self, L: Layout, s: Snapshot) -> pygame.Surface:
@@ -389,6 +413,46 @@ class Renderer:
         self._under = None
         self._under_last = None
         self._rest = None
+        self._restore = None
+
+    def _drawn_over_layer(self, p: Painter, s: Snapshot, own_station: int | None,
+                          clock: str) -> list[pygame.Rect] | None:
+        """Screen areas (pixels) holding all that a frame drew over the table layer: the
+        table above the consoles (dealer, message, timer, spots, cards, chips to and from
+        the rack), the meters not in the layer, HELP and the language button, the clock,
+        HISTORY and SERVICE; ``None`` when the player's panel or reminder is open."""
+        L = p.L
+        memo = self._geos
+        if memo is None or memo[0] is not s:
+            return None
+        geos = memo[2]
+        if not geos:
+            return None
+        # the spots (cards rise, an active hand's marker stands above them) down to the consoles
+        top = min(g.hands_area.y for _st, g in geos) - 50
+        out = [L.rect((0, top, L.lw, min(g.console.y for _st, g in geos) - top))]
+        cw, ch = DEALER_CARD
+        out.append(L.rect((L.cx - L.lw * 0.25 - 20, L.dealer_cards_top() - 20, L.lw * 0.5 + 40 + cw, ch + 90)))
+        mx, my = L.message_center()
+        out.append(L.rect((mx - L.lw * 0.3 - 10, my - 32, L.lw * 0.6 + 20, 64)))
+        tx, ty = L.timer_center()
+        out.append(L.rect((tx - 90, ty - 90, 180, 210)))
+        out += self._moving
+        out += [L.rect(r) for st, g in geos if st.station not in self._layer_meters for r in g.meters]
+        out.append(L.rect(p.button_area(L.help_button(), True)))
+        if len(self._languages) > 1:
+            out.append(L.rect(p.button_area(LANGUAGE_BUTTON, True)))
+        if clock:
+            x, y = L.clock_pos()
+            out.append(L.rect(pygame.Rect(x, y - 18, int(p.text_width(clock, 24, True) + 26), 36)))
+        st = player_panel.station_of(s, own_station)
+        if st is not None:
+            if st.history is not None or st.reminder is not None:
+                return None
+            area = player_panel.history_button().union(player_panel.service_button())
+            out.append(L.rect(area.inflate(20, 0).union(area.move(0, 70))))
+        screen = p.surface.get_rect()
+        return [r.clip(screen) for r in out if r.colliderect(screen)]
 
     def _table_layer(self, L: Layout, s: Snapshot, felt: pygame.Surface, anim: Anim | None) -> pygame.Surface:
         """The felt with every station's console as it stands for all of ``s`` (panel, name,
@@ -664,6 +728,8 @@ class Renderer:
                         celebration.draw_under(p, c, now_ms, [(*centres[n], geo.circle_r) for n in c.spots
                                                               if n in centres])
         p.surface.set_clip(clip)
+        if wins or any(settle_draw.flying_at(st, anim, now_ms, layer) for st, _g in geos):
+            self._over = True   # anywhere on the screen: the next frame restores all of it
         if layer == "over" and wins:     # one banner: the biggest win's
             rank = (celebration.BIG, celebration.MEDIUM, celebration.SMALL)
             top = min(wins, key=lambda c: (rank.index(c.tier), -c.net_minor))
@@ -698,6 +764,9 @@ class Renderer:
             pr.x = int(sx + (pr.x - sx) * prog)
             pr.y = int(sy + (pr.y - sy) * prog)
         flip = anim.flip(key, now_ms) if anim is not None else None
+        if prog is not None or flip is not None:    # a card and its shadow, lifted as it turns
+            pad = shadow_pad(w)
+            self._moving.append(pygame.Rect(pr.x - 2, pr.y - h // 10 - 2, w + pad + 4, h + h // 10 + pad + 4))
         if flip is not None:
             face = p.art.cards.back(w, h) if flip < 0.5 else p.art.cards.face(code, w, h)
             sx = abs(1 - 2 * flip)

@@ -173,6 +173,21 @@ def meter_counts(st: StationView, anim: Settles | None) -> bool:
     return False
 
 
+def flying_at(st: StationView, anim: Settles | None, now_ms: int, layer: str) -> bool:
+    """Whether ``draw_moving`` draws a stack of station ``st`` in flight at ``now_ms`` on
+    ``layer``: ``"over"`` into its credit meter (over the console), ``"under"`` to or
+    from the rack."""
+    if anim is None:
+        return False
+    phases = (TO_METER,) if layer == "over" else (TO_RACK, FROM_RACK)
+    for sp in st.spots:
+        for h in motion.spot_bets(sp):
+            m = anim.settle((st.station, sp.spot, h))
+            if m is not None and (m.stake_phase(now_ms)[0] in phases or m.payout_phase(now_ms)[0] in phases):
+                return True
+    return False
+
+
 def draw_moving(p: Painter, st: StationView, spot_centre: dict[int, Point], r: float, spot_w: float,
                 meter: pygame.Rect | None, anim: Settles, now_ms: int, layer: str) -> None:
     """The stacks of station ``st`` in flight at ``now_ms``.
