@@ -236,6 +236,8 @@ class Renderer:
         self._restore: tuple[pygame.Surface, pygame.Surface, list[pygame.Rect]] | None = None
         #: this frame drew over the consoles or across the felt (stacks in flight, a win)
         self._over = False
+        #: the snapshot of the last frame (identity, seq)
+        self._seen: tuple[int, int] = (0, -1)
         #: screen areas (pixels) of this frame's cards in motion
         self._moving: list[pygame.Rect] = []
         #: draw the table over its layer (False: every console drawn in every frame)
@@ -322,6 +324,10 @@ class Renderer:
         self._over = False
         self._moving = []
         layered = self.layered and table and not shared and (own_station is None or len(snapshot.stations) <= 1)
+        # a snapshot's first frame is drawn whole (no layer to build first: a press shows at
+        # once); its layer is made for its second, when the snapshot animates
+        seen, self._seen = self._seen, (id(snapshot), snapshot.seq)
+        layered = layered and (seen == self._seen or (self._layer is not None and self._layer[0][2:4] == self._seen))
         if not cached:
             felt = self._felt_for(L, snapshot)
             if layered:

@@ -66,11 +66,13 @@ def _unlayered() -> Renderer:
 def test_every_table_fixture_over_the_table_layer_equals_a_drawing_without_it() -> None:
     size = (1920, 1080)
     cases = [c for c in CASES if c.snapshot.mode not in ("maintenance", "attract")]
-    kept = Renderer()
+    kept, layered = Renderer(), 0
     for case in cases:
         want = _pixels(render(_unlayered(), case, size))
-        assert _pixels(render(kept, case, size)) == want, case.name
-    assert kept._layer is not None                # the layer was used
+        assert _pixels(render(kept, case, size)) == want, case.name    # a snapshot's first frame: whole
+        assert _pixels(render(kept, case, size)) == want, case.name    # its next: over its layer
+        layered += kept._layer is not None and kept._layer[0][2] == id(case.snapshot)
+    assert layered > len(cases) // 2              # the layer was used
 
 
 def test_animated_frames_over_the_table_layer_equal_drawings_without_it() -> None:
