@@ -114,6 +114,7 @@ class CardArt:
     def __init__(self, fonts: Fonts) -> None:
         self.fonts = fonts
         self._cache: dict[tuple[str, int, int], pygame.Surface] = {}
+        self._parts: dict[tuple[str, int, int], list[tuple[pygame.Surface, pygame.Rect]]] = {}
         self._art: dict[str, pygame.Surface] | None = None
 
     @property
@@ -130,6 +131,20 @@ class CardArt:
     def back(self, w: int, h: int) -> pygame.Surface:
         """Sprite of a face-down card (same geometry as ``face``)."""
         return self._get("back", w, h)
+
+    def blit(self, dest: pygame.Surface, code: str, w: int, h: int, at: tuple[int, int]) -> None:
+        """Draw card ``code`` (``"back"``: face down) ``w`` x ``h`` with its top-left at
+        ``at``: the very pixels of blitting its sprite, with the opaque middle copied
+        without blending (``opaque_parts``): a third of the cost."""
+        key = (code, w, h)
+        parts = self._parts.get(key)
+        if parts is None:
+            if len(self._parts) > 400:
+                self._parts.clear()
+            parts = self._parts[key] = opaque_parts(self._get(code, w, h))
+        x, y = at
+        for src, area in parts:
+            dest.blit(src, (x + area.x, y + area.y), area)
 
     def _get(self, code: str, w: int, h: int) -> pygame.Surface:
         key = (code, w, h)
@@ -288,3 +303,34 @@ class CardArt:
 def shadow_pad(w: int) -> int:
     """Extra pixels right and below a ``w``-wide card sprite for its shadow."""
     return max(2, w // 22)
+
+
+def opaque_parts(sprite: pygame.Surface) -> list[tuple[pygame.Surface, pygame.Rect]]:
+    """``sprite`` (per-pixel alpha) as (source, area) parts to blit at the area's place:
+    the largest fully opaque band around its centre from a copy without alpha (a plain
+    copy, where blending an opaque pixel gives that pixel exactly), the rim around it
+    from ``sprite`` itself (blended). A sprite with no opaque centre is one part."""
+    w, h = sprite.get_size()
+    alpha = pygame.image.tobytes(sprite, "RGBA")[3::4]
+    whole = [(sprite, pygame.Rect(0, 0, w, h))]
+    if not w or not h:
+        return whole
+    mid = alpha[(h // 2) * w:(h // 2 + 1) * w]
+    x0 = x1 = w // 2
+    if mid[x0] != 255:
+        return whole
+    while x0 > 0 and mid[x0 - 1] == 255:
+        x0 -= 1
+    while x1 < w and mid[x1] == 255:
+        x1 += 1
+    run = b"\xff" * (x1 - x0)
+    y0 = y1 = h // 2
+    while y0 > 0 and alpha[(y0 - 1) * w + x0:(y0 - 1) * w + x1] == run:
+        y0 -= 1
+    while y1 < h and alpha[y1 * w + x0:y1 * w + x1] == run:
+        y1 += 1
+    opaque = pygame.Surface((w, h))
+    opaque.blit(sprite, (0, 0))
+    rims = [pygame.Rect(0, 0, w, y0), pygame.Rect(0, y1, w, h - y1),
+            pygame.Rect(0, y0, x0, y1 - y0), pygame.Rect(x1, y0, w - x1, y1 - y0)]
+    return [(opaque, pygame.Rect(x0, y0, x1 - x0, y1 - y0))] + [(sprite, r) for r in rims if r.w and r.h]

@@ -22,6 +22,7 @@ from cabinet.protocol.snapshot import HandView, Snapshot, SpotView, StationView
 from ui import celebration, i18n, settle_draw, shared_screen, theme
 from ui import own_station as own_station_mod
 from ui.animation import CardKey
+from ui.cards import shadow_pad
 from ui.celebration import Celebration
 from ui.i18n import N_, _, total_words
 from ui.layout import (
@@ -226,6 +227,23 @@ class Renderer:
         self._attract_prev: tuple[pygame.Surface, object, dict[object, pygame.Rect]] | None = None
         self._languages: tuple[str, ...] = ()
         self._framed = shared_screen.FramedFelt()
+        #: the table layer: the felt and every console's static part for one snapshot
+        #: (key, pixels, each station's button hit boxes); see ``_table_layer``
+        self._layer: tuple[tuple[object, ...], pygame.Surface, dict[int, list[HitBox]], frozenset[int]] | None = None
+        self._layer_hits: dict[int, list[HitBox]] | None = None
+        self._layer_meters: frozenset[int] = frozenset()
+        #: after a table frame over the layer: (that surface, the layer, where it drew over it)
+        self._restore: tuple[pygame.Surface, pygame.Surface, list[pygame.Rect]] | None = None
+        #: this frame drew over the consoles or across the felt (stacks in flight, a win)
+        self._over = False
+        #: the snapshot of the last frame (identity, seq)
+        self._seen: tuple[int, int] = (0, -1)
+        #: screen areas (pixels) of this frame's cards in motion
+        self._moving: list[pygame.Rect] = []
+        #: draw the table over its layer (False: every console drawn in every frame)
+        self.layered = True
+        #: the last table frame drawn at rest: (its inputs, the surface, its hit boxes)
+        self._rest: tuple[tuple[object, ...], pygame.Surface, list[HitBox]] | None = None
 
     def draw(self, surface: pygame.Surface, snapshot: Snapshot | None, now_ms: int, anim: Anim | None = None,
              connected: bool = True, show_help: bool = False, portrait: bool | None = None,
@@ -290,10 +308,40 @@ class Renderer:
                languages, shared, focus)
         partial: pygame.Rect | None = None
         cached = still and self._under is not None and self._under[0] == key
+        table = not cached and snapshot.mode != "attract" and not (
+            snapshot.mode == "maintenance" and snapshot.maintenance is not None)
+        # a table at rest drawn again with the same inputs on the same surface: its
+        # pixels are there already (an idle frame draws nothing)
+        rest = (key, clock, tuple(sorted(self._notices.items())), id(anim), connected) \
+            if table and connected and snapshot.overlay is None and not (busy is not None and busy(now_ms)) \
+            else None
+        if rest is not None and self._rest is not None and self._rest[0] == rest and self._rest[1] is surface:
+            self.last_dirty = []
+            return list(self._rest[2])
+        self._rest = None
+        restore, self._restore = self._restore, None
+        restored: list[pygame.Rect] | None = None
+        self._over = False
+        self._moving = []
+        layered = self.layered and table and not shared and (own_station is None or len(snapshot.stations) <= 1)
+        # a snapshot's first frame is drawn whole (no layer to build first: a press shows at
+        # once); its layer is made for its second, when the snapshot animates
+        seen, self._seen = self._seen, (id(snapshot), snapshot.seq)
+        layered = layered and (seen == self._seen or (self._layer is not None and self._layer[0][2:4] == self._seen))
         if not cached:
             felt = self._felt_for(L, snapshot)
-            # issue 17: the shared screen's panel frames, drawn on the felt once
-            surface.blit(self._framed.over(felt, L, self.art, snapshot, focus) if shared else felt, (0, 0))
+            if layered:
+                layer = self._table_layer(L, snapshot, felt, anim)
+                if restore is not None and restore[0] is surface and restore[1] is layer:
+                    restored = restore[2]       # only where the last frame drew over the layer
+                    for r in restored:
+                        surface.blit(layer, r, r)
+                else:
+                    surface.blit(layer, (0, 0))
+                assert self._layer is not None
+                self._layer_hits, self._layer_meters = self._layer[2], self._layer[3]
+            else:       # issue 17: the shared screen's panel frames, drawn on the felt once
+                surface.blit(self._framed.over(felt, L, self.art, snapshot, focus) if shared else felt, (0, 0))
         if cached and self._under is not None:
             last = self._under_last
             if last is not None and last[0] is surface:     # only the panel changes
@@ -317,7 +365,10 @@ class Renderer:
         else:
             if not cached and not shared:   # the felt alone lies under the consoles
                 p.background, p.widget_cache = self._felt_key, self._widgets
-            self._table(p, snapshot, now_ms, anim, own_station, shared, focus)
+            try:
+                self._table(p, snapshot, now_ms, anim, own_station, shared, focus)
+            finally:
+                self._layer_hits = None
             p.background = None
             self._help_button(p)
             self._clock(p, clock)
@@ -343,6 +394,15 @@ class Renderer:
             overlays.draw_panel(p, _("LOST CONNECTION TO ENGINE"),
                                 [_("Play suspended \u2014 reconnecting\u2026"),
                                  _("Your credits and bets are safe.")], theme.DANGER, now_ms, dim=True)
+        if rest is not None and not p.dimmed:
+            self._rest = (rest, surface, list(p.hits))
+        if layered and connected and not show_help and not p.dimmed and not self._over \
+                and snapshot.overlay is None and self._layer is not None:
+            drew = self._drawn_over_layer(p, snapshot, own_station, clock)
+            if drew is not None:
+                self._restore = (surface, self._layer[1], drew)
+                if restored is not None:
+                    self.last_dirty = restored + drew
         return p.hits
 
     def felt_for(self, L: Layout, s: Snapshot) -> pygame.Surface:
@@ -358,6 +418,72 @@ class Renderer:
         self._attract_prev = None
         self._under = None
         self._under_last = None
+        self._rest = None
+        self._restore = None
+
+    def _drawn_over_layer(self, p: Painter, s: Snapshot, own_station: int | None,
+                          clock: str) -> list[pygame.Rect] | None:
+        """Screen areas (pixels) holding all that a frame drew over the table layer: the
+        table above the consoles (dealer, message, timer, spots, cards, chips to and from
+        the rack), the meters not in the layer, HELP and the language button, the clock,
+        HISTORY and SERVICE; ``None`` when the player's panel or reminder is open."""
+        L = p.L
+        memo = self._geos
+        if memo is None or memo[0] is not s:
+            return None
+        geos = memo[2]
+        if not geos:
+            return None
+        # the spots (cards rise, an active hand's marker stands above them) down to the consoles
+        top = min(g.hands_area.y for _st, g in geos) - 50
+        out = [L.rect((0, top, L.lw, min(g.console.y for _st, g in geos) - top))]
+        cw, ch = DEALER_CARD
+        out.append(L.rect((L.cx - L.lw * 0.25 - 20, L.dealer_cards_top() - 20, L.lw * 0.5 + 40 + cw, ch + 90)))
+        mx, my = L.message_center()
+        out.append(L.rect((mx - L.lw * 0.3 - 10, my - 32, L.lw * 0.6 + 20, 64)))
+        tx, ty = L.timer_center()
+        out.append(L.rect((tx - 90, ty - 90, 180, 210)))
+        out += self._moving
+        out += [L.rect(r) for st, g in geos if st.station not in self._layer_meters for r in g.meters]
+        out.append(L.rect(p.button_area(L.help_button(), True)))
+        if len(self._languages) > 1:
+            out.append(L.rect(p.button_area(LANGUAGE_BUTTON, True)))
+        if clock:
+            x, y = L.clock_pos()
+            out.append(L.rect(pygame.Rect(x, y - 18, int(p.text_width(clock, 24, True) + 26), 36)))
+        st = player_panel.station_of(s, own_station)
+        if st is not None:
+            if st.history is not None or st.reminder is not None:
+                return None
+            area = player_panel.history_button().union(player_panel.service_button())
+            out.append(L.rect(area.inflate(20, 0).union(area.move(0, 70))))
+        screen = p.surface.get_rect()
+        return [r.clip(screen) for r in out if r.colliderect(screen)]
+
+    def _table_layer(self, L: Layout, s: Snapshot, felt: pygame.Surface, anim: Anim | None) -> pygame.Surface:
+        """The felt with every station's console as it stands for all of ``s`` (panel, name,
+        READY, host badge, message, buttons, and the meters of a station whose credit meter
+        does not count in ``anim``), drawn once per snapshot; a frame blits it and draws only
+        what can change within the snapshot over it (cards, chips, counting meters)."""
+        still = frozenset(st.station for st in s.stations if not settle_draw.meter_counts(st, anim))
+        key = (self._felt_key, L, id(s), s.seq, i18n.current(), tuple(sorted(self._notices.items())), still)
+        if self._layer is not None and self._layer[0] == key:
+            return self._layer[1]
+        layer = felt.copy()
+        lp = Painter(layer, L, self.art)
+        lp.background, lp.widget_cache = self._felt_key, self._widgets
+        count = max(1, len(s.stations))
+        hits: dict[int, list[HitBox]] = {}
+        for i, st in enumerate(s.stations):
+            geo = station_geometry(L, lp, s, i, count, st)
+            lp.hits = []
+            self._console(lp, s, st, geo, count)
+            self._buttons(lp, s, st, geo)
+            if st.station in still:
+                self._meters(lp, s, st, geo)
+            hits[st.station] = lp.hits
+        self._layer = (key, layer, hits, still)
+        return layer
 
     def _attract(self, p: Painter, s: Snapshot, now_ms: int, clock: str) -> list[HitBox]:
         """The attract loop, repainting only what moved since the last attract frame
@@ -608,6 +734,8 @@ class Renderer:
                         celebration.draw_under(p, c, now_ms, [(*centres[n], geo.circle_r) for n in c.spots
                                                               if n in centres])
         p.surface.set_clip(clip)
+        if wins or any(settle_draw.flying_at(st, anim, now_ms, layer) for st, _g in geos):
+            self._over = True   # anywhere on the screen: the next frame restores all of it
         if layer == "over" and wins:     # one banner: the biggest win's
             rank = (celebration.BIG, celebration.MEDIUM, celebration.SMALL)
             top = min(wins, key=lambda c: (rank.index(c.tier), -c.net_minor))
@@ -642,6 +770,9 @@ class Renderer:
             pr.x = int(sx + (pr.x - sx) * prog)
             pr.y = int(sy + (pr.y - sy) * prog)
         flip = anim.flip(key, now_ms) if anim is not None else None
+        if prog is not None or flip is not None:    # a card and its shadow, lifted as it turns
+            pad = shadow_pad(w)
+            self._moving.append(pygame.Rect(pr.x - 2, pr.y - h // 10 - 2, w + pad + 4, h + h // 10 + pad + 4))
         if flip is not None:
             face = p.art.cards.back(w, h) if flip < 0.5 else p.art.cards.face(code, w, h)
             sx = abs(1 - 2 * flip)
@@ -649,8 +780,7 @@ class Renderer:
             sprite = pygame.transform.smoothscale(face, (fw, face.get_height()))
             p.surface.blit(sprite, (pr.x + (face.get_width() - fw) // 2, pr.y - int(h * 0.06 * (1 - sx))))
             return True
-        sprite = p.art.cards.back(w, h) if code == "back" else p.art.cards.face(code, w, h)
-        p.surface.blit(sprite, pr.topleft)
+        p.art.cards.blit(p.surface, code, w, h, pr.topleft)
         return True
 
     def _dealer(self, p: Painter, s: Snapshot, now_ms: int, anim: Anim | None) -> None:
@@ -723,7 +853,36 @@ class Renderer:
                 r = geo.circle_r
                 p.hits.append(HitBox(L.rect((cx - r, geo.circle_y - r, 2 * r, 2 * r)), "place",
                                      st.station, spot_no, "place" in st.lamps))
-        # console
+        layer_hits = self._layer_hits.get(st.station) if self._layer_hits is not None else None
+        if layer_hits is None:
+            self._console(p, s, st, geo, count)
+        if layer_hits is None or st.station not in self._layer_meters:
+            self._meters(p, s, st, geo)
+        if st.fault:
+            self._out_of_service(p, st.fault, geo, st.fault_said)
+        elif st.refusal:            # why this station's note or voucher came back (issue 10.8)
+            refusal = ": ".join(say(x, sym) for x in st.refusal_said) if st.refusal_said else _(st.refusal)
+            p.pill(refusal, (geo.box.centerx, geo.hands_area.y + 40), 24, fg=theme.INK, bg=theme.WARNING,
+                   max_w=geo.box.w - 40)
+        if layer_hits is None:
+            self._buttons(p, s, st, geo)
+        else:
+            p.hits += layer_hits
+
+    def _meters(self, p: Painter, s: Snapshot, st: StationView, geo: StationGeo) -> None:
+        """A station's meters (credits, bet, insurance, paid), each from the pixel cache."""
+        for r, label, minor in zip(geo.meters, (_("CREDITS"), _("BET"), _("INSURANCE"), _("PAID")),
+                                   (st.credits_minor, st.bet_minor, st.insurance_minor, st.win_minor),
+                                   strict=False):
+            text = meter_text(minor, s.credit_minor, s.currency_symbol)
+            p.cached(("meter", tuple(r), label, *text), r,
+                     lambda r=r, label=label, text=text: p.meter(r, label, *text))
+
+    def _console(self, p: Painter, s: Snapshot, st: StationView, geo: StationGeo, count: int) -> None:
+        """A station's console as it stands for the whole snapshot: the panel, the station's
+        name, READY, the host link badge and the message (or why a press was refused)."""
+        L = p.L
+
         def panel(con: pygame.Rect = geo.console) -> None:
             p.fill_rect(con.move(0, 4), (0, 0, 0, 90), radius=18)
             p.fill_rect(con, theme.PANEL, radius=18)
@@ -755,20 +914,11 @@ class Renderer:
             p.pill(notice, ((left + right) / 2, m.centery), 20, fg=theme.INK, bg=theme.WARNING,
                    max_w=right - left)
         elif st.message:
-            p.text(told(st.message, st.message_said, sym), 22, theme.GOLD, geo.message.center, bold=True,
+            p.text(told(st.message, st.message_said, s.currency_symbol), 22, theme.GOLD, geo.message.center, bold=True,
                    max_w=geo.message.w - (300 if count > 1 else 20))
-        for r, label, minor in zip(geo.meters, (_("CREDITS"), _("BET"), _("INSURANCE"), _("PAID")),
-                                   (st.credits_minor, st.bet_minor, st.insurance_minor, st.win_minor),
-                                   strict=False):
-            text = meter_text(minor, s.credit_minor, sym)
-            p.cached(("meter", tuple(r), label, *text), r,
-                     lambda r=r, label=label, text=text: p.meter(r, label, *text))
-        if st.fault:
-            self._out_of_service(p, st.fault, geo, st.fault_said)
-        elif st.refusal:            # why this station's note or voucher came back (issue 10.8)
-            refusal = ": ".join(say(x, sym) for x in st.refusal_said) if st.refusal_said else _(st.refusal)
-            p.pill(refusal, (geo.box.centerx, geo.hands_area.y + 40), 24, fg=theme.INK, bg=theme.WARNING,
-                   max_w=geo.box.w - 40)
+
+    def _buttons(self, p: Painter, s: Snapshot, st: StationView, geo: StationGeo) -> None:
+        """A station's buttons, lit as its lamps are (none while the door is open)."""
         lamps = set(st.lamps)
         # issue 17: the door-open freeze offers no buttons (nothing can be pressed)
         specs = button_specs(s, st) if s.mode != "door_open" else []

@@ -160,6 +160,34 @@ def on_felt_minor(st: StationView, anim: Settles | None, now_ms: int) -> int:
     return out
 
 
+def meter_counts(st: StationView, anim: Settles | None) -> bool:
+    """Whether station ``st``'s credit meter counts up in some frame of ``anim`` (a won or
+    pushed bet of it still to be collected into the meter, ``on_felt_minor``)."""
+    if anim is None:
+        return False
+    for sp in st.spots:
+        for h in motion.spot_bets(sp):
+            m = anim.settle((st.station, sp.spot, h))
+            if m is not None and m.collect is not None:
+                return True
+    return False
+
+
+def flying_at(st: StationView, anim: Settles | None, now_ms: int, layer: str) -> bool:
+    """Whether ``draw_moving`` draws a stack of station ``st`` in flight at ``now_ms`` on
+    ``layer``: ``"over"`` into its credit meter (over the console), ``"under"`` to or
+    from the rack."""
+    if anim is None:
+        return False
+    phases = (TO_METER,) if layer == "over" else (TO_RACK, FROM_RACK)
+    for sp in st.spots:
+        for h in motion.spot_bets(sp):
+            m = anim.settle((st.station, sp.spot, h))
+            if m is not None and (m.stake_phase(now_ms)[0] in phases or m.payout_phase(now_ms)[0] in phases):
+                return True
+    return False
+
+
 def draw_moving(p: Painter, st: StationView, spot_centre: dict[int, Point], r: float, spot_w: float,
                 meter: pygame.Rect | None, anim: Settles, now_ms: int, layer: str) -> None:
     """The stacks of station ``st`` in flight at ``now_ms``.

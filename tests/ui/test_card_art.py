@@ -191,3 +191,24 @@ def test_tiny_fanned_rank_stays_in_view(fonts: Fonts) -> None:
         ink_x = [x for x in range(28) for y in range(2, 16)
                  if s.get_at((x, y)).a == 255 and min(s.get_at((x, y))[:3]) < 140]
         assert max(ink_x) < int(28 * 0.36) + 1, code
+
+
+def test_a_card_drawn_in_parts_is_its_sprite_blitted(fonts: Fonts) -> None:
+    """``CardArt.blit`` (the opaque middle copied, the rim blended) leaves the very pixels
+    a blit of the sprite leaves, over a busy background and clipped at the screen's edge."""
+    import random
+
+    art, rnd = CardArt(fonts), random.Random(7)
+    bg = pygame.Surface((300, 300))
+    for _ in range(2000):
+        bg.fill((rnd.randrange(256), rnd.randrange(256), rnd.randrange(256)),
+                (rnd.randrange(300), rnd.randrange(300), 7, 5))
+    for code in ("back", "AS", "TH", "KD"):
+        for w, h in TABLE_CARD_SIZES[:6]:
+            sprite = art.back(w, h) if code == "back" else art.face(code, w, h)
+            for at in ((31, 17), (-40, 250), (260, -30)):
+                want, got = bg.copy(), bg.copy()
+                want.blit(sprite, at)
+                art.blit(got, code, w, h, at)
+                assert pygame.image.tobytes(got, "RGB") == pygame.image.tobytes(want, "RGB"), (code, w, h, at)
+    assert len(art._parts[("AS", 150, 210)]) > 1        # drawn in parts, not as one blend

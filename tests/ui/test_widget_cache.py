@@ -55,3 +55,44 @@ def test_a_lamp_lit_again_is_drawn_lit() -> None:
         kept.draw(a, snap, 0)
         Renderer().draw(b, snap, 0)
         assert _pixels(a) == _pixels(b)
+
+
+def _unlayered() -> Renderer:
+    r = Renderer()
+    r.layered = False
+    return r
+
+
+def test_every_table_fixture_over_the_table_layer_equals_a_drawing_without_it() -> None:
+    size = (1920, 1080)
+    cases = [c for c in CASES if c.snapshot.mode not in ("maintenance", "attract")]
+    kept, layered = Renderer(), 0
+    for case in cases:
+        want = _pixels(render(_unlayered(), case, size))
+        assert _pixels(render(kept, case, size)) == want, case.name    # a snapshot's first frame: whole
+        assert _pixels(render(kept, case, size)) == want, case.name    # its next: over its layer
+        layered += kept._layer is not None and kept._layer[0][2] == id(case.snapshot)
+    assert layered > len(cases) // 2              # the layer was used
+
+
+def test_animated_frames_over_the_table_layer_equal_drawings_without_it() -> None:
+    """Cards dealt and settlements with chips flying and meters counting: every frame the
+    same over the layer (consoles drawn once) as drawn whole."""
+    from bench.deadlines import _busiest
+
+    pairs = [(fm.unsettled(s), s) for s in (fm.MULTI_DOUBLED, fm.AMERICAN_BIG)] + [_busiest()]
+    for before, after in pairs:
+        kept, plain = Renderer(), _unlayered()
+        anim, plain_anim = Animator(), Animator()
+        a, b = pygame.Surface((1920, 1080)), pygame.Surface((1920, 1080))
+        kept.draw(a, before, 0, anim)
+        plain.draw(b, before, 0, plain_anim)
+        anim.on_snapshot(before, after, 0)
+        plain_anim.on_snapshot(before, after, 0)
+        t = 0
+        while anim.busy(t) or t <= 200:
+            ha = kept.draw(a, after, t, anim)
+            hb = plain.draw(b, after, t, plain_anim)
+            assert _pixels(a) == _pixels(b), t
+            assert ha == hb
+            t += 50
