@@ -22,8 +22,8 @@ Driving it (the pyserial loop in ``id003_acceptor`` does exactly this)::
 ``Send(frame, reply=True)``: discard the input waiting (strictly request and reply,
 protocols.md 1.4: it is stale), write ``frame``, feed what arrives to ``decode`` until it
 returns a frame, and pass that (or ``None`` when ``reply_timeout_s`` passed) to
-``receive``.  ``Send(frame, reply=False)``: write it, ``resume()``.  ``Sleep``: wait
-one poll interval, ``resume()``.  ``Emit(event)``: report it (an error of the
+``receive``.  ``Send(frame, reply=False)``: discard the input likewise, write it,
+``resume()``.  ``Sleep``: wait one poll interval, ``resume()``.  ``Emit(event)``: report it (an error of the
 sink is the driver's to log), ``resume()``.  ``Journal(event)``: report it; the sink
 must return only once it is journaled, else ``fail(exc)``.  ``Decide(event)``:
 ``resume(EscrowDecision)``.  ``Credit(event)``: the engine's credit point, then

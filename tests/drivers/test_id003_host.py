@@ -418,3 +418,14 @@ def test_which_replies_can_answer_a_command(sent: bytes, reply: bytes, answers: 
     command may get INVALID COMMAND or COMMUNICATION ERROR."""
     (frame,) = c.FrameDecoder().feed(reply)
     assert c.reply_may_answer(sent, frame) is answers
+
+
+def test_a_poll_answered_only_by_a_late_reply_is_unanswered_not_garbled() -> None:
+    """A late setting echo is a valid frame: the poll it arrived for counts as
+    unanswered, but the link is sound, so nothing is handed back or inhibited blind."""
+    dev, eng = Validator(), Engine()
+    host = started(dev, eng)
+    for _ in range(2):
+        assert host.poll() == Send(c.status_request())
+        assert isinstance(host.receive(host.decode(c.set_inhibit(False))), Finished)
+    assert host.late_replies == 2 and not host.garbled
