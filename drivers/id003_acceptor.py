@@ -343,8 +343,12 @@ class Id003BillAcceptor(BillAcceptor):
         return None
 
     def _send(self, frame: bytes) -> None:
+        """Write ``frame`` after discarding the input waiting: the host is the master
+        and each command gets one reply (protocols.md 1.4), so a frame already there
+        is a late reply to an earlier command, never this one's."""
         if self._port is None:
             raise DeviceOfflineError("port closed")
+        self._port.reset_input_buffer()
         self._port.write(frame)
 
     def _read_frame(self) -> c.Frame | None:

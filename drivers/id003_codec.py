@@ -438,6 +438,32 @@ def parse_barcode(data: bytes) -> str:
     return digits.decode("ascii")
 
 
+#: reply codes that answer a command other than STATUS REQUEST (protocols.md 1.4)
+_NOT_A_STATUS = frozenset({Status.ACK, *SETTING_COMMANDS, *range(0x80, 0x8B)})
+_ANY_COMMAND_MAY_GET = frozenset({Status.COMMUNICATION_ERROR, Status.INVALID_COMMAND})
+
+
+def reply_may_answer(command: bytes, reply: Frame) -> bool:
+    """Whether ``reply`` can be the validator's answer to ``command`` (a whole frame as
+    sent), per protocols.md 1.4/1.5/1.9: STATUS REQUEST gets a status (never ACK, an
+    echo or an inquiry's answer), an operation command ACK, a setting its exact echo,
+    an inquiry (0x80-0x8A) its own code; any command may get COMMUNICATION ERROR or
+    INVALID COMMAND.  ID-003 is strictly request and reply, so a frame that cannot
+    answer the command just sent is a late reply to an earlier one."""
+    code = command[2] if len(command) > 2 else -1
+    if reply.code in _ANY_COMMAND_MAY_GET:
+        return True
+    if code == Command.STATUS_REQUEST:
+        return reply.code not in _NOT_A_STATUS
+    if code in OPERATION_COMMANDS:
+        return reply.code == Status.ACK
+    if code in SETTING_COMMANDS:
+        return reply.encode() == command
+    if 0x80 <= code <= 0x8A:
+        return reply.code == code
+    return True
+
+
 def describe_status(frame: Frame) -> str:
     """Readable one-line description of a status frame, for logs and fault texts."""
     try:

@@ -19,10 +19,11 @@ Driving it (the pyserial loop in ``id003_acceptor`` does exactly this)::
         action = host.receive(frame_or_None) if it was Send(reply=True) \\
             else host.resume(result)
 
-``Send(frame, reply=True)``: write ``frame``, feed what arrives to ``decode`` until it
+``Send(frame, reply=True)``: discard the input waiting (strictly request and reply,
+protocols.md 1.4: it is stale), write ``frame``, feed what arrives to ``decode`` until it
 returns a frame, and pass that (or ``None`` when ``reply_timeout_s`` passed) to
-``receive``.  ``Send(frame, reply=False)``: write it, ``resume()``.  ``Sleep``: wait
-one poll interval, ``resume()``.  ``Emit(event)``: report it (an error of the
+``receive``.  ``Send(frame, reply=False)``: discard the input likewise, write it,
+``resume()``.  ``Sleep``: wait one poll interval, ``resume()``.  ``Emit(event)``: report it (an error of the
 sink is the driver's to log), ``resume()``.  ``Journal(event)``: report it; the sink
 must return only once it is journaled, else ``fail(exc)``.  ``Decide(event)``:
 ``resume(EscrowDecision)``.  ``Credit(event)``: the engine's credit point, then
@@ -178,6 +179,8 @@ class Id003Host:
         escrow_table_minor: escrow code -> value in use (minor units).
         fault: the fault code reported and not yet cleared, or None.
         crc_errors: frames dropped for a bad CRC so far.
+        late_replies: valid frames dropped because they cannot answer the command
+            awaiting a reply (late replies to an earlier one, ``decode``).
         garbled: every unanswered poll of the current streak still received
             bytes (a link at the wrong baud rate or parity): issue 11.10.
     """
@@ -220,8 +223,12 @@ class Id003Host:
         self._inhibit_sent: bool | None = None
         self._power_up_reported = False
         self.crc_errors = 0
+        self.late_replies = 0
         self.garbled = False
         self._bytes_seen = False
+        self._frame_seen = False
+        #: the frame whose reply is awaited (``Send(reply=True)``), None between steps
+        self._awaiting: bytes | None = None
         self._steps: _Steps | None = None
 
     # --- driving ------------------------------------------------------------------------
@@ -241,19 +248,31 @@ class Id003Host:
         return self._begin(self._poll_step())
 
     def decode(self, data: bytes) -> c.Frame | None:
-        """Bytes received while a reply is awaited; the first frame they complete, or None.
+        """Bytes received while a reply is awaited; the first frame they complete that
+        can answer the command sent (``id003_codec.reply_may_answer``), or None.
 
-        Frames after the first are dropped; bad CRCs are counted (``crc_errors``).
+        ID-003 is strictly request and reply (protocols.md 1.4): a frame that cannot
+        answer the command just sent -- say the echo of an earlier setting that missed
+        its reply timeout -- is a late reply; it is dropped (``late_replies``) and the
+        driver keeps reading within the same timeout.  Frames after the one returned
+        are dropped; bad CRCs are counted (``crc_errors``).  A partial frame left from
+        before the last ``Send`` was discarded then.
         """
         self._bytes_seen = True
         before = self._decoder.crc_errors
         frames = self._decoder.feed(data)
         self.crc_errors += self._decoder.crc_errors - before
-        if not frames:
-            return None
-        if len(frames) > 1:
-            log.debug("dropping %d extra frames", len(frames) - 1)
-        return frames[0]
+        for i, frame in enumerate(frames):
+            self._frame_seen = True
+            if self._awaiting is not None and not c.reply_may_answer(self._awaiting, frame):
+                self.late_replies += 1
+                log.info("ID-003: dropped %s, a late reply (awaiting the reply to %s)",
+                         c.describe_status(frame), self._awaiting.hex(" "))
+                continue
+            if len(frames) > i + 1:
+                log.debug("dropping %d extra frames", len(frames) - i - 1)
+            return frame
+        return None
 
     def receive(self, frame: c.Frame | None) -> Action:
         """The reply to the last ``Send(reply=True)``, or None: none came in time."""
@@ -283,6 +302,7 @@ class Id003Host:
         steps = self._steps
         if steps is None:
             raise RuntimeError("no ID-003 step under way")
+        self._awaiting = None
         try:
             action: Action = steps.throw(exc) if exc is not None else steps.send(value)
         except StopIteration:
@@ -291,6 +311,12 @@ class Id003Host:
         except BaseException:
             self._steps = None
             raise
+        if isinstance(action, Send):
+            # Strictly request and reply (protocols.md 1.4): whatever arrived before
+            # this send, a partial frame included, is stale.
+            self._decoder.clear()
+            if action.reply:
+                self._awaiting = action.frame
         return action
 
     # --- transport ------------------------------------------------------------------------
@@ -307,10 +333,12 @@ class Id003Host:
         return None
 
     def _poll(self) -> _Steps:
-        self._bytes_seen = False
+        self._bytes_seen = self._frame_seen = False
         reply = yield from self._transact(c.status_request(), retries=0)
         if reply is None:
-            self.garbled = self._bytes_seen and (self.garbled or self._failures == 0)
+            # a valid frame, even a late one, shows the link itself is sound
+            self.garbled = self._bytes_seen and not self._frame_seen and (
+                self.garbled or self._failures == 0)
             self._failures += 1
             if self.garbled and self._failures == 2:     # once a streak: not a lone bad CRC
                 yield from self._quiesce()

@@ -336,19 +336,29 @@ class SimId003Device(PtyDevice):
                 if not self.link.plugged:
                     self._decoder.clear()
                 continue
-            errors_before = self._decoder.crc_errors
-            frames = self._decoder.feed(data)
-            if self._decoder.crc_errors > errors_before and self.bad_crc_reply == "comm_error":
-                self._reply(c.encode_frame(Status.COMMUNICATION_ERROR))
-            for frame in frames:
-                try:
-                    with self._lock:
-                        reply = self._handle(frame)
-                except Exception:  # a twin bug or an on_enter action: answer nothing, live on
-                    log.exception("%s: handling command 0x%02X failed", self.THREAD_NAME, frame.code)
-                    continue
-                if reply is not None:
-                    self._reply(reply)
+            for reply in self.answer(data):
+                self._reply(reply)
+
+    def answer(self, data: bytes) -> list[bytes]:
+        """The device's replies to ``data``, bytes the host wrote, in order (a partial
+        frame is kept for the next call).  The device thread sends each through the
+        reply faults (drop, corrupt, split); in-memory ports in tests may call this
+        directly, without ``start()``."""
+        replies: list[bytes] = []
+        errors_before = self._decoder.crc_errors
+        frames = self._decoder.feed(data)
+        if self._decoder.crc_errors > errors_before and self.bad_crc_reply == "comm_error":
+            replies.append(c.encode_frame(Status.COMMUNICATION_ERROR))
+        for frame in frames:
+            try:
+                with self._lock:
+                    reply = self._handle(frame)
+            except Exception:  # a twin bug or an on_enter action: answer nothing, live on
+                log.exception("%s: handling command 0x%02X failed", self.THREAD_NAME, frame.code)
+                continue
+            if reply is not None:
+                replies.append(reply)
+        return replies
 
     def _reply(self, frame: bytes) -> None:
         with self._lock:

@@ -370,3 +370,62 @@ def test_an_item_still_held_at_start_up_is_stacked_if_journaled_so_else_returned
     drive(host, host.receive(c.Frame(Status.HOLDING)), dev, eng)
     assert dev.sent[:2] == [c.status_request(), sent]
     assert action == Send(c.status_request())
+
+
+def test_a_reply_that_cannot_answer_the_command_just_sent_is_dropped_as_late() -> None:
+    """protocols.md 1.4: strictly request and reply.  SET BARCODE FUNCTION's echo
+    misses the timeout (the host sends it again); the late echo arrives at SET BAR
+    INHIBIT ahead of that command's echo: it is dropped and the real echo taken."""
+    dev = Validator()
+    host = Id003Host(new_transaction_id=ids())
+    action, late, timed_out = host.start_up(), b"", False
+    while not isinstance(action, Finished):
+        if isinstance(action, Send):
+            dev.sent.append(action.frame)
+            reply = dev.answer(action.frame)
+            if action.frame == c.set_barcode_function(18) and not timed_out:
+                late, timed_out = reply, True
+                action = host.receive(None)
+                continue
+            if action.frame == c.set_bar_inhibit(False, False):
+                reply = late + reply
+            action = host.receive(host.decode(reply))
+        else:
+            action = host.resume()
+    assert dev.sent.count(c.set_barcode_function(18)) == 2
+    assert dev.sent[-1] == c.set_inhibit(True)
+
+
+@pytest.mark.parametrize(("sent", "reply", "answers"), [
+    (c.set_bar_inhibit(False, False), c.set_bar_inhibit(False, False), True),
+    (c.set_bar_inhibit(False, False), c.set_barcode_function(18), False),
+    (c.set_bar_inhibit(False, False), c.set_bar_inhibit(True, False), False),
+    (c.set_bar_inhibit(False, False), c.encode_frame(Status.IDLING), False),
+    (c.set_inhibit(True), c.encode_frame(Status.INVALID_COMMAND), True),
+    (c.status_request(), c.encode_frame(Status.VEND_VALID), True),
+    (c.status_request(), c.encode_frame(Status.ACK), False),
+    (c.status_request(), c.set_inhibit(False), False),
+    (c.stack_2(), c.encode_frame(Status.ACK), True),
+    (c.stack_2(), c.encode_frame(Status.ESCROW, b"\x65"), False),
+    (c.stack_2(), c.encode_frame(Status.COMMUNICATION_ERROR), True),
+    (c.currency_assignment_request(), c.encode_frame(Status.INITIALIZE), False),
+    (c.currency_assignment_request(),
+     c.encode_frame(c.Command.CURRENCY_ASSIGNMENT, c.encode_currency_assignment(USD)), True),
+], ids=lambda v: v[2:4].hex() if isinstance(v, bytes) else str(v))
+def test_which_replies_can_answer_a_command(sent: bytes, reply: bytes, answers: bool) -> None:
+    """protocols.md 1.4/1.5: a setting is answered by its exact echo, an operation
+    command by ACK, STATUS REQUEST by a status, an inquiry by its own code; any
+    command may get INVALID COMMAND or COMMUNICATION ERROR."""
+    (frame,) = c.FrameDecoder().feed(reply)
+    assert c.reply_may_answer(sent, frame) is answers
+
+
+def test_a_poll_answered_only_by_a_late_reply_is_unanswered_not_garbled() -> None:
+    """A late setting echo is a valid frame: the poll it arrived for counts as
+    unanswered, but the link is sound, so nothing is handed back or inhibited blind."""
+    dev, eng = Validator(), Engine()
+    host = started(dev, eng)
+    for _ in range(2):
+        assert host.poll() == Send(c.status_request())
+        assert isinstance(host.receive(host.decode(c.set_inhibit(False))), Finished)
+    assert host.late_replies == 2 and not host.garbled
