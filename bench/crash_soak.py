@@ -15,7 +15,7 @@ with ``--out`` also appends the summary to FILE and keeps a running tally in
 FILE's ``.progress`` twin. The same harness runs in
 ``tests/integration/test_crash_recovery.py``.
 
-Issue 11: each soak runs its device twins in a process of their own
+Each soak runs its device twins in a process of their own
 (``cabinet sim-devices``) that survives every kill, cuts the acceptor's power now
 and then (also at STACKING / VEND VALID), and after every restart checks the
 meters against the twins' physical truth (cash box; tickets cut).

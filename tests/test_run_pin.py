@@ -1,4 +1,4 @@
-"""``cabinet run`` and the journal's technician PIN (issue 15): the run checks the PIN
+"""``cabinet run`` and the journal's technician PIN: the run checks the PIN
 it would type against the journal, read-only, before typing any."""
 
 from __future__ import annotations

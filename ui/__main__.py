@@ -23,7 +23,7 @@ animations have settled, and prints ``screenshot DIR/shot-NNN.png``.
 ``--sim-socket`` enables the dev keys of ``ui.devkeys`` (simulated devices
 only; they never send intents).
 
-Language (issue 17): ``--language`` (default: the ``CABINET_UI_LANGUAGE``
+Language: ``--language`` (default: the ``CABINET_UI_LANGUAGE``
 environment variable, which the station's ``/etc/cabinet/ui-stationN.env`` sets, else
 ``en``): ``en``, ``es``, or with a territory for the number format (``es_ES``). An
 unknown one is a configuration error (exit status 2, the key and what is allowed).

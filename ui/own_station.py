@@ -1,4 +1,4 @@
-"""A station's own screen (issue 17): its spots, meters, buttons and messages
+"""A station's own screen: its spots, meters, buttons and messages
 large in the middle, the other players' hands small at the sides.
 
 Owns: where the own station and the others sit on a per-station screen

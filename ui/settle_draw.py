@@ -148,7 +148,7 @@ def on_felt_minor(st: StationView, anim: Settles | None, now_ms: int) -> int:
     stakes and payouts of its won and pushed bets not yet collected into the meter (the
     engine credited them at the result). The meter shows ``credits_minor`` less this, so
     the money is on screen once, on the felt or in the meter, and the meter takes each
-    stack as it arrives (issue 17); 0 without motion."""
+    stack as it arrives; 0 without motion."""
     if anim is None:
         return 0
     out = 0

@@ -1,7 +1,7 @@
 """Access levels at the cabinet: who may do what in the maintenance menu.
 
 Owns: the levels, how they are reached, and which menu pages and acts need
-which level (issue 15 "The operator menu"). Pure.
+which level ("The operator menu"). Pure.
 
 - ``ATTENDANT``: the operator key is on (meters, recall, event log, history,
   handpay reset, fault clear, device test, host page).

@@ -26,7 +26,7 @@ from cabinet.protocol.said import Said, english, said
 #: How long a print may take before its outcome counts as unknown.
 PRINT_TIMEOUT_MS = 30_000
 #: Wall time that moves this many seconds more or less than the monotonic clock
-#: between two ticks (or is behind the journal at power-up) is a clock jump (issue 11.8).
+#: between two ticks (or is behind the journal at power-up) is a clock jump.
 CLOCK_JUMP_S = 2.0
 
 
@@ -69,7 +69,7 @@ class DoorsMixin(CabinetBase):
             elif s.maintenance is None and self._may_enter_maintenance():
                 self._enter_menu(out)
             elif s.maintenance is None:
-                # issue 10.6: the menu opens when the round (or the ticket) is over,
+                # The menu opens when the round (or the ticket) is over,
                 # if the key is still on; the table says so meanwhile
                 out.append(Journal("maintenance_requested", 0, 0,
                                    {"after": "round" if s.round_open else "ticket"}))
@@ -94,13 +94,13 @@ class DoorsMixin(CabinetBase):
 
     def _enter_maintenance_if_keyed(self, out: list[Effect]) -> None:
         """The key on opens the menu as soon as it may: at once, or when the round
-        ends, the ticket is out or the last handpay is reset (issue 10.6)."""
+        ends, the ticket is out or the last handpay is reset."""
         s = self.s
         if s.key_on and s.maintenance is None and self._may_enter_maintenance():
             self._enter_menu(out)
 
     def _enter_menu(self, out: list[Effect]) -> None:
-        """The key opens the menu at the attendant level (issue 15); a cabinet that
+        """The key opens the menu at the attendant level; a cabinet that
         needs its settings asks for the technician PIN first (the Settings page is
         the technician's)."""
         s = self.s
@@ -115,8 +115,7 @@ class DoorsMixin(CabinetBase):
 
     def _on_fault(self, ev: DeviceFaulted, out: list[Effect]) -> None:
         """A shared device's fault (``station`` 0) tilts the cabinet; a station's
-        own device stops that station only, or tilts a one-station cabinet
-        (issue 10.8)."""
+        own device stops that station only, or tilts a one-station cabinet."""
         st = self.station(ev.station) if ev.station else None
         faults = st.faults if st is not None else self.s.faults
         if ev.code not in faults:
@@ -135,7 +134,7 @@ class DoorsMixin(CabinetBase):
         st = self.station(ev.station) if ev.station else None
         # a cabinet-wide fault of this device kind clears too: journals written before
         # faults were kept per station hold a station's device fault there, and every
-        # device reports its real state at start-up (issue 10.1), so one still failing
+        # device reports its real state at start-up, so one still failing
         # is reported again as its station's own
         cleared = [c for c in self.s.faults if c.startswith(prefix)]
         if cleared:
@@ -160,7 +159,7 @@ class DoorsMixin(CabinetBase):
 
     def _clock_jump(self, old_wall_s: float, new_wall_s: float, jump_s: float,
                     out: list[Effect]) -> None:
-        """Journal a wall-clock jump and remember it for voucher ages (issue 11.8)."""
+        """Journal a wall-clock jump and remember it for voucher ages."""
         self.s.clock_adjust_s += jump_s
         out.append(Journal("clock_jump", 0, 0, {"old_wall_s": old_wall_s,
                                                 "new_wall_s": new_wall_s,
@@ -172,7 +171,7 @@ class DoorsMixin(CabinetBase):
             jump = (ev.wall_s - s.wall_s) - (ev.now_ms - s.now_ms) / 1000
             if abs(jump) > CLOCK_JUMP_S:
                 self._clock_jump(s.wall_s, ev.wall_s, jump, out)
-        pin.elapse(s.operator.pin, ev.now_ms)          # the PIN lockout (issue 15)
+        pin.elapse(s.operator.pin, ev.now_ms)          # the PIN lockout
         s.now_ms = ev.now_ms
         s.wall_s = ev.wall_s
         self._tito_tick(out)

@@ -1,4 +1,4 @@
-"""The cabinet's side of the casino host link (issue 13): the host event queue and
+"""The cabinet's side of the casino host link: the host event queue and
 the host's commands.
 
 Owns: queueing the host events each ``handle`` raises (``_queue_host_events``, called
@@ -8,7 +8,7 @@ ones (``HostEventAcked``), the link state (``HostLinkChanged``), and carrying ou
 refusing the host's commands (``HostCommanded``), each journaled as ``host_command``
 with the host as its source. Pure: no I/O, no clock.
 
-Rules (issue 13 "Host control"; research/sas.md "Long polls the cabinet needs"):
+Rules ("Host control"; research/sas.md "Long polls the cabinet needs"):
 shut down (0x01) and maintenance mode (0x0A) disable play at the station after the
 round in progress, the table says so and the lamps agree (cash-out stays possible);
 start up (0x02) and exit maintenance mode (0x0B) enable it again; the bill acceptor

@@ -135,7 +135,7 @@ class Cabinet(BettingMixin, PlayMixin, CashOutMixin, MoneyInMixin, DoorsMixin, H
         elif self.s.round_open:
             self._round_unrestorable = True
         #: station -> (txn, reason) of an escrow being handed back, until its
-        #: return is journaled (issue 10.2; not critical: lost on a restart)
+        #: return is journaled (not critical: lost on a restart)
         self._returning: dict[int, tuple[str, str]] = {}
         self._lamps: dict[int, frozenset[str]] = {}
         self._acceptor: dict[int, tuple[bool, tuple[int, ...], bool]] = {}
@@ -149,19 +149,19 @@ class Cabinet(BettingMixin, PlayMixin, CashOutMixin, MoneyInMixin, DoorsMixin, H
         self.station_displays: dict[int, bool] = {}
         self._dark_since_ms: dict[int, int] = {}
         self._drawn: set[int] = set()
-        #: The program's identity (issue 11.18), set by the shell from
+        #: The program's identity, set by the shell from
         #: ``cabinet.shell.program_check`` before boot: status ``verified``,
         #: ``development`` or ``mismatch`` (a mismatch is also a ``program_`` fault).
         self.program_id = ""
         self.program_digest = ""
         self.program_status = "development"
-        #: The host links' live status (issue 13), set by the shell, not journaled:
+        #: The host links' live status, set by the shell, not journaled:
         #: station -> (polls seen, wall time of the last poll or None), for the Host page.
         self.host_polls: dict[int, tuple[Any, ...]] = {}
-        #: The digits of a PIN being typed in the menu (issue 15): memory only, never
+        #: The digits of a PIN being typed in the menu: memory only, never
         #: journaled nor in a snapshot; emptied when the entry ends or the key goes off.
         self.secret = ""
-        #: (station, device) -> the firmware version it reported (issue 15; not journaled).
+        #: (station, device) -> the firmware version it reported (not journaled).
         self.firmware: dict[tuple[int, str], str] = {}
         self.desk = player_desk.PlayerDesk()   # issue 17: the players' own panels (memory only)
 
@@ -252,7 +252,7 @@ class Cabinet(BettingMixin, PlayMixin, CashOutMixin, MoneyInMixin, DoorsMixin, H
             return                                     # the UI shows help by itself
         if ev.action in player_desk.PLAYER_ACTIONS and self.mode != "maintenance":
             player_desk.press(self.desk, self.s, self.history, ev.station, ev.action, out)
-            return                                     # a look, never a move (issue 17)
+            return                                     # a look, never a move
         st.refusal = ""
         mode = self.mode
         if mode != "maintenance":
@@ -295,7 +295,7 @@ class Cabinet(BettingMixin, PlayMixin, CashOutMixin, MoneyInMixin, DoorsMixin, H
         count, the voucher sequence and recent acceptor transactions (so an
         outstanding voucher, whose record the journal keeps, is redeemed
         exactly once), the doors' and devices' present state, and the clock.
-        The ``ram_clear`` event records what was erased (issues 10.2, 11.12).
+        The ``ram_clear`` event records what was erased.
         """
         old = self.s
         summary = maintenance.ram_clear_summary(self)
@@ -304,7 +304,7 @@ class Cabinet(BettingMixin, PlayMixin, CashOutMixin, MoneyInMixin, DoorsMixin, H
         s.power_ups, s.voucher_seq, s.recent_txns = old.power_ups, old.voucher_seq, old.recent_txns
         s.doors_open, s.now_ms, s.wall_s = old.doors_open, old.now_ms, old.wall_s
         for st, was in zip(s.stations, old.stations, strict=False):  # the host link lives on;
-            h = was.host                          # event ids never repeat (issue 13)
+            h = was.host                          # event ids never repeat
             st.host.link, st.host.address, st.host.port = h.link, h.address, h.port
             st.host.link_since_s, st.host.next_event_id = h.link_since_s, h.next_event_id
             st.host.validation, st.host.validation_timeout_ms = h.validation, h.validation_timeout_ms
@@ -325,7 +325,7 @@ class Cabinet(BettingMixin, PlayMixin, CashOutMixin, MoneyInMixin, DoorsMixin, H
     def apply_settings(self, settings: GameSettings, out: list[Effect],
                        level: str = "") -> str | None:
         """Change the game settings between rounds; returns an error message or None.
-        ``level``: the access level that saved them, journaled (issue 15)."""
+        ``level``: the access level that saved them, journaled."""
         from cabinet.core.errors import ConfigError
         if self.s.round_open:
             return "finish the round first"
@@ -367,7 +367,7 @@ class Cabinet(BettingMixin, PlayMixin, CashOutMixin, MoneyInMixin, DoorsMixin, H
                 self._lamps[st.station] = lamps
                 out.append(SetLamps(st.station, lamps))
             bills = self.host_bills_minor(st.station, tuple(self.s.settings.denominations_minor))
-            test = not self._accepting() and bill_test.active(self.s)   # issue 15
+            test = not self._accepting() and bill_test.active(self.s)
             acc = ((self._accepting_at(st) or test) and not st.faults and bool(bills), bills, test)
             if self._acceptor.get(st.station) != acc:
                 self._acceptor[st.station] = acc
@@ -392,7 +392,7 @@ class Cabinet(BettingMixin, PlayMixin, CashOutMixin, MoneyInMixin, DoorsMixin, H
 
     def outputs(self) -> list[Effect]:
         """The lamp, acceptor and tower effects the state calls for that were not sent
-        yet; changes nothing else (the engine's storage tilt, issue 11.6)."""
+        yet; changes nothing else (the engine's storage tilt)."""
         out: list[Effect] = []
         self._refresh_outputs(out)
         return out

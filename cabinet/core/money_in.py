@@ -45,7 +45,7 @@ class MoneyInMixin(CabinetBase):
 
     def tell_refusal(self, st: StationState | None, what: str, reason: str,
                      amount_minor: int = 0) -> None:
-        """Show station ``st`` why its note or voucher came back (issue 10.8).
+        """Show station ``st`` why its note or voucher came back.
 
         ``what`` is ``"Note returned"`` or ``"Voucher refused"``; ``reason`` is a
         ``ReturnNote`` reason of this module, put in the player's words
@@ -72,7 +72,7 @@ class MoneyInMixin(CabinetBase):
             text = said("{state} - see attendant", state=reason.removeprefix("voucher is "))
         elif text is None and reason.startswith("not accepting"):
             text = said("not accepting now")
-        # issue 17: the parts too, each screen saying them in its language (joined by ": ")
+        # The parts too, each screen saying them in its language (joined by ": ")
         st.refusal_said = [said(what), text or said(reason)]
         st.refusal = f"{what}: {english(st.refusal_said[1], sym)}"
 
@@ -160,7 +160,7 @@ class MoneyInMixin(CabinetBase):
         self.s.faults = faults
 
     def _on_note_uncredited(self, ev: NoteUncredited, out: list[Effect]) -> None:
-        """Issue 11.1 / 11.10: journal the uncredited item and lock up for the attendant."""
+        """Journal the uncredited item and lock up for the attendant."""
         st = self.station(ev.station)
         if st is None or ev.kind not in ("in_stacker", "in_path"):
             out.append(Rejected("note uncredited", "no such station or kind"))
@@ -214,7 +214,7 @@ class MoneyInMixin(CabinetBase):
 
     def _expired(self, rec: VoucherRecord) -> bool:
         """Past its expiry counted from its issue as journaled: the clock jumps journaled
-        since the issue do not count (issue 11.8: a ticket printed on a slow clock
+        since the issue do not count (a ticket printed on a slow clock
         stays good for its days once the clock is corrected)."""
         return self.s.wall_s - (self.s.clock_adjust_s - rec.clock_adjust_s) > rec.expires_wall_s
 
@@ -257,7 +257,7 @@ class MoneyInMixin(CabinetBase):
         out.append(SendCue("voucher_accepted", ev.station, {"amount_minor": rec.amount_minor}))
 
     def _remember_return(self, station: int, txn: str, out: list[Effect]) -> None:
-        """An escrow handed back: keep why until its return is journaled (issue 10.2)."""
+        """An escrow handed back: keep why until its return is journaled."""
         reasons = [e.reason for e in out if isinstance(e, ReturnNote) and e.station == station]
         if reasons:
             self._returning[station] = (txn, reasons[-1])
@@ -269,7 +269,7 @@ class MoneyInMixin(CabinetBase):
         data: dict[str, Any] = {"txn": ev.txn}
         txn, reason = self._returning.get(ev.station, (None, ""))
         if txn == ev.txn:
-            data["reason"] = reason                 # why we handed it back (issue 10.2)
+            data["reason"] = reason                 # why we handed it back
             del self._returning[ev.station]
         out.append(Journal("note_returned", ev.station, 0, data))
         self._host_ticket_returned(ev.station, ev.txn, out)

@@ -1,4 +1,4 @@
-"""Tickets through the casino host (issue 14): SAS system validation at cash-out and
+"""Tickets through the casino host: SAS system validation at cash-out and
 ticket redemption by the host.
 
 Owns: ``TitoMixin`` of ``cabinet.core.machine.Cabinet``. Pure: no I/O, no clock (the

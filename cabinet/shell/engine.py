@@ -57,7 +57,7 @@ from cabinet.shell.host_links import HostLinks
 from cabinet.shell.store import Store
 
 log = logging.getLogger("cabinet.engine")
-#: Journal kinds of the tickets through the host that the engine also logs (issue 14):
+#: Journal kinds of the tickets through the host that the engine also logs:
 #: each outcome, refusal and handpay instead of a ticket, with its reason.
 TICKET_LOG = frozenset({"validation_requested", "validation_failed", "ticket_held",
                         "ticket_done", "voucher_refused", "host_command"})
@@ -146,16 +146,16 @@ class Engine:
         self.listeners: list[Callable[[Snapshot | Cue], None]] = []
         self.handled = 0
         self.commit_ms: list[float] = []
-        #: Why the journal cannot be written (storage tilt, issue 11.6), else ``None``.
+        #: Why the journal cannot be written (storage tilt), else ``None``.
         self.storage_fault: str | None = None
         self._committed = self._baseline()
         #: Events handled right after ``PowerUp``, before any device starts (the
-        #: program integrity verdict, issue 11.18).
+        #: program integrity verdict).
         self.boot_events: list[Event] = []
-        #: The stations' casino host links (issue 13), or ``None``: each gets the
+        #: The stations' casino host links, or ``None``: each gets the
         #: committed state after every step.
         self.host_links: HostLinks | None = None
-        #: The cabinet's displays (``cabinet.toml`` ``[display] screens``, issue 17), told
+        #: The cabinet's displays (``cabinet.toml`` ``[display] screens``), told
         #: to the table UIs in every snapshot (``Snapshot.screens``).
         self.screens = ""
 
@@ -235,7 +235,7 @@ class Engine:
             effects = effects + self.step(ev)
         return effects
 
-    # -- storage tilt (issue 11.6) ------------------------------------------------------------
+    # -- storage tilt ------------------------------------------------------------
 
     def _storage_tilt(self, reason: str, first: bool = True) -> None:
         """A commit failed: put the core back at the last commit, tilt, tell the devices

@@ -152,7 +152,7 @@ def _journal_installs(engine: Engine) -> None:
 
 def sas_stations(cfg: EngineConfig, port: str | None,
                  address: int | None) -> dict[int, SasStation]:
-    """Each station's SAS link settings (issue 13): ``[sas]`` / ``[stationN.sas]`` of the
+    """Each station's SAS link settings: ``[sas]`` / ``[stationN.sas]`` of the
     config, with ``--sas-port``/``--sas-address`` setting station 1's; none without a
     port (the cabinet then runs without a host).
 
@@ -296,14 +296,14 @@ def lock_journal(journal: Path) -> Any:
     """Take the one-engine-per-journal lock (``fcntl.flock`` on ``<journal>.lock``).
 
     Returns the open lock file (keep it open for the engine's lifetime), or
-    ``None`` when another engine holds it (issue 11.5).
+    ``None`` when another engine holds it.
 
     Raises:
         OSError: the lock file cannot be created.
     """
     path = lock_file(journal)
     if not path.parent.exists():
-        private_dir(path.parent)            # a folder made for the journal: 0700 (issue 11.15)
+        private_dir(path.parent)            # a folder made for the journal: 0700
     private_file(path)
     f = open(path, "a")  # noqa: SIM115 - held open while the engine runs
     try:

@@ -8,7 +8,7 @@ Must not import: serial, time, threading, cabinet.*.
 Money values in the view are credits of the accounting denomination; bill values are
 minor units.  The bill tables are in US dollars (SAS's own tables are); a dollar is
 ``MINOR_PER_DOLLAR`` minor units (a 2-decimal currency is assumed).  Meters wrap modulo
-their BCD width (issue 13: "modulo the BCD width"); a negative value reads as 0.
+their BCD width ("modulo the BCD width"); a negative value reads as 0.
 """
 
 from __future__ import annotations

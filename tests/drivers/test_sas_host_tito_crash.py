@@ -1,4 +1,4 @@
-"""Issue 14: the host twin process (``cabinet sim-host``) SIGKILLed at random points of
+"""The host twin process (``cabinet sim-host``) SIGKILLed at random points of
 ticket validation and redemption, and restarted on the same folder and database, against
 two test EGMs on the real responder: every ticket printed is in the host's record, every
 ticket is credited at most once, a ticket not credited is still valid at the host, and

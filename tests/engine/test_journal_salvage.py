@@ -1,4 +1,4 @@
-"""Issue 11.7: a journal SQLite cannot read is salvaged into a fresh one, and the
+"""A journal SQLite cannot read is salvaged into a fresh one, and the
 cabinet starts into a RAM error that says what was found (never an exit-1 loop)."""
 
 from __future__ import annotations
@@ -66,7 +66,7 @@ def _ram_clear(eng):
 
 
 def test_corrupt_header_starts_in_a_ram_error_with_the_file_kept_aside(tmp_path):
-    """Issue 11.7: a destroyed file header: RAM error saying so, the corrupt file kept
+    """A destroyed file header: RAM error saying so, the corrupt file kept
     renamed beside a fresh journal, and the technician's RAM clear works."""
     path = tmp_path / "j.db"
     _played(path)
@@ -85,7 +85,7 @@ def test_corrupt_header_starts_in_a_ram_error_with_the_file_kept_aside(tmp_path)
 
 
 def test_corrupt_critical_root_page_salvages_the_history(tmp_path):
-    """Issue 11.7: the critical table's root page garbled: RAM error, events kept."""
+    """The critical table's root page garbled: RAM error, events kept."""
     path = tmp_path / "j.db"
     _played(path, notes=3)
     (root,) = [p for p, _, where in _pages(path, "critical") if where == "/"]
@@ -97,7 +97,7 @@ def test_corrupt_critical_root_page_salvages_the_history(tmp_path):
 
 
 def test_one_corrupt_history_page_keeps_the_credits_readable(tmp_path):
-    """Issue 11.7: one leaf page of the event log garbled: the credits (intact) and the
+    """One leaf page of the event log garbled: the credits (intact) and the
     other events are kept, the cabinet starts in a RAM error instead of exiting."""
     path = tmp_path / "j.db"
     _played(path, notes=200)
@@ -113,7 +113,7 @@ def test_one_corrupt_history_page_keeps_the_credits_readable(tmp_path):
 
 @pytest.mark.timeout(150)
 def test_engine_on_a_corrupt_journal_starts_instead_of_exiting(tmp_path):
-    """Issue 11.7: ``cabinet engine`` on a corrupt journal comes up (RAM error) rather
+    """``cabinet engine`` on a corrupt journal comes up (RAM error) rather
     than exiting 1 into a systemd restart loop."""
     path = tmp_path / "j.db"
     _played(path)

@@ -74,7 +74,7 @@ def _bet(rig: Rig, station: int, chip: int, spot: int = 1) -> None:
 
 
 def test_every_text_of_a_round_is_said_as_its_plain_english(stacked):
-    """Issue 17: attract, betting, insurance, play, results (one station, several
+    """Attract, betting, insurance, play, results (one station, several
     spots, several stations), door, refusals: each text's Said parts say it exactly."""
     checked = 0
     # classic: attract, betting, a round played out
@@ -157,7 +157,7 @@ def _msgids() -> set[str]:
 
 
 def test_a_jackpots_reason_is_said_by_its_template():
-    """Issue 17: the jackpot lockup's reason ("a win of $1.00 or more is paid by hand")
+    """The jackpot lockup's reason ("a win of $1.00 or more is paid by hand")
     goes as its template and the limit, so a Spanish screen says it too."""
     from tests.engine.test_machine_jackpot import _play_until_a_win
 

@@ -35,7 +35,7 @@ def _last_meters(db: sqlite3.Connection, address: int) -> dict[str, int]:
 
 
 def test_cabinet_run_tickets_host_redeems_station_1s_ticket_at_station_2_once(tmp_path):
-    """Issue 14: `cabinet run --stations 2 --tickets host`: the ticket printed at station 1
+    """`cabinet run --stations 2 --tickets host`: the ticket printed at station 1
     carries the host's number; station 2's credit meter rises by exactly its amount; the
     host's database has it issued by machine 1 and redeemed once, by machine 2; the
     second insertion is refused (0x84, "already redeemed" on the table); both stations'

@@ -64,7 +64,7 @@ def test_each_station_has_its_own_devices(tmp_path):
 
 
 def test_cabinet_run_stations_3_headless_three_players_each_reading_its_own_messages(tmp_path):
-    """Issue 17: `cabinet run --stations 3` without a display seats three players
+    """`cabinet run --stations 3` without a display seats three players
     (classic-multi, set through the operator menu, the engine restarted for the new
     stations' devices), runs one table UI per station and plays one demo player per
     station: each reads its own console's message after every round (never another

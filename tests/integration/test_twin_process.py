@@ -1,4 +1,4 @@
-"""Issue 11: the serial twins in a process of their own (``cabinet sim-devices``) that
+"""The serial twins in a process of their own (``cabinet sim-devices``) that
 survives the engine's death, and the meters checked against their physical truth."""
 
 from __future__ import annotations

@@ -141,7 +141,7 @@ NO_TICKET = _snap(INSURANCE, overlay="handpay", mode="handpay", handpay=HandpayV
 
 
 def spanish_cases() -> list[f.Case]:
-    """Every Spanish screen (issue 17): betting, play, insurance's cost, a settled win,
+    """Every Spanish screen: betting, play, insurance's cost, a settled win,
     refusals, HISTORY, the reality check, the help pages, attract, overlays; and one in
     ``es_ES`` (its own number format) for comparison."""
     from ui.refusals import refusal_text

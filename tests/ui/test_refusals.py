@@ -1,4 +1,4 @@
-"""Issue 17: every refused press gets a message on the table, in the player's words."""
+"""Every refused press gets a message on the table, in the player's words."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from ui.widgets import Painter
 
 
 def test_refusal_lines_say_the_minimum_the_maximum_and_what_insurance_costs() -> None:
-    """Issue 17: the minimum bet, the table maximum, the credits short and the insurance
+    """The minimum bet, the table maximum, the credits short and the insurance
     cost, from the snapshot the player sees."""
     assert refusal_text(MULTI_TOLD_WHY, 1, "deal") == "Minimum bet $5.00: add chips, then Deal"
     assert refusal_text(MULTI_TOLD_WHY, 3, "deal") == "Place a bet first: minimum $5.00"
@@ -43,7 +43,7 @@ def _said(monkeypatch: pytest.MonkeyPatch) -> list[str]:
 
 @pytest.mark.parametrize("snap", [MULTI_TOLD_WHY, ATTRACT], ids=["table", "attract"])
 def test_a_refused_cue_shows_on_the_station_then_goes(monkeypatch: pytest.MonkeyPatch, snap: object) -> None:
-    """Issue 17: the engine's ``refused`` cue puts the line on the station's console
+    """The engine's ``refused`` cue puts the line on the station's console
     (the invitation in attract) for ``SHOW_MS``, then the loop redraws without it."""
     said = _said(monkeypatch)
     now = [0]

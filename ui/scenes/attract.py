@@ -132,7 +132,7 @@ def _measure_pill(p: Painter, text: str, center: tuple[float, float], px: float,
 
 def title_width(L: Layout) -> float:
     """The widest the title may be (logical units): between HELP and the chip rack on
-    the left and the discard tray and shoe on the right (issue 17: the multi-player
+    the left and the discard tray and shoe on the right (the multi-player
     table's long name ran over the shoe)."""
     rack = L.chip_rack()
     left = max(L.help_button().right, rack.right if rack is not None else 0)
