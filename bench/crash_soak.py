@@ -58,7 +58,7 @@ def main() -> int:
     ap.add_argument("--jackpot-limit-minor", type=int, default=None)
     ap.add_argument("--out", type=Path)
     ap.add_argument("--in-engine-twins", action="store_true",
-                    help="twins inside the engine (before issue 11): no physical-truth checks")
+                    help="twins inside the engine (no separate process): no physical-truth checks")
     args = ap.parse_args()
     if args.points < 1 or not 1 <= args.jobs <= args.points:
         ap.error("--points must be >= 1 and --jobs 1..points")

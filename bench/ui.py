@@ -231,7 +231,7 @@ def bench_press_latency(presses: int, uis: int = 1) -> dict[str, float]:
             procs.start_engine()
             procs.start_ui()
             env = dict(os.environ, PYTHONPATH=str(ROOT))
-            for n in range(2, uis + 1):   # issue 17: every station's screen drawing too
+            for n in range(2, uis + 1):   # every station's screen drawing too
                 extra.append(Child(
                     [sys.executable, "-m", "ui", "--socket", str(procs.sock), "--size", "1280x720",
                      "--no-sound", "--station", str(n), "--own-station"], name=f"ui station {n}",

@@ -1,4 +1,4 @@
-"""Issue 13 "Configuration": the ``[sas]`` host link of each station in
+"""Configuration: the ``[sas]`` host link of each station in
 ``cabinet.toml`` (schema, checks and ``EngineConfig.sas_for``; the link itself is
 wired by the engine's composition)."""
 

@@ -202,9 +202,9 @@ def test_the_settings_encoding_is_unchanged():
         b'"voucher_limit_minor":120000,"jackpot_limit_minor":120000,"voucher_expiry_days":30,'
         b'"venue_name":"Demo Casino","machine_number":"0001","recall_depth":10,'
         b'"currency_symbol":"$","game_limits":{}}')
-    # issue 15 appended the venue address, volume and attract sound; an old journal's
+    # the venue address, volume and attract sound were appended later; an old journal's
     # settings decode to the same values with those at their defaults
-    # and issue 17 the reality check (0 = off)
+    # and then the reality check (0 = off)
     assert msgspec.json.encode(GameSettings()) == old_default[:-1] + (
         b',"venue_address_1":"","venue_address_2":"","volume_percent":70,'
         b'"attract_sound":true,"reality_check_min":0}')

@@ -181,7 +181,7 @@ def test_doctor_does_not_probe_devices_an_engine_holds(tmp_path, twins, journal)
 
 
 def test_doctor_journal_lines_read_right(tmp_path, journal):
-    """Issue 15 (operator walk-through): the journal's PASS line closed a parenthesis it
+    """The journal's PASS line closed a parenthesis it
     never opened ("...verified): keyed checksums, event chain, commit record)"), and the
     unreadable-journal hint named a README section ('Backing up the journal') that the
     README calls "Backup of the journal"."""

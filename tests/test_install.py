@@ -1,4 +1,4 @@
-"""Issue 15 (Pi install, item 5): ``cabinet install`` into a scratch root.
+"""``cabinet install`` into a scratch root.
 
 The installer lays down the program, the config, the journal folder, the units (and
 enables them as ``systemctl enable`` would), the udev rules and ``consoleblank=0``;
@@ -239,7 +239,7 @@ def test_install_into_a_scratch_root_needs_no_root_privileges():
 
 
 def test_the_readme_install_section_says_what_the_installer_does():
-    """Issue 15 (item 6): the README's "Installing on a Raspberry Pi" names the
+    """The README's "Installing on a Raspberry Pi" names the
     installer's own paths, the update, the journal backup (with its key) and each unit."""
     from cabinet.shell.paths import key_file
 

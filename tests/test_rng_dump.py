@@ -1,4 +1,4 @@
-"""Issue 16 (RNG lab kit): ``cabinet rng-dump`` writes the documented formats."""
+"""RNG lab kit: ``cabinet rng-dump`` writes the documented formats."""
 
 from __future__ import annotations
 

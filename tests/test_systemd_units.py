@@ -1,4 +1,4 @@
-"""Issue 15 (Pi install, items 3-4): the systemd units, the target and the udev rules.
+"""The systemd units, the target and the udev rules.
 
 A lint over the unit files (parsed as systemd reads them: sections, repeated keys):
 the engine is ``Type=notify`` with a watchdog short enough to catch a 15 s stall;

@@ -152,7 +152,7 @@ def main(argv: list[str] | None = None) -> int:
               own_station=args.own_station, update=pygame.display.update,
               wall_clock=lambda: time.strftime("%H:%M"), language=language, screens=args.screens or "")
     def first_frame() -> None:
-        gc.freeze()     # issue 17 latency: start-up's objects stay; the collector skips them
+        gc.freeze()     # latency: start-up's objects stay; the collector skips them
         print(f"first frame after {(time.monotonic() - T0) * 1000:.0f} ms", flush=True)
 
     app.on_first_frame = first_frame

@@ -41,7 +41,7 @@ OTHER_CARD_H = 120
 
 
 #: the engine's texts to a station in the second person (``cabinet.core.view``) as said
-#: about it on another station's screen (issue 17 trial: "You win $2.00" stood above
+#: about it on another station's screen (else "You win $2.00" would stand above
 #: someone else's hand); ``{n}`` is that station's number, the other arguments are kept.
 ABOUT: dict[str, str] = {
     "Your move": N_("Station {n}'s turn"),

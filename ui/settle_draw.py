@@ -190,7 +190,7 @@ def draw_moving(p: Painter, st: StationView, spot_centre: dict[int, Point], r: f
             (sph, sp_p), (pph, pp_p) = m.stake_phase(now_ms), m.payout_phase(now_ms)
             if layer == "under":
                 clip = p.surface.get_clip()
-                if rack is not None:    # issue 17 trial: sunk into the rack, never standing out above it
+                if rack is not None:    # sunk into the rack, never standing out above it
                     top = L.pt(0, rack.y)[1]
                     p.surface.set_clip(clip.clip(pygame.Rect(0, top, p.surface.get_width(),
                                                              p.surface.get_height() - top)))

@@ -128,7 +128,7 @@ class DoorsMixin(CabinetBase):
                                {"device": ev.device, "code": ev.code, "text": text}))
 
     def _on_cleared(self, ev: DeviceCleared, out: list[Effect]) -> None:
-        if ev.firmware:                     # issue 15: the Diagnostics page shows it
+        if ev.firmware:                     # the Diagnostics page shows it
             self.firmware[(ev.station, ev.device)] = ev.firmware
         prefix = ev.device + "_"
         st = self.station(ev.station) if ev.station else None
@@ -199,7 +199,7 @@ class DoorsMixin(CabinetBase):
         s.now_ms = ev.now_ms
         s.wall_s = ev.wall_s
         pin.power_up(s.operator.pin, ev.now_ms)
-        if s.maintenance is not None:       # issue 15: a restart ends the technician's visit
+        if s.maintenance is not None:       # a restart ends the technician's visit
             pin.end_visit(s.maintenance)
         if s.maintenance is None or s.maintenance.page != bill_test.PAGE:
             bill_test.leave(s, out)         # the bill test ends with its page
@@ -215,7 +215,7 @@ class DoorsMixin(CabinetBase):
                 self._round_unrestorable = False
             else:
                 self._arm_decision_timer()
-        self._tito_power_up(out)            # issue 14: nothing waits on a dead link
+        self._tito_power_up(out)            # nothing waits on a dead link
         for p in self._prints():            # the print's outcome is unknown: never reprint
             self._on_print(PrintFinished(p.station, p.validation_number, "unknown"), out)
 

@@ -171,14 +171,14 @@ class HostMixin(CabinetBase):
                 return
             self.s.host_clock_offset_s = round(ev.host_wall_s - self.s.wall_s, 3)
             data["offset_s"] = self.s.host_clock_offset_s
-        elif ev.name == "validation_number":         # issue 14: 0x58
+        elif ev.name == "validation_number":         # 0x58
             result = self._on_validation_number(st, ev, out)
             data["validation_number"] = ev.validation_number[-4:]
-        elif ev.name == "redeem_ticket":             # issue 14: 0x71
+        elif ev.name == "redeem_ticket":             # 0x71
             result = self._on_redeem(st, ev, out)
             data.update(transfer_code=ev.transfer_code, amount_minor=ev.amount_minor)
         elif ev.name in ("set_ticket_data", "set_extended_validation_status"):
-            data.update(self._on_ticket_data(st, ev))  # issue 14: 0x7D / 0x7C / 0x7B
+            data.update(self._on_ticket_data(st, ev))  # 0x7D / 0x7C / 0x7B
         elif ev.name == "handpay_reset_to_credit_meter":
             result = "refused: the operator allows no handpay reset to the credit meter"
         else:                                        # remote_handpay_reset

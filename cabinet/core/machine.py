@@ -163,7 +163,7 @@ class Cabinet(BettingMixin, PlayMixin, CashOutMixin, MoneyInMixin, DoorsMixin, H
         self.secret = ""
         #: (station, device) -> the firmware version it reported (not journaled).
         self.firmware: dict[tuple[int, str], str] = {}
-        self.desk = player_desk.PlayerDesk()   # issue 17: the players' own panels (memory only)
+        self.desk = player_desk.PlayerDesk()   # the players' own panels (memory only)
 
     # -- derived -------------------------------------------------------------------
 
@@ -208,7 +208,7 @@ class Cabinet(BettingMixin, PlayMixin, CashOutMixin, MoneyInMixin, DoorsMixin, H
             handler(self, event, out)
         if isinstance(event, NoteEscrowed | VoucherEscrowed):
             self._remember_return(event.station, event.txn, out)
-        player_desk.follow(self.desk, self.s, event, out)     # issue 17: sessions, service
+        player_desk.follow(self.desk, self.s, event, out)     # sessions, service
         self._enter_maintenance_if_keyed(out)
         self._queue_host_events(out)
         self._refresh_outputs(out)
@@ -256,7 +256,7 @@ class Cabinet(BettingMixin, PlayMixin, CashOutMixin, MoneyInMixin, DoorsMixin, H
         st.refusal = ""
         mode = self.mode
         if mode != "maintenance":
-            diagnostics.record_press(self.s, ev.action)   # issue 15: missing buttons audit
+            diagnostics.record_press(self.s, ev.action)   # missing buttons audit
         if mode == "maintenance":
             self.s.last_button = ev.action
             maintenance.press(self, ev.action, ev.value, out, ev.station)
@@ -310,7 +310,7 @@ class Cabinet(BettingMixin, PlayMixin, CashOutMixin, MoneyInMixin, DoorsMixin, H
             st.host.validation, st.host.validation_timeout_ms = h.validation, h.validation_timeout_ms
             st.host.next_ticket_id, st.host.next_cashout_id = h.next_ticket_id, h.next_cashout_id
         s.faults = {c: t for c, t in old.faults.items() if c.startswith(("bill_", "printer_"))}
-        s.operator = maintenance.carry_operator(old)       # issue 15: PIN, lifetime meters
+        s.operator = maintenance.carry_operator(old)       # PIN, lifetime meters
         bill_test.carry(old, s)
         s.needs_config = True
         s.maintenance = MaintState(page="settings", confirm=maintenance.RAM_CLEARED, level=old.maintenance.level
@@ -360,7 +360,7 @@ class Cabinet(BettingMixin, PlayMixin, CashOutMixin, MoneyInMixin, DoorsMixin, H
 
     def _refresh_outputs(self, out: list[Effect]) -> None:
         """Lamps, acceptor enable and tower light follow the state (only changes are sent)."""
-        test_lamps = diagnostics.lamps(self.s)          # issue 15: the lamp test
+        test_lamps = diagnostics.lamps(self.s)          # the lamp test
         for st in self.s.stations:
             lamps = self.legal_actions(st.station) if test_lamps is None else test_lamps
             if self._lamps.get(st.station) != lamps:
@@ -377,8 +377,8 @@ class Cabinet(BettingMixin, PlayMixin, CashOutMixin, MoneyInMixin, DoorsMixin, H
                  "door_open": "service", "maintenance": "service"}.get(mode, "off")
         if tower == "off" and any(st.faults for st in self.s.stations):
             tower = "tilt"                     # a station out of service calls the attendant
-        tower = player_desk.tower(self.s, tower)     # issue 17: a player's Service call
-        tower = diagnostics.tower(self.s) or tower      # issue 15: the tower light test
+        tower = player_desk.tower(self.s, tower)     # a player's Service call
+        tower = diagnostics.tower(self.s) or tower      # the tower light test
         if tower != self._tower:
             self._tower = tower
             out.append(SetTowerLight(tower))

@@ -78,7 +78,7 @@ class MoneyInMixin(CabinetBase):
 
     def _on_note_escrow(self, ev: NoteEscrowed, out: list[Effect]) -> None:
         if self.station(ev.station) is not None and bill_test.on_escrow(self.s, ev, out):
-            return                      # issue 15: a test note, no meter
+            return                      # a test note, no meter
         st = self.station(ev.station)
         reason = self._refuse_money_in(st, ev.denomination_minor)
         if reason is None and ev.denomination_minor not in self.host_bills_minor(
@@ -124,13 +124,13 @@ class MoneyInMixin(CabinetBase):
             out.append(Rejected("note stacked", "no such station or bad amount"))
             return
         if bill_test.on_stacked(self.s, ev, out):
-            return                      # issue 15: a test note, counted apart
+            return                      # a test note, counted apart
         if self._seen_txn(ev.txn):
             out.append(Journal("note_repeat_ignored", ev.station, ev.denomination_minor,
                                {"txn": ev.txn}))
             return
         # A stacked note is always credited, whatever the mode: it is in the box.
-        self._drop_review(ev.txn)       # issue 11.1: a resumed VEND VALID credits it
+        self._drop_review(ev.txn)       # a resumed VEND VALID credits it
         self._credit_note(st, ev.denomination_minor, ev.txn, out)
 
     def _credit_note(self, st: StationState, amount: int, txn: str, out: list[Effect],
@@ -166,9 +166,9 @@ class MoneyInMixin(CabinetBase):
             out.append(Rejected("note uncredited", "no such station or kind"))
             return
         if bill_test.on_uncredited(self.s, ev, out):
-            return                      # issue 15: a test note, never a real credit
+            return                      # a test note, never a real credit
         data = {"txn": ev.txn, "validation_number": ev.validation_number[-4:]}
-        if self._host_ticket_uncredited(ev, out):      # issue 14: the host said redeem
+        if self._host_ticket_uncredited(ev, out):      # the host said redeem
             return
         credited = bool(ev.txn) and ev.txn in self.s.recent_txns
         if credited and ev.kind == "in_stacker":
@@ -219,7 +219,7 @@ class MoneyInMixin(CabinetBase):
         return self.s.wall_s - (self.s.clock_adjust_s - rec.clock_adjust_s) > rec.expires_wall_s
 
     def _on_voucher_escrow(self, ev: VoucherEscrowed, out: list[Effect]) -> None:
-        if self._hold_ticket(ev, out):          # issue 14: the casino host decides
+        if self._hold_ticket(ev, out):          # the casino host decides
             return
         reason = self._voucher_refusal(self.station(ev.station), ev.record)
         if reason is not None:
@@ -237,7 +237,7 @@ class MoneyInMixin(CabinetBase):
     def _on_voucher_stacked(self, ev: VoucherStacked, out: list[Effect]) -> None:
         st = self.station(ev.station)
         rec = ev.record
-        if self._host_ticket_stacked(ev, out):   # issue 14: redeemed by the host
+        if self._host_ticket_stacked(ev, out):   # redeemed by the host
             return
         if self._seen_txn(ev.txn):
             out.append(Journal("voucher_repeat_ignored", ev.station, 0, {"txn": ev.txn}))
@@ -247,7 +247,7 @@ class MoneyInMixin(CabinetBase):
                                {"validation_number": ev.validation_number[-4:], "txn": ev.txn}))
             return
         st.refusal = ""
-        self._drop_review(ev.txn)       # issue 11.1: a resumed VEND VALID credits it
+        self._drop_review(ev.txn)       # a resumed VEND VALID credits it
         st.credits_minor += rec.amount_minor
         st.meters.add("vouchers_in_minor", rec.amount_minor)
         st.meters.add("vouchers_in_count", 1)
@@ -265,7 +265,7 @@ class MoneyInMixin(CabinetBase):
     def _on_note_returned(self, ev: NoteReturned, out: list[Effect]) -> None:
         if bill_test.on_returned(self.s, ev, out):
             self._returning.pop(ev.station, None)
-            return                      # issue 15: a test note, counted apart
+            return                      # a test note, counted apart
         data: dict[str, Any] = {"txn": ev.txn}
         txn, reason = self._returning.get(ev.station, (None, ""))
         if txn == ev.txn:

@@ -92,8 +92,8 @@ class GameSettings(msgspec.Struct, kw_only=True, frozen=True):
         volume_percent: the cabinet's sound volume, 0-100.
         attract_sound: the attract loop plays its sounds.
         reality_check_min: every this many minutes of a station's session, its
-            player is shown the time played and the session's net ("reality check",
-            issue 17); 0 = off. 0-240.
+            player is shown the time played and the session's net ("reality check");
+            0 = off. 0-240.
         recall_depth: rounds kept for game recall per station, 10-100.
         currency_symbol: shown before amounts.
         game_limits: the ``GAME_FIELDS`` saved for the games *not* in play,
@@ -188,7 +188,7 @@ class GameSettings(msgspec.Struct, kw_only=True, frozen=True):
             changes["shuffle_every_round"] = False
             changes["penetration_percent"] = self.penetration_percent
         # the cross-field limits in the menu's words and money (the RuleSet says the same
-        # with its field names): the operator sets them in the menu (new-user trial, session 7)
+        # with its field names): the operator sets them in the menu
         lo = base.min_bet_minor if self.min_bet_minor is None else self.min_bet_minor
         hi = base.max_bet_minor if self.max_bet_minor is None else self.max_bet_minor
         step = base.bet_step_minor if self.bet_step_minor is None else self.bet_step_minor

@@ -192,7 +192,7 @@ def _station_view(cab: ViewContext, st: StationState, view: PlayerView | None,
             message = [said("Ready")]
         elif _below_minimum(cab, st):
             message = [said("Minimum bet {min_minor}", min_minor=r.min_bet_minor)]
-    if st.host.disabled and not cab.s.round_open:        # issue 13: after the round too
+    if st.host.disabled and not cab.s.round_open:        # after the round too
         message = [said(DISABLED_TEXT.get(st.host.disabled_by, DISABLED_TEXT["shut_down"]))]
     if len(cab.s.stations) > 1 and _cash_out_said(st):  # its own ticket, on its own screen
         message = _cash_out_said(st)

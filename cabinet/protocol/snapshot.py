@@ -107,8 +107,8 @@ class StationView(msgspec.Struct, frozen=True, kw_only=True):
             or ``""``; the other stations play on.
         host_link: its casino host link: ``""`` none configured, ``"online"``
             or ``"offline"``.
-        history: the station's History panel is open (its player touched HISTORY,
-            issue 17): its last rounds, newest first (at most 10); ``None`` closed.
+        history: the station's History panel is open (its player touched HISTORY):
+            its last rounds, newest first (at most 10); ``None`` closed.
         reminder: the session reminder shown until the player touches it, or ``None``.
         service: the station's player called the attendant (SERVICE lit).
         message_said, refusal_said, fault_said: ``message``, ``refusal`` and ``fault``

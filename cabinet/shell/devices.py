@@ -155,7 +155,7 @@ class DriverDevices:
         """
         assert self.post is not None
         d = self._decision
-        if d.hold and d.txn == esc.transaction_id:          # issue 14: asked again
+        if d.hold and d.txn == esc.transaction_id:          # asked again
             return held_decision(d, esc.transaction_id)
         self._decision.reset(esc.transaction_id)
         if isinstance(esc, dev.VoucherEscrowed):

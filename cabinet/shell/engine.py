@@ -218,10 +218,10 @@ class Engine:
                 log.info("station %d: %s %s", eff.station, eff.kind, eff.data)
             if isinstance(eff, Rejected):
                 log.info("rejected %s: %s", eff.what, eff.reason)
-                if isinstance(event, IntentReceived):   # issue 17: the player is told
+                if isinstance(event, IntentReceived):   # the player is told
                     self._publish(Cue(name="refused", station=event.station,
                                       data={"action": event.action, "reason": eff.reason}))
-            elif isinstance(eff, ExportAudit):          # issue 15: the audit report
+            elif isinstance(eff, ExportAudit):          # the audit report
                 follow.append(write_audit(eff, export_dir(self.store.path.parent), self.wall_s()))
             elif isinstance(eff, SendCue):
                 self._publish(Cue(name=eff.name, station=eff.station, data=eff.data))
@@ -327,7 +327,7 @@ class Engine:
                 stations = [st.station for st in self.cab.s.stations]
                 links = self.host_links or HostLinks({})
                 for ev in links.configure_events(stations, self.wall_s()):
-                    self.step(ev)              # issue 13: before PowerUp queues 0x17
+                    self.step(ev)              # before PowerUp queues 0x17
             self.step(PowerUp(self.clock_ms(), self.wall_s()))
             for ev in self.boot_events:
                 self.step(ev)

@@ -64,7 +64,7 @@ def build_devices(mode: str, config: EngineConfig | None, engine: Engine,
     from drivers.wiring import Wiring, load_wiring
 
     n_stations = len(engine.cab.s.stations)
-    open_txns = engine.store.open_escrows()      # issue 11.4: every station's
+    open_txns = engine.store.open_escrows()      # every station's
     members = []
     for n in range(1, n_stations + 1):
         section = config.section(n)
@@ -257,7 +257,7 @@ async def _run(journal: Path, socket: Path, mode: str, config: EngineConfig,
         task.result()
         return
     await server.start()
-    # issue 17 latency: what start-up built lives as long as the engine; the collector
+    # latency: what start-up built lives as long as the engine; the collector
     # stops walking it (a full collection took 15 ms, in the path of a press)
     gc.freeze()
     log.info("engine ready: journal %s, UI socket %s, devices %s", journal, socket, mode)

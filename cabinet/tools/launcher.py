@@ -325,7 +325,7 @@ def main(*, rounds: int = 5, variant: str | None = None, out: str | None = None,
                 ui_env["SDL_VIDEO_WINDOW_POS"] = "{},{}".format(*corners[n - 1])
             ui_argv = screens.ui_command(sys.executable, sock, n, count, size, st_frames,
                                          sim_sock if windowed else None, shared)
-            if language:          # issue 17: the UI checks the territory (a bad one: exit 2)
+            if language:          # the UI checks the territory (a bad one: exit 2)
                 ui_argv += ["--language", screens.station_language(language, n)]
             name = "ui" if n == 1 else f"ui-station{n}"
             return Child(name, ui_argv, env=ui_env, log=out_dir / f"{name}.log",

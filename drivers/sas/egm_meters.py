@@ -136,7 +136,7 @@ def _bills(dollars: int) -> Callable[[EgmView], int]:
 #: jackpot; mHCC 0x03 hand-paid cancelled credits; gCC 0x04 cancel credit; gGS 0x05 games
 #: played; gGW 0x06 games won; mBD 0x0B bill drop credits; mCrd 0x0C credits; mTotalDrop
 #: 0x24 "total drop should include bill drop and ticket drop"; bills 0x40-0x4B above).
-#: 0x07 games lost: issue 13 brief, not in nCompass's map (UNVERIFIED against the spec).
+#: 0x07 games lost: the host link's brief, not in nCompass's map (UNVERIFIED against the spec).
 #: 0x1C (machine paid paytable win) = coin out and 0x1F (attendant paid paytable win) =
 #: jackpot: the cabinet has no progressives or external bonuses, so nCompass's primary
 #: and secondary codes read the same meter.

@@ -1,4 +1,4 @@
-"""Issue 16 (RNG lab kit): the shuffle deals every card to every position
+"""RNG lab kit: the shuffle deals every card to every position
 uniformly, and the scaling of raw random bits onto a range is exactly unbiased.
 
 Two tests the issue asks for, plus the pieces that make them mean something:

@@ -384,7 +384,7 @@ def test_bet_up_pressed_every_150_ms_counts_every_press(panel: Any, factory: Any
 
 def test_a_press_is_looked_at_again_right_when_its_settle_time_ends(
         factory: Any, clock: FakeClock, panel: Any) -> None:
-    """Issue 17 latency (press-to-snapshot p99 under 20 ms): on the engine loop, the
+    """Latency (press-to-snapshot p99 under 20 ms): on the engine loop, the
     timer after a button's first edge comes due when the 5 ms settle time ends, plus at
     most 1 ms (it was half the settle time more: 2.5 ms in every press)."""
 

@@ -232,7 +232,7 @@ OPEN = OpenTransaction("A", 2000, None)
 ])
 def test_power_up_status_settles_the_restarts_open_transaction(
         status: int, credited: bool, expected: Action) -> None:
-    """Issue 12 (11.1, 11.3): each power-up status at start-up settles the journaled
+    """Each power-up status at start-up settles the journaled
     escrow once, before RESET: found in the cash box (journaled), returned, or
     already credited (nothing owed)."""
     dev, eng = Validator(status), Engine()
@@ -251,7 +251,7 @@ def test_power_up_status_settles_the_restarts_open_transaction(
 
 
 def test_power_up_bill_in_stacker_without_a_transaction_is_journaled_unattributed() -> None:
-    """Issue 12 (11.1): a note in the cash box the engine never saw: journaled, value 0."""
+    """A note in the cash box the engine never saw: journaled, value 0."""
     dev, eng = Validator(Status.POWER_UP_BILL_IN_STACKER), Engine()
     host = Id003Host(new_transaction_id=ids())
     action = host.start_up()
@@ -263,7 +263,7 @@ def test_power_up_bill_in_stacker_without_a_transaction_is_journaled_unattribute
 
 
 def test_bill_in_stacker_not_journaled_keeps_the_transaction_and_sends_no_reset() -> None:
-    """Issue 12 (11.1): the sink could not journal the note found in the stacker: the
+    """The sink could not journal the note found in the stacker: the
     error comes back out, RESET is not sent, the transaction stays for the next try."""
     dev, eng = Validator(Status.POWER_UP_BILL_IN_STACKER), Engine()
     eng.journal_error = RuntimeError("disk full")
@@ -289,7 +289,7 @@ def test_power_up_during_polling_starts_up_again() -> None:
 
 
 def test_fault_is_reported_once_and_cleared_when_the_validator_idles() -> None:
-    """Issue 12 (1.9): a jam is one DeviceFault however long it lasts, then cleared."""
+    """A jam is one DeviceFault however long it lasts, then cleared."""
     dev, eng = Validator(), Engine()
     host = started(dev, eng)
     [fault] = poll(host, dev, eng, Status.JAM_IN_ACCEPTOR)
@@ -303,7 +303,7 @@ def test_fault_is_reported_once_and_cleared_when_the_validator_idles() -> None:
 
 
 def test_corrupted_reply_to_stack_is_sent_again() -> None:
-    """Issue 12 (1.9): an ACK with a bad CRC is no ACK: STACK-2 goes again, counted."""
+    """An ACK with a bad CRC is no ACK: STACK-2 goes again, counted."""
     dev, eng = Validator(), Engine()
     host = started(dev, eng)
     dev.corrupt.append(c.Command.STACK_2)
@@ -313,7 +313,7 @@ def test_corrupted_reply_to_stack_is_sent_again() -> None:
 
 
 def test_corrupted_status_replies_count_as_unanswered_and_the_link_as_garbled() -> None:
-    """Issue 12 (11.10): bytes that never make a valid frame: unanswered polls, then
+    """Bytes that never make a valid frame: unanswered polls, then
     DeviceOfflineError with the link marked garbled (not a pulled cable)."""
     dev, eng = Validator(), Engine()
     host = started(dev, eng)

@@ -237,7 +237,7 @@ def test_acceptor_reset_before_the_kill_retires_the_open_transaction(
 def test_a_second_power_cut_before_reset_keeps_the_note_in_the_twins_stacker(
     sim_bill: SimId003Device, recorder: Recorder, step: Status
 ) -> None:
-    """Issue 11 (the crash test's rare physical-truth mismatch under load): power cut
+    """The crash test's rare physical-truth mismatch under load: power cut
     past STACK, then a second cut while the twin sits in "power up, bill in stacker"
     (the engine dead, no RESET yet): the twin forgot the note, so its cash box read
     $20 short of what the engine had credited or kept for review. A note in the

@@ -457,7 +457,7 @@ def test_21_rom_signature_acked_then_sent_at_next_general_poll() -> None:
 # --- fuzz ----------------------------------------------------------------------------------
 
 COMMAND_POLLS = {0x01, 0x02, 0x06, 0x07, 0x08, 0x0A, 0x0B, 0x7F, 0x94, 0x21,
-                 0x58, 0x71, 0x7B, 0x7C, 0x7D, 0xA8}  # issue 14: the TITO polls that carry a command
+                 0x58, 0x71, 0x7B, 0x7C, 0x7D, 0xA8}  # the TITO polls that carry a command
 
 
 def _valid_message(rng: random.Random, address: int) -> bytes:

@@ -70,7 +70,7 @@ def test_exceptions_are_read_in_order_and_each_once(host: SasHost, tmp_path: Pat
 
 
 def test_a_lost_reply_is_asked_again_and_the_exception_read_once(host: SasHost) -> None:
-    """Issue 13 (implied ACK): the EGM's first reply is lost; the host repeats the same
+    """Implied ACK: the EGM's first reply is lost; the host repeats the same
     general poll, the EGM sends the same exception again, and the host logs it once."""
     host.pause()
     egm = _egm(host, exceptions=(0x11, 0x12))

@@ -83,7 +83,7 @@ def state(host: SasHost, number: str) -> str:
 
 def test_ticket_printed_at_one_machine_is_redeemed_at_another_exactly_once(
         floor: tuple[SasHost, TitoEgm, TitoEgm], tmp_path: Path) -> None:
-    """Issue 14 (done when): validated at machine 1 via 0x57/0x58, redeemed at machine 2 for
+    """Validated at machine 1 via 0x57/0x58, redeemed at machine 2 for
     exactly its amount, then refused at 2 and at 1 as already redeemed; the floor totals agree."""
     host, a, b = floor
     number = print_ticket(a, 2500)

@@ -57,7 +57,7 @@ def settled(db: Path, a: TitoEgm, b: TitoEgm) -> bool:
 
 
 def test_host_twin_killed_anywhere_loses_no_ticket_and_redeems_none_twice(tmp_path: Path) -> None:
-    """Issue 14 (crash, host side): SIGKILL of the host twin at KILLS random points between
+    """Crash, host side: SIGKILL of the host twin at KILLS random points between
     0x57 and the printed ticket and between 0x67 and the final 0x71 status; 0 discrepancies."""
     rng = random.Random(1414)
     folder, db = tmp_path / "host", tmp_path / "host" / "host.sqlite3"

@@ -239,7 +239,7 @@ def test_host_refuses_malformed_polls() -> None:
         host.long_poll(1, 0xEE)
     with pytest.raises(ValueError):
         host.general_poll(128)
-    unknown_reply = {**LAYOUTS, 0x57: dataclasses.replace(LAYOUTS[0x57], reply=None)}  # issue 14: 0x57 is known now
+    unknown_reply = {**LAYOUTS, 0x57: dataclasses.replace(LAYOUTS[0x57], reply=None)}  # 0x57 is known now
     with pytest.raises(ValueError, match="not known"):
         host.HostCodec(unknown_reply).send(host.long_poll(1, 0x57))
 

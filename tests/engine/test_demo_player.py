@@ -85,7 +85,7 @@ def _player(variant: str, seed: int) -> tuple[DemoPlayer, CoreTable]:
 
 @pytest.mark.parametrize("variant", ["american", "classic-multi"])
 def test_no_extra_round_after_an_instant_blackjack(variant):
-    """Issue 12 (the demo player's fix of 9bc2e0a): a round that settles at once (a
+    """The demo player: a round that settles at once (a
     player blackjack against a 2) counts as dealt. The chip table lights Rebet after
     it; the demo used to take that for a Deal that did nothing, touch Rebet, deal a
     second round and log that one as round 1. Seed 14 deals AS TC against 2C."""

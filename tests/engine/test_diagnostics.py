@@ -209,7 +209,7 @@ def test_the_missing_buttons_audit_survives_a_restart(tmp_path):
 
 
 def test_printer_test_ticket_with_a_printer_fault_says_so_and_prints_nothing():
-    """Issue 15 (operator walk-through): with the printer out of paper the page showed
+    """With the printer out of paper the page showed
     only the driver's raw status ("Printer: status 1a 32 12 72") and Select still said
     "Test ticket sent" and journaled ``test_ticket`` though nothing could print. The page
     names the fault by its code and words; Select asks for no ticket and says why."""

@@ -289,7 +289,7 @@ def test_a_ram_clear_queues_memory_error_reset_and_never_reuses_an_event_id(tmp_
     for _ in range([k for k, _ in MAIN_ITEMS].index("ram_clear")):
         rig.cab.handle(IntentReceived(1, "menu_down"))
     rig.cab.handle(IntentReceived(1, "menu_select"))
-    type_pin(rig_send(rig))                      # issue 15: the technician PIN
+    type_pin(rig_send(rig))                      # the technician PIN
     for _ in range(2):
         rig.cab.handle(IntentReceived(1, "menu_select"))
     h = rig.cab.s.stations[0].host

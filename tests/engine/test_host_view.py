@@ -168,7 +168,7 @@ def test_sas_stations_come_from_the_config_and_the_command_line(tmp_path):
 
 
 def test_a_sas_config_that_can_never_work_is_refused_at_start(tmp_path):
-    """Issue 13 (new-user findings): a denomination SAS has no code for (the host's
+    """A denomination SAS has no code for (the host's
     credits would be cut short), an unknown URL scheme or a folder as the port."""
     import pytest
 
@@ -190,7 +190,7 @@ def test_a_sas_config_that_can_never_work_is_refused_at_start(tmp_path):
 
 
 def test_0x7e_after_0x7f_reads_back_the_hosts_time():
-    """Issue 13 (new-user finding): the link's clock for 0x7E carries the host's offset."""
+    """The link's clock for 0x7E carries the host's offset."""
     import time
 
     rig = Rig()
@@ -203,7 +203,7 @@ def test_0x7e_after_0x7f_reads_back_the_hosts_time():
 
 
 def test_the_host_page_says_when_the_port_is_not_open_or_polls_go_elsewhere():
-    """Issue 13 (new-user finding): a technician sees why a link does not come up."""
+    """A technician sees why a link does not come up."""
     from cabinet.core.host_page import host_page
 
     rig = Rig()

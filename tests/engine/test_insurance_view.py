@@ -1,4 +1,4 @@
-"""Issue 17 "The felt": the snapshot says what a spot's insurance paid back once it
+"""The felt: the snapshot says what a spot's insurance paid back once it
 settled at the dealer's peek, so the table can sweep it or pay it at its line."""
 
 from __future__ import annotations

@@ -329,7 +329,7 @@ def test_removed_events_are_found_again_after_a_crash_before_the_ram_error_commi
 
 
 def test_voucher_columns_that_disagree_with_the_keyed_record_are_reported_and_not_trusted(tmp_path):
-    """Issue 11.14 (found by a new-user test): only the ``record`` column was keyed, so
+    """Only the ``record`` column was keyed, so
     ``UPDATE vouchers SET status='redeemed'`` on an outstanding ticket passed
     ``cabinet doctor``, and a RAM clear (which deleted rows by that column) would have
     erased a voucher the player still holds. The columns must agree with the keyed

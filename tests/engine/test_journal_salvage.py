@@ -59,7 +59,7 @@ def _ram_clear(eng):
     for _ in range([k for k, _ in MAIN_ITEMS].index("ram_clear")):
         eng.step(IntentReceived(1, "menu_down"))
     eng.step(IntentReceived(1, "menu_select"))
-    change_default_pin(eng_send(eng))      # issue 15: a RAM error's fresh state: factory PIN
+    change_default_pin(eng_send(eng))      # a RAM error's fresh state: factory PIN
     eng.step(DoorChanged("logic", True))   # and the logic door
     for _ in range(2):
         eng.step(IntentReceived(1, "menu_select"))

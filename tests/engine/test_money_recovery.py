@@ -64,7 +64,7 @@ def test_a_superseded_escrow_is_not_offered_again(tmp_path):
     assert eng.store.open_escrows()[1]["credited"] is True
 
 
-# -- issue 11.1 / 11.10: notes the acceptor took but never credited ---------------------
+# -- notes the acceptor took but never credited -------------------------------------
 
 def _kinds(effects):
     from cabinet.core.effects import Journal

@@ -1,4 +1,4 @@
-"""Issue 15 "The operator menu": the two access levels, the technician PIN (salted
+"""The operator menu: the two access levels, the technician PIN (salted
 scrypt hash, lockout that survives a restart, forced change of the factory PIN),
 and every entry, exit, page and act in the event log with its level."""
 
@@ -313,7 +313,7 @@ def test_a_money_rule_changes_only_with_no_credits_and_a_save_is_logged_with_its
     rig.press("menu_pick", value=len(SETTING_CHOICES))              # validated at Save
     assert rig.cab.s.maintenance.confirm == \
         "Refused: Minimum bet: must be a multiple of the bet step $1.00"
-    # new-user trial (session 7): the menu's words, not the fields' names and cents
+    # the menu's words, not the fields' names and cents
     rig.press("menu_pick", value=rows["min_bet_minor"])
     type_text(rig.cab, rig_send(rig), "600")
     rig.press("menu_pick", value=len(SETTING_CHOICES))
@@ -348,7 +348,7 @@ def test_ram_clear_keeps_the_pin_and_a_ram_clear_needs_the_door_too():
 
 
 def test_the_pin_page_does_not_keep_saying_locked_once_the_lockout_is_over():
-    """Issue 15 (operator walk-through): the PIN entry opened during a lockout froze
+    """The PIN entry opened during a lockout froze
     "PIN entry locked: 28 s left" as its message; the live count-down hid it while the
     lockout ran, and once it was over the frozen line came back and stayed, so the
     technician waited for a lockout that had ended. Once it is over the page says so."""

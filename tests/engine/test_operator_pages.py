@@ -1,4 +1,4 @@
-"""Issue 15 "The operator menu": the Meters page with the actual and par sheet RTP,
+"""The operator menu: the Meters page with the actual and par sheet RTP,
 the bill / voucher / handpay history, the Event log's filter, typed settings and the
 audit export (menu item and ``cabinet meters --export``)."""
 
@@ -356,7 +356,7 @@ def test_the_sound_settings_are_in_the_snapshot():
 
 
 def test_cabinet_meters_export_names_the_program_like_the_menus_export(tmp_path):
-    """Issue 15 (operator walk-through): ``cabinet meters --export`` wrote the report's
+    """``cabinet meters --export`` wrote the report's
     ``program`` row empty while the menu's Export names the program
     ("blackjack-cabinet 0.1.0"): the same report must identify the same program."""
     from cabinet.shell.program_check import current

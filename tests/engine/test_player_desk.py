@@ -1,4 +1,4 @@
-"""Issue 17 "What a player expects": the player's own History panel, session
+"""What a player expects: the player's own History panel, session
 reminders and the Service call, at the player's own station only."""
 
 from __future__ import annotations
@@ -291,8 +291,8 @@ def test_a_service_call_under_a_fault_keeps_the_tilt_light():
 
 
 def test_the_engine_and_the_core_import_in_a_fresh_interpreter():
-    """Issue 17 (a cycle the AST check misses: importing a submodule runs its package's
-    ``__init__``): the core's contexts, the player's desk and the engine import cleanly."""
+    """The core's contexts, the player's desk and the engine import cleanly (a cycle the
+    AST check misses: importing a submodule runs its package's ``__init__``)."""
     import subprocess
     import sys
     for mod in ("cabinet.core.context", "cabinet.core.player_desk", "cabinet.shell.engine",
@@ -303,7 +303,7 @@ def test_the_engine_and_the_core_import_in_a_fresh_interpreter():
 
 
 def test_a_restart_keeps_the_session_clock_its_net_and_the_service_call(tmp_path):
-    """Issue 17 (session-5 finding): sessions and Service calls lived in memory only, so a
+    """Sessions and Service calls lived in memory only, so a
     power cut started the player's reminder clock again and put the attendant's lamp out
     while the player still waited. Both are committed state now: after a restart the
     reminder comes on the session's own minute with the net so far, and the call stands."""
@@ -337,7 +337,7 @@ def test_a_restart_keeps_the_session_clock_its_net_and_the_service_call(tmp_path
 
 
 def test_a_cash_out_to_zero_ends_the_players_service_call():
-    """New-player trial (session 6): a Service call stood after its player cashed out and
+    """A Service call stood after its player cashed out and
     left, so the next player's screen said CALLED. The cash-out to zero that ends the
     session ends the call too (journaled, the tower and the host told)."""
     from tests.engine.helpers import LinkedRig as Rig

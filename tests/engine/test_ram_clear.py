@@ -54,7 +54,7 @@ def _open_ram_clear(eng):
     eng.step(KeyChanged(True))
     _press(eng, "menu_down", RAM_CLEAR)
     _press(eng, "menu_select")
-    assert eng.cab.s.maintenance.entry.kind == "pin"     # issue 15: the technician's page
+    assert eng.cab.s.maintenance.entry.kind == "pin"     # the technician's page
     type_pin(eng_send(eng))
     assert eng.snapshot.maintenance.page == "ram_clear"
     return eng.snapshot.maintenance
@@ -205,7 +205,7 @@ def test_a_refusal_line_goes_once_the_technician_level_is_reached(tmp_path):
 
 
 def test_ram_clear_tells_the_hosts_tickets_apart_from_this_cabinets_vouchers(tmp_path):
-    """Session 6's notes: the RAM clear summary counted a ticket the casino host
+    """The RAM clear summary counted a ticket the casino host
     validated (SAS 0x58: the host keeps it and any machine on the floor
     redeems it through the host) as one of this cabinet's outstanding vouchers, which
     only this cabinet's own journal keeps redeemable."""

@@ -1,4 +1,4 @@
-"""Issue 17 "the language chosen per station": every player text of a snapshot also
+"""The language chosen per station: every player text of a snapshot also
 goes as ``Said`` parts (an English template and its arguments), which say exactly the
 plain English text, so each screen can say it in its own language."""
 
@@ -173,7 +173,7 @@ def test_a_jackpots_reason_is_said_by_its_template():
 
 
 def test_every_no_ticket_and_print_handpay_reason_is_said_and_in_the_catalog():
-    """Issue 17 (the i18n branch left them English): a handpay for a ticket that could
+    """Said in the screen's language too: a handpay for a ticket that could
     not print or got no validation from the host says its reason by template, so a
     Spanish screen reads it; each template is a msgid of the catalog."""
     from cabinet.core.events import PrintFinished

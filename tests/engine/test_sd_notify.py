@@ -1,4 +1,4 @@
-"""Issue 15 (Pi install, item 1): the engine unit is ``Type=notify`` with a watchdog.
+"""The engine unit is ``Type=notify`` with a watchdog.
 
 The engine says ``READY=1`` only once its journal is checked and its devices are
 started, then pings ``WATCHDOG=1`` from its asyncio event loop only: a loop that

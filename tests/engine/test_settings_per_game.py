@@ -26,7 +26,7 @@ def _open_settings(rig):
     for _ in range(SETTINGS):
         rig.press("menu_down")
     rig.press("menu_select")
-    type_pin(rig_send(rig))                     # issue 15: the technician's page
+    type_pin(rig_send(rig))                     # the technician's page
     assert rig.cab.s.maintenance.page == "settings"
 
 

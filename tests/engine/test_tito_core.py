@@ -304,7 +304,7 @@ def test_a_ticket_the_acceptor_took_but_never_reported_stacked_is_settled_once()
 
 
 def test_a_validation_handpay_is_read_by_0x1b_and_its_reset_raises_0x52():
-    """Issue 14 "Handpay through the host": the handpay a failed validation ends in is
+    """Handpay through the host: the handpay a failed validation ends in is
     the station's pending handpay for 0x1B (cancelled credits, its amount); a remote
     reset (0x94) ends it and queues handpay_reset (0x52); 0xA8 is refused (no reset to
     the credit meter: the operator does not allow it), logged."""
@@ -415,7 +415,7 @@ def test_a_barcode_0x70_cannot_carry_is_handed_back_at_once():
 
 
 def test_the_hosts_0x7b_bits_are_enforced_once_it_has_set_them():
-    """Session 5's notes: the 0x7B status bits were stored, not enforced. SAS 6.02 0x7B
+    """The 0x7B status bits were stored, not enforced. SAS 6.02 0x7B
     (research/sas.md; ``drivers.sas.tito_codes``): bit 5 "ticket redemption" and bit 0
     "use printer as cash-out device". Once the host has set them, a ticket offered with
     bit 5 clear is handed back with why, and a cash-out with bit 0 clear is a handpay

@@ -504,7 +504,7 @@ def soak(workdir: Path, kills: int, seed: int = 1, progress: Any = None,
     ``physical``: the twins run in their own process (surviving every kill), the
     acceptor's power is cut now and then, and after every restart the meters are
     checked against the twins' physical truth (``check_physical_truth``); False:
-    the engine runs the twins itself, as before issue 11.
+    the engine runs the twins itself, in its own process.
     """
     rng = random.Random(seed)
     res = SoakResult()

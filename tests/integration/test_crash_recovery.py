@@ -2,7 +2,7 @@
 scripted play (bills, bets, decisions, insurance, cash-out, voucher in, doors),
 restart it each time, and check that credits and every meter equal what the
 committed events imply, the round resumes with the same cards, and no voucher
-exists twice. ``CRASH_POINTS`` changes the count (default 200, issue 11's count for
+exists twice. ``CRASH_POINTS`` changes the count (default 200, the count for
 the suite; ``make test`` runs the suite on two workers, so this test's five or six
 minutes run beside the rest; the longer runs, up to 10,000, are
 ``bench/crash_soak.py`` with their results in ``bench/results/crash_soak*.txt``).

@@ -1,4 +1,4 @@
-"""Issue 14 "What to build": ``cabinet run`` with two stations shows a ticket printed at
+"""``cabinet run`` with two stations shows a ticket printed at
 one redeemed at the other. ``cabinet run --stations 2 --tickets host`` headless links
 each station to the host twin as its own EGM (its own pty and SAS address) with system
 validation; station 1's demo player cashes out (the host's validation number on the

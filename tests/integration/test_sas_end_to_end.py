@@ -1,4 +1,4 @@
-"""Issue 13 "Done when": the engine as a real process on a real pty, the host twin
+"""The engine as a real process on a real pty, the host twin
 polling it, everything read over SAS as a casino management system would."""
 
 from __future__ import annotations

@@ -102,8 +102,8 @@ def test_cabinet_run_stations_3_headless_three_players_each_reading_its_own_mess
     vouchers = re.findall(r"^station (\d) demo: voucher (\d+) for (\$[\d.,]+) printed$", proc.stdout, re.M)
     assert sorted(s for s, _, _ in vouchers) == ["1", "2", "3"], text
     assert len({v for _, v, _ in vouchers}) == 3
-    # the summary: one line per station, named and in station order (new-user trial,
-    # session 7: three unnamed lines came 2, 3, 1), each with its own voucher
+    # the summary: one line per station, named and in station order (not
+    # three unnamed lines in the order 2, 3, 1), each with its own voucher
     summary = re.findall(r"^cabinet run: station (\d): \d+ round\(s\) of classic-multi, .*voucher (\d+) for",
                          proc.stdout, re.M)
     assert [s for s, _ in summary] == ["1", "2", "3"], text

@@ -1,4 +1,4 @@
-"""Issue 14 "Done when", crash tests (the in-suite size; ``bench/tito_crash.py`` runs
+"""Crash tests (the in-suite size; ``bench/tito_crash.py`` runs
 >= 100 kill points each): SIGKILL of the engine anywhere between a ticket's 0x67 and its
 final 0x71 status (credited once, or returned and still valid at the host: never both,
 never neither), anywhere between a cash-out's 0x57 and its printed ticket (one ticket or

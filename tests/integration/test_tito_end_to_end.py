@@ -1,4 +1,4 @@
-"""Issue 14 "Done when": tickets through the casino host, the engine as a real process on
+"""Tickets through the casino host, the engine as a real process on
 real ptys, the host twin's link polling it. Here the test itself plays the casino's
 ticket system over the twin's raw long polls (``SasHost.send``: 0x57, 0x58, 0x70, 0x71),
 so every byte the cabinet answers is checked as a management system reads it."""
@@ -381,7 +381,7 @@ def _two_station_floor(tmp_path: Path, twin: bool = False, timeout_s: int = 10,
 
 
 def test_a_ticket_printed_at_station_1_is_redeemed_at_station_2_once(tmp_path):
-    """Issue 14 "Done when": over real ptys, each station its own EGM on its own SAS link
+    """Over real ptys, each station its own EGM on its own SAS link
     to the host: a ticket printed at station 1 (the host's number) is redeemed at
     station 2 for exactly its amount; inserted again anywhere it is refused ("already
     redeemed"); both stations' meters read by the host (0x1C, 0x50) and by ``cabinet
@@ -466,7 +466,7 @@ def test_the_hosts_ticket_data_is_printed_on_the_ticket(tmp_path):
 @pytest.mark.parametrize("denomination_minor,system_id", [(1, 12), (5, 99), (25, 10), (100, 1)])
 def test_with_the_host_twins_ticket_system_a_ticket_moves_between_stations_once(
         tmp_path, denomination_minor, system_id):
-    """Issue 14 "Done when", with the host twin as the casino system: a ticket printed at
+    """With the host twin as the casino system: a ticket printed at
     station 1 is redeemed at station 2 for exactly its amount, refused again at both
     ("already redeemed"); the twin's record says issued by 1, redeemed by 2.  At every
     accounting denomination the amounts on the wire are cents (Monaco

@@ -437,7 +437,7 @@ CASES: list[Case] = [
     Case("overlay_tilt_station", _overlay("tilt", "900 Engine fault; Station 3: 402 Printer cover open",
                                           mode="tilt")),
     Case("attract", ATTRACT, now_ms=3_500),
-    Case("attract_multi_player", msgspec.structs.replace(  # issue 17: the long name, clear of the shoe
+    Case("attract_multi_player", msgspec.structs.replace(  # the long name, clear of the shoe
         ATTRACT, variant="classic-multi", variant_name="Classic BlackJack (multi-player table)"),
         now_ms=4_200, clock="16:05"),
     # Each station's own screen (its spots, meters and buttons large, the others small)

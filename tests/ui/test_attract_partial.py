@@ -61,7 +61,7 @@ def test_an_exposed_window_is_repainted_whole() -> None:
 
 
 def test_a_pulsing_overlay_repaints_only_its_panel() -> None:
-    """Issue 17 (printing at 3.3 % of a core at 1080p): over a table at rest, the
+    """Idle under 2 % of a core (printing was 3.3 % at 1080p): over a table at rest, the
     printing panel's pulse repaints only the panel, and each frame still equals the
     same instant drawn whole."""
     from tests.ui.fixtures import CASES

@@ -1,4 +1,4 @@
-"""Issue 17 (the felt): card and chip art to a commercial standard, cached, credited.
+"""The felt: card and chip art to a commercial standard, cached, credited.
 
 The card_gallery goldens are written here, not by test_screenshots.py:
 ``UPDATE_GOLDENS=1 pytest tests/ui/test_screenshots.py tests/ui/test_card_art.py``.

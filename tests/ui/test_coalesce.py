@@ -1,4 +1,4 @@
-"""Issue 17 latency: a station's own screen draws a change of other stations only a
+"""Latency: a station's own screen draws a change of other stations only a
 little later, coalesced (``ui.coalesce``); its own station's changes at once."""
 
 from __future__ import annotations

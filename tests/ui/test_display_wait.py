@@ -1,4 +1,4 @@
-"""Issue 15 (Pi install, item 2): the UI waits for a display that comes up late.
+"""The UI waits for a display that comes up late.
 
 On the cabinet the KMSDRM display can appear seconds after the UI starts. The UI
 used to exit in 0.2 s, and with ``RestartSec=1`` systemd's default start limit
@@ -142,7 +142,7 @@ def test_the_ui_process_recovers_by_itself_when_the_display_comes_up_15_s_late(t
 
 
 def test_a_window_that_fell_back_to_no_screen_is_not_a_display(monkeypatch):
-    """New-user trial (session 7): ``DISPLAY=:57 cabinet run --window`` with no X server
+    """``DISPLAY=:57 cabinet run --window`` with no X server
     on :57 ran on, "first frame after 1437 ms", and showed nothing: SDL had fallen back
     to its off-screen driver. Unless that driver was asked for (``SDL_VIDEODRIVER``),
     it is no display: the wait goes on, then says why."""

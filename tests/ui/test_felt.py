@@ -1,4 +1,4 @@
-"""Issue 17, the felt: the chip rack, shoe and discard tray whole; the table limits
+"""The felt: the chip rack, shoe and discard tray whole; the table limits
 placard from the snapshot; a doubled stake as two stacks; each split hand's own
 stake; the door-open freeze without buttons; the time of day on every screen."""
 

@@ -1,4 +1,4 @@
-"""Issue 17 "the language chosen per station from at least English and Spanish with
+"""The language chosen per station from at least English and Spanish with
 gettext catalogs (Babel to extract and compile them), numbers and money formatted per
 locale": the catalogs, the language setting, switching, money per locale."""
 
@@ -176,7 +176,7 @@ def test_money_and_numbers_per_locale(lang, money, negative, compact, number):
 
 
 def test_credit_meters_keep_part_credits():
-    """New-player trial (session 6): the INSURANCE meter showed "2" over $2.50 and PAID
+    """The INSURANCE meter showed "2" over $2.50 and PAID
     "7" over $7.50: a meter in credits dropped the half credit."""
     i18n.use("en")
     assert [fmt_credits(m, 100) for m in (250, 750, 3_750, 10_000, 123_456_750)] == \
@@ -305,7 +305,7 @@ def test_a_refusal_is_told_in_the_screens_language():
 
 
 def test_a_spanish_frame_costs_what_an_english_one_does(renderer):
-    """Issue 17 "keep every speed target": the lookups and money texts are cached, so a
+    """Every speed target kept: the lookups and money texts are cached, so a
     busy Spanish frame at 1920x1080 is as fast as the English one (within 25 %)."""
     import time
 

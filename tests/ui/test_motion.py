@@ -1,4 +1,4 @@
-"""Issue 17 "The felt": lost chips swept to the dealer, won chips paid beside the stake,
+"""The felt: lost chips swept to the dealer, won chips paid beside the stake,
 and a win celebration scaled to the win; the model without a display, the frames
 as goldens (``tests/ui/fixtures_motion.py``) at 1920x1080, 1280x720 and 800x480."""
 

@@ -1,4 +1,4 @@
-"""Issue 17 "What a player expects": the HISTORY button and panel on the table."""
+"""What a player expects: the HISTORY button and panel on the table."""
 
 from __future__ import annotations
 
@@ -44,7 +44,7 @@ def test_only_the_own_stations_rows_are_drawn(monkeypatch) -> None:  # type: ign
 
 
 def test_reminder_says_time_and_net_and_any_touch_dismisses_it() -> None:
-    """Issue 17 "reality check": the elapsed time and the session's net, dismissed by
+    """The reality check: the elapsed time and the session's net, dismissed by
     a touch anywhere (``reminder_ok`` for this station)."""
     from tests.ui.fixtures_player import with_reminder
     from ui.scenes.player_panel import reminder_lines

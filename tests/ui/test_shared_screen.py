@@ -182,7 +182,7 @@ def _click(pos: tuple[int, int]) -> pygame.event.Event:
 
 
 def test_a_touch_in_a_panel_focuses_its_station_for_keys_and_dev_keys() -> None:
-    """Issue 17 dev keys: a touch in station 3's panel makes the keys (D: deal) and the
+    """Dev keys: a touch in station 3's panel makes the keys (D: deal) and the
     dev keys (F4: a $100 note) act for station 3; Tab moves on to station 1 (wrapping),
     Shift+Tab back to 3; the panel of the focused station is drawn ringed."""
     app = _app((1920, 1080))
@@ -244,7 +244,7 @@ def test_below_the_minimum_size_the_classic_table_and_a_log_line(caplog: pytest.
 
 
 def test_dev_key_toggles_are_each_stations_own() -> None:
-    """Issue 17 dev keys on the shared screen: F8 (printer paper out/in) on station 2 and
+    """Dev keys on the shared screen: F8 (printer paper out/in) on station 2 and
     then on station 3 takes the paper out of both printers (each station's toggles are
     its own), and F8 on station 2 again puts its paper back."""
     keys = DevKeys("/nonexistent.sock", station=2)

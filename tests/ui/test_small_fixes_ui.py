@@ -1,4 +1,4 @@
-"""Issue 10.10, UI side: help bullets and sound without a sound card."""
+"""Help bullets and sound without a sound card, the UI side."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Issue 17 "Sound": deal, chip, win and button sounds at the operator's volume; with
+"""Sound: deal, chip, win and button sounds at the operator's volume; with
 no audio device the table stays silent and says so once in the log."""
 
 from __future__ import annotations

@@ -81,7 +81,7 @@ def visible_rows(count: int, selected: int, avail: float) -> tuple[int, int, flo
     """Which items fit in ``avail`` logical units: ``(first, visible, row_h)``.
 
     Rows shrink from ``ROW_MAX`` to fit every item, down to ``ROW_MIN``; a list
-    still longer scrolls so that ``selected`` is shown. Issue 10.9: the count is
+    still longer scrolls so that ``selected`` is shown. The count is
     rounded, not floored, so a list that exactly fits shows its last item.
     """
     row_h = max(ROW_MIN, min(ROW_MAX, avail / max(1, count)))

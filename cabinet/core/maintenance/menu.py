@@ -106,7 +106,7 @@ def handle(cab: MaintenanceContext, action: str, out: list[Effect], value: int |
             if then and m.page == "main":
                 m.selected = _main_row(then)
         elif diagnostics.back(cab, out):
-            pass                            # issue 15: a test page returns to Diagnostics
+            pass                            # a test page returns to Diagnostics
         elif m.page != "main":
             m.page, m.selected, m.confirm, m.draft, m.scroll = "main", _main_row(m.page), "", {}, 0
             m.pressed, m.cash_out_ms = [], None

@@ -23,7 +23,7 @@ from cabinet.protocol.money import fmt_money as money
 from cabinet.protocol.snapshot import MaintenanceView
 
 #: The main menu, top to bottom; ``access.TECHNICIAN_PAGES`` need the technician PIN
-#: (the first seven keep the places they had before issue 15).
+#: (the first seven keep their places from before the technician level).
 MAIN_ITEMS = [("meters", "Meters"), ("recall", "Game recall"), ("events", "Event log"),
               ("bills", "Bill history"), ("diagnostics", "Diagnostics"),
               ("settings", "Settings"), ("faults", "Faults"),

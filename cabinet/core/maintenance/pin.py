@@ -126,7 +126,7 @@ def submit(cab: MaintenanceContext, entry: EntryState, out: list[Effect]) -> str
         p.failures = p.lockouts = 0
         default = not p.hash_hex
         out.append(Journal("pin_accepted", 0, 0, {"default": default, "level": "technician"}))
-        if default:                 # issue 15: the factory PIN must be changed first
+        if default:                 # the factory PIN must be changed first
             m.entry = EntryState(kind="pin_new", then=entry.then, row=entry.row,
                                  message="Default PIN: choose a new PIN (4-8 digits)")
             return ""

@@ -66,7 +66,7 @@ def _ram_clear_stakes(summary: dict[str, Any]) -> list[str]:
 def ram_clear_refusal(cab: MaintenanceContext) -> str:
     """Why a RAM clear may not be done now, or ``""`` if it may.
 
-    Rule (keeping the door of issues 10.2 / 11.12): a RAM clear needs
+    Rule (the PIN and, as before, the door): a RAM clear needs
     the technician level (the PIN) *and* the main or logic door open
     (``access.RAM_CLEAR_DOORS``), whatever is on the cabinet; the reason names
     what is at stake (credits, a pending handpay, outstanding vouchers).

@@ -121,7 +121,7 @@ def select(cab: MaintenanceContext, out: list[Effect]) -> None:
     if m.selected < n:
         key, _, choices = SETTING_CHOICES[m.selected]
         cur = draft_value(cab, key)
-        if key in MENU_ENTRY:                   # issue 15: typed with the buttons or by touch
+        if key in MENU_ENTRY:                   # typed with the buttons or by touch
             text = start_text(key, cur)
             m.entry = EntryState(kind="setting", key=key, row=m.selected, text=text,
                                  shown=bool(text))

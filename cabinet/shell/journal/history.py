@@ -83,7 +83,7 @@ class JournalHistory(JournalChecks):
         """Each station's newest escrow, if it still matters to its acceptor driver.
 
         Every station's open escrow is restored (two stations can be
-        past STACK when the engine dies). Issue 11.3: only a station's newest
+        past STACK when the engine dies). Only a station's newest
         escrow can be open; an older one was superseded (the acceptor took a new
         item, so the old one was never stacked) and is not offered again.
 
