@@ -425,7 +425,7 @@ def test_7f_receive_date_and_time() -> None:
 def test_94_remote_handpay_reset() -> None:
     """0x94 (nCompass LongPoll94Message): 0 and remote_handpay_reset when a
     handpay is pending, 2 "not in handpay" otherwise; the command goes to the engine either
-    way, so the refusal is in the event log too (new-user finding)."""
+    way, so the refusal is in the event log too."""
     r = responder()
     r.receive(gp(), 0)
     assert r.receive(lp(0x94), 1) == [HostCommand("remote_handpay_reset", 0x94),

@@ -332,7 +332,7 @@ def test_a_door_opened_while_powered_off_is_journaled_counted_and_logged():
 
 
 def test_device_test_names_the_station_of_a_press_on_a_table_of_several():
-    """New-user finding: on a two-station table a press on station 2's
+    """On a two-station table a press on station 2's
     panel showed as just "Stand"; the technician must see whose panel it came from."""
     rig = Rig(GameSettings(variant="classic-multi", stations=2))
     rig.cab.handle(KeyChanged(True))
@@ -348,7 +348,7 @@ def test_device_test_names_the_station_of_a_press_on_a_table_of_several():
 
 
 def test_the_door_closed_notice_goes_after_a_few_seconds():
-    """New-user finding: "Door closed" stayed the table message long after the door
+    """"Door closed" stayed the table message long after the door
     was shut (and even after a restart); it is a notice of a few seconds."""
     rig = Rig()
     rig.note(2000)

@@ -78,7 +78,7 @@ def test_key_during_a_ticket_print_opens_the_menu_once_the_ticket_is_out():
 
 
 def test_key_off_cancelling_a_requested_menu_is_logged():
-    """Session-5 finding: the key turned back off before the round ended left
+    """The key turned back off before the round ended left
     "maintenance_requested" in the Event log with nothing saying it was withdrawn."""
     rig = Rig()
     _start_round(rig)
@@ -91,7 +91,7 @@ def test_key_off_cancelling_a_requested_menu_is_logged():
 
 
 def test_key_off_with_unsaved_settings_logs_what_was_discarded():
-    """Session-5 finding: settings changed but not saved were dropped silently when the
+    """Settings changed but not saved were dropped silently when the
     key went off; the Event log now names them (the values in force are unchanged)."""
     from .test_settings_per_game import _open_settings, _set
     rig = Rig()

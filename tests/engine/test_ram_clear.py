@@ -191,7 +191,7 @@ def test_the_technician_level_is_checked_again_at_the_confirming_press():
 
 
 def test_a_refusal_line_goes_once_the_technician_level_is_reached(tmp_path):
-    """New-user finding: "Refused: ... needs the technician level" stayed on the RAM
+    """"Refused: ... needs the technician level" stayed on the RAM
     clear page after the main door was opened and the page said "Now: technician"."""
     eng = _engine(tmp_path, GameSettings(variant="classic"))
     eng.step(NoteStacked(1, 2000, "t1"))

@@ -131,7 +131,7 @@ def test_an_old_journal_settings_shape_still_loads():
 
 
 def test_cabinet_wide_rows_say_default_and_a_new_station_count_says_restart():
-    """New-user findings: the cabinet-wide rows (voucher, jackpot and
+    """The cabinet-wide rows (voucher, jackpot and
     credit limits, expiry) never said "(default)" as the game rows do; saving a new
     station count said only "Saved", though the stations' devices are set up at start."""
     rig = Rig()

@@ -113,7 +113,7 @@ def test_cabinet_run_headless_plays_cashes_out_and_exits_0(tmp_path: Path) -> No
 
 
 def test_a_table_ui_that_dies_ends_a_windowed_run_with_a_line_and_status_1(tmp_path: Path) -> None:
-    """New-user finding (the run stops when either process dies): a
+    """The run stops when either process dies: a
     windowed run whose table UI is killed said nothing and exited 0, as if the player
     had closed the window; it must name the UI's log and exit 1."""
     import signal as _signal
