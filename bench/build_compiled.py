@@ -1,4 +1,4 @@
-"""An optional mypyc-compiled copy of the package, for long simulations (issue 16).
+"""An optional mypyc-compiled copy of the package, for long simulations.
 
 Copies ``cabinet/`` (the ``.py`` files) to ``OUT/cabinet`` and compiles there,
 with mypyc, the modules a simulated round runs through: the rules core

@@ -15,7 +15,7 @@ with ``--out`` also appends the summary to FILE and keeps a running tally in
 FILE's ``.progress`` twin. The same harness runs in
 ``tests/integration/test_crash_recovery.py``.
 
-Issue 11: each soak runs its device twins in a process of their own
+Each soak runs its device twins in a process of their own
 (``cabinet sim-devices``) that survives every kill, cuts the acceptor's power now
 and then (also at STACKING / VEND VALID), and after every restart checks the
 meters against the twins' physical truth (cash box; tickets cut).
@@ -58,7 +58,7 @@ def main() -> int:
     ap.add_argument("--jackpot-limit-minor", type=int, default=None)
     ap.add_argument("--out", type=Path)
     ap.add_argument("--in-engine-twins", action="store_true",
-                    help="twins inside the engine (before issue 11): no physical-truth checks")
+                    help="twins inside the engine (no separate process): no physical-truth checks")
     args = ap.parse_args()
     if args.points < 1 or not 1 <= args.jobs <= args.points:
         ap.error("--points must be >= 1 and --jobs 1..points")

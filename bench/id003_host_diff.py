@@ -1,5 +1,5 @@
 """Differential check of the ID-003 driver: the old one-piece driver vs the new
-``id003_host`` + loop, on the same random validator (issue 12).
+``id003_host`` + loop, on the same random validator.
 
 Both drivers talk to an in-memory fake port whose replies come from one seeded
 random stream: statuses of every kind (escrow of notes, tickets and unknown codes,

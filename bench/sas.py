@@ -1,4 +1,4 @@
-"""SAS reply latency while the engine plays rounds and commits (issue 13).
+"""SAS reply latency while the engine plays rounds and commits.
 
 Usage::
 

@@ -1,4 +1,4 @@
-"""The simulator, old code against new, in one run: times and tallies (issue 16).
+"""The simulator, old code against new, in one run: times and tallies.
 
 For each variant, runs ``cabinet simulate V --rounds N --workers K --seed S
 --no-progress --json F`` once with the old source tree first on ``PYTHONPATH``

@@ -1,4 +1,4 @@
-"""Issue 14 crash soak: kill the engine (or the host twin) at N random moments of a
+"""TITO crash soak: kill the engine (or the host twin) at N random moments of a
 ticket's redemption through the host (0x67 .. final 0x71) and of a system-validated
 cash-out (0x57 .. printed ticket), restart, and check after every kill that the host's
 ticket record, the journal and the devices agree (``tests/integration/tito_harness.py``).

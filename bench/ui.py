@@ -6,12 +6,12 @@ Usage::
 
 - frame time: the busiest table (three stations, a split, a blackjack, cards
   sliding and chips flying) drawn at 1920x1080 off-screen; target < 8 ms median.
-- settlement frames (issue 17): every frame of a whole settlement at 1920x1080
+- settlement frames: every frame of a whole settlement at 1920x1080
   (lost stakes swept, wins paid beside, collected; the blackjack and the big win
   celebrations), wall and process CPU time; target < 8 ms median too.
 - idle CPU: ``python -m ui`` (SDL dummy driver) against a fake engine that
   sends one snapshot and then nothing, for ``--idle-seconds``; target < 2 %
-  of one core. Scene ``settlement`` (issue 17): a round, then its result a second
+  of one core. Scene ``settlement``: a round, then its result a second
   later (a big win), measured once its motion and celebration are over.
 - start-up: from spawning ``python -m ui`` to its first frame; target < 2 s.
 - press-to-snapshot: the real engine (``--devices sim``) and the real UI
@@ -72,7 +72,7 @@ def busiest() -> tuple[Snapshot, Snapshot]:
 
 
 def bench_frames(n: int, size: tuple[int, int], shared: bool = False) -> dict[str, float]:
-    """Frame times of the busiest table (``shared``: on the shared wide screen, issue 17)."""
+    """Frame times of the busiest table (``shared``: on the shared wide screen)."""
     from ui.animation import Animator
     from ui.render import Renderer
 
@@ -104,7 +104,7 @@ def bench_frames(n: int, size: tuple[int, int], shared: bool = False) -> dict[st
 
 def bench_settlement(size: tuple[int, int]) -> dict[str, dict[str, float]]:
     """Every 16 ms frame of each ``tests.ui.fixtures_motion`` settlement, from the result
-    to the last chip home (issue 17): ``name -> median/p95 wall ms, median CPU ms``."""
+    to the last chip home: ``name -> median/p95 wall ms, median CPU ms``."""
     from tests.ui import fixtures_motion as fm
     from tests.ui.fixtures import AMERICAN_SETTLED
     from ui.animation import Animator
@@ -167,9 +167,9 @@ def _cpu_s(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-#: idle scenes (issue 17: idle under 2 % of a core in every scene, attract included).
+#: idle scenes (idle under 2 % of a core in every scene, attract included).
 IDLE_SCENES = ("betting", "attract", "insurance", "printing", "settlement")
-#: the settlement scene (issue 17): how long its motion and celebration may run before idling.
+#: the settlement scene: how long its motion and celebration may run before idling.
 SETTLEMENT_S = 8.0
 
 
@@ -231,7 +231,7 @@ def bench_press_latency(presses: int, uis: int = 1) -> dict[str, float]:
             procs.start_engine()
             procs.start_ui()
             env = dict(os.environ, PYTHONPATH=str(ROOT))
-            for n in range(2, uis + 1):   # issue 17: every station's screen drawing too
+            for n in range(2, uis + 1):   # every station's screen drawing too
                 extra.append(Child(
                     [sys.executable, "-m", "ui", "--socket", str(procs.sock), "--size", "1280x720",
                      "--no-sound", "--station", str(n), "--own-station"], name=f"ui station {n}",
@@ -287,13 +287,13 @@ def main() -> int:
     ap.add_argument("--presses", type=int, default=200)
     ap.add_argument("--only-latency", action="store_true", help="just the press-to-snapshot latency")
     ap.add_argument("--uis", type=int, default=1, choices=(1, 2, 3),
-                    help="table UI processes running during the latency test (issue 17: one a station)")
+                    help="table UI processes running during the latency test (one a station)")
     ap.add_argument("--only-idle", action="store_true", help="just the idle CPU of every scene "
                     "(--scenes) at 1280x720 and --size")
     ap.add_argument("--scenes", default=",".join(IDLE_SCENES), help="idle scenes, comma-separated "
                     "(also multi-settled, multi-play: three stations)")
     ap.add_argument("--shared", action="store_true", help="frame time and idle CPU of the shared wide "
-                    "screen (issue 17: --screens shared, a panel per station)")
+                    "screen (--screens shared, a panel per station)")
     ap.add_argument("--only-frames", action="store_true", help="just the frame times (busiest table, "
                     "settlements) at --size")
     args = ap.parse_args()

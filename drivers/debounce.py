@@ -30,7 +30,7 @@ class Debouncer:
 
     With ``hold_s`` (switches: the key, doors), a reported change is the last one
     for ``hold_s``: a contact that bounces for longer than ``settle_s`` still gives
-    one change per real move (issue 11.13).  A level still held when the hold
+    one change per real move.  A level still held when the hold
     ends is reported then (late, never lost), so the believed level always ends
     equal to the contact's.
 

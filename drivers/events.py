@@ -57,7 +57,7 @@ class EscrowDecision(enum.Enum):
 
     STACK = "stack"
     RETURN = "return"
-    #: Keep it in escrow and ask again (issue 14: a ticket the casino host decides).
+    #: Keep it in escrow and ask again (a ticket the casino host decides).
     #: The ID-003 driver sends HOLD (0x44, protocols.md 1.3: refreshed < ~10 s) and
     #: asks again after one poll interval; other drivers return the item.
     HOLD = "hold"
@@ -100,7 +100,7 @@ class DoorOpenedWhileOff:
     """At start-up the door's latch held an opening from while the Pi was off.
 
     Reported once by ``ButtonPanel.start``; the engine journals it and then calls
-    ``ButtonPanel.clear_door_latch`` (wiring ``[door_latch]``, issue 11.19).
+    ``ButtonPanel.clear_door_latch`` (wiring ``[door_latch]``).
     """
 
     door: Door
@@ -247,7 +247,7 @@ class BillFoundInStacker:
 
 @dataclass(frozen=True, slots=True)
 class BillPossiblyInPath:
-    """Issue 11.10: a STACKed item left the acceptor without VEND VALID or a return
+    """A STACKed item left the acceptor without VEND VALID or a return
     (a jam after STACK, then cleared): it may be in the cash box, in the path, or
     taken out by whoever cleared the jam.  Never credit it automatically; the engine
     leaves an unresolved record for the attendant.  Also sent for an item credited

@@ -51,9 +51,9 @@ log = logging.getLogger(__name__)
 _KEY = "key"
 #: How long after a settle time ends its timer comes due (s): a timer that fires a hair
 #: early only polls again; half the settle time (2.5 ms) was in every press's latency
-#: (issue 17, press-to-snapshot p99 under 20 ms).
+#: (press-to-snapshot p99 under 20 ms).
 TIMER_SLACK_S = 0.0005
-#: Door and key switches: settle time and the hold after a change (issue 11.13).
+#: Door and key switches: settle time and the hold after a change.
 SWITCH_SETTLE_S = 0.03
 SWITCH_HOLD_S = 0.25
 #: Width of the door latch reset pulse (a 74HC74 needs ns, a bistable relay ~10 ms).
@@ -69,7 +69,7 @@ class _Edge:
 
 #: Buttons a player presses again and again on purpose (a bet built up press by
 #: press): a shorter refire window, so a deliberate press every 150 ms counts
-#: (issue 11.20). Deal and the decisions keep the full window (Deal hammered is one).
+#:. Deal and the decisions keep the full window (Deal hammered is one).
 REPEAT_GUARD_S: dict[Action, float] = {
     a: 0.1 for a in (Action.BET_UP, Action.BET_DOWN, Action.CHIP_1, Action.CHIP_5,
                      Action.CHIP_25, Action.CHIP_100)
@@ -92,7 +92,7 @@ class GpioButtonPanel(ButtonPanel):
         switch_hold_s: after a door or key change, the next is reported no sooner
             than this (default 0.25 s, as the buttons' refire guard), and then if
             the contact still holds it: one event per real move, however the
-            contact chatters (issue 11.13); the last position is never lost.
+            contact chatters; the last position is never lost.
         refire_guard_overrides_s: per-action windows, over ``REPEAT_GUARD_S``
             (0.1 s for Bet+/Bet- and the chip buttons).
 

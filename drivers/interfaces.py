@@ -225,7 +225,7 @@ class TicketPrinter(_Closeable):
         """Print one voucher; see ``PrintResult``.  Never raises for device trouble."""
 
     def print_job(self, job: bytes, what: str = "job") -> PrintResult:
-        """Print raw ESC/POS ``job`` bytes (issue 15: the test ticket); see
+        """Print raw ESC/POS ``job`` bytes (the test ticket); see
         ``PrintResult``.  A printer without raw jobs answers FAILED."""
         return PrintResult.FAILED
 
@@ -264,7 +264,7 @@ class OpenTransaction:
         validation_number: the voucher number, or None for a bill.
         credited: the engine already credited it (its VEND VALID ACK may not have
             reached the device): a repeated VEND VALID or a power-up "bill in
-            stacker" for it owes nothing (issue 11.3).
+            stacker" for it owes nothing.
     """
 
     transaction_id: str

@@ -1,5 +1,5 @@
 """Reading every input pin of a wiring once, and the pin factory of a mode
-(issue 15: ``cabinet doctor``).
+(``cabinet doctor``).
 
 Owns: ``read_inputs`` (each button, door, key switch, door latch and pulse input
 opened as the panel opens it, read, closed) and ``pin_factory``. Must not import:

@@ -174,7 +174,7 @@ class PulseAcceptor(BillAcceptor):
         """Begin processing; with ``loop``, ``poll`` runs there every gap/4.
 
         Reports the state first (``report_state``): a fault a previous run left
-        in the engine's journal clears (issue 10.1).
+        in the engine's journal clears.
         """
         self._loop = loop
         self.report_state()

@@ -351,7 +351,7 @@ class SasLink:
             if isinstance(out, RomSignatureRequested):
                 self._start_rom_signature(out.seed)
                 continue
-            if isinstance(out, HostDataRejected):  # issue 14: logged here, the engine need not hear
+            if isinstance(out, HostDataRejected):  # logged here, the engine need not hear
                 self._link_counts["host_data_rejected"] += 1
                 log.warning("SAS link %s: refused long poll 0x%02X (answered %s): %s", self._url, out.command,
                             out.reply, out.reason)

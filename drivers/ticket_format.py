@@ -100,7 +100,7 @@ def amount_in_figures(amount_minor: int, currency: str = "USD") -> str:
 def render_voucher(voucher: Voucher, *, width: int = LINE_WIDTH) -> bytes:
     """Lay out one voucher as ESC/POS bytes, ending with a full cut.
 
-    Contents (protocols.md 4.1): venue (and its address lines, issue 14), ticket type, validation number (text and
+    Contents (protocols.md 4.1): venue (and its address lines), ticket type, validation number (text and
     Interleaved 2 of 5 barcode, ``GS k`` function B), date and time, ticket
     sequence number, machine number, amount in figures and in words, expiry.
 

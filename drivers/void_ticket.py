@@ -1,4 +1,4 @@
-"""The printer's test ticket (issue 15: the Diagnostics page's printer test).
+"""The printer's test ticket (the Diagnostics page's printer test).
 
 Owns: ``render_test_ticket``, the ESC/POS layout of a ticket marked VOID / TEST:
 no amount, no validation number, no barcode, so it can never be redeemed or taken

@@ -28,7 +28,7 @@ class Voucher:
         machine_number: asset/EGM number.
         ticket_type: e.g. "CASHOUT TICKET", "PROMO", "TEST - VOID".
         currency: ISO 4217 code; "USD" prints dollars/cents.
-        address_lines: the venue's address lines printed under its name (issue 14: as
+        address_lines: the venue's address lines printed under its name (as
             the casino host set them, SAS 0x7C/0x7D), at most 40 characters each.
 
     Raises:

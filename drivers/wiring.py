@@ -96,7 +96,7 @@ class WiringFile(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 
 @dataclass(frozen=True, slots=True)
 class DoorLatchWiring:
-    """Door latches (issue 11.19): a set-reset latch per door, powered while the Pi
+    """Door latches: a set-reset latch per door, powered while the Pi
     is off, set by the door switch opening; the Pi reads it at start and resets it.
 
     Attributes:

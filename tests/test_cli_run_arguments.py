@@ -1,6 +1,6 @@
 """``cabinet run``'s arguments refused before anything starts, each in one line with exit
-status 2 (new-user trial, session 7: ``--language fr`` said only "the table UI did not
-start" with status 1, its log naming an environment file nobody had written)."""
+status 2 (``--language fr``, say: not "the table UI did not start" with status 1
+and a log naming an environment file nobody had written)."""
 
 from __future__ import annotations
 

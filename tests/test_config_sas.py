@@ -1,4 +1,4 @@
-"""Issue 13 "Configuration": the ``[sas]`` host link of each station in
+"""Configuration: the ``[sas]`` host link of each station in
 ``cabinet.toml`` (schema, checks and ``EngineConfig.sas_for``; the link itself is
 wired by the engine's composition)."""
 
@@ -19,13 +19,13 @@ def _load(tmp_path: Path, text: str):
 
 
 def test_no_sas_section_means_no_host_link(tmp_path):
-    """Issue 13: without a SAS port the cabinet runs as today."""
+    """Without a SAS port the cabinet runs as today."""
     cfg = _load(tmp_path, "[devices]\nbill_acceptor = 'none'\n")
     assert [cfg.sas_for(n) for n in (1, 2, 3)] == [None, None, None]
 
 
 def test_a_port_alone_takes_the_defaults(tmp_path):
-    """Issue 13: address 1, asset number 0, accounting denomination 1 minor unit ($0.01)."""
+    """Address 1, asset number 0, accounting denomination 1 minor unit ($0.01)."""
     cfg = _load(tmp_path, "[sas]\nport = '/dev/ttyAMA0'\n")
     assert cfg.sas_for(1) == SasConfig(station=1, port="/dev/ttyAMA0", address=1,
                                        asset_number=0, accounting_denomination_minor=1)
@@ -33,7 +33,7 @@ def test_a_port_alone_takes_the_defaults(tmp_path):
 
 
 def test_every_station_is_its_own_egm(tmp_path):
-    """Issue 13: each station has its own address and asset number; two stations may
+    """Each station has its own address and asset number; two stations may
     share a port (one multi-drop line) at different addresses, or use ports of their
     own at the same address; the accounting denomination is the cabinet's."""
     cfg = _load(tmp_path, """
@@ -60,7 +60,7 @@ address = 7
 
 
 def test_station_one_may_have_no_link_while_another_has_one(tmp_path):
-    """Issue 13: ``[sas]`` without ``port``: station 1 has no link, the denomination holds."""
+    """``[sas]`` without ``port``: station 1 has no link, the denomination holds."""
     cfg = _load(tmp_path, "[sas]\naccounting_denomination_minor = 25\n"
                           "[station2.sas]\nport = '/dev/ttyS1'\n")
     assert cfg.sas_for(1) is None
@@ -103,7 +103,7 @@ def test_station_one_may_have_no_link_while_another_has_one(tmp_path):
      "station needs its own address on a shared port)"),
 ])
 def test_a_bad_sas_section_is_refused_with_the_key_named(tmp_path, text, message):
-    """Issue 13: addresses 1-127, asset numbers 0-4294967295, the accounting
+    """Addresses 1-127, asset numbers 0-4294967295, the accounting
     denomination 1-100000 minor units, a port string; no two stations at one address
     on one port."""
     with pytest.raises(ConfigError) as e:
@@ -112,7 +112,7 @@ def test_a_bad_sas_section_is_refused_with_the_key_named(tmp_path, text, message
 
 
 def test_the_command_line_port_is_checked_like_the_file(tmp_path):
-    """Issue 13: ``--sas-port PORT [--sas-address N]`` set station 1's link over the
+    """``--sas-port PORT [--sas-address N]`` set station 1's link over the
     file's, through the same checks."""
     from cabinet.shell.config import with_sas_port
     cfg = _load(tmp_path, "[sas]\naccounting_denomination_minor = 5\n"
@@ -132,7 +132,7 @@ def test_the_command_line_port_is_checked_like_the_file(tmp_path):
 
 
 def test_ticket_validation_settings_are_cabinet_wide_and_checked(tmp_path):
-    """Issue 14: ``[sas] validation`` none/system, ``validation_timeout_s`` 1-60 (default
+    """``[sas] validation`` none/system, ``validation_timeout_s`` 1-60 (default
     10, research/sas.md), ``offline_cash_out`` handpay; every station's link has them."""
     cfg = _load(tmp_path, "[sas]\nport = '/dev/ttyAMA0'\n")
     assert (cfg.sas_for(1).validation, cfg.sas_for(1).validation_timeout_s) == ("none", 10)

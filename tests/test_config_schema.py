@@ -1,4 +1,4 @@
-"""Issue 12: operator settings, the engine config and the wiring file are declared
+"""Operator settings, the engine config and the wiring file are declared
 once each as typed msgspec Structs with their ranges, checked one way
 (``confspec.convert``), and refused with one ``ConfigError`` that names the file,
 the key and the allowed values."""
@@ -24,7 +24,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def test_there_is_one_config_error():
-    """Issue 12: the cabinet's and the drivers' ``ConfigError`` are one class, a
+    """The cabinet's and the drivers' ``ConfigError`` are one class, a
     ``ValueError``, carrying the file, the key and the reason."""
     assert cabinet.core.errors.ConfigError is drivers.errors.ConfigError is confspec.ConfigError
     e = confspec.ConfigError("devices.printer_url", "expected a string, got 5", "c.toml")
@@ -64,7 +64,7 @@ def test_there_is_one_config_error():
 ])
 def test_engine_config_errors_name_the_file_the_key_and_the_allowed_values(
         tmp_path, text, message):
-    """Issue 12: ``cabinet.toml: <key>: expected <allowed>, got <value>``."""
+    """``cabinet.toml: <key>: expected <allowed>, got <value>``."""
     f = tmp_path / "cabinet.toml"
     f.write_text(text)
     with pytest.raises(confspec.ConfigError) as e:
@@ -73,7 +73,7 @@ def test_engine_config_errors_name_the_file_the_key_and_the_allowed_values(
 
 
 def test_engine_config_typed_values_and_defaults(tmp_path):
-    """Issue 12: the config loads into typed sections; left-out keys take their defaults."""
+    """The config loads into typed sections; left-out keys take their defaults."""
     f = tmp_path / "cabinet.toml"
     f.write_text("wiring = 'w1.toml'\n[devices]\nbill_poll_interval_s = 1\n"
                  "[station2]\nwiring = 'w2.toml'\nbill_acceptor = 'pulse'\n")
@@ -104,7 +104,7 @@ def test_the_hardware_counter_is_a_journal_setting(tmp_path, text, counter):
 
 
 def test_the_example_config_loads():
-    """Issue 12: ``systemd/cabinet.toml.example`` is a valid config, commented parts too."""
+    """``systemd/cabinet.toml.example`` is a valid config, commented parts too."""
     example = ROOT / "systemd" / "cabinet.toml.example"
     cfg = load_config(example)
     assert cfg.devices.bill_acceptor_url == "/dev/cabinet/bill-acceptor"
@@ -113,7 +113,7 @@ def test_the_example_config_loads():
         for line in example.read_text().splitlines())
     cfg = check_config(tomllib.loads(uncommented), "example")
     assert cfg.station2.printer_url == "/dev/cabinet/printer-2"
-    assert (cfg.sas_for(1).address, cfg.sas_for(2).address) == (1, 2)   # issue 13
+    assert (cfg.sas_for(1).address, cfg.sas_for(2).address) == (1, 2)
     assert cfg.journal.counter == "atecc608:/dev/i2c-1"
 
 
@@ -142,7 +142,7 @@ def _write(tmp_path: Path, text: str, name: str = "c.toml") -> Path:
      "lamps.deal: pin 5 is already used by buttons.deal"),
 ])
 def test_wiring_errors_name_the_file_the_key_and_the_allowed_values(data, message):
-    """Issue 12: the wiring file goes through the same ``convert`` (``WiringFile``)."""
+    """The wiring file goes through the same ``convert`` (``WiringFile``)."""
     with pytest.raises(confspec.ConfigError) as e:
         parse_wiring(data, "wiring.toml")
     assert str(e.value) == f"wiring.toml: {message}"
@@ -157,7 +157,7 @@ def test_wiring_file_errors_name_the_file(tmp_path):
 
 
 def test_the_door_latch_section_has_a_field_per_door():
-    """Issue 12: ``[door_latch]`` is declared with one field per ``drivers.events.Door``."""
+    """``[door_latch]`` is declared with one field per ``drivers.events.Door``."""
     from drivers.events import Door
     assert set(DoorLatchSection.__struct_fields__) == {d.value for d in Door} | {"reset_pin"}
 
@@ -184,7 +184,7 @@ def test_the_door_latch_section_has_a_field_per_door():
     ({"credit_limit_minor": 50}, "credit_limit_minor: is below the table minimum"),
 ])
 def test_settings_errors_name_the_key_and_the_allowed_values(change, message):
-    """Issue 12: ``GameSettings.validate`` checks the annotations with the same
+    """``GameSettings.validate`` checks the annotations with the same
     ``convert``, then what only the game can say."""
     with pytest.raises(confspec.ConfigError) as e:
         GameSettings(**change).validate()
@@ -192,7 +192,7 @@ def test_settings_errors_name_the_key_and_the_allowed_values(change, message):
 
 
 def test_the_settings_encoding_is_unchanged():
-    """Issue 12: the journal stores ``GameSettings``: its JSON is byte for byte what
+    """The journal stores ``GameSettings``: its JSON is byte for byte what
     the code before the typed fields wrote (captured from commit 836699c)."""
     old_default = (
         b'{"variant":"classic","stations":1,"spots_per_station":null,"min_bet_minor":null,'
@@ -202,9 +202,9 @@ def test_the_settings_encoding_is_unchanged():
         b'"voucher_limit_minor":120000,"jackpot_limit_minor":120000,"voucher_expiry_days":30,'
         b'"venue_name":"Demo Casino","machine_number":"0001","recall_depth":10,'
         b'"currency_symbol":"$","game_limits":{}}')
-    # issue 15 appended the venue address, volume and attract sound; an old journal's
+    # the venue address, volume and attract sound were appended later; an old journal's
     # settings decode to the same values with those at their defaults
-    # and issue 17 the reality check (0 = off)
+    # and then the reality check (0 = off)
     assert msgspec.json.encode(GameSettings()) == old_default[:-1] + (
         b',"venue_address_1":"","venue_address_2":"","volume_percent":70,'
         b'"attract_sound":true,"reality_check_min":0}')
@@ -220,7 +220,7 @@ def test_the_settings_encoding_is_unchanged():
 
 
 def test_the_menu_choices_come_from_the_declarations():
-    """Issue 12: the Settings page's choices are the annotations' (a Literal, a small
+    """The Settings page's choices are the annotations' (a Literal, a small
     range, ``None`` for a default) or the steps next to the Struct, and every step
     is inside its field's range."""
     rows = {key: values for key, _, values in menu_choices()}
@@ -234,7 +234,7 @@ def test_the_menu_choices_come_from_the_declarations():
 
 
 def test_the_maintenance_menu_is_split_by_concern_and_takes_its_choices_from_settings():
-    """Issue 12: the menu was one 539-line module repeating every setting's allowed
+    """The menu was one 539-line module repeating every setting's allowed
     values; now each of its modules is under 450 lines and the Settings page's rows
     are ``menu_choices()``, nothing of its own."""
     from cabinet.core.maintenance import SETTING_CHOICES
@@ -256,7 +256,7 @@ _DOC = st.recursive(_SCALAR, lambda inner: st.one_of(
 @settings(max_examples=150, deadline=None)
 @given(st.dictionaries(_KEYS, _DOC, max_size=6))
 def test_any_document_is_either_accepted_or_refused_with_a_config_error(data):
-    """Issue 12: whatever a config file holds, the checker answers with a value or a
+    """Whatever a config file holds, the checker answers with a value or a
     ``ConfigError`` naming a key (never another exception)."""
     from cabinet.shell.config import check_config
     from drivers.wiring import WiringFile

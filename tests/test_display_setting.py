@@ -1,4 +1,4 @@
-"""Issue 17: the cabinet's screens setting: ``[display] screens = "per-station"|"shared"``
+"""The cabinet's screens setting: ``[display] screens = "per-station"|"shared"``
 in ``cabinet.toml``, told to the UIs in every snapshot; ``cabinet run --screens``; the
 systemd unit's environment file."""
 
@@ -21,7 +21,7 @@ from tests.test_systemd_units import SYSTEMD, one, parse_unit
 
 
 def test_display_screens_is_read_and_checked() -> None:
-    """Issue 17: ``[display] screens`` is ``per-station`` unless set; ``shared`` is taken;
+    """``[display] screens`` is ``per-station`` unless set; ``shared`` is taken;
     anything else is refused naming the key and the choices."""
     assert check_config({}).display.screens == "per-station"
     assert check_config({"display": {"screens": "shared"}}).display.screens == "shared"
@@ -32,7 +32,7 @@ def test_display_screens_is_read_and_checked() -> None:
 
 
 def test_the_engine_tells_the_uis_its_screens_setting(tmp_path: Path) -> None:
-    """Issue 17: every snapshot carries the engine's ``screens`` (``Snapshot.screens``)."""
+    """Every snapshot carries the engine's ``screens`` (``Snapshot.screens``)."""
     store = Store(tmp_path / "journal.db")
     try:
         eng = Engine(store, rng=random.Random(1))
@@ -44,7 +44,7 @@ def test_the_engine_tells_the_uis_its_screens_setting(tmp_path: Path) -> None:
 
 
 def test_cabinet_run_screens_shared_config_and_ui_command() -> None:
-    """Issue 17: ``cabinet run --screens shared`` writes the setting into the run's config
+    """``cabinet run --screens shared`` writes the setting into the run's config
     and starts its one UI with ``--screens shared`` (no own-station layout); each station's
     screenshots are named for it, from that one UI."""
     assert display_toml("per-station") == ""
@@ -68,13 +68,13 @@ def test_cabinet_run_screens_shared_config_and_ui_command() -> None:
 
 
 def test_cabinet_run_refuses_an_unknown_screens_value(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
-    """Issue 17: ``--screens`` other than per-station/shared: a line and status 2."""
+    """``--screens`` other than per-station/shared: a line and status 2."""
     assert launcher.main(display="wide", out=str(tmp_path)) == 2
     assert "--screens must be one of per-station, shared" in capsys.readouterr().err
 
 
 def test_the_one_table_ui_unit_reads_an_optional_environment_file() -> None:
-    """Issue 17: ``cabinet-ui.service`` reads ``/etc/cabinet/ui.env`` if there is one
+    """``cabinet-ui.service`` reads ``/etc/cabinet/ui.env`` if there is one
     (``CABINET_SCREENS=shared`` for the shared screen) and leaves the choice to the
     config otherwise (no ``--screens`` on its command line)."""
     unit = parse_unit(SYSTEMD / "cabinet-ui.service")

@@ -1,4 +1,4 @@
-"""Issue 15: ``cabinet doctor`` checks config, wiring, devices, journal, disk, clock and
+"""``cabinet doctor`` checks config, wiring, devices, journal, disk, clock and
 program, and prints a pass/fail list with what to do for each failure."""
 
 from __future__ import annotations
@@ -50,7 +50,7 @@ def _status(findings, what):
 
 
 def test_doctor_against_the_simulated_devices_passes_everything(tmp_path, twins, journal):
-    """Issue 15: against the twins on ptys (as ``cabinet run`` uses them) every check
+    """Against the twins on ptys (as ``cabinet run`` uses them) every check
     passes: wiring, 13 input pins, the acceptor's version and status, the printer's
     status, the journal, disk and clock (a checkout is a development build)."""
     found = _check(tmp_path, journal)
@@ -66,7 +66,7 @@ def test_doctor_against_the_simulated_devices_passes_everything(tmp_path, twins,
 
 
 def test_doctor_fails_clearly_with_the_acceptor_twin_stopped(tmp_path, twins, journal):
-    """Issue 15: a stopped twin (a device without power) is a FAIL naming the device
+    """A stopped twin (a device without power) is a FAIL naming the device
     and what to check; the rest still runs."""
     twins.twins[1][0].close()
     found = _check(tmp_path, journal)
@@ -78,7 +78,7 @@ def test_doctor_fails_clearly_with_the_acceptor_twin_stopped(tmp_path, twins, jo
 
 
 def test_doctor_fails_clearly_with_the_printer_twin_stopped(tmp_path, twins, journal):
-    """Issue 15: the printer twin stopped: its check fails, saying what to check."""
+    """The printer twin stopped: its check fails, saying what to check."""
     twins.twins[1][1].close()
     found = _check(tmp_path, journal)
     bad = [f for f in found if f.status == "FAIL"]
@@ -86,7 +86,7 @@ def test_doctor_fails_clearly_with_the_printer_twin_stopped(tmp_path, twins, jou
 
 
 def test_doctor_fails_a_pin_unwired_in_the_wiring_file(tmp_path, twins, journal):
-    """Issue 15: a wiring file whose [buttons] leaves out Cash Out (a section present
+    """A wiring file whose [buttons] leaves out Cash Out (a section present
     replaces every default) fails, saying which line to add."""
     wiring = tmp_path / "wiring.toml"
     wiring.write_text("[buttons]\ndeal = 5\nhit = 6\nstand = 13\nsplit = 19\ndouble = 26\n"
@@ -101,7 +101,7 @@ def test_doctor_fails_a_pin_unwired_in_the_wiring_file(tmp_path, twins, journal)
 
 
 def test_doctor_fails_a_bad_wiring_file_and_a_bad_config(tmp_path, journal):
-    """Issue 15: a pin out of range in the wiring file, and an unknown key in the
+    """A pin out of range in the wiring file, and an unknown key in the
     config, each fail with confspec's message naming the field."""
     wiring = tmp_path / "wiring.toml"
     wiring.write_text("[buttons]\ndeal = 99\n")
@@ -117,7 +117,7 @@ def test_doctor_fails_a_bad_wiring_file_and_a_bad_config(tmp_path, journal):
 
 
 def test_doctor_fails_a_stuck_button(tmp_path, twins, journal, monkeypatch):
-    """Issue 15: a button that reads pressed at rest (stuck, or shorted) fails."""
+    """A button that reads pressed at rest (stuck, or shorted) fails."""
     from gpiozero.pins.mock import MockFactory, MockPin
 
     class StuckLow(MockPin):                    # GPIO 21 held to ground
@@ -134,7 +134,7 @@ def test_doctor_fails_a_stuck_button(tmp_path, twins, journal, monkeypatch):
 
 
 def test_doctor_checks_the_clock_and_ntp(tmp_path, journal):
-    """Issue 15: a clock in 1970 fails; NTP not synchronised warns."""
+    """A clock in 1970 fails; NTP not synchronised warns."""
     found = _check(tmp_path, journal, devices="none", now=dt.datetime(1970, 1, 1))
     assert _status(found, "clock") == ["FAIL"]
     found = _check(tmp_path, journal, devices="none", ntp="no")
@@ -142,7 +142,7 @@ def test_doctor_checks_the_clock_and_ntp(tmp_path, journal):
 
 
 def test_doctor_fails_a_tampered_journal_and_exits_1(tmp_path, journal):
-    """Issue 15 / 11.14: the journal verify is part of the doctor; a back-dated event
+    """The journal verify is part of the doctor; a back-dated event
     fails it and ``cabinet doctor`` exits 1."""
     db = sqlite3.connect(journal)
     db.execute("UPDATE events SET wall_s = wall_s - 30*86400 WHERE kind='bill_stacked'")
@@ -156,7 +156,7 @@ def test_doctor_fails_a_tampered_journal_and_exits_1(tmp_path, journal):
 
 
 def test_cabinet_doctor_command_against_the_twins_exits_0(tmp_path, twins, journal):
-    """Issue 15: the command itself (``cabinet doctor --twins DIR``) prints the list
+    """The command itself (``cabinet doctor --twins DIR``) prints the list
     and exits 0 when nothing failed."""
     r = subprocess.run([sys.executable, "-m", "cabinet", "doctor", "--journal", str(journal),
                         "--twins", str(tmp_path / "twins")], capture_output=True, text=True,
@@ -167,7 +167,7 @@ def test_cabinet_doctor_command_against_the_twins_exits_0(tmp_path, twins, journ
 
 
 def test_doctor_does_not_probe_devices_an_engine_holds(tmp_path, twins, journal):
-    """Issue 15: with an engine running on the journal (its lock held) the devices are
+    """With an engine running on the journal (its lock held) the devices are
     not opened (they are the engine's): one FAIL saying to stop it first."""
     from cabinet.shell.main import lock_journal
     held = lock_journal(journal)
@@ -181,7 +181,7 @@ def test_doctor_does_not_probe_devices_an_engine_holds(tmp_path, twins, journal)
 
 
 def test_doctor_journal_lines_read_right(tmp_path, journal):
-    """Issue 15 (operator walk-through): the journal's PASS line closed a parenthesis it
+    """The journal's PASS line closed a parenthesis it
     never opened ("...verified): keyed checksums, event chain, commit record)"), and the
     unreadable-journal hint named a README section ('Backing up the journal') that the
     README calls "Backup of the journal"."""

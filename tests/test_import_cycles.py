@@ -1,4 +1,4 @@
-"""Issue 12: no import cycle anywhere in ``cabinet/``, ``confspec/``, ``drivers/`` or ``ui/``.
+"""No import cycle anywhere in ``cabinet/``, ``confspec/``, ``drivers/`` or ``ui/``.
 
 The graph is read from the source (AST), not by importing: an edge for every
 import, at module level or inside a function (a lazy import that closes a cycle
@@ -92,18 +92,18 @@ def find_cycles(graph: dict[str, set[str]]) -> list[list[str]]:
 
 
 def test_the_cycle_finder_finds_a_cycle():
-    """Issue 12: the finder itself works: a -> b -> c -> a is one cycle; d is not in it."""
+    """The finder itself works: a -> b -> c -> a is one cycle; d is not in it."""
     assert find_cycles({"a": {"b"}, "b": {"c"}, "c": {"a", "d"}, "d": set()}) == [["a", "b", "c"]]
     assert find_cycles({"a": {"b"}, "b": set()}) == []
 
 
 def test_the_graph_sees_lazy_and_type_checking_imports():
-    """Issue 12: function-level and TYPE_CHECKING imports are edges too."""
+    """Function-level and TYPE_CHECKING imports are edges too."""
     graph = import_graph()
     assert "cabinet.tools.views_cli" in graph["cabinet.tools.cli"]       # imported in main()
     assert "drivers.sim.twins" in graph["drivers.factory"]               # lazy and TYPE_CHECKING
 
 
 def test_no_import_cycle_in_cabinet_drivers_or_ui():
-    """Issue 12: a new import cycle anywhere in cabinet/, drivers/, ui/ fails here."""
+    """A new import cycle anywhere in cabinet/, drivers/, ui/ fails here."""
     assert find_cycles(import_graph()) == []

@@ -1,4 +1,4 @@
-"""Issue 15 (Pi install, item 5): ``cabinet install`` into a scratch root.
+"""``cabinet install`` into a scratch root.
 
 The installer lays down the program, the config, the journal folder, the units (and
 enables them as ``systemctl enable`` would), the udev rules and ``consoleblank=0``;
@@ -63,7 +63,7 @@ def _install(root: Path, source: Path = ROOT) -> tuple[int, str]:
 
 @pytest.mark.timeout(240)
 def test_install_twice_gives_the_same_tree(tmp_path):
-    """Issue 15: safe to run twice: the second run changes nothing and says so."""
+    """Safe to run twice: the second run changes nothing and says so."""
     root = _pi_root(tmp_path / "root")
     rc, out = _install(root)
     assert rc == 0, out
@@ -77,7 +77,7 @@ def test_install_twice_gives_the_same_tree(tmp_path):
 
 @pytest.mark.timeout(120)
 def test_install_lays_down_units_config_journal_folder_and_cmdline(tmp_path):
-    """Issue 15: what the Pi needs, where the units look for it."""
+    """What the Pi needs, where the units look for it."""
     root = _pi_root(tmp_path / "root")
     rc, out = _install(root)
     assert rc == 0, out
@@ -112,7 +112,7 @@ def test_install_lays_down_units_config_journal_folder_and_cmdline(tmp_path):
 
 @pytest.mark.timeout(240)
 def test_update_from_a_newer_checkout_keeps_the_journal_config_and_edited_rules(tmp_path):
-    """Issue 15: the update path: the journal (and its WAL) byte for byte, the operator's
+    """The update path: the journal (and its WAL) byte for byte, the operator's
     config and edited udev rules kept (the new rules beside them as ``.new``); a module
     the new version dropped is removed, and a new one added."""
     root = _pi_root(tmp_path / "root")
@@ -145,7 +145,7 @@ def test_update_from_a_newer_checkout_keeps_the_journal_config_and_edited_rules(
 
 
 def test_real_runs_stop_first_make_the_venv_once_and_restart_last(tmp_path):
-    """Issue 15: without --root the commands run in order: the engine stops (it
+    """Without --root the commands run in order: the engine stops (it
     commits) before its files change, the venv is made only when missing, and
     cabinet.target restarts at the end; a stop that fails (first install) is fine."""
     ran: list[tuple[str, bool]] = []
@@ -168,7 +168,7 @@ def test_real_runs_stop_first_make_the_venv_once_and_restart_last(tmp_path):
 
 
 def test_without_a_pi_boot_partition_console_blanking_is_left_and_said(tmp_path):
-    """Issue 15: no cmdline.txt (a PC, a container): nothing written there, said why."""
+    """No cmdline.txt (a PC, a container): nothing written there, said why."""
     inst = Installer(tmp_path, ROOT, None)
     inst.cmdline()
     assert not (tmp_path / "boot").exists()
@@ -184,7 +184,7 @@ def test_without_a_pi_boot_partition_console_blanking_is_left_and_said(tmp_path)
 @pytest.mark.timeout(120)
 @pytest.mark.skipif(shutil.which("systemctl") is None, reason="systemctl not found: apt-get install systemd")
 def test_enable_links_are_the_ones_systemctl_enable_makes(tmp_path):
-    """Issue 15: the installer's own enable links = ``systemctl --root enable``'s."""
+    """The installer's own enable links = ``systemctl --root enable``'s."""
     ours = _pi_root(tmp_path / "ours")
     assert _install(ours)[0] == 0
     theirs = tmp_path / "theirs"
@@ -207,7 +207,7 @@ def test_enable_links_are_the_ones_systemctl_enable_makes(tmp_path):
 @pytest.mark.skipif(os.geteuid() != 0 or shutil.which("runuser") is None,
                     reason="needs root and runuser to drop to an unprivileged user")
 def test_install_into_a_scratch_root_needs_no_root_privileges():
-    """Issue 15: ``cabinet install --root`` as user nobody, with the system's python3
+    """``cabinet install --root`` as user nobody, with the system's python3
     straight from the checkout (``python3 -m cabinet install``: the bootstrap needs no
     venv and nothing outside the standard library)."""
     root = Path(tempfile.mkdtemp(prefix="cabinet-install-"))   # pytest's tmp is root-only
@@ -239,7 +239,7 @@ def test_install_into_a_scratch_root_needs_no_root_privileges():
 
 
 def test_the_readme_install_section_says_what_the_installer_does():
-    """Issue 15 (item 6): the README's "Installing on a Raspberry Pi" names the
+    """The README's "Installing on a Raspberry Pi" names the
     installer's own paths, the update, the journal backup (with its key) and each unit."""
     from cabinet.shell.paths import key_file
 
@@ -254,7 +254,7 @@ def test_the_readme_install_section_says_what_the_installer_does():
 
 
 def test_a_tight_umask_still_gives_a_readable_program(tmp_path):
-    """Issue 15: under root's umask 077 the folders it makes are 0755 and the files
+    """Under root's umask 077 the folders it makes are 0755 and the files
     0644 (else the ``cabinet`` user could not read its own program)."""
     old = os.umask(0o077)
     try:

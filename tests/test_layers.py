@@ -1,5 +1,5 @@
-"""The layers of DESIGN.md hold (STYLE.md 5.28), one room of ``cabinet/`` at a time
-(issue 12): ``game`` (the rules core) imports nothing of the cabinet; ``core`` (the
+"""The layers of DESIGN.md hold (STYLE.md 5.28), one room of ``cabinet/`` at a time:
+``game`` (the rules core) imports nothing of the cabinet; ``core`` (the
 cabinet state machine) imports no clock, OS, SQLite, asyncio, logging, ``secrets``
 or ``random``, and nothing of the shell, the tools, ``drivers`` or ``ui``;
 ``protocol`` (the engine-UI messages) imports only itself; only ``shell`` imports
@@ -62,7 +62,7 @@ def _rel(path: Path) -> str:
 
 
 def test_every_cabinet_module_lives_in_a_room():
-    """Issue 12: a reader knows from the folder what a file may touch."""
+    """A reader knows from the folder what a file may touch."""
     loose = [_rel(p) for p in _files("cabinet")
              if p.parent == ROOT / "cabinet" and p.name not in {"__init__.py", "__main__.py"}
              or p.parent != ROOT / "cabinet" and p.relative_to(ROOT / "cabinet").parts[0]
@@ -82,7 +82,7 @@ def test_rules_core_imports_only_itself_and_the_stdlib():
 
 
 def test_cabinet_core_imports_no_clock_os_storage_logging_or_randomness():
-    """Issue 12: cabinet/core is pure: no clock, OS, SQLite, asyncio, logging,
+    """Cabinet/core is pure: no clock, OS, SQLite, asyncio, logging,
     ``secrets`` or ``random``; of the cabinet only game, core and protocol."""
     for path in _files("cabinet/core"):
         for m in _imports(path):
@@ -92,7 +92,7 @@ def test_cabinet_core_imports_no_clock_os_storage_logging_or_randomness():
 
 
 def test_cabinet_core_reads_no_clock_through_datetime():
-    """Issue 12: ``datetime`` formats a given time in the core; it never asks the clock."""
+    """``datetime`` formats a given time in the core; it never asks the clock."""
     for path in _files("cabinet/core"):
         for node in ast.walk(ast.parse(path.read_text())):
             if isinstance(node, ast.Attribute):
@@ -101,7 +101,7 @@ def test_cabinet_core_reads_no_clock_through_datetime():
 
 
 def test_protocol_imports_only_itself_and_msgspec():
-    """Issue 12: the messages the UI shares import nothing of the engine."""
+    """The messages the UI shares import nothing of the engine."""
     for path in _files("cabinet/protocol"):
         for m in _imports(path):
             root = m.split(".")[0]
@@ -112,7 +112,7 @@ def test_protocol_imports_only_itself_and_msgspec():
 
 
 def test_shell_does_not_import_the_tools():
-    """Issue 12: the tools use the shell, never the other way round."""
+    """The tools use the shell, never the other way round."""
     for pkg in ("cabinet/shell", "cabinet/core", "cabinet/protocol", "cabinet/game"):
         for path in _files(pkg):
             assert not any(m.startswith("cabinet.tools") for m in _imports(path)), _rel(path)
@@ -128,7 +128,7 @@ def test_only_the_shell_imports_drivers_and_no_engine_module_imports_ui():
 
 
 def test_drivers_sim_is_imported_only_lazily_where_the_simulation_is_chosen():
-    """Issue 12: production code never imports ``drivers/sim`` except where the
+    """Production code never imports ``drivers/sim`` except where the
     simulation is chosen (``drivers/factory.py``, the sim control of the shell), and
     there only inside a function (or for type checking)."""
     for pkg in ("cabinet", "drivers", "ui"):
@@ -150,7 +150,7 @@ def test_ui_imports_only_the_protocol():
 
 
 def test_the_config_checker_imports_only_the_stdlib_and_msgspec():
-    """Issue 12: ``confspec`` holds the one ``ConfigError`` and the one way a config
+    """``confspec`` holds the one ``ConfigError`` and the one way a config
     is checked, shared by ``cabinet.core`` (settings), ``cabinet.shell`` (engine
     config) and ``drivers`` (wiring); those may not import each other, so it imports
     none of them: only the standard library and msgspec."""

@@ -1,4 +1,4 @@
-"""Issue 10.11: the README speaks of what a clone has.
+"""The README speaks of what a clone has.
 
 A user reads the README in a fresh clone: every file it names must be in the
 clone (nothing under ``../shared/``, which only the developers have), and it

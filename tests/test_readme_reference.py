@@ -1,4 +1,4 @@
-"""Issue 15: the README's operator and installer reference stays true to the code:
+"""The README's operator and installer reference stays true to the code:
 every fault code of ``cabinet.core.errors.FAULTS`` is in its fault table, and its
 wiring tables give ``drivers.pins``' default GPIO for every button, lamp, door, the
 key switch and the tower light."""

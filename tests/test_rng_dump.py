@@ -1,4 +1,4 @@
-"""Issue 16 (RNG lab kit): ``cabinet rng-dump`` writes the documented formats."""
+"""RNG lab kit: ``cabinet rng-dump`` writes the documented formats."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from cabinet.tools.rng_dump import scale_bits, write_bytes, write_shuffles
 
 @pytest.mark.parametrize("w", [8, 64, 3, 1, 12])
 def test_byte_dump_packs_randrange_values_msb_first(w: int) -> None:
-    """Issue 16: ``--bytes N --scaled 2**w`` is the values of ``randrange(2**w)``
+    """``--bytes N --scaled 2**w`` is the values of ``randrange(2**w)``
     (the shoe's call) as one bit stream, w bits each, most significant first."""
     out = io.BytesIO()
     assert write_bytes(out, 1000, 1 << w, random.Random(5)) == 1000
@@ -30,7 +30,7 @@ def test_byte_dump_packs_randrange_values_msb_first(w: int) -> None:
 
 
 def test_byte_dump_of_one_byte_values_is_the_values() -> None:
-    """Issue 16: with ``--scaled 256`` each byte is one ``randrange(256)``."""
+    """With ``--scaled 256`` each byte is one ``randrange(256)``."""
     out = io.BytesIO()
     write_bytes(out, 50, 256, random.Random(9))
     rng = random.Random(9)
@@ -38,7 +38,7 @@ def test_byte_dump_of_one_byte_values_is_the_values() -> None:
 
 
 def test_scale_must_be_a_power_of_two_up_to_64_bits() -> None:
-    """Issue 16: a bound that is not a power of 2 would not give uniform bits."""
+    """A bound that is not a power of 2 would not give uniform bits."""
     assert scale_bits(2) == 1 and scale_bits(1 << 64) == 64
     for bad in (0, 1, 3, 100, 1 << 65):
         with pytest.raises(ValueError, match="power of 2"):
@@ -46,7 +46,7 @@ def test_scale_must_be_a_power_of_two_up_to_64_bits() -> None:
 
 
 def test_shuffle_dump_is_one_fisher_yates_permutation_per_line() -> None:
-    """Issue 16: ``--shuffles N --decks D``: N lines of 52*D space-separated card
+    """``--shuffles N --decks D``: N lines of 52*D space-separated card
     indices, each the order ``fisher_yates`` deals."""
     out = io.BytesIO()
     assert write_shuffles(out, 3, decks=4, rng=random.Random(2)) == 3  # type: ignore[arg-type]
@@ -62,7 +62,7 @@ def test_shuffle_dump_is_one_fisher_yates_permutation_per_line() -> None:
 
 def test_cli_writes_files_and_refuses_bad_arguments(tmp_path: Path,
                                                      capsys: pytest.CaptureFixture[str]) -> None:
-    """Issue 16: the subcommand writes FILE; bad input is a usage error, an
+    """The subcommand writes FILE; bad input is a usage error, an
     unwritable FILE a clear message with status 1."""
     f = tmp_path / "raw.bin"
     assert main(["rng-dump", "--bytes", "4096", str(f)]) == 0
@@ -81,7 +81,7 @@ def test_cli_writes_files_and_refuses_bad_arguments(tmp_path: Path,
 
 
 def test_endless_dump_ends_quietly_when_the_reader_closes() -> None:
-    """Issue 16: ``--bytes 0 -`` feeds dieharder ``-g 200`` until it stops reading."""
+    """``--bytes 0 -`` feeds dieharder ``-g 200`` until it stops reading."""
     p = subprocess.run(f"{sys.executable} -m cabinet rng-dump --bytes 0 - | head -c 100000 | wc -c",
                        shell=True, capture_output=True, text=True, timeout=60)
     assert p.stdout.strip() == "100000" and p.stderr == ""

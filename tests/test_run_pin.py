@@ -1,4 +1,4 @@
-"""``cabinet run`` and the journal's technician PIN (issue 15): the run checks the PIN
+"""``cabinet run`` and the journal's technician PIN: the run checks the PIN
 it would type against the journal, read-only, before typing any."""
 
 from __future__ import annotations
@@ -49,7 +49,7 @@ def event_kinds(path: Path) -> list[str]:
 
 
 def test_the_pin_the_run_types_is_pin_then_env_then_the_demo_pin(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Issue 15 / cabinet run: ``--pin`` wins, then ``$CABINET_PIN``, then the demo's 2580."""
+    """``cabinet run``: ``--pin`` wins, then ``$CABINET_PIN``, then the demo's 2580."""
     monkeypatch.delenv("CABINET_PIN", raising=False)
     assert run_pin(None) == DEMO_PIN == "2580"
     monkeypatch.setenv("CABINET_PIN", "4711")

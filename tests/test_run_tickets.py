@@ -1,4 +1,4 @@
-"""Issue 14: ``cabinet run`` links every station to the host twin (a machine each) and
+"""``cabinet run`` links every station to the host twin (a machine each) and
 ``--tickets host`` turns on system validation: the engine config it writes, read back
 by the engine's own config code, and the ready line it is built from."""
 
@@ -18,7 +18,7 @@ READY = ("sas host ready: machine 1 on /dev/pts/7 (/r/sas/sas-1), machine 2 on /
 
 
 def test_the_ready_line_gives_every_machines_pty_and_the_control_socket() -> None:
-    """Issue 14: every machine's pty (not only machine 1's) and the control socket."""
+    """Every machine's pty (not only machine 1's) and the control socket."""
     assert sas_ports_of(READY) == {1: "/dev/pts/7", 2: "/dev/pts/9"}
     assert host_socket_of(READY) == "/r/sas/host.sock"
     assert sas_ports_of("sas host ready: nothing") == {} and host_socket_of("") is None
@@ -27,7 +27,7 @@ def test_the_ready_line_gives_every_machines_pty_and_the_control_socket() -> Non
 @pytest.mark.parametrize("tickets,validation", [("cabinet", "none"), ("host", "system")])
 def test_the_run_config_links_station_n_to_machine_n(tmp_path: Path, tickets: str,
                                                      validation: str) -> None:
-    """Issue 14: station N on machine N's pty at address N; ``--tickets host`` is
+    """Station N on machine N's pty at address N; ``--tickets host`` is
     system validation, the default the cabinet's own numbers (as read by the engine)."""
     cfg = tmp_path / "cabinet.toml"
     cfg.write_text(engine_config({1: "/dev/pts/7", 2: "/dev/pts/9", 3: "/dev/pts/11"}, tickets))
@@ -38,7 +38,7 @@ def test_the_run_config_links_station_n_to_machine_n(tmp_path: Path, tickets: st
 
 
 def test_bad_ticket_modes_and_a_host_without_machine_1_are_refused(tmp_path: Path) -> None:
-    """Issue 14: a clear error, nothing started."""
+    """A clear error, nothing started."""
     with pytest.raises(ValueError, match="expected one of cabinet, host"):
         engine_config({1: "/dev/pts/7"}, "casino")
     with pytest.raises(ValueError, match="no machine 1"):

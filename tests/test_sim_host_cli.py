@@ -1,4 +1,4 @@
-"""``cabinet sim-host`` as a process (issue 13: the host twin's CLI, and ``cabinet run``
+"""``cabinet sim-host`` as a process (the host twin's CLI, and ``cabinet run``
 starting it): it starts, writes its pty paths, answers its control socket, and stops
 cleanly on SIGTERM."""
 
@@ -47,7 +47,7 @@ def _until(predicate, timeout_s: float = 10.0) -> None:  # type: ignore[no-untyp
 
 
 def test_sim_host_starts_answers_its_socket_and_stops_on_sigterm(tmp_path: Path) -> None:
-    """Issue 13: ``cabinet sim-host --machines 2 --dir D`` prints its ready line with each
+    """``cabinet sim-host --machines 2 --dir D`` prints its ready line with each
     machine's pty, links D/sas-N to them, writes D/host.json, keeps D/host.sqlite3,
     serves line-delimited JSON on D/host.sock, and ends with status 0 on SIGTERM."""
     d = tmp_path / "host"
@@ -101,7 +101,7 @@ def test_sim_host_starts_answers_its_socket_and_stops_on_sigterm(tmp_path: Path)
 
 
 def test_sim_host_refuses_bad_addresses(tmp_path: Path) -> None:
-    """Issue 13: a bad address list is a clear error, status 2, no traceback."""
+    """A bad address list is a clear error, status 2, no traceback."""
     proc = subprocess.run([sys.executable, "-m", "cabinet", "sim-host", "--address", "1,200", "--dir",
                            str(tmp_path)], cwd=ROOT, capture_output=True, text=True, timeout=30)
     assert proc.returncode == 2
@@ -109,7 +109,7 @@ def test_sim_host_refuses_bad_addresses(tmp_path: Path) -> None:
 
 
 def test_run_passes_the_host_pty_to_the_engine() -> None:
-    """Issue 13: ``cabinet run`` reads machine 1's pty from the host's ready line and the
+    """``cabinet run`` reads machine 1's pty from the host's ready line and the
     engine accepts ``--sas-port PORT [--sas-address N]``."""
     line = "sas host ready: machine 1 on /dev/pts/7 (/x/sas-1), machine 2 on /dev/pts/8 (/x/sas-2); control /x"
     assert sas_port_of(line) == "/dev/pts/7"
@@ -119,7 +119,7 @@ def test_run_passes_the_host_pty_to_the_engine() -> None:
 
 
 def test_control_requests_in_process(tmp_path: Path) -> None:
-    """Issue 13: the control socket's commands, one line of JSON each, against a test EGM."""
+    """The control socket's commands, one line of JSON each, against a test EGM."""
     from drivers.sas.crc import rom_signature
     from drivers.sim.sas_host import SasHost
     from drivers.sim.sas_host_cli import host_command

@@ -1,5 +1,5 @@
-"""``cabinet sim-send``: JSON lines to a control socket, replies printed (new-user finding:
-a headless cabinet is driven through these sockets, and no client was named)."""
+"""``cabinet sim-send``: JSON lines to a control socket, replies printed (a
+headless cabinet is driven through these sockets, so it needs a client)."""
 
 from __future__ import annotations
 
@@ -49,7 +49,7 @@ def test_bad_json_sends_nothing_and_a_missing_socket_is_status_1(tmp_path, capsy
 
 
 def test_a_refused_command_is_status_3_after_every_reply_is_printed(tmp_path, capsys):
-    """Session-5 finding: a script could not tell ``{"ok": false}`` (the socket refused
+    """A script could not tell ``{"ok": false}`` (the socket refused
     the command) from success: both exited 0."""
     path = str(tmp_path / "s.sock")
     _server(path, lambda obj: {"ok": True} if obj["cmd"] != "bogus"

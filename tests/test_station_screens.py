@@ -1,4 +1,4 @@
-"""Issue 17: ``cabinet run --stations N``: where the station windows go and what each runs."""
+"""``cabinet run --stations N``: where the station windows go and what each runs."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from cabinet.tools.station_screens import TILE_SIZE, tile_positions, ui_command
 
 
 def test_station_windows_tile_on_one_display() -> None:
-    """Issue 17: three 960x540 windows tile a 1920x1080 display, station 1 top left,
+    """Three 960x540 windows tile a 1920x1080 display, station 1 top left,
     none over another."""
     w, h = TILE_SIZE
     corners = tile_positions(3, w, h)
@@ -23,7 +23,7 @@ def test_station_windows_tile_on_one_display() -> None:
 
 
 def test_each_station_ui_acts_for_its_own_station() -> None:
-    """Issue 17: station N's UI gets ``--station N`` (its keys, touches and dev keys),
+    """Station N's UI gets ``--station N`` (its keys, touches and dev keys),
     the own-station layout when there are several, the dev keys with a display."""
     argv = ui_command("py", Path("/s/ui.sock"), 2, 3, "960x540", Path("/f"), Path("/s/ui.sock.sim"))
     assert argv[argv.index("--station") + 1] == "2" and "--own-station" in argv
@@ -33,7 +33,7 @@ def test_each_station_ui_acts_for_its_own_station() -> None:
 
 
 def test_stations_are_checked_before_anything_starts(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
-    """Issue 17: a station count out of 1-3, or several stations with a one-seat game,
+    """A station count out of 1-3, or several stations with a one-seat game,
     is refused with a line and status 2, nothing started."""
     assert launcher.main(stations=4, out=str(tmp_path)) == 2
     assert "--stations must be 1, 2 or 3" in capsys.readouterr().err

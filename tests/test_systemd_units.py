@@ -1,4 +1,4 @@
-"""Issue 15 (Pi install, items 3-4): the systemd units, the target and the udev rules.
+"""The systemd units, the target and the udev rules.
 
 A lint over the unit files (parsed as systemd reads them: sections, repeated keys):
 the engine is ``Type=notify`` with a watchdog short enough to catch a 15 s stall;
@@ -74,7 +74,7 @@ TARGET = parse_unit(SYSTEMD / "cabinet.target")
 
 
 def test_engine_is_notify_with_a_watchdog_that_catches_a_15_s_stall():
-    """Issue 15: READY=1 from the engine, WATCHDOG=1 pings; restarted when they stop."""
+    """READY=1 from the engine, WATCHDOG=1 pings; restarted when they stop."""
     assert one(ENGINE, "Service", "Type") == "notify"
     assert one(ENGINE, "Service", "NotifyAccess") == "main"
     assert 0 < seconds(one(ENGINE, "Service", "WatchdogSec")) <= 15
@@ -94,7 +94,7 @@ def _cannot_strand(unit: Unit) -> bool:
 
 
 def test_start_limits_cannot_strand_the_ui():
-    """Issue 15: with RestartSec=1 and the default 5 starts per 10 s, one late display
+    """With RestartSec=1 and the default 5 starts per 10 s, one late display
     left the UI dead for good."""
     assert _cannot_strand(UI)
     assert one(UI, "Service", "Restart") == "always"
@@ -142,7 +142,7 @@ def test_the_hardware_counter_is_the_configs_and_both_units_can_reach_it():
 
 
 def test_ui_is_bound_to_the_engine_owns_tty1_and_draws_on_kmsdrm_without_a_cursor():
-    """Issue 15: BindsTo/After the engine (the engine Upholds it back), the login prompt
+    """BindsTo/After the engine (the engine Upholds it back), the login prompt
     on tty1 gives way, KMSDRM full screen (no cursor), and the display is waited for."""
     assert "cabinet-engine.service" in words(UI, "Unit", "BindsTo")
     assert "cabinet-engine.service" in words(UI, "Unit", "After")
@@ -157,7 +157,7 @@ def test_ui_is_bound_to_the_engine_owns_tty1_and_draws_on_kmsdrm_without_a_curso
 
 
 def test_lgpio_has_a_writable_working_directory_under_protect_system_strict():
-    """Issue 15: lgpio makes its notify pipes in $LG_WD (else the working directory):
+    """Lgpio makes its notify pipes in $LG_WD (else the working directory):
     with ProtectSystem=strict and / as working directory the button callbacks fail."""
     assert one(ENGINE, "Service", "ProtectSystem") == "strict"
     lg_wd = PurePosixPath(env(ENGINE)["LG_WD"])
@@ -169,7 +169,7 @@ def test_lgpio_has_a_writable_working_directory_under_protect_system_strict():
 
 
 def test_hardening_still_allows_gpio_and_serial():
-    """Issue 15: DevicePolicy=closed lets through the GPIO chip and the serial ports
+    """DevicePolicy=closed lets through the GPIO chip and the serial ports
     (USB FTDI/Prolific, CDC-ACM, the Pi's UARTs); the groups own those nodes."""
     assert {"gpio", "dialout"} <= set(words(ENGINE, "Service", "SupplementaryGroups"))
     assert one(ENGINE, "Service", "DevicePolicy") == "closed"
@@ -183,7 +183,7 @@ def test_hardening_still_allows_gpio_and_serial():
 
 
 def test_exec_start_and_paths_agree_with_the_installer():
-    """Issue 15: what ``cabinet install`` lays down is what the units run and read."""
+    """What ``cabinet install`` lays down is what the units run and read."""
     engine = shlex.split(one(ENGINE, "Service", "ExecStart"))
     ui = shlex.split(one(UI, "Service", "ExecStart"))
     # the program check first: isolated (-I), no site-packages .pth before it (-S), no .pyc (-B)
@@ -209,7 +209,7 @@ def test_exec_start_and_paths_agree_with_the_installer():
 
 
 def test_a_station_screen_template_runs_its_own_station_on_its_own_tty():
-    """Issue 17: ``cabinet-ui@N.service`` is station N's own screen (``--station N
+    """``cabinet-ui@N.service`` is station N's own screen (``--station N
     --own-station``) on ttyN with its display's settings from an optional file; it
     replaces the shared screen and lives through an engine restart (reconnecting)."""
     t = parse_unit(SYSTEMD / "cabinet-ui@.service")
@@ -228,7 +228,7 @@ def test_a_station_screen_template_runs_its_own_station_on_its_own_tty():
 
 
 def test_the_target_starts_both_at_boot():
-    """Issue 15: cabinet.target (multi-user, no desktop) wants and upholds the engine."""
+    """Cabinet.target (multi-user, no desktop) wants and upholds the engine."""
     assert {"cabinet-engine.service", "cabinet-ui.service"} <= set(words(TARGET, "Unit", "Wants"))
     assert "cabinet-engine.service" in words(TARGET, "Unit", "Upholds")
     assert words(TARGET, "Install", "WantedBy") == ["multi-user.target"]
@@ -241,7 +241,7 @@ def test_the_target_starts_both_at_boot():
 @pytest.mark.skipif(shutil.which("systemd-analyze") is None,
                     reason="systemd-analyze not found: apt-get install systemd")
 def test_systemd_analyze_verify_is_clean_in_a_scratch_root(tmp_path):
-    """Issue 15: ``systemd-analyze verify`` (Debian's systemd, its own units copied into
+    """``systemd-analyze verify`` (Debian's systemd, its own units copied into
     the root) on the units as ``cabinet install --root`` put them, with the ExecStart
     programs present (stand-ins for the venv's): no error, no warning; and
     ``systemd-analyze security`` rates both services' exposure 3.0 or less (of 10)."""
@@ -347,7 +347,7 @@ PI4_PORT = "platform-fd500000.pcie-pci-0000:01:00.0-usb-0:1.{}:1.0"
     (_tty("ttyACM1", "0519", "2013", "PRN1"), "cabinet/printer"),                 # CDC-ACM printer
 ])
 def test_udev_rules_give_the_acceptor_and_printer_stable_names(device, name):
-    """Issue 15: FTDI, Prolific and ttyACM devices get /dev/cabinet/... by serial
+    """FTDI, Prolific and ttyACM devices get /dev/cabinet/... by serial
     number or by USB port, in group dialout, mode 0660."""
     links, assigned = udev_names(device)
     assert links == [name]
@@ -362,7 +362,7 @@ def test_udev_rules_give_the_acceptor_and_printer_stable_names(device, name):
     {**_tty("ttyUSB0", "0403", "6001", "BILL1"), "SUBSYSTEM": "usb"},
 ])
 def test_udev_rules_leave_other_devices_alone(device):
-    """Issue 15: no stable name for a device that is not the cabinet's."""
+    """No stable name for a device that is not the cabinet's."""
     assert udev_names(device) == ([], {})
 
 

@@ -23,7 +23,7 @@ animations have settled, and prints ``screenshot DIR/shot-NNN.png``.
 ``--sim-socket`` enables the dev keys of ``ui.devkeys`` (simulated devices
 only; they never send intents).
 
-Language (issue 17): ``--language`` (default: the ``CABINET_UI_LANGUAGE``
+Language: ``--language`` (default: the ``CABINET_UI_LANGUAGE``
 environment variable, which the station's ``/etc/cabinet/ui-stationN.env`` sets, else
 ``en``): ``en``, ``es``, or with a territory for the number format (``es_ES``). An
 unknown one is a configuration error (exit status 2, the key and what is allowed).
@@ -152,7 +152,7 @@ def main(argv: list[str] | None = None) -> int:
               own_station=args.own_station, update=pygame.display.update,
               wall_clock=lambda: time.strftime("%H:%M"), language=language, screens=args.screens or "")
     def first_frame() -> None:
-        gc.freeze()     # issue 17 latency: start-up's objects stay; the collector skips them
+        gc.freeze()     # latency: start-up's objects stay; the collector skips them
         print(f"first frame after {(time.monotonic() - T0) * 1000:.0f} ms", flush=True)
 
     app.on_first_frame = first_frame

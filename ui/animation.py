@@ -103,7 +103,7 @@ class Animator:
         return list(dict.fromkeys(sounds))
 
     def _settle(self, old: Snapshot, new: Snapshot, now_ms: int) -> list[str]:
-        """Issue 17: sweep, pay and collect the bets that settled; celebrate the stations
+        """Sweep, pay and collect the bets that settled; celebrate the stations
         whose round finished settling; drop both once their round is gone. Returns the
         win sound: the celebration's (its tier's), else a win settled mid-round's."""
         live, ident = motion.settled_bets(new), motion.bet_identity(new)

@@ -1,4 +1,4 @@
-"""A win celebration scaled to the win (issue 17 "The felt").
+"""A win celebration scaled to the win ("The felt").
 
 Owns: which tier a station's settled round earns (``tier``), when its celebration
 starts and ends (``Celebration``), its sound, and drawing it. The tiers:

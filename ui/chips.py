@@ -111,7 +111,7 @@ class ChipArt:
         pygame.draw.circle(s, inlay, c, rb * 0.68)
         dash_r = rb * 0.62
         n = 24 if D >= 96 else 12
-        # issue 17 trial: a small chip's value fills its inlay, so no dashes there to touch it
+        # a small chip's value fills its inlay, so no dashes there to touch it
         for i in range(n if D >= 40 and (edge_only or D >= 96) else 0):
             a = i * 2 * math.pi / n
             ux, uy = math.cos(a), math.sin(a)

@@ -1,4 +1,4 @@
-"""Which snapshots a station's own screen may draw a little later (issue 17 latency).
+"""Which snapshots a station's own screen may draw a little later (latency).
 
 With a screen per station, every press makes the engine send a snapshot to every UI,
 and on a 2-core cabinet three UIs redrawing at once compete with the engine (and the

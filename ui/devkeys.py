@@ -102,7 +102,7 @@ class DevKeys:
     @property
     def toggles(self) -> _Toggles:
         """The door, key, paper and jam toggles of ``self.station`` (each station's own:
-        the shared screen's keys move between stations, issue 17)."""
+        the shared screen's keys move between stations)."""
         return self._toggles.setdefault(self.station, _Toggles())
 
     # -- UI thread -------------------------------------------------------------

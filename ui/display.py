@@ -3,8 +3,8 @@
 Owns: ``open_display``: SDL's video init and the window/full-screen mode, tried
 again with a growing pause (0.5 s doubling to ``MAX_BACKOFF_S``) until it works
 or ``wait_s`` has passed. On a cabinet the KMSDRM display (the DRM device, the
-monitor's hot-plug) may appear seconds after the UI starts; before issue 15 the
-UI exited in 0.2 s and systemd's start limit could leave it dead for good.
+monitor's hot-plug) may appear seconds after the UI starts; exiting at once
+(in 0.2 s) would let systemd's start limit leave it dead for good.
 
 Logging: the first failure, then at most one line per ``LOG_WINDOW_S`` (how many
 attempts failed in that window and the last error), then the recovery; never a
@@ -46,7 +46,7 @@ def init_display(size: tuple[int, int], fullscreen: bool) -> pygame.Surface:
     driver = pygame.display.get_driver()
     if driver in NO_SCREEN_DRIVERS and os.environ.get("SDL_VIDEODRIVER", "") != driver:
         # SDL found no X server, Wayland or DRM device and fell back to drawing off-screen:
-        # nobody would see the table (new-user trial, session 7)
+        # nobody would see the table
         raise pygame.error(f"no screen: SDL fell back to its {driver!r} driver (is $DISPLAY "
                            "right and its X server running, or the DRM device there?)")
     if fullscreen:

@@ -1,4 +1,4 @@
-"""The table's language (issue 17 "the language chosen per station"): gettext catalogs
+"""The table's language ("the language chosen per station"): gettext catalogs
 and the locale money and numbers are written in.
 
 Owns: the languages the table speaks (``LANGUAGES``: ``en``, ``es``), parsing a

@@ -117,7 +117,7 @@ def _key(event: pygame.event.Event, ctx: InputContext) -> list[Action]:
         return [LocalAction("toggle_help"), Intent(station=ctx.station, action="help")]
     if key == pygame.K_F10:
         return [LocalAction("quit")]
-    if key == pygame.K_F12:             # issue 17: this screen's language, as its EN/ES button
+    if key == pygame.K_F12:             # this screen's language, as its EN/ES button
         return [LocalAction("toggle_language")]
     if ctx.keypad:                      # a typed entry on screen: the keys type on its keypad
         uni = getattr(event, "unicode", "")

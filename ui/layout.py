@@ -96,12 +96,12 @@ class Layout:
         return pygame.Rect(self.lw - w - 40, 24, w, h)
 
     def chip_rack(self) -> pygame.Rect | None:
-        """The dealer's chip rack, whole on screen beside the dealer's cards (issue 17);
+        """The dealer's chip rack, whole on screen beside the dealer's cards;
         ``None`` in portrait, where there is no room for it."""
         return None if self.portrait else pygame.Rect(206, 18, 262, 50)
 
     def discard_tray(self) -> pygame.Rect:
-        """The discard tray, whole, on the dealer's right of the shoe (issue 17)."""
+        """The discard tray, whole, on the dealer's right of the shoe."""
         return pygame.Rect(self.lw - 440, 30, 170, 112) if not self.portrait else \
             pygame.Rect(self.lw - 220, 180, 170, 96)
 

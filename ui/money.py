@@ -1,4 +1,4 @@
-"""Money and numbers as the screen writes them, in the active language's locale (issue 17).
+"""Money and numbers as the screen writes them, in the active language's locale.
 
 Owns: ``fmt_money`` (currency text), ``fmt_number``, ``fmt_credits``, ``meter_text`` and
 ``chip_label``.

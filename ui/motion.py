@@ -1,8 +1,8 @@
 """The classic table motion at settlement: lost stakes swept to the dealer's rack,
 wins paid beside the stake, then everything won or pushed taken to the credit meter.
 
-Owns: which stacks move at a settlement, from where to where and when (issue 17
-"lost chips swept to the dealer and won chips paid beside the stake"). Pure: a
+Owns: which stacks move at a settlement, from where to where and when
+("lost chips swept to the dealer and won chips paid beside the stake"). Pure: a
 function of two snapshots and a time passed in (``now_ms``); nothing here draws or
 reads a clock. ``ui.settle_draw`` turns a ``Settle`` into pixels.
 

@@ -1,4 +1,4 @@
-"""A station's own screen (issue 17): its spots, meters, buttons and messages
+"""A station's own screen: its spots, meters, buttons and messages
 large in the middle, the other players' hands small at the sides.
 
 Owns: where the own station and the others sit on a per-station screen
@@ -41,7 +41,7 @@ OTHER_CARD_H = 120
 
 
 #: the engine's texts to a station in the second person (``cabinet.core.view``) as said
-#: about it on another station's screen (issue 17 trial: "You win $2.00" stood above
+#: about it on another station's screen (else "You win $2.00" would stand above
 #: someone else's hand); ``{n}`` is that station's number, the other arguments are kept.
 ABOUT: dict[str, str] = {
     "Your move": N_("Station {n}'s turn"),

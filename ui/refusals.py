@@ -1,4 +1,4 @@
-"""What a player is told when the engine refuses a press (issue 17).
+"""What a player is told when the engine refuses a press.
 
 Owns: ``refusal_text``: the engine's ``refused`` cue (the action and the
 core's reason, developer words) plus the snapshot the player is looking at

@@ -1,4 +1,4 @@
-"""The engine's player texts said on this screen (issue 17): the snapshot carries them as
+"""The engine's player texts said on this screen: the snapshot carries them as
 ``Said`` (an English template, which is the gettext msgid, and its arguments;
 ``cabinet.protocol.said``); ``say`` renders one in the active language (``ui.i18n``),
 money arguments (``*_minor``) in its locale (``ui.money``), ``*_text`` (and each of

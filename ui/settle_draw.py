@@ -148,7 +148,7 @@ def on_felt_minor(st: StationView, anim: Settles | None, now_ms: int) -> int:
     stakes and payouts of its won and pushed bets not yet collected into the meter (the
     engine credited them at the result). The meter shows ``credits_minor`` less this, so
     the money is on screen once, on the felt or in the meter, and the meter takes each
-    stack as it arrives (issue 17); 0 without motion."""
+    stack as it arrives; 0 without motion."""
     if anim is None:
         return 0
     out = 0
@@ -218,7 +218,7 @@ def draw_moving(p: Painter, st: StationView, spot_centre: dict[int, Point], r: f
             (sph, sp_p), (pph, pp_p) = m.stake_phase(now_ms), m.payout_phase(now_ms)
             if layer == "under":
                 clip = p.surface.get_clip()
-                if rack is not None:    # issue 17 trial: sunk into the rack, never standing out above it
+                if rack is not None:    # sunk into the rack, never standing out above it
                     top = L.pt(0, rack.y)[1]
                     p.surface.set_clip(clip.clip(pygame.Rect(0, top, p.surface.get_width(),
                                                              p.surface.get_height() - top)))

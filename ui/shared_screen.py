@@ -1,4 +1,4 @@
-"""One shared wide screen with a panel per station (issue 17, ``--screens shared``).
+"""One shared wide screen with a panel per station (``--screens shared``).
 
 For a cabinet with one display for all its players (a 32:9 panel, 3840x1080,
 5760x1080, or a plain 1920x1080): the dealer's area across the top, as on the
@@ -176,7 +176,7 @@ def _modal(p: Painter, s: Snapshot, st: StationView, box: pygame.Rect, now_ms: i
 
 
 class FramedFelt:
-    """The felt with every panel's frame drawn on it once (issue 17: six translucent
+    """The felt with every panel's frame drawn on it once (six translucent
     panel-sized blits a frame doubled the shared screen's frame time), kept until the
     felt, the panels or the focused one change. UI thread only."""
 

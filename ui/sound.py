@@ -1,7 +1,7 @@
 """Short table sounds, synthesised at start-up with stdlib ``array``/``math``.
 
 Owns: the ``card`` (deal), ``chip``, ``win``, ``blackjack``, ``big_win`` (the big
-win's longer fanfare, issue 17) and ``button`` (a touched button, issue 17) sounds
+win's longer fanfare) and ``button`` (a touched button) sounds
 and playing them, at the operator's volume. With no sound card (/proc/asound/cards)
 the mixer is not tried, so ALSA prints nothing; if it cannot start, or cannot even be
 imported (a system without its libraries: pygame's stand-in for the module raises
@@ -178,7 +178,7 @@ class Sounds:
 
 
 def sound_volume(snapshot: Snapshot) -> float:
-    """The volume the operator set (issue 15: ``volume_percent``), 0.0-1.0; silent in
+    """The volume the operator set (``volume_percent``), 0.0-1.0; silent in
     the attract loop when its sound is off (``attract_sound``)."""
     if snapshot.mode == "attract" and not snapshot.attract_sound:
         return 0.0

@@ -1,7 +1,7 @@
 """Access levels at the cabinet: who may do what in the maintenance menu.
 
 Owns: the levels, how they are reached, and which menu pages and acts need
-which level (issue 15 "The operator menu"). Pure.
+which level ("The operator menu"). Pure.
 
 - ``ATTENDANT``: the operator key is on (meters, recall, event log, history,
   handpay reset, fault clear, device test, host page).
@@ -12,7 +12,7 @@ which level (issue 15 "The operator menu"). Pure.
   as on commercial cabinets where it needs logic-board access
   (research/cabinet-features.md "RAM clear": "a deliberate, authorized act
   (logic-area access or equivalent)"; "Access control": key switches or cards
-  with levels). The stricter rule of issues 10.2 / 11.12 is kept: the PIN
+  with levels). The stricter rule is kept: the PIN
   *and* the door.
 """
 
@@ -32,7 +32,7 @@ class Level(IntEnum):
 
 #: Doors one of which must be open (besides the technician level) for a RAM clear.
 RAM_CLEAR_DOORS = frozenset({"main", "logic"})
-#: Kept for callers of the issue 10.2 name.
+#: Kept for callers of the older name.
 TECHNICIAN_DOORS = RAM_CLEAR_DOORS
 
 #: Menu pages (``MAIN_ITEMS`` keys) that need the technician level; every other

@@ -157,7 +157,7 @@ class CabinetBase:
     def host_bills_minor(self, station: int, enabled: tuple[int, ...]) -> tuple[int, ...]:
         raise NotImplementedError  # a section mixin or Cabinet defines it
 
-    # -- money in (money_in) and tickets through the host (tito), issue 14 ---------------
+    # -- money in (money_in) and tickets through the host (tito) --------------------------
 
     def _refuse_money_in(self, st: StationState | None, amount: int) -> str | None:
         raise NotImplementedError  # a section mixin or Cabinet defines it

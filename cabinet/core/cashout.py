@@ -43,7 +43,7 @@ class CashOutMixin(CabinetBase):
         s.voucher_seq += 1
         settings = s.settings
         to_handpay = amount > settings.voucher_limit_minor or not self._printer_ready(st)
-        if self._system_validation(st) and not to_handpay:   # issue 14: the host's number
+        if self._system_validation(st) and not to_handpay:   # the host's number
             st.credits_minor -= amount
             st.pending_out_minor += amount
             out.append(Journal("cash_out", st.station, amount,

@@ -2,7 +2,7 @@
 
 Owns: the protocols the cabinet core is written against, so that the operator
 menu (``maintenance``) and the snapshot builder (``view``) take a context, not
-the ``Cabinet`` class (no import cycle between them and ``machine``, issue 12):
+the ``Cabinet`` class (no import cycle between them and ``machine``):
 ``RandomSource`` and ``History`` (handed in by the shell; ``NoRandom`` and
 ``NoHistory`` stand in for them in a cabinet given none), ``MaintenanceContext``
 and ``ViewContext`` (what ``Cabinet`` offers them). Pure: types only.
@@ -34,7 +34,7 @@ class History(Protocol):
     def events(self, limit: int) -> list[dict[str, Any]]: ...
 
     def events_of(self, kinds: frozenset[str], limit: int) -> list[dict[str, Any]]:
-        """The newest ``limit`` events of one of ``kinds``, newest first (issue 15)."""
+        """The newest ``limit`` events of one of ``kinds``, newest first."""
         ...
 
     def vouchers(self, limit: int) -> list[VoucherRecord]: ...
@@ -48,7 +48,7 @@ class MaintenanceContext(Protocol):
     lines and program identity; it changes the cabinet only by ``apply_settings``
     and ``ram_clear`` (and through ``s``'s menu fields). ``rng``: the shell's random
     source (a PIN's salt); ``secret``: the digits of a PIN being typed, in memory
-    only (never journaled, issue 15)."""
+    only (never journaled)."""
 
     s: CabinetState
     rules: RuleSet
@@ -59,7 +59,7 @@ class MaintenanceContext(Protocol):
     program_digest: str
     host_polls: dict[int, tuple[Any, ...]]
     program_status: str
-    #: (station, device) -> firmware version reported (issue 15; station 0: shared).
+    #: (station, device) -> firmware version reported (station 0: shared).
     firmware: dict[tuple[int, str], str]
 
     def fault_lines(self) -> list[str]: ...
@@ -75,7 +75,7 @@ class ViewContext(MaintenanceContext, Protocol):
     plus the mode, the open round and what each station may do."""
 
     round: Round | None
-    #: the players' own panels (issue 17: History), memory only
+    #: the players' own panels (History), memory only
     desk: PlayerDesk
 
     @property

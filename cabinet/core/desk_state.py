@@ -1,4 +1,4 @@
-"""``PlayerDesk``: what the players' own panels hold between events (issue 17).
+"""``PlayerDesk``: what the players' own panels hold between events.
 
 Owns: the state behind ``cabinet.core.player_desk`` (kept apart so that the core's
 contexts can name it without importing the operator menu package, which imports

@@ -26,7 +26,7 @@ from cabinet.protocol.said import Said, english, said
 #: How long a print may take before its outcome counts as unknown.
 PRINT_TIMEOUT_MS = 30_000
 #: Wall time that moves this many seconds more or less than the monotonic clock
-#: between two ticks (or is behind the journal at power-up) is a clock jump (issue 11.8).
+#: between two ticks (or is behind the journal at power-up) is a clock jump.
 CLOCK_JUMP_S = 2.0
 
 
@@ -69,7 +69,7 @@ class DoorsMixin(CabinetBase):
             elif s.maintenance is None and self._may_enter_maintenance():
                 self._enter_menu(out)
             elif s.maintenance is None:
-                # issue 10.6: the menu opens when the round (or the ticket) is over,
+                # The menu opens when the round (or the ticket) is over,
                 # if the key is still on; the table says so meanwhile
                 out.append(Journal("maintenance_requested", 0, 0,
                                    {"after": "round" if s.round_open else "ticket"}))
@@ -94,13 +94,13 @@ class DoorsMixin(CabinetBase):
 
     def _enter_maintenance_if_keyed(self, out: list[Effect]) -> None:
         """The key on opens the menu as soon as it may: at once, or when the round
-        ends, the ticket is out or the last handpay is reset (issue 10.6)."""
+        ends, the ticket is out or the last handpay is reset."""
         s = self.s
         if s.key_on and s.maintenance is None and self._may_enter_maintenance():
             self._enter_menu(out)
 
     def _enter_menu(self, out: list[Effect]) -> None:
-        """The key opens the menu at the attendant level (issue 15); a cabinet that
+        """The key opens the menu at the attendant level; a cabinet that
         needs its settings asks for the technician PIN first (the Settings page is
         the technician's)."""
         s = self.s
@@ -115,8 +115,7 @@ class DoorsMixin(CabinetBase):
 
     def _on_fault(self, ev: DeviceFaulted, out: list[Effect]) -> None:
         """A shared device's fault (``station`` 0) tilts the cabinet; a station's
-        own device stops that station only, or tilts a one-station cabinet
-        (issue 10.8)."""
+        own device stops that station only, or tilts a one-station cabinet."""
         st = self.station(ev.station) if ev.station else None
         faults = st.faults if st is not None else self.s.faults
         if ev.code not in faults:
@@ -129,13 +128,13 @@ class DoorsMixin(CabinetBase):
                                {"device": ev.device, "code": ev.code, "text": text}))
 
     def _on_cleared(self, ev: DeviceCleared, out: list[Effect]) -> None:
-        if ev.firmware:                     # issue 15: the Diagnostics page shows it
+        if ev.firmware:                     # the Diagnostics page shows it
             self.firmware[(ev.station, ev.device)] = ev.firmware
         prefix = ev.device + "_"
         st = self.station(ev.station) if ev.station else None
         # a cabinet-wide fault of this device kind clears too: journals written before
         # faults were kept per station hold a station's device fault there, and every
-        # device reports its real state at start-up (issue 10.1), so one still failing
+        # device reports its real state at start-up, so one still failing
         # is reported again as its station's own
         cleared = [c for c in self.s.faults if c.startswith(prefix)]
         if cleared:
@@ -160,7 +159,7 @@ class DoorsMixin(CabinetBase):
 
     def _clock_jump(self, old_wall_s: float, new_wall_s: float, jump_s: float,
                     out: list[Effect]) -> None:
-        """Journal a wall-clock jump and remember it for voucher ages (issue 11.8)."""
+        """Journal a wall-clock jump and remember it for voucher ages."""
         self.s.clock_adjust_s += jump_s
         out.append(Journal("clock_jump", 0, 0, {"old_wall_s": old_wall_s,
                                                 "new_wall_s": new_wall_s,
@@ -172,7 +171,7 @@ class DoorsMixin(CabinetBase):
             jump = (ev.wall_s - s.wall_s) - (ev.now_ms - s.now_ms) / 1000
             if abs(jump) > CLOCK_JUMP_S:
                 self._clock_jump(s.wall_s, ev.wall_s, jump, out)
-        pin.elapse(s.operator.pin, ev.now_ms)          # the PIN lockout (issue 15)
+        pin.elapse(s.operator.pin, ev.now_ms)          # the PIN lockout
         s.now_ms = ev.now_ms
         s.wall_s = ev.wall_s
         self._tito_tick(out)
@@ -200,7 +199,7 @@ class DoorsMixin(CabinetBase):
         s.now_ms = ev.now_ms
         s.wall_s = ev.wall_s
         pin.power_up(s.operator.pin, ev.now_ms)
-        if s.maintenance is not None:       # issue 15: a restart ends the technician's visit
+        if s.maintenance is not None:       # a restart ends the technician's visit
             pin.end_visit(s.maintenance)
         if s.maintenance is None or s.maintenance.page != bill_test.PAGE:
             bill_test.leave(s, out)         # the bill test ends with its page
@@ -216,7 +215,7 @@ class DoorsMixin(CabinetBase):
                 self._round_unrestorable = False
             else:
                 self._arm_decision_timer()
-        self._tito_power_up(out)            # issue 14: nothing waits on a dead link
+        self._tito_power_up(out)            # nothing waits on a dead link
         for p in self._prints():            # the print's outcome is unknown: never reprint
             self._on_print(PrintFinished(p.station, p.validation_number, "unknown"), out)
 

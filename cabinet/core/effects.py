@@ -50,7 +50,7 @@ class SetVoucherStatus(Effect):
 class ClearJournal(Effect):
     """RAM clear: wipe the event log, vouchers and recall (the state is reset too).
 
-    Kept (issue 11.12): the records of outstanding vouchers (status
+    Kept: the records of outstanding vouchers (status
     ``issued``), so a voucher printed before the clear is still redeemed,
     once. The clear's own ``ram_clear`` event is journaled after the wipe."""
 
@@ -82,7 +82,7 @@ class ReturnNote(Effect):
 @dataclass(frozen=True, slots=True)
 class HoldNote(Effect):
     """Answer an escrow: keep the voucher in escrow (ID-003 HOLD, refreshed by the
-    driver) until a ``StackNote`` or ``ReturnNote`` for it comes (issue 14: the casino
+    driver) until a ``StackNote`` or ``ReturnNote`` for it comes (the casino
     host decides a ticket)."""
 
     station: int
@@ -92,7 +92,7 @@ class HoldNote(Effect):
 @dataclass(frozen=True, slots=True)
 class SetAcceptor(Effect):
     """Enable or inhibit a station's acceptor; ``denominations_minor`` enabled.
-    ``test``: enabled for the bill test only (issue 15), where every note must pass
+    ``test``: enabled for the bill test only, where every note must pass
     through escrow: an acceptor without escrow (pulse) stays inhibited."""
 
     station: int
@@ -148,7 +148,7 @@ class Rejected(Effect):
 
 @dataclass(frozen=True, slots=True)
 class ExportAudit(Effect):
-    """Write the audit report (issue 15): ``rows`` as CSV to a USB stick when one is
+    """Write the audit report: ``rows`` as CSV to a USB stick when one is
     mounted, else the export folder, as ``name`` (``cabinet.shell.audit_export``);
     the shell answers with ``AuditExported``."""
 
@@ -158,7 +158,7 @@ class ExportAudit(Effect):
 
 @dataclass(frozen=True, slots=True)
 class PrintTestTicket(Effect):
-    """Issue 15: print a test ticket at ``station``'s printer, marked VOID / TEST:
+    """Print a test ticket at ``station``'s printer, marked VOID / TEST:
     no amount, no validation number, no barcode; no voucher record, no meter.
     ``lines``: what else it prints (the program ID)."""
 

@@ -15,7 +15,7 @@ __all__ = ["FAULTS", "STORAGE_FAULT", "CabinetError", "ConfigError", "StoreError
 
 
 def N_(text: str) -> str:
-    """Marks a fault's words for ``pybabel extract`` (issue 17: the player's screen says
+    """Marks a fault's words for ``pybabel extract`` (the player's screen says
     them in its language); returns them unchanged."""
     return text
 

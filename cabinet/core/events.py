@@ -86,7 +86,7 @@ class NoteReturned(Event):
 
 @dataclass(frozen=True, slots=True)
 class NoteUncredited(Event):
-    """Issue 11.1 / 11.10: the acceptor took an item it never reported stacked.
+    """The acceptor took an item it never reported stacked.
 
     ``kind``: ``in_stacker`` (power-up, ID-003 0x42: the item is in the cash box)
     or ``in_path`` (STACKed, jammed, cleared: it may be in the cash box).
@@ -161,7 +161,7 @@ class DeviceFaulted(Event):
 
     ``station``: the station whose own device (bill acceptor, printer) failed,
     or 0 for a shared device; a station's fault stops that station only on a
-    table of several stations (issue 10.8).
+    table of several stations.
     """
 
     device: str
@@ -174,7 +174,7 @@ class DeviceFaulted(Event):
 class DeviceCleared(Event):
     """A device is healthy again: every fault of ``device`` clears, at
     ``station`` only, or everywhere for station 0. ``firmware``: the version the
-    device reported at its start-up, ``""`` if none (issue 15: Diagnostics)."""
+    device reported at its start-up, ``""`` if none (Diagnostics)."""
 
     device: str
     station: int = 0
@@ -193,11 +193,11 @@ class DisplayChanged(Event):
     station: int = 0
 
 
-# -- the casino host link (issue 13) ---------------------------------------------------------
+# -- the casino host link ---------------------------------------------------------
 
 #: The host commands ``HostCommanded.name`` may carry (SAS long polls 0x01, 0x02, 0x06,
 #: 0x07, 0x08, 0x0A, 0x0B, 0x7F, 0x94; drivers/sas/egm_view.py ``HostCommand``), and the
-#: ticket ones (issue 14): ``validation_number`` (0x58), ``redeem_ticket`` (0x71),
+#: ticket ones: ``validation_number`` (0x58), ``redeem_ticket`` (0x71),
 #: ``set_ticket_data`` (0x7C/0x7D), ``set_extended_validation_status`` (0x7B),
 #: ``handpay_reset_to_credit_meter`` (0xA8, refused: the operator allows no such reset).
 HOST_COMMANDS = frozenset({
@@ -263,7 +263,7 @@ class HostLinkConfigured(Event):
     """At start, before ``PowerUp``: station ``station`` has a host link at SAS
     ``address`` on ``port`` (``address`` 0: none; its queue is dropped, nothing is
     queued for a host that is not there). ``wall_s``: now (Unix seconds).
-    ``validation``: ``"none"`` or ``"system"`` (issue 14, config ``[sas] validation``);
+    ``validation``: ``"none"`` or ``"system"`` (config ``[sas] validation``);
     ``validation_timeout_s``: how long a ticket waits for the host (seconds).
     ``denomination_minor``: minor units per SAS credit (``[sas]
     accounting_denomination_minor``): the host counts ticket amounts in these."""

@@ -1,4 +1,4 @@
-"""The cabinet's side of the casino host link (issue 13): the host event queue and
+"""The cabinet's side of the casino host link: the host event queue and
 the host's commands.
 
 Owns: queueing the host events each ``handle`` raises (``_queue_host_events``, called
@@ -8,7 +8,7 @@ ones (``HostEventAcked``), the link state (``HostLinkChanged``), and carrying ou
 refusing the host's commands (``HostCommanded``), each journaled as ``host_command``
 with the host as its source. Pure: no I/O, no clock.
 
-Rules (issue 13 "Host control"; research/sas.md "Long polls the cabinet needs"):
+Rules ("Host control"; research/sas.md "Long polls the cabinet needs"):
 shut down (0x01) and maintenance mode (0x0A) disable play at the station after the
 round in progress, the table says so and the lamps agree (cash-out stays possible);
 start up (0x02) and exit maintenance mode (0x0B) enable it again; the bill acceptor
@@ -171,14 +171,14 @@ class HostMixin(CabinetBase):
                 return
             self.s.host_clock_offset_s = round(ev.host_wall_s - self.s.wall_s, 3)
             data["offset_s"] = self.s.host_clock_offset_s
-        elif ev.name == "validation_number":         # issue 14: 0x58
+        elif ev.name == "validation_number":         # 0x58
             result = self._on_validation_number(st, ev, out)
             data["validation_number"] = ev.validation_number[-4:]
-        elif ev.name == "redeem_ticket":             # issue 14: 0x71
+        elif ev.name == "redeem_ticket":             # 0x71
             result = self._on_redeem(st, ev, out)
             data.update(transfer_code=ev.transfer_code, amount_minor=ev.amount_minor)
         elif ev.name in ("set_ticket_data", "set_extended_validation_status"):
-            data.update(self._on_ticket_data(st, ev))  # issue 14: 0x7D / 0x7C / 0x7B
+            data.update(self._on_ticket_data(st, ev))  # 0x7D / 0x7C / 0x7B
         elif ev.name == "handpay_reset_to_credit_meter":
             result = "refused: the operator allows no handpay reset to the credit meter"
         else:                                        # remote_handpay_reset

@@ -41,10 +41,10 @@ _SIMPLE = {"power_up": "ac_power_applied", "ram_clear": "memory_error_reset",
            "voucher_printed": "cash_out_ticket_printed", "handpay": "handpay_pending",
            "handpay_reset": "handpay_reset", "cash_out": "cash_out_button_pressed",
            "round_end": "game_ended",
-           # issue 14, tickets through the host (SAS 0x57, 0x67, 0x68)
+           # tickets through the host (SAS 0x57, 0x67, 0x68)
            "validation_requested": "system_validation_request",
            "ticket_held": "ticket_inserted", "ticket_done": "ticket_transfer_complete",
-           # issue 17: a player's Service call (the "change lamp", SAS 0x71/0x72)
+           # A player's Service call (the "change lamp", SAS 0x71/0x72)
            "service_called": "change_lamp_on", "service_cancelled": "change_lamp_off"}
 
 

@@ -1,4 +1,4 @@
-"""The operator menu's Host page: each station's casino host link (issue 13).
+"""The operator menu's Host page: each station's casino host link.
 
 Owns: ``host_page`` (the page's title and lines). Pure: it reads the cabinet state
 and the program identity it is given; times are formatted from the state's wall

@@ -135,7 +135,7 @@ class Cabinet(BettingMixin, PlayMixin, CashOutMixin, MoneyInMixin, DoorsMixin, H
         elif self.s.round_open:
             self._round_unrestorable = True
         #: station -> (txn, reason) of an escrow being handed back, until its
-        #: return is journaled (issue 10.2; not critical: lost on a restart)
+        #: return is journaled (not critical: lost on a restart)
         self._returning: dict[int, tuple[str, str]] = {}
         self._lamps: dict[int, frozenset[str]] = {}
         self._acceptor: dict[int, tuple[bool, tuple[int, ...], bool]] = {}
@@ -149,21 +149,21 @@ class Cabinet(BettingMixin, PlayMixin, CashOutMixin, MoneyInMixin, DoorsMixin, H
         self.station_displays: dict[int, bool] = {}
         self._dark_since_ms: dict[int, int] = {}
         self._drawn: set[int] = set()
-        #: The program's identity (issue 11.18), set by the shell from
+        #: The program's identity, set by the shell from
         #: ``cabinet.shell.program_check`` before boot: status ``verified``,
         #: ``development`` or ``mismatch`` (a mismatch is also a ``program_`` fault).
         self.program_id = ""
         self.program_digest = ""
         self.program_status = "development"
-        #: The host links' live status (issue 13), set by the shell, not journaled:
+        #: The host links' live status, set by the shell, not journaled:
         #: station -> (polls seen, wall time of the last poll or None), for the Host page.
         self.host_polls: dict[int, tuple[Any, ...]] = {}
-        #: The digits of a PIN being typed in the menu (issue 15): memory only, never
+        #: The digits of a PIN being typed in the menu: memory only, never
         #: journaled nor in a snapshot; emptied when the entry ends or the key goes off.
         self.secret = ""
-        #: (station, device) -> the firmware version it reported (issue 15; not journaled).
+        #: (station, device) -> the firmware version it reported (not journaled).
         self.firmware: dict[tuple[int, str], str] = {}
-        self.desk = player_desk.PlayerDesk()   # issue 17: the players' own panels (memory only)
+        self.desk = player_desk.PlayerDesk()   # the players' own panels (memory only)
 
     # -- derived -------------------------------------------------------------------
 
@@ -208,7 +208,7 @@ class Cabinet(BettingMixin, PlayMixin, CashOutMixin, MoneyInMixin, DoorsMixin, H
             handler(self, event, out)
         if isinstance(event, NoteEscrowed | VoucherEscrowed):
             self._remember_return(event.station, event.txn, out)
-        player_desk.follow(self.desk, self.s, event, out)     # issue 17: sessions, service
+        player_desk.follow(self.desk, self.s, event, out)     # sessions, service
         self._enter_maintenance_if_keyed(out)
         self._queue_host_events(out)
         self._refresh_outputs(out)
@@ -252,11 +252,11 @@ class Cabinet(BettingMixin, PlayMixin, CashOutMixin, MoneyInMixin, DoorsMixin, H
             return                                     # the UI shows help by itself
         if ev.action in player_desk.PLAYER_ACTIONS and self.mode != "maintenance":
             player_desk.press(self.desk, self.s, self.history, ev.station, ev.action, out)
-            return                                     # a look, never a move (issue 17)
+            return                                     # a look, never a move
         st.refusal = ""
         mode = self.mode
         if mode != "maintenance":
-            diagnostics.record_press(self.s, ev.action)   # issue 15: missing buttons audit
+            diagnostics.record_press(self.s, ev.action)   # missing buttons audit
         if mode == "maintenance":
             self.s.last_button = ev.action
             maintenance.press(self, ev.action, ev.value, out, ev.station)
@@ -295,7 +295,7 @@ class Cabinet(BettingMixin, PlayMixin, CashOutMixin, MoneyInMixin, DoorsMixin, H
         count, the voucher sequence and recent acceptor transactions (so an
         outstanding voucher, whose record the journal keeps, is redeemed
         exactly once), the doors' and devices' present state, and the clock.
-        The ``ram_clear`` event records what was erased (issues 10.2, 11.12).
+        The ``ram_clear`` event records what was erased.
         """
         old = self.s
         summary = maintenance.ram_clear_summary(self)
@@ -304,13 +304,13 @@ class Cabinet(BettingMixin, PlayMixin, CashOutMixin, MoneyInMixin, DoorsMixin, H
         s.power_ups, s.voucher_seq, s.recent_txns = old.power_ups, old.voucher_seq, old.recent_txns
         s.doors_open, s.now_ms, s.wall_s = old.doors_open, old.now_ms, old.wall_s
         for st, was in zip(s.stations, old.stations, strict=False):  # the host link lives on;
-            h = was.host                          # event ids never repeat (issue 13)
+            h = was.host                          # event ids never repeat
             st.host.link, st.host.address, st.host.port = h.link, h.address, h.port
             st.host.link_since_s, st.host.next_event_id = h.link_since_s, h.next_event_id
             st.host.validation, st.host.validation_timeout_ms = h.validation, h.validation_timeout_ms
             st.host.next_ticket_id, st.host.next_cashout_id = h.next_ticket_id, h.next_cashout_id
         s.faults = {c: t for c, t in old.faults.items() if c.startswith(("bill_", "printer_"))}
-        s.operator = maintenance.carry_operator(old)       # issue 15: PIN, lifetime meters
+        s.operator = maintenance.carry_operator(old)       # PIN, lifetime meters
         bill_test.carry(old, s)
         s.needs_config = True
         s.maintenance = MaintState(page="settings", confirm=maintenance.RAM_CLEARED, level=old.maintenance.level
@@ -325,7 +325,7 @@ class Cabinet(BettingMixin, PlayMixin, CashOutMixin, MoneyInMixin, DoorsMixin, H
     def apply_settings(self, settings: GameSettings, out: list[Effect],
                        level: str = "") -> str | None:
         """Change the game settings between rounds; returns an error message or None.
-        ``level``: the access level that saved them, journaled (issue 15)."""
+        ``level``: the access level that saved them, journaled."""
         from cabinet.core.errors import ConfigError
         if self.s.round_open:
             return "finish the round first"
@@ -360,14 +360,14 @@ class Cabinet(BettingMixin, PlayMixin, CashOutMixin, MoneyInMixin, DoorsMixin, H
 
     def _refresh_outputs(self, out: list[Effect]) -> None:
         """Lamps, acceptor enable and tower light follow the state (only changes are sent)."""
-        test_lamps = diagnostics.lamps(self.s)          # issue 15: the lamp test
+        test_lamps = diagnostics.lamps(self.s)          # the lamp test
         for st in self.s.stations:
             lamps = self.legal_actions(st.station) if test_lamps is None else test_lamps
             if self._lamps.get(st.station) != lamps:
                 self._lamps[st.station] = lamps
                 out.append(SetLamps(st.station, lamps))
             bills = self.host_bills_minor(st.station, tuple(self.s.settings.denominations_minor))
-            test = not self._accepting() and bill_test.active(self.s)   # issue 15
+            test = not self._accepting() and bill_test.active(self.s)
             acc = ((self._accepting_at(st) or test) and not st.faults and bool(bills), bills, test)
             if self._acceptor.get(st.station) != acc:
                 self._acceptor[st.station] = acc
@@ -377,8 +377,8 @@ class Cabinet(BettingMixin, PlayMixin, CashOutMixin, MoneyInMixin, DoorsMixin, H
                  "door_open": "service", "maintenance": "service"}.get(mode, "off")
         if tower == "off" and any(st.faults for st in self.s.stations):
             tower = "tilt"                     # a station out of service calls the attendant
-        tower = player_desk.tower(self.s, tower)     # issue 17: a player's Service call
-        tower = diagnostics.tower(self.s) or tower      # issue 15: the tower light test
+        tower = player_desk.tower(self.s, tower)     # a player's Service call
+        tower = diagnostics.tower(self.s) or tower      # the tower light test
         if tower != self._tower:
             self._tower = tower
             out.append(SetTowerLight(tower))
@@ -392,7 +392,7 @@ class Cabinet(BettingMixin, PlayMixin, CashOutMixin, MoneyInMixin, DoorsMixin, H
 
     def outputs(self) -> list[Effect]:
         """The lamp, acceptor and tower effects the state calls for that were not sent
-        yet; changes nothing else (the engine's storage tilt, issue 11.6)."""
+        yet; changes nothing else (the engine's storage tilt)."""
         out: list[Effect] = []
         self._refresh_outputs(out)
         return out

@@ -45,7 +45,7 @@ class MoneyInMixin(CabinetBase):
 
     def tell_refusal(self, st: StationState | None, what: str, reason: str,
                      amount_minor: int = 0) -> None:
-        """Show station ``st`` why its note or voucher came back (issue 10.8).
+        """Show station ``st`` why its note or voucher came back.
 
         ``what`` is ``"Note returned"`` or ``"Voucher refused"``; ``reason`` is a
         ``ReturnNote`` reason of this module, put in the player's words
@@ -72,13 +72,13 @@ class MoneyInMixin(CabinetBase):
             text = said("{state} - see attendant", state=reason.removeprefix("voucher is "))
         elif text is None and reason.startswith("not accepting"):
             text = said("not accepting now")
-        # issue 17: the parts too, each screen saying them in its language (joined by ": ")
+        # The parts too, each screen saying them in its language (joined by ": ")
         st.refusal_said = [said(what), text or said(reason)]
         st.refusal = f"{what}: {english(st.refusal_said[1], sym)}"
 
     def _on_note_escrow(self, ev: NoteEscrowed, out: list[Effect]) -> None:
         if self.station(ev.station) is not None and bill_test.on_escrow(self.s, ev, out):
-            return                      # issue 15: a test note, no meter
+            return                      # a test note, no meter
         st = self.station(ev.station)
         reason = self._refuse_money_in(st, ev.denomination_minor)
         if reason is None and ev.denomination_minor not in self.host_bills_minor(
@@ -124,13 +124,13 @@ class MoneyInMixin(CabinetBase):
             out.append(Rejected("note stacked", "no such station or bad amount"))
             return
         if bill_test.on_stacked(self.s, ev, out):
-            return                      # issue 15: a test note, counted apart
+            return                      # a test note, counted apart
         if self._seen_txn(ev.txn):
             out.append(Journal("note_repeat_ignored", ev.station, ev.denomination_minor,
                                {"txn": ev.txn}))
             return
         # A stacked note is always credited, whatever the mode: it is in the box.
-        self._drop_review(ev.txn)       # issue 11.1: a resumed VEND VALID credits it
+        self._drop_review(ev.txn)       # a resumed VEND VALID credits it
         self._credit_note(st, ev.denomination_minor, ev.txn, out)
 
     def _credit_note(self, st: StationState, amount: int, txn: str, out: list[Effect],
@@ -160,15 +160,15 @@ class MoneyInMixin(CabinetBase):
         self.s.faults = faults
 
     def _on_note_uncredited(self, ev: NoteUncredited, out: list[Effect]) -> None:
-        """Issue 11.1 / 11.10: journal the uncredited item and lock up for the attendant."""
+        """Journal the uncredited item and lock up for the attendant."""
         st = self.station(ev.station)
         if st is None or ev.kind not in ("in_stacker", "in_path"):
             out.append(Rejected("note uncredited", "no such station or kind"))
             return
         if bill_test.on_uncredited(self.s, ev, out):
-            return                      # issue 15: a test note, never a real credit
+            return                      # a test note, never a real credit
         data = {"txn": ev.txn, "validation_number": ev.validation_number[-4:]}
-        if self._host_ticket_uncredited(ev, out):      # issue 14: the host said redeem
+        if self._host_ticket_uncredited(ev, out):      # the host said redeem
             return
         credited = bool(ev.txn) and ev.txn in self.s.recent_txns
         if credited and ev.kind == "in_stacker":
@@ -214,12 +214,12 @@ class MoneyInMixin(CabinetBase):
 
     def _expired(self, rec: VoucherRecord) -> bool:
         """Past its expiry counted from its issue as journaled: the clock jumps journaled
-        since the issue do not count (issue 11.8: a ticket printed on a slow clock
+        since the issue do not count (a ticket printed on a slow clock
         stays good for its days once the clock is corrected)."""
         return self.s.wall_s - (self.s.clock_adjust_s - rec.clock_adjust_s) > rec.expires_wall_s
 
     def _on_voucher_escrow(self, ev: VoucherEscrowed, out: list[Effect]) -> None:
-        if self._hold_ticket(ev, out):          # issue 14: the casino host decides
+        if self._hold_ticket(ev, out):          # the casino host decides
             return
         reason = self._voucher_refusal(self.station(ev.station), ev.record)
         if reason is not None:
@@ -237,7 +237,7 @@ class MoneyInMixin(CabinetBase):
     def _on_voucher_stacked(self, ev: VoucherStacked, out: list[Effect]) -> None:
         st = self.station(ev.station)
         rec = ev.record
-        if self._host_ticket_stacked(ev, out):   # issue 14: redeemed by the host
+        if self._host_ticket_stacked(ev, out):   # redeemed by the host
             return
         if self._seen_txn(ev.txn):
             out.append(Journal("voucher_repeat_ignored", ev.station, 0, {"txn": ev.txn}))
@@ -247,7 +247,7 @@ class MoneyInMixin(CabinetBase):
                                {"validation_number": ev.validation_number[-4:], "txn": ev.txn}))
             return
         st.refusal = ""
-        self._drop_review(ev.txn)       # issue 11.1: a resumed VEND VALID credits it
+        self._drop_review(ev.txn)       # a resumed VEND VALID credits it
         st.credits_minor += rec.amount_minor
         st.meters.add("vouchers_in_minor", rec.amount_minor)
         st.meters.add("vouchers_in_count", 1)
@@ -257,7 +257,7 @@ class MoneyInMixin(CabinetBase):
         out.append(SendCue("voucher_accepted", ev.station, {"amount_minor": rec.amount_minor}))
 
     def _remember_return(self, station: int, txn: str, out: list[Effect]) -> None:
-        """An escrow handed back: keep why until its return is journaled (issue 10.2)."""
+        """An escrow handed back: keep why until its return is journaled."""
         reasons = [e.reason for e in out if isinstance(e, ReturnNote) and e.station == station]
         if reasons:
             self._returning[station] = (txn, reasons[-1])
@@ -265,11 +265,11 @@ class MoneyInMixin(CabinetBase):
     def _on_note_returned(self, ev: NoteReturned, out: list[Effect]) -> None:
         if bill_test.on_returned(self.s, ev, out):
             self._returning.pop(ev.station, None)
-            return                      # issue 15: a test note, counted apart
+            return                      # a test note, counted apart
         data: dict[str, Any] = {"txn": ev.txn}
         txn, reason = self._returning.get(ev.station, (None, ""))
         if txn == ev.txn:
-            data["reason"] = reason                 # why we handed it back (issue 10.2)
+            data["reason"] = reason                 # why we handed it back
             del self._returning[ev.station]
         out.append(Journal("note_returned", ev.station, 0, data))
         self._host_ticket_returned(ev.station, ev.txn, out)

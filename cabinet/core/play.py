@@ -227,7 +227,7 @@ class PlayMixin(CabinetBase):
         steps: list[str] = []
         rnd = self.round
         mine = f" seat {st.station} "
-        if rnd is not None:      # issue 10.4: this station's decisions and spots only
+        if rnd is not None:      # this station's decisions and spots only
             steps += [f"{p}: {d}" for p, d in rnd.history if mine in f" {p} "]
         result = {**result,
                   "spots": [sp for sp in result.get("spots", []) if sp["seat"] == st.station],

@@ -1,4 +1,4 @@
-"""What a player asks of the table for themself (issue 17 "What a player expects"):
+"""What a player asks of the table for themself ("What a player expects"):
 the History panel of their own station's last rounds, the session reminders
 (``cabinet.core.sessions``) and the Service call (the attendant, without stopping play:
 the tower's service lamp, journaled ``service_called``/``service_cancelled``, which the
@@ -30,7 +30,7 @@ from cabinet.core.records import RecallEntry
 from cabinet.core.state import CabinetState
 from cabinet.protocol.snapshot import RoundLine, StationView
 
-#: issue 17: "the last 10 rounds of this station on a touch".
+#: "the last 10 rounds of this station on a touch".
 HISTORY_ROUNDS = 10
 PLAYER_ACTIONS = frozenset({"history", "history_close", "reminder_ok", "service"})
 __all__ = ["HISTORY_ROUNDS", "PLAYER_ACTIONS", "PlayerDesk", "dress", "follow", "press",

@@ -28,10 +28,10 @@ class VoucherRecord(msgspec.Struct, kw_only=True, frozen=True):
         redeemed_wall_s: when it was taken back in, if it was.
         clock_adjust_s: the cabinet's sum of journaled clock jumps at issue
             (``CabinetState.clock_adjust_s``); expiry discounts jumps since.
-        address_lines: the host's address lines printed under the venue (issue 14,
+        address_lines: the host's address lines printed under the venue (SAS
             0x7C/0x7D ``TicketData``), ``()`` when the host set none.
         validation: ``"none"`` (the cabinet drew the number) or ``"system"`` (the
-            casino host issued it, SAS 0x58: the host redeems it, issue 14).
+            casino host issued it, SAS 0x58: the host redeems it).
     """
 
     validation_number: str
@@ -50,7 +50,7 @@ class VoucherRecord(msgspec.Struct, kw_only=True, frozen=True):
 
 
 class TicketData(msgspec.Struct, kw_only=True, frozen=True):
-    """What the casino host set for the tickets a station prints (issue 14; SAS long
+    """What the casino host set for the tickets a station prints (SAS long
     polls 0x7C set extended ticket data / 0x7D set ticket data, research/sas.md).
 
     Attributes:

@@ -20,7 +20,7 @@ def rules_text(rules: RuleSet, symbol: str = "$") -> list[str]:
 
 
 def rules_said(rules: RuleSet) -> list[Said]:
-    """``rules_text`` as ``Said`` lines, one per line (issue 17: each screen says them in
+    """``rules_text`` as ``Said`` lines, one per line (each screen says them in
     its language); a line that starts with spaces continues the rule above it."""
     if rules.shuffle_every_round:
         played = said("Played with one deck, shuffled before every round.") if rules.decks == 1 else \

@@ -1,4 +1,4 @@
-"""A player's session at a station and its reminders (issue 17 "reality check").
+"""A player's session at a station and its reminders ("reality check").
 
 Owns: ``follow`` and ``dismiss``. A station's session (``StationState.session``,
 committed with the state, so a restart goes on counting) starts with its first credit

@@ -7,7 +7,7 @@ cross-field checks, and ``MENU_SETTINGS``, the maintenance menu's steps for
 each setting. Pure. Settings live in the journal and change only in
 maintenance, between rounds (issue: engine "Settings"). The ranges state only
 what the rules core (``RuleSet.validate``) and the cabinet already required, so
-every journal written before them still decodes (issue 12).
+every journal written before them still decodes.
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from confspec import choices, convert
 
 Variant = Literal["classic", "classic-multi", "american"]
 VARIANTS: tuple[str, ...] = get_args(Variant)
-#: The settings each game keeps for itself (issue 10.9): ``None`` is that
+#: The settings each game keeps for itself: ``None`` is that
 #: game's RULES.md default; switching games never carries them over.
 GAME_FIELDS = ("spots_per_station", "min_bet_minor", "max_bet_minor", "bet_step_minor",
                "chip_values_minor", "penetration_percent", "bet_timer_s", "decision_timer_s")
@@ -48,7 +48,7 @@ MachineNumber = Annotated[str, Meta(min_length=1, max_length=12, pattern=r"\S",
                                     description="1-12 characters, not all blank")]
 AddressLine = Annotated[str, Meta(max_length=40, description="0-40 characters")]
 VolumePercent = Annotated[int, Meta(ge=0, le=100)]
-#: issue 17: minutes between a player's session reminders; 0 = off.
+#: Minutes between a player's session reminders; 0 = off.
 RealityMinutes = Annotated[int, Meta(ge=0, le=240)]
 
 
@@ -88,16 +88,16 @@ class GameSettings(msgspec.Struct, kw_only=True, frozen=True):
             cancelled credits": the tax threshold, a setting).
         voucher_expiry_days: how long a printed voucher may be redeemed.
         venue_name, machine_number: printed on every voucher.
-        venue_address_1, venue_address_2: the venue's address lines (issue 15), "" for none.
-        volume_percent: the cabinet's sound volume, 0-100 (issue 15).
-        attract_sound: the attract loop plays its sounds (issue 15).
+        venue_address_1, venue_address_2: the venue's address lines, "" for none.
+        volume_percent: the cabinet's sound volume, 0-100.
+        attract_sound: the attract loop plays its sounds.
         reality_check_min: every this many minutes of a station's session, its
-            player is shown the time played and the session's net ("reality check",
-            issue 17); 0 = off. 0-240.
+            player is shown the time played and the session's net ("reality check");
+            0 = off. 0-240.
         recall_depth: rounds kept for game recall per station, 10-100.
         currency_symbol: shown before amounts.
         game_limits: the ``GAME_FIELDS`` saved for the games *not* in play,
-            by variant (issue 10.9); the flat fields are those of ``variant``.
+            by variant; the flat fields are those of ``variant``.
             A journal written before this field loads with ``{}``: its flat
             limits stay with its game.
     """
@@ -138,7 +138,7 @@ class GameSettings(msgspec.Struct, kw_only=True, frozen=True):
 
     def with_variant(self, variant: str) -> GameSettings:
         """These settings with game ``variant`` in play: its own limits come back,
-        the current game's are kept for it (issue 10.9). Not validated here."""
+        the current game's are kept for it. Not validated here."""
         if variant == self.variant:
             return self
         saved: dict[str, GameLimits] = {v: lim for v, lim in self.game_limits.items()}
@@ -188,7 +188,7 @@ class GameSettings(msgspec.Struct, kw_only=True, frozen=True):
             changes["shuffle_every_round"] = False
             changes["penetration_percent"] = self.penetration_percent
         # the cross-field limits in the menu's words and money (the RuleSet says the same
-        # with its field names): the operator sets them in the menu (new-user trial, session 7)
+        # with its field names): the operator sets them in the menu
         lo = base.min_bet_minor if self.min_bet_minor is None else self.min_bet_minor
         hi = base.max_bet_minor if self.max_bet_minor is None else self.max_bet_minor
         step = base.bet_step_minor if self.bet_step_minor is None else self.bet_step_minor
@@ -212,7 +212,7 @@ class GameSettings(msgspec.Struct, kw_only=True, frozen=True):
     def rules_or_preset(self) -> RuleSet:
         """The ``RuleSet`` these settings put in force, or, while they do not
         validate yet (a draft in the menu), the game's own preset (for showing
-        a default's value, issue 10.9)."""
+        a default's value)."""
         try:
             return self.validate()
         except ConfigError:
@@ -228,7 +228,7 @@ class GameSettings(msgspec.Struct, kw_only=True, frozen=True):
 #: its small range, ``None`` first when optional: ``confspec.choices``); a tuple:
 #: the steps offered, ``None`` being the game's default, each one inside the
 #: field's range (tests/engine/test_settings_schema.py); a string: the value is
-#: typed (issue 15), ``money`` (an amount, "12.50"), ``money_list`` ("1,5,25"),
+#: typed, ``money`` (an amount, "12.50"), ``money_list`` ("1,5,25"),
 #: ``number`` or ``text``, and checked against the field's annotation.
 MENU_SETTINGS: tuple[tuple[str, str, tuple[Any, ...] | str | None], ...] = (
     ("variant", "Game", None),
@@ -256,7 +256,7 @@ MENU_SETTINGS: tuple[tuple[str, str, tuple[Any, ...] | str | None], ...] = (
     ("reality_check_min", "Reality check (min, 0 off)", "number"),
 )
 #: Settings that change the money rules: saved only with no credits on the cabinet
-#: (issue 15 "only with zero credits where it changes money rules").
+#: ("only with zero credits where it changes money rules").
 MONEY_RULE_SETTINGS = frozenset({
     "variant", "stations", "credit_limit_minor", "voucher_limit_minor", "jackpot_limit_minor",
     "voucher_expiry_days", "denominations_minor"})

@@ -21,7 +21,7 @@ STATE_VERSION = 1
 
 
 class HostEvent(msgspec.Struct, kw_only=True):
-    """One queued host event (a SAS exception to report, issue 13).
+    """One queued host event (a SAS exception to report).
 
     ``event_id`` increases per station; ``name`` is protocol-neutral (the SAS link
     maps it to a general poll code); ``amount_minor``: a bill's value for
@@ -41,7 +41,7 @@ class HostEvent(msgspec.Struct, kw_only=True):
 
 
 class PendingCashout(msgspec.Struct, kw_only=True):
-    """A cash-out waiting for the casino host's validation number (issue 14, SAS
+    """A cash-out waiting for the casino host's validation number (SAS
     system validation 0x57/0x58). ``amount_minor`` is off the credit meter and in the
     station's ``pending_out_minor``; ``requested_ms``: ``now_ms`` of the request (the
     timeout counts from it); ``sequence``: the voucher sequence number it takes."""
@@ -54,7 +54,7 @@ class PendingCashout(msgspec.Struct, kw_only=True):
 
 
 class TicketIn(msgspec.Struct, kw_only=True):
-    """A ticket inserted for the casino host to redeem (issue 14, SAS 0x67/0x70/0x71).
+    """A ticket inserted for the casino host to redeem (SAS 0x67/0x70/0x71).
 
     Attributes:
         ticket_id: increasing per station.
@@ -92,7 +92,7 @@ class TicketIn(msgspec.Struct, kw_only=True):
 
 
 class HostState(msgspec.Struct, kw_only=True):
-    """A station's side of the casino host link (issue 13; journaled with the state).
+    """A station's side of the casino host link (journaled with the state).
 
     Attributes:
         link: ``""`` no host link configured, ``"online"`` or ``"offline"``.
@@ -109,7 +109,7 @@ class HostState(msgspec.Struct, kw_only=True):
         address, port: the link's SAS address and serial port (for the Host page).
         link_since_s: wall time of the last link change.
         validation: ``"none"`` (the cabinet validates its own tickets) or
-            ``"system"`` (the casino host does: SAS system validation, issue 14).
+            ``"system"`` (the casino host does: SAS system validation).
         validation_timeout_ms: how long a cash-out or an inserted ticket waits for
             the host.
         denomination_minor: minor units per SAS credit: the host counts ticket
@@ -151,7 +151,7 @@ class HostState(msgspec.Struct, kw_only=True):
 
 
 class PlayerSession(msgspec.Struct, kw_only=True):
-    """A player's session at a station (issue 17 "reality check", ``cabinet.core.sessions``):
+    """A player's session at a station ("reality check", ``cabinet.core.sessions``):
     ``start_wall_s`` the wall time of its first credit in (Unix seconds; wall time so a
     restart goes on counting), ``net_minor`` what its rounds paid back less their
     stakes, ``told`` the reminders given so far."""
@@ -190,15 +190,15 @@ class StationState(msgspec.Struct, kw_only=True):
             restored can still be voided exactly).
         credits_at_round_start_minor: for recall.
         faults: fault code -> text of this station's own devices (bill
-            acceptor, printer): the station is out of service (issue 10.8).
+            acceptor, printer): the station is out of service.
         refusal: why the last note or voucher at this station came back, in
             the player's words (``"Note returned: credit limit $1,000.00"``);
             ``""`` once money comes in or the station presses a button.
         refusal_said: ``refusal`` as ``Said`` parts (what came back, why), for the
-            screens' languages (issue 17); read only while ``refusal`` is set.
-        host: its casino host link (issue 13).
-        session: its player's session, or None (issue 17).
-        service_called: its player called the attendant (issue 17): the tower's
+            screens' languages; read only while ``refusal`` is set.
+        host: its casino host link.
+        session: its player's session, or None.
+        service_called: its player called the attendant: the tower's
             service lamp stands until a second touch or the attendant's key.
         printing: its voucher sent to its own printer, verdict not back yet: the
             station is cashing out (its buttons and acceptor off), the others play on.
@@ -245,7 +245,7 @@ class HandpayState(msgspec.Struct, kw_only=True):
 
 
 class NoteReview(msgspec.Struct, kw_only=True):
-    """Issue 11.1 / 11.10: an item the acceptor physically took but never credited,
+    """An item the acceptor physically took but never credited,
     waiting for the attendant's key.
 
     ``kind``: ``in_stacker`` (power-up with the note in the cash box: the key
@@ -264,7 +264,7 @@ class NoteReview(msgspec.Struct, kw_only=True):
 
 
 class EntryState(msgspec.Struct, kw_only=True):
-    """A value being typed in the menu with the panel buttons or by touch (issue 15).
+    """A value being typed in the menu with the panel buttons or by touch.
 
     ``kind``: ``pin`` (the technician PIN, to open ``then``), ``pin_new`` /
     ``pin_confirm`` (a new PIN, twice), ``setting`` (the value of setting ``key``).
@@ -288,7 +288,7 @@ class EntryState(msgspec.Struct, kw_only=True):
 
 
 class PinState(msgspec.Struct, kw_only=True):
-    """The technician PIN (issue 15): only a salted ``hashlib.scrypt`` hash is kept.
+    """The technician PIN: only a salted ``hashlib.scrypt`` hash is kept.
 
     ``hash_hex`` ``""``: the factory default PIN is in force (it must be changed
     at its first use). ``failures``: wrong PINs in a row; ``lockouts``: lockouts
@@ -308,7 +308,7 @@ class PinState(msgspec.Struct, kw_only=True):
 
 
 class OperatorState(msgspec.Struct, kw_only=True):
-    """What a RAM clear keeps for the operator (issue 15): the PIN, the meters
+    """What a RAM clear keeps for the operator: the PIN, the meters
     before the RAM clears (``carried``: station -> meter -> value, for the lifetime
     RTP), and the last audit export (``exported_wall_s``, ``export_base``: the
     meters then, station -> meter -> value, for the period's figures)."""
@@ -344,7 +344,7 @@ class MaintState(msgspec.Struct, kw_only=True):
 
 
 class BillTestState(msgspec.Struct, kw_only=True):
-    """Issue 15: the Diagnostics page's bill acceptor test (``maintenance.bill_test``).
+    """The Diagnostics page's bill acceptor test (``maintenance.bill_test``).
 
     A note inserted while the test is on goes to ``credits_minor`` (test credits),
     never to a real meter, and is stacked or returned as ``stack`` says.
@@ -382,7 +382,7 @@ class CabinetState(msgspec.Struct, kw_only=True):
     ``handpay_queue``: further handpays (two stations hitting a jackpot in
     the same round) shown one after another, each reset by its own key turn.
     ``clock_adjust_s``: the sum of the wall-clock jumps journaled as
-    ``clock_jump`` (seconds; voucher expiry discounts them, issue 11.8).
+    ``clock_jump`` (seconds; voucher expiry discounts them).
     ``printing``: a print held for the cabinet as a whole, as a journal that kept one
     print for every station has it; a print is its station's (``StationState.printing``)
     and power-up settles this one like any print in flight (a handpay, never a reprint).
@@ -424,12 +424,12 @@ class CabinetState(msgspec.Struct, kw_only=True):
     wall_s: float = 0.0
     last_button: str = ""
     clock_adjust_s: float = 0.0
-    #: The casino host's clock minus ours, in seconds, as last sent (SAS 0x7F, issue 13).
+    #: The casino host's clock minus ours, in seconds, as last sent (SAS 0x7F).
     host_clock_offset_s: float = 0.0
-    #: The PIN, the meters' lifetime and the last export: kept by a RAM clear (issue 15).
+    #: The PIN, the meters' lifetime and the last export: kept by a RAM clear.
     operator: OperatorState = msgspec.field(default_factory=OperatorState)
-    #: Issue 15: the Diagnostics page's bill test (test credits and test notes).
+    #: The Diagnostics page's bill test (test credits and test notes).
     bill_test: BillTestState = msgspec.field(default_factory=BillTestState)
-    #: Issue 15: panel action -> ``round_id`` when it was last pressed in play (the
+    #: Panel action -> ``round_id`` when it was last pressed in play (the
     #: "missing buttons" audit of the Diagnostics page).
     button_rounds: dict[str, int] = {}

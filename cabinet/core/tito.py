@@ -1,4 +1,4 @@
-"""Tickets through the casino host (issue 14): SAS system validation at cash-out and
+"""Tickets through the casino host: SAS system validation at cash-out and
 ticket redemption by the host.
 
 Owns: ``TitoMixin`` of ``cabinet.core.machine.Cabinet``. Pure: no I/O, no clock (the
@@ -294,7 +294,7 @@ class TitoMixin(CabinetBase):
 
     def _host_ticket_uncredited(self, ev: NoteUncredited, out: list[Effect]) -> bool:
         """A ticket the host said to redeem that the acceptor took without a vend valid
-        (issue 11.1 paths): found in the cash box -> credited once (True); maybe in the
+        (the uncredited-item paths): found in the cash box -> credited once (True); maybe in the
         path -> final ``unable_now``, not credited, and the review goes on (False)."""
         st = self.station(ev.station)
         t = st.host.ticket_in if st is not None else None

@@ -35,7 +35,7 @@ if TYPE_CHECKING:
 
 #: A spot's pile is drawn at most this many whole chips high.
 _PILE_CHIPS = 12
-#: the doors' names as ``doors_open`` has them, for extraction (issue 17: said translated).
+#: the doors' names as ``doors_open`` has them, for extraction (said translated).
 _DOOR_WORDS = (N_("main"), N_("cashbox"), N_("logic"))
 _OVERLAYS = {"door_open": "door_open", "tilt": "tilt", "handpay": "handpay",
              "cash_out": "printing", "ram_error": "ram_error", "needs_config": "tilt"}
@@ -83,7 +83,7 @@ def build_snapshot(cab: ViewContext, seq: int) -> Snapshot:
 
     overlay = _OVERLAYS.get(mode)
     overlay_text = ""
-    # issue 17: the player's texts also go as ``Said`` parts, said in each screen's language
+    # The player's texts also go as ``Said`` parts, said in each screen's language
     overlay_said: list[Said] = []
     handpay = None
     if mode == "door_open":
@@ -100,7 +100,7 @@ def build_snapshot(cab: ViewContext, seq: int) -> Snapshot:
         overlay_said = [said(overlay_text)]
     elif mode == "ram_error":
         overlay_text = fault_text("ram_error")
-        if s.faults.get("ram_error"):       # what the journal check found (issue 11)
+        if s.faults.get("ram_error"):       # what the journal check found
             overlay_text += ". Found: " + s.faults["ram_error"]
     elif mode == "handpay" and s.handpay is not None:
         hp = s.handpay
@@ -124,7 +124,7 @@ def build_snapshot(cab: ViewContext, seq: int) -> Snapshot:
 
     message_said = _message(cab, mode, view, prompt)
     if s.key_on and s.maintenance is None and mode == "in_round":
-        # issue 10.6: the key was turned; the menu opens when the round is over
+        # The key was turned; the menu opens when the round is over
         message_said.append(said("Maintenance after this round"))
     elif s.key_on and s.maintenance is None and mode == "cash_out":
         overlay_text += " · Maintenance after this ticket"     # shown over the table
@@ -192,7 +192,7 @@ def _station_view(cab: ViewContext, st: StationState, view: PlayerView | None,
             message = [said("Ready")]
         elif _below_minimum(cab, st):
             message = [said("Minimum bet {min_minor}", min_minor=r.min_bet_minor)]
-    if st.host.disabled and not cab.s.round_open:        # issue 13: after the round too
+    if st.host.disabled and not cab.s.round_open:        # after the round too
         message = [said(DISABLED_TEXT.get(st.host.disabled_by, DISABLED_TEXT["shut_down"]))]
     if len(cab.s.stations) > 1 and _cash_out_said(st):  # its own ticket, on its own screen
         message = _cash_out_said(st)
@@ -221,7 +221,7 @@ def _cash_out_said(st: StationState) -> list[Said]:
 
 
 def _station_fault(cab: ViewContext, st: StationState) -> str:
-    """Issue 10.8: why this station is out of service, on its own screen.
+    """Why this station is out of service, on its own screen.
 
     Empty on a one-station cabinet: there the fault tilts the cabinet and the
     tilt box says it.
@@ -239,7 +239,7 @@ def _fault_said(code: str) -> Said:
 
 
 def _tilt_said(cab: ViewContext) -> list[Said]:
-    """The tilt's reasons (``fault_lines``, the audit first) as ``Said`` parts (issue 17)."""
+    """The tilt's reasons (``fault_lines``, the audit first) as ``Said`` parts."""
     s = cab.s
     lines = [_fault_said("audit_mismatch")] if s.audit_failed else []
     lines += [_fault_said(c) for c in s.faults]
@@ -273,7 +273,7 @@ def _handpay_reason(reason: str, s: CabinetState) -> list[Said]:
     return next(([c] for c in cands if english(c, sym) == reason), [])
 
 
-#: ``TitoMixin``'s constant reasons for a cash-out that got no ticket (issue 14).
+#: ``TitoMixin``'s constant reasons for a cash-out that got no ticket.
 _NO_TICKET_WHY = (N_("host offline"), N_("validation denied by the casino host"),
                   N_("bad validation number from the host"),
                   N_("restarted while waiting for validation"),
@@ -287,7 +287,7 @@ def _insurance_cost(view: PlayerView, prompt: VisiblePrompt) -> int:
 
 
 def _below_minimum(cab: ViewContext, st: StationState) -> bool:
-    """Issue 10.8: a spot bet under the table minimum, or credits that cannot
+    """A spot bet under the table minimum, or credits that cannot
     cover it, is why Deal stays dark."""
     if cab.mode not in ("attract", "betting") or st.station not in cab.seats_in_play():
         return False
@@ -302,7 +302,7 @@ DOOR_CLOSED_NOTICE_MS = 5000
 
 def _message(cab: ViewContext, mode: str, view: PlayerView | None,
              prompt: VisiblePrompt | None) -> list[Said]:
-    """The table's message as ``Said`` parts (issue 17); ``[]`` for none."""
+    """The table's message as ``Said`` parts; ``[]`` for none."""
     s = cab.s
     if s.message and mode in ("attract", "betting"):
         return [said(s.message)]
@@ -377,7 +377,7 @@ def _said(kind: str, amount: int) -> Said:
 
 
 #: A result told about a spot or station (``"Spot 1 wins $5.00"``), per kind: the
-#: template of a spot's, the template of a station's (issue 17: whole lines, so each
+#: template of a spot's, the template of a station's (whole lines, so each
 #: language orders its own words).
 _TOLD = {
     "push": (N_("Spot {n} pushes"), N_("Station {n} pushes")),
@@ -398,7 +398,7 @@ def _told(n: int, kind: str, amount: int, station: bool) -> Said:
 
 
 def station_outcome(spots: list[VisibleSpot], dealer_blackjack: bool, sym: str) -> str:
-    """One station's line after a round, from its own spots only (issue 10.3).
+    """One station's line after a round, from its own spots only.
 
     Args:
         spots: the station's spots of ``Round.player_view().spots``.
@@ -413,7 +413,7 @@ def station_outcome(spots: list[VisibleSpot], dealer_blackjack: bool, sym: str) 
 
 
 def station_outcome_said(spots: list[VisibleSpot], dealer_blackjack: bool) -> list[Said]:
-    """``station_outcome`` as ``Said`` parts (issue 17); ``[]`` for no spots."""
+    """``station_outcome`` as ``Said`` parts; ``[]`` for no spots."""
     if not spots:
         return []
     if dealer_blackjack:
@@ -426,7 +426,7 @@ def station_outcome_said(spots: list[VisibleSpot], dealer_blackjack: bool) -> li
 
 
 def _outcome_message(cab: ViewContext, view: PlayerView) -> list[Said]:
-    """The table's line after a round: each station's own result (issue 10.3).
+    """The table's line after a round: each station's own result.
 
     One station: its line (``"You win $5.00"``: net of stakes when it won,
     else what came back). Several: ``"Station 1 wins $5.00 · Station 2

@@ -78,7 +78,7 @@ ACCEPTS: dict[Phase, frozenset[Decision]] = {
 
 # The members as module globals: ``Phase.PLAYER`` is a look-up through the enum's
 # metaclass, some 0.1 µs, and a round tests phases and outcomes some 20 times
-# (issue 16: the simulator's speed). The same objects: ``_PLAYER is Phase.PLAYER``.
+# (the simulator's speed). The same objects: ``_PLAYER is Phase.PLAYER``.
 _NEW, _INSURANCE, _PLAYER, _DONE, _ERROR = (
     Phase.NEW, Phase.INSURANCE, Phase.PLAYER, Phase.DONE, Phase.ERROR)
 _BLACKJACK, _WIN, _PUSH, _LOSE, _BUST = (
@@ -192,7 +192,7 @@ class Round:
         record: ``False`` for a round nobody journals or shows (the simulator):
             ``start`` and ``decide`` then return no events (an empty list) and
             ``history`` stays empty; every card, decision, legality and amount
-            is exactly as with ``True`` (issue 16: the simulator's speed).
+            is exactly as with ``True`` (the simulator's speed).
 
     Raises:
         BetError: a bet outside the table limits or off the bet step, too many

@@ -37,7 +37,7 @@ ACTIONS = frozenset({
     "deal", "hit", "stand", "double", "split", "insure", "decline",
     "bet_up", "bet_down", "chip", "place", "undo", "clear", "rebet", "new_game",
     "cash_out", "help", "menu_up", "menu_down", "menu_select", "menu_back", "menu_pick",
-    # issue 17: the player's own History panel (open, close), a reminder seen, the
+    # The player's own History panel (open, close), a reminder seen, the
     # attendant called (or the call cancelled)
     "history", "history_close", "reminder_ok", "service",
 })
@@ -50,7 +50,7 @@ class Hello(msgspec.Struct, tag="hello", tag_field="type", frozen=True, kw_only=
     ``token``: the UI's proof that it is the cabinet's own display: the text of
     the engine's token file (``token_path``), readable only by the engine's user
     and group. A client without it (or with a wrong one) is an observer: it gets
-    snapshots and cues, and every intent it sends is refused (issue 11.12).
+    snapshots and cues, and every intent it sends is refused.
     """
 
     protocol: int
@@ -66,7 +66,7 @@ class Intent(msgspec.Struct, tag="intent", tag_field="type", frozen=True, kw_onl
         station: station (seat) number 1-3.
         action: one of ``ACTIONS``.
         value: chip value in minor units for ``chip``, spot number for
-            ``place``, the touched row's index for ``menu_pick`` (issue 15);
+            ``place``, the touched row's index for ``menu_pick``;
             ``None`` otherwise.
     """
 

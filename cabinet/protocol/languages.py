@@ -1,5 +1,5 @@
 """The languages the table speaks: what the engine's tools and the UI both check a
-language setting against (issue 17).
+language setting against.
 
 Owns: ``LANGUAGES`` (code -> the locale its numbers and money are written in when the
 setting names no territory), ``station_languages`` and ``check_station_languages``, the

@@ -2,7 +2,7 @@
 that the engine (snapshot texts, help, tools) and the UI (meters, chip stacks) share.
 
 Owns: turning integer minor units into currency text, and the greedy split of an
-amount into chip denominations for drawing (issue 12: one of each). Pure; money is
+amount into chip denominations for drawing (one of each). Pure; money is
 never computed here, only shown (STYLE.md: money is int minor units, formatted at
 the edge, never floats).
 """

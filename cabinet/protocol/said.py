@@ -1,5 +1,5 @@
 """``Said``: a player text the engine sends as its English template and arguments, so
-each screen can say it in its own language (issue 17 "the language chosen per station").
+each screen can say it in its own language ("the language chosen per station").
 
 Owns: the ``Said`` value (``text``: the English template, which is also the gettext
 msgid the UI looks up; ``args``: its values), ``said`` to make one, ``N_`` to mark a

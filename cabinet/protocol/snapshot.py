@@ -43,7 +43,7 @@ class SpotView(msgspec.Struct, frozen=True, kw_only=True):
         insurance_minor: the insurance staked on it this round.
         insurance_returned_minor: what that insurance paid back once it settled at
             the dealer's peek (0 lost, 3x the stake paid 2:1), ``None`` before or
-            without insurance (issue 17: the UI sweeps or pays it at its line).
+            without insurance (the UI sweeps or pays it at its line).
     """
 
     spot: int
@@ -55,7 +55,7 @@ class SpotView(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class RoundLine(msgspec.Struct, frozen=True, kw_only=True):
-    """One of a station's last rounds as its player's History panel lists it (issue 17).
+    """One of a station's last rounds as its player's History panel lists it.
 
     Attributes:
         round_id: the round's number; ``when``: its local time of day, ``"HH:MM"``.
@@ -78,7 +78,7 @@ class RoundLine(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class RealityCheck(msgspec.Struct, frozen=True, kw_only=True):
-    """A session reminder due at a station (issue 17 "reality check"): how long its
+    """A session reminder due at a station ("reality check"): how long its
     session has run (whole minutes, from the first credit in) and the session's net
     (minor units: what its rounds paid back less what they staked)."""
 
@@ -104,17 +104,17 @@ class StationView(msgspec.Struct, frozen=True, kw_only=True):
             (``"Voucher refused: expired - see attendant"``), or ``""``.
         fault: this station's own device failed and it is out of service
             (``"Out of service: 300 Bill acceptor jam - call attendant"``),
-            or ``""``; the other stations play on (issue 10.8).
+            or ``""``; the other stations play on.
         host_link: its casino host link: ``""`` none configured, ``"online"``
-            or ``"offline"`` (issue 13).
-        history: the station's History panel is open (its player touched HISTORY,
-            issue 17): its last rounds, newest first (at most 10); ``None`` closed.
+            or ``"offline"``.
+        history: the station's History panel is open (its player touched HISTORY):
+            its last rounds, newest first (at most 10); ``None`` closed.
         reminder: the session reminder shown until the player touches it, or ``None``.
-        service: the station's player called the attendant (SERVICE lit), issue 17.
+        service: the station's player called the attendant (SERVICE lit).
         message_said, refusal_said, fault_said: ``message``, ``refusal`` and ``fault``
             (each fault ``{num} {what_text}``) as ``Said`` parts
             (``cabinet.protocol.said``, joined by its ``SEP``), which each screen says in
-            its own language (issue 17); empty when the plain text is a constant.
+            its own language; empty when the plain text is a constant.
     """
 
     station: int
@@ -174,7 +174,7 @@ class HandpayView(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class RecallView(msgspec.Struct, frozen=True, kw_only=True):
-    """One recalled round drawn as the table looked (issue 15 "Game recall").
+    """One recalled round drawn as the table looked ("Game recall").
 
     Attributes:
         round_id, station: which round, at which station.
@@ -209,7 +209,7 @@ class RecallView(msgspec.Struct, frozen=True, kw_only=True):
 class MaintenanceView(msgspec.Struct, frozen=True, kw_only=True):
     """The operator menu page: a title, body lines and a selectable list.
 
-    ``level``: ``attendant`` or ``technician`` (issue 15), shown in the header.
+    ``level``: ``attendant`` or ``technician``, shown in the header.
     ``recall``: on the Game recall page, the selected round drawn as a table.
     """
 
@@ -239,12 +239,12 @@ class Snapshot(msgspec.Struct, tag="snapshot", tag_field="type", frozen=True, kw
             ``printing``, ``ram_error``; ``overlay_text`` says why.
         table_texts: printed on the felt ("BLACKJACK PAYS 3 TO 2"...).
         help_lines: the variant's rules in words, from its ``RuleSet``.
-        volume_percent, attract_sound: the operator's sound settings (issue 15).
+        volume_percent, attract_sound: the operator's sound settings.
         program_id, program_digest: the installed program and the SHA-256 of
             its signed release manifest (``cabinet.shell.program_check``); the digest
             is ``""`` in a development build (not started from a release).
         message_said, overlay_said, help_said: ``message``, ``overlay_text`` and
-            ``help_lines`` as ``Said`` parts for the screens' languages (issue 17; see
+            ``help_lines`` as ``Said`` parts for the screens' languages (see
             ``StationView``); ``help_said`` has one entry per help line.
         double_totals: the two-card totals a hand may double on (``RuleSet.double_totals``,
             RULES.md; empty: any first two cards), for the reason a double is refused.

@@ -1,4 +1,4 @@
-"""Where the audit report goes, and writing it (issue 15): the shell's side of the
+"""Where the audit report goes, and writing it: the shell's side of the
 menu's Export item (the core builds the rows, ``cabinet.core.maintenance.export``,
 and asks with ``ExportAudit``).
 

@@ -13,15 +13,15 @@ with their ranges, checked by ``confspec.convert``), reading it
     bill_acceptor_url = "/dev/ttyUSB0"
     printer_url = "/dev/usb/lp0"
     bill_poll_interval_s = 0.2              # 0.02..2
-    [sas]                                   # station 1's SAS 6.02 host link (issue 13)
+    [sas]                                   # station 1's SAS 6.02 host link
     port = "/dev/ttyAMA0"                   # a device path or a pyserial URL
     address = 1                             # 1..127
     asset_number = 0                        # 0..4294967295
     accounting_denomination_minor = 1       # 1..100000, the whole cabinet's
-    validation = "system"                   # none / system: tickets (issue 14), cabinet-wide
+    validation = "system"                   # none / system: tickets, cabinet-wide
     validation_timeout_s = 10               # 1..60 s the host may take
     offline_cash_out = "handpay"            # host down: a cash-out is a handpay
-    [display]                               # the cabinet's screens (issue 17)
+    [display]                               # the cabinet's screens
     screens = "shared"                      # per-station (default) or shared
     [journal]                               # a hardware monotonic counter off the card
     counter = "atecc608:/dev/i2c-1"         # none (default), atecc608:BUS[:0|1], twin:PATH
@@ -48,7 +48,7 @@ SasAddress = Annotated[int, Meta(ge=1, le=127)]
 AssetNumber = Annotated[int, Meta(ge=0, le=4_294_967_295)]
 #: The SAS accounting denomination in minor units (1 = $0.01 credits).
 AccountingDenomMinor = Annotated[int, Meta(ge=1, le=100_000)]
-#: How tickets are validated (issue 14): ``none`` the cabinet draws its own numbers and
+#: How tickets are validated: ``none`` the cabinet draws its own numbers and
 #: takes back only its own tickets; ``system`` SAS system validation, the casino host
 #: issues each number (0x57/0x58) and redeems every ticket (0x70/0x71).
 Validation = Literal["none", "system"]
@@ -56,7 +56,7 @@ Validation = Literal["none", "system"]
 #: host answers within about 10 s or the cash-out is denied"; at most 60 s (the player
 #: waits at the table, the acceptor holds the ticket, ID-003 HOLD refreshed < 10 s).
 ValidationTimeoutS = Annotated[int, Meta(ge=1, le=60)]
-#: With the host down (issue 14 "Offline behaviour"): a cash-out is a handpay (the
+#: With the host down ("Offline behaviour"): a cash-out is a handpay (the
 #: only choice without secure enhanced validation), an inserted ticket is handed back.
 OfflineCashOut = Literal["handpay"]
 #: The hardware monotonic counter beside the journal's commit record (opened by
@@ -102,7 +102,7 @@ class SasStationSection(msgspec.Struct, frozen=True, forbid_unknown_fields=True,
 class SasSection(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=True):
     """``[sas]``: station 1's EGM on the host (``port`` left out: station 1 has no
     link) and what is cabinet-wide: the accounting denomination and the ticket
-    validation (issue 14: ``validation``, ``validation_timeout_s``, ``offline_cash_out``)."""
+    validation (``validation``, ``validation_timeout_s``, ``offline_cash_out``)."""
 
     port: Port | None = None
     address: SasAddress | None = None
@@ -133,7 +133,7 @@ class SasConfig(msgspec.Struct, frozen=True, kw_only=True):
         address: SAS address, 1-127.
         asset_number: 0-4294967295.
         accounting_denomination_minor: minor units per SAS credit (cabinet-wide).
-        validation, validation_timeout_s: ticket validation (cabinet-wide, issue 14).
+        validation, validation_timeout_s: ticket validation (cabinet-wide).
     """
 
     station: int
@@ -146,7 +146,7 @@ class SasConfig(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class DisplayConfig(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=True):
-    """``[display]``: the cabinet's screens (issue 17), told to the table UIs in every
+    """``[display]``: the cabinet's screens, told to the table UIs in every
     snapshot (``Snapshot.screens``).
 
     Attributes:
@@ -223,7 +223,7 @@ class EngineConfig(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_o
 def with_sas_port(cfg: EngineConfig, port: str, address: int | None = None,
                   source: str = "command line") -> EngineConfig:
     """``cfg`` with station 1's SAS port (and address) set, e.g. from ``cabinet engine
-    --sas-port PORT [--sas-address N]`` (issue 13), checked like the file.
+    --sas-port PORT [--sas-address N]``, checked like the file.
 
     Raises:
         ConfigError: an empty port, an address out of 1..127, or one another station

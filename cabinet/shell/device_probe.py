@@ -1,4 +1,4 @@
-"""Probing the cabinet's devices for ``cabinet doctor`` (issue 15): the wiring file's
+"""Probing the cabinet's devices for ``cabinet doctor``: the wiring file's
 completeness, every input pin, the bill acceptor and the ticket printer.
 
 Owns: ``Finding`` (one line of the doctor's report) and the probes, each opening

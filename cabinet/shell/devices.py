@@ -150,12 +150,12 @@ class DriverDevices:
     def _decide(self, esc: dev.BillEscrowed | dev.VoucherEscrowed) -> dev.EscrowDecision:
         """Escrow: the engine decides, the escrow is journaled, then we answer.
 
-        Returns RETURN when the engine cannot answer within ``DECIDE_WAIT_S``
-        (issue 11.10); a late "stack" for this or an older escrow is ignored.
+        Returns RETURN when the engine cannot answer within ``DECIDE_WAIT_S``;
+        a late "stack" for this or an older escrow is ignored.
         """
         assert self.post is not None
         d = self._decision
-        if d.hold and d.txn == esc.transaction_id:          # issue 14: asked again
+        if d.hold and d.txn == esc.transaction_id:          # asked again
             return held_decision(d, esc.transaction_id)
         self._decision.reset(esc.transaction_id)
         if isinstance(esc, dev.VoucherEscrowed):
@@ -186,7 +186,7 @@ class DriverDevices:
     def _sink(self, ev: Any) -> None:
         """Non-money driver events (any thread): faults, online/offline, returns.
 
-        An item the acceptor took but never credited (issue 11.1 / 11.10) is
+        An item the acceptor took but never credited is
         money: this returns only once it is journaled, and raises otherwise
         (``TimeoutError`` or the store's error) so the driver reports it again.
         """
@@ -281,7 +281,7 @@ class DriverDevices:
             d.lamps.set_lamps(self._lamps_for(effect.actions))
         elif isinstance(effect, SetAcceptor) and effect.station == self.station:
             if d.bill_acceptor is not None:
-                # issue 15: the bill test needs an escrow; a pulse acceptor has none
+                # The bill test needs an escrow; a pulse acceptor has none
                 pulse = effect.test and self.settings.bill_acceptor == "pulse"
                 d.bill_acceptor.set_accepting(effect.enabled and not pulse)
         elif isinstance(effect, SetTowerLight) and self.tower_light:
@@ -292,7 +292,7 @@ class DriverDevices:
         elif isinstance(effect, PrintVoucher) and effect.record.station == self.station:
             self._pool.submit(self._print, effect)
         elif isinstance(effect, PrintTestTicket) and effect.station == self.station:
-            self._pool.submit(self._print_test, effect)       # issue 15
+            self._pool.submit(self._print_test, effect)
         elif isinstance(effect, PollDevices):
             self._poll_devices()
 
@@ -327,7 +327,7 @@ class DriverDevices:
         self.post(PrintFinished(r.station, r.validation_number, result))
 
     def _print_test(self, effect: PrintTestTicket) -> None:
-        """Issue 15: the Diagnostics page's test ticket (VOID / TEST; nothing to journal
+        """The Diagnostics page's test ticket (VOID / TEST; nothing to journal
         but the request, which the core did): the outcome is only logged."""
         from drivers.void_ticket import render_test_ticket
         assert self.drivers is not None
@@ -344,7 +344,7 @@ class DriverDevices:
     def _watch_printer(self) -> None:
         """Read the printer at once, then every ``PRINTER_WATCH_S``; report changes.
 
-        The first reading is reported whatever it says (issue 10.1): a fault
+        The first reading is reported whatever it says: a fault
         journaled by an earlier process clears when this one finds the printer
         healthy, and ``PollDevices`` (the Faults page) has one read and reported now.
         """

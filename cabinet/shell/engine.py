@@ -57,7 +57,7 @@ from cabinet.shell.host_links import HostLinks
 from cabinet.shell.store import Store
 
 log = logging.getLogger("cabinet.engine")
-#: Journal kinds of the tickets through the host that the engine also logs (issue 14):
+#: Journal kinds of the tickets through the host that the engine also logs:
 #: each outcome, refusal and handpay instead of a ticket, with its reason.
 TICKET_LOG = frozenset({"validation_requested", "validation_failed", "ticket_held",
                         "ticket_done", "voucher_refused", "host_command"})
@@ -146,16 +146,16 @@ class Engine:
         self.listeners: list[Callable[[Snapshot | Cue], None]] = []
         self.handled = 0
         self.commit_ms: list[float] = []
-        #: Why the journal cannot be written (storage tilt, issue 11.6), else ``None``.
+        #: Why the journal cannot be written (storage tilt), else ``None``.
         self.storage_fault: str | None = None
         self._committed = self._baseline()
         #: Events handled right after ``PowerUp``, before any device starts (the
-        #: program integrity verdict, issue 11.18).
+        #: program integrity verdict).
         self.boot_events: list[Event] = []
-        #: The stations' casino host links (issue 13), or ``None``: each gets the
+        #: The stations' casino host links, or ``None``: each gets the
         #: committed state after every step.
         self.host_links: HostLinks | None = None
-        #: The cabinet's displays (``cabinet.toml`` ``[display] screens``, issue 17), told
+        #: The cabinet's displays (``cabinet.toml`` ``[display] screens``), told
         #: to the table UIs in every snapshot (``Snapshot.screens``).
         self.screens = ""
 
@@ -218,10 +218,10 @@ class Engine:
                 log.info("station %d: %s %s", eff.station, eff.kind, eff.data)
             if isinstance(eff, Rejected):
                 log.info("rejected %s: %s", eff.what, eff.reason)
-                if isinstance(event, IntentReceived):   # issue 17: the player is told
+                if isinstance(event, IntentReceived):   # the player is told
                     self._publish(Cue(name="refused", station=event.station,
                                       data={"action": event.action, "reason": eff.reason}))
-            elif isinstance(eff, ExportAudit):          # issue 15: the audit report
+            elif isinstance(eff, ExportAudit):          # the audit report
                 follow.append(write_audit(eff, export_dir(self.store.path.parent), self.wall_s()))
             elif isinstance(eff, SendCue):
                 self._publish(Cue(name=eff.name, station=eff.station, data=eff.data))
@@ -235,7 +235,7 @@ class Engine:
             effects = effects + self.step(ev)
         return effects
 
-    # -- storage tilt (issue 11.6) ------------------------------------------------------------
+    # -- storage tilt ------------------------------------------------------------
 
     def _storage_tilt(self, reason: str, first: bool = True) -> None:
         """A commit failed: put the core back at the last commit, tilt, tell the devices
@@ -327,7 +327,7 @@ class Engine:
                 stations = [st.station for st in self.cab.s.stations]
                 links = self.host_links or HostLinks({})
                 for ev in links.configure_events(stations, self.wall_s()):
-                    self.step(ev)              # issue 13: before PowerUp queues 0x17
+                    self.step(ev)              # before PowerUp queues 0x17
             self.step(PowerUp(self.clock_ms(), self.wall_s()))
             for ev in self.boot_events:
                 self.step(ev)

@@ -1,4 +1,4 @@
-"""The escrow decision between a driver thread and the engine loop (issues 11.10, 14).
+"""The escrow decision between a driver thread and the engine loop.
 
 Owns: ``EscrowOutcome`` (the engine's answer to the escrow in progress, one per
 acceptor), how long the driver waits for it (``DECIDE_WAIT_S``), and a ticket held
@@ -16,11 +16,11 @@ from drivers import events as dev
 
 log = logging.getLogger("cabinet.hardware")
 
-#: How long the escrow decision may wait for the engine (issue 11.10): well inside
+#: How long the escrow decision may wait for the engine: well inside
 #: the acceptor's own escrow timing (protocols.md 1.8: it auto-returns after ~10 s,
 #: and decide "within a few seconds"); past it the note goes back.
 DECIDE_WAIT_S = 2.0
-#: Issue 14: a ticket held for the casino host: how long one re-ask waits for the
+#: A ticket held for the casino host: how long one re-ask waits for the
 #: engine's stack/return before the driver refreshes the HOLD (ID-003 HOLD must be
 #: refreshed within ~10 s, protocols.md 1.3), and the longest hold at all (past the
 #: longest ``[sas] validation_timeout_s``; the engine's own timer returns it first).
@@ -30,7 +30,7 @@ HOLD_MAX_S = 65.0
 
 class EscrowOutcome:
     """The engine's answer to the escrow in progress (one at a time per acceptor):
-    ``stack``, ``hold`` (issue 14: held for the casino host), ``decided`` (a stack or
+    ``stack``, ``hold`` (held for the casino host), ``decided`` (a stack or
     return came, set on the loop thread), ``since`` (monotonic start of the escrow)."""
 
     def __init__(self) -> None:

@@ -1,4 +1,4 @@
-"""The stations' SAS links, wired to the engine (issue 13).
+"""The stations' SAS links, wired to the engine.
 
 Owns: ``HostLinks``: one ``drivers.sas_link.SasLink`` per station that has a host
 link configured; after every step the engine hands it the cabinet
@@ -131,7 +131,7 @@ def to_event(station: int, out: Any) -> Event | None:
     """A link's report as a core event (``None`` for what the engine need not hear).
 
     ``HostCommand`` -> ``HostCommanded`` (0x7F's local date and time -> Unix seconds
-    in the cabinet's time zone; TITO, issue 14: 0x58's system ID and 16 digits -> the
+    in the cabinet's time zone; TITO: 0x58's system ID and 16 digits -> the
     18-digit number printed, ``""`` when denied (system ID 0) or not two digits; 0x71's
     amount is in cents, the cabinet's minor units, at every accounting denomination);
     ``ExceptionAcked`` ->
@@ -156,7 +156,7 @@ def to_event(station: int, out: Any) -> Event | None:
 
 
 def _tito_fields(station: int, out: Any) -> dict[str, Any]:
-    """The TITO fields of a ``HostCommand`` as ``HostCommanded`` takes them (issue 14)."""
+    """The TITO fields of a ``HostCommand`` as ``HostCommanded`` takes them."""
     name = getattr(out, "name", "")
     if name == "validation_number":
         sid = getattr(out, "validation_system_id", None) or 0

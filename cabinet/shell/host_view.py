@@ -9,7 +9,7 @@ No I/O: the engine calls it after every commit and hands the view to the link
 (research/sas.md "Timing": replies come from memory, never from a query in the poll
 path).
 
-Meters (issue 13 "Meters and information"; cabinet meters are those of
+Meters ("Meters and information"; cabinet meters are those of
 ``cabinet meters --json``): coin in and coin out as ``play_meters_minor`` says (every
 wager; what play paid to the credit meter), drop = bills and vouchers in, jackpot =
 attendant-paid jackpots, cancelled credits =
@@ -59,14 +59,14 @@ CENTS_LIMIT = 10**10       # a 5-byte BCD amount in cents holds 10 digits
 
 @dataclass(frozen=True, slots=True)
 class SasStation:
-    """One station's host link settings (config ``[sas]``, issue 13).
+    """One station's host link settings (config ``[sas]``).
 
     Attributes:
         port: device path or pyserial URL.
         address: SAS address 1..127.
         asset_number: the casino's asset number (0..2^32-1).
         accounting_denomination_minor: minor units per SAS credit (default 1 = $0.01).
-        validation: ``"none"`` or ``"system"`` (issue 14, config ``[sas] validation``).
+        validation: ``"none"`` or ``"system"`` (config ``[sas] validation``).
         validation_timeout_s: how long a ticket waits for the host, seconds.
     """
 

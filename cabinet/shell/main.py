@@ -64,7 +64,7 @@ def build_devices(mode: str, config: EngineConfig | None, engine: Engine,
     from drivers.wiring import Wiring, load_wiring
 
     n_stations = len(engine.cab.s.stations)
-    open_txns = engine.store.open_escrows()      # issue 11.4: every station's
+    open_txns = engine.store.open_escrows()      # every station's
     members = []
     for n in range(1, n_stations + 1):
         section = config.section(n)
@@ -152,7 +152,7 @@ def _journal_installs(engine: Engine) -> None:
 
 def sas_stations(cfg: EngineConfig, port: str | None,
                  address: int | None) -> dict[int, SasStation]:
-    """Each station's SAS link settings (issue 13): ``[sas]`` / ``[stationN.sas]`` of the
+    """Each station's SAS link settings: ``[sas]`` / ``[stationN.sas]`` of the
     config, with ``--sas-port``/``--sas-address`` setting station 1's; none without a
     port (the cabinet then runs without a host).
 
@@ -257,7 +257,7 @@ async def _run(journal: Path, socket: Path, mode: str, config: EngineConfig,
         task.result()
         return
     await server.start()
-    # issue 17 latency: what start-up built lives as long as the engine; the collector
+    # latency: what start-up built lives as long as the engine; the collector
     # stops walking it (a full collection took 15 ms, in the path of a press)
     gc.freeze()
     log.info("engine ready: journal %s, UI socket %s, devices %s", journal, socket, mode)
@@ -296,14 +296,14 @@ def lock_journal(journal: Path) -> Any:
     """Take the one-engine-per-journal lock (``fcntl.flock`` on ``<journal>.lock``).
 
     Returns the open lock file (keep it open for the engine's lifetime), or
-    ``None`` when another engine holds it (issue 11.5).
+    ``None`` when another engine holds it.
 
     Raises:
         OSError: the lock file cannot be created.
     """
     path = lock_file(journal)
     if not path.parent.exists():
-        private_dir(path.parent)            # a folder made for the journal: 0700 (issue 11.15)
+        private_dir(path.parent)            # a folder made for the journal: 0700
     private_file(path)
     f = open(path, "a")  # noqa: SIM115 - held open while the engine runs
     try:

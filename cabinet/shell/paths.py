@@ -4,7 +4,7 @@ Owns: ``default_data_dir`` and ``default_socket`` (platformdirs), overridable
 by the ``CABINET_DATA_DIR`` and ``CABINET_SOCKET`` environment variables and
 by command-line flags; ``private_dir`` and ``private_file``, which make (or
 check) the owner-only folders and files the journal, the socket and its token
-live in (issue 11.15, 11.17). I/O: the environment and those permission checks.
+live in. I/O: the environment and those permission checks.
 """
 
 from __future__ import annotations
@@ -43,17 +43,17 @@ def default_socket() -> Path:
 
 
 def lock_file(journal: Path) -> Path:
-    """The engine's lock beside the journal (one engine per journal, issue 11.5)."""
+    """The engine's lock beside the journal (one engine per journal)."""
     return journal.with_name(journal.name + ".lock")
 
 
 def key_file(journal: Path) -> Path:
-    """The per-cabinet HMAC secret beside the journal, mode 0600 (issue 11.14)."""
+    """The per-cabinet HMAC secret beside the journal, mode 0600."""
     return journal.with_name(journal.name + ".key")
 
 
 def commit_file(journal: Path) -> Path:
-    """The fsynced, HMAC'd record of the last durable commit number (issue 11.2)."""
+    """The fsynced, HMAC'd record of the last durable commit number."""
     return journal.with_name(journal.name + ".commit")
 def private_dir(path: Path, *, group_ok: bool = False, tighten: bool = False) -> Path:
     """Make ``path`` (and its parents) if missing, owner-only; refuse one others could use.

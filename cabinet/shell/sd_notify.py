@@ -3,8 +3,8 @@
 Owns: telling systemd (``Type=notify``) that the engine is ready once its journal
 check and device start-up are done, and the watchdog pings (``WatchdogSec=``) sent
 from the engine's asyncio event loop and from nowhere else: a loop blocked longer
-than ``WatchdogSec`` sends none, and systemd kills and restarts the engine (issue 15:
-a loop blocked for 15 s used to go unnoticed, holding a note at vend valid).
+than ``WatchdogSec`` sends none, and systemd kills and restarts the engine (a
+loop blocked for 15 s would otherwise go unnoticed, holding a note at vend valid).
 
 The messages go through ``cysystemd`` (libsystemd's own ``sd_notify()``, which
 knows ``$NOTIFY_SOCKET`` paths, abstract ``@`` names and the newer transports).

@@ -6,7 +6,7 @@ one concern each:
 - ``base``: the schema, the connection (WAL, ``synchronous=FULL``), the transaction;
 - ``keys``: the keyed checksums (HMAC-SHA256), the event-chain link, the key file;
 - ``verify``: the checks of every row, the event chain and the commit record kept
-  outside the database (issues 11.2, 11.14), and the doctor's report;
+  outside the database, and the doctor's report;
 - ``commit``: the state, the round and one event's journal effects in one transaction;
 - ``load``: reading, repairing and migrating the critical rows at start
   (research/cabinet-features.md C "Critical memory integrity");
@@ -59,7 +59,7 @@ class Store(JournalLoader, JournalHistory):
     hash chain, and each durable commit is recorded outside the database in
     ``paths.commit_file(path)`` (commit number and chain head, HMAC'd, fsynced,
     replaced atomically), so a journal rolled back by a lost WAL or rewritten
-    by hand is found at start (issues 11.2, 11.14).
+    by hand is found at start.
 
     Raises:
         StoreError: the file cannot be opened or is not a journal; the key
@@ -94,7 +94,7 @@ class Store(JournalLoader, JournalHistory):
         self.fsyncs = 0
 
 
-# -- a journal SQLite cannot read (issue 11.7) ------------------------------------------------
+# -- a journal SQLite cannot read ------------------------------------------------
 
 def open_journal(path: str | Path,
                  counter: MonotonicCounter | None = None) -> tuple[Store, list[str]]:

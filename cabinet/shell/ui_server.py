@@ -7,7 +7,7 @@ Malformed, oversized or out-of-place messages get an ``error`` reply and
 change nothing; a client that floods is disconnected; nothing a client sends
 can crash the engine (issue: engine "IPC"). I/O: a shell module.
 
-Who may do what (issue 11): only a client whose ``hello`` carries the token
+Who may do what: only a client whose ``hello`` carries the token
 the engine wrote to ``ipc.token_path(socket)`` (mode 0640, beside the socket,
 new at every start) is the cabinet's display: it may send intents and
 ``frame`` heartbeats. Any other client is an observer: snapshots and cues
@@ -139,7 +139,7 @@ class UIServer:
 
         Raises:
             PermissionError: the folder is someone else's or open to others
-                (issue 11.17: a hijacked fallback folder in the temp dir), or
+                (a hijacked fallback folder in the temp dir), or
                 ``group`` is unknown or not one of ours.
         """
         private_dir(self.path.parent, group_ok=True)
@@ -213,7 +213,7 @@ class UIServer:
             if c.greeted:
                 c.send(data)
 
-    # -- the display watch (issue 11.9) ------------------------------------------------
+    # -- the display watch ------------------------------------------------
 
     def _drawing(self) -> set[int]:
         """The screens drawing now: 0 for the table's, n for station n's own."""

@@ -5,8 +5,7 @@ share. Pure apart from the shoe it is handed; imports ``cabinet.game`` only.
 Each decision is a couple of dictionary/set look-ups keyed by
 ``(total, soft, pair value, up value)`` (``Strategy.choose``). The round is
 made with ``record=False``: the same rules, cards and decisions, without the
-events and the history that only the cabinet's journal and recall read
-(issue 16).
+events and the history that only the cabinet's journal and recall read.
 """
 
 from __future__ import annotations

@@ -115,7 +115,7 @@ def simulate_main(argv: list[str]) -> int:
     the real game with it on ``K`` processes, and prints the RTP with its
     95 % interval, frequencies, the net-result distribution and whether the
     exact RTP lies inside the interval. ``--compiled`` replaces this process
-    by the same command in the mypyc-compiled copy (``compiled``; issue 16).
+    by the same command in the mypyc-compiled copy (``compiled``).
 
     Returns:
         0; 2 on bad arguments (argparse exits), a ``--json`` file that

@@ -4,8 +4,8 @@ Owns: ``COMPILED_DIR``, ``sources_hash``, ``is_current``, ``running_compiled``.
 ``bench/build_compiled.py`` (``make compiled``) builds the copy: the package's
 ``.py`` files with the rules core and the simulator compiled beside them; run
 with ``PYTHONPATH=build/compiled`` (``cabinet simulate --compiled`` does that
-for you) the same code runs compiled, with the same tallies to the bit
-(issue 16). The package itself, the cabinet and the tests stay pure Python.
+for you) the same code runs compiled, with the same tallies to the bit.
+The package itself, the cabinet and the tests stay pure Python.
 Reads files only; imports nothing of the package.
 """
 

@@ -21,7 +21,7 @@ uniformly random permutation), and a round of ~6 cards costs ~6 random
 numbers instead of 51 or 207. ``full_shuffle=True`` uses ``Shoe.shuffled``
 itself for every round instead.
 
-Speed (issue 16): the rounds are made with ``Round(record=False)`` (no events,
+Speed: the rounds are made with ``Round(record=False)`` (no events,
 no history; see ``autoplay``); for long runs ``bench/build_compiled.py`` builds
 a mypyc-compiled copy of the rules core and of this simulator that
 ``PYTHONPATH=build/compiled`` selects, with the same tallies to the bit.

@@ -1,4 +1,4 @@
-"""``cabinet meters --export FILE.csv``: the audit report of a journal (issue 15).
+"""``cabinet meters --export FILE.csv``: the audit report of a journal.
 
 Owns: reading the journal read-only (so it may run while the engine does) and
 writing the report the menu's Export item writes (``cabinet.core.maintenance.

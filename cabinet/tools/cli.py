@@ -225,7 +225,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         # here, and only as the command itself (not called in-process, where it
         # would change the caller's signals): the engine keeps Python's SIGPIPE
         # ignore, or one client that hangs up before its hello reply would kill it
-        # (issue 11.11).
+        #.
         signal.signal(signal.SIGPIPE, signal.SIG_DFL)
     if argv and argv[0] in PASS_THROUGH:
         return _pass_through(argv[0], argv[1:])

@@ -21,7 +21,7 @@ from cabinet.tools.table_client import DemoError, SimControl, TableWatch
 #: guard, ``drivers.gpio_panel``; 0.1 s for Bet+/Bet- and chips); the player waits
 #: a little longer than the longest.
 SAME_BUTTON_GAP_S = 0.3
-#: The technician PIN the demo sets on a new cabinet (issue 15), and the factory PIN.
+#: The technician PIN the demo sets on a new cabinet, and the factory PIN.
 DEMO_PIN, FACTORY_PIN = "2580", "0000"
 
 
@@ -37,7 +37,7 @@ class DemoPanel:
         stop: set to abandon the demo between steps.
         settle_s: pause before a screenshot so animations have finished.
         station_no: the station this person sits at (1-3): its panel, acceptor,
-            printer and its own part of the snapshot (issue 17: one player a station).
+            printer and its own part of the snapshot (one player a station).
     """
 
     def __init__(self, watch: TableWatch, sim: SimControl, *,
@@ -148,7 +148,7 @@ class DemoPanel:
                             "the table with the new game")
 
     def technician_pin(self) -> None:
-        """Issue 15: the Settings page asks for the technician PIN: type ``self.pin``
+        """The Settings page asks for the technician PIN: type ``self.pin``
         with the panel's buttons; on a new cabinet the factory PIN first, then
         ``self.pin`` twice (the forced change). With ``factory_pin`` known (the
         journal read before the run) no wrong PIN is ever typed."""

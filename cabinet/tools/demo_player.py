@@ -52,7 +52,7 @@ class RoundLog:
     hands: list[tuple[list[str], str, str | None]]  # cards, total text, outcome
     decisions: list[str]
     net_minor: int
-    message: str = ""   # what the player's own console said at the end (issue 17)
+    message: str = ""   # what the player's own console said at the end
 
 
 @dataclass
@@ -216,7 +216,7 @@ class DemoPlayer(DemoPanel):
 
         def staked() -> int:
             # a shared table shows a settled round's stakes on the spots until the next
-            # bet: only a Deal that is lit means a bet is down (issue 17)
+            # bet: only a Deal that is lit means a bet is down
             if len(self.snap.stations) > 1 and "deal" not in self.station().lamps:
                 return 0
             return self.next_bet()

@@ -1,4 +1,4 @@
-"""``cabinet doctor``: check a freshly wired (or serviced) cabinet, issue 15.
+"""``cabinet doctor``: check a freshly wired (or serviced) cabinet.
 
 Owns: the list of checks and the pass/fail report. In order: the config file and
 each station's wiring file (``confspec`` schemas), each configured device (the

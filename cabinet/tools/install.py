@@ -265,7 +265,7 @@ class Installer:
         for unit in UNITS:
             self._copy(self.source / "systemd" / unit, self.at(UNIT_DIR / unit), 0o644)
             if "@." in unit:
-                continue    # a template (issue 17: a screen per station): enabled per instance
+                continue    # a template (a screen per station): enabled per instance
             for wanted_by in _install_wanted_by(self.source / "systemd" / unit):
                 self._link(UNIT_DIR / f"{wanted_by}.wants" / unit, UNIT_DIR / unit)
         getty = self.at(GETTY_LINK)

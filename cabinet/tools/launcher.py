@@ -1,7 +1,7 @@
 """``cabinet run``: the whole cabinet on one computer, every device simulated.
 
 Owns: starting the casino host twin (``python -m cabinet sim-host``: a SAS host
-on a pty, issue 13, a machine per station), the engine (``python -m cabinet engine
+on a pty, a machine per station), the engine (``python -m cabinet engine
 --devices sim --config <run folder>/cabinet.toml``: each station its own SAS link to
 its machine, ``cabinet.tools.run_tickets``; journal in the user data directory) and the table
 UI (``python -m ui``) as separate processes, the demo player when there is no
@@ -21,7 +21,7 @@ one station's UI that dies is started again and the others play on
   and ``cabinet.tools.demo_player`` inserts $100, plays ``--rounds`` rounds with
   basic strategy by pressing the mock panel's buttons, cashes out, visits the
   maintenance menu, and the run ends by itself with status 0. ``--tickets host``
-  (SAS system validation, issue 14): between the cash-out and the menu, station 1's
+  (SAS system validation): between the cash-out and the menu, station 1's
   ticket is taken to station 2, redeemed through the host, and refused the second time.
 
 The UI is signalled (SIGUSR1) for screenshots once the table has settled;
@@ -185,14 +185,14 @@ def main(*, rounds: int = 5, variant: str | None = None, out: str | None = None,
         size: UI window/screenshot size ``WxH`` (default 1280x720; each station's
             window 960x540, tiled, when there are several).
         journal: the SQLite journal (default: the user data directory's).
-        stations: the stations to seat (1-3, issue 17), set through the operator
+        stations: the stations to seat (1-3), set through the operator
             menu (``classic-multi`` for more than one) and the engine restarted;
             ``None`` keeps the journal's. One table UI runs per station (see ``display``).
         display: ``shared``: one table UI, the shared wide screen (a panel per station,
             1920x540 unless ``size``; ``[display] screens`` in the run's config).
         tickets: ``cabinet`` (the cabinet numbers its tickets) or ``host`` (system
             validation by the host twin, and the demo's ticket tour).
-        language: the station screens' languages (issue 17, ``screens.station_language``).
+        language: the station screens' languages (``screens.station_language``).
         pin: the technician PIN typed on the Settings page (``run_settings.run_pin``:
             else ``$CABINET_PIN``, else 2580); checked against the journal first:
             not its PIN, status 2 and nothing typed.
@@ -282,7 +282,7 @@ def main(*, rounds: int = 5, variant: str | None = None, out: str | None = None,
         if 1 not in ports or host_sock is None:
             print(f"cabinet run: the SAS host twin did not start; see {host.log_path}", file=sys.stderr)
             return 1
-        config = out_dir / "cabinet.toml"      # each station its own EGM on the host (issue 14)
+        config = out_dir / "cabinet.toml"      # each station its own EGM on the host
         config.write_text(run_tickets.engine_config(ports, tickets) + screens.display_toml(display))
         engine_argv = [sys.executable, "-m", "cabinet", "engine",
                        "--journal", str(journal_path), "--socket", str(sock),
@@ -325,7 +325,7 @@ def main(*, rounds: int = 5, variant: str | None = None, out: str | None = None,
                 ui_env["SDL_VIDEO_WINDOW_POS"] = "{},{}".format(*corners[n - 1])
             ui_argv = screens.ui_command(sys.executable, sock, n, count, size, st_frames,
                                          sim_sock if windowed else None, shared)
-            if language:          # issue 17: the UI checks the territory (a bad one: exit 2)
+            if language:          # the UI checks the territory (a bad one: exit 2)
                 ui_argv += ["--language", screens.station_language(language, n)]
             name = "ui" if n == 1 else f"ui-station{n}"
             return Child(name, ui_argv, env=ui_env, log=out_dir / f"{name}.log",

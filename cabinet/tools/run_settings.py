@@ -6,7 +6,7 @@ the journal read-only (``cabinet.shell.store.Store``, as ``cabinet meters`` does
 before any process starts and says whether the run must visit Settings at all
 (``--stations`` or ``--variant`` not the journal's) and, if so, whether that PIN is
 the journal's (its salted scrypt hash, ``cabinet.core.maintenance.pin``): a PIN
-that is not is never typed, since 3 wrong ones in a row lock PIN entry (issue 15).
+that is not is never typed, since 3 wrong ones in a row lock PIN entry.
 I/O: that read-only open of the journal and the environment.
 """
 

@@ -34,7 +34,7 @@ class Shots:
         """``ui``: the launcher's ``Child`` running the UI (its ``proc`` is signalled)."""
         self.ui = ui
         self._lock = threading.Lock()   # the shared screen's players ask from their threads
-        self.prefix = prefix     # ``station2-``: whose screen (issue 17)
+        self.prefix = prefix     # ``station2-``: whose screen
         self.frames = frames
         self.out = out
         self.count = 0

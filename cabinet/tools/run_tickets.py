@@ -1,6 +1,6 @@
 """``cabinet run --tickets host``: every station an EGM of the host twin, tickets through it.
 
-Owns (issue 14, "``cabinet run`` with two stations shows a ticket printed at one
+Owns ("``cabinet run`` with two stations shows a ticket printed at one
 redeemed at the other"): reading every machine's pty and the control socket from
 ``cabinet sim-host``'s ready line (``sas_ports_of``, ``host_socket_of``), the engine
 config ``cabinet run`` writes in the run folder so each station has its own SAS link
@@ -65,7 +65,7 @@ def engine_config(ports: dict[int, str], tickets: str) -> str:
         raise ValueError(f"the host twin has no machine 1 (machines {sorted(ports)})")
     if tickets not in TICKET_MODES:
         raise ValueError(f"--tickets {tickets!r}: expected one of {', '.join(TICKET_MODES)}")
-    lines = ["# written by cabinet run: each station its own EGM on the host twin (issue 14)",
+    lines = ["# written by cabinet run: each station its own EGM on the host twin",
              "[sas]", f"port = {json.dumps(ports[1])}", "address = 1"]
     if tickets == "host":
         lines.append('validation = "system"')

@@ -1,5 +1,5 @@
 """``cabinet run --stations N``: one table screen per station, or one shared wide
-screen with a panel per station (``--screens shared``), issue 17.
+screen with a panel per station (``--screens shared``).
 
 Owns: setting the journal's game to seat ``N`` players, or to ``--variant``
 (through the operator menu, as an attendant would: ``ensure_stations``), where the station windows
@@ -80,7 +80,7 @@ def tile_positions(count: int, width: int, height: int, columns: int = 2) -> lis
 
 
 def station_language(setting: str, station: int) -> str:
-    """Station ``station``'s language of ``cabinet run --language`` (issue 17): one for
+    """Station ``station``'s language of ``cabinet run --language``: one for
     every station (``"es"``), or one per station (``"en,es,en"``; a station past the
     list takes the last). Checked by ``cabinet run`` (``check_station_languages``) and,
     with its territory, by the UI it is given to (``ui.i18n``)."""

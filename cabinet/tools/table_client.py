@@ -60,7 +60,7 @@ class TableWatch:
             arrival time (``time.perf_counter()`` seconds).
         authenticate: send the engine's token (read from ``ipc.token_path(path)``)
             so ``touch`` intents count; without it the engine refuses them
-            (an observer, issue 11.12).
+            (an observer).
     """
 
     def __init__(self, path: str | Path, *, name: str = "demo-player",

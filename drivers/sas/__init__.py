@@ -1,5 +1,5 @@
 """SAS 6.02 for the cabinet: a pure, sans-I/O codec for the gaming machine (EGM) side
-and the host side (issue 13, first part).
+and the host side (first part).
 
 Modules (none does I/O, reads a clock or draws random numbers; modelled on
 ``drivers/id003_codec.py`` and h11: feed bytes, get events):
@@ -31,7 +31,7 @@ Modules (none does I/O, reads a clock or draws random numbers; modelled on
 - ``rom_signature``: the incremental 0x21 signature over the program image.
 - ``egm_events``: real-time event reporting (0x0E): each exception's event form.
   ``egm_info``: 0x3D cash-out ticket, 0xA0 enabled features, 0xB5 game N information.
-- TITO (issue 14): ``tito_codes`` (0x57 types, 0x58 replies, 0x71 transfer and status
+- TITO: ``tito_codes`` (0x57 types, 0x58 replies, 0x71 transfer and status
   codes, 0x7B bits, 0x50 validation types), ``tito_wire`` (the TITO layouts both ways),
   ``egm_tito`` (the EGM's TITO answers from the view, ``HostDataRejected``).  Secure
   enhanced validation (0x4C/0x4D) is not implemented (Monaco derives its numbers in

@@ -8,7 +8,7 @@ Must not import: serial, time, threading, cabinet.*.
 Money values in the view are credits of the accounting denomination; bill values are
 minor units.  The bill tables are in US dollars (SAS's own tables are); a dollar is
 ``MINOR_PER_DOLLAR`` minor units (a 2-decimal currency is assumed).  Meters wrap modulo
-their BCD width (issue 13: "modulo the BCD width"); a negative value reads as 0.
+their BCD width ("modulo the BCD width"); a negative value reads as 0.
 """
 
 from __future__ import annotations
@@ -136,7 +136,7 @@ def _bills(dollars: int) -> Callable[[EgmView], int]:
 #: jackpot; mHCC 0x03 hand-paid cancelled credits; gCC 0x04 cancel credit; gGS 0x05 games
 #: played; gGW 0x06 games won; mBD 0x0B bill drop credits; mCrd 0x0C credits; mTotalDrop
 #: 0x24 "total drop should include bill drop and ticket drop"; bills 0x40-0x4B above).
-#: 0x07 games lost: issue 13 brief, not in nCompass's map (UNVERIFIED against the spec).
+#: 0x07 games lost: the host link's brief, not in nCompass's map (UNVERIFIED against the spec).
 #: 0x1C (machine paid paytable win) = coin out and 0x1F (attendant paid paytable win) =
 #: jackpot: the cabinet has no progressives or external bonuses, so nCompass's primary
 #: and secondary codes read the same meter.

@@ -1,4 +1,4 @@
-"""The EGM's answers to the TITO long polls, from the ``EgmView`` (issue 14).
+"""The EGM's answers to the TITO long polls, from the ``EgmView``.
 
 Owns: ``TitoResponder`` (handlers for 0x50, 0x57, 0x58, 0x70, 0x71, 0x7B, 0x7C, 0x7D,
 0xA8, used by ``egm.EgmResponder``) and ``HostDataRejected`` (an output saying which

@@ -87,7 +87,7 @@ class PendingCashout:
     The engine sets it (and queues ``HostException`` ``system_validation_request``,
     general poll 0x57) when a cash-out to a ticket starts in ``validation_mode``
     ``"system"``; it clears it when the ticket is printed or the cash-out ends as a
-    handpay (denied, no answer in time, link down).  Source: issue 14; saspy
+    handpay (denied, no answer in time, link down).  Source: the TITO brief; saspy
     ``pending_cashout_info`` (0x57 reply: cash-out type, amount).
 
     Attributes:
@@ -118,7 +118,7 @@ class TicketIn:
     status query (transfer code 0xFF) reads it, and queues ``ticket_transfer_complete``
     (0x68).  It replaces it with the next inserted ticket (or None once the host has
     read the final status; keeping it longer is harmless: 0x70 then answers "no ticket
-    in escrow").  Source: issue 14; nCompass ``LongPoll70Message.cpp``,
+    in escrow").  Source: the TITO brief; nCompass ``LongPoll70Message.cpp``,
     ``LongPoll71Message.cpp``.
 
     Attributes:

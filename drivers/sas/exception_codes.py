@@ -61,7 +61,7 @@ EXCEPTION_CODES: dict[str, int] = {
     "ticket_inserted": 0x67,
     "ticket_transfer_complete": 0x68,
     "exception_buffer_overflow": 0x70,
-    # issue 17: the player's Service (attendant call) lamp; saspy dictionaries/gpoll.json
+    # The player's Service (attendant call) lamp; saspy dictionaries/gpoll.json
     # and nCompass name 0x71/0x72 "change lamp on/off" (not yet in research/sas.md)
     "change_lamp_on": 0x71,
     "change_lamp_off": 0x72,

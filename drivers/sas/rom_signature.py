@@ -8,7 +8,7 @@ Must not import: serial, time, threading, cabinet.*.  Reading the files is the s
 job (``drivers.sas_link.program_chunks``); this module only folds bytes in.
 
 Source: research/sas.md "Authentication" (0x21: "a seeded CRC-16 over the program; the
-EGM may take time and reply when done while answering other polls"); issue 13 ("the
+EGM may take time and reply when done while answering other polls"); the host link's brief ("the
 files of the program manifest ... in manifest order"); the CRC is ``crc.SeededCrc``
 (CRC-16/Kermit seeded with the host's 2-byte seed, nCompass ``CSASPollMessage::CRC(s,
 len, crcval)``).  The manifest's order is ``cabinet/shell/manifest.py``

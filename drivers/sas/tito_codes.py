@@ -20,7 +20,7 @@ from __future__ import annotations
 from typing import Final
 
 # --- 0x57 cash-out type (EGM -> host) ------------------------------------------------------
-#: saspy ``pending_cashout_info`` reads the type byte; values per issue 14's brief.
+#: saspy ``pending_cashout_info`` reads the type byte; values per the TITO brief.
 CASHOUT_CASHABLE: Final = 0x00
 CASHOUT_RESTRICTED: Final = 0x01
 #: UNVERIFIED: "not waiting for system validation" (no cash-out pending).

@@ -1,5 +1,5 @@
 """TITO long polls on the wire, both directions: EGM reply builders, EGM-side request
-parsers, host-side request builders and host-side reply parsers (issue 14).
+parsers, host-side request builders and host-side reply parsers.
 
 Owns the byte layouts of 0x50, 0x57, 0x58, 0x70, 0x71, 0x7B, 0x7C, 0x7D and 0xA8 (the
 framing of each, R/S/M and the reply shape, is in ``layouts.LAYOUTS``; the code

@@ -1,4 +1,4 @@
-"""The host twin: a simulated casino management system polling EGMs over SAS (issue 13).
+"""The host twin: a simulated casino management system polling EGMs over SAS.
 
 Owns: one pseudo-terminal per machine (an EGM, i.e. one cabinet station; the cabinet
 opens the slave path), a poll thread per machine that polls like a real host, what it
@@ -42,7 +42,7 @@ How it polls (research/sas.md "Physical and link layer", "Timing"):
   be an event (``address FF event CRC``); an event answering a long poll is recorded
   like one from a general poll and the long poll is sent again after the implied ACK.
   The EGM forgets the setting on a restart: ``real_time_events`` again then.
-- Tickets (issue 14): the casino's ticket database (``sas_host_tickets.TicketDb``, in
+- Tickets: the casino's ticket database (``sas_host_tickets.TicketDb``, in
   the same SQLite file) and what the host does on 0x57, 0x3D, 0x51, 0x67, 0x68 and at
   link-up (``sas_host_tito.TicketFlow``, configured by ``tito``): its jobs run on the
   machine's poll thread between general polls, before the schedule.

@@ -21,7 +21,7 @@ address (default the first).  Commands:
   exceptions then come with their event data.
 - ``exceptions`` (``[{"code", "name", "at", "data"}]``, data as hex: a real-time event's), ``meters``, ``status`` (every
   machine), ``view`` (the floor view text, tickets included), ``pause``, ``resume``.
-- Tickets (issue 14): ``tickets`` (``{"summary": [per machine, then the floor as
+- Tickets: ``tickets`` (``{"summary": [per machine, then the floor as
   address 0], "tickets": [every ticket's record]}``); ``{"cmd": "tito",
   "deny_validation": true, "answer_validation": false, "validation_delay_s": 2.5,
   "expiry_days": 30}`` changes those knobs (any subset; the answer has them all).
@@ -183,7 +183,7 @@ def _parser() -> argparse.ArgumentParser:
     ap.add_argument("--link-down-s", type=float, default=5.0, help="link down after (default 5)")
     ap.add_argument("--meter-s", type=float, default=3.0, help="0x1C/0x1A period (default 3)")
     ap.add_argument("--view", action="store_true", help="print the floor view every second")
-    t = ap.add_argument_group("tickets (issue 14)")
+    t = ap.add_argument_group("tickets")
     t.add_argument("--validation-system-id", type=int, default=1, metavar="N",
                    help="validation system ID 1-99, the tickets' first two digits (default 1)")
     t.add_argument("--deny-validation", action="store_true", help="deny every system validation (0x58 ID 00)")

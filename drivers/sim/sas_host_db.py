@@ -1,4 +1,4 @@
-"""The SAS host twin's own database: what the simulated casino host read (issue 13).
+"""The SAS host twin's own database: what the simulated casino host read.
 
 Owns: the SQLite schema of the host twin and its writes (machines, meter readings,
 exceptions, commands and replies, link changes, handpays).  It is the host's record,
@@ -12,7 +12,7 @@ Tables (times ``at`` are Unix seconds, UTC, as REAL):
   games, rom_seed, rom_signature)``: one row per EGM (0x1F, 0x54, 0x51, 0x21).
 - ``meter_readings(id, address, at, command, name, value)``: one row per meter per
   reading; money meters in credits of the accounting denomination (0x1C, 0x1A, 0x1E); 0x50
-  tickets_out/tickets_in counts and cents (issue 14).
+  tickets_out/tickets_in counts and cents.
 - ``exceptions(id, address, at, code, name)``: every general poll exception, in the
   order read, each once.
 - ``commands(id, address, at, command, request, reply, outcome, tries)``: every long

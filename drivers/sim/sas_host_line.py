@@ -1,4 +1,4 @@
-"""One SAS line as the host twin drives it: send a message, get its reply (issue 13).
+"""One SAS line as the host twin drives it: send a message, get its reply.
 
 Owns: the exchange of one message with one EGM over its pty: writing the PARMRK
 stream, framing the reply (``host_codec.HostCodec``), the reply timeout, the implied

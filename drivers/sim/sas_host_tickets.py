@@ -1,5 +1,5 @@
 """The host twin's casino ticket database: every validation number issued, each ticket
-printed, and each redeemed at most once across all the machines it polls (issue 14).
+printed, and each redeemed at most once across all the machines it polls.
 
 Owns: the SQLite tables ``tickets`` and ``ticket_events`` and every change of a ticket's
 state, each in one transaction (``BEGIN IMMEDIATE`` .. ``COMMIT``), so a host killed at

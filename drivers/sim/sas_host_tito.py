@@ -1,4 +1,4 @@
-"""The host twin's ticket flow: what the casino system does on the TITO exceptions (issue 14).
+"""The host twin's ticket flow: what the casino system does on the TITO exceptions.
 
 Owns: ``TitoConfig`` (the knobs: deny, delay or never answer validation, ticket expiry,
 the venue lines sent with 0x7D) and ``TicketFlow``: per machine a small queue of jobs,

@@ -1,4 +1,4 @@
-"""The host twin's live floor view: one text line per machine (issue 13).
+"""The host twin's live floor view: one text line per machine.
 
 Owns: formatting ``MachineStatus`` records as the table ``cabinet sim-host --view``
 prints.  Must not import: serial, time, cabinet.*.  Pure.
@@ -6,7 +6,7 @@ prints.  Must not import: serial, time, cabinet.*.  Pure.
 Columns: address, link state (``up``/``down``, with the age of the last valid reply),
 credits, coin in, coin out, drop, games played (credits of the accounting denomination
 and counts, as read from long polls 0x1A and 0x1C; ``-`` before the first reading)
-and the last five exceptions by name, oldest first.  Below it (issue 14) the ticket
+and the last five exceptions by name, oldest first.  Below it the ticket
 table: per machine tickets issued there (count, cents), redeemed there (count,
 cents) and outstanding (issued there, not yet redeemed: count, cents), then the
 floor's total (ticket amounts are cents on the wire at every accounting denomination).

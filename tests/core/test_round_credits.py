@@ -1,6 +1,6 @@
 """RULES.md "Double, split and insurance are offered only when the station's credits
 cover the extra stake": a blackjack paid 3:2 at once is on the credit meter, so it counts
-(new-player trial, session 6: at the American table spot 1's blackjack was paid, the
+(at the American table spot 1's blackjack was paid, the
 meter showed $17.50, and spot 2's $10 double stayed dark)."""
 
 from __future__ import annotations

@@ -196,7 +196,7 @@ def test_an_illegal_decision_raises_and_changes_nothing(case):
 @settings(max_examples=300, deadline=None)
 @given(rounds())
 def test_a_round_without_record_plays_exactly_as_one_with(case):
-    """Issue 16: ``record=False`` (the simulator) returns no events and keeps no
+    """``record=False`` (the simulator) returns no events and keeps no
     history, and changes nothing else: the same prompts, legal decisions, cards,
     outcomes and amounts as a recording round, step by step."""
     rules, seats, seed, choices, _ = case
@@ -219,7 +219,7 @@ def test_a_round_without_record_plays_exactly_as_one_with(case):
 
 
 def test_the_quick_legality_check_agrees_with_the_explained_one():
-    """Issue 16: the per-prompt legality test builds no message; a decision it
+    """The per-prompt legality test builds no message; a decision it
     allows is one the explaining check finds no reason to refuse, and the other
     way round, at every play prompt of 3 x 3,000 seeded rounds that split
     whenever they may (so split hands, split Aces and short credits all come up)."""

@@ -198,7 +198,7 @@ def test_legal_decisions_match_what_decide_accepts():
 
 
 def test_player_view_is_a_typed_value():
-    """Issue 12: ``Round.player_view()`` is a typed ``PlayerView`` (money in ``*_minor``
+    """``Round.player_view()`` is a typed ``PlayerView`` (money in ``*_minor``
     fields), not a dict walked by string keys; the hole card is only a count."""
     from cabinet.game.view import PlayerView, VisiblePrompt
 

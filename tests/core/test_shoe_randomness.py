@@ -1,4 +1,4 @@
-"""Issue 16 (RNG lab kit): the shuffle deals every card to every position
+"""RNG lab kit: the shuffle deals every card to every position
 uniformly, and the scaling of raw random bits onto a range is exactly unbiased.
 
 Two tests the issue asks for, plus the pieces that make them mean something:
@@ -93,7 +93,7 @@ SHUFFLES = {52: 12_000, 208: 3_000}
 
 @pytest.mark.parametrize("n", SHOE_SIZES)
 def test_card_positions_are_uniform_and_a_naive_shuffle_fails(n: int) -> None:
-    """Issue 16: every card's position is uniform over the shoe (chi-square of the
+    """Every card's position is uniform over the shoe (chi-square of the
     card x position table at ALPHA, seeded), and the same test rejects the naive
     swap-with-any shuffle, so it has the power to catch a biased one."""
     stat, df, per_card = position_chi2(shoe_shuffle, n, SHUFFLES[n], seed=16)
@@ -160,7 +160,7 @@ def preimage_counts(draw: Callable[[_OneRawValue], int], m: int) -> tuple[list[i
 
 
 def test_production_source_uses_the_rejection_sampler_under_test() -> None:
-    """Issue 16: ``secrets.SystemRandom.randrange`` scales with
+    """``secrets.SystemRandom.randrange`` scales with
     ``Random._randbelow_with_getrandbits``, the same method the scripted source runs."""
     assert secrets.SystemRandom._randbelow is random.Random._randbelow_with_getrandbits
     assert _OneRawValue._randbelow is random.Random._randbelow_with_getrandbits
@@ -169,7 +169,7 @@ def test_production_source_uses_the_rejection_sampler_under_test() -> None:
 
 @pytest.mark.parametrize("n", SHOE_SIZES)
 def test_scaling_is_exactly_uniform_for_every_range_a_shoe_draws(n: int) -> None:
-    """Issue 16: for every m the lazy shoe draws in an n-card shoe (n, n-1, ..., 1),
+    """For every m the lazy shoe draws in an n-card shoe (n, n-1, ..., 1),
     all 2**k raw values of getrandbits(k) through ``randrange(m)`` and through the
     simulator's inlined ``LazyShoe.draw`` give every output in [0, m) exactly once;
     the other 2**k - m are rejected (at most half)."""
@@ -207,7 +207,7 @@ def _shoe_bounds(n: int) -> list[int]:
 
 @pytest.mark.parametrize("n", SHOE_SIZES)
 def test_each_draw_of_the_shoe_rejects_exactly_the_values_past_its_range(n: int) -> None:
-    """Issue 16: the production shuffle's draws (products of Fisher-Yates ranges, up to
+    """The production shuffle's draws (products of Fisher-Yates ranges, up to
     62 bits) ask getrandbits for m.bit_length() bits, return a raw value below m
     unchanged (one raw value per output) and reject every value from m up."""
     bounds = _shoe_bounds(n)
@@ -244,7 +244,7 @@ class _Script:
 @pytest.mark.parametrize(("n", "limit"), [(5, 1 << 62), (7, 1 << 62), (6, 40), (7, 100)])
 def test_mixed_radix_chunks_deal_every_permutation_exactly_once(
         n: int, limit: int, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Issue 16: reading several Fisher-Yates steps off one uniform draw (mixed radix)
+    """Reading several Fisher-Yates steps off one uniform draw (mixed radix)
     is a bijection: over every value of every draw, each of the n! orders comes out
     exactly once, with the production chunk limit and with small limits that split
     the shuffle into several draws."""

@@ -1,4 +1,4 @@
-"""A minimal EGM for the host twin's tests (issue 13), from the pure codec only.
+"""A minimal EGM for the host twin's tests, from the pure codec only.
 
 It opens the host's pty slave raw, frames polls with ``drivers.sas.codec.EgmCodec``
 and answers with ``drivers.sas.replies``: general polls from a list of exception codes

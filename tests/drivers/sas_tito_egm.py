@@ -1,4 +1,4 @@
-"""A test EGM for the host twin's ticket tests (issue 14): the real pure responder
+"""A test EGM for the host twin's ticket tests: the real pure responder
 (``drivers.sas.egm.EgmResponder``, with ``egm_tito``) on the host's pty, and a tiny
 stand-in engine that publishes ``EgmView``s the way the cabinet's engine is meant to
 (the contract in ``drivers/sas/egm_view.py``).

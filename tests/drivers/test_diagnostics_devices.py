@@ -1,4 +1,4 @@
-"""Issue 15: the devices' side of the Diagnostics page: the printer's test ticket
+"""The devices' side of the Diagnostics page: the printer's test ticket
 (marked VOID / TEST, no amount, no validation number, no barcode; printed through the
 ESC/POS driver on the twin) and the acceptor's firmware version read at start-up."""
 
@@ -18,7 +18,7 @@ pytestmark = pytest.mark.timeout(20)
 
 
 def test_test_ticket_prints_void_and_test_with_no_barcode_and_no_amount(tmp_path: Path) -> None:
-    """Issue 15: the twin cuts one ticket reading TEST TICKET and VOID - NO CASH VALUE,
+    """The twin cuts one ticket reading TEST TICKET and VOID - NO CASH VALUE,
     with the venue, machine and program lines, and no barcode or money on it."""
     sim = SimPrinterDevice(link_path=str(tmp_path / "printer"), out_dir=tmp_path / "tickets")
     sim.start()
@@ -43,7 +43,7 @@ def test_test_ticket_prints_void_and_test_with_no_barcode_and_no_amount(tmp_path
 
 
 def test_the_device_bridge_prints_the_test_ticket_on_its_own_station_only() -> None:
-    """Issue 15: ``PrintTestTicket`` reaches the printer of the station it names, as a
+    """``PrintTestTicket`` reaches the printer of the station it names, as a
     raw job laid out by ``render_test_ticket``; another station's bridge ignores it."""
     import threading
     from types import SimpleNamespace
@@ -74,7 +74,7 @@ def test_the_device_bridge_prints_the_test_ticket_on_its_own_station_only() -> N
 
 def test_acceptor_reads_its_firmware_at_start_up_and_the_bridge_passes_it_on(
         tmp_path: Path) -> None:
-    """Issue 15: the ID-003 driver asks the version (0x88) after its start-up: the
+    """The ID-003 driver asks the version (0x88) after its start-up: the
     ``DeviceOnline`` it reports carries it, and the bridge's ``DeviceCleared`` too."""
     from cabinet.core.events import DeviceCleared
     from cabinet.shell.devices import DriverDevices

@@ -267,7 +267,7 @@ def _chatter(pin: Any, clock: FakeClock, active: bool, rng: Any) -> None:
 def test_a_chattering_key_switch_and_door_give_one_event_per_change(
     panel: Any, factory: Any, clock: FakeClock
 ) -> None:
-    """Issue 11.13: 50 key turns and 50 door openings through a chattering contact
+    """50 key turns and 50 door openings through a chattering contact
     give exactly 50 key-on, 50 key-off, 50 door-open and 50 door-closed events
     (before: 154 key-on events for 50 turns, one opening counted three times)."""
     import random
@@ -286,7 +286,7 @@ def test_a_chattering_key_switch_and_door_give_one_event_per_change(
 
 
 def test_switch_debouncer_reports_each_change_once_and_never_loses_the_last() -> None:
-    """Issue 11.13: with a hold, a change is reported at most once per ``hold_s``;
+    """With a hold, a change is reported at most once per ``hold_s``;
     a level that holds is reported when the hold ends, never dropped."""
     d = Debouncer(0.03, hold_s=0.25)
     assert d.edge(True, 0.0) == [] and d.poll(0.03) == [Transition(True, 0.0)]
@@ -297,7 +297,7 @@ def test_switch_debouncer_reports_each_change_once_and_never_loses_the_last() ->
 
 
 def test_a_door_change_held_back_by_the_hold_arrives_on_the_loop_by_itself(factory: Any) -> None:
-    """Issue 11.13: on an asyncio loop, a door shut and opened again 50 ms later
+    """On an asyncio loop, a door shut and opened again 50 ms later
     (inside the 0.25 s hold) reports "closed" then, with no further edge, "opened"
     when the hold ends: the panel re-arms its own timer."""
     panel = GpioButtonPanel(Wiring(), pin_factory=factory)  # real monotonic clock
@@ -324,7 +324,7 @@ LATCH_WIRING = {"buttons": {"deal": 5}, "lamps": {"deal": 17}, "tower_light": {"
 
 
 def test_the_wiring_file_takes_a_door_latch() -> None:
-    """Issue 11.19: ``[door_latch]``: door = latch input pin, ``reset_pin`` = output."""
+    """``[door_latch]``: door = latch input pin, ``reset_pin`` = output."""
     w = parse_wiring(LATCH_WIRING)
     assert w.door_latch is not None
     assert w.door_latch.inputs == {Door.MAIN: 20, Door.CASH_BOX: 21}
@@ -343,7 +343,7 @@ def test_the_wiring_file_takes_a_door_latch() -> None:
 
 
 def test_a_latched_door_opening_is_reported_at_start_and_the_latch_reset(factory: Any) -> None:
-    """Issue 11.19: a latch that holds an opening while the Pi was off is read at
+    """A latch that holds an opening while the Pi was off is read at
     start (``DoorOpenedWhileOff`` for its door, doors shut now) and reset by a pulse
     on the reset pin only when asked (after the engine journaled it); the latch
     is re-armed whenever every door is shut again while powered."""
@@ -373,7 +373,7 @@ def test_a_latched_door_opening_is_reported_at_start_and_the_latch_reset(factory
     assert [s.state for s in reset.states] == [0, 1, 0, 1, 0]
     p.close()
 def test_bet_up_pressed_every_150_ms_counts_every_press(panel: Any, factory: Any, clock: FakeClock) -> None:
-    """Issue 11.20: 40 deliberate Bet+ presses 150 ms apart are 40 intents (the 0.25 s
+    """40 deliberate Bet+ presses 150 ms apart are 40 intents (the 0.25 s
     refire guard dropped every second one); Deal hammered stays one intent (above)."""
     for _ in range(40):
         press(factory, clock, Action.BET_UP, hold_s=0.07)
@@ -384,7 +384,7 @@ def test_bet_up_pressed_every_150_ms_counts_every_press(panel: Any, factory: Any
 
 def test_a_press_is_looked_at_again_right_when_its_settle_time_ends(
         factory: Any, clock: FakeClock, panel: Any) -> None:
-    """Issue 17 latency (press-to-snapshot p99 under 20 ms): on the engine loop, the
+    """Latency (press-to-snapshot p99 under 20 ms): on the engine loop, the
     timer after a button's first edge comes due when the 5 ms settle time ends, plus at
     most 1 ms (it was half the settle time more: 2.5 ms in every press)."""
 

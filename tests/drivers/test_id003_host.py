@@ -1,4 +1,4 @@
-"""The sans-I/O ID-003 host (``drivers.id003_host``) driven in memory (issue 12).
+"""The sans-I/O ID-003 host (``drivers.id003_host``) driven in memory.
 
 Like h11's connection pairs: no port, no thread, no clock.  A scripted validator
 answers every frame the host sends with frames built by ``id003_codec``; the test
@@ -143,7 +143,7 @@ def poll(host: Id003Host, dev: Validator, eng: Engine, status: int, data: bytes 
 
 
 def test_start_up_sends_reset_reads_the_currency_table_and_sets_up_inhibited() -> None:
-    """Issue 12: the start-up frames of protocols.md 1.7, in order."""
+    """The start-up frames of protocols.md 1.7, in order."""
     dev, eng = Validator(), Engine()
     host = Id003Host(new_transaction_id=ids())
     assert drive(host, host.start_up(), dev, eng) == []
@@ -155,7 +155,7 @@ def test_start_up_sends_reset_reads_the_currency_table_and_sets_up_inhibited() -
 
 
 def test_escrow_stack_vend_valid_credit_ack_stacked() -> None:
-    """Issue 12: escrow -> the engine's STACK -> STACK-2 -> VEND VALID -> credit -> ACK
+    """Escrow -> the engine's STACK -> STACK-2 -> VEND VALID -> credit -> ACK
     -> STACKED closes the transaction; credited once, ACKed only after the credit."""
     dev, eng = Validator(), Engine()
     host = started(dev, eng)
@@ -171,7 +171,7 @@ def test_escrow_stack_vend_valid_credit_ack_stacked() -> None:
 
 
 def test_engine_return_sends_return_and_closes_on_returning() -> None:
-    """Issue 12: RETURN decided -> RETURN sent -> RETURNING reports the engine's decision."""
+    """RETURN decided -> RETURN sent -> RETURNING reports the engine's decision."""
     dev, eng = Validator(), Engine(EscrowDecision.RETURN)
     host = started(dev, eng)
     assert poll(host, dev, eng, Status.ESCROW, b"\x64") == [Decide(BillEscrowed("t1", 1, 1000, 0x64))]
@@ -181,7 +181,7 @@ def test_engine_return_sends_return_and_closes_on_returning() -> None:
 
 
 def test_decide_that_raises_returns_the_item() -> None:
-    """Issue 12: an engine that cannot answer the escrow gets the item returned."""
+    """An engine that cannot answer the escrow gets the item returned."""
     dev, eng = Validator(), Engine()
     eng.decide_error = RuntimeError("engine gone")
     host = started(dev, eng)
@@ -191,7 +191,7 @@ def test_decide_that_raises_returns_the_item() -> None:
 
 
 def test_repeated_vend_valid_is_acked_and_not_credited_again() -> None:
-    """Issue 12: a VEND VALID repeated after its ACK (the ACK was lost): ACK, no credit."""
+    """A VEND VALID repeated after its ACK (the ACK was lost): ACK, no credit."""
     dev, eng = Validator(), Engine()
     host = started(dev, eng)
     poll(host, dev, eng, Status.ESCROW, b"\x65")
@@ -204,7 +204,7 @@ def test_repeated_vend_valid_is_acked_and_not_credited_again() -> None:
 
 
 def test_credit_that_raises_sends_no_ack_and_is_offered_again() -> None:
-    """Issue 12: the credit point failed: nothing is ACKed, the next VEND VALID credits."""
+    """The credit point failed: nothing is ACKed, the next VEND VALID credits."""
     dev, eng = Validator(), Engine()
     host = started(dev, eng)
     poll(host, dev, eng, Status.ESCROW, b"\x65")
@@ -232,7 +232,7 @@ OPEN = OpenTransaction("A", 2000, None)
 ])
 def test_power_up_status_settles_the_restarts_open_transaction(
         status: int, credited: bool, expected: Action) -> None:
-    """Issue 12 (11.1, 11.3): each power-up status at start-up settles the journaled
+    """Each power-up status at start-up settles the journaled
     escrow once, before RESET: found in the cash box (journaled), returned, or
     already credited (nothing owed)."""
     dev, eng = Validator(status), Engine()
@@ -251,7 +251,7 @@ def test_power_up_status_settles_the_restarts_open_transaction(
 
 
 def test_power_up_bill_in_stacker_without_a_transaction_is_journaled_unattributed() -> None:
-    """Issue 12 (11.1): a note in the cash box the engine never saw: journaled, value 0."""
+    """A note in the cash box the engine never saw: journaled, value 0."""
     dev, eng = Validator(Status.POWER_UP_BILL_IN_STACKER), Engine()
     host = Id003Host(new_transaction_id=ids())
     action = host.start_up()
@@ -263,7 +263,7 @@ def test_power_up_bill_in_stacker_without_a_transaction_is_journaled_unattribute
 
 
 def test_bill_in_stacker_not_journaled_keeps_the_transaction_and_sends_no_reset() -> None:
-    """Issue 12 (11.1): the sink could not journal the note found in the stacker: the
+    """The sink could not journal the note found in the stacker: the
     error comes back out, RESET is not sent, the transaction stays for the next try."""
     dev, eng = Validator(Status.POWER_UP_BILL_IN_STACKER), Engine()
     eng.journal_error = RuntimeError("disk full")
@@ -275,7 +275,7 @@ def test_bill_in_stacker_not_journaled_keeps_the_transaction_and_sends_no_reset(
 
 
 def test_power_up_during_polling_starts_up_again() -> None:
-    """Issue 12: the validator lost power mid-run: the host runs the start-up again."""
+    """The validator lost power mid-run: the host runs the start-up again."""
     dev, eng = Validator(), Engine()
     host = started(dev, eng)
     dev.status = (Status.POWER_UP, b"")
@@ -289,7 +289,7 @@ def test_power_up_during_polling_starts_up_again() -> None:
 
 
 def test_fault_is_reported_once_and_cleared_when_the_validator_idles() -> None:
-    """Issue 12 (1.9): a jam is one DeviceFault however long it lasts, then cleared."""
+    """A jam is one DeviceFault however long it lasts, then cleared."""
     dev, eng = Validator(), Engine()
     host = started(dev, eng)
     [fault] = poll(host, dev, eng, Status.JAM_IN_ACCEPTOR)
@@ -303,7 +303,7 @@ def test_fault_is_reported_once_and_cleared_when_the_validator_idles() -> None:
 
 
 def test_corrupted_reply_to_stack_is_sent_again() -> None:
-    """Issue 12 (1.9): an ACK with a bad CRC is no ACK: STACK-2 goes again, counted."""
+    """An ACK with a bad CRC is no ACK: STACK-2 goes again, counted."""
     dev, eng = Validator(), Engine()
     host = started(dev, eng)
     dev.corrupt.append(c.Command.STACK_2)
@@ -313,7 +313,7 @@ def test_corrupted_reply_to_stack_is_sent_again() -> None:
 
 
 def test_corrupted_status_replies_count_as_unanswered_and_the_link_as_garbled() -> None:
-    """Issue 12 (11.10): bytes that never make a valid frame: unanswered polls, then
+    """Bytes that never make a valid frame: unanswered polls, then
     DeviceOfflineError with the link marked garbled (not a pulled cable)."""
     dev, eng = Validator(), Engine()
     host = started(dev, eng)
@@ -328,7 +328,7 @@ def test_corrupted_status_replies_count_as_unanswered_and_the_link_as_garbled() 
 
 
 def test_no_reply_at_all_is_offline_not_garbled() -> None:
-    """Issue 12: silence (a reply timeout: ``receive(None)``) is a pulled cable."""
+    """Silence (a reply timeout: ``receive(None)``) is a pulled cable."""
     dev, eng = Validator(), Engine()
     host = started(dev, eng)
     for _ in range(2):
@@ -341,7 +341,7 @@ def test_no_reply_at_all_is_offline_not_garbled() -> None:
 
 
 def test_the_host_does_no_io() -> None:
-    """Issue 12: the host state machine imports no port, clock or thread."""
+    """The host state machine imports no port, clock or thread."""
     path = Path(__file__).resolve().parents[2] / "drivers" / "id003_host.py"
     mods = set()
     for node in ast.walk(ast.parse(path.read_text())):
@@ -359,7 +359,7 @@ def test_the_host_does_no_io() -> None:
 ])
 def test_an_item_still_held_at_start_up_is_stacked_if_journaled_so_else_returned(
         open_txn: OpenTransaction | None, sent: bytes) -> None:
-    """Issue 14: a ticket held in escrow (HOLD) by an engine that died: the journal's
+    """A ticket held in escrow (HOLD) by an engine that died: the journal's
     decision to stack it is carried out (STACK-2); held with no decision journaled, it
     goes back (RETURN), never left to a RESET that hides where it went."""
     dev, eng = Validator(Status.HOLDING), Engine()

@@ -1,4 +1,4 @@
-"""Issue 11: the driver's side of "money safe against what the devices physically did"."""
+"""The driver's side of "money safe against what the devices physically did"."""
 
 from __future__ import annotations
 
@@ -33,7 +33,7 @@ def _hold(dev: SimId003Device, code: int, state: Status) -> None:
 def test_escrow_journaled_before_a_kill_is_stacked_under_its_own_transaction(
     sim_bill: SimId003Device, recorder: Recorder
 ) -> None:
-    """Issue 11.3: the engine journaled the $50 escrow "old" and died before STACK.
+    """The engine journaled the $50 escrow "old" and died before STACK.
     After the restart the same note is STACKed and credited as "old" (no second
     transaction), so a later lone VEND VALID has nothing to be credited against."""
     _hold(sim_bill, 0x66, Status.ESCROW)          # $50 waiting in escrow
@@ -55,7 +55,7 @@ def test_escrow_journaled_before_a_kill_is_stacked_under_its_own_transaction(
 def test_a_different_item_in_escrow_retires_the_old_transaction(
     sim_bill: SimId003Device, recorder: Recorder
 ) -> None:
-    """Issue 11.3: an open transaction the device no longer holds is closed on the
+    """An open transaction the device no longer holds is closed on the
     driver's side too (BillReturned, so the engine's journal closes it)."""
     _hold(sim_bill, 0x63, Status.ESCROW)          # $5, not the $50 the journal has
     acc = make(sim_bill, recorder, open_transaction=OpenTransaction("old", 5000))
@@ -71,7 +71,7 @@ def test_a_different_item_in_escrow_retires_the_old_transaction(
 def test_idle_acceptor_after_a_restart_retires_the_open_transaction(
     sim_bill: SimId003Device, recorder: Recorder
 ) -> None:
-    """Issue 11.3: the escrow timed out while the engine was dead: not credited,
+    """The escrow timed out while the engine was dead: not credited,
     and not left open for a later VEND VALID."""
     acc = make(sim_bill, recorder, open_transaction=OpenTransaction("old", 2000))
     acc.connect()
@@ -83,7 +83,7 @@ def test_idle_acceptor_after_a_restart_retires_the_open_transaction(
 def test_credited_transaction_repeat_vend_valid_is_only_acked(
     sim_bill: SimId003Device, recorder: Recorder
 ) -> None:
-    """Issue 11.3: the engine credited "c1" and died before the ACK: the VEND VALID
+    """The engine credited "c1" and died before the ACK: the VEND VALID
     still pending is ACKed, not credited and not "unattributed"."""
     _hold(sim_bill, 0x65, Status.VEND_VALID)
     acc = make(sim_bill, recorder,
@@ -98,7 +98,7 @@ def test_credited_transaction_repeat_vend_valid_is_only_acked(
 def test_power_cut_past_stack_reports_the_note_and_its_value(
     sim_bill: SimId003Device, recorder: Recorder, step: Status
 ) -> None:
-    """Issue 11.1: a power cut at STACKING / VEND VALID leaves the note in the cash
+    """A power cut at STACKING / VEND VALID leaves the note in the cash
     box; the driver names its transaction and value (the engine keeps a review)."""
     acc = make(sim_bill, recorder)
     acc.connect()
@@ -118,7 +118,7 @@ def test_power_cut_past_stack_reports_the_note_and_its_value(
 def test_jam_after_stack_is_a_possible_note_in_path_not_a_return(
     sim_bill: SimId003Device, recorder: Recorder
 ) -> None:
-    """Issue 11.10: STACK, a stacker jam, the jam cleared: the note may be in the
+    """STACK, a stacker jam, the jam cleared: the note may be in the
     cash box, so it is reported "possibly in path", never "returned"."""
     acc = make(sim_bill, recorder)
     acc.connect()
@@ -140,7 +140,7 @@ def test_jam_after_stack_is_a_possible_note_in_path_not_a_return(
 def test_garbled_link_is_its_own_fault_not_offline(
     sim_bill: SimId003Device, recorder: Recorder
 ) -> None:
-    """Issue 11.10: replies that arrive garbled (wrong baud or parity: every CRC bad)
+    """Replies that arrive garbled (wrong baud or parity: every CRC bad)
     are a link-configuration fault, not "not responding" like a pulled cable."""
     from conftest import wait_for
 
@@ -155,7 +155,7 @@ def test_garbled_link_is_its_own_fault_not_offline(
 
 
 def test_pulled_cable_is_still_offline(sim_bill: SimId003Device, recorder: Recorder) -> None:
-    """Issue 11.10: silence (nothing arrives) stays "offline"."""
+    """Silence (nothing arrives) stays "offline"."""
     from conftest import wait_for
 
     from drivers.events import DeviceOffline
@@ -171,7 +171,7 @@ def test_pulled_cable_is_still_offline(sim_bill: SimId003Device, recorder: Recor
 def test_engine_dead_and_power_cut_past_stack_is_found_with_the_journaled_value(
     sim_bill: SimId003Device, recorder: Recorder, step: Status
 ) -> None:
-    """Issue 11.1: the engine died at STACKING / VEND VALID and then the acceptor lost
+    """The engine died at STACKING / VEND VALID and then the acceptor lost
     power: the restarted driver reports the note in the stacker under the journal's
     open transaction and its value, before RESET puts it in the cash box."""
     _hold(sim_bill, 0x65, step)
@@ -189,7 +189,7 @@ def test_engine_dead_and_power_cut_past_stack_is_found_with_the_journaled_value(
 def test_note_in_stacker_not_journaled_is_reported_again_not_lost(
     sim_bill: SimId003Device, recorder: Recorder
 ) -> None:
-    """Issue 11.1: when the engine cannot journal the note in the stacker, the driver
+    """When the engine cannot journal the note in the stacker, the driver
     does not RESET (the note stays reported) and reports it again on the next try."""
     _hold(sim_bill, 0x65, Status.VEND_VALID)
     sim_bill.power_cycle()
@@ -217,7 +217,7 @@ def test_note_in_stacker_not_journaled_is_reported_again_not_lost(
 def test_acceptor_reset_before_the_kill_retires_the_open_transaction(
     sim_bill: SimId003Device, recorder: Recorder
 ) -> None:
-    """Issue 11.3: the engine saw "bill in acceptor" (returned), sent RESET and died
+    """The engine saw "bill in acceptor" (returned), sent RESET and died
     before journaling it: the acceptor answers INITIALIZE; the open transaction is
     retired as returned, never left for a later "possibly in path"."""
     with sim_bill._lock:
@@ -237,7 +237,7 @@ def test_acceptor_reset_before_the_kill_retires_the_open_transaction(
 def test_a_second_power_cut_before_reset_keeps_the_note_in_the_twins_stacker(
     sim_bill: SimId003Device, recorder: Recorder, step: Status
 ) -> None:
-    """Issue 11 (the crash test's rare physical-truth mismatch under load): power cut
+    """The crash test's rare physical-truth mismatch under load: power cut
     past STACK, then a second cut while the twin sits in "power up, bill in stacker"
     (the engine dead, no RESET yet): the twin forgot the note, so its cash box read
     $20 short of what the engine had credited or kept for review. A note in the

@@ -121,7 +121,7 @@ def test_stuck_line_and_slow_pulses_are_faults_not_credits(rig: Any) -> None:
 
 
 def test_start_and_report_state_say_the_real_state(rig: Any) -> None:
-    """Issue 10.1: the pulse acceptor reports its state at start (a stale bill fault
+    """The pulse acceptor reports its state at start (a stale bill fault
     clears) and on ``report_state`` (the Faults page): stuck while stuck."""
     acc, source, clock, rec, factory = rig
     acc.start()

@@ -1,4 +1,4 @@
-"""Issue 13: the EGM-side SAS codec, byte for byte against hand-built frames, and
+"""The EGM-side SAS codec, byte for byte against hand-built frames, and
 fuzzed: random, truncated and misaddressed bytes never raise and never lead to a reply
 for another address or for address 0."""
 
@@ -40,7 +40,7 @@ def feed(codec: EgmCodec, *messages: str) -> list[Event]:
 
 
 def test_general_poll_for_us() -> None:
-    """Issue 13: 0x80|address with wakeup is a general poll; its reply is one exception byte."""
+    """0x80|address with wakeup is a general poll; its reply is one exception byte."""
     codec = EgmCodec(1)
     (event,) = codec.feed(h("FF 00 81"))
     assert event == GeneralPoll(1, h("81"))
@@ -49,14 +49,14 @@ def test_general_poll_for_us() -> None:
 
 
 def test_general_poll_for_another_address_is_skipped() -> None:
-    """Issue 13: a general poll for address 2 yields nothing for address 1."""
+    """A general poll for address 2 yields nothing for address 1."""
     codec = EgmCodec(1)
     assert codec.feed(h("FF 00 82")) == []
     assert codec.counts["other_address"] == 1
 
 
 def test_broadcast_is_parsed_never_answered() -> None:
-    """Issue 13: address 0 is broadcast: parsed, never answered."""
+    """Address 0 is broadcast: parsed, never answered."""
     codec = EgmCodec(1)
     (gp,) = codec.feed(h("FF 00 80"))
     assert isinstance(gp, GeneralPoll) and gp.broadcast
@@ -68,7 +68,7 @@ def test_broadcast_is_parsed_never_answered() -> None:
 
 
 def test_type_r_poll_and_its_reply() -> None:
-    """Issue 13: type R 01 1A (no CRC) -> current credits 01 1A 00 00 12 34 45 2D."""
+    """Type R 01 1A (no CRC) -> current credits 01 1A 00 00 12 34 45 2D."""
     codec = EgmCodec(1)
     (event,) = feed(codec, "01 1A")
     assert isinstance(event, LongPoll)
@@ -77,7 +77,7 @@ def test_type_r_poll_and_its_reply() -> None:
 
 
 def test_type_s_poll_rom_signature() -> None:
-    """Issue 13: 01 21 12 34 DA 94 (research/sas.md vector) is a valid 0x21 with its seed."""
+    """01 21 12 34 DA 94 (research/sas.md vector) is a valid 0x21 with its seed."""
     codec = EgmCodec(1)
     (event,) = feed(codec, "01 21 12 34 DA 94")
     assert isinstance(event, LongPoll) and event.data == h("12 34")
@@ -87,7 +87,7 @@ def test_type_s_poll_rom_signature() -> None:
 
 
 def test_type_s_poll_without_data() -> None:
-    """Issue 13: 0x01 shut down is address, 01, CRC (nCompass LongPoll01Message.h); ACK is the address."""
+    """0x01 shut down is address, 01, CRC (nCompass LongPoll01Message.h); ACK is the address."""
     codec = EgmCodec(1)
     (event,) = feed(codec, "01 01 51 08")
     assert isinstance(event, LongPoll) and event.data == b""
@@ -95,7 +95,7 @@ def test_type_s_poll_without_data() -> None:
 
 
 def test_type_m_poll_selected_meters() -> None:
-    """Issue 13: 0x2F with its length byte: game 0001, meter codes 00 and 0D."""
+    """0x2F with its length byte: game 0001, meter codes 00 and 0D."""
     codec = EgmCodec(1)
     (event,) = feed(codec, "01 2F 04 00 01 00 0D 15 8B")
     assert isinstance(event, LongPoll) and event.data == h("00 01 00 0D")
@@ -103,14 +103,14 @@ def test_type_m_poll_selected_meters() -> None:
 
 
 def test_bad_crc_is_dropped_and_counted() -> None:
-    """Issue 13: a long poll whose CRC fails is dropped with an event, never answered."""
+    """A long poll whose CRC fails is dropped with an event, never answered."""
     codec = EgmCodec(1)
     assert feed(codec, "01 21 12 34 DA 95") == [Dropped(DropReason.CRC, h("01 21 12 34 DA 95"))]
     assert codec.counts["crc"] == 1
 
 
 def test_truncated_message_is_dropped_when_the_next_wakeup_comes() -> None:
-    """Issue 13: a message cut short by the next wakeup byte is dropped (wrong length)."""
+    """A message cut short by the next wakeup byte is dropped (wrong length)."""
     codec = EgmCodec(1)
     events = codec.feed(h("FF 00 01 21 12") + h("FF 00 81"))
     assert events == [Dropped(DropReason.TRUNCATED, h("01 21 12")), GeneralPoll(1, h("81"))]
@@ -118,7 +118,7 @@ def test_truncated_message_is_dropped_when_the_next_wakeup_comes() -> None:
 
 
 def test_too_long_message_leaves_stray_bytes() -> None:
-    """Issue 13: bytes after a complete message and before the next wakeup are dropped as stray."""
+    """Bytes after a complete message and before the next wakeup are dropped as stray."""
     codec = EgmCodec(1)
     events = codec.feed(h("FF 00 01 1A 00 00"))
     assert isinstance(events[0], LongPoll) and len(events) == 1
@@ -137,7 +137,7 @@ def test_m_length_below_minimum_is_dropped() -> None:
 
 
 def test_unknown_long_poll_is_ignored() -> None:
-    """Issue 13: an unknown long poll is parsed as unknown, no reply, its bytes skipped."""
+    """An unknown long poll is parsed as unknown, no reply, its bytes skipped."""
     codec = EgmCodec(1)
     assert 0xEE not in LAYOUTS
     events = feed(codec, "01 EE 01 02 03 04", "81")
@@ -146,14 +146,14 @@ def test_unknown_long_poll_is_ignored() -> None:
 
 
 def test_message_for_another_address_is_skipped_whole() -> None:
-    """Issue 13: a long poll for address 2 gives address 1 no event, not even stray bytes."""
+    """A long poll for address 2 gives address 1 no event, not even stray bytes."""
     codec = EgmCodec(1)
     assert feed(codec, "02 21 12 34 00 00") == []
     assert codec.counts["other_address"] == 1 and codec.counts["stray"] == 0
 
 
 def test_unconfigured_address_zero_answers_nothing() -> None:
-    """Issue 13: with address 0 (unconfigured) only broadcasts are seen, and they are never answered."""
+    """With address 0 (unconfigured) only broadcasts are seen, and they are never answered."""
     codec = EgmCodec(0)
     assert feed(codec, "81", "01 1A") == []
     (event,) = feed(codec, "80")
@@ -167,7 +167,7 @@ def test_unconfigured_address_zero_answers_nothing() -> None:
 
 
 def test_repeat_gets_the_same_reply_up_to_the_third_try() -> None:
-    """Issue 13: a repeated poll is flagged with the reply sent before (implied ACK)."""
+    """A repeated poll is flagged with the reply sent before (implied ACK)."""
     codec = EgmCodec(1)
     (first,) = feed(codec, "81")
     sent = codec.answer(first, replies.general_poll_reply(EXCEPTION_CODES["handpay_pending"]))
@@ -180,7 +180,7 @@ def test_repeat_gets_the_same_reply_up_to_the_third_try() -> None:
 
 
 def test_different_poll_acknowledges() -> None:
-    """Issue 13: a different poll in between acknowledges the reply: no repeat afterwards."""
+    """A different poll in between acknowledges the reply: no repeat afterwards."""
     codec = EgmCodec(1)
     (a,) = feed(codec, "01 1A")
     codec.answer(a, replies.current_credits(1, 5))
@@ -191,7 +191,7 @@ def test_different_poll_acknowledges() -> None:
 
 
 def test_poll_to_another_address_acknowledges() -> None:
-    """Issue 13: nCompass polls address 0 "so EGM doesn't see implied NACK": it breaks the repeat."""
+    """NCompass polls address 0 "so EGM doesn't see implied NACK": it breaks the repeat."""
     codec = EgmCodec(1)
     (a,) = feed(codec, "01 1A")
     codec.answer(a, replies.current_credits(1, 5))
@@ -203,7 +203,7 @@ def test_poll_to_another_address_acknowledges() -> None:
 
 
 def test_answer_refuses_a_reply_from_another_address() -> None:
-    """Issue 13: the codec never sends a reply carrying another address."""
+    """The codec never sends a reply carrying another address."""
     codec = EgmCodec(1)
     (event,) = feed(codec, "01 1A")
     with pytest.raises(ValueError, match="address 1"):
@@ -220,7 +220,7 @@ def test_answer_refuses_a_reply_from_another_address() -> None:
 
 
 def test_reply_builders_byte_for_byte() -> None:
-    """Issue 13: each reply builder against a hand-built frame (CRC low byte first)."""
+    """Each reply builder against a hand-built frame (CRC low byte first)."""
     assert replies.meters_1c(1, Meters1C(1, 2, 3, 4, 5, 6, 7, 8)) == h(
         "01 1C 00000001 00000002 00000003 00000004 00000005 00000006 00000007 00000008 D3 8E")
     info = MachineInfo("BJ", "001", 0x01, 10, 0, b"\x00\x00", "BJ0001", "9950")
@@ -236,7 +236,7 @@ def test_reply_builders_byte_for_byte() -> None:
 
 
 def test_reply_builders_refuse_bad_values() -> None:
-    """Issue 13: address 0, overflowing meters and wrong field widths raise ValueError."""
+    """Address 0, overflowing meters and wrong field widths raise ValueError."""
     with pytest.raises(ValueError, match="broadcast"):
         replies.current_credits(0, 1)
     with pytest.raises(ValueError):
@@ -254,7 +254,7 @@ def test_reply_builders_refuse_bad_values() -> None:
 
 
 def test_exception_code_table() -> None:
-    """Issue 13: the general poll codes of research/sas.md, name <-> code."""
+    """The general poll codes of research/sas.md, name <-> code."""
     assert EXCEPTION_CODES["slot_door_opened"] == 0x11
     assert EXCEPTION_CODES["handpay_pending"] == 0x51
     assert EXCEPTION_CODES["exception_buffer_overflow"] == 0x70
@@ -264,7 +264,7 @@ def test_exception_code_table() -> None:
 
 
 def test_every_layout_names_its_source() -> None:
-    """Issue 13: every layout entry carries its source; the unconfirmed ones say so."""
+    """Every layout entry carries its source; the unconfirmed ones say so."""
     for command, layout in LAYOUTS.items():
         assert layout.command == command
         assert layout.source.strip()
@@ -287,7 +287,7 @@ STREAM = b"".join(encode_message(h(m)) for m in (
 
 @given(st.lists(st.integers(0, len(STREAM)), max_size=12))
 def test_split_anywhere_gives_the_same_events(cuts: list[int]) -> None:
-    """Issue 13: the same stream cut at any points yields the same events."""
+    """The same stream cut at any points yields the same events."""
     whole = EgmCodec(1).feed(STREAM)
     assert [type(e).__name__ for e in whole] == [
         "GeneralPoll", "LongPoll", "LongPoll", "LongPoll", "LongPoll", "GeneralPoll", "UnknownPoll"]
@@ -351,7 +351,7 @@ message_parts = st.one_of(
 @given(addresses, st.lists(message_parts, max_size=12), st.lists(st.integers(0, 400), max_size=6))
 def test_fuzz_never_raises_and_never_answers_another_address(
         address: int, parts: list[bytes], cuts: list[int]) -> None:
-    """Issue 13: random, truncated and misaddressed bytes never raise; events are only for our
+    """Random, truncated and misaddressed bytes never raise; events are only for our
     address or broadcast; replies only ever carry our address; broadcasts are never answered."""
     stream = b"".join(parts)
     codec = EgmCodec(address)
@@ -367,7 +367,7 @@ def test_fuzz_never_raises_and_never_answers_another_address(
 
 
 def test_a_poll_answered_busy_is_not_a_repeat() -> None:
-    """Issue 13: after busy (address 00) the host asks again and gets a fresh answer, not busy again."""
+    """After busy (address 00) the host asks again and gets a fresh answer, not busy again."""
     codec = EgmCodec(1)
     (first,) = feed(codec, "01 1A")
     codec.answer(first, replies.busy(1))
@@ -382,7 +382,7 @@ def test_a_poll_answered_busy_is_not_a_repeat() -> None:
 @given(addresses, st.lists(message_parts, max_size=10), st.lists(st.integers(0, 300), max_size=8))
 def test_fuzz_split_anywhere_gives_the_same_events_and_counts(
         address: int, parts: list[bytes], cuts: list[int]) -> None:
-    """Issue 13: for any stream (garbage included), how it is chunked changes neither the
+    """For any stream (garbage included), how it is chunked changes neither the
     events nor the counts."""
     stream = b"".join(parts)
     whole = EgmCodec(address)

@@ -1,4 +1,4 @@
-"""Issue 13: SAS CRC-16/Kermit (plain, seeded, incremental) and BCD, byte for byte
+"""SAS CRC-16/Kermit (plain, seeded, incremental) and BCD, byte for byte
 against the vectors of research/sas.md and nCompass's unit tests."""
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ RESEARCH_VECTORS = [
 
 @pytest.mark.parametrize(("data", "crc", "wire"), RESEARCH_VECTORS, ids=[w for *_, w in RESEARCH_VECTORS])
 def test_research_vectors(data: bytes, crc: int, wire: str) -> None:
-    """Issue 13: research/sas.md CRC vectors, value and low-byte-first wire order."""
+    """Research/sas.md CRC vectors, value and low-byte-first wire order."""
     assert crc16_kermit(data) == crc
     assert crc_bytes(data) == bytes.fromhex(wire)
     assert with_crc(data) == data + bytes.fromhex(wire)
@@ -31,12 +31,12 @@ def test_research_vectors(data: bytes, crc: int, wire: str) -> None:
 
 @pytest.mark.parametrize(("address", "wire"), [(0x00, "9C 76"), (0x01, "23 F7"), (0x7F, "57 4F"), (0xFE, "0A 05")])
 def test_ncompass_4c_vectors(address: int, wire: str) -> None:
-    """Issue 13: nCompass SentinelUnitTests/SASProtocol/LongPoll4CUnitTests.cpp Fill_DefaultTest."""
+    """NCompass SentinelUnitTests/SASProtocol/LongPoll4CUnitTests.cpp Fill_DefaultTest."""
     assert crc_bytes(bytes((address, 0x4C)) + bytes(6)) == bytes.fromhex(wire)
 
 
 def test_crc_ok_rejects_a_flipped_bit_and_short_input() -> None:
-    """Issue 13: a damaged message fails its CRC."""
+    """A damaged message fails its CRC."""
     good = bytearray(with_crc(bytes.fromhex("01211234")))
     good[2] ^= 0x01
     assert not crc_ok(bytes(good))
@@ -45,7 +45,7 @@ def test_crc_ok_rejects_a_flipped_bit_and_short_input() -> None:
 
 @given(st.binary(max_size=300), st.lists(st.integers(0, 300), max_size=8))
 def test_incremental_equals_whole(data: bytes, cuts: list[int]) -> None:
-    """Issue 13: the ROM signature can run in chunks; any split gives the same CRC."""
+    """The ROM signature can run in chunks; any split gives the same CRC."""
     crc = SeededCrc(0xBEEF)
     points = sorted({min(c, len(data)) for c in cuts})
     start = 0
@@ -58,12 +58,12 @@ def test_incremental_equals_whole(data: bytes, cuts: list[int]) -> None:
 
 @given(st.binary(max_size=64), st.binary(max_size=64))
 def test_seed_continues_a_crc(prefix: bytes, rest: bytes) -> None:
-    """Issue 13: seeding with the CRC of a prefix continues the CRC (the seed is the register)."""
+    """Seeding with the CRC of a prefix continues the CRC (the seed is the register)."""
     assert rom_signature(crc16_kermit(prefix), rest) == crc16_kermit(prefix + rest)
 
 
 def test_seeded_crc_differs_from_unseeded_and_rejects_bad_seed() -> None:
-    """Issue 13: the host's seed changes the signature; a seed must be 16-bit."""
+    """The host's seed changes the signature; a seed must be 16-bit."""
     assert rom_signature(0, b"123456789") == 0x2189
     assert rom_signature(0x1234, b"123456789") != 0x2189
     assert SeededCrc(0x1234).value == 0x1234
@@ -74,7 +74,7 @@ def test_seeded_crc_differs_from_unseeded_and_rejects_bad_seed() -> None:
 
 
 def test_bcd_byte_for_byte() -> None:
-    """Issue 13: BCD meters, most significant byte first (research/sas.md)."""
+    """BCD meters, most significant byte first (research/sas.md)."""
     assert bcd.encode(12345678, 4) == bytes.fromhex("12345678")
     assert bcd.encode(5, 4) == bytes.fromhex("00000005")
     assert bcd.encode(123, 5) == bytes.fromhex("0000000123")
@@ -85,7 +85,7 @@ def test_bcd_byte_for_byte() -> None:
 
 
 def test_bcd_errors() -> None:
-    """Issue 13: values that do not fit and bytes that are not BCD raise clear errors."""
+    """Values that do not fit and bytes that are not BCD raise clear errors."""
     with pytest.raises(ValueError, match="does not fit"):
         bcd.encode(100_000_000, 4)
     with pytest.raises(ValueError, match="negative"):
@@ -98,7 +98,7 @@ def test_bcd_errors() -> None:
 
 @given(st.integers(1, 9).flatmap(lambda w: st.tuples(st.just(w), st.integers(0, 10 ** (2 * w) - 1))))
 def test_bcd_round_trip(width_value: tuple[int, int]) -> None:
-    """Issue 13: encode then decode is the identity for every width up to 9 bytes."""
+    """Encode then decode is the identity for every width up to 9 bytes."""
     width, value = width_value
     assert bcd.decode(bcd.encode(value, width)) == value
     assert len(bcd.encode(value, width)) == width

@@ -1,4 +1,4 @@
-"""Issue 13: the EGM-side SAS responder (drivers/sas/egm.py), byte for byte against
+"""The EGM-side SAS responder (drivers/sas/egm.py), byte for byte against
 hand-built frames, plus its implied ACK, 0x51 re-sends, link timeout, busy and fuzz."""
 
 from __future__ import annotations
@@ -98,7 +98,7 @@ OPEN, CLOSED = HostException(7, "slot_door_opened"), HostException(8, "slot_door
 
 
 def test_general_poll_answers_oldest_exception_then_implied_ack() -> None:
-    """Issue 13: general poll answers the oldest queued exception; a broadcast or a new
+    """General poll answers the oldest queued exception; a broadcast or a new
     poll acknowledges it (ExceptionAcked) and the next one comes; 00 when none."""
     r = responder(exc_view(OPEN, CLOSED))
     out = r.receive(gp(), 0)
@@ -113,7 +113,7 @@ def test_general_poll_answers_oldest_exception_then_implied_ack() -> None:
 
 
 def test_repeated_poll_gets_same_reply_and_no_ack() -> None:
-    """Issue 13: a repeated poll is an implied NACK: the same reply again, nothing acked
+    """A repeated poll is an implied NACK: the same reply again, nothing acked
     (the third identical try is the final NACK: tests/drivers/test_sas_conformance.py)."""
     r = responder(exc_view(OPEN, CLOSED))
     assert writes(r.receive(gp(), 0)) == [h("11")]
@@ -123,7 +123,7 @@ def test_repeated_poll_gets_same_reply_and_no_ack() -> None:
 
 
 def test_poll_to_another_address_acknowledges() -> None:
-    """Issue 13: a poll to another EGM acknowledges our last reply (nCompass SASInterface)."""
+    """A poll to another EGM acknowledges our last reply (nCompass SASInterface)."""
     r = responder(exc_view(OPEN, CLOSED))
     r.receive(gp(), 0)
     assert r.receive(gp(2), 5) == [ExceptionAcked(7)]
@@ -132,7 +132,7 @@ def test_poll_to_another_address_acknowledges() -> None:
 
 
 def test_acked_id_never_sent_again_until_engine_drops_it() -> None:
-    """Issue 13: an acknowledged id is never resent while the engine's view lists it; a
+    """An acknowledged id is never resent while the engine's view lists it; a
     new id queued after the engine committed the ack is sent."""
     r = responder(exc_view(OPEN))
     r.receive(gp(), 0)
@@ -145,7 +145,7 @@ def test_acked_id_never_sent_again_until_engine_drops_it() -> None:
 
 
 def test_repeated_00_gets_a_fresh_answer() -> None:
-    """Issue 13: nothing waits for an ACK after 00, so a repeat reports a new exception."""
+    """Nothing waits for an ACK after 00, so a repeat reports a new exception."""
     r = responder(exc_view())
     assert writes(r.receive(gp(), 0)) == [h("00")]
     r.update(exc_view(OPEN))
@@ -157,14 +157,14 @@ def test_repeated_00_gets_a_fresh_answer() -> None:
     (50000, 0x4E), (20000, 0x50), (2500, 0x4F), (100000, 0x4F), (150, 0x4F),
 ])
 def test_bill_accepted_code_by_denomination(bill_minor: int, code: int) -> None:
-    """Issue 13: bill_accepted maps to 0x47-0x4E/0x50 by denomination (nCompass
+    """bill_accepted maps to 0x47-0x4E/0x50 by denomination (nCompass
     SASGeneralPoll.h, saspy GPoll.py), 0x4F "bill accepted" for one without a code."""
     r = responder(exc_view(HostException(1, "bill_accepted", amount_credits=bill_minor, bill_minor=bill_minor)))
     assert writes(r.receive(gp(), 0)) == [bytes((code,))]
 
 
 def test_overflow_and_unmapped_names() -> None:
-    """Issue 13: exception_buffer_overflow is 0x70; a name without a SAS code is acked at
+    """exception_buffer_overflow is 0x70; a name without a SAS code is acked at
     once (nothing to tell the host) and the queue moves on."""
     r = responder(exc_view(HostException(1, "no_such_event"), HostException(2, "exception_buffer_overflow")))
     out = r.receive(gp(), 0)
@@ -176,7 +176,7 @@ def test_overflow_and_unmapped_names() -> None:
 
 
 def test_handpay_pending_resent_every_15_s_until_1b() -> None:
-    """Issue 13: 0x51 is re-sent every 15 s while the handpay is pending, until the host
+    """0x51 is re-sent every 15 s while the handpay is pending, until the host
     reads long poll 0x1B; a new handpay starts again."""
     hp = HandpayInfo(12345, "jackpot")
     r = responder(exc_view(handpay=hp), link_timeout_ms=10**9)  # polls sparse here: keep the link up
@@ -205,7 +205,7 @@ def test_handpay_pending_resent_every_15_s_until_1b() -> None:
 
 
 def test_queued_handpay_pending_counts_as_the_first_send() -> None:
-    """Issue 13: the engine's queued handpay_pending goes in queue order and restarts the 15 s."""
+    """The engine's queued handpay_pending goes in queue order and restarts the 15 s."""
     hp = HandpayInfo(100)
     r = responder(exc_view(OPEN, HostException(8, "handpay_pending"), handpay=hp), link_timeout_ms=10**9)
     assert writes(r.receive(gp(), 0)) == [h("11")]
@@ -220,14 +220,14 @@ def test_queued_handpay_pending_counts_as_the_first_send() -> None:
 
 
 def test_1b_without_handpay_is_all_zero() -> None:
-    """Issue 13: 0x1B with no handpay pending: every field 0 (nCompass isEmpty)."""
+    """0x1B with no handpay pending: every field 0 (nCompass isEmpty)."""
     assert ask(responder(), long_poll(1, 0x1B)).data == bytes(20)
 
 
 @pytest.mark.parametrize(("kind", "level", "byte"), [("cancelled_credits", 0, 0x80), ("jackpot", 0, 0x40),
                                                      ("jackpot", 3, 0x03)])
 def test_1b_level_byte(kind: str, level: int, byte: int) -> None:
-    """Issue 13: 0x1B level: 80 cancelled credits, 40 non-progressive, else the level;
+    """0x1B level: 80 cancelled credits, 40 non-progressive, else the level;
     session game win and pay carry the amount (Aristocrat LP1BSendHandpayInfoParser)."""
     r = responder(exc_view(handpay=HandpayInfo(99, kind, level)))
     assert ask(r, long_poll(1, 0x1B)).data == h(f"00 {byte:02X} 00 00 00 00 99 00 00 00"
@@ -238,7 +238,7 @@ def test_1b_level_byte(kind: str, level: int, byte: int) -> None:
 
 
 def test_link_down_after_5_s_and_up_on_next_poll() -> None:
-    """Issue 13: no poll to our address for 5 s -> LinkChanged(False), on tick and on
+    """No poll to our address for 5 s -> LinkChanged(False), on tick and on
     receive; the next poll -> LinkChanged(True); the unacked exception is sent again."""
     r = responder(exc_view(OPEN))
     assert events(r.receive(gp(), 1000)) == [LinkChanged(True)] and r.up
@@ -258,7 +258,7 @@ def test_link_down_after_5_s_and_up_on_next_poll() -> None:
 
 
 def test_busy_before_first_view() -> None:
-    """Issue 13: before the engine's first view: long polls get busy (address 00) and
+    """Before the engine's first view: long polls get busy (address 00) and
     carry out nothing; general polls get 00."""
     r = responder(None)
     assert writes(r.receive(lp(0x1A), 0)) == [h("01 00")]
@@ -269,7 +269,7 @@ def test_busy_before_first_view() -> None:
 
 
 def test_address_zero_answers_nothing_and_never_another_address() -> None:
-    """Issue 13: view address 0 (RAM cleared) answers nothing; polls for another address
+    """View address 0 (RAM cleared) answers nothing; polls for another address
     are never answered."""
     r = responder(EgmView(address=0, exceptions=(OPEN,)))
     assert r.receive(gp() + lp(0x1C) + lp(0x01), 0) == []
@@ -283,7 +283,7 @@ def test_address_zero_answers_nothing_and_never_another_address() -> None:
 
 
 def test_meter_long_polls_byte_for_byte() -> None:
-    """Issue 13: 0x10-0x17, 0x1A, 0x1C from the view's meters, 4-byte BCD, CRC low byte first."""
+    """0x10-0x17, 0x1A, 0x1C from the view's meters, 4-byte BCD, CRC low byte first."""
     r = responder()
     expected = {0x10: 2500, 0x11: 5000, 0x12: 4200, 0x13: 10000, 0x14: 300, 0x15: 77, 0x16: 30, 0x17: 40,
                 0x1A: 1234}
@@ -296,7 +296,7 @@ def test_meter_long_polls_byte_for_byte() -> None:
 
 
 def test_bundles_0f_19_18_1e() -> None:
-    """Issue 13: 0x0F (saspy), 0x19 (nCompass), 0x18 two 2-byte counts, 0x1E bill counts
+    """0x0F (saspy), 0x19 (nCompass), 0x18 two 2-byte counts, 0x1E bill counts
     $1 $5 $10 $20 $50 $100 (nCompass LongPoll1EMessage.cpp)."""
     r = responder()
     assert parse_meters(ask(r, long_poll(1, 0x0F)).data, 6) == [2500, 5000, 4200, 10000, 300, 77]
@@ -306,14 +306,14 @@ def test_bundles_0f_19_18_1e() -> None:
 
 
 def test_meters_wrap_modulo_bcd_width() -> None:
-    """Issue 13: meters are sent modulo the BCD width."""
+    """Meters are sent modulo the BCD width."""
     r = responder(EgmView(address=1, coin_in=123_456_789_012, games_since_power_up=123456))
     assert parse_meter(ask(r, long_poll(1, 0x11)).data) == 56_789_012
     assert ask(r, long_poll(1, 0x18), 1).data == h("34 56 00 00")
 
 
 def test_1f_53_51_55_54() -> None:
-    """Issue 13: 0x1F machine info, 0x53 game N (nCompass LongPoll53Message.cpp: game
+    """0x1F machine info, 0x53 game N (nCompass LongPoll53Message.cpp: game
     number then the 0x1F fields), 0x51 number of games, 0x55 selected game, 0x54 "602"
     and the serial number."""
     r = responder()
@@ -333,7 +333,7 @@ def test_1f_53_51_55_54() -> None:
 
 
 def test_2f_selected_meters_by_code() -> None:
-    """Issue 13: 0x2F answers the Appendix C codes the cabinet counts (nCompass
+    """0x2F answers the Appendix C codes the cabinet counts (nCompass
     mainGameMeterCodeMap), in the order asked, and leaves unknown codes out."""
     r = responder()
     codes = [0x00, 0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x0B, 0x0C, 0x24, 0x40, 0x42, 0x44, 0x47, 0x99]
@@ -365,14 +365,14 @@ def test_2f_takes_at_most_ten_meters() -> None:
 
 
 def test_2f_extra_meters_and_five_byte_codes() -> None:
-    """Issue 13: view.extra_meters answer further codes, 5-byte ones (0x0D-0x10) at 5 bytes."""
+    """View.extra_meters answer further codes, 5-byte ones (0x0D-0x10) at 5 bytes."""
     r = responder(EgmView(address=1, extra_meters={0x0D: 123456789, 0x23: 55}))
     game, meters = parse_selected_meters(ask(r, selected_meters_request(1, 0, [0x0D, 0x23])).data)
     assert meters == [(0x0D, 123456789), (0x23, 55)]
 
 
 def test_7e_date_and_time_from_the_wall_clock() -> None:
-    """Issue 13: 0x7E sends MMDDYYYY HHMMSS BCD (saspy current_date_time); no wall clock: ignored."""
+    """0x7E sends MMDDYYYY HHMMSS BCD (saspy current_date_time); no wall clock: ignored."""
     r = responder()
     reply = ask(r, long_poll(1, 0x7E), 0, (2026, 12, 1, 13, 5, 9))
     assert reply.raw == with_crc(h("01 7E 12 01 20 26 13 05 09"))
@@ -383,7 +383,7 @@ def test_7e_date_and_time_from_the_wall_clock() -> None:
 
 
 def test_simple_commands_ack_and_hand_over_once() -> None:
-    """Issue 13: 0x01 0x02 0x06 0x07 0x0A 0x0B: ACK (the address) and one HostCommand;
+    """0x01 0x02 0x06 0x07 0x0A 0x0B: ACK (the address) and one HostCommand;
     a repeat gets the ACK again and no second command."""
     names = {0x01: "shut_down", 0x02: "start_up", 0x06: "enable_bill_acceptor", 0x07: "disable_bill_acceptor",
              0x0A: "enter_maintenance_mode", 0x0B: "exit_maintenance_mode"}
@@ -396,7 +396,7 @@ def test_simple_commands_ack_and_hand_over_once() -> None:
 
 
 def test_08_bill_denominations() -> None:
-    """Issue 13: 0x08 mask LSB first (saspy configure_bill_denom table): $1 $5 $20 $100 $200."""
+    """0x08 mask LSB first (saspy configure_bill_denom table): $1 $5 $20 $100 $200."""
     r = responder()
     r.receive(gp(), 0)
     out = r.receive(lp(0x08, h("95 01 00 00 01")), 1)
@@ -406,7 +406,7 @@ def test_08_bill_denominations() -> None:
 
 
 def test_7f_receive_date_and_time() -> None:
-    """Issue 13: 0x7F MMDDYYYY HHMMSS BCD (nCompass LongPoll7FMessage.cpp) -> set_clock;
+    """0x7F MMDDYYYY HHMMSS BCD (nCompass LongPoll7FMessage.cpp) -> set_clock;
     a broadcast 0x7F too (no reply); a bad date: NACK (Monaco LP7FReadDateTimeParser.cs), no command."""
     r = responder()
     r.receive(gp(), 0)
@@ -423,9 +423,9 @@ def test_7f_receive_date_and_time() -> None:
 
 
 def test_94_remote_handpay_reset() -> None:
-    """Issue 13: 0x94 (nCompass LongPoll94Message): 0 and remote_handpay_reset when a
+    """0x94 (nCompass LongPoll94Message): 0 and remote_handpay_reset when a
     handpay is pending, 2 "not in handpay" otherwise; the command goes to the engine either
-    way, so the refusal is in the event log too (new-user finding)."""
+    way, so the refusal is in the event log too."""
     r = responder()
     r.receive(gp(), 0)
     assert r.receive(lp(0x94), 1) == [HostCommand("remote_handpay_reset", 0x94),
@@ -436,7 +436,7 @@ def test_94_remote_handpay_reset() -> None:
 
 
 def test_21_rom_signature_acked_then_sent_at_next_general_poll() -> None:
-    """Issue 13: 0x21 is ACKed, the shell computes; the first general poll after it is
+    """0x21 is ACKed, the shell computes; the first general poll after it is
     done gets the 0x21 reply (Aristocrat Sas.Client), repeated on an implied NACK, then
     the exception queue goes on."""
     r = responder(exc_view(OPEN))
@@ -457,7 +457,7 @@ def test_21_rom_signature_acked_then_sent_at_next_general_poll() -> None:
 # --- fuzz ----------------------------------------------------------------------------------
 
 COMMAND_POLLS = {0x01, 0x02, 0x06, 0x07, 0x08, 0x0A, 0x0B, 0x7F, 0x94, 0x21,
-                 0x58, 0x71, 0x7B, 0x7C, 0x7D, 0xA8}  # issue 14: the TITO polls that carry a command
+                 0x58, 0x71, 0x7B, 0x7C, 0x7D, 0xA8}  # the TITO polls that carry a command
 
 
 def _valid_message(rng: random.Random, address: int) -> bytes:
@@ -477,7 +477,7 @@ def _valid_message(rng: random.Random, address: int) -> bytes:
 
 
 def test_fuzz_never_raises_never_answers_others_never_commands_from_bad_bytes() -> None:
-    """Issue 13: random, truncated, corrupted and misaddressed bytes (fixed seed, 5,000
+    """Random, truncated, corrupted and misaddressed bytes (fixed seed, 5,000
     messages): never raises, never answers another address, and a HostCommand only ever
     comes from a valid S poll with a good CRC for us (or a broadcast 0x7F)."""
     rng = random.Random(1313)
@@ -517,7 +517,7 @@ def test_fuzz_never_raises_never_answers_others_never_commands_from_bad_bytes() 
 
 
 def test_codec_lets_a_general_poll_carry_only_our_delayed_data_reply() -> None:
-    """Issue 13: EgmCodec.answer accepts, for a general poll, one byte or a data reply
+    """EgmCodec.answer accepts, for a general poll, one byte or a data reply
     from our address with a good CRC (the delayed 0x21), nothing else."""
     from drivers.sas.codec import EgmCodec, GeneralPoll
 

@@ -1,4 +1,4 @@
-"""The SAS host twin over real ptys against a minimal test EGM (issue 13: the host twin).
+"""The SAS host twin over real ptys against a minimal test EGM (the host twin).
 
 The EGM (``sas_test_egm.TestEgm``) is built from the pure codec only, so these tests
 check the host's link behaviour: exceptions in order and each once (also when a reply
@@ -52,7 +52,7 @@ def _rows(db: Path, sql: str, args: tuple[object, ...] = ()) -> list[tuple[objec
 
 
 def test_exceptions_are_read_in_order_and_each_once(host: SasHost, tmp_path: Path) -> None:
-    """Issue 13: general poll reads the EGM's exceptions oldest first; the host logs each
+    """General poll reads the EGM's exceptions oldest first; the host logs each
     once, with its name, in its database."""
     egm = _egm(host, exceptions=(0x11, 0x12, 0x7E, 0x7F, 0x17))
     try:
@@ -70,7 +70,7 @@ def test_exceptions_are_read_in_order_and_each_once(host: SasHost, tmp_path: Pat
 
 
 def test_a_lost_reply_is_asked_again_and_the_exception_read_once(host: SasHost) -> None:
-    """Issue 13 (implied ACK): the EGM's first reply is lost; the host repeats the same
+    """Implied ACK: the EGM's first reply is lost; the host repeats the same
     general poll, the EGM sends the same exception again, and the host logs it once."""
     host.pause()
     egm = _egm(host, exceptions=(0x11, 0x12))
@@ -88,7 +88,7 @@ def test_a_lost_reply_is_asked_again_and_the_exception_read_once(host: SasHost) 
 
 
 def test_meters_machine_info_and_version_are_recorded_exactly(host: SasHost, tmp_path: Path) -> None:
-    """Issue 13: at link-up the host reads 0x1F, 0x54, 0x51, 0x1C, 0x1A and 0x1E and keeps
+    """At link-up the host reads 0x1F, 0x54, 0x51, 0x1C, 0x1A and 0x1E and keeps
     the exact values in its database, with their time."""
     egm = _egm(host, credits=98765)
     db = tmp_path / "host.sqlite3"
@@ -120,7 +120,7 @@ def test_meters_machine_info_and_version_are_recorded_exactly(host: SasHost, tmp
 
 
 def test_shut_down_gets_the_ack_and_is_logged(host: SasHost, tmp_path: Path) -> None:
-    """Issue 13: long poll 0x01 goes out with its CRC and the EGM's ACK comes back."""
+    """Long poll 0x01 goes out with its CRC and the EGM's ACK comes back."""
     egm = _egm(host)
     try:
         wait_for(lambda: host.link_up(1), 5)
@@ -136,7 +136,7 @@ def test_shut_down_gets_the_ack_and_is_logged(host: SasHost, tmp_path: Path) -> 
 
 
 def test_control_polls_carry_their_data(host: SasHost) -> None:
-    """Issue 13: 0x7F date and time (MMDDYYYY HHMMSS BCD), 0x08 bill mask, 0x06/0x07,
+    """0x7F date and time (MMDDYYYY HHMMSS BCD), 0x08 bill mask, 0x06/0x07,
     0x0A/0x0B, 0x94 reach the EGM with the expected data."""
     egm = _egm(host)
     try:
@@ -156,7 +156,7 @@ def test_control_polls_carry_their_data(host: SasHost) -> None:
 
 
 def test_a_garbage_reply_is_survived_and_the_poll_repeated(host: SasHost) -> None:
-    """Issue 13: garbage instead of a reply is an implied NACK: the same poll again, and
+    """Garbage instead of a reply is an implied NACK: the same poll again, and
     the meters recorded are the EGM's, not the garbage's."""
     egm = _egm(host)
     try:
@@ -181,7 +181,7 @@ def test_a_garbage_reply_is_survived_and_the_poll_repeated(host: SasHost) -> Non
 
 
 def test_a_wrong_crc_is_survived_and_the_poll_repeated(host: SasHost, tmp_path: Path) -> None:
-    """Issue 13: a reply with a bad CRC is not recorded; the host repeats and records the
+    """A reply with a bad CRC is not recorded; the host repeats and records the
     good one."""
     egm = _egm(host, credits=555)
     try:
@@ -204,7 +204,7 @@ def test_a_wrong_crc_is_survived_and_the_poll_repeated(host: SasHost, tmp_path: 
 
 
 def test_a_silent_egm_is_down_after_the_timeout_and_up_on_its_next_reply(host: SasHost, tmp_path: Path) -> None:
-    """Issue 13: no valid reply for ``link_down_s`` (configurable; 5 s by default) marks
+    """No valid reply for ``link_down_s`` (configurable; 5 s by default) marks
     the link down; the next valid reply brings it up."""
     assert host.link_down_s == 1.0
     assert SasHost.__init__.__kwdefaults__["link_down_s"] == 5.0  # type: ignore[index]
@@ -225,7 +225,7 @@ def test_a_silent_egm_is_down_after_the_timeout_and_up_on_its_next_reply(host: S
 
 
 def test_no_cabinet_on_the_port_never_blocks_the_host(tmp_path: Path) -> None:
-    """Issue 13: with nobody on the pty the host keeps polling without blocking, and a
+    """With nobody on the pty the host keeps polling without blocking, and a
     cabinet that opens the port late does not read a backlog of stale polls."""
     with SasHost([1], poll_interval_s=0.002, reply_timeout_s=0.002, link_down_s=1.0) as h:
         time.sleep(1.5)  # hundreds of polls nobody reads
@@ -242,7 +242,7 @@ def test_no_cabinet_on_the_port_never_blocks_the_host(tmp_path: Path) -> None:
 
 
 def test_busy_is_asked_again_later(host: SasHost) -> None:
-    """Issue 13: busy (``address 00``) is a valid reply; the host asks again after the
+    """Busy (``address 00``) is a valid reply; the host asks again after the
     next general poll and gets the data."""
     egm = _egm(host)
     try:
@@ -260,7 +260,7 @@ def test_busy_is_asked_again_later(host: SasHost) -> None:
 
 @pytest.mark.parametrize("mode", ["immediate", "late", "busy_late"])
 def test_rom_signature_at_once_or_late(host: SasHost, tmp_path: Path, mode: str) -> None:
-    """Issue 13: 0x21 with a seed; the EGM answers at once, or (after no answer or busy)
+    """0x21 with a seed; the EGM answers at once, or (after no answer or busy)
     later in place of a general poll's exception byte: either way the host reads the
     seeded CRC of the program."""
     egm = _egm(host, rom=mode, exceptions=(0x11,))
@@ -280,7 +280,7 @@ def test_rom_signature_at_once_or_late(host: SasHost, tmp_path: Path, mode: str)
 
 
 def test_handpay_pending_makes_the_host_read_0x1b(host: SasHost, tmp_path: Path) -> None:
-    """Issue 13: exception 0x51 (handpay pending) is followed by long poll 0x1B."""
+    """Exception 0x51 (handpay pending) is followed by long poll 0x1B."""
     egm = _egm(host, exceptions=(0x51,))
     try:
         wait_for(lambda: bool(_rows(tmp_path / "host.sqlite3", "SELECT 1 FROM handpays")), 5)
@@ -291,7 +291,7 @@ def test_handpay_pending_makes_the_host_read_0x1b(host: SasHost, tmp_path: Path)
 
 
 def test_two_machines_at_once(tmp_path: Path) -> None:
-    """Issue 13: the host serves several EGMs at once, each on its own pty."""
+    """The host serves several EGMs at once, each on its own pty."""
     with SasHost([1, 2], directory=tmp_path, db_path=tmp_path / "host.sqlite3", **FAST) as h:  # type: ignore[arg-type]
         assert Path(h.path(1)).resolve() == Path(h.tty(1)) and h.path(2) == str(tmp_path / "sas-2")
         one = TestEgm(h.tty(1), 1, exceptions=(0x11, 0x12), credits=100)
@@ -318,7 +318,7 @@ def test_two_machines_at_once(tmp_path: Path) -> None:
 
 
 def test_host_data_helpers() -> None:
-    """Issue 13: the control poll data and the 0x1B parser, byte for byte."""
+    """The control poll data and the 0x1B parser, byte for byte."""
     assert date_time_data(dt.datetime(2027, 1, 2, 3, 4, 5)) == bytes.fromhex("01022027 030405")
     assert bill_mask([100, 500]) == bytes.fromhex("05000000")
     with pytest.raises(ValueError, match="no SAS bill denomination"):
@@ -330,7 +330,7 @@ def test_host_data_helpers() -> None:
 
 
 def test_bad_addresses_and_unknown_machines_are_refused(tmp_path: Path) -> None:
-    """Issue 13: a clear error for a machine address the host cannot poll."""
+    """A clear error for a machine address the host cannot poll."""
     for bad in ([], [0], [128], [1, 1]):
         with pytest.raises(ValueError, match="1..127"):
             SasHost(bad)
@@ -339,7 +339,7 @@ def test_bad_addresses_and_unknown_machines_are_refused(tmp_path: Path) -> None:
 
 
 def test_pyserial_on_the_egm_side_reads_the_parmrk_stream(host: SasHost) -> None:
-    """Issue 13: a cabinet opening the pty with pyserial (as the SAS link does) reads the
+    """A cabinet opening the pty with pyserial (as the SAS link does) reads the
     general poll as ``FF 00 81`` (wakeup on the address byte), and its one-byte answer
     brings the link up."""
     import serial

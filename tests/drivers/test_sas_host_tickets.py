@@ -1,4 +1,4 @@
-"""Issue 14: the host twin's ticket database on its own (drivers/sim/sas_host_tickets.py):
+"""The host twin's ticket database on its own (drivers/sim/sas_host_tickets.py):
 issue, print, claim (each reject reason), complete, release, void, summary, and that a
 reopened database keeps everything, the pending state included."""
 
@@ -19,7 +19,7 @@ def db(tmp_path: Path) -> TicketDb:
 
 
 def test_numbers_are_18_digits_unique_with_the_system_id(db: TicketDb) -> None:
-    """Issue 14: 2-digit system ID then 16 random digits, never twice."""
+    """2-digit system ID then 16 random digits, never twice."""
     numbers = {db.issue(1, 100, 0, 42, 1000.0, None) for _ in range(200)}
     assert len(numbers) == 200 and all(len(n) == 18 and n.startswith("42") and n.isdigit() for n in numbers)
     with pytest.raises(ValueError):
@@ -27,7 +27,7 @@ def test_numbers_are_18_digits_unique_with_the_system_id(db: TicketDb) -> None:
 
 
 def test_claim_reasons_in_order(db: TicketDb) -> None:
-    """Issue 14: unknown 82, amount mismatch 87, expired 85, pending elsewhere 83, redeemed 84,
+    """Unknown 82, amount mismatch 87, expired 85, pending elsewhere 83, redeemed 84,
     void 80; a claim at the pending machine itself redeems the same amount again."""
     n = db.issue(1, 500, 0, 1, 1000.0, 2000.0)
     assert db.mark_printed(1, 1001.0) == n
@@ -47,7 +47,7 @@ def test_claim_reasons_in_order(db: TicketDb) -> None:
 
 
 def test_a_rejection_releases_the_ticket_and_restricted_is_01(db: TicketDb) -> None:
-    """Issue 14: a machine that did not take a pending ticket (status 8x) releases it: valid
+    """A machine that did not take a pending ticket (status 8x) releases it: valid
     again, back to printed; a restricted cash-out (type 01) is redeemed with transfer code 01."""
     n = db.issue(1, 300, 0, 1, 1000.0, None)
     db.mark_printed(1, 1000.5)
@@ -80,7 +80,7 @@ def test_a_ticket_not_confirmed_printed_is_redeemed_nowhere(db: TicketDb) -> Non
 
 
 def test_reopened_database_keeps_everything(tmp_path: Path) -> None:
-    """Issue 14: close and reopen (a host restart): tickets, states, pending machine and the
+    """Close and reopen (a host restart): tickets, states, pending machine and the
     summary are as they were; the events log every change once."""
     db = TicketDb(tmp_path / "t.sqlite3", random.Random(1))
     a = db.issue(1, 100, 0, 1, 10.0, None)

@@ -1,4 +1,4 @@
-"""Issue 14: the host twin's casino ticket database over real ptys, against test EGMs built
+"""The host twin's casino ticket database over real ptys, against test EGMs built
 on the real pure responder (``sas_tito_egm.TitoEgm``): a ticket validated at machine 1
 (0x57/0x58) is redeemed at machine 2 (0x67/0x70/0x71/0x68) for exactly its amount and
 then refused everywhere; denied, unanswered and late validation; expired, unknown,
@@ -83,7 +83,7 @@ def state(host: SasHost, number: str) -> str:
 
 def test_ticket_printed_at_one_machine_is_redeemed_at_another_exactly_once(
         floor: tuple[SasHost, TitoEgm, TitoEgm], tmp_path: Path) -> None:
-    """Issue 14 (done when): validated at machine 1 via 0x57/0x58, redeemed at machine 2 for
+    """Validated at machine 1 via 0x57/0x58, redeemed at machine 2 for
     exactly its amount, then refused at 2 and at 1 as already redeemed; the floor totals agree."""
     host, a, b = floor
     number = print_ticket(a, 2500)
@@ -113,7 +113,7 @@ def test_ticket_printed_at_one_machine_is_redeemed_at_another_exactly_once(
 
 
 def test_denied_validation_ends_as_a_handpay_and_no_ticket(tmp_path: Path) -> None:
-    """Issue 14: deny_validation answers 0x58 with system ID 00: the EGM pays by hand; the
+    """deny_validation answers 0x58 with system ID 00: the EGM pays by hand; the
     host records a denial and no ticket."""
     host = make_host(tmp_path, deny_validation=True)
     egm = TitoEgm(host.tty(1), 1, credits=900)
@@ -129,7 +129,7 @@ def test_denied_validation_ends_as_a_handpay_and_no_ticket(tmp_path: Path) -> No
 
 
 def test_unanswered_validation_times_out_to_a_handpay(tmp_path: Path) -> None:
-    """Issue 14: answer_validation=False: the EGM's timeout makes a handpay; no ticket."""
+    """answer_validation=False: the EGM's timeout makes a handpay; no ticket."""
     host = make_host(tmp_path, answer_validation=False)
     egm = TitoEgm(host.tty(1), 1, credits=900, validation_timeout_s=1.0)
     try:
@@ -142,7 +142,7 @@ def test_unanswered_validation_times_out_to_a_handpay(tmp_path: Path) -> None:
 
 
 def test_a_late_validation_is_void_and_cannot_be_redeemed(tmp_path: Path) -> None:
-    """Issue 14: the host answers after the EGM gave up (handpay): the number it issued is
+    """The host answers after the EGM gave up (handpay): the number it issued is
     void (0x58 answered 80 / the 0x51) and refused if anyone presents it."""
     host = make_host(tmp_path, validation_delay_s=1.5)
     a, b = TitoEgm(host.tty(1), 1, credits=900, validation_timeout_s=0.5), TitoEgm(host.tty(2), 2)
@@ -160,7 +160,7 @@ def test_a_late_validation_is_void_and_cannot_be_redeemed(tmp_path: Path) -> Non
 
 
 def test_expired_unknown_and_wrong_amount_tickets_are_refused(tmp_path: Path) -> None:
-    """Issue 14: an unknown number -> 82, the amount read differs from the record -> 87, a
+    """An unknown number -> 82, the amount read differs from the record -> 87, a
     ticket past its expiry -> 85; each is returned, nothing credited, the ticket stays valid."""
     wall = Wall()
     host = make_host(tmp_path, wall, expiry_days=30)
@@ -183,7 +183,7 @@ def test_expired_unknown_and_wrong_amount_tickets_are_refused(tmp_path: Path) ->
 
 def test_a_ticket_pending_at_one_machine_is_refused_at_another(
         floor: tuple[SasHost, TitoEgm, TitoEgm]) -> None:
-    """Issue 14: while machine 2 holds the ticket pending, machine 1 gets 83; then 2 redeems it."""
+    """While machine 2 holds the ticket pending, machine 1 gets 83; then 2 redeems it."""
     host, a, b = floor
     number = print_ticket(a, 700)
     b.hold = True
@@ -198,7 +198,7 @@ def test_a_ticket_pending_at_one_machine_is_refused_at_another(
 
 @pytest.mark.parametrize("decided_while_down", [False, True])
 def test_host_restart_between_pending_and_0x68_redeems_exactly_once(tmp_path: Path, decided_while_down: bool) -> None:
-    """Issue 14: the host twin is closed after 0x71 (pending, persisted) and started again on
+    """The host twin is closed after 0x71 (pending, persisted) and started again on
     the same database: at link-up it asks 0x71 FF, re-sends the redeem when undecided (the
     EGM hands it to its engine once), and records the outcome: credited once, redeemed once."""
     host = make_host(tmp_path)
@@ -240,7 +240,7 @@ def test_host_restart_between_pending_and_0x68_redeems_exactly_once(tmp_path: Pa
 
 
 def test_malformed_replies_are_logged_and_lose_nothing(floor: tuple[SasHost, TitoEgm, TitoEgm]) -> None:
-    """Issue 14: a 0x70 reply with a non-BCD amount and a 0x57 reply of the wrong length are
+    """A 0x70 reply with a non-BCD amount and a 0x57 reply of the wrong length are
     logged as bad replies; nothing is redeemed or issued from them; once the EGM answers
     properly the same ticket is redeemed."""
     host, a, b = floor
@@ -263,7 +263,7 @@ def test_malformed_replies_are_logged_and_lose_nothing(floor: tuple[SasHost, Tit
 
 
 def test_a_busy_egm_is_asked_again(floor: tuple[SasHost, TitoEgm, TitoEgm]) -> None:
-    """Issue 14: busy (address 00) to 0x57 and to 0x70: the host runs the job again shortly
+    """Busy (address 00) to 0x57 and to 0x70: the host runs the job again shortly
     and the ticket is issued and redeemed all the same."""
     host, a, b = floor
     a.busy[0x57] = 2
@@ -274,7 +274,7 @@ def test_a_busy_egm_is_asked_again(floor: tuple[SasHost, TitoEgm, TitoEgm]) -> N
 
 
 def test_floor_view_shows_tickets_per_machine_and_in_total(floor: tuple[SasHost, TitoEgm, TitoEgm]) -> None:
-    """Issue 14: the floor view lists tickets issued, redeemed and outstanding per machine and in total."""
+    """The floor view lists tickets issued, redeemed and outstanding per machine and in total."""
     host, a, b = floor
     first = print_ticket(a, 1000)
     print_ticket(a, 250)
@@ -289,7 +289,7 @@ def test_floor_view_shows_tickets_per_machine_and_in_total(floor: tuple[SasHost,
 
 
 def test_control_socket_ticket_commands(floor: tuple[SasHost, TitoEgm, TitoEgm]) -> None:
-    """Issue 14: ``tickets`` lists the summary and every record; ``tito`` sets the knobs
+    """``tickets`` lists the summary and every record; ``tito`` sets the knobs
     (bad values refused with a reason); ``view`` carries the ticket table."""
     import json
 
@@ -316,7 +316,7 @@ def test_control_socket_ticket_commands(floor: tuple[SasHost, TitoEgm, TitoEgm])
 
 
 def test_ticket_data_is_sent_at_link_up(tmp_path: Path) -> None:
-    """Issue 14: with ticket_data configured the host sends 0x7D (venue lines, expiry) and 0x7B
+    """With ticket_data configured the host sends 0x7D (venue lines, expiry) and 0x7B
     (printer as cash-out device, ticket redemption, the expiry) at link-up; the EGM hands both."""
     host = make_host(tmp_path, ticket_data=(7, 30, "Lakeside Casino", "1 Shore Rd", "Bay City"))
     egm = TitoEgm(host.tty(1), 1)

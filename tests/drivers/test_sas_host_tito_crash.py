@@ -1,4 +1,4 @@
-"""Issue 14: the host twin process (``cabinet sim-host``) SIGKILLed at random points of
+"""The host twin process (``cabinet sim-host``) SIGKILLed at random points of
 ticket validation and redemption, and restarted on the same folder and database, against
 two test EGMs on the real responder: every ticket printed is in the host's record, every
 ticket is credited at most once, a ticket not credited is still valid at the host, and
@@ -57,7 +57,7 @@ def settled(db: Path, a: TitoEgm, b: TitoEgm) -> bool:
 
 
 def test_host_twin_killed_anywhere_loses_no_ticket_and_redeems_none_twice(tmp_path: Path) -> None:
-    """Issue 14 (crash, host side): SIGKILL of the host twin at KILLS random points between
+    """Crash, host side: SIGKILL of the host twin at KILLS random points between
     0x57 and the printed ticket and between 0x67 and the final 0x71 status; 0 discrepancies."""
     rng = random.Random(1414)
     folder, db = tmp_path / "host", tmp_path / "host" / "host.sqlite3"

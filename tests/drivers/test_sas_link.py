@@ -1,4 +1,4 @@
-"""Issue 13: the SAS link shell (drivers/sas_link.py) over a real pseudo-terminal pair:
+"""The SAS link shell (drivers/sas_link.py) over a real pseudo-terminal pair:
 the test plays the host, writing the PARMRK-encoded stream as the host twin does."""
 
 from __future__ import annotations
@@ -115,7 +115,7 @@ def start_link(host: PtyHost, q: queue.SimpleQueue[object], view: EgmView | None
 
 
 def test_answers_general_poll_and_1c_within_deadline(host: PtyHost, capsys: pytest.CaptureFixture[str]) -> None:
-    """Issue 13: over a pty the link answers a general poll and 0x1C byte for byte, with
+    """Over a pty the link answers a general poll and 0x1C byte for byte, with
     the reply's first byte well within 20 ms of the poll (median; real numbers: bench)."""
     q: queue.SimpleQueue[object] = queue.SimpleQueue()
     link = start_link(host, q)
@@ -143,7 +143,7 @@ def test_answers_general_poll_and_1c_within_deadline(host: PtyHost, capsys: pyte
 
 
 def test_survives_garbage_and_never_answers_another_address(host: PtyHost) -> None:
-    """Issue 13: garbage on the line (fixed seed) neither crashes the link nor makes it
+    """Garbage on the line (fixed seed) neither crashes the link nor makes it
     answer; polls for another address get nothing; a good poll still gets its reply."""
     q: queue.SimpleQueue[object] = queue.SimpleQueue()
     link = start_link(host, q)
@@ -163,7 +163,7 @@ def test_survives_garbage_and_never_answers_another_address(host: PtyHost) -> No
 
 
 def test_port_closing_and_reopening(host: PtyHost) -> None:
-    """Issue 13: the port vanishing is logged and the link reopens it with backoff; the
+    """The port vanishing is logged and the link reopens it with backoff; the
     link goes down without polls and up on the next one; nothing crashes."""
     q: queue.SimpleQueue[object] = queue.SimpleQueue()
     link = start_link(host, q, link_timeout_ms=300, backoff_s=(0.05, 0.2))
@@ -185,7 +185,7 @@ def test_port_closing_and_reopening(host: PtyHost) -> None:
 
 
 def test_busy_until_the_engine_gives_a_view(host: PtyHost) -> None:
-    """Issue 13: before the first view the link answers busy (address 00)."""
+    """Before the first view the link answers busy (address 00)."""
     q: queue.SimpleQueue[object] = queue.SimpleQueue()
     link = start_link(host, q, view=None)
     try:
@@ -197,7 +197,7 @@ def test_busy_until_the_engine_gives_a_view(host: PtyHost) -> None:
 
 
 def test_rom_signature_in_background_sent_at_a_general_poll(host: PtyHost, tmp_path: Path) -> None:
-    """Issue 13: 0x21 is ACKed, computed in the background over the program files while
+    """0x21 is ACKed, computed in the background over the program files while
     the link keeps answering, and sent to a general poll when done."""
     files = []
     for i in range(3):
@@ -223,7 +223,7 @@ def test_rom_signature_in_background_sent_at_a_general_poll(host: PtyHost, tmp_p
 
 
 def test_uart_mode_sets_parmrk_and_inpck(host: PtyHost) -> None:
-    """Issue 13: on a real UART the link asks the kernel for FF 00 b (INPCK|PARMRK,
+    """On a real UART the link asks the kernel for FF 00 b (INPCK|PARMRK,
     IGNPAR and ISTRIP clear); in pty mode both are cleared."""
     set_wakeup_mode(host.slave, pty=False)
     iflag = termios.tcgetattr(host.slave)[0]
@@ -234,7 +234,7 @@ def test_uart_mode_sets_parmrk_and_inpck(host: PtyHost) -> None:
 
 
 def test_callback_errors_never_stop_the_link(host: PtyHost) -> None:
-    """Issue 13: an on_output that raises is logged and counted; the link keeps answering."""
+    """An on_output that raises is logged and counted; the link keeps answering."""
     def bad(_: object) -> None:
         raise RuntimeError("engine queue full")
 
@@ -251,7 +251,7 @@ def test_callback_errors_never_stop_the_link(host: PtyHost) -> None:
 
 
 def test_missing_port_is_retried_not_raised(tmp_path: Path) -> None:
-    """Issue 13: a port that is not there is retried with backoff; start/stop never raise."""
+    """A port that is not there is retried with backoff; start/stop never raise."""
     link = SasLink(str(tmp_path / "no-such-port"), 1, lambda _: None, backoff_s=(0.01, 0.05))
     link.start()
     time.sleep(0.2)

@@ -1,4 +1,4 @@
-"""Issue 13: the SAS package stays pure, strictly typed and lint clean, and its README
+"""The SAS package stays pure, strictly typed and lint clean, and its README
 docstring lists every layout with its source."""
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ def _imports(path: Path) -> set[str]:
 
 
 def test_sas_package_does_no_io() -> None:
-    """Issue 13: sans-I/O: no serial, termios, clock, threads, randomness or engine imports."""
+    """Sans-I/O: no serial, termios, clock, threads, randomness or engine imports."""
     files = sorted(SAS.rglob("*.py"))
     assert len(files) >= 8
     for path in files:
@@ -55,7 +55,7 @@ def _table_line(command: int) -> str:
 
 
 def test_readme_docstring_lists_every_layout() -> None:
-    """Issue 13: drivers/sas/__init__.py's table matches LAYOUTS line for line."""
+    """Drivers/sas/__init__.py's table matches LAYOUTS line for line."""
     doc = drivers.sas.__doc__ or ""
     lines = [line for line in doc.splitlines() if line.startswith("    0x")]
     assert lines == [_table_line(c) for c in sorted(LAYOUTS)]
@@ -63,7 +63,7 @@ def test_readme_docstring_lists_every_layout() -> None:
 
 @pytest.mark.timeout(900)
 def test_sas_package_is_strictly_typed() -> None:
-    """Issue 13: ``mypy --strict drivers/sas`` is clean."""
+    """``mypy --strict drivers/sas`` is clean."""
     r = subprocess.run([sys.executable, "-m", "mypy", "--strict", "drivers/sas"],
                        cwd=ROOT, capture_output=True, text=True, timeout=840)
     assert r.returncode == 0, r.stdout + r.stderr
@@ -71,7 +71,7 @@ def test_sas_package_is_strictly_typed() -> None:
 
 @pytest.mark.timeout(120)
 def test_sas_package_lints_clean() -> None:
-    """Issue 13: ruff is clean on the package and its tests."""
+    """Ruff is clean on the package and its tests."""
     ruff = shutil.which("ruff", path=str(Path(sys.executable).parent))
     if ruff is None:
         pytest.skip("ruff is not installed")

@@ -1,4 +1,4 @@
-"""Issue 13: the 0x21 ROM signature over the program files (drivers/sas/rom_signature.py
+"""The 0x21 ROM signature over the program files (drivers/sas/rom_signature.py
 and drivers.sas_link.program_chunks) against an independent bitwise CRC-16/Kermit."""
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ def kermit_bitwise(seed: int, data: bytes) -> int:
 
 
 def test_independent_crc_matches_the_published_vector() -> None:
-    """Issue 13: the test's own CRC is right: research/sas.md's 123456789 -> 0x2189."""
+    """The test's own CRC is right: research/sas.md's 123456789 -> 0x2189."""
     assert kermit_bitwise(0, b"123456789") == 0x2189
 
 
@@ -42,7 +42,7 @@ def _program(tmp_path: Path) -> list[Path]:
 @pytest.mark.parametrize("seed", [0x0000, 0x1234, 0xFFFF])
 @pytest.mark.parametrize("chunk", [1, 7, 4096])
 def test_signature_equals_independent_computation(tmp_path: Path, seed: int, chunk: int) -> None:
-    """Issue 13: the signature over the program files in manifest order equals an
+    """The signature over the program files in manifest order equals an
     independent CRC of their concatenation, seeded the same way, whatever the chunking."""
     paths = _program(tmp_path)
     image = b"".join(p.read_bytes() for p in paths)
@@ -56,7 +56,7 @@ def test_signature_equals_independent_computation(tmp_path: Path, seed: int, chu
 
 
 def test_signature_changes_when_one_byte_changes(tmp_path: Path) -> None:
-    """Issue 13: one changed byte of one program file changes the signature."""
+    """One changed byte of one program file changes the signature."""
     paths = _program(tmp_path)
     before = rom_signature_of(0x4242, program_chunks(paths))
     data = bytearray(paths[3].read_bytes())
@@ -68,7 +68,7 @@ def test_signature_changes_when_one_byte_changes(tmp_path: Path) -> None:
 
 
 def test_order_matters_and_a_missing_file_is_left_out(tmp_path: Path) -> None:
-    """Issue 13: the manifest order is part of the signature; an unreadable file is left
+    """The manifest order is part of the signature; an unreadable file is left
     out (logged), so the signature no longer matches."""
     paths = _program(tmp_path)
     good = rom_signature_of(7, program_chunks(paths))
@@ -79,7 +79,7 @@ def test_order_matters_and_a_missing_file_is_left_out(tmp_path: Path) -> None:
 
 
 def test_empty_image_is_the_seed() -> None:
-    """Issue 13: nothing fed: the signature is the seed (CRC register untouched)."""
+    """Nothing fed: the signature is the seed (CRC register untouched)."""
     assert RomSignature(0xABCD).value == 0xABCD
     with pytest.raises(ValueError):
         RomSignature(0x10000)

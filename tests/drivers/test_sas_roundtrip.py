@@ -1,4 +1,4 @@
-"""Issue 13: round trip for each implemented poll: host_codec builds the poll -> PARMRK
+"""Round trip for each implemented poll: host_codec builds the poll -> PARMRK
 wakeup stream -> EGM codec -> reply builder -> host_codec frames and parses the reply."""
 
 from __future__ import annotations
@@ -110,7 +110,7 @@ CASES = [
          lambda r: host.parse_two_digit_count(_data(r)), 0),
 ]
 
-# Issue 14: the TITO layouts (tito_wire) and the handpay polls, host build -> EGM -> host parse.
+# The TITO layouts (tito_wire) and the handpay polls, host build -> EGM -> host parse.
 TICKET = "011234567890123456"
 CASES += [
     Case("0x1B", host.long_poll(ADDRESS, 0x1B),
@@ -189,7 +189,7 @@ CASES += [
 
 @pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
 def test_round_trip(case: Case) -> None:
-    """Issue 13: host poll -> wakeup stream -> EGM event -> reply -> host parse, split byte by byte."""
+    """Host poll -> wakeup stream -> EGM event -> reply -> host parse, split byte by byte."""
     hc = host.HostCodec()
     egm = EgmCodec(ADDRESS)
     wire = hc.send(case.message)
@@ -206,7 +206,7 @@ def test_round_trip(case: Case) -> None:
 
 
 def test_every_builder_has_a_round_trip() -> None:
-    """Issue 13: each layout with an EGM reply builder is covered by a round trip above."""
+    """Each layout with an EGM reply builder is covered by a round trip above."""
     covered = {c.message[1] for c in CASES if not c.message[0] & 0x80}
     with_builder = {c for c, layout in LAYOUTS.items() if layout.builder is not None}
     assert with_builder <= covered
@@ -216,7 +216,7 @@ def test_every_builder_has_a_round_trip() -> None:
 
 
 def test_host_builds_polls_byte_for_byte() -> None:
-    """Issue 13: R has no CRC, S appends the CRC, M adds the length byte; all low byte first."""
+    """R has no CRC, S appends the CRC, M adds the length byte; all low byte first."""
     assert host.general_poll(1) == bytes.fromhex("81")
     assert host.long_poll(1, 0x1A) == bytes.fromhex("01 1A")
     assert host.long_poll(1, 0x01) == bytes.fromhex("01 01 51 08")
@@ -230,7 +230,7 @@ def test_host_builds_polls_byte_for_byte() -> None:
 
 
 def test_host_refuses_malformed_polls() -> None:
-    """Issue 13: the host builder checks data against the layout."""
+    """The host builder checks data against the layout."""
     with pytest.raises(ValueError, match="type R"):
         host.long_poll(1, 0x1A, b"\x00")
     with pytest.raises(ValueError, match="2 data bytes"):
@@ -239,13 +239,13 @@ def test_host_refuses_malformed_polls() -> None:
         host.long_poll(1, 0xEE)
     with pytest.raises(ValueError):
         host.general_poll(128)
-    unknown_reply = {**LAYOUTS, 0x57: dataclasses.replace(LAYOUTS[0x57], reply=None)}  # issue 14: 0x57 is known now
+    unknown_reply = {**LAYOUTS, 0x57: dataclasses.replace(LAYOUTS[0x57], reply=None)}  # 0x57 is known now
     with pytest.raises(ValueError, match="not known"):
         host.HostCodec(unknown_reply).send(host.long_poll(1, 0x57))
 
 
 def test_host_frames_nack_busy_bad_crc_wrong_address_and_stray() -> None:
-    """Issue 13: NACK (0x80|address), busy (address 00), bad CRC, foreign address, stray bytes."""
+    """NACK (0x80|address), busy (address 00), bad CRC, foreign address, stray bytes."""
     hc = host.HostCodec()
     hc.send(host.long_poll(1, 0x1A))
     assert hc.feed(bytes.fromhex("81")) == [host.Nack(1)]
@@ -264,7 +264,7 @@ def test_host_frames_nack_busy_bad_crc_wrong_address_and_stray() -> None:
 
 
 def test_host_parsers_refuse_wrong_lengths() -> None:
-    """Issue 13: reply data of the wrong length or not BCD/ASCII raises ProtocolError."""
+    """Reply data of the wrong length or not BCD/ASCII raises ProtocolError."""
     with pytest.raises(ProtocolError):
         host.parse_meter(b"\x00\x00\x01")
     with pytest.raises(ProtocolError):
@@ -282,7 +282,7 @@ meter = st.integers(0, 99_999_999)
 
 @given(st.integers(1, 127), st.builds(Meters1C, meter, meter, meter, meter, meter, meter, meter, meter))
 def test_meters_1c_round_trip_any_values(address: int, meters: Meters1C) -> None:
-    """Issue 13: any 8-digit meters and any address 1-127 survive 0x1C end to end."""
+    """Any 8-digit meters and any address 1-127 survive 0x1C end to end."""
     hc, egm = host.HostCodec(), EgmCodec(address)
     (event,) = egm.feed(hc.send(host.long_poll(address, 0x1C)))
     assert isinstance(event, LongPoll)
@@ -292,7 +292,7 @@ def test_meters_1c_round_trip_any_values(address: int, meters: Meters1C) -> None
 
 @given(st.integers(0, 9999), st.lists(st.integers(0, 0xFF), max_size=10), st.data())
 def test_selected_meters_round_trip_any_codes(game: int, codes: list[int], data: st.DataObject) -> None:
-    """Issue 13: 0x2F with any meter codes (4- or 5-byte values) round-trips, FF bytes included."""
+    """0x2F with any meter codes (4- or 5-byte values) round-trips, FF bytes included."""
     values = [data.draw(st.integers(0, 10 ** (2 * meter_width(c)) - 1)) for c in codes]
     hc, egm = host.HostCodec(), EgmCodec(ADDRESS)
     (event,) = egm.feed(hc.send(host.selected_meters_request(ADDRESS, game, codes)))
@@ -306,7 +306,7 @@ def test_selected_meters_round_trip_any_codes(game: int, codes: list[int], data:
 @given(st.sampled_from(sorted(c for c, layout in LAYOUTS.items() if layout.reply is not None)),
        st.binary(max_size=40))
 def test_host_framer_never_raises_on_random_replies(command: int, noise: bytes) -> None:
-    """Issue 13: whatever the EGM sends back, the host framer returns replies, never raises."""
+    """Whatever the EGM sends back, the host framer returns replies, never raises."""
     layout = LAYOUTS[command]
     data = b"" if layout.kind is not Kind.S else bytes(layout.data_len or 0)
     if layout.kind is Kind.M:

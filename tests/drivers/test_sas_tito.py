@@ -1,4 +1,4 @@
-"""Issue 14: the TITO long polls byte for byte (drivers/sas/tito_wire.py) and the EGM's
+"""The TITO long polls byte for byte (drivers/sas/tito_wire.py) and the EGM's
 TITO answers from its view (drivers/sas/egm_tito.py through EgmResponder), including
 hostile host data: bad BCD, wrong lengths, unknown transfer codes, a number that is not
 the ticket in escrow, a second validation number."""
@@ -58,7 +58,7 @@ def raw_m(command: int, data: bytes) -> bytes:
 
 
 def test_egm_reply_frames_byte_for_byte() -> None:
-    """Issue 14: each TITO reply as its source lays it out (address, command, data, CRC low first)."""
+    """Each TITO reply as its source lays it out (address, command, data, CRC low first)."""
     assert tw.pending_cashout_reply(1, 0x00, 12345) == with_crc(h("01 57 00 00 00 01 23 45"))
     assert tw.validation_number_status(1, 0x80) == with_crc(h("01 58 80"))
     assert tw.ticket_validation_data(1, 0x00, 2500, TICKET) == with_crc(
@@ -76,7 +76,7 @@ def test_egm_reply_frames_byte_for_byte() -> None:
 
 
 def test_host_request_data_byte_for_byte() -> None:
-    """Issue 14: what the host twin sends: 0x58 (system ID + 8 BCD; 00 = denied), 0x71
+    """What the host twin sends: 0x58 (system ID + 8 BCD; 00 = denied), 0x71
     (nCompass's 22 bytes; FF = status query), 0x7D, 0x7B."""
     assert tw.validation_number_request(1, "1234567890123456") == h("01 12 34 56 78 90 12 34 56")
     assert tw.validation_number_request(12, "1234567890123456")[:1] == h("12")  # 1 BCD (Monaco LP58)
@@ -94,7 +94,7 @@ def test_host_request_data_byte_for_byte() -> None:
 
 
 def test_request_parsers_take_good_data_and_name_what_is_bad() -> None:
-    """Issue 14: EGM-side parsers return the fields, or ProtocolError saying what is wrong."""
+    """EGM-side parsers return the fields, or ProtocolError saying what is wrong."""
     assert tw.parse_validation_number(h("01 12 34 56 78 90 12 34 56")) == (1, "1234567890123456")
     assert tw.parse_validation_number(h("00 FF FF FF FF FF FF FF FF")) == (0, "")  # denied: number ignored
     assert tw.parse_validation_number(h("99 12 34 56 78 90 12 34 56")) == (99, "1234567890123456")
@@ -138,7 +138,7 @@ def test_request_parsers_take_good_data_and_name_what_is_bad() -> None:
 
 
 def test_host_reply_parsers() -> None:
-    """Issue 14: host-side parsers of 0x57, 0x70/0x71, 0x50, 0x7B replies; bad data raises."""
+    """Host-side parsers of 0x57, 0x70/0x71, 0x50, 0x7B replies; bad data raises."""
     assert tw.parse_pending_cashout(h("00 00 00 01 23 45")) == (0, 12345)
     assert tw.parse_ticket_reply(tw.ticket_validation_data(1, 0, 2500, TICKET)[3:-2]) == tw.TicketReply(
         0, 2500, 0, TICKET)
@@ -151,7 +151,7 @@ def test_host_reply_parsers() -> None:
 
 
 def test_layouts_of_the_tito_polls() -> None:
-    """Issue 14: the framing each TITO poll gets (kind, request and reply shape) and a
+    """The framing each TITO poll gets (kind, request and reply shape) and a
     source; the unconfirmed ones are marked UNVERIFIED."""
     expect = {0x1B: ("R", 0, 20), 0x50: ("S", 1, 10), 0x57: ("R", 0, 6), 0x58: ("S", 9, 1),
               0x70: ("R", 0, "length"), 0x71: ("M", None, "length"), 0x7B: ("M", None, "length"),
@@ -166,7 +166,7 @@ def test_layouts_of_the_tito_polls() -> None:
 
 
 def test_apply_validation_status_keeps_unmasked_and_unsupported_bits() -> None:
-    """Issue 14: 0x7B: masked bits take the new value, the others stay; unsupported bits stay 0."""
+    """0x7B: masked bits take the new value, the others stay; unsupported bits stay 0."""
     assert tc.apply_validation_status(0x0000, 0x0021, 0x0021) == 0x0021
     assert tc.apply_validation_status(0x0021, 0x0001, 0x0000) == 0x0020
     assert tc.apply_validation_status(0x0000, 0xFFFF, 0xFFFF) == tc.VS_SUPPORTED
@@ -176,7 +176,7 @@ def test_apply_validation_status_keeps_unmasked_and_unsupported_bits() -> None:
 
 
 def test_0x57_reports_the_pending_cashout_or_not_waiting() -> None:
-    """Issue 14: 0x57 gives the cash-out waiting for validation; none (or mode none): type 80."""
+    """0x57 gives the cash-out waiting for validation; none (or mode none): type 80."""
     r = responder(dataclasses.replace(VIEW, pending_cashout=PendingCashout(7, 2500)))
     assert send(r, 0x57)[0] == [tw.pending_cashout_reply(1, 0, 2500)]
     r.update(VIEW)
@@ -186,7 +186,7 @@ def test_0x57_reports_the_pending_cashout_or_not_waiting() -> None:
 
 
 def test_0x58_hands_the_number_once_and_refuses_bad_or_second_numbers() -> None:
-    """Issue 14: a good 0x58 is ACKed (00) and handed once; a denial (system ID 00) is
+    """A good 0x58 is ACKed (00) and handed once; a denial (system ID 00) is
     handed as such; a different second number -> 81; bad BCD -> NACK; no cash-out -> 80."""
     r = responder(dataclasses.replace(VIEW, pending_cashout=PendingCashout(7, 2500)))
     good = tw.validation_number_request(1, "1234567890123456")
@@ -212,7 +212,7 @@ def test_0x58_hands_the_number_once_and_refuses_bad_or_second_numbers() -> None:
 
 
 def test_ticket_redemption_pending_then_final_status() -> None:
-    """Issue 14: 0x70 gives the escrowed ticket; 0x71 redeem -> 40 at once and one
+    """0x70 gives the escrowed ticket; 0x71 redeem -> 40 at once and one
     redeem_ticket command; 0x71 FF -> 40 until the engine decides, then its status and
     the credited amount; 0x70 then says no ticket."""
     t = TicketIn(ticket_id=3, validation_number=TICKET, amount_cents=2500)
@@ -234,7 +234,7 @@ def test_ticket_redemption_pending_then_final_status() -> None:
 
 
 def test_0x71_hostile_data_is_refused_with_a_reason_and_no_command() -> None:
-    """Issue 14: a number that is not the escrowed ticket's -> 81; unknown transfer code -> 82;
+    """A number that is not the escrowed ticket's -> 81; unknown transfer code -> 82;
     non-BCD amount -> 83; wrong length -> NACK; no ticket -> C0.  Never a command."""
     t = TicketIn(ticket_id=3, validation_number=TICKET, amount_cents=0)
     r = responder(dataclasses.replace(VIEW, ticket_in=t))
@@ -261,7 +261,7 @@ def test_0x71_hostile_data_is_refused_with_a_reason_and_no_command() -> None:
 
 
 def test_an_amount_that_does_not_fit_is_never_wrapped() -> None:
-    """Issue 14: a cash-out or ticket amount above 10 digits (or negative) makes 0x57 / 0x70
+    """A cash-out or ticket amount above 10 digits (or negative) makes 0x57 / 0x70
     a NACK (counted as bad data) instead of telling the host a wrong amount."""
     r = responder(dataclasses.replace(VIEW, pending_cashout=PendingCashout(1, 10**10),
                                       ticket_in=TicketIn(1, TICKET, amount_cents=-5)))
@@ -270,7 +270,7 @@ def test_an_amount_that_does_not_fit_is_never_wrapped() -> None:
 
 
 def test_a_reject_is_handed_so_the_engine_returns_the_ticket() -> None:
-    """Issue 14: a host reject (transfer code 84 already redeemed) is handed as redeem_ticket
+    """A host reject (transfer code 84 already redeemed) is handed as redeem_ticket
     with that code (the engine returns the ticket); the reply is 40 pending."""
     r = responder(dataclasses.replace(VIEW, ticket_in=TicketIn(4, TICKET)))
     w, ev = send(r, 0x71, tw.redeem_request(tc.TC_ALREADY_REDEEMED, 0, TICKET))
@@ -279,7 +279,7 @@ def test_a_reject_is_handed_so_the_engine_returns_the_ticket() -> None:
 
 
 def test_0x50_validation_meters_and_0x7b_0x7c_0x7d_settings() -> None:
-    """Issue 14: 0x50 from view.validation_meters (zeros when not kept); 0x7B applied to the
+    """0x50 from view.validation_meters (zeros when not kept); 0x7B applied to the
     supported bits and echoed with the asset number; 0x7D/0x7C merged onto view.ticket_data
     and handed; malformed 0x7B -> NACK, malformed 0x7D -> flag 00 (Monaco LP7D)."""
     r = responder(dataclasses.replace(VIEW, validation_meters={0x00: (3, 7500)},
@@ -303,7 +303,7 @@ def test_0x50_validation_meters_and_0x7b_0x7c_0x7d_settings() -> None:
 
 
 def test_0xa8_reset_method_codes() -> None:
-    """Issue 14: 0xA8 is handed; reply 2 with no handpay, 1 when the credit meter reset is not
+    """0xA8 is handed; reply 2 with no handpay, 1 when the credit meter reset is not
     allowed, 0 when it is; a method other than 00/01 is NACKed."""
     r = responder(VIEW)
     w, ev = send(r, 0xA8, b"\x01")
@@ -321,7 +321,7 @@ def test_0xa8_reset_method_codes() -> None:
 
 
 def test_tito_fuzz_never_raises() -> None:
-    """Issue 14: random data in every TITO poll (fixed seed) never raises and never hands a
+    """Random data in every TITO poll (fixed seed) never raises and never hands a
     command from data that does not parse."""
     import random
     rng = random.Random(14)

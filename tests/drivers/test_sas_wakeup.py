@@ -1,4 +1,4 @@
-"""Issue 13: the wakeup bit as the PARMRK byte stream (``FF 00 b`` = b with wakeup,
+"""The wakeup bit as the PARMRK byte stream (``FF 00 b`` = b with wakeup,
 ``FF FF`` = literal FF), parsed incrementally and split anywhere."""
 
 from __future__ import annotations
@@ -17,19 +17,19 @@ def _flat(decoder: WakeupDecoder, chunks: list[bytes]) -> list[WireByte]:
 
 
 def test_three_forms() -> None:
-    """Issue 13: FF 00 b -> b with wakeup; FF FF -> FF; others are themselves."""
+    """FF 00 b -> b with wakeup; FF FF -> FF; others are themselves."""
     got = WakeupDecoder().feed(bytes.fromhex("FF0081 FFFF 1A FF0001 00".replace(" ", "")))
     assert got == [WireByte(0x81, True), WireByte(0xFF, False), WireByte(0x1A, False),
                    WireByte(0x01, True), WireByte(0x00, False)]
 
 
 def test_wakeup_ff_and_wakeup_zero() -> None:
-    """Issue 13: FF 00 FF is FF with wakeup; FF 00 00 is 00 with wakeup (broadcast address)."""
+    """FF 00 FF is FF with wakeup; FF 00 00 is 00 with wakeup (broadcast address)."""
     assert WakeupDecoder().feed(bytes.fromhex("FF00FF FF0000")) == [WireByte(0xFF, True), WireByte(0x00, True)]
 
 
 def test_split_between_ff_and_00() -> None:
-    """Issue 13: bytes may arrive split anywhere, including between FF and 00."""
+    """Bytes may arrive split anywhere, including between FF and 00."""
     decoder = WakeupDecoder()
     assert decoder.feed(b"\xff") == []
     assert decoder.pending
@@ -40,7 +40,7 @@ def test_split_between_ff_and_00() -> None:
 
 
 def test_broken_marker_is_counted_and_dropped() -> None:
-    """Issue 13: FF followed by neither 00 nor FF breaks PARMRK: the FF is dropped, counted."""
+    """FF followed by neither 00 nor FF breaks PARMRK: the FF is dropped, counted."""
     decoder = WakeupDecoder()
     assert decoder.feed(b"\xff\x1a\x05") == [WireByte(0x1A, False), WireByte(0x05, False)]
     assert decoder.marker_errors == 1
@@ -50,7 +50,7 @@ def test_broken_marker_is_counted_and_dropped() -> None:
 
 
 def test_encoder_byte_for_byte() -> None:
-    """Issue 13: the host-side encoder marks the first byte and doubles every later FF."""
+    """The host-side encoder marks the first byte and doubles every later FF."""
     assert encode_message(bytes.fromhex("81")) == bytes.fromhex("FF0081")
     assert encode_message(bytes.fromhex("01 7F 12 01 20 26 09 59 30 45 FF")) == bytes.fromhex(
         "FF 00 01 7F 12 01 20 26 09 59 30 45 FF FF")
@@ -63,7 +63,7 @@ messages = st.lists(st.binary(min_size=1, max_size=12), min_size=1, max_size=6)
 
 @given(messages, st.data())
 def test_round_trip_split_anywhere(msgs: list[bytes], data: st.DataObject) -> None:
-    """Issue 13: encode messages, cut the stream anywhere, decode: the same bytes, wakeup
+    """Encode messages, cut the stream anywhere, decode: the same bytes, wakeup
     exactly on each message's first byte."""
     stream = b"".join(encode_message(m) for m in msgs)
     cuts = sorted(data.draw(st.lists(st.integers(0, len(stream)), max_size=10)))
@@ -77,5 +77,5 @@ def test_round_trip_split_anywhere(msgs: list[bytes], data: st.DataObject) -> No
 
 @given(st.binary(max_size=200))
 def test_random_bytes_never_raise(stream: bytes) -> None:
-    """Issue 13: any byte stream parses without raising."""
+    """Any byte stream parses without raising."""
     WakeupDecoder().feed(stream)

@@ -67,7 +67,7 @@ def test_voucher_bytes_match_golden() -> None:
 
 
 def test_the_hosts_address_lines_print_under_the_venue() -> None:
-    """Issue 14: the venue's address lines as the casino host set them (0x7C/0x7D) are
+    """The venue's address lines as the casino host set them (0x7C/0x7D) are
     printed under its name, before the ticket type; without them the layout is the
     golden one."""
     import dataclasses

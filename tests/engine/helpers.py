@@ -54,7 +54,7 @@ class Rig:
 
 class LinkedRig(Rig):
     """A ``Rig`` whose every station has a casino host link (SAS address = station
-    number) configured before the power-up, as the shell does (issue 13)."""
+    number) configured before the power-up, as the shell does."""
 
     def __init__(self, settings: GameSettings | None = None, seed: int = 1) -> None:
         self.cab = Cabinet(new_state(settings), rng=random.Random(seed))

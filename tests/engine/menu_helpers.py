@@ -1,4 +1,4 @@
-"""Helpers for driving the operator menu's technician level in tests (issue 15).
+"""Helpers for driving the operator menu's technician level in tests.
 
 ``set_pin`` puts a known PIN's salted scrypt hash in a state (as a PIN change in
 the menu would); ``type_pin`` types digits and Enter on the PIN entry by touch

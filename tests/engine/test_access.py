@@ -1,4 +1,4 @@
-"""Issue 11: no one in where they don't belong (the engine's socket, journal and program)."""
+"""No one in where they don't belong (the engine's socket, journal and program)."""
 
 from __future__ import annotations
 
@@ -36,7 +36,7 @@ def _stop(proc: Child) -> None:
 
 @pytest.mark.timeout(150)
 def test_hello_then_close_does_not_kill_the_engine(tmp_path):
-    """Issue 11.11: connect, send a hello, close: the engine must survive (no SIGPIPE)."""
+    """Connect, send a hello, close: the engine must survive (no SIGPIPE)."""
     proc = _start_engine(tmp_path)
     try:
         for _ in range(5):
@@ -62,7 +62,7 @@ def _chown_away_or_fake(monkeypatch, path: Path) -> None:
 
 
 def test_socket_folder_made_first_by_another_user_is_refused(tmp_path, monkeypatch):
-    """Issue 11.17: a ``blackjack-cabinet`` folder in the temp dir that another user
+    """A ``blackjack-cabinet`` folder in the temp dir that another user
     created first (mode 0777, theirs) is refused, not used for the socket."""
     from cabinet.shell.paths import private_dir
     hijack = tmp_path / "blackjack-cabinet"
@@ -74,7 +74,7 @@ def test_socket_folder_made_first_by_another_user_is_refused(tmp_path, monkeypat
 
 
 def test_socket_folder_open_to_others_or_a_symlink_is_refused(tmp_path):
-    """Issue 11.17: our own folder with mode 0777, or a symlink to one, is refused too."""
+    """Our own folder with mode 0777, or a symlink to one, is refused too."""
     from cabinet.shell.paths import private_dir
     loose = tmp_path / "loose"
     loose.mkdir()
@@ -89,7 +89,7 @@ def test_socket_folder_open_to_others_or_a_symlink_is_refused(tmp_path):
 
 
 def test_default_socket_fallback_is_checked_by_the_engine(tmp_path, monkeypatch):
-    """Issue 11.17: the engine refuses to serve from a hijacked fallback folder."""
+    """The engine refuses to serve from a hijacked fallback folder."""
     import asyncio
     import random
 
@@ -109,7 +109,7 @@ def test_default_socket_fallback_is_checked_by_the_engine(tmp_path, monkeypatch)
 
 
 def test_journal_and_socket_are_owner_only_whatever_the_umask(tmp_path):
-    """Issue 11.15: with a umask of 0 the journal (and its WAL), its new folder and the
+    """With a umask of 0 the journal (and its WAL), its new folder and the
     socket folder are still owner-only; the socket is 0660 in a 0700 folder."""
     old = os.umask(0)
     try:
@@ -128,7 +128,7 @@ def test_journal_and_socket_are_owner_only_whatever_the_umask(tmp_path):
 
 
 def test_existing_world_readable_journal_is_tightened(tmp_path):
-    """Issue 11.15: a journal left 0644 by an older version is made 0600 at open."""
+    """A journal left 0644 by an older version is made 0600 at open."""
     from cabinet.shell.store import Store
     Store(tmp_path / "j.db").close()
     os.chmod(tmp_path / "j.db", 0o644)
@@ -137,7 +137,7 @@ def test_existing_world_readable_journal_is_tightened(tmp_path):
 
 
 def test_default_state_folder_is_tightened(tmp_path, monkeypatch):
-    """Issue 11.15: the default state folder (systemd's StateDirectory, 0755) is made 0700
+    """The default state folder (systemd's StateDirectory, 0755) is made 0700
     by the engine; the journal inside it is 0600."""
     data = tmp_path / "data"
     data.mkdir()
@@ -197,7 +197,7 @@ async def _until(pred, timeout_s=5.0):
 
 
 def test_observer_cannot_drive_the_operator_menu(tmp_path):
-    """Issue 11.12: with the key on, a second client without the display's token sends
+    """With the key on, a second client without the display's token sends
     ten menu intents (enough for a RAM clear): each is refused with not_authorized and
     the menu, credits and meters stay as they were."""
     import asyncio
@@ -230,7 +230,7 @@ def test_observer_cannot_drive_the_operator_menu(tmp_path):
 
 
 def test_wrong_token_is_an_observer_and_the_display_drives(tmp_path):
-    """Issue 11.12: a wrong token is told so and refused intents; the display (the
+    """A wrong token is told so and refused intents; the display (the
     token from the 0640 file beside the socket) moves the menu."""
     import asyncio
     import stat
@@ -261,7 +261,7 @@ def test_wrong_token_is_an_observer_and_the_display_drives(tmp_path):
 
 
 def test_a_client_saying_it_is_the_engine_is_refused(tmp_path):
-    """Issue 11.12: a hello with role engine is refused and the connection closed."""
+    """A hello with role engine is refused and the connection closed."""
     import asyncio
 
     async def body(eng, server, path):
@@ -272,7 +272,7 @@ def test_a_client_saying_it_is_the_engine_is_refused(tmp_path):
 
 
 def test_connections_are_limited_and_silent_ones_dropped(tmp_path, monkeypatch):
-    """Issue 11.16: 40 silent connections never hold more than MAX_PENDING slots (the
+    """40 silent connections never hold more than MAX_PENDING slots (the
     oldest go first), a silent one goes after HELLO_TIMEOUT_S, observers beyond
     MAX_OBSERVERS are refused busy, and the display still gets in."""
     import asyncio
@@ -307,7 +307,7 @@ def test_connections_are_limited_and_silent_ones_dropped(tmp_path, monkeypatch):
 
 
 def test_a_client_that_never_reads_is_dropped(tmp_path):
-    """Issue 11.20: a client that says hello and then never reads is dropped once its
+    """A client that says hello and then never reads is dropped once its
     socket buffer is full and its queue passes MAX_QUEUE (as the docstring says)."""
     import asyncio
 
@@ -325,7 +325,7 @@ def test_a_client_that_never_reads_is_dropped(tmp_path):
 
 
 def test_json_nested_a_thousand_deep_gets_an_error_reply(tmp_path):
-    """Issue 11.20: a message nested 1,000 deep is answered "malformed" and the
+    """A message nested 1,000 deep is answered "malformed" and the
     client stays connected (no RecursionError, no abrupt disconnect)."""
     import asyncio
 
@@ -345,7 +345,7 @@ def test_json_nested_a_thousand_deep_gets_an_error_reply(tmp_path):
 
 
 def test_forty_busy_clients_do_not_hold_up_a_note(tmp_path):
-    """Issue 11.20: 40 clients each sending bet intents just under the flood limit do not
+    """40 clients each sending bet intents just under the flood limit do not
     delay a note's escrow decision (measured: under 1 s; the escrow wait is 5 s)."""
     import asyncio
 
@@ -393,7 +393,7 @@ def test_forty_busy_clients_do_not_hold_up_a_note(tmp_path):
 # -- 11.9: no money into a black screen --------------------------------------------------
 
 def test_no_display_no_notes_and_the_acceptor_is_inhibited():
-    """Issue 11.9: while no display shows the table the acceptor is disabled and a note
+    """While no display shows the table the acceptor is disabled and a note
     in escrow is returned; once the display draws, notes are stacked again."""
     from cabinet.core.effects import ReturnNote, SetAcceptor, StackNote
     from cabinet.core.events import DisplayChanged, NoteEscrowed, PowerUp
@@ -411,7 +411,7 @@ def test_no_display_no_notes_and_the_acceptor_is_inhibited():
 
 
 def test_engine_knows_when_the_display_draws(tmp_path, monkeypatch):
-    """Issue 11.9: no UI at start: dark; the display's first frame: showing; no frame for
+    """No UI at start: dark; the display's first frame: showing; no frame for
     DISPLAY_TIMEOUT_S: dark; frames again: showing; the display hangs up: dark. An
     observer's frames do not count."""
     import asyncio
@@ -497,7 +497,7 @@ def test_a_checkout_runs_as_a_development_build(tmp_path):
 
 
 def test_program_fault_is_not_cleared_from_the_menu():
-    """Issue 11.18: "Clear engine faults" in the maintenance menu leaves a program
+    """"Clear engine faults" in the maintenance menu leaves a program
     mismatch; only a boot whose manifest matches (DeviceCleared("program")) clears it.
     The main page shows the program ID and digest."""
     from cabinet.core.events import DeviceCleared, DeviceFaulted, KeyChanged, PowerUp
@@ -522,7 +522,7 @@ def test_program_fault_is_not_cleared_from_the_menu():
 
 
 def test_journal_through_a_symlink_is_refused(tmp_path):
-    """Issue 11.15: the journal is never opened through a symlink (it could point
+    """The journal is never opened through a symlink (it could point
     anywhere, e.g. at a file another user reads)."""
     from cabinet.core.errors import StoreError
     from cabinet.shell.store import Store

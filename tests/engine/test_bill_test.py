@@ -1,4 +1,4 @@
-"""Issue 15: the Diagnostics page's bill acceptor test: a note inserted while the test
+"""The Diagnostics page's bill acceptor test: a note inserted while the test
 is on goes to test credits that touch no real meter, is stacked or returned as
 chosen, and is counted apart; a restart mid-test neither credits it nor loses it."""
 
@@ -63,7 +63,7 @@ def handle_intent(handle, action):
 
 
 def test_bill_test_note_goes_to_test_credits_and_leaves_every_real_meter_unchanged():
-    """Issue 15: with the test on, a $20 note escrowed is journaled as a test escrow,
+    """With the test on, a $20 note escrowed is journaled as a test escrow,
     stacked, and shown as $20 test credits; the credit meter, bill meters, drop, the
     last bills and the host (SAS) queue are all unchanged; no ``bill_stacked``."""
     rig = Rig()
@@ -91,7 +91,7 @@ def test_bill_test_note_goes_to_test_credits_and_leaves_every_real_meter_unchang
 
 
 def test_bill_test_returns_notes_when_chosen_and_counts_them():
-    """Issue 15: "Test notes are returned": the escrow is answered with a return, the
+    """"Test notes are returned": the escrow is answered with a return, the
     return is journaled as ``bill_test_returned`` (no host "bill rejected") and
     counted; no meter moves."""
     rig = Rig()
@@ -110,7 +110,7 @@ def test_bill_test_returns_notes_when_chosen_and_counts_them():
 
 
 def test_bill_test_needs_the_technician_level():
-    """Issue 15: the bill test moves notes into the cash box: the attendant's key alone
+    """The bill test moves notes into the cash box: the attendant's key alone
     does not open it (the technician PIN is asked) and the acceptor stays off."""
     rig = Rig()
     _open_bill_test(rig.cab.handle, rig.cab.s, technician=False)
@@ -123,7 +123,7 @@ def test_bill_test_needs_the_technician_level():
 
 
 def test_leaving_the_bill_test_page_ends_the_test():
-    """Issue 15: Back (or the key off) ends the test: a note after that is refused as in
+    """Back (or the key off) ends the test: a note after that is refused as in
     maintenance, not taken as a test note."""
     rig = Rig()
     _open_bill_test(rig.cab.handle, rig.cab.s)
@@ -145,7 +145,7 @@ def _engine_money(eng):
 
 
 def test_restart_mid_bill_test_counts_the_note_as_a_test_note_never_a_credit(tmp_path):
-    """Issue 15: the engine dies after answering STACK to a test note (its state and the
+    """The engine dies after answering STACK to a test note (its state and the
     test escrow are journaled; the VEND VALID is not). After the restart the journal
     still offers the escrow to the acceptor driver, whose recovered VEND VALID (or a
     power-up "bill in stacker") is counted as a test note stacked: the credit meter
@@ -176,7 +176,7 @@ def test_restart_mid_bill_test_counts_the_note_as_a_test_note_never_a_credit(tmp
 
 
 def test_a_restart_ends_the_bill_test_and_a_note_escrowed_after_it_is_returned(tmp_path):
-    """Issue 15: the engine restarts with the key still on and the test on: the restart
+    """The engine restarts with the key still on and the test on: the restart
     ends the technician's visit (the PIN is asked again) and with it the bill test, so a
     note the acceptor offers at start-up is returned, neither credited nor a test note."""
     path = tmp_path / "j.db"
@@ -195,7 +195,7 @@ def test_a_restart_ends_the_bill_test_and_a_note_escrowed_after_it_is_returned(t
 
 
 def test_a_pulse_acceptor_stays_inhibited_in_the_bill_test():
-    """Issue 15: a pulse acceptor has no escrow, so a note would be credited on the
+    """A pulse acceptor has no escrow, so a note would be credited on the
     spot: the bridge keeps it inhibited for the test (``SetAcceptor.test``); an
     ID-003 one is enabled."""
     from types import SimpleNamespace
@@ -213,7 +213,7 @@ def test_a_pulse_acceptor_stays_inhibited_in_the_bill_test():
 
 
 def test_a_ram_clear_keeps_a_test_note_still_in_the_acceptor_a_test_note():
-    """Issue 15: a RAM clear while a test note is between STACK and its VEND VALID keeps
+    """A RAM clear while a test note is between STACK and its VEND VALID keeps
     it pending: its late VEND VALID is still a test note, never a credit."""
     rig = Rig()
     _open_bill_test(rig.cab.handle, rig.cab.s)

@@ -1,4 +1,4 @@
-"""Issue 12: ``Cabinet`` is split into one module per concern (mixins over
+"""``Cabinet`` is split into one module per concern (mixins over
 ``CabinetBase``); every method a section calls in another is really defined."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from cabinet.core.machine import Cabinet
 
 
 def test_every_cross_section_method_of_the_base_is_defined_by_a_section_or_cabinet():
-    """Issue 12: no ``CabinetBase`` placeholder (``raise NotImplementedError``) is
+    """No ``CabinetBase`` placeholder (``raise NotImplementedError``) is
     what ``Cabinet`` runs: each is overridden by a mixin or by ``Cabinet`` itself."""
     stubs = [name for name, v in vars(CabinetBase).items()
              if callable(getattr(v, "fget", v)) and "NotImplementedError"

@@ -1,4 +1,4 @@
-"""Issue 11.8: wall-clock jumps are journaled, and a voucher's expiry counts from its
+"""Wall-clock jumps are journaled, and a voucher's expiry counts from its
 issue as journaled, not from a clock that was wrong then."""
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ def _set_clock(rig, wall_s):
 
 
 def test_ticket_printed_while_the_clock_ran_60_days_slow_is_still_good(tmp_path):
-    """Issue 11.8: a ticket printed on a clock 60 days slow is not refused as expired
+    """A ticket printed on a clock 60 days slow is not refused as expired
     once the clock is corrected; the correction is journaled with old and new time."""
     rig = Rig()
     true_now = rig.wall_s
@@ -52,7 +52,7 @@ def test_ticket_printed_while_the_clock_ran_60_days_slow_is_still_good(tmp_path)
 
 
 def test_clock_going_back_400_days_is_journaled():
-    """Issue 11.8: wall time going backwards 400 days is logged as a clock jump, and
+    """Wall time going backwards 400 days is logged as a clock jump, and
     an honest ticket does not become good for 400 more days."""
     rig = Rig()
     rec = _voucher(rig)
@@ -67,7 +67,7 @@ def test_clock_going_back_400_days_is_journaled():
 
 
 def test_ordinary_ticks_and_small_steps_are_not_clock_jumps():
-    """Issue 11.8: time that runs as the monotonic clock does is not a jump."""
+    """Time that runs as the monotonic clock does is not a jump."""
     rig = Rig()
     for _ in range(50):
         assert not _clock_jumps(rig.advance(100))
@@ -75,7 +75,7 @@ def test_ordinary_ticks_and_small_steps_are_not_clock_jumps():
 
 
 def test_clock_behind_the_journal_at_power_up_is_journaled():
-    """Issue 11.8: a restart whose wall time is before the journal's last is a jump."""
+    """A restart whose wall time is before the journal's last is a jump."""
     rig = Rig()
     rig.advance(1000)
     last = rig.cab.s.wall_s
@@ -86,7 +86,7 @@ def test_clock_behind_the_journal_at_power_up_is_journaled():
 
 
 def test_expired_ticket_sends_the_player_to_the_attendant():
-    """Issue 11.8: a ticket refused as expired says "expired - see attendant" (journaled)."""
+    """A ticket refused as expired says "expired - see attendant" (journaled)."""
     rig = Rig()
     rec = _voucher(rig)
     rig.advance(31 * DAY * 1000)

@@ -1,5 +1,5 @@
 """The demo player against the real cabinet core, in memory: no processes, no sockets,
-no timing, so a seeded shoe makes every round the same (issue 12)."""
+no timing, so a seeded shoe makes every round the same."""
 
 from __future__ import annotations
 
@@ -85,7 +85,7 @@ def _player(variant: str, seed: int) -> tuple[DemoPlayer, CoreTable]:
 
 @pytest.mark.parametrize("variant", ["american", "classic-multi"])
 def test_no_extra_round_after_an_instant_blackjack(variant):
-    """Issue 12 (the demo player's fix of 9bc2e0a): a round that settles at once (a
+    """The demo player: a round that settles at once (a
     player blackjack against a 2) counts as dealt. The chip table lights Rebet after
     it; the demo used to take that for a Deal that did nothing, touch Rebet, deal a
     second round and log that one as round 1. Seed 14 deals AS TC against 2C."""
@@ -102,7 +102,7 @@ def test_no_extra_round_after_an_instant_blackjack(variant):
 
 
 def test_a_round_with_decisions_follows_the_common_chart():
-    """Issue 12: with no exact strategy the demo decides by the common chart
+    """With no exact strategy the demo decides by the common chart
     (``cabinet.strategy.common``) on the core's hand totals, through the panel.
     Seed 2 deals 7D 7C against a 4: split (7,7 against 2-7), then stand on soft 18
     and on 17 against a 4."""

@@ -1,4 +1,4 @@
-"""Issue 15: the maintenance menu's Diagnostics page (was "Device test"): lamp test,
+"""The maintenance menu's Diagnostics page (was "Device test"): lamp test,
 missing buttons audit, door and key switches live, tower light test, devices and
 program."""
 
@@ -35,7 +35,7 @@ def _open(rig, page):
 
 
 def test_diagnostics_lists_its_tests_and_marks_the_technician_ones():
-    """Issue 15: the main menu's Diagnostics opens a list of tests; the bill test (it
+    """The main menu's Diagnostics opens a list of tests; the bill test (it
     moves notes into the cash box) is marked for the technician level."""
     rig = Rig()
     rig.cab.handle(KeyChanged(True))
@@ -53,7 +53,7 @@ def test_diagnostics_lists_its_tests_and_marks_the_technician_ones():
 
 
 def test_lamp_test_lights_each_lamp_in_turn_then_the_menu_lamps_come_back():
-    """Issue 15: on the button and lamp test each panel lamp is lit alone, one a
+    """On the button and lamp test each panel lamp is lit alone, one a
     second, in panel order; leaving the page gives the lamps back to the menu."""
     rig = Rig()
     _open(rig, "diag_buttons")
@@ -70,7 +70,7 @@ def test_lamp_test_lights_each_lamp_in_turn_then_the_menu_lamps_come_back():
 
 
 def test_missing_buttons_audit_lists_buttons_not_pressed_in_the_last_games():
-    """Issue 15: a button not pressed in the last 100 games is listed; one pressed in
+    """A button not pressed in the last 100 games is listed; one pressed in
     play drops off the list (the game of its last press is journaled in the state)."""
     rig = Rig()
     rig.cab.s.round_id = MISSING_AFTER_GAMES + 5
@@ -87,7 +87,7 @@ def test_missing_buttons_audit_lists_buttons_not_pressed_in_the_last_games():
 
 
 def test_door_and_key_page_follows_the_switches_live():
-    """Issue 15: the page shows each door and the key as they are now."""
+    """The page shows each door and the key as they are now."""
     rig = Rig()
     _open(rig, "diag_doors")
     assert "Main door: shut (opened 0 times)" in rig.cab.snapshot(1).maintenance.lines
@@ -98,7 +98,7 @@ def test_door_and_key_page_follows_the_switches_live():
 
 
 def test_tower_light_test_shows_each_state_in_turn():
-    """Issue 15: the tower light test steps through service, tilt, handpay and off."""
+    """The tower light test steps through service, tilt, handpay and off."""
     rig = Rig()
     _open(rig, "diag_tower")
     assert "Tower light now: service (amber lit)" in rig.cab.snapshot(1).maintenance.lines
@@ -111,7 +111,7 @@ def test_tower_light_test_shows_each_state_in_turn():
 
 
 def test_devices_page_shows_program_id_digest_serial_settings_and_status():
-    """Issue 15: the devices page shows the program ID, its full digest, each device's
+    """The devices page shows the program ID, its full digest, each device's
     serial settings and its status (a fault by name)."""
     from cabinet.core.events import DeviceFaulted
     rig = Rig()
@@ -127,7 +127,7 @@ def test_devices_page_shows_program_id_digest_serial_settings_and_status():
 
 
 def test_printer_test_ticket_is_sent_without_money_meter_or_voucher_record():
-    """Issue 15: Select on the printer test asks the station's printer for a VOID / TEST
+    """Select on the printer test asks the station's printer for a VOID / TEST
     ticket (``PrintTestTicket``) and journals ``test_ticket``; no voucher record, no
     meter, no print in progress, the menu stays open (attendant level suffices)."""
     import msgspec
@@ -151,7 +151,7 @@ def test_printer_test_ticket_is_sent_without_money_meter_or_voucher_record():
 
 
 def test_sound_test_plays_each_sound_by_a_cue_and_screen_test_page_exists():
-    """Issue 15: Select on the sound test sends the UI a ``sound_test`` cue naming the
+    """Select on the sound test sends the UI a ``sound_test`` cue naming the
     sound (the UI plays it, or says "no audio device"); the screen colour and touch test
     is a page of its own (drawn by the UI)."""
     from cabinet.core.effects import SendCue
@@ -173,7 +173,7 @@ def test_sound_test_plays_each_sound_by_a_cue_and_screen_test_page_exists():
 
 
 def test_devices_page_shows_the_firmware_each_device_reported():
-    """Issue 15: the acceptor's firmware version, reported with its start-up
+    """The acceptor's firmware version, reported with its start-up
     (``DeviceCleared.firmware``), is on the devices page beside its serial settings."""
     from cabinet.core.events import DeviceCleared
     rig = Rig()
@@ -185,7 +185,7 @@ def test_devices_page_shows_the_firmware_each_device_reported():
 
 
 def test_the_missing_buttons_audit_survives_a_restart(tmp_path):
-    """Issue 15: each button's last game is journaled with the state: after a restart
+    """Each button's last game is journaled with the state: after a restart
     the audit still knows Bet + was pressed."""
     import random
 
@@ -209,7 +209,7 @@ def test_the_missing_buttons_audit_survives_a_restart(tmp_path):
 
 
 def test_printer_test_ticket_with_a_printer_fault_says_so_and_prints_nothing():
-    """Issue 15 (operator walk-through): with the printer out of paper the page showed
+    """With the printer out of paper the page showed
     only the driver's raw status ("Printer: status 1a 32 12 72") and Select still said
     "Test ticket sent" and journaled ``test_ticket`` though nothing could print. The page
     names the fault by its code and words; Select asks for no ticket and says why."""

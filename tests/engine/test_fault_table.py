@@ -1,4 +1,4 @@
-"""Issue 12: fault numbers live in one table, ``cabinet.core.errors.FAULTS``: every
+"""Fault numbers live in one table, ``cabinet.core.errors.FAULTS``: every
 number is unique, and every fault code the device bridge or the engine can put on
 the cabinet has its number and words there (no "999 bill pause" on the Faults page)."""
 
@@ -79,14 +79,14 @@ def _engine_codes() -> set[str]:
 
 
 def test_every_fault_number_is_unique():
-    """Issue 12: one number, one fault (100 was both ``DriverError`` and ``ram_error``)."""
+    """One number, one fault (100 was both ``DriverError`` and ``ram_error``)."""
     numbers = [num for num, _ in FAULTS.values()]
     assert len(numbers) == len(set(numbers)), sorted(numbers)
     assert all(100 <= n <= 998 for n in numbers)      # 999: fault_text's "not in the table"
 
 
 def test_every_fault_a_device_can_cause_has_its_number():
-    """Issue 12: each code the bridge makes of a driver's report is in ``FAULTS``."""
+    """Each code the bridge makes of a driver's report is in ``FAULTS``."""
     codes = _bridge_codes()
     assert {"bill_jam", "bill_offline", "bill_pause", "bill_line_stuck",
             "printer_paper_out"} <= codes               # the scan sees the drivers
@@ -103,7 +103,7 @@ def test_every_fault_the_engine_sets_has_its_number():
 
 
 def test_no_exception_class_carries_a_fault_number_of_its_own():
-    """Issue 12: the ``fault_code`` class attributes (unused, colliding with FAULTS) are gone."""
+    """The ``fault_code`` class attributes (unused, colliding with FAULTS) are gone."""
     for pkg in ("cabinet", "drivers", "confspec"):
         for path in sorted((ROOT / pkg).rglob("*.py")):
             assert "fault_code" not in path.read_text(), path

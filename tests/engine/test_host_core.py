@@ -1,4 +1,4 @@
-"""Issue 13: the cabinet core's side of the casino host link: the journaled host event
+"""The cabinet core's side of the casino host link: the journaled host event
 queue (SAS exceptions) and the host's commands."""
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ def names(rig: Rig, station: int = 1) -> list[str]:
 
 
 def test_power_up_queues_ac_power_applied_and_doors_queue_open_then_closed():
-    """Issue 13: 0x17 at every start; the main door gives 0x11 then 0x12 (by name)."""
+    """0x17 at every start; the main door gives 0x11 then 0x12 (by name)."""
     rig = Rig()
     assert names(rig) == ["ac_power_applied"]
     rig.cab.handle(DoorChanged("main", True))
@@ -43,7 +43,7 @@ def test_power_up_queues_ac_power_applied_and_doors_queue_open_then_closed():
 
 
 def test_a_cabinet_event_reaches_every_station_and_a_stations_bill_only_its_own():
-    """Issue 13: each station is one EGM: a door is heard by all, a bill by its station."""
+    """Each station is one EGM: a door is heard by all, a bill by its station."""
     rig = Rig(GameSettings(variant="classic-multi", stations=3))
     rig.note(2_000, 2)
     assert names(rig, 2) == ["ac_power_applied", "bill_accepted"]
@@ -54,7 +54,7 @@ def test_a_cabinet_event_reaches_every_station_and_a_stations_bill_only_its_own(
 
 
 def test_a_round_queues_game_started_and_game_ended():
-    """Issue 13: a round played gives 0x7E and 0x7F."""
+    """A round played gives 0x7E and 0x7F."""
     rig = Rig()
     rig.note(10_000)
     rig.press("bet_up")
@@ -67,7 +67,7 @@ def test_a_round_queues_game_started_and_game_ended():
 
 
 def test_an_ack_drops_that_event_and_every_older_one_only():
-    """Issue 13: the host acknowledges the oldest first; newer events stay queued."""
+    """The host acknowledges the oldest first; newer events stay queued."""
     rig = Rig()
     for _ in range(3):
         rig.cab.handle(DoorChanged("main", True))
@@ -80,7 +80,7 @@ def test_an_ack_drops_that_event_and_every_older_one_only():
 
 
 def test_the_queue_survives_the_journal_round_trip():
-    """Issue 13: the queue is part of the journaled state (restart and SIGKILL)."""
+    """The queue is part of the journaled state (restart and SIGKILL)."""
     rig = Rig()
     rig.cab.handle(DoorChanged("main", True))
     blob = msgspec.json.encode(rig.cab.s)
@@ -91,14 +91,14 @@ def test_the_queue_survives_the_journal_round_trip():
 
 
 def test_an_old_journal_state_without_host_fields_decodes_with_an_empty_queue():
-    """Issue 13: journals written before the host link load unchanged."""
+    """Journals written before the host link load unchanged."""
     old = b'{"version":1,"stations":[{"station":1,"credits_minor":500}]}'
     s = msgspec.json.decode(old, type=CabinetState)
     assert s.stations[0].host.queue == [] and s.stations[0].host.link == ""
 
 
 def test_a_full_queue_ends_in_one_overflow_event():
-    """Issue 13: at least 20 kept; overflow reported as 0x70 (by name), once."""
+    """At least 20 kept; overflow reported as 0x70 (by name), once."""
     rig = Rig()
     for _ in range(40):
         rig.cab.handle(DoorChanged("main", True))
@@ -113,7 +113,7 @@ def test_a_full_queue_ends_in_one_overflow_event():
 
 
 def test_shut_down_between_rounds_disables_play_and_start_up_enables_it():
-    """Issue 13: 0x01 disables play (lamps agree, the table says so), 0x02 enables it."""
+    """0x01 disables play (lamps agree, the table says so), 0x02 enables it."""
     rig = Rig()
     rig.note(10_000)
     eff = rig.cab.handle(HostCommanded(1, "shut_down"))
@@ -129,7 +129,7 @@ def test_shut_down_between_rounds_disables_play_and_start_up_enables_it():
 
 
 def test_shut_down_mid_round_waits_for_the_round_to_end():
-    """Issue 13: play disabled after the round in progress, never mid-round."""
+    """Play disabled after the round in progress, never mid-round."""
     rig = Rig()
     rig.note(10_000)
     rig.press("bet_up")
@@ -148,7 +148,7 @@ def test_shut_down_mid_round_waits_for_the_round_to_end():
 
 
 def test_a_disabled_station_returns_notes_and_cash_out_still_works():
-    """Issue 13: while the host has play disabled no money comes in; credits go out."""
+    """While the host has play disabled no money comes in; credits go out."""
     rig = Rig()
     rig.note(2_000)
     rig.cab.handle(HostCommanded(1, "shut_down"))
@@ -160,7 +160,7 @@ def test_a_disabled_station_returns_notes_and_cash_out_still_works():
 
 
 def test_bill_acceptor_commands_narrow_the_settings_never_widen_them():
-    """Issue 13: 0x07 disables the acceptor, 0x06 enables it, 0x08 narrows denominations."""
+    """0x07 disables the acceptor, 0x06 enables it, 0x08 narrows denominations."""
     rig = Rig()
     eff = rig.cab.handle(HostCommanded(1, "disable_bill_acceptor"))
     assert SetAcceptor(1, False, ()) in eff
@@ -176,7 +176,7 @@ def test_bill_acceptor_commands_narrow_the_settings_never_widen_them():
 
 
 def test_set_clock_journals_the_offset_and_leaves_the_clock_alone():
-    """Issue 13: 0x7F: the host's time kept as an offset, journaled and logged."""
+    """0x7F: the host's time kept as an offset, journaled and logged."""
     rig = Rig()
     wall = rig.cab.s.wall_s
     eff = rig.cab.handle(HostCommanded(1, "set_clock", host_wall_s=wall + 90.5))
@@ -187,7 +187,7 @@ def test_set_clock_journals_the_offset_and_leaves_the_clock_alone():
 
 
 def test_remote_handpay_reset_resets_only_that_stations_handpay():
-    """Issue 13: 0x94 resets a pending handpay like the key, logged with the host as source."""
+    """0x94 resets a pending handpay like the key, logged with the host as source."""
     rig = Rig(GameSettings(voucher_limit_minor=1_000))
     rig.note(5_000)
     rig.press("cash_out")
@@ -206,7 +206,7 @@ def test_remote_handpay_reset_resets_only_that_stations_handpay():
 
 
 def test_link_state_is_journaled_and_shown_per_station():
-    """Issue 13: the table shows "host online"; changes are in the event log."""
+    """The table shows "host online"; changes are in the event log."""
     rig = Rig()
     eff = rig.cab.handle(HostLinkChanged(1, True))
     assert any(isinstance(e, Journal) and e.kind == "host_link" for e in eff)
@@ -218,7 +218,7 @@ def test_link_state_is_journaled_and_shown_per_station():
 
 
 def test_unknown_commands_and_stations_change_nothing():
-    """Issue 13: a hostile host message gets a clear refusal and loses nothing."""
+    """A hostile host message gets a clear refusal and loses nothing."""
     rig = Rig()
     rig.note(1_000)
     before = msgspec.json.encode(rig.cab.s)
@@ -231,7 +231,7 @@ def test_unknown_commands_and_stations_change_nothing():
 
 
 def test_operator_menu_entry_and_exit_are_heard_by_the_host():
-    """Issue 13: 0x82/0x83 (attendant, key only) and 0x84/0x85 (technician, key + door)."""
+    """0x82/0x83 (attendant, key only) and 0x84/0x85 (technician, key + door)."""
     rig = Rig()
     rig.cab.handle(KeyChanged(True))
     rig.cab.handle(KeyChanged(False))
@@ -247,7 +247,7 @@ def test_operator_menu_entry_and_exit_are_heard_by_the_host():
 
 
 def test_the_host_page_shows_address_link_queue_and_the_program_digest():
-    """Issue 13: the menu's Host page: address, link state, exceptions queued, digest."""
+    """The menu's Host page: address, link state, exceptions queued, digest."""
     from cabinet.core.host_page import host_page
 
     from .helpers import Rig as Plain
@@ -271,7 +271,7 @@ def test_the_host_page_shows_address_link_queue_and_the_program_digest():
 
 
 def test_a_ram_clear_queues_memory_error_reset_and_never_reuses_an_event_id(tmp_path):
-    """Issue 13: a RAM clear gives 0x3A; the link keeps its state; ids go on increasing."""
+    """A RAM clear gives 0x3A; the link keeps its state; ids go on increasing."""
     from cabinet.core.events import IntentReceived
     from cabinet.core.maintenance import MAIN_ITEMS
 
@@ -289,7 +289,7 @@ def test_a_ram_clear_queues_memory_error_reset_and_never_reuses_an_event_id(tmp_
     for _ in range([k for k, _ in MAIN_ITEMS].index("ram_clear")):
         rig.cab.handle(IntentReceived(1, "menu_down"))
     rig.cab.handle(IntentReceived(1, "menu_select"))
-    type_pin(rig_send(rig))                      # issue 15: the technician PIN
+    type_pin(rig_send(rig))                      # the technician PIN
     for _ in range(2):
         rig.cab.handle(IntentReceived(1, "menu_select"))
     h = rig.cab.s.stations[0].host
@@ -299,7 +299,7 @@ def test_a_ram_clear_queues_memory_error_reset_and_never_reuses_an_event_id(tmp_
 
 
 def test_a_ram_error_at_start_is_reported_after_power_applied():
-    """Issue 13: 0x31-0x33 RAM errors: a journal that failed its check gives 0x32."""
+    """0x31-0x33 RAM errors: a journal that failed its check gives 0x32."""
     from cabinet.core.events import HostLinkConfigured, PowerUp
     from cabinet.core.machine import new_state
 
@@ -313,7 +313,7 @@ def test_a_ram_error_at_start_is_reported_after_power_applied():
 
 
 def test_nothing_is_queued_without_a_host_link_and_removing_it_drops_the_queue():
-    """Issue 13: a cabinet without a SAS port keeps no exception queue (its journal
+    """A cabinet without a SAS port keeps no exception queue (its journal
     stays as it was); a link removed from the config drops what was queued for it."""
     from cabinet.core.events import HostLinkConfigured
 

@@ -1,4 +1,4 @@
-"""Issue 13: what the SAS link answers from (the station's committed state in credits)
+"""What the SAS link answers from (the station's committed state in credits)
 and how its reports reach the core."""
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ def _played() -> Rig:
 
 
 def test_meters_in_the_default_denomination_equal_the_cabinets_minor_units():
-    """Issue 13: with $0.01 credits 0x1C's coin in equals ``coin_in_minor``."""
+    """With $0.01 credits 0x1C's coin in equals ``coin_in_minor``."""
     rig = _played()
     m = rig.meters()
     v = egm_view(rig.cab.s, 1, SasStation("loop://"), "SN1", rig.cab.rules.max_bet_minor)
@@ -48,7 +48,7 @@ def test_meters_in_the_default_denomination_equal_the_cabinets_minor_units():
 
 
 def test_a_larger_accounting_denomination_counts_whole_credits():
-    """Issue 13: money meters count units of the accounting denomination."""
+    """Money meters count units of the accounting denomination."""
     rig = _played()
     v = egm_view(rig.cab.s, 1, SasStation("loop://", accounting_denomination_minor=25), "",
                  rig.cab.rules.max_bet_minor)
@@ -72,7 +72,7 @@ def test_the_meter_polls_read_the_cabinet_meters_the_last_bill_and_the_denominat
 
 
 def test_queued_events_and_a_handpay_are_in_the_view_of_their_station_only():
-    """Issue 13: each station is one EGM with its own queue and handpay."""
+    """Each station is one EGM with its own queue and handpay."""
     rig = Rig(GameSettings(variant="classic-multi", stations=2, voucher_limit_minor=1_000))
     rig.note(5_000, 2)
     rig.press("cash_out", 2)
@@ -111,7 +111,7 @@ class LinkChanged:
 
 
 def test_host_links_hand_each_station_its_view_and_post_what_the_link_reports():
-    """Issue 13: one link per configured station; its reports become core events."""
+    """One link per configured station; its reports become core events."""
     rig = Rig(GameSettings(variant="classic-multi", stations=2))
     posted = []
     links = HostLinks({2: SasStation("pty2", address=7, accounting_denomination_minor=25)},
@@ -132,7 +132,7 @@ def test_host_links_hand_each_station_its_view_and_post_what_the_link_reports():
 
 
 def test_reports_translate_to_core_events_and_bad_dates_are_dropped():
-    """Issue 13: 0x7F's local date and time -> Unix seconds; an impossible date is refused."""
+    """0x7F's local date and time -> Unix seconds; an impossible date is refused."""
     assert to_event(1, type("ExceptionAcked", (), {"exception_id": 4})()) == HostEventAcked(1, 4)
     ev = to_event(1, HostCommand("set_clock", 0x7F, date_time=(2026, 12, 1, 13, 0, 0)))
     assert isinstance(ev, HostCommanded)
@@ -143,7 +143,7 @@ def test_reports_translate_to_core_events_and_bad_dates_are_dropped():
 
 
 def test_sas_stations_come_from_the_config_and_the_command_line(tmp_path):
-    """Issue 13: ``[sas]`` / ``[station2.sas]`` configure each station's EGM;
+    """``[sas]`` / ``[station2.sas]`` configure each station's EGM;
     ``--sas-port`` sets station 1's; an address without a port is refused."""
     import pytest
 
@@ -168,7 +168,7 @@ def test_sas_stations_come_from_the_config_and_the_command_line(tmp_path):
 
 
 def test_a_sas_config_that_can_never_work_is_refused_at_start(tmp_path):
-    """Issue 13 (new-user findings): a denomination SAS has no code for (the host's
+    """A denomination SAS has no code for (the host's
     credits would be cut short), an unknown URL scheme or a folder as the port."""
     import pytest
 
@@ -190,7 +190,7 @@ def test_a_sas_config_that_can_never_work_is_refused_at_start(tmp_path):
 
 
 def test_0x7e_after_0x7f_reads_back_the_hosts_time():
-    """Issue 13 (new-user finding): the link's clock for 0x7E carries the host's offset."""
+    """The link's clock for 0x7E carries the host's offset."""
     import time
 
     rig = Rig()
@@ -203,7 +203,7 @@ def test_0x7e_after_0x7f_reads_back_the_hosts_time():
 
 
 def test_the_host_page_says_when_the_port_is_not_open_or_polls_go_elsewhere():
-    """Issue 13 (new-user finding): a technician sees why a link does not come up."""
+    """A technician sees why a link does not come up."""
     from cabinet.core.host_page import host_page
 
     rig = Rig()

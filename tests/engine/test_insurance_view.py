@@ -1,4 +1,4 @@
-"""Issue 17 "The felt": the snapshot says what a spot's insurance paid back once it
+"""The felt: the snapshot says what a spot's insurance paid back once it
 settled at the dealer's peek, so the table can sweep it or pay it at its line."""
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ def _insured(stacked: list[list[str]], hole: str) -> tuple[Rig, object]:
 
 
 def test_insurance_lost_at_the_peek_shows_nothing_returned(stacked):
-    """Issue 17: no dealer Blackjack: the insurance is lost at the peek (0 back) while the
+    """No dealer Blackjack: the insurance is lost at the peek (0 back) while the
     hand plays on."""
     rig, spot = _insured(stacked, "5D")
     assert rig.cab.snapshot(1).mode == "in_round"
@@ -31,7 +31,7 @@ def test_insurance_lost_at_the_peek_shows_nothing_returned(stacked):
 
 
 def test_insurance_won_shows_its_2_to_1_return(stacked):
-    """Issue 17: the dealer's Blackjack: the insurance pays 2 to 1 (its stake and twice
+    """The dealer's Blackjack: the insurance pays 2 to 1 (its stake and twice
     it back: 3x), the hand lost."""
     _, spot = _insured(stacked, "KD")
     assert (spot.insurance_minor, spot.insurance_returned_minor) == (250, 750)

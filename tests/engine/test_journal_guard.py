@@ -1,4 +1,4 @@
-"""Issue 11: the journal's guards: one engine per journal (11.5), ..."""
+"""The journal's guards: one engine per journal (11.5), ..."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from cabinet.shell.paths import lock_file
 
 @pytest.mark.timeout(60)
 def test_second_engine_on_a_journal_is_refused_with_one_line(tmp_path):
-    """Issue 11.5: a second ``cabinet engine`` on a journal whose lock is held exits 2
+    """A second ``cabinet engine`` on a journal whose lock is held exits 2
     with one line, before it opens the journal or any socket."""
     journal = tmp_path / "j.db"
     sock = tmp_path / "ui.sock"

@@ -1,4 +1,4 @@
-"""Issue 11: a journal that was rolled back (11.2) or tampered with (11.14) is found."""
+"""A journal that was rolled back (11.2) or tampered with (11.14) is found."""
 
 from __future__ import annotations
 
@@ -40,7 +40,7 @@ def _cli(*args):
 
 
 def test_cabinet_rows_rewritten_with_recomputed_sha256_are_a_ram_error(tmp_path):
-    """Issue 11.14: +$500 written into both copies with the plain SHA-256 recomputed
+    """+$500 written into both copies with the plain SHA-256 recomputed
     is not accepted: the keyed checksum fails, the cabinet starts in a RAM error."""
     path = tmp_path / "j.db"
     eng = _boot(path)
@@ -65,7 +65,7 @@ def test_cabinet_rows_rewritten_with_recomputed_sha256_are_a_ram_error(tmp_path)
 
 
 def test_deleted_and_backdated_events_are_reported_by_doctor(tmp_path):
-    """Issue 11.14: events deleted or back-dated 30 days break the keyed hash chain;
+    """Events deleted or back-dated 30 days break the keyed hash chain;
     ``cabinet doctor`` and ``cabinet events --verify`` exit 1 naming the event."""
     path = tmp_path / "j.db"
     eng = _boot(path)
@@ -256,7 +256,7 @@ def test_ticket_forged_from_50_to_500_without_the_commit_record_is_refused(tmp_p
 
 
 def test_journal_that_lost_its_wal_is_a_ram_error(tmp_path):
-    """Issue 11.2: credits fall back when the WAL is lost after a SIGKILL; the commit
+    """Credits fall back when the WAL is lost after a SIGKILL; the commit
     record outside the journal shows it and the cabinet stops in a RAM error."""
     path = tmp_path / "a" / "j.db"
     eng = _boot(path)
@@ -279,7 +279,7 @@ def test_journal_that_lost_its_wal_is_a_ram_error(tmp_path):
 
 
 def test_voucher_row_set_back_to_issued_is_refused_and_reported(tmp_path):
-    """Issue 11.14: a redeemed voucher's row rewritten back to "issued" fails its keyed
+    """A redeemed voucher's row rewritten back to "issued" fails its keyed
     checksum: the ticket is not credited again, and ``cabinet doctor`` reports it."""
     from cabinet.core.effects import PrintVoucher
     from cabinet.core.events import IntentReceived, PrintFinished, VoucherEscrowed, VoucherStacked
@@ -310,7 +310,7 @@ def test_voucher_row_set_back_to_issued_is_refused_and_reported(tmp_path):
 
 
 def test_removed_events_are_found_again_after_a_crash_before_the_ram_error_commit(tmp_path):
-    """Issues 11.2, 11.14: the newest events cut off the log are found at open, and
+    """The newest events cut off the log are found at open, and
     opening does not move the commit record over it: a crash before the RAM error is
     committed finds the same at the next start."""
     path = tmp_path / "j.db"
@@ -329,7 +329,7 @@ def test_removed_events_are_found_again_after_a_crash_before_the_ram_error_commi
 
 
 def test_voucher_columns_that_disagree_with_the_keyed_record_are_reported_and_not_trusted(tmp_path):
-    """Issue 11.14 (found by a new-user test): only the ``record`` column was keyed, so
+    """Only the ``record`` column was keyed, so
     ``UPDATE vouchers SET status='redeemed'`` on an outstanding ticket passed
     ``cabinet doctor``, and a RAM clear (which deleted rows by that column) would have
     erased a voucher the player still holds. The columns must agree with the keyed

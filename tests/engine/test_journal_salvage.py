@@ -1,4 +1,4 @@
-"""Issue 11.7: a journal SQLite cannot read is salvaged into a fresh one, and the
+"""A journal SQLite cannot read is salvaged into a fresh one, and the
 cabinet starts into a RAM error that says what was found (never an exit-1 loop)."""
 
 from __future__ import annotations
@@ -59,14 +59,14 @@ def _ram_clear(eng):
     for _ in range([k for k, _ in MAIN_ITEMS].index("ram_clear")):
         eng.step(IntentReceived(1, "menu_down"))
     eng.step(IntentReceived(1, "menu_select"))
-    change_default_pin(eng_send(eng))      # issue 15: a RAM error's fresh state: factory PIN
+    change_default_pin(eng_send(eng))      # a RAM error's fresh state: factory PIN
     eng.step(DoorChanged("logic", True))   # and the logic door
     for _ in range(2):
         eng.step(IntentReceived(1, "menu_select"))
 
 
 def test_corrupt_header_starts_in_a_ram_error_with_the_file_kept_aside(tmp_path):
-    """Issue 11.7: a destroyed file header: RAM error saying so, the corrupt file kept
+    """A destroyed file header: RAM error saying so, the corrupt file kept
     renamed beside a fresh journal, and the technician's RAM clear works."""
     path = tmp_path / "j.db"
     _played(path)
@@ -85,7 +85,7 @@ def test_corrupt_header_starts_in_a_ram_error_with_the_file_kept_aside(tmp_path)
 
 
 def test_corrupt_critical_root_page_salvages_the_history(tmp_path):
-    """Issue 11.7: the critical table's root page garbled: RAM error, events kept."""
+    """The critical table's root page garbled: RAM error, events kept."""
     path = tmp_path / "j.db"
     _played(path, notes=3)
     (root,) = [p for p, _, where in _pages(path, "critical") if where == "/"]
@@ -97,7 +97,7 @@ def test_corrupt_critical_root_page_salvages_the_history(tmp_path):
 
 
 def test_one_corrupt_history_page_keeps_the_credits_readable(tmp_path):
-    """Issue 11.7: one leaf page of the event log garbled: the credits (intact) and the
+    """One leaf page of the event log garbled: the credits (intact) and the
     other events are kept, the cabinet starts in a RAM error instead of exiting."""
     path = tmp_path / "j.db"
     _played(path, notes=200)
@@ -113,7 +113,7 @@ def test_one_corrupt_history_page_keeps_the_credits_readable(tmp_path):
 
 @pytest.mark.timeout(150)
 def test_engine_on_a_corrupt_journal_starts_instead_of_exiting(tmp_path):
-    """Issue 11.7: ``cabinet engine`` on a corrupt journal comes up (RAM error) rather
+    """``cabinet engine`` on a corrupt journal comes up (RAM error) rather
     than exiting 1 into a systemd restart loop."""
     path = tmp_path / "j.db"
     _played(path)

@@ -105,7 +105,7 @@ def test_settings_change_is_validated_applied_and_logged():
     rig = Rig()
     set_pin(rig.cab.s)
     rig.cab.handle(KeyChanged(True))
-    _goto(rig, 5)                                    # Settings: the PIN first (issue 15)
+    _goto(rig, 5)                                    # Settings: the PIN first
     type_pin(rig_send(rig))
     assert rig.cab.s.maintenance.page == "settings"
     rig.press("menu_select")                         # Game: classic -> classic-multi
@@ -242,7 +242,7 @@ def test_engine_fault_is_cleared_by_the_operator_device_faults_by_the_device():
 
 
 def test_the_faults_page_re_polls_the_devices():
-    """Issue 10.1: opening the Faults page and its Select ask every device to report
+    """Opening the Faults page and its Select ask every device to report
     its state now (``PollDevices``), so a fault outliving its cause clears when the
     device answers healthy; the page says so."""
     rig = Rig()
@@ -263,7 +263,7 @@ def test_the_faults_page_re_polls_the_devices():
 
 
 def test_device_test_page_shows_every_button_by_its_name_and_cash_out_stays():
-    """Issue 10.7: on the Device test page (issue 15: Diagnostics, Button and lamp
+    """On the Device test page (Diagnostics, Button and lamp
     test) the panel's buttons are shown by their player-facing names (not
     ``menu_down``) and do not navigate, Cash Out included; Cash Out twice within a
     second, the screen's BACK or the key leave, as the page says."""
@@ -300,7 +300,7 @@ def test_device_test_page_shows_every_button_by_its_name_and_cash_out_stays():
 
 
 def test_panel_buttons_navigate_the_other_maintenance_pages():
-    """Issue 10.7: the core, not the device bridge, turns panel buttons into menu
+    """The core, not the device bridge, turns panel buttons into menu
     moves (Hit/Bet- down, Bet+ up, Deal/Stand select, Cash Out back)."""
     rig = Rig()
     rig.cab.handle(KeyChanged(True))
@@ -317,7 +317,7 @@ def test_panel_buttons_navigate_the_other_maintenance_pages():
 
 
 def test_a_door_opened_while_powered_off_is_journaled_counted_and_logged():
-    """Issue 11.19: the door latch's boot reading becomes a journaled
+    """The door latch's boot reading becomes a journaled
     ``door_opened_while_powered_off`` event, counts as a door opening and shows in
     the Event log; the cabinet does not lock up (the door is shut now)."""
     from cabinet.core.events import DoorOpenedWhileOff
@@ -332,7 +332,7 @@ def test_a_door_opened_while_powered_off_is_journaled_counted_and_logged():
 
 
 def test_device_test_names_the_station_of_a_press_on_a_table_of_several():
-    """New-user finding (issue 10.7): on a two-station table a press on station 2's
+    """On a two-station table a press on station 2's
     panel showed as just "Stand"; the technician must see whose panel it came from."""
     rig = Rig(GameSettings(variant="classic-multi", stations=2))
     rig.cab.handle(KeyChanged(True))
@@ -348,7 +348,7 @@ def test_device_test_names_the_station_of_a_press_on_a_table_of_several():
 
 
 def test_the_door_closed_notice_goes_after_a_few_seconds():
-    """New-user finding: "Door closed" stayed the table message long after the door
+    """"Door closed" stayed the table message long after the door
     was shut (and even after a restart); it is a notice of a few seconds."""
     rig = Rig()
     rig.note(2000)

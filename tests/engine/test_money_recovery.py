@@ -1,4 +1,4 @@
-"""Issue 11: money safe against what the devices physically did (journal side)."""
+"""Money safe against what the devices physically did (journal side)."""
 
 from __future__ import annotations
 
@@ -22,7 +22,7 @@ def _engine(path, stations=1):
 
 
 def test_every_stations_open_escrow_is_restored(tmp_path):
-    """Issue 11.4: two stations past STACK when the engine dies: both escrows come back
+    """Two stations past STACK when the engine dies: both escrows come back
     (``open_escrow`` returned only the newest, so station 1's VEND VALID was
     "unattributed" and its note never credited)."""
     eng = _engine(tmp_path / "j.db", stations=2)
@@ -42,7 +42,7 @@ def test_every_stations_open_escrow_is_restored(tmp_path):
 
 
 def test_a_superseded_escrow_is_not_offered_again(tmp_path):
-    """Issue 11.3: a note re-escrowed after a restart under a new transaction retires
+    """A note re-escrowed after a restart under a new transaction retires
     the old one: only the newest escrow of a station can be open, and a credited one
     is offered as credited (a repeat VEND VALID owes nothing)."""
     eng = _engine(tmp_path / "j.db")
@@ -56,7 +56,7 @@ def test_a_superseded_escrow_is_not_offered_again(tmp_path):
     eng.step(NoteEscrowed(1, 500, "third"))
     eng.step(NoteReturned(1, "third"))
     assert eng.store.open_escrows() == {}
-    # issue 11.1: journaled as found in the stacker, then killed before the RESET:
+    # Journaled as found in the stacker, then killed before the RESET:
     # the next start-up's 0x42 owes nothing more (no second, value-less review)
     from cabinet.core.events import NoteUncredited
     eng.step(NoteEscrowed(1, 1000, "fourth"))
@@ -64,7 +64,7 @@ def test_a_superseded_escrow_is_not_offered_again(tmp_path):
     assert eng.store.open_escrows()[1]["credited"] is True
 
 
-# -- issue 11.1 / 11.10: notes the acceptor took but never credited ---------------------
+# -- notes the acceptor took but never credited -------------------------------------
 
 def _kinds(effects):
     from cabinet.core.effects import Journal
@@ -72,7 +72,7 @@ def _kinds(effects):
 
 
 def test_note_found_in_stacker_is_journaled_locked_and_credited_once_by_the_key():
-    """Issue 11.1: power cut at STACKING: the note is in the cash box, uncredited. It is
+    """Power cut at STACKING: the note is in the cash box, uncredited. It is
     journaled, the cabinet tilts (shown on screen), the attendant's key credits it
     once, and a later VEND VALID for the same note credits nothing."""
     from cabinet.core.events import KeyChanged, NoteUncredited
@@ -94,7 +94,7 @@ def test_note_found_in_stacker_is_journaled_locked_and_credited_once_by_the_key(
 
 
 def test_note_in_stacker_then_its_vend_valid_credits_once_and_clears_the_review():
-    """Issue 11.1: the journal has the escrow open; the note is reported in the
+    """The journal has the escrow open; the note is reported in the
     stacker and then credited by the resumed VEND VALID: one credit, no review left,
     so the key afterwards credits nothing."""
     from cabinet.core.events import KeyChanged, NoteUncredited
@@ -114,7 +114,7 @@ def test_note_in_stacker_then_its_vend_valid_credits_once_and_clears_the_review(
 
 
 def test_possible_note_in_path_is_an_unresolved_record_never_a_credit():
-    """Issue 11.10: a jam after STACK, cleared: journaled "note_in_path", a tilt for
+    """A jam after STACK, cleared: journaled "note_in_path", a tilt for
     the attendant; the key records the review and credits nothing."""
     from cabinet.core.events import KeyChanged, NoteUncredited
     from tests.engine.helpers import Rig
@@ -150,7 +150,7 @@ def test_credited_note_possibly_in_path_raises_the_307_review_and_credits_nothin
 
 
 def test_bridge_journals_a_note_found_in_stacker_instead_of_logging_it():
-    """Issue 11.1: the bridge turned ``BillFoundInStacker`` into an INFO log line; it
+    """The bridge turned ``BillFoundInStacker`` into an INFO log line; it
     must post it as money and wait for the journal (raising if the engine cannot)."""
     import concurrent.futures
 
@@ -186,7 +186,7 @@ def test_bridge_journals_a_note_found_in_stacker_instead_of_logging_it():
 
 
 def test_escrow_decision_returns_the_note_within_two_seconds_when_the_engine_is_slow():
-    """Issue 11.10: the decision waited 5 s for the journal (past the acceptor's own
+    """The decision waited 5 s for the journal (past the acceptor's own
     escrow timing); it now answers RETURN within 2 s, and a late "stack" for that
     escrow is not taken for the next one's."""
     import concurrent.futures
@@ -216,7 +216,7 @@ def test_escrow_decision_returns_the_note_within_two_seconds_when_the_engine_is_
 
 
 def test_event_log_says_the_note_in_the_stacker_was_not_credited():
-    """Issue 11.1: the Event log page shows the record and how it was resolved."""
+    """The Event log page shows the record and how it was resolved."""
     from cabinet.core.maintenance import event_line
     row = {"wall_s": 0.0, "station": 1, "amount_minor": 2000, "kind": "note_in_stacker",
            "data": {"txn": "A", "validation_number": "", "credited": False}}

@@ -1,4 +1,4 @@
-"""Issue 12: a journal written before the package moved into rooms (commit 320e068,
+"""A journal written before the package moved into rooms (commit 320e068,
 tests/data/journal_320e068) opens, verifies and resumes on today's code."""
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ def _doctor(path: Path) -> subprocess.CompletedProcess[str]:
 
 
 def test_old_journal_verifies_with_cabinet_doctor(tmp_path):
-    """Issue 12: ``cabinet doctor`` finds nothing wrong in the old journal: keyed
+    """``cabinet doctor`` finds nothing wrong in the old journal: keyed
     checksums, event chain and commit record as the old code wrote them."""
     path = _copy(tmp_path)
     r = _doctor(path)
@@ -45,7 +45,7 @@ def test_old_journal_verifies_with_cabinet_doctor(tmp_path):
 
 
 def test_old_journal_resumes_with_credits_and_voucher_and_plays_on(tmp_path):
-    """Issue 12: the old journal boots without a RAM error, $59.00 on the credit
+    """The old journal boots without a RAM error, $59.00 on the credit
     meter, its outstanding $20 voucher redeemable once; a new round plays and the
     journal still verifies afterwards."""
     path = _copy(tmp_path)

@@ -1,4 +1,4 @@
-"""The operator key turned while the cabinet is busy (issue 10.6)."""
+"""The operator key turned while the cabinet is busy."""
 
 from __future__ import annotations
 
@@ -21,7 +21,7 @@ def _journal_kinds(effects):
 
 
 def test_key_mid_round_is_shown_and_opens_the_menu_when_the_round_ends():
-    """Issue 10.6: the key on mid-round says "Maintenance after this round" on the table
+    """The key on mid-round says "Maintenance after this round" on the table
     and the menu opens as the round ends, the key still on."""
     rig = Rig()
     _start_round(rig)
@@ -40,7 +40,7 @@ def test_key_mid_round_is_shown_and_opens_the_menu_when_the_round_ends():
 
 
 def test_key_turned_back_off_before_the_round_ends_keeps_the_cabinet_in_play():
-    """Issue 10.6: the request lasts only while the key is on."""
+    """The request lasts only while the key is on."""
     rig = Rig()
     _start_round(rig)
     rig.cab.handle(KeyChanged(True))
@@ -51,7 +51,7 @@ def test_key_turned_back_off_before_the_round_ends_keeps_the_cabinet_in_play():
 
 
 def test_key_left_on_after_a_handpay_reset_opens_the_menu():
-    """Issue 10.6: the key turn resets the handpay; the key left on then opens the menu."""
+    """The key turn resets the handpay; the key left on then opens the menu."""
     rig = Rig()
     rig.note(2000)
     rig.cab.handle(IntentReceived(1, "cash_out"))
@@ -64,7 +64,7 @@ def test_key_left_on_after_a_handpay_reset_opens_the_menu():
 
 
 def test_key_during_a_ticket_print_opens_the_menu_once_the_ticket_is_out():
-    """Issue 10.6: a key turned while a voucher prints waits for the print, then opens."""
+    """A key turned while a voucher prints waits for the print, then opens."""
     rig = Rig()
     rig.note(2000)
     rig.press("cash_out")
@@ -78,7 +78,7 @@ def test_key_during_a_ticket_print_opens_the_menu_once_the_ticket_is_out():
 
 
 def test_key_off_cancelling_a_requested_menu_is_logged():
-    """Session-5 finding: the key turned back off before the round ended left
+    """The key turned back off before the round ended left
     "maintenance_requested" in the Event log with nothing saying it was withdrawn."""
     rig = Rig()
     _start_round(rig)
@@ -91,7 +91,7 @@ def test_key_off_cancelling_a_requested_menu_is_logged():
 
 
 def test_key_off_with_unsaved_settings_logs_what_was_discarded():
-    """Session-5 finding: settings changed but not saved were dropped silently when the
+    """Settings changed but not saved were dropped silently when the
     key went off; the Event log now names them (the values in force are unchanged)."""
     from .test_settings_per_game import _open_settings, _set
     rig = Rig()

@@ -1,4 +1,4 @@
-"""Issue 15 "The operator menu": the two access levels, the technician PIN (salted
+"""The operator menu: the two access levels, the technician PIN (salted
 scrypt hash, lockout that survives a restart, forced change of the factory PIN),
 and every entry, exit, page and act in the event log with its level."""
 
@@ -35,7 +35,7 @@ def _open(rig, page):
 
 
 def test_the_key_alone_is_the_attendant_and_every_technician_item_asks_for_the_pin():
-    """Issue 15: the key opens the menu at the attendant level; meters, recall, the
+    """The key opens the menu at the attendant level; meters, recall, the
     event log and the histories open at once; Settings, Change PIN, Export and RAM
     clear open the PIN entry instead and stay closed until the PIN is typed."""
     rig = Rig()
@@ -70,7 +70,7 @@ def test_the_key_alone_is_the_attendant_and_every_technician_item_asks_for_the_p
 
 
 def test_no_ipc_message_enters_the_menu_without_the_key():
-    """Issue 15: every intent the UI may send (menu moves, touches of any row, panel
+    """Every intent the UI may send (menu moves, touches of any row, panel
     buttons) with the key off leaves the menu shut and the settings as they were."""
     rig = Rig()
     set_pin(rig.cab.s)
@@ -92,7 +92,7 @@ def test_no_ipc_message_enters_the_menu_without_the_key():
 
 
 def test_no_path_lets_the_attendant_change_a_setting_move_money_or_clear_ram():
-    """Issue 15: 4,000 random menu intents at the attendant level (touches of every row,
+    """4,000 random menu intents at the attendant level (touches of every row,
     every panel button, doors opening and closing; the PIN is never typed right):
     no setting changes, no credit or meter moves, no RAM clear, no export."""
     rig = Rig()
@@ -124,7 +124,7 @@ def test_no_path_lets_the_attendant_change_a_setting_move_money_or_clear_ram():
 
 
 def test_a_wrong_pin_is_counted_logged_and_locks_out_for_longer_each_time():
-    """Issue 15: each wrong PIN is journaled with its count; the third in a row locks
+    """Each wrong PIN is journaled with its count; the third in a row locks
     PIN entry (60 s, then 120 s...), the right PIN too is refused meanwhile; the
     lockout runs on the shell's clock ticks; a right PIN resets the count."""
     rig = Rig()
@@ -159,7 +159,7 @@ def test_a_wrong_pin_is_counted_logged_and_locks_out_for_longer_each_time():
 
 
 def test_the_pin_lockout_holds_across_an_engine_restart(tmp_path):
-    """Issue 15: three wrong PINs, then the engine restarts: PIN entry is still locked
+    """Three wrong PINs, then the engine restarts: PIN entry is still locked
     (journaled), and the time the engine was down does not count."""
     now = {"ms": 0}
     path = tmp_path / "j.db"
@@ -191,7 +191,7 @@ def test_the_pin_lockout_holds_across_an_engine_restart(tmp_path):
 
 
 def test_the_factory_pin_must_be_changed_at_first_use_and_only_its_hash_is_kept(tmp_path):
-    """Issue 15: on a new cabinet the factory PIN 0000 opens only the New PIN entry; the
+    """On a new cabinet the factory PIN 0000 opens only the New PIN entry; the
     new PIN is typed twice (a mismatch starts again; 0000 or one digit repeated is
     refused); then the level is the technician's. Only a salted scrypt hash is kept:
     the digits are in neither the journal, its events nor a snapshot."""
@@ -242,7 +242,7 @@ def test_the_factory_pin_must_be_changed_at_first_use_and_only_its_hash_is_kept(
 
 
 def test_a_technician_changes_the_pin_from_the_menu():
-    """Issue 15: Change PIN (technician) asks the new PIN twice; the old one stops working."""
+    """Change PIN (technician) asks the new PIN twice; the old one stops working."""
     rig = Rig()
     set_pin(rig.cab.s)
     rig.cab.handle(KeyChanged(True))
@@ -269,7 +269,7 @@ def test_a_technician_changes_the_pin_from_the_menu():
 @pytest.mark.parametrize("page", ["meters", "recall", "events", "bills", "vouchers",
                                   "handpays", "faults", "host", "diagnostics"])
 def test_every_page_opened_is_journaled_with_its_level(page):
-    """Issue 15: every page opened is in the event log with the level at the time."""
+    """Every page opened is in the event log with the level at the time."""
     rig = Rig()
     set_pin(rig.cab.s)
     rig.note(1_000)
@@ -287,7 +287,7 @@ def test_every_page_opened_is_journaled_with_its_level(page):
 
 
 def test_a_money_rule_changes_only_with_no_credits_and_a_save_is_logged_with_its_level():
-    """Issue 15: a change of the money rules (here the credit limit) is refused while a
+    """A change of the money rules (here the credit limit) is refused while a
     station holds credits, and journaled as refused; a table limit may change; both
     with the level."""
     from cabinet.core.maintenance import SETTING_CHOICES
@@ -313,7 +313,7 @@ def test_a_money_rule_changes_only_with_no_credits_and_a_save_is_logged_with_its
     rig.press("menu_pick", value=len(SETTING_CHOICES))              # validated at Save
     assert rig.cab.s.maintenance.confirm == \
         "Refused: Minimum bet: must be a multiple of the bet step $1.00"
-    # new-user trial (session 7): the menu's words, not the fields' names and cents
+    # the menu's words, not the fields' names and cents
     rig.press("menu_pick", value=rows["min_bet_minor"])
     type_text(rig.cab, rig_send(rig), "600")
     rig.press("menu_pick", value=len(SETTING_CHOICES))
@@ -329,7 +329,7 @@ def test_a_money_rule_changes_only_with_no_credits_and_a_save_is_logged_with_its
 
 
 def test_ram_clear_keeps_the_pin_and_a_ram_clear_needs_the_door_too():
-    """Issue 15: the RAM clear keeps the PIN (no factory PIN after a clear), and even at
+    """The RAM clear keeps the PIN (no factory PIN after a clear), and even at
     the technician level it waits for the main or logic door."""
     rig = Rig()
     set_pin(rig.cab.s)
@@ -348,7 +348,7 @@ def test_ram_clear_keeps_the_pin_and_a_ram_clear_needs_the_door_too():
 
 
 def test_the_pin_page_does_not_keep_saying_locked_once_the_lockout_is_over():
-    """Issue 15 (operator walk-through): the PIN entry opened during a lockout froze
+    """The PIN entry opened during a lockout froze
     "PIN entry locked: 28 s left" as its message; the live count-down hid it while the
     lockout ran, and once it was over the frozen line came back and stayed, so the
     technician waited for a lockout that had ended. Once it is over the page says so."""

@@ -1,4 +1,4 @@
-"""Issue 15 "The operator menu": the Meters page with the actual and par sheet RTP,
+"""The operator menu: the Meters page with the actual and par sheet RTP,
 the bill / voucher / handpay history, the Event log's filter, typed settings and the
 audit export (menu item and ``cabinet meters --export``)."""
 
@@ -74,14 +74,14 @@ def _all_lines(eng):
 
 
 def test_the_par_rtp_is_the_par_sheets_and_matches_the_sas_base_percent():
-    """Issue 15: the Meters page's theoretical RTP is the par sheet's (README "Return to
+    """The Meters page's theoretical RTP is the par sheet's (README "Return to
     player"), the same figure the SAS 0x1F base % rounds."""
     for variant, pct in PAR_RTP_PERCENT.items():
         assert f"{round(pct * 100):04d}" == BASE_PERCENT[variant]
 
 
 def test_the_meters_page_shows_each_station_the_total_and_the_actual_rtp(tmp_path):
-    """Issue 15: every meter per station and in total, coin out / coin in since the last
+    """Every meter per station and in total, coin out / coin in since the last
     RAM clear and over the lifetime (kept through a RAM clear) beside the par sheet's,
     and games by outcome."""
     eng = _engine(tmp_path / "j.db", GameSettings(variant="classic-multi", stations=2))
@@ -118,7 +118,7 @@ def test_the_meters_page_shows_each_station_the_total_and_the_actual_rtp(tmp_pat
 
 
 def test_bill_voucher_and_handpay_history(tmp_path):
-    """Issue 15: the last 35 bills by denomination; the last 35 vouchers with the
+    """The last 35 bills by denomination; the last 35 vouchers with the
     validation number masked to its last 4 digits; the last 35 handpays with amount,
     kind, when and who reset them."""
     eng = _engine(tmp_path / "j.db", GameSettings(voucher_limit_minor=50_000))
@@ -153,7 +153,7 @@ def test_bill_voucher_and_handpay_history(tmp_path):
 
 
 def test_the_event_log_filters_by_kind(tmp_path):
-    """Issue 15: Select on the Event log steps its filter: all, doors, money, faults,
+    """Select on the Event log steps its filter: all, doors, money, faults,
     menu, power; each shows only its kinds (menu: the pages opened too)."""
     eng = _engine(tmp_path / "j.db")
     eng.step(DoorChanged("main", True))
@@ -177,7 +177,7 @@ def test_the_event_log_filters_by_kind(tmp_path):
 
 
 def test_settings_are_typed_with_real_ranges_and_names(tmp_path):
-    """Issue 15: amounts, lists and names are typed (digits and letters by touch or
+    """Amounts, lists and names are typed (digits and letters by touch or
     the panel's buttons); out of range is refused naming the range; the new settings
     (venue address, machine number, volume, attract sound) save and are logged."""
     rig = Rig()
@@ -223,7 +223,7 @@ def test_settings_are_typed_with_real_ranges_and_names(tmp_path):
 
 
 def test_the_export_item_writes_the_audit_report_and_starts_a_new_period(tmp_path, monkeypatch):
-    """Issue 15: Export (technician) writes the audit report (meters per station, bills
+    """Export (technician) writes the audit report (meters per station, bills
     by denomination, handpays, the period) where the shell puts it (a USB stick when one
     is mounted); the next report's "since last export" counts from there."""
     out = tmp_path / "usb"
@@ -255,7 +255,7 @@ def test_the_export_item_writes_the_audit_report_and_starts_a_new_period(tmp_pat
 
 
 def test_an_export_that_cannot_be_written_says_why(tmp_path, monkeypatch):
-    """Issue 15: a USB stick pulled out (the folder cannot be written): the page says
+    """A USB stick pulled out (the folder cannot be written): the page says
     Failed and why, the journal says so, and the period is not restarted."""
     blocker = tmp_path / "file"
     blocker.write_text("x")
@@ -270,7 +270,7 @@ def test_an_export_that_cannot_be_written_says_why(tmp_path, monkeypatch):
 
 
 def test_an_audit_exported_event_outside_the_menu_changes_no_page():
-    """Issue 15: the shell's answer after the key went off is journaled only."""
+    """The shell's answer after the key went off is journaled only."""
     rig = Rig()
     eff = rig.cab.handle(AuditExported("/media/usb/a.csv", "", WALL))
     assert rig.cab.s.maintenance is None and rig.cab.s.operator.exported_wall_s == WALL
@@ -278,7 +278,7 @@ def test_an_audit_exported_event_outside_the_menu_changes_no_page():
 
 
 def test_usb_sticks_are_found_in_proc_mounts():
-    """Issue 15: the export goes to a mounted USB stick (vfat/exfat... under /media,
+    """The export goes to a mounted USB stick (vfat/exfat... under /media,
     /run/media or /mnt), not to the root file system or a tmpfs."""
     mounts = ("/dev/mmcblk0p2 / ext4 rw 0 0\n"
               "tmpfs /run tmpfs rw 0 0\n"
@@ -288,7 +288,7 @@ def test_usb_sticks_are_found_in_proc_mounts():
 
 
 def test_cabinet_meters_export_writes_the_same_report(tmp_path):
-    """Issue 15: ``cabinet meters --export FILE.csv`` reads the journal (read-only) and
+    """``cabinet meters --export FILE.csv`` reads the journal (read-only) and
     writes the audit report."""
     path = tmp_path / "j.db"
     eng = _engine(path)
@@ -319,7 +319,7 @@ def test_cabinet_meters_export_into_a_missing_folder_is_refused_and_makes_none(t
 
 
 def test_recall_is_drawn_from_a_table_view_and_steps_through_the_rounds(tmp_path):
-    """Issue 15: the Game recall page carries the selected round as the table looked
+    """The Game recall page carries the selected round as the table looked
     (the dealer's and the station's cards, stakes, outcomes and returns, credits before
     and after, the decisions in order); Down steps to an older round, Up to a newer."""
     eng = _engine(tmp_path / "j.db", GameSettings(recall_depth=20))
@@ -349,14 +349,14 @@ def test_recall_is_drawn_from_a_table_view_and_steps_through_the_rounds(tmp_path
 
 
 def test_the_sound_settings_are_in_the_snapshot():
-    """Issue 15: volume and attract sound go to the UI with every snapshot."""
+    """Volume and attract sound go to the UI with every snapshot."""
     rig = Rig(GameSettings(volume_percent=35, attract_sound=False))
     snap = rig.cab.snapshot(1)
     assert (snap.volume_percent, snap.attract_sound) == (35, False)
 
 
 def test_cabinet_meters_export_names_the_program_like_the_menus_export(tmp_path):
-    """Issue 15 (operator walk-through): ``cabinet meters --export`` wrote the report's
+    """``cabinet meters --export`` wrote the report's
     ``program`` row empty while the menu's Export names the program
     ("blackjack-cabinet 0.1.0"): the same report must identify the same program."""
     from cabinet.shell.program_check import current

@@ -1,4 +1,4 @@
-"""Issue 17 "What a player expects": the player's own History panel, session
+"""What a player expects: the player's own History panel, session
 reminders and the Service call, at the player's own station only."""
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ def _play(eng, station, n):
 
 
 def test_history_touch_opens_the_last_ten_rounds_of_this_station(tmp_path):
-    """Issue 17: "the last 10 rounds of this station on a touch": the engine answers the
+    """"the last 10 rounds of this station on a touch": the engine answers the
     "history" intent in that station's view only, newest first, with cards, stakes,
     result and net; "history_close" closes it."""
     assert {"history", "history_close"} <= ACTIONS
@@ -61,7 +61,7 @@ def test_history_touch_opens_the_last_ten_rounds_of_this_station(tmp_path):
 
 
 def test_history_is_only_the_own_stations(tmp_path):
-    """Issue 17: one station's history never shows on another station's view."""
+    """One station's history never shows on another station's view."""
     eng = _engine(tmp_path / "j.db", stations=2)
     eng.step(NoteStacked(1, 10_000, "a"))
     eng.step(NoteStacked(2, 10_000, "b"))
@@ -86,7 +86,7 @@ def test_history_is_only_the_own_stations(tmp_path):
 
 
 def test_history_opens_during_a_round_and_changes_no_money(tmp_path):
-    """Issue 17: the panel is a look, not a move: no credits, no lamps, play goes on."""
+    """The panel is a look, not a move: no credits, no lamps, play goes on."""
     eng = _engine(tmp_path / "j.db")
     _play(eng, 1, 1)
     eng.step(IntentReceived(1, "deal"))
@@ -113,7 +113,7 @@ def _play_one(rig, station=1):
 
 
 def test_reality_check_is_a_typed_setting_off_by_default():
-    """Issue 17: session reminders "as a setting": minutes, 0 = off (the default), a
+    """Session reminders "as a setting": minutes, 0 = off (the default), a
     typed row of the Settings page, range 0..240."""
     from cabinet.core.errors import ConfigError
     from cabinet.core.settings import MENU_ENTRY
@@ -128,7 +128,7 @@ def test_reality_check_is_a_typed_setting_off_by_default():
 
 
 def test_reality_check_every_n_minutes_of_the_session_with_its_net():
-    """Issue 17: elapsed session time and the session's net every N minutes, from the
+    """Elapsed session time and the session's net every N minutes, from the
     first credit in, dismissed by touch ("reminder_ok"); the next one N minutes later."""
     assert "reminder_ok" in ACTIONS
     rig = _rig(30)
@@ -153,7 +153,7 @@ def test_reality_check_every_n_minutes_of_the_session_with_its_net():
 
 
 def test_reality_check_off_and_the_session_ends_at_cash_out_to_zero():
-    """Issue 17: 0 = no reminder ever; a cash-out to zero ends the session: the next
+    """0 = no reminder ever; a cash-out to zero ends the session: the next
     credit in starts a new one (its clock from zero)."""
     off = _rig(0)
     off.note(10_000)
@@ -173,7 +173,7 @@ def test_reality_check_off_and_the_session_ends_at_cash_out_to_zero():
 
 
 def test_reality_check_is_per_station():
-    """Issue 17: each station's own session, shown on its own view only."""
+    """Each station's own session, shown on its own view only."""
     from tests.engine.helpers import Rig
     rig = Rig(GameSettings(variant="classic-multi", stations=2, reality_check_min=15))
     rig.note(5_000, station=1)
@@ -188,7 +188,7 @@ def test_reality_check_is_per_station():
 
 
 def test_reality_check_is_typed_in_the_settings_page():
-    """Issue 17: the operator types the minutes on the Settings page (a typed row, like
+    """The operator types the minutes on the Settings page (a typed row, like
     the volume); out of range is refused naming the range; saved and in force."""
     from cabinet.core.events import KeyChanged
     from cabinet.core.maintenance import MAIN_ITEMS, SETTING_CHOICES
@@ -226,7 +226,7 @@ def _tower(rig):
 
 
 def test_service_calls_the_attendant_without_stopping_play():
-    """Issue 17: a Service touch lights the tower's service (amber) lamp, queues SAS
+    """A Service touch lights the tower's service (amber) lamp, queues SAS
     0x71 "change lamp on" for the host, is journaled, and play goes on."""
     from drivers.sas.exception_codes import EXCEPTION_CODES
     assert "service" in ACTIONS
@@ -248,7 +248,7 @@ def test_service_calls_the_attendant_without_stopping_play():
 
 
 def test_a_second_touch_cancels_the_call():
-    """Issue 17: cancelled by a second touch: the tower goes back, 0x72 "change lamp
+    """Cancelled by a second touch: the tower goes back, 0x72 "change lamp
     off" for the host, journaled with who cancelled it."""
     from tests.engine.helpers import LinkedRig as Rig
     rig = Rig()
@@ -263,7 +263,7 @@ def test_a_second_touch_cancels_the_call():
 
 
 def test_the_attendants_key_answers_every_call():
-    """Issue 17: the attendant's key cancels the calls (the attendant came); a
+    """The attendant's key cancels the calls (the attendant came); a
     lockup's own light (handpay, tilt) still wins over the service lamp."""
     from cabinet.core.events import KeyChanged
     from tests.engine.helpers import LinkedRig as Rig
@@ -280,7 +280,7 @@ def test_the_attendants_key_answers_every_call():
 
 
 def test_a_service_call_under_a_fault_keeps_the_tilt_light():
-    """Issue 17: the service lamp never hides a tilt (red) or a handpay."""
+    """The service lamp never hides a tilt (red) or a handpay."""
     from cabinet.core.events import DeviceFaulted
     from tests.engine.helpers import LinkedRig as Rig
     rig = Rig()
@@ -291,8 +291,8 @@ def test_a_service_call_under_a_fault_keeps_the_tilt_light():
 
 
 def test_the_engine_and_the_core_import_in_a_fresh_interpreter():
-    """Issue 17 (a cycle the AST check misses: importing a submodule runs its package's
-    ``__init__``): the core's contexts, the player's desk and the engine import cleanly."""
+    """The core's contexts, the player's desk and the engine import cleanly (a cycle the
+    AST check misses: importing a submodule runs its package's ``__init__``)."""
     import subprocess
     import sys
     for mod in ("cabinet.core.context", "cabinet.core.player_desk", "cabinet.shell.engine",
@@ -303,7 +303,7 @@ def test_the_engine_and_the_core_import_in_a_fresh_interpreter():
 
 
 def test_a_restart_keeps_the_session_clock_its_net_and_the_service_call(tmp_path):
-    """Issue 17 (session-5 finding): sessions and Service calls lived in memory only, so a
+    """Sessions and Service calls lived in memory only, so a
     power cut started the player's reminder clock again and put the attendant's lamp out
     while the player still waited. Both are committed state now: after a restart the
     reminder comes on the session's own minute with the net so far, and the call stands."""
@@ -337,7 +337,7 @@ def test_a_restart_keeps_the_session_clock_its_net_and_the_service_call(tmp_path
 
 
 def test_a_cash_out_to_zero_ends_the_players_service_call():
-    """New-player trial (session 6): a Service call stood after its player cashed out and
+    """A Service call stood after its player cashed out and
     left, so the next player's screen said CALLED. The cash-out to zero that ends the
     session ends the call too (journaled, the tower and the host told)."""
     from tests.engine.helpers import LinkedRig as Rig

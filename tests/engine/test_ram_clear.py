@@ -1,4 +1,4 @@
-"""RAM clear: what it says it erases, who may do it, what it keeps (issues 10.2, 11.12)."""
+"""RAM clear: what it says it erases, who may do it, what it keeps."""
 
 from __future__ import annotations
 
@@ -54,7 +54,7 @@ def _open_ram_clear(eng):
     eng.step(KeyChanged(True))
     _press(eng, "menu_down", RAM_CLEAR)
     _press(eng, "menu_select")
-    assert eng.cab.s.maintenance.entry.kind == "pin"     # issue 15: the technician's page
+    assert eng.cab.s.maintenance.entry.kind == "pin"     # the technician's page
     type_pin(eng_send(eng))
     assert eng.snapshot.maintenance.page == "ram_clear"
     return eng.snapshot.maintenance
@@ -71,7 +71,7 @@ def _save_settings(eng):
 
 def test_ram_clear_says_what_it_erases_needs_the_technician_and_keeps_outstanding_vouchers(
         tmp_path):
-    """Issue 10.2 / 11.12: credits on three stations and an outstanding voucher: the
+    """Credits on three stations and an outstanding voucher: the
     confirm page lists them, the attendant is refused, the technician (logic door open)
     clears; the clear is dated now and kept in the event log; the voucher printed
     before is redeemed afterwards exactly once."""
@@ -106,7 +106,7 @@ def test_ram_clear_says_what_it_erases_needs_the_technician_and_keeps_outstandin
     assert clear[0]["data"]["outstanding_vouchers"] == 1
     assert eng.cab.s.doors_open == ["logic"]        # the door is still physically open
     assert [e["kind"] for e in events] == ["ram_clear"]     # its own record survives
-    assert eng.cab.s.operator.pin.hash_hex                  # and the PIN (issue 15)
+    assert eng.cab.s.operator.pin.hash_hex                  # and the PIN
 
     eng.step(DoorChanged("logic", False))
     eng.step(KeyChanged(False))
@@ -125,7 +125,7 @@ def test_ram_clear_says_what_it_erases_needs_the_technician_and_keeps_outstandin
 
 def test_ram_clear_of_an_empty_cabinet_still_needs_the_pin_and_door_and_keeps_its_record(
         tmp_path):
-    """Issue 11.12 / 15: with nothing on the cabinet a RAM clear still needs the
+    """With nothing on the cabinet a RAM clear still needs the
     technician PIN and the main or logic door (the stricter rule kept); the event log
     keeps the clear's own record, dated, after each clear."""
     eng = _engine(tmp_path, GameSettings())
@@ -145,7 +145,7 @@ def test_ram_clear_of_an_empty_cabinet_still_needs_the_pin_and_door_and_keeps_it
 
 
 def test_a_refused_bill_or_voucher_carries_its_reason_to_the_journal():
-    """Issue 10.2: a refusal says why: ``ReturnNote`` and then ``note_returned`` carry
+    """A refusal says why: ``ReturnNote`` and then ``note_returned`` carry
     the reason; a return the cabinet did not ask for has none of ours."""
     from cabinet.core.events import NoteEscrowed
     rig = Rig(GameSettings(credit_limit_minor=1_000))
@@ -169,7 +169,7 @@ def test_a_refused_bill_or_voucher_carries_its_reason_to_the_journal():
 
 
 def test_the_technician_level_is_checked_again_at_the_confirming_press():
-    """Issue 10.2: armed with the logic door open, then the door closed: the confirming
+    """Armed with the logic door open, then the door closed: the confirming
     press is refused and nothing is erased."""
     rig = Rig()
     set_pin(rig.cab.s)
@@ -191,7 +191,7 @@ def test_the_technician_level_is_checked_again_at_the_confirming_press():
 
 
 def test_a_refusal_line_goes_once_the_technician_level_is_reached(tmp_path):
-    """New-user finding: "Refused: ... needs the technician level" stayed on the RAM
+    """"Refused: ... needs the technician level" stayed on the RAM
     clear page after the main door was opened and the page said "Now: technician"."""
     eng = _engine(tmp_path, GameSettings(variant="classic"))
     eng.step(NoteStacked(1, 2000, "t1"))
@@ -205,8 +205,8 @@ def test_a_refusal_line_goes_once_the_technician_level_is_reached(tmp_path):
 
 
 def test_ram_clear_tells_the_hosts_tickets_apart_from_this_cabinets_vouchers(tmp_path):
-    """Session 6's notes: the RAM clear summary counted a ticket the casino host
-    validated (SAS 0x58, issue 14: the host keeps it and any machine on the floor
+    """The RAM clear summary counted a ticket the casino host
+    validated (SAS 0x58: the host keeps it and any machine on the floor
     redeems it through the host) as one of this cabinet's outstanding vouchers, which
     only this cabinet's own journal keeps redeemable."""
     from cabinet.core.effects import SaveVoucher

@@ -1,4 +1,4 @@
-"""Issue 17: a refused intent is told to the UIs (a ``refused`` cue naming the station,
+"""A refused intent is told to the UIs (a ``refused`` cue naming the station,
 the action and why), so the table can show the player a message for it."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from cabinet.shell.store import Store
 
 
 def test_a_refused_intent_publishes_a_refused_cue_for_its_station(tmp_path):
-    """Issue 17: Deal with no bet was only logged ("rejected deal from station 1: not
+    """Deal with no bet was only logged ("rejected deal from station 1: not
     legal in attract"); the UIs now get ``Cue("refused", station=1, data={action, reason})``."""
     eng = Engine(Store(tmp_path / "j.db"), rng=random.Random(1), clock_ms=lambda: 0, wall_s=lambda: 1.8e9)
     got: list[object] = []

@@ -1,4 +1,4 @@
-"""Issue 17 "the language chosen per station": every player text of a snapshot also
+"""The language chosen per station: every player text of a snapshot also
 goes as ``Said`` parts (an English template and its arguments), which say exactly the
 plain English text, so each screen can say it in its own language."""
 
@@ -74,7 +74,7 @@ def _bet(rig: Rig, station: int, chip: int, spot: int = 1) -> None:
 
 
 def test_every_text_of_a_round_is_said_as_its_plain_english(stacked):
-    """Issue 17: attract, betting, insurance, play, results (one station, several
+    """Attract, betting, insurance, play, results (one station, several
     spots, several stations), door, refusals: each text's Said parts say it exactly."""
     checked = 0
     # classic: attract, betting, a round played out
@@ -157,7 +157,7 @@ def _msgids() -> set[str]:
 
 
 def test_a_jackpots_reason_is_said_by_its_template():
-    """Issue 17: the jackpot lockup's reason ("a win of $1.00 or more is paid by hand")
+    """The jackpot lockup's reason ("a win of $1.00 or more is paid by hand")
     goes as its template and the limit, so a Spanish screen says it too."""
     from tests.engine.test_machine_jackpot import _play_until_a_win
 
@@ -173,7 +173,7 @@ def test_a_jackpots_reason_is_said_by_its_template():
 
 
 def test_every_no_ticket_and_print_handpay_reason_is_said_and_in_the_catalog():
-    """Issue 17 (the i18n branch left them English): a handpay for a ticket that could
+    """Said in the screen's language too: a handpay for a ticket that could
     not print or got no validation from the host says its reason by template, so a
     Spanish screen reads it; each template is a msgid of the catalog."""
     from cabinet.core.events import PrintFinished

@@ -1,4 +1,4 @@
-"""Issue 15 (Pi install, item 1): the engine unit is ``Type=notify`` with a watchdog.
+"""The engine unit is ``Type=notify`` with a watchdog.
 
 The engine says ``READY=1`` only once its journal is checked and its devices are
 started, then pings ``WATCHDOG=1`` from its asyncio event loop only: a loop that
@@ -65,7 +65,7 @@ class FakeSystemd:
 
 
 def test_without_notify_socket_nothing_is_sent_and_no_watchdog_runs():
-    """Issue 15: a development run (no ``$NOTIFY_SOCKET``) sends nothing."""
+    """A development run (no ``$NOTIFY_SOCKET``) sends nothing."""
     n = Notifier({"WATCHDOG_USEC": "3000000"})
     n.ready()
     n.ping()
@@ -74,7 +74,7 @@ def test_without_notify_socket_nothing_is_sent_and_no_watchdog_runs():
 
 
 def test_watchdog_interval_follows_sd_watchdog_enabled():
-    """Issue 15: ``$WATCHDOG_USEC`` / 3; none for another process's ``$WATCHDOG_PID``."""
+    """``$WATCHDOG_USEC`` / 3; none for another process's ``$WATCHDOG_PID``."""
     assert watchdog_interval_s({"WATCHDOG_USEC": "15000000"}) == 15 / PINGS_PER_PERIOD
     assert watchdog_interval_s({"WATCHDOG_USEC": "15000000", "WATCHDOG_PID": str(os.getpid())}) == 5
     assert watchdog_interval_s({"WATCHDOG_USEC": "15000000", "WATCHDOG_PID": "1"}, pid=2) is None
@@ -85,7 +85,7 @@ def test_watchdog_interval_follows_sd_watchdog_enabled():
 
 @pytest.mark.timeout(150)
 def test_engine_sends_ready_after_start_up_then_watchdog_pings(tmp_path):
-    """Issue 15: ``cabinet engine`` under a (fake) systemd: READY=1 comes after
+    """``cabinet engine`` under a (fake) systemd: READY=1 comes after
     "engine ready" (journal checked, devices started) and before any ping, then
     WATCHDOG=1 every WATCHDOG_USEC/3; SIGTERM sends STOPPING=1. The socket is an
     abstract ``@`` name, as systemd's own is."""
@@ -116,7 +116,7 @@ def test_engine_sends_ready_after_start_up_then_watchdog_pings(tmp_path):
 
 @pytest.mark.timeout(60)
 def test_a_blocked_engine_loop_stops_the_pings_and_they_resume_after(tmp_path, monkeypatch):
-    """Issue 15: an event whose handling blocks the loop for 1.5 s (with pings due
+    """An event whose handling blocks the loop for 1.5 s (with pings due
     every 0.1 s) gets no WATCHDOG=1 out while it blocks; the pings come back once the
     loop runs again. The same watchdog task as ``cabinet engine`` runs on the loop."""
     sock_path = tmp_path / "notify"
@@ -172,7 +172,7 @@ def test_a_blocked_engine_loop_stops_the_pings_and_they_resume_after(tmp_path, m
 
 @pytest.mark.timeout(60)
 def test_no_ready_when_the_devices_cannot_start(tmp_path):
-    """Issue 15: READY=1 means the devices are up: an engine whose devices fail to start
+    """READY=1 means the devices are up: an engine whose devices fail to start
     (hardware mode without lgpio) exits 1 without ever saying ready, so systemd counts
     a failed start, not a running cabinet."""
     sock_path = tmp_path / "notify"

@@ -1,4 +1,4 @@
-"""Settings: values in force, limits per game, old journals (issue 10.9)."""
+"""Settings: values in force, limits per game, old journals."""
 
 from __future__ import annotations
 
@@ -26,7 +26,7 @@ def _open_settings(rig):
     for _ in range(SETTINGS):
         rig.press("menu_down")
     rig.press("menu_select")
-    type_pin(rig_send(rig))                     # issue 15: the technician's page
+    type_pin(rig_send(rig))                     # the technician's page
     assert rig.cab.s.maintenance.page == "settings"
 
 
@@ -68,7 +68,7 @@ def _item(rig, label):
 
 
 def test_defaults_show_the_value_in_force_for_the_game_chosen():
-    """Issue 10.9: "Minimum bet: default" becomes the value the game uses, and follows
+    """"Minimum bet: default" becomes the value the game uses, and follows
     the Game shown in the draft."""
     rig = Rig()
     _open_settings(rig)
@@ -84,7 +84,7 @@ def test_defaults_show_the_value_in_force_for_the_game_chosen():
 
 
 def test_limits_set_for_one_game_stay_with_that_game():
-    """Issue 10.9: a minimum set for classic does not carry into american; each game
+    """A minimum set for classic does not carry into american; each game
     keeps its own limits (defaulting to its RULES.md values) and gets them back."""
     rig = Rig()
     _open_settings(rig)
@@ -109,7 +109,7 @@ def test_limits_set_for_one_game_stay_with_that_game():
 
 
 def test_an_old_journal_settings_shape_still_loads():
-    """Issue 10.9: a journal written before per-game limits (flat limits, no
+    """A journal written before per-game limits (flat limits, no
     ``game_limits``) loads with its values, which belong to its game."""
     old = {"variant": "classic", "stations": 1, "spots_per_station": None,
            "min_bet_minor": 500, "max_bet_minor": 5_000, "bet_step_minor": None,
@@ -131,7 +131,7 @@ def test_an_old_journal_settings_shape_still_loads():
 
 
 def test_cabinet_wide_rows_say_default_and_a_new_station_count_says_restart():
-    """New-user findings (issue 10.9): the cabinet-wide rows (voucher, jackpot and
+    """The cabinet-wide rows (voucher, jackpot and
     credit limits, expiry) never said "(default)" as the game rows do; saving a new
     station count said only "Saved", though the stations' devices are set up at start."""
     rig = Rig()

@@ -1,4 +1,4 @@
-"""Issue 10.10: the small ones (help bullets, the dealer's lone Ace, replay
+"""The small ones (help bullets, the dealer's lone Ace, replay
 input cap, plurals, the hello role check, sound without a sound card)."""
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from .test_ui_server import _readmsg, _with_engine
 
 
 def test_dealer_lone_ace_reads_1_or_11(monkeypatch):
-    """Issue 10.10: the dealer's lone Ace reads "1 or 11", not "11"."""
+    """The dealer's lone Ace reads "1 or 11", not "11"."""
     monkeypatch.setattr("cabinet.core.play.Shoe.shuffled", staticmethod(
         lambda decks, rng=None, penetration_percent=None: Shoe.from_codes(
             ["10S", "AC", "9H", "7S", "2C"], decks)))
@@ -33,7 +33,7 @@ def test_dealer_lone_ace_reads_1_or_11(monkeypatch):
 
 
 def test_shoe_ran_out_after_one_card_is_singular():
-    """Issue 10.10: "ran out after 1 card", not "1 cards"."""
+    """"ran out after 1 card", not "1 cards"."""
     shoe = Shoe.from_codes(["AS"], 1)
     shoe.draw()
     with pytest.raises(ShoeExhausted, match=r"ran out after 1 card$"):
@@ -41,7 +41,7 @@ def test_shoe_ran_out_after_one_card_is_singular():
 
 
 def test_replay_ran_out_of_decisions_names_them_in_the_singular():
-    """Issue 10.10: "ran out after 1 decision"."""
+    """"ran out after 1 decision"."""
     scen = {"variant": "classic", "seats": [{"seat": 1, "bets": [100]}],
             "shoe": ["10S", "6H", "2C", "3D", "4C", "5C", "6C"], "decisions": ["hit"]}
     with pytest.raises(ScenarioError, match=r"ran out after 1 decision;"):
@@ -50,7 +50,7 @@ def test_replay_ran_out_of_decisions_names_them_in_the_singular():
 
 @pytest.mark.timeout(60)
 def test_replay_of_an_endless_file_stops_with_one_line_and_status_2():
-    """Issue 10.10: ``cabinet replay /dev/zero`` gives a clear error and exit 2, fast."""
+    """``cabinet replay /dev/zero`` gives a clear error and exit 2, fast."""
     r = subprocess.run([sys.executable, "-m", "cabinet.tools.cli", "replay", "/dev/zero"],
                        capture_output=True, text=True, timeout=30)
     assert r.returncode == 2
@@ -58,7 +58,7 @@ def test_replay_of_an_endless_file_stops_with_one_line_and_status_2():
 
 
 def test_a_ui_claiming_the_engine_role_is_refused(tmp_path):
-    """Issue 10.10: a client whose hello says ``role: "engine"`` gets an error and is dropped."""
+    """A client whose hello says ``role: "engine"`` gets an error and is dropped."""
     async def body(eng, path):
         reader, writer = await asyncio.open_unix_connection(path)
         writer.write(json.dumps({"type": "hello", "protocol": PROTOCOL,

@@ -1,4 +1,4 @@
-"""Issue 10.8: a station's own device fault stops that station, not the table."""
+"""A station's own device fault stops that station, not the table."""
 
 from __future__ import annotations
 
@@ -22,7 +22,7 @@ def _bet(rig: Rig, station: int, chip: int = 500) -> None:
 
 
 def test_a_bill_jam_at_station_2_mid_round_stops_only_station_2():
-    """Issue 10.8: station 2's bill jam mid-round: the round plays on, station 2 is out of service."""
+    """Station 2's bill jam mid-round: the round plays on, station 2 is out of service."""
     rig = _three()
     for n in (1, 2, 3):
         _bet(rig, n)
@@ -61,7 +61,7 @@ def test_a_bill_jam_at_station_2_mid_round_stops_only_station_2():
 
 
 def test_a_printer_fault_at_a_station_stops_its_cash_out_only():
-    """Issue 10.8: station 2's printer out of paper: station 2 cannot cash out, station 1 can."""
+    """Station 2's printer out of paper: station 2 cannot cash out, station 1 can."""
     rig = _three()
     rig.cab.handle(DeviceFaulted("printer", "printer_paper_out", "", station=2))
     assert "cash_out" not in rig.cab.legal_actions(2)
@@ -72,14 +72,14 @@ def test_a_printer_fault_at_a_station_stops_its_cash_out_only():
 
 
 def test_a_shared_fault_still_tilts_the_whole_cabinet():
-    """Issue 10.8: a fault with no station (a shared device) tilts everything."""
+    """A fault with no station (a shared device) tilts everything."""
     rig = _three()
     rig.cab.handle(DeviceFaulted("bill", "bill_jam"))
     assert rig.cab.mode == "tilt"
 
 
 def test_one_station_cabinet_tilts_and_the_box_names_the_fault():
-    """Issue 10.8: with one station its fault is the cabinet's: tilt, as before."""
+    """With one station its fault is the cabinet's: tilt, as before."""
     rig = Rig()
     rig.note(2_000)
     rig.cab.handle(DeviceFaulted("bill", "bill_jam", "", station=1))
@@ -90,7 +90,7 @@ def test_one_station_cabinet_tilts_and_the_box_names_the_fault():
 
 
 def test_the_tilt_box_names_the_station_of_a_station_fault():
-    """Issue 10.8: a tilt on a multi-station table lists station faults with their station."""
+    """A tilt on a multi-station table lists station faults with their station."""
     rig = _three()
     rig.cab.handle(DeviceFaulted("printer", "printer_cover_open", "", station=3))
     rig.cab.handle(DeviceFaulted("engine", "engine_fault", "x"))
@@ -100,7 +100,7 @@ def test_the_tilt_box_names_the_station_of_a_station_fault():
 
 
 def test_a_stations_devices_report_their_faults_as_that_stations():
-    """Issue 10.8: station 2's bill acceptor and printer faults carry station 2; the panel's none."""
+    """Station 2's bill acceptor and printer faults carry station 2; the panel's none."""
     from cabinet.shell.devices import DriverDevices
     from drivers import events as dev
     from drivers.factory import DriverSettings

@@ -1,4 +1,4 @@
-"""Issue 11.6: a journal write that fails is a storage tilt, not a silent loss."""
+"""A journal write that fails is a storage tilt, not a silent loss."""
 
 from __future__ import annotations
 
@@ -66,7 +66,7 @@ def _step(eng, event):
 
 
 def test_failed_commit_tilts_and_discards_the_uncommitted_state(tmp_path, caplog):
-    """Issue 11.6: a failed commit stops the cabinet in a storage tilt with the core
+    """A failed commit stops the cabinet in a storage tilt with the core
     reloaded from the last commit; no device acts on the failed step; one log line."""
     eng, disk, dev = _rig(tmp_path)
     eng.step(IntentReceived(1, "bet_up"))
@@ -104,7 +104,7 @@ def test_failed_commit_tilts_and_discards_the_uncommitted_state(tmp_path, caplog
 
 
 def test_operator_clear_while_storage_still_fails_stays_tilted(tmp_path):
-    """Issue 11.6: the operator clear re-verifies; a disk still failing keeps the tilt."""
+    """The operator clear re-verifies; a disk still failing keeps the tilt."""
     eng, disk, dev = _rig(tmp_path)
     disk.full = True
     _step(eng, NoteStacked(1, 5000, "t2"))
@@ -114,7 +114,7 @@ def test_operator_clear_while_storage_still_fails_stays_tilted(tmp_path):
 
 
 def test_engine_that_cannot_write_at_start_stays_up_in_a_storage_tilt(tmp_path):
-    """Issue 11.6: a disk already full when the engine starts: the engine runs in a
+    """A disk already full when the engine starts: the engine runs in a
     storage tilt (acceptor off) instead of dying into a restart loop."""
     import asyncio
     store = Store(tmp_path / "j.db")
@@ -134,7 +134,7 @@ def test_engine_that_cannot_write_at_start_stays_up_in_a_storage_tilt(tmp_path):
 
 
 def test_commit_whose_record_cannot_be_written_tilts_at_what_was_committed(tmp_path):
-    """Issue 11.6: the database commit passed but the commit record could not be
+    """The database commit passed but the commit record could not be
     written (disk full): the tilt's core is the committed state, as a restart sees it."""
     eng, disk, dev = _rig(tmp_path)
 

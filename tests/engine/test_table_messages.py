@@ -1,5 +1,4 @@
-"""Per-station messages, recall per seat and the reasons a player is told
-(issues 10.3, 10.4, 10.8, 10.10)."""
+"""Per-station messages, recall per seat and the reasons a player is told."""
 
 from __future__ import annotations
 
@@ -18,7 +17,7 @@ def _bet(rig: Rig, station: int, chip: int, spot: int = 1) -> None:
 
 
 def test_multi_station_results_are_each_stations_own(stacked):
-    """Issue 10.3: station 1 wins $5 and station 2 wins $25: nobody is told "You win $30.00"."""
+    """Station 1 wins $5 and station 2 wins $25: nobody is told "You win $30.00"."""
     rig = _multi()
     rig.note(10_000, 1)
     rig.note(10_000, 2)
@@ -39,7 +38,7 @@ def test_multi_station_results_are_each_stations_own(stacked):
 
 
 def test_american_blackjack_is_announced_for_its_spot(stacked):
-    """Issue 10.3: spot 1's Blackjack paid $7.50, spot 2 lost: not "Blackjack! You win $2.50"."""
+    """Spot 1's Blackjack paid $7.50, spot 2 lost: not "Blackjack! You win $2.50"."""
     rig = Rig(GameSettings(variant="american"))
     rig.note(10_000)
     stacked.append(["AS", "10H", "9C", "KS", "7D", "10D", "2C", "3C"])
@@ -53,7 +52,7 @@ def test_american_blackjack_is_announced_for_its_spot(stacked):
 
 
 def test_single_station_message_is_unchanged(stacked):
-    """Issue 10.3: one station, one spot still reads "You win $5.00"."""
+    """One station, one spot still reads "You win $5.00"."""
     rig = _multi(1)
     rig.note(10_000)
     stacked.append(["10S", "10C", "9H", "7S", "2C"])
@@ -90,7 +89,7 @@ def _two_station_round(tmp_path, stacked):
 
 
 def test_recall_shows_each_seats_spots_under_its_station(tmp_path, stacked, capsys):
-    """Issue 10.4: station 1's recall does not list station 2's hand as its own "spot 1"."""
+    """Station 1's recall does not list station 2's hand as its own "spot 1"."""
     from cabinet.tools import views_cli
     eng, path = _two_station_round(tmp_path, stacked)
     e1 = eng.store.recall(1, 10)[0]
@@ -105,7 +104,7 @@ def test_recall_shows_each_seats_spots_under_its_station(tmp_path, stacked, caps
 
 
 def test_below_the_minimum_the_station_is_told_the_minimum():
-    """Issue 10.8: a bet under the table minimum greys Deal and says "Minimum $5.00"."""
+    """A bet under the table minimum greys Deal and says "Minimum $5.00"."""
     rig = Rig(GameSettings(variant="classic-multi", min_bet_minor=500))
     rig.note(10_000)
     _bet(rig, 1, 100)
@@ -121,7 +120,7 @@ def test_below_the_minimum_the_station_is_told_the_minimum():
 
 
 def test_a_note_over_the_credit_limit_says_why():
-    """Issue 10.8: a note returned at the credit limit tells that station why."""
+    """A note returned at the credit limit tells that station why."""
     from cabinet.core.events import NoteEscrowed
     rig = Rig(GameSettings(variant="classic-multi", stations=2, credit_limit_minor=100_000))
     rig.note(95_000, 2)
@@ -134,7 +133,7 @@ def test_a_note_over_the_credit_limit_says_why():
 
 
 def test_a_refused_voucher_says_why():
-    """Issue 10.8: unknown, expired and redeemed vouchers each tell the player why."""
+    """Unknown, expired and redeemed vouchers each tell the player why."""
     import msgspec
 
     from cabinet.core.events import VoucherEscrowed
@@ -162,7 +161,7 @@ def test_a_refused_voucher_says_why():
 
 
 def test_insurance_says_what_it_costs(stacked):
-    """Issue 10.8: "Insurance?" says what it costs: half the spot's bet."""
+    """"Insurance?" says what it costs: half the spot's bet."""
     rig = Rig(GameSettings(variant="american"))
     rig.note(10_000)
     stacked.append(["10S", "9H", "AC", "7S", "8H", "5D", "2C", "3C"])

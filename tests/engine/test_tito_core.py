@@ -1,4 +1,4 @@
-"""Issue 14: tickets through the casino host, the cabinet core's side: SAS system
+"""Tickets through the casino host, the cabinet core's side: SAS system
 validation at cash-out (0x57 / 0x58) and redemption by the host (0x67 / 0x70 / 0x71 /
 0x68). Pure: the host's answers arrive as ``HostCommanded``, time as ``Tick``."""
 
@@ -61,7 +61,7 @@ class TitoRig(Rig):
 
 
 def test_system_cash_out_waits_for_the_hosts_number_and_prints_that_number():
-    """Issue 14: validation "system": a cash-out raises 0x57 and waits (journaled), the
+    """Validation "system": a cash-out raises 0x57 and waits (journaled), the
     host's 0x58 number is the one printed; 0x3D only after the printer confirms."""
     rig = TitoRig()
     rig.note(2_500)
@@ -97,7 +97,7 @@ def test_a_cash_out_of_part_credits_goes_to_the_host_in_cents():
 
 
 def test_a_denied_validation_is_a_handpay_with_the_reason_shown():
-    """Issue 14: 0x58 denied -> no ticket: today's handpay path, nothing lost."""
+    """0x58 denied -> no ticket: today's handpay path, nothing lost."""
     rig = TitoRig()
     rig.note(2_500)
     rig.press("cash_out")
@@ -113,7 +113,7 @@ def test_a_denied_validation_is_a_handpay_with_the_reason_shown():
 
 
 def test_no_answer_within_the_timeout_is_a_handpay():
-    """Issue 14: research/sas.md "the host answers within about 10 s or the cash-out is
+    """Research/sas.md "the host answers within about 10 s or the cash-out is
     denied": the timer runs on Tick (no clock in the core)."""
     rig = TitoRig(timeout_s=10)
     rig.note(2_500)
@@ -128,7 +128,7 @@ def test_no_answer_within_the_timeout_is_a_handpay():
 
 
 def test_link_down_or_offline_at_cash_out_is_a_handpay():
-    """Issue 14: offline behaviour (default): a cash-out with the host down is a handpay."""
+    """Offline behaviour (default): a cash-out with the host down is a handpay."""
     rig = TitoRig()
     rig.note(2_500)
     rig.press("cash_out")
@@ -143,7 +143,7 @@ def test_link_down_or_offline_at_cash_out_is_a_handpay():
 
 
 def test_a_restart_while_waiting_for_validation_is_a_handpay():
-    """Issue 14: the request died with the link: a restart ends it as a handpay."""
+    """The request died with the link: a restart ends it as a handpay."""
     rig = TitoRig()
     rig.note(2_500)
     rig.press("cash_out")
@@ -155,7 +155,7 @@ def test_a_restart_while_waiting_for_validation_is_a_handpay():
 
 
 def test_ticket_data_from_the_host_goes_on_the_ticket():
-    """Issue 14: 0x7C/0x7D: the voucher's venue, address lines and expiry come from the host."""
+    """0x7C/0x7D: the voucher's venue, address lines and expiry come from the host."""
     rig = TitoRig()
     rig.command("set_ticket_data", ticket_data=TicketData(
         location="Lucky Strike", address1="1 Main St", address2="Reno NV",
@@ -171,7 +171,7 @@ def test_ticket_data_from_the_host_goes_on_the_ticket():
 
 
 def test_validation_none_keeps_todays_own_tickets():
-    """Issue 14: validation "none": the cabinet draws its own number, no 0x57."""
+    """Validation "none": the cabinet draws its own number, no 0x57."""
     rig = TitoRig(validation="none")
     rig.note(500)
     rig.press("cash_out")
@@ -183,7 +183,7 @@ def test_validation_none_keeps_todays_own_tickets():
 
 
 def test_an_inserted_ticket_is_held_for_the_host_then_credited_once_when_stacked():
-    """Issue 14: held in escrow, 0x67; the host's cashable 0x71 stacks it; the credit
+    """Held in escrow, 0x67; the host's cashable 0x71 stacks it; the credit
     comes in the transaction of the stacked ticket; 0x68 and the final status."""
     rig = TitoRig()
     rig.insert()
@@ -206,7 +206,7 @@ def test_an_inserted_ticket_is_held_for_the_host_then_credited_once_when_stacked
 
 
 def test_host_rejections_return_the_ticket_with_the_reason_on_the_table():
-    """Issue 14: a rejected ticket comes back with why ("already redeemed", "expired",
+    """A rejected ticket comes back with why ("already redeemed", "expired",
     "unknown ticket"); promotional codes are refused (not metered here)."""
     for code, words in ((0x84, "already redeemed"), (0x85, "expired"),
                         (0x82, "unknown ticket"),
@@ -224,7 +224,7 @@ def test_host_rejections_return_the_ticket_with_the_reason_on_the_table():
 
 
 def test_no_answer_link_down_and_host_offline_return_the_ticket():
-    """Issue 14: timeout, link pulled, host offline: the ticket comes back, nothing credited."""
+    """Timeout, link pulled, host offline: the ticket comes back, nothing credited."""
     rig = TitoRig(timeout_s=5)
     rig.insert()
     rig.advance(5_000)
@@ -245,7 +245,7 @@ def test_no_answer_link_down_and_host_offline_return_the_ticket():
 
 
 def test_over_the_credit_limit_is_refused_and_a_returned_stack_credits_nothing():
-    """Issue 14: the host's amount over the credit limit is handed back; a ticket the
+    """The host's amount over the credit limit is handed back; a ticket the
     acceptor hands back itself is final "unable_now", not credited."""
     rig = TitoRig()
     rig.insert()
@@ -258,7 +258,7 @@ def test_over_the_credit_limit_is_refused_and_a_returned_stack_credits_nothing()
 
 
 def test_a_restart_with_a_ticket_held_reports_it_not_redeemed():
-    """Issue 14: the acceptor hands a held ticket back when nobody holds it: after a
+    """The acceptor hands a held ticket back when nobody holds it: after a
     restart its final status is "unable_now", the host keeps it valid."""
     rig = TitoRig()
     rig.insert()
@@ -269,7 +269,7 @@ def test_a_restart_with_a_ticket_held_reports_it_not_redeemed():
 
 
 def test_a_stacking_ticket_survives_a_restart_and_is_credited_once():
-    """Issue 14: between the host's go and the vend valid, a restart keeps the ticket
+    """Between the host's go and the vend valid, a restart keeps the ticket
     ``stacking``: the acceptor's recovery (VoucherStacked) credits it once."""
     rig = TitoRig()
     rig.insert()
@@ -284,7 +284,7 @@ def test_a_stacking_ticket_survives_a_restart_and_is_credited_once():
 
 
 def test_a_ticket_the_acceptor_took_but_never_reported_stacked_is_settled_once():
-    """Issue 14: after the host's go, a ticket found in the cash box at power-up (ID-003
+    """After the host's go, a ticket found in the cash box at power-up (ID-003
     0x42) is credited (the host redeemed it, it is in the box); one that may be in the
     path (STACKed, then gone) is final "unable_now", not credited, left for the
     attendant's review: the host keeps it valid, never both."""
@@ -304,7 +304,7 @@ def test_a_ticket_the_acceptor_took_but_never_reported_stacked_is_settled_once()
 
 
 def test_a_validation_handpay_is_read_by_0x1b_and_its_reset_raises_0x52():
-    """Issue 14 "Handpay through the host": the handpay a failed validation ends in is
+    """Handpay through the host: the handpay a failed validation ends in is
     the station's pending handpay for 0x1B (cancelled credits, its amount); a remote
     reset (0x94) ends it and queues handpay_reset (0x52); 0xA8 is refused (no reset to
     the credit meter: the operator does not allow it), logged."""
@@ -325,7 +325,7 @@ def test_a_validation_handpay_is_read_by_0x1b_and_its_reset_raises_0x52():
 
 
 def test_the_view_publishes_the_pending_cash_out_and_the_tickets_0x71_status():
-    """Issue 14: the EgmView the link answers from: 0x57's pending cash-out (cents at
+    """The EgmView the link answers from: 0x57's pending cash-out (cents at
     every accounting denomination: Monaco LP57SendPendingCashoutInformationParser.cs),
     the ticket in escrow (status None while the host
     decides, 0x40 while stacking, then the final 0x71 status) and 0x50's meters."""
@@ -353,7 +353,7 @@ def test_the_view_publishes_the_pending_cash_out_and_the_tickets_0x71_status():
 
 
 def test_a_ram_clear_keeps_system_validation_and_never_reuses_ticket_ids():
-    """Issue 14: the validation setting comes with the link (at start): a RAM clear keeps
+    """The validation setting comes with the link (at start): a RAM clear keeps
     it, and the ids of cash-outs and tickets the host knows go on increasing."""
     from cabinet.core.events import DoorChanged, IntentReceived, KeyChanged
     from cabinet.core.maintenance import MAIN_ITEMS
@@ -377,7 +377,7 @@ def test_a_ram_clear_keeps_system_validation_and_never_reuses_ticket_ids():
 
 
 def test_the_engine_logs_every_ticket_outcome(tmp_path, caplog):
-    """Issue 14: a denied validation and a refused ticket are each a log line of the
+    """A denied validation and a refused ticket are each a log line of the
     engine (``cabinet.engine``), as well as a journal event and a table message."""
     import logging
 
@@ -404,7 +404,7 @@ def test_the_engine_logs_every_ticket_outcome(tmp_path, caplog):
 
 
 def test_a_barcode_0x70_cannot_carry_is_handed_back_at_once():
-    """Issue 14: 0x70 sends 18 digits at most (drivers/sas/egm_view.py ``TicketIn``): a
+    """0x70 sends 18 digits at most (drivers/sas/egm_view.py ``TicketIn``): a
     longer or non-digit barcode is refused at once, never held for the host."""
     for bad in ("1" * 19, "12a4", ""):
         rig = TitoRig()
@@ -415,7 +415,7 @@ def test_a_barcode_0x70_cannot_carry_is_handed_back_at_once():
 
 
 def test_the_hosts_0x7b_bits_are_enforced_once_it_has_set_them():
-    """Session 5's notes: the 0x7B status bits were stored, not enforced. SAS 6.02 0x7B
+    """The 0x7B status bits were stored, not enforced. SAS 6.02 0x7B
     (research/sas.md; ``drivers.sas.tito_codes``): bit 5 "ticket redemption" and bit 0
     "use printer as cash-out device". Once the host has set them, a ticket offered with
     bit 5 clear is handed back with why, and a cash-out with bit 0 clear is a handpay

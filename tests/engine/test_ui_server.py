@@ -26,7 +26,7 @@ async def _readmsg(reader):
 
 
 async def _hello(path):
-    """Connect as the display: the hello carries the engine's token (issue 11.12)."""
+    """Connect as the display: the hello carries the engine's token."""
     reader, writer = await asyncio.open_unix_connection(path)
     token = token_path(path).read_text().strip()
     writer.write(json.dumps({"type": "hello", "protocol": PROTOCOL, "role": "ui",

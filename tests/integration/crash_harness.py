@@ -6,7 +6,7 @@ Used by ``tests/integration/test_crash_recovery.py`` (200+ kill points) and by
 with simulated devices; play goes through the real paths: notes through the
 ID-003 twin, buttons on the mock panel and intents on the UI socket.
 
-Issue 11: the serial twins (bill acceptor, printer) run in a process of their own
+The serial twins (bill acceptor, printer) run in a process of their own
 (``cabinet sim-devices``) that survives the engine's death, as real devices do, and
 the acceptor's power is cut now and then (also at STACKING / VEND VALID). After
 every restart the meters are checked against the twins' physical truth
@@ -259,7 +259,7 @@ def verify_journal(journal: Path) -> dict[str, Any]:
     txns = [e["data"].get("txn") for e in events if e["kind"] == "bill_stacked"]
     assert len(txns) == len(set(txns)), "a note was credited twice"
     cash = [e for e in events if e["kind"] == "cash_out"]
-    # issue 14: a cash-out the casino host validates has its number (and record) only
+    # A cash-out the casino host validates has its number (and record) only
     # once the host sent it (0x58), or none (a handpay)
     numbers = [e["data"]["validation_number"] for e in cash if "validation_number" in e["data"]]
     own = [v for v in vouchers if v.validation != "system"]
@@ -439,7 +439,7 @@ def _step(eng: EngineProc, rng: random.Random, issued: list[str]) -> str:
         eng.sim({"cmd": "key", "on": False})
         return "key_off"
     if mode == "tilt" and eng.twins is not None:
-        # the attendant's key: resolves a note found in the stacker (issue 11.1)
+        # the attendant's key: resolves a note found in the stacker
         eng.sim({"cmd": "key", "on": True})
         time.sleep(0.1)
         eng.sim({"cmd": "key", "on": False})
@@ -463,7 +463,7 @@ def _step(eng: EngineProc, rng: random.Random, issued: list[str]) -> str:
                 return "voucher_in"
             kind = "note"
             if eng.twins is not None and rng.random() < 0.25:
-                # issue 11: the acceptor loses power mid-note (or while idle)
+                # The acceptor loses power mid-note (or while idle)
                 where = rng.choice(["accepting", "escrow", "stacking", "vend_valid",
                                     "stacked", "now"])
                 if where == "now":
@@ -504,7 +504,7 @@ def soak(workdir: Path, kills: int, seed: int = 1, progress: Any = None,
     ``physical``: the twins run in their own process (surviving every kill), the
     acceptor's power is cut now and then, and after every restart the meters are
     checked against the twins' physical truth (``check_physical_truth``); False:
-    the engine runs the twins itself, as before issue 11.
+    the engine runs the twins itself, in its own process.
     """
     rng = random.Random(seed)
     res = SoakResult()
@@ -561,7 +561,7 @@ def soak(workdir: Path, kills: int, seed: int = 1, progress: Any = None,
             eng.kill()
             res.kills += 1
             if twins is not None and rng.random() < (0.5 if noted else 0.06):
-                # the power cut took the acceptor too (issue 11.1: kill, then power-cycle
+                # the power cut took the acceptor too (kill, then power-cycle
                 # the acceptor, maybe at STACKING / VEND VALID)
                 state = twins.cmd({"cmd": "truth"}).get("acceptor", "")
                 twins.cmd({"cmd": "bill", "line": "power"})

@@ -1,4 +1,4 @@
-"""Issue 15: SIGKILL of the engine in the middle of a bill test: the test note is
+"""SIGKILL of the engine in the middle of a bill test: the test note is
 neither credited for real nor lost from the count (real processes: the engine with
 ``--twins``, the serial twins in ``cabinet sim-devices``)."""
 
@@ -60,7 +60,7 @@ def _test_escrow_journaled(journal, seen):
 
 
 def test_sigkill_mid_bill_test_neither_credits_the_note_nor_loses_it(tmp_path):
-    """Issue 15: kills at different moments after a $20 test note's escrow is journaled
+    """Kills at different moments after a $20 test note's escrow is journaled
     (at once: STACK sent or not; while stacking; around the VEND VALID). After each
     restart and settle: no credit, no bill meter moved, no note left for review, and
     the cash box holds exactly the test notes counted as stacked.

@@ -2,12 +2,12 @@
 scripted play (bills, bets, decisions, insurance, cash-out, voucher in, doors),
 restart it each time, and check that credits and every meter equal what the
 committed events imply, the round resumes with the same cards, and no voucher
-exists twice. ``CRASH_POINTS`` changes the count (default 200, issue 11's count for
+exists twice. ``CRASH_POINTS`` changes the count (default 200, the count for
 the suite; ``make test`` runs the suite on two workers, so this test's five or six
 minutes run beside the rest; the longer runs, up to 10,000, are
 ``bench/crash_soak.py`` with their results in ``bench/results/crash_soak*.txt``).
 
-Issue 11: the device twins run in a process of their own that survives every kill
+The device twins run in a process of their own that survives every kill
 (``cabinet sim-devices``), the acceptor's power is cut now and then (also at
 STACKING / VEND VALID), and after every restart the meters are checked against the
 twins' physical truth: notes credited + notes under attendant review == the cash
@@ -36,7 +36,7 @@ def test_kill_nine_anywhere_loses_nothing_and_counts_nothing_twice(tmp_path):
     for kind in ("note", "deal", "cash_out", "door_open"):
         assert res.kinds[kind] > 0, kind
     assert res.kinds["hit"] + res.kinds["stand"] + res.kinds["double"] > 0
-    # issue 11: power cuts past STACK happened, and their notes were resolved by the key
+    # Power cuts past STACK happened, and their notes were resolved by the key
     assert res.kinds["note_power_stacking"] + res.kinds["note_power_vend_valid"] > 0
     assert res.power_cuts >= points // 10 and res.kinds["tilt_key"] > 0
 

@@ -1,5 +1,5 @@
 """Devices report their real state at start-up, on reconnection and when the
-Faults page asks (issue 10.1): a fault journaled by one process must not outlive
+Faults page asks: a fault journaled by one process must not outlive
 its cause in the next."""
 
 from __future__ import annotations
@@ -51,7 +51,7 @@ async def _run_until(eng: Engine, cond: Callable[[], bool], timeout_s: float) ->
 
 
 def test_a_restart_with_a_healthy_printer_clears_the_journaled_paper_out(tmp_path: Path) -> None:
-    """Issue 10.1: paper out, stop, start again with a healthy printer: the fresh
+    """Paper out, stop, start again with a healthy printer: the fresh
     process reads the printer at start-up and the stale TILT 401 clears by itself
     (before: the watcher reported only changes, so "healthy" was never said)."""
     journal = tmp_path / "journal.db"
@@ -101,7 +101,7 @@ def _wait(cond: Callable[[], bool], timeout_s: float = 5.0) -> bool:
 
 
 def test_poll_devices_reports_the_printer_and_the_acceptor_again(tmp_path: Path) -> None:
-    """Issue 10.1: the Faults page's ``PollDevices`` makes every device report its
+    """The Faults page's ``PollDevices`` makes every device report its
     state now, even unchanged: a healthy printer says "cleared" again, the ID-003
     acceptor says it is online (both clear a stale fault in the engine)."""
     rec = _Recorder()
@@ -126,7 +126,7 @@ def test_poll_devices_reports_the_printer_and_the_acceptor_again(tmp_path: Path)
 
 
 def test_the_bridge_passes_panel_buttons_through_in_maintenance(tmp_path: Path) -> None:
-    """Issue 10.7: in maintenance the bridge sends the physical button (Cash Out stays
+    """In maintenance the bridge sends the physical button (Cash Out stays
     ``cash_out``, not ``menu_back``): the core decides what it means on each page."""
     menu = frozenset({"menu_up", "menu_down", "menu_select", "menu_back"})
     dd = DriverDevices(DriverSettings(mode="sim", sim_dir=tmp_path), lambda _s: menu, station=2)
@@ -138,7 +138,7 @@ def test_the_bridge_passes_panel_buttons_through_in_maintenance(tmp_path: Path) 
 
 
 def test_a_latched_door_opening_is_posted_and_the_latch_reset_once_journaled(tmp_path: Path) -> None:
-    """Issue 11.19: the bridge posts the panel's ``DoorOpenedWhileOff`` as the
+    """The bridge posts the panel's ``DoorOpenedWhileOff`` as the
     cabinet's event and resets the latch only after the engine journaled it (a
     failed journal keeps the latch for the next boot)."""
     import concurrent.futures

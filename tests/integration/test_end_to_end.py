@@ -98,7 +98,7 @@ def test_cabinet_run_headless_plays_cashes_out_and_exits_0(tmp_path: Path) -> No
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "Traceback" not in proc.stdout + proc.stderr
     assert f"output: {out_dir}" in proc.stdout
-    # Issue 10.11: the run says where its UI socket is, for a second station's table
+    # The run says where its UI socket is, for a second station's table
     sock_line = next(line for line in proc.stdout.splitlines() if "UI socket" in line)
     assert "/ui.sock," in sock_line and "--station 2" in sock_line, sock_line
     names = sorted(p.name for p in out_dir.glob("*.png"))
@@ -113,7 +113,7 @@ def test_cabinet_run_headless_plays_cashes_out_and_exits_0(tmp_path: Path) -> No
 
 
 def test_a_table_ui_that_dies_ends_a_windowed_run_with_a_line_and_status_1(tmp_path: Path) -> None:
-    """New-user finding (issue 10.11: the run stops when either process dies): a
+    """The run stops when either process dies: a
     windowed run whose table UI is killed said nothing and exited 0, as if the player
     had closed the window; it must name the UI's log and exit 1."""
     import signal as _signal

@@ -1,4 +1,4 @@
-"""Issue 14 "What to build": ``cabinet run`` with two stations shows a ticket printed at
+"""``cabinet run`` with two stations shows a ticket printed at
 one redeemed at the other. ``cabinet run --stations 2 --tickets host`` headless links
 each station to the host twin as its own EGM (its own pty and SAS address) with system
 validation; station 1's demo player cashes out (the host's validation number on the
@@ -35,7 +35,7 @@ def _last_meters(db: sqlite3.Connection, address: int) -> dict[str, int]:
 
 
 def test_cabinet_run_tickets_host_redeems_station_1s_ticket_at_station_2_once(tmp_path):
-    """Issue 14: `cabinet run --stations 2 --tickets host`: the ticket printed at station 1
+    """`cabinet run --stations 2 --tickets host`: the ticket printed at station 1
     carries the host's number; station 2's credit meter rises by exactly its amount; the
     host's database has it issued by machine 1 and redeemed once, by machine 2; the
     second insertion is refused (0x84, "already redeemed" on the table); both stations'

@@ -1,4 +1,4 @@
-"""Issue 13 "Done when": the engine as a real process on a real pty, the host twin
+"""The engine as a real process on a real pty, the host twin
 polling it, everything read over SAS as a casino management system would."""
 
 from __future__ import annotations
@@ -104,7 +104,7 @@ def _play_round_out(proc: EngineProc) -> None:
 
 
 def test_doors_notes_and_a_round_reach_the_host_and_its_meters_agree(floor, tmp_path):
-    """Issue 13: 0x11 then 0x12; a note gives its bill exception and moves 0x1C's drop;
+    """0x11 then 0x12; a note gives its bill exception and moves 0x1C's drop;
     a round gives 0x7E and 0x7F and moves coin in, coin out and games played exactly as
     ``cabinet meters --json``."""
     host, proc = floor
@@ -138,7 +138,7 @@ def test_doors_notes_and_a_round_reach_the_host_and_its_meters_agree(floor, tmp_
 
 
 def test_a_sigkill_with_three_exceptions_queued_loses_none_and_repeats_none(floor):
-    """Issue 13: the queue is journaled: three door events queued while the host does
+    """The queue is journaled: three door events queued while the host does
     not poll survive a SIGKILL and are each read exactly once after the restart."""
     host, proc = floor
     wait_for(lambda: "ac_power_applied" in seen(host), 10, "0x17")
@@ -175,7 +175,7 @@ def _door_events(journal: Path) -> list[str]:
 
 
 def test_shut_down_disables_play_after_the_round_and_start_up_enables_it(floor):
-    """Issue 13: 0x01 mid-round lets the round finish, then disables play (the table says
+    """0x01 mid-round lets the round finish, then disables play (the table says
     so, the lamps agree); 0x02 enables it."""
     host, proc = floor
     _credit(proc, 2_000)
@@ -203,8 +203,8 @@ def test_shut_down_disables_play_after_the_round_and_start_up_enables_it(floor):
 
 
 def test_a_ram_clear_is_reported_as_0x3a(floor):
-    """Issue 13: a RAM clear (technician: key, PIN and logic door, then the menu) gives 0x3A.
-    Issue 15: a new cabinet's factory PIN is changed first (0000, then the new PIN twice)."""
+    """A RAM clear (technician: key, PIN and logic door, then the menu) gives 0x3A.
+    A new cabinet's factory PIN is changed first (0000, then the new PIN twice)."""
     from cabinet.core.maintenance import MAIN_ITEMS
 
     host, proc = floor
@@ -230,7 +230,7 @@ def test_a_ram_clear_is_reported_as_0x3a(floor):
 
 
 def test_the_rom_signature_over_sas_is_the_seeded_crc_of_the_program_files(floor):
-    """Issue 13: 0x21 from the running engine equals a bitwise CRC-16/Kermit, seeded the
+    """0x21 from the running engine equals a bitwise CRC-16/Kermit, seeded the
     same way, over the manifest's program files in manifest order, computed here."""
     from cabinet.shell.manifest import install_root, program_files
 

@@ -1,4 +1,4 @@
-"""Issue 17: `cabinet run --stations 3 --screens shared`, headless: one table UI (the
+"""`cabinet run --stations 3 --screens shared`, headless: one table UI (the
 shared wide screen, a panel per station) for three demo players."""
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ def _seat_three(journal: Path) -> None:
 
 
 def test_cabinet_run_screens_shared_one_ui_three_players_each_its_own_messages(tmp_path):
-    """Issue 17: `cabinet run --stations 3 --screens shared` without a display runs ONE
+    """`cabinet run --stations 3 --screens shared` without a display runs ONE
     table UI (``--screens shared``: the shared wide screen) while three demo players play
     the one table, each reading its own station's message after every round (never the
     table's line, a win its own net win) and cashing out its own voucher; the run's

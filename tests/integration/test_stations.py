@@ -64,7 +64,7 @@ def test_each_station_has_its_own_devices(tmp_path):
 
 
 def test_cabinet_run_stations_3_headless_three_players_each_reading_its_own_messages(tmp_path):
-    """Issue 17: `cabinet run --stations 3` without a display seats three players
+    """`cabinet run --stations 3` without a display seats three players
     (classic-multi, set through the operator menu, the engine restarted for the new
     stations' devices), runs one table UI per station and plays one demo player per
     station: each reads its own console's message after every round (never another
@@ -102,8 +102,8 @@ def test_cabinet_run_stations_3_headless_three_players_each_reading_its_own_mess
     vouchers = re.findall(r"^station (\d) demo: voucher (\d+) for (\$[\d.,]+) printed$", proc.stdout, re.M)
     assert sorted(s for s, _, _ in vouchers) == ["1", "2", "3"], text
     assert len({v for _, v, _ in vouchers}) == 3
-    # the summary: one line per station, named and in station order (new-user trial,
-    # session 7: three unnamed lines came 2, 3, 1), each with its own voucher
+    # the summary: one line per station, named and in station order (not
+    # three unnamed lines in the order 2, 3, 1), each with its own voucher
     summary = re.findall(r"^cabinet run: station (\d): \d+ round\(s\) of classic-multi, .*voucher (\d+) for",
                          proc.stdout, re.M)
     assert [s for s, _ in summary] == ["1", "2", "3"], text

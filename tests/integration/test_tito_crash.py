@@ -1,4 +1,4 @@
-"""Issue 14 "Done when", crash tests (the in-suite size; ``bench/tito_crash.py`` runs
+"""Crash tests (the in-suite size; ``bench/tito_crash.py`` runs
 >= 100 kill points each): SIGKILL of the engine anywhere between a ticket's 0x67 and its
 final 0x71 status (credited once, or returned and still valid at the host: never both,
 never neither), anywhere between a cash-out's 0x57 and its printed ticket (one ticket or
@@ -23,7 +23,7 @@ POINTS = int(os.environ.get("TITO_CRASH_POINTS", "2"))
 @pytest.mark.parametrize("system", ["desk", "twin"])
 @pytest.mark.parametrize("flow", ["in", "out"])
 def test_engine_killed_mid_ticket_moves_money_exactly_once(tmp_path, flow, system):
-    """Issue 14: SIGKILL the engine between 0x67 and the final 0x71 ("in") or between
+    """SIGKILL the engine between 0x67 and the final 0x71 ("in") or between
     0x57 and the printed ticket ("out"); restart; the host's ticket record, the journal
     and the devices agree."""
     res = tito_soak(tmp_path, POINTS, seed=14 if flow == "in" else 41, flow=flow,
@@ -34,7 +34,7 @@ def test_engine_killed_mid_ticket_moves_money_exactly_once(tmp_path, flow, syste
 
 @pytest.mark.parametrize("system", ["desk", "twin"])
 def test_host_twin_killed_mid_ticket_moves_money_exactly_once(tmp_path, system):
-    """Issue 14: the same with the host twin closed and a new one started on the same
+    """The same with the host twin closed and a new one started on the same
     pty path and database instead (the engine's link goes down and comes back)."""
     res = tito_soak(tmp_path, POINTS, seed=1414, flow="both", kill_host=True, system=system)
     assert res.failures == [], res

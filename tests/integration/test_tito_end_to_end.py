@@ -1,4 +1,4 @@
-"""Issue 14 "Done when": tickets through the casino host, the engine as a real process on
+"""Tickets through the casino host, the engine as a real process on
 real ptys, the host twin's link polling it. Here the test itself plays the casino's
 ticket system over the twin's raw long polls (``SasHost.send``: 0x57, 0x58, 0x70, 0x71),
 so every byte the cabinet answers is checked as a management system reads it."""
@@ -171,7 +171,7 @@ def handpay_reason(tmp_path: Path, proc: EngineProc, cash_out, tries: int = 3) -
 
 
 def test_system_validation_prints_the_hosts_number_then_0x3d(floor):
-    """Issue 14: cash-out -> 0x57 (type, amount) -> the host's 0x58 -> the ticket printed
+    """Cash-out -> 0x57 (type, amount) -> the host's 0x58 -> the ticket printed
     carries THAT number (system ID + 16 digits) -> 0x3D; 0x50 counts it."""
     host, proc = floor
     cash_out_to_validation(host, proc, 2_000)
@@ -189,7 +189,7 @@ def test_system_validation_prints_the_hosts_number_then_0x3d(floor):
 
 
 def test_a_denied_validation_is_a_handpay_with_the_reason_on_the_table(floor, tmp_path):
-    """Issue 14: 0x58 with system ID 0 (denied) -> no ticket, a handpay (0x51, 0x1B),
+    """0x58 with system ID 0 (denied) -> no ticket, a handpay (0x51, 0x1B),
     the reason on the table and in the journal; nothing lost."""
     host, proc = floor
     seen_before: list[int] = []
@@ -238,7 +238,7 @@ def test_a_cash_out_caught_by_a_link_drop_is_done_again_and_the_denial_still_che
 
 
 def test_no_answer_in_time_is_a_handpay(tmp_path):
-    """Issue 14: the host never answers 0x57 within the setting (2 s here): a handpay."""
+    """The host never answers 0x57 within the setting (2 s here): a handpay."""
     host, proc = start_floor(tmp_path, timeout_s=2)
     try:
         text, _ = handpay_reason(tmp_path, proc, lambda: cash_out_to_validation(host, proc, 500))
@@ -252,7 +252,7 @@ def test_no_answer_in_time_is_a_handpay(tmp_path):
 
 
 def test_no_0x71_in_time_hands_the_ticket_back(tmp_path):
-    """Issue 14: the host reads the ticket (0x70) but never answers 0x71 within the
+    """The host reads the ticket (0x70) but never answers 0x71 within the
     setting (2 s): the ticket comes back with the reason, final status 0x88 (timeout)."""
     host, proc = start_floor(tmp_path, timeout_s=2)
     try:
@@ -272,7 +272,7 @@ def test_no_0x71_in_time_hands_the_ticket_back(tmp_path):
 
 
 def test_a_ticket_is_held_redeemed_by_the_host_and_credited_once(floor):
-    """Issue 14: a ticket in escrow -> 0x67 -> 0x70 gives its number -> 0x71 cashable
+    """A ticket in escrow -> 0x67 -> 0x70 gives its number -> 0x71 cashable
     answers 0x40 pending -> stacked and credited -> 0x68 -> 0x71 FF: 0x00 redeemed."""
     host, proc = floor
     number = f"{SYSTEM_ID:02d}{VN16}"
@@ -295,7 +295,7 @@ def test_a_ticket_is_held_redeemed_by_the_host_and_credited_once(floor):
                                         (tc.TC_NONRESTRICTED_PROMO,
                                          "promotional tickets not taken here")])
 def test_a_rejected_ticket_comes_back_with_the_reason(floor, tmp_path, code, words):
-    """Issue 14: a duplicate (already redeemed) or a promotional ticket is handed back,
+    """A duplicate (already redeemed) or a promotional ticket is handed back,
     the reason on the table and in the journal, nothing credited."""
     host, proc = floor
     number = f"{SYSTEM_ID:02d}{VN16}"
@@ -312,7 +312,7 @@ def test_a_rejected_ticket_comes_back_with_the_reason(floor, tmp_path, code, wor
 
 
 def test_the_link_pulled_mid_redemption_hands_the_ticket_back(floor, tmp_path):
-    """Issue 14: the host stops polling while a ticket waits for it: link down -> the
+    """The host stops polling while a ticket waits for it: link down -> the
     ticket comes back, "host offline" on the table, nothing credited."""
     host, proc = floor
     number = f"{SYSTEM_ID:02d}{VN16}"
@@ -381,7 +381,7 @@ def _two_station_floor(tmp_path: Path, twin: bool = False, timeout_s: int = 10,
 
 
 def test_a_ticket_printed_at_station_1_is_redeemed_at_station_2_once(tmp_path):
-    """Issue 14 "Done when": over real ptys, each station its own EGM on its own SAS link
+    """Over real ptys, each station its own EGM on its own SAS link
     to the host: a ticket printed at station 1 (the host's number) is redeemed at
     station 2 for exactly its amount; inserted again anywhere it is refused ("already
     redeemed"); both stations' meters read by the host (0x1C, 0x50) and by ``cabinet
@@ -442,7 +442,7 @@ def _twin_floor(tmp_path: Path, timeout_s: int = 10, denomination_minor: int = 1
 
 
 def test_the_hosts_ticket_data_is_printed_on_the_ticket(tmp_path):
-    """Issue 14: the venue lines and expiry the host sets at link-up (0x7D, 0x7B) are on
+    """The venue lines and expiry the host sets at link-up (0x7D, 0x7B) are on
     the next ticket: location, both address lines, "VOID AFTER" its expiry days on."""
     import datetime as dt
     host, proc = _twin_floor(tmp_path, system_id=SYSTEM_ID,
@@ -466,7 +466,7 @@ def test_the_hosts_ticket_data_is_printed_on_the_ticket(tmp_path):
 @pytest.mark.parametrize("denomination_minor,system_id", [(1, 12), (5, 99), (25, 10), (100, 1)])
 def test_with_the_host_twins_ticket_system_a_ticket_moves_between_stations_once(
         tmp_path, denomination_minor, system_id):
-    """Issue 14 "Done when", with the host twin as the casino system: a ticket printed at
+    """With the host twin as the casino system: a ticket printed at
     station 1 is redeemed at station 2 for exactly its amount, refused again at both
     ("already redeemed"); the twin's record says issued by 1, redeemed by 2.  At every
     accounting denomination the amounts on the wire are cents (Monaco
@@ -508,7 +508,7 @@ def test_with_the_host_twins_ticket_system_a_ticket_moves_between_stations_once(
     ({"deny_validation": True}, "validation denied by the casino host"),
     ({"answer_validation": False}, "no validation from the casino host within 2 s")])
 def test_the_twin_denying_or_not_answering_gives_a_handpay(tmp_path, knobs, words):
-    """Issue 14: the host twin denies the validation (0x58 system ID 00) or never
+    """The host twin denies the validation (0x58 system ID 00) or never
     answers 0x57: no ticket, a handpay with the reason, the twin voids nothing printed."""
     host, proc = _twin_floor(tmp_path, timeout_s=2, **knobs)
     try:
@@ -526,7 +526,7 @@ def test_the_twin_denying_or_not_answering_gives_a_handpay(tmp_path, knobs, word
 
 
 def test_an_expired_ticket_is_refused_with_the_reason(tmp_path):
-    """Issue 14: a ticket past the expiry the host gave it comes back "expired"."""
+    """A ticket past the expiry the host gave it comes back "expired"."""
     host, proc = _twin_floor(tmp_path, system_id=SYSTEM_ID)
     try:
         number = host.tickets.issue(99, 700, 0, SYSTEM_ID, time.time() - 10, time.time() - 5)

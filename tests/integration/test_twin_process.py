@@ -1,4 +1,4 @@
-"""Issue 11: the serial twins in a process of their own (``cabinet sim-devices``) that
+"""The serial twins in a process of their own (``cabinet sim-devices``) that
 survives the engine's death, and the meters checked against their physical truth."""
 
 from __future__ import annotations
@@ -39,7 +39,7 @@ def rig(tmp_path: Path):
 
 
 def test_twins_outlive_the_engine_and_agree_with_the_meters(rig) -> None:
-    """Issue 11 soak: ``cabinet engine --twins D`` opens the ptys of a separate
+    """Twins in their own process: ``cabinet engine --twins D`` opens the ptys of a separate
     ``cabinet sim-devices --state-dir D``; SIGKILL of the engine leaves the twins and
     their cash box alone, and after the restart the meters match it."""
     twins, eng = rig
@@ -59,7 +59,7 @@ def test_twins_outlive_the_engine_and_agree_with_the_meters(rig) -> None:
 @pytest.mark.parametrize("where", ["stacking", "vend_valid"])
 def test_power_cut_past_stack_is_reviewed_shown_and_credited_once_by_the_key(
         rig, where: str) -> None:
-    """Issue 11.1 end to end: the acceptor loses power at STACKING / VEND VALID. The
+    """Uncredited items end to end: the acceptor loses power at STACKING / VEND VALID. The
     note is in the cash box: journaled ``note_in_stacker``, the cabinet tilts with
     code 306 on screen, the cash box equals credits + review; the attendant's key
     credits it once, and a restart credits nothing more."""
@@ -89,7 +89,7 @@ def test_power_cut_past_stack_is_reviewed_shown_and_credited_once_by_the_key(
 
 
 def test_twin_set_serves_each_station_and_refuses_bad_commands(tmp_path: Path) -> None:
-    """Issue 11 soak: ``TwinSet`` (behind ``cabinet sim-devices``) lays station N's ptys
+    """Twins in their own process: ``TwinSet`` (behind ``cabinet sim-devices``) lays station N's ptys
     out where ``cabinet engine --twins`` looks (``station_dir``) and answers bad
     commands with one-line errors, touching nothing."""
     import json

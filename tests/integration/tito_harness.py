@@ -1,4 +1,4 @@
-"""Issue 14 crash tests: SIGKILL the engine (or kill and restart the host twin) anywhere
+"""TITO crash tests: SIGKILL the engine (or kill and restart the host twin) anywhere
 between a ticket's 0x67 and its final 0x71 status, and anywhere between a cash-out's
 0x57 and its printed ticket; after every restart check that money moved exactly once.
 

@@ -1,5 +1,5 @@
 """The one money formatter and the one chip split that the engine and the UI share
-(issue 12: ``cabinet.protocol.money`` replaces three formatters and two splits)."""
+(``cabinet.protocol.money`` replaces three formatters and two splits)."""
 
 from __future__ import annotations
 
@@ -14,12 +14,12 @@ from cabinet.protocol.money import DEFAULT_CHIPS_MINOR, chip_split, fmt_money
     (-250, "-$2.50"), (-123_456, "-$1,234.56"), (-5, "-$0.05"),
 ])
 def test_fmt_money_cents_thousands_and_sign(minor, text):
-    """Issue 12: two minor digits, thousands separated, the sign before the symbol."""
+    """Two minor digits, thousands separated, the sign before the symbol."""
     assert fmt_money(minor) == text
 
 
 def test_fmt_money_symbol_and_compact():
-    """Issue 12: the symbol is the settings' one; compact drops only ``.00``."""
+    """The symbol is the settings' one; compact drops only ``.00``."""
     assert fmt_money(2500, "\u20ac") == "\u20ac25.00"
     assert fmt_money(2500, compact=True) == "$25"
     assert fmt_money(250_000, "\u00a3", compact=True) == "\u00a32,500"
@@ -29,7 +29,7 @@ def test_fmt_money_symbol_and_compact():
 
 
 def test_the_help_text_formats_money_with_the_shared_formatter():
-    """Issue 12: the help text's limits come from the shared formatter (thousands
+    """The help text's limits come from the shared formatter (thousands
     separated, as on the meters)."""
     from cabinet.core import rules_text
     from cabinet.game.rules import CLASSIC
@@ -46,7 +46,7 @@ def test_the_help_text_formats_money_with_the_shared_formatter():
     (30_000, (10_000,), [10_000, 10_000, 10_000]),
 ])
 def test_chip_split_exact(amount, chips, pile):
-    """Issue 12: an amount the chips make exactly is drawn largest first."""
+    """An amount the chips make exactly is drawn largest first."""
     assert chip_split(amount, chips) == pile
     assert sum(pile) == amount
 
@@ -58,14 +58,14 @@ def test_chip_split_exact(amount, chips, pile):
     (250_000, DEFAULT_CHIPS_MINOR, 12, [10_000] * 12 + [130_000]),
 ])
 def test_chip_split_remainders(amount, chips, most, pile):
-    """Issue 12: what the chips cannot make (or past ``most`` chips) becomes one last
+    """What the chips cannot make (or past ``most`` chips) becomes one last
     chip of the remainder, so the pile always sums to the amount."""
     assert chip_split(amount, chips, most=most) == pile
     assert sum(pile) == amount
 
 
 def test_chip_split_empty():
-    """Issue 12: nothing to draw is an empty pile; no denominations means the defaults."""
+    """Nothing to draw is an empty pile; no denominations means the defaults."""
     assert chip_split(0) == []
     assert chip_split(0, (100,)) == []
     assert chip_split(-100) == []

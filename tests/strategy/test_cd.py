@@ -1,4 +1,4 @@
-"""Issue 16: the composition-dependent (CDZ-) analysis against independent figures.
+"""The composition-dependent (CDZ-) analysis against independent figures.
 
 ``Brute`` below is an independent exact evaluator that follows the real
 dealing order of RULES.md instead of the analysis' shortcuts: cards are
@@ -348,7 +348,7 @@ SHOE_B = dict(A=1, **{"2": 1, "3": 1, "4": 1, "5": 1, "6": 1, "7": 1, "8": 1, "9
 @pytest.mark.parametrize("variant", ["classic", "classic-multi", "american"])
 @pytest.mark.parametrize("shoe", [SHOE_A, SHOE_B], ids=["tens-rich", "one-of-each"])
 def test_cd_rtp_equals_brute_force_of_the_real_order(variant: str, shoe: dict) -> None:
-    """Issue 16: CDZ- RTP on small shoes equals the independent brute force to 1e-9."""
+    """CDZ- RTP on small shoes equals the independent brute force to 1e-9."""
     rules = preset(variant)
     assert analyse_cd(rules, _values(shoe)).rtp == pytest.approx(
         brute_rtp(rules, shoe), abs=1e-9)
@@ -356,7 +356,7 @@ def test_cd_rtp_equals_brute_force_of_the_real_order(variant: str, shoe: dict) -
 
 @pytest.mark.parametrize("variant", ["classic", "classic-multi", "american"])
 def test_cdp_rtp_equals_brute_force_of_the_real_order(variant: str) -> None:
-    """Issue 16: CDP (each split hand plays best for its own cards and the
+    """CDP (each split hand plays best for its own cards and the
     other pair card) equals the brute force to 1e-9, and beats CDZ- on this
     shoe (by 1.3e-5 in `classic`, 2.8e-5 in the 4-deck rules)."""
     rules = preset(variant)
@@ -367,13 +367,13 @@ def test_cdp_rtp_equals_brute_force_of_the_real_order(variant: str) -> None:
 
 
 def test_unknown_post_split_is_refused() -> None:
-    """Issue 16: a post-split strategy other than CDZ- or CDP is a ValueError."""
+    """A post-split strategy other than CDZ- or CDP is a ValueError."""
     with pytest.raises(ValueError, match="post_split must be one of"):
         analyse_cd(preset("classic"), post_split="CDZ")
 
 
 def test_cd_matches_farmers_published_hand_values() -> None:
-    """Issue 16: Farmer's CDZ- calculator (v6.3, posted on blackjackinfo.com,
+    """Farmer's CDZ- calculator (v6.3, posted on blackjackinfo.com,
     "software update with new split EVs") on the shoe 0 A, 4 twos, 4 threes,
     2 fours, 2 sevens, 7 tens, S17, double any two: 2,2 against a 7 stands
     for -61.639194139 %, hits for -13.266733267 %, doubles for -123.278388278 %
@@ -419,7 +419,7 @@ CD_CPU_RATIO = 300
 @pytest.mark.parametrize("variant", ["classic", "classic-multi", "american"])
 def test_cd_beats_td_on_the_full_shoe(variant: str,
                                       analysis_of: Callable[[str], Analysis]) -> None:
-    """Issue 16: a composition-dependent player does at least as well as the
+    """A composition-dependent player does at least as well as the
     total-dependent strategy, by a few thousandths of a percent (4 decks) to a
     few hundredths (1 deck)."""
     cd = cd_of(variant)
@@ -430,7 +430,7 @@ def test_cd_beats_td_on_the_full_shoe(variant: str,
 
 
 def test_american_cd_equals_classic_multi() -> None:
-    """Issue 16: `american` differs from `classic-multi` only by a hole card
+    """`american` differs from `classic-multi` only by a hole card
     (statistically the same as a checked card) and splitting unlike tens
     (never the best play), so their CD returns are equal."""
     a, b = cd_of("american"), cd_of("classic-multi")
@@ -447,7 +447,7 @@ CD_FIGURES = {  # (RTP, house edge) as printed, 6 decimals of a percent
 @pytest.mark.parametrize("variant", sorted(CD_FIGURES))
 def test_parsheet_play_cd_prints_rtp_to_six_decimals(
         variant: str, capsys: pytest.CaptureFixture[str]) -> None:
-    """Issue 16: `cabinet parsheet VARIANT --play cd` prints the CD RTP and
+    """`cabinet parsheet VARIANT --play cd` prints the CD RTP and
     house edge to 6 decimals of a percent, and says post-split play is CDZ-."""
     from cabinet.strategy.cli import parsheet_main
 
@@ -461,7 +461,7 @@ def test_parsheet_play_cd_prints_rtp_to_six_decimals(
 
 def test_report_gives_cd_td_and_insurance_with_method_and_omissions(
         tmp_path: Path, analysis_of: Callable[[str], Analysis]) -> None:
-    """Issue 16: the par sheet lists the CD RTP, the TD RTP and insurance's
+    """The par sheet lists the CD RTP, the TD RTP and insurance's
     own return, each with its method and what it leaves out; the JSON has them."""
     from cabinet.strategy.parsheet import render_markdown, write_parsheet
 
@@ -485,7 +485,7 @@ def test_report_gives_cd_td_and_insurance_with_method_and_omissions(
 
 def test_parsheet_play_cdp_prints_rtp_to_six_decimals(
         capsys: pytest.CaptureFixture[str]) -> None:
-    """Issue 16: `--play cdp` prints the CD return with CDP after a split,
+    """`--play cdp` prints the CD return with CDP after a split,
     slightly above CDZ- (99.933179 % against 99.932637 % in one deck)."""
     from cabinet.strategy.cli import parsheet_main
 
@@ -496,7 +496,7 @@ def test_parsheet_play_cdp_prints_rtp_to_six_decimals(
 
 
 def test_report_gives_the_cdp_figure(analysis_of: Callable[[str], Analysis]) -> None:
-    """Issue 16: the par sheet's table has a CDP row with its method and omissions."""
+    """The par sheet's table has a CDP row with its method and omissions."""
     from cabinet.strategy.parsheet import render_markdown
 
     cdp = analyse_cd(preset("classic"), post_split="CDP")

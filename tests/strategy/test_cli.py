@@ -162,12 +162,12 @@ def test_sim_lines_give_no_verdict_without_an_interval() -> None:
     assert lines[3] == "Exact RTP 99.8895 % is inside the 95 % interval"
 
 
-# -- --compiled: the optional mypyc copy (issue 16) --------------------------------------
+# -- --compiled: the optional mypyc copy --------------------------------------
 
 def test_simulate_compiled_without_a_current_copy_fails_before_any_work(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
         no_work: None) -> None:
-    """Issue 16: ``--compiled`` with no compiled copy (or one older than the
+    """``--compiled`` with no compiled copy (or one older than the
     sources) says how to build it, at once, and runs nothing."""
     from cabinet.strategy import cli
     missing = tmp_path / "none"
@@ -184,7 +184,7 @@ def test_simulate_compiled_without_a_current_copy_fails_before_any_work(
 
 def test_the_compiled_copy_is_current_only_for_the_sources_it_was_built_from(
         tmp_path: Path) -> None:
-    """Issue 16: the stamp is the hash of every ``cabinet/**/*.py``; one byte changed
+    """The stamp is the hash of every ``cabinet/**/*.py``; one byte changed
     anywhere makes the copy stale."""
     (tmp_path / "cabinet" / "game").mkdir(parents=True)
     src = tmp_path / "cabinet" / "game" / "round.py"
@@ -210,6 +210,6 @@ def _simulate_cli(*args: str) -> list[str]:
 
 @pytest.mark.skipif(not compiled.is_current(), reason="no current compiled copy (make compiled)")
 def test_the_compiled_copy_prints_what_the_pure_code_prints() -> None:
-    """Issue 16: where a current compiled copy exists, ``--compiled`` prints every
+    """Where a current compiled copy exists, ``--compiled`` prints every
     tally and the RTP exactly as the pure code does."""
     assert _simulate_cli("--compiled") == _simulate_cli()

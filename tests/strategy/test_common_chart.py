@@ -1,5 +1,5 @@
 """The common printed chart as a ``Strategy`` (``cabinet.strategy.common``), and the
-demo player's decision through it (issue 12: the demo's own chart and hand totals
+demo player's decision through it (the demo's own chart and hand totals
 are gone; it looks up a ``cabinet.strategy.Strategy`` on the core's totals)."""
 
 from __future__ import annotations
@@ -25,12 +25,12 @@ CHART = common_strategy()
     ("pair", 7, 7, "P"), ("pair", 7, 8, "H"), ("pair", 6, 7, "H"),
 ])
 def test_common_chart_cells(kind, row, up, cell):
-    """Issue 12: the textbook multi-deck S17 chart, cell by cell."""
+    """The textbook multi-deck S17 chart, cell by cell."""
     assert CHART.cell(kind, row, up) == cell
 
 
 def test_common_chart_never_insures():
-    """Issue 12: the printed chart never takes insurance (the demo's old rule)."""
+    """The printed chart never takes insurance (the demo's old rule)."""
     assert not CHART.insurance
 
 
@@ -45,13 +45,13 @@ def test_common_chart_never_insures():
     (["TS", "2D"], "3H", {"hit", "stand"}, "hit"),
 ])
 def test_the_demo_decides_by_the_chart_on_the_cores_totals(hand, up, legal, want):
-    """Issue 12: ``demo_strategy.choose`` reads the hand with the rules core's totals
+    """``demo_strategy.choose`` reads the hand with the rules core's totals
     (an Ace counts 11 while it can) and answers from the chart, only with a lit button."""
     assert choose(hand, [up], frozenset(legal), None) == want
 
 
 def test_the_demo_declines_insurance_unless_its_strategy_insures():
-    """Issue 12: at an insurance prompt the strategy's ``insurance`` decides."""
+    """At an insurance prompt the strategy's ``insurance`` decides."""
     assert choose([], ["AH"], frozenset({"insure", "decline"}), None) == "decline"
     insurer = dataclasses.replace(CHART, insurance=True)
     assert choose([], ["AH"], frozenset({"insure", "decline"}), insurer) == "insure"

@@ -1,4 +1,4 @@
-"""Issue 16: the total-dependent strategy with separate two-card and
+"""The total-dependent strategy with separate two-card and
 multi-card hit/stand tables (``analyse(..., two_tables=True)``).
 
 The derived tables are evaluated again by an independent recursion over
@@ -93,7 +93,7 @@ def two_of(variant: str) -> Analysis:
 
 @pytest.mark.parametrize("variant", ["classic", "classic-multi"])
 def test_two_table_rtp_equals_an_independent_evaluation(variant: str) -> None:
-    """Issue 16: the two-table strategy's exact RTP, evaluated again by a
+    """The two-table strategy's exact RTP, evaluated again by a
     separate recursion, agrees to 1e-12."""
     a = two_of(variant)
     assert a.rtp == pytest.approx(evaluate_two_tables(preset(variant), a), abs=1e-12)
@@ -105,7 +105,7 @@ def test_two_table_rtp_equals_an_independent_evaluation(variant: str) -> None:
 ])
 def test_two_tables_gain_over_one_table(variant: str, rtp: float, cells: set,
                                         analysis_of: Callable[[str], Analysis]) -> None:
-    """Issue 16: separate tables gain 0.0213 % (1 deck) and 0.0030 % (4 decks)
+    """Separate tables gain 0.0213 % (1 deck) and 0.0030 % (4 decks)
     over the one-table TD strategy, by hitting 16 against a ten (and soft 18
     against an Ace in 4 decks, 12 against a 3 in 1 deck) with two cards only,
     standing with more; below the CD figure; the one-table TD is unchanged."""
@@ -125,7 +125,7 @@ def test_two_tables_gain_over_one_table(variant: str, rtp: float, cells: set,
 
 def test_report_gives_the_two_table_figure_and_where_the_tables_differ(
         analysis_of: Callable[[str], Analysis]) -> None:
-    """Issue 16: the par sheet lists the two-table TD RTP beside CD and TD,
+    """The par sheet lists the two-table TD RTP beside CD and TD,
     naming the cells where the two-card and multi-card tables differ."""
     from cabinet.strategy.parsheet import render_markdown
 

@@ -1,4 +1,4 @@
-"""A fixture screen for signing off the card and chip art (issue 17): not a player screen.
+"""A fixture screen for signing off the card and chip art: not a player screen.
 
 ``draw_gallery`` lays out all 52 faces suit by suit, the back, every chip
 denomination (top view, and a stack of side views), and a hand at the two

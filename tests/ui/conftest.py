@@ -20,7 +20,7 @@ def _pygame() -> None:
 
 @pytest.fixture(autouse=True)
 def _english_after() -> object:
-    """Issue 17: the active language is process-wide; each test starts and ends in English."""
+    """The active language is process-wide; each test starts and ends in English."""
     from ui import i18n
 
     i18n.use(i18n.DEFAULT)

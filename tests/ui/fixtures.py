@@ -50,10 +50,10 @@ class Case:
     connected: bool = True
     show_help: bool = False
     own_station: int | None = None
-    #: issue 17: the time of day is always on a table screen, and the player's language
+    #: The time of day is always on a table screen, and the player's language
     #: button offers English and Spanish, as ``python -m ui`` draws them by default
     clock: str = "21:50"
-    #: issue 17: the screen's language, the languages its button offers, refusal notices
+    #: The screen's language, the languages its button offers, refusal notices
     language: str = "en"
     languages: tuple[str, ...] = ("en", "es")
     notices: dict[int, str] | None = None
@@ -204,7 +204,7 @@ AMERICAN_EMPTY = american(
                           spots=[SpotView(spot=1, bet_minor=600, chips_minor=[500, 100])],
                           lamps=["chip", "place", "undo", "clear", "deal", "cash_out"])])
 
-# Issue 10.3: each station's own result on its console, the table line per station.
+# Each station's own result on its console, the table line per station.
 MULTI_SETTLED = multi(
     seq=23, mode="betting", message="Station 1 wins $5.00 \u00b7 Station 2 wins $25.00 \u00b7 Station 3 loses",
     dealer=DealerView(cards=["TC", "7S"], total_text="17"),
@@ -223,7 +223,7 @@ MULTI_SETTLED = multi(
                     lamps=["chip", "rebet", "cash_out"]),
     ])
 
-# Issue 10.8: told why: the minimum, an out-of-service station, a note returned.
+# Told why: the minimum, an out-of-service station, a note returned.
 MULTI_TOLD_WHY = multi(
     seq=24, mode="betting", message="Place your bets", min_bet_minor=500,
     stations=[
@@ -239,7 +239,7 @@ MULTI_TOLD_WHY = multi(
                     spots=[SpotView(spot=1, bet_minor=0)], lamps=["chip", "place", "cash_out"]),
     ])
 
-# Issue 10.8 / 10.10: insurance says its cost; the dealer's lone Ace reads "1 or 11".
+# Insurance says its cost; the dealer's lone Ace reads "1 or 11".
 AMERICAN_INSURANCE = american(
     seq=34, mode="in_round", message="Spot 1: insurance costs $2.50",
     dealer=DealerView(cards=["AC"], face_down=1, total_text="1 or 11"),
@@ -258,7 +258,7 @@ CLASSIC_VOUCHER_REFUSED = classic(
 
 
 def _american_help() -> Snapshot:
-    """Issue 10.10: the real rules text, whose long rules continue on indented lines."""
+    """The real rules text, whose long rules continue on indented lines."""
     from cabinet.core.rules_text import rules_text
     from cabinet.game import preset
     return american(help_lines=rules_text(preset("american")), stations=AMERICAN_EMPTY.stations,
@@ -281,7 +281,7 @@ def _maint(seq: int, page: str, title: str, lines: list[str], items: list[str] |
                                                 level=level))
 
 
-# issue 15: the main menu at the attendant level (technician items marked)
+# The main menu at the attendant level (technician items marked)
 MAINT = _maint(90, "main", "Maintenance", [
     "Game: Classic Blackjack · Rounds played: 412", "Power-ups: 3",
     "Level: attendant (items marked technician ask for the PIN)",
@@ -291,7 +291,7 @@ MAINT = _maint(90, "main", "Maintenance", [
      "Change PIN (technician)", "Export audit report (technician)", "RAM clear (technician)"],
     selected=2)
 
-# issues 10.9 / 15: the settings page (technician), typed rows, defaults shown in force
+# The settings page (technician), typed rows, defaults shown in force
 MAINT_SETTINGS = _maint(91, "settings", "Settings", ["Changes apply between rounds and are logged."], [
     "Game: classic", "Stations: 1 (default)", "Spots per station: 1 (default)",
     "Minimum bet: $5.00", "Maximum bet: $100.00 (default)", "Bet step: $1.00 (default)",
@@ -305,7 +305,7 @@ MAINT_SETTINGS = _maint(91, "settings", "Settings", ["Changes apply between roun
     "Attract sound: on (default)", "Save settings", "Discard changes"],
     selected=3, level="technician")
 
-# issues 10.2, 11.12, 15: the RAM clear page, the technician without the door
+# The RAM clear page, the technician without the door
 MAINT_RAM_CLEAR = _maint(92, "ram_clear", "RAM clear", [
     "A RAM clear erases:", "- Station 1 credits $10.00", "- Station 2 credits $20.00",
     "- Station 3 credits $50.00", "- Pending handpays: none",
@@ -318,20 +318,20 @@ MAINT_RAM_CLEAR = _maint(92, "ram_clear", "RAM clear", [
     ["Confirm RAM clear"], level="technician", variant="classic-multi")
 
 _DIGITS = [str(d) for d in range(10)] + ["Delete", "Enter", "Cancel"]
-# issue 15: the technician PIN typed on screen (dots), after a wrong one
+# The technician PIN typed on screen (dots), after a wrong one
 MAINT_PIN = _maint(93, "main", "Technician PIN", [
     "Technician PIN", "> \u25cf\u25cf_", "Wrong PIN (1 of 3)"],
     _DIGITS, selected=4, hint=_ENTRY_HINT)
-# issue 15: three wrong PINs: locked out
+# Three wrong PINs: locked out
 MAINT_PIN_LOCKED = _maint(94, "main", "Technician PIN", [
     "Technician PIN", "> _", "PIN entry locked: 57 s left"],
     _DIGITS, selected=11, hint=_ENTRY_HINT)
-# issue 15: a name typed with the keypad
+# A name typed with the keypad
 MAINT_TEXT_ENTRY = _maint(95, "settings", "Settings: Venue name", [
     "Venue name (letters, digits, space)", "> LUCKY STAR BAR_"],
     [*"ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789", "Space", ".", ",", "-", "&", "'", "/", "#",
      "Delete", "Enter", "Cancel"], selected=45, hint=_ENTRY_HINT, level="technician")
-# issue 15: the Meters page with the actual and par sheet RTP
+# The Meters page with the actual and par sheet RTP
 MAINT_METERS = _maint(96, "meters", "Meters", [
     "Actual RTP since the last RAM clear: 97.84 % · lifetime: 98.91 % (coin out / coin in)",
     "Par sheet RTP of Classic Blackjack: 99.89 % (basic strategy)",
@@ -347,20 +347,20 @@ MAINT_METERS = _maint(96, "meters", "Meters", [
     "Power-ups 3 · Games since power-up 120 · since door close 44",
     "Door openings: cashbox 2, main 1",
     "RAM clears 1 · lifetime coin in $9,870.00 · coin out $9,762.50"])
-# issue 15: the bill history, by denomination
+# The bill history, by denomination
 MAINT_BILLS = _maint(97, "bills", "Bill history", [
     "Last 35 bills: $5.00 x20, $20.00 x8, $100.00 x7",
     "01-15 08:00  station 1  $20.00", "01-15 07:58  station 1  $5.00",
     "01-15 07:58  station 1  $100.00", "01-15 07:41  station 1  $5.00  (credited by the attendant)",
     "01-15 07:40  station 1  $20.00"])
-# issue 15: the event log filtered to the menu's own events
+# The event log filtered to the menu's own events
 MAINT_EVENTS = _maint(98, "events", "Event log: menu", [
     "01-15 08:00:12 · pin lockout · cabinet · attendant, locked 60 s",
     "01-15 08:00:10 · pin wrong · cabinet · attendant, 3 wrong in a row",
     "01-15 07:59:58 · maintenance page · cabinet · meters, attendant",
     "01-15 07:59:50 · maintenance enter · cabinet · attendant"],
     hint="Select: next filter   Up/Down: pages   Back: return   Key off: leave")
-# issue 15: the export page after writing to a USB stick
+# The export page after writing to a USB stick
 MAINT_EXPORT = _maint(99, "export", "Export audit report", [
     "Meters per station, bills by denomination, handpays.",
     "Figures since the last export (last: 12-01 15:30).",
@@ -368,7 +368,7 @@ MAINT_EXPORT = _maint(99, "export", "Export audit report", [
     "Written to /media/cabinet/AUDIT/audit-0001-20270115-080000.csv"],
     ["Write the audit report"], level="technician")
 
-# issue 15: a recalled round drawn as the table looked (american, a split and a double)
+# A recalled round drawn as the table looked (american, a split and a double)
 _RECALL = RecallView(
     round_id=412, station=1, index=2, count=10, when="01-15 08:00:00",
     dealer=DealerView(cards=["8C", "5S", "QH"], total_text="BUST"),
@@ -437,10 +437,10 @@ CASES: list[Case] = [
     Case("overlay_tilt_station", _overlay("tilt", "900 Engine fault; Station 3: 402 Printer cover open",
                                           mode="tilt")),
     Case("attract", ATTRACT, now_ms=3_500),
-    Case("attract_multi_player", msgspec.structs.replace(  # issue 17: the long name, clear of the shoe
+    Case("attract_multi_player", msgspec.structs.replace(  # the long name, clear of the shoe
         ATTRACT, variant="classic-multi", variant_name="Classic BlackJack (multi-player table)"),
         now_ms=4_200, clock="16:05"),
-    # issue 17: each station's own screen (its spots, meters and buttons large, the others small)
+    # Each station's own screen (its spots, meters and buttons large, the others small)
     Case("own_station_2_play_split", MULTI_PLAY, own_station=2, clock="21:47"),
     Case("own_station_1_settled", MULTI_SETTLED, own_station=1, clock="21:48"),
     Case("own_station_3_betting", MULTI_BETTING, own_station=3, clock="09:05"),
@@ -455,10 +455,10 @@ CASES: list[Case] = [
     Case("maintenance_events", MAINT_EVENTS),
     Case("maintenance_export", MAINT_EXPORT),
     Case("maintenance_recall", MAINT_RECALL),
-    # issue 10.6: the key turned mid-round
+    # The key turned mid-round
     Case("multi_maintenance_after_round", msgspec.structs.replace(
         MULTI_PLAY, message="Station 2: hit or stand? \u00b7 Maintenance after this round")),
-    # issue 13: the casino host link per station; station 2 disabled by the host
+    # The casino host link per station; station 2 disabled by the host
     Case("classic_host_online", msgspec.structs.replace(CLASSIC_BETTING, stations=[
         msgspec.structs.replace(CLASSIC_BETTING.stations[0], host_link="online")])),
     Case("multi_host_disabled", msgspec.structs.replace(MULTI_BETTING, stations=[
@@ -468,20 +468,20 @@ CASES: list[Case] = [
         msgspec.structs.replace(MULTI_BETTING.stations[2], host_link="offline")])),
 ]
 
-# issue 15: the Diagnostics screens, as the cabinet core sends them
+# The Diagnostics screens, as the cabinet core sends them
 from tests.ui.fixtures_diagnostics import diagnostics_cases  # noqa: E402
 from tests.ui.fixtures_pages import page_cases  # noqa: E402
 
 CASES += [Case(name, snap) for name, snap in diagnostics_cases()]
 CASES += [Case(name, snap) for name, snap in page_cases()]
 
-# issue 17: the player's own History panel
+# The player's own History panel
 from tests.ui.fixtures_player import player_cases  # noqa: E402
 
 CASES += [Case(name, snap, own_station=own, clock="21:50")
           for name, snap, own in player_cases(CLASSIC_BETTING, MULTI_PLAY)]
 
-# issue 17: the table in Spanish
+# The table in Spanish
 from tests.ui.fixtures_i18n import spanish_cases  # noqa: E402
 
 CASES += spanish_cases()

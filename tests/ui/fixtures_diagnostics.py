@@ -1,4 +1,4 @@
-"""Fixture snapshots of the Diagnostics screens (issue 15), made by the cabinet core
+"""Fixture snapshots of the Diagnostics screens, made by the cabinet core
 itself: a cabinet is driven through the menu to each test page and its snapshot
 taken, so the goldens show what the engine really sends."""
 

@@ -1,4 +1,4 @@
-"""Issue 17 "the language chosen per station": the table's screens in Spanish.
+"""The language chosen per station: the table's screens in Spanish.
 
 Each snapshot carries its texts as the engine sends them: the plain English
 ``message`` and its ``Said`` parts (``cabinet.protocol.said``), built with the
@@ -86,7 +86,7 @@ MULTI_SETTLED = _snap(
      _st(_MS[2], [said("Dealer wins")])])
 assert MULTI_SETTLED.message == f.MULTI_SETTLED.message
 assert [st.message for st in MULTI_SETTLED.stations] == [st.message for st in _MS]
-#: issue 17 trial: after a round every station's lamps are those the engine lights then
+#: after a round every station's lamps are those the engine lights then
 #: (Bet +, New game, Rebet, the chips, Cash out): in Spanish they were two rows of buttons
 _AFTER = ["bet_up", "cash_out", "chip", "new_game", "rebet"]
 AFTER_ROUND = _snap(MULTI_SETTLED, stations=[msgspec.structs.replace(st, lamps=_AFTER)
@@ -109,7 +109,7 @@ VOUCHER_REFUSED = _snap(f.CLASSIC_VOUCHER_REFUSED, [said("Press Bet + to bet, th
         refusal=[said("Voucher refused"), said("expired - see attendant")])])
 assert VOUCHER_REFUSED.stations[0].refusal == f.CLASSIC_VOUCHER_REFUSED.stations[0].refusal
 
-#: issue 17 trial: a new game in Spanish, nothing bet, the host link online (78-es-newgame)
+#: a new game in Spanish, nothing bet, the host link online (78-es-newgame)
 NEW_GAME_HOST = _snap(BETTING, stations=[msgspec.structs.replace(
     BETTING.stations[0], bet_minor=0, spots=[SpotView(spot=1, bet_minor=0)], host_link="online",
     lamps=["bet_up", "cash_out"])])
@@ -141,7 +141,7 @@ NO_TICKET = _snap(INSURANCE, overlay="handpay", mode="handpay", handpay=HandpayV
 
 
 def spanish_cases() -> list[f.Case]:
-    """Every Spanish screen (issue 17): betting, play, insurance's cost, a settled win,
+    """Every Spanish screen: betting, play, insurance's cost, a settled win,
     refusals, HISTORY, the reality check, the help pages, attract, overlays; and one in
     ``es_ES`` (its own number format) for comparison."""
     from ui.refusals import refusal_text
@@ -160,7 +160,7 @@ def spanish_cases() -> list[f.Case]:
           clock="21:48"),
         C("es_own_station_1_after_round", AFTER_ROUND, language="es", languages=BOTH, own_station=1,
           clock="21:48"),
-        # issue 17 trial: station 2's turn, seen from station 3 ("Su turno" stood there)
+        # station 2's turn, seen from station 3 ("Su turno" stood there)
         C("es_own_station_3_sees_2_play", MULTI_PLAY, language="es", languages=BOTH, own_station=3,
           clock="21:47"),
         C("es_classic_new_game_host_online", NEW_GAME_HOST, language="es", languages=BOTH),

@@ -1,4 +1,4 @@
-"""Settlements for the motion and celebration tests (issue 17 "The felt"): each a
+"""Settlements for the motion and celebration tests ("The felt"): each a
 ``Settlement`` of the snapshot before the result and the settled one, and the
 frames the goldens take of them (``MOTION_CASES``, ms after the result arrived)."""
 

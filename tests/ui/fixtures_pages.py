@@ -1,5 +1,5 @@
-"""Fixture snapshots of the operator menu's history, Faults, Host and Change PIN pages
-(issue 15), made by the cabinet core itself from a fixed journal history, so the
+"""Fixture snapshots of the operator menu's history, Faults, Host and Change PIN pages,
+made by the cabinet core itself from a fixed journal history, so the
 goldens show what the engine really sends."""
 
 from __future__ import annotations

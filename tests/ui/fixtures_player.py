@@ -1,4 +1,4 @@
-"""Issue 17 "What a player expects": the player's own panels as the engine sends them
+"""What a player expects: the player's own panels as the engine sends them
 (History: the station's last rounds, newest first; the session reminder)."""
 
 from __future__ import annotations

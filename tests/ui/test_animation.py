@@ -39,7 +39,7 @@ def test_hole_card_flips_and_chips_fly_on_settlement() -> None:
             h, outcome=None, returned_minor=None) for h in sp.hands]) for sp in settled.stations[0].spots])])
     sounds = a.on_snapshot(before, settled, 100)
     assert "blackjack" in sounds
-    # issue 17: the bust swept to the rack, the blackjack paid beside, the push kept
+    # The bust swept to the rack, the blackjack paid beside, the push kept
     assert {k[1]: (m.result, m.sweep is not None, m.pay is not None) for k, m in a.settles.items()} == {
         1: ("win", False, True), 2: ("push", False, False), 3: ("lose", True, False)}
 

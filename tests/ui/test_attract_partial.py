@@ -1,4 +1,4 @@
-"""Issue 17: the attract loop repaints only what changes (idle under 2 % of a core)."""
+"""The attract loop repaints only what changes (idle under 2 % of a core)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from ui.scenes import attract
 
 
 def test_attract_repainted_piecewise_equals_a_full_repaint_through_the_loop() -> None:
-    """Issue 17: every frame of a whole attract loop drawn piecewise on one surface
+    """Every frame of a whole attract loop drawn piecewise on one surface
     matches the same instant drawn whole on a fresh one, while the piecewise frames
     repaint on average under a tenth of the screen."""
     size = (800, 480)
@@ -35,7 +35,7 @@ def test_attract_repainted_piecewise_equals_a_full_repaint_through_the_loop() ->
 
 
 def test_attract_sleeps_between_changes() -> None:
-    """Issue 17: with the cards at rest the next attract frame is due at the next
+    """With the cards at rest the next attract frame is due at the next
     blink or glow step (not 33 ms later); while cards fly it is 33 ms."""
     rest = 2 * attract.CYCLE_MS + 5_000          # the fan lies still, the BLACKJACK pill shown
     assert attract.next_change_ms(rest) - rest >= 200
@@ -49,7 +49,7 @@ def test_attract_sleeps_between_changes() -> None:
 
 
 def test_an_exposed_window_is_repainted_whole() -> None:
-    """Issue 17: after ``invalidate`` (a window exposed) the next attract frame is whole."""
+    """After ``invalidate`` (a window exposed) the next attract frame is whole."""
     live = pygame.Surface((640, 360))
     r = Renderer()
     r.draw(live, ATTRACT, 25_000)
@@ -61,7 +61,7 @@ def test_an_exposed_window_is_repainted_whole() -> None:
 
 
 def test_a_pulsing_overlay_repaints_only_its_panel() -> None:
-    """Issue 17 (printing at 3.3 % of a core at 1080p): over a table at rest, the
+    """Idle under 2 % of a core (printing was 3.3 % at 1080p): over a table at rest, the
     printing panel's pulse repaints only the panel, and each frame still equals the
     same instant drawn whole."""
     from tests.ui.fixtures import CASES

@@ -1,4 +1,4 @@
-"""Issue 17 (the felt): card and chip art to a commercial standard, cached, credited.
+"""The felt: card and chip art to a commercial standard, cached, credited.
 
 The card_gallery goldens are written here, not by test_screenshots.py:
 ``UPDATE_GOLDENS=1 pytest tests/ui/test_screenshots.py tests/ui/test_card_art.py``.
@@ -31,7 +31,7 @@ def fonts() -> Fonts:
 
 
 def test_every_card_draws_at_every_table_size(fonts: Fonts) -> None:
-    """Issue 17: every code 2-9,T,J,Q,K,A x SHDC (and the back) draws at the layouts' sizes,
+    """Every code 2-9,T,J,Q,K,A x SHDC (and the back) draws at the layouts' sizes,
     each sprite the card plus its shadow pad."""
     art = CardArt(fonts)
     codes = all_codes()
@@ -43,7 +43,7 @@ def test_every_card_draws_at_every_table_size(fonts: Fonts) -> None:
 
 
 def test_card_sprites_are_cached(fonts: Fonts) -> None:
-    """Issue 17: the second draw of a card is the same Surface object (no per-frame cost)."""
+    """The second draw of a card is the same Surface object (no per-frame cost)."""
     art = CardArt(fonts)
     assert art.face("KS", 113, 159) is art.face("KS", 113, 159)
     assert art.back(113, 159) is art.back(113, 159)
@@ -51,7 +51,7 @@ def test_card_sprites_are_cached(fonts: Fonts) -> None:
 
 
 def test_chip_sprites_are_cached_and_sized(fonts: Fonts) -> None:
-    """Issue 17: chip top and side views are cached and keep their geometry."""
+    """Chip top and side views are cached and keep their geometry."""
     chips = ChipArt(fonts)
     for v in GALLERY_CHIPS:
         for d in TABLE_CHIP_SIZES:
@@ -65,7 +65,7 @@ def test_chip_sprites_are_cached_and_sized(fonts: Fonts) -> None:
 
 
 def test_chip_colours_are_the_casino_pattern() -> None:
-    """Issue 17: white $1, red $5, green $25, black $100, purple $500, yellow $1000."""
+    """White $1, red $5, green $25, black $100, purple $500, yellow $1000."""
     def hue(c: tuple[int, ...]) -> str:
         r, g, b = c[:3]
         if min(r, g, b) > 200:
@@ -87,7 +87,7 @@ def test_chip_colours_are_the_casino_pattern() -> None:
 
 
 def test_chip_shows_its_value_on_a_light_inlay(fonts: Fonts) -> None:
-    """Issue 17: the centre of a red $5 chip is its light inlay with red ink, the rim red."""
+    """The centre of a red $5 chip is its light inlay with red ink, the rim red."""
     chip = ChipArt(fonts).chip(500, 80)
     ring = [chip.get_at((int(40 + 35 * c), int(40 + 35 * s))) for c, s in ((1, 0), (0, 1), (-1, 0), (0, -1))]
     assert any(p.r > 150 and p.g < 80 for p in ring), ring  # red body shows on the rim
@@ -98,7 +98,7 @@ def test_chip_shows_its_value_on_a_light_inlay(fonts: Fonts) -> None:
 
 
 def test_art_files_exist_load_and_are_licensed() -> None:
-    """Issue 17: the court, ace and pip PNGs exist and load; the licence names the source."""
+    """The court, ace and pip PNGs exist and load; the licence names the source."""
     for rel in ART_FILES.values():
         assert (ASSET_DIR / rel).is_file(), rel
     art = load_art()
@@ -113,7 +113,7 @@ def test_art_files_exist_load_and_are_licensed() -> None:
 
 
 def test_missing_art_fails_loudly(fonts: Fonts, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Issue 17: a missing art file is an AssetError naming it, not a silent blank card."""
+    """A missing art file is an AssetError naming it, not a silent blank card."""
     import ui.cards as cards_mod
 
     monkeypatch.setitem(cards_mod.ART_FILES, "court_KS", "cards/nope.png")
@@ -122,7 +122,7 @@ def test_missing_art_fails_loudly(fonts: Fonts, monkeypatch: pytest.MonkeyPatch)
 
 
 def test_court_art_never_covers_the_index(fonts: Fonts) -> None:
-    """Issue 17: on every court card the index corners show only card face and index ink:
+    """On every court card the index corners show only card face and index ink:
     no court-art colour (gold, blue) lands in the index boxes."""
     art = CardArt(fonts)
     for w, h in [(150, 210), (47, 66)]:
@@ -146,7 +146,7 @@ def test_court_art_never_covers_the_index(fonts: Fonts) -> None:
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 def test_card_gallery_golden(fonts: Fonts, size: tuple[int, int], tmp_path: Path) -> None:
-    """Issue 17: the card gallery (52 faces, back, each chip, a hand at table sizes) for sign-off."""
+    """The card gallery (52 faces, back, each chip, a hand at table sizes) for sign-off."""
     surf = pygame.Surface(size)
     draw_gallery(surf, fonts, CardArt(fonts), ChipArt(fonts))
     path = GOLDEN / f"card_gallery_{size[0]}x{size[1]}.png"
@@ -174,7 +174,7 @@ def _first_ink_run(s: pygame.Surface, w: int, h: int) -> int:
 
 @pytest.mark.parametrize(("size", "share"), [((17, 24), 0.38), ((28, 39), 0.29)])
 def test_tiny_cards_get_one_large_index(fonts: Fonts, size: tuple[int, int], share: float) -> None:
-    """Issue 17: cards under MINI_H pixels (history rows, other stations' panels at 800x480)
+    """Cards under MINI_H pixels (history rows, other stations' panels at 800x480)
     draw one index large enough to read: the rank alone is 0.38 (side by side) or 0.29
     (fanned) of the card tall, where the two-corner index was 0.15."""
     w, h = size
@@ -184,7 +184,7 @@ def test_tiny_cards_get_one_large_index(fonts: Fonts, size: tuple[int, int], sha
 
 
 def test_tiny_fanned_rank_stays_in_view(fonts: Fonts) -> None:
-    """Issue 17: on a 28x39 card (fanned hands step 0.36 w) the rank's ink ends left of 0.36 w."""
+    """On a 28x39 card (fanned hands step 0.36 w) the rank's ink ends left of 0.36 w."""
     art = CardArt(fonts)
     for code in ["TS", "KH", "QC"]:
         s = art.face(code, 28, 39)

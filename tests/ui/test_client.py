@@ -209,7 +209,7 @@ def test_cli_arguments() -> None:
 
 
 def test_frame_heartbeat_after_the_first_frame_then_every_second(engine: FakeEngine, sock_path: Path) -> None:
-    """Issue 11.9: the UI tells the engine the table is on screen: a Frame after the first
+    """The UI tells the engine the table is on screen: a Frame after the first
     frame drawn with a snapshot, then one per FRAME_HEARTBEAT_S, none before."""
     now = [0]
     client = EngineClient(str(sock_path), backoff_initial_s=0.02, read_timeout_s=0.1)
@@ -260,7 +260,7 @@ def test_a_station_s_own_screen_names_its_station_in_its_frames(engine: FakeEngi
 
 
 def test_hello_carries_the_engines_token(engine: FakeEngine, sock_path: Path) -> None:
-    """Issue 11.12: the UI reads the token file beside the socket and sends it in its hello."""
+    """The UI reads the token file beside the socket and sends it in its hello."""
     from cabinet.protocol.ipc import token_path
 
     token_path(sock_path).write_text("s3cret-token\n")
@@ -273,7 +273,7 @@ def test_hello_carries_the_engines_token(engine: FakeEngine, sock_path: Path) ->
 
 
 def test_refused_token_reconnects_with_the_fresh_one(engine: FakeEngine, sock_path: Path) -> None:
-    """Issue 11.12: an engine that says not_authorized (the token changed under us) gets a
+    """An engine that says not_authorized (the token changed under us) gets a
     new connection whose hello carries the token file's current text."""
     from cabinet.protocol.ipc import Error, token_path
 

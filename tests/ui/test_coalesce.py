@@ -1,4 +1,4 @@
-"""Issue 17 latency: a station's own screen draws a change of other stations only a
+"""Latency: a station's own screen draws a change of other stations only a
 little later, coalesced (``ui.coalesce``); its own station's changes at once."""
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ def _bet(s: Snapshot, station: int, bet_minor: int, seq: int) -> Snapshot:
 
 
 def test_only_others_changed() -> None:
-    """Issue 17: True only when stations other than ``own`` changed and nothing else."""
+    """True only when stations other than ``own`` changed and nothing else."""
     a = MULTI_BETTING
     assert coalesce.only_others_changed(a, _bet(a, 1, 4_000, 11), own=2) is True
     assert coalesce.only_others_changed(a, _bet(a, 2, 500, 11), own=2) is False     # its own
@@ -48,7 +48,7 @@ def _own_app(station: int = 2) -> tuple[App, _Clock]:
 
 
 def test_own_screen_draws_another_stations_change_later_and_coalesced() -> None:
-    """Issue 17: station 2's screen does not redraw for station 1's bet at once; it draws
+    """Station 2's screen does not redraw for station 1's bet at once; it draws
     ``LAZY_MS`` later, once, with every such change in between (the newest snapshot)."""
     app, clock = _own_app()
     frames = app.frames
@@ -68,7 +68,7 @@ def test_own_screen_draws_another_stations_change_later_and_coalesced() -> None:
 
 
 def test_own_screen_draws_its_own_change_at_once() -> None:
-    """Issue 17: station 2's own bet (or a table-wide change) is drawn in the same turn."""
+    """Station 2's own bet (or a table-wide change) is drawn in the same turn."""
     app, clock = _own_app()
     frames = app.frames
     app.feed([_bet(MULTI_BETTING, 2, 500, 11)], clock.ms)
@@ -80,7 +80,7 @@ def test_own_screen_draws_its_own_change_at_once() -> None:
 
 
 def test_shared_and_classic_screens_draw_every_change_at_once() -> None:
-    """Issue 17: a screen showing every station (classic or shared) never waits."""
+    """A screen showing every station (classic or shared) never waits."""
     for kw in ({}, {"screens": "shared"}):
         clock = _Clock()
         app = App(pygame.Surface((1280, 720)), None, clock_ms=clock, **kw)  # type: ignore[arg-type]

@@ -32,7 +32,7 @@ def test_keys_map_to_device_commands_and_toggle() -> None:
 
 
 def test_every_dev_key_drives_the_windows_own_station() -> None:
-    """Issue 10.5: in the station 2 window (``--station 2``) F2-F9 and Shift+button
+    """In the station 2 window (``--station 2``) F2-F9 and Shift+button
     drive station 2's twins: every command names ``"station": 2``."""
     dk = DevKeys("/nonexistent", station=2)
     keys = [_key(k) for k in (pygame.K_F2, pygame.K_F3, pygame.K_F4, pygame.K_F6, pygame.K_F7,

@@ -1,4 +1,4 @@
-"""Issue 15: the UI's part of the Diagnostics pages: the screen colour and touch test
+"""The UI's part of the Diagnostics pages: the screen colour and touch test
 (colour bars, a touch grid, touched squares shown) and the sound test (played on its
 cue; "no audio device" said when the display has none)."""
 
@@ -21,7 +21,7 @@ def _snap(page: str, title: str, seq: int = 1) -> Snapshot:
 
 
 def test_screen_test_touch_marks_the_square_touched_and_back_leaves() -> None:
-    """Issue 15: every square of the grid is a touch target; a touch turns it green
+    """Every square of the grid is a touch target; a touch turns it green
     (drawn by the UI, nothing sent to the engine); BACK sends ``menu_back``."""
     app = App(pygame.Surface((800, 480)), None)
     app.feed([_snap("diag_screen", "Screen colour and touch test")], 0)
@@ -44,7 +44,7 @@ def test_screen_test_touch_marks_the_square_touched_and_back_leaves() -> None:
 
 
 def test_sound_test_cue_plays_and_says_no_audio_device_without_one(monkeypatch) -> None:
-    """Issue 15: the ``sound_test`` cue plays its sound; with no audio device the page
+    """The ``sound_test`` cue plays its sound; with no audio device the page
     says "Audio: no audio device"."""
     from ui.widgets import Painter
     played: list[str] = []

@@ -1,4 +1,4 @@
-"""Issue 15 (Pi install, item 2): the UI waits for a display that comes up late.
+"""The UI waits for a display that comes up late.
 
 On the cabinet the KMSDRM display can appear seconds after the UI starts. The UI
 used to exit in 0.2 s, and with ``RestartSec=1`` systemd's default start limit
@@ -49,7 +49,7 @@ def _failing_until(clock: FakeClock, up_at: float, calls: list[float]):  # type:
 
 
 def test_a_display_down_for_15_s_is_waited_for_with_backoff_and_two_log_lines(caplog):
-    """Issue 15: 15 s without a display: tries at 0, 0.5, 1.5, 3.5, 7.5, 12.5, 17.5 s
+    """15 s without a display: tries at 0, 0.5, 1.5, 3.5, 7.5, 12.5, 17.5 s
     (pause doubling from 0.5 s to 5 s), then opens it; logs the first failure and the
     recovery, not a line per try."""
     clock, calls = FakeClock(), []
@@ -69,7 +69,7 @@ def test_a_display_down_for_15_s_is_waited_for_with_backoff_and_two_log_lines(ca
 
 
 def test_a_long_outage_logs_once_per_window(caplog):
-    """Issue 15: 10 minutes without a display: one line per LOG_WINDOW_S, with the count."""
+    """10 minutes without a display: one line per LOG_WINDOW_S, with the count."""
     clock, calls = FakeClock(), []
     attempt = _failing_until(clock, clock.t + 600, calls)
     with caplog.at_level(logging.INFO, logger="ui.display"):
@@ -82,7 +82,7 @@ def test_a_long_outage_logs_once_per_window(caplog):
 
 
 def test_it_gives_up_after_the_wait_and_says_why():
-    """Issue 15: past ``wait_s`` a clear error (the unit restarts the UI); 0: one try."""
+    """Past ``wait_s`` a clear error (the unit restarts the UI); 0: one try."""
     clock, calls = FakeClock(), []
     attempt = _failing_until(clock, clock.t + 10_000, calls)
     with pytest.raises(DisplayUnavailable, match=r"after \d+ attempts in 60 s: Could not"):
@@ -110,7 +110,7 @@ def _free_display() -> int:
 @pytest.mark.skipif(shutil.which("Xvfb") is None, reason="needs Xvfb (apt-get install xvfb) "
                     "to bring a real display up late")
 def test_the_ui_process_recovers_by_itself_when_the_display_comes_up_15_s_late(tmp_path):
-    """Issue 15: ``python -m ui --fullscreen --display-wait 3600`` started with no
+    """``python -m ui --fullscreen --display-wait 3600`` started with no
     display (SDL's x11 driver, no X server yet) is still running 15 s later, and draws
     its first frame once an X server (Xvfb) comes up, without a restart."""
     n = _free_display()
@@ -142,7 +142,7 @@ def test_the_ui_process_recovers_by_itself_when_the_display_comes_up_15_s_late(t
 
 
 def test_a_window_that_fell_back_to_no_screen_is_not_a_display(monkeypatch):
-    """New-user trial (session 7): ``DISPLAY=:57 cabinet run --window`` with no X server
+    """``DISPLAY=:57 cabinet run --window`` with no X server
     on :57 ran on, "first frame after 1437 ms", and showed nothing: SDL had fallen back
     to its off-screen driver. Unless that driver was asked for (``SDL_VIDEODRIVER``),
     it is no display: the wait goes on, then says why."""

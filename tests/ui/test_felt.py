@@ -1,4 +1,4 @@
-"""Issue 17, the felt: the chip rack, shoe and discard tray whole; the table limits
+"""The felt: the chip rack, shoe and discard tray whole; the table limits
 placard from the snapshot; a doubled stake as two stacks; each split hand's own
 stake; the door-open freeze without buttons; the time of day on every screen."""
 
@@ -29,7 +29,7 @@ def _texts(monkeypatch: pytest.MonkeyPatch) -> list[str]:
 
 @pytest.mark.parametrize("size", [(1920, 1080), (1280, 720), (800, 480)])
 def test_rack_shoe_tray_and_placard_are_whole_and_apart(size: tuple[int, int]) -> None:
-    """Issue 17: the chip rack was drawn half above the top edge; the rack, the shoe,
+    """The chip rack was drawn half above the top edge; the rack, the shoe,
     the discard tray, the placard, the clock and HELP now lie whole on the screen,
     none over another, and none where the dealer's first five cards go."""
     L = Layout.for_size(*size)
@@ -47,7 +47,7 @@ def test_rack_shoe_tray_and_placard_are_whole_and_apart(size: tuple[int, int]) -
 
 
 def test_portrait_has_no_rack_and_a_whole_shoe() -> None:
-    """Issue 17: "the chip rack whole or gone": portrait has no room, so none."""
+    """"the chip rack whole or gone": portrait has no room, so none."""
     L = Layout.for_size(1080, 1920)
     assert L.chip_rack() is None
     screen = pygame.Rect(0, 0, L.lw, L.lh)
@@ -60,7 +60,7 @@ def test_portrait_has_no_rack_and_a_whole_shoe() -> None:
 
 
 def test_limits_placard_comes_from_the_snapshot(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Issue 17: the placard reads the minimum and maximum (per hand, or per spot on
+    """The placard reads the minimum and maximum (per hand, or per spot on
     a table with several spots) and the pay lines the engine renders from the RuleSet."""
     said = _texts(monkeypatch)
     Renderer().draw(pygame.Surface((1280, 720)), CLASSIC_BETTING, 0)
@@ -72,7 +72,7 @@ def test_limits_placard_comes_from_the_snapshot(monkeypatch: pytest.MonkeyPatch)
 
 
 def test_doubled_stake_is_two_stacks_and_split_hands_have_their_own(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Issue 17: the doubled hand's $20 shows as two $10 stacks side by side; each
+    """The doubled hand's $20 shows as two $10 stacks side by side; each
     split hand's $10 sits under its own hand (not one $20 stack on the circle)."""
     stacks: list[tuple[int, float]] = []
     real = Renderer._stack
@@ -92,7 +92,7 @@ def test_doubled_stake_is_two_stacks_and_split_hands_have_their_own(monkeypatch:
 
 
 def test_door_open_freeze_offers_no_buttons() -> None:
-    """Issue 17: the door-open screen drew the betting buttons under its panel."""
+    """The door-open screen drew the betting buttons under its panel."""
     case = next(c for c in CASES if c.name == "overlay_door_open")
     hits = Renderer().draw(pygame.Surface((1280, 720)), case.snapshot, 0)
     actions = {a for lst in [*BET_BUTTONS.values(), PLAY_BUTTONS] for a, _ in lst}
@@ -101,14 +101,14 @@ def test_door_open_freeze_offers_no_buttons() -> None:
 
 @pytest.mark.parametrize("snap", [CLASSIC_BETTING, MULTI_PLAY, ATTRACT], ids=["table", "multi", "attract"])
 def test_time_of_day_is_on_screen(monkeypatch: pytest.MonkeyPatch, snap: object) -> None:
-    """Issue 17: the time of day is always on screen, attract included."""
+    """The time of day is always on screen, attract included."""
     said = _texts(monkeypatch)
     Renderer().draw(pygame.Surface((1280, 720)), snap, 0, clock="14:05")  # type: ignore[arg-type]
     assert "14:05" in said
 
 
 def test_the_app_redraws_when_the_minute_turns() -> None:
-    """Issue 17: an idle table redraws once when its clock's minute changes, not before."""
+    """An idle table redraws once when its clock's minute changes, not before."""
     now = ["14:05"]
     app = App(pygame.Surface((640, 360)), None, clock_ms=lambda: 0, wall_clock=lambda: now[0])
     app.feed([CLASSIC_BETTING], 0)
@@ -124,7 +124,7 @@ def test_the_app_redraws_when_the_minute_turns() -> None:
 @pytest.mark.parametrize("case", [c for c in CASES if any(
     h.outcome for st in c.snapshot.stations for sp in st.spots for h in sp.hands)], ids=lambda c: c.name)
 def test_result_badges_never_cover_a_card_index(monkeypatch: pytest.MonkeyPatch, case: object) -> None:
-    """Issue 17: a result badge (WIN, BUST, BLACKJACK $7.50...) sits between a hand's
+    """A result badge (WIN, BUST, BLACKJACK $7.50...) sits between a hand's
     corner indices: never over any card's top-left index nor the last card's
     bottom-right one, on the shared screen and on every station's own screen."""
     cards: dict[tuple[object, ...], list[tuple[int, pygame.Rect]]] = {}
@@ -172,7 +172,7 @@ def test_result_badges_never_cover_a_card_index(monkeypatch: pytest.MonkeyPatch,
 
 @pytest.mark.parametrize("size", [(1920, 1080), (1280, 720), (800, 480), (1080, 1920)])
 def test_attract_title_stays_clear_of_the_shoe_and_rack(size: tuple[int, int]) -> None:
-    """Issue 17: "CLASSIC BLACKJACK (MULTI-PLAYER TABLE)" ran over the discard tray and
+    """"CLASSIC BLACKJACK (MULTI-PLAYER TABLE)" ran over the discard tray and
     the shoe on the attract screen; the title now fits between them."""
     from ui.scenes import attract
 

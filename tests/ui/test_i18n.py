@@ -1,4 +1,4 @@
-"""Issue 17 "the language chosen per station from at least English and Spanish with
+"""The language chosen per station from at least English and Spanish with
 gettext catalogs (Babel to extract and compile them), numbers and money formatted per
 locale": the catalogs, the language setting, switching, money per locale."""
 
@@ -51,7 +51,7 @@ def _fields(text: str) -> set[str]:
 
 
 def test_every_language_has_a_catalog_and_every_msgid_is_translated():
-    """Issue 17: no untranslated or fuzzy entry, every plural form filled, and each
+    """No untranslated or fuzzy entry, every plural form filled, and each
     translation keeps its template's ``{fields}`` (a missing one would fall back)."""
     pot = _read_po(POT)
     assert len(_ids(pot)) > 200
@@ -70,7 +70,7 @@ def test_every_language_has_a_catalog_and_every_msgid_is_translated():
 
 
 def test_the_committed_mo_is_the_compiled_po(tmp_path):
-    """Issue 17: the .mo the UI loads says what the .po says (compiled again here)."""
+    """The .mo the UI loads says what the .po says (compiled again here)."""
     for lang, path in PO.items():
         buf = io.BytesIO()
         write_mo(buf, _read_po(path))
@@ -82,7 +82,7 @@ def test_the_committed_mo_is_the_compiled_po(tmp_path):
 
 
 def test_the_pot_is_up_to_date_with_the_source():
-    """Issue 17: extracting again (babel.cfg, the Makefile's keywords) finds exactly the
+    """Extracting again (babel.cfg, the Makefile's keywords) finds exactly the
     committed template's msgids: no player text added without ``make i18n``."""
     with open(ROOT / "babel.cfg") as fh:
         method_map, options_map = parse_mapping_cfg(fh)
@@ -97,7 +97,7 @@ def test_the_pot_is_up_to_date_with_the_source():
 
 
 def test_every_game_name_is_marked():
-    """Issue 17: the felt, attract and help say the game's name translated."""
+    """The felt, attract and help say the game's name translated."""
     from cabinet.game import PRESETS
 
     assert {r.name for r in PRESETS.values()} <= set(i18n.VARIANT_NAMES)
@@ -116,7 +116,7 @@ def test_a_language_parses_with_its_number_locale():
 
 
 def test_an_unknown_language_is_a_clear_config_error(capsys):
-    """Issue 17: a language the table does not speak is refused at start (exit 2),
+    """A language the table does not speak is refused at start (exit 2),
     naming the setting and what is allowed."""
     with pytest.raises(ConfigError, match=r"CABINET_UI_LANGUAGE: expected one of en, es .*got 'fr'"):
         i18n.parse_language("fr", "CABINET_UI_LANGUAGE", "ui-station2.env")
@@ -145,7 +145,7 @@ def test_cabinet_run_gives_each_station_its_language():
 
 
 def test_a_missing_catalog_falls_back_to_english_with_a_log_line(tmp_path, caplog):
-    """Issue 17: no .mo for the language: the table speaks English and says why in the log."""
+    """No .mo for the language: the table speaks English and says why in the log."""
     with caplog.at_level(logging.WARNING, logger="ui.i18n"):
         i18n.use(i18n.parse_language("es"), locale_dir=tmp_path)
     assert i18n._("HIT") == "HIT"
@@ -165,7 +165,7 @@ def test_a_missing_catalog_falls_back_to_english_with_a_log_line(tmp_path, caplo
     ("es_ES", "1.234,50\u00a0$", "-5,00\u00a0$", "25\u00a0$", "1.234.567"),
 ])
 def test_money_and_numbers_per_locale(lang, money, negative, compact, number):
-    """Issue 17: the cabinet's currency (its symbol, two minor digits) in the locale's
+    """The cabinet's currency (its symbol, two minor digits) in the locale's
     CLDR pattern (Babel)."""
     i18n.use(lang)
     assert fmt_money(123_450, "$") == money
@@ -176,7 +176,7 @@ def test_money_and_numbers_per_locale(lang, money, negative, compact, number):
 
 
 def test_credit_meters_keep_part_credits():
-    """New-player trial (session 6): the INSURANCE meter showed "2" over $2.50 and PAID
+    """The INSURANCE meter showed "2" over $2.50 and PAID
     "7" over $7.50: a meter in credits dropped the half credit."""
     i18n.use("en")
     assert [fmt_credits(m, 100) for m in (250, 750, 3_750, 10_000, 123_456_750)] == \
@@ -198,7 +198,7 @@ def test_english_money_is_the_engines_formatter():
 
 
 def test_the_engines_texts_are_said_by_their_template():
-    """Issue 17: the engine's message by its msgid (the template), money in the locale."""
+    """The engine's message by its msgid (the template), money in the locale."""
     s = said("Insurance? It costs {cost_minor}", cost_minor=250)
     assert say(s) == "Insurance? It costs $2.50"
     i18n.use("es")
@@ -226,7 +226,7 @@ def _labels(renderer, snap, size=(1280, 720), **kw) -> list[str]:
 
 
 def test_switching_language_changes_the_rendered_strings(renderer):
-    """Issue 17: the same snapshot drawn in English, then Spanish: the buttons, the
+    """The same snapshot drawn in English, then Spanish: the buttons, the
     table's message and the station's message change to the catalog's words."""
     snap = fi.AMERICAN_INSURANCE
     assert _labels(renderer, snap, language="en") == ["HIT", "STAND", "DOUBLE", "SPLIT", "INSURE", "NO INS."]
@@ -248,7 +248,7 @@ def test_switching_language_changes_the_rendered_strings(renderer):
 
 
 def test_the_language_button_and_f12_switch_the_station_screen():
-    """Issue 17: the player's ESPAÑOL button (and the dev key F12) switch this screen at
+    """The player's ESPAÑOL button (and the dev key F12) switch this screen at
     once; the button then reads ENGLISH."""
     from ui.app import App
     from ui.input import LocalAction
@@ -273,7 +273,7 @@ def test_the_language_button_and_f12_switch_the_station_screen():
 
 
 def test_the_next_player_gets_the_default_language_after_a_cash_out():
-    """Issue 17: a player who chose Spanish cashes out; the next one starts in the
+    """A player who chose Spanish cashes out; the next one starts in the
     screen's default language (and a default of Spanish stays Spanish)."""
     from ui.app import App
 
@@ -294,7 +294,7 @@ def test_the_next_player_gets_the_default_language_after_a_cash_out():
 
 
 def test_a_refusal_is_told_in_the_screens_language():
-    """Issue 17: the refused cue's words come from the screen's catalog."""
+    """The refused cue's words come from the screen's catalog."""
     from cabinet.protocol.ipc import Cue
     from ui.app import App
 
@@ -305,7 +305,7 @@ def test_a_refusal_is_told_in_the_screens_language():
 
 
 def test_a_spanish_frame_costs_what_an_english_one_does(renderer):
-    """Issue 17 "keep every speed target": the lookups and money texts are cached, so a
+    """Every speed target kept: the lookups and money texts are cached, so a
     busy Spanish frame at 1920x1080 is as fast as the English one (within 25 %)."""
     import time
 
@@ -327,7 +327,7 @@ def test_a_spanish_frame_costs_what_an_english_one_does(renderer):
 
 
 def test_the_operators_menu_stays_english_on_a_spanish_screen(renderer):
-    """Issue 17: only the player's table is translated; the maintenance menu (and the
+    """Only the player's table is translated; the maintenance menu (and the
     recall drawn in it) is the venue staff's, in English."""
     from ui.render import button_specs
 

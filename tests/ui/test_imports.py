@@ -1,6 +1,6 @@
 """The UI imports only ``cabinet.protocol.ipc``, ``cabinet.protocol.snapshot`` and
-``cabinet.protocol.money`` (the formatter it shares, issue 12) and ``cabinet.protocol.said``
-(the snapshot's texts as templates and arguments, issue 17) and ``cabinet.protocol.languages``
+``cabinet.protocol.money`` (the formatter it shares) and ``cabinet.protocol.said``
+(the snapshot's texts as templates and arguments) and ``cabinet.protocol.languages``
 (the languages the table speaks, which ``cabinet run`` checks too) from the engine side
 (STYLE.md 28)."""
 

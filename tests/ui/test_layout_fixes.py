@@ -1,4 +1,4 @@
-"""Issue 17 new-user trial, the table's layout: the own hand's size in every
+"""The table's layout: the own hand's size in every
 language, the other stations' panels in the third person, texts inside their boxes."""
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ def _own_geo(language: str, size: tuple[int, int], own: int = 1):  # type: ignor
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda v: f"{v[0]}x{v[1]}")
 def test_spanish_own_hand_keeps_its_size_after_a_round(size: tuple[int, int]) -> None:
-    """Issue 17 trial 1: in Spanish the own station's buttons after a round (chips, BORRAR,
+    """In Spanish the own station's buttons after a round (chips, BORRAR,
     REPARTIR, COBRAR, APUESTA +, NUEVA PARTIDA, REPETIR) took two rows and the own hand
     shrank to tiny cards under its result badge; they fit one row as in English, and the
     own hand is as large as in English."""
@@ -48,7 +48,7 @@ def test_spanish_own_hand_keeps_its_size_after_a_round(size: tuple[int, int]) ->
     ("en", 1, "Station 1 wins $5.00"), ("en", 2, "Station 2 wins $25.00"), ("en", 3, "Dealer wins"),
     ("es", 2, "Puesto 2 gana $25.00")])
 def test_other_panels_say_a_settled_result_in_the_third_person(language: str, station: int, told: str) -> None:
-    """Issue 17 trial 2: station 1's screen showed "You win $2.00" above station 2's hand;
+    """Station 1's screen showed "You win $2.00" above station 2's hand;
     another station's panel says whose result it is."""
     from ui.own_station import about
 
@@ -59,7 +59,7 @@ def test_other_panels_say_a_settled_result_in_the_third_person(language: str, st
 
 @pytest.mark.parametrize(("language", "told"), [("en", "Station 2's turn"), ("es", "Turno del puesto 2")])
 def test_other_panels_say_whose_turn_it_is(language: str, told: str) -> None:
-    """Issue 17 trial 2: "Your move" (Spanish "Su turno") stood above station 1's hand on
+    """"Your move" (Spanish "Su turno") stood above station 1's hand on
     station 3's screen; there it says whose turn it is, also from a plain message."""
     import msgspec
 
@@ -73,7 +73,7 @@ def test_other_panels_say_whose_turn_it_is(language: str, told: str) -> None:
 
 
 def test_other_panels_turn_arrow_clears_the_message() -> None:
-    """Issue 17 trial 2: the active hand's arrow was drawn over the panel's message line."""
+    """The active hand's arrow was drawn over the panel's message line."""
     from ui.own_station import OTHER_CARD_H, other_geometry
 
     box = pygame.Rect(12, 513, 366, 547)
@@ -85,7 +85,7 @@ def test_other_panels_turn_arrow_clears_the_message() -> None:
 
 
 def test_other_panels_hide_a_plain_second_person_text() -> None:
-    """Issue 17 trial 2: a plain "You win $25.00" (no ``Said`` parts to say it otherwise)
+    """A plain "You win $25.00" (no ``Said`` parts to say it otherwise)
     is not shown on another station's screen; its result badge says it."""
     from tests.ui.fixtures import MULTI_SETTLED
     from ui.own_station import about
@@ -119,7 +119,7 @@ def _inside_circle(r: pygame.Rect, c: tuple[int, int], radius: float) -> bool:
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda v: f"{v[0]}x{v[1]}")
 def test_host_badge_is_whole_on_screen_in_spanish(monkeypatch: pytest.MonkeyPatch, size: tuple[int, int]) -> None:
-    """Issue 17 trial 3: "SISTEMA EN LÍNEA" was cut off at the screen's right edge (800x480);
+    """"SISTEMA EN LÍNEA" was cut off at the screen's right edge (800x480);
     the badge is whole on screen and its words fit in it at a legible size."""
     from ui.widgets import MIN_TEXT_PX
 
@@ -134,7 +134,7 @@ def test_host_badge_is_whole_on_screen_in_spanish(monkeypatch: pytest.MonkeyPatc
 @pytest.mark.parametrize("size", SIZES, ids=lambda v: f"{v[0]}x{v[1]}")
 def test_bets_close_label_does_not_cross_the_timer_ring(monkeypatch: pytest.MonkeyPatch,
                                                          size: tuple[int, int]) -> None:
-    """Issue 17 trial 3: "FIN DE APUESTAS" ran over the bet timer's ring; it fits inside
+    """"FIN DE APUESTAS" ran over the bet timer's ring; it fits inside
     the ring or sits wholly under the circle, at a legible size."""
     from tests.ui.fixtures import MULTI_BETTING
 
@@ -148,7 +148,7 @@ def test_bets_close_label_does_not_cross_the_timer_ring(monkeypatch: pytest.Monk
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda v: f"{v[0]}x{v[1]}")
 def test_empty_bet_circle_label_fits_the_circle(monkeypatch: pytest.MonkeyPatch, size: tuple[int, int]) -> None:
-    """Issue 17 trial 3: "APUESTA" was wider than the empty bet circle."""
+    """"APUESTA" was wider than the empty bet circle."""
     _surf, calls = _drawn(monkeypatch, "text", es.NEW_GAME_HOST, size)
     (args, _k, tr, p), = [c for c in calls if c[0][0] == "APUESTA" and c[0][1] == 26]
     assert _inside_circle(tr, p.L.pt(*args[3]), p.L.px(50) - p.L.px(3))
@@ -156,7 +156,7 @@ def test_empty_bet_circle_label_fits_the_circle(monkeypatch: pytest.MonkeyPatch,
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda v: f"{v[0]}x{v[1]}")
 def test_a_swept_stack_never_stands_above_the_rack(size: tuple[int, int]) -> None:
-    """Issue 17 trial 3: after a round a lost stack sank into the chip rack standing out
+    """After a round a lost stack sank into the chip rack standing out
     above its top edge (17-allin-result); nothing of it is drawn above the rack."""
     import msgspec
 
@@ -186,7 +186,7 @@ def test_a_swept_stack_never_stands_above_the_rack(size: tuple[int, int]) -> Non
 
 @pytest.mark.parametrize("d", [28, 41], ids=["800x480", "1280x720"])
 def test_a_small_chips_value_keeps_clear_of_its_rim(d: int) -> None:
-    """Issue 17 trial 3: the "100" on the chip buttons touched the dark ring around it at
+    """The "100" on the chip buttons touched the dark ring around it at
     800x480 (the inlay's dashes, a pixel from the value): around the value, out to the
     inlay's edge (0.68 of the body's radius), the inlay is clear."""
     import math

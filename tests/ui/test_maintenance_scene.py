@@ -1,4 +1,4 @@
-"""The maintenance scene's item list (issue 10.9)."""
+"""The maintenance scene's item list."""
 
 from __future__ import annotations
 
@@ -36,7 +36,7 @@ def _drawn_texts(renderer: Renderer, snap: Snapshot, size: tuple[int, int],
 def test_every_settings_item_is_on_screen_wherever_the_selection_is(
         renderer: Renderer, size: tuple[int, int], selected: int,
         monkeypatch: pytest.MonkeyPatch) -> None:
-    """Issue 10.9: "Discard changes" (and "Game") stay in the visible list."""
+    """"Discard changes" (and "Game") stay in the visible list."""
     snap = Snapshot(seq=1, mode="maintenance", variant="classic",
                     variant_name="Classic Blackjack",
                     maintenance=MaintenanceView(page="settings", title="Settings",
@@ -51,7 +51,7 @@ def test_every_settings_item_is_on_screen_wherever_the_selection_is(
 @pytest.mark.parametrize("size", [(1920, 1080), (800, 480)])
 def test_every_menu_row_and_entry_key_is_a_touch_target(renderer: Renderer,
                                                         size: tuple[int, int]) -> None:
-    """Issue 15: a touch on a row (or a key of a typed entry) sends ``menu_pick`` with
+    """A touch on a row (or a key of a typed entry) sends ``menu_pick`` with
     its index, so a PIN, an amount or a name is typed by touch."""
     from tests.ui.fixtures import MAINT, MAINT_PIN, MAINT_TEXT_ENTRY
     from ui.input import hit_test
@@ -68,7 +68,7 @@ def test_every_menu_row_and_entry_key_is_a_touch_target(renderer: Renderer,
 
 
 def test_the_volume_and_attract_sound_settings_reach_the_ui() -> None:
-    """Issue 15: the snapshot carries the operator's volume and attract sound; the UI
+    """The snapshot carries the operator's volume and attract sound; the UI
     plays at that volume and keeps the attract loop silent when its sound is off."""
     from ui.sound import sound_volume
     base = Snapshot(seq=1, mode="betting", variant="classic", variant_name="Classic Blackjack",

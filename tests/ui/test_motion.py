@@ -1,4 +1,4 @@
-"""Issue 17 "The felt": lost chips swept to the dealer, won chips paid beside the stake,
+"""The felt: lost chips swept to the dealer, won chips paid beside the stake,
 and a win celebration scaled to the win; the model without a display, the frames
 as goldens (``tests/ui/fixtures_motion.py``) at 1920x1080, 1280x720 and 800x480."""
 
@@ -38,7 +38,7 @@ def _settle(settled: msgspec.Struct, now_ms: int = 1_000) -> Animator:
 # -- which stacks move, where and when ----------------------------------------------
 
 def test_a_loss_is_swept_to_the_rack_and_never_paid() -> None:
-    """Issue 17: a lost stake slides from its circle to the dealer's rack and is gone;
+    """A lost stake slides from its circle to the dealer's rack and is gone;
     a loss never gets a payout nor goes to the credit meter."""
     a = _settle(fm.CLASSIC_LOSE, 1_000)
     (m,) = a.settles.values()
@@ -54,7 +54,7 @@ def test_a_loss_is_swept_to_the_rack_and_never_paid() -> None:
 
 
 def test_a_win_is_paid_beside_the_stake_then_both_go_to_the_credit_meter() -> None:
-    """Issue 17: an even-money win: the dealer pays 1:1 from the rack; the payout rests
+    """An even-money win: the dealer pays 1:1 from the rack; the payout rests
     beside the stake ``HOLD_MS``, then stake and payout travel to the credit meter."""
     a = _settle(fm.CLASSIC_WIN, 0)
     (m,) = a.settles.values()
@@ -72,7 +72,7 @@ def test_a_win_is_paid_beside_the_stake_then_both_go_to_the_credit_meter() -> No
 
 
 def test_blackjack_pays_3_to_2_and_a_push_goes_home_unpaid() -> None:
-    """Issue 17: the payout beside a blackjack is 3:2 of the stake; a push is neither
+    """The payout beside a blackjack is 3:2 of the stake; a push is neither
     swept nor paid: its stake waits, then goes back to the credit meter."""
     (bj,) = _settle(fm.CLASSIC_BJ).settles.values()
     assert (bj.stake_minor, bj.payout_minor) == (1_000, 1_500)
@@ -82,7 +82,7 @@ def test_blackjack_pays_3_to_2_and_a_push_goes_home_unpaid() -> None:
 
 
 def test_losses_are_swept_first_in_dealer_order_then_wins_paid() -> None:
-    """Issue 17: the dealer takes the losing bets first, then pays, from the dealer's
+    """The dealer takes the losing bets first, then pays, from the dealer's
     right to left (left to right on screen); each hand staggered."""
     a = _settle(fm.MULTI_DOUBLED, 0)
     m = {k[0]: v for k, v in a.settles.items()}
@@ -98,7 +98,7 @@ def test_losses_are_swept_first_in_dealer_order_then_wins_paid() -> None:
 
 
 def test_split_hands_and_doubled_stakes_each_have_their_own_slot() -> None:
-    """Issue 17: each split hand settles with its own stake and its own payout beside
+    """Each split hand settles with its own stake and its own payout beside
     it; a doubled stake is two stacks summing to its amount."""
     a = _settle(fm.AMERICAN_BIG, 0)
     keys = sorted(a.settles)
@@ -113,7 +113,7 @@ def test_split_hands_and_doubled_stakes_each_have_their_own_slot() -> None:
 
 
 def test_insurance_is_swept_at_the_peek_and_paid_2_to_1_at_its_line() -> None:
-    """Issue 17: insurance lost at the dealer's peek is swept from the insurance line at
+    """Insurance lost at the dealer's peek is swept from the insurance line at
     once (the hand plays on); insurance won pays 2:1 beside it, the hand's loss swept."""
     a = _settle(fm.INSURANCE_LOST_AT_PEEK, 0)
     (m,) = a.settles.values()
@@ -127,7 +127,7 @@ def test_insurance_is_swept_at_the_peek_and_paid_2_to_1_at_its_line() -> None:
 
 
 def test_the_credit_meter_takes_each_stack_as_it_arrives(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Issue 17: the won and pushed money is on screen once: on the felt until its
+    """The won and pushed money is on screen once: on the felt until its
     stacks reach the credit meter, then in the meter (which shows the engine's value
     once everything has arrived); a loss changes nothing there."""
     s = AMERICAN_SETTLED                 # credits 52,250: the blackjack's 6,250 and the push's 1,000 in
@@ -157,7 +157,7 @@ def test_the_credit_meter_takes_each_stack_as_it_arrives(monkeypatch: pytest.Mon
 
 
 def test_the_dealer_settles_once_the_last_cards_have_landed() -> None:
-    """Issue 17: a result that comes with the dealer's last cards (drawn, the hole card
+    """A result that comes with the dealer's last cards (drawn, the hole card
     turned) is swept and paid only after those cards have slid in and turned."""
     s = AMERICAN_SETTLED
     before = R(fm.unsettled(s), dealer=DealerView(cards=["TD"], face_down=1, total_text="10"))
@@ -171,7 +171,7 @@ def test_the_dealer_settles_once_the_last_cards_have_landed() -> None:
 
 
 def test_a_result_without_its_return_is_never_paid() -> None:
-    """Issue 17: a settled hand whose return the snapshot does not tell is drawn as a
+    """A settled hand whose return the snapshot does not tell is drawn as a
     push (its stake goes home), a lost one swept; no payout is guessed."""
     unknown = R(fm.CLASSIC_WIN, stations=[R(fm.CLASSIC_WIN.stations[0], spots=[R(
         fm.CLASSIC_WIN.stations[0].spots[0], hands=[R(fm.CLASSIC_WIN.stations[0].spots[0].hands[0],
@@ -185,7 +185,7 @@ def test_a_result_without_its_return_is_never_paid() -> None:
 
 
 def test_the_next_rounds_result_moves_even_when_the_ui_missed_the_rounds_between() -> None:
-    """Issue 17: the UI keeps only the newest snapshot; when it sees one result right
+    """The UI keeps only the newest snapshot; when it sees one result right
     after the previous round's (the bets and the deal between unseen), the new result
     still sweeps, pays and celebrates, from its own start."""
     a = _settle(fm.CLASSIC_WIN, 0)
@@ -197,7 +197,7 @@ def test_the_next_rounds_result_moves_even_when_the_ui_missed_the_rounds_between
 
 
 def test_a_result_seen_twice_does_not_start_again() -> None:
-    """Issue 17: a later snapshot of the same settled round (a meter changed) keeps the
+    """A later snapshot of the same settled round (a meter changed) keeps the
     moves running from where they are."""
     a = _settle(fm.CLASSIC_WIN, 0)
     first = dict(a.settles)
@@ -208,7 +208,7 @@ def test_a_result_seen_twice_does_not_start_again() -> None:
 # -- the celebration --------------------------------------------------------------
 
 def test_the_celebration_tier_follows_the_win() -> None:
-    """Issue 17: none for a push or a loss, small for even money, bigger for a
+    """None for a push or a loss, small for even money, bigger for a
     blackjack, big for many times the bet or a win of the table's maximum."""
     assert tier(0, 500, False) is None and tier(-500, 500, False) is None
     assert tier(500, 500, False) == SMALL
@@ -224,7 +224,7 @@ def test_the_celebration_tier_follows_the_win() -> None:
 
 
 def test_the_celebration_starts_when_the_payout_lands_and_ends_by_itself() -> None:
-    """Issue 17: it runs for its tier's time from when the payout lands, then nothing
+    """It runs for its tier's time from when the payout lands, then nothing
     moves: the loop goes back to sleep (no frame due)."""
     app = App(pygame.Surface((800, 480)), None)
     app.feed([fm.unsettled(fm.AMERICAN_BIG)], 0)
@@ -241,7 +241,7 @@ def test_the_celebration_starts_when_the_payout_lands_and_ends_by_itself() -> No
 
 
 def test_the_win_sound_follows_the_tier(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Issue 17: the win sound scales with the celebration: win, blackjack, big_win;
+    """The win sound scales with the celebration: win, blackjack, big_win;
     none for a push or a loss."""
     got = {}
     for name, s in {"lose": fm.CLASSIC_LOSE, "push": CLASSIC_PUSH, "1:1": fm.CLASSIC_WIN, "3:2": fm.CLASSIC_BJ,
@@ -253,7 +253,7 @@ def test_the_win_sound_follows_the_tier(monkeypatch: pytest.MonkeyPatch) -> None
 
 
 def test_a_stations_own_screen_celebrates_its_own_win_only(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Issue 17: on a station's own screen (``--own-station``) the banner is that
+    """On a station's own screen (``--own-station``) the banner is that
     station's win, without "STATION n"; another station's win shows no banner there."""
     a = _settle(fm.MULTI_DOUBLED, 0)
     t = max(c.tween.start_ms for c in a.wins) + 400
@@ -277,7 +277,7 @@ def test_a_stations_own_screen_celebrates_its_own_win_only(monkeypatch: pytest.M
 
 
 def test_a_new_round_stops_everything_at_once() -> None:
-    """Issue 17: the next bet (the settled hands leave the snapshot) cancels the moves
+    """The next bet (the settled hands leave the snapshot) cancels the moves
     and the celebration in that very snapshot."""
     a = _settle(fm.AMERICAN_BIG, 0)
     assert a.settles and a.wins and a.busy(900)
@@ -299,7 +299,7 @@ def _mask(a: pygame.Surface, b: pygame.Surface, tol: int = 24) -> pygame.mask.Ma
 @pytest.mark.parametrize("settled", [AMERICAN_SETTLED, fm.MULTI_DOUBLED, fm.AMERICAN_BIG, fm.CLASSIC_BJ,
                                      fm.MULTI_INSURANCE_PAID], ids=["american", "doubled", "big", "bj", "ins"])
 def test_nothing_moving_covers_a_card_or_a_button(settled: msgspec.Struct) -> None:
-    """Issue 17: through the whole settlement, every pixel the motion or the celebration
+    """Through the whole settlement, every pixel the motion or the celebration
     changes lies off every card (indices included) and off every button; and the
     touch targets stay those of the table at rest (the celebration takes no input)."""
     size = (1280, 720)
@@ -349,7 +349,7 @@ def _chip_pixels(surf: pygame.Surface, cx: float, cy: float, half: int = 26) -> 
 
 
 def test_at_rest_a_lost_stake_is_gone_and_a_payout_lies_beside_its_stake(renderer: Renderer) -> None:
-    """Issue 17: a settled table drawn without motion (start-up, recall): the lost
+    """A settled table drawn without motion (start-up, recall): the lost
     stake is not in its circle any more (it was before the result); the win's payout
     lies beside its stake; once the motion is over, every circle is empty (its chips
     went to the rack or the credit meter)."""
@@ -375,7 +375,7 @@ def test_at_rest_a_lost_stake_is_gone_and_a_payout_lies_beside_its_stake(rendere
 @pytest.mark.parametrize(("case", "size"), [(c, s) for c in fm.MOTION_CASES for s in SIZES],
                          ids=lambda v: v.name if isinstance(v, fm.MotionCase) else f"{v[0]}x{v[1]}")
 def test_motion_golden(case: fm.MotionCase, size: tuple[int, int], tmp_path: Path) -> None:
-    """Issue 17: frames mid-sweep, mid-payout, paid beside (a doubled stake), mid-collect,
+    """Frames mid-sweep, mid-payout, paid beside (a doubled stake), mid-collect,
     insurance paid at its line, and the small, blackjack and big celebrations."""
     a = Animator()
     a.on_snapshot(fm.unsettled(case.settled), case.settled, 0)

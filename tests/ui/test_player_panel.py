@@ -1,4 +1,4 @@
-"""Issue 17 "What a player expects": the HISTORY button and panel on the table."""
+"""What a player expects: the HISTORY button and panel on the table."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ def _hits(snapshot, own=None, size=(1280, 720)):  # type: ignore[no-untyped-def]
 
 
 def test_history_button_sends_the_history_intent_of_this_station() -> None:
-    """Issue 17: "the last 10 rounds of this station on a touch": HISTORY on a one-station
+    """"the last 10 rounds of this station on a touch": HISTORY on a one-station
     table and on each station's own screen, none on a shared multi-station screen."""
     for snap, own, station in ((CLASSIC_BETTING, None, 1), (MULTI_PLAY, 2, 2), (MULTI_BETTING, 3, 3)):
         hits = _hits(snap, own)
@@ -25,7 +25,7 @@ def test_history_button_sends_the_history_intent_of_this_station() -> None:
 
 
 def test_open_panel_takes_every_touch_and_closes_on_any() -> None:
-    """Issue 17: the panel is closed by touch: a touch anywhere (on a card, on a table
+    """The panel is closed by touch: a touch anywhere (on a card, on a table
     button under it) sends history_close for this station, and nothing else."""
     snap = with_history(MULTI_PLAY, 2, history_rows(3))
     hits = _hits(snap, 2)
@@ -36,7 +36,7 @@ def test_open_panel_takes_every_touch_and_closes_on_any() -> None:
 
 
 def test_only_the_own_stations_rows_are_drawn(monkeypatch) -> None:  # type: ignore[no-untyped-def]
-    """Issue 17: another station's open panel never shows on this station's screen."""
+    """Another station's open panel never shows on this station's screen."""
     snap = with_history(MULTI_PLAY, 1, history_rows(3))
     hits = _hits(snap, 2)
     assert "history_close" not in {h.action for h in hits}
@@ -44,7 +44,7 @@ def test_only_the_own_stations_rows_are_drawn(monkeypatch) -> None:  # type: ign
 
 
 def test_reminder_says_time_and_net_and_any_touch_dismisses_it() -> None:
-    """Issue 17 "reality check": the elapsed time and the session's net, dismissed by
+    """The reality check: the elapsed time and the session's net, dismissed by
     a touch anywhere (``reminder_ok`` for this station)."""
     from tests.ui.fixtures_player import with_reminder
     from ui.scenes.player_panel import reminder_lines
@@ -61,7 +61,7 @@ def test_reminder_says_time_and_net_and_any_touch_dismisses_it() -> None:
 
 
 def test_service_button_calls_and_cancels_for_this_station() -> None:
-    """Issue 17: a Service button that calls the attendant; while called it says so and
+    """A Service button that calls the attendant; while called it says so and
     the same button (a second touch) cancels."""
     import msgspec
     hits = _hits(MULTI_PLAY, 2)

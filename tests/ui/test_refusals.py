@@ -1,4 +1,4 @@
-"""Issue 17: every refused press gets a message on the table, in the player's words."""
+"""Every refused press gets a message on the table, in the player's words."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from ui.widgets import Painter
 
 
 def test_refusal_lines_say_the_minimum_the_maximum_and_what_insurance_costs() -> None:
-    """Issue 17: the minimum bet, the table maximum, the credits short and the insurance
+    """The minimum bet, the table maximum, the credits short and the insurance
     cost, from the snapshot the player sees."""
     assert refusal_text(MULTI_TOLD_WHY, 1, "deal") == "Minimum bet $5.00: add chips, then Deal"
     assert refusal_text(MULTI_TOLD_WHY, 3, "deal") == "Place a bet first: minimum $5.00"
@@ -43,7 +43,7 @@ def _said(monkeypatch: pytest.MonkeyPatch) -> list[str]:
 
 @pytest.mark.parametrize("snap", [MULTI_TOLD_WHY, ATTRACT], ids=["table", "attract"])
 def test_a_refused_cue_shows_on_the_station_then_goes(monkeypatch: pytest.MonkeyPatch, snap: object) -> None:
-    """Issue 17: the engine's ``refused`` cue puts the line on the station's console
+    """The engine's ``refused`` cue puts the line on the station's console
     (the invitation in attract) for ``SHOW_MS``, then the loop redraws without it."""
     said = _said(monkeypatch)
     now = [0]
@@ -64,7 +64,7 @@ def test_a_refused_cue_shows_on_the_station_then_goes(monkeypatch: pytest.Monkey
 
 
 def test_refused_cash_out_double_and_moves_say_the_real_reason() -> None:
-    """New-player trial (session 6): a refused Cash Out mid-round said "Cash out after the
+    """A refused Cash Out mid-round said "Cash out after the
     round", a promise the engine does not keep (nothing is cashed out when the round
     ends), and the same line came for a printer out of paper; Double on 14 at the classic
     table said "first two cards only" (the rule is 9, 10 or 11); Hit or Stand while the
@@ -88,7 +88,7 @@ def test_refused_cash_out_double_and_moves_say_the_real_reason() -> None:
 
 
 def test_spanish_refusals_say_u_before_once_and_name_the_button_in_spanish() -> None:
-    """Session 6's notes: the Spanish double refusal read "9, 10 o 11" (Spanish writes
+    """The Spanish double refusal read "9, 10 o 11" (Spanish writes
     "u" before a word that starts with an o sound: "once", "ocho"), and the catch-all
     refusal kept the action's English name ("Undo is not available now" in Spanish)."""
     from tests.ui.fixtures import CLASSIC_ELEVEN
@@ -107,7 +107,7 @@ def test_spanish_refusals_say_u_before_once_and_name_the_button_in_spanish() -> 
 
 
 def test_not_enough_credits_says_what_is_left_after_the_bets_already_on_the_spots():
-    """New-user trial (session 7): $100 credits, the $100 chip already on spot 1, the
+    """$100 credits, the $100 chip already on spot 1, the
     chip again: the line said "$100.00 left" although the whole $100 was bet (credits
     are taken at the deal, so the meter still read $100)."""
     all_in = msgspec.structs.replace(CLASSIC_BETTING, stations=[msgspec.structs.replace(

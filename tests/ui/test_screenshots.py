@@ -51,8 +51,8 @@ def render(renderer: Renderer, case: Case, size: tuple[int, int]) -> pygame.Surf
 
 
 def _golden_params() -> list[tuple[Case, tuple[int, int]]]:
-    """Every case at every size; the operator menu (not a table screen, issue 17 left it
-    alone) at 1920x1080 and 800x480 only."""
+    """Every case at every size; the operator menu (not a table screen, left
+    alone by the table work) at 1920x1080 and 800x480 only."""
     return [(c, s) for c in CASES for s in SIZES
             if s != (1280, 720) or c.snapshot.mode != "maintenance"]
 

@@ -1,4 +1,4 @@
-"""Issue 17: one shared wide screen with a panel per station (``ui.shared_screen``).
+"""One shared wide screen with a panel per station (``ui.shared_screen``).
 
 Goldens ``shared_<case>_<W>x<H>.png`` at 3840x1080, 1920x1080, 1280x720 and 800x480
 (and 5760x1080 once); ``UPDATE_GOLDENS=1`` rewrites them (look at every one).
@@ -52,7 +52,7 @@ _PARAMS = [(name, size) for name in CASES for size in SIZES] + [("play_split", (
 
 @pytest.mark.parametrize(("name", "size"), _PARAMS, ids=[f"{n}-{w}x{h}" for n, (w, h) in _PARAMS])
 def test_shared_screen_golden(renderer: Renderer, name: str, size: tuple[int, int], tmp_path: Path) -> None:
-    """Issue 17: the shared wide screen of every case at every size, as looked at."""
+    """The shared wide screen of every case at every size, as looked at."""
     snap, focus, notices = CASES[name]
     surf, _ = draw(snap, size, focus, notices, renderer)
     path = GOLDEN / f"shared_{name}_{size[0]}x{size[1]}.png"
@@ -72,7 +72,7 @@ def test_shared_screen_golden(renderer: Renderer, name: str, size: tuple[int, in
                                                    ((1920, 1080), 1920, 1.0), ((1920, 540), 3840, 0.5),
                                                    ((800, 480), 1920, 800 / 1920)])
 def test_layout_is_as_wide_as_the_display(size: tuple[int, int], lw: int, scale: float) -> None:
-    """Issue 17: 1080 logical units high and as wide as the display (at least 1920);
+    """1080 logical units high and as wide as the display (at least 1920);
     the panels fill the width side by side, station 1 on the left, under the dealer."""
     L = shared_screen.layout_for(*size)
     assert (L.lw, L.lh) == (lw, 1080) and L.scale == pytest.approx(scale)
@@ -85,7 +85,7 @@ def test_layout_is_as_wide_as_the_display(size: tuple[int, int], lw: int, scale:
 
 @pytest.mark.parametrize("size", [(3840, 1080), (5760, 1080), (1920, 1080)])
 def test_chip_rack_shoe_and_tray_whole_and_clear_of_the_panels(size: tuple[int, int]) -> None:
-    """Issue 17: nothing clips the chip rack, the shoe or the discard tray: each lies
+    """Nothing clips the chip rack, the shoe or the discard tray: each lies
     whole on the screen, in the dealer's area (above every panel), clear of the placard,
     the timer and one another."""
     L = shared_screen.layout_for(*size)
@@ -118,7 +118,7 @@ def _changed_area(a: pygame.Surface, b: pygame.Surface) -> pygame.Rect:
 @pytest.mark.parametrize("size", [(3840, 1080), (1920, 1080)])
 @pytest.mark.parametrize("station", [1, 2, 3])
 def test_each_stations_message_is_drawn_in_its_own_panel(size: tuple[int, int], station: int) -> None:
-    """Issue 17: the engine's per-station message, and a refusal notice of the UI's,
+    """The engine's per-station message, and a refusal notice of the UI's,
     appear in that station's own panel (every pixel that changes lies inside it)."""
     L = shared_screen.layout_for(*size)
     panel = L.rect(shared_screen.panel_boxes(L, 3)[station - 1])
@@ -133,7 +133,7 @@ def test_each_stations_message_is_drawn_in_its_own_panel(size: tuple[int, int], 
 
 
 def test_touch_targets_act_for_their_panels_station() -> None:
-    """Issue 17: every button in a panel is its station's (the intent carries it), and
+    """Every button in a panel is its station's (the intent carries it), and
     each panel has its own HISTORY and SERVICE."""
     L = shared_screen.layout_for(3840, 1080)
     _, hits = draw(MULTI_SETTLED, (3840, 1080))
@@ -144,7 +144,7 @@ def test_touch_targets_act_for_their_panels_station() -> None:
 
 
 def test_history_and_reminder_stay_in_their_panels() -> None:
-    """Issue 17: station 2's history and station 3's reality check take only their own
+    """Station 2's history and station 3's reality check take only their own
     panel's touches; station 1 plays on (its buttons stay)."""
     snap, _, _ = CASES["history_and_reminder"]
     L = shared_screen.layout_for(1920, 1080)
@@ -158,7 +158,7 @@ def test_history_and_reminder_stay_in_their_panels() -> None:
 
 
 def test_history_on_a_small_screen_takes_the_whole_screen() -> None:
-    """Issue 17: at 1280x720 a panel is too narrow for the history rows: station 2's
+    """At 1280x720 a panel is too narrow for the history rows: station 2's
     history is drawn over the whole screen, as on the classic table, and a touch
     anywhere closes it (station 3's reminder, drawn last, is answered first)."""
     snap, _, _ = CASES["history_and_reminder"]
@@ -182,7 +182,7 @@ def _click(pos: tuple[int, int]) -> pygame.event.Event:
 
 
 def test_a_touch_in_a_panel_focuses_its_station_for_keys_and_dev_keys() -> None:
-    """Issue 17 dev keys: a touch in station 3's panel makes the keys (D: deal) and the
+    """Dev keys: a touch in station 3's panel makes the keys (D: deal) and the
     dev keys (F4: a $100 note) act for station 3; Tab moves on to station 1 (wrapping),
     Shift+Tab back to 3; the panel of the focused station is drawn ringed."""
     app = _app((1920, 1080))
@@ -205,7 +205,7 @@ def test_a_touch_in_a_panel_focuses_its_station_for_keys_and_dev_keys() -> None:
 
 
 def test_a_touch_on_a_panels_button_sends_for_that_station() -> None:
-    """Issue 17: touching station 2's HIT on the shared screen sends hit for station 2,
+    """Touching station 2's HIT on the shared screen sends hit for station 2,
     whichever station the keys were on."""
     app = _app((3840, 1080))
     hit = next(h for h in app.hits if h.action == "hit" and h.station == 2)
@@ -214,7 +214,7 @@ def test_a_touch_on_a_panels_button_sends_for_that_station() -> None:
 
 
 def test_the_engines_setting_picks_the_shared_screen() -> None:
-    """Issue 17: a table UI left to the engine (``screens=""``) draws the shared screen
+    """A table UI left to the engine (``screens=""``) draws the shared screen
     when the snapshot says ``screens="shared"``, the classic table otherwise, and never
     on a station's own screen."""
     shared = msgspec.structs.replace(MULTI_PLAY, screens="shared")
@@ -227,7 +227,7 @@ def test_the_engines_setting_picks_the_shared_screen() -> None:
 
 
 def test_below_the_minimum_size_the_classic_table_and_a_log_line(caplog: pytest.LogCaptureFixture) -> None:
-    """Issue 17: smaller than 800x480 (or portrait) the shared screen is not drawn: the
+    """Smaller than 800x480 (or portrait) the shared screen is not drawn: the
     classic shared table is, and the log says why, once."""
     assert shared_screen.supported(800, 480) and shared_screen.supported(1920, 540)
     assert not shared_screen.supported(640, 360) and not shared_screen.supported(1080, 1920)
@@ -244,7 +244,7 @@ def test_below_the_minimum_size_the_classic_table_and_a_log_line(caplog: pytest.
 
 
 def test_dev_key_toggles_are_each_stations_own() -> None:
-    """Issue 17 dev keys on the shared screen: F8 (printer paper out/in) on station 2 and
+    """Dev keys on the shared screen: F8 (printer paper out/in) on station 2 and
     then on station 3 takes the paper out of both printers (each station's toggles are
     its own), and F8 on station 2 again puts its paper back."""
     keys = DevKeys("/nonexistent.sock", station=2)

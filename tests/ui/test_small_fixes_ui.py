@@ -1,4 +1,4 @@
-"""Issue 10.10, UI side: help bullets and sound without a sound card."""
+"""Help bullets and sound without a sound card, the UI side."""
 
 from __future__ import annotations
 
@@ -6,14 +6,14 @@ import logging
 
 
 def test_help_continuation_lines_join_their_bullet():
-    """Issue 10.10: an indented help line continues the bullet above, no new bullet."""
+    """An indented help line continues the bullet above, no new bullet."""
     from ui.scenes.help import bullets
     assert bullets(["Blackjack pays 3 to 2,", "  beats every other 21.", "No surrender."]) == [
         "Blackjack pays 3 to 2, beats every other 21.", "No surrender."]
 
 
 def test_no_sound_card_is_one_quiet_log_line(monkeypatch, caplog):
-    """Issue 10.10: no sound card: silence, one log line, the mixer is never tried."""
+    """No sound card: silence, one log line, the mixer is never tried."""
     from types import SimpleNamespace
 
     import pygame
@@ -34,7 +34,7 @@ def test_no_sound_card_is_one_quiet_log_line(monkeypatch, caplog):
 
 
 def test_sound_card_check_reads_proc_asound(tmp_path, monkeypatch):
-    """Issue 10.10: "--- no soundcards ---" in /proc/asound/cards means no card."""
+    """"--- no soundcards ---" in /proc/asound/cards means no card."""
     from ui import sound
     monkeypatch.delenv("SDL_AUDIODRIVER", raising=False)
     f = tmp_path / "cards"

@@ -1,4 +1,4 @@
-"""Issue 17 "Sound": deal, chip, win and button sounds at the operator's volume; with
+"""Sound: deal, chip, win and button sounds at the operator's volume; with
 no audio device the table stays silent and says so once in the log."""
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ def _app(monkeypatch: pytest.MonkeyPatch) -> tuple[App, list[tuple[str, float]]]
 
 
 def test_each_table_event_plays_its_sound_at_the_volume(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Issue 17: a bet placed plays the chip, a card dealt the deal sound, a win the win
+    """A bet placed plays the chip, a card dealt the deal sound, a win the win
     sound, each at the operator's volume (``volume_percent``)."""
     app, played = _app(monkeypatch)
     quiet = msgspec.structs.replace(CLASSIC_BETTING, seq=1, volume_percent=40, stations=[
@@ -45,7 +45,7 @@ def test_each_table_event_plays_its_sound_at_the_volume(monkeypatch: pytest.Monk
 
 
 def test_a_button_touch_clicks_at_the_volume(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Issue 17: every button touched plays the button sound once (a touch on the bare
+    """Every button touched plays the button sound once (a touch on the bare
     felt, nothing); none at volume 0."""
     app, played = _app(monkeypatch)
     app.feed([msgspec.structs.replace(CLASSIC_BETTING, volume_percent=55)], 0)
@@ -62,7 +62,7 @@ def test_a_button_touch_clicks_at_the_volume(monkeypatch: pytest.MonkeyPatch) ->
 
 def test_no_audio_device_is_silent_and_logged_once(monkeypatch: pytest.MonkeyPatch,
                                                    caplog: pytest.LogCaptureFixture) -> None:
-    """Issue 17: "silent and quiet in the log where the machine has no audio device":
+    """"silent and quiet in the log where the machine has no audio device":
     one line, however many players and plays."""
     monkeypatch.setattr(sound, "_told", False)
     monkeypatch.setattr(sound, "_sound_card_missing", lambda *a: "no sound card found")

@@ -5,7 +5,7 @@ of ``now_ms`` (a 12 s loop: five cards are dealt into a fan, a blackjack is
 revealed, then swept away), so the screen is never static and a golden test
 can pin any instant. Pure drawing.
 
-Issue 17 (idle under 2 % of a core in every scene): the scene is a list of
+Idle under 2 % of a core in every scene: the scene is a list of
 ``Element`` s (the glowing title, each card, the BLACKJACK pill, the invitation),
 each with a key that changes only when its picture does and the pixels it
 covers. ``draw_partial`` repaints only the elements whose key changed (the
@@ -44,7 +44,7 @@ class Renderer(Protocol):
     def _clock(self, p: Painter, text: str) -> None: ...
 
 
-CYCLE_MS = 12000  # issue 17: a longer rest between deals (was 8 s): a third less motion
+CYCLE_MS = 12000  # a longer rest between deals (was 8 s): a third less motion
 _CARDS = ["AS", "KH", "QD", "JC", "TS"]
 #: the cards' flight: card i leaves the shoe at ``DEAL_START_MS + i * DEAL_GAP_MS``.
 DEAL_START_MS, DEAL_GAP_MS, FLIGHT_MS = 300, 380, 450
@@ -132,7 +132,7 @@ def _measure_pill(p: Painter, text: str, center: tuple[float, float], px: float,
 
 def title_width(L: Layout) -> float:
     """The widest the title may be (logical units): between HELP and the chip rack on
-    the left and the discard tray and shoe on the right (issue 17: the multi-player
+    the left and the discard tray and shoe on the right (the multi-player
     table's long name ran over the shoe)."""
     rack = L.chip_rack()
     left = max(L.help_button().right, rack.right if rack is not None else 0)
@@ -236,7 +236,7 @@ def draw(p: Painter, s: Snapshot, now_ms: int, renderer: Renderer, clock: str = 
 def _title(s: Snapshot) -> tuple[str, str]:
     """The glowing title and the line under it: ``"Classic BlackJack (multi-player
     table)"`` -> ``("CLASSIC BLACKJACK", "MULTI-PLAYER TABLE")`` (RULES.md's names)."""
-    name = _(s.variant_name).upper() or "BLACKJACK"       # issue 17: in the screen's language
+    name = _(s.variant_name).upper() or "BLACKJACK"       # in the screen's language
     head, sep, rest = name.partition(" (")
     return (head, rest.rstrip(")")) if sep else (name, "")
 

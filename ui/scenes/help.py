@@ -38,7 +38,7 @@ def draw(p: Painter, s: Snapshot) -> None:
     p.fill_rect(r, theme.GOLD, radius=24, width=4)
     p.shadow_text(_("HOW TO PLAY \u2014 {name}").format(name=_(s.variant_name).upper()), 44, theme.GOLD,
                   (r.centerx, r.y + 56), max_w=r.w - 80)
-    # issue 17: the rules said in the screen's language (the engine's Said lines)
+    # The rules said in the screen's language (the engine's Said lines)
     said = [say(x, s.currency_symbol) for x in s.help_said] if s.help_said else [_(x) for x in s.help_lines]
     lines = bullets(said) or [_("No rules were sent by the game.")]
     cols = 2 if not L.portrait else 1

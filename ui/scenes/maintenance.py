@@ -1,7 +1,7 @@
 """The maintenance scene, drawn from ``snapshot.maintenance`` (the operator menu).
 
 Owns: title and access level, body lines, the item list with the selected item
-highlighted (each row a touch target: ``menu_pick`` with its index, issue 15),
+highlighted (each row a touch target: ``menu_pick`` with its index),
 a typed entry's list drawn as a keypad (``keypad``: the characters in a grid,
 Delete / Enter / Default / Cancel below), the hint, and on-screen
 up/down/select/back buttons (``menu_*`` intents). The engine owns the menu
@@ -55,7 +55,7 @@ def keypad(p: Painter, area: pygame.Rect, items: list[str], selected: int) -> No
         key(i, pygame.Rect(int(area.x + n * (cw + gap)), int(y), int(cw), int(key_h * 1.1)))
 
 
-#: Issue 15: the screen test's touch grid and colour bars (one colour per column).
+#: The screen test's touch grid and colour bars (one colour per column).
 GRID_COLS, GRID_ROWS = 8, 4
 BARS = ((255, 255, 255), (255, 255, 0), (0, 255, 255), (0, 255, 0), (255, 0, 255),
         (255, 0, 0), (0, 0, 255), (0, 0, 0))
@@ -64,7 +64,7 @@ TOUCHED = (40, 200, 90)
 
 @dataclass
 class DiagState:
-    """What the UI itself knows for the Diagnostics pages (issue 15).
+    """What the UI itself knows for the Diagnostics pages.
 
     Attributes:
         page: the page last drawn (the touched squares are forgotten on a new one).
@@ -81,7 +81,7 @@ def visible_rows(count: int, selected: int, avail: float) -> tuple[int, int, flo
     """Which items fit in ``avail`` logical units: ``(first, visible, row_h)``.
 
     Rows shrink from ``ROW_MAX`` to fit every item, down to ``ROW_MIN``; a list
-    still longer scrolls so that ``selected`` is shown. Issue 10.9: the count is
+    still longer scrolls so that ``selected`` is shown. The count is
     rounded, not floored, so a list that exactly fits shows its last item.
     """
     row_h = max(ROW_MIN, min(ROW_MAX, avail / max(1, count)))
@@ -155,7 +155,7 @@ def draw(p: Painter, m: MaintenanceView, diag: DiagState | None = None) -> None:
 
 
 def _screen_test(p: Painter, m: MaintenanceView, diag: DiagState) -> None:
-    """Issue 15: colour bars under a grid of touch squares (each a hit box giving the
+    """Colour bars under a grid of touch squares (each a hit box giving the
     local action ``touch:N``), touched ones green; the menu buttons stay at the bottom."""
     L = p.L
     top, bottom = 0, L.lh - 130

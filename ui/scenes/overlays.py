@@ -36,7 +36,7 @@ def draw_panel(p: Painter, title: str, lines: list[str], accent: tuple[int, ...]
     h = 150 + (110 if big else 0) + 46 * len(wrapped) + 40
     r = pygame.Rect(0, 0, w, h)
     r.center = (L.lw // 2, L.lh // 2)
-    p.drawn_panel = L.rect(r.inflate(8, 24))       # its pixels, shadow included (issue 17)
+    p.drawn_panel = L.rect(r.inflate(8, 24))       # its pixels, shadow included
     pulse = 0.5 + 0.5 * math.sin(now_ms / 300)
     edge = tuple(int(c * (0.75 + 0.25 * pulse)) for c in accent[:3])
     p.fill_rect(r.move(0, 8), (0, 0, 0, 120), radius=26)
@@ -85,7 +85,7 @@ def draw_for(p: Painter, s: Snapshot, now_ms: int) -> None:
         return
     if o == "door_open" and s.mode == "maintenance":
         return  # the operator is at the menu; the door is expected to be open
-    # issue 17: the engine's words in the screen's language (its Said parts, joined as the
+    # The engine's words in the screen's language (its Said parts, joined as the
     # engine joins them in ``overlay_text``: a tilt's reasons by "; ", the rest by " · ")
     sep = "; " if o == "tilt" else SEP
     text = [sep.join(say(x, s.currency_symbol) for x in s.overlay_said)] if s.overlay_said else \

@@ -1,4 +1,4 @@
-"""The player's own buttons and panels on the table (issue 17 "What a player expects").
+"""The player's own buttons and panels on the table ("What a player expects").
 
 Owns: the SERVICE button (the ``service`` intent: calls the attendant; while the call
 stands it reads CALLED, in red, and a second touch cancels it) and the HISTORY

@@ -1,4 +1,4 @@
-"""Game recall drawn as the table looked (issue 15), from ``snapshot.maintenance.recall``.
+"""Game recall drawn as the table looked, from ``snapshot.maintenance.recall``.
 
 Owns: the recalled round on the felt (the dealer's cards, the station's spots,
 hands, chips, totals, outcomes and returns and its credit meter after the round,

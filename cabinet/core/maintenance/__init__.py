@@ -4,13 +4,13 @@ The menu's pages and what Up/Down/Select/Back do on each
 (research/cabinet-features.md I "Audit / test mode"), one concern per module:
 
 - ``menu``: navigation (``press``, ``handle``), the panel-button map, the button test's presses;
-- ``diagnostics``, ``bill_test``: the Diagnostics page and its tests (issue 15);
+- ``diagnostics``, ``bill_test``: the Diagnostics page and its tests;
 - ``pages``: every page's title, lines and list as the UI draws it (``view``);
 - ``settings_editor``: the Settings page (rows, draft, save), its choices
   derived from ``cabinet.core.settings``' declarations;
 - ``ram_clear``: what a RAM clear erases and keeps, and who may do it;
 - ``event_log``: the Event log page's lines;
-- ``pin``, ``entry``: the technician PIN and typed entry (issue 15);
+- ``pin``, ``entry``: the technician PIN and typed entry;
 - ``meters_page``, ``history``, ``export``: the Meters page with its RTP, the
   bill / voucher / handpay history and the Event log's filter, the audit report.
 

@@ -1,4 +1,4 @@
-"""The bill acceptor test of the Diagnostics page (issue 15): test notes and test credits.
+"""The bill acceptor test of the Diagnostics page: test notes and test credits.
 
 Owns: what a note does while the test is on, from escrow to its close, and the
 test's counts (``CabinetState.bill_test``, a ``BillTestState``). A test note goes to

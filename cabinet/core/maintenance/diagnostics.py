@@ -1,4 +1,4 @@
-"""The maintenance menu's Diagnostics page and its tests (issue 15; was "Device test").
+"""The maintenance menu's Diagnostics page and its tests (was "Device test").
 
 Owns: the Diagnostics list (``ITEMS``) and each test page's list, lines, Select and
 Back: the button and lamp test (each press shown live, each lamp lit in turn, the

@@ -1,4 +1,4 @@
-"""Typed entry in the maintenance menu (issue 15): PINs, amounts and names with the
+"""Typed entry in the maintenance menu: PINs, amounts and names with the
 panel buttons or by touch.
 
 Owns: the entry's list (``entry_items``: the characters the value may hold,

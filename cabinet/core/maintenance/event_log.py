@@ -66,7 +66,7 @@ def _event_detail(kind: str, d: dict[str, Any], sym: str) -> str:
         detail.append("voucher " + str(d["validation_number"])[-4:].rjust(8, "*"))
     if "decision" in d:
         detail.append(f"{d['decision']} by timer")
-    if "credited" in d:                 # issue 11.1 / 11.10: notes taken, not credited
+    if "credited" in d:                 # notes taken, not credited
         detail.append("credited" if d["credited"] else "not credited")
     if d.get("via") == "attendant":
         detail.append("credited by the attendant's key")
@@ -74,7 +74,7 @@ def _event_detail(kind: str, d: dict[str, Any], sym: str) -> str:
         detail.append(str(d["page"]))
     if "access" in d:
         detail.append(f"by {d['access']}")
-    if "level" in d:                     # issue 15: every menu entry, page and act
+    if "level" in d:                     # every menu entry, page and act
         detail.append(str(d["level"]))
     if "failures" in d:
         detail.append(f"{d['failures']} wrong in a row")

@@ -1,4 +1,4 @@
-"""The audit report a route operator collects (issue 15): meters per station,
+"""The audit report a route operator collects: meters per station,
 bills by denomination, handpays, the period since the last export.
 
 Owns: ``audit_rows`` (the report as CSV rows, used by the menu's Export item and

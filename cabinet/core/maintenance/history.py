@@ -1,4 +1,4 @@
-"""The maintenance menu's history pages (issue 15; research/cabinet-features.md B
+"""The maintenance menu's history pages (research/cabinet-features.md B
 "last 35 bills / vouchers / handpays"): bills by denomination, vouchers with
 validation numbers masked to their last 4 digits, handpays with who reset them,
 and the Event log's filter by kind.

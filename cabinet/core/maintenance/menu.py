@@ -2,7 +2,7 @@
 buttons do on each page.
 
 Owns: the panel-button-to-menu map, the Device test page's presses (shown, not
-played, issue 10.7), moving and paging, touching a row (``menu_pick``), and
+played), moving and paging, touching a row (``menu_pick``), and
 Select on every page: the technician's pages (``access.TECHNICIAN_PAGES``) ask
 for the PIN first (``pin``), a typed value goes to ``entry``, the Settings page's
 Select is ``settings_editor.select``, Export is ``export.start``. Every page
@@ -48,7 +48,7 @@ def press(cab: MaintenanceContext, action: str, value: int | None, out: list[Eff
           station: int = 1) -> None:
     """A button or menu intent in maintenance (the panel's buttons come raw).
 
-    On the Device test page a panel button is only shown (issue 10.7), Cash Out
+    On the Device test page a panel button is only shown, Cash Out
     too; Cash Out twice within ``TEST_EXIT_MS`` or ``menu_back`` (the screen's
     BACK) leave; on a table of several stations the press is named with its
     station ("Station 2 Stand"). Elsewhere panel buttons map to menu moves
@@ -106,7 +106,7 @@ def handle(cab: MaintenanceContext, action: str, out: list[Effect], value: int |
             if then and m.page == "main":
                 m.selected = _main_row(then)
         elif diagnostics.back(cab, out):
-            pass                            # issue 15: a test page returns to Diagnostics
+            pass                            # a test page returns to Diagnostics
         elif m.page != "main":
             m.page, m.selected, m.confirm, m.draft, m.scroll = "main", _main_row(m.page), "", {}, 0
             m.pressed, m.cash_out_ms = [], None
@@ -180,7 +180,7 @@ def _select(cab: MaintenanceContext, out: list[Effect]) -> None:
         # Device faults clear when the device reports healthy (asked again here:
         # a fault journaled before a restart must not outlive its cause, issue
         # 10.1); an engine fault (a bug caught by the runtime) is cleared here by
-        # the operator; a program mismatch only by a reinstall (issue 11.18).
+        # the operator; a program mismatch only by a reinstall.
         out.append(PollDevices())
         engine = [c for c in cab.s.faults if not c.startswith(("bill_", "printer_", "program_"))]
         if engine:

@@ -1,4 +1,4 @@
-"""The maintenance menu's Meters page (issue 15): every meter per station and in
+"""The maintenance menu's Meters page: every meter per station and in
 total, the actual RTP beside the par sheet's, games by outcome.
 
 Owns: ``PAR_RTP_PERCENT`` (the theoretical return of each game: the par sheet's
@@ -49,7 +49,7 @@ def lifetime_meters(s: CabinetState, station: int) -> dict[str, int]:
 
 def carry(old: CabinetState) -> OperatorState:
     """What a RAM clear keeps for the operator: the PIN, the last export and the
-    meters it erases added to those carried (issue 15)."""
+    meters it erases added to those carried."""
     op = old.operator
     carried = {k: dict(v) for k, v in op.carried.items()}
     for st in old.stations:

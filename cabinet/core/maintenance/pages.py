@@ -23,7 +23,7 @@ from cabinet.protocol.money import fmt_money as money
 from cabinet.protocol.snapshot import MaintenanceView
 
 #: The main menu, top to bottom; ``access.TECHNICIAN_PAGES`` need the technician PIN
-#: (the first seven keep the places they had before issue 15).
+#: (the first seven keep their places from before the technician level).
 MAIN_ITEMS = [("meters", "Meters"), ("recall", "Game recall"), ("events", "Event log"),
               ("bills", "Bill history"), ("diagnostics", "Diagnostics"),
               ("settings", "Settings"), ("faults", "Faults"),
@@ -34,7 +34,7 @@ HINT = "Up/Down: choose   Select: open or change   Back: return   Key off: leave
 #: Body lines shown at once on a page without a list (meters, event log...);
 #: Up/Down page through longer ones. 16 fit the 1080-high layout with a footer.
 PAGE_LINES = 16
-#: The Faults page's one item: every device reports its state again (issue 10.1).
+#: The Faults page's one item: every device reports its state again.
 FAULTS_ITEM = "Re-check devices, clear engine faults"
 RECALL_HINT = "Up: newer round   Down: older round   Back: return   Key off: leave"
 EVENTS_HINT = "Select: next filter   Up/Down: pages   Back: return   Key off: leave"
@@ -160,7 +160,7 @@ def page_lines(cab: MaintenanceContext) -> tuple[str, list[str]]:
             f"Figures since the last export (last: {since}).",
             "Written to a USB stick when one is mounted.",
         ] + ([m.confirm] if m.confirm else [])
-    if m.page in diagnostics.PAGES:                     # issue 15
+    if m.page in diagnostics.PAGES:
         return diagnostics.page_lines(cab)
     if m.page == "settings":
         lines = ["Changes apply between rounds and are logged."]
@@ -177,7 +177,7 @@ def page_lines(cab: MaintenanceContext) -> tuple[str, list[str]]:
             "Device faults clear when the device reports healthy; Select asks every device now."]
     if m.page == "ram_clear":
         return "RAM clear", ram_clear_lines(cab)
-    if m.page == "host":                                  # issue 13
+    if m.page == "host":
         return host_page(s, cab.program_id, cab.program_digest, cab.host_polls)
     return m.page, []
 
@@ -207,7 +207,7 @@ def _entry_range(key: str) -> str:
 
 
 def program_line(cab: MaintenanceContext) -> str:
-    """``"Program: blackjack-cabinet 0.1.0 · SHA-256 3f2a...9c01"`` (issue 11.18), or the
+    """``"Program: blackjack-cabinet 0.1.0 · SHA-256 3f2a...9c01"``, or the
     development-build / mismatch note."""
     pid = cab.program_id or "unknown"
     if cab.program_status == "development":

@@ -1,4 +1,4 @@
-"""The technician PIN (issue 15): its hash, its check, the lockout and its change.
+"""The technician PIN: its hash, its check, the lockout and its change.
 
 Owns: ``hash_pin`` (salted ``hashlib.scrypt``; the hash is pure CPU and runs
 here, in the core; the salt comes from the random source the shell hands in,
@@ -23,7 +23,7 @@ from cabinet.core.effects import Effect, Journal
 from cabinet.core.state import EntryState, MaintState, PinState
 
 #: The factory PIN: accepted only while no PIN was ever set, and then it must be
-#: changed before the technician level opens (issue 15 "forced to change").
+#: changed before the technician level opens ("forced to change").
 DEFAULT_PIN = "0000"
 PIN_MIN, PIN_MAX = 4, 8
 #: Wrong PINs in a row that lock PIN entry.
@@ -126,7 +126,7 @@ def submit(cab: MaintenanceContext, entry: EntryState, out: list[Effect]) -> str
         p.failures = p.lockouts = 0
         default = not p.hash_hex
         out.append(Journal("pin_accepted", 0, 0, {"default": default, "level": "technician"}))
-        if default:                 # issue 15: the factory PIN must be changed first
+        if default:                 # the factory PIN must be changed first
             m.entry = EntryState(kind="pin_new", then=entry.then, row=entry.row,
                                  message="Default PIN: choose a new PIN (4-8 digits)")
             return ""

@@ -1,7 +1,7 @@
 """The maintenance menu's RAM clear page: what a RAM clear erases and keeps, and who may do it.
 
 Owns: ``ram_clear_summary`` (journaled with the clear), ``ram_clear_refusal``
-(the access rule, issues 10.2, 11.12 and 15) and the page's lines. A RAM clear
+(the access rule) and the page's lines. A RAM clear
 keeps the PIN and adds the meters it erases to the lifetime meters
 (``meters_page.carry``). The clear itself
 is ``Cabinet.ram_clear``. Pure.
@@ -27,14 +27,14 @@ def access_name(s: Any) -> str:
 
 
 def ram_clear_summary(cab: MaintenanceContext) -> dict[str, Any]:
-    """What a RAM clear would erase and keep now (issues 10.2, 11.12).
+    """What a RAM clear would erase and keep now.
 
     Returns ``{"credits_minor": {"1": int, ...}, "pending_out_minor": {...},
     "handpays_minor": [int, ...], "outstanding_vouchers": int,
     "outstanding_vouchers_minor": int, "host_tickets": int, "host_tickets_minor": int}``;
     station keys are strings (journal JSON). ``outstanding_vouchers`` are this cabinet's
     own (it drew the validation number and its journal keeps them redeemable once);
-    ``host_tickets`` were validated by the casino host (SAS 0x58, issue 14), which keeps
+    ``host_tickets`` were validated by the casino host (SAS 0x58), which keeps
     them and redeems them at any machine on the floor.
     """
     s = cab.s
@@ -66,7 +66,7 @@ def _ram_clear_stakes(summary: dict[str, Any]) -> list[str]:
 def ram_clear_refusal(cab: MaintenanceContext) -> str:
     """Why a RAM clear may not be done now, or ``""`` if it may.
 
-    Rule (issue 15, keeping the door of issues 10.2 / 11.12): a RAM clear needs
+    Rule (the PIN and, as before, the door): a RAM clear needs
     the technician level (the PIN) *and* the main or logic door open
     (``access.RAM_CLEAR_DOORS``), whatever is on the cabinet; the reason names
     what is at stake (credits, a pending handpay, outstanding vouchers).

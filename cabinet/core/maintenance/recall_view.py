@@ -1,4 +1,4 @@
-"""The Game recall page's round as the table looked (issue 15; research B
+"""The Game recall page's round as the table looked (research B
 "Last-game recall"): a ``RecallEntry`` from the journal turned into the views the
 table UI draws (dealer, the station's spots and hands), marked RECALL by the UI.
 

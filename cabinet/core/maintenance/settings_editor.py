@@ -3,7 +3,7 @@
 Owns: ``SETTING_CHOICES`` (derived from the declarations in
 ``cabinet.core.settings``: ``menu_choices``), how a row shows its value (the
 draft's, or the game's default in force), and what Select does on the page:
-step a row to its next choice or open its typed entry (``entry``, issue 15),
+step a row to its next choice or open its typed entry (``entry``),
 save the draft (``Cabinet.apply_settings``; a change of the money rules,
 ``MONEY_RULE_SETTINGS``, only with no credits on the cabinet) or discard it. Pure.
 """
@@ -65,7 +65,7 @@ def draft_settings(cab: MaintenanceContext) -> GameSettings:
 
 
 def in_force(cab: MaintenanceContext, key: str) -> str:
-    """The value a ``None`` (default) setting has in the draft game (issue 10.9)."""
+    """The value a ``None`` (default) setting has in the draft game."""
     r = draft_settings(cab).rules_or_preset()
     sym = cab.s.settings.currency_symbol
     if key == "spots_per_station":
@@ -121,7 +121,7 @@ def select(cab: MaintenanceContext, out: list[Effect]) -> None:
     if m.selected < n:
         key, _, choices = SETTING_CHOICES[m.selected]
         cur = draft_value(cab, key)
-        if key in MENU_ENTRY:                   # issue 15: typed with the buttons or by touch
+        if key in MENU_ENTRY:                   # typed with the buttons or by touch
             text = start_text(key, cur)
             m.entry = EntryState(kind="setting", key=key, row=m.selected, text=text,
                                  shown=bool(text))
@@ -129,7 +129,7 @@ def select(cab: MaintenanceContext, out: list[Effect]) -> None:
             return
         nxt = choices[(choices.index(cur) + 1) % len(choices)] if cur in choices else choices[0]
         if key == "variant":
-            # issue 10.9: each game has its own limits; switching swaps them
+            # Each game has its own limits; switching swaps them
             game = draft_settings(cab).with_variant(nxt)
             new = msgspec.to_builtins(game)
             old = msgspec.to_builtins(cab.s.settings)

@@ -74,7 +74,7 @@ TABLES = {
 
 def owner_only(path: Path) -> None:
     """The journal file 0600 before SQLite opens it (its -wal and -shm take the same
-    mode); a folder made for it 0700 (issue 11.15: the live round is in there)."""
+    mode); a folder made for it 0700 (the live round is in there)."""
     if not path.parent.exists():
         private_dir(path.parent)
     try:

@@ -185,7 +185,7 @@ class JournalWriter(JournalChecks):
                             "recall WHERE station=? ORDER BY id DESC LIMIT ?)",
                             (e.entry.station, e.entry.station, keep))
         elif isinstance(e, ClearJournal):
-            # issue 11.12: an outstanding (issued, unredeemed) voucher's record survives
+            # An outstanding (issued, unredeemed) voucher's record survives
             # decided by the keyed record, never by the plain status column; a row that
             # fails its checksum is kept as evidence
             gone = [vn for vn, rec, digest in self.db.execute(

@@ -3,7 +3,7 @@
 Owns: the read-only queries maintenance, the CLI views and the engine's start
 use (a voucher by validation number, the outstanding vouchers by their keyed
 record, the game recall, the newest events, each station's escrow still open
-after a restart, issues 11.3, 11.4). I/O: SQLite reads only.
+after a restart). I/O: SQLite reads only.
 """
 
 from __future__ import annotations
@@ -66,7 +66,7 @@ class JournalHistory(JournalChecks):
                  "amount_minor": r[5], "data": json.loads(r[6])} for r in rows]
 
     def events_of(self, kinds: frozenset[str], limit: int) -> list[dict[str, Any]]:
-        """The newest ``limit`` events of one of ``kinds``, newest first (issue 15)."""
+        """The newest ``limit`` events of one of ``kinds``, newest first."""
         marks = ",".join("?" * len(kinds))
         rows = self.db.execute("SELECT id, seq, wall_s, kind, station, amount_minor, data FROM "
                                f"events WHERE kind IN ({marks}) ORDER BY id DESC LIMIT ?",
@@ -82,8 +82,8 @@ class JournalHistory(JournalChecks):
     def open_escrows(self) -> dict[int, dict[str, Any]]:
         """Each station's newest escrow, if it still matters to its acceptor driver.
 
-        Issue 11.4: every station's open escrow is restored (two stations can be
-        past STACK when the engine dies). Issue 11.3: only a station's newest
+        Every station's open escrow is restored (two stations can be
+        past STACK when the engine dies). Only a station's newest
         escrow can be open; an older one was superseded (the acceptor took a new
         item, so the old one was never stacked) and is not offered again.
 
@@ -116,7 +116,7 @@ class JournalHistory(JournalChecks):
                 "'bill_test_in_path')", (row_id, txn)).fetchall()
             kinds = {k for (k,) in closes}
             # a note under the attendant's review is the engine's to settle now; a test
-            # note in the cash box (issue 15) is owed nothing either
+            # note in the cash box is owed nothing either
             credited = bool(kinds & {"bill_stacked", "voucher_in", "note_in_stacker",
                                      "bill_test_stacked"})
             if kinds and not credited:

@@ -1,4 +1,4 @@
-"""The journal's keyed checksums and its key file (issues 11.2, 11.14).
+"""The journal's keyed checksums and its key file.
 
 Owns: the plain SHA-256 row checksum of old journals, the keyed checksum
 (HMAC-SHA256) of a critical row, the event log's hash-chain link, and the
@@ -33,7 +33,7 @@ def checksum(name: str, seq: int, blob: bytes) -> str:
 
 
 def mac(key: bytes, name: str, seq: int, blob: bytes) -> str:
-    """Keyed checksum of a critical row: ``"hmac:"`` + HMAC-SHA256 hex (issue 11.14)."""
+    """Keyed checksum of a critical row: ``"hmac:"`` + HMAC-SHA256 hex."""
     return MAC_PREFIX + hmac.digest(key, f"{name}:{seq}:".encode() + blob, "sha256").hex()
 
 

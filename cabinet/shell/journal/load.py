@@ -39,8 +39,8 @@ class Loaded:
         repaired: names of rows whose bad copy was rebuilt from the good one.
         salvaged: the journal was rebuilt from a corrupt one (``open_journal``);
             ``state`` is what could be read of it, kept for the technician.
-        findings: what verification found (a rolled-back or tampered journal,
-            issues 11.2 and 11.14); any finding is a RAM error.
+        findings: what verification found (a rolled-back or tampered journal);
+            any finding is a RAM error.
     """
 
     state: CabinetState | None

@@ -3,7 +3,7 @@
 Owns: the keyed checksum of each critical row and voucher row, the walk of the
 event log's hash chain, the commit record kept outside the database (written
 after each durable commit, compared at start: a rolled-back or rewritten
-journal, issues 11.2, 11.14), SQLite's own page check, and the doctor's report
+journal), SQLite's own page check, and the doctor's report
 (``verify``). I/O: SQLite and the commit-record file.
 """
 
@@ -53,7 +53,7 @@ class JournalChecks(JournalBase):
 
     def verify_vouchers(self) -> list[str]:
         """Every voucher row against its keyed checksum, and its plain columns against
-        the keyed record they index (issue 11.14: a ``status`` or ``amount_minor``
+        the keyed record they index (a ``status`` or ``amount_minor``
         rewritten beside an intact record is found too)."""
         bad, disagree = [], []
         for vn, seq, station, amount, status, rec, digest in self.db.execute(
@@ -76,7 +76,7 @@ class JournalChecks(JournalBase):
         return findings
 
     def verify_chain(self) -> list[str]:
-        """Walk the event log's keyed hash chain; one finding per break (issue 11.14)."""
+        """Walk the event log's keyed hash chain; one finding per break."""
         if self.key is None:
             return ["the journal key cannot be read: the event log cannot be verified"]
         findings: list[str] = []
@@ -120,7 +120,7 @@ class JournalChecks(JournalBase):
         return hmac.digest(self.key, msg.encode(), "sha256").hex()
 
     def verify_commit_record(self) -> list[str]:
-        """Compare the journal with the commit record kept outside it (issue 11.2)."""
+        """Compare the journal with the commit record kept outside it."""
         path = commit_file(self.path)
         if not path.exists():
             # a journal ever keyed had one; without keyed evidence the old-format rows
