@@ -62,7 +62,7 @@ class Id003BillAcceptor(BillAcceptor):
             once the engine journaled them and raise otherwise: the driver then
             keeps the transaction (and does not RESET) and reports it again.
         open_transaction: the engine's journaled-but-unclosed escrow after a restart,
-            or None.  It is this driver's transaction from the start (issue 11.3): a
+            or None.  It is this driver's transaction from the start: a
             VEND VALID or power-up status found pending is attributed to it
             (``recovered=True``); the same item still in escrow is STACKed again
             under it (never a second transaction); anything else retires it
@@ -206,7 +206,7 @@ class Id003BillAcceptor(BillAcceptor):
             raise
         self._online = True
         self._offline_reported = False
-        try:                            # issue 15: shown on the Diagnostics page
+        try:                            # shown on the Diagnostics page
             firmware = self.read_version()
         except DriverError:
             firmware = ""
@@ -283,7 +283,7 @@ class Id003BillAcceptor(BillAcceptor):
         if not self._offline_reported:
             self._offline_reported = True
             if self._host.garbled:
-                # Issue 11.10: bytes arrive but never a valid frame: its own fault.
+                # bytes arrive but never a valid frame: its own fault.
                 self._emit(DeviceFault(
                     Device.BILL_ACCEPTOR, "link_garbled",
                     f"bytes arrive but no valid frame ({self.crc_errors} CRC errors so "

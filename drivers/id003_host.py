@@ -4,7 +4,7 @@ Owns: start-up (protocols.md 1.7: power-up status, RESET, currency assignment,
 settings, inhibit), credit exactly once (1.8: escrow -> the engine's decision ->
 STACK-2 or RETURN, VEND VALID -> credit -> ACK, STACKED), failure handling (1.9:
 faults and their clearing, a repeated VEND VALID, the power-up-with-bill states,
-the restart's open transaction, issues 11.1, 11.3, 11.10), enable/inhibit, and
+the restart's open transaction), enable/inhibit, and
 counting unanswered polls.  It reads no port, no clock and no thread: the driver
 performs each ``Action`` it returns and hands back the result.
 
@@ -164,7 +164,7 @@ class Id003Host:
 
     Args:
         open_transaction: the engine's journaled-but-unclosed escrow after a
-            restart, or None (see ``Id003BillAcceptor``; issue 11.3).
+            restart, or None (see ``Id003BillAcceptor``).
         escrow_table_minor: fallback escrow code -> value (minor units) if the
             device's currency assignment (0x8A) cannot be read.  Default: US table.
         enabled_denominations_minor: values the validator may accept; None = all.
@@ -182,7 +182,7 @@ class Id003Host:
         late_replies: valid frames dropped because they cannot answer the command
             awaiting a reply (late replies to an earlier one, ``decode``).
         garbled: every unanswered poll of the current streak still received
-            bytes (a link at the wrong baud rate or parity): issue 11.10.
+            bytes (a link at the wrong baud rate or parity).
     """
 
     def __init__(
@@ -450,7 +450,7 @@ class Id003Host:
         if txn is not None and credited:
             yield Emit(BillStacked(txn.transaction_id))   # nothing owed (1.9)
         elif frame.code == Status.POWER_UP_BILL_IN_STACKER:
-            # Issue 11.1: the item is in the cash box and was never credited.  The
+            # the item is in the cash box and was never credited.  The
             # sink must journal it before RESET (it raises otherwise, and the next
             # start-up sees 0x42 again): a ``Journal``, never an ``Emit``.
             yield Journal(BillFoundInStacker(
@@ -467,7 +467,7 @@ class Id003Host:
         self._open_transaction = None
 
     def _retire_recovered(self, why: str) -> _Steps:
-        """Issue 11.3: the restart's open transaction is settled: close it here too."""
+        """The restart's open transaction is settled: close it here too."""
         txn = self.txn
         if txn is None or not txn.recovered:
             return
@@ -556,7 +556,7 @@ class Id003Host:
                 if self.txn.phase is Phase.CREDITED:
                     yield from self._close_stacked()
                 elif self.txn.phase is Phase.STACK_SENT:
-                    # issue 11.10: STACKed, then gone without VEND VALID or a return
+                    # STACKed, then gone without VEND VALID or a return
                     # (a jam after STACK, cleared): it may be in the cash box.
                     # Journaled before it is forgotten (the sink raises otherwise).
                     t = self.txn
@@ -631,7 +631,7 @@ class Id003Host:
             number_or_none = None
         decision = yield from self._ask(event)
         while decision is EscrowDecision.HOLD:
-            # issue 14: the engine waits for the casino host; keep the item in escrow
+            # the engine waits for the casino host; keep the item in escrow
             # (HOLD restarts the acceptor's escrow timer) and ask again.
             yield from self._try_command(c.hold(), "HOLD")
             yield Sleep()
@@ -648,7 +648,7 @@ class Id003Host:
             yield from self._try_command(c.return_bill(), "RETURN")
 
     def _on_holding(self) -> _Steps:
-        """Issue 14: an item held in escrow (HOLD) seen outside ``_on_escrow``'s wait:
+        """An item held in escrow (HOLD) seen outside ``_on_escrow``'s wait:
         the engine that held it died. STACK it if the journal decided so (the restart's
         open transaction), else hand it back; never leave it to a RESET."""
         if self.txn is not None and self.txn.phase is Phase.STACK_SENT:

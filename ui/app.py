@@ -39,7 +39,7 @@ FRAME_MS = 16  # 60 fps cap while animating
 ATTRACT_FRAME_MS = 33  # 30 fps is plenty for the attract loop
 PULSE_FRAME_MS = 400  # overlays that blink (printing dots)
 IDLE_POLL_MS = 25  # how often input is polled when nothing else happens
-#: input polling in attract, where the only touch is HELP (issue 17: idle under 2 %)
+#: input polling in attract, where the only touch is HELP (idle under 2 %)
 ATTRACT_POLL_MS = 50
 
 
@@ -72,14 +72,14 @@ class App:
             repainted only part of the screen (``pygame.display.update``).
         wall_clock: the time of day to show (``time.strftime("%H:%M")``), or
             ``None`` for none (tests, goldens).
-        own_station: this window is its station's own screen (issue 17: its
+        own_station: this window is its station's own screen (its
             spots, meters and buttons large, the other players' hands small).
-        language: the screen's default language (issue 17, ``ui.i18n.parse_language``:
+        language: the screen's default language (``ui.i18n.parse_language``:
             ``"en"``, ``"es"``, ``"es_ES"``); the player's language button (F12)
             switches it, and the next player (after a cash-out) gets the default again.
         languages: what the language button cycles through (``()``: no button).
         screens: ``"shared"``: one shared wide screen with a panel per station
-            (issue 17, ``ui.shared_screen``; keys and dev keys act for the focused
+            (``ui.shared_screen``; keys and dev keys act for the focused
             panel's station, ``station`` at first); ``"per-station"``: never;
             ``""``: as the engine's setting says (``Snapshot.screens``).
 
@@ -113,7 +113,7 @@ class App:
         self.clock_ms = clock_ms or (lambda: int(time.monotonic() * 1000))
         self.flip = flip or (lambda: None)
         self.renderer = Renderer()
-        self.renderer.diag.audio = self.sounds.available   # issue 15: the sound test says
+        self.renderer.diag.audio = self.sounds.available   # the sound test says
         self.anim = Animator()
         self.snapshot: Snapshot | None = None
         self.connected = client is None
@@ -132,7 +132,7 @@ class App:
         self.devkeys: DevKeys | None = None
         #: called once after the first frame is presented (start-up timing).
         self.on_first_frame: Callable[[], None] | None = None
-        #: station -> (why its last press was refused, until when in ms), issue 17.
+        #: station -> (why its last press was refused, until when in ms).
         self.refusals: dict[int, tuple[str, int]] = {}
         self._wake = threading.Event()
         self._drawn_on_link = False     # a table frame drawn since the link came up
@@ -174,14 +174,14 @@ class App:
             old = self.snapshot
             if old is not None and newest.seq < old.seq:
                 old = None  # the engine restarted: draw afresh
-            self.sounds.volume = sound_volume(newest)        # issue 15: the operator's settings
+            self.sounds.volume = sound_volume(newest)        # the operator's settings
             for name in self.anim.on_snapshot(old, newest, now_ms):
                 self.sounds.play(name)
             changed_scene = old is None or (old.mode, old.overlay) != (newest.mode, newest.overlay)
             if newest.mode == "maintenance":
                 self.show_help = False
             self._new_player(old, newest)
-            # issue 17: a station's own screen draws another station's change a little
+            # a station's own screen draws another station's change a little
             # later, with whatever follows (three UIs redrawing at once slowed every press)
             lazy = self.own_station and not self.dirty and coalesce.only_others_changed(old, newest, self.station)
             self.snapshot = newest
@@ -194,7 +194,7 @@ class App:
                 self._pending_shots.append(os.path.join(self.screenshot_dir, f"{newest.seq:06d}-{newest.mode}{o}.png"))
 
     def _cue(self, cue: Cue, now_ms: int) -> None:
-        if cue.name == "refused" and cue.station is not None:   # issue 17: say why
+        if cue.name == "refused" and cue.station is not None:   # say why
             i18n.use(self.language)                             # in this screen's language
             text = refusal_text(self.snapshot, cue.station, str(cue.data.get("action", "")),
                                 str(cue.data.get("reason", "")))
@@ -207,7 +207,7 @@ class App:
                 self._pending_shots.append(path)
                 self.dirty = True
             return
-        if cue.name == "sound_test":                      # issue 15: Diagnostics
+        if cue.name == "sound_test":                      # Diagnostics
             self.sounds.play(str(cue.data.get("sound", "")))
             self.renderer.diag.audio = self.sounds.available
             self.dirty = True
@@ -227,7 +227,7 @@ class App:
         self.running = False
         self.wake()
 
-    # -- the shared screen (issue 17) ----------------------------------------------
+    # -- the shared screen ----------------------------------------------
 
     def shared(self) -> bool:
         """Whether this window draws the shared wide screen now: asked for (``screens``
@@ -291,7 +291,7 @@ class App:
         sent: list[Intent] = []
         actions = map_event(event, ctx)
         if actions and event.type in (pygame.MOUSEBUTTONDOWN, pygame.FINGERDOWN):
-            self.sounds.play("button")                  # issue 17: a button touched clicks
+            self.sounds.play("button")                  # a button touched clicks
         for a in actions:
             if isinstance(a, LocalAction):
                 if a.name == "toggle_help":
@@ -299,9 +299,9 @@ class App:
                     self.dirty = True
                 elif a.name == "quit":
                     self.running = False
-                elif a.name == "toggle_language":       # issue 17: the player's EN/ES button
+                elif a.name == "toggle_language":       # the player's EN/ES button
                     self.set_language(i18n.next_language(self.language.code))
-                elif a.name.startswith("touch:"):       # issue 15: the screen test
+                elif a.name.startswith("touch:"):       # the screen test
                     self.renderer.diag.touched.add(int(a.name.removeprefix("touch:")))
                     self.dirty = True
             else:
@@ -319,7 +319,7 @@ class App:
         self.dirty = True
 
     def _new_player(self, old: Snapshot | None, new: Snapshot) -> None:
-        """Issue 17: once this station's credits are cashed out (a ticket printing or a
+        """Once this station's credits are cashed out (a ticket printing or a
         handpay and its meter at 0), the next player starts in the default language."""
         if old is None or self.language == self.default_language or new.mode not in ("cash_out", "handpay"):
             return
@@ -340,7 +340,7 @@ class App:
         s = self.snapshot
         if s is not None and self.connected:
             if s.mode == "attract" and not self.show_help:
-                # issue 17: sleep until the attract picture changes next
+                # sleep until the attract picture changes next
                 last = self._last_draw_ms
                 return max(1, attract.next_change_ms(last) - last) if s.overlay is None else ATTRACT_FRAME_MS
             if s.overlay is not None:
@@ -388,7 +388,7 @@ class App:
         self._lazy_due = None
 
     def clock_text(self) -> str:
-        """The time of day on screen (issue 17), ``HH:MM`` local time; ``""`` when off."""
+        """The time of day on screen, ``HH:MM`` local time; ``""`` when off."""
         return self.wall_clock() if self.wall_clock is not None else ""
 
     def step(self, max_wait_ms: int = IDLE_POLL_MS) -> None:

@@ -64,7 +64,7 @@ PLAY_BUTTONS: list[tuple[str, str]] = [("hit", N_("HIT")), ("stand", N_("STAND")
                                        ("split", N_("SPLIT")), ("insure", N_("INSURE")),
                                        ("decline", N_("NO INS."))]
 ACTION_LABELS = {a: lbl for lst in [*BET_BUTTONS.values(), PLAY_BUTTONS] for a, lbl in lst if lbl}
-#: where the player's language button sits (logical units, issue 17): right of the clock,
+#: where the player's language button sits (logical units): right of the clock,
 #: over the limits placard and under the dealer's chip rack, clear of both.
 LANGUAGE_BUTTON = pygame.Rect(236, 84, 134, 50)
 _NOT_BUTTONS = {"place", "help", "menu_up", "menu_down", "menu_select", "menu_back"}
@@ -121,7 +121,7 @@ class StationGeo:
     pill_y: int
     cards_bottom: int
     card_h: int
-    #: the buttons' label size (logical units; issue 17: smaller to keep one row)
+    #: the buttons' label size (logical units; smaller to keep one row)
     button_px: float = 22
 
 
@@ -163,7 +163,7 @@ def station_geometry(L: Layout, p: Painter | None, snapshot: Snapshot, idx: int,
     widths, rows, n_rows = rows_at(px_btn)
     button_px = float(px_btn)
     if n_rows > 1 and count < 3:
-        # issue 17 trial: longer labels (Spanish) shrink, down to 3/4, to keep the buttons on
+        # longer labels (Spanish) shrink, down to 3/4, to keep the buttons on
         # one row, so the hands above keep their size in every language
         for step in range(1, 6):
             smaller = rows_at(px_btn * (1 - 0.05 * step))
@@ -215,10 +215,10 @@ class Renderer:
         self._geos: tuple[Snapshot, tuple[object, ...], list[tuple[StationView, StationGeo]]] | None = None
         #: the consoles' meters and buttons as drawn (``Painter.cached``)
         self._widgets: dict[tuple[object, ...], tuple[pygame.Surface, list[HitBox]]] = {}
-        #: the UI's own state of the Diagnostics pages (issue 15: touches, audio)
+        #: the UI's own state of the Diagnostics pages (touches, audio)
         self.diag = maintenance.DiagState()
         #: the screen areas the last ``draw`` changed (pixels), or ``None`` for all of it
-        #: (the attract loop repaints only what moves, issue 17).
+        #: (the attract loop repaints only what moves).
         self.last_dirty: list[pygame.Rect] | None = None
         self._attract_bg: tuple[object, pygame.Surface, list[HitBox]] | None = None
         self._under: tuple[object, pygame.Surface, list[HitBox]] | None = None
@@ -261,21 +261,21 @@ class Renderer:
             connected: False draws the "lost connection" overlay (play suspended).
             show_help: the help scene is open (a local UI toggle).
             portrait: force the portrait layout; ``None`` picks it from the aspect.
-            own_station: this screen is that station's own (issue 17): its spots,
+            own_station: this screen is that station's own: its spots,
                 meters and buttons large, the other stations' hands small
                 (``ui.own_station``); ``None`` draws every station alike.
             clock: the time of day to show (``"14:05"``; the caller's clock, so
                 the frame stays a pure function of the arguments), ``""`` none.
-            notices: station -> why its last press was refused (issue 17), shown on
+            notices: station -> why its last press was refused, shown on
                 its console instead of its message while the caller keeps it.
-            language: the screen's language (issue 17, ``ui.i18n``: ``"en"``, ``"es"``,
+            language: the screen's language (``ui.i18n``: ``"en"``, ``"es"``,
                 ``"es_ES"``...); ``None`` keeps the active one. The operator's menu
                 is drawn in English whatever it is.
             languages: the languages the player may pick on this screen; with more
                 than one, a language button beside HELP switches to the next
                 (``ui:toggle_language``).
-            shared: one shared wide screen with a panel per station (issue 17,
-                ``ui.shared_screen``) for the table's scenes (not attract or the menu).
+            shared: one shared wide screen with a panel per station
+                (``ui.shared_screen``) for the table's scenes (not attract or the menu).
             focus: on the shared screen, the station the keys act for (its panel ringed).
 
         Returns:
@@ -300,7 +300,7 @@ class Renderer:
             return p.hits
         modal = False
         busy = getattr(anim, "busy", None)
-        # issue 17: an overlay that pulses over a table at rest redraws only itself, over
+        # an overlay that pulses over a table at rest redraws only itself, over
         # the table drawn (and dimmed) once
         still = snapshot.overlay is not None and connected and snapshot.mode not in ("maintenance", "attract") \
             and not (busy is not None and busy(now_ms))
@@ -340,7 +340,7 @@ class Renderer:
                     surface.blit(layer, (0, 0))
                 assert self._layer is not None
                 self._layer_hits, self._layer_meters = self._layer[2], self._layer[3]
-            else:       # issue 17: the shared screen's panel frames, drawn on the felt once
+            else:       # the shared screen's panel frames, drawn on the felt once
                 surface.blit(self._framed.over(felt, L, self.art, snapshot, focus) if shared else felt, (0, 0))
         if cached and self._under is not None:
             last = self._under_last
@@ -352,7 +352,7 @@ class Renderer:
             p.hits = list(self._under[2])
             p.dimmed = True
         elif snapshot.mode == "maintenance" and snapshot.maintenance is not None \
-                and snapshot.maintenance.recall is not None:      # issue 15: drawn as a table
+                and snapshot.maintenance.recall is not None:      # drawn as a table
             recall.draw(p, snapshot, snapshot.maintenance.recall, self, now_ms)
             modal = True
         elif snapshot.mode == "maintenance" and snapshot.maintenance is not None:
@@ -373,7 +373,7 @@ class Renderer:
             self._help_button(p)
             self._clock(p, clock)
             if not shared:
-                player_panel.draw(p, snapshot, own_station, now_ms)   # issue 17: HISTORY, reminder
+                player_panel.draw(p, snapshot, own_station, now_ms)   # HISTORY, reminder
             else:               # the shared screen's panels have their own buttons
                 shared_screen.draw_modals(p, snapshot, now_ms)
         if show_help and not modal and not p.dimmed:
@@ -502,7 +502,7 @@ class Renderer:
         _key, bg, hits = self._attract_bg
         prev = self._attract_prev
         previous = prev[2] if prev is not None and prev[0] is p.surface and prev[1] == key else None
-        if self._notices:           # issue 17: a refused press in attract: the invitation says why
+        if self._notices:           # a refused press in attract: the invitation says why
             s = msgspec.structs.replace(s, message=next(iter(self._notices.values())), message_said=[])
         now, dirty = attract.draw_partial(p, bg, previous, s, now_ms, self, clock)
         self._attract_prev = (p.surface, key, now)
@@ -553,7 +553,7 @@ class Renderer:
         R = L.lw * (0.95 if not L.portrait else 1.1)
         ccx, ccy = L.cx, top - R
         lines: list[tuple[str, float, tuple[int, ...], bool]] = []
-        if name:        # issue 17: a long name (the multi-player table's) shrinks to pass
+        if name:        # a long name (the multi-player table's) shrinks to pass
             # between the limits placard and the discard tray
             right = min(L.discard_tray().x, L.timer_center()[0] - 70)
             room = 2 * min(L.cx - L.limits_placard().right, right - L.cx) - 40   # centred
@@ -577,7 +577,7 @@ class Renderer:
         return surf
 
     def _dealer_tray(self, p: Painter) -> None:
-        """The dealer's chip rack, whole (issue 17: it was drawn half off the top);
+        """The dealer's chip rack, whole (never half off the top);
         none where the layout has no room (``Layout.chip_rack``)."""
         tray = p.L.chip_rack()
         if tray is None:
@@ -596,7 +596,7 @@ class Renderer:
 
     def _shoe(self, p: Painter) -> None:
         """A card shoe, whole: a dark box whose slanted acrylic front shows the next
-        card's back (issue 17), and the discard tray beside it with the used cards."""
+        card's back, and the discard tray beside it with the used cards."""
         L = p.L
         r = L.shoe_rect()
         mouth = r.h * 0.5
@@ -623,7 +623,7 @@ class Renderer:
         p.text(_("DISCARD"), 15, theme.GOLD, (t.centerx, t.bottom - 15), bold=True, max_w=t.w - 10)
 
     def _placard(self, p: Painter, limits: tuple[int, int, int, str], texts: tuple[str, ...]) -> None:
-        """The table limits placard (issue 17): the minimum and maximum bet per spot
+        """The table limits placard: the minimum and maximum bet per spot
         and the pay lines, from the snapshot (the engine renders both from the
         ``RuleSet``: ``min_bet_minor``/``max_bet_minor``, ``table_texts``)."""
         lo, hi, spots, sym = limits
@@ -639,7 +639,7 @@ class Renderer:
         p.text(_("per spot") if spots > 1 else _("per hand"), 17, theme.INK, (r.centerx, r.y + 92), max_w=r.w - 24)
         y = r.y + 118
         # the felt's pay lines; insurance's with what it costs, so a new player reads
-        # both from the placard (issue 17 "Done when"; RULES.md: half the bet)
+        # both from the placard (RULES.md: half the bet)
         lines = [_("Insurance costs \u00bd bet, pays 2 to 1") if i == 2 else line
                  for i, line in enumerate(texts[:3])]
         for line in lines:
@@ -647,7 +647,7 @@ class Renderer:
             y += 23
 
     def _clock(self, p: Painter, text: str) -> None:
-        """The time of day, always on screen (issue 17)."""
+        """The time of day, always on screen."""
         if text:
             x, y = p.L.clock_pos()
             w = p.text_width(text, 24, True) + 26
@@ -656,7 +656,7 @@ class Renderer:
 
     def _help_button(self, p: Painter) -> None:
         p.button(p.L.help_button(), _("HELP"), True, "ui:help", px=24)
-        if len(self._languages) > 1:     # issue 17: the player picks the screen's language
+        if len(self._languages) > 1:     # the player picks the screen's language
             code = i18n.next_language(i18n.current().code)
             p.button(LANGUAGE_BUTTON, i18n.LANGUAGE_NAMES.get(code, code.upper()), True, "ui:toggle_language",
                      px=20)
@@ -684,7 +684,7 @@ class Renderer:
             else:
                 geos = [(st, station_geometry(L, p, s, i, count, st)) for i, st in enumerate(s.stations)]
                 self._geos = (s, (L, i18n.current()), geos)
-        self._motion(p, s, geos, now_ms, anim, "under")     # issue 17: under every card
+        self._motion(p, s, geos, now_ms, anim, "under")     # under every card
         self._dealer(p, s, now_ms, anim)
         if s.message:
             cx, cy = L.message_center()
@@ -710,7 +710,7 @@ class Renderer:
 
     def _motion(self, p: Painter, s: Snapshot, geos: list[tuple[StationView, StationGeo]], now_ms: int,
                 anim: Anim | None, layer: str) -> None:
-        """Issue 17: the settlement's flying stacks (``ui.settle_draw``) and the win
+        """The settlement's flying stacks (``ui.settle_draw``) and the win
         celebrations (``ui.celebration``): ``"under"`` before any card is drawn (to and
         from the rack, the rings, the chip shower), ``"over"`` after the consoles (into
         the credit meters, the banner)."""
@@ -820,7 +820,7 @@ class Renderer:
         label = _("BETS CLOSE") if s.timer.kind == "bet" else _("DECIDE")
         if s.timer.station is not None and s.timer.kind != "bet":
             label = _("STATION {n}").format(n=s.timer.station)
-        # issue 17 trial: the label inside the ring when it fits there at a legible size, else
+        # the label inside the ring when it fits there at a legible size, else
         # ("FIN DE APUESTAS" at 800x480) on a tag under the circle
         room = 2 * math.sqrt((r - 6) ** 2 - 40 ** 2)      # the ring's inside at the label's bottom
         inside = p.fonts.fit(label, max(p.L.px(15), MIN_TEXT_PX), p.L.px(room), bold=True, min_px=6) >= MIN_TEXT_PX
@@ -836,7 +836,7 @@ class Renderer:
                  anim: Anim | None) -> None:
         L = p.L
         sym = s.currency_symbol
-        felt = settle_draw.on_felt_minor(st, anim, now_ms)       # issue 17: counted in as it arrives
+        felt = settle_draw.on_felt_minor(st, anim, now_ms)       # counted in as it arrives
         st = msgspec.structs.replace(st, credits_minor=st.credits_minor - felt) if felt else st
         n_spots = max(1, s.spots_per_station, len(st.spots))
         spot_w = geo.box.w / n_spots
@@ -860,7 +860,7 @@ class Renderer:
             self._meters(p, s, st, geo)
         if st.fault:
             self._out_of_service(p, st.fault, geo, st.fault_said)
-        elif st.refusal:            # why this station's note or voucher came back (issue 10.8)
+        elif st.refusal:            # why this station's note or voucher came back
             refusal = ": ".join(say(x, sym) for x in st.refusal_said) if st.refusal_said else _(st.refusal)
             p.pill(refusal, (geo.box.centerx, geo.hands_area.y + 40), 24, fg=theme.INK, bg=theme.WARNING,
                    max_w=geo.box.w - 40)
@@ -894,9 +894,9 @@ class Renderer:
                    anchor="midleft", bold=True)
             if st.ready:
                 p.pill(_("READY"), (geo.message.right - 50, geo.message.centery), 16, fg=theme.INK, bg=theme.WIN)
-        if st.host_link:            # issue 13: the casino host link of this station
+        if st.host_link:            # the casino host link of this station
             online = st.host_link == "online"
-            # issue 17 trial: sized as drawn (never under MIN_TEXT_PX) and ending inside the
+            # sized as drawn (never under MIN_TEXT_PX) and ending inside the
             # console's right edge, so a long label ("SISTEMA EN LÍNEA") is whole on screen
             badge = _("HOST ONLINE") if online else _("HOST OFFLINE")
             bpx = max(12.0, MIN_TEXT_PX / L.scale)
@@ -904,7 +904,7 @@ class Renderer:
             p.pill(badge, (geo.console.right - 8 - bw / 2, geo.console.y - max(14.0, bpx * 0.75 + 2)), bpx,
                    fg=theme.INK if online else theme.WHITE, bg=theme.WIN if online else theme.DANGER)
         notice = self._notices.get(st.station)
-        if notice:                  # issue 17: why the last press was refused
+        if notice:                  # why the last press was refused
             m = geo.message
             left, right = m.x + 10, m.right - 10
             if count > 1:           # beside the station's name (and READY), not under them
@@ -920,7 +920,7 @@ class Renderer:
     def _buttons(self, p: Painter, s: Snapshot, st: StationView, geo: StationGeo) -> None:
         """A station's buttons, lit as its lamps are (none while the door is open)."""
         lamps = set(st.lamps)
-        # issue 17: the door-open freeze offers no buttons (nothing can be pressed)
+        # the door-open freeze offers no buttons (nothing can be pressed)
         specs = button_specs(s, st) if s.mode != "door_open" else []
         for (action, label, value), r in zip(specs, geo.buttons, strict=False):
             if action == "chip" and value is not None:
@@ -934,14 +934,14 @@ class Renderer:
                              danger=action == "cash_out"))
 
     def _out_of_service(self, p: Painter, text: str, geo: StationGeo, fault_said: list[Said] | None = None) -> None:
-        """Issue 10.8: this station's own device failed; a panel over its hands says
+        """This station's own device failed; a panel over its hands says
         which and why, while the other stations play on."""
         area = geo.hands_area.inflate(-24, -24)
         p.fill_rect(area, (0, 0, 0, 185), radius=18)
         p.fill_rect(area, theme.DANGER, radius=18, width=4)
         p.text(_("OUT OF SERVICE"), 30, theme.DANGER, (area.centerx, area.y + 44), bold=True, max_w=area.w - 30)
         body = text.removeprefix("Out of service: ")
-        if fault_said:          # issue 17: in the screen's language
+        if fault_said:          # in the screen's language
             body = _("{faults} - call attendant").format(faults="; ".join(say(f, "$") for f in fault_said))
         lines = p.wrap(body, 22, area.w - 40)
         y = area.y + 92
@@ -960,11 +960,11 @@ class Renderer:
         bet = sp.bet_minor if sp is not None else 0
         if sp is None or (bet == 0 and not sp.hands):
             label = str(spot_no) if n_spots > 1 else _("BET")
-            # issue 17 trial: inside the circle ("APUESTA" was wider than it)
+            # inside the circle ("APUESTA" was wider than it)
             p.text(label, 26, (214, 182, 96, 150), (cx, cy), bold=True, max_w=2 * r - 20)
         if sp is not None:
             chips = list(sp.chips_minor) or (chip_split(bet) if bet else [])
-            if settle_draw.is_settled(sp):      # issue 17: swept, paid beside, collected
+            if settle_draw.is_settled(sp):      # swept, paid beside, collected
                 settle_draw.draw_rest(p, s.currency_symbol, st, sp, settle_draw.spot_slots(sp, cx, cy, r, spot_w),
                                       anim, now_ms)
             elif len(sp.hands) > 1 or any(h.doubled for h in sp.hands):
@@ -987,7 +987,7 @@ class Renderer:
 
     def _hand_stakes(self, p: Painter, s: Snapshot, sp: SpotView, cx: float, cy: float, r: float,
                      spot_w: float) -> None:
-        """Issue 17: each split hand's own stake, left to right as its hand, and a
+        """Each split hand's own stake, left to right as its hand, and a
         doubled stake as two stacks (the bet and the double beside it), each with
         the hand's real amount under it."""
         k = len(sp.hands)
@@ -1029,7 +1029,7 @@ class Renderer:
             self._total_pill(p, hand.total_text, (hcx, geo.pill_y), 22)
         if hand.outcome and rects:
             box = rects[0].unionall(rects[1:]) if len(rects) > 1 else rects[0]
-            # issue 17: mid-height, between the top-left and bottom-right indices
+            # mid-height, between the top-left and bottom-right indices
             self._outcome_badge(p, s, hand, (box.centerx, box.centery), hand_w - 16)
         if hand.doubled and rects:
             last = rects[-1]

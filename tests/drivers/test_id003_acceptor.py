@@ -430,7 +430,7 @@ def test_fuzz_random_bytes_never_crash_and_never_credit(seed: int, recorder: Rec
 def test_a_held_ticket_outlives_the_acceptors_escrow_timeout_then_stacks(
     sim_bill: SimId003Device, recorder: Recorder
 ) -> None:
-    """Issue 14: a ticket the casino host decides is HELD (0x44, refreshed while the
+    """A ticket the casino host decides is HELD (0x44, refreshed while the
     engine answers HOLD) past the acceptor's own escrow timeout, then stacked once."""
     import time
 
