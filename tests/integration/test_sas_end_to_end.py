@@ -7,7 +7,7 @@ import json
 import subprocess
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -52,8 +52,9 @@ def sas_play_meters(m: dict) -> tuple[int, int]:
             - m["void_reclaimed_minor"] - m["jackpot_handpay_minor"])
 
 
-@pytest.fixture
-def floor(tmp_path):
+def linked_floor(tmp_path: Path) -> Iterator[tuple[SasHost, EngineProc]]:
+    """The host twin polling machine 1 and an engine linked to it at address 1, the link
+    up; both stopped after."""
     host = SasHost([1], directory=tmp_path / "host", db_path=tmp_path / "host.sqlite3",
                    poll_interval_s=0.05, meter_interval_s=0.5, link_down_s=2.0)
     proc = EngineProc(tmp_path, extra_args=["--sas-port", host.tty(1), "--sas-address", "1"])
@@ -64,6 +65,11 @@ def floor(tmp_path):
     finally:
         proc.stop()
         host.close()
+
+
+@pytest.fixture
+def floor(tmp_path):
+    yield from linked_floor(tmp_path)
 
 
 def _snap_mode(proc: EngineProc) -> str:

@@ -15,12 +15,12 @@ from drivers.sas import bcd
 from drivers.sas.host_codec import DataReply, Nack
 from drivers.sim.sas_host import SasHost
 
-from .crash_harness import EngineProc
 from .test_sas_end_to_end import (  # noqa: F401
     _credit,
     _play_round,
     _play_round_out,
     floor,
+    linked_floor,
     meters_json,
     sas_play_meters,
     wait_for,
@@ -98,16 +98,7 @@ def jackpot_floor(tmp_path):
     store = Store(tmp_path / "journal.db")
     store.commit(new_state(GameSettings(jackpot_limit_minor=100)), None, [], time.time())
     store.close()
-    host = SasHost([1], directory=tmp_path / "host", db_path=tmp_path / "host.sqlite3",
-                   poll_interval_s=0.05, meter_interval_s=0.5, link_down_s=2.0)
-    proc = EngineProc(tmp_path, extra_args=["--sas-port", host.tty(1), "--sas-address", "1"])
-    proc.start()
-    wait_for(lambda: host.link_up(1), 60, "the host link")
-    try:
-        yield host, proc
-    finally:
-        proc.stop()
-        host.close()
+    yield from linked_floor(tmp_path)
 
 
 def test_a_jackpot_paid_by_hand_is_in_jackpot_not_in_coin_out(jackpot_floor, tmp_path):

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import shutil
 import time
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -16,18 +15,9 @@ import pytest
 from drivers.sim.sas_host import SasHost
 
 from .crash_harness import EngineProc
+from .test_sas_end_to_end import wait_for
 
 pytestmark = pytest.mark.timeout(300)
-
-
-def wait_for(cond: Callable[[], object], timeout_s: float = 15.0, what: str = "") -> object:
-    deadline = time.monotonic() + timeout_s
-    while time.monotonic() < deadline:
-        got = cond()
-        if got:
-            return got
-        time.sleep(0.05)
-    raise AssertionError(f"timed out waiting for {what or cond} (last: {cond()!r})")
 
 
 def _credit(proc: EngineProc, amount_minor: int) -> None:
