@@ -345,7 +345,7 @@ def checks(log: Log, root: Root) -> None:
         "cabinet-engine.service", "cabinet-engine-stopped.service", "cabinet-ui.service",
         "cabinet.target"))
     log.step("systemd-analyze verify (installed units)",
-             root.cmd(f"systemd --version | head -1; systemd-analyze verify {units}"), 600)
+             root.cmd(f"systemctl --version | head -1; systemd-analyze verify {units}"), 600)
 
 
 def doctor(log: Log, root: Root) -> None:
