@@ -287,8 +287,10 @@ def install(log: Log, root: Root, release: str | None, public_key: str | None, r
     """The installer, offline: from the source tree with pip on the wheelhouse, or a release."""
     if release:
         key = f" --public-key /root/{Path(public_key).name}" if public_key else ""
-        script = (f"cd {SRC_IN_ROOT} && python3 -m cabinet install --no-start{key} "
-                  f"/root/{Path(release).name}")
+        # as README says for a first install: the release's own source/ runs it
+        script = (f"rm -rf /root/release && mkdir /root/release && cd /root/release && "
+                  f"tar -xf /root/{Path(release).name} source && cd source && "
+                  f"python3 -m cabinet install --no-start{key} /root/{Path(release).name}")
     else:
         script = (f"cd {SRC_IN_ROOT} && PIP_NO_INDEX=1 PIP_FIND_LINKS={WHEELS_IN_ROOT} "
                   f"PIP_DISABLE_PIP_VERSION_CHECK=1 python3 -m cabinet install --no-start")
@@ -337,6 +339,27 @@ def checks(log: Log, root: Root) -> None:
              root.cmd(f"cd /opt/cabinet && {py} -m ui.sdl_drivers"), 300)
     log.step(f"venv: SDL has {driver} (python -m ui.sdl_drivers --require {driver})",
              root.cmd(f"cd /opt/cabinet && {py} -m ui.sdl_drivers --require {driver}"), 300)
+    engine_and_ui(log, root, ui=True)
+    doctor(log, root)
+    units = " ".join(f"/etc/systemd/system/{u}" for u in (
+        "cabinet-engine.service", "cabinet-engine-stopped.service", "cabinet-ui.service",
+        "cabinet.target"))
+    log.step("systemd-analyze verify (installed units)",
+             root.cmd(f"systemctl --version | head -1; systemd-analyze verify {units}"), 600)
+
+
+def doctor(log: Log, root: Root) -> None:
+    """``cabinet doctor`` by the engine unit's command, user and environment."""
+    log.step("cabinet doctor --devices none (the engine unit's user and environment; "
+             "after the engine: its journal)", root.cmd(
+                 as_unit(root.path, "cabinet-engine.service", {},
+                         ("engine --devices hardware", "doctor --devices none"))), 900, tail=60)
+
+
+def engine_and_ui(log: Log, root: Root, ui: bool) -> None:
+    """The engine by its unit's command (``--devices sim``) until its UI socket is up,
+    with ``ui``: the UI by its unit's until it saves a frame; both stopped."""
+    r = root.path
     # the engine's runtime directories (systemd's RuntimeDirectory=), as the unit makes them
     for d in ("run/cabinet", "run/cabinet/lgpio"):
         (r / d).mkdir(parents=True, exist_ok=True)
@@ -347,10 +370,11 @@ def checks(log: Log, root: Root) -> None:
                           ("--devices hardware", "--devices sim"))
     log(f"\n== engine (cabinet-engine.service's ExecStart, --devices sim)\n$ {engine_line}")
     engine_log = r / "tmp" / "engine.log"
+    sock = r / "run/cabinet/ui.sock"
+    sock.unlink(missing_ok=True)     # a socket left by a stopped engine is not this one's
     t = time.monotonic()
     engine = subprocess.Popen(root.cmd(engine_line), stdout=engine_log.open("w"),
                               stderr=subprocess.STDOUT, start_new_session=True)
-    sock = r / "run/cabinet/ui.sock"
     while not sock.exists() and engine.poll() is None and time.monotonic() - t < 600:
         time.sleep(1)
     if sock.exists():
@@ -359,7 +383,7 @@ def checks(log: Log, root: Root) -> None:
         log(f"-- engine: FAILED, no ui socket (exit {engine.poll()}) after {time.monotonic() - t:.0f} s")
         log.failed.append("engine")
     try:
-        if sock.exists():
+        if sock.exists() and ui:
             shots = r / SHOTS_IN_ROOT.lstrip("/")
             shots.mkdir(parents=True, exist_ok=True)
             os.chmod(shots, 0o777)
@@ -397,15 +421,58 @@ def checks(log: Log, root: Root) -> None:
         log(f"-- engine: stopped by SIGTERM, exit {engine.returncode}")
         log("engine log (last lines):\n"
             + "\n".join(engine_log.read_text(errors="replace").splitlines()[-15:]))
-    log.step("cabinet doctor --devices none (the engine unit's user and environment; "
-             "after the engine: its journal)", root.cmd(
-                 as_unit(r, "cabinet-engine.service", {},
-                         ("engine --devices hardware", "doctor --devices none"))), 900, tail=60)
-    units = " ".join(f"/etc/systemd/system/{u}" for u in (
-        "cabinet-engine.service", "cabinet-engine-stopped.service", "cabinet-ui.service",
-        "cabinet.target"))
-    log.step("systemd-analyze verify (installed units)",
-             root.cmd(f"systemd --version | head -1; systemd-analyze verify {units}"), 600)
+
+
+#: Run in the root by its system Python, as root, the journal opened read-only: the
+#: number of events, the SHA-256 of the first N of them (every column, in id order; N
+#: the argument, all without one), the key file's SHA-256 and the program_installed events.
+JOURNAL_PRINT = """
+import hashlib, json, sqlite3, sys
+db = sqlite3.connect("file:/var/lib/cabinet/journal.db?mode=ro", uri=True)
+rows = db.execute("SELECT id, seq, wall_s, kind, station, amount_minor, data FROM events ORDER BY id").fetchall()
+n = int(sys.argv[1]) if len(sys.argv) > 1 else len(rows)
+h = hashlib.sha256(json.dumps(rows[:n]).encode()).hexdigest()
+key = hashlib.sha256(open("/var/lib/cabinet/journal.db.key", "rb").read()).hexdigest()
+print(f"journal: {len(rows)} events; first {n}: SHA-256 {h}; key SHA-256 {key}")
+for r in rows:
+    if r[3] == "program_installed":
+        d = json.loads(r[6]); print(f"  event {r[0]} program_installed {d.get('action')} {d.get('program_id')}")
+"""
+
+
+def journal(log: Log, root: Root, label: str, first: int | None = None) -> tuple[int, str, str]:
+    """The journal's event count, the digest of its first ``first`` events (all by
+    default) and its key's digest, as read in the root."""
+    (root.path / "root" / "journal_print.py").write_text(JOURNAL_PRINT)
+    arg = "" if first is None else f" {first}"
+    r = log.step(f"journal {label}", root.cmd(f"python3 /root/journal_print.py{arg}"), 300)
+    for line in r.stdout.splitlines():
+        if line.startswith("journal: "):
+            words = line.split()
+            return int(words[1]), words[6].rstrip(";"), words[-1]
+    return -1, "", ""
+
+
+def update_and_rollback(log: Log, root: Root, update: str) -> None:
+    """``cabinet install UPDATE`` then ``cabinet install --rollback`` by the installed
+    venv's command (offline), each followed by the engine and ``cabinet doctor``; the
+    journal's events before each must be there unchanged after it, with its key."""
+    cabinet = "/opt/cabinet/.venv/bin/cabinet"
+    n0, h0, k0 = journal(log, root, "before the update")
+    for what, script in (
+            ("update", f"{cabinet} install --no-start /root/{Path(update).name}"),
+            ("rollback", f"{cabinet} install --no-start --rollback")):
+        log.step(f"{what} (no network)", root.cmd(f"cd / && {script}"), 2400, tail=40)
+        engine_and_ui(log, root, ui=False)
+        doctor(log, root)
+        n, h, k = journal(log, root, f"after the {what} and the engine's start", n0)
+        kept = n >= n0 and h == h0 and k == k0
+        log(f"-- journal after the {what}: {n} events (before: {n0}); the first {n0} "
+            f"{'unchanged' if h == h0 else 'CHANGED'}, key {'unchanged' if k == k0 else 'CHANGED'}"
+            f": {'kept' if kept else 'NOT KEPT'}")
+        if not kept:
+            log.failed.append(f"journal kept ({what})")
+        n0, h0, k0 = journal(log, root, f"after the {what}")
 
 
 def kill_in_root(path: Path) -> None:
@@ -440,6 +507,8 @@ def main() -> int:
                     "instead of the committed tree with pip on a wheelhouse")
     ap.add_argument("--public-key", metavar="FILE", help="with --release: the release key's "
                     "public half (a first install)")
+    ap.add_argument("--update", metavar="FILE", help="with --release: then update to this release "
+                    "and roll back, the journal checked to be kept")
     ap.add_argument("--log", type=Path, default=None, help="default: bench/results/arm64_SUITE.log")
     ap.add_argument("--keep", action="store_true", help="keep the run's root (CACHE/SUITE-run)")
     args = ap.parse_args()
@@ -476,7 +545,7 @@ def main() -> int:
                 "2>/tmp/net.err; then echo 'the mirror is REACHABLE'; exit 1; fi; "
                 "tail -1 /tmp/net.err; echo 'no network: the mirror cannot be reached'"), 300)
             prepare(log, root, wheels)
-            for f in (args.release, args.public_key):
+            for f in (args.release, args.public_key, args.update):
                 if f:
                     shutil.copy(f, run_root / "root" / Path(f).name)
             install(log, root, args.release, args.public_key, 1)
@@ -486,6 +555,8 @@ def main() -> int:
                 "--disable-pip-version-check 2>/dev/null | head -40; cat /boot/firmware/cmdline.txt; "
                 "ls -l /etc/cabinet /etc/systemd/system/cabinet.target.wants; id cabinet"), 300)
             checks(log, root)
+            if args.release and args.update:
+                update_and_rollback(log, root, args.update)
         finally:
             kill_in_root(run_root)
             root.umount()
