@@ -7,7 +7,6 @@ config (``[journal] counter``: its twin, a file off the card), starts in a RAM e
 from __future__ import annotations
 
 import shutil
-import time
 from pathlib import Path
 
 import pytest
@@ -15,20 +14,9 @@ import pytest
 from drivers.sim.sas_host import SasHost
 
 from .crash_harness import EngineProc
-from .test_sas_end_to_end import wait_for
+from .test_sas_end_to_end import _credit, wait_for
 
 pytestmark = pytest.mark.timeout(300)
-
-
-def _credit(proc: EngineProc, amount_minor: int) -> None:
-    target = (proc.snapshot or {})["stations"][0]["credits_minor"] + amount_minor
-    deadline = time.monotonic() + 60          # notes handed back until the acceptor is enabled
-    while proc.snapshot["stations"][0]["credits_minor"] < target and time.monotonic() < deadline:
-        proc.sim({"cmd": "note", "amount_minor": amount_minor})
-        wait = time.monotonic() + 3
-        while proc.snapshot["stations"][0]["credits_minor"] < target and time.monotonic() < wait:
-            time.sleep(0.05)
-    assert proc.snapshot["stations"][0]["credits_minor"] == target
 
 
 def _image(journal: Path, to: Path) -> None:
