@@ -57,17 +57,18 @@ PYTHON = {"bookworm": "3.11", "trixie": "3.13"}
 #: systemd and udev (the installer calls systemctl and udevadm; the units are verified).
 INCLUDE = ("python3", "python3-venv", "systemd", "udev")
 #: glibc 2.36 (bookworm), 2.41 (trixie): manylinux tags up to 2.34 fit both.
-PLATFORMS = ("manylinux2014_aarch64", "manylinux_2_17_aarch64", "manylinux_2_28_aarch64",
-             "manylinux_2_34_aarch64")
+PLATFORMS = ("manylinux2014_aarch64", "manylinux_2_17_aarch64", "manylinux_2_28_aarch64", "manylinux_2_34_aarch64")
 #: Build backend of ``pip install --editable`` (pyproject's build-system), offline too.
 BUILD = ("setuptools>=68", "wheel")
 BINFMT = Path("/proc/sys/fs/binfmt_misc")
 BINFMT_NAME = "qemu-aarch64-bench"
 #: ELF64 little-endian, e_machine 0xb7 (AArch64): the magic and mask of Debian's
 #: qemu-user-static binfmt entry.
-BINFMT_LINE = (r":{name}:M::\x7f\x45\x4c\x46\x02\x01\x01\x00\x00\x00\x00\x00\x00\x00\x00\x00"
-               r"\x02\x00\xb7\x00:\xff\xff\xff\xff\xff\xff\xff\x00\xff\xff\xff\xff\xff\xff"
-               r"\xff\xff\xfe\xff\xff\xff:/usr/bin/qemu-aarch64-static:F")
+BINFMT_LINE = (
+    r":{name}:M::\x7f\x45\x4c\x46\x02\x01\x01\x00\x00\x00\x00\x00\x00\x00\x00\x00"
+    r"\x02\x00\xb7\x00:\xff\xff\xff\xff\xff\xff\xff\x00\xff\xff\xff\xff\xff\xff"
+    r"\xff\xff\xfe\xff\xff\xff:/usr/bin/qemu-aarch64-static:F"
+)
 #: The environment in the root: nothing of the host's (its pip settings) leaks in.
 PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
 SRC_IN_ROOT = "/root/cabinet-src"
@@ -93,14 +94,22 @@ class Log:
         self.f.write(text + "\n")
         self.f.flush()
 
-    def step(self, name: str, argv: list[str], timeout_s: float, ok: tuple[int, ...] = (0,),
-             env: dict[str, str] | None = None, tail: int = 60) -> subprocess.CompletedProcess[str]:
+    def step(
+        self,
+        name: str,
+        argv: list[str],
+        timeout_s: float,
+        ok: tuple[int, ...] = (0,),
+        env: dict[str, str] | None = None,
+        tail: int = 60,
+    ) -> subprocess.CompletedProcess[str]:
         """Run ``argv`` bounded by ``timeout_s``, log its time, status and last ``tail`` lines."""
         self(f"\n== {name}\n$ {shlex.join(argv)}")
         t = time.monotonic()
         try:
-            r = subprocess.run(argv, capture_output=True, text=True, timeout=timeout_s,
-                               env={**os.environ, **(env or {})})
+            r = subprocess.run(
+                argv, capture_output=True, text=True, timeout=timeout_s, env={**os.environ, **(env or {})}
+            )
         except subprocess.TimeoutExpired as e:
             out = (e.stdout or b"").decode(errors="replace") if isinstance(e.stdout, bytes) else (e.stdout or "")
             self("\n".join(out.splitlines()[-tail:]))
@@ -127,9 +136,11 @@ class Root:
         self.mounts: list[Path] = []
 
     def mount(self) -> None:
-        for d, argv in (("proc", ["mount", "-t", "proc", "proc"]),
-                        ("sys", ["mount", "--rbind", "/sys"]),
-                        ("dev", ["mount", "--rbind", "/dev"])):
+        for d, argv in (
+            ("proc", ["mount", "-t", "proc", "proc"]),
+            ("sys", ["mount", "--rbind", "/sys"]),
+            ("dev", ["mount", "--rbind", "/dev"]),
+        ):
             target = self.path / d
             if target.is_symlink():
                 target.unlink()
@@ -144,8 +155,18 @@ class Root:
 
     def cmd(self, script: str, offline: bool = True) -> list[str]:
         """``sh -c script`` inside the root (``unshare --net``: no network but loopback)."""
-        argv = ["env", "-i", f"PATH={PATH}", "HOME=/root", "LANG=C.UTF-8",
-                "chroot", str(self.path), "/bin/sh", "-c", script]
+        argv = [
+            "env",
+            "-i",
+            f"PATH={PATH}",
+            "HOME=/root",
+            "LANG=C.UTF-8",
+            "chroot",
+            str(self.path),
+            "/bin/sh",
+            "-c",
+            script,
+        ]
         return (["unshare", "--net"] + argv) if offline else argv
 
 
@@ -159,8 +180,11 @@ def remove(path: Path) -> None:
         return
     real = str(path.resolve())
     for _ in range(2):
-        mounted = [ln.split()[1] for ln in Path("/proc/mounts").read_text().splitlines()
-                   if ln.split()[1] == real or ln.split()[1].startswith(real + "/")]
+        mounted = [
+            ln.split()[1]
+            for ln in Path("/proc/mounts").read_text().splitlines()
+            if ln.split()[1] == real or ln.split()[1].startswith(real + "/")
+        ]
         if not mounted:
             shutil.rmtree(path)
             return
@@ -200,22 +224,39 @@ def build_base(log: Log, suite: str, base: Path) -> bool:
         log(f"root: {tmp} holds a first stage: resumed at the second")
     else:
         remove(tmp)
-        r = log.step("root: debootstrap --foreign (download and unpack, on the host)",
-                     ["debootstrap", "--arch=arm64", "--foreign", "--variant=minbase",
-                      "--include=" + ",".join(INCLUDE), suite, str(tmp), MIRROR], 1200, tail=5)
+        r = log.step(
+            "root: debootstrap --foreign (download and unpack, on the host)",
+            [
+                "debootstrap",
+                "--arch=arm64",
+                "--foreign",
+                "--variant=minbase",
+                "--include=" + ",".join(INCLUDE),
+                suite,
+                str(tmp),
+                MIRROR,
+            ],
+            1200,
+            tail=5,
+        )
         if r.returncode:
             return False
     root = Root(tmp)
     root.mount()
     try:
-        r = log.step("root: debootstrap --second-stage (arm64 under qemu-user)",
-                     root.cmd("/debootstrap/debootstrap --second-stage", offline=False), 5400, tail=10)
+        r = log.step(
+            "root: debootstrap --second-stage (arm64 under qemu-user)",
+            root.cmd("/debootstrap/debootstrap --second-stage", offline=False),
+            5400,
+            tail=10,
+        )
     finally:
         root.umount()
     if r.returncode:
         return False
-    (tmp / ".complete").write_text(f"built in {time.monotonic() - t:.0f} s on "
-                                   f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}\n")
+    (tmp / ".complete").write_text(
+        f"built in {time.monotonic() - t:.0f} s on {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}\n"
+    )
     tmp.rename(base)
     return True
 
@@ -223,6 +264,7 @@ def build_base(log: Log, suite: str, base: Path) -> bool:
 def mirror_ip() -> str:
     """The Debian mirror's address as the host resolves it (the root is shown unable to reach it)."""
     import socket
+
     return socket.gethostbyname(MIRROR.split("/")[2])
 
 
@@ -237,11 +279,30 @@ def wheelhouse(log: Log, py: str) -> Path:
     tag = "cp" + py.replace(".", "")
     dest = CACHE / f"wheels-{tag}"
     dest.mkdir(parents=True, exist_ok=True)
-    argv = [sys.executable, "-m", "pip", "download", "--quiet", "--disable-pip-version-check",
-            "--only-binary=:all:", "--implementation", "cp", "--python-version", py,
-            "--abi", tag, "--abi", "abi3", "--abi", "none",
-            *(a for p in PLATFORMS for a in ("--platform", p)),
-            "--dest", str(dest), *requirements(), *BUILD]
+    argv = [
+        sys.executable,
+        "-m",
+        "pip",
+        "download",
+        "--quiet",
+        "--disable-pip-version-check",
+        "--only-binary=:all:",
+        "--implementation",
+        "cp",
+        "--python-version",
+        py,
+        "--abi",
+        tag,
+        "--abi",
+        "abi3",
+        "--abi",
+        "none",
+        *(a for p in PLATFORMS for a in ("--platform", p)),
+        "--dest",
+        str(dest),
+        *requirements(),
+        *BUILD,
+    ]
     log.step(f"wheelhouse: linux/aarch64 {tag} (host, network)", argv, 600)
     wheels = sorted(p.name for p in dest.glob("*.whl"))
     size = sum(p.stat().st_size for p in dest.glob("*.whl"))
@@ -257,30 +318,32 @@ def stand_in_lgpio(log: Log, root: Path) -> None:
     (pkg / "DEBIAN" / "control").write_text(
         "Package: python3-lgpio\nVersion: 0~stand-in\nArchitecture: all\n"
         "Maintainer: bench <bench@localhost>\nDescription: stand-in for Raspberry Pi OS's "
-        "python3-lgpio\n (not in Debian; the Pi OS archive is not reachable from the bench)\n")
-    subprocess.run(["dpkg-deb", "--build", str(pkg), str(root / "root" / "python3-lgpio.deb")],
-                   check=True, capture_output=True)
+        "python3-lgpio\n (not in Debian; the Pi OS archive is not reachable from the bench)\n"
+    )
+    subprocess.run(
+        ["dpkg-deb", "--build", str(pkg), str(root / "root" / "python3-lgpio.deb")], check=True, capture_output=True
+    )
 
 
 def prepare(log: Log, root: Root, wheels: Path) -> None:
     """The checkout's committed tree and the wheelhouse copied in; the root made a Pi."""
     src = root.path / SRC_IN_ROOT.lstrip("/")
     src.mkdir(parents=True)
-    archive = subprocess.run(["git", "-C", str(REPO), "archive", "HEAD"], check=True,
-                             capture_output=True).stdout
+    archive = subprocess.run(["git", "-C", str(REPO), "archive", "HEAD"], check=True, capture_output=True).stdout
     subprocess.run(["tar", "-x", "-C", str(src)], input=archive, check=True)
-    head = subprocess.run(["git", "-C", str(REPO), "log", "--oneline", "-1"], check=True,
-                          capture_output=True, text=True).stdout.strip()
+    head = subprocess.run(
+        ["git", "-C", str(REPO), "log", "--oneline", "-1"], check=True, capture_output=True, text=True
+    ).stdout.strip()
     log(f"source: git archive HEAD ({head}) -> {SRC_IN_ROOT}")
     shutil.copytree(wheels, root.path / WHEELS_IN_ROOT.lstrip("/"))
     boot = root.path / "boot" / "firmware"
     boot.mkdir(parents=True, exist_ok=True)
-    (boot / "cmdline.txt").write_text("console=serial0,115200 console=tty1 root=PARTUUID=0-02 "
-                                      "rootfstype=ext4 fsck.repair=yes rootwait\n")
+    (boot / "cmdline.txt").write_text(
+        "console=serial0,115200 console=tty1 root=PARTUUID=0-02 rootfstype=ext4 fsck.repair=yes rootwait\n"
+    )
     log("pi: /boot/firmware/cmdline.txt written (Raspberry Pi OS's, as first booted)")
     stand_in_lgpio(log, root.path)
-    log.step("pi: python3-lgpio stand-in (dpkg -i, offline)",
-             root.cmd("dpkg -i /root/python3-lgpio.deb"), 300, tail=5)
+    log.step("pi: python3-lgpio stand-in (dpkg -i, offline)", root.cmd("dpkg -i /root/python3-lgpio.deb"), 300, tail=5)
 
 
 def install(log: Log, root: Root, release: str | None, public_key: str | None, run: int) -> None:
@@ -288,12 +351,16 @@ def install(log: Log, root: Root, release: str | None, public_key: str | None, r
     if release:
         key = f" --public-key /root/{Path(public_key).name}" if public_key else ""
         # as README says for a first install: the release's own source/ runs it
-        script = (f"rm -rf /root/release && mkdir /root/release && cd /root/release && "
-                  f"tar -xf /root/{Path(release).name} source && cd source && "
-                  f"python3 -m cabinet install --no-start{key} /root/{Path(release).name}")
+        script = (
+            f"rm -rf /root/release && mkdir /root/release && cd /root/release && "
+            f"tar -xf /root/{Path(release).name} source && cd source && "
+            f"python3 -m cabinet install --no-start{key} /root/{Path(release).name}"
+        )
     else:
-        script = (f"cd {SRC_IN_ROOT} && PIP_NO_INDEX=1 PIP_FIND_LINKS={WHEELS_IN_ROOT} "
-                  f"PIP_DISABLE_PIP_VERSION_CHECK=1 python3 -m cabinet install --no-start")
+        script = (
+            f"cd {SRC_IN_ROOT} && PIP_NO_INDEX=1 PIP_FIND_LINKS={WHEELS_IN_ROOT} "
+            f"PIP_DISABLE_PIP_VERSION_CHECK=1 python3 -m cabinet install --no-start"
+        )
     log.step(f"install #{run} (no network)", root.cmd(script), 2400, tail=80)
 
 
@@ -316,8 +383,9 @@ def unit(root: Path, name: str) -> tuple[dict[str, str], str, str, str]:
     return env, exec_start, user, workdir
 
 
-def as_unit(root: Path, name: str, env_over: dict[str, str], argv_edit: tuple[str, str] = ("", ""),
-            extra: str = "") -> str:
+def as_unit(
+    root: Path, name: str, env_over: dict[str, str], argv_edit: tuple[str, str] = ("", ""), extra: str = ""
+) -> str:
     """The shell line that runs unit ``name``'s ExecStart as its user, in its directory, with
     its environment (``env_over`` on top; ``argv_edit``: one replacement in the command)."""
     env, exec_start, user, workdir = unit(root, name)
@@ -331,29 +399,48 @@ def checks(log: Log, root: Root) -> None:
     """SDL drivers, doctor, engine + UI frame, systemd-analyze verify (all offline)."""
     r = root.path
     py = "/opt/cabinet/.venv/bin/python"
-    log.step("venv: pygame and SDL", root.cmd(
-        f"cd /opt/cabinet && {py} -c 'import sys, pygame; print(sys.version.split()[0], "
-        f"pygame.__file__, pygame.version.ver, \"SDL\", pygame.get_sdl_version())'"), 300)
+    log.step(
+        "venv: pygame and SDL",
+        root.cmd(
+            f"cd /opt/cabinet && {py} -c 'import sys, pygame; print(sys.version.split()[0], "
+            f'pygame.__file__, pygame.version.ver, "SDL", pygame.get_sdl_version())\''
+        ),
+        300,
+    )
     driver = unit(r, "cabinet-ui.service")[0].get("SDL_VIDEODRIVER", "kmsdrm")
-    log.step("venv: SDL video drivers (python -m ui.sdl_drivers)",
-             root.cmd(f"cd /opt/cabinet && {py} -m ui.sdl_drivers"), 300)
-    log.step(f"venv: SDL has {driver} (python -m ui.sdl_drivers --require {driver})",
-             root.cmd(f"cd /opt/cabinet && {py} -m ui.sdl_drivers --require {driver}"), 300)
+    log.step(
+        "venv: SDL video drivers (python -m ui.sdl_drivers)",
+        root.cmd(f"cd /opt/cabinet && {py} -m ui.sdl_drivers"),
+        300,
+    )
+    log.step(
+        f"venv: SDL has {driver} (python -m ui.sdl_drivers --require {driver})",
+        root.cmd(f"cd /opt/cabinet && {py} -m ui.sdl_drivers --require {driver}"),
+        300,
+    )
     engine_and_ui(log, root, ui=True)
     doctor(log, root)
-    units = " ".join(f"/etc/systemd/system/{u}" for u in (
-        "cabinet-engine.service", "cabinet-engine-stopped.service", "cabinet-ui.service",
-        "cabinet.target"))
-    log.step("systemd-analyze verify (installed units)",
-             root.cmd(f"systemctl --version | head -1; systemd-analyze verify {units}"), 600)
+    units = " ".join(
+        f"/etc/systemd/system/{u}"
+        for u in ("cabinet-engine.service", "cabinet-engine-stopped.service", "cabinet-ui.service", "cabinet.target")
+    )
+    log.step(
+        "systemd-analyze verify (installed units)",
+        root.cmd(f"systemctl --version | head -1; systemd-analyze verify {units}"),
+        600,
+    )
 
 
 def doctor(log: Log, root: Root) -> None:
     """``cabinet doctor`` by the engine unit's command, user and environment."""
-    log.step("cabinet doctor --devices none (the engine unit's user and environment; "
-             "after the engine: its journal)", root.cmd(
-                 as_unit(root.path, "cabinet-engine.service", {},
-                         ("engine --devices hardware", "doctor --devices none"))), 900, tail=60)
+    log.step(
+        "cabinet doctor --devices none (the engine unit's user and environment; after the engine: its journal)",
+        root.cmd(
+            as_unit(root.path, "cabinet-engine.service", {}, ("engine --devices hardware", "doctor --devices none"))
+        ),
+        900,
+        tail=60,
+    )
 
 
 def engine_and_ui(log: Log, root: Root, ui: bool) -> None:
@@ -364,17 +451,18 @@ def engine_and_ui(log: Log, root: Root, ui: bool) -> None:
     for d in ("run/cabinet", "run/cabinet/lgpio"):
         (r / d).mkdir(parents=True, exist_ok=True)
         os.chmod(r / d, 0o750)
-    log.step("runtime directories (RuntimeDirectory=)", root.cmd(
-        "chown cabinet:cabinet /run/cabinet /run/cabinet/lgpio"), 60)
-    engine_line = as_unit(r, "cabinet-engine.service", {},
-                          ("--devices hardware", "--devices sim"))
+    log.step(
+        "runtime directories (RuntimeDirectory=)", root.cmd("chown cabinet:cabinet /run/cabinet /run/cabinet/lgpio"), 60
+    )
+    engine_line = as_unit(r, "cabinet-engine.service", {}, ("--devices hardware", "--devices sim"))
     log(f"\n== engine (cabinet-engine.service's ExecStart, --devices sim)\n$ {engine_line}")
     engine_log = r / "tmp" / "engine.log"
     sock = r / "run/cabinet/ui.sock"
-    sock.unlink(missing_ok=True)     # a socket left by a stopped engine is not this one's
+    sock.unlink(missing_ok=True)  # a socket left by a stopped engine is not this one's
     t = time.monotonic()
-    engine = subprocess.Popen(root.cmd(engine_line), stdout=engine_log.open("w"),
-                              stderr=subprocess.STDOUT, start_new_session=True)
+    engine = subprocess.Popen(
+        root.cmd(engine_line), stdout=engine_log.open("w"), stderr=subprocess.STDOUT, start_new_session=True
+    )
     while not sock.exists() and engine.poll() is None and time.monotonic() - t < 600:
         time.sleep(1)
     if sock.exists():
@@ -387,15 +475,20 @@ def engine_and_ui(log: Log, root: Root, ui: bool) -> None:
             shots = r / SHOTS_IN_ROOT.lstrip("/")
             shots.mkdir(parents=True, exist_ok=True)
             os.chmod(shots, 0o777)
-            ui_line = as_unit(r, "cabinet-ui.service",
-                              {"SDL_VIDEODRIVER": "offscreen", "SDL_AUDIODRIVER": "dummy"},
-                              extra=f"--screenshot-dir {SHOTS_IN_ROOT}")
+            ui_line = as_unit(
+                r,
+                "cabinet-ui.service",
+                {"SDL_VIDEODRIVER": "offscreen", "SDL_AUDIODRIVER": "dummy"},
+                extra=f"--screenshot-dir {SHOTS_IN_ROOT}",
+            )
             log(f"\n== ui (cabinet-ui.service's ExecStart, SDL offscreen) until a frame is saved\n$ {ui_line}")
             ui_log = r / "tmp" / "ui.log"
             t = time.monotonic()
-            ui = subprocess.Popen(root.cmd(ui_line), stdout=ui_log.open("w"),
-                                  stderr=subprocess.STDOUT, start_new_session=True)
-            def frames() -> list[Path]:     # not the UI's temporary ".NAME.tmp.png"
+            ui = subprocess.Popen(
+                root.cmd(ui_line), stdout=ui_log.open("w"), stderr=subprocess.STDOUT, start_new_session=True
+            )
+
+            def frames() -> list[Path]:  # not the UI's temporary ".NAME.tmp.png"
                 return sorted(p for p in shots.glob("*.png") if not p.name.startswith("."))
 
             while not frames() and ui.poll() is None and time.monotonic() - t < 600:
@@ -408,8 +501,10 @@ def engine_and_ui(log: Log, root: Root, ui: bool) -> None:
                 shutil.copy(pngs[0], out)
                 head = pngs[0].read_bytes()[16:24]
                 w, h = int.from_bytes(head[:4], "big"), int.from_bytes(head[4:], "big")
-                log(f"-- ui: frame {pngs[0].name} ({w}x{h}, {pngs[0].stat().st_size} bytes) "
-                    f"saved in {time.monotonic() - t:.1f} s; copied to {out}")
+                log(
+                    f"-- ui: frame {pngs[0].name} ({w}x{h}, {pngs[0].stat().st_size} bytes) "
+                    f"saved in {time.monotonic() - t:.1f} s; copied to {out}"
+                )
             else:
                 log(f"-- ui: FAILED, no frame (exit {ui.poll()}) after {time.monotonic() - t:.0f} s")
                 log.failed.append("ui")
@@ -419,8 +514,7 @@ def engine_and_ui(log: Log, root: Root, ui: bool) -> None:
     finally:
         stop(engine)
         log(f"-- engine: stopped by SIGTERM, exit {engine.returncode}")
-        log("engine log (last lines):\n"
-            + "\n".join(engine_log.read_text(errors="replace").splitlines()[-15:]))
+        log("engine log (last lines):\n" + "\n".join(engine_log.read_text(errors="replace").splitlines()[-15:]))
 
 
 #: Run in the root by its system Python, as root, the journal opened read-only: the
@@ -460,16 +554,19 @@ def update_and_rollback(log: Log, root: Root, update: str) -> None:
     cabinet = "/opt/cabinet/.venv/bin/cabinet"
     n0, h0, k0 = journal(log, root, "before the update")
     for what, script in (
-            ("update", f"{cabinet} install --no-start /root/{Path(update).name}"),
-            ("rollback", f"{cabinet} install --no-start --rollback")):
+        ("update", f"{cabinet} install --no-start /root/{Path(update).name}"),
+        ("rollback", f"{cabinet} install --no-start --rollback"),
+    ):
         log.step(f"{what} (no network)", root.cmd(f"cd / && {script}"), 2400, tail=40)
         engine_and_ui(log, root, ui=False)
         doctor(log, root)
         n, h, k = journal(log, root, f"after the {what} and the engine's start", n0)
         kept = n >= n0 and h == h0 and k == k0
-        log(f"-- journal after the {what}: {n} events (before: {n0}); the first {n0} "
+        log(
+            f"-- journal after the {what}: {n} events (before: {n0}); the first {n0} "
             f"{'unchanged' if h == h0 else 'CHANGED'}, key {'unchanged' if k == k0 else 'CHANGED'}"
-            f": {'kept' if kept else 'NOT KEPT'}")
+            f": {'kept' if kept else 'NOT KEPT'}"
+        )
         if not kept:
             log.failed.append(f"journal kept ({what})")
         n0, h0, k0 = journal(log, root, f"after the {what}")
@@ -503,27 +600,43 @@ def stop(p: subprocess.Popen[bytes]) -> None:
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("suite", choices=sorted(PYTHON))
-    ap.add_argument("--release", metavar="FILE", help="install this release (cabinet install FILE) "
-                    "instead of the committed tree with pip on a wheelhouse")
-    ap.add_argument("--public-key", metavar="FILE", help="with --release: the release key's "
-                    "public half (a first install)")
-    ap.add_argument("--update", metavar="FILE", help="with --release: then update to this release "
-                    "and roll back, the journal checked to be kept")
+    ap.add_argument(
+        "--release",
+        metavar="FILE",
+        help="install this release (cabinet install FILE) instead of the committed tree with pip on a wheelhouse",
+    )
+    ap.add_argument(
+        "--public-key", metavar="FILE", help="with --release: the release key's public half (a first install)"
+    )
+    ap.add_argument(
+        "--update",
+        metavar="FILE",
+        help="with --release: then update to this release and roll back, the journal checked to be kept",
+    )
     ap.add_argument("--log", type=Path, default=None, help="default: bench/results/arm64_SUITE.log")
     ap.add_argument("--keep", action="store_true", help="keep the run's root (CACHE/SUITE-run)")
     args = ap.parse_args()
     if os.geteuid() != 0:
         print("arm64_root: run as root (chroot, mount, binfmt_misc)", file=sys.stderr)
         return 2
-    signal.signal(signal.SIGTERM, lambda *_: sys.exit("arm64_root: SIGTERM"))   # unmounts first
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit("arm64_root: SIGTERM"))  # unmounts first
     log = Log(args.log or REPO / "bench" / "results" / f"arm64_{args.suite}.log")
     host = os.uname()
-    log(f"arm64 Debian {args.suite} root, Python {PYTHON[args.suite]}; host {host.machine} "
-        f"{host.release}, {os.cpu_count()} cores; {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}")
+    log(
+        f"arm64 Debian {args.suite} root, Python {PYTHON[args.suite]}; host {host.machine} "
+        f"{host.release}, {os.cpu_count()} cores; {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}"
+    )
     for tool in ("debootstrap", "qemu-aarch64-static"):
-        v = subprocess.run(["dpkg-query", "-W", "-f=${Package} ${Version}",
-                            "debootstrap" if tool == "debootstrap" else "qemu-user-static"],
-                           capture_output=True, text=True).stdout
+        v = subprocess.run(
+            [
+                "dpkg-query",
+                "-W",
+                "-f=${Package} ${Version}",
+                "debootstrap" if tool == "debootstrap" else "qemu-user-static",
+            ],
+            capture_output=True,
+            text=True,
+        ).stdout
         log(f"host: {v}")
     made = binfmt_register(log)
     base, run_root = CACHE / f"{args.suite}-base", CACHE / f"{args.suite}-run"
@@ -538,22 +651,32 @@ def main() -> int:
         root = Root(run_root)
         root.mount()
         try:
-            log.step("root: arm64 userland", root.cmd(
-                "uname -m; . /etc/os-release; echo $PRETTY_NAME; python3 --version; "
-                "dpkg --print-architecture; "
-                f"if python3 -c 'import socket; socket.create_connection((\"{mirror_ip()}\", 80), 5)' "
-                "2>/tmp/net.err; then echo 'the mirror is REACHABLE'; exit 1; fi; "
-                "tail -1 /tmp/net.err; echo 'no network: the mirror cannot be reached'"), 300)
+            log.step(
+                "root: arm64 userland",
+                root.cmd(
+                    "uname -m; . /etc/os-release; echo $PRETTY_NAME; python3 --version; "
+                    "dpkg --print-architecture; "
+                    f"if python3 -c 'import socket; socket.create_connection((\"{mirror_ip()}\", 80), 5)' "
+                    "2>/tmp/net.err; then echo 'the mirror is REACHABLE'; exit 1; fi; "
+                    "tail -1 /tmp/net.err; echo 'no network: the mirror cannot be reached'"
+                ),
+                300,
+            )
             prepare(log, root, wheels)
             for f in (args.release, args.public_key, args.update):
                 if f:
                     shutil.copy(f, run_root / "root" / Path(f).name)
             install(log, root, args.release, args.public_key, 1)
             install(log, root, args.release, args.public_key, 2)
-            log.step("installed: venv and Pi files", root.cmd(
-                "cat /opt/cabinet/.venv/pyvenv.cfg; /opt/cabinet/.venv/bin/python -m pip list "
-                "--disable-pip-version-check 2>/dev/null | head -40; cat /boot/firmware/cmdline.txt; "
-                "ls -l /etc/cabinet /etc/systemd/system/cabinet.target.wants; id cabinet"), 300)
+            log.step(
+                "installed: venv and Pi files",
+                root.cmd(
+                    "cat /opt/cabinet/.venv/pyvenv.cfg; /opt/cabinet/.venv/bin/python -m pip list "
+                    "--disable-pip-version-check 2>/dev/null | head -40; cat /boot/firmware/cmdline.txt; "
+                    "ls -l /etc/cabinet /etc/systemd/system/cabinet.target.wants; id cabinet"
+                ),
+                300,
+            )
             checks(log, root)
             if args.release and args.update:
                 update_and_rollback(log, root, args.update)
@@ -565,8 +688,10 @@ def main() -> int:
     finally:
         if made:
             binfmt_unregister()
-    log(f"\ntotal {time.monotonic() - log.t0:.0f} s; "
-        + (f"FAILED: {', '.join(log.failed)}" if log.failed else "every step passed"))
+    log(
+        f"\ntotal {time.monotonic() - log.t0:.0f} s; "
+        + (f"FAILED: {', '.join(log.failed)}" if log.failed else "every step passed")
+    )
     return 1 if log.failed else 0
 
 

@@ -37,9 +37,15 @@ from pathlib import Path
 from cabinet.strategy.compiled import COMPILED_DIR, ROOT, STAMP, is_current, sources_hash
 
 COMPILED = (
-    "cabinet/game/cards.py", "cabinet/game/events.py", "cabinet/game/hand.py",
-    "cabinet/game/round.py", "cabinet/game/rules.py", "cabinet/game/shoe.py",
-    "cabinet/game/view.py", "cabinet/strategy/strategy.py", "cabinet/strategy/autoplay.py",
+    "cabinet/game/cards.py",
+    "cabinet/game/events.py",
+    "cabinet/game/hand.py",
+    "cabinet/game/round.py",
+    "cabinet/game/rules.py",
+    "cabinet/game/shoe.py",
+    "cabinet/game/view.py",
+    "cabinet/strategy/strategy.py",
+    "cabinet/strategy/autoplay.py",
     "cabinet/strategy/simulate.py",
 )
 """The modules compiled, as paths under the root."""
@@ -54,19 +60,20 @@ def build(out: Path) -> None:
     """
     if out.exists():
         shutil.rmtree(out)
-    shutil.copytree(ROOT / "cabinet", out / "cabinet",
-                    ignore=shutil.ignore_patterns("__pycache__", "*.so", "MANIFEST.sha256"))
-    shutil.copy(ROOT / "pyproject.toml", out / "pyproject.toml")   # the [tool.mypy] settings
+    shutil.copytree(
+        ROOT / "cabinet", out / "cabinet", ignore=shutil.ignore_patterns("__pycache__", "*.so", "MANIFEST.sha256")
+    )
+    shutil.copy(ROOT / "pyproject.toml", out / "pyproject.toml")  # the [tool.mypy] settings
     mypyc = Path(sys.executable).with_name("mypyc")
     cmd = [str(mypyc) if mypyc.exists() else "mypyc", *COMPILED]
     proc = subprocess.run(cmd, cwd=out, capture_output=True, text=True, check=False, timeout=1800)
     if proc.returncode != 0:
         raise SystemExit(f"mypyc failed:\n{proc.stdout}\n{proc.stderr}")
-    probe = ("import cabinet.game.round as r, cabinet.strategy.simulate as s; "
-             "print(r.__file__); print(s.__file__)")
+    probe = "import cabinet.game.round as r, cabinet.strategy.simulate as s; print(r.__file__); print(s.__file__)"
     env = dict(os.environ, PYTHONPATH=str(out))
-    files = subprocess.run([sys.executable, "-c", probe], env=env, cwd=out, capture_output=True,
-                           text=True, check=False, timeout=120).stdout.split()
+    files = subprocess.run(
+        [sys.executable, "-c", probe], env=env, cwd=out, capture_output=True, text=True, check=False, timeout=120
+    ).stdout.split()
     if len(files) != 2 or not all(f.endswith(".so") for f in files):
         raise SystemExit(f"the compiled modules do not load from {out}: {files}")
     (out / STAMP).write_text(sources_hash() + "\n")

@@ -45,9 +45,14 @@ def _job(args: tuple[int, int, int | None, bool, multiprocessing.Queue]) -> Soak
     points, seed, jackpot_limit, physical, queue = args
     settings = None if jackpot_limit is None else GameSettings(jackpot_limit_minor=jackpot_limit)
     with tempfile.TemporaryDirectory(prefix="crash-soak-") as d:
-        return soak(Path(d), points, seed=seed, settings=settings, physical=physical,
-                    progress=lambda res: queue.put((seed, res.kills, len(res.failures),
-                                                    res.rounds_resumed)))
+        return soak(
+            Path(d),
+            points,
+            seed=seed,
+            settings=settings,
+            physical=physical,
+            progress=lambda res: queue.put((seed, res.kills, len(res.failures), res.rounds_resumed)),
+        )
 
 
 def main() -> int:
@@ -57,8 +62,11 @@ def main() -> int:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--jackpot-limit-minor", type=int, default=None)
     ap.add_argument("--out", type=Path)
-    ap.add_argument("--in-engine-twins", action="store_true",
-                    help="twins inside the engine (no separate process): no physical-truth checks")
+    ap.add_argument(
+        "--in-engine-twins",
+        action="store_true",
+        help="twins inside the engine (no separate process): no physical-truth checks",
+    )
     args = ap.parse_args()
     if args.points < 1 or not 1 <= args.jobs <= args.points:
         ap.error("--points must be >= 1 and --jobs 1..points")
@@ -66,8 +74,9 @@ def main() -> int:
     t0 = time.monotonic()
     manager = multiprocessing.Manager()
     queue = manager.Queue()
-    tasks = [(n, args.seed + i, args.jackpot_limit_minor, not args.in_engine_twins, queue)
-             for i, n in enumerate(shares)]
+    tasks = [
+        (n, args.seed + i, args.jackpot_limit_minor, not args.in_engine_twins, queue) for i, n in enumerate(shares)
+    ]
     state: dict[int, tuple[int, int, int]] = {}
     bar = tqdm(total=args.points, unit="kill", file=sys.stderr)
     with multiprocessing.Pool(args.jobs) as pool:
@@ -75,18 +84,18 @@ def main() -> int:
         while not pending.ready() or not queue.empty():
             try:
                 seed, kills, failures, resumed = queue.get(timeout=1.0)
-            except Exception:                       # queue.Empty: nothing new this second
+            except Exception:  # queue.Empty: nothing new this second
                 continue
             state[seed] = (kills, failures, resumed)
             done = sum(k for k, _, _ in state.values())
             bar.n = done
-            bar.set_postfix(failures=sum(f for _, f, _ in state.values()),
-                            resumed=sum(r for _, _, r in state.values()))
+            bar.set_postfix(failures=sum(f for _, f, _ in state.values()), resumed=sum(r for _, _, r in state.values()))
             bar.refresh()
-            if args.out and done % 50 == 0:         # a running tally, in case of a stop
+            if args.out and done % 50 == 0:  # a running tally, in case of a stop
                 args.out.with_suffix(".progress").write_text(
                     f"{done} kills, {sum(f for _, f, _ in state.values())} failures, "
-                    f"{(time.monotonic() - t0) / 60:.1f} min\n")
+                    f"{(time.monotonic() - t0) / 60:.1f} min\n"
+                )
         results = pending.get()
     bar.close()
     res = SoakResult()
@@ -105,11 +114,13 @@ def main() -> int:
     if args.jackpot_limit_minor is not None:
         setup += f", jackpot limit {args.jackpot_limit_minor} minor"
     setup += ", twins in the engine" if args.in_engine_twins else ", twins in their own process"
-    summary = (f"crash soak ({setup}): {res.kills} SIGKILLs, {res.checks} journal checks "
-               f"passed, {res.truth_checks} physical-truth checks passed (cash box, tickets), "
-               f"{res.power_cuts} acceptor power cuts, "
-               f"{res.rounds_resumed} rounds resumed with the same cards, "
-               f"{len(res.failures)} failures, {elapsed / 60:.1f} min\n  actions: {top}")
+    summary = (
+        f"crash soak ({setup}): {res.kills} SIGKILLs, {res.checks} journal checks "
+        f"passed, {res.truth_checks} physical-truth checks passed (cash box, tickets), "
+        f"{res.power_cuts} acceptor power cuts, "
+        f"{res.rounds_resumed} rounds resumed with the same cards, "
+        f"{len(res.failures)} failures, {elapsed / 60:.1f} min\n  actions: {top}"
+    )
     for f in res.failures[:10]:
         summary += f"\n  FAILURE {f}"
     print(summary)

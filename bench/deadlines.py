@@ -57,6 +57,7 @@ os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
 # -- throttling ------------------------------------------------------------------------------
 
+
 def throttle(pid: int, ratio: float, tag: str) -> None:
     """Put process ``pid`` (every thread of it, and what it forks later) in a cgroup of
     its own limited to 1/``ratio`` of a core (CFS quota 1 ms per ``ratio`` ms)."""
@@ -76,6 +77,7 @@ def _remove_groups(tag: str) -> None:
 
 
 # -- the measures (run in a child, the tree under test first on the path) ----------------------
+
 
 def _pct(xs: list[float], p: float) -> float:
     xs = sorted(xs)
@@ -122,8 +124,11 @@ def measure_journal(rounds: int, directory: str | None) -> dict[str, float]:
             while eng.cab.mode == "in_round":
                 legal = eng.cab.legal_actions(1)
                 total = eng.cab.round._current()[1].total if "hit" in legal else 0
-                eng.step(IntentReceived(1, "decline" if "decline" in legal else
-                                        "hit" if total < 17 and "hit" in legal else "stand"))
+                eng.step(
+                    IntentReceived(
+                        1, "decline" if "decline" in legal else "hit" if total < 17 and "hit" in legal else "stand"
+                    )
+                )
             cpu.append(spent[0] * 1000)
             wall.append(spent[1] * 1000)
             fsyncs.append(store.fsyncs - f0)
@@ -137,9 +142,14 @@ def measure_journal(rounds: int, directory: str | None) -> dict[str, float]:
             bare_cpu.append((time.process_time() - c0) * 1000)
             bare_wall.append((time.perf_counter() - w0) * 1000)
         os.close(fd)
-    return {"round_cpu_ms": statistics.median(cpu), "round_wall_ms": statistics.median(wall),
-            "round_wall_p95_ms": _pct(wall, 95), "durable_commits": statistics.mean(fsyncs),
-            "bare_cpu_ms": statistics.median(bare_cpu), "bare_wall_ms": statistics.median(bare_wall)}
+    return {
+        "round_cpu_ms": statistics.median(cpu),
+        "round_wall_ms": statistics.median(wall),
+        "round_wall_p95_ms": _pct(wall, 95),
+        "durable_commits": statistics.mean(fsyncs),
+        "bare_cpu_ms": statistics.median(bare_cpu),
+        "bare_wall_ms": statistics.median(bare_wall),
+    }
 
 
 def _busiest() -> tuple[Any, Any]:
@@ -151,15 +161,22 @@ def _busiest() -> tuple[Any, Any]:
     rep = msgspec.structs.replace
     st = list(MULTI_PLAY.stations)
     sp = st[0].spots[0]
-    st[0] = rep(st[0], spots=[rep(sp, hands=[rep(sp.hands[0], cards=["TH", "7C", "2D"],
-                                                   total_text="19")])])
+    st[0] = rep(st[0], spots=[rep(sp, hands=[rep(sp.hands[0], cards=["TH", "7C", "2D"], total_text="19")])])
     sp2 = st[1].spots[0]
-    st[1] = rep(st[1], spots=[rep(sp2, hands=[
-        rep(sp2.hands[0], cards=["8S", "3D", "QS"], total_text="21", active=False),
-        rep(sp2.hands[1], active=True)])])
+    st[1] = rep(
+        st[1],
+        spots=[
+            rep(
+                sp2,
+                hands=[
+                    rep(sp2.hands[0], cards=["8S", "3D", "QS"], total_text="21", active=False),
+                    rep(sp2.hands[1], active=True),
+                ],
+            )
+        ],
+    )
     sp3 = st[2].spots[0]
-    st[2] = rep(st[2], spots=[rep(sp3, hands=[rep(sp3.hands[0], outcome="blackjack",
-                                                    returned_minor=25_000)])])
+    st[2] = rep(st[2], spots=[rep(sp3, hands=[rep(sp3.hands[0], outcome="blackjack", returned_minor=25_000)])])
     return MULTI_PLAY, rep(MULTI_PLAY, seq=MULTI_PLAY.seq + 1, stations=st)
 
 
@@ -174,7 +191,7 @@ def measure_frame(frames: int) -> dict[str, float]:
     size = (1920, 1080)
     before, after = _busiest()
     r, surf = Renderer(), pygame.Surface(size)
-    r.draw(surf, before, 0, Animator())          # warm the caches (felt, sprites)
+    r.draw(surf, before, 0, Animator())  # warm the caches (felt, sprites)
     busy, t_ms, anim = [], 0, Animator()
     for i in range(frames):
         if i % 40 == 0:
@@ -195,8 +212,12 @@ def measure_frame(frames: int) -> dict[str, float]:
         c0 = time.process_time()
         dst.blit(src, (0, 0))
         blit.append((time.process_time() - c0) * 1000)
-    return {"busy_cpu_ms": statistics.median(busy), "busy_p95_ms": _pct(busy, 95),
-            "rest_cpu_ms": statistics.median(rest), "blit_cpu_ms": statistics.median(blit)}
+    return {
+        "busy_cpu_ms": statistics.median(busy),
+        "busy_p95_ms": _pct(busy, 95),
+        "rest_cpu_ms": statistics.median(rest),
+        "blit_cpu_ms": statistics.median(blit),
+    }
 
 
 _PROBE = """
@@ -218,7 +239,7 @@ def measure_press(presses: int, ratio: float | None, tag: str) -> dict[str, floa
     from cabinet.tools.table_client import SimControl, TableWatch
     from tests.integration.table_procs import TableProcs
 
-    drawn: list[tuple[int, int]] = []       # (monotonic ns, snapshot seq) of each frame
+    drawn: list[tuple[int, int]] = []  # (monotonic ns, snapshot seq) of each frame
     cond = threading.Condition()
     with tempfile.TemporaryDirectory() as d:
         procs = TableProcs(Path(d), size="1920x1080")
@@ -226,9 +247,13 @@ def measure_press(presses: int, ratio: float | None, tag: str) -> dict[str, floa
         try:
             procs.start_engine()
             assert procs.engine is not None
-            ui = subprocess.Popen([sys.executable, "-c", _PROBE, "--socket", str(procs.sock),
-                                   "--size", "1920x1080", "--no-sound"], env=procs.env,
-                                  stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+            ui = subprocess.Popen(
+                [sys.executable, "-c", _PROBE, "--socket", str(procs.sock), "--size", "1920x1080", "--no-sound"],
+                env=procs.env,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.DEVNULL,
+                text=True,
+            )
 
             def read() -> None:
                 assert ui is not None and ui.stdout is not None
@@ -263,7 +288,7 @@ def measure_press(presses: int, ratio: float | None, tag: str) -> dict[str, floa
                     lost += 1
                 else:
                     lat.append((first - t0) / 1e6)
-                time.sleep(0.3)       # the same button again after the panel's refire guard
+                time.sleep(0.3)  # the same button again after the panel's refire guard
         finally:
             for link in (sim, watch):
                 if link is not None:
@@ -275,8 +300,13 @@ def measure_press(presses: int, ratio: float | None, tag: str) -> dict[str, floa
                 except subprocess.TimeoutExpired:
                     ui.kill()
             procs.stop()
-    return {"n": len(lat), "lost": lost, "median_ms": statistics.median(lat),
-            "p99_ms": _pct(lat, 99), "max_ms": max(lat)}
+    return {
+        "n": len(lat),
+        "lost": lost,
+        "median_ms": statistics.median(lat),
+        "p99_ms": _pct(lat, 99),
+        "max_ms": max(lat),
+    }
 
 
 def child(what: str, args: argparse.Namespace) -> int:
@@ -286,24 +316,35 @@ def child(what: str, args: argparse.Namespace) -> int:
     else:
         if ratio is not None:
             throttle(os.getpid(), ratio, args.tag)
-        out = measure_journal(args.rounds, args.dir) if what == "journal" \
-            else measure_frame(args.frames)
+        out = measure_journal(args.rounds, args.dir) if what == "journal" else measure_frame(args.frames)
     print("RESULT " + json.dumps(out), flush=True)
     return 0
 
 
 # -- the run ------------------------------------------------------------------------------------
 
+
 def run_child(tree: Path, what: str, ratio: float | None, args: argparse.Namespace) -> dict[str, float]:
     tag = f"{os.getpid()}-{what}"
-    cmd = [sys.executable, str(Path(__file__).resolve()), "--child", what, "--rounds", str(args.rounds),
-           "--frames", str(args.frames), "--presses", str(args.presses), "--tag", tag,
-           *(["--dir", args.dir] if args.dir else []),
-           *(["--pi-ratio", str(ratio)] if ratio is not None else [])]
+    cmd = [
+        sys.executable,
+        str(Path(__file__).resolve()),
+        "--child",
+        what,
+        "--rounds",
+        str(args.rounds),
+        "--frames",
+        str(args.frames),
+        "--presses",
+        str(args.presses),
+        "--tag",
+        tag,
+        *(["--dir", args.dir] if args.dir else []),
+        *(["--pi-ratio", str(ratio)] if ratio is not None else []),
+    ]
     env = dict(os.environ, PYTHONPATH=str(tree))
     try:
-        p = subprocess.run(cmd, env=env, cwd=tree, capture_output=True, text=True, timeout=1800,
-                           check=False)
+        p = subprocess.run(cmd, env=env, cwd=tree, capture_output=True, text=True, timeout=1800, check=False)
     finally:
         time.sleep(0.2)
         _remove_groups(tag)
@@ -314,13 +355,15 @@ def run_child(tree: Path, what: str, ratio: float | None, args: argparse.Namespa
 
 
 def _rev(tree: Path, rev: str = "HEAD") -> str:
-    return subprocess.run(["git", "-C", str(tree), "log", "-1", "--format=%h %cs", rev],
-                          capture_output=True, text=True, check=True).stdout.strip()
+    return subprocess.run(
+        ["git", "-C", str(tree), "log", "-1", "--format=%h %cs", rev], capture_output=True, text=True, check=True
+    ).stdout.strip()
 
 
 def _ratio() -> tuple[float, str]:
-    out = subprocess.run([sys.executable, str(HERE / "pi_ratio.py")], capture_output=True, text=True,
-                         check=True, timeout=900).stdout.strip()
+    out = subprocess.run(
+        [sys.executable, str(HERE / "pi_ratio.py")], capture_output=True, text=True, check=True, timeout=900
+    ).stdout.strip()
     return float(out.rsplit("ratio ", 1)[1]), out
 
 
@@ -383,16 +426,24 @@ def main() -> int:
                     res[(tree_name, speed, what)] = r
                     print(f"{speed:6s} {what:7s} {tree_name}: {json.dumps(r)}", flush=True)
     load = os.getloadavg()
-    head = [f"# bench/deadlines.py, {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime(t_start))}, "
-            f"{time.time() - t_start:.0f} s; old: {_rev(ROOT, args.old_rev)}, new: {_rev(ROOT)}"
-            + (" + uncommitted changes" if subprocess.run(
+    head = [
+        f"# bench/deadlines.py, {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime(t_start))}, "
+        f"{time.time() - t_start:.0f} s; old: {_rev(ROOT, args.old_rev)}, new: {_rev(ROOT)}"
+        + (
+            " + uncommitted changes"
+            if subprocess.run(
                 ["git", "-C", str(ROOT), "status", "--porcelain", "--", "cabinet", "ui"],
-                capture_output=True, text=True, check=False).stdout.strip() else ""),
-            f"# Pi 4 ratio: {basis}",
-            f"# load average at the end {load[0]:.1f} {load[1]:.1f} {load[2]:.1f} on {os.cpu_count()} cores; "
-            f"--rounds {args.rounds} --frames {args.frames} --presses {args.presses}"]
-    report = head + (_lines(res, ratio) if len(whats) == 3 else [
-        f"{k}: {json.dumps(v)}" for k, v in res.items()])
+                capture_output=True,
+                text=True,
+                check=False,
+            ).stdout.strip()
+            else ""
+        ),
+        f"# Pi 4 ratio: {basis}",
+        f"# load average at the end {load[0]:.1f} {load[1]:.1f} {load[2]:.1f} on {os.cpu_count()} cores; "
+        f"--rounds {args.rounds} --frames {args.frames} --presses {args.presses}",
+    ]
+    report = head + (_lines(res, ratio) if len(whats) == 3 else [f"{k}: {json.dumps(v)}" for k, v in res.items()])
     print("\n".join(report))
     if args.out:
         with open(args.out, "a") as f:

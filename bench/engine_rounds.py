@@ -88,5 +88,6 @@ def main() -> None:
         best, median, full = run(v, args.rounds)
         print(f"{v:14s} {best:8,.0f} r/s {median:8,.0f} r/s {full:10,.0f} r/s")
 
+
 if __name__ == "__main__":
     main()

@@ -84,13 +84,15 @@ def _ready(eng: EngineProc, twins: TwinProc, timeout_s: float = 15.0) -> None:
         if snap.get("mode") in ("attract", "betting") and "inhibited=False" in status:
             return
         time.sleep(0.1)
-    raise AssertionError(f"the cabinet did not take notes again: mode {snap.get('mode')}, "
-                         f"acceptor {status!r}, {snap.get('overlay_text')!r}")
+    raise AssertionError(
+        f"the cabinet did not take notes again: mode {snap.get('mode')}, "
+        f"acceptor {status!r}, {snap.get('overlay_text')!r}"
+    )
 
 
-def _watch_escrow(twins: TwinProc, until: float,
-                  states: tuple[str, ...] = ("ESCROW", "HOLDING")) -> tuple[float | None,
-                                                                           float | None]:
+def _watch_escrow(
+    twins: TwinProc, until: float, states: tuple[str, ...] = ("ESCROW", "HOLDING")
+) -> tuple[float | None, float | None]:
     """Poll the twin until ``until``: (when it entered ``states``, when it left)."""
     entered = left = None
     while time.monotonic() < until:
@@ -132,8 +134,8 @@ def run(workdir: Path, case: str, kills: int, seed: int) -> dict[str, Any]:
             entered, left = _watch_escrow(twins, t0 + kill_after, states)
             fix = {"cmd": "bill", "line": "heal" if case == "garble" else "clear"}
             heal_first = rng.random() < 0.5 and (
-                case == "garble" or (entered is not None
-                                     and time.monotonic() - entered >= JAM_SEEN_S))
+                case == "garble" or (entered is not None and time.monotonic() - entered >= JAM_SEEN_S)
+            )
             if heal_first:
                 twins.cmd(fix)
                 kinds["fixed_before_the_kill"] += 1
@@ -151,11 +153,11 @@ def run(workdir: Path, case: str, kills: int, seed: int) -> dict[str, Any]:
                     if left - entered > HELD_MAX_S:
                         failures.append(f"kill {k + 1}: note held {left - entered:.1f} s")
                 elif entered is not None and kill_after - (entered - t0) > HELD_MAX_S:
-                    failures.append(f"kill {k + 1}: note still in escrow "
-                                    f"{kill_after - (entered - t0):.1f} s into the fault")
+                    failures.append(
+                        f"kill {k + 1}: note still in escrow {kill_after - (entered - t0):.1f} s into the fault"
+                    )
                 else:
-                    kinds["killed_before_it_left_escrow" if entered else
-                          "killed_before_escrow"] += 1
+                    kinds["killed_before_it_left_escrow" if entered else "killed_before_escrow"] += 1
             try:
                 verify_journal(eng.journal)
             except AssertionError as e:
@@ -163,7 +165,7 @@ def run(workdir: Path, case: str, kills: int, seed: int) -> dict[str, Any]:
                 break
             eng.start()
             if not heal_first and case == "jam_at_ack":
-                time.sleep(rng.uniform(JAM_SEEN_S, 1.0))       # the restarted engine sees it
+                time.sleep(rng.uniform(JAM_SEEN_S, 1.0))  # the restarted engine sees it
                 twins.cmd(fix)
                 kinds["cleared_after_the_restart"] += 1
             truth = settle(eng, 20.0)
@@ -178,9 +180,15 @@ def run(workdir: Path, case: str, kills: int, seed: int) -> dict[str, Any]:
     finally:
         eng.stop()
         twins.stop()
-    return {"kills": kills, "kinds": dict(kinds), "held": held, "failures": failures,
-            "in_path": len(in_path), "credited_in_path": credited_in_path,
-            "cash_box_minor": truth.get("cash_box_minor")}
+    return {
+        "kills": kills,
+        "kinds": dict(kinds),
+        "held": held,
+        "failures": failures,
+        "in_path": len(in_path),
+        "credited_in_path": credited_in_path,
+        "cash_box_minor": truth.get("cash_box_minor"),
+    }
 
 
 def main() -> int:
@@ -196,16 +204,23 @@ def main() -> int:
     held = sorted(r["held"])
     extra = ""
     if args.case == "garble":
-        extra = (f"; notes handed back while the engine ran: {len(held)}, held in escrow "
-                 f"median {held[len(held) // 2]:.2f} s, max {held[-1]:.2f} s (limit "
-                 f"{HELD_MAX_S} s)" if held else "; no note handed back while running")
+        extra = (
+            f"; notes handed back while the engine ran: {len(held)}, held in escrow "
+            f"median {held[len(held) // 2]:.2f} s, max {held[-1]:.2f} s (limit "
+            f"{HELD_MAX_S} s)"
+            if held
+            else "; no note handed back while running"
+        )
     else:
-        extra = (f"; journaled possibly in the path (307): {r['in_path']} "
-                 f"({r['credited_in_path']} credited at VEND VALID)")
-    summary = (f"ID-003 {args.case} across SIGKILLs (seed {args.seed}): {r['kills']} kills, "
-               f"journal and physical truth (cash box {r['cash_box_minor']}) checked after "
-               f"each{extra}; {r['kinds']}; {len(r['failures'])} failures, "
-               f"{(time.monotonic() - t0) / 60:.1f} min")
+        extra = (
+            f"; journaled possibly in the path (307): {r['in_path']} ({r['credited_in_path']} credited at VEND VALID)"
+        )
+    summary = (
+        f"ID-003 {args.case} across SIGKILLs (seed {args.seed}): {r['kills']} kills, "
+        f"journal and physical truth (cash box {r['cash_box_minor']}) checked after "
+        f"each{extra}; {r['kinds']}; {len(r['failures'])} failures, "
+        f"{(time.monotonic() - t0) / 60:.1f} min"
+    )
     for f in r["failures"][:10]:
         summary += f"\n  FAILURE {f}"
     print(summary)

@@ -38,17 +38,40 @@ from drivers.interfaces import OpenTransaction
 ROOT = Path(__file__).resolve().parents[1]
 USD = [c.Denomination(k, 1, v) for k, v in c.USD_ESCROW_TABLE_MINOR.items()]
 STATUSES = [Status.IDLING] * 6 + [
-    Status.DISABLED, Status.ACCEPTING, Status.ESCROW, Status.ESCROW, Status.STACKING,
-    Status.VEND_VALID, Status.VEND_VALID, Status.STACKED, Status.REJECTING, Status.RETURNING,
-    Status.HOLDING, Status.INITIALIZE, Status.POWER_UP, Status.POWER_UP_BILL_IN_ACCEPTOR,
-    Status.POWER_UP_BILL_IN_STACKER, Status.STACKER_FULL, Status.JAM_IN_ACCEPTOR,
-    Status.JAM_IN_STACKER, Status.FAILURE, Status.COMMUNICATION_ERROR, Status.INVALID_COMMAND,
-    Status.CHEATED]
+    Status.DISABLED,
+    Status.ACCEPTING,
+    Status.ESCROW,
+    Status.ESCROW,
+    Status.STACKING,
+    Status.VEND_VALID,
+    Status.VEND_VALID,
+    Status.STACKED,
+    Status.REJECTING,
+    Status.RETURNING,
+    Status.HOLDING,
+    Status.INITIALIZE,
+    Status.POWER_UP,
+    Status.POWER_UP_BILL_IN_ACCEPTOR,
+    Status.POWER_UP_BILL_IN_STACKER,
+    Status.STACKER_FULL,
+    Status.JAM_IN_ACCEPTOR,
+    Status.JAM_IN_STACKER,
+    Status.FAILURE,
+    Status.COMMUNICATION_ERROR,
+    Status.INVALID_COMMAND,
+    Status.CHEATED,
+]
 
 
 def old_driver(rev: str) -> ModuleType:
-    text = subprocess.run(["git", "show", f"{rev}:drivers/id003_acceptor.py"], cwd=ROOT,
-                          check=True, capture_output=True, text=True, timeout=60).stdout
+    text = subprocess.run(
+        ["git", "show", f"{rev}:drivers/id003_acceptor.py"],
+        cwd=ROOT,
+        check=True,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    ).stdout
     path = Path(tempfile.mkdtemp()) / "old_id003_acceptor.py"
     path.write_text(text)
     spec = importlib.util.spec_from_file_location("old_id003_acceptor", path)
@@ -86,9 +109,9 @@ class Port:
             raise OSError(5, "EIO")
         cmd = frame[2]
         if r < 0.06 or cmd == c.Command.ACK:
-            return                                          # no reply
+            return  # no reply
         if r < 0.09:
-            self.buf += bytes([0xFC, 5, 0x11, 0, 0])        # bad CRC
+            self.buf += bytes([0xFC, 5, 0x11, 0, 0])  # bad CRC
         elif cmd == c.Command.STATUS_REQUEST:
             st = self.rng.choice(STATUSES)
             data = b""
@@ -102,14 +125,17 @@ class Port:
                 data = bytes([0x71])
             self.buf += c.encode_frame(st, data)
         elif cmd == c.Command.CURRENCY_ASSIGNMENT:
-            self.buf += c.encode_frame(cmd, c.encode_currency_assignment(USD) if r < 0.9
-                                       else b"\x01")
+            self.buf += c.encode_frame(cmd, c.encode_currency_assignment(USD) if r < 0.9 else b"\x01")
         elif cmd in c.SETTING_COMMANDS:
             self.buf += frame if r < 0.95 else c.encode_frame(Status.INVALID_COMMAND)
         else:
-            self.buf += c.encode_frame(Status.ACK) if r < 0.93 else c.encode_frame(
-                self.rng.choice([Status.INVALID_COMMAND, Status.COMMUNICATION_ERROR,
-                                 Status.IDLING]))
+            self.buf += (
+                c.encode_frame(Status.ACK)
+                if r < 0.93
+                else c.encode_frame(
+                    self.rng.choice([Status.INVALID_COMMAND, Status.COMMUNICATION_ERROR, Status.IDLING])
+                )
+            )
 
 
 def run(mod: ModuleType, seed: int, steps: int) -> list[tuple[Any, ...]]:
@@ -134,14 +160,25 @@ def run(mod: ModuleType, seed: int, steps: int) -> list[tuple[Any, ...]]:
         if isinstance(ev, BillFoundInStacker | BillPossiblyInPath) and cb.random() < 0.3:
             raise RuntimeError("journal failed")
 
-    ot = [None, OpenTransaction("old", 2000, None), OpenTransaction("old", 2000, None, True),
-          OpenTransaction("oldv", 0, "123456789012345678")][seed % 4]
+    ot = [
+        None,
+        OpenTransaction("old", 2000, None),
+        OpenTransaction("old", 2000, None, True),
+        OpenTransaction("oldv", 0, "123456789012345678"),
+    ][seed % 4]
     acc = mod.Id003BillAcceptor(
-        "fake", decide=decide, credit=credit, sink=sink, open_transaction=ot,
-        poll_interval_s=0, reply_timeout_s=0, opener=lambda url: Port(rng, log),
+        "fake",
+        decide=decide,
+        credit=credit,
+        sink=sink,
+        open_transaction=ot,
+        poll_interval_s=0,
+        reply_timeout_s=0,
+        opener=lambda url: Port(rng, log),
         new_transaction_id=lambda: f"t{next(n)}",
         enabled_denominations_minor=[500, 1000, 2000] if seed % 3 == 0 else None,
-        accept_vouchers=seed % 5 != 0)
+        accept_vouchers=seed % 5 != 0,
+    )
     online = False
     for _ in range(steps):
         if cb.random() < 0.05:
@@ -176,17 +213,22 @@ def main() -> None:
         a, b = run(old, seed, args.steps), run(new_mod, seed, args.steps)
         frames += sum(1 for x in b if x[0] == "w")
         for x in b:
-            k = x[1].split("(")[0] if x[0] == "sink" else x[0] if x[0] in (
-                "decide", "credit") else f"{x[0]} {x[1]}" if x[0] == "exc" else ""
+            k = (
+                x[1].split("(")[0]
+                if x[0] == "sink"
+                else x[0]
+                if x[0] in ("decide", "credit")
+                else f"{x[0]} {x[1]}"
+                if x[0] == "exc"
+                else ""
+            )
             if k:
                 kinds[k] = kinds.get(k, 0) + 1
         if a != b:
             differ += 1
-            i = next((i for i, (x, y) in enumerate(zip(a, b, strict=False)) if x != y),
-                     min(len(a), len(b)))
-            print(f"seed {seed}: differs at entry {i}: old {a[i:i + 1]} new {b[i:i + 1]}")
-    print(f"{args.seeds} seeds x {args.steps} steps: {frames:,} frames written by each driver, "
-          f"{differ} seeds differ")
+            i = next((i for i, (x, y) in enumerate(zip(a, b, strict=False)) if x != y), min(len(a), len(b)))
+            print(f"seed {seed}: differs at entry {i}: old {a[i : i + 1]} new {b[i : i + 1]}")
+    print(f"{args.seeds} seeds x {args.steps} steps: {frames:,} frames written by each driver, {differ} seeds differ")
     print("exercised:", ", ".join(f"{k} {v}" for k, v in sorted(kinds.items(), key=lambda kv: -kv[1])))
 
 

@@ -29,6 +29,7 @@ def run(rounds: int, variant: str, directory: str | None) -> dict[str, float]:
         store = Store(Path(d) / "journal.db")
         eng = Engine(store, rng=random.Random(1), clock_ms=lambda: 0, wall_s=time.time)
         from cabinet.core.machine import new_state
+
         eng.cab.s = new_state(GameSettings(variant=variant))
         eng.cab.rules = eng.cab.s.settings.validate()
         eng.step(PowerUp(0, time.time()))
@@ -50,8 +51,7 @@ def run(rounds: int, variant: str, directory: str | None) -> dict[str, float]:
             while eng.cab.mode == "in_round":
                 legal = eng.cab.legal_actions(1)
                 total = eng.cab.round._current()[1].total if "hit" in legal else 0
-                act = "decline" if "decline" in legal else "hit" if total < 17 and \
-                    "hit" in legal else "stand"
+                act = "decline" if "decline" in legal else "hit" if total < 17 and "hit" in legal else "stand"
                 eng.step(IntentReceived(1, act))
             per_round_ms.append(sum(eng.commit_ms[c0:]))
             per_round_commits.append(store.fsyncs - n0)
@@ -71,8 +71,10 @@ def main() -> None:
     args = ap.parse_args()
     for v in [args.variant] if args.variant else ["classic", "classic-multi", "american"]:
         r = run(args.rounds, v, args.dir)
-        print(f"{v:14s} {r['commits_per_round']:.1f} commits (fsyncs)/round, journal "
-              f"{r['median_ms']:.2f} ms median, {r['p95_ms']:.2f} ms p95 per round")
+        print(
+            f"{v:14s} {r['commits_per_round']:.1f} commits (fsyncs)/round, journal "
+            f"{r['median_ms']:.2f} ms median, {r['p95_ms']:.2f} ms p95 per round"
+        )
 
 
 if __name__ == "__main__":

@@ -24,8 +24,7 @@ from cabinet.strategy.cd import analyse_cd
 def main() -> int:
     p = argparse.ArgumentParser(description=__doc__)
     p.add_argument("--variant", action="append", help="repeatable; default all three")
-    p.add_argument("--play", action="append", choices=("td", "cd"),
-                   help="repeatable; default both")
+    p.add_argument("--play", action="append", choices=("td", "cd"), help="repeatable; default both")
     p.add_argument("--out", type=Path, default=Path("bench/results/parsheet.jsonl"))
     args = p.parse_args()
     for variant in args.variant or ["classic", "classic-multi", "american"]:
@@ -33,12 +32,19 @@ def main() -> int:
             t0 = time.perf_counter()
             a = (analyse if play == "td" else analyse_cd)(preset(variant))
             secs = time.perf_counter() - t0
-            print(f"{variant} ({play}): exact analysis {secs:.1f} s; RTP {a.rtp * 100:.6f} %, "
-                  f"house edge {a.house_edge * 100:.6f} %", flush=True)
+            print(
+                f"{variant} ({play}): exact analysis {secs:.1f} s; RTP {a.rtp * 100:.6f} %, "
+                f"house edge {a.house_edge * 100:.6f} %",
+                flush=True,
+            )
             args.out.parent.mkdir(parents=True, exist_ok=True)
             with args.out.open("a") as f:
-                f.write(json.dumps({"variant": variant, "play": play, "seconds": secs,
-                                    "rtp": a.rtp, "house_edge": a.house_edge}) + "\n")
+                f.write(
+                    json.dumps(
+                        {"variant": variant, "play": play, "seconds": secs, "rtp": a.rtp, "house_edge": a.house_edge}
+                    )
+                    + "\n"
+                )
     return 0
 
 

@@ -73,8 +73,38 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 NICE = ["nice", "-n", "10"]
 
-DIEHARDER_TESTS = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 15, 16, 17,
-                   100, 101, 102, 200, 201, 202, 203, 204, 205, 206, 207, 208, 209]
+DIEHARDER_TESTS = [
+    0,
+    1,
+    2,
+    3,
+    4,
+    5,
+    6,
+    7,
+    8,
+    9,
+    10,
+    11,
+    12,
+    13,
+    15,
+    16,
+    17,
+    100,
+    101,
+    102,
+    200,
+    201,
+    202,
+    203,
+    204,
+    205,
+    206,
+    207,
+    208,
+    209,
+]
 """``dieharder -a``'s tests (``dieharder -l`` less 14, diehard_sums: "Do Not Use")."""
 
 NTUPLES = {200: range(1, 13), 201: range(2, 6), 202: range(2, 6), 203: range(0, 33)}
@@ -94,11 +124,11 @@ def size_args(d: int, n: int | None, dump_mb: int) -> list[str]:
     with 2 it often gives p = 1.0, which dieharder calls FAILED); below that,
     30 psamples of fewer tsamples.
     """
-    size = {17: (10 ** 7, 80.0)}.get(d)
+    size = {17: (10**7, 80.0)}.get(d)
     if d == 203 and n is not None:
-        size = (10 ** 6, 4.0 * (n + 1))
+        size = (10**6, 4.0 * (n + 1))
     elif d == 200 and n is not None:
-        size = (10 ** 5, 1.1 * n)
+        size = (10**5, 1.1 * n)
     room = 0.9 * dump_mb
     if size is None or size[1] * 100 <= room:
         return []
@@ -119,9 +149,12 @@ def log(msg: str) -> None:
 def write_dump(path: Path, nbytes: int) -> float:
     """``cabinet rng-dump --bytes nbytes path`` (the CLI itself); returns seconds."""
     t0 = time.perf_counter()
-    subprocess.run([*NICE, sys.executable, "-m", "cabinet", "rng-dump", "--bytes",
-                    str(nbytes), "--scaled", "2**64", str(path)], check=True, cwd=ROOT,
-                   timeout=BACKSTOP_S)
+    subprocess.run(
+        [*NICE, sys.executable, "-m", "cabinet", "rng-dump", "--bytes", str(nbytes), "--scaled", "2**64", str(path)],
+        check=True,
+        cwd=ROOT,
+        timeout=BACKSTOP_S,
+    )
     return time.perf_counter() - t0
 
 
@@ -137,8 +170,9 @@ def _results(out: str) -> list[str]:
 def _dieharder(args: list[str], stdin: int | None = None, timeout: float = BACKSTOP_S) -> str:
     """dieharder's output; ``""`` when ``timeout`` (s) ran out (the run is killed)."""
     try:
-        return subprocess.run([*NICE, "dieharder", *args], capture_output=True, text=True,
-                              stdin=stdin, timeout=timeout).stdout
+        return subprocess.run(
+            [*NICE, "dieharder", *args], capture_output=True, text=True, stdin=stdin, timeout=timeout
+        ).stdout
     except subprocess.TimeoutExpired:
         return ""
 
@@ -155,8 +189,9 @@ def _with_p(spec: list[str], p: int) -> list[str]:
     return [*out, "-p", str(p)]
 
 
-def run_dieharder(dump: Path, mbytes: int, tests: list[int],
-                  retest_budget_s: float = 300) -> tuple[list[str], list[str], float]:
+def run_dieharder(
+    dump: Path, mbytes: int, tests: list[int], retest_budget_s: float = 300
+) -> tuple[list[str], list[str], float]:
     """Each test (and ``-a``'s ntuple sweep) on its own over ``dump``.
 
     A test that still reads past the end (dieharder reports the file
@@ -185,8 +220,9 @@ def run_dieharder(dump: Path, mbytes: int, tests: list[int],
             if rew and int(rew.group(1)) > 0 and got:
                 used = int(got[0].split("|")[3])
                 p = max(2, int(used * 0.9 / (int(rew.group(1)) + 1)))
-                notes.append(f"{' '.join(spec)}: {used} psamples rewound the dump "
-                             f"{rew.group(1)} times; run again with -p {p}")
+                notes.append(
+                    f"{' '.join(spec)}: {used} psamples rewound the dump {rew.group(1)} times; run again with -p {p}"
+                )
                 spec = _with_p(spec, p)
                 out = _dieharder(["-g", "201", "-f", str(dump), *spec])
                 got = _results(out)
@@ -196,8 +232,10 @@ def run_dieharder(dump: Path, mbytes: int, tests: list[int],
             if not got:
                 notes.append(f"{' '.join(spec)}: no result; output tail: {out[-300:]!r}")
             verdicts = [g.split("|")[-1].strip() for g in got]
-            log(f"dieharder {' '.join(spec)}: {len(got)} results in "
-                f"{time.perf_counter() - t:.0f} s {sorted(set(verdicts))}")
+            log(
+                f"dieharder {' '.join(spec)}: {len(got)} results in "
+                f"{time.perf_counter() - t:.0f} s {sorted(set(verdicts))}"
+            )
             lines += got
             if "WEAK" in verdicts:
                 weak.append(spec)
@@ -207,12 +245,14 @@ def run_dieharder(dump: Path, mbytes: int, tests: list[int],
             notes.append(f"{' '.join(spec)}: WEAK not re-tested (re-test budget spent)")
             continue
         t = time.perf_counter()
-        gen = subprocess.Popen([*NICE, sys.executable, "-m", "cabinet", "rng-dump", "--bytes",
-                                "0", "-"], stdout=subprocess.PIPE, cwd=ROOT)
+        gen = subprocess.Popen(
+            [*NICE, sys.executable, "-m", "cabinet", "rng-dump", "--bytes", "0", "-"], stdout=subprocess.PIPE, cwd=ROOT
+        )
         assert gen.stdout is not None
         try:
-            out = _dieharder(["-g", "200", *spec], stdin=gen.stdout.fileno(),
-                             timeout=max(30.0, retest_budget_s - spent))
+            out = _dieharder(
+                ["-g", "200", *spec], stdin=gen.stdout.fileno(), timeout=max(30.0, retest_budget_s - spent)
+            )
         finally:
             gen.stdout.close()
             gen.kill()
@@ -220,24 +260,31 @@ def run_dieharder(dump: Path, mbytes: int, tests: list[int],
         got = _results(out)
         spent += time.perf_counter() - t
         if not got:
-            notes.append(f"{' '.join(spec)}: WEAK re-test stopped at the re-test budget "
-                         f"(the fresh stream is slow); not re-tested")
-        log(f"dieharder {' '.join(spec)} re-test on a fresh stream: "
-            f"{[g.split('|')[-1].strip() for g in got]} ({time.perf_counter() - t:.0f} s)")
+            notes.append(
+                f"{' '.join(spec)}: WEAK re-test stopped at the re-test budget "
+                f"(the fresh stream is slow); not re-tested"
+            )
+        log(
+            f"dieharder {' '.join(spec)} re-test on a fresh stream: "
+            f"{[g.split('|')[-1].strip() for g in got]} ({time.perf_counter() - t:.0f} s)"
+        )
         lines += [f"{g}  (re-test of a WEAK on fresh data, -g 200)" for g in got]
     return lines, notes, time.perf_counter() - t0
 
 
 # --- ent ----------------------------------------------------------------------------
 
+
 def run_ent(dump: Path) -> tuple[str, float]:
     t0 = time.perf_counter()
-    out = subprocess.run([*NICE, "ent", str(dump)], capture_output=True, text=True,
-                         check=True, timeout=BACKSTOP_S).stdout
+    out = subprocess.run(
+        [*NICE, "ent", str(dump)], capture_output=True, text=True, check=True, timeout=BACKSTOP_S
+    ).stdout
     return out.strip(), time.perf_counter() - t0
 
 
 # --- NIST SP 800-22 -----------------------------------------------------------------
+
 
 def aperiodic_templates(m: int) -> list[str]:
     """The aperiodic (non-self-overlapping) m-bit templates, in NIST's order.
@@ -249,7 +296,7 @@ def aperiodic_templates(m: int) -> list[str]:
     out = []
     for v in range(1 << m):
         b = format(v, f"0{m}b")
-        if all(b[:k] != b[m - k:] for k in range(1, m)):
+        if all(b[:k] != b[m - k :] for k in range(1, m)):
             out.append(" ".join(b))
     return out
 
@@ -262,9 +309,9 @@ def to_bits(data: bytes) -> bytes:
     return b"".join(_BITS[x] for x in data)
 
 
-
 def _nist_tests() -> list[tuple[str, int, Callable[..., float], tuple[int, ...]]]:
     import sp80022suite as s
+
     return [
         ("frequency", 1, s.frequency, ()),
         ("block_frequency (M=128)", 1, s.block_frequency, (128,)),
@@ -306,7 +353,7 @@ def _igamc_uniformity(pvalues: list[float]) -> float:
 def run_nist(dump: Path, sequences: int) -> tuple[list[str], int, int, float]:
     """Returns (table lines, tests accepted, tests run, seconds)."""
     tests = _nist_tests()
-    nbits = 10 ** 6
+    nbits = 10**6
     per_test: dict[str, list[float]] = {name: [] for name, *_ in tests}
     skipped: dict[str, int] = {name: 0 for name, *_ in tests}
     t0 = time.perf_counter()
@@ -342,8 +389,7 @@ def run_nist(dump: Path, sequences: int) -> tuple[list[str], int, int, float]:
         ok = n > 0 and passed >= floor and (unif != unif or unif >= 0.0001)
         accepted += ok
         extra = f" ({skipped[name]} sequences with < 500 cycles)" if skipped[name] else ""
-        lines.append(f"{name:34} {passed:>4}/{n:<4}  {floor:>8}  {unif:>9.4f}  "
-                     f"{'ok' if ok else 'REJECTED'}{extra}")
+        lines.append(f"{name:34} {passed:>4}/{n:<4}  {floor:>8}  {unif:>9.4f}  {'ok' if ok else 'REJECTED'}{extra}")
     return lines, accepted, len(tests), time.perf_counter() - t0
 
 
@@ -353,14 +399,17 @@ def main() -> int:
     p.add_argument("--nist-sequences", type=int, default=100)
     p.add_argument("--out", type=Path, default=ROOT / "bench/results/rng.txt")
     p.add_argument("--keep", type=Path, help="keep the dump at this path")
-    p.add_argument("--dieharder-tests", type=lambda t: [int(x) for x in t.split(",")],
-                   default=DIEHARDER_TESTS, metavar="N,N,...",
-                   help="dieharder test numbers (default: all of -a, see dieharder -l)")
+    p.add_argument(
+        "--dieharder-tests",
+        type=lambda t: [int(x) for x in t.split(",")],
+        default=DIEHARDER_TESTS,
+        metavar="N,N,...",
+        help="dieharder test numbers (default: all of -a, see dieharder -l)",
+    )
     args = p.parse_args()
     for tool in ("dieharder", "ent"):
         if shutil.which(tool) is None:
-            print(f"bench/rng.py: {tool} is not installed (apt-get install -y dieharder ent)",
-                  file=sys.stderr)
+            print(f"bench/rng.py: {tool} is not installed (apt-get install -y dieharder ent)", file=sys.stderr)
             return 2
     try:
         import sp80022suite  # noqa: F401
@@ -382,13 +431,15 @@ def main() -> int:
     verdicts = [ln.split("|")[-1].strip() for ln in dh_lines if "re-test" not in ln]
     retests = [ln.split("|")[-1].split()[0] for ln in dh_lines if "re-test" in ln]
     weak, failed = verdicts.count("WEAK"), verdicts.count("FAILED")
-    chi = re.search(r"Chi square distribution for (\d+) samples is ([0-9.]+), and randomly\s+"
-                    r"would exceed this value ([0-9.<> ]+) percent", ent_out)
+    chi = re.search(
+        r"Chi square distribution for (\d+) samples is ([0-9.]+), and randomly\s+"
+        r"would exceed this value ([0-9.<> ]+) percent",
+        ent_out,
+    )
     summary = [
         "RNG bench (bench/rng.py): secrets.SystemRandom through the shoe's randrange",
         f"date: {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}; python {sys.version.split()[0]}",
-        f"dump: {mbytes} MiB, cabinet rng-dump --bytes {nbytes} --scaled 2**64, "
-        f"written in {gen_s:.0f} s",
+        f"dump: {mbytes} MiB, cabinet rng-dump --bytes {nbytes} --scaled 2**64, written in {gen_s:.0f} s",
         "",
         f"dieharder 3.31.1 (-g 201 -f dump, each -a test alone, -a's RGB ntuple sweeps, "
         f"nice -n 10; {dh_s:.0f} s): {len(verdicts)} results on the dump, "
@@ -402,10 +453,16 @@ def main() -> int:
         f"NIST SP 800-22 (sp80022suite 0.0.8, {args.nist_sequences} x 10**6 bits; {nist_s:.0f} s): "
         f"{nist_ok}/{nist_n} tests accepted",
         "",
-        "== NIST SP 800-22 ==", *nist_lines, "",
-        "== ent ==", ent_out, "",
-        "== dieharder ==", "        test_name   |ntup| tsamples |psamples|  p-value |Assessment",
-        *dh_lines, "",
+        "== NIST SP 800-22 ==",
+        *nist_lines,
+        "",
+        "== ent ==",
+        ent_out,
+        "",
+        "== dieharder ==",
+        "        test_name   |ntup| tsamples |psamples|  p-value |Assessment",
+        *dh_lines,
+        "",
     ]
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text("\n".join(summary))

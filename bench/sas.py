@@ -40,13 +40,27 @@ from drivers.sas import host_codec  # noqa: E402
 from tests.integration.crash_harness import EngineProc  # noqa: E402
 
 LONG_POLLS: tuple[tuple[int, bytes], ...] = (
-    (0x1A, b""), (0x1C, b""), (0x1F, b""), (0x1B, b""), (0x3D, b""), (0xA0, b"\x00\x00"), (0xB5, b"\x00\x01"))
+    (0x1A, b""),
+    (0x1C, b""),
+    (0x1F, b""),
+    (0x1B, b""),
+    (0x3D, b""),
+    (0xA0, b"\x00\x00"),
+    (0xB5, b"\x00\x01"),
+)
 #: The meter polls (``drivers/sas/egm_meter_polls.py``), each with the data it carries.
 EXTENDED_CODES = bytes.fromhex("0000 0100 0500 0600 0700 0B00 0C00 2400 4400 7F00")
 METER_POLLS: tuple[tuple[int, bytes], ...] = (
-    (0x20, b""), (0x2A, b""), (0x2B, b""), (0x2D, b"\x00\x00"), (0x2E, b"\x00\x00"),
+    (0x20, b""),
+    (0x2A, b""),
+    (0x2B, b""),
+    (0x2D, b"\x00\x00"),
+    (0x2E, b"\x00\x00"),
     *((c, b"") for c in (*range(0x31, 0x3D), *range(0x3E, 0x46))),
-    (0x48, b""), (0x52, b"\x00\x01"), (0x56, b""), (0x6F, b"\x00\x00" + EXTENDED_CODES),
+    (0x48, b""),
+    (0x52, b"\x00\x01"),
+    (0x56, b""),
+    (0x6F, b"\x00\x00" + EXTENDED_CODES),
     (0xAF, b"\x00\x01" + EXTENDED_CODES),
 )
 MIX = (*LONG_POLLS, *METER_POLLS)
@@ -76,8 +90,7 @@ def _play(proc: EngineProc, stop: threading.Event, rounds: list[int]) -> None:
 GAPS: list[float] = []
 
 
-def _poll(fd: int, codec: host_codec.HostCodec, message: bytes,
-          timeout_s: float = 0.5) -> tuple[float | None, bool]:
+def _poll(fd: int, codec: host_codec.HostCodec, message: bytes, timeout_s: float = 0.5) -> tuple[float | None, bool]:
     """Send one poll; (ms from last byte out to first byte in, reply complete). The
     largest gap between two chunks of one reply goes to ``GAPS`` (ms)."""
     wire = codec.send(message)
@@ -128,8 +141,7 @@ def main() -> int:
         proc.start()
         os.close(slave)
         deadline = time.monotonic() + 20
-        while time.monotonic() < deadline and not _poll(master, codec,
-                                                         host_codec.general_poll(1))[1]:
+        while time.monotonic() < deadline and not _poll(master, codec, host_codec.general_poll(1))[1]:
             time.sleep(0.05)
         if args.real_time_events:
             assert _poll(master, codec, host_codec.long_poll(1, 0x0E, b"\x01"))[1], "0x0E not answered"
@@ -139,8 +151,7 @@ def main() -> int:
         t_start = time.monotonic()
         previous = b""
         for i in range(args.polls):
-            msg = host_codec.long_poll(1, *MIX[(i // 5) % len(MIX)]) if i % 5 == 4 \
-                else host_codec.general_poll(1)
+            msg = host_codec.long_poll(1, *MIX[(i // 5) % len(MIX)]) if i % 5 == 4 else host_codec.general_poll(1)
             if msg == previous:
                 # a host never sends the same poll twice in a row after a valid reply: the
                 # EGM would take it for a NACK (the third for the final one); a general

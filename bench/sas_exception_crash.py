@@ -80,11 +80,11 @@ def settle(eng: EngineProc, host: SasHost, timeout_s: float = 20.0) -> None:
     raise AssertionError("the exception queue did not drain")
 
 
-def run(workdir: Path, kills: int, seed: int, poll_ms: float = 50.0,
-        rte: bool = False) -> dict[str, object]:
+def run(workdir: Path, kills: int, seed: int, poll_ms: float = 50.0, rte: bool = False) -> dict[str, object]:
     rng = random.Random(seed)
-    host = SasHost([1], directory=workdir / "host", poll_interval_s=poll_ms / 1000.0,
-                   meter_interval_s=3600.0, link_down_s=2.0)
+    host = SasHost(
+        [1], directory=workdir / "host", poll_interval_s=poll_ms / 1000.0, meter_interval_s=3600.0, link_down_s=2.0
+    )
     eng = EngineProc(workdir, extra_args=["--sas-port", host.tty(1), "--sas-address", "1"])
     per_kill: list[int] = []
     repeats_total = 0
@@ -101,12 +101,12 @@ def run(workdir: Path, kills: int, seed: int, poll_ms: float = 50.0,
                 door = rng.choice(DOORS)
                 door_open[door] = not door_open[door]
                 eng.sim({"cmd": "door", "door": door, "open": door_open[door]})
-                time.sleep(0.3)                 # a door move is held 0.25 s (debounce)
+                time.sleep(0.3)  # a door move is held 0.25 s (debounce)
             time.sleep(0.2)
             host.resume()
             time.sleep(rng.uniform(0.0, 1.2))
             eng.kill()
-            time.sleep(0.3)                     # a reply already on the wire is read
+            time.sleep(0.3)  # a reply already on the wire is read
             seen = len(host.exceptions(1))
             queued, next_id = journal_queue(eng.journal)
             acked = next_id - 1 - len(queued)
@@ -114,7 +114,7 @@ def run(workdir: Path, kills: int, seed: int, poll_ms: float = 50.0,
             assert repeats >= 0, f"the host has {-repeats} fewer than the journal acknowledged"
             per_kill.append(repeats)
             repeats_total += repeats
-            door_open = {d: False for d in DOORS}   # the restarted panel twin starts shut
+            door_open = {d: False for d in DOORS}  # the restarted panel twin starts shut
             eng.start()
             wait_until(lambda: host.link_up(1), 20, "the host link after the restart")
             if rte:
@@ -127,34 +127,43 @@ def run(workdir: Path, kills: int, seed: int, poll_ms: float = 50.0,
     finally:
         eng.stop()
         host.close()
-    return {"kills": kills, "queued": next_id - 1, "seen": seen, "repeats": repeats_total,
-            "max_per_kill": max(per_kill, default=0), "kills_with_repeat": sum(
-                1 for r in per_kill if r), "lost": lost, "left_in_queue": len(queued),
-            "names": dict(names)}
+    return {
+        "kills": kills,
+        "queued": next_id - 1,
+        "seen": seen,
+        "repeats": repeats_total,
+        "max_per_kill": max(per_kill, default=0),
+        "kills_with_repeat": sum(1 for r in per_kill if r),
+        "lost": lost,
+        "left_in_queue": len(queued),
+        "names": dict(names),
+    }
 
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--kills", type=int, default=50)
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--poll-ms", type=float, default=50.0,
-                    help="the host twin's pause between polls (default 50 ms)")
+    ap.add_argument("--poll-ms", type=float, default=50.0, help="the host twin's pause between polls (default 50 ms)")
     ap.add_argument("--out", type=Path)
-    ap.add_argument("--real-time-events", action="store_true",
-                    help="the host turns real-time event reporting (0x0E) on")
+    ap.add_argument(
+        "--real-time-events", action="store_true", help="the host turns real-time event reporting (0x0E) on"
+    )
     args = ap.parse_args()
     t0 = time.monotonic()
     with tempfile.TemporaryDirectory(prefix="sas-exc-crash-") as d:
         r = run(Path(d), args.kills, args.seed, args.poll_ms, args.real_time_events)
     ok = r["lost"] == 0 and r["left_in_queue"] == 0 and int(str(r["max_per_kill"])) <= 1
-    summary = (f"SAS exceptions across SIGKILLs (seed {args.seed}, host polls every "
-               f"{args.poll_ms:g} ms{', real-time events' if args.real_time_events else ''}): "
-               f"{r['kills']} kills, "
-               f"{r['queued']} exceptions queued, {r['seen']} read by the host twin, "
-               f"{r['lost']} lost, {r['repeats']} repeated ({r['kills_with_repeat']} kills "
-               f"with a repeat, at most {r['max_per_kill']} in one kill; bound 1), "
-               f"{r['left_in_queue']} left queued, {(time.monotonic() - t0) / 60:.1f} min: "
-               f"{'PASS' if ok else 'FAIL'}\n  read: {r['names']}")
+    summary = (
+        f"SAS exceptions across SIGKILLs (seed {args.seed}, host polls every "
+        f"{args.poll_ms:g} ms{', real-time events' if args.real_time_events else ''}): "
+        f"{r['kills']} kills, "
+        f"{r['queued']} exceptions queued, {r['seen']} read by the host twin, "
+        f"{r['lost']} lost, {r['repeats']} repeated ({r['kills_with_repeat']} kills "
+        f"with a repeat, at most {r['max_per_kill']} in one kill; bound 1), "
+        f"{r['left_in_queue']} left queued, {(time.monotonic() - t0) / 60:.1f} min: "
+        f"{'PASS' if ok else 'FAIL'}\n  read: {r['names']}"
+    )
     print(summary)
     if args.out:
         with args.out.open("a") as f:

@@ -49,27 +49,44 @@ def main() -> int:
         t0 = time.perf_counter()
         exact = analyse(rules)
         t_analysis = time.perf_counter() - t0
-        rec: dict[str, object] = {"variant": variant, "exact_rtp": exact.rtp,
-                                  "analysis_s": t_analysis, "cpus": os.cpu_count()}
+        rec: dict[str, object] = {
+            "variant": variant,
+            "exact_rtp": exact.rtp,
+            "analysis_s": t_analysis,
+            "cpus": os.cpu_count(),
+        }
         if args.probe:
             rps = probe(variant, args.probe)
             rec["rounds_per_s_per_core"] = rps
-            print(f"{variant}: analysis {t_analysis:.1f} s; one core: "
-                  f"{rps['lazy_shoe']:,.0f} rounds/s (lazy shoe), "
-                  f"{rps['full_shuffle']:,.0f} rounds/s (full shuffle)", flush=True)
+            print(
+                f"{variant}: analysis {t_analysis:.1f} s; one core: "
+                f"{rps['lazy_shoe']:,.0f} rounds/s (lazy shoe), "
+                f"{rps['full_shuffle']:,.0f} rounds/s (full shuffle)",
+                flush=True,
+            )
         if args.rounds:
             t0 = time.perf_counter()
-            sim = simulate(rules, exact.strategy, args.rounds, workers=args.workers,
-                           seed=args.seed, progress=False)
+            sim = simulate(rules, exact.strategy, args.rounds, workers=args.workers, seed=args.seed, progress=False)
             secs = time.perf_counter() - t0
             lo, hi = sim.ci95
-            rec.update(rounds=args.rounds, workers=args.workers, seed=args.seed, seconds=secs,
-                       rounds_per_s=args.rounds / secs, sim_rtp=sim.rtp, ci95=[lo, hi],
-                       inside=sim.contains(exact.rtp), sim=sim.to_dict())
-            print(f"{variant}: {args.rounds:,} rounds on {args.workers} workers in {secs:.0f} s "
-                  f"({args.rounds / secs:,.0f} rounds/s); simulated RTP {sim.rtp * 100:.4f} % "
-                  f"(95 % CI {lo * 100:.4f} - {hi * 100:.4f} %), exact {exact.rtp * 100:.4f} %: "
-                  f"{'inside' if sim.contains(exact.rtp) else 'OUTSIDE'}", flush=True)
+            rec.update(
+                rounds=args.rounds,
+                workers=args.workers,
+                seed=args.seed,
+                seconds=secs,
+                rounds_per_s=args.rounds / secs,
+                sim_rtp=sim.rtp,
+                ci95=[lo, hi],
+                inside=sim.contains(exact.rtp),
+                sim=sim.to_dict(),
+            )
+            print(
+                f"{variant}: {args.rounds:,} rounds on {args.workers} workers in {secs:.0f} s "
+                f"({args.rounds / secs:,.0f} rounds/s); simulated RTP {sim.rtp * 100:.4f} % "
+                f"(95 % CI {lo * 100:.4f} - {hi * 100:.4f} %), exact {exact.rtp * 100:.4f} %: "
+                f"{'inside' if sim.contains(exact.rtp) else 'OUTSIDE'}",
+                flush=True,
+            )
         args.out.parent.mkdir(parents=True, exist_ok=True)
         with args.out.open("a") as f:
             f.write(json.dumps(rec) + "\n")

@@ -58,11 +58,13 @@ class Twins3(TwinProc):
 
     def start(self) -> None:
         self.child = procs.Child(
-            [sys.executable, "-m", "cabinet", "sim-devices", "--state-dir", str(self.dir),
-             "--stations", str(STATIONS)], name="sim-devices")
+            [sys.executable, "-m", "cabinet", "sim-devices", "--state-dir", str(self.dir), "--stations", str(STATIONS)],
+            name="sim-devices",
+        )
         self.proc = self.child.proc
         self.child.wait_for("sim devices ready", READY_TIMEOUT_S)
         import socket
+
         self._conn = socket.socket(socket.AF_UNIX)
         self._conn.connect(str(self.sock))
         self._conn.settimeout(10)
@@ -76,8 +78,7 @@ class Table3(EngineProc):
     screen: int | None = None
 
     def _beat(self, s: Any) -> None:
-        frame = {"type": "frame"} if self.screen is None else \
-            {"type": "frame", "station": self.screen}
+        frame = {"type": "frame"} if self.screen is None else {"type": "frame", "station": self.screen}
         line = json.dumps(frame).encode() + b"\n"
         while True:
             try:
@@ -91,8 +92,7 @@ class Table3(EngineProc):
         assert self._ui is not None
         try:
             with self._ui_lock:
-                self._ui.sendall(json.dumps({"type": "intent", "station": station,
-                                             "action": action}).encode() + b"\n")
+                self._ui.sendall(json.dumps({"type": "intent", "station": station, "action": action}).encode() + b"\n")
         except OSError:
             pass
 
@@ -107,15 +107,19 @@ def settle(eng: Table3, timeout_s: float = 12.0) -> dict[int, dict[str, Any]]:
     deadline = time.monotonic() + timeout_s
     while time.monotonic() < deadline:
         truths = {n: eng.sim({"cmd": "truth", "station": n}) for n in range(1, STATIONS + 1)}
-        printing = any(_station(eng.snapshot, n).get("message", "").startswith("Printing")
-                       for n in range(1, STATIONS + 1)) or \
-            (eng.snapshot or {}).get("mode") == "cash_out"
+        printing = (
+            any(_station(eng.snapshot, n).get("message", "").startswith("Printing") for n in range(1, STATIONS + 1))
+            or (eng.snapshot or {}).get("mode") == "cash_out"
+        )
         if all(t.get("idle") for t in truths.values()) and not printing:
             time.sleep(0.1)
             again = {n: eng.sim({"cmd": "truth", "station": n}) for n in range(1, STATIONS + 1)}
-            if all(again[n].get("idle") and again[n].get("cash_box_minor")
-                   == truths[n].get("cash_box_minor") and again[n].get("tickets")
-                   == truths[n].get("tickets") for n in truths):
+            if all(
+                again[n].get("idle")
+                and again[n].get("cash_box_minor") == truths[n].get("cash_box_minor")
+                and again[n].get("tickets") == truths[n].get("tickets")
+                for n in truths
+            ):
                 return again
         time.sleep(0.1)
     return {}
@@ -138,13 +142,11 @@ def _credit(eng: Table3, n: int, amount: int, wait_s: float) -> None:
     before = _station(eng.snapshot, n).get("credits_minor", 0)
     eng.sim({"cmd": "note", "amount_minor": amount, "station": n})
     deadline = time.monotonic() + wait_s
-    while time.monotonic() < deadline and \
-            _station(eng.snapshot, n).get("credits_minor", 0) == before:
+    while time.monotonic() < deadline and _station(eng.snapshot, n).get("credits_minor", 0) == before:
         time.sleep(0.03)
 
 
-def _cashout_round(eng: Table3, rng: random.Random, kinds: Counter[str],
-                   refusals: list[str]) -> None:
+def _cashout_round(eng: Table3, rng: random.Random, kinds: Counter[str], refusals: list[str]) -> None:
     """Notes at 1 and 2, Cash Out at 1, then at 2 within 1.2 s; kill somewhere."""
     for _ in range(3):
         if (k := _attend(eng)) is None:
@@ -158,17 +160,20 @@ def _cashout_round(eng: Table3, rng: random.Random, kinds: Counter[str],
     credits2 = _station(eng.snapshot, 2).get("credits_minor", 0)
     eng.press(2, "cash_out")
     kinds["two_cash_outs"] += 1
-    if rng.random() < 0.5:              # see station 2's cash-out taken before the kill
+    if rng.random() < 0.5:  # see station 2's cash-out taken before the kill
         deadline = time.monotonic() + 2.0
-        while time.monotonic() < deadline and credits2 and \
-                _station(eng.snapshot, 2).get("credits_minor", 0) == credits2:
+        while (
+            time.monotonic() < deadline and credits2 and _station(eng.snapshot, 2).get("credits_minor", 0) == credits2
+        ):
             time.sleep(0.03)
-        if credits2 and _station(eng.snapshot, 2).get("credits_minor", 0) == credits2 \
-                and (eng.snapshot or {}).get("mode") in ("attract", "betting"):
-            refusals.append(f"station 2 kept {credits2} after its Cash Out "
-                            f"(mode {(eng.snapshot or {}).get('mode')})")
+        if (
+            credits2
+            and _station(eng.snapshot, 2).get("credits_minor", 0) == credits2
+            and (eng.snapshot or {}).get("mode") in ("attract", "betting")
+        ):
+            refusals.append(f"station 2 kept {credits2} after its Cash Out (mode {(eng.snapshot or {}).get('mode')})")
         kinds["waited_for_station_2"] += 1
-    time.sleep(rng.uniform(0.0, 2.5))   # the kill: before, during or after the prints
+    time.sleep(rng.uniform(0.0, 2.5))  # the kill: before, during or after the prints
 
 
 def _dark_round(eng: Table3, rng: random.Random, kinds: Counter[str]) -> None:
@@ -180,8 +185,7 @@ def _dark_round(eng: Table3, rng: random.Random, kinds: Counter[str]) -> None:
     for _ in range(rng.randint(1, 4)):
         n = rng.choice([1, 2])
         if rng.random() < 0.15:
-            eng.sim({"cmd": "power_at", "state": rng.choice(["stacking", "vend_valid"]),
-                     "station": n})
+            eng.sim({"cmd": "power_at", "state": rng.choice(["stacking", "vend_valid"]), "station": n})
             kinds[f"power_cut_station_{n}"] += 1
         _credit(eng, n, rng.choice([500, 1000, 2000, 5000]), rng.uniform(0.0, 2.0))
         kinds[f"note_station_{n}"] += 1
@@ -194,8 +198,7 @@ def _dark_round(eng: Table3, rng: random.Random, kinds: Counter[str]) -> None:
 def run(workdir: Path, case: str, kills: int, seed: int) -> dict[str, Any]:
     rng = random.Random(seed)
     store = Store(workdir / "journal.db")
-    store.commit(new_state(GameSettings(variant="classic-multi", stations=STATIONS)),
-                 None, [], time.time())
+    store.commit(new_state(GameSettings(variant="classic-multi", stations=STATIONS)), None, [], time.time())
     store.close()
     twins = Twins3(workdir)
     twins.start()
@@ -217,8 +220,9 @@ def run(workdir: Path, case: str, kills: int, seed: int) -> dict[str, Any]:
                     truth_checks += 1
                 if case == "dark":
                     s2 = verify_journal(eng.journal)["state"].stations[1]
-                    assert truths[2]["cash_box_minor"] == 0 == s2.meters.bills_in_minor, \
+                    assert truths[2]["cash_box_minor"] == 0 == s2.meters.bills_in_minor, (
                         f"station 2, drawn by no screen, took notes: {truths[2]}"
+                    )
             except AssertionError as e:
                 failures.append(f"after restart {done}: {e}")
                 eng.kill()
@@ -229,7 +233,7 @@ def run(workdir: Path, case: str, kills: int, seed: int) -> dict[str, Any]:
                 _dark_round(eng, rng, kinds)
             eng.kill()
             done += 1
-            if rng.random() < 0.1:              # the power cut took an acceptor too
+            if rng.random() < 0.1:  # the power cut took an acceptor too
                 n = rng.choice([1, 2])
                 twins.cmd({"cmd": "bill", "line": "power", "station": n})
                 kinds[f"acceptor_power_cut_engine_dead_{n}"] += 1
@@ -250,20 +254,31 @@ def run(workdir: Path, case: str, kills: int, seed: int) -> dict[str, Any]:
             except AssertionError as e:
                 failures.append(f"final: station {n}: {e}")
         final = verify_journal(eng.journal)["state"]
-        totals = {st.station: {"bills_in_minor": st.meters.bills_in_minor,
-                               "vouchers_out_minor": st.meters.vouchers_out_minor,
-                               "vouchers_out_count": st.meters.vouchers_out_count,
-                               "handpay_minor": st.meters.handpay_minor,
-                               "credits_minor": st.credits_minor,
-                               "cash_box_minor": truths.get(st.station, {}).get("cash_box_minor"),
-                               "tickets_cut": len(truths.get(st.station, {}).get("tickets", []))}
-                  for st in final.stations}
+        totals = {
+            st.station: {
+                "bills_in_minor": st.meters.bills_in_minor,
+                "vouchers_out_minor": st.meters.vouchers_out_minor,
+                "vouchers_out_count": st.meters.vouchers_out_count,
+                "handpay_minor": st.meters.handpay_minor,
+                "credits_minor": st.credits_minor,
+                "cash_box_minor": truths.get(st.station, {}).get("cash_box_minor"),
+                "tickets_cut": len(truths.get(st.station, {}).get("tickets", [])),
+            }
+            for st in final.stations
+        }
     finally:
         eng.stop()
         twins.stop()
-    return {"case": case, "seed": seed, "kills": done, "truth_checks": truth_checks,
-            "failures": failures, "refused_second_cash_outs": refusals,
-            "kinds": dict(kinds.most_common()), "stations": totals}
+    return {
+        "case": case,
+        "seed": seed,
+        "kills": done,
+        "truth_checks": truth_checks,
+        "failures": failures,
+        "refused_second_cash_outs": refusals,
+        "kinds": dict(kinds.most_common()),
+        "stations": totals,
+    }
 
 
 def main() -> int:

@@ -38,12 +38,18 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--points", type=int, default=100)
     ap.add_argument("--flow", choices=["in", "out", "both", "floor", "box"], default="both")
-    ap.add_argument("--kill-host", action="store_true",
-                    help="close and restart the host twin instead of killing the engine")
-    ap.add_argument("--system", choices=["desk", "twin"], default="desk",
-                    help="the casino ticket system: the test's desk or the host twin's own")
-    ap.add_argument("--power-cut", action="store_true",
-                    help="tickets in: the acceptor loses power at STACKING / VEND VALID too")
+    ap.add_argument(
+        "--kill-host", action="store_true", help="close and restart the host twin instead of killing the engine"
+    )
+    ap.add_argument(
+        "--system",
+        choices=["desk", "twin"],
+        default="desk",
+        help="the casino ticket system: the test's desk or the host twin's own",
+    )
+    ap.add_argument(
+        "--power-cut", action="store_true", help="tickets in: the acceptor loses power at STACKING / VEND VALID too"
+    )
     ap.add_argument("--seed", type=int, default=14)
     ap.add_argument("--out", type=Path)
     a = ap.parse_args()
@@ -54,16 +60,33 @@ def main() -> int:
         if a.flow == "box":
             res = box_soak(Path(d), a.points, seed=a.seed)
         else:
-            res = tito_soak(Path(d), a.points, seed=a.seed, flow=a.flow, kill_host=a.kill_host,
-                            system=a.system, power_cut=a.power_cut)
-    summary = {"flow": a.flow, "kill_host": a.kill_host, "system": a.system,
-               "power_cut": a.power_cut, "points": a.points, "seed": a.seed,
-               "kills": res.kills, "checks": res.checks, "failures": res.failures,
-               "ended": {k: v for k, v in sorted(res.kinds.items())
-                         if "ended" in k or k.startswith(("in_box", "handed", "by_the"))},
-               "desk": {k: v for k, v in sorted(res.kinds.items())
-                        if k.startswith(("redeem", "returned", "validated", "twin_"))},
-               "seconds": round(time.monotonic() - t0, 1)}
+            res = tito_soak(
+                Path(d),
+                a.points,
+                seed=a.seed,
+                flow=a.flow,
+                kill_host=a.kill_host,
+                system=a.system,
+                power_cut=a.power_cut,
+            )
+    summary = {
+        "flow": a.flow,
+        "kill_host": a.kill_host,
+        "system": a.system,
+        "power_cut": a.power_cut,
+        "points": a.points,
+        "seed": a.seed,
+        "kills": res.kills,
+        "checks": res.checks,
+        "failures": res.failures,
+        "ended": {
+            k: v for k, v in sorted(res.kinds.items()) if "ended" in k or k.startswith(("in_box", "handed", "by_the"))
+        },
+        "desk": {
+            k: v for k, v in sorted(res.kinds.items()) if k.startswith(("redeem", "returned", "validated", "twin_"))
+        },
+        "seconds": round(time.monotonic() - t0, 1),
+    }
     text = json.dumps(summary)
     print(text)
     if a.out is not None:
@@ -75,10 +98,16 @@ def main() -> int:
 def _floor(a: argparse.Namespace, t0: float) -> int:
     with tempfile.TemporaryDirectory(prefix="tito-floor-") as d:
         res = floor_soak(Path(d), a.points, seed=a.seed)
-    summary = {"flow": "floor", "rounds": a.points, "seed": a.seed, "kills": res.kills,
-               "checks": res.checks, "failures": res.failures,
-               "kinds": {k: v for k, v in sorted(res.kinds.items())},
-               "seconds": round(time.monotonic() - t0, 1)}
+    summary = {
+        "flow": "floor",
+        "rounds": a.points,
+        "seed": a.seed,
+        "kills": res.kills,
+        "checks": res.checks,
+        "failures": res.failures,
+        "kinds": {k: v for k, v in sorted(res.kinds.items())},
+        "seconds": round(time.monotonic() - t0, 1),
+    }
     text = json.dumps(summary)
     print(text)
     if a.out is not None:

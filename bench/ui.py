@@ -58,15 +58,36 @@ def busiest() -> tuple[Snapshot, Snapshot]:
 
     st = list(MULTI_PLAY.stations)
     sp = st[0].spots[0]
-    st[0] = msgspec.structs.replace(st[0], spots=[msgspec.structs.replace(sp, hands=[msgspec.structs.replace(
-        sp.hands[0], cards=["TH", "7C", "2D"], total_text="19")])])
+    st[0] = msgspec.structs.replace(
+        st[0],
+        spots=[
+            msgspec.structs.replace(
+                sp, hands=[msgspec.structs.replace(sp.hands[0], cards=["TH", "7C", "2D"], total_text="19")]
+            )
+        ],
+    )
     sp2 = st[1].spots[0]
-    st[1] = msgspec.structs.replace(st[1], spots=[msgspec.structs.replace(sp2, hands=[
-        msgspec.structs.replace(sp2.hands[0], cards=["8S", "3D", "QS"], total_text="21", active=False),
-        msgspec.structs.replace(sp2.hands[1], active=True)])])
+    st[1] = msgspec.structs.replace(
+        st[1],
+        spots=[
+            msgspec.structs.replace(
+                sp2,
+                hands=[
+                    msgspec.structs.replace(sp2.hands[0], cards=["8S", "3D", "QS"], total_text="21", active=False),
+                    msgspec.structs.replace(sp2.hands[1], active=True),
+                ],
+            )
+        ],
+    )
     sp3 = st[2].spots[0]
-    st[2] = msgspec.structs.replace(st[2], spots=[msgspec.structs.replace(sp3, hands=[msgspec.structs.replace(
-        sp3.hands[0], outcome="blackjack", returned_minor=25_000)])])
+    st[2] = msgspec.structs.replace(
+        st[2],
+        spots=[
+            msgspec.structs.replace(
+                sp3, hands=[msgspec.structs.replace(sp3.hands[0], outcome="blackjack", returned_minor=25_000)]
+            )
+        ],
+    )
     after = msgspec.structs.replace(MULTI_PLAY, seq=MULTI_PLAY.seq + 1, stations=st)
     return MULTI_PLAY, after
 
@@ -98,8 +119,12 @@ def bench_frames(n: int, size: tuple[int, int], shared: bool = False) -> dict[st
         t0 = time.perf_counter()
         r.draw(surf, after, 10_000_000, None, shared=shared)
         still.append((time.perf_counter() - t0) * 1000)
-    return {"median_ms": statistics.median(times), "p95_ms": sorted(times)[int(0.95 * len(times))],
-            "max_ms": max(times), "still_median_ms": statistics.median(still)}
+    return {
+        "median_ms": statistics.median(times),
+        "p95_ms": sorted(times)[int(0.95 * len(times))],
+        "max_ms": max(times),
+        "still_median_ms": statistics.median(still),
+    }
 
 
 def bench_settlement(size: tuple[int, int]) -> dict[str, dict[str, float]]:
@@ -113,8 +138,11 @@ def bench_settlement(size: tuple[int, int]) -> dict[str, dict[str, float]]:
     pygame.display.init()
     pygame.font.init()
     out: dict[str, dict[str, float]] = {}
-    for name, settled in (("american (bust, push, blackjack)", AMERICAN_SETTLED),
-                          ("3 stations (a doubled win)", fm.MULTI_DOUBLED), ("big win (shower)", fm.AMERICAN_BIG)):
+    for name, settled in (
+        ("american (bust, push, blackjack)", AMERICAN_SETTLED),
+        ("3 stations (a doubled win)", fm.MULTI_DOUBLED),
+        ("big win (shower)", fm.AMERICAN_BIG),
+    ):
         r, surf, anim = Renderer(), pygame.Surface(size), Animator()
         before = fm.unsettled(settled)
         r.draw(surf, before, 0, anim)
@@ -127,8 +155,12 @@ def bench_settlement(size: tuple[int, int]) -> dict[str, dict[str, float]]:
             wall.append((time.perf_counter() - w0) * 1000)
             cpu.append((time.process_time() - c0) * 1000)
             t += 16
-        out[name] = {"frames": len(wall), "median_ms": statistics.median(wall),
-                     "p95_ms": sorted(wall)[int(0.95 * len(wall))], "cpu_median_ms": statistics.median(cpu)}
+        out[name] = {
+            "frames": len(wall),
+            "median_ms": statistics.median(wall),
+            "p95_ms": sorted(wall)[int(0.95 * len(wall))],
+            "cpu_median_ms": statistics.median(cpu),
+        }
     return out
 
 
@@ -137,7 +169,7 @@ class FakeEngine(threading.Thread):
 
     def __init__(self, path: str, snapshot: Snapshot, then: Snapshot | None = None) -> None:
         super().__init__(daemon=True)
-        self.then = then        # sent a second after ``snapshot`` (the settlement scene)
+        self.then = then  # sent a second after ``snapshot`` (the settlement scene)
         self.srv = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         self.srv.bind(path)
         self.srv.listen(2)
@@ -177,12 +209,18 @@ def scene_snapshot(name: str) -> Snapshot:
     """The fixture snapshot the idle benchmark shows for scene ``name`` (``IDLE_SCENES``);
     ``settlement``: a round before its result (``settled_scene`` follows it)."""
     from tests.ui import fixtures as fx
+
     if name == "settlement":
         return _unsettled_scene()[0]
 
-    return {"betting": fx.CLASSIC_BETTING, "attract": fx.ATTRACT, "insurance": fx.CLASSIC_INSURANCE,
-            "printing": next(c.snapshot for c in fx.CASES if c.name == "overlay_printing"),
-            "multi-settled": fx.MULTI_SETTLED, "multi-play": fx.MULTI_PLAY}[name]
+    return {
+        "betting": fx.CLASSIC_BETTING,
+        "attract": fx.ATTRACT,
+        "insurance": fx.CLASSIC_INSURANCE,
+        "printing": next(c.snapshot for c in fx.CASES if c.name == "overlay_printing"),
+        "multi-settled": fx.MULTI_SETTLED,
+        "multi-play": fx.MULTI_PLAY,
+    }[name]
 
 
 def _unsettled_scene() -> tuple[Snapshot, Snapshot]:
@@ -193,17 +231,32 @@ def _unsettled_scene() -> tuple[Snapshot, Snapshot]:
     return fm.unsettled(fm.AMERICAN_BIG), fm.AMERICAN_BIG
 
 
-def bench_process(idle_s: float, size: tuple[int, int], scene: str = "betting",
-                  shared: bool = False) -> dict[str, float]:
+def bench_process(
+    idle_s: float, size: tuple[int, int], scene: str = "betting", shared: bool = False
+) -> dict[str, float]:
     with tempfile.TemporaryDirectory() as d:
         path = os.path.join(d, "ui.sock")
         eng = FakeEngine(path, scene_snapshot(scene), _unsettled_scene()[1] if scene == "settlement" else None)
         eng.start()
         env = dict(os.environ, PYTHONPATH=str(ROOT))
         t0 = time.monotonic()
-        proc = Child([sys.executable, "-m", "ui", "--socket", path, "--size", f"{size[0]}x{size[1]}",
-                      "--no-sound", *(["--screens", "shared"] if shared else [])],
-                     name="ui", cwd=ROOT, env=env, merge_stderr=True)
+        proc = Child(
+            [
+                sys.executable,
+                "-m",
+                "ui",
+                "--socket",
+                path,
+                "--size",
+                f"{size[0]}x{size[1]}",
+                "--no-sound",
+                *(["--screens", "shared"] if shared else []),
+            ],
+            name="ui",
+            cwd=ROOT,
+            env=env,
+            merge_stderr=True,
+        )
         try:
             proc.wait_for(re.compile("^first frame"), START_DEADLINE_S)
             first = time.monotonic() - t0
@@ -211,8 +264,7 @@ def bench_process(idle_s: float, size: tuple[int, int], scene: str = "betting",
             c0, w0 = _cpu_s(proc.pid), time.monotonic()
             time.sleep(idle_s)
             c1, w1 = _cpu_s(proc.pid), time.monotonic()
-            return {"start_to_first_frame_s": first,
-                    "idle_cpu_percent": 100 * (c1 - c0) / (w1 - w0)}
+            return {"start_to_first_frame_s": first, "idle_cpu_percent": 100 * (c1 - c0) / (w1 - w0)}
         finally:
             proc.stop()
             eng.srv.close()
@@ -231,16 +283,34 @@ def bench_press_latency(presses: int, uis: int = 1) -> dict[str, float]:
             procs.start_engine()
             procs.start_ui()
             env = dict(os.environ, PYTHONPATH=str(ROOT))
-            for n in range(2, uis + 1):   # every station's screen drawing too
-                extra.append(Child(
-                    [sys.executable, "-m", "ui", "--socket", str(procs.sock), "--size", "1280x720",
-                     "--no-sound", "--station", str(n), "--own-station"], name=f"ui station {n}",
-                    cwd=ROOT, env=env, merge_stderr=True))
-            for ui in extra:                # each draws (is connected) before the presses
+            for n in range(2, uis + 1):  # every station's screen drawing too
+                extra.append(
+                    Child(
+                        [
+                            sys.executable,
+                            "-m",
+                            "ui",
+                            "--socket",
+                            str(procs.sock),
+                            "--size",
+                            "1280x720",
+                            "--no-sound",
+                            "--station",
+                            str(n),
+                            "--own-station",
+                        ],
+                        name=f"ui station {n}",
+                        cwd=ROOT,
+                        env=env,
+                        merge_stderr=True,
+                    )
+                )
+            for ui in extra:  # each draws (is connected) before the presses
                 ui.wait_for(re.compile("^first frame"), START_DEADLINE_S)
             arrived: dict[int, float] = {}
-            watch = TableWatch(procs.sock, authenticate=True,
-                               on_snapshot=lambda snap, t: arrived.__setitem__(snap.seq, t)).start()
+            watch = TableWatch(
+                procs.sock, authenticate=True, on_snapshot=lambda snap, t: arrived.__setitem__(snap.seq, t)
+            ).start()
             sim = SimControl(procs.sim_sock)
             DemoPlayer(watch, sim, strategy=None, say=lambda _t: None).insert_note(10_000)
             nop = []
@@ -274,9 +344,16 @@ def bench_press_latency(presses: int, uis: int = 1) -> dict[str, float]:
         return lat[min(len(lat) - 1, int(p / 100 * len(lat)))]
 
     edge = half_rtt_s * 1000
-    return {"n": len(lat), "lost": lost, "median_ms": statistics.median(lat), "p99_ms": pct(99),
-            "max_ms": lat[-1], "edge_offset_ms": edge, "edge_median_ms": statistics.median(lat) - edge,
-            "edge_p99_ms": pct(99) - edge}
+    return {
+        "n": len(lat),
+        "lost": lost,
+        "median_ms": statistics.median(lat),
+        "p99_ms": pct(99),
+        "max_ms": lat[-1],
+        "edge_offset_ms": edge,
+        "edge_median_ms": statistics.median(lat) - edge,
+        "edge_p99_ms": pct(99) - edge,
+    }
 
 
 def main() -> int:
@@ -286,25 +363,41 @@ def main() -> int:
     ap.add_argument("--size", default="1920x1080")
     ap.add_argument("--presses", type=int, default=200)
     ap.add_argument("--only-latency", action="store_true", help="just the press-to-snapshot latency")
-    ap.add_argument("--uis", type=int, default=1, choices=(1, 2, 3),
-                    help="table UI processes running during the latency test (one a station)")
-    ap.add_argument("--only-idle", action="store_true", help="just the idle CPU of every scene "
-                    "(--scenes) at 1280x720 and --size")
-    ap.add_argument("--scenes", default=",".join(IDLE_SCENES), help="idle scenes, comma-separated "
-                    "(also multi-settled, multi-play: three stations)")
-    ap.add_argument("--shared", action="store_true", help="frame time and idle CPU of the shared wide "
-                    "screen (--screens shared, a panel per station)")
-    ap.add_argument("--only-frames", action="store_true", help="just the frame times (busiest table, "
-                    "settlements) at --size")
+    ap.add_argument(
+        "--uis",
+        type=int,
+        default=1,
+        choices=(1, 2, 3),
+        help="table UI processes running during the latency test (one a station)",
+    )
+    ap.add_argument(
+        "--only-idle", action="store_true", help="just the idle CPU of every scene (--scenes) at 1280x720 and --size"
+    )
+    ap.add_argument(
+        "--scenes",
+        default=",".join(IDLE_SCENES),
+        help="idle scenes, comma-separated (also multi-settled, multi-play: three stations)",
+    )
+    ap.add_argument(
+        "--shared",
+        action="store_true",
+        help="frame time and idle CPU of the shared wide screen (--screens shared, a panel per station)",
+    )
+    ap.add_argument(
+        "--only-frames", action="store_true", help="just the frame times (busiest table, settlements) at --size"
+    )
     args = ap.parse_args()
     if args.only_idle:
         wh = tuple(int(v) for v in args.size.split("x"))
         for scene in args.scenes.split(","):
             for sz in dict.fromkeys([(1280, 720), wh]):
                 r = bench_process(args.idle_seconds, sz, scene, args.shared)  # type: ignore[arg-type]
-                print(f"idle CPU, {scene}{' (shared screen)' if args.shared else ''} at {sz[0]}x{sz[1]} "
-                      f"over {args.idle_seconds:.0f} s: "
-                      f"{r['idle_cpu_percent']:.2f} % of a core  [target < 2 %]", flush=True)
+                print(
+                    f"idle CPU, {scene}{' (shared screen)' if args.shared else ''} at {sz[0]}x{sz[1]} "
+                    f"over {args.idle_seconds:.0f} s: "
+                    f"{r['idle_cpu_percent']:.2f} % of a core  [target < 2 %]",
+                    flush=True,
+                )
         return 0
     if args.only_latency:
         _print_latency(bench_press_latency(args.presses, args.uis), args.uis)
@@ -312,13 +405,17 @@ def main() -> int:
     size = tuple(int(v) for v in args.size.split("x"))
     f = bench_frames(args.frames, size, args.shared)  # type: ignore[arg-type]
     what = "busiest table" + (" (shared screen)" if args.shared else "")
-    print(f"frame time, {what} {args.size} (animating): median {f['median_ms']:.2f} ms, "
-          f"p95 {f['p95_ms']:.2f} ms, max {f['max_ms']:.2f} ms  [target < 8 ms median]")
+    print(
+        f"frame time, {what} {args.size} (animating): median {f['median_ms']:.2f} ms, "
+        f"p95 {f['p95_ms']:.2f} ms, max {f['max_ms']:.2f} ms  [target < 8 ms median]"
+    )
     print(f"frame time, {what} {args.size} (at rest): median {f['still_median_ms']:.2f} ms")
     for name, st in bench_settlement(size).items():  # type: ignore[arg-type]
-        print(f"frame time, settlement {name} {args.size}, {st['frames']:.0f} frames: median "
-              f"{st['median_ms']:.2f} ms (CPU {st['cpu_median_ms']:.2f} ms), p95 {st['p95_ms']:.2f} ms  "
-              "[target < 8 ms median]")
+        print(
+            f"frame time, settlement {name} {args.size}, {st['frames']:.0f} frames: median "
+            f"{st['median_ms']:.2f} ms (CPU {st['cpu_median_ms']:.2f} ms), p95 {st['p95_ms']:.2f} ms  "
+            "[target < 8 ms median]"
+        )
     if args.only_frames:
         return 0
     p = bench_process(args.idle_seconds, (1280, 720))
@@ -329,11 +426,15 @@ def main() -> int:
 
 
 def _print_latency(r: dict[str, float], uis: int = 1) -> None:
-    print(f"press-to-snapshot with {uis} UI process(es) over {r['n']:.0f} presses ({r['lost']:.0f} lost), "
-          "from the sim command's send: "
-          f"median {r['median_ms']:.1f} ms, p99 {r['p99_ms']:.1f} ms, max {r['max_ms']:.1f} ms")
-    print(f"press-to-snapshot from the pin's first edge (send + {r['edge_offset_ms']:.2f} ms): "
-          f"median {r['edge_median_ms']:.1f} ms, p99 {r['edge_p99_ms']:.1f} ms  [target p99 < 20 ms]")
+    print(
+        f"press-to-snapshot with {uis} UI process(es) over {r['n']:.0f} presses ({r['lost']:.0f} lost), "
+        "from the sim command's send: "
+        f"median {r['median_ms']:.1f} ms, p99 {r['p99_ms']:.1f} ms, max {r['max_ms']:.1f} ms"
+    )
+    print(
+        f"press-to-snapshot from the pin's first edge (send + {r['edge_offset_ms']:.2f} ms): "
+        f"median {r['edge_median_ms']:.1f} ms, p99 {r['edge_p99_ms']:.1f} ms  [target p99 < 20 ms]"
+    )
 
 
 if __name__ == "__main__":

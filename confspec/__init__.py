@@ -69,8 +69,11 @@ def load_toml(path: str | Path) -> dict[str, Any]:
     except OSError as e:
         raise ConfigError("", f"cannot read: {e.strerror or e}", str(path)) from None
     except UnicodeDecodeError as e:
-        raise ConfigError("", f"not UTF-8 text: byte 0x{e.object[e.start]:02x} at offset "
-                          f"{e.start} (save the file as UTF-8)", str(path)) from None
+        raise ConfigError(
+            "",
+            f"not UTF-8 text: byte 0x{e.object[e.start]:02x} at offset {e.start} (save the file as UTF-8)",
+            str(path),
+        ) from None
     except tomllib.TOMLDecodeError as e:
         raise ConfigError("", f"not valid TOML: {e}", str(path)) from None
 
@@ -124,8 +127,13 @@ def allowed(info: mi.Type) -> str:
     if isinstance(info, mi.StructType | mi.DictType | mi.TypedDictType):
         return "a table"
     if isinstance(info, mi.ListType | mi.VarTupleType | mi.SetType | mi.FrozenSetType):
-        head = "a non-empty list of" if info.min_length == 1 else \
-            f"a list of at least {info.min_length}" if info.min_length else "a list of"
+        head = (
+            "a non-empty list of"
+            if info.min_length == 1
+            else f"a list of at least {info.min_length}"
+            if info.min_length
+            else "a list of"
+        )
         return f"{head} {_plural(allowed(info.item_type))}"
     return type(info).__name__.removesuffix("Type").lower()
 
@@ -142,8 +150,7 @@ def choices(tp: Any, limit: int = 12) -> list[Any] | None:
         others = [a for a in get_args(tp) if a is not type(None)]
         inner = choices(others[0], limit) if len(others) == 1 else None
         return None if inner is None else [None, *inner]
-    if origin is Annotated and (get_origin(get_args(tp)[0]) is Literal
-                                or _is_enum(get_args(tp)[0])):
+    if origin is Annotated and (get_origin(get_args(tp)[0]) is Literal or _is_enum(get_args(tp)[0])):
         return choices(get_args(tp)[0], limit)
     if _is_enum(tp):
         return [m.value for m in tp]
@@ -164,19 +171,18 @@ def _is_enum(tp: Any) -> bool:
 # -- explaining a msgspec.ValidationError ---------------------------------------
 
 _MISSING: Any = object()
-_WHERE = re.compile(r"^(?P<what>.*?)(?: - at `(?P<where>[^`]*)`(?: in `(?P<inside>[^`]*)`)?)?$",
-                    re.S)
+_WHERE = re.compile(r"^(?P<what>.*?)(?: - at `(?P<where>[^`]*)`(?: in `(?P<inside>[^`]*)`)?)?$", re.S)
 _STEP = re.compile(r"\.([^.\[]+)|\[(\d+|\.\.\.)\]")
 
 
 def _explain(text: str, data: Any, info: mi.Type) -> tuple[str, str]:
     """``(dotted key, message)`` for msgspec's ``text`` about ``data`` of type ``info``."""
     m = _WHERE.match(text)
-    assert m is not None                    # the pattern matches any text
+    assert m is not None  # the pattern matches any text
     what, where, inside = m["what"], m["where"] or "$", m["inside"]
     bad_key = where == "key"
     keys, info, value = _walk(inside if bad_key else where, data, info)
-    if bad_key:                             # a table's key is not one of the allowed names
+    if bad_key:  # a table's key is not one of the allowed names
         table = _container(info, value)
         ktype = table.key_type if isinstance(table, mi.DictType) else None
         names = value if isinstance(value, dict) else {}
@@ -188,13 +194,11 @@ def _explain(text: str, data: Any, info: mi.Type) -> tuple[str, str]:
         struct = _container(info, value)
         fields = [f.encode_name for f in struct.fields] if isinstance(struct, mi.StructType) else []
         sub = value.get(field[1]) if isinstance(value, dict) else None
-        noun = "section" if isinstance(sub, dict) else \
-            getattr(getattr(struct, "cls", None), "config_noun", "key")
+        noun = "section" if isinstance(sub, dict) else getattr(getattr(struct, "cls", None), "config_noun", "key")
         return _join(keys, field[1]), f"unknown {noun} (allowed: {', '.join(fields)})"
     if what.startswith("Object missing required field") and field:
         struct = _container(info, value)
-        ftype = next((f.type for f in getattr(struct, "fields", ()) if f.encode_name == field[1]),
-                     None)
+        ftype = next((f.type for f in getattr(struct, "fields", ()) if f.encode_name == field[1]), None)
         return _join(keys, field[1]), (f"expected {allowed(ftype)}, " if ftype else "") + "missing"
     return _join(keys), f"expected {allowed(info)}, got {_shown(value)}"
 
@@ -214,14 +218,12 @@ def _walk(where: str, data: Any, info: mi.Type) -> tuple[list[str], mi.Type, Any
             keys.append(name)
         elif index == "..." and isinstance(info, mi.DictType) and isinstance(data, dict):
             vtype = info.value_type
-            k, data = next(((k, v) for k, v in data.items() if not _fits(v, vtype)),
-                           ("?", _MISSING))
+            k, data = next(((k, v) for k, v in data.items() if not _fits(v, vtype)), ("?", _MISSING))
             keys.append(str(k))
             info = vtype
         elif isinstance(data, list | tuple):
             item = getattr(info, "item_type", info)
-            i = int(index) if index.isdigit() else next(
-                (n for n, v in enumerate(data) if not _fits(v, item)), 0)
+            i = int(index) if index.isdigit() else next((n for n, v in enumerate(data) if not _fits(v, item)), 0)
             keys[-1:] = [f"{keys[-1] if keys else ''}[{i}]"]
             data, info = (data[i] if i < len(data) else _MISSING), item
     return keys, info, data
@@ -251,7 +253,7 @@ def _fits(value: Any, info: mi.Type) -> bool:
         msgspec.convert(value, _as_type(info), strict=True)
     except msgspec.ValidationError:
         return False
-    except TypeError:                       # a type we cannot rebuild: assume it fits
+    except TypeError:  # a type we cannot rebuild: assume it fits
         return True
     return True
 
@@ -260,13 +262,13 @@ def _as_type(info: mi.Type) -> Any:
     """A Python type for ``info`` (enough to re-check one entry of a table)."""
     info = _bare(info)
     if isinstance(info, mi.IntType | mi.FloatType):
-        bounds: dict[str, Any] = {k: getattr(info, k) for k in ("ge", "le", "gt", "lt",
-                                                                 "multiple_of")}
+        bounds: dict[str, Any] = {k: getattr(info, k) for k in ("ge", "le", "gt", "lt", "multiple_of")}
         meta = msgspec.Meta(**{k: v for k, v in bounds.items() if v is not None})
         return Annotated[int if isinstance(info, mi.IntType) else float, meta]
     if isinstance(info, mi.StrType):
-        return Annotated[str, msgspec.Meta(min_length=info.min_length,
-                                           max_length=info.max_length, pattern=info.pattern)]
+        return Annotated[
+            str, msgspec.Meta(min_length=info.min_length, max_length=info.max_length, pattern=info.pattern)
+        ]
     if isinstance(info, mi.EnumType | mi.StructType):
         return info.cls
     if isinstance(info, mi.LiteralType):

@@ -34,7 +34,7 @@ COUNTER_MAX = 2_097_151
 #: Longest the Counter command runs (the data sheet's maximum, with margin).
 REPLY_TIMEOUT_S = 0.05
 WAKE_DELAY_S = 0.0015
-I2C_SLAVE = 0x0703                      # linux/i2c-dev.h
+I2C_SLAVE = 0x0703  # linux/i2c-dev.h
 
 
 def crc16(data: bytes) -> bytes:
@@ -66,7 +66,7 @@ def parse_reply(packet: bytes) -> bytes:
     """
     if len(packet) < 4 or packet[0] < 4 or packet[0] > len(packet):
         raise ProtocolError(f"ATECC608: bad reply {packet.hex()}")
-    body = packet[:packet[0]]
+    body = packet[: packet[0]]
     if crc16(body[:-2]) != body[-2:]:
         raise ProtocolError(f"ATECC608: reply CRC wrong: {body.hex()}")
     if body[0] == 4:
@@ -120,9 +120,14 @@ class LinuxI2c:
 class Atecc608Counter(MonotonicCounter):
     """Monotonic counter ``counter`` (0 or 1) of the ATECC608 at ``address`` on ``bus``."""
 
-    def __init__(self, bus: I2cBus, counter: int = 0, address: int = DEFAULT_ADDRESS,
-                 sleep: Callable[[float], None] = time.sleep,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self,
+        bus: I2cBus,
+        counter: int = 0,
+        address: int = DEFAULT_ADDRESS,
+        sleep: Callable[[float], None] = time.sleep,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
         if counter not in (0, 1):
             raise ValueError(f"ATECC608 counter {counter}: 0 or 1")
         self.bus, self.counter, self.address = bus, counter, address
@@ -130,7 +135,7 @@ class Atecc608Counter(MonotonicCounter):
 
     def _wake(self) -> None:
         try:
-            self.bus.write(0x00, b"\x00")       # SDA held low: a NACK is expected
+            self.bus.write(0x00, b"\x00")  # SDA held low: a NACK is expected
         except OSError:
             pass
         self.sleep(WAKE_DELAY_S)
@@ -143,10 +148,11 @@ class Atecc608Counter(MonotonicCounter):
         while True:
             try:
                 return self.bus.read(self.address, n)
-            except OSError as e:                # busy or asleep: NACK
+            except OSError as e:  # busy or asleep: NACK
                 if self.clock() >= deadline:
-                    raise DeviceOfflineError(f"ATECC608 at 0x{self.address:02x}: no reply "
-                                             f"({e.strerror or e})") from None
+                    raise DeviceOfflineError(
+                        f"ATECC608 at 0x{self.address:02x}: no reply ({e.strerror or e})"
+                    ) from None
                 self.sleep(0.001)
 
     def _counter(self, mode: int) -> int:

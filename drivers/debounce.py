@@ -51,7 +51,7 @@ class Debouncer:
         self.stable = initial
         self._level = initial
         self._since = -math.inf
-        self._changed = -math.inf          # when the last change was proven
+        self._changed = -math.inf  # when the last change was proven
 
     def _due(self) -> float:
         """When the current raw level becomes believable (seconds)."""

@@ -36,7 +36,7 @@ from drivers.pulse_acceptor import PulseAcceptor
 from drivers.ticket_printer import EscPosTicketPrinter
 from drivers.wiring import Wiring
 
-if TYPE_CHECKING:                       # the twins load only when the simulation is chosen
+if TYPE_CHECKING:  # the twins load only when the simulation is chosen
     from drivers.sim.twins import SimDevices
 
 log = logging.getLogger(__name__)
@@ -86,8 +86,7 @@ def serial_ports(settings: DriverSettings) -> dict[str, str]:
         return {}
     if settings.mode == "sim":
         assert settings.sim_twins_dir is not None
-        bill, printer = (str(settings.sim_twins_dir / "bill-acceptor"),
-                         str(settings.sim_twins_dir / "printer"))
+        bill, printer = (str(settings.sim_twins_dir / "bill-acceptor"), str(settings.sim_twins_dir / "printer"))
     else:
         bill, printer = settings.bill_acceptor_url, settings.printer_url
     ports = {"printer": printer}
@@ -126,9 +125,11 @@ def _hardware_pin_factory() -> Any:
     try:
         from gpiozero.pins.lgpio import LGPIOFactory  # only importable on the Pi
     except ImportError as e:
-        raise ImportError(f"hardware GPIO needs lgpio ({e}); on the Pi: sudo apt-get install "
-                          "python3-lgpio, in a venv that sees the system's packages "
-                          "(cabinet install makes it so)") from None
+        raise ImportError(
+            f"hardware GPIO needs lgpio ({e}); on the Pi: sudo apt-get install "
+            "python3-lgpio, in a venv that sees the system's packages "
+            "(cabinet install makes it so)"
+        ) from None
     return LGPIOFactory()
 
 
@@ -158,6 +159,7 @@ def build_drivers(
     sim: SimDevices | None = None
     if settings.mode == "sim" and settings.sim_twins_dir is not None:
         from drivers.sim.twins import panel_only_devices
+
         sim = panel_only_devices(settings.wiring)
         pin_factory = sim.pin_factory
         bill_url = str(settings.sim_twins_dir / "bill-acceptor")
@@ -166,9 +168,10 @@ def build_drivers(
     elif settings.mode == "sim":
         directory = settings.sim_dir or Path(tempfile.mkdtemp(prefix="cabinet-sim-"))
         from drivers.sim.twins import start_sim_devices
+
         sim = start_sim_devices(directory, wiring=settings.wiring)
         pin_factory = sim.pin_factory
-        assert sim.bill is not None and sim.printer is not None   # started here
+        assert sim.bill is not None and sim.printer is not None  # started here
         bill_url, printer_url = sim.bill.path, sim.printer.path
         log.info("simulated devices in %s", directory)
     else:
@@ -202,9 +205,7 @@ def build_drivers(
         elif settings.bill_acceptor == "pulse":
             if settings.wiring.pulse is None:
                 raise ConfigError("bill_acceptor", "'pulse' needs a [pulse_acceptor] wiring section")
-            acceptor = PulseAcceptor(
-                settings.wiring.pulse, credit=credit, sink=sink, pin_factory=pin_factory
-            )
+            acceptor = PulseAcceptor(settings.wiring.pulse, credit=credit, sink=sink, pin_factory=pin_factory)
         printer = EscPosTicketPrinter(printer_url)
     except Exception:
         if sim is not None:
@@ -231,12 +232,13 @@ def open_counter(spec: str) -> MonotonicCounter | None:
         return None
     if kind == "twin" and rest:
         from drivers.sim.counter_twin import FileCounter
+
         return FileCounter(rest)
     if kind == "atecc608" and rest:
         from drivers.atecc608 import Atecc608Counter, LinuxI2c
+
         path, _, number = rest.partition(":")
         if number not in ("", "0", "1"):
             raise ConfigError("journal.counter", f"{spec!r}: the ATECC608 has counters 0 and 1")
         return Atecc608Counter(LinuxI2c(path), int(number or 0))
-    raise ConfigError("journal.counter", "expected none, atecc608:/dev/i2c-N[:0|1] or "
-                      f"twin:PATH, got {spec!r}")
+    raise ConfigError("journal.counter", f"expected none, atecc608:/dev/i2c-N[:0|1] or twin:PATH, got {spec!r}")

@@ -71,8 +71,7 @@ class _Edge:
 #: press): a shorter refire window, so a deliberate press every 150 ms counts
 #:. Deal and the decisions keep the full window (Deal hammered is one).
 REPEAT_GUARD_S: dict[Action, float] = {
-    a: 0.1 for a in (Action.BET_UP, Action.BET_DOWN, Action.CHIP_1, Action.CHIP_5,
-                     Action.CHIP_25, Action.CHIP_100)
+    a: 0.1 for a in (Action.BET_UP, Action.BET_DOWN, Action.CHIP_1, Action.CHIP_5, Action.CHIP_25, Action.CHIP_100)
 }
 
 
@@ -142,9 +141,7 @@ class GpioButtonPanel(ButtonPanel):
                     wiring.door_latch.reset_pin, initial_value=False, pin_factory=pin_factory
                 )
             for name, pin in inputs.items():
-                dev = DigitalInputDevice(
-                    pin, pull_up=True, bounce_time=None, pin_factory=pin_factory
-                )
+                dev = DigitalInputDevice(pin, pull_up=True, bounce_time=None, pin_factory=pin_factory)
                 self._devices[name] = dev
                 self._debouncers[name] = (
                     Debouncer(settle_s, initial=dev.is_active)
@@ -207,7 +204,7 @@ class GpioButtonPanel(ButtonPanel):
                 self._transition(name, t.level, t.at_s)
 
     def _edge_wake(self) -> None:
-        if self._timer is not None:               # one timer: the new edge re-plans it
+        if self._timer is not None:  # one timer: the new edge re-plans it
             self._timer.cancel()
         self._wake()
 
@@ -219,9 +216,7 @@ class GpioButtonPanel(ButtonPanel):
             return
         due = [t for t in (d.deadline() for d in self._debouncers.values()) if t is not None]
         if due:
-            self._timer = self._loop.call_later(
-                max(0.0, min(due) - self._clock()) + TIMER_SLACK_S, self._wake
-            )
+            self._timer = self._loop.call_later(max(0.0, min(due) - self._clock()) + TIMER_SLACK_S, self._wake)
 
     def _transition(self, name: Action | Door | str, level: bool, at_s: float) -> None:
         if isinstance(name, Action):
@@ -229,8 +224,12 @@ class GpioButtonPanel(ButtonPanel):
                 self._emit(ButtonPressed(name, at_s))
             return
         self._deliver(name, level, at_s)
-        if isinstance(name, Door) and level and self._latches and self._sink is not None and all(
-            d.stable for n, d in self._debouncers.items() if isinstance(n, Door)
+        if (
+            isinstance(name, Door)
+            and level
+            and self._latches
+            and self._sink is not None
+            and all(d.stable for n, d in self._debouncers.items() if isinstance(n, Door))
         ):
             # every door shut while powered (and the boot reading taken): re-arm
             self.clear_door_latch()

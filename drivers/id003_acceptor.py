@@ -206,15 +206,14 @@ class Id003BillAcceptor(BillAcceptor):
             raise
         self._online = True
         self._offline_reported = False
-        try:                            # shown on the Diagnostics page
+        try:  # shown on the Diagnostics page
             firmware = self.read_version()
         except DriverError:
             firmware = ""
-        except PORT_ERRORS:             # the port went: the next poll finds it offline
+        except PORT_ERRORS:  # the port went: the next poll finds it offline
             firmware = ""
         self.firmware = firmware
-        self._emit(DeviceOnline(Device.BILL_ACCEPTOR, f"escrow table {self.escrow_table_minor}",
-                                firmware))
+        self._emit(DeviceOnline(Device.BILL_ACCEPTOR, f"escrow table {self.escrow_table_minor}", firmware))
 
     def read_version(self) -> str:
         """The validator's firmware version (VERSION REQUEST 0x88, protocols.md 1.4),
@@ -284,10 +283,14 @@ class Id003BillAcceptor(BillAcceptor):
             self._offline_reported = True
             if self._host.garbled:
                 # bytes arrive but never a valid frame: its own fault.
-                self._emit(DeviceFault(
-                    Device.BILL_ACCEPTOR, "link_garbled",
-                    f"bytes arrive but no valid frame ({self.crc_errors} CRC errors so "
-                    f"far): check 9600 baud, 8 data bits, even parity, 1 stop bit"))
+                self._emit(
+                    DeviceFault(
+                        Device.BILL_ACCEPTOR,
+                        "link_garbled",
+                        f"bytes arrive but no valid frame ({self.crc_errors} CRC errors so "
+                        f"far): check 9600 baud, 8 data bits, even parity, 1 stop bit",
+                    )
+                )
             else:
                 self._emit(DeviceOffline(Device.BILL_ACCEPTOR, reason))
 

@@ -117,9 +117,7 @@ class Status(enum.IntEnum):
     ACK = 0x50
 
 
-POWER_UP_STATUSES = frozenset(
-    {Status.POWER_UP, Status.POWER_UP_BILL_IN_ACCEPTOR, Status.POWER_UP_BILL_IN_STACKER}
-)
+POWER_UP_STATUSES = frozenset({Status.POWER_UP, Status.POWER_UP_BILL_IN_ACCEPTOR, Status.POWER_UP_BILL_IN_STACKER})
 ERROR_STATUSES = frozenset(
     {
         Status.STACKER_FULL,
@@ -356,9 +354,7 @@ def set_barcode_function(length: int = MAX_BARCODE_DIGITS) -> bytes:
 
 def set_bar_inhibit(refuse_bills: bool, refuse_tickets: bool) -> bytes:
     """SET BAR INHIBIT (0xC7): bit0 refuses bills, bit1 refuses tickets."""
-    return encode_frame(
-        Command.SET_BAR_INHIBIT, bytes((int(refuse_bills) | 2 * int(refuse_tickets),))
-    )
+    return encode_frame(Command.SET_BAR_INHIBIT, bytes((int(refuse_bills) | 2 * int(refuse_tickets),)))
 
 
 def currency_assignment_request() -> bytes:

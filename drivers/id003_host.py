@@ -197,13 +197,9 @@ class Id003Host:
     ) -> None:
         self._open_transaction = open_transaction
         self._recovering = open_transaction is not None
-        self._fallback_table = dict(
-            c.USD_ESCROW_TABLE_MINOR if escrow_table_minor is None else escrow_table_minor
-        )
+        self._fallback_table = dict(c.USD_ESCROW_TABLE_MINOR if escrow_table_minor is None else escrow_table_minor)
         self.escrow_table_minor: dict[int, int] = dict(self._fallback_table)
-        self._enabled = (
-            None if enabled_denominations_minor is None else frozenset(enabled_denominations_minor)
-        )
+        self._enabled = None if enabled_denominations_minor is None else frozenset(enabled_denominations_minor)
         self._accept_vouchers = accept_vouchers
         self._offline_after = offline_after_failures
         self._new_id = new_transaction_id
@@ -212,8 +208,12 @@ class Id003Host:
         if open_transaction is not None:
             ot = open_transaction
             self.txn = Transaction(
-                ot.transaction_id, 0, ot.denomination_minor, ot.validation_number,
-                Phase.CREDITED if ot.credited else Phase.STACK_SENT, recovered=True,
+                ot.transaction_id,
+                0,
+                ot.denomination_minor,
+                ot.validation_number,
+                Phase.CREDITED if ot.credited else Phase.STACK_SENT,
+                recovered=True,
             )
         self._sequence = 0
         self._failures = 0
@@ -266,8 +266,11 @@ class Id003Host:
             self._frame_seen = True
             if self._awaiting is not None and not c.reply_may_answer(self._awaiting, frame):
                 self.late_replies += 1
-                log.info("ID-003: dropped %s, a late reply (awaiting the reply to %s)",
-                         c.describe_status(frame), self._awaiting.hex(" "))
+                log.info(
+                    "ID-003: dropped %s, a late reply (awaiting the reply to %s)",
+                    c.describe_status(frame),
+                    self._awaiting.hex(" "),
+                )
                 continue
             if len(frames) > i + 1:
                 log.debug("dropping %d extra frames", len(frames) - i - 1)
@@ -337,10 +340,9 @@ class Id003Host:
         reply = yield from self._transact(c.status_request(), retries=0)
         if reply is None:
             # a valid frame, even a late one, shows the link itself is sound
-            self.garbled = self._bytes_seen and not self._frame_seen and (
-                self.garbled or self._failures == 0)
+            self.garbled = self._bytes_seen and not self._frame_seen and (self.garbled or self._failures == 0)
             self._failures += 1
-            if self.garbled and self._failures == 2:     # once a streak: not a lone bad CRC
+            if self.garbled and self._failures == 2:  # once a streak: not a lone bad CRC
                 yield from self._quiesce()
             if self._failures >= self._offline_after:
                 raise DeviceOfflineError(f"no valid reply to {self._failures} polls")
@@ -440,26 +442,31 @@ class Id003Host:
 
     def _power_up_status(self, frame: c.Frame) -> _Steps:
         if frame.code not in c.POWER_UP_STATUSES or self._power_up_reported:
-            if self._recovering and frame.code in (Status.IDLING, Status.DISABLED,
-                                                   Status.INITIALIZE):
+            if self._recovering and frame.code in (Status.IDLING, Status.DISABLED, Status.INITIALIZE):
                 yield from self._retire_recovered("not in the acceptor after the restart")
             self._recovering = False
             return
         txn = self.txn
         credited = txn is not None and txn.phase is Phase.CREDITED
         if txn is not None and credited:
-            yield Emit(BillStacked(txn.transaction_id))   # nothing owed (1.9)
+            yield Emit(BillStacked(txn.transaction_id))  # nothing owed (1.9)
         elif frame.code == Status.POWER_UP_BILL_IN_STACKER:
             # the item is in the cash box and was never credited.  The
             # sink must journal it before RESET (it raises otherwise, and the next
             # start-up sees 0x42 again): a ``Journal``, never an ``Emit``.
-            yield Journal(BillFoundInStacker(
-                None if txn is None else txn.transaction_id,
-                0 if txn is None else txn.denomination_minor,
-                None if txn is None else txn.validation_number))
+            yield Journal(
+                BillFoundInStacker(
+                    None if txn is None else txn.transaction_id,
+                    0 if txn is None else txn.denomination_minor,
+                    None if txn is None else txn.validation_number,
+                )
+            )
         elif txn is not None:
-            why = ("power up with bill in acceptor"
-                   if frame.code == Status.POWER_UP_BILL_IN_ACCEPTOR else "power up, no bill")
+            why = (
+                "power up with bill in acceptor"
+                if frame.code == Status.POWER_UP_BILL_IN_ACCEPTOR
+                else "power up, no bill"
+            )
             yield Emit(BillReturned(txn.transaction_id, why))
         self._power_up_reported = True
         self._recovering = False
@@ -526,9 +533,7 @@ class Id003Host:
             return
         if code in (Status.INVALID_COMMAND, Status.COMMUNICATION_ERROR):
             return
-        if code in c.POWER_UP_STATUSES or (
-            code == Status.INITIALIZE and previous not in (None, Status.INITIALIZE)
-        ):
+        if code in c.POWER_UP_STATUSES or (code == Status.INITIALIZE and previous not in (None, Status.INITIALIZE)):
             # The validator lost power or the cash box came back: start up again
             # (its first poll sees the power-up status and settles the transaction).
             yield from self._start_up()
@@ -560,8 +565,7 @@ class Id003Host:
                     # (a jam after STACK, cleared): it may be in the cash box.
                     # Journaled before it is forgotten (the sink raises otherwise).
                     t = self.txn
-                    yield Journal(BillPossiblyInPath(t.transaction_id, t.denomination_minor,
-                                                     t.validation_number))
+                    yield Journal(BillPossiblyInPath(t.transaction_id, t.denomination_minor, t.validation_number))
                     self.txn = None
                 elif self.txn.phase is not Phase.ESCROWED:
                     yield Emit(BillReturned(self.txn.transaction_id, "not stacked"))
@@ -584,8 +588,7 @@ class Id003Host:
         before the jam is cleared loses nothing; once per transaction."""
         t = self.txn
         if t is not None and t.phase is Phase.CREDITED and not t.jammed:
-            yield Journal(BillPossiblyInPath(t.transaction_id, t.denomination_minor,
-                                             t.validation_number))
+            yield Journal(BillPossiblyInPath(t.transaction_id, t.denomination_minor, t.validation_number))
             t.jammed = True
 
     def _on_escrow(self, frame: c.Frame) -> _Steps:
@@ -620,11 +623,7 @@ class Id003Host:
             code = frame.data[0] if frame.data else -1
             value = self.escrow_table_minor.get(code, 0)
             if value <= 0:
-                yield Emit(
-                    DeviceFault(
-                        Device.BILL_ACCEPTOR, "unknown_escrow_code", c.describe_status(frame)
-                    )
-                )
+                yield Emit(DeviceFault(Device.BILL_ACCEPTOR, "unknown_escrow_code", c.describe_status(frame)))
                 yield from self._try_command(c.return_bill(), "RETURN")
                 return
             event = BillEscrowed(txn_id, self._sequence, value, code)
@@ -637,14 +636,10 @@ class Id003Host:
             yield Sleep()
             decision = yield from self._ask(event)
         if decision is EscrowDecision.STACK:
-            self.txn = Transaction(
-                txn_id, self._sequence, value, number_or_none, Phase.STACK_SENT
-            )
+            self.txn = Transaction(txn_id, self._sequence, value, number_or_none, Phase.STACK_SENT)
             yield from self._try_command(c.stack_2(), "STACK-2")
         else:
-            self.txn = Transaction(
-                txn_id, self._sequence, value, number_or_none, Phase.RETURN_SENT
-            )
+            self.txn = Transaction(txn_id, self._sequence, value, number_or_none, Phase.RETURN_SENT)
             yield from self._try_command(c.return_bill(), "RETURN")
 
     def _on_holding(self) -> _Steps:
@@ -673,8 +668,7 @@ class Id003Host:
             except ProtocolError:
                 return False
         code = frame.data[0] if frame.data else -1
-        return txn.validation_number is None and \
-            self.escrow_table_minor.get(code, 0) == txn.denomination_minor
+        return txn.validation_number is None and self.escrow_table_minor.get(code, 0) == txn.denomination_minor
 
     def _try_command(self, frame: bytes, what: str) -> _Steps:
         """Send STACK/RETURN; a refusal is logged, the next poll shows what happened."""

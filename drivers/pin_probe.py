@@ -41,9 +41,8 @@ def read_inputs(w: Wiring, factory: Any) -> list[tuple[str, int, bool | str]]:
     out: list[tuple[str, int, bool | str]] = []
     for name, pin, pull_up in input_pins(w):
         try:
-            dev = DigitalInputDevice(pin, pull_up=pull_up, bounce_time=None,
-                                     pin_factory=factory)
-        except Exception as e:          # gpiozero raises its own kinds per pin factory
+            dev = DigitalInputDevice(pin, pull_up=pull_up, bounce_time=None, pin_factory=factory)
+        except Exception as e:  # gpiozero raises its own kinds per pin factory
             out.append((name, pin, str(e) or type(e).__name__))
             continue
         try:
@@ -65,6 +64,8 @@ def pin_factory(mode: str) -> Any:
         # may not be writable for the user running the doctor)
         os.environ.setdefault("LG_WD", tempfile.gettempdir())
         from gpiozero.pins.lgpio import LGPIOFactory
+
         return LGPIOFactory()
     from gpiozero.pins.mock import MockFactory
+
     return MockFactory()

@@ -212,9 +212,7 @@ class PulseAcceptor(BillAcceptor):
             if isinstance(r, TrainEnded):
                 self._train(r.pulses)
             elif isinstance(r, PulseRejected):
-                self._sink(
-                    DeviceFault(Device.PULSE_ACCEPTOR, "pulse_width", f"{r.width_s * 1000:.1f} ms")
-                )
+                self._sink(DeviceFault(Device.PULSE_ACCEPTOR, "pulse_width", f"{r.width_s * 1000:.1f} ms"))
             elif r.stuck:
                 self._sink(DeviceFault(Device.PULSE_ACCEPTOR, "line_stuck", "input active > 1 s"))
             else:
@@ -226,9 +224,7 @@ class PulseAcceptor(BillAcceptor):
     def _train(self, pulses: int) -> None:
         known = not self.wiring.accepted_counts or pulses in self.wiring.accepted_counts
         if not known:
-            self._sink(
-                DeviceFault(Device.PULSE_ACCEPTOR, "unknown_pulse_count", f"{pulses} pulses")
-            )
+            self._sink(DeviceFault(Device.PULSE_ACCEPTOR, "unknown_pulse_count", f"{pulses} pulses"))
         amount = pulses * self.wiring.value_per_pulse_minor
         self._unpaid.append(PulseTrainCounted(self._new_id(), pulses, amount, known))
 

@@ -78,8 +78,9 @@ def set_wakeup_mode(fd: int, pty: bool) -> None:
         termios.error: the fd is not a terminal.
     """
     attrs = termios.tcgetattr(fd)
-    iflag = attrs[0] & ~(termios.IGNPAR | termios.ISTRIP | termios.IXON | termios.IXOFF | termios.INLCR
-                         | termios.IGNCR | termios.ICRNL)
+    iflag = attrs[0] & ~(
+        termios.IGNPAR | termios.ISTRIP | termios.IXON | termios.IXOFF | termios.INLCR | termios.IGNCR | termios.ICRNL
+    )
     if pty:
         iflag &= ~(termios.PARMRK | termios.INPCK)
     else:
@@ -105,8 +106,7 @@ class LineErrorLog:
 
     def due(self, counts: dict[str, int], now_ms: int) -> dict[str, int] | None:
         """The errors by kind since the last line when a line is due now, else None."""
-        new = {k: n - self._logged.get(k, 0) for k, n in counts.items()
-               if n > self._logged.get(k, 0)}
+        new = {k: n - self._logged.get(k, 0) for k, n in counts.items() if n > self._logged.get(k, 0)}
         if not new or (self._last_ms is not None and now_ms - self._last_ms < self.every_ms):
             return None
         self._logged, self._last_ms = dict(counts), now_ms
@@ -170,8 +170,9 @@ class SasLink:
         self._thread: threading.Thread | None = None
         self._last_poll_wall_s: float | None = None
         self._open_failures = 0
-        self._link_counts = dict(opens=0, port_errors=0, writes=0, callback_errors=0, view_errors=0,
-                                 rom_signatures=0, host_data_rejected=0)
+        self._link_counts = dict(
+            opens=0, port_errors=0, writes=0, callback_errors=0, view_errors=0, rom_signatures=0, host_data_rejected=0
+        )
         self._line_log = LineErrorLog(int(LINE_ERROR_LOG_S * 1000))
         #: the last 1,000 delays from the read that completed a poll to its reply written, ms
         self.reply_delays_ms: deque[float] = deque(maxlen=1000)
@@ -183,8 +184,7 @@ class SasLink:
         if self._thread is not None and self._thread.is_alive():
             return
         self._stop.clear()
-        self._thread = threading.Thread(target=self._run, name=f"sas-link-{self._responder.codec.address}",
-                                        daemon=True)
+        self._thread = threading.Thread(target=self._run, name=f"sas-link-{self._responder.codec.address}", daemon=True)
         self._thread.start()
 
     def stop(self, timeout_s: float = 2.0) -> None:
@@ -238,10 +238,14 @@ class SasLink:
     def _log_line_errors(self, now_ms: int) -> None:
         new = self._line_log.due(self.line_errors, now_ms)
         if new:
-            log.warning("SAS link %s: line errors %s (totals since start: %s): check the "
-                        "cable, %d baud and the wakeup bit (parity)", self._url,
-                        ", ".join(f"{k} {n}" for k, n in new.items()),
-                        ", ".join(f"{k} {n}" for k, n in self.line_errors.items() if n), BAUD)
+            log.warning(
+                "SAS link %s: line errors %s (totals since start: %s): check the "
+                "cable, %d baud and the wakeup bit (parity)",
+                self._url,
+                ", ".join(f"{k} {n}" for k, n in new.items()),
+                ", ".join(f"{k} {n}" for k, n in self.line_errors.items() if n),
+                BAUD,
+            )
 
     # --- the link thread -------------------------------------------------------------------
 
@@ -275,8 +279,7 @@ class SasLink:
     def _open(self) -> bool:
         try:
             pty = is_pty(self._url) if self._pty is None else self._pty
-            port = self._opener(self._url, baudrate=BAUD, parity="N" if pty else "S",
-                                timeout_s=self._read_timeout_s)
+            port = self._opener(self._url, baudrate=BAUD, parity="N" if pty else "S", timeout_s=self._read_timeout_s)
             fileno = getattr(port, "fileno", None)
             if fileno is not None:
                 try:
@@ -286,8 +289,12 @@ class SasLink:
         except _OPEN_ERRORS as exc:
             self._open_failures += 1
             # The first failure is a warning; the retries (every few seconds) stay quiet.
-            log.log(logging.WARNING if self._open_failures == 1 else logging.DEBUG,
-                    "SAS link %s: cannot open (%s); retrying with backoff", self._url, exc)
+            log.log(
+                logging.WARNING if self._open_failures == 1 else logging.DEBUG,
+                "SAS link %s: cannot open (%s); retrying with backoff",
+                self._url,
+                exc,
+            )
             return False
         self._open_failures = 0
         self._port = port
@@ -353,12 +360,21 @@ class SasLink:
                 continue
             if isinstance(out, HostDataRejected):  # logged here, the engine need not hear
                 self._link_counts["host_data_rejected"] += 1
-                log.warning("SAS link %s: refused long poll 0x%02X (answered %s): %s", self._url, out.command,
-                            out.reply, out.reason)
+                log.warning(
+                    "SAS link %s: refused long poll 0x%02X (answered %s): %s",
+                    self._url,
+                    out.command,
+                    out.reply,
+                    out.reason,
+                )
                 continue
             if isinstance(out, LinkChanged):
-                log.log(logging.INFO if out.up else logging.WARNING, "SAS link %s: host %s", self._url,
-                        "online" if out.up else "offline (no poll for 5 s)")
+                log.log(
+                    logging.INFO if out.up else logging.WARNING,
+                    "SAS link %s: host %s",
+                    self._url,
+                    "online" if out.up else "offline (no poll for 5 s)",
+                )
             elif isinstance(out, HostCommand):
                 log.info("SAS link %s: host command %s (0x%02X)", self._url, out.name, out.command)
 
@@ -373,10 +389,15 @@ class SasLink:
     def _start_rom_signature(self, seed: int) -> None:
         self._rom_generation += 1
         generation = self._rom_generation
-        log.info("SAS link %s: host asked for the ROM signature (seed 0x%04X) over %d files",
-                 self._url, seed, len(self._program_files))
-        threading.Thread(target=self._rom_worker, args=(seed, generation), name="sas-rom-signature",
-                         daemon=True).start()
+        log.info(
+            "SAS link %s: host asked for the ROM signature (seed 0x%04X) over %d files",
+            self._url,
+            seed,
+            len(self._program_files),
+        )
+        threading.Thread(
+            target=self._rom_worker, args=(seed, generation), name="sas-rom-signature", daemon=True
+        ).start()
 
     def _rom_worker(self, seed: int, generation: int) -> None:
         sig = RomSignature(seed)
@@ -387,6 +408,7 @@ class SasLink:
             time.sleep(0)  # hand the interpreter to the link thread between chunks
         if generation == self._rom_generation:
             self._link_counts["rom_signatures"] += 1
-            log.info("SAS link %s: ROM signature 0x%04X (seed 0x%04X, %d bytes)", self._url, sig.value, seed,
-                     sig.bytes_done)
+            log.info(
+                "SAS link %s: ROM signature 0x%04X (seed 0x%04X, %d bytes)", self._url, sig.value, seed, sig.bytes_done
+            )
             self._rom_results.put((seed, sig.value))

@@ -128,17 +128,12 @@ def render_voucher(voucher: Voucher, *, width: int = LINE_WIDTH) -> bytes:
         p.textln(voucher.ticket_type)
         p.set(align="center", bold=True)
         p.textln("VALIDATION " + format_validation_number(voucher.validation_number))
-        p.barcode(
-            voucher.validation_number, "ITF", height=80, width=2, pos="OFF", function_type="B"
-        )
+        p.barcode(voucher.validation_number, "ITF", height=80, width=2, pos="OFF", function_type="B")
         p.ln()
         p.set(align="left")
         issued = voucher.issued_at
         p.textln(f"DATE {issued:%Y-%m-%d}".ljust(width - 14) + f"TIME {issued:%H:%M:%S}")
-        p.textln(
-            f"TICKET # {voucher.sequence:07d}".ljust(width - 16)
-            + f"MACHINE # {voucher.machine_number}"
-        )
+        p.textln(f"TICKET # {voucher.sequence:07d}".ljust(width - 16) + f"MACHINE # {voucher.machine_number}")
         p.set(align="center", bold=True, double_height=True, double_width=True)
         p.textln(amount_in_figures(voucher.amount_minor, voucher.currency))
         p.set(align="center")

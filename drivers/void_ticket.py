@@ -19,8 +19,9 @@ from drivers.ticket_format import LINE_WIDTH
 TEST_HEADING = ("*** TEST TICKET ***", "VOID - NO CASH VALUE")
 
 
-def render_test_ticket(venue: str, machine_number: str, when: datetime,
-                       lines: Sequence[str] = (), *, width: int = LINE_WIDTH) -> bytes:
+def render_test_ticket(
+    venue: str, machine_number: str, when: datetime, lines: Sequence[str] = (), *, width: int = LINE_WIDTH
+) -> bytes:
     """Lay out a test ticket as ESC/POS bytes, ending with a full cut.
 
     Args:

@@ -74,7 +74,7 @@ class KeySwitchSection(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 class DoorLatchSection(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=True):
     """``[door_latch]``: door = latch input pin (one field per ``Door``), ``reset_pin``."""
 
-    config_noun: ClassVar[str] = "name"     # confspec: "door_latch.roof: unknown name"
+    config_noun: ClassVar[str] = "name"  # confspec: "door_latch.roof: unknown name"
     main: Pin | None = None
     cash_box: Pin | None = None
     logic: Pin | None = None
@@ -138,11 +138,15 @@ def parse_wiring(data: dict[str, Any], source: str = "wiring") -> Wiring:
         if not inputs:
             raise ConfigError("door_latch", "names no door (e.g. main = 4)", source)
         latch = DoorLatchWiring(inputs, f.door_latch.reset_pin)
-    wiring = Wiring(w.buttons if f.buttons is None else f.buttons,
-                    w.lamps if f.lamps is None else f.lamps,
-                    w.doors if f.doors is None else f.doors, key_switch,
-                    w.tower_light if f.tower_light is None else f.tower_light,
-                    f.pulse_acceptor, latch)
+    wiring = Wiring(
+        w.buttons if f.buttons is None else f.buttons,
+        w.lamps if f.lamps is None else f.lamps,
+        w.doors if f.doors is None else f.doors,
+        key_switch,
+        w.tower_light if f.tower_light is None else f.tower_light,
+        f.pulse_acceptor,
+        latch,
+    )
     _check_pins_used_once(wiring, source)
     return wiring
 
@@ -158,9 +162,7 @@ def _check_pins_used_once(w: Wiring, source: str) -> None:
     if w.key_switch is not None:
         groups.append(("key_switch", {"pin": w.key_switch}))
     if w.pulse is not None:
-        extra = {"pin": w.pulse.pin} | (
-            {"inhibit_pin": w.pulse.inhibit_pin} if w.pulse.inhibit_pin else {}
-        )
+        extra = {"pin": w.pulse.pin} | ({"inhibit_pin": w.pulse.inhibit_pin} if w.pulse.inhibit_pin else {})
         groups.append(("pulse_acceptor", extra))
     if w.door_latch is not None:
         groups.append(("door_latch", {**w.door_latch.inputs, "reset_pin": w.door_latch.reset_pin}))

@@ -71,29 +71,43 @@ class Child:
         merge_stderr: stderr into stdout, in the order written (``wait_for`` sees both).
     """
 
-    def __init__(self, argv: Sequence[str], *, name: str, env: Mapping[str, str] | None = None,
-                 cwd: str | Path | None = None, stdin: int = subprocess.DEVNULL,
-                 start_new_session: bool = False, merge_stderr: bool = False) -> None:
+    def __init__(
+        self,
+        argv: Sequence[str],
+        *,
+        name: str,
+        env: Mapping[str, str] | None = None,
+        cwd: str | Path | None = None,
+        stdin: int = subprocess.DEVNULL,
+        start_new_session: bool = False,
+        merge_stderr: bool = False,
+    ) -> None:
         self.name = name
         self.argv = [str(a) for a in argv]
         self.lines: dict[str, collections.deque[str]] = {
             "stdout": collections.deque(maxlen=KEEP_LINES),
-            "stderr": collections.deque(maxlen=KEEP_LINES)}
-        self._seen = 0           # stdout lines read so far (all of them, not only those kept)
-        self._cursor = 0         # stdout lines ``wait_for`` has looked at
+            "stderr": collections.deque(maxlen=KEEP_LINES),
+        }
+        self._seen = 0  # stdout lines read so far (all of them, not only those kept)
+        self._cursor = 0  # stdout lines ``wait_for`` has looked at
         self._cond = threading.Condition()
         self.proc = subprocess.Popen(
-            self.argv, stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT if merge_stderr else subprocess.PIPE, stdin=stdin,
-            env=None if env is None else dict(env), cwd=cwd, text=True, errors="replace",
-            start_new_session=start_new_session)
+            self.argv,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT if merge_stderr else subprocess.PIPE,
+            stdin=stdin,
+            env=None if env is None else dict(env),
+            cwd=cwd,
+            text=True,
+            errors="replace",
+            start_new_session=start_new_session,
+        )
         started.append(self)
-        pipes = [("stdout", self.proc.stdout), ("stderr", self.proc.stderr)][:1 if merge_stderr else 2]
+        pipes = [("stdout", self.proc.stdout), ("stderr", self.proc.stderr)][: 1 if merge_stderr else 2]
         self._open = len(pipes)  # streams not at EOF yet
         for stream, pipe in pipes:
             assert pipe is not None
-            threading.Thread(target=self._read, args=(stream, pipe), daemon=True,
-                             name=f"{name}-{stream}").start()
+            threading.Thread(target=self._read, args=(stream, pipe), daemon=True, name=f"{name}-{stream}").start()
 
     # -- reading -----------------------------------------------------------------------------
 
@@ -147,6 +161,7 @@ class Child:
             ChildTimeout: none within ``deadline_s`` seconds.
             ChildExited: the child closed its stdout (ended) without one.
         """
+
         def hit(line: str) -> bool:
             return pattern in line if isinstance(pattern, str) else bool(pattern.search(line))
 
@@ -155,7 +170,7 @@ class Child:
         with self._cond:
             while True:
                 kept = list(self.lines["stdout"])
-                first = self._seen - len(kept)          # the number of kept[0] among all lines
+                first = self._seen - len(kept)  # the number of kept[0] among all lines
                 for i in range(max(self._cursor, first), self._seen):
                     if hit(kept[i - first]):
                         self._cursor = i + 1
@@ -165,8 +180,9 @@ class Child:
                     break
                 left = deadline - time.monotonic()
                 if left <= 0:
-                    raise ChildTimeout(f"{self.name} printed no line with {what!r} within "
-                                       f"{deadline_s:g} s\n{self.tail()}")
+                    raise ChildTimeout(
+                        f"{self.name} printed no line with {what!r} within {deadline_s:g} s\n{self.tail()}"
+                    )
                 self._cond.wait(min(left, 1.0))
         with contextlib.suppress(subprocess.TimeoutExpired):
             self.proc.wait(5)
@@ -182,8 +198,7 @@ class Child:
         try:
             code = self.proc.wait(deadline_s)
         except subprocess.TimeoutExpired:
-            raise ChildTimeout(f"{self.name} still running after {deadline_s:g} s\n"
-                               f"{self.tail()}") from None
+            raise ChildTimeout(f"{self.name} still running after {deadline_s:g} s\n{self.tail()}") from None
         self._drain()
         return code
 
@@ -226,8 +241,7 @@ class Child:
         self.stop()
 
 
-def wait_until(cond: Callable[[], T], deadline_s: float, what: str,
-               *children: Child | None) -> T:
+def wait_until(cond: Callable[[], T], deadline_s: float, what: str, *children: Child | None) -> T:
     """Poll ``cond`` every 50 ms until it returns something true, and return that.
 
     Raises:
@@ -244,8 +258,7 @@ def wait_until(cond: Callable[[], T], deadline_s: float, what: str,
                 raise ChildExited(f"{c.name} ended while waiting for {what}\n{c.tail()}")
         if time.monotonic() >= deadline:
             tails = "\n".join(c.tail() for c in children if c is not None)
-            raise ChildTimeout(f"timed out after {deadline_s:g} s waiting for {what} "
-                               f"(last: {got!r})\n{tails}")
+            raise ChildTimeout(f"timed out after {deadline_s:g} s waiting for {what} (last: {got!r})\n{tails}")
         time.sleep(0.05)
 
 

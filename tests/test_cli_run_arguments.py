@@ -10,21 +10,27 @@ from cabinet.protocol.languages import check_station_languages
 from cabinet.tools import cli
 
 
-@pytest.mark.parametrize(("argv", "says"), [
-    (["run", "--language", "fr"], "cabinet run: --language: expected one of en, es (optionally "
-                                  "with a territory: es_ES), got 'fr'"),
-    (["run", "--stations", "3", "--language", "en,es,en,es"],
-     "cabinet run: --language: 4 languages for 3 stations: give one language for all of them, "
-     "or one per station (at most 3)"),
-    (["run", "--stations", "2", "--language", "en,xx"], "got 'xx'"),
-])
-def test_a_bad_language_is_refused_in_one_line_before_the_run(argv, says, capsys, tmp_path,
-                                                              monkeypatch):
+@pytest.mark.parametrize(
+    ("argv", "says"),
+    [
+        (
+            ["run", "--language", "fr"],
+            "cabinet run: --language: expected one of en, es (optionally with a territory: es_ES), got 'fr'",
+        ),
+        (
+            ["run", "--stations", "3", "--language", "en,es,en,es"],
+            "cabinet run: --language: 4 languages for 3 stations: give one language for all of them, "
+            "or one per station (at most 3)",
+        ),
+        (["run", "--stations", "2", "--language", "en,xx"], "got 'xx'"),
+    ],
+)
+def test_a_bad_language_is_refused_in_one_line_before_the_run(argv, says, capsys, tmp_path, monkeypatch):
     monkeypatch.setenv("CABINET_DATA_DIR", str(tmp_path))
     assert cli.main(argv) == 2
     err = capsys.readouterr().err.strip()
     assert says in err and len(err.splitlines()) == 1, err
-    assert not list(tmp_path.iterdir())           # nothing started, nothing written
+    assert not list(tmp_path.iterdir())  # nothing started, nothing written
 
 
 def test_the_language_check_takes_one_or_one_per_station():
@@ -44,13 +50,15 @@ def test_rounds_below_one_get_the_same_one_rule(rounds, capsys, tmp_path, monkey
     assert not list(tmp_path.iterdir())
 
 
-@pytest.mark.parametrize(("size", "says"), [
-    ("10x10", "cabinet run: --size 10x10 is too small: at least 320x240"),
-    ("9000x5000", "cabinet run: --size 9000x5000 is too large: at most 7680x4320"),
-    ("big", "cabinet run: --size 'big': give WIDTHxHEIGHT, e.g. 1280x720"),
-])
-def test_a_size_out_of_range_says_so_and_a_bad_one_says_the_format(size, says, capsys, tmp_path,
-                                                                     monkeypatch):
+@pytest.mark.parametrize(
+    ("size", "says"),
+    [
+        ("10x10", "cabinet run: --size 10x10 is too small: at least 320x240"),
+        ("9000x5000", "cabinet run: --size 9000x5000 is too large: at most 7680x4320"),
+        ("big", "cabinet run: --size 'big': give WIDTHxHEIGHT, e.g. 1280x720"),
+    ],
+)
+def test_a_size_out_of_range_says_so_and_a_bad_one_says_the_format(size, says, capsys, tmp_path, monkeypatch):
     monkeypatch.setenv("CABINET_DATA_DIR", str(tmp_path))
     assert cli.main(["run", "--headless", "--size", size]) == 2
     assert capsys.readouterr().err.strip() == says
@@ -59,10 +67,9 @@ def test_a_size_out_of_range_says_so_and_a_bad_one_says_the_format(size, says, c
 def test_too_many_languages_say_the_two_ways_once_each():
     """The count error names the two lists that are taken, each once."""
     assert check_station_languages("en,es,en,es", 3) == (
-        "4 languages for 3 stations: give one language for all of them, or one per station "
-        "(at most 3)")
-    assert check_station_languages("en,es", 1) == (
-        "2 languages for 1 station: give one language")
+        "4 languages for 3 stations: give one language for all of them, or one per station (at most 3)"
+    )
+    assert check_station_languages("en,es", 1) == ("2 languages for 1 station: give one language")
 
 
 def test_meters_print_on_an_ascii_only_stdout(tmp_path):
@@ -75,13 +82,15 @@ def test_meters_print_on_an_ascii_only_stdout(tmp_path):
     from cabinet.core.machine import new_state
     from cabinet.core.settings import GameSettings
     from cabinet.shell.store import Store
+
     journal = tmp_path / "j.db"
     store = Store(journal)
     store.commit(new_state(GameSettings()), None, [], 1_800_000_000.0)
     store.close()
     env = {**os.environ, "PYTHONIOENCODING": "ascii"}
-    r = subprocess.run([sys.executable, "-m", "cabinet", "meters", "--journal", str(journal)],
-                       capture_output=True, env=env, timeout=60)
+    r = subprocess.run(
+        [sys.executable, "-m", "cabinet", "meters", "--journal", str(journal)], capture_output=True, env=env, timeout=60
+    )
     assert r.returncode == 0, r.stderr.decode()
     out = r.stdout.decode("ascii")
     assert "Traceback" not in r.stderr.decode()

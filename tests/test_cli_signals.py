@@ -14,7 +14,7 @@ from tests.procs import START_DEADLINE_S, STOP_DEADLINE_S, Child
 
 def test_an_in_process_view_keeps_the_callers_sigpipe_ignore(tmp_path) -> None:
     before = signal.getsignal(signal.SIGPIPE)
-    assert before == signal.SIG_IGN          # Python's own start-up setting
+    assert before == signal.SIG_IGN  # Python's own start-up setting
     assert main(["rng-dump", "--bytes", "64", str(tmp_path / "r.bin")]) == 0
     assert signal.getsignal(signal.SIGPIPE) == signal.SIG_IGN
 
@@ -22,7 +22,11 @@ def test_an_in_process_view_keeps_the_callers_sigpipe_ignore(tmp_path) -> None:
 def test_the_command_ends_quietly_when_its_reader_goes_away() -> None:
     proc = subprocess.run(
         f"{sys.executable} -m cabinet rng-dump --bytes 0 - | head -c 10 >/dev/null",
-        shell=True, capture_output=True, text=True, timeout=120)
+        shell=True,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert "BrokenPipe" not in proc.stderr and "Traceback" not in proc.stderr, proc.stderr
 
 
@@ -31,9 +35,23 @@ def test_engine_ends_quietly_on_sigterm_with_a_ui_client_connected(tmp_path) -> 
     traceback (the client's connection is closed, not left to be cancelled)."""
     import socket
     import time
+
     sock_path = tmp_path / "ui.sock"
-    p = Child([sys.executable, "-m", "cabinet", "engine", "--devices", "none",
-               "--journal", str(tmp_path / "j.db"), "--socket", str(sock_path)], name="engine")
+    p = Child(
+        [
+            sys.executable,
+            "-m",
+            "cabinet",
+            "engine",
+            "--devices",
+            "none",
+            "--journal",
+            str(tmp_path / "j.db"),
+            "--socket",
+            str(sock_path),
+        ],
+        name="engine",
+    )
     client = socket.socket(socket.AF_UNIX)
     try:
         p.wait_for("engine ready", START_DEADLINE_S)

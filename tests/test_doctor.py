@@ -23,6 +23,7 @@ NOW = dt.datetime(2026, 12, 1, 12, 0, 0)
 @pytest.fixture
 def twins(tmp_path):
     from drivers.sim.twins import TwinSet
+
     t = TwinSet(tmp_path / "twins", 1)
     yield t
     t.close()
@@ -45,8 +46,7 @@ def _check(tmp_path, journal, config=None, devices="sim", ntp="yes", now=NOW):
 
 def _status(findings, what):
     """The statuses of the findings about ``what`` (the tmp path holds test names)."""
-    return [f.status for f in findings if f.what == what or f.what.startswith(what + " ")
-            or f" {what} " in f.what]
+    return [f.status for f in findings if f.what == what or f.what.startswith(what + " ") or f" {what} " in f.what]
 
 
 def test_doctor_against_the_simulated_devices_passes_everything(tmp_path, twins, journal):
@@ -89,8 +89,9 @@ def test_doctor_fails_a_pin_unwired_in_the_wiring_file(tmp_path, twins, journal)
     """A wiring file whose [buttons] leaves out Cash Out (a section present
     replaces every default) fails, saying which line to add."""
     wiring = tmp_path / "wiring.toml"
-    wiring.write_text("[buttons]\ndeal = 5\nhit = 6\nstand = 13\nsplit = 19\ndouble = 26\n"
-                      "insure = 12\nbet_up = 16\nbet_down = 20\n")
+    wiring.write_text(
+        "[buttons]\ndeal = 5\nhit = 6\nstand = 13\nsplit = 19\ndouble = 26\ninsure = 12\nbet_up = 16\nbet_down = 20\n"
+    )
     config = tmp_path / "cabinet.toml"
     config.write_text(f'wiring = "{wiring}"\n')
     found = _check(tmp_path, journal, config=config)
@@ -120,13 +121,13 @@ def test_doctor_fails_a_stuck_button(tmp_path, twins, journal, monkeypatch):
     """A button that reads pressed at rest (stuck, or shorted) fails."""
     from gpiozero.pins.mock import MockFactory, MockPin
 
-    class StuckLow(MockPin):                    # GPIO 21 held to ground
+    class StuckLow(MockPin):  # GPIO 21 held to ground
         def _set_pull(self, value):
             super()._set_pull(value)
             if self._info.name == "GPIO21":
                 self.drive_low()
-    monkeypatch.setattr("cabinet.tools.doctor.pin_factory",
-                        lambda mode: MockFactory(pin_class=StuckLow))
+
+    monkeypatch.setattr("cabinet.tools.doctor.pin_factory", lambda mode: MockFactory(pin_class=StuckLow))
     found = _check(tmp_path, journal)
     bad = [f for f in found if f.status == "FAIL"]
     assert len(bad) == 1 and "button cash_out (GPIO 21)" in bad[0].what
@@ -150,17 +151,24 @@ def test_doctor_fails_a_tampered_journal_and_exits_1(tmp_path, journal):
     db.close()
     found = _check(tmp_path, journal, devices="none")
     assert _status(found, "journal") == ["FAIL"]
-    r = subprocess.run([sys.executable, "-m", "cabinet", "doctor", "--journal", str(journal),
-                        "--devices", "none"], capture_output=True, text=True, timeout=60)
+    r = subprocess.run(
+        [sys.executable, "-m", "cabinet", "doctor", "--journal", str(journal), "--devices", "none"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert r.returncode == 1 and "FAIL  journal" in r.stdout, r.stdout + r.stderr
 
 
 def test_cabinet_doctor_command_against_the_twins_exits_0(tmp_path, twins, journal):
     """The command itself (``cabinet doctor --twins DIR``) prints the list
     and exits 0 when nothing failed."""
-    r = subprocess.run([sys.executable, "-m", "cabinet", "doctor", "--journal", str(journal),
-                        "--twins", str(tmp_path / "twins")], capture_output=True, text=True,
-                       timeout=60)
+    r = subprocess.run(
+        [sys.executable, "-m", "cabinet", "doctor", "--journal", str(journal), "--twins", str(tmp_path / "twins")],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert r.returncode == 0, r.stdout + r.stderr
     assert "PASS  station 1 bill acceptor" in r.stdout
     assert "PASS  station 1 printer" in r.stdout
@@ -170,6 +178,7 @@ def test_doctor_does_not_probe_devices_an_engine_holds(tmp_path, twins, journal)
     """With an engine running on the journal (its lock held) the devices are
     not opened (they are the engine's): one FAIL saying to stop it first."""
     from cabinet.shell.main import lock_journal
+
     held = lock_journal(journal)
     try:
         found = _check(tmp_path, journal)
@@ -192,8 +201,7 @@ def test_doctor_journal_lines_read_right(tmp_path, journal):
     assert line.count("(") == line.count(")"), line
     bad = tmp_path / "bad.db"
     bad.write_bytes(b"not a journal at all" * 100)
-    fail = next(f for f in _check(tmp_path, bad, devices="none")
-                if f.what.startswith("journal"))
+    fail = next(f for f in _check(tmp_path, bad, devices="none") if f.what.startswith("journal"))
     assert fail.status == "FAIL"
     readme = (Path(__file__).resolve().parents[1] / "README.md").read_text()
     assert "Backup of the journal" in fail.fix and "**Backup of the journal.**" in readme
@@ -216,9 +224,24 @@ def test_the_engine_stopped_report_says_why_and_what_to_do(tmp_path, journal):
     limit is hit): a heading, the findings, then how to start it again."""
     config = tmp_path / "cabinet.toml"
     config.write_text(f'wiring = "{tmp_path / "absent.toml"}"\n')
-    r = subprocess.run([sys.executable, "-m", "cabinet", "doctor", "--journal", str(journal),
-                        "--config", str(config), "--devices", "none", "--engine-stopped"],
-                       capture_output=True, text=True, timeout=60)
+    r = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "cabinet",
+            "doctor",
+            "--journal",
+            str(journal),
+            "--config",
+            str(config),
+            "--devices",
+            "none",
+            "--engine-stopped",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert r.returncode == 1, r.stdout + r.stderr
     lines = r.stdout.splitlines()
     assert lines[0] == "THE CABINET ENGINE HAS STOPPED: it did not start (a config error, or 5 failed starts)."
@@ -226,7 +249,8 @@ def test_the_engine_stopped_report_says_why_and_what_to_do(tmp_path, journal):
     assert lines[-2:] == [
         "Fix what FAIL says, then: sudo systemctl reset-failed cabinet-engine.service "
         "&& sudo systemctl restart cabinet.target",
-        "The engine's log: journalctl -u cabinet-engine.service"]
+        "The engine's log: journalctl -u cabinet-engine.service",
+    ]
 
 
 def _tamper_into_ram_error(journal):
@@ -234,15 +258,14 @@ def _tamper_into_ram_error(journal):
     engine start: it stops in a RAM error and commits that state under its key."""
     import hashlib
     import json
+
     db = sqlite3.connect(journal)
-    for copy, seq, blob in db.execute("SELECT copy, seq, blob FROM critical WHERE "
-                                      "name='cabinet'").fetchall():
+    for copy, seq, blob in db.execute("SELECT copy, seq, blob FROM critical WHERE name='cabinet'").fetchall():
         state = json.loads(blob)
         state["stations"][0]["credits_minor"] += 50000
         new = json.dumps(state, separators=(",", ":")).encode()
         digest = hashlib.sha256(f"cabinet:{seq}:".encode() + new).hexdigest()
-        db.execute("UPDATE critical SET blob=?, checksum=? WHERE name='cabinet' AND copy=?",
-                   (new, digest, copy))
+        db.execute("UPDATE critical SET blob=?, checksum=? WHERE name='cabinet' AND copy=?", (new, digest, copy))
     db.commit()
     db.close()
     eng = Engine(Store(journal), rng=random.Random(1), clock_ms=lambda: 0, wall_s=lambda: WALL)
@@ -251,34 +274,39 @@ def _tamper_into_ram_error(journal):
     eng.store.close()
 
 
-def test_doctor_and_events_verify_fail_a_journal_the_engine_left_in_a_ram_error(tmp_path,
-                                                                                journal):
+def test_doctor_and_events_verify_fail_a_journal_the_engine_left_in_a_ram_error(tmp_path, journal):
     """A journal whose cabinet stopped in a RAM error is not OK, though every row it now
     holds verifies: ``cabinet doctor`` and ``cabinet events --verify`` say RAM error and
     what was found, and exit 1."""
     _tamper_into_ram_error(journal)
     found = _check(tmp_path, journal, devices="none")
     assert _status(found, "journal") == ["FAIL"]
-    r = subprocess.run([sys.executable, "-m", "cabinet", "doctor", "--journal", str(journal),
-                        "--devices", "none"], capture_output=True, text=True, timeout=60)
-    assert r.returncode == 1 and "RAM error" in r.stdout and "critical row cabinet" in r.stdout, \
-        r.stdout
-    r = subprocess.run([sys.executable, "-m", "cabinet", "events", "--verify", "--journal",
-                        str(journal)], capture_output=True, text=True, timeout=60)
+    r = subprocess.run(
+        [sys.executable, "-m", "cabinet", "doctor", "--journal", str(journal), "--devices", "none"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert r.returncode == 1 and "RAM error" in r.stdout and "critical row cabinet" in r.stdout, r.stdout
+    r = subprocess.run(
+        [sys.executable, "-m", "cabinet", "events", "--verify", "--journal", str(journal)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert r.returncode == 1 and "FOUND: the cabinet is in a RAM error" in r.stdout, r.stdout
 
 
-def test_key_file_others_can_read_is_failed_by_doctor_and_made_0600_by_the_engine(tmp_path,
-                                                                                  journal):
+def test_key_file_others_can_read_is_failed_by_doctor_and_made_0600_by_the_engine(tmp_path, journal):
     """A key file left 0644 (copied back from a backup): ``cabinet doctor`` fails it, and
     the engine makes it 0600 when it opens the journal."""
     from cabinet.shell.paths import key_file
+
     key = key_file(journal)
     key.chmod(0o644)
     found = _check(tmp_path, journal, devices="none")
     bad = [f for f in found if f.what.startswith("journal")]
-    assert [f.status for f in bad] == ["FAIL"] and f"key file {key} has mode 0644" in \
-        bad[0].detail, bad
+    assert [f.status for f in bad] == ["FAIL"] and f"key file {key} has mode 0644" in bad[0].detail, bad
     Store(journal).close()
     assert key.stat().st_mode & 0o777 == 0o600
     assert _status(_check(tmp_path, journal, devices="none"), "journal") == ["PASS"]

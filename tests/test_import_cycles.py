@@ -42,10 +42,9 @@ def import_graph() -> dict[str, set[str]]:
                 base = node.module or ""
                 if node.level:
                     pkg = name.split(".") if is_pkg else name.split(".")[:-1]
-                    pkg = pkg[:len(pkg) - node.level + 1]
+                    pkg = pkg[: len(pkg) - node.level + 1]
                     base = ".".join(pkg + ([base] if base else []))
-                targets = [f"{base}.{a.name}" if f"{base}.{a.name}" in mods else base
-                           for a in node.names]
+                targets = [f"{base}.{a.name}" if f"{base}.{a.name}" in mods else base for a in node.names]
             else:
                 continue
             out |= {t for t in targets if t in mods and t != name}
@@ -100,8 +99,8 @@ def test_the_cycle_finder_finds_a_cycle():
 def test_the_graph_sees_lazy_and_type_checking_imports():
     """Function-level and TYPE_CHECKING imports are edges too."""
     graph = import_graph()
-    assert "cabinet.tools.views_cli" in graph["cabinet.tools.cli"]       # imported in main()
-    assert "drivers.sim.twins" in graph["drivers.factory"]               # lazy and TYPE_CHECKING
+    assert "cabinet.tools.views_cli" in graph["cabinet.tools.cli"]  # imported in main()
+    assert "drivers.sim.twins" in graph["drivers.factory"]  # lazy and TYPE_CHECKING
 
 
 def test_no_import_cycle_in_cabinet_drivers_or_ui():

@@ -51,13 +51,17 @@ def _pi_root(path: Path) -> Path:
     getty = path / "etc/systemd/system/getty.target.wants/getty@tty1.service"
     getty.parent.mkdir(parents=True)
     getty.symlink_to("/lib/systemd/system/getty@.service")
-    (path / "run/systemd/system").mkdir(parents=True)     # booted with systemd as init
+    (path / "run/systemd/system").mkdir(parents=True)  # booted with systemd as init
     return path
 
 
 def _install(root: Path, source: Path = ROOT) -> tuple[int, str]:
-    r = subprocess.run([sys.executable, "-m", "cabinet", "install", "--root", str(root),
-                        "--source", str(source)], capture_output=True, text=True, timeout=120)
+    r = subprocess.run(
+        [sys.executable, "-m", "cabinet", "install", "--root", str(root), "--source", str(source)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     return r.returncode, r.stdout + r.stderr
 
 
@@ -89,24 +93,29 @@ def test_install_lays_down_units_config_journal_folder_and_cmdline(tmp_path):
         "multi-user.target.wants/cabinet.target": "/etc/systemd/system/cabinet.target",
         "cabinet.target.wants/cabinet-engine.service": "/etc/systemd/system/cabinet-engine.service",
         "cabinet.target.wants/cabinet-ui.service": "/etc/systemd/system/cabinet-ui.service",
-    }                                               # and the login prompt on tty1 is gone
-    assert (root / "etc/udev/rules.d/99-cabinet.rules").read_bytes() == \
-        (ROOT / "systemd/99-cabinet.rules").read_bytes()
+    }  # and the login prompt on tty1 is gone
+    assert (root / "etc/udev/rules.d/99-cabinet.rules").read_bytes() == (ROOT / "systemd/99-cabinet.rules").read_bytes()
     config = root / "etc/cabinet/cabinet.toml"
     assert config.read_bytes() == (ROOT / "systemd/cabinet.toml.example").read_bytes()
     assert config.stat().st_mode & 0o777 == 0o640
     assert (root / "var/lib/cabinet").stat().st_mode & 0o777 == 0o700
     line = (root / "boot/firmware/cmdline.txt").read_text()
-    assert line == CMDLINE.replace(" consoleblank=600", "").rstrip() + \
-        " consoleblank=0 vt.global_cursor_default=0\n"
+    assert line == CMDLINE.replace(" consoleblank=600", "").rstrip() + " consoleblank=0 vt.global_cursor_default=0\n"
     prefix = root / "opt/cabinet"
     assert (prefix / "cabinet/shell/main.py").read_bytes() == (ROOT / "cabinet/shell/main.py").read_bytes()
     assert (prefix / "pyproject.toml").is_file() and not (prefix / "tests").exists()
-    assert not (prefix / "cabinet/MANIFEST.sha256").exists()   # a checkout install is unsigned
-    for cmd in ("useradd --system", "usermod --groups video,render,input,audio,tty cabinet-ui",
-                "usermod --groups gpio,dialout,i2c,cabinet-ui cabinet", "chown -R cabinet:cabinet",
-                "-m venv", "pip install --quiet --upgrade --editable", "systemctl daemon-reload",
-                "udevadm control --reload", "systemctl restart --no-block cabinet.target"):
+    assert not (prefix / "cabinet/MANIFEST.sha256").exists()  # a checkout install is unsigned
+    for cmd in (
+        "useradd --system",
+        "usermod --groups video,render,input,audio,tty cabinet-ui",
+        "usermod --groups gpio,dialout,i2c,cabinet-ui cabinet",
+        "chown -R cabinet:cabinet",
+        "-m venv",
+        "pip install --quiet --upgrade --editable",
+        "systemctl daemon-reload",
+        "udevadm control --reload",
+        "systemctl restart --no-block cabinet.target",
+    ):
         assert any(cmd in line and line.startswith("skipped (--root):") for line in out.splitlines()), cmd
 
 
@@ -127,8 +136,11 @@ def test_update_from_a_newer_checkout_keeps_the_journal_config_and_edited_rules(
     rules.write_text(rules.read_text().replace("BILL*", "JCM00417"))
     edited_rules = rules.read_bytes()
     newer = tmp_path / "newer"
-    shutil.copytree(ROOT, newer, ignore=shutil.ignore_patterns(".venv", ".git", "tests", "bench", "out",
-                                                               "__pycache__", "*.egg-info"))
+    shutil.copytree(
+        ROOT,
+        newer,
+        ignore=shutil.ignore_patterns(".venv", ".git", "tests", "bench", "out", "__pycache__", "*.egg-info"),
+    )
     (newer / "cabinet/tools/rng_dump.py").unlink()
     (newer / "cabinet/tools/new_tool.py").write_text('"""A module of the newer version."""\n')
     (newer / "systemd/99-cabinet.rules").write_text("# newer rules\n")
@@ -155,9 +167,12 @@ def test_real_runs_stop_first_make_the_venv_once_and_restart_last(tmp_path):
     assert cmds[0].startswith("systemctl stop cabinet.target") and ran[0][1] is False
     assert cmds[-1] == "systemctl restart --no-block cabinet.target"
     assert sum("-m venv" in c for c in cmds) == 1
-    unchecked = {c for c, check in ran if not check}    # each may fail on a first install
-    assert unchecked == {cmds[0], "systemctl reset-failed cabinet-engine.service cabinet-ui.service",
-                         f"{tmp_path}/root/opt/cabinet/.venv/bin/python -m pip uninstall --quiet --yes pygame"}
+    unchecked = {c for c, check in ran if not check}  # each may fail on a first install
+    assert unchecked == {
+        cmds[0],
+        "systemctl reset-failed cabinet-engine.service cabinet-ui.service",
+        f"{tmp_path}/root/opt/cabinet/.venv/bin/python -m pip uninstall --quiet --yes pygame",
+    }
     py = tmp_path / "root/opt/cabinet/.venv/bin/python"
     py.parent.mkdir(parents=True)
     py.write_text("")
@@ -172,13 +187,13 @@ def test_without_a_pi_boot_partition_console_blanking_is_left_and_said(tmp_path)
     inst = Installer(tmp_path, ROOT, None)
     inst.cmdline()
     assert not (tmp_path / "boot").exists()
-    assert inst.report.skipped == ["no cmdline.txt (not a Raspberry Pi boot partition): "
-                                   "console blanking left as it is"]
+    assert inst.report.skipped == ["no cmdline.txt (not a Raspberry Pi boot partition): console blanking left as it is"]
     (tmp_path / "boot").mkdir()
-    (tmp_path / "boot/cmdline.txt").write_text("console=tty1 quiet\n")   # before Bookworm
+    (tmp_path / "boot/cmdline.txt").write_text("console=tty1 quiet\n")  # before Bookworm
     inst.cmdline()
-    assert (tmp_path / "boot/cmdline.txt").read_text() == \
-        "console=tty1 quiet consoleblank=0 vt.global_cursor_default=0\n"
+    assert (
+        tmp_path / "boot/cmdline.txt"
+    ).read_text() == "console=tty1 quiet consoleblank=0 vt.global_cursor_default=0\n"
 
 
 @pytest.mark.timeout(120)
@@ -191,47 +206,72 @@ def test_enable_links_are_the_ones_systemctl_enable_makes(tmp_path):
     (theirs / "etc/systemd/system").mkdir(parents=True)
     for unit in install.UNITS:
         shutil.copy(ROOT / "systemd" / unit, theirs / "etc/systemd/system" / unit)
-    enabled = [u for u in install.UNITS if "@." not in u]   # a template is enabled per instance
-    r = subprocess.run(["systemctl", f"--root={theirs}", "enable", *enabled],
-                       capture_output=True, text=True, timeout=60)
+    enabled = [u for u in install.UNITS if "@." not in u]  # a template is enabled per instance
+    r = subprocess.run(
+        ["systemctl", f"--root={theirs}", "enable", *enabled], capture_output=True, text=True, timeout=60
+    )
     assert r.returncode == 0, r.stderr
 
     def links(root: Path) -> dict[str, str]:
         base = root / "etc/systemd/system"
-        return {p.relative_to(base).as_posix(): os.readlink(p) for p in base.rglob("*")
-                if p.is_symlink() and "cabinet" in p.name}
+        return {
+            p.relative_to(base).as_posix(): os.readlink(p)
+            for p in base.rglob("*")
+            if p.is_symlink() and "cabinet" in p.name
+        }
+
     assert links(ours) == links(theirs) != {}
 
 
 @pytest.mark.timeout(120)
-@pytest.mark.skipif(os.geteuid() != 0 or shutil.which("runuser") is None,
-                    reason="needs root and runuser to drop to an unprivileged user")
+@pytest.mark.skipif(
+    os.geteuid() != 0 or shutil.which("runuser") is None,
+    reason="needs root and runuser to drop to an unprivileged user",
+)
 def test_install_into_a_scratch_root_needs_no_root_privileges():
     """``cabinet install --root`` as user nobody, with the system's python3
     straight from the checkout (``python3 -m cabinet install``: the bootstrap needs no
     venv and nothing outside the standard library)."""
-    root = Path(tempfile.mkdtemp(prefix="cabinet-install-"))   # pytest's tmp is root-only
+    root = Path(tempfile.mkdtemp(prefix="cabinet-install-"))  # pytest's tmp is root-only
     os.chown(root, 65534, 65534)
     # a world-readable copy of the checkout: the clone itself may sit in a folder only
     # root can enter (``mktemp -d``), which a fresh Pi's clone does not
     checkout = Path(tempfile.mkdtemp(prefix="cabinet-checkout-")) / "src"
-    shutil.copytree(ROOT, checkout, ignore=shutil.ignore_patterns(
-        ".git", ".venv", "build", "__pycache__", "*.egg-info", ".mypy_cache", "out"))
+    shutil.copytree(
+        ROOT,
+        checkout,
+        ignore=shutil.ignore_patterns(".git", ".venv", "build", "__pycache__", "*.egg-info", ".mypy_cache", "out"),
+    )
     checkout.parent.chmod(0o755)
-    checkout.chmod(0o755)                    # copytree copied the clone folder's mode
+    checkout.chmod(0o755)  # copytree copied the clone folder's mode
     # the system's python3 from the checkout, as on a fresh Pi (no venv yet)
     python = shutil.which("python3", path="/usr/bin:/bin")
     if python is None:
         pytest.skip("no /usr/bin/python3")
     try:
-        r = subprocess.run([str(shutil.which("runuser")), "-u", "nobody", "--", python, "-m",
-                            "cabinet", "install", "--root", str(root)],
-                           capture_output=True, text=True, timeout=120, cwd="/",
-                           env={"PATH": "/usr/bin:/bin", "PYTHONPATH": str(checkout),
-                                "PYTHONDONTWRITEBYTECODE": "1"})
+        r = subprocess.run(
+            [
+                str(shutil.which("runuser")),
+                "-u",
+                "nobody",
+                "--",
+                python,
+                "-m",
+                "cabinet",
+                "install",
+                "--root",
+                str(root),
+            ],
+            capture_output=True,
+            text=True,
+            timeout=120,
+            cwd="/",
+            env={"PATH": "/usr/bin:/bin", "PYTHONPATH": str(checkout), "PYTHONDONTWRITEBYTECODE": "1"},
+        )
         assert r.returncode == 0, r.stdout + r.stderr
-        assert (root / "opt/cabinet/cabinet/shell/main.py").read_bytes() == \
-            (checkout / "cabinet/shell/main.py").read_bytes()
+        assert (root / "opt/cabinet/cabinet/shell/main.py").read_bytes() == (
+            checkout / "cabinet/shell/main.py"
+        ).read_bytes()
         assert "skipped (--root): useradd" in r.stdout
     finally:
         shutil.rmtree(root)
@@ -245,10 +285,22 @@ def test_the_readme_install_section_says_what_the_installer_does():
 
     readme = (ROOT / "README.md").read_text()
     section = readme.split("## Installing on a Raspberry Pi", 1)[1].split("\n## ", 1)[0]
-    for text in ("python3 -m cabinet install", "make install-pi", "--root DIR", "**Update.**",
-                 "**Backup of the journal.**", ".backup", "consoleblank=0", "getty@tty1",
-                 str(install.PREFIX), str(install.VENV), str(install.CONFIG), str(install.STATE_DIR),
-                 str(key_file(Path(str(install.STATE_DIR)) / "journal.db")), *install.UNITS):
+    for text in (
+        "python3 -m cabinet install",
+        "make install-pi",
+        "--root DIR",
+        "**Update.**",
+        "**Backup of the journal.**",
+        ".backup",
+        "consoleblank=0",
+        "getty@tty1",
+        str(install.PREFIX),
+        str(install.VENV),
+        str(install.CONFIG),
+        str(install.STATE_DIR),
+        str(key_file(Path(str(install.STATE_DIR)) / "journal.db")),
+        *install.UNITS,
+    ):
         assert text in section, text
     assert "WatchdogSec=10" in section and "WatchdogSec=10" in (ROOT / "systemd/cabinet-engine.service").read_text()
 
@@ -282,7 +334,7 @@ def test_a_fresh_install_names_only_files_it_installed_and_the_engine_reads_them
     wiring = root / install.WIRING.relative_to("/")
     assert load_wiring(wiring) == Wiring()
     assert wiring.stat().st_mode & 0o777 == 0o640
-    wiring.write_text("[key_switch]\n")                 # the operator's own map is kept
+    wiring.write_text("[key_switch]\n")  # the operator's own map is kept
     rc, out = _install(root)
     assert rc == 0 and wiring.read_text() == "[key_switch]\n", out
     assert f"kept {install.WIRING}" in out
@@ -290,6 +342,7 @@ def test_a_fresh_install_names_only_files_it_installed_and_the_engine_reads_them
 
 def _probe(states: dict[str, list[str]], log: list[str]):
     """A fake ``systemctl show`` / ``journalctl``: each unit's states in turn (the last repeats)."""
+
     def probe(argv):
         log.append(" ".join(argv))
         if argv[0] == "journalctl":
@@ -299,6 +352,7 @@ def _probe(states: dict[str, list[str]], log: list[str]):
         state = seq.pop(0) if len(seq) > 1 else seq[0]
         active, sub, result, status = state.split()
         return 0, f"ActiveState={active}\nSubState={sub}\nResult={result}\nExecMainStatus={status}\n"
+
     return probe
 
 
@@ -322,11 +376,25 @@ def test_the_start_never_blocks_and_ends_with_what_runs(tmp_path):
     ran: list[str] = []
     log: list[str] = []
     clock = _Clock()
-    probe = _probe({"cabinet-engine.service": ["activating auto-restart success 0", "activating start success 0",
-                                               "failed failed start-limit-hit 2"],
-                    "cabinet-ui.service": ["inactive dead success 0"]}, log)
-    inst = Installer(_pi_root(tmp_path / "root"), ROOT, lambda argv, check: ran.append(" ".join(argv)),
-                     probe=probe, clock=clock.now, sleep=clock.sleep)
+    probe = _probe(
+        {
+            "cabinet-engine.service": [
+                "activating auto-restart success 0",
+                "activating start success 0",
+                "failed failed start-limit-hit 2",
+            ],
+            "cabinet-ui.service": ["inactive dead success 0"],
+        },
+        log,
+    )
+    inst = Installer(
+        _pi_root(tmp_path / "root"),
+        ROOT,
+        lambda argv, check: ran.append(" ".join(argv)),
+        probe=probe,
+        clock=clock.now,
+        sleep=clock.sleep,
+    )
     report = inst.all()
     assert ran[-1] == "systemctl restart --no-block cabinet.target"
     assert "systemctl reset-failed cabinet-engine.service cabinet-ui.service" in ran
@@ -335,20 +403,26 @@ def test_the_start_never_blocks_and_ends_with_what_runs(tmp_path):
     assert report.not_running == [
         "cabinet-engine.service: failed (start-limit-hit, exit status 2); its log ends:\n"
         "    config: /etc/cabinet/wiring.toml: cannot read: No such file or directory",
-        "cabinet-ui.service: inactive (dead): it starts with the engine"]
+        "cabinet-ui.service: inactive (dead): it starts with the engine",
+    ]
 
 
 def test_a_unit_still_starting_after_the_wait_is_said_not_waited_for(tmp_path):
     clock = _Clock()
-    probe = _probe({"cabinet-engine.service": ["activating start success 0"],
-                    "cabinet-ui.service": ["active running success 0"]}, [])
-    inst = Installer(_pi_root(tmp_path / "root"), ROOT, lambda argv, check: None,
-                     probe=probe, clock=clock.now, sleep=clock.sleep)
+    probe = _probe(
+        {"cabinet-engine.service": ["activating start success 0"], "cabinet-ui.service": ["active running success 0"]},
+        [],
+    )
+    inst = Installer(
+        _pi_root(tmp_path / "root"), ROOT, lambda argv, check: None, probe=probe, clock=clock.now, sleep=clock.sleep
+    )
     report = inst.all()
     assert install.START_WAIT_S <= sum(clock.sleeps) <= install.START_WAIT_S + 2
     assert report.running == ["cabinet-ui.service: active (running)"]
-    assert report.not_running == [f"cabinet-engine.service: still activating (start) after "
-                                  f"{install.START_WAIT_S} s: journalctl -u cabinet-engine.service -f"]
+    assert report.not_running == [
+        f"cabinet-engine.service: still activating (start) after "
+        f"{install.START_WAIT_S} s: journalctl -u cabinet-engine.service -f"
+    ]
 
 
 def test_on_a_pi_lgpio_comes_from_the_os_and_the_venv_sees_it(tmp_path):
@@ -364,9 +438,10 @@ def test_on_a_pi_lgpio_comes_from_the_os_and_the_venv_sees_it(tmp_path):
     venv = next(i for i, c in enumerate(ran) if " -m venv " in c)
     assert apt < venv and ran[venv].endswith(f"-m venv --system-site-packages {root}/opt/cabinet/.venv")
     pip = [c for c in ran if "-m pip install" in c]
-    assert pip == [f"{root}/opt/cabinet/.venv/bin/python -m pip install --quiet --upgrade "
-                   f"--editable {root}/opt/cabinet"]
-    cfg = root / "opt/cabinet/.venv/pyvenv.cfg"         # a venv from an older install
+    assert pip == [
+        f"{root}/opt/cabinet/.venv/bin/python -m pip install --quiet --upgrade --editable {root}/opt/cabinet"
+    ]
+    cfg = root / "opt/cabinet/.venv/pyvenv.cfg"  # a venv from an older install
     cfg.parent.mkdir(parents=True, exist_ok=True)
     (cfg.parent / "bin").mkdir(exist_ok=True)
     (cfg.parent / "bin/python").write_text("")
@@ -381,8 +456,10 @@ def test_on_a_pi_lgpio_comes_from_the_os_and_the_venv_sees_it(tmp_path):
     pc = Installer(tmp_path / "pc", ROOT, lambda argv, check: ran.append(" ".join(argv)))
     pc.all(start=False)
     assert not any(c.startswith("apt-get") for c in ran)
-    assert "not a Raspberry Pi (no cmdline.txt): python3-lgpio not installed, "\
-           "--devices hardware will not find the GPIO" in pc.report.skipped
+    assert (
+        "not a Raspberry Pi (no cmdline.txt): python3-lgpio not installed, "
+        "--devices hardware will not find the GPIO" in pc.report.skipped
+    )
 
 
 def test_the_display_driver_of_the_ui_unit_is_checked_in_the_installed_sdl(tmp_path):
@@ -406,8 +483,10 @@ def test_on_a_pi_with_python3_lgpio_installed_apt_is_not_needed(tmp_path):
     root = _pi_root(tmp_path / "root")
     status = root / "var/lib/dpkg/status"
     status.parent.mkdir(parents=True)
-    status.write_text("Package: python3-lgpio\nStatus: install ok installed\nVersion: 0.2.2-1\n\n"
-                      "Package: python3-serial\nStatus: deinstall ok config-files\n")
+    status.write_text(
+        "Package: python3-lgpio\nStatus: install ok installed\nVersion: 0.2.2-1\n\n"
+        "Package: python3-serial\nStatus: deinstall ok config-files\n"
+    )
     inst = Installer(root, ROOT, lambda argv, check: ran.append(" ".join(argv)))
     inst.packages()
     assert ran == [] and inst.report.kept == ["python3-lgpio (installed; apt not needed offline)"]

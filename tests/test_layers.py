@@ -17,10 +17,31 @@ ROOT = Path(__file__).resolve().parents[1]
 ROOMS = {"game", "core", "protocol", "shell", "tools", "strategy"}
 #: What the cabinet core may not import: clock, OS, storage, concurrency, logging,
 #: randomness, and every other layer.
-CORE_FORBIDDEN = {"time", "os", "sys", "sqlite3", "asyncio", "logging", "secrets", "random",
-                  "socket", "threading", "subprocess", "signal", "fcntl", "shutil", "tempfile",
-                  "pathlib", "platformdirs", "concurrent", "drivers", "ui", "pygame", "serial",
-                  "gpiozero"}
+CORE_FORBIDDEN = {
+    "time",
+    "os",
+    "sys",
+    "sqlite3",
+    "asyncio",
+    "logging",
+    "secrets",
+    "random",
+    "socket",
+    "threading",
+    "subprocess",
+    "signal",
+    "fcntl",
+    "shutil",
+    "tempfile",
+    "pathlib",
+    "platformdirs",
+    "concurrent",
+    "drivers",
+    "ui",
+    "pygame",
+    "serial",
+    "gpiozero",
+}
 CORE_MAY_IMPORT = ("cabinet.game", "cabinet.core", "cabinet.protocol")
 #: The modules that choose the simulation, and import ``drivers.sim`` lazily there.
 SIM_CHOOSERS = {"drivers/factory.py", "cabinet/shell/sim_control.py"}
@@ -63,21 +84,41 @@ def _rel(path: Path) -> str:
 
 def test_every_cabinet_module_lives_in_a_room():
     """A reader knows from the folder what a file may touch."""
-    loose = [_rel(p) for p in _files("cabinet")
-             if p.parent == ROOT / "cabinet" and p.name not in {"__init__.py", "__main__.py"}
-             or p.parent != ROOT / "cabinet" and p.relative_to(ROOT / "cabinet").parts[0]
-             not in ROOMS]
+    loose = [
+        _rel(p)
+        for p in _files("cabinet")
+        if p.parent == ROOT / "cabinet"
+        and p.name not in {"__init__.py", "__main__.py"}
+        or p.parent != ROOT / "cabinet"
+        and p.relative_to(ROOT / "cabinet").parts[0] not in ROOMS
+    ]
     assert not loose, loose
     assert _imports(ROOT / "cabinet" / "__main__.py") == {"sys", "cabinet.tools.cli"}
 
 
 def test_rules_core_imports_only_itself_and_the_stdlib():
     for path in _files("cabinet/game"):
-        bad = {m for m in _imports(path)
-               if m.split(".")[0] in {"cabinet", "drivers", "ui", "pygame", "serial",
-                                      "gpiozero", "msgspec", "sqlite3", "random", "time",
-                                      "logging", "socket", "os"}
-               and not m.startswith("cabinet.game")}
+        bad = {
+            m
+            for m in _imports(path)
+            if m.split(".")[0]
+            in {
+                "cabinet",
+                "drivers",
+                "ui",
+                "pygame",
+                "serial",
+                "gpiozero",
+                "msgspec",
+                "sqlite3",
+                "random",
+                "time",
+                "logging",
+                "socket",
+                "os",
+            }
+            and not m.startswith("cabinet.game")
+        }
         assert not bad, f"{_rel(path)} imports {bad}"
 
 
@@ -96,8 +137,9 @@ def test_cabinet_core_reads_no_clock_through_datetime():
     for path in _files("cabinet/core"):
         for node in ast.walk(ast.parse(path.read_text())):
             if isinstance(node, ast.Attribute):
-                assert node.attr not in {"now", "today", "utcnow", "monotonic"}, \
+                assert node.attr not in {"now", "today", "utcnow", "monotonic"}, (
                     f"{_rel(path)}:{node.lineno} reads the clock ({node.attr})"
+                )
 
 
 def test_protocol_imports_only_itself_and_msgspec():
@@ -105,8 +147,18 @@ def test_protocol_imports_only_itself_and_msgspec():
     for path in _files("cabinet/protocol"):
         for m in _imports(path):
             root = m.split(".")[0]
-            assert root not in {"drivers", "ui", "sqlite3", "asyncio", "logging", "random",
-                                "secrets", "time", "os", "socket"}, f"{_rel(path)} imports {m}"
+            assert root not in {
+                "drivers",
+                "ui",
+                "sqlite3",
+                "asyncio",
+                "logging",
+                "random",
+                "secrets",
+                "time",
+                "os",
+                "socket",
+            }, f"{_rel(path)} imports {m}"
             if root == "cabinet":
                 assert m.startswith("cabinet.protocol"), f"{_rel(path)} imports {m}"
 
@@ -159,6 +211,5 @@ def test_the_config_checker_imports_only_the_stdlib_and_msgspec():
     for path in files:
         for m in _imports(path):
             root = m.split(".")[0]
-            assert root in sys.stdlib_module_names | {"msgspec", "confspec", "__future__"}, \
-                f"{_rel(path)} imports {m}"
+            assert root in sys.stdlib_module_names | {"msgspec", "confspec", "__future__"}, f"{_rel(path)} imports {m}"
             assert root not in {"logging", "socket", "sqlite3", "asyncio"}, _rel(path)

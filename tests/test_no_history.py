@@ -21,8 +21,8 @@ BINARY_SUFFIXES = {".png", ".jpg", ".ttf", ".otf", ".mo", ".db", ".pyc", ".bin",
 #: Work-history markers. Case-insensitive; "issue" as a verb ("issue a ticket") has
 #: no number after it and does not match, nor does a ``#``-numbered citation.
 MARKERS = re.compile(
-    r"(?<![a-z])issues?[ _]?\d"                # a tracker number, prose or identifier
-    r"|\bsessions?[ _-]\d"                    # a work session
+    r"(?<![a-z])issues?[ _]?\d"  # a tracker number, prose or identifier
+    r"|\bsessions?[ _-]\d"  # a work session
     r"|\bnew[- ](?:user|player)[- ](?:trials?|findings?|tests?)\b",  # a user trial
     re.IGNORECASE,
 )
@@ -34,8 +34,7 @@ def _scanned() -> list[Path]:
         paths.extend(p for p in (ROOT / folder).rglob("*") if p.is_file())
     for pattern in TOP_GLOBS:
         paths.extend(ROOT.glob(pattern))
-    return sorted(p for p in paths
-                  if p.suffix not in BINARY_SUFFIXES and "__pycache__" not in p.parts)
+    return sorted(p for p in paths if p.suffix not in BINARY_SUFFIXES and "__pycache__" not in p.parts)
 
 
 def _hits(path: Path) -> list[str]:
@@ -43,17 +42,37 @@ def _hits(path: Path) -> list[str]:
     if b"\0" in data:
         return []
     rel = path.relative_to(ROOT).as_posix()
-    return [f"{rel}:{n}: {line.strip()[:120]}"
-            for n, line in enumerate(data.decode("utf-8", "replace").splitlines(), 1)
-            if MARKERS.search(line)]
+    return [
+        f"{rel}:{n}: {line.strip()[:120]}"
+        for n, line in enumerate(data.decode("utf-8", "replace").splitlines(), 1)
+        if MARKERS.search(line)
+    ]
 
 
 def test_the_pattern_tells_history_from_the_field_s_words() -> None:
-    history = ["(issue 14)", '"""Issue 11.1: a resumed', "# issue 17 latency",
-               "session 7 (commit d1dcc2c)", "Session 6's notes", "New-user trial:",
-               "new-player trial", "New-user finding:", "Session-5 finding", "ui_issue17.txt", "def test_issue_12_rule"]
-    words = ["issue a ticket", "the host may issue vouchers", "Issue: 0x3D", "issues #14 #16",
-             "pyserial #59", "the session clock", "a player's session 's net", "reissued 3"]
+    history = [
+        "(issue 14)",
+        '"""Issue 11.1: a resumed',
+        "# issue 17 latency",
+        "session 7 (commit d1dcc2c)",
+        "Session 6's notes",
+        "New-user trial:",
+        "new-player trial",
+        "New-user finding:",
+        "Session-5 finding",
+        "ui_issue17.txt",
+        "def test_issue_12_rule",
+    ]
+    words = [
+        "issue a ticket",
+        "the host may issue vouchers",
+        "Issue: 0x3D",
+        "issues #14 #16",
+        "pyserial #59",
+        "the session clock",
+        "a player's session 's net",
+        "reissued 3",
+    ]
     assert [h for h in history if not MARKERS.search(h)] == []
     assert [w for w in words if MARKERS.search(w)] == []
 

@@ -39,19 +39,22 @@ from tests.procs import START_DEADLINE_S, Child
 ROOT = Path(__file__).resolve().parents[1]
 #: What the engine imports with ``--devices none`` besides the program and the stdlib.
 DEPENDENCIES = ("msgspec", "platformdirs", "typing_extensions", "gpiozero", "colorzero", "serial")
-CHEAT = ('st.meters.add("bills_in_minor", amount)',
-         'st.meters.add("bills_in_minor", amount); st.credits_minor += amount')
+CHEAT = (
+    'st.meters.add("bills_in_minor", amount)',
+    'st.meters.add("bills_in_minor", amount); st.credits_minor += amount',
+)
 
 
 def _site_map(site: Path) -> dict[str, str]:
-    return {p.relative_to(site).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
-            for p in sorted(site.rglob("*")) if p.is_file()
-            and not (p.parent.name.endswith(".dist-info") and p.name in PIP_RECORDS)}
+    return {
+        p.relative_to(site).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
+        for p in sorted(site.rglob("*"))
+        if p.is_file() and not (p.parent.name.endswith(".dist-info") and p.name in PIP_RECORDS)
+    }
 
 
 def _sign(venv: Path, key: Ed25519PrivateKey, site_map: dict[str, str]) -> bytes:
-    info = {"format": 1, "program_id": "blackjack-cabinet 9.9.9",
-            "site_packages": {target(): site_map}}
+    info = {"format": 1, "program_id": "blackjack-cabinet 9.9.9", "site_packages": {target(): site_map}}
     text = json.dumps(info, indent=1, sort_keys=True).encode()
     (venv / RELEASE_MANIFEST).write_bytes(text)
     (venv / SIGNATURE).write_bytes(key.sign(text))
@@ -88,10 +91,26 @@ def _boot(venv: Path, tmp_path: Path) -> tuple[dict, str]:
     state.mkdir(mode=0o700, exist_ok=True)
     run.mkdir(mode=0o700, exist_ok=True)
     sock = run / "ui.sock"
-    proc = Child([str(venv / "bin/python"), "-I", "-S", "-B", str(ROOT / "systemd/cabinet-boot.py"),
-                  "engine", "--devices", "none", "--journal", str(state / "j.db"), "--socket",
-                  str(sock)], cwd=tmp_path, env={**os.environ, "CABINET_LOG": "INFO"},
-                 name="engine", merge_stderr=True)
+    proc = Child(
+        [
+            str(venv / "bin/python"),
+            "-I",
+            "-S",
+            "-B",
+            str(ROOT / "systemd/cabinet-boot.py"),
+            "engine",
+            "--devices",
+            "none",
+            "--journal",
+            str(state / "j.db"),
+            "--socket",
+            str(sock),
+        ],
+        cwd=tmp_path,
+        env={**os.environ, "CABINET_LOG": "INFO"},
+        name="engine",
+        merge_stderr=True,
+    )
     try:
         proc.wait_for("engine ready", START_DEADLINE_S)
         s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
@@ -200,28 +219,43 @@ def test_each_install_update_and_rollback_is_journaled_once(installed, tmp_path)
     import sqlite3
 
     from cabinet.core.maintenance.event_log import event_line
+
     root, venv, _key, _site = installed
     history = root / "opt/cabinet-releases/history.jsonl"
-    lines = [{"seq": 1, "action": "install", "program_id": "blackjack-cabinet 9.9.8",
-              "digest": "aa" * 32, "previous": "", "wall_s": 1.7e9},
-             {"seq": 2, "action": "update", "program_id": "blackjack-cabinet 9.9.9",
-              "digest": "bb" * 32, "previous": "aaaaaaaaaaaaaaaa", "wall_s": 1.7e9 + 60}]
+    lines = [
+        {
+            "seq": 1,
+            "action": "install",
+            "program_id": "blackjack-cabinet 9.9.8",
+            "digest": "aa" * 32,
+            "previous": "",
+            "wall_s": 1.7e9,
+        },
+        {
+            "seq": 2,
+            "action": "update",
+            "program_id": "blackjack-cabinet 9.9.9",
+            "digest": "bb" * 32,
+            "previous": "aaaaaaaaaaaaaaaa",
+            "wall_s": 1.7e9 + 60,
+        },
+    ]
     history.write_text("".join(json.dumps(h) + "\n" for h in lines))
     _boot(venv, tmp_path)
     with history.open("a") as f:
         f.write(json.dumps({**lines[0], "seq": 3, "action": "rollback"}) + "\n")
     _boot(venv, tmp_path)
     db = sqlite3.connect(tmp_path / "state/j.db")
-    rows = [json.loads(d) for (d,) in db.execute(
-        "SELECT data FROM events WHERE kind = 'program_installed' ORDER BY id")]
+    rows = [
+        json.loads(d) for (d,) in db.execute("SELECT data FROM events WHERE kind = 'program_installed' ORDER BY id")
+    ]
     assert [(r["seq"], r["action"], r["program_id"]) for r in rows] == [
-        (1, "install", "blackjack-cabinet 9.9.8"), (2, "update", "blackjack-cabinet 9.9.9"),
-        (3, "rollback", "blackjack-cabinet 9.9.8")]
-    line = event_line({"wall_s": 1.7e9, "kind": "program_installed", "station": 0,
-                       "amount_minor": 0, "data": rows[1]})
-    assert line.endswith("program installed · cabinet · update blackjack-cabinet 9.9.9, "
-                         "SHA-256 bbbbbbbbbbbbbbbb")
-
+        (1, "install", "blackjack-cabinet 9.9.8"),
+        (2, "update", "blackjack-cabinet 9.9.9"),
+        (3, "rollback", "blackjack-cabinet 9.9.8"),
+    ]
+    line = event_line({"wall_s": 1.7e9, "kind": "program_installed", "station": 0, "amount_minor": 0, "data": rows[1]})
+    assert line.endswith("program installed · cabinet · update blackjack-cabinet 9.9.9, SHA-256 bbbbbbbbbbbbbbbb")
 
 
 def test_sas_rom_signature_runs_over_the_signed_manifest_of_a_verified_release(monkeypatch, tmp_path):
@@ -231,12 +265,15 @@ def test_sas_rom_signature_runs_over_the_signed_manifest_of_a_verified_release(m
     from cabinet.shell.host_view import SasStation
     from cabinet.shell.manifest import install_root, program_files
 
-    monkeypatch.setattr(sys, "setswitchinterval", lambda s: None)   # the engine's, not the tests'
+    monkeypatch.setattr(sys, "setswitchinterval", lambda s: None)  # the engine's, not the tests'
     stations = {1: SasStation(port="socket://127.0.0.1:1", address=1)}
     dev = main._host_links(stations)
     assert dev is not None and dev.program_files == [install_root() / p for p in program_files(install_root())]
     signed = tmp_path / RELEASE_MANIFEST
-    monkeypatch.setattr(program_check, "_BOOT", program_check.ProgramCheck(
-        "verified", "blackjack-cabinet 9.9.9", "ab" * 32, "", (signed,)))
+    monkeypatch.setattr(
+        program_check,
+        "_BOOT",
+        program_check.ProgramCheck("verified", "blackjack-cabinet 9.9.9", "ab" * 32, "", (signed,)),
+    )
     links = main._host_links(stations)
     assert links is not None and links.program_files == [signed]

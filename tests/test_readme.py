@@ -4,6 +4,7 @@ A user reads the README in a fresh clone: every file it names must be in the
 clone (nothing under ``../shared/``, which only the developers have), and it
 must say where ``cabinet run`` puts the UI socket, how to play a multi-station
 table and that the run stops when either process dies."""
+
 from __future__ import annotations
 
 import re
@@ -33,13 +34,12 @@ def test_the_readme_names_no_file_outside_the_clone() -> None:
 
 def test_every_repo_path_the_readme_names_exists() -> None:
     roots = {p.name for p in ROOT.iterdir()}
-    generated = set((ROOT / ".gitignore").read_text().split())   # made by a command, not shipped
+    generated = set((ROOT / ".gitignore").read_text().split())  # made by a command, not shipped
     made_in = {g.strip("/") for g in generated if g.endswith("/")}  # folders a command fills
     missing = []
     for name in _named_paths(README) - generated:
         first = name.split("/")[0]
-        if "/" in name and first in roots and first not in made_in \
-                and not (ROOT / name.rstrip("/")).exists():
+        if "/" in name and first in roots and first not in made_in and not (ROOT / name.rstrip("/")).exists():
             missing.append(name)
     assert sorted(missing) == []
 
@@ -63,5 +63,5 @@ def test_readme_says_a_bare_engine_takes_no_money_until_a_display_draws() -> Non
     README's part on driving a headless cabinet says why, and what to start first."""
     run = README.split("**Driving a headless cabinet by hand.**", 1)[1].split("\n\n", 1)[0]
     assert "takes no money until a display draws" in run
-    assert "display dark: notes refused" in run        # the engine's log line (cabinet.ui_server)
+    assert "display dark: notes refused" in run  # the engine's log line (cabinet.ui_server)
     assert "python -m ui --socket" in run

@@ -20,8 +20,7 @@ def _section(title: str) -> str:
 
 def test_every_fault_code_is_explained_in_the_readme() -> None:
     table = _section("### Fault codes")
-    listed = {int(n) for row in re.findall(r"^\| ([\d, ]+) \|", table, re.M)
-              for n in row.split(",")}
+    listed = {int(n) for row in re.findall(r"^\| ([\d, ]+) \|", table, re.M) for n in row.split(",")}
     assert sorted(num for num, _ in FAULTS.values()) == sorted(listed)
 
 
@@ -29,6 +28,7 @@ def _gpio(pin: int) -> str:
     """``"GPIO 5 (pin 29"``: the BCM number and its 40-pin header position (gpiozero's
     board table)."""
     from gpiozero.pins.mock import MockFactory
+
     return f"| GPIO {pin} (pin {MockFactory().pin(pin).info.number}"
 
 

@@ -46,8 +46,9 @@ def _wheel(dest: Path, name: str, tag: str, files: dict[str, bytes]) -> Path:
 
 def _program_wheel(tree: Path, dest: Path) -> Path:
     dest.mkdir(parents=True, exist_ok=True)
-    return _wheel(dest, "blackjack_cabinet", "py3-none-any",
-                  {"cabinet/__init__.py": (tree / "cabinet/__init__.py").read_bytes()})
+    return _wheel(
+        dest, "blackjack_cabinet", "py3-none-any", {"cabinet/__init__.py": (tree / "cabinet/__init__.py").read_bytes()}
+    )
 
 
 def _fetch(flavour: str):
@@ -55,10 +56,18 @@ def _fetch(flavour: str):
         if tgt == "pip":
             _wheel(dest, "pip", "py3-none-any", {"pip/__init__.py": b""})
             return
-        _wheel(dest, "dep", tgt, {"dep/__init__.py": f"FLAVOUR = {flavour!r}\n".encode(),
-                                  "dep.pth": b"import dep\n",
-                                  "dep-1.0.data/platlib/_dep.so": tgt.encode(),
-                                  "dep-1.0.data/scripts/dep-tool": b"#!python\n"})
+        _wheel(
+            dest,
+            "dep",
+            tgt,
+            {
+                "dep/__init__.py": f"FLAVOUR = {flavour!r}\n".encode(),
+                "dep.pth": b"import dep\n",
+                "dep-1.0.data/platlib/_dep.so": tgt.encode(),
+                "dep-1.0.data/scripts/dep-tool": b"#!python\n",
+            },
+        )
+
     return fetch
 
 
@@ -129,8 +138,11 @@ def test_a_release_holds_each_target_signed(releases):
     d, rel = releases
     r = open_release(rel["a"], public_key_from_pem((d / "key.pub").read_text()))
     assert r.program_id == "blackjack-cabinet 0.1.0" and rel["a"].name == "cabinet-0.1.0.tar"
-    assert sorted(r.info["targets"]) == sorted(TARGETS) == \
-        ["aarch64-cp311", "aarch64-cp313", "x86_64-cp311", "x86_64-cp313"]
+    assert (
+        sorted(r.info["targets"])
+        == sorted(TARGETS)
+        == ["aarch64-cp311", "aarch64-cp313", "x86_64-cp311", "x86_64-cp313"]
+    )
     site = r.info["site_packages"]["aarch64-cp313"]
     assert site["dep.pth"] == hashlib.sha256(b"import dep\n").hexdigest()
     assert site["_dep.so"] == hashlib.sha256(b"aarch64-cp313").hexdigest()
@@ -145,8 +157,9 @@ def _tree(root: Path) -> dict[str, str]:
     out = {}
     for p in sorted(root.rglob("*")):
         rel = p.relative_to(root).as_posix()
-        out[rel] = os.readlink(p) if p.is_symlink() else "dir" if p.is_dir() else \
-            hashlib.sha256(p.read_bytes()).hexdigest()
+        out[rel] = (
+            os.readlink(p) if p.is_symlink() else "dir" if p.is_dir() else hashlib.sha256(p.read_bytes()).hexdigest()
+        )
     return out
 
 
@@ -177,10 +190,14 @@ def test_an_unsigned_foreign_or_altered_release_is_refused_and_nothing_changes(r
         err = capsys.readouterr().err
         assert "refused" in err and "nothing was changed" in err, why
         assert list(root.iterdir()) == [], why
-    assert "no cabinet-release.json and cabinet-release.json.sig" in \
-        str(pytest.raises(ReleaseError, open_release,
-                          _tampered(rel["a"], tmp_path / "n.tar", "cabinet-release.json", None),
-                          public_key_from_pem((d / "key.pub").read_text())).value)
+    assert "no cabinet-release.json and cabinet-release.json.sig" in str(
+        pytest.raises(
+            ReleaseError,
+            open_release,
+            _tampered(rel["a"], tmp_path / "n.tar", "cabinet-release.json", None),
+            public_key_from_pem((d / "key.pub").read_text()),
+        ).value
+    )
     assert release_install.main(str(root), str(rel["a"]), None, False, start=False) == 2
     assert "first install: give the vendor's release key" in capsys.readouterr().err
 
@@ -200,7 +217,7 @@ def test_install_twice_gives_the_same_tree_and_a_summary(releases, tmp_path, cap
     report, action = install_release(root, rel["a"], None, run, start=False)
     assert _tree(root) == first and report.done == [] and action == "repair"
     assert f"/opt/cabinet-releases/{name}/venv: matches the signed manifest" in report.kept
-    assert not any("pip" in " ".join(a) for a in run.argv)     # the venv is not made again
+    assert not any("pip" in " ".join(a) for a in run.argv)  # the venv is not made again
     assert len((root / "opt/cabinet-releases/history.jsonl").read_text().splitlines()) == 1
 
 
@@ -218,8 +235,10 @@ def test_update_keeps_the_journal_and_the_previous_release_then_rollback(release
     b = (releases_dir / "current").read_text().strip()
     assert action == "update" and b != a and (releases_dir / "previous").read_text().strip() == a
     assert _tree(state) == kept
-    assert "FLAVOUR = 'b'" in next((releases_dir / b / "venv").glob(
-        "lib/python3.*/site-packages/dep/__init__.py")).read_text()
+    assert (
+        "FLAVOUR = 'b'"
+        in next((releases_dir / b / "venv").glob("lib/python3.*/site-packages/dep/__init__.py")).read_text()
+    )
     assert release_install.main(str(root), None, None, True, start=False) == 0
     assert (releases_dir / "current").read_text().strip() == a
     assert (releases_dir / "previous").read_text().strip() == b
@@ -243,15 +262,15 @@ def test_a_failing_step_puts_the_previous_release_back_and_starts_it(releases, t
     assert os.readlink(root / "opt/cabinet/.venv") == f"/opt/cabinet-releases/{a}/venv"
     assert check_release(releases_dir / a / "venv").status == "verified"
     said = [" ".join(x) for x in run.argv]
-    assert said[-1] == "systemctl restart --no-block cabinet.target"   # never left stopped
-    assert said.index("systemctl stop cabinet.target cabinet-ui.service cabinet-engine.service") < \
-        len(said) - 1
+    assert said[-1] == "systemctl restart --no-block cabinet.target"  # never left stopped
+    assert said.index("systemctl stop cabinet.target cabinet-ui.service cabinet-engine.service") < len(said) - 1
     history = (releases_dir / "history.jsonl").read_text().splitlines()
     assert [json.loads(h)["action"] for h in history] == ["install", "rollback"]
 
 
 def test_release_key_writes_a_private_key_only_its_owner_reads_and_never_overwrites(tmp_path, capsys):
     from cabinet.tools.cli import main
+
     private, public = tmp_path / "release-key.pem", tmp_path / "release.pub"
     assert main(["release-key", str(private), str(public)]) == 0
     assert private.stat().st_mode & 0o777 == 0o600

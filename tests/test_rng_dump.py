@@ -60,8 +60,7 @@ def test_shuffle_dump_is_one_fisher_yates_permutation_per_line() -> None:
         assert sorted(map(int, line.split(" "))) == list(range(208))
 
 
-def test_cli_writes_files_and_refuses_bad_arguments(tmp_path: Path,
-                                                     capsys: pytest.CaptureFixture[str]) -> None:
+def test_cli_writes_files_and_refuses_bad_arguments(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """The subcommand writes FILE; bad input is a usage error, an
     unwritable FILE a clear message with status 1."""
     f = tmp_path / "raw.bin"
@@ -71,8 +70,12 @@ def test_cli_writes_files_and_refuses_bad_arguments(tmp_path: Path,
     assert main(["rng-dump", "--shuffles", "5", str(s)]) == 0
     rows = s.read_text().splitlines()
     assert len(rows) == 5 and all(sorted(map(int, r.split())) == list(range(52)) for r in rows)
-    for bad in (["--bytes", "10", "--scaled", "100", str(f)], ["--bytes", "0", str(f)],
-                ["--shuffles", "0", str(s)], ["--shuffles", "1", "--decks", "9", str(s)]):
+    for bad in (
+        ["--bytes", "10", "--scaled", "100", str(f)],
+        ["--bytes", "0", str(f)],
+        ["--shuffles", "0", str(s)],
+        ["--shuffles", "1", "--decks", "9", str(s)],
+    ):
         with pytest.raises(SystemExit) as e:
             main(["rng-dump", *bad])
         assert e.value.code == 2
@@ -82,6 +85,11 @@ def test_cli_writes_files_and_refuses_bad_arguments(tmp_path: Path,
 
 def test_endless_dump_ends_quietly_when_the_reader_closes() -> None:
     """``--bytes 0 -`` feeds dieharder ``-g 200`` until it stops reading."""
-    p = subprocess.run(f"{sys.executable} -m cabinet rng-dump --bytes 0 - | head -c 100000 | wc -c",
-                       shell=True, capture_output=True, text=True, timeout=60)
+    p = subprocess.run(
+        f"{sys.executable} -m cabinet rng-dump --bytes 0 - | head -c 100000 | wc -c",
+        shell=True,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert p.stdout.strip() == "100000" and p.stderr == ""

@@ -77,8 +77,9 @@ def test_a_new_journal_changes_the_factory_pin_to_the_runs(tmp_path: Path) -> No
     fresh = plan_settings(tmp_path / "none" / "journal.db", stations=2, variant=None, pin="2580")
     assert fresh == PinPlan(pin="2580", factory=True, needed=True)
     factory = make_journal(tmp_path / "f" / "journal.db", None)
-    assert plan_settings(factory, stations=2, variant=None, pin="2580") == \
-        PinPlan(pin="2580", factory=True, needed=True)
+    assert plan_settings(factory, stations=2, variant=None, pin="2580") == PinPlan(
+        pin="2580", factory=True, needed=True
+    )
     bad = plan_settings(factory, stations=2, variant=None, pin="1111")
     assert isinstance(bad, str) and "--pin" in bad
     assert isinstance(plan_settings(factory, stations=2, variant=None, pin="12a4"), str)
@@ -92,7 +93,8 @@ def test_a_locked_pin_entry_is_refused_before_typing(tmp_path: Path) -> None:
 
 
 def test_cabinet_run_with_another_pin_exits_2_and_types_no_pin(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     """The trial's defect: `cabinet run --stations 3` on a journal with another technician
     PIN typed 2580 three times (pin_wrong x3, a 60 s pin_lockout) and then said 'could not
     seat 3 station(s)'. Now: status 2, a line saying the data folder's PIN is not the
@@ -105,8 +107,9 @@ def test_cabinet_run_with_another_pin_exits_2_and_types_no_pin(
     assert "technician PIN" in err and "--pin" in err and "could not seat" not in err
     assert event_kinds(journal) == before
     assert "pin_wrong" not in before
-    assert launcher.main(variant="american", demo=True, window=False, journal=str(journal),
-                         out=str(tmp_path / "out")) == 2
+    assert (
+        launcher.main(variant="american", demo=True, window=False, journal=str(journal), out=str(tmp_path / "out")) == 2
+    )
 
 
 def test_cabinet_run_cli_refuses_another_pin_from_the_data_dir(tmp_path: Path) -> None:
@@ -114,9 +117,14 @@ def test_cabinet_run_cli_refuses_another_pin_from_the_data_dir(tmp_path: Path) -
     make_journal(tmp_path / "data" / "journal.db", "1357")
     env = {**os.environ, "CABINET_DATA_DIR": str(tmp_path / "data")}
     env.pop("CABINET_PIN", None)
-    r = subprocess.run([sys.executable, "-m", "cabinet", "run", "--headless", "--stations", "3",
-                        "--out", str(tmp_path / "out")], cwd=ROOT, env=env,
-                       capture_output=True, text=True, timeout=60)
+    r = subprocess.run(
+        [sys.executable, "-m", "cabinet", "run", "--headless", "--stations", "3", "--out", str(tmp_path / "out")],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert r.returncode == 2, r.stdout + r.stderr
     assert "technician PIN" in r.stderr and "--pin" in r.stderr
     assert "pin_wrong" not in event_kinds(tmp_path / "data" / "journal.db")

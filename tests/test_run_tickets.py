@@ -13,8 +13,10 @@ from cabinet.shell.main import sas_stations
 from cabinet.tools import launcher
 from cabinet.tools.run_tickets import engine_config, host_socket_of, journal_stations, sas_ports_of
 
-READY = ("sas host ready: machine 1 on /dev/pts/7 (/r/sas/sas-1), machine 2 on /dev/pts/9 "
-         "(/r/sas/sas-2); control /r/sas/host.sock; database /r/sas/host.sqlite3")
+READY = (
+    "sas host ready: machine 1 on /dev/pts/7 (/r/sas/sas-1), machine 2 on /dev/pts/9 "
+    "(/r/sas/sas-2); control /r/sas/host.sock; database /r/sas/host.sqlite3"
+)
 
 
 def test_the_ready_line_gives_every_machines_pty_and_the_control_socket() -> None:
@@ -25,16 +27,17 @@ def test_the_ready_line_gives_every_machines_pty_and_the_control_socket() -> Non
 
 
 @pytest.mark.parametrize("tickets,validation", [("cabinet", "none"), ("host", "system")])
-def test_the_run_config_links_station_n_to_machine_n(tmp_path: Path, tickets: str,
-                                                     validation: str) -> None:
+def test_the_run_config_links_station_n_to_machine_n(tmp_path: Path, tickets: str, validation: str) -> None:
     """Station N on machine N's pty at address N; ``--tickets host`` is
     system validation, the default the cabinet's own numbers (as read by the engine)."""
     cfg = tmp_path / "cabinet.toml"
     cfg.write_text(engine_config({1: "/dev/pts/7", 2: "/dev/pts/9", 3: "/dev/pts/11"}, tickets))
     links = sas_stations(load_config(cfg), None, None)
     assert {n: (s.port, s.address, s.validation) for n, s in links.items()} == {
-        1: ("/dev/pts/7", 1, validation), 2: ("/dev/pts/9", 2, validation),
-        3: ("/dev/pts/11", 3, validation)}
+        1: ("/dev/pts/7", 1, validation),
+        2: ("/dev/pts/9", 2, validation),
+        3: ("/dev/pts/11", 3, validation),
+    }
 
 
 def test_bad_ticket_modes_and_a_host_without_machine_1_are_refused(tmp_path: Path) -> None:
@@ -77,6 +80,7 @@ def test_a_printer_test_ticket_is_kept_as_a_test_ticket_not_a_voucher(tmp_path: 
     VOID / TEST ticket ``test-ticket-...``, a cash-out ``voucher-...``."""
     from cabinet.tools.run_tickets import TEST_TICKET_HEADING, collect_vouchers
     from drivers.void_ticket import TEST_HEADING
+
     assert TEST_TICKET_HEADING == TEST_HEADING[0]
     sim, out = tmp_path / "sim", tmp_path / "out"
     for d in (sim / "tickets", sim / "station2" / "tickets", out):
@@ -87,5 +91,10 @@ def test_a_printer_test_ticket_is_kept_as_a_test_ticket_not_a_voucher(tmp_path: 
     (sim / "tickets" / "ticket-0002.png").write_bytes(b"png")
     (sim / "station2" / "tickets" / "ticket-0001.txt").write_text(f"{TEST_HEADING[0]}\n")
     kept = sorted(p.name for p in collect_vouchers(sim, out))
-    assert kept == ["test-ticket-0001.png", "test-ticket-0001.txt", "test-ticket-station2-0001.txt",
-                    "voucher-0002.png", "voucher-0002.txt"], kept
+    assert kept == [
+        "test-ticket-0001.png",
+        "test-ticket-0001.txt",
+        "test-ticket-station2-0001.txt",
+        "voucher-0002.png",
+        "voucher-0002.txt",
+    ], kept

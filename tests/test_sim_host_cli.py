@@ -51,8 +51,26 @@ def test_sim_host_starts_answers_its_socket_and_stops_on_sigterm(tmp_path: Path)
     machine's pty, links D/sas-N to them, writes D/host.json, keeps D/host.sqlite3,
     serves line-delimited JSON on D/host.sock, and ends with status 0 on SIGTERM."""
     d = tmp_path / "host"
-    proc = Child([sys.executable, "-m", "cabinet", "sim-host", "--machines", "2", "--dir", str(d),
-                  "--poll-ms", "20", "--link-down-s", "1", "--meter-s", "0.5"], name="sim-host", cwd=ROOT)
+    proc = Child(
+        [
+            sys.executable,
+            "-m",
+            "cabinet",
+            "sim-host",
+            "--machines",
+            "2",
+            "--dir",
+            str(d),
+            "--poll-ms",
+            "20",
+            "--link-down-s",
+            "1",
+            "--meter-s",
+            "0.5",
+        ],
+        name="sim-host",
+        cwd=ROOT,
+    )
     egm = None
     try:
         ready = proc.wait_for("sas host ready", START_DEADLINE_S)
@@ -73,7 +91,9 @@ def test_sim_host_starts_answers_its_socket_and_stops_on_sigterm(tmp_path: Path)
         _until(lambda: len(_ask(sock, {"cmd": "exceptions", "machine": 1})["exceptions"]) == 2)  # type: ignore[arg-type]
         seen = _ask(sock, {"cmd": "exceptions", "machine": 1})["exceptions"]
         assert [(e["code"], e["name"]) for e in seen] == [  # type: ignore[union-attr, index]
-            (0x11, "slot_door_opened"), (0x12, "slot_door_closed")]
+            (0x11, "slot_door_opened"),
+            (0x12, "slot_door_closed"),
+        ]
         status = _ask(sock, {"cmd": "status"})["machines"]
         assert [(m["address"], m["link_up"]) for m in status] == [(1, True), (2, False)]  # type: ignore[union-attr, index]
         assert _ask(sock, {"cmd": "meters", "machine": 1})["meters"]["current_credits"] == 2500  # type: ignore[index]
@@ -96,14 +116,20 @@ def test_sim_host_starts_answers_its_socket_and_stops_on_sigterm(tmp_path: Path)
     assert "sas host: machine 1 link up" in out and out.rstrip().endswith("sas host stopped")
     assert not (d / "host.sock").exists() and not (d / "sas-1").exists()
     import sqlite3
+
     with sqlite3.connect(d / "host.sqlite3") as con:
         assert list(con.execute("SELECT code FROM exceptions ORDER BY id")) == [(0x11,), (0x12,)]
 
 
 def test_sim_host_refuses_bad_addresses(tmp_path: Path) -> None:
     """A bad address list is a clear error, status 2, no traceback."""
-    proc = subprocess.run([sys.executable, "-m", "cabinet", "sim-host", "--address", "1,200", "--dir",
-                           str(tmp_path)], cwd=ROOT, capture_output=True, text=True, timeout=30)
+    proc = subprocess.run(
+        [sys.executable, "-m", "cabinet", "sim-host", "--address", "1,200", "--dir", str(tmp_path)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
     assert proc.returncode == 2
     assert "1..127" in proc.stderr and "Traceback" not in proc.stderr
 
@@ -137,13 +163,16 @@ def test_control_requests_in_process(tmp_path: Path) -> None:
             assert ask({"cmd": "set_time", "machine": 2, "when": "2026-12-01T13:45:30"}) == {"ok": True, "ack": True}
             assert ask({"cmd": "handpay_reset", "machine": "0x02"}) == {"ok": True, "code": 0}
             assert ask({"cmd": "rom_signature", "machine": 2, "seed": 4660}) == {
-                "ok": True, "signature": rom_signature(4660, PROGRAM)}
+                "ok": True,
+                "signature": rom_signature(4660, PROGRAM),
+            }
             with egm.lock:
                 sent = {c: d for c, d, _ in egm.polls}
             assert sent[0x08] == bytes.fromhex("04000000 01") and sent[0x7F] == bytes.fromhex("12012026 134530")
             assert ask({"cmd": "send", "machine": 1, "poll": "0x01"}) == {"ok": True, "reply": {"kind": "none"}}
             assert ask({"cmd": "configure_bills", "machine": 2, "bills_minor": [300]})["error"] == (
-                "configure_bills: no SAS bill denomination bit for 300 minor units")
+                "configure_bills: no SAS bill denomination bit for 300 minor units"
+            )
             assert host_command(host, "{not json")["error"].startswith("not JSON")  # type: ignore[union-attr]
             assert host_command(host, "[1]")["ok"] is False
             assert ask({"cmd": "send", "machine": 2, "poll": "0x1C", "data": "zz"})["ok"] is False

@@ -52,8 +52,7 @@ def test_a_refused_command_is_status_3_after_every_reply_is_printed(tmp_path, ca
     """A script could not tell ``{"ok": false}`` (the socket refused
     the command) from success: both exited 0."""
     path = str(tmp_path / "s.sock")
-    _server(path, lambda obj: {"ok": True} if obj["cmd"] != "bogus"
-            else {"ok": False, "error": "unknown cmd"})
+    _server(path, lambda obj: {"ok": True} if obj["cmd"] != "bogus" else {"ok": False, "error": "unknown cmd"})
     assert main([path, '{"cmd": "bogus"}', '{"cmd": "key", "on": true}']) == 3
     out = capsys.readouterr()
     assert [json.loads(x)["ok"] for x in out.out.splitlines()] == [False, True]

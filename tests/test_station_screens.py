@@ -67,6 +67,6 @@ def test_a_station_player_that_fails_says_which_station_and_what_it_waited_for()
     play_station(Stuck(), box, stop)
     assert stop.is_set()
     assert box["error"] == "station 1: waited 10 s for the table to take bets (table: in_round)"
-    play_station(Stopped(), box, stop)         # the other player, stopped by the first
+    play_station(Stopped(), box, stop)  # the other player, stopped by the first
     assert box["error"] == "station 1: waited 10 s for the table to take bets (table: in_round)"
     assert box["errors"] == [box["error"], "station 2: stopped"]

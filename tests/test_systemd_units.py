@@ -79,7 +79,7 @@ def test_engine_is_notify_with_a_watchdog_that_catches_a_15_s_stall():
     assert one(ENGINE, "Service", "NotifyAccess") == "main"
     assert 0 < seconds(one(ENGINE, "Service", "WatchdogSec")) <= 15
     assert one(ENGINE, "Service", "Restart") in {"on-failure", "on-watchdog", "always"}
-    assert seconds(one(ENGINE, "Service", "TimeoutStartSec")) >= 60   # a journal salvage takes time
+    assert seconds(one(ENGINE, "Service", "TimeoutStartSec")) >= 60  # a journal salvage takes time
 
 
 def _cannot_strand(unit: Unit) -> bool:
@@ -111,7 +111,7 @@ def test_an_engine_that_cannot_start_stops_after_a_few_tries_and_the_display_say
     interval = seconds(one(ENGINE, "Unit", "StartLimitIntervalSec"))
     burst = int(one(ENGINE, "Unit", "StartLimitBurst"))
     assert 0 < interval and 2 <= burst <= 10
-    assert not _cannot_strand(ENGINE)                   # the limit is one its restarts reach
+    assert not _cannot_strand(ENGINE)  # the limit is one its restarts reach
     assert seconds(one(ENGINE, "Service", "RestartSec")) * burst < interval
     assert words(ENGINE, "Service", "RestartPreventExitStatus") == ["2"]
     assert words(ENGINE, "Unit", "OnFailure") == ["cabinet-engine-stopped.service"]
@@ -120,11 +120,10 @@ def test_an_engine_that_cannot_start_stops_after_a_few_tries_and_the_display_say
     assert one(notice, "Service", "TTYPath") == "/dev/tty1" == one(UI, "Service", "TTYPath")
     assert one(notice, "Service", "StandardOutput") == "tty"
     argv = shlex.split(one(notice, "Service", "ExecStart"))
-    assert argv[0] == "-" + str(install.VENV / "bin" / "cabinet")   # doctor's status 1 is expected
-    assert argv[1:] == ["doctor", "--config", str(install.CONFIG), "--devices", "none",
-                        "--engine-stopped"]
+    assert argv[0] == "-" + str(install.VENV / "bin" / "cabinet")  # doctor's status 1 is expected
+    assert argv[1:] == ["doctor", "--config", str(install.CONFIG), "--devices", "none", "--engine-stopped"]
     assert one(notice, "Service", "User") == install.USER
-    assert "Install" not in notice                       # started only by the engine's failure
+    assert "Install" not in notice  # started only by the engine's failure
 
 
 def test_the_hardware_counter_is_the_configs_and_both_units_can_reach_it():
@@ -152,7 +151,7 @@ def test_ui_is_bound_to_the_engine_owns_tty1_and_draws_on_kmsdrm_without_a_curso
     assert one(UI, "Service", "TTYPath") == "/dev/tty1"
     assert env(UI)["SDL_VIDEODRIVER"] == "kmsdrm"
     argv = shlex.split(one(UI, "Service", "ExecStart"))
-    assert "--fullscreen" in argv                       # full screen hides the cursor (ui.display)
+    assert "--fullscreen" in argv  # full screen hides the cursor (ui.display)
     assert float(argv[argv.index("--display-wait") + 1]) >= 600
 
 
@@ -163,7 +162,7 @@ def test_lgpio_has_a_writable_working_directory_under_protect_system_strict():
     lg_wd = PurePosixPath(env(ENGINE)["LG_WD"])
     runtime = [PurePosixPath("/run") / d for d in words(ENGINE, "Service", "RuntimeDirectory")]
     writable = runtime + [PurePosixPath(p) for p in words(ENGINE, "Service", "ReadWritePaths")]
-    assert lg_wd in runtime                              # made fresh, owned by the engine's user
+    assert lg_wd in runtime  # made fresh, owned by the engine's user
     assert any(lg_wd == w or w in lg_wd.parents for w in writable)
     assert PurePosixPath(one(ENGINE, "Service", "WorkingDirectory")) == lg_wd
 
@@ -177,7 +176,7 @@ def test_hardening_still_allows_gpio_and_serial():
     assert {"char-gpiochip", "char-ttyUSB", "char-ttyACM", "char-ttyAMA"} <= allowed
     assert all(v.split()[1] == "rw" for v in ENGINE["Service"]["DeviceAllow"])
     assert one(ENGINE, "Service", "PrivateTmp") == "yes"
-    assert "PrivateDevices" not in ENGINE["Service"]      # would hide /dev/gpiochip*
+    assert "PrivateDevices" not in ENGINE["Service"]  # would hide /dev/gpiochip*
     assert one(ENGINE, "Service", "NoNewPrivileges") == "yes"
     assert one(ENGINE, "Service", "CapabilityBoundingSet") == ""
 
@@ -187,16 +186,20 @@ def test_exec_start_and_paths_agree_with_the_installer():
     engine = shlex.split(one(ENGINE, "Service", "ExecStart"))
     ui = shlex.split(one(UI, "Service", "ExecStart"))
     # the program check first: isolated (-I), no site-packages .pth before it (-S), no .pyc (-B)
-    assert engine[:5] == [str(install.VENV / "bin" / "python"), "-I", "-S", "-B",
-                          str(install.PREFIX / "systemd" / "cabinet-boot.py")]
+    assert engine[:5] == [
+        str(install.VENV / "bin" / "python"),
+        "-I",
+        "-S",
+        "-B",
+        str(install.PREFIX / "systemd" / "cabinet-boot.py"),
+    ]
     assert engine[5] == "engine"
     assert engine[engine.index("--config") + 1] == str(install.CONFIG)
     assert engine[engine.index("--devices") + 1] == "hardware"
     assert ui[:3] == [str(install.VENV / "bin" / "python"), "-m", "ui"]
     sock = ui[ui.index("--socket") + 1]
     assert env(ENGINE)["CABINET_SOCKET"] == sock == env(UI)["CABINET_SOCKET"]
-    assert PurePosixPath(sock).parent == PurePosixPath("/run") / words(ENGINE, "Service",
-                                                                       "RuntimeDirectory")[0]
+    assert PurePosixPath(sock).parent == PurePosixPath("/run") / words(ENGINE, "Service", "RuntimeDirectory")[0]
     assert env(ENGINE)["CABINET_DATA_DIR"] == str(install.STATE_DIR)
     assert PurePosixPath("/var/lib") / one(ENGINE, "Service", "StateDirectory") == install.STATE_DIR
     assert one(ENGINE, "Service", "User") == install.USER
@@ -238,8 +241,9 @@ def test_the_target_starts_both_at_boot():
 
 
 @pytest.mark.timeout(120)
-@pytest.mark.skipif(shutil.which("systemd-analyze") is None,
-                    reason="systemd-analyze not found: apt-get install systemd")
+@pytest.mark.skipif(
+    shutil.which("systemd-analyze") is None, reason="systemd-analyze not found: apt-get install systemd"
+)
 def test_systemd_analyze_verify_is_clean_in_a_scratch_root(tmp_path):
     """``systemd-analyze verify`` (Debian's systemd, its own units copied into
     the root) on the units as ``cabinet install --root`` put them, with the ExecStart
@@ -256,20 +260,39 @@ def test_systemd_analyze_verify_is_clean_in_a_scratch_root(tmp_path):
         p.parent.mkdir(parents=True, exist_ok=True)
         p.write_text("#!/bin/sh\n")
         p.chmod(0o755)
-    units = [u.replace("@.", "@2.") for u in install.UNITS]     # a template: an instance of it
-    r = subprocess.run(["systemd-analyze", "verify", f"--root={tmp_path}", *units],
-                       capture_output=True, text=True, timeout=90, cwd=tmp_path)
+    units = [u.replace("@.", "@2.") for u in install.UNITS]  # a template: an instance of it
+    r = subprocess.run(
+        ["systemd-analyze", "verify", f"--root={tmp_path}", *units],
+        capture_output=True,
+        text=True,
+        timeout=90,
+        cwd=tmp_path,
+    )
     assert (r.returncode, r.stdout + r.stderr) == (0, "")
-    for unit in ("cabinet-engine.service", "cabinet-ui.service", "cabinet-ui@2.service",
-                 "cabinet-engine-stopped.service"):  # "OK", not "EXPOSED"
-        r = subprocess.run(["systemd-analyze", "security", "--offline=yes", f"--root={tmp_path}", unit],
-                           capture_output=True, text=True, timeout=90, cwd=tmp_path)
+    for unit in (
+        "cabinet-engine.service",
+        "cabinet-ui.service",
+        "cabinet-ui@2.service",
+        "cabinet-engine-stopped.service",
+    ):  # "OK", not "EXPOSED"
+        r = subprocess.run(
+            ["systemd-analyze", "security", "--offline=yes", f"--root={tmp_path}", unit],
+            capture_output=True,
+            text=True,
+            timeout=90,
+            cwd=tmp_path,
+        )
         m = re.search(r"Overall exposure level for \S+: (\d+\.\d+)", r.stdout + r.stderr)
         assert m and float(m.group(1)) <= 3.0, (unit, r.stdout[-300:] + r.stderr[-300:])
     # and it does catch a broken one: the UI's program missing
     (tmp_path / install.VENV.relative_to("/") / "bin" / "python").unlink()
-    r = subprocess.run(["systemd-analyze", "verify", f"--root={tmp_path}", "cabinet-ui.service"],
-                       capture_output=True, text=True, timeout=90, cwd=tmp_path)
+    r = subprocess.run(
+        ["systemd-analyze", "verify", f"--root={tmp_path}", "cabinet-ui.service"],
+        capture_output=True,
+        text=True,
+        timeout=90,
+        cwd=tmp_path,
+    )
     assert r.returncode != 0 and "is not executable" in r.stderr
 
 
@@ -331,21 +354,31 @@ def udev_names(device: dict[str, str]) -> tuple[list[str], dict[str, str]]:
 
 
 def _tty(kernel: str, vendor: str = "", product: str = "", serial: str = "", path: str = "") -> dict[str, str]:
-    return {"ACTION": "add", "SUBSYSTEM": "tty", "KERNEL": kernel, "ATTRS{idVendor}": vendor,
-            "ATTRS{idProduct}": product, "ENV{ID_SERIAL_SHORT}": serial, "ENV{ID_PATH}": path}
+    return {
+        "ACTION": "add",
+        "SUBSYSTEM": "tty",
+        "KERNEL": kernel,
+        "ATTRS{idVendor}": vendor,
+        "ATTRS{idProduct}": product,
+        "ENV{ID_SERIAL_SHORT}": serial,
+        "ENV{ID_PATH}": path,
+    }
 
 
 PI4_PORT = "platform-fd500000.pcie-pci-0000:01:00.0-usb-0:1.{}:1.0"
 
 
-@pytest.mark.parametrize("device,name", [
-    (_tty("ttyACM0", "0bed", "1100", "BILL0042"), "cabinet/bill-acceptor"),       # CDC-ACM acceptor
-    (_tty("ttyUSB0", "0403", "6001", "BILL7"), "cabinet/bill-acceptor"),          # FTDI FT232R
-    (_tty("ttyUSB1", "0403", "6015", "PRN42"), "cabinet/printer"),                # FTDI FT-X
-    (_tty("ttyUSB2", "067b", "2303", "", PI4_PORT.format(3)), "cabinet/bill-acceptor"),  # Prolific, by port
-    (_tty("ttyUSB3", "067b", "23a3", "", PI4_PORT.format(4)), "cabinet/printer"),  # PL2303GC, by port
-    (_tty("ttyACM1", "0519", "2013", "PRN1"), "cabinet/printer"),                 # CDC-ACM printer
-])
+@pytest.mark.parametrize(
+    "device,name",
+    [
+        (_tty("ttyACM0", "0bed", "1100", "BILL0042"), "cabinet/bill-acceptor"),  # CDC-ACM acceptor
+        (_tty("ttyUSB0", "0403", "6001", "BILL7"), "cabinet/bill-acceptor"),  # FTDI FT232R
+        (_tty("ttyUSB1", "0403", "6015", "PRN42"), "cabinet/printer"),  # FTDI FT-X
+        (_tty("ttyUSB2", "067b", "2303", "", PI4_PORT.format(3)), "cabinet/bill-acceptor"),  # Prolific, by port
+        (_tty("ttyUSB3", "067b", "23a3", "", PI4_PORT.format(4)), "cabinet/printer"),  # PL2303GC, by port
+        (_tty("ttyACM1", "0519", "2013", "PRN1"), "cabinet/printer"),  # CDC-ACM printer
+    ],
+)
 def test_udev_rules_give_the_acceptor_and_printer_stable_names(device, name):
     """FTDI, Prolific and ttyACM devices get /dev/cabinet/... by serial
     number or by USB port, in group dialout, mode 0660."""
@@ -354,13 +387,16 @@ def test_udev_rules_give_the_acceptor_and_printer_stable_names(device, name):
     assert assigned == {"GROUP": "dialout", "MODE": "0660"}
 
 
-@pytest.mark.parametrize("device", [
-    _tty("ttyUSB0", "1a86", "7523", "BILL1"),              # a CH340 (not one of ours): left alone
-    _tty("ttyUSB0", "0403", "6001", "FT12345"),            # an FTDI cable not named for a role
-    {**_tty("ttyUSB0", "0403", "6001", "BILL1"), "ACTION": "remove"},
-    {**_tty("ttyS0"), "KERNEL": "ttyS0"},
-    {**_tty("ttyUSB0", "0403", "6001", "BILL1"), "SUBSYSTEM": "usb"},
-])
+@pytest.mark.parametrize(
+    "device",
+    [
+        _tty("ttyUSB0", "1a86", "7523", "BILL1"),  # a CH340 (not one of ours): left alone
+        _tty("ttyUSB0", "0403", "6001", "FT12345"),  # an FTDI cable not named for a role
+        {**_tty("ttyUSB0", "0403", "6001", "BILL1"), "ACTION": "remove"},
+        {**_tty("ttyS0"), "KERNEL": "ttyS0"},
+        {**_tty("ttyUSB0", "0403", "6001", "BILL1"), "SUBSYSTEM": "usb"},
+    ],
+)
 def test_udev_rules_leave_other_devices_alone(device):
     """No stable name for a device that is not the cabinet's."""
     assert udev_names(device) == ([], {})
@@ -378,6 +414,6 @@ def test_the_ui_runs_as_its_own_user_who_reaches_only_the_socket(ui_unit):
     assert "cabinet" not in words(ui, "Service", "SupplementaryGroups")
     assert env(ENGINE)["CABINET_SOCKET_GROUP"] == group
     assert group in words(ENGINE, "Service", "SupplementaryGroups")
-    assert one(ENGINE, "Service", "RuntimeDirectoryMode") == "0750"   # the UI's group may enter
-    assert one(ENGINE, "Service", "StateDirectoryMode") == "0700"     # no one else: the journal
+    assert one(ENGINE, "Service", "RuntimeDirectoryMode") == "0750"  # the UI's group may enter
+    assert one(ENGINE, "Service", "StateDirectoryMode") == "0700"  # no one else: the journal
     assert one(ENGINE, "Service", "UMask") == "0077"

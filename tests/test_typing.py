@@ -17,8 +17,13 @@ ROOT = Path(__file__).resolve().parents[1]
 def test_the_cabinet_package_is_strictly_typed():
     """``mypy --strict cabinet confspec`` (and the drivers it imports); third-party packages
     without type information are listed as such in pyproject.toml."""
-    r = subprocess.run([sys.executable, "-m", "mypy", "--strict", "cabinet", "confspec"],
-                       cwd=ROOT, capture_output=True, text=True, timeout=840)   # cold cache, loaded machine
+    r = subprocess.run(
+        [sys.executable, "-m", "mypy", "--strict", "cabinet", "confspec"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=840,
+    )  # cold cache, loaded machine
     assert r.returncode == 0, r.stdout + r.stderr
 
 
@@ -28,6 +33,11 @@ def test_the_whole_tree_lints_clean():
     ruff = shutil.which("ruff", path=str(Path(sys.executable).parent))
     if ruff is None:
         pytest.skip("ruff is not installed")
-    r = subprocess.run([ruff, "check", "cabinet", "confspec", "drivers", "ui", "tests", "bench"],
-                       cwd=ROOT, capture_output=True, text=True, timeout=110)
+    r = subprocess.run(
+        [ruff, "check", "cabinet", "confspec", "drivers", "ui", "tests", "bench"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=110,
+    )
     assert r.returncode == 0, r.stdout

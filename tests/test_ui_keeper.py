@@ -46,8 +46,9 @@ class FakeShots:
         self.followed.append((ui, frames))
 
 
-def keeper(tmp_path: Path, n: int, *, restart: bool, windowed: bool = False
-           ) -> tuple[UIKeeper, list[float], list[FakeUI]]:
+def keeper(
+    tmp_path: Path, n: int, *, restart: bool, windowed: bool = False
+) -> tuple[UIKeeper, list[float], list[FakeUI]]:
     now = [100.0]
     uis = [FakeUI(10 + i) for i in range(n)]
     started: list[FakeUI] = []
@@ -56,9 +57,16 @@ def keeper(tmp_path: Path, n: int, *, restart: bool, windowed: bool = False
         started.append(FakeUI(100 + len(started)))
         return started[-1]
 
-    k = UIKeeper(uis, [object(), *uis], [FakeShots() for _ in uis], start,
-                 [tmp_path / f"station{i + 1}" for i in range(n)], restart=restart,
-                 windowed=windowed, clock=lambda: now[0])
+    k = UIKeeper(
+        uis,
+        [object(), *uis],
+        [FakeShots() for _ in uis],
+        start,
+        [tmp_path / f"station{i + 1}" for i in range(n)],
+        restart=restart,
+        windowed=windowed,
+        clock=lambda: now[0],
+    )
     return k, now, started
 
 
@@ -69,13 +77,13 @@ def test_a_killed_station_ui_is_started_again_and_the_run_goes_on(tmp_path: Path
     k, now, started = keeper(tmp_path, 3, restart=True)
     old = k.uis[1]
     old.proc.returncode = -9
-    assert k.ended() is None and not started            # waits RestartSec first
+    assert k.ended() is None and not started  # waits RestartSec first
     now[0] += RESTART_S
     assert k.ended() is None
     assert len(started) == 1 and k.uis[1] is started[0] and old.stopped
     assert started[0] in k.children and old not in k.children
     assert (tmp_path / "station2" / "restart-1").is_dir()
-    assert k.shots[1].followed == []                    # not drawn yet: no SIGUSR1 to it
+    assert k.shots[1].followed == []  # not drawn yet: no SIGUSR1 to it
     started[0].drew = True
     assert k.ended() is None
     assert k.shots[1].followed == [(started[0], tmp_path / "station2" / "restart-1")]

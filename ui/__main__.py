@@ -60,29 +60,54 @@ def parse_size(text: str) -> tuple[int, int]:
 def build_parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(prog="python -m ui", description="Blackjack cabinet table UI")
     ap.add_argument("--socket", required=True, help="the engine's Unix socket path")
-    ap.add_argument("--size", type=parse_size, default=None, help="window size WxH (default 1280x720; "
-                    "with --fullscreen the display's own size)")
+    ap.add_argument(
+        "--size",
+        type=parse_size,
+        default=None,
+        help="window size WxH (default 1280x720; with --fullscreen the display's own size)",
+    )
     ap.add_argument("--fullscreen", action="store_true", help="full screen, no cursor (the cabinet)")
-    ap.add_argument("--portrait", action="store_true", help="portrait layout (rotated in software "
-                    "when the window is landscape)")
+    ap.add_argument(
+        "--portrait", action="store_true", help="portrait layout (rotated in software when the window is landscape)"
+    )
     ap.add_argument("--station", type=int, default=1, choices=(1, 2, 3), help="station for keyboard intents")
-    ap.add_argument("--own-station", action="store_true", help="this window is its --station's own "
-                    "screen: its spots, meters and buttons large, the other players' hands small")
+    ap.add_argument(
+        "--own-station",
+        action="store_true",
+        help="this window is its --station's own "
+        "screen: its spots, meters and buttons large, the other players' hands small",
+    )
     ap.add_argument("--screenshot-dir", default=None, help="save a PNG here on every mode/overlay change")
     ap.add_argument("--no-sound", action="store_true", help="stay silent")
-    ap.add_argument("--sim-socket", default=None, help="the engine's sim control socket: enables the dev "
-                    "keys F2-F9 and Shift+button (simulated notes, vouchers, doors, key, printer, panel)")
-    ap.add_argument("--display-wait", type=float, default=0.0, metavar="SECONDS",
-                    help="keep trying to open the display this long when it is not there yet "
-                         "(a late KMSDRM display on the cabinet); default 0: fail at once")
-    ap.add_argument("--language", default=None, metavar="LANG",
-                    help="the screen's default language: en or es, optionally with a territory for "
-                         "numbers and money (es_ES); default $CABINET_UI_LANGUAGE, else en")
-    ap.add_argument("--screens", choices=("shared", "per-station"),
-                    default=os.environ.get("CABINET_SCREENS") or None,
-                    help="shared: one wide screen with a panel per station (Tab or a touch picks "
-                         "the station the keys act for); default: $CABINET_SCREENS, else the "
-                         "engine's [display] screens setting")
+    ap.add_argument(
+        "--sim-socket",
+        default=None,
+        help="the engine's sim control socket: enables the dev "
+        "keys F2-F9 and Shift+button (simulated notes, vouchers, doors, key, printer, panel)",
+    )
+    ap.add_argument(
+        "--display-wait",
+        type=float,
+        default=0.0,
+        metavar="SECONDS",
+        help="keep trying to open the display this long when it is not there yet "
+        "(a late KMSDRM display on the cabinet); default 0: fail at once",
+    )
+    ap.add_argument(
+        "--language",
+        default=None,
+        metavar="LANG",
+        help="the screen's default language: en or es, optionally with a territory for "
+        "numbers and money (es_ES); default $CABINET_UI_LANGUAGE, else en",
+    )
+    ap.add_argument(
+        "--screens",
+        choices=("shared", "per-station"),
+        default=os.environ.get("CABINET_SCREENS") or None,
+        help="shared: one wide screen with a panel per station (Tab or a touch picks "
+        "the station the keys act for); default: $CABINET_SCREENS, else the "
+        "engine's [display] screens setting",
+    )
     ap.add_argument("-v", "--verbose", action="store_true")
     return ap
 
@@ -118,8 +143,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.screens not in (None, "shared", "per-station"):
         print(f"table UI: CABINET_SCREENS={args.screens!r}: give shared or per-station", file=sys.stderr)
         return 2
-    logging.basicConfig(level=logging.DEBUG if args.verbose else logging.INFO,
-                        format="%(asctime)s ui %(levelname)s %(message)s")
+    logging.basicConfig(
+        level=logging.DEBUG if args.verbose else logging.INFO, format="%(asctime)s ui %(levelname)s %(message)s"
+    )
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
     import pygame
 
@@ -133,32 +159,48 @@ def main(argv: list[str] | None = None) -> int:
     if args.fullscreen:
         size = args.size or (0, 0)
     else:
-        size = args.size or ((720, 1280) if args.portrait else
-                             (1920, 540) if args.screens == "shared" else (1280, 720))
+        size = args.size or ((720, 1280) if args.portrait else (1920, 540) if args.screens == "shared" else (1280, 720))
     try:
         window = open_display(size, args.fullscreen, args.display_wait)
     except DisplayUnavailable as e:
         print(f"table UI: {e}", file=sys.stderr)
         return 1
     pygame.font.init()
-    pygame.display.set_caption(f"Blackjack table: station {args.station}" if args.own_station
-                               else "Blackjack table: shared screen" if args.screens == "shared"
-                               else "Blackjack table")
+    pygame.display.set_caption(
+        f"Blackjack table: station {args.station}"
+        if args.own_station
+        else "Blackjack table: shared screen"
+        if args.screens == "shared"
+        else "Blackjack table"
+    )
     pygame.event.set_blocked([pygame.MOUSEMOTION, pygame.FINGERMOTION, pygame.MOUSEWHEEL])
     sounds = Sounds(enabled=not args.no_sound)
     client = EngineClient(args.socket)
-    app = App(window, client, station=args.station, screenshot_dir=args.screenshot_dir,
-              portrait=args.portrait, sounds=sounds, flip=pygame.display.flip,
-              own_station=args.own_station, update=pygame.display.update,
-              wall_clock=lambda: time.strftime("%H:%M"), language=language, screens=args.screens or "")
+    app = App(
+        window,
+        client,
+        station=args.station,
+        screenshot_dir=args.screenshot_dir,
+        portrait=args.portrait,
+        sounds=sounds,
+        flip=pygame.display.flip,
+        own_station=args.own_station,
+        update=pygame.display.update,
+        wall_clock=lambda: time.strftime("%H:%M"),
+        language=language,
+        screens=args.screens or "",
+    )
+
     def first_frame() -> None:
-        gc.freeze()     # latency: start-up's objects stay; the collector skips them
+        gc.freeze()  # latency: start-up's objects stay; the collector skips them
         print(f"first frame after {(time.monotonic() - T0) * 1000:.0f} ms", flush=True)
 
     app.on_first_frame = first_frame
-    print(f"table UI: engine socket {args.socket}, station {args.station}, "
-          f"{window.get_width()}x{window.get_height()}, sound {'on' if sounds.available else 'off'}, "
-          f"language {app.language.code} ({app.language.locale})")
+    print(
+        f"table UI: engine socket {args.socket}, station {args.station}, "
+        f"{window.get_width()}x{window.get_height()}, sound {'on' if sounds.available else 'off'}, "
+        f"language {app.language.code} ({app.language.locale})"
+    )
     print(KEY_HELP_TEXT)
     if args.screens == "shared":
         print(SHARED_KEY_HELP_TEXT)

@@ -86,8 +86,7 @@ class Animator:
                 sounds.append("card")
         new_keys = [k for k, c in after.items() if k not in before and k not in self.flips]
         if 0 < len(new_keys) <= MAX_NEW_CARDS:
-            start = max(now_ms, max((t.end_ms() - SLIDE_MS + STAGGER_MS for t in self.cards.values()),
-                                    default=now_ms))
+            start = max(now_ms, max((t.end_ms() - SLIDE_MS + STAGGER_MS for t in self.cards.values()), default=now_ms))
             start = min(start, now_ms + 600)  # never queue far behind the game
             for k in sorted(new_keys, key=_deal_order):
                 self.cards[k] = Tween(start, SLIDE_MS)
@@ -116,18 +115,21 @@ class Animator:
         fresh = motion.plan(old, new, landed)
         for m in fresh:
             self.settles[m.key] = m
-        def lands(station: int) -> int:     # the station's first payout lands
-            return min((m.pay.end_ms() for m in fresh if m.key[0] == station and m.pay is not None),
-                       default=landed + motion.SETTLE_DELAY_MS)
+
+        def lands(station: int) -> int:  # the station's first payout lands
+            return min(
+                (m.pay.end_ms() for m in fresh if m.key[0] == station and m.pay is not None),
+                default=landed + motion.SETTLE_DELAY_MS,
+            )
 
         sounds: list[str] = []
         for c in celebration.plan(old, new, lands):
             self.wins = [w for w in self.wins if w.station != c.station] + [c]
             sounds.append(celebration.SOUND[c.tier])
-        if sounds:          # the biggest tier's sound only
+        if sounds:  # the biggest tier's sound only
             order = [celebration.SOUND[t] for t in (celebration.BIG, celebration.MEDIUM, celebration.SMALL)]
             return [min(sounds, key=order.index)]
-        for m in fresh:     # a blackjack paid at the peek while the round goes on
+        for m in fresh:  # a blackjack paid at the peek while the round goes on
             if m.result == "win" and m.key[0] not in done:
                 hand = _hand(new, m.key)
                 return ["blackjack" if hand is not None and hand.outcome == "blackjack" else "win"]

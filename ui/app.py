@@ -87,13 +87,24 @@ class App:
         ConfigError: ``language`` names a language the table does not speak.
     """
 
-    def __init__(self, window: pygame.Surface, client: EngineClient | None, *, station: int = 1,
-                 screenshot_dir: str | None = None, portrait: bool = False, sounds: Sounds | None = None,
-                 clock_ms: Callable[[], int] | None = None, flip: Callable[[], None] | None = None,
-                 own_station: bool = False,
-                 update: Callable[[list[pygame.Rect]], None] | None = None,
-                 wall_clock: Callable[[], str] | None = None, language: str = i18n.DEFAULT,
-                 languages: tuple[str, ...] = i18n.ORDER, screens: str = "") -> None:
+    def __init__(
+        self,
+        window: pygame.Surface,
+        client: EngineClient | None,
+        *,
+        station: int = 1,
+        screenshot_dir: str | None = None,
+        portrait: bool = False,
+        sounds: Sounds | None = None,
+        clock_ms: Callable[[], int] | None = None,
+        flip: Callable[[], None] | None = None,
+        own_station: bool = False,
+        update: Callable[[list[pygame.Rect]], None] | None = None,
+        wall_clock: Callable[[], str] | None = None,
+        language: str = i18n.DEFAULT,
+        languages: tuple[str, ...] = i18n.ORDER,
+        screens: str = "",
+    ) -> None:
         self.default_language = i18n.parse_language(language)
         #: the language on screen now (the player's choice, or the default)
         self.language = self.default_language
@@ -113,7 +124,7 @@ class App:
         self.clock_ms = clock_ms or (lambda: int(time.monotonic() * 1000))
         self.flip = flip or (lambda: None)
         self.renderer = Renderer()
-        self.renderer.diag.audio = self.sounds.available   # the sound test says
+        self.renderer.diag.audio = self.sounds.available  # the sound test says
         self.anim = Animator()
         self.snapshot: Snapshot | None = None
         self.connected = client is None
@@ -135,7 +146,7 @@ class App:
         #: station -> (why its last press was refused, until when in ms).
         self.refusals: dict[int, tuple[str, int]] = {}
         self._wake = threading.Event()
-        self._drawn_on_link = False     # a table frame drawn since the link came up
+        self._drawn_on_link = False  # a table frame drawn since the link came up
         self._frame_sent_ms: int | None = None
         w, h = window.get_size()
         self.rotated = portrait and w > h
@@ -174,7 +185,7 @@ class App:
             old = self.snapshot
             if old is not None and newest.seq < old.seq:
                 old = None  # the engine restarted: draw afresh
-            self.sounds.volume = sound_volume(newest)        # the operator's settings
+            self.sounds.volume = sound_volume(newest)  # the operator's settings
             for name in self.anim.on_snapshot(old, newest, now_ms):
                 self.sounds.play(name)
             changed_scene = old is None or (old.mode, old.overlay) != (newest.mode, newest.overlay)
@@ -194,10 +205,11 @@ class App:
                 self._pending_shots.append(os.path.join(self.screenshot_dir, f"{newest.seq:06d}-{newest.mode}{o}.png"))
 
     def _cue(self, cue: Cue, now_ms: int) -> None:
-        if cue.name == "refused" and cue.station is not None:   # say why
-            i18n.use(self.language)                             # in this screen's language
-            text = refusal_text(self.snapshot, cue.station, str(cue.data.get("action", "")),
-                                str(cue.data.get("reason", "")))
+        if cue.name == "refused" and cue.station is not None:  # say why
+            i18n.use(self.language)  # in this screen's language
+            text = refusal_text(
+                self.snapshot, cue.station, str(cue.data.get("action", "")), str(cue.data.get("reason", ""))
+            )
             self.refusals[cue.station] = (text, now_ms + refusals.SHOW_MS)
             self.dirty = True
             return
@@ -207,7 +219,7 @@ class App:
                 self._pending_shots.append(path)
                 self.dirty = True
             return
-        if cue.name == "sound_test":                      # Diagnostics
+        if cue.name == "sound_test":  # Diagnostics
             self.sounds.play(str(cue.data.get("sound", "")))
             self.renderer.diag.audio = self.sounds.available
             self.dirty = True
@@ -241,8 +253,12 @@ class App:
             return True
         if not self._small_said:
             self._small_said = True
-            log.warning("the shared screen needs at least %dx%d landscape, the window is %dx%d: "
-                        "drawing the classic table", *shared_screen.MIN_SIZE, w, h)
+            log.warning(
+                "the shared screen needs at least %dx%d landscape, the window is %dx%d: drawing the classic table",
+                *shared_screen.MIN_SIZE,
+                w,
+                h,
+            )
         return False
 
     def focus_station(self, station: int) -> None:
@@ -272,8 +288,7 @@ class App:
         elif event.type == pygame.MOUSEBUTTONDOWN:
             pos = event.pos
         if pos is not None:
-            st = shared_screen.station_at(shared_screen.layout_for(*self._canvas.get_size()),
-                                          self.snapshot, pos)
+            st = shared_screen.station_at(shared_screen.layout_for(*self._canvas.get_size()), self.snapshot, pos)
             if st is not None:
                 self.focus_station(st)
         return False
@@ -284,14 +299,19 @@ class App:
         chips = s.chip_values_minor if s is not None else []
         m = s.maintenance if s is not None and s.mode == "maintenance" else None
         mine = next((st for st in s.stations if st.station == self.station), None) if s is not None else None
-        ctx = InputContext(station=self.station, hits=self.hits, size=self.window.get_size(),
-                           chip_values_minor=chips, rotated=self.rotated,
-                           keypad=m.items if m is not None and is_entry(m.items) else (),
-                           history_open=mine is not None and mine.history is not None)
+        ctx = InputContext(
+            station=self.station,
+            hits=self.hits,
+            size=self.window.get_size(),
+            chip_values_minor=chips,
+            rotated=self.rotated,
+            keypad=m.items if m is not None and is_entry(m.items) else (),
+            history_open=mine is not None and mine.history is not None,
+        )
         sent: list[Intent] = []
         actions = map_event(event, ctx)
         if actions and event.type in (pygame.MOUSEBUTTONDOWN, pygame.FINGERDOWN):
-            self.sounds.play("button")                  # a button touched clicks
+            self.sounds.play("button")  # a button touched clicks
         for a in actions:
             if isinstance(a, LocalAction):
                 if a.name == "toggle_help":
@@ -299,9 +319,9 @@ class App:
                     self.dirty = True
                 elif a.name == "quit":
                     self.running = False
-                elif a.name == "toggle_language":       # the player's EN/ES button
+                elif a.name == "toggle_language":  # the player's EN/ES button
                     self.set_language(i18n.next_language(self.language.code))
-                elif a.name.startswith("touch:"):       # the screen test
+                elif a.name.startswith("touch:"):  # the screen test
                     self.renderer.diag.touched.add(int(a.name.removeprefix("touch:")))
                     self.dirty = True
             else:
@@ -334,7 +354,7 @@ class App:
         """Milliseconds until the next frame is due without new input, or ``None`` when idle."""
         if self.anim.busy(now_ms):
             return FRAME_MS
-        if self.refusals:           # redraw when the oldest refusal message is due to go
+        if self.refusals:  # redraw when the oldest refusal message is due to go
             due = min(until for _, until in self.refusals.values())
             return max(1, due - self._last_draw_ms)
         s = self.snapshot
@@ -350,13 +370,21 @@ class App:
     def draw(self, now_ms: int) -> None:
         """Draw one frame now, present it, and save any screenshot asked for."""
         self.refusals = {n: v for n, v in self.refusals.items() if v[1] > now_ms}
-        self.hits = self.renderer.draw(self._canvas, self.snapshot, now_ms, self.anim, self.connected,
-                                       self.show_help,
-                                       own_station=self.station if self.own_station else None,
-                                       clock=self.clock_text(),
-                                       notices={n: t for n, (t, _u) in self.refusals.items()},
-                                       language=self.language, languages=self.languages,
-                                       shared=self.shared(), focus=self.station)
+        self.hits = self.renderer.draw(
+            self._canvas,
+            self.snapshot,
+            now_ms,
+            self.anim,
+            self.connected,
+            self.show_help,
+            own_station=self.station if self.own_station else None,
+            clock=self.clock_text(),
+            notices={n: t for n, (t, _u) in self.refusals.items()},
+            language=self.language,
+            languages=self.languages,
+            shared=self.shared(),
+            focus=self.station,
+        )
         dirty = self.renderer.last_dirty
         if self.rotated:
             self.window.blit(pygame.transform.rotate(self._canvas, 90), (0, 0))
@@ -430,7 +458,7 @@ class App:
             self._announce.update(shots)
             self.dirty = True
         if self.wall_clock is not None and self.clock_text() != self._clock_shown:
-            self.dirty = True           # the minute turned
+            self.dirty = True  # the minute turned
         if self.dirty or (interval is not None and now - self._last_draw_ms >= interval):
             self.draw(now)
             self._last_draw_ms = now
@@ -445,8 +473,7 @@ class App:
         if self.client is None or not self._drawn_on_link or self.snapshot is None:
             return
         if self._frame_sent_ms is None or now_ms - self._frame_sent_ms >= FRAME_HEARTBEAT_S * 1000:
-            if self.client.send(Frame(seq=self.snapshot.seq,
-                                      station=self.station if self.own_station else None)):
+            if self.client.send(Frame(seq=self.snapshot.seq, station=self.station if self.own_station else None)):
                 self._frame_sent_ms = now_ms
 
     _last_draw_ms = 0

@@ -44,8 +44,7 @@ class Fonts:
     def __init__(self, text_cache_size: int = 1024) -> None:
         if not pygame.font.get_init():
             pygame.font.init()
-        self._paths = {False: asset_path("fonts/DejaVuSans.ttf"),
-                       True: asset_path("fonts/DejaVuSans-Bold.ttf")}
+        self._paths = {False: asset_path("fonts/DejaVuSans.ttf"), True: asset_path("fonts/DejaVuSans-Bold.ttf")}
         self._fonts: dict[tuple[int, bool], pygame.font.Font] = {}
         self._text: OrderedDict[tuple[str, int, bool, tuple[int, ...]], pygame.Surface] = OrderedDict()
         self._max = text_cache_size

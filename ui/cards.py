@@ -38,8 +38,7 @@ _PIPS: dict[int, list[tuple[float, float]]] = {
     7: [(0, 0), (1, 0), (0.5, 0.25), (0, 0.5), (1, 0.5), (0, 1), (1, 1)],
     8: [(0, 0), (1, 0), (0.5, 0.25), (0, 0.5), (1, 0.5), (0.5, 0.75), (0, 1), (1, 1)],
     9: [(0, 0), (1, 0), (0, 1 / 3), (1, 1 / 3), (0.5, 0.5), (0, 2 / 3), (1, 2 / 3), (0, 1), (1, 1)],
-    10: [(0, 0), (1, 0), (0.5, 1 / 6), (0, 1 / 3), (1, 1 / 3), (0, 2 / 3), (1, 2 / 3),
-         (0.5, 5 / 6), (0, 1), (1, 1)],
+    10: [(0, 0), (1, 0), (0.5, 1 / 6), (0, 1 / 3), (1, 1 / 3), (0, 2 / 3), (1, 2 / 3), (0.5, 5 / 6), (0, 1), (1, 1)],
 }
 _RANK_VALUE = {"A": 1, "T": 10, "J": 11, "Q": 12, "K": 13}
 #: files under ui/assets/ of the card art (Byron Knoll, public domain)
@@ -163,8 +162,9 @@ class CardArt:
         radius = max(2, int(W * 0.08))
         shadow = pygame.Rect(pad, pad, W, H)
         pygame.draw.rect(big, (0, 0, 0, 70), shadow, border_radius=radius)
-        pygame.draw.rect(big, (0, 0, 0, 50), shadow.inflate(-pad // 2, -pad // 2).move(-pad // 4, -pad // 4),
-                         border_radius=radius)
+        pygame.draw.rect(
+            big, (0, 0, 0, 50), shadow.inflate(-pad // 2, -pad // 2).move(-pad // 4, -pad // 4), border_radius=radius
+        )
         card = pygame.Rect(0, 0, W, H)
         if code == "back":
             self._draw_back(big, card, radius)
@@ -201,16 +201,14 @@ class CardArt:
         half = step / 2
         for j in range(-(fh // step) - 1, fh // step + 2):
             for i in range(-(fw // step) - 1, fw // step + 2):
-                pygame.draw.circle(field, theme.BACK_STUD, (fw / 2 + i * step + (j % 2) * half,
-                                                           fh / 2 + j * half), dot)
+                pygame.draw.circle(field, theme.BACK_STUD, (fw / 2 + i * step + (j % 2) * half, fh / 2 + j * half), dot)
         mask = pygame.Surface(inner.size, pygame.SRCALPHA)
         pygame.draw.rect(mask, (255, 255, 255, 255), mask.get_rect(), border_radius=r_in)
         field.blit(mask, (0, 0), special_flags=pygame.BLEND_RGBA_MIN)
         s.blit(field, inner.topleft)
         gw = max(1, W // 60)
         pygame.draw.rect(s, theme.GOLD, inner, width=gw, border_radius=r_in)
-        pygame.draw.rect(s, theme.GOLD_DARK, inner.inflate(-4 * gw, -4 * gw), width=max(1, gw // 2),
-                         border_radius=r_in)
+        pygame.draw.rect(s, theme.GOLD_DARK, inner.inflate(-4 * gw, -4 * gw), width=max(1, gw // 2), border_radius=r_in)
         oval = pygame.Rect(0, 0, int(W * 0.5), int(min(H * 0.34, W * 0.62)))
         oval.center = card.center
         pygame.draw.ellipse(s, theme.BACK_RED_DARK, oval)
@@ -219,8 +217,12 @@ class CardArt:
         n = 16
         for i in range(n):
             a = 2 * math.pi * i / n
-            pygame.draw.circle(s, theme.GOLD, (oval.centerx + math.cos(a) * oval.w * 0.39,
-                                               oval.centery + math.sin(a) * oval.h * 0.39), max(1, W // 110))
+            pygame.draw.circle(
+                s,
+                theme.GOLD,
+                (oval.centerx + math.cos(a) * oval.w * 0.39, oval.centery + math.sin(a) * oval.h * 0.39),
+                max(1, W // 110),
+            )
         _blit_center(s, _tinted(self.art["pip_S"], int(oval.h * 0.42), theme.GOLD), oval.center)
 
     def _draw_face(self, s: pygame.Surface, card: pygame.Rect, code: str) -> None:
@@ -265,8 +267,9 @@ class CardArt:
         else:
             self._draw_court(s, card, code)
 
-    def _draw_mini(self, s: pygame.Surface, card: pygame.Rect, rtext: str, suit: str, glyph: str,
-                   color: tuple[int, int, int]) -> None:
+    def _draw_mini(
+        self, s: pygame.Surface, card: pygame.Rect, rtext: str, suit: str, glyph: str, color: tuple[int, int, int]
+    ) -> None:
         """A card under ``MINI_H`` pixels tall (history rows, other stations' panels): one
         large index, rank over suit, in the left ``0.36 W`` that a fanned hand (cards
         stepped ``0.3-0.36 W``) leaves in view, above the middle where badges sit; under
@@ -315,7 +318,7 @@ def opaque_parts(sprite: pygame.Surface) -> list[tuple[pygame.Surface, pygame.Re
     whole = [(sprite, pygame.Rect(0, 0, w, h))]
     if not w or not h:
         return whole
-    mid = alpha[(h // 2) * w:(h // 2 + 1) * w]
+    mid = alpha[(h // 2) * w : (h // 2 + 1) * w]
     x0 = x1 = w // 2
     if mid[x0] != 255:
         return whole
@@ -325,12 +328,16 @@ def opaque_parts(sprite: pygame.Surface) -> list[tuple[pygame.Surface, pygame.Re
         x1 += 1
     run = b"\xff" * (x1 - x0)
     y0 = y1 = h // 2
-    while y0 > 0 and alpha[(y0 - 1) * w + x0:(y0 - 1) * w + x1] == run:
+    while y0 > 0 and alpha[(y0 - 1) * w + x0 : (y0 - 1) * w + x1] == run:
         y0 -= 1
-    while y1 < h and alpha[y1 * w + x0:y1 * w + x1] == run:
+    while y1 < h and alpha[y1 * w + x0 : y1 * w + x1] == run:
         y1 += 1
     opaque = pygame.Surface((w, h))
     opaque.blit(sprite, (0, 0))
-    rims = [pygame.Rect(0, 0, w, y0), pygame.Rect(0, y1, w, h - y1),
-            pygame.Rect(0, y0, x0, y1 - y0), pygame.Rect(x1, y0, w - x1, y1 - y0)]
+    rims = [
+        pygame.Rect(0, 0, w, y0),
+        pygame.Rect(0, y1, w, h - y1),
+        pygame.Rect(0, y0, x0, y1 - y0),
+        pygame.Rect(x1, y0, w - x1, y1 - y0),
+    ]
     return [(opaque, pygame.Rect(x0, y0, x1 - x0, y1 - y0))] + [(sprite, r) for r in rims if r.w and r.h]

@@ -130,14 +130,17 @@ def plan(old: Snapshot, new: Snapshot, start_ms: Callable[[int], int]) -> list[C
         t = tier(net, bet, bj, new.max_bet_minor)
         if t is None:
             continue
-        spots = tuple(sp.spot for sp in st.spots
-                      if any(h.outcome in ("win", "blackjack") and (h.returned_minor or 0) > h.stake_minor
-                             for h in sp.hands))
+        spots = tuple(
+            sp.spot
+            for sp in st.spots
+            if any(h.outcome in ("win", "blackjack") and (h.returned_minor or 0) > h.stake_minor for h in sp.hands)
+        )
         out.append(Celebration(st.station, t, net, spots, Tween(start_ms(st.station), DURATION_MS[t]), bj, ident))
     return out
 
 
 # -- drawing ---------------------------------------------------------------------
+
 
 def _fade(c: Celebration, now_ms: int) -> float:
     """0-1 strength: quick in, held, faded out over the last 30 %."""
@@ -160,7 +163,7 @@ def draw_under(p: Painter, c: Celebration, now_ms: int, circles: list[tuple[floa
         wave = 0.5 + 0.5 * math.sin(t / 130)
         rr = r + 8 + 8 * wave
         pygame.draw.circle(p.surface, theme.ACTIVE_GLOW, L.pt(x, y), L.px(rr), max(1, L.px(3 + 3 * a)))
-        if c.tier != SMALL and t < 900:        # chips thrown out of the circle
+        if c.tier != SMALL and t < 900:  # chips thrown out of the circle
             k = t / 900
             for i in range(8):
                 ang = i * math.pi / 4 + 0.3
@@ -188,7 +191,7 @@ def _shower(p: Painter, c: Celebration, t: int) -> None:
             continue
         x = 60 + ((i * 2654435761) % 1000) / 1000 * (L.lw - 120) + 24 * math.sin(k * 6 + i)
         y = top + k * k * (L.lh - top)
-        grow = 0.5 if k < 0.06 else 0.75 if k < 0.12 else 1.0      # it pops out of the felt
+        grow = 0.5 if k < 0.06 else 0.75 if k < 0.12 else 1.0  # it pops out of the felt
         d = (30 + (i % 3) * 8) * grow
         if placard.collidepoint(x, y):
             continue
@@ -200,26 +203,34 @@ def banner_text(c: Celebration, sym: str, stations: int) -> str:
     if c.tier == SMALL:
         return ""
     amount = fmt_money(c.net_minor, sym)
-    what = (_("BIG WIN {amount}") if c.tier == BIG else _("BLACKJACK! {amount}") if c.blackjack
-            else _("WIN {amount}")).format(amount=amount)
+    what = (
+        _("BIG WIN {amount}") if c.tier == BIG else _("BLACKJACK! {amount}") if c.blackjack else _("WIN {amount}")
+    ).format(amount=amount)
     return _("STATION {n}").format(n=c.station) + " \u00b7 " + what if stations > 1 else what
 
 
 def draw_over(p: Painter, c: Celebration, now_ms: int, sym: str, stations: int) -> None:
     """The banner (medium and big), over the felt's printed lines above the table
     message: no card, button or message lies there."""
-    a = round(_fade(c, now_ms) * 8) / 8         # a few alphas: the pill surfaces are cached
+    a = round(_fade(c, now_ms) * 8) / 8  # a few alphas: the pill surfaces are cached
     text = banner_text(c, sym, stations)
     if a <= 0 or not text:
         return
     L = p.L
     cx, cy = L.message_center()
-    cy -= 84                # on the felt's printing, above the table message; clear of the
-    room = 2 * (cx - 390)   # HISTORY and SERVICE buttons and the limits placard at the left
+    cy -= 84  # on the felt's printing, above the table message; clear of the
+    room = 2 * (cx - 390)  # HISTORY and SERVICE buttons and the limits placard at the left
     big = c.tier == BIG
     px = 44 if big else 36
     rise = 14 * (1 - min(1.0, (now_ms - c.tween.start_ms) / 220))
     bg = (*theme.BLACKJACK[:3], int(255 * a)) if big or c.blackjack else (*theme.WIN[:3], int(255 * a))
     edge = (*theme.WHITE[:3], int(220 * a))
-    p.pill(text, (cx, cy + rise), px, fg=theme.INK if big or c.blackjack else theme.WHITE, bg=bg, edge=edge,
-           max_w=min(L.lw * 0.6, room))
+    p.pill(
+        text,
+        (cx, cy + rise),
+        px,
+        fg=theme.INK if big or c.blackjack else theme.WHITE,
+        bg=bg,
+        edge=edge,
+        max_w=min(L.lw * 0.6, room),
+    )

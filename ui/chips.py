@@ -93,14 +93,18 @@ class ChipArt:
             a = i * 2 * math.pi / _SPOTS + math.pi / _SPOTS
             ux, uy = math.cos(a), math.sin(a)
             vx, vy = -uy, ux
-            pts = [(c[0] + ux * rr + vx * t * half_w, c[1] + uy * rr + vy * t * half_w)
-                   for rr, t in ((rb * 1.1, -1), (rb * 1.1, 1), (rb * 0.74, 1), (rb * 0.74, -1))]
+            pts = [
+                (c[0] + ux * rr + vx * t * half_w, c[1] + uy * rr + vy * t * half_w)
+                for rr, t in ((rb * 1.1, -1), (rb * 1.1, 1), (rb * 0.74, 1), (rb * 0.74, -1))
+            ]
             pygame.draw.polygon(spots_s, spots, pts)
             if D < 80:  # too small to show the split
                 continue
             # a thin band of the body colour splits each spot in two, as on inlaid chips
-            mid = [(c[0] + ux * rr + vx * t * half_w * 0.18, c[1] + uy * rr + vy * t * half_w * 0.18)
-                   for rr, t in ((rb * 1.1, -1), (rb * 1.1, 1), (rb * 0.74, 1), (rb * 0.74, -1))]
+            mid = [
+                (c[0] + ux * rr + vx * t * half_w * 0.18, c[1] + uy * rr + vy * t * half_w * 0.18)
+                for rr, t in ((rb * 1.1, -1), (rb * 1.1, 1), (rb * 0.74, 1), (rb * 0.74, -1))
+            ]
             pygame.draw.polygon(spots_s, body, mid)
         rim = pygame.Surface((D, D), pygame.SRCALPHA)
         pygame.draw.circle(rim, (255, 255, 255, 255), c, rb)
@@ -116,9 +120,13 @@ class ChipArt:
             a = i * 2 * math.pi / n
             ux, uy = math.cos(a), math.sin(a)
             ln = rb * 0.045
-            pygame.draw.line(s, spots if sum(body) > 600 else body,
-                             (c[0] + ux * (dash_r - ln), c[1] + uy * (dash_r - ln)),
-                             (c[0] + ux * (dash_r + ln), c[1] + uy * (dash_r + ln)), max(1, int(D * 0.022)))
+            pygame.draw.line(
+                s,
+                spots if sum(body) > 600 else body,
+                (c[0] + ux * (dash_r - ln), c[1] + uy * (dash_r - ln)),
+                (c[0] + ux * (dash_r + ln), c[1] + uy * (dash_r + ln)),
+                max(1, int(D * 0.022)),
+            )
         if D >= 96:
             pygame.draw.circle(s, ink, c, rb * 0.54, max(1, int(D * 0.01)))
         # light from the top left

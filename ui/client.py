@@ -67,9 +67,17 @@ class EngineClient:
         token_file: the engine's token file (default ``ipc.token_path(path)``).
     """
 
-    def __init__(self, path: str, *, name: str = "table-ui", notify: Callable[[], None] | None = None,
-                 backoff_initial_s: float = 0.1, backoff_max_s: float = 2.0,
-                 read_timeout_s: float = 0.5, token_file: str | Path | None = None) -> None:
+    def __init__(
+        self,
+        path: str,
+        *,
+        name: str = "table-ui",
+        notify: Callable[[], None] | None = None,
+        backoff_initial_s: float = 0.1,
+        backoff_max_s: float = 2.0,
+        read_timeout_s: float = 0.5,
+        token_file: str | Path | None = None,
+    ) -> None:
         self.path = path
         self.name = name
         self.token_file = Path(token_file) if token_file is not None else token_path(path)
@@ -150,8 +158,7 @@ class EngineClient:
                 sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
                 sock.settimeout(1.0)
                 sock.connect(self.path)
-                sock.sendall(encode(Hello(protocol=PROTOCOL, role="ui", name=self.name,
-                                          token=self._token())))
+                sock.sendall(encode(Hello(protocol=PROTOCOL, role="ui", name=self.name, token=self._token())))
                 sock.settimeout(self._read_timeout_s)
             except OSError as e:
                 log.debug("connect to %s failed: %s", self.path, e)

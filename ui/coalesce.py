@@ -29,7 +29,7 @@ def only_others_changed(old: Snapshot | None, new: Snapshot, own: int) -> bool:
     if old is None or [st.station for st in old.stations] != [st.station for st in new.stations]:
         return False
     if old.stations == new.stations:
-        return False        # nothing of the stations changed: a table-wide change, or none
+        return False  # nothing of the stations changed: a table-wide change, or none
 
     def mine(s: Snapshot) -> Snapshot:
         return msgspec.structs.replace(s, seq=0, stations=[st for st in s.stations if st.station == own])

@@ -46,10 +46,18 @@ F_KEYS: dict[int, tuple[str, Any]] = {
 
 #: Shift + key -> the mock panel button pressed (the physical button, not an intent).
 PANEL_KEYS: dict[int, str] = {
-    pygame.K_d: "deal", pygame.K_h: "hit", pygame.K_s: "stand", pygame.K_p: "split",
-    pygame.K_o: "double", pygame.K_i: "insure", pygame.K_x: "cash_out",
-    pygame.K_EQUALS: "bet_up", pygame.K_PLUS: "bet_up", pygame.K_KP_PLUS: "bet_up",
-    pygame.K_MINUS: "bet_down", pygame.K_KP_MINUS: "bet_down",
+    pygame.K_d: "deal",
+    pygame.K_h: "hit",
+    pygame.K_s: "stand",
+    pygame.K_p: "split",
+    pygame.K_o: "double",
+    pygame.K_i: "insure",
+    pygame.K_x: "cash_out",
+    pygame.K_EQUALS: "bet_up",
+    pygame.K_PLUS: "bet_up",
+    pygame.K_KP_PLUS: "bet_up",
+    pygame.K_MINUS: "bet_down",
+    pygame.K_KP_MINUS: "bet_down",
 }
 
 DEV_KEY_HELP_TEXT = """Dev keys (simulated devices): F2 $5 note, F3 $20 note, F4 $100 note,
@@ -121,8 +129,7 @@ class DevKeys:
     def commands_for(self, event: pygame.event.Event) -> list[dict[str, Any] | str]:
         """The sim commands a key means (empty for keys that are not dev keys), each
         for ``self.station``. Pure apart from flipping the toggles (door, key, paper, jam)."""
-        return [{**c, "station": self.station} if isinstance(c, dict) else c
-                for c in self._commands(event)]
+        return [{**c, "station": self.station} if isinstance(c, dict) else c for c in self._commands(event)]
 
     def _commands(self, event: pygame.event.Event) -> list[dict[str, Any] | str]:
         if event.type != pygame.KEYDOWN:
@@ -178,8 +185,7 @@ class DevKeys:
         for png in reversed(tickets):
             number = voucher_number_from_ticket(Path(png).with_suffix(".txt"))
             if number:
-                self._send({"cmd": "voucher", "validation_number": number,
-                            "station": self.station})
+                self._send({"cmd": "voucher", "validation_number": number, "station": self.station})
                 return
         print("dev keys: no printed voucher yet", flush=True)
 

@@ -47,8 +47,10 @@ def init_display(size: tuple[int, int], fullscreen: bool) -> pygame.Surface:
     if driver in NO_SCREEN_DRIVERS and os.environ.get("SDL_VIDEODRIVER", "") != driver:
         # SDL found no X server, Wayland or DRM device and fell back to drawing off-screen:
         # nobody would see the table
-        raise pygame.error(f"no screen: SDL fell back to its {driver!r} driver (is $DISPLAY "
-                           "right and its X server running, or the DRM device there?)")
+        raise pygame.error(
+            f"no screen: SDL fell back to its {driver!r} driver (is $DISPLAY "
+            "right and its X server running, or the DRM device there?)"
+        )
     if fullscreen:
         window = pygame.display.set_mode(size, pygame.FULLSCREEN)
         pygame.mouse.set_visible(False)
@@ -57,11 +59,16 @@ def init_display(size: tuple[int, int], fullscreen: bool) -> pygame.Surface:
     return window
 
 
-def open_display(size: tuple[int, int], fullscreen: bool, wait_s: float, *,
-                 attempt: Callable[[tuple[int, int], bool], pygame.Surface] = init_display,
-                 sleep: Callable[[float], None] = time.sleep,
-                 clock: Callable[[], float] = time.monotonic,
-                 reset: Callable[[], None] = pygame.display.quit) -> pygame.Surface:
+def open_display(
+    size: tuple[int, int],
+    fullscreen: bool,
+    wait_s: float,
+    *,
+    attempt: Callable[[tuple[int, int], bool], pygame.Surface] = init_display,
+    sleep: Callable[[float], None] = time.sleep,
+    clock: Callable[[], float] = time.monotonic,
+    reset: Callable[[], None] = pygame.display.quit,
+) -> pygame.Surface:
     """The display surface, trying again for up to ``wait_s`` seconds (0: one try).
 
     Args:
@@ -86,18 +93,23 @@ def open_display(size: tuple[int, int], fullscreen: bool, wait_s: float, *,
             error = str(e) or "unknown SDL error"
             failures += 1
             window_failures += 1
-            reset()                        # a clean slate for SDL's next try
+            reset()  # a clean slate for SDL's next try
             now = clock()
             if failures == 1:
                 log.warning("display not ready (%s); trying again for up to %.0f s", error, wait_s)
                 window_start, window_failures = now, 0
             elif now - window_start >= LOG_WINDOW_S:
-                log.warning("display still not ready: %d attempts failed in the last %.0f s (%s)",
-                            window_failures, now - window_start, error)
+                log.warning(
+                    "display still not ready: %d attempts failed in the last %.0f s (%s)",
+                    window_failures,
+                    now - window_start,
+                    error,
+                )
                 window_start, window_failures = now, 0
             if now - start >= wait_s:
-                raise DisplayUnavailable(f"display not ready after {failures} attempts in "
-                                         f"{now - start:.0f} s: {error}") from None
+                raise DisplayUnavailable(
+                    f"display not ready after {failures} attempts in {now - start:.0f} s: {error}"
+                ) from None
             sleep(min(backoff, max(0.0, wait_s - (now - start))))
             backoff = min(backoff * 2, MAX_BACKOFF_S)
             continue

@@ -51,8 +51,7 @@ def N_(message: str) -> str:
 #: the games' names (``RuleSet.name`` of ``cabinet.game.PRESETS``, which may not import
 #: this), marked for extraction; the felt, attract and help say them translated
 #: (tests/ui/test_i18n.py checks every preset's name is here).
-VARIANT_NAMES = (N_("Classic Blackjack"), N_("Classic BlackJack (multi-player table)"),
-                 N_("American Blackjack"))
+VARIANT_NAMES = (N_("Classic Blackjack"), N_("Classic BlackJack (multi-player table)"), N_("American Blackjack"))
 
 
 @dataclass(frozen=True)
@@ -76,8 +75,9 @@ def parse_language(text: str, key: str = "language", source: str = "ui") -> Lang
     code, _sep, territory = tag.partition("_")
     code = code.lower()
     if code not in LANGUAGES:
-        raise ConfigError(key, f"expected one of {', '.join(LANGUAGES)} (optionally with a territory: "
-                               f"es_ES), got {text!r}", source)
+        raise ConfigError(
+            key, f"expected one of {', '.join(LANGUAGES)} (optionally with a territory: es_ES), got {text!r}", source
+        )
     if not territory:
         return Language(code, LANGUAGES[code])
     from babel import Locale, UnknownLocaleError

@@ -57,21 +57,41 @@ class InputContext:
 
 #: plain keys -> intent actions.
 KEY_ACTIONS: dict[int, str] = {
-    pygame.K_d: "deal", pygame.K_h: "hit", pygame.K_s: "stand", pygame.K_p: "split",
-    pygame.K_o: "double", pygame.K_i: "insure", pygame.K_n: "decline",
-    pygame.K_PLUS: "bet_up", pygame.K_EQUALS: "bet_up", pygame.K_KP_PLUS: "bet_up",
-    pygame.K_MINUS: "bet_down", pygame.K_KP_MINUS: "bet_down",
-    pygame.K_u: "undo", pygame.K_c: "clear", pygame.K_r: "rebet", pygame.K_g: "new_game",
-    pygame.K_x: "cash_out", pygame.K_a: "service",
-    pygame.K_UP: "menu_up", pygame.K_DOWN: "menu_down", pygame.K_RETURN: "menu_select",
-    pygame.K_KP_ENTER: "menu_select", pygame.K_BACKSPACE: "menu_back", pygame.K_ESCAPE: "menu_back",
+    pygame.K_d: "deal",
+    pygame.K_h: "hit",
+    pygame.K_s: "stand",
+    pygame.K_p: "split",
+    pygame.K_o: "double",
+    pygame.K_i: "insure",
+    pygame.K_n: "decline",
+    pygame.K_PLUS: "bet_up",
+    pygame.K_EQUALS: "bet_up",
+    pygame.K_KP_PLUS: "bet_up",
+    pygame.K_MINUS: "bet_down",
+    pygame.K_KP_MINUS: "bet_down",
+    pygame.K_u: "undo",
+    pygame.K_c: "clear",
+    pygame.K_r: "rebet",
+    pygame.K_g: "new_game",
+    pygame.K_x: "cash_out",
+    pygame.K_a: "service",
+    pygame.K_UP: "menu_up",
+    pygame.K_DOWN: "menu_down",
+    pygame.K_RETURN: "menu_select",
+    pygame.K_KP_ENTER: "menu_select",
+    pygame.K_BACKSPACE: "menu_back",
+    pygame.K_ESCAPE: "menu_back",
 }
 CHIP_KEYS = {pygame.K_1: 0, pygame.K_2: 1, pygame.K_3: 2, pygame.K_4: 3}
-PLACE_KEYS = {pygame.K_e: 1, pygame.K_w: 2, pygame.K_q: 3}   # spot 1 is on the right
+PLACE_KEYS = {pygame.K_e: 1, pygame.K_w: 2, pygame.K_q: 3}  # spot 1 is on the right
 
 #: the keypad rows the PC's keys type (``cabinet.core.maintenance.entry``'s names).
-KEYPAD_KEYS = {pygame.K_BACKSPACE: "Delete", pygame.K_DELETE: "Delete", pygame.K_RETURN: "Enter",
-               pygame.K_KP_ENTER: "Enter"}
+KEYPAD_KEYS = {
+    pygame.K_BACKSPACE: "Delete",
+    pygame.K_DELETE: "Delete",
+    pygame.K_RETURN: "Enter",
+    pygame.K_KP_ENTER: "Enter",
+}
 
 KEY_HELP_TEXT = """Keys: D deal, H hit, S stand, P split, O double, I insure, N no insurance,
       +/- bet up/down, 1-4 pick chip, E/W/Q place on spot 1-3 (right to left), U undo, C clear,
@@ -117,15 +137,15 @@ def _key(event: pygame.event.Event, ctx: InputContext) -> list[Action]:
         return [LocalAction("toggle_help"), Intent(station=ctx.station, action="help")]
     if key == pygame.K_F10:
         return [LocalAction("quit")]
-    if key == pygame.K_F12:             # this screen's language, as its EN/ES button
+    if key == pygame.K_F12:  # this screen's language, as its EN/ES button
         return [LocalAction("toggle_language")]
-    if ctx.keypad:                      # a typed entry on screen: the keys type on its keypad
+    if ctx.keypad:  # a typed entry on screen: the keys type on its keypad
         uni = getattr(event, "unicode", "")
         row = KEYPAD_KEYS.get(key) or ("Space" if uni == " " else uni.upper() if uni.isprintable() else "")
         if row in ctx.keypad:
             return [Intent(station=ctx.station, action="menu_pick", value=list(ctx.keypad).index(row))]
         if row:
-            return []                   # a character this keypad has no key for
+            return []  # a character this keypad has no key for
     if key == pygame.K_l:
         return [Intent(station=ctx.station, action="history_close" if ctx.history_open else "history")]
     if key in CHIP_KEYS:

@@ -102,8 +102,9 @@ class Layout:
 
     def discard_tray(self) -> pygame.Rect:
         """The discard tray, whole, on the dealer's right of the shoe."""
-        return pygame.Rect(self.lw - 440, 30, 170, 112) if not self.portrait else \
-            pygame.Rect(self.lw - 220, 180, 170, 96)
+        return (
+            pygame.Rect(self.lw - 440, 30, 170, 112) if not self.portrait else pygame.Rect(self.lw - 220, 180, 170, 96)
+        )
 
     def limits_placard(self) -> pygame.Rect:
         """The table limits placard on the felt, under the HELP button and the clock."""

@@ -32,7 +32,7 @@ def _patterns(locale: str, symbol: str) -> tuple[str, str]:
 
 @lru_cache(maxsize=4096)
 def _money(minor: int, symbol: str, compact: bool, locale: str) -> str:
-    if locale == "en_US":               # the engine's own formatter: English stays byte-identical
+    if locale == "en_US":  # the engine's own formatter: English stays byte-identical
         return _fmt_money_en(minor, symbol, compact=compact)
     full, whole = _patterns(locale, symbol)
     major, cents = divmod(abs(minor), 100)

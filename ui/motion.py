@@ -151,8 +151,11 @@ def spot_bets(sp: SpotView) -> dict[int, tuple[str, int, int]]:
     for h, hand in enumerate(sp.hands):
         if hand.outcome is not None and hand.stake_minor > 0:
             ret = hand.returned_minor
-            out[h] = (_result(hand.outcome, hand.stake_minor, ret), hand.stake_minor,
-                      max(0, (ret or 0) - hand.stake_minor))
+            out[h] = (
+                _result(hand.outcome, hand.stake_minor, ret),
+                hand.stake_minor,
+                max(0, (ret or 0) - hand.stake_minor),
+            )
     return out
 
 
@@ -198,15 +201,17 @@ def plan(old: Snapshot, new: Snapshot, now_ms: int) -> list[Settle]:
         collect.
     """
     before, was, now = settled_bets(old), bet_identity(old), bet_identity(new)
-    fresh = sorted(((k, v) for k, v in settled_bets(new).items() if k not in before or was.get(k) != now.get(k)),
-                   key=lambda kv: dealer_order(kv[0]))
+    fresh = sorted(
+        ((k, v) for k, v in settled_bets(new).items() if k not in before or was.get(k) != now.get(k)),
+        key=lambda kv: dealer_order(kv[0]),
+    )
     if not fresh:
         return []
     t = now_ms + SETTLE_DELAY_MS
     losses = [k for k, (r, _, _) in fresh if r == "lose"]
     wins = [k for k, (r, _, _) in fresh if r == "win"]
     sweeps = {k: Tween(t + i * SWEEP_STAGGER_MS, SWEEP_MS) for i, k in enumerate(losses)}
-    if sweeps:      # the winners are paid as the last loss reaches the rack
+    if sweeps:  # the winners are paid as the last loss reaches the rack
         t = max(tw.end_ms() for tw in sweeps.values()) - 120
     pays = {k: Tween(t + i * PAY_STAGGER_MS, PAY_MS) for i, k in enumerate(wins)}
     home = max(tw.end_ms() for tw in pays.values()) + HOLD_MS if pays else t + PUSH_HOLD_MS

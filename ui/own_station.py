@@ -32,6 +32,7 @@ class Renderer(Protocol):
     def _hand(self, *args: Any) -> None: ...
     def _stack(self, p: Painter, chips: list[int], base: tuple[float, float], d: float) -> None: ...
 
+
 #: width of the side strips holding the other stations (landscape, logical units).
 SIDE_W = 390
 #: height of the strip holding the other stations (portrait, logical units).
@@ -62,8 +63,7 @@ def about(st: StationView, symbol: str) -> str:
     parts = st.message_said or ([Said(st.message)] if st.message in ABOUT else [])
     if not parts:
         return "" if _TO_YOU.search(st.message) else told(st.message, [], symbol)
-    return say_all([Said(ABOUT[x.text], {**x.args, "n": st.station}) if x.text in ABOUT else x for x in parts],
-                   symbol)
+    return say_all([Said(ABOUT[x.text], {**x.args, "n": st.station}) if x.text in ABOUT else x for x in parts], symbol)
 
 
 def own_boxes(L: Layout, s: Snapshot, own: int) -> tuple[pygame.Rect, list[tuple[StationView, pygame.Rect]]]:
@@ -78,8 +78,7 @@ def own_boxes(L: Layout, s: Snapshot, own: int) -> tuple[pygame.Rect, list[tuple
     if L.portrait:
         box = pygame.Rect(0, top + TOP_STRIP_H, L.lw, L.lh - top - TOP_STRIP_H)
         w = L.lw // max(1, len(others))
-        return box, [(st, pygame.Rect(i * w + 10, top, w - 20, TOP_STRIP_H - 10))
-                     for i, st in enumerate(others)]
+        return box, [(st, pygame.Rect(i * w + 10, top, w - 20, TOP_STRIP_H - 10)) for i, st in enumerate(others)]
     box = pygame.Rect(SIDE_W, top, L.lw - 2 * SIDE_W, L.lh - top)
     left = [st for st in others if st.station < own]
     right = [st for st in others if st.station > own]
@@ -87,31 +86,34 @@ def own_boxes(L: Layout, s: Snapshot, own: int) -> tuple[pygame.Rect, list[tuple
         right = [left.pop()]
     elif len(right) == 2:
         left = [right.pop(0)]
-    panels = [(st, pygame.Rect(12, top + 8, SIDE_W - 24, L.lh - top - 20)) for st in left] + \
-        [(st, pygame.Rect(L.lw - SIDE_W + 12, top + 8, SIDE_W - 24, L.lh - top - 20)) for st in right]
+    panels = [(st, pygame.Rect(12, top + 8, SIDE_W - 24, L.lh - top - 20)) for st in left] + [
+        (st, pygame.Rect(L.lw - SIDE_W + 12, top + 8, SIDE_W - 24, L.lh - top - 20)) for st in right
+    ]
     return box, panels
 
 
 def other_geometry(box: pygame.Rect) -> tuple[int, int, int, int]:
     """Another station's panel layout: ``(cards_bottom, card_h, circle_y, pill_y)``,
     logical units (the renderer makes its ``StationGeo`` of them)."""
-    cards_bottom = box.y + 116 + OTHER_CARD_H     # the turn arrow clear of the message line
+    cards_bottom = box.y + 116 + OTHER_CARD_H  # the turn arrow clear of the message line
     return cards_bottom, OTHER_CARD_H, cards_bottom + 120, cards_bottom + 22
 
 
-def draw_other(r: Renderer, p: Painter, s: Snapshot, st: StationView, box: pygame.Rect, geo: Any,
-               now_ms: int, anim: Any) -> None:
+def draw_other(
+    r: Renderer, p: Painter, s: Snapshot, st: StationView, box: pygame.Rect, geo: Any, now_ms: int, anim: Any
+) -> None:
     """Another player's panel: who, credits and bet, their message, their hands small
     (``geo``: the renderer's ``StationGeo`` of ``other_geometry(box)``)."""
     sym = s.currency_symbol
     p.fill_rect(box, (0, 0, 0, 110), radius=16)
     p.fill_rect(box, theme.PANEL_EDGE, radius=16, width=2)
     p.text(_("STATION {n}").format(n=st.station), 20, theme.GOLD, (box.x + 16, box.y + 24), anchor="midleft", bold=True)
-    p.text(fmt_money(st.credits_minor, sym), 20, theme.CREAM, (box.right - 16, box.y + 24),
-           anchor="midright", bold=True)
-    if st.ready and not st.message:     # the message line says "Ready" when it has one
+    p.text(
+        fmt_money(st.credits_minor, sym), 20, theme.CREAM, (box.right - 16, box.y + 24), anchor="midright", bold=True
+    )
+    if st.ready and not st.message:  # the message line says "Ready" when it has one
         p.pill(_("READY"), (box.centerx, box.y + 56), 14, fg=theme.INK, bg=theme.WIN)
-    told_about = about(st, sym) if st.message else ""    # "" for a plain "You win..." (``about``)
+    told_about = about(st, sym) if st.message else ""  # "" for a plain "You win..." (``about``)
     if told_about:
         p.text(told_about, 17, theme.GOLD, (box.centerx, box.y + 56), max_w=box.w - 20)
     if st.fault:
@@ -131,5 +133,4 @@ def draw_other(r: Renderer, p: Painter, s: Snapshot, st: StationView, box: pygam
         chips = list(sp.chips_minor) or chip_split(stake)
         if chips:
             r._stack(p, chips, (cx, geo.circle_y), 40)
-            p.pill(fmt_money(stake, sym, compact=True), (cx, geo.circle_y + 36), 15,
-                   fg=theme.WHITE, bg=(0, 0, 0, 190))
+            p.pill(fmt_money(stake, sym, compact=True), (cx, geo.circle_y + 36), 15, fg=theme.WHITE, bg=(0, 0, 0, 190))

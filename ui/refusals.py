@@ -25,8 +25,13 @@ def _station(s: Snapshot, n: int) -> StationView | None:
 
 #: the buttons a catch-all refusal names, as their labels read on the table: the bet and
 #: play buttons' own (``ui.render.ACTION_LABELS``) and these.
-ACTION_NAMES = {**ACTION_LABELS, "place": N_("BET"), "help": N_("HELP"), "history": N_("HISTORY"),
-                "service": N_("SERVICE")}
+ACTION_NAMES = {
+    **ACTION_LABELS,
+    "place": N_("BET"),
+    "help": N_("HELP"),
+    "history": N_("HISTORY"),
+    "service": N_("SERVICE"),
+}
 
 
 def _totals(totals: list[int]) -> str:
@@ -39,8 +44,9 @@ def _totals(totals: list[int]) -> str:
         return words[0]
     last = totals[-1]
     o_sound = last in (8, 11) or 80 <= last <= 89
-    pattern = pgettext("before a number said with an o sound", "{first} or {last}") if o_sound \
-        else _("{first} or {last}")
+    pattern = (
+        pgettext("before a number said with an o sound", "{first} or {last}") if o_sound else _("{first} or {last}")
+    )
     return pattern.format(first=", ".join(words[:-1]), last=words[-1])
 
 
@@ -61,7 +67,7 @@ def refusal_text(s: Snapshot | None, station: int, action: str, reason: str = ""
     if s is None or st is None:
         return _("Not available now")
     sym = s.currency_symbol
-    money = (lambda v: fmt_money(v, sym))  # noqa: E731
+    money = lambda v: fmt_money(v, sym)  # noqa: E731
     bet = st.bet_minor
     if s.mode not in ("attract", "betting", "in_round"):
         return _("Please wait: play is suspended")
@@ -91,20 +97,26 @@ def refusal_text(s: Snapshot | None, station: int, action: str, reason: str = ""
     if action in ("double", "split"):
         stake = next((h.stake_minor for sp in st.spots for h in sp.hands if h.active), bet)
         if stake and st.credits_minor < stake:
-            needs = _("Double needs {amount}: not enough credits") if action == "double" else \
-                _("Split needs {amount}: not enough credits")
+            needs = (
+                _("Double needs {amount}: not enough credits")
+                if action == "double"
+                else _("Split needs {amount}: not enough credits")
+            )
             return needs.format(amount=money(stake))
         if action == "split":
             return _("Split a pair only")
-        if s.double_totals:           # RULES.md: classic doubles on a two-card 9, 10 or 11
+        if s.double_totals:  # RULES.md: classic doubles on a two-card 9, 10 or 11
             return _("Double on a first two-card {totals} only").format(totals=_totals(s.double_totals))
         return _("Double on your first two cards only")
     if action == "cash_out":
         if st.credits_minor == 0:
             return _("No credits to cash out")
-        if st.fault:                  # the station's printer (or acceptor) is out of service
-            faults = "; ".join(say(f, sym) for f in st.fault_said) if st.fault_said else \
-                st.fault.removeprefix("Out of service: ").removesuffix(" - call attendant")
+        if st.fault:  # the station's printer (or acceptor) is out of service
+            faults = (
+                "; ".join(say(f, sym) for f in st.fault_said)
+                if st.fault_said
+                else st.fault.removeprefix("Out of service: ").removesuffix(" - call attendant")
+            )
             return _("No ticket now: {faults} - call attendant").format(faults=faults)
         return _("Finish this round, then cash out") if s.mode == "in_round" else _("Cash out is not available now")
     if action in ("hit", "stand"):

@@ -54,15 +54,31 @@ class Anim(Protocol):
 
 #: on-screen buttons per variant and phase, in order: (action, label). ``chip`` expands to the chip values.
 BET_BUTTONS: dict[str, list[tuple[str, str]]] = {
-    "classic": [("bet_down", N_("BET \u2212")), ("bet_up", N_("BET +")), ("deal", N_("DEAL")),
-                ("cash_out", N_("CASH OUT"))],
+    "classic": [
+        ("bet_down", N_("BET \u2212")),
+        ("bet_up", N_("BET +")),
+        ("deal", N_("DEAL")),
+        ("cash_out", N_("CASH OUT")),
+    ],
     "classic-multi": [("chip", ""), ("clear", N_("CLEAR")), ("deal", N_("DEAL")), ("cash_out", N_("CASH OUT"))],
-    "american": [("chip", ""), ("undo", N_("UNDO")), ("clear", N_("CLEAR")), ("rebet", N_("REBET")),
-                 ("new_game", N_("NEW GAME")), ("deal", N_("DEAL")), ("cash_out", N_("CASH OUT"))],
+    "american": [
+        ("chip", ""),
+        ("undo", N_("UNDO")),
+        ("clear", N_("CLEAR")),
+        ("rebet", N_("REBET")),
+        ("new_game", N_("NEW GAME")),
+        ("deal", N_("DEAL")),
+        ("cash_out", N_("CASH OUT")),
+    ],
 }
-PLAY_BUTTONS: list[tuple[str, str]] = [("hit", N_("HIT")), ("stand", N_("STAND")), ("double", N_("DOUBLE")),
-                                       ("split", N_("SPLIT")), ("insure", N_("INSURE")),
-                                       ("decline", N_("NO INS."))]
+PLAY_BUTTONS: list[tuple[str, str]] = [
+    ("hit", N_("HIT")),
+    ("stand", N_("STAND")),
+    ("double", N_("DOUBLE")),
+    ("split", N_("SPLIT")),
+    ("insure", N_("INSURE")),
+    ("decline", N_("NO INS.")),
+]
 ACTION_LABELS = {a: lbl for lst in [*BET_BUTTONS.values(), PLAY_BUTTONS] for a, lbl in lst if lbl}
 #: where the player's language button sits (logical units): right of the clock,
 #: over the limits placard and under the dealer's chip rack, clear of both.
@@ -80,8 +96,9 @@ def _base_buttons(snapshot: Snapshot, in_round: bool) -> list[tuple[str, str]]:
     return base
 
 
-def button_specs(snapshot: Snapshot, station: StationView, in_round: bool | None = None,
-                 lit_extras: bool = True) -> list[tuple[str, str, int | None]]:
+def button_specs(
+    snapshot: Snapshot, station: StationView, in_round: bool | None = None, lit_extras: bool = True
+) -> list[tuple[str, str, int | None]]:
     """The buttons a station shows now: (action, label, value), chips expanded.
 
     Betting buttons between rounds, playing buttons during a round (as on the
@@ -100,8 +117,9 @@ def button_specs(snapshot: Snapshot, station: StationView, in_round: bool | None
     shown = {a for a, _, _ in out}
     for lamp in station.lamps if lit_extras else []:
         if lamp not in shown and lamp not in _NOT_BUTTONS:
-            out.append((lamp, _(ACTION_LABELS[lamp]) if lamp in ACTION_LABELS else lamp.replace("_", " ").upper(),
-                         None))
+            out.append(
+                (lamp, _(ACTION_LABELS[lamp]) if lamp in ACTION_LABELS else lamp.replace("_", " ").upper(), None)
+            )
             shown.add(lamp)
     return out
 
@@ -125,8 +143,15 @@ class StationGeo:
     button_px: float = 22
 
 
-def station_geometry(L: Layout, p: Painter | None, snapshot: Snapshot, idx: int, count: int,
-                     station: StationView, box: pygame.Rect | None = None) -> StationGeo:
+def station_geometry(
+    L: Layout,
+    p: Painter | None,
+    snapshot: Snapshot,
+    idx: int,
+    count: int,
+    station: StationView,
+    box: pygame.Rect | None = None,
+) -> StationGeo:
     """Lay out one station's box: console (message, meters, buttons) at the bottom, hands above.
 
     ``box``: the station's area (default: its share of the table, ``Layout.station_box``).
@@ -139,7 +164,7 @@ def station_geometry(L: Layout, p: Painter | None, snapshot: Snapshot, idx: int,
 
     def widths_of(sp: list[tuple[str, str, int | None]], px: float) -> list[int]:
         out = []
-        k = px / px_btn     # a smaller label: a narrower button
+        k = px / px_btn  # a smaller label: a narrower button
         for action, label, _value in sp:
             if action == "chip":
                 out.append(CHIP_BUTTON)
@@ -197,8 +222,9 @@ def station_geometry(L: Layout, p: Painter | None, snapshot: Snapshot, idx: int,
     cards_bottom = pill_y - 22
     card_max = PLAYER_CARD_MAX_H * (1.45 if L.portrait else 1.0)
     card_h = int(max(60, min(card_max, cards_bottom - hands.y - 24)))
-    return StationGeo(box, console, message, meters, brects, hands, circle_y, r, pill_y, cards_bottom, card_h,
-                      button_px)
+    return StationGeo(
+        box, console, message, meters, brects, hands, circle_y, r, pill_y, cards_bottom, card_h, button_px
+    )
 
 
 class Renderer:
@@ -245,12 +271,23 @@ class Renderer:
         #: the last table frame drawn at rest: (its inputs, the surface, its hit boxes)
         self._rest: tuple[tuple[object, ...], pygame.Surface, list[HitBox]] | None = None
 
-    def draw(self, surface: pygame.Surface, snapshot: Snapshot | None, now_ms: int, anim: Anim | None = None,
-             connected: bool = True, show_help: bool = False, portrait: bool | None = None,
-             own_station: int | None = None, clock: str = "",
-             notices: dict[int, str] | None = None, language: str | i18n.Language | None = None,
-             languages: tuple[str, ...] = (), shared: bool = False,
-             focus: int | None = None) -> list[HitBox]:
+    def draw(
+        self,
+        surface: pygame.Surface,
+        snapshot: Snapshot | None,
+        now_ms: int,
+        anim: Anim | None = None,
+        connected: bool = True,
+        show_help: bool = False,
+        portrait: bool | None = None,
+        own_station: int | None = None,
+        clock: str = "",
+        notices: dict[int, str] | None = None,
+        language: str | i18n.Language | None = None,
+        languages: tuple[str, ...] = (),
+        shared: bool = False,
+        focus: int | None = None,
+    ) -> list[HitBox]:
         """Draw one frame of ``snapshot`` on ``surface``.
 
         Args:
@@ -281,17 +318,25 @@ class Renderer:
         Returns:
             the touch targets of this frame, topmost last.
         """
-        if language is not None:    # the operator's menu (and its recall) stays English
+        if language is not None:  # the operator's menu (and its recall) stays English
             i18n.use(i18n.DEFAULT if snapshot is not None and snapshot.mode == "maintenance" else language)
         self._languages = languages
         shared = shared and snapshot is not None and snapshot.mode not in ("attract", "maintenance")
-        L = shared_screen.layout_for(*surface.get_size()) if shared else \
-            Layout.for_size(surface.get_width(), surface.get_height(), portrait)
+        L = (
+            shared_screen.layout_for(*surface.get_size())
+            if shared
+            else Layout.for_size(surface.get_width(), surface.get_height(), portrait)
+        )
         p = Painter(surface, L, self.art)
         self.last_dirty = None
         self._notices = notices or {}
-        if snapshot is not None and snapshot.mode == "attract" and connected and not show_help \
-                and snapshot.overlay is None:
+        if (
+            snapshot is not None
+            and snapshot.mode == "attract"
+            and connected
+            and not show_help
+            and snapshot.overlay is None
+        ):
             return self._attract(p, snapshot, now_ms, clock)
         self._attract_prev = None
         if snapshot is None:
@@ -302,19 +347,38 @@ class Renderer:
         busy = getattr(anim, "busy", None)
         # an overlay that pulses over a table at rest redraws only itself, over
         # the table drawn (and dimmed) once
-        still = snapshot.overlay is not None and connected and snapshot.mode not in ("maintenance", "attract") \
+        still = (
+            snapshot.overlay is not None
+            and connected
+            and snapshot.mode not in ("maintenance", "attract")
             and not (busy is not None and busy(now_ms))
-        key = (surface.get_size(), portrait, id(snapshot), snapshot.seq, show_help, own_station, i18n.current(),
-               languages, shared, focus)
+        )
+        key = (
+            surface.get_size(),
+            portrait,
+            id(snapshot),
+            snapshot.seq,
+            show_help,
+            own_station,
+            i18n.current(),
+            languages,
+            shared,
+            focus,
+        )
         partial: pygame.Rect | None = None
         cached = still and self._under is not None and self._under[0] == key
-        table = not cached and snapshot.mode != "attract" and not (
-            snapshot.mode == "maintenance" and snapshot.maintenance is not None)
+        table = (
+            not cached
+            and snapshot.mode != "attract"
+            and not (snapshot.mode == "maintenance" and snapshot.maintenance is not None)
+        )
         # a table at rest drawn again with the same inputs on the same surface: its
         # pixels are there already (an idle frame draws nothing)
-        rest = (key, clock, tuple(sorted(self._notices.items())), id(anim), connected) \
-            if table and connected and snapshot.overlay is None and not (busy is not None and busy(now_ms)) \
+        rest = (
+            (key, clock, tuple(sorted(self._notices.items())), id(anim), connected)
+            if table and connected and snapshot.overlay is None and not (busy is not None and busy(now_ms))
             else None
+        )
         if rest is not None and self._rest is not None and self._rest[0] == rest and self._rest[1] is surface:
             self.last_dirty = []
             return list(self._rest[2])
@@ -333,26 +397,29 @@ class Renderer:
             if layered:
                 layer = self._table_layer(L, snapshot, felt, anim)
                 if restore is not None and restore[0] is surface and restore[1] is layer:
-                    restored = restore[2]       # only where the last frame drew over the layer
+                    restored = restore[2]  # only where the last frame drew over the layer
                     for r in restored:
                         surface.blit(layer, r, r)
                 else:
                     surface.blit(layer, (0, 0))
                 assert self._layer is not None
                 self._layer_hits, self._layer_meters = self._layer[2], self._layer[3]
-            else:       # the shared screen's panel frames, drawn on the felt once
+            else:  # the shared screen's panel frames, drawn on the felt once
                 surface.blit(self._framed.over(felt, L, self.art, snapshot, focus) if shared else felt, (0, 0))
         if cached and self._under is not None:
             last = self._under_last
-            if last is not None and last[0] is surface:     # only the panel changes
+            if last is not None and last[0] is surface:  # only the panel changes
                 partial = last[1]
                 surface.blit(self._under[1], partial, partial)
             else:
                 surface.blit(self._under[1], (0, 0))
             p.hits = list(self._under[2])
             p.dimmed = True
-        elif snapshot.mode == "maintenance" and snapshot.maintenance is not None \
-                and snapshot.maintenance.recall is not None:      # drawn as a table
+        elif (
+            snapshot.mode == "maintenance"
+            and snapshot.maintenance is not None
+            and snapshot.maintenance.recall is not None
+        ):  # drawn as a table
             recall.draw(p, snapshot, snapshot.maintenance.recall, self, now_ms)
             modal = True
         elif snapshot.mode == "maintenance" and snapshot.maintenance is not None:
@@ -363,7 +430,7 @@ class Renderer:
             attract.draw(p, snapshot, now_ms, self, clock)
             self._help_button(p)
         else:
-            if not cached and not shared:   # the felt alone lies under the consoles
+            if not cached and not shared:  # the felt alone lies under the consoles
                 p.background, p.widget_cache = self._felt_key, self._widgets
             try:
                 self._table(p, snapshot, now_ms, anim, own_station, shared, focus)
@@ -373,8 +440,8 @@ class Renderer:
             self._help_button(p)
             self._clock(p, clock)
             if not shared:
-                player_panel.draw(p, snapshot, own_station, now_ms)   # HISTORY, reminder
-            else:               # the shared screen's panels have their own buttons
+                player_panel.draw(p, snapshot, own_station, now_ms)  # HISTORY, reminder
+            else:  # the shared screen's panels have their own buttons
                 shared_screen.draw_modals(p, snapshot, now_ms)
         if show_help and not modal and not p.dimmed:
             help_scene.draw(p, snapshot)
@@ -391,13 +458,25 @@ class Renderer:
             self._under_last = None
         if not connected:
             p.hits.clear()
-            overlays.draw_panel(p, _("LOST CONNECTION TO ENGINE"),
-                                [_("Play suspended \u2014 reconnecting\u2026"),
-                                 _("Your credits and bets are safe.")], theme.DANGER, now_ms, dim=True)
+            overlays.draw_panel(
+                p,
+                _("LOST CONNECTION TO ENGINE"),
+                [_("Play suspended \u2014 reconnecting\u2026"), _("Your credits and bets are safe.")],
+                theme.DANGER,
+                now_ms,
+                dim=True,
+            )
         if rest is not None and not p.dimmed:
             self._rest = (rest, surface, list(p.hits))
-        if layered and connected and not show_help and not p.dimmed and not self._over \
-                and snapshot.overlay is None and self._layer is not None:
+        if (
+            layered
+            and connected
+            and not show_help
+            and not p.dimmed
+            and not self._over
+            and snapshot.overlay is None
+            and self._layer is not None
+        ):
             drew = self._drawn_over_layer(p, snapshot, own_station, clock)
             if drew is not None:
                 self._restore = (surface, self._layer[1], drew)
@@ -421,8 +500,9 @@ class Renderer:
         self._rest = None
         self._restore = None
 
-    def _drawn_over_layer(self, p: Painter, s: Snapshot, own_station: int | None,
-                          clock: str) -> list[pygame.Rect] | None:
+    def _drawn_over_layer(
+        self, p: Painter, s: Snapshot, own_station: int | None, clock: str
+    ) -> list[pygame.Rect] | None:
         """Screen areas (pixels) holding all that a frame drew over the table layer: the
         table above the consoles (dealer, message, timer, spots, cards, chips to and from
         the rack), the meters not in the layer, HELP and the language button, the clock,
@@ -493,7 +573,7 @@ class Renderer:
         if self._attract_bg is None or self._attract_bg[0] != key:
             bg = self._felt_for(L, s).copy()
             if pygame.display.get_surface() is not None:
-                bg = bg.convert()          # the display's format restores fastest
+                bg = bg.convert()  # the display's format restores fastest
             bp = Painter(bg, L, self.art)
             attract.draw_static(bp, s)
             self._help_button(bp)
@@ -502,7 +582,7 @@ class Renderer:
         _key, bg, hits = self._attract_bg
         prev = self._attract_prev
         previous = prev[2] if prev is not None and prev[0] is p.surface and prev[1] == key else None
-        if self._notices:           # a refused press in attract: the invitation says why
+        if self._notices:  # a refused press in attract: the invitation says why
             s = msgspec.structs.replace(s, message=next(iter(self._notices.values())), message_said=[])
         now, dirty = attract.draw_partial(p, bg, previous, s, now_ms, self, clock)
         self._attract_prev = (p.surface, key, now)
@@ -515,8 +595,11 @@ class Renderer:
         maint = s is not None and s.mode == "maintenance"
         texts = tuple(_(t) for t in s.table_texts) if s is not None and s.mode != "attract" else ()
         name = _(s.variant_name) if s is not None and s.mode not in ("attract",) else ""
-        limits = (s.min_bet_minor, s.max_bet_minor, s.spots_per_station, s.currency_symbol) \
-            if s is not None and s.mode != "attract" else (0, 0, 0, "")
+        limits = (
+            (s.min_bet_minor, s.max_bet_minor, s.spots_per_station, s.currency_symbol)
+            if s is not None and s.mode != "attract"
+            else (0, 0, 0, "")
+        )
         key = (L.width, L.height, L.lw, L.portrait, name, texts, maint, limits, i18n.current())
         self._felt_key = key
         surf = self._felt.get(key)
@@ -527,8 +610,14 @@ class Renderer:
             self._felt[key] = surf
         return surf
 
-    def _make_felt(self, L: Layout, name: str, texts: tuple[str, ...], maint: bool,
-                   limits: tuple[int, int, int, str] = (0, 0, 0, "")) -> pygame.Surface:
+    def _make_felt(
+        self,
+        L: Layout,
+        name: str,
+        texts: tuple[str, ...],
+        maint: bool,
+        limits: tuple[int, int, int, str] = (0, 0, 0, ""),
+    ) -> pygame.Surface:
         surf = pygame.Surface((L.width, L.height))
         if maint:
             surf.fill((16, 20, 28))
@@ -542,8 +631,9 @@ class Renderer:
             for x in range(gw):
                 t = min(1.0, math.hypot(x - cx, (y - cy) * 1.25) / rmax)
                 t = t * t
-                g.set_at((x, y), tuple(int(a + (b - a) * t)
-                                       for a, b in zip(theme.FELT_CENTER, theme.FELT_EDGE, strict=True)))
+                g.set_at(
+                    (x, y), tuple(int(a + (b - a) * t) for a, b in zip(theme.FELT_CENTER, theme.FELT_EDGE, strict=True))
+                )
         surf.blit(pygame.transform.smoothscale(g, (L.width, L.height)), (0, 0))
         p = Painter(surf, L, self.art)
         self._dealer_tray(p)
@@ -553,10 +643,10 @@ class Renderer:
         R = L.lw * (0.95 if not L.portrait else 1.1)
         ccx, ccy = L.cx, top - R
         lines: list[tuple[str, float, tuple[int, ...], bool]] = []
-        if name:        # a long name (the multi-player table's) shrinks to pass
+        if name:  # a long name (the multi-player table's) shrinks to pass
             # between the limits placard and the discard tray
             right = min(L.discard_tray().x, L.timer_center()[0] - 70)
-            room = 2 * min(L.cx - L.limits_placard().right, right - L.cx) - 40   # centred
+            room = 2 * min(L.cx - L.limits_placard().right, right - L.cx) - 40  # centred
             px = min(44.0, 44.0 * room / max(1.0, p.text_width(name.upper(), 44, True) * 1.1))
             lines.append((name.upper(), px, theme.GOLD, True))
         for i, t in enumerate(texts):
@@ -607,8 +697,9 @@ class Renderer:
         cw, ch = r.w * 0.42, mouth - 16
         back = pygame.transform.rotate(p.art.cards.back(L.px(ch), L.px(cw)), 90)
         p.surface.blit(back, L.pt(r.x + 8, r.bottom - mouth + 6))
-        pygame.draw.line(p.surface, theme.GOLD_DARK, L.pt(r.x, r.bottom - mouth), L.pt(r.x + r.w * 0.3, r.y),
-                         max(1, L.px(3)))
+        pygame.draw.line(
+            p.surface, theme.GOLD_DARK, L.pt(r.x, r.bottom - mouth), L.pt(r.x + r.w * 0.3, r.y), max(1, L.px(3))
+        )
         pygame.draw.polygon(p.surface, theme.GOLD_DARK, [L.pt(x, y) for x, y in body], max(1, L.px(3)))
         p.text(_("SHOE"), 18, theme.GOLD, (r.x + r.w * 0.72, r.y + 34), bold=True)
         # the discard tray, the used cards in it
@@ -634,14 +725,19 @@ class Renderer:
         p.fill_rect(r, (246, 238, 214), radius=12)
         p.fill_rect(r.inflate(-10, -10), theme.GOLD_DARK, radius=9, width=2)
         p.text(_("TABLE LIMITS"), 20, (90, 20, 20), (r.centerx, r.y + 24), bold=True, max_w=r.w - 24)
-        p.text(f"{fmt_money(lo, sym, compact=True)} \u2013 {fmt_money(hi, sym, compact=True)}", 38, theme.INK,
-               (r.centerx, r.y + 62), bold=True, max_w=r.w - 24)
+        p.text(
+            f"{fmt_money(lo, sym, compact=True)} \u2013 {fmt_money(hi, sym, compact=True)}",
+            38,
+            theme.INK,
+            (r.centerx, r.y + 62),
+            bold=True,
+            max_w=r.w - 24,
+        )
         p.text(_("per spot") if spots > 1 else _("per hand"), 17, theme.INK, (r.centerx, r.y + 92), max_w=r.w - 24)
         y = r.y + 118
         # the felt's pay lines; insurance's with what it costs, so a new player reads
         # both from the placard (RULES.md: half the bet)
-        lines = [_("Insurance costs \u00bd bet, pays 2 to 1") if i == 2 else line
-                 for i, line in enumerate(texts[:3])]
+        lines = [_("Insurance costs \u00bd bet, pays 2 to 1") if i == 2 else line for i, line in enumerate(texts[:3])]
         for line in lines:
             p.text(line.capitalize() if line.isupper() else line, 16, theme.INK, (r.centerx, y), max_w=r.w - 24)
             y += 23
@@ -656,21 +752,27 @@ class Renderer:
 
     def _help_button(self, p: Painter) -> None:
         p.button(p.L.help_button(), _("HELP"), True, "ui:help", px=24)
-        if len(self._languages) > 1:     # the player picks the screen's language
+        if len(self._languages) > 1:  # the player picks the screen's language
             code = i18n.next_language(i18n.current().code)
-            p.button(LANGUAGE_BUTTON, i18n.LANGUAGE_NAMES.get(code, code.upper()), True, "ui:toggle_language",
-                     px=20)
+            p.button(LANGUAGE_BUTTON, i18n.LANGUAGE_NAMES.get(code, code.upper()), True, "ui:toggle_language", px=20)
 
     # -- the table -----------------------------------------------------------
 
-    def _table(self, p: Painter, s: Snapshot, now_ms: int, anim: Anim | None,
-               own_station: int | None = None, shared: bool = False, focus: int | None = None) -> None:
+    def _table(
+        self,
+        p: Painter,
+        s: Snapshot,
+        now_ms: int,
+        anim: Anim | None,
+        own_station: int | None = None,
+        shared: bool = False,
+        focus: int | None = None,
+    ) -> None:
         """The dealer, the table's message and timer, the stations (``shared``: the shared
         screen's panels, ``ui.shared_screen``, ``focus`` the station the keys act for)."""
         L = p.L
         count = max(1, len(s.stations))
-        own = next((st for st in s.stations if st.station == own_station), None) \
-            if count > 1 and not shared else None
+        own = next((st for st in s.stations if st.station == own_station), None) if count > 1 and not shared else None
         if shared:
             geos = shared_screen.panel_geos(p, s, station_geometry)
         elif own is not None:
@@ -684,13 +786,19 @@ class Renderer:
             else:
                 geos = [(st, station_geometry(L, p, s, i, count, st)) for i, st in enumerate(s.stations)]
                 self._geos = (s, (L, i18n.current()), geos)
-        self._motion(p, s, geos, now_ms, anim, "under")     # under every card
+        self._motion(p, s, geos, now_ms, anim, "under")  # under every card
         self._dealer(p, s, now_ms, anim)
         if s.message:
             cx, cy = L.message_center()
-            p.pill(told(s.message, s.message_said, s.currency_symbol), (cx, cy),
-                   px=32, fg=theme.GOLD, bg=(0, 0, 0, 175), edge=theme.GOLD_DARK,
-                   max_w=L.lw * 0.6)
+            p.pill(
+                told(s.message, s.message_said, s.currency_symbol),
+                (cx, cy),
+                px=32,
+                fg=theme.GOLD,
+                bg=(0, 0, 0, 175),
+                edge=theme.GOLD_DARK,
+                max_w=L.lw * 0.6,
+            )
         if s.timer is not None:
             self._timer(p, s)
         if shared:
@@ -698,25 +806,42 @@ class Renderer:
         elif own is not None:
             for st, panel in others:
                 cards_bottom, card_h, circle_y, pill_y = own_station_mod.other_geometry(panel)
-                mini = StationGeo(panel, pygame.Rect(panel.x, panel.bottom, panel.w, 0),
-                                  pygame.Rect(panel.x, panel.y, panel.w, 0), [], [], panel,
-                                  circle_y, 22, pill_y, cards_bottom, card_h)
+                mini = StationGeo(
+                    panel,
+                    pygame.Rect(panel.x, panel.bottom, panel.w, 0),
+                    pygame.Rect(panel.x, panel.y, panel.w, 0),
+                    [],
+                    [],
+                    panel,
+                    circle_y,
+                    22,
+                    pill_y,
+                    cards_bottom,
+                    card_h,
+                )
                 own_station_mod.draw_other(self, p, s, st, panel, mini, now_ms, anim)
             self._station(p, s, own, geos[0][1], 2, now_ms, anim)
         else:
             for st, geo in geos:
                 self._station(p, s, st, geo, count, now_ms, anim)
-        self._motion(p, s, geos, now_ms, anim, "over")      # into the credit meters, the banner
+        self._motion(p, s, geos, now_ms, anim, "over")  # into the credit meters, the banner
 
-    def _motion(self, p: Painter, s: Snapshot, geos: list[tuple[StationView, StationGeo]], now_ms: int,
-                anim: Anim | None, layer: str) -> None:
+    def _motion(
+        self,
+        p: Painter,
+        s: Snapshot,
+        geos: list[tuple[StationView, StationGeo]],
+        now_ms: int,
+        anim: Anim | None,
+        layer: str,
+    ) -> None:
         """The settlement's flying stacks (``ui.settle_draw``) and the win
         celebrations (``ui.celebration``): ``"under"`` before any card is drawn (to and
         from the rack, the rings, the chip shower), ``"over"`` after the consoles (into
         the credit meters, the banner)."""
         if anim is None:
             return
-        shown = {st.station for st, _ in geos}      # a station's own screen: its own wins only
+        shown = {st.station for st, _ in geos}  # a station's own screen: its own wins only
         wins = [c for c in anim.celebrations(now_ms) if c.station in shown]
         clip = p.surface.get_clip()
         if wins and layer == "under" and geos:  # the felt above the consoles: no chip shows through one
@@ -724,25 +849,29 @@ class Renderer:
         for st, geo in geos:
             n_spots = max(1, s.spots_per_station, len(st.spots))
             spot_w = geo.box.w / n_spots
-            centres = {sp.spot: (geo.box.x + spot_w * (n_spots - sp.spot + 0.5), float(geo.circle_y))
-                       for sp in st.spots}
-            settle_draw.draw_moving(p, st, centres, geo.circle_r, spot_w, geo.meters[0] if geo.meters else None,
-                                    anim, now_ms, layer)
+            centres = {
+                sp.spot: (geo.box.x + spot_w * (n_spots - sp.spot + 0.5), float(geo.circle_y)) for sp in st.spots
+            }
+            settle_draw.draw_moving(
+                p, st, centres, geo.circle_r, spot_w, geo.meters[0] if geo.meters else None, anim, now_ms, layer
+            )
             if layer == "under":
                 for c in wins:
                     if c.station == st.station:
-                        celebration.draw_under(p, c, now_ms, [(*centres[n], geo.circle_r) for n in c.spots
-                                                              if n in centres])
+                        celebration.draw_under(
+                            p, c, now_ms, [(*centres[n], geo.circle_r) for n in c.spots if n in centres]
+                        )
         p.surface.set_clip(clip)
         if wins or any(settle_draw.flying_at(st, anim, now_ms, layer) for st, _g in geos):
-            self._over = True   # anywhere on the screen: the next frame restores all of it
-        if layer == "over" and wins:     # one banner: the biggest win's
+            self._over = True  # anywhere on the screen: the next frame restores all of it
+        if layer == "over" and wins:  # one banner: the biggest win's
             rank = (celebration.BIG, celebration.MEDIUM, celebration.SMALL)
             top = min(wins, key=lambda c: (rank.index(c.tier), -c.net_minor))
             celebration.draw_over(p, top, now_ms, s.currency_symbol, len(geos))
 
-    def _card_rects(self, n: int, center_x: float, bottom: float, cw: float, ch: float, max_w: float,
-                    rise: float) -> tuple[list[pygame.Rect], float, float]:
+    def _card_rects(
+        self, n: int, center_x: float, bottom: float, cw: float, ch: float, max_w: float, rise: float
+    ) -> tuple[list[pygame.Rect], float, float]:
         """Fan ``n`` cards left to right, centred, shrinking cards that don't fit ``max_w``."""
         if n > 1:
             fit_w = max_w / (1 + 0.3 * (n - 1))
@@ -755,8 +884,7 @@ class Renderer:
         rects = [pygame.Rect(int(x0 + i * step), int(bottom - ch - i * rise), int(cw), int(ch)) for i in range(n)]
         return rects, cw, ch
 
-    def _blit_card(self, p: Painter, code: str, r: pygame.Rect, key: CardKey, now_ms: int,
-                   anim: Anim | None) -> bool:
+    def _blit_card(self, p: Painter, code: str, r: pygame.Rect, key: CardKey, now_ms: int, anim: Anim | None) -> bool:
         """Draw one card at rest or in motion; False when it is still in the shoe."""
         L = p.L
         pr = L.rect(r)
@@ -770,7 +898,7 @@ class Renderer:
             pr.x = int(sx + (pr.x - sx) * prog)
             pr.y = int(sy + (pr.y - sy) * prog)
         flip = anim.flip(key, now_ms) if anim is not None else None
-        if prog is not None or flip is not None:    # a card and its shadow, lifted as it turns
+        if prog is not None or flip is not None:  # a card and its shadow, lifted as it turns
             pad = shadow_pad(w)
             self._moving.append(pygame.Rect(pr.x - 2, pr.y - h // 10 - 2, w + pad + 4, h + h // 10 + pad + 4))
         if flip is not None:
@@ -815,28 +943,35 @@ class Renderer:
         r = 66
         urgent = s.timer.seconds_left <= 5
         pygame.draw.circle(p.surface, (0, 0, 0), p.L.pt(cx, cy), p.L.px(r))
-        pygame.draw.circle(p.surface, theme.DANGER if urgent else theme.GOLD, p.L.pt(cx, cy), p.L.px(r),
-                           max(1, p.L.px(5)))
+        pygame.draw.circle(
+            p.surface, theme.DANGER if urgent else theme.GOLD, p.L.pt(cx, cy), p.L.px(r), max(1, p.L.px(5))
+        )
         label = _("BETS CLOSE") if s.timer.kind == "bet" else _("DECIDE")
         if s.timer.station is not None and s.timer.kind != "bet":
             label = _("STATION {n}").format(n=s.timer.station)
         # the label inside the ring when it fits there at a legible size, else
         # ("FIN DE APUESTAS" at 800x480) on a tag under the circle
-        room = 2 * math.sqrt((r - 6) ** 2 - 40 ** 2)      # the ring's inside at the label's bottom
+        room = 2 * math.sqrt((r - 6) ** 2 - 40**2)  # the ring's inside at the label's bottom
         inside = p.fonts.fit(label, max(p.L.px(15), MIN_TEXT_PX), p.L.px(room), bold=True, min_px=6) >= MIN_TEXT_PX
-        p.text(str(s.timer.seconds_left), 52, theme.DANGER if urgent else theme.WHITE, (cx, cy - 8 if inside else cy),
-               bold=True)
+        p.text(
+            str(s.timer.seconds_left),
+            52,
+            theme.DANGER if urgent else theme.WHITE,
+            (cx, cy - 8 if inside else cy),
+            bold=True,
+        )
         if inside:
             p.text(label, 15, theme.GOLD, (cx, cy + 31), bold=True, max_w=room)
         else:
             lpx = max(15.0, MIN_TEXT_PX / p.L.scale)
             p.pill(label, (cx, cy + r + 4 + lpx * 0.75), lpx, fg=theme.GOLD, bg=(0, 0, 0, 200), edge=theme.GOLD_DARK)
 
-    def _station(self, p: Painter, s: Snapshot, st: StationView, geo: StationGeo, count: int, now_ms: int,
-                 anim: Anim | None) -> None:
+    def _station(
+        self, p: Painter, s: Snapshot, st: StationView, geo: StationGeo, count: int, now_ms: int, anim: Anim | None
+    ) -> None:
         L = p.L
         sym = s.currency_symbol
-        felt = settle_draw.on_felt_minor(st, anim, now_ms)       # counted in as it arrives
+        felt = settle_draw.on_felt_minor(st, anim, now_ms)  # counted in as it arrives
         st = msgspec.structs.replace(st, credits_minor=st.credits_minor - felt) if felt else st
         n_spots = max(1, s.spots_per_station, len(st.spots))
         spot_w = geo.box.w / n_spots
@@ -851,8 +986,15 @@ class Renderer:
             self._spot(p, s, st, sp, spot_no, cx, spot_w, geo, n_spots, now_ms, anim)
             if place and s.mode != "in_round":
                 r = geo.circle_r
-                p.hits.append(HitBox(L.rect((cx - r, geo.circle_y - r, 2 * r, 2 * r)), "place",
-                                     st.station, spot_no, "place" in st.lamps))
+                p.hits.append(
+                    HitBox(
+                        L.rect((cx - r, geo.circle_y - r, 2 * r, 2 * r)),
+                        "place",
+                        st.station,
+                        spot_no,
+                        "place" in st.lamps,
+                    )
+                )
         layer_hits = self._layer_hits.get(st.station) if self._layer_hits is not None else None
         if layer_hits is None:
             self._console(p, s, st, geo, count)
@@ -860,10 +1002,16 @@ class Renderer:
             self._meters(p, s, st, geo)
         if st.fault:
             self._out_of_service(p, st.fault, geo, st.fault_said)
-        elif st.refusal:            # why this station's note or voucher came back
+        elif st.refusal:  # why this station's note or voucher came back
             refusal = ": ".join(say(x, sym) for x in st.refusal_said) if st.refusal_said else _(st.refusal)
-            p.pill(refusal, (geo.box.centerx, geo.hands_area.y + 40), 24, fg=theme.INK, bg=theme.WARNING,
-                   max_w=geo.box.w - 40)
+            p.pill(
+                refusal,
+                (geo.box.centerx, geo.hands_area.y + 40),
+                24,
+                fg=theme.INK,
+                bg=theme.WARNING,
+                max_w=geo.box.w - 40,
+            )
         if layer_hits is None:
             self._buttons(p, s, st, geo)
         else:
@@ -871,12 +1019,14 @@ class Renderer:
 
     def _meters(self, p: Painter, s: Snapshot, st: StationView, geo: StationGeo) -> None:
         """A station's meters (credits, bet, insurance, paid), each from the pixel cache."""
-        for r, label, minor in zip(geo.meters, (_("CREDITS"), _("BET"), _("INSURANCE"), _("PAID")),
-                                   (st.credits_minor, st.bet_minor, st.insurance_minor, st.win_minor),
-                                   strict=False):
+        for r, label, minor in zip(
+            geo.meters,
+            (_("CREDITS"), _("BET"), _("INSURANCE"), _("PAID")),
+            (st.credits_minor, st.bet_minor, st.insurance_minor, st.win_minor),
+            strict=False,
+        ):
             text = meter_text(minor, s.credit_minor, s.currency_symbol)
-            p.cached(("meter", tuple(r), label, *text), r,
-                     lambda r=r, label=label, text=text: p.meter(r, label, *text))
+            p.cached(("meter", tuple(r), label, *text), r, lambda r=r, label=label, text=text: p.meter(r, label, *text))
 
     def _console(self, p: Painter, s: Snapshot, st: StationView, geo: StationGeo, count: int) -> None:
         """A station's console as it stands for the whole snapshot: the panel, the station's
@@ -890,32 +1040,48 @@ class Renderer:
 
         p.cached(("console", tuple(geo.console)), geo.console.union(geo.console.move(0, 4)), panel)
         if count > 1:
-            p.text(_("STATION {n}").format(n=st.station), 18, theme.GOLD, (geo.message.x + 6, geo.message.centery),
-                   anchor="midleft", bold=True)
+            p.text(
+                _("STATION {n}").format(n=st.station),
+                18,
+                theme.GOLD,
+                (geo.message.x + 6, geo.message.centery),
+                anchor="midleft",
+                bold=True,
+            )
             if st.ready:
                 p.pill(_("READY"), (geo.message.right - 50, geo.message.centery), 16, fg=theme.INK, bg=theme.WIN)
-        if st.host_link:            # the casino host link of this station
+        if st.host_link:  # the casino host link of this station
             online = st.host_link == "online"
             # sized as drawn (never under MIN_TEXT_PX) and ending inside the
             # console's right edge, so a long label ("SISTEMA EN LÍNEA") is whole on screen
             badge = _("HOST ONLINE") if online else _("HOST OFFLINE")
             bpx = max(12.0, MIN_TEXT_PX / L.scale)
             bw = p.text_width(badge, bpx, True) + bpx * 1.2
-            p.pill(badge, (geo.console.right - 8 - bw / 2, geo.console.y - max(14.0, bpx * 0.75 + 2)), bpx,
-                   fg=theme.INK if online else theme.WHITE, bg=theme.WIN if online else theme.DANGER)
+            p.pill(
+                badge,
+                (geo.console.right - 8 - bw / 2, geo.console.y - max(14.0, bpx * 0.75 + 2)),
+                bpx,
+                fg=theme.INK if online else theme.WHITE,
+                bg=theme.WIN if online else theme.DANGER,
+            )
         notice = self._notices.get(st.station)
-        if notice:                  # why the last press was refused
+        if notice:  # why the last press was refused
             m = geo.message
             left, right = m.x + 10, m.right - 10
-            if count > 1:           # beside the station's name (and READY), not under them
-                name = _("STATION {n}").format(n=st.station)     # as drawn: never under MIN_TEXT_PX
+            if count > 1:  # beside the station's name (and READY), not under them
+                name = _("STATION {n}").format(n=st.station)  # as drawn: never under MIN_TEXT_PX
                 left = m.x + 18 + p.fonts.font(max(L.px(18), MIN_TEXT_PX), True).size(name)[0] / L.scale
                 right = m.right - (110 if st.ready else 10)
-            p.pill(notice, ((left + right) / 2, m.centery), 20, fg=theme.INK, bg=theme.WARNING,
-                   max_w=right - left)
+            p.pill(notice, ((left + right) / 2, m.centery), 20, fg=theme.INK, bg=theme.WARNING, max_w=right - left)
         elif st.message:
-            p.text(told(st.message, st.message_said, s.currency_symbol), 22, theme.GOLD, geo.message.center, bold=True,
-                   max_w=geo.message.w - (300 if count > 1 else 20))
+            p.text(
+                told(st.message, st.message_said, s.currency_symbol),
+                22,
+                theme.GOLD,
+                geo.message.center,
+                bold=True,
+                max_w=geo.message.w - (300 if count > 1 else 20),
+            )
 
     def _buttons(self, p: Painter, s: Snapshot, st: StationView, geo: StationGeo) -> None:
         """A station's buttons, lit as its lamps are (none while the door is open)."""
@@ -927,11 +1093,20 @@ class Renderer:
                 p.chip_button(r, value, "chip" in lamps, st.selected_chip_minor == value, st.station)
             else:
                 lit = action in lamps
-                p.cached(("button", tuple(r), label, lit, action, st.station, value, geo.button_px),
-                         p.button_area(r, lit),
-                         lambda r=r, label=label, lit=lit, action=action, value=value: p.button(
-                             r, label, lit, action, station=st.station, value=value, px=geo.button_px,
-                             danger=action == "cash_out"))
+                p.cached(
+                    ("button", tuple(r), label, lit, action, st.station, value, geo.button_px),
+                    p.button_area(r, lit),
+                    lambda r=r, label=label, lit=lit, action=action, value=value: p.button(
+                        r,
+                        label,
+                        lit,
+                        action,
+                        station=st.station,
+                        value=value,
+                        px=geo.button_px,
+                        danger=action == "cash_out",
+                    ),
+                )
 
     def _out_of_service(self, p: Painter, text: str, geo: StationGeo, fault_said: list[Said] | None = None) -> None:
         """This station's own device failed; a panel over its hands says
@@ -941,7 +1116,7 @@ class Renderer:
         p.fill_rect(area, theme.DANGER, radius=18, width=4)
         p.text(_("OUT OF SERVICE"), 30, theme.DANGER, (area.centerx, area.y + 44), bold=True, max_w=area.w - 30)
         body = text.removeprefix("Out of service: ")
-        if fault_said:          # in the screen's language
+        if fault_said:  # in the screen's language
             body = _("{faults} - call attendant").format(faults="; ".join(say(f, "$") for f in fault_said))
         lines = p.wrap(body, 22, area.w - 40)
         y = area.y + 92
@@ -949,8 +1124,20 @@ class Renderer:
             p.text(ln, 22, theme.CREAM, (area.centerx, y), max_w=area.w - 30)
             y += 32
 
-    def _spot(self, p: Painter, s: Snapshot, st: StationView, sp: SpotView | None, spot_no: int, cx: float,
-              spot_w: float, geo: StationGeo, n_spots: int, now_ms: int, anim: Anim | None) -> None:
+    def _spot(
+        self,
+        p: Painter,
+        s: Snapshot,
+        st: StationView,
+        sp: SpotView | None,
+        spot_no: int,
+        cx: float,
+        spot_w: float,
+        geo: StationGeo,
+        n_spots: int,
+        now_ms: int,
+        anim: Anim | None,
+    ) -> None:
         L = p.L
         r = geo.circle_r
         cy = geo.circle_y
@@ -964,15 +1151,21 @@ class Renderer:
             p.text(label, 26, (214, 182, 96, 150), (cx, cy), bold=True, max_w=2 * r - 20)
         if sp is not None:
             chips = list(sp.chips_minor) or (chip_split(bet) if bet else [])
-            if settle_draw.is_settled(sp):      # swept, paid beside, collected
-                settle_draw.draw_rest(p, s.currency_symbol, st, sp, settle_draw.spot_slots(sp, cx, cy, r, spot_w),
-                                      anim, now_ms)
+            if settle_draw.is_settled(sp):  # swept, paid beside, collected
+                settle_draw.draw_rest(
+                    p, s.currency_symbol, st, sp, settle_draw.spot_slots(sp, cx, cy, r, spot_w), anim, now_ms
+                )
             elif len(sp.hands) > 1 or any(h.doubled for h in sp.hands):
                 self._hand_stakes(p, s, sp, cx, cy, r, spot_w)
             elif chips:
                 self._stack(p, chips, (cx, cy + 14), 64)
-                p.pill(fmt_money(bet, s.currency_symbol, compact=True), (cx, cy + r + 16), 17,
-                       fg=theme.WHITE, bg=(0, 0, 0, 190))
+                p.pill(
+                    fmt_money(bet, s.currency_symbol, compact=True),
+                    (cx, cy + r + 16),
+                    17,
+                    fg=theme.WHITE,
+                    bg=(0, 0, 0, 190),
+                )
             if sp.insurance_minor and sp.insurance_returned_minor is None:
                 ix = cx - r - 40
                 self._stack(p, chip_split(sp.insurance_minor), (ix, cy + 10), 44)
@@ -985,13 +1178,14 @@ class Renderer:
                     hcx = cx + (j - (k - 1) / 2) * hand_w
                     self._hand(p, s, st, sp, j, hand, hcx, hand_w, geo, now_ms, anim, k)
 
-    def _hand_stakes(self, p: Painter, s: Snapshot, sp: SpotView, cx: float, cy: float, r: float,
-                     spot_w: float) -> None:
+    def _hand_stakes(
+        self, p: Painter, s: Snapshot, sp: SpotView, cx: float, cy: float, r: float, spot_w: float
+    ) -> None:
         """Each split hand's own stake, left to right as its hand, and a
         doubled stake as two stacks (the bet and the double beside it), each with
         the hand's real amount under it."""
         k = len(sp.hands)
-        gap = spot_w / k if k > 1 else 0     # under its own hand (``_spot`` spreads them so)
+        gap = spot_w / k if k > 1 else 0  # under its own hand (``_spot`` spreads them so)
         for j, h in enumerate(sp.hands):
             hx = cx + (j - (k - 1) / 2) * gap
             d = 50 if k > 1 else 60
@@ -1001,11 +1195,29 @@ class Renderer:
                 self._stack(p, chip_split(h.stake_minor - half), (hx + d * 0.42, cy + 14), d * 0.8)
             else:
                 self._stack(p, chip_split(h.stake_minor), (hx, cy + 14), d)
-            p.pill(fmt_money(h.stake_minor, s.currency_symbol, compact=True), (hx, cy + r + 16), 17,
-                   fg=theme.WHITE, bg=(0, 0, 0, 190))
+            p.pill(
+                fmt_money(h.stake_minor, s.currency_symbol, compact=True),
+                (hx, cy + r + 16),
+                17,
+                fg=theme.WHITE,
+                bg=(0, 0, 0, 190),
+            )
 
-    def _hand(self, p: Painter, s: Snapshot, st: StationView, sp: SpotView, j: int, hand: HandView, hcx: float,
-              hand_w: float, geo: StationGeo, now_ms: int, anim: Anim | None, k: int) -> None:
+    def _hand(
+        self,
+        p: Painter,
+        s: Snapshot,
+        st: StationView,
+        sp: SpotView,
+        j: int,
+        hand: HandView,
+        hcx: float,
+        hand_w: float,
+        geo: StationGeo,
+        now_ms: int,
+        anim: Anim | None,
+        k: int,
+    ) -> None:
         L = p.L
         n = len(hand.cards)
         ch = geo.card_h
@@ -1020,8 +1232,11 @@ class Renderer:
             if hand.active:
                 glow = box.inflate(14, 14)
                 p.fill_rect(glow, theme.ACTIVE_GLOW, radius=12, width=4)
-                tri = [L.pt(glow.centerx - 16, glow.y - 26), L.pt(glow.centerx + 16, glow.y - 26),
-                       L.pt(glow.centerx, glow.y - 6)]
+                tri = [
+                    L.pt(glow.centerx - 16, glow.y - 26),
+                    L.pt(glow.centerx + 16, glow.y - 26),
+                    L.pt(glow.centerx, glow.y - 6),
+                ]
                 pygame.draw.polygon(p.surface, theme.ACTIVE_GLOW, tri)
             elif k > 1 and any(h.active for h in sp.hands):
                 p.fill_rect(box.inflate(8, 8), (0, 0, 0, 70), radius=10)
@@ -1059,8 +1274,9 @@ class Renderer:
             p.blit_center(p.art.chips.side(v, dpx), (base[0], base[1] - i * d * 0.13))
 
 
-def _arc_text(p: Painter, text: str, px: float, color: tuple[int, ...], bold: bool,
-              center: tuple[float, float], radius: float) -> None:
+def _arc_text(
+    p: Painter, text: str, px: float, color: tuple[int, ...], bold: bool, center: tuple[float, float], radius: float
+) -> None:
     """Text curved along the bottom of a circle (a smile), centred under ``center``."""
     L = p.L
     size = L.px(px)
@@ -1085,11 +1301,16 @@ def _arc_text(p: Painter, text: str, px: float, color: tuple[int, ...], bold: bo
 _default: Renderer | None = None
 
 
-def draw(surface: pygame.Surface, snapshot: Snapshot | None, now_ms: int, anim: Anim | None = None,
-         connected: bool = True, show_help: bool = False) -> list[HitBox]:
+def draw(
+    surface: pygame.Surface,
+    snapshot: Snapshot | None,
+    now_ms: int,
+    anim: Anim | None = None,
+    connected: bool = True,
+    show_help: bool = False,
+) -> list[HitBox]:
     """``Renderer.draw`` on a module-wide renderer (see there for the arguments)."""
     global _default
     if _default is None:
         _default = Renderer()
     return _default.draw(surface, snapshot, now_ms, anim, connected, show_help)
-

@@ -48,7 +48,7 @@ def _say(text: str, args: tuple[tuple[str, int | str], ...], symbol: str, catalo
             values[k] = v
     try:
         return template.format(**values)
-    except (KeyError, IndexError, ValueError):      # a bad translation: say it in English
+    except (KeyError, IndexError, ValueError):  # a bad translation: say it in English
         log.warning("translation of %r does not fit its arguments: showing English", text)
         return text.format(**values)
 

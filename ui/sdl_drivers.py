@@ -62,15 +62,16 @@ def missing_driver(wanted: str, drivers: Sequence[str]) -> str | None:
     regard to case), or ``None`` when it is there."""
     if wanted.lower() in (d.lower() for d in drivers):
         return None
-    return (f"SDL video driver {wanted!r} is not in this SDL (it has: {', '.join(drivers) or 'none'}): "
-            f"the display cannot be opened; pygame-ce's wheel (pyproject.toml) has it")
+    return (
+        f"SDL video driver {wanted!r} is not in this SDL (it has: {', '.join(drivers) or 'none'}): "
+        f"the display cannot be opened; pygame-ce's wheel (pyproject.toml) has it"
+    )
 
 
 def main(argv: Sequence[str] | None = None, drivers: Sequence[str] | None = None) -> int:
     """``python -m ui.sdl_drivers [--require NAME]``: print the drivers; 1 when NAME
     is missing. ``drivers``: the list to check instead of the loaded SDL's (tests)."""
-    ap = argparse.ArgumentParser(prog="python -m ui.sdl_drivers",
-                                 description="list SDL's compiled-in video drivers")
+    ap = argparse.ArgumentParser(prog="python -m ui.sdl_drivers", description="list SDL's compiled-in video drivers")
     ap.add_argument("--require", metavar="NAME", help="exit 1 unless this driver is there")
     args = ap.parse_args(argv)
     have = list(drivers) if drivers is not None else video_drivers()

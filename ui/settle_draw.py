@@ -62,8 +62,9 @@ def spot_slots(sp: SpotView, cx: float, cy: float, r: float, spot_w: float) -> d
     k = len(sp.hands)
     if k == 1 and not sp.hands[0].doubled:
         chips = list(sp.chips_minor) or chip_split(sp.hands[0].stake_minor)
-        out[0] = Slot([(chips, (cx, cy + 14), 64)], (cx, cy + r + 16), (cx + r + 34, cy), 54,
-                      (cx + r + 34, cy + r + 16))
+        out[0] = Slot(
+            [(chips, (cx, cy + 14), 64)], (cx, cy + r + 16), (cx + r + 34, cy), 54, (cx + r + 34, cy + r + 16)
+        )
     else:
         gap = spot_w / k if k > 1 else 0
         for j, h in enumerate(sp.hands):
@@ -71,8 +72,10 @@ def spot_slots(sp: SpotView, cx: float, cy: float, r: float, spot_w: float) -> d
             d = 50 if k > 1 else 60
             if h.doubled:
                 half = h.stake_minor // 2
-                stacks = [(chip_split(half), (hx - d * 0.42, cy + 14), d * 0.8),
-                          (chip_split(h.stake_minor - half), (hx + d * 0.42, cy + 14), d * 0.8)]
+                stacks = [
+                    (chip_split(half), (hx - d * 0.42, cy + 14), d * 0.8),
+                    (chip_split(h.stake_minor - half), (hx + d * 0.42, cy + 14), d * 0.8),
+                ]
                 right = hx + d * 0.82
             else:
                 stacks = [(chip_split(h.stake_minor), (hx, cy + 14), d)]
@@ -83,15 +86,17 @@ def spot_slots(sp: SpotView, cx: float, cy: float, r: float, spot_w: float) -> d
             out[j] = Slot(stacks, (hx, cy + r + 16), (bx, cy), d * 0.9, (bx + (12 if k > 1 else 0), cy + r + 16))
     if sp.insurance_minor:
         ix = cx - r - 40
-        out[INSURANCE] = Slot([(chip_split(sp.insurance_minor), (ix, cy + 10), 44)], None, (ix - 44, cy + 10), 40,
-                              (ix - 44, cy + 38))
+        out[INSURANCE] = Slot(
+            [(chip_split(sp.insurance_minor), (ix, cy + 10), 44)], None, (ix - 44, cy + 10), 40, (ix - 44, cy + 38)
+        )
     return out
 
 
 def is_settled(sp: SpotView) -> bool:
     """Whether any bet of ``sp`` has settled (then this module draws its chips)."""
-    return any(h.outcome is not None for h in sp.hands) or \
-        (sp.insurance_minor > 0 and sp.insurance_returned_minor is not None)
+    return any(h.outcome is not None for h in sp.hands) or (
+        sp.insurance_minor > 0 and sp.insurance_returned_minor is not None
+    )
 
 
 def _phases(s: Settle | None, result: str, now_ms: int) -> tuple[tuple[str, float], tuple[str, float]]:
@@ -111,8 +116,9 @@ def _bets(sp: SpotView) -> dict[int, tuple[str, int, int]]:
     return out
 
 
-def draw_rest(p: Painter, sym: str, st: StationView, sp: SpotView, slots: dict[int, Slot],
-              anim: Settles | None, now_ms: int) -> None:
+def draw_rest(
+    p: Painter, sym: str, st: StationView, sp: SpotView, slots: dict[int, Slot], anim: Settles | None, now_ms: int
+) -> None:
     """The chips of a settled spot that are in their place now: each stake still in
     the circle (with its amount), each payout lying beside its stake (with ``+amount``
     under it). Flying and gone stacks are not drawn here."""
@@ -133,8 +139,13 @@ def draw_rest(p: Painter, sym: str, st: StationView, sp: SpotView, slots: dict[i
         if pph == AT_REST and payout > 0:
             stack(p, chip_split(payout), _on_screen(p, slot.beside, slot.beside_d), slot.beside_d)
             text, px = "+" + fmt_money(payout, sym, compact=True), 15 if h == INSURANCE else 17
-            p.pill(text, _on_screen(p, slot.amount_at, p.text_width(text, px, True) + px * 1.2), px,
-                   fg=theme.INK, bg=theme.GOLD)
+            p.pill(
+                text,
+                _on_screen(p, slot.amount_at, p.text_width(text, px, True) + px * 1.2),
+                px,
+                fg=theme.INK,
+                bg=theme.GOLD,
+            )
 
 
 def _on_screen(p: Painter, at: Point, w: float) -> Point:
@@ -188,8 +199,17 @@ def flying_at(st: StationView, anim: Settles | None, now_ms: int, layer: str) ->
     return False
 
 
-def draw_moving(p: Painter, st: StationView, spot_centre: dict[int, Point], r: float, spot_w: float,
-                meter: pygame.Rect | None, anim: Settles, now_ms: int, layer: str) -> None:
+def draw_moving(
+    p: Painter,
+    st: StationView,
+    spot_centre: dict[int, Point],
+    r: float,
+    spot_w: float,
+    meter: pygame.Rect | None,
+    anim: Settles,
+    now_ms: int,
+    layer: str,
+) -> None:
     """The stacks of station ``st`` in flight at ``now_ms``.
 
     Args:
@@ -218,33 +238,57 @@ def draw_moving(p: Painter, st: StationView, spot_centre: dict[int, Point], r: f
             (sph, sp_p), (pph, pp_p) = m.stake_phase(now_ms), m.payout_phase(now_ms)
             if layer == "under":
                 clip = p.surface.get_clip()
-                if rack is not None:    # sunk into the rack, never standing out above it
+                if rack is not None:  # sunk into the rack, never standing out above it
                     top = L.pt(0, rack.y)[1]
-                    p.surface.set_clip(clip.clip(pygame.Rect(0, top, p.surface.get_width(),
-                                                             p.surface.get_height() - top)))
-                if sph == TO_RACK:          # lifted, carried to the rack, sunk into it
+                    p.surface.set_clip(
+                        clip.clip(pygame.Rect(0, top, p.surface.get_width(), p.surface.get_height() - top))
+                    )
+                if sph == TO_RACK:  # lifted, carried to the rack, sunk into it
                     e = ease_out(sp_p)
                     for chips, base, d in slot.stacks:
-                        stack(p, chips, _curve(base, rack_at, swing, e), d * (1 - 0.45 * e),
-                              keep=1 - max(0.0, (sp_p - 0.7) / 0.3), flying=True)
+                        stack(
+                            p,
+                            chips,
+                            _curve(base, rack_at, swing, e),
+                            d * (1 - 0.45 * e),
+                            keep=1 - max(0.0, (sp_p - 0.7) / 0.3),
+                            flying=True,
+                        )
                 if pph == FROM_RACK:
                     e = ease_out(pp_p)
-                    stack(p, chip_split(m.payout_minor), _curve(rack_at, slot.beside, swing, e),
-                          slot.beside_d * (0.55 + 0.45 * e), flying=True)
+                    stack(
+                        p,
+                        chip_split(m.payout_minor),
+                        _curve(rack_at, slot.beside, swing, e),
+                        slot.beside_d * (0.55 + 0.45 * e),
+                        flying=True,
+                    )
                 p.surface.set_clip(clip)
             else:
                 if sph == TO_METER:
                     e = ease_out(sp_p)
                     for chips, base, d in slot.stacks:
-                        stack(p, chips, _arc(base, home, e, 40), d * (1 - 0.35 * e),
-                              keep=1 - max(0.0, (sp_p - 0.75) / 0.25), flying=True)
+                        stack(
+                            p,
+                            chips,
+                            _arc(base, home, e, 40),
+                            d * (1 - 0.35 * e),
+                            keep=1 - max(0.0, (sp_p - 0.75) / 0.25),
+                            flying=True,
+                        )
                     arriving = arriving or sp_p > 0.6
                 if pph == TO_METER:
                     e = ease_out(pp_p)
-                    stack(p, chip_split(m.payout_minor), _arc(slot.beside, home, e, 40),
-                          slot.beside_d * (1 - 0.35 * e), keep=1 - max(0.0, (pp_p - 0.75) / 0.25), flying=True)
+                    stack(
+                        p,
+                        chip_split(m.payout_minor),
+                        _arc(slot.beside, home, e, 40),
+                        slot.beside_d * (1 - 0.35 * e),
+                        keep=1 - max(0.0, (pp_p - 0.75) / 0.25),
+                        flying=True,
+                    )
                     arriving = arriving or pp_p > 0.6
-    if arriving and meter is not None:          # the meter lights as the chips go in
+    if arriving and meter is not None:  # the meter lights as the chips go in
         p.fill_rect(meter.inflate(8, 8), theme.GOLD, radius=13, width=3)
 
 

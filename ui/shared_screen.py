@@ -76,10 +76,10 @@ class WideLayout(Layout):
         """How far the middle 1920 units sit right of the left edge."""
         return (self.lw - LANDSCAPE[0]) // 2
 
-    def shoe_rect(self) -> pygame.Rect:          # the classic table's, from its right edge
+    def shoe_rect(self) -> pygame.Rect:  # the classic table's, from its right edge
         return super().shoe_rect().move(-self.dx, 0)
 
-    def chip_rack(self) -> pygame.Rect | None:   # the classic table's, from its left edge
+    def chip_rack(self) -> pygame.Rect | None:  # the classic table's, from its left edge
         r = super().chip_rack()
         return None if r is None else r.move(self.dx, 0)
 
@@ -136,14 +136,27 @@ def _header(p: Painter, s: Snapshot, st: StationView, box: pygame.Rect, focused:
     """The panel's name tag (gold when the keys act for it) and its HISTORY/SERVICE."""
     tag = pygame.Rect(box.x + 14, box.y + 6, 190, HEADER_H - 14)
     p.fill_rect(tag, theme.GOLD if focused else (0, 0, 0, 150), radius=tag.h / 2)
-    p.text(_("STATION {n}").format(n=st.station), 22, theme.INK if focused else theme.GOLD, tag.center, bold=True,
-           max_w=tag.w - 16)
+    p.text(
+        _("STATION {n}").format(n=st.station),
+        22,
+        theme.INK if focused else theme.GOLD,
+        tag.center,
+        bold=True,
+        max_w=tag.w - 16,
+    )
     bw = 150 if box.w >= 900 else 118
     service = pygame.Rect(box.right - 14 - bw, box.y + 6, bw, HEADER_H - 14)
     history = service.move(-(bw + 10), 0)
     p.button(history, _("HISTORY"), s.player_desk, "history", station=st.station, px=18)
-    p.button(service, _("CALLED") if st.service else _("SERVICE"), s.player_desk, "service", station=st.station,
-             px=18, danger=st.service)
+    p.button(
+        service,
+        _("CALLED") if st.service else _("SERVICE"),
+        s.player_desk,
+        "service",
+        station=st.station,
+        px=18,
+        danger=st.service,
+    )
 
 
 def _modal(p: Painter, s: Snapshot, st: StationView, box: pygame.Rect, now_ms: int) -> None:
@@ -152,22 +165,22 @@ def _modal(p: Painter, s: Snapshot, st: StationView, box: pygame.Rect, now_ms: i
     taking that panel's touches (the other stations play on); on a panel narrower than
     ``MODAL_MIN_PX``, over the whole screen, taking every touch until dismissed."""
     pr = p.L.rect(box)
-    if pr.w < MODAL_MIN_PX:         # too small to read in a panel: over the whole screen
+    if pr.w < MODAL_MIN_PX:  # too small to read in a panel: over the whole screen
         if st.history is not None:
-            player_panel._panel(p, s, st, st.history)      # noqa: SLF001
+            player_panel._panel(p, s, st, st.history)  # noqa: SLF001
         if st.reminder is not None:
-            player_panel._reminder(p, s, st, now_ms)        # noqa: SLF001
+            player_panel._reminder(p, s, st, now_ms)  # noqa: SLF001
         return
     scale = pr.w / MODAL_W
     sub = Layout(p.L.width, p.L.height, MODAL_W, max(1, int(pr.h / scale)), scale, pr.x, pr.y)
     sp = Painter(p.surface, sub, p.art)
-    if st.history is None:          # the history panel dims its screen itself
+    if st.history is None:  # the history panel dims its screen itself
         p.fill_rect(box, theme.OVERLAY_DIM)
     sp.dimmed = True
     if st.history is not None:
-        player_panel._panel(sp, s, st, st.history)      # noqa: SLF001 (the same panel, smaller)
+        player_panel._panel(sp, s, st, st.history)  # noqa: SLF001 (the same panel, smaller)
     if st.reminder is not None:
-        player_panel._reminder(sp, s, st, now_ms)        # noqa: SLF001
+        player_panel._reminder(sp, s, st, now_ms)  # noqa: SLF001
     # modal for this panel only: its own targets go, a touch anywhere in it is the panel's
     p.hits[:] = [h for h in p.hits if not pr.colliderect(h.rect)]
     action = "reminder_ok" if st.reminder is not None else "history_close"
@@ -182,7 +195,7 @@ class FramedFelt:
 
     def __init__(self) -> None:
         self._key: tuple[object, ...] | None = None
-        self._felt: pygame.Surface | None = None     # held: its id stays its own
+        self._felt: pygame.Surface | None = None  # held: its id stays its own
         self._surf: pygame.Surface | None = None
 
     def over(self, felt: pygame.Surface, L: Layout, art: Any, s: Snapshot, focus: int | None) -> pygame.Surface:
@@ -196,8 +209,7 @@ class FramedFelt:
                 focused = n == focus and len(numbers) > 1
                 p.fill_rect(box.move(0, 5), (0, 0, 0, 90), radius=18)
                 p.fill_rect(box, (0, 0, 0, 60), radius=18)
-                p.fill_rect(box, theme.GOLD if focused else theme.PANEL_EDGE, radius=18,
-                            width=3 if focused else 2)
+                p.fill_rect(box, theme.GOLD if focused else theme.PANEL_EDGE, radius=18, width=3 if focused else 2)
             self._key, self._felt, self._surf = key, felt, surf
         return self._surf
 
@@ -213,8 +225,9 @@ def panel_geos(p: Painter, s: Snapshot, geometry: Any) -> list[tuple[StationView
     return out
 
 
-def draw_panels(r: Renderer, p: Painter, s: Snapshot, now_ms: int, anim: Any,
-                focus: int | None, geos: list[tuple[StationView, Any]]) -> None:
+def draw_panels(
+    r: Renderer, p: Painter, s: Snapshot, now_ms: int, anim: Any, focus: int | None, geos: list[tuple[StationView, Any]]
+) -> None:
     """Every station's panel over its frame (on the felt: ``FramedFelt``): header, its
     station drawn by ``r._station`` in the box under the header (``geos``: from
     ``panel_geos``); their modal panels come last (``draw_modals``). ``focus``: the

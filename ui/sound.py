@@ -28,7 +28,7 @@ RATE = 22_050
 #: Linux lists the sound cards ALSA knows here.
 ASOUND_CARDS = Path("/proc/asound/cards")
 
-_told = False        # "no sound" is logged once per process
+_told = False  # "no sound" is logged once per process
 
 
 def _sound_card_missing(cards: Path = ASOUND_CARDS) -> str | None:
@@ -139,7 +139,7 @@ class Sounds:
             return
         try:
             missing = _sound_card_missing() if not pygame.mixer.get_init() else None
-        except NotImplementedError as e:      # the mixer's import failed (no libglib...)
+        except NotImplementedError as e:  # the mixer's import failed (no libglib...)
             _silent(e)
             return
         if missing is not None:

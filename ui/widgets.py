@@ -112,8 +112,13 @@ class Painter:
 
     # -- primitives ----------------------------------------------------------
 
-    def fill_rect(self, r: pygame.Rect | tuple[float, float, float, float], color: tuple[int, ...],
-                  radius: float = 0, width: float = 0) -> pygame.Rect:
+    def fill_rect(
+        self,
+        r: pygame.Rect | tuple[float, float, float, float],
+        color: tuple[int, ...],
+        radius: float = 0,
+        width: float = 0,
+    ) -> pygame.Rect:
         """Fill (or outline, ``width`` > 0) a logical rect; alpha colours blend."""
         pr = self.L.rect(r)
         rad = self.L.px(radius) if radius else 0
@@ -132,8 +137,16 @@ class Painter:
             pygame.draw.rect(self.surface, color[:3], pr, wpx, border_radius=rad)
         return pr
 
-    def text(self, s: str, px: float, color: tuple[int, ...], pos: tuple[float, float],
-             anchor: Anchor = "center", bold: bool = False, max_w: float | None = None) -> pygame.Rect:
+    def text(
+        self,
+        s: str,
+        px: float,
+        color: tuple[int, ...],
+        pos: tuple[float, float],
+        anchor: Anchor = "center",
+        bold: bool = False,
+        max_w: float | None = None,
+    ) -> pygame.Rect:
         """Draw text at a logical point; shrinks to ``max_w`` logical units if given.
 
         Returns:
@@ -151,8 +164,16 @@ class Painter:
         """Width of ``s`` in logical units at ``px`` logical size."""
         return self.fonts.width(s, max(6, min(400, self.L.px(px))), bold) / self.L.scale
 
-    def shadow_text(self, s: str, px: float, color: tuple[int, ...], pos: tuple[float, float],
-                    anchor: Anchor = "center", bold: bool = True, max_w: float | None = None) -> None:
+    def shadow_text(
+        self,
+        s: str,
+        px: float,
+        color: tuple[int, ...],
+        pos: tuple[float, float],
+        anchor: Anchor = "center",
+        bold: bool = True,
+        max_w: float | None = None,
+    ) -> None:
         """Text with a dark drop shadow, for titles on the felt."""
         off = max(1.5, px / 18)
         self.text(s, px, (0, 0, 0, 150), (pos[0] + off, pos[1] + off), anchor, bold, max_w)
@@ -163,9 +184,16 @@ class Painter:
 
     # -- widgets --------------------------------------------------------------
 
-    def pill(self, text: str, center: tuple[float, float], px: float = 24,
-             fg: tuple[int, ...] = theme.WHITE, bg: tuple[int, ...] = (0, 0, 0, 170),
-             edge: tuple[int, ...] | None = None, max_w: float | None = None) -> pygame.Rect:
+    def pill(
+        self,
+        text: str,
+        center: tuple[float, float],
+        px: float = 24,
+        fg: tuple[int, ...] = theme.WHITE,
+        bg: tuple[int, ...] = (0, 0, 0, 170),
+        edge: tuple[int, ...] | None = None,
+        max_w: float | None = None,
+    ) -> pygame.Rect:
         """A rounded label (hand totals, badges)."""
         w = self.text_width(text, px, True) + px * 1.2
         if max_w is not None:
@@ -179,9 +207,18 @@ class Painter:
         self.text(text, px, fg, r.center, bold=True, max_w=w - px * 0.6)
         return r
 
-    def button(self, r: pygame.Rect, label: str, lit: bool, action: str, *,
-               station: int | None = None, value: int | None = None, px: float = 22,
-               danger: bool = False) -> None:
+    def button(
+        self,
+        r: pygame.Rect,
+        label: str,
+        lit: bool,
+        action: str,
+        *,
+        station: int | None = None,
+        value: int | None = None,
+        px: float = 22,
+        danger: bool = False,
+    ) -> None:
         """An on-screen button, lit or grey, registered as a hit box."""
         if lit:
             fill = theme.BUTTON_RED if danger else theme.BUTTON_LIT
@@ -197,8 +234,7 @@ class Painter:
         self.text(label, px, fg, r.center, bold=True, max_w=r.w - 12)
         self.hits.append(HitBox(self.L.rect(r), action, station, value, lit))
 
-    def chip_button(self, r: pygame.Rect, value_minor: int, lit: bool, selected: bool,
-                    station: int | None) -> None:
+    def chip_button(self, r: pygame.Rect, value_minor: int, lit: bool, selected: bool, station: int | None) -> None:
         """A chip to pick (``chip`` intent); the selected one is ringed in gold."""
         d = self.L.px(min(r.w, r.h))
         c = (r.centerx, r.centery)

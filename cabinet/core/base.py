@@ -68,8 +68,7 @@ class CabinetBase:
         """Station ``st``'s cash-out is under way: its voucher prints on its own printer,
         waits for the casino host's validation number, or an unknown print of a
         host-numbered ticket waits for the host's word before any handpay."""
-        return (st.printing is not None or st.host.pending_cashout is not None
-                or bool(self._print_checks(st)))
+        return st.printing is not None or st.host.pending_cashout is not None or bool(self._print_checks(st))
 
     def _prints(self) -> list[PrintingState]:
         """Every voucher sent to a printer whose verdict has not come back."""
@@ -129,8 +128,9 @@ class CabinetBase:
     def _cash_out(self, st: StationState, out: list[Effect]) -> None:
         raise NotImplementedError  # a section mixin or Cabinet defines it
 
-    def _lock_handpay(self, station: int, amount: int, reason: str, vn: str,
-                      out: list[Effect], kind: str = "cancelled_credits") -> None:
+    def _lock_handpay(
+        self, station: int, amount: int, reason: str, vn: str, out: list[Effect], kind: str = "cancelled_credits"
+    ) -> None:
         raise NotImplementedError  # a section mixin or Cabinet defines it
 
     def _on_print(self, ev: PrintFinished, out: list[Effect]) -> None:
@@ -162,8 +162,7 @@ class CabinetBase:
     def _refuse_money_in(self, st: StationState | None, amount: int) -> str | None:
         raise NotImplementedError  # a section mixin or Cabinet defines it
 
-    def tell_refusal(self, st: StationState | None, what: str, reason: str,
-                     amount_minor: int = 0) -> None:
+    def tell_refusal(self, st: StationState | None, what: str, reason: str, amount_minor: int = 0) -> None:
         raise NotImplementedError  # a section mixin or Cabinet defines it
 
     def _seen_txn(self, txn: str) -> bool:
@@ -190,8 +189,7 @@ class CabinetBase:
     def _host_ticket_uncredited(self, ev: NoteUncredited, out: list[Effect]) -> bool:
         raise NotImplementedError  # a section mixin or Cabinet defines it
 
-    def _on_validation_number(self, st: StationState, ev: HostCommanded,
-                              out: list[Effect]) -> str:
+    def _on_validation_number(self, st: StationState, ev: HostCommanded, out: list[Effect]) -> str:
         raise NotImplementedError  # a section mixin or Cabinet defines it
 
     def _on_redeem(self, st: StationState, ev: HostCommanded, out: list[Effect]) -> str:
@@ -220,15 +218,15 @@ class CabinetBase:
     def _start_claims(self, out: list[Effect]) -> None:
         raise NotImplementedError  # a section mixin or Cabinet defines it
 
-    def _claim_again(self, st: StationState, result: str, reason: str, out: list[Effect],
-                     code: int = -1, delay_ms: int = 5_000) -> None:
+    def _claim_again(
+        self, st: StationState, result: str, reason: str, out: list[Effect], code: int = -1, delay_ms: int = 5_000
+    ) -> None:
         raise NotImplementedError  # a section mixin or Cabinet defines it
 
     def _claim_answer(self, st: StationState, ev: HostCommanded, out: list[Effect]) -> str:
         raise NotImplementedError  # a section mixin or Cabinet defines it
 
-    def _check_print_with_host(self, st: StationState, p: PrintingState,
-                               out: list[Effect]) -> bool:
+    def _check_print_with_host(self, st: StationState, p: PrintingState, out: list[Effect]) -> bool:
         raise NotImplementedError  # a section mixin or Cabinet defines it
 
     def _ticket_in_box(self, r: NoteReview, out: list[Effect]) -> bool:

@@ -36,9 +36,11 @@ class BettingMixin(CabinetBase):
             if affordable:
                 legal.add("chip")
             chip = st.selected_chip_minor
-            if chip is not None and total + chip <= st.credits_minor and any(
-                    self._spot_bet(st, i) + chip <= r.max_bet_minor
-                    for i in range(r.max_spots_per_seat)):
+            if (
+                chip is not None
+                and total + chip <= st.credits_minor
+                and any(self._spot_bet(st, i) + chip <= r.max_bet_minor for i in range(r.max_spots_per_seat))
+            ):
                 legal.add("place")
             if st.chip_log:
                 legal.add("undo")
@@ -49,8 +51,7 @@ class BettingMixin(CabinetBase):
             # The physical Bet+/Bet- work on chip tables too: Bet+ puts the selected
             # chip (the smallest if none) on spot 1, Bet- takes the last chip back.
             up_chip = chip if chip is not None else r.chip_values_minor[0]
-            if total + up_chip <= st.credits_minor and \
-                    self._spot_bet(st, 0) + up_chip <= r.max_bet_minor:
+            if total + up_chip <= st.credits_minor and self._spot_bet(st, 0) + up_chip <= r.max_bet_minor:
                 legal.add("bet_up")
             if st.chip_log:
                 legal.add("bet_down")
@@ -67,14 +68,17 @@ class BettingMixin(CabinetBase):
     def _bets_valid(self, st: StationState) -> bool:
         r = self.rules
         bets = [b for b in st.bets_minor if b]
-        return bool(bets) and sum(bets) <= st.credits_minor and all(
-            r.min_bet_minor <= b <= r.max_bet_minor and b % r.bet_step_minor == 0 for b in bets)
+        return (
+            bool(bets)
+            and sum(bets) <= st.credits_minor
+            and all(r.min_bet_minor <= b <= r.max_bet_minor and b % r.bet_step_minor == 0 for b in bets)
+        )
 
     def _can_cash_out(self, st: StationState) -> bool:
         if STORAGE_FAULT in self.s.faults:
-            return False        # the journal cannot be written: nothing can be paid out
+            return False  # the journal cannot be written: nothing can be paid out
         if len(self.s.stations) > 1 and any(c.startswith("printer_") for c in st.faults):
-            return False        # its printer is out; a handpay would stop every station
+            return False  # its printer is out; a handpay would stop every station
         return st.credits_minor > 0 and not self.s.round_open and not self._cashing_out(st)
 
     def _clear_finished_round(self) -> None:
@@ -98,11 +102,9 @@ class BettingMixin(CabinetBase):
                 at, back = st.chip_log.pop()
                 st.bets_minor[at - 1] -= back
         elif a == "bet_up":
-            st.bets_minor[0] = r.min_bet_minor if st.bets_minor[0] == 0 \
-                else st.bets_minor[0] + r.bet_step_minor
+            st.bets_minor[0] = r.min_bet_minor if st.bets_minor[0] == 0 else st.bets_minor[0] + r.bet_step_minor
         elif a == "bet_down":
-            st.bets_minor[0] = 0 if st.bets_minor[0] <= r.min_bet_minor \
-                else st.bets_minor[0] - r.bet_step_minor
+            st.bets_minor[0] = 0 if st.bets_minor[0] <= r.min_bet_minor else st.bets_minor[0] - r.bet_step_minor
         elif a == "chip":
             total = sum(st.bets_minor)
             if ev.value in r.chip_values_minor and total + ev.value <= st.credits_minor:
@@ -114,8 +116,7 @@ class BettingMixin(CabinetBase):
             spot = ev.value or 1
             chip = st.selected_chip_minor
             assert chip is not None
-            if not 1 <= spot <= r.max_spots_per_seat or \
-                    st.bets_minor[spot - 1] + chip > r.max_bet_minor:
+            if not 1 <= spot <= r.max_spots_per_seat or st.bets_minor[spot - 1] + chip > r.max_bet_minor:
                 out.append(Rejected(f"place on spot {spot}", "no such spot, or over the maximum"))
                 return
             st.bets_minor[spot - 1] += chip

@@ -43,47 +43,49 @@ class CashOutMixin(CabinetBase):
         s.voucher_seq += 1
         settings = s.settings
         to_handpay = amount > settings.voucher_limit_minor or not self._printer_ready(st)
-        if self._system_validation(st) and not to_handpay:   # the host's number
+        if self._system_validation(st) and not to_handpay:  # the host's number
             st.credits_minor -= amount
             st.pending_out_minor += amount
-            out.append(Journal("cash_out", st.station, amount,
-                               {"validation": "system", "sequence": s.voucher_seq}))
+            out.append(Journal("cash_out", st.station, amount, {"validation": "system", "sequence": s.voucher_seq}))
             self._request_validation(st, amount, out)
             return
         vn = self._validation_number()
         record = VoucherRecord(
-            validation_number=vn, sequence=s.voucher_seq, amount_minor=amount,
-            station=st.station, issued_wall_s=s.wall_s,
+            validation_number=vn,
+            sequence=s.voucher_seq,
+            amount_minor=amount,
+            station=st.station,
+            issued_wall_s=s.wall_s,
             expires_wall_s=s.wall_s + settings.voucher_expiry_days * 86_400,
             clock_adjust_s=s.clock_adjust_s,
             status="handpay" if to_handpay else "printing",
-            venue=settings.venue_name, machine_number=settings.machine_number)
+            venue=settings.venue_name,
+            machine_number=settings.machine_number,
+        )
         st.credits_minor -= amount
         st.pending_out_minor += amount
         out.append(SaveVoucher(record))
-        out.append(Journal("cash_out", st.station, amount,
-                           {"validation_number": vn, "sequence": s.voucher_seq}))
+        out.append(Journal("cash_out", st.station, amount, {"validation_number": vn, "sequence": s.voucher_seq}))
         if to_handpay:
-            reason = (N_("over the voucher limit") if amount > settings.voucher_limit_minor
-                      else N_("printer not ready"))
+            reason = N_("over the voucher limit") if amount > settings.voucher_limit_minor else N_("printer not ready")
             self._lock_handpay(st.station, amount, reason, vn, out)
         else:
-            st.printing = PrintingState(station=st.station, validation_number=vn,
-                                        amount_minor=amount, started_ms=s.now_ms)
+            st.printing = PrintingState(
+                station=st.station, validation_number=vn, amount_minor=amount, started_ms=s.now_ms
+            )
             out.append(PrintVoucher(record))
             out.append(SendCue("ticket_printing", st.station, {"amount_minor": amount}))
 
-    def _lock_handpay(self, station: int, amount: int, reason: str, vn: str,
-                      out: list[Effect], kind: str = "cancelled_credits") -> None:
+    def _lock_handpay(
+        self, station: int, amount: int, reason: str, vn: str, out: list[Effect], kind: str = "cancelled_credits"
+    ) -> None:
         """Lock up for the attendant (or queue behind the lockup already shown)."""
-        hp = HandpayState(station=station, amount_minor=amount, reason=reason,
-                          validation_number=vn, kind=kind)
+        hp = HandpayState(station=station, amount_minor=amount, reason=reason, validation_number=vn, kind=kind)
         if self.s.handpay is None:
             self.s.handpay = hp
         else:
             self.s.handpay_queue = [*self.s.handpay_queue, hp]
-        out.append(Journal("handpay", station, amount, {"validation_number": vn,
-                                                        "reason": reason, "kind": kind}))
+        out.append(Journal("handpay", station, amount, {"validation_number": vn, "reason": reason, "kind": kind}))
 
     def _take_print(self, ev: PrintFinished) -> PrintingState | None:
         """The print ``ev`` answers, no longer pending; ``None`` for none."""
@@ -103,8 +105,7 @@ class CashOutMixin(CabinetBase):
         printer, so the verdicts of several stations come in any order)."""
         p = self._take_print(ev)
         if p is None:
-            out.append(Rejected(f"print result for {ev.validation_number[-4:]}",
-                                "no such print pending"))
+            out.append(Rejected(f"print result for {ev.validation_number[-4:]}", "no such print pending"))
             return
         st = self._st(p.station)
         if ev.result == "done":
@@ -112,15 +113,15 @@ class CashOutMixin(CabinetBase):
             st.meters.add("vouchers_out_minor", p.amount_minor)
             st.meters.add("vouchers_out_count", 1)
             out.append(SetVoucherStatus(p.validation_number, "issued", self.s.wall_s))
-            out.append(Journal("voucher_printed", st.station, p.amount_minor,
-                               {"validation_number": p.validation_number}))
+            out.append(
+                Journal("voucher_printed", st.station, p.amount_minor, {"validation_number": p.validation_number})
+            )
             out.append(SendCue("ticket_printed", st.station, {"amount_minor": p.amount_minor}))
         elif ev.result == "unknown" and self._check_print_with_host(st, p, out):
-            pass                # the host's number: settled with the host first (tito_claims)
+            pass  # the host's number: settled with the host first (tito_claims)
         else:
             out.append(SetVoucherStatus(p.validation_number, "handpay", self.s.wall_s))
-            self._lock_handpay(st.station, p.amount_minor, f"print {ev.result}",
-                               p.validation_number, out)
+            self._lock_handpay(st.station, p.amount_minor, f"print {ev.result}", p.validation_number, out)
 
     def _reset_handpay(self, out: list[Effect]) -> None:
         hp = self.s.handpay
@@ -138,5 +139,11 @@ class CashOutMixin(CabinetBase):
         self.s.handpay_queue = queue[1:]
         if hp.validation_number:
             out.append(SetVoucherStatus(hp.validation_number, "handpaid", self.s.wall_s))
-        out.append(Journal("handpay_reset", hp.station, hp.amount_minor,
-                           {"validation_number": hp.validation_number, "kind": hp.kind}))
+        out.append(
+            Journal(
+                "handpay_reset",
+                hp.station,
+                hp.amount_minor,
+                {"validation_number": hp.validation_number, "kind": hp.kind},
+            )
+        )

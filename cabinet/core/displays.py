@@ -39,11 +39,9 @@ class DisplaysMixin(CabinetBase):
             if ev.showing != self.display_showing:
                 self.display_showing = ev.showing
                 out.append(Journal("display_shown" if ev.showing else "display_dark", 0, 0, {}))
-        elif self.station(ev.station) is not None and \
-                ev.showing != self.station_displays.get(ev.station, False):
+        elif self.station(ev.station) is not None and ev.showing != self.station_displays.get(ev.station, False):
             self.station_displays[ev.station] = ev.showing
-            out.append(Journal("display_shown" if ev.showing else "display_dark",
-                               ev.station, 0, {}))
+            out.append(Journal("display_shown" if ev.showing else "display_dark", ev.station, 0, {}))
         for st in self.s.stations:
             shows = self.display_shows(st.station)
             if not shows:
@@ -53,12 +51,10 @@ class DisplaysMixin(CabinetBase):
             self._drawn.add(st.station)
             if DISPLAY_FAULT in st.faults:
                 st.faults = {c: t for c, t in st.faults.items() if c != DISPLAY_FAULT}
-                out.append(Journal("fault_cleared", st.station, 0,
-                                   {"device": "display", "codes": [DISPLAY_FAULT]}))
+                out.append(Journal("fault_cleared", st.station, 0, {"device": "display", "codes": [DISPLAY_FAULT]}))
             prompt = self.round.prompt if self.round is not None else None
-            if not before[st.station] and self.s.round_open and prompt is not None \
-                    and prompt.seat == st.station:
-                self._arm_decision_timer()       # its turn's time starts again
+            if not before[st.station] and self.s.round_open and prompt is not None and prompt.seat == st.station:
+                self._arm_decision_timer()  # its turn's time starts again
 
     def _display_tick(self, out: list[Effect]) -> None:
         """A station dark for ``DISPLAY_DARK_MS`` goes out of service."""
@@ -69,5 +65,4 @@ class DisplaysMixin(CabinetBase):
                 continue
             text = FAULTS[DISPLAY_FAULT][1]
             st.faults = {**st.faults, DISPLAY_FAULT: text}
-            out.append(Journal("fault", n, 0, {"device": "display", "code": DISPLAY_FAULT,
-                                               "text": text}))
+            out.append(Journal("fault", n, 0, {"device": "display", "code": DISPLAY_FAULT, "text": text}))

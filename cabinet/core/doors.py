@@ -57,12 +57,12 @@ class DoorsMixin(CabinetBase):
         s = self.s
         was_on, s.key_on = s.key_on, ev.on
         if ev.on and was_on:
-            return                  # a position report (start-up, re-poll), not a turn
+            return  # a position report (start-up, re-poll), not a turn
         if not ev.on and s.handpay is None:
-            s.handpay_reset = None              # said, or nobody is left to read it
+            s.handpay_reset = None  # said, or nobody is left to read it
         if ev.on:
             if s.handpay is not None:
-                s.handpay_reset = s.handpay     # confirmed on the screen that follows
+                s.handpay_reset = s.handpay  # confirmed on the screen that follows
                 self._reset_handpay(out)
             elif s.note_reviews:
                 self._resolve_review(out)
@@ -71,26 +71,22 @@ class DoorsMixin(CabinetBase):
             elif s.maintenance is None:
                 # The menu opens when the round (or the ticket) is over,
                 # if the key is still on; the table says so meanwhile
-                out.append(Journal("maintenance_requested", 0, 0,
-                                   {"after": "round" if s.round_open else "ticket"}))
+                out.append(Journal("maintenance_requested", 0, 0, {"after": "round" if s.round_open else "ticket"}))
         elif s.maintenance is not None:
             m = s.maintenance
             level, s.maintenance, self.secret = m.level, None, ""
             if m.draft:
-                out.append(Journal("settings_discarded", 0, 0,
-                                   {"keys": sorted(m.draft), "why": "key turned off"}))
+                out.append(Journal("settings_discarded", 0, 0, {"keys": sorted(m.draft), "why": "key turned off"}))
             out.append(Journal("maintenance_exit", 0, 0, {"level": level}))
         elif was_on and not s.ram_error and (s.round_open or self._prints()):
             # the "maintenance after this round" request of the key on is withdrawn
-            out.append(Journal("maintenance_request_cancelled", 0, 0,
-                               {"after": "round" if s.round_open else "ticket"}))
+            out.append(Journal("maintenance_request_cancelled", 0, 0, {"after": "round" if s.round_open else "ticket"}))
 
     def _may_enter_maintenance(self) -> bool:
         """Between rounds, with no ticket printing, no handpay and no note review waiting (research I
         "Audit / test mode": "any time except during play or cash-out")."""
         s = self.s
-        return s.ram_error or (not s.round_open and not self._prints() and s.handpay is None
-                               and not s.note_reviews)
+        return s.ram_error or (not s.round_open and not self._prints() and s.handpay is None and not s.note_reviews)
 
     def _enter_maintenance_if_keyed(self, out: list[Effect]) -> None:
         """The key on opens the menu as soon as it may: at once, or when the round
@@ -104,14 +100,18 @@ class DoorsMixin(CabinetBase):
         needs its settings asks for the technician PIN first (the Settings page is
         the technician's)."""
         s = self.s
-        reset = english(handpay_reset_said(s.handpay_reset), s.settings.currency_symbol) \
-            if s.handpay_reset is not None else ""
+        reset = (
+            english(handpay_reset_said(s.handpay_reset), s.settings.currency_symbol)
+            if s.handpay_reset is not None
+            else ""
+        )
         s.maintenance, s.handpay_reset = MaintState(page="main", confirm=reset), None
         self.secret = ""
         out.append(Journal("maintenance_enter", 0, 0, {"level": "attendant"}))
         if s.needs_config:
-            s.maintenance.entry = EntryState(kind="pin", then="settings",
-                                             message="Configuration required: technician PIN")
+            s.maintenance.entry = EntryState(
+                kind="pin", then="settings", message="Configuration required: technician PIN"
+            )
 
     def _on_fault(self, ev: DeviceFaulted, out: list[Effect]) -> None:
         """A shared device's fault (``station`` 0) tilts the cabinet; a station's
@@ -124,11 +124,17 @@ class DoorsMixin(CabinetBase):
                 st.faults = {**faults, ev.code: text}
             else:
                 self.s.faults = {**faults, ev.code: text}
-            out.append(Journal("fault", ev.station if st is not None else 0, 0,
-                               {"device": ev.device, "code": ev.code, "text": text}))
+            out.append(
+                Journal(
+                    "fault",
+                    ev.station if st is not None else 0,
+                    0,
+                    {"device": ev.device, "code": ev.code, "text": text},
+                )
+            )
 
     def _on_cleared(self, ev: DeviceCleared, out: list[Effect]) -> None:
-        if ev.firmware:                     # the Diagnostics page shows it
+        if ev.firmware:  # the Diagnostics page shows it
             self.firmware[(ev.station, ev.device)] = ev.firmware
         prefix = ev.device + "_"
         st = self.station(ev.station) if ev.station else None
@@ -144,8 +150,7 @@ class DoorsMixin(CabinetBase):
             mine = [c for c in other.faults if c.startswith(prefix)]
             if mine:
                 other.faults = {c: t for c, t in other.faults.items() if c not in mine}
-                out.append(Journal("fault_cleared", other.station, 0,
-                                   {"device": ev.device, "codes": mine}))
+                out.append(Journal("fault_cleared", other.station, 0, {"device": ev.device, "codes": mine}))
 
     def fault_lines(self) -> list[str]:
         """Every fault as ``"300 Bill acceptor jam"``, a station's own named
@@ -153,17 +158,17 @@ class DoorsMixin(CabinetBase):
         lines = [fault_text(c) for c in self.s.faults]
         many = len(self.s.stations) > 1
         for st in self.s.stations:
-            lines += [f"Station {st.station}: {fault_text(c)}" if many else fault_text(c)
-                      for c in st.faults]
+            lines += [f"Station {st.station}: {fault_text(c)}" if many else fault_text(c) for c in st.faults]
         return lines
 
-    def _clock_jump(self, old_wall_s: float, new_wall_s: float, jump_s: float,
-                    out: list[Effect]) -> None:
+    def _clock_jump(self, old_wall_s: float, new_wall_s: float, jump_s: float, out: list[Effect]) -> None:
         """Journal a wall-clock jump and remember it for voucher ages."""
         self.s.clock_adjust_s += jump_s
-        out.append(Journal("clock_jump", 0, 0, {"old_wall_s": old_wall_s,
-                                                "new_wall_s": new_wall_s,
-                                                "jump_s": round(jump_s, 3)}))
+        out.append(
+            Journal(
+                "clock_jump", 0, 0, {"old_wall_s": old_wall_s, "new_wall_s": new_wall_s, "jump_s": round(jump_s, 3)}
+            )
+        )
 
     def _on_tick(self, ev: Tick, out: list[Effect]) -> None:
         s = self.s
@@ -171,20 +176,23 @@ class DoorsMixin(CabinetBase):
             jump = (ev.wall_s - s.wall_s) - (ev.now_ms - s.now_ms) / 1000
             if abs(jump) > CLOCK_JUMP_S:
                 self._clock_jump(s.wall_s, ev.wall_s, jump, out)
-        pin.elapse(s.operator.pin, ev.now_ms)          # the PIN lockout
+        pin.elapse(s.operator.pin, ev.now_ms)  # the PIN lockout
         s.now_ms = ev.now_ms
         s.wall_s = ev.wall_s
         self._tito_tick(out)
         self._display_tick(out)
         mode = self.mode
-        for p in self._prints():            # each station's printer has its own timeout
+        for p in self._prints():  # each station's printer has its own timeout
             if s.now_ms - p.started_ms > PRINT_TIMEOUT_MS:
                 self._on_print(PrintFinished(p.station, p.validation_number, "unknown"), out)
-        if mode in ("attract", "betting") and s.bet_deadline_ms is not None \
-                and s.now_ms >= s.bet_deadline_ms:
+        if mode in ("attract", "betting") and s.bet_deadline_ms is not None and s.now_ms >= s.bet_deadline_ms:
             self._start_round(out)
-        elif mode == "in_round" and s.decision_deadline_ms is not None \
-                and s.now_ms >= s.decision_deadline_ms and self.round is not None:
+        elif (
+            mode == "in_round"
+            and s.decision_deadline_ms is not None
+            and s.now_ms >= s.decision_deadline_ms
+            and self.round is not None
+        ):
             prompt = self.round.prompt
             # a player whose screen is dark is not timed out: the turn waits for it
             if prompt is not None and self.display_shows(prompt.seat):
@@ -199,10 +207,10 @@ class DoorsMixin(CabinetBase):
         s.now_ms = ev.now_ms
         s.wall_s = ev.wall_s
         pin.power_up(s.operator.pin, ev.now_ms)
-        if s.maintenance is not None:       # a restart ends the technician's visit
+        if s.maintenance is not None:  # a restart ends the technician's visit
             pin.end_visit(s.maintenance)
         if s.maintenance is None or s.maintenance.page != bill_test.PAGE:
-            bill_test.leave(s, out)         # the bill test ends with its page
+            bill_test.leave(s, out)  # the bill test ends with its page
         s.power_ups += 1
         s.games_since_power_up = 0
         out.append(Journal("power_up", 0, 0, {"power_ups": s.power_ups}))
@@ -215,12 +223,15 @@ class DoorsMixin(CabinetBase):
                 self._round_unrestorable = False
             else:
                 self._arm_decision_timer()
-        self._tito_power_up(out)            # nothing waits on a dead link
-        for p in self._prints():            # the print's outcome is unknown: never reprint
+        self._tito_power_up(out)  # nothing waits on a dead link
+        for p in self._prints():  # the print's outcome is unknown: never reprint
             self._on_print(PrintFinished(p.station, p.validation_number, "unknown"), out)
 
 
 def handpay_reset_said(hp: HandpayState) -> Said:
     """The confirmation of handpay ``hp``'s reset by the operator key, as ``Said``."""
-    return said("Handpay reset: {amount_minor} at station {n}, paid by the attendant",
-                amount_minor=hp.amount_minor, n=hp.station)
+    return said(
+        "Handpay reset: {amount_minor} at station {n}, paid by the attendant",
+        amount_minor=hp.amount_minor,
+        n=hp.station,
+    )

@@ -50,8 +50,7 @@ FAULTS: dict[str, tuple[int, str]] = {
     "bill_pause": (309, N_("Bill acceptor paused: a second note was inserted; remove it")),
     "bill_unknown_escrow_code": (310, N_("Bill acceptor read a note of unknown value: returned")),
     "bill_bad_barcode": (311, N_("Voucher barcode unreadable: returned")),
-    "bill_vend_valid_unattributed": (312, N_("Note stacked without a known escrow, not credited: "
-                                     "review the cash box")),
+    "bill_vend_valid_unattributed": (312, N_("Note stacked without a known escrow, not credited: review the cash box")),
     "bill_line_stuck": (313, N_("Pulse acceptor line stuck active")),
     "bill_pulse_width": (314, N_("Pulse acceptor pulse of the wrong width")),
     "bill_unknown_pulse_count": (315, N_("Pulse acceptor pulse count of no known value")),

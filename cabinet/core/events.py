@@ -200,11 +200,24 @@ class DisplayChanged(Event):
 #: ticket ones: ``validation_number`` (0x58), ``redeem_ticket`` (0x71),
 #: ``set_ticket_data`` (0x7C/0x7D), ``set_extended_validation_status`` (0x7B),
 #: ``handpay_reset_to_credit_meter`` (0xA8, refused: the operator allows no such reset).
-HOST_COMMANDS = frozenset({
-    "shut_down", "start_up", "enable_bill_acceptor", "disable_bill_acceptor",
-    "configure_bill_denominations", "enter_maintenance_mode", "exit_maintenance_mode",
-    "set_clock", "remote_handpay_reset", "validation_number", "redeem_ticket",
-    "set_ticket_data", "set_extended_validation_status", "handpay_reset_to_credit_meter"})
+HOST_COMMANDS = frozenset(
+    {
+        "shut_down",
+        "start_up",
+        "enable_bill_acceptor",
+        "disable_bill_acceptor",
+        "configure_bill_denominations",
+        "enter_maintenance_mode",
+        "exit_maintenance_mode",
+        "set_clock",
+        "remote_handpay_reset",
+        "validation_number",
+        "redeem_ticket",
+        "set_ticket_data",
+        "set_extended_validation_status",
+        "handpay_reset_to_credit_meter",
+    }
+)
 
 
 @dataclass(frozen=True, slots=True)

@@ -35,8 +35,10 @@ from cabinet.core.state import HostEvent, HostState, StationState
 from cabinet.protocol.said import N_
 
 #: Why play is disabled, in the player's words, by ``HostState.disabled_by``.
-DISABLED_TEXT = {"shut_down": N_("Play disabled by the casino host"),
-                 "enter_maintenance_mode": N_("Out of service: casino host maintenance")}
+DISABLED_TEXT = {
+    "shut_down": N_("Play disabled by the casino host"),
+    "enter_maintenance_mode": N_("Out of service: casino host maintenance"),
+}
 
 
 class HostMixin(CabinetBase):
@@ -57,16 +59,15 @@ class HostMixin(CabinetBase):
                 # the menu entered with the logic area open is the operator menu
                 self._host_menu_technician = access.ram_clear_door_open(s.doors_open)
             raised = host_events_for(eff, self._host_menu_technician)
-            if eff.kind == "power_up" and s.ram_error:   # the journal failed its check
+            if eff.kind == "power_up" and s.ram_error:  # the journal failed its check
                 raised.append((0, "cmos_ram_error_no_data_recovered", 0))
             for station, name, amount in raised:
-                targets = s.stations if station == 0 else \
-                    [st for st in s.stations if st.station == station]
+                targets = s.stations if station == 0 else [st for st in s.stations if st.station == station]
                 for st in targets:
                     _push(st.host, self._details(st, eff, name, amount))
             if eff.kind in ("voucher_printed", "handpay") and eff.data.get("validation_number"):
                 for st in s.stations:
-                    if st.station == eff.station:      # SAS 0x3D: the last cash-out ticket
+                    if st.station == eff.station:  # SAS 0x3D: the last cash-out ticket
                         st.host.last_ticket_number = str(eff.data["validation_number"])
                         st.host.last_ticket_minor = eff.amount_minor
         if not s.round_open:
@@ -74,9 +75,14 @@ class HostMixin(CabinetBase):
                 h = st.host
                 if h.disable_pending:
                     h.disabled, h.disabled_by, h.disable_pending = True, h.disable_pending, ""
-                    out.append(Journal("host_command", st.station, 0, {
-                        "command": h.disabled_by, "source": "host", "result": "done",
-                        "note": "after the round"}))
+                    out.append(
+                        Journal(
+                            "host_command",
+                            st.station,
+                            0,
+                            {"command": h.disabled_by, "source": "host", "result": "done", "note": "after the round"},
+                        )
+                    )
 
     def _details(self, st: StationState, eff: Journal, name: str, amount_minor: int) -> HostEvent:
         """The event as queued, with the values its real-time form carries (``HostEvent``)."""
@@ -117,10 +123,21 @@ class HostMixin(CabinetBase):
         h.validation = ev.validation if ev.validation in ("none", "system") else "none"
         h.validation_timeout_ms = int(ev.validation_timeout_s * 1000)
         h.denomination_minor = max(1, ev.denomination_minor)
-        out.append(Journal("host_link", st.station, 0, {
-            "link": "offline", "address": ev.address, "port": ev.port,
-            "validation": h.validation, "validation_timeout_ms": h.validation_timeout_ms,
-            "denomination_minor": h.denomination_minor}))
+        out.append(
+            Journal(
+                "host_link",
+                st.station,
+                0,
+                {
+                    "link": "offline",
+                    "address": ev.address,
+                    "port": ev.port,
+                    "validation": h.validation,
+                    "validation_timeout_ms": h.validation_timeout_ms,
+                    "denomination_minor": h.denomination_minor,
+                },
+            )
+        )
 
     def _on_host_link(self, ev: HostLinkChanged, out: list[Effect]) -> None:
         st = self.station(ev.station)
@@ -147,8 +164,7 @@ class HostMixin(CabinetBase):
         result = "done"
         data: dict[str, object] = {}
         if ev.name in DISABLED_TEXT:
-            if self.s.round_open and any(x.station == st.station and x.in_round
-                                         for x in self.s.stations):
+            if self.s.round_open and any(x.station == st.station and x.in_round for x in self.s.stations):
                 h.disable_pending, result = ev.name, "after the round"
             else:
                 h.disabled, h.disabled_by, h.disable_pending = True, ev.name, ""
@@ -171,20 +187,21 @@ class HostMixin(CabinetBase):
                 return
             self.s.host_clock_offset_s = round(ev.host_wall_s - self.s.wall_s, 3)
             data["offset_s"] = self.s.host_clock_offset_s
-        elif ev.name == "validation_number":         # 0x58
+        elif ev.name == "validation_number":  # 0x58
             result = self._on_validation_number(st, ev, out)
             data["validation_number"] = ev.validation_number[-4:]
-        elif ev.name == "redeem_ticket":             # 0x71
+        elif ev.name == "redeem_ticket":  # 0x71
             result = self._on_redeem(st, ev, out)
             data.update(transfer_code=ev.transfer_code, amount_minor=ev.amount_minor)
         elif ev.name in ("set_ticket_data", "set_extended_validation_status"):
             data.update(self._on_ticket_data(st, ev))  # 0x7D / 0x7C / 0x7B
         elif ev.name == "handpay_reset_to_credit_meter":
             result = "refused: the operator allows no handpay reset to the credit meter"
-        else:                                        # remote_handpay_reset
+        else:  # remote_handpay_reset
             result = self._host_handpay_reset(st.station, out)
-        out.append(Journal("host_command", st.station, 0, {
-            "command": ev.name, "source": "host", "result": result, **data}))
+        out.append(
+            Journal("host_command", st.station, 0, {"command": ev.name, "source": "host", "result": result, **data})
+        )
 
     def _host_handpay_reset(self, station: int, out: list[Effect]) -> str:
         hp = self.s.handpay

@@ -21,31 +21,43 @@ from cabinet.core.effects import Journal
 HOST_QUEUE_MAX = 32
 OVERFLOW = "exception_buffer_overflow"
 
-_DOORS = {"main": ("slot_door_opened", "slot_door_closed"),
-          "cashbox": ("cash_box_door_opened", "cash_box_door_closed"),
-          "logic": ("card_cage_opened", "card_cage_closed")}
+_DOORS = {
+    "main": ("slot_door_opened", "slot_door_closed"),
+    "cashbox": ("cash_box_door_opened", "cash_box_door_closed"),
+    "logic": ("card_cage_opened", "card_cage_closed"),
+}
 
 #: Device fault codes (``cabinet.core.errors.FAULTS``) -> host event.
-_FAULTS = {"bill_jam": "bill_jam", "bill_stacker_full": "cash_box_full",
-           "bill_failure": "bill_acceptor_hardware_failure",
-           "bill_cheat": "bill_acceptor_hardware_failure",
-           "bill_offline": "bill_acceptor_hardware_failure",
-           "printer_offline": "printer_communication_error",
-           "printer_failure": "printer_communication_error",
-           "printer_paper_out": "printer_paper_out",
-           "display_dark": "general_tilt"}
+_FAULTS = {
+    "bill_jam": "bill_jam",
+    "bill_stacker_full": "cash_box_full",
+    "bill_failure": "bill_acceptor_hardware_failure",
+    "bill_cheat": "bill_acceptor_hardware_failure",
+    "bill_offline": "bill_acceptor_hardware_failure",
+    "printer_offline": "printer_communication_error",
+    "printer_failure": "printer_communication_error",
+    "printer_paper_out": "printer_paper_out",
+    "display_dark": "general_tilt",
+}
 
 #: Journal kinds that map one to one.
-_SIMPLE = {"power_up": "ac_power_applied", "ram_clear": "memory_error_reset",
-           "settings_changed": "operator_changed_options",
-           "voucher_printed": "cash_out_ticket_printed", "handpay": "handpay_pending",
-           "handpay_reset": "handpay_reset", "cash_out": "cash_out_button_pressed",
-           "round_end": "game_ended",
-           # tickets through the host (SAS 0x57, 0x67, 0x68)
-           "validation_requested": "system_validation_request",
-           "ticket_held": "ticket_inserted", "ticket_done": "ticket_transfer_complete",
-           # A player's Service call (the "change lamp", SAS 0x71/0x72)
-           "service_called": "change_lamp_on", "service_cancelled": "change_lamp_off"}
+_SIMPLE = {
+    "power_up": "ac_power_applied",
+    "ram_clear": "memory_error_reset",
+    "settings_changed": "operator_changed_options",
+    "voucher_printed": "cash_out_ticket_printed",
+    "handpay": "handpay_pending",
+    "handpay_reset": "handpay_reset",
+    "cash_out": "cash_out_button_pressed",
+    "round_end": "game_ended",
+    # tickets through the host (SAS 0x57, 0x67, 0x68)
+    "validation_requested": "system_validation_request",
+    "ticket_held": "ticket_inserted",
+    "ticket_done": "ticket_transfer_complete",
+    # A player's Service call (the "change lamp", SAS 0x71/0x72)
+    "service_called": "change_lamp_on",
+    "service_cancelled": "change_lamp_off",
+}
 
 
 def host_events_for(j: Journal, technician: bool) -> list[tuple[int, str, int]]:
@@ -58,7 +70,7 @@ def host_events_for(j: Journal, technician: bool) -> list[tuple[int, str, int]]:
     """
     kind, data = j.kind, j.data
     if kind == "voucher_printed" and data.get("resolved"):
-        return []           # an unknown print the host settled (tito_claims): it knows
+        return []  # an unknown print the host settled (tito_claims): it knows
     if kind in _SIMPLE:
         return [(j.station, _SIMPLE[kind], 0)]
     if kind in ("door_open", "door_closed"):

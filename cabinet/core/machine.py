@@ -73,8 +73,9 @@ from cabinet.core.tito import TitoMixin
 from cabinet.core.tito_claims import TicketClaimsMixin
 from cabinet.game import GameError, Round, RuleSet, StateError
 
-BETTING_ACTIONS = frozenset({"bet_up", "bet_down", "chip", "place", "undo", "clear", "rebet",
-                             "new_game", "deal", "cash_out"})
+BETTING_ACTIONS = frozenset(
+    {"bet_up", "bet_down", "chip", "place", "undo", "clear", "rebet", "new_game", "deal", "cash_out"}
+)
 ROUND_ACTIONS = frozenset({"hit", "stand", "double", "split", "insure", "decline"})
 MENU_ACTIONS = frozenset({"menu_up", "menu_down", "menu_select", "menu_back"})
 
@@ -97,12 +98,20 @@ def new_state(settings: GameSettings | None = None) -> CabinetState:
     """A fresh cabinet state (first boot or after a RAM clear)."""
     settings = settings or GameSettings()
     settings.validate()
-    return CabinetState(settings=settings,
-                        stations=[StationState(station=n) for n in range(1, settings.stations + 1)])
+    return CabinetState(settings=settings, stations=[StationState(station=n) for n in range(1, settings.stations + 1)])
 
 
-class Cabinet(BettingMixin, PlayMixin, CashOutMixin, MoneyInMixin, DoorsMixin, HostMixin,
-              TitoMixin, DisplaysMixin, TicketClaimsMixin):
+class Cabinet(
+    BettingMixin,
+    PlayMixin,
+    CashOutMixin,
+    MoneyInMixin,
+    DoorsMixin,
+    HostMixin,
+    TitoMixin,
+    DisplaysMixin,
+    TicketClaimsMixin,
+):
     """The cabinet core.
 
     Args:
@@ -118,9 +127,13 @@ class Cabinet(BettingMixin, PlayMixin, CashOutMixin, MoneyInMixin, DoorsMixin, H
     plays and pays").
     """
 
-    def __init__(self, state: CabinetState | None = None,
-                 round_state: dict[str, Any] | None = None,
-                 rng: RandomSource | None = None, history: History | None = None) -> None:
+    def __init__(
+        self,
+        state: CabinetState | None = None,
+        round_state: dict[str, Any] | None = None,
+        rng: RandomSource | None = None,
+        history: History | None = None,
+    ) -> None:
         self.s = state if state is not None else new_state()
         self.rng: RandomSource = rng if rng is not None else NoRandom()
         self.history: History = history if history is not None else NoHistory()
@@ -163,7 +176,7 @@ class Cabinet(BettingMixin, PlayMixin, CashOutMixin, MoneyInMixin, DoorsMixin, H
         self.secret = ""
         #: (station, device) -> the firmware version it reported (not journaled).
         self.firmware: dict[tuple[int, str], str] = {}
-        self.desk = player_desk.PlayerDesk()   # the players' own panels (memory only)
+        self.desk = player_desk.PlayerDesk()  # the players' own panels (memory only)
 
     # -- derived -------------------------------------------------------------------
 
@@ -208,7 +221,7 @@ class Cabinet(BettingMixin, PlayMixin, CashOutMixin, MoneyInMixin, DoorsMixin, H
             handler(self, event, out)
         if isinstance(event, NoteEscrowed | VoucherEscrowed):
             self._remember_return(event.station, event.txn, out)
-        player_desk.follow(self.desk, self.s, event, out)     # sessions, service
+        player_desk.follow(self.desk, self.s, event, out)  # sessions, service
         self._enter_maintenance_if_keyed(out)
         self._queue_host_events(out)
         self._refresh_outputs(out)
@@ -226,7 +239,7 @@ class Cabinet(BettingMixin, PlayMixin, CashOutMixin, MoneyInMixin, DoorsMixin, H
         if mode == "maintenance":
             return accepted
         if not self.display_shows(n) or self._cashing_out(st):
-            return frozenset()                      # nobody sees it, or its ticket is out
+            return frozenset()  # nobody sees it, or its ticket is out
         if mode == "tilt":
             return frozenset({"cash_out"}) if self._can_cash_out(st) else frozenset()
         if mode == "in_round":
@@ -236,7 +249,7 @@ class Cabinet(BettingMixin, PlayMixin, CashOutMixin, MoneyInMixin, DoorsMixin, H
             return frozenset(d.value for d in rnd.legal_decisions())
         if mode not in ("attract", "betting") or n not in self.seats_in_play():
             return frozenset()
-        if st.faults or st.host.disabled:             # out of service: cash out at most
+        if st.faults or st.host.disabled:  # out of service: cash out at most
             return frozenset({"cash_out"}) if self._can_cash_out(st) else frozenset()
         return self._betting_legal(st)
 
@@ -249,14 +262,14 @@ class Cabinet(BettingMixin, PlayMixin, CashOutMixin, MoneyInMixin, DoorsMixin, H
             out.append(Rejected(what, "no such station"))
             return
         if ev.action == "help":
-            return                                     # the UI shows help by itself
+            return  # the UI shows help by itself
         if ev.action in player_desk.PLAYER_ACTIONS and self.mode != "maintenance":
             player_desk.press(self.desk, self.s, self.history, ev.station, ev.action, out)
-            return                                     # a look, never a move
+            return  # a look, never a move
         st.refusal = ""
         mode = self.mode
         if mode != "maintenance":
-            diagnostics.record_press(self.s, ev.action)   # missing buttons audit
+            diagnostics.record_press(self.s, ev.action)  # missing buttons audit
         if mode == "maintenance":
             self.s.last_button = ev.action
             maintenance.press(self, ev.action, ev.value, out, ev.station)
@@ -304,29 +317,38 @@ class Cabinet(BettingMixin, PlayMixin, CashOutMixin, MoneyInMixin, DoorsMixin, H
         s.power_ups, s.voucher_seq, s.recent_txns = old.power_ups, old.voucher_seq, old.recent_txns
         s.doors_open, s.now_ms, s.wall_s = old.doors_open, old.now_ms, old.wall_s
         for st, was in zip(s.stations, old.stations, strict=False):  # the host link lives on;
-            h = was.host                          # event ids never repeat
+            h = was.host  # event ids never repeat
             st.host.link, st.host.address, st.host.port = h.link, h.address, h.port
             st.host.link_since_s, st.host.next_event_id = h.link_since_s, h.next_event_id
             st.host.validation, st.host.validation_timeout_ms = h.validation, h.validation_timeout_ms
             st.host.next_ticket_id, st.host.next_cashout_id = h.next_ticket_id, h.next_cashout_id
         s.faults = {c: t for c, t in old.faults.items() if c.startswith(("bill_", "printer_"))}
-        s.operator = maintenance.carry_operator(old)       # PIN, lifetime meters
+        s.operator = maintenance.carry_operator(old)  # PIN, lifetime meters
         bill_test.carry(old, s)
         s.needs_config = True
-        s.maintenance = MaintState(page="settings", confirm=maintenance.RAM_CLEARED, level=old.maintenance.level
-                                   if old.maintenance is not None else "attendant")
+        s.maintenance = MaintState(
+            page="settings",
+            confirm=maintenance.RAM_CLEARED,
+            level=old.maintenance.level if old.maintenance is not None else "attendant",
+        )
         s.key_on = True
         self.round = None
         self._round_unrestorable = False
         out.append(ClearJournal())
-        out.append(Journal("ram_clear", 0, sum(summary["credits_minor"].values()), {
-            **summary, "access": maintenance.access_name(old)}))
+        out.append(
+            Journal(
+                "ram_clear",
+                0,
+                sum(summary["credits_minor"].values()),
+                {**summary, "access": maintenance.access_name(old)},
+            )
+        )
 
-    def apply_settings(self, settings: GameSettings, out: list[Effect],
-                       level: str = "") -> str | None:
+    def apply_settings(self, settings: GameSettings, out: list[Effect], level: str = "") -> str | None:
         """Change the game settings between rounds; returns an error message or None.
         ``level``: the access level that saved them, journaled."""
         from cabinet.core.errors import ConfigError
+
         if self.s.round_open:
             return "finish the round first"
         try:
@@ -338,9 +360,10 @@ class Cabinet(BettingMixin, PlayMixin, CashOutMixin, MoneyInMixin, DoorsMixin, H
         while len(stations) < settings.stations:
             stations.append(StationState(station=len(stations) + 1))
         if settings.stations < len(stations) and any(
-                st.credits_minor or st.pending_out_minor for st in stations[settings.stations:]):
+            st.credits_minor or st.pending_out_minor for st in stations[settings.stations :]
+        ):
             return "stations: a station being removed still holds credits"
-        del stations[settings.stations:]
+        del stations[settings.stations :]
         self.s.settings = settings
         self.rules = rules
         for st in stations:
@@ -351,16 +374,21 @@ class Cabinet(BettingMixin, PlayMixin, CashOutMixin, MoneyInMixin, DoorsMixin, H
         self.s.shoe = None
         self.s.needs_config = False
         self.round = None
-        out.append(Journal("settings_changed", 0, 0, {
-            "old": _settings_dict(old), "new": _settings_dict(settings),
-            **({"level": level} if level else {})}))
+        out.append(
+            Journal(
+                "settings_changed",
+                0,
+                0,
+                {"old": _settings_dict(old), "new": _settings_dict(settings), **({"level": level} if level else {})},
+            )
+        )
         return None
 
     # -- outputs --------------------------------------------------------------------------------
 
     def _refresh_outputs(self, out: list[Effect]) -> None:
         """Lamps, acceptor enable and tower light follow the state (only changes are sent)."""
-        test_lamps = diagnostics.lamps(self.s)          # the lamp test
+        test_lamps = diagnostics.lamps(self.s)  # the lamp test
         for st in self.s.stations:
             lamps = self.legal_actions(st.station) if test_lamps is None else test_lamps
             if self._lamps.get(st.station) != lamps:
@@ -373,12 +401,17 @@ class Cabinet(BettingMixin, PlayMixin, CashOutMixin, MoneyInMixin, DoorsMixin, H
                 self._acceptor[st.station] = acc
                 out.append(SetAcceptor(st.station, acc[0], acc[1], test))
         mode = self.mode
-        tower = {"handpay": "handpay", "tilt": "tilt", "ram_error": "tilt",
-                 "door_open": "service", "maintenance": "service"}.get(mode, "off")
+        tower = {
+            "handpay": "handpay",
+            "tilt": "tilt",
+            "ram_error": "tilt",
+            "door_open": "service",
+            "maintenance": "service",
+        }.get(mode, "off")
         if tower == "off" and any(st.faults for st in self.s.stations):
-            tower = "tilt"                     # a station out of service calls the attendant
-        tower = player_desk.tower(self.s, tower)     # a player's Service call
-        tower = diagnostics.tower(self.s) or tower      # the tower light test
+            tower = "tilt"  # a station out of service calls the attendant
+        tower = player_desk.tower(self.s, tower)  # a player's Service call
+        tower = diagnostics.tower(self.s) or tower  # the tower light test
         if tower != self._tower:
             self._tower = tower
             out.append(SetTowerLight(tower))
@@ -400,6 +433,7 @@ class Cabinet(BettingMixin, PlayMixin, CashOutMixin, MoneyInMixin, DoorsMixin, H
     def snapshot(self, seq: int) -> Any:
         """The player-visible ``Snapshot`` numbered ``seq`` (see ``cabinet.core.view``)."""
         from cabinet.core.view import build_snapshot
+
         return build_snapshot(self, seq)
 
     def round_dict(self) -> dict[str, Any] | None:
@@ -409,6 +443,7 @@ class Cabinet(BettingMixin, PlayMixin, CashOutMixin, MoneyInMixin, DoorsMixin, H
 
 def _settings_dict(s: GameSettings) -> dict[str, Any]:
     import msgspec
+
     out: dict[str, Any] = msgspec.to_builtins(s)
     return out
 
@@ -435,10 +470,21 @@ _HANDLERS: dict[type, Callable[[Cabinet, Any, list[Effect]], None]] = {
     HostLinkChanged: Cabinet._on_host_link,
     HostLinkConfigured: Cabinet._on_host_configured,
     AuditExported: lambda cab, ev, out: maintenance.audit_exported(cab, ev, out),
-    ProgramInstalled: lambda cab, ev, out: out.append(Journal(
-        "program_installed", 0, 0, {"action": ev.action, "program_id": ev.program_id,
-                                    "digest": ev.digest, "previous": ev.previous,
-                                    "seq": ev.seq, "installed_wall_s": ev.wall_s})),
+    ProgramInstalled: lambda cab, ev, out: out.append(
+        Journal(
+            "program_installed",
+            0,
+            0,
+            {
+                "action": ev.action,
+                "program_id": ev.program_id,
+                "digest": ev.digest,
+                "previous": ev.previous,
+                "seq": ev.seq,
+                "installed_wall_s": ev.wall_s,
+            },
+        )
+    ),
 }
 
 __all__ = ["ACCEPTS", "Cabinet", "Meters", "new_state"]

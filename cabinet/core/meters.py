@@ -82,9 +82,18 @@ def audit_balance(credits_minor: int, pending_out_minor: int, m: Meters) -> int:
     returns (research A "Self-audit"). Returns the difference
     ``expected - credits`` modulo 10^10: 0 when the station balances.
     """
-    expected = (m.bills_in_minor + m.vouchers_in_minor - m.vouchers_out_minor
-                - m.handpay_minor - m.jackpot_handpay_minor - pending_out_minor
-                - m.coin_in_minor + m.coin_out_minor
-                - m.insurance_in_minor + m.insurance_out_minor + m.void_returned_minor
-                - m.void_reclaimed_minor)
+    expected = (
+        m.bills_in_minor
+        + m.vouchers_in_minor
+        - m.vouchers_out_minor
+        - m.handpay_minor
+        - m.jackpot_handpay_minor
+        - pending_out_minor
+        - m.coin_in_minor
+        + m.coin_out_minor
+        - m.insurance_in_minor
+        + m.insurance_out_minor
+        + m.void_returned_minor
+        - m.void_reclaimed_minor
+    )
     return (expected - credits_minor) % METER_MODULUS

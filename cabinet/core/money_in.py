@@ -43,8 +43,7 @@ TXN_MEMORY = 64
 class MoneyInMixin(CabinetBase):
     """Notes and vouchers in: credited exactly once."""
 
-    def tell_refusal(self, st: StationState | None, what: str, reason: str,
-                     amount_minor: int = 0) -> None:
+    def tell_refusal(self, st: StationState | None, what: str, reason: str, amount_minor: int = 0) -> None:
         """Show station ``st`` why its note or voucher came back.
 
         ``what`` is ``"Note returned"`` or ``"Voucher refused"``; ``reason`` is a
@@ -55,8 +54,7 @@ class MoneyInMixin(CabinetBase):
             return
         sym = self.s.settings.currency_symbol
         words = {
-            "over the credit limit":
-                said("credit limit {limit_minor}", limit_minor=self.s.settings.credit_limit_minor),
+            "over the credit limit": said("credit limit {limit_minor}", limit_minor=self.s.settings.credit_limit_minor),
             "not issued by this cabinet": said("not issued here"),
             EXPIRED_REASON: said(EXPIRED_REASON),
             "voucher is redeemed": said("already redeemed - see attendant"),
@@ -78,21 +76,25 @@ class MoneyInMixin(CabinetBase):
 
     def _on_note_escrow(self, ev: NoteEscrowed, out: list[Effect]) -> None:
         if self.station(ev.station) is not None and bill_test.on_escrow(self.s, ev, out):
-            return                      # a test note, no meter
+            return  # a test note, no meter
         st = self.station(ev.station)
         reason = self._refuse_money_in(st, ev.denomination_minor)
         if reason is None and ev.denomination_minor not in self.host_bills_minor(
-                ev.station, tuple(self.s.settings.denominations_minor)):
-            reason = f"{fmt_money(ev.denomination_minor, self.s.settings.currency_symbol)} " \
-                "is not an enabled denomination"
+            ev.station, tuple(self.s.settings.denominations_minor)
+        ):
+            reason = (
+                f"{fmt_money(ev.denomination_minor, self.s.settings.currency_symbol)} is not an enabled denomination"
+            )
         if reason is not None:
-            self.tell_refusal(st, N_("Note returned"), "not an enabled denomination"
-                              if reason.endswith("denomination") else reason,
-                              ev.denomination_minor)
+            self.tell_refusal(
+                st,
+                N_("Note returned"),
+                "not an enabled denomination" if reason.endswith("denomination") else reason,
+                ev.denomination_minor,
+            )
             out.append(ReturnNote(ev.station, reason))
         else:
-            out.append(Journal("note_escrowed", ev.station, ev.denomination_minor,
-                               {"txn": ev.txn}))
+            out.append(Journal("note_escrowed", ev.station, ev.denomination_minor, {"txn": ev.txn}))
             out.append(StackNote(ev.station, ev.txn))
 
     def _refuse_money_in(self, st: StationState | None, amount: int) -> str | None:
@@ -124,17 +126,15 @@ class MoneyInMixin(CabinetBase):
             out.append(Rejected("note stacked", "no such station or bad amount"))
             return
         if bill_test.on_stacked(self.s, ev, out):
-            return                      # a test note, counted apart
+            return  # a test note, counted apart
         if self._seen_txn(ev.txn):
-            out.append(Journal("note_repeat_ignored", ev.station, ev.denomination_minor,
-                               {"txn": ev.txn}))
+            out.append(Journal("note_repeat_ignored", ev.station, ev.denomination_minor, {"txn": ev.txn}))
             return
         # A stacked note is always credited, whatever the mode: it is in the box.
-        self._drop_review(ev.txn)       # a resumed VEND VALID credits it
+        self._drop_review(ev.txn)  # a resumed VEND VALID credits it
         self._credit_note(st, ev.denomination_minor, ev.txn, out)
 
-    def _credit_note(self, st: StationState, amount: int, txn: str, out: list[Effect],
-                     via: str = "") -> None:
+    def _credit_note(self, st: StationState, amount: int, txn: str, out: list[Effect], via: str = "") -> None:
         st.refusal = ""
         st.credits_minor += amount
         st.meters.add("bills_in_minor", amount)
@@ -153,8 +153,7 @@ class MoneyInMixin(CabinetBase):
     def _review_faults(self) -> None:
         """The tilt codes follow the reviews still waiting (errors.FAULTS 306/307)."""
         kinds = {f"note_{r.kind}" for r in self.s.note_reviews}
-        faults = {c: t for c, t in self.s.faults.items()
-                  if not c.startswith("note_in_") or c in kinds}
+        faults = {c: t for c, t in self.s.faults.items() if not c.startswith("note_in_") or c in kinds}
         for code in sorted(kinds - set(faults)):
             faults[code] = FAULTS[code][1]
         self.s.faults = faults
@@ -166,25 +165,30 @@ class MoneyInMixin(CabinetBase):
             out.append(Rejected("note uncredited", "no such station or kind"))
             return
         if bill_test.on_uncredited(self.s, ev, out):
-            return                      # a test note, never a real credit
+            return  # a test note, never a real credit
         data = {"txn": ev.txn, "validation_number": ev.validation_number[-4:]}
-        if self._host_ticket_uncredited(ev, out):      # the host said redeem
+        if self._host_ticket_uncredited(ev, out):  # the host said redeem
             return
         credited = bool(ev.txn) and ev.txn in self.s.recent_txns
         if credited and ev.kind == "in_stacker":
-            out.append(Journal(f"note_{ev.kind}", ev.station, ev.denomination_minor,
-                               {**data, "credited": True}))
-            return                        # already credited and in the box: nothing owed
+            out.append(Journal(f"note_{ev.kind}", ev.station, ev.denomination_minor, {**data, "credited": True}))
+            return  # already credited and in the box: nothing owed
         if ev.txn and any(r.txn == ev.txn for r in self.s.note_reviews):
             return
         # A credited note possibly in the path (a jam after VEND VALID): the meters are
         # above the cash box by its value until the attendant looks (307, no credit).
-        self.s.note_reviews = [*self.s.note_reviews, NoteReview(
-            station=ev.station, txn=ev.txn, amount_minor=ev.denomination_minor,
-            kind=ev.kind, validation_number=ev.validation_number)]
+        self.s.note_reviews = [
+            *self.s.note_reviews,
+            NoteReview(
+                station=ev.station,
+                txn=ev.txn,
+                amount_minor=ev.denomination_minor,
+                kind=ev.kind,
+                validation_number=ev.validation_number,
+            ),
+        ]
         self._review_faults()
-        out.append(Journal(f"note_{ev.kind}", ev.station, ev.denomination_minor,
-                           {**data, "credited": credited}))
+        out.append(Journal(f"note_{ev.kind}", ev.station, ev.denomination_minor, {**data, "credited": credited}))
 
     def _resolve_review(self, out: list[Effect]) -> None:
         """The attendant's key on the oldest review: a note in the cash box of known
@@ -193,15 +197,25 @@ class MoneyInMixin(CabinetBase):
         r = self.s.note_reviews[0]
         self.s.note_reviews = self.s.note_reviews[1:]
         self._review_faults()
-        if self._ticket_in_box(r, out):     # a ticket: the host's, or our own record
+        if self._ticket_in_box(r, out):  # a ticket: the host's, or our own record
             return
         st = self._st(r.station)
-        credit = r.kind == "in_stacker" and r.amount_minor > 0 and not r.validation_number \
+        credit = (
+            r.kind == "in_stacker"
+            and r.amount_minor > 0
+            and not r.validation_number
             and not (r.txn and self._seen_txn(r.txn))
+        )
         if credit:
             self._credit_note(st, r.amount_minor, r.txn, out, via="attendant")
-        out.append(Journal("note_review_resolved", r.station, r.amount_minor if credit else 0,
-                           {"txn": r.txn, "kind": r.kind, "credited": credit}))
+        out.append(
+            Journal(
+                "note_review_resolved",
+                r.station,
+                r.amount_minor if credit else 0,
+                {"txn": r.txn, "kind": r.kind, "credited": credit},
+            )
+        )
 
     def _voucher_refusal(self, st: StationState | None, rec: VoucherRecord | None) -> str | None:
         if rec is None:
@@ -219,41 +233,57 @@ class MoneyInMixin(CabinetBase):
         return self.s.wall_s - (self.s.clock_adjust_s - rec.clock_adjust_s) > rec.expires_wall_s
 
     def _on_voucher_escrow(self, ev: VoucherEscrowed, out: list[Effect]) -> None:
-        if self._hold_ticket(ev, out):          # the casino host decides
+        if self._hold_ticket(ev, out):  # the casino host decides
             return
         reason = self._voucher_refusal(self.station(ev.station), ev.record)
         if reason is not None:
             self.tell_refusal(self.station(ev.station), N_("Voucher refused"), reason)
             vn = ev.validation_number if ev.record is not None else ev.validation_number[-4:]
             out.append(ReturnNote(ev.station, reason))
-            out.append(Journal("voucher_refused", ev.station, 0,
-                               {"validation_number": vn, "reason": reason, "txn": ev.txn}))
+            out.append(
+                Journal("voucher_refused", ev.station, 0, {"validation_number": vn, "reason": reason, "txn": ev.txn})
+            )
         else:
             assert ev.record is not None
-            out.append(Journal("voucher_escrowed", ev.station, ev.record.amount_minor,
-                               {"txn": ev.txn, "validation_number": ev.validation_number}))
+            out.append(
+                Journal(
+                    "voucher_escrowed",
+                    ev.station,
+                    ev.record.amount_minor,
+                    {"txn": ev.txn, "validation_number": ev.validation_number},
+                )
+            )
             out.append(StackNote(ev.station, ev.txn))
 
     def _on_voucher_stacked(self, ev: VoucherStacked, out: list[Effect]) -> None:
         st = self.station(ev.station)
         rec = ev.record
-        if self._host_ticket_stacked(ev, out):   # redeemed by the host
+        if self._host_ticket_stacked(ev, out):  # redeemed by the host
             return
         if self._seen_txn(ev.txn):
             out.append(Journal("voucher_repeat_ignored", ev.station, 0, {"txn": ev.txn}))
             return
         if st is None or rec is None or rec.status != "issued" or self._expired(rec):
-            out.append(Journal("voucher_stacked_invalid", ev.station, 0,
-                               {"validation_number": ev.validation_number[-4:], "txn": ev.txn}))
+            out.append(
+                Journal(
+                    "voucher_stacked_invalid",
+                    ev.station,
+                    0,
+                    {"validation_number": ev.validation_number[-4:], "txn": ev.txn},
+                )
+            )
             return
         st.refusal = ""
-        self._drop_review(ev.txn)       # a resumed VEND VALID credits it
+        self._drop_review(ev.txn)  # a resumed VEND VALID credits it
         st.credits_minor += rec.amount_minor
         st.meters.add("vouchers_in_minor", rec.amount_minor)
         st.meters.add("vouchers_in_count", 1)
         out.append(SetVoucherStatus(rec.validation_number, "redeemed", self.s.wall_s))
-        out.append(Journal("voucher_in", ev.station, rec.amount_minor,
-                           {"validation_number": rec.validation_number, "txn": ev.txn}))
+        out.append(
+            Journal(
+                "voucher_in", ev.station, rec.amount_minor, {"validation_number": rec.validation_number, "txn": ev.txn}
+            )
+        )
         out.append(SendCue("voucher_accepted", ev.station, {"amount_minor": rec.amount_minor}))
 
     def _remember_return(self, station: int, txn: str, out: list[Effect]) -> None:
@@ -265,11 +295,11 @@ class MoneyInMixin(CabinetBase):
     def _on_note_returned(self, ev: NoteReturned, out: list[Effect]) -> None:
         if bill_test.on_returned(self.s, ev, out):
             self._returning.pop(ev.station, None)
-            return                      # a test note, counted apart
+            return  # a test note, counted apart
         data: dict[str, Any] = {"txn": ev.txn}
         txn, reason = self._returning.get(ev.station, (None, ""))
         if txn == ev.txn:
-            data["reason"] = reason                 # why we handed it back
+            data["reason"] = reason  # why we handed it back
             del self._returning[ev.station]
         out.append(Journal("note_returned", ev.station, 0, data))
         self._host_ticket_returned(ev.station, ev.txn, out)

@@ -25,12 +25,20 @@ class PlayMixin(CabinetBase):
     """A round from Deal to settlement, and its money."""
 
     def _occupied(self) -> list[StationState]:
-        return [st for st in self.s.stations if st.station in self.seats_in_play()
-                and self._in_service(st) and (st.credits_minor > 0 or any(st.bets_minor))]
+        return [
+            st
+            for st in self.s.stations
+            if st.station in self.seats_in_play()
+            and self._in_service(st)
+            and (st.credits_minor > 0 or any(st.bets_minor))
+        ]
 
     def _maybe_start_bet_timer(self) -> None:
-        if len(self._occupied()) >= 2 and self.s.bet_deadline_ms is None and any(
-                any(st.bets_minor) for st in self.s.stations):
+        if (
+            len(self._occupied()) >= 2
+            and self.s.bet_deadline_ms is None
+            and any(any(st.bets_minor) for st in self.s.stations)
+        ):
             self.s.bet_deadline_ms = self.s.now_ms + self.rules.bet_timer_s * 1000
 
     def _press_deal(self, st: StationState, out: list[Effect]) -> None:
@@ -49,8 +57,7 @@ class PlayMixin(CabinetBase):
             diff = audit_balance(st.credits_minor, st.pending_out_minor, st.meters)
             if diff:
                 self.s.audit_failed = True
-                out.append(Journal("audit_mismatch", st.station, diff,
-                                   {"credits_minor": st.credits_minor}))
+                out.append(Journal("audit_mismatch", st.station, diff, {"credits_minor": st.credits_minor}))
                 return False
         return True
 
@@ -58,8 +65,11 @@ class PlayMixin(CabinetBase):
         r = self.rules
         s = self.s
         s.bet_deadline_ms = None
-        players = [st for st in s.stations if st.station in self.seats_in_play()
-                   and self._in_service(st) and self._bets_valid(st)]
+        players = [
+            st
+            for st in s.stations
+            if st.station in self.seats_in_play() and self._in_service(st) and self._bets_valid(st)
+        ]
         for st in s.stations:
             st.ready = False
         if not players:
@@ -88,8 +98,8 @@ class PlayMixin(CabinetBase):
             seats.append(SeatBets(st.station, tuple(st.bets_minor), st.credits_minor))
         try:
             rnd = Round(r, seats, shoe)
-        except BetError as e:                      # legality was checked: a bug
-            for st in players:                     # give the stakes straight back
+        except BetError as e:  # legality was checked: a bug
+            for st in players:  # give the stakes straight back
                 st.credits_minor += st.stake_in_round_minor
                 st.meters.add("coin_out_minor", st.stake_in_round_minor)
                 st.in_round = False
@@ -98,9 +108,18 @@ class PlayMixin(CabinetBase):
         s.round_id += 1
         s.round_open = True
         self.round = rnd
-        out.append(Journal("round_start", 0, sum(st.stake_in_round_minor for st in players),
-                           {"round_id": s.round_id, "shoe_position": shoe.position,
-                            "bets": {st.station: st.bets_minor for st in players}}))
+        out.append(
+            Journal(
+                "round_start",
+                0,
+                sum(st.stake_in_round_minor for st in players),
+                {
+                    "round_id": s.round_id,
+                    "shoe_position": shoe.position,
+                    "bets": {st.station: st.bets_minor for st in players},
+                },
+            )
+        )
         self._run_round(rnd.start, out)
 
     def _decide(self, action: str, out: list[Effect]) -> None:
@@ -113,7 +132,7 @@ class PlayMixin(CabinetBase):
         assert rnd is not None
         try:
             events = step()
-        except GameError as e:                     # shoe exhausted or a bug: void
+        except GameError as e:  # shoe exhausted or a bug: void
             self._void_round(f"round fault: {e}", out)
             return
         self._apply_round_events(events, out)
@@ -133,12 +152,17 @@ class PlayMixin(CabinetBase):
         """Move the money of round events onto the ledger; cue what players may see."""
         for e in events:
             if isinstance(e, round_events.PlayerCardDealt):
-                out.append(SendCue("card_dealt", e.seat, {"to": "player", "spot": e.spot,
-                                                          "hand": e.hand, "card": str(e.card)}))
+                out.append(
+                    SendCue("card_dealt", e.seat, {"to": "player", "spot": e.spot, "hand": e.hand, "card": str(e.card)})
+                )
             elif isinstance(e, round_events.DealerCardDealt):
-                out.append(SendCue("card_dealt", None, {
-                    "to": "dealer", "card": str(e.card) if e.face_up else None,
-                    "face_down": not e.face_up}))
+                out.append(
+                    SendCue(
+                        "card_dealt",
+                        None,
+                        {"to": "dealer", "card": str(e.card) if e.face_up else None, "face_down": not e.face_up},
+                    )
+                )
             elif isinstance(e, round_events.DealerCardRevealed):
                 out.append(SendCue("hole_card_revealed", None, {"card": str(e.card)}))
             elif isinstance(e, round_events.DealerChecked):
@@ -162,9 +186,18 @@ class PlayMixin(CabinetBase):
                 self._pay(st, e.returned_minor, "coin_out_minor")
                 if e.outcome is round_events.Outcome.BLACKJACK:
                     st.meters.add("blackjacks", 1)
-                out.append(SendCue("hand_settled", e.seat, {
-                    "spot": e.spot, "hand": e.hand, "outcome": e.outcome.value,
-                    "returned_minor": e.returned_minor}))
+                out.append(
+                    SendCue(
+                        "hand_settled",
+                        e.seat,
+                        {
+                            "spot": e.spot,
+                            "hand": e.hand,
+                            "outcome": e.outcome.value,
+                            "returned_minor": e.returned_minor,
+                        },
+                    )
+                )
 
     @staticmethod
     def _stake(st: StationState, amount: int, meter: str) -> None:
@@ -198,13 +231,24 @@ class PlayMixin(CabinetBase):
                 st.credits_minor -= jackpot
                 st.pending_out_minor += jackpot
             out.append(SaveRecall(self._recall_entry(st, result, voided=False, jackpot=jackpot)))
-            out.append(Journal("round_end", st.station, st.returned_in_round_minor,
-                               {"round_id": s.round_id, "wagered_minor": st.stake_in_round_minor,
-                                "returned_minor": st.returned_in_round_minor, "net_minor": net}))
+            out.append(
+                Journal(
+                    "round_end",
+                    st.station,
+                    st.returned_in_round_minor,
+                    {
+                        "round_id": s.round_id,
+                        "wagered_minor": st.stake_in_round_minor,
+                        "returned_minor": st.returned_in_round_minor,
+                        "net_minor": net,
+                    },
+                )
+            )
             if jackpot:
                 limit = fmt_money(s.settings.jackpot_limit_minor, s.settings.currency_symbol)
-                self._lock_handpay(st.station, jackpot, f"a win of {limit} or more is paid by hand",
-                                   "", out, kind="jackpot")
+                self._lock_handpay(
+                    st.station, jackpot, f"a win of {limit} or more is paid by hand", "", out, kind="jackpot"
+                )
             st.in_round = False
             st.stake_in_round_minor = st.returned_in_round_minor = 0
             if self.uses_chips:
@@ -222,26 +266,36 @@ class PlayMixin(CabinetBase):
         out.append(SendCue("round_over", None, {"round_id": s.round_id}))
         self._self_audit(out)
 
-    def _recall_entry(self, st: StationState, result: dict[str, Any],
-                      voided: bool, jackpot: int = 0) -> RecallEntry:
+    def _recall_entry(self, st: StationState, result: dict[str, Any], voided: bool, jackpot: int = 0) -> RecallEntry:
         steps: list[str] = []
         rnd = self.round
         mine = f" seat {st.station} "
-        if rnd is not None:      # this station's decisions and spots only
+        if rnd is not None:  # this station's decisions and spots only
             steps += [f"{p}: {d}" for p, d in rnd.history if mine in f" {p} "]
-        result = {**result,
-                  "spots": [sp for sp in result.get("spots", []) if sp["seat"] == st.station],
-                  "seats": [x for x in result.get("seats", []) if x["seat"] == st.station]}
+        result = {
+            **result,
+            "spots": [sp for sp in result.get("spots", []) if sp["seat"] == st.station],
+            "seats": [x for x in result.get("seats", []) if x["seat"] == st.station],
+        }
         ins = 0
         for spot in result.get("spots", []):
             if spot["seat"] == st.station and spot.get("insurance"):
                 ins += spot["insurance"]["stake"]
         return RecallEntry(
-            round_id=self.s.round_id, station=st.station, variant=self.rules.variant,
-            wall_s=self.s.wall_s, credits_before_minor=st.credits_at_round_start_minor,
-            credits_after_minor=st.credits_minor, wagered_minor=st.stake_in_round_minor,
-            returned_minor=st.returned_in_round_minor, insurance_minor=ins,
-            steps=steps, result=result, voided=voided, jackpot_handpay_minor=jackpot)
+            round_id=self.s.round_id,
+            station=st.station,
+            variant=self.rules.variant,
+            wall_s=self.s.wall_s,
+            credits_before_minor=st.credits_at_round_start_minor,
+            credits_after_minor=st.credits_minor,
+            wagered_minor=st.stake_in_round_minor,
+            returned_minor=st.returned_in_round_minor,
+            insurance_minor=ins,
+            steps=steps,
+            result=result,
+            voided=voided,
+            jackpot_handpay_minor=jackpot,
+        )
 
     def _void_round(self, reason: str, out: list[Effect]) -> None:
         """RULES.md "Malfunctions void all plays and pays": every stake back, nothing paid."""
@@ -259,10 +313,19 @@ class PlayMixin(CabinetBase):
             elif refund < 0:
                 st.meters.add("void_reclaimed_minor", -refund)
             out.append(SaveRecall(self._recall_entry(st, result, voided=True)))
-            out.append(Journal("round_void", st.station, max(refund, 0),
-                               {"round_id": s.round_id, "reason": reason,
-                                "wagered_minor": st.stake_in_round_minor,
-                                "returned_minor": st.returned_in_round_minor}))
+            out.append(
+                Journal(
+                    "round_void",
+                    st.station,
+                    max(refund, 0),
+                    {
+                        "round_id": s.round_id,
+                        "reason": reason,
+                        "wagered_minor": st.stake_in_round_minor,
+                        "returned_minor": st.returned_in_round_minor,
+                    },
+                )
+            )
             st.in_round = False
             st.stake_in_round_minor = st.returned_in_round_minor = 0
         s.round_open = False

@@ -33,8 +33,7 @@ from cabinet.protocol.snapshot import RoundLine, StationView
 #: "the last 10 rounds of this station on a touch".
 HISTORY_ROUNDS = 10
 PLAYER_ACTIONS = frozenset({"history", "history_close", "reminder_ok", "service"})
-__all__ = ["HISTORY_ROUNDS", "PLAYER_ACTIONS", "PlayerDesk", "dress", "follow", "press",
-           "round_line", "tower"]
+__all__ = ["HISTORY_ROUNDS", "PLAYER_ACTIONS", "PlayerDesk", "dress", "follow", "press", "round_line", "tower"]
 
 
 class _Recall(Protocol):
@@ -46,15 +45,20 @@ def round_line(e: RecallEntry) -> RoundLine:
     v = recall_view(e, 1, 1)
     hands = [h for sp in v.table.spots for h in sp.hands]
     when = dt.datetime.fromtimestamp(e.wall_s).strftime("%H:%M") if e.wall_s else ""
-    return RoundLine(round_id=e.round_id, when=when, dealer=v.dealer.cards,
-                     dealer_text=v.dealer.total_text, hands=hands,
-                     wagered_minor=e.wagered_minor, returned_minor=e.returned_minor,
-                     net_minor=0 if e.voided else e.returned_minor - e.wagered_minor,
-                     voided=e.voided)
+    return RoundLine(
+        round_id=e.round_id,
+        when=when,
+        dealer=v.dealer.cards,
+        dealer_text=v.dealer.total_text,
+        hands=hands,
+        wagered_minor=e.wagered_minor,
+        returned_minor=e.returned_minor,
+        net_minor=0 if e.voided else e.returned_minor - e.wagered_minor,
+        voided=e.voided,
+    )
 
 
-def press(desk: PlayerDesk, s: CabinetState, history: _Recall, station: int, action: str,
-          out: list[Effect]) -> None:
+def press(desk: PlayerDesk, s: CabinetState, history: _Recall, station: int, action: str, out: list[Effect]) -> None:
     """Station ``station`` touched ``action`` (one of ``PLAYER_ACTIONS``): "history" reads
     its last ``HISTORY_ROUNDS`` rounds from the journal once (the panel shows them as of
     the touch); "history_close" closes its panel; "reminder_ok" dismisses its reminder;
@@ -83,7 +87,7 @@ def follow(desk: PlayerDesk, s: CabinetState, event: Event, out: list[Effect]) -
     sessions.follow(desk.shown, s, event, out)
     for st in s.stations:
         if st.service_called and sessions.ends_session(event, st):
-            st.service_called = False          # the player who called has cashed out and gone
+            st.service_called = False  # the player who called has cashed out and gone
             out.append(Journal("service_cancelled", st.station, 0, {"by": "cash_out"}))
     if isinstance(event, KeyChanged) and event.on:
         for st in s.stations:
@@ -95,8 +99,7 @@ def follow(desk: PlayerDesk, s: CabinetState, event: Event, out: list[Effect]) -
 def tower(s: CabinetState, light: str) -> str:
     """The tower light with the Service calls: ``service`` (amber) when a call stands
     and nothing else lights it (a lockup's own light wins)."""
-    return "service" if light == "off" and any(st.service_called for st in s.stations) \
-        else light
+    return "service" if light == "off" and any(st.service_called for st in s.stations) else light
 
 
 def dress(desk: PlayerDesk, s: CabinetState, view: StationView) -> StationView:

@@ -10,8 +10,7 @@ from __future__ import annotations
 from cabinet.game import RuleSet
 from cabinet.protocol.said import N_, Said, english, said
 
-TABLE_TEXTS = [N_("BLACKJACK PAYS 3 TO 2"), N_("DEALER MUST STAND ON ALL 17"),
-               N_("INSURANCE PAYS 2 TO 1")]
+TABLE_TEXTS = [N_("BLACKJACK PAYS 3 TO 2"), N_("DEALER MUST STAND ON ALL 17"), N_("INSURANCE PAYS 2 TO 1")]
 
 
 def rules_text(rules: RuleSet, symbol: str = "$") -> list[str]:
@@ -23,14 +22,22 @@ def rules_said(rules: RuleSet) -> list[Said]:
     """``rules_text`` as ``Said`` lines, one per line (each screen says them in
     its language); a line that starts with spaces continues the rule above it."""
     if rules.shuffle_every_round:
-        played = said("Played with one deck, shuffled before every round.") if rules.decks == 1 else \
-            said("Played with {decks} decks, shuffled before every round.", decks=rules.decks)
+        played = (
+            said("Played with one deck, shuffled before every round.")
+            if rules.decks == 1
+            else said("Played with {decks} decks, shuffled before every round.", decks=rules.decks)
+        )
     elif rules.decks == 1:
-        played = said("Played with one deck, reshuffled when the cut card at {percent} is reached.",
-                      percent=f"{rules.penetration_percent} %")
+        played = said(
+            "Played with one deck, reshuffled when the cut card at {percent} is reached.",
+            percent=f"{rules.penetration_percent} %",
+        )
     else:
-        played = said("Played with {decks} decks, reshuffled when the cut card at {percent} is reached.",
-                      decks=rules.decks, percent=f"{rules.penetration_percent} %")
+        played = said(
+            "Played with {decks} decks, reshuffled when the cut card at {percent} is reached.",
+            decks=rules.decks,
+            percent=f"{rules.penetration_percent} %",
+        )
     lines = [
         said(rules.name),
         played,
@@ -63,26 +70,44 @@ def rules_said(rules: RuleSet) -> list[Said]:
         lines.append(said("Double down on a first two cards totalling {totals}: one more card.", totals=totals))
     else:
         lines.append(said("Double down on any first two cards: the bet doubles, one more card."))
-    lines.append(said("Double after a split: allowed.") if rules.double_after_split
-                 else said("Double after a split: not allowed."))
-    lines.append(said("Split two cards of the same rank into two hands, once (no re-splitting).")
-                 if rules.split_by == "rank" else
-                 said("Split two cards of the same value into two hands, once (no re-splitting)."))
+    lines.append(
+        said("Double after a split: allowed.")
+        if rules.double_after_split
+        else said("Double after a split: not allowed.")
+    )
+    lines.append(
+        said("Split two cards of the same rank into two hands, once (no re-splitting).")
+        if rules.split_by == "rank"
+        else said("Split two cards of the same value into two hands, once (no re-splitting).")
+    )
     if rules.split_by == "value":
         lines.append(said("  Any two ten-value cards may be split."))
-    lines.append(said("Split Aces get one card each.") if rules.split_aces_one_card
-                 else said("Split Aces are played like any other hand."))
+    lines.append(
+        said("Split Aces get one card each.")
+        if rules.split_aces_one_card
+        else said("Split Aces are played like any other hand.")
+    )
     lines.append(said("After a split, an Ace and a ten-value card count as 21, not Blackjack."))
     if rules.max_hand_cards:
         lines.append(said("A hand of {cards} cards stands automatically.", cards=rules.max_hand_cards))
     lines.append(said("No surrender."))
-    lines.append(said("Table limits: {min_minor} to {max_minor} per spot; doubles, splits and",
-                      min_minor=rules.min_bet_minor, max_minor=rules.max_bet_minor))
+    lines.append(
+        said(
+            "Table limits: {min_minor} to {max_minor} per spot; doubles, splits and",
+            min_minor=rules.min_bet_minor,
+            max_minor=rules.max_bet_minor,
+        )
+    )
     lines.append(said("  insurance may go over the maximum."))
     if rules.max_seats > 1:
-        lines.append(said("Up to {seats} players; {bet_s} s to bet and {decision_s} s per decision "
-                          "at a shared table.", seats=rules.max_seats, bet_s=rules.bet_timer_s,
-                          decision_s=rules.decision_timer_s))
+        lines.append(
+            said(
+                "Up to {seats} players; {bet_s} s to bet and {decision_s} s per decision at a shared table.",
+                seats=rules.max_seats,
+                bet_s=rules.bet_timer_s,
+                decision_s=rules.decision_timer_s,
+            )
+        )
     if rules.max_spots_per_seat > 1:
         lines.append(said("Bet on up to {spots} spots; spot 1 plays first.", spots=rules.max_spots_per_seat))
     lines.append(said("Malfunctions void all plays and pays."))

@@ -24,8 +24,7 @@ from cabinet.protocol.snapshot import RealityCheck
 MINUTE_MS = 60_000
 
 
-def follow(shown: dict[int, RealityCheck], s: CabinetState, event: Event,
-           out: list[Effect]) -> None:
+def follow(shown: dict[int, RealityCheck], s: CabinetState, event: Event, out: list[Effect]) -> None:
     """After every event: count the rounds just recorded, start and end sessions, and
     make a reminder due when its minute comes (see the module docstring). ``shown``:
     station -> the reminder on its screen now."""
@@ -55,14 +54,18 @@ def follow(shown: dict[int, RealityCheck], s: CabinetState, event: Event,
             ses.told = elapsed // period
             shown[n] = RealityCheck(elapsed_min=elapsed // MINUTE_MS, net_minor=ses.net_minor)
     for n in [n for n in shown if n not in by_station]:
-        del shown[n]                               # a station removed by the settings
+        del shown[n]  # a station removed by the settings
 
 
 def ends_session(event: Event, st: StationState) -> bool:
     """``event`` is station ``st``'s cash-out press that left its meter at zero: its
     player has gone (the session ends; so does a Service call, ``player_desk``)."""
-    return isinstance(event, IntentReceived) and event.station == st.station \
-        and event.action == "cash_out" and st.credits_minor == 0
+    return (
+        isinstance(event, IntentReceived)
+        and event.station == st.station
+        and event.action == "cash_out"
+        and st.credits_minor == 0
+    )
 
 
 def dismiss(shown: dict[int, RealityCheck], station: int) -> None:

@@ -26,8 +26,16 @@ Variant = Literal["classic", "classic-multi", "american"]
 VARIANTS: tuple[str, ...] = get_args(Variant)
 #: The settings each game keeps for itself: ``None`` is that
 #: game's RULES.md default; switching games never carries them over.
-GAME_FIELDS = ("spots_per_station", "min_bet_minor", "max_bet_minor", "bet_step_minor",
-               "chip_values_minor", "penetration_percent", "bet_timer_s", "decision_timer_s")
+GAME_FIELDS = (
+    "spots_per_station",
+    "min_bet_minor",
+    "max_bet_minor",
+    "bet_step_minor",
+    "chip_values_minor",
+    "penetration_percent",
+    "bet_timer_s",
+    "decision_timer_s",
+)
 
 # -- the ranges (RULES.md "Default table settings", RuleSet.validate, the issues) --
 Stations = Annotated[int, Meta(ge=1, le=3)]
@@ -42,10 +50,12 @@ NoteMinor = Annotated[int, Meta(ge=100, multiple_of=100)]
 LimitMinor = Annotated[int, Meta(ge=1)]
 ExpiryDays = Annotated[int, Meta(ge=1, le=3650)]
 RecallDepth = Annotated[int, Meta(ge=10, le=100)]
-VenueName = Annotated[str, Meta(min_length=1, max_length=40, pattern=r"\S",
-                                 description="1-40 characters, not all blank")]
-MachineNumber = Annotated[str, Meta(min_length=1, max_length=12, pattern=r"\S",
-                                    description="1-12 characters, not all blank")]
+VenueName = Annotated[
+    str, Meta(min_length=1, max_length=40, pattern=r"\S", description="1-40 characters, not all blank")
+]
+MachineNumber = Annotated[
+    str, Meta(min_length=1, max_length=12, pattern=r"\S", description="1-12 characters, not all blank")
+]
 AddressLine = Annotated[str, Meta(max_length=40, description="0-40 characters")]
 VolumePercent = Annotated[int, Meta(ge=0, le=100)]
 #: Minutes between a player's session reminders; 0 = off.
@@ -112,8 +122,7 @@ class GameSettings(msgspec.Struct, kw_only=True, frozen=True):
     penetration_percent: Penetration | None = None
     bet_timer_s: TimerS | None = None
     decision_timer_s: TimerS | None = None
-    denominations_minor: Annotated[tuple[NoteMinor, ...], Meta(min_length=1)] = (
-        100, 500, 1_000, 2_000, 5_000, 10_000)
+    denominations_minor: Annotated[tuple[NoteMinor, ...], Meta(min_length=1)] = (100, 500, 1_000, 2_000, 5_000, 10_000)
     credit_limit_minor: LimitMinor = 300_000
     voucher_limit_minor: LimitMinor = 120_000
     jackpot_limit_minor: LimitMinor = 120_000
@@ -146,8 +155,8 @@ class GameSettings(msgspec.Struct, kw_only=True, frozen=True):
         mine = saved.pop(variant, GameLimits())
         saved = {v: lim for v, lim in saved.items() if lim != GameLimits()}
         return msgspec.structs.replace(
-            self, variant=variant, game_limits=saved,
-            **{f: getattr(mine, f) for f in GAME_FIELDS})
+            self, variant=variant, game_limits=saved, **{f: getattr(mine, f) for f in GAME_FIELDS}
+        )
 
     def validate(self) -> RuleSet:
         """Check every field and build the ``RuleSet`` they describe.
@@ -161,7 +170,7 @@ class GameSettings(msgspec.Struct, kw_only=True, frozen=True):
                 game (one seat, one spot, no chips, one deck; the RuleSet's own
                 checks).
         """
-        convert(msgspec.to_builtins(self), GameSettings)     # the ranges and choices
+        convert(msgspec.to_builtins(self), GameSettings)  # the ranges and choices
         base = preset(self.variant)
         changes: dict[str, object] = {}
         if self.stations > base.max_seats and self.variant != "classic-multi":
@@ -172,8 +181,7 @@ class GameSettings(msgspec.Struct, kw_only=True, frozen=True):
             if self.variant != "american" and self.spots_per_station != 1:
                 raise ConfigError("spots_per_station", f"{base.name} has one spot per seat")
             changes["max_spots_per_seat"] = self.spots_per_station
-        for name in ("min_bet_minor", "max_bet_minor", "bet_step_minor", "bet_timer_s",
-                     "decision_timer_s"):
+        for name in ("min_bet_minor", "max_bet_minor", "bet_step_minor", "bet_timer_s", "decision_timer_s"):
             v = getattr(self, name)
             if v is not None:
                 changes[name] = v
@@ -183,8 +191,7 @@ class GameSettings(msgspec.Struct, kw_only=True, frozen=True):
             changes["chip_values_minor"] = tuple(self.chip_values_minor)
         if self.penetration_percent is not None:
             if base.decks == 1:
-                raise ConfigError("penetration_percent",
-                                  f"{base.name} shuffles one deck before every round")
+                raise ConfigError("penetration_percent", f"{base.name} shuffles one deck before every round")
             changes["shuffle_every_round"] = False
             changes["penetration_percent"] = self.penetration_percent
         # the cross-field limits in the menu's words and money (the RuleSet says the same
@@ -198,8 +205,7 @@ class GameSettings(msgspec.Struct, kw_only=True, frozen=True):
         if step > 0 and hi % step:
             raise ConfigError("max_bet_minor", f"must be a multiple of the bet step {fmt_money(step, sym)}")
         if lo > hi:
-            raise ConfigError("min_bet_minor", f"{fmt_money(lo, sym)} is above the maximum bet "
-                                               f"{fmt_money(hi, sym)}")
+            raise ConfigError("min_bet_minor", f"{fmt_money(lo, sym)} is above the maximum bet {fmt_money(hi, sym)}")
         try:
             rules = base.replace(**changes) if changes else base
         except GameError as e:
@@ -257,9 +263,17 @@ MENU_SETTINGS: tuple[tuple[str, str, tuple[Any, ...] | str | None], ...] = (
 )
 #: Settings that change the money rules: saved only with no credits on the cabinet
 #: ("only with zero credits where it changes money rules").
-MONEY_RULE_SETTINGS = frozenset({
-    "variant", "stations", "credit_limit_minor", "voucher_limit_minor", "jackpot_limit_minor",
-    "voucher_expiry_days", "denominations_minor"})
+MONEY_RULE_SETTINGS = frozenset(
+    {
+        "variant",
+        "stations",
+        "credit_limit_minor",
+        "voucher_limit_minor",
+        "jackpot_limit_minor",
+        "voucher_expiry_days",
+        "denominations_minor",
+    }
+)
 #: The typed rows: field -> ``money``, ``money_list``, ``number`` or ``text``.
 MENU_ENTRY: dict[str, str] = {k: s for k, _, s in MENU_SETTINGS if isinstance(s, str)}
 

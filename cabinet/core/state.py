@@ -168,7 +168,7 @@ class PrintingState(msgspec.Struct, kw_only=True):
     validation_number: str
     amount_minor: int
     started_ms: int
-    host_number: bool = False       # the casino host issued the number (SAS 0x58)
+    host_number: bool = False  # the casino host issued the number (SAS 0x58)
 
 
 class StationState(msgspec.Struct, kw_only=True):

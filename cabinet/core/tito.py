@@ -52,11 +52,17 @@ from cabinet.protocol.said import N_
 #: SAS 0x71 transfer codes (research/sas.md "TITO"; nCompass ``LongPoll71Message``).
 CASHABLE, RESTRICTED_PROMO, NONRESTRICTED_PROMO = 0x00, 0x01, 0x02
 #: The host's rejection codes (0x80-0x8F) -> why, in the player's words.
-HOST_REJECTS = {0x80: "refused by the casino host", 0x81: "not a valid ticket",
-                0x82: "unknown ticket", 0x83: "ticket pending at the casino host",
-                0x84: "already redeemed", 0x85: "expired",
-                0x86: "ticket information not available", 0x87: "amount does not match",
-                0x88: "over the redemption limit - see attendant"}
+HOST_REJECTS = {
+    0x80: "refused by the casino host",
+    0x81: "not a valid ticket",
+    0x82: "unknown ticket",
+    0x83: "ticket pending at the casino host",
+    0x84: "already redeemed",
+    0x85: "expired",
+    0x86: "ticket information not available",
+    0x87: "amount does not match",
+    0x88: "over the redemption limit - see attendant",
+}
 #: The 0x7B status bits the cabinet can have set: printer as cash-out device (bit 0),
 #: ticket redemption (bit 5) (``drivers.sas.tito_codes.VS_SUPPORTED``).
 VS_PRINTER_CASHOUT = 0x0001
@@ -92,54 +98,60 @@ class TitoMixin(CabinetBase):
         if h.link != "online":
             self._validation_failed(st, amount, HOST_OFFLINE, out)
             return
-        if h.ticket_data.validation_status_set and \
-                not h.ticket_data.validation_status & VS_PRINTER_CASHOUT:
+        if h.ticket_data.validation_status_set and not h.ticket_data.validation_status & VS_PRINTER_CASHOUT:
             self._validation_failed(st, amount, PRINTER_OFF, out)
             return
         h.pending_cashout = PendingCashout(
-            cashout_id=h.next_cashout_id, amount_minor=amount, requested_ms=self.s.now_ms,
-            sequence=self.s.voucher_seq)
+            cashout_id=h.next_cashout_id, amount_minor=amount, requested_ms=self.s.now_ms, sequence=self.s.voucher_seq
+        )
         h.next_cashout_id += 1
-        out.append(Journal("validation_requested", st.station, amount,
-                           {"cashout_id": h.pending_cashout.cashout_id,
-                            "timeout_ms": h.validation_timeout_ms}))
+        out.append(
+            Journal(
+                "validation_requested",
+                st.station,
+                amount,
+                {"cashout_id": h.pending_cashout.cashout_id, "timeout_ms": h.validation_timeout_ms},
+            )
+        )
         out.append(SendCue("ticket_printing", st.station, {"amount_minor": amount}))
 
-    def _validation_failed(self, st: StationState, amount: int, reason: str,
-                           out: list[Effect]) -> None:
+    def _validation_failed(self, st: StationState, amount: int, reason: str, out: list[Effect]) -> None:
         st.host.pending_cashout = None
         out.append(Journal("validation_failed", st.station, amount, {"reason": reason}))
         self._lock_handpay(st.station, amount, f"no ticket: {reason}", "", out)
 
-    def _on_validation_number(self, st: StationState, ev: HostCommanded,
-                              out: list[Effect]) -> str:
+    def _on_validation_number(self, st: StationState, ev: HostCommanded, out: list[Effect]) -> str:
         p = st.host.pending_cashout
         if p is None or (ev.ref_id and ev.ref_id != p.cashout_id):
             return "refused: no cash-out waiting for validation"
         vn = ev.validation_number
         if not vn:
-            self._validation_failed(st, p.amount_minor, "validation denied by the casino host",
-                                    out)
+            self._validation_failed(st, p.amount_minor, "validation denied by the casino host", out)
             return "denied"
         if len(vn) != 18 or not vn.isdigit():
-            self._validation_failed(st, p.amount_minor, "bad validation number from the host",
-                                    out)
+            self._validation_failed(st, p.amount_minor, "bad validation number from the host", out)
             return "refused: not 18 digits"
         s, settings, td = self.s, self.s.settings, st.host.ticket_data
         st.host.pending_cashout = None
         days = td.expiration_days or td.cashable_expiration_days or settings.voucher_expiry_days
         record = VoucherRecord(
-            validation_number=vn, sequence=p.sequence, amount_minor=p.amount_minor,
-            station=st.station, issued_wall_s=s.wall_s,
-            expires_wall_s=s.wall_s + days * 86_400, clock_adjust_s=s.clock_adjust_s,
-            status="printing", venue=td.location or settings.venue_name,
+            validation_number=vn,
+            sequence=p.sequence,
+            amount_minor=p.amount_minor,
+            station=st.station,
+            issued_wall_s=s.wall_s,
+            expires_wall_s=s.wall_s + days * 86_400,
+            clock_adjust_s=s.clock_adjust_s,
+            status="printing",
+            venue=td.location or settings.venue_name,
             machine_number=settings.machine_number,
             address_lines=tuple(a for a in (td.address1, td.address2) if a),
-            validation="system")
+            validation="system",
+        )
         out.append(SaveVoucher(record))
-        st.printing = PrintingState(station=st.station, validation_number=vn,
-                                    amount_minor=p.amount_minor, started_ms=s.now_ms,
-                                    host_number=True)
+        st.printing = PrintingState(
+            station=st.station, validation_number=vn, amount_minor=p.amount_minor, started_ms=s.now_ms, host_number=True
+        )
         out.append(PrintVoucher(record))
         return "printing"
 
@@ -151,15 +163,18 @@ class TitoMixin(CabinetBase):
             mask, bits, cash_days, restricted_days = ev.control
             # a mask bit of 0 leaves the function as it is, the cabinet's default before
             # any 0x7B (Monaco Handlers/LP7BExtendedValidationStatusHandler.cs)
-            status = ((effective_validation_status(td) & ~mask) | (bits & mask)) \
-                & VALIDATION_STATUS_SUPPORTED & 0xFFFF
+            status = ((effective_validation_status(td) & ~mask) | (bits & mask)) & VALIDATION_STATUS_SUPPORTED & 0xFFFF
             td = msgspec.structs.replace(
-                td, validation_status=status, validation_status_set=True,
+                td,
+                validation_status=status,
+                validation_status_set=True,
                 cashable_expiration_days=cash_days or td.cashable_expiration_days,
-                restricted_expiration_days=restricted_days or td.restricted_expiration_days)
-        elif ev.ticket_data is not None:       # 0x7D/0x7C: 0x7B's bits stay as they are
-            td = msgspec.structs.replace(ev.ticket_data, validation_status=td.validation_status,
-                                         validation_status_set=td.validation_status_set)
+                restricted_expiration_days=restricted_days or td.restricted_expiration_days,
+            )
+        elif ev.ticket_data is not None:  # 0x7D/0x7C: 0x7B's bits stay as they are
+            td = msgspec.structs.replace(
+                ev.ticket_data, validation_status=td.validation_status, validation_status_set=td.validation_status_set
+            )
         st.host.ticket_data = td
         out: dict[str, object] = msgspec.to_builtins(td)
         return out
@@ -175,33 +190,46 @@ class TitoMixin(CabinetBase):
         reason = self._refuse_money_in(st, 0)
         vn = ev.validation_number
         if reason is None and not (vn.isascii() and vn.isdigit() and len(vn) <= 18):
-            reason = "not a valid ticket"            # 0x70 carries 18 digits at most
+            reason = "not a valid ticket"  # 0x70 carries 18 digits at most
         if reason is None and st.host.link != "online":
             reason = HOST_OFFLINE
         td = st.host.ticket_data
-        if reason is None and td.validation_status_set and \
-                not td.validation_status & VS_TICKET_REDEMPTION:
+        if reason is None and td.validation_status_set and not td.validation_status & VS_TICKET_REDEMPTION:
             reason = REDEMPTION_OFF
-        if reason is None and st.host.ticket_in is not None and \
-                st.host.ticket_in.status in ("held", "stacking"):
+        if reason is None and st.host.ticket_in is not None and st.host.ticket_in.status in ("held", "stacking"):
             reason = "not accepting now: a ticket is being redeemed"
         h = st.host
         if reason is not None:
             self.tell_refusal(st, N_("Ticket refused"), reason)
             out.append(ReturnNote(ev.station, reason))
-            out.append(Journal("voucher_refused", ev.station, 0, {
-                "validation_number": ev.validation_number[-4:], "reason": reason,
-                "txn": ev.txn}))
+            out.append(
+                Journal(
+                    "voucher_refused",
+                    ev.station,
+                    0,
+                    {"validation_number": ev.validation_number[-4:], "reason": reason, "txn": ev.txn},
+                )
+            )
             return True
         amount = ev.record.amount_minor if ev.record is not None else 0
-        h.ticket_in = TicketIn(ticket_id=h.next_ticket_id, txn=ev.txn,
-                               validation_number=ev.validation_number, amount_minor=amount,
-                               status="held", since_ms=self.s.now_ms)
+        h.ticket_in = TicketIn(
+            ticket_id=h.next_ticket_id,
+            txn=ev.txn,
+            validation_number=ev.validation_number,
+            amount_minor=amount,
+            status="held",
+            since_ms=self.s.now_ms,
+        )
         h.next_ticket_id += 1
         st.refusal = ""
-        out.append(Journal("ticket_held", ev.station, amount, {
-            "ticket_id": h.ticket_in.ticket_id, "txn": ev.txn,
-            "validation_number": ev.validation_number}))
+        out.append(
+            Journal(
+                "ticket_held",
+                ev.station,
+                amount,
+                {"ticket_id": h.ticket_in.ticket_id, "txn": ev.txn, "validation_number": ev.validation_number},
+            )
+        )
         out.append(HoldNote(ev.station, ev.txn))
         return True
 
@@ -209,7 +237,7 @@ class TitoMixin(CabinetBase):
         t = st.host.ticket_in
         if t is None or t.status != "held" or (ev.ref_id and ev.ref_id != t.ticket_id):
             return "refused: no ticket waiting for the host"
-        if t.purpose != "escrow":          # a claim without an escrow (tito_claims)
+        if t.purpose != "escrow":  # a claim without an escrow (tito_claims)
             if ev.validation_number and ev.validation_number != t.validation_number:
                 self._claim_again(st, "number_mismatch", "not that ticket", out, ev.transfer_code)
                 return "refused: another ticket's number"
@@ -222,27 +250,32 @@ class TitoMixin(CabinetBase):
             self._ticket_back(st, "not_valid_function", PROMO_REFUSED, out, code)
             return "refused: promotional credits are not metered here"
         if code != CASHABLE:
-            self._ticket_back(st, "rejected_by_host",
-                              HOST_REJECTS.get(code, "refused by the casino host"), out, code)
+            self._ticket_back(st, "rejected_by_host", HOST_REJECTS.get(code, "refused by the casino host"), out, code)
             return f"rejected by the host (code 0x{code & 0xFF:02X})"
         if ev.amount_minor <= 0:
-            self._ticket_back(st, "rejected_by_host", "no amount from the casino host", out,
-                              code)
+            self._ticket_back(st, "rejected_by_host", "no amount from the casino host", out, code)
             return "refused: no amount"
         if st.credits_minor + ev.amount_minor > self.s.settings.credit_limit_minor:
             sym = self.s.settings.currency_symbol
-            self._ticket_back(st, "credit_limit", "credit limit "
-                              f"{fmt_money(self.s.settings.credit_limit_minor, sym)}", out, code)
+            self._ticket_back(
+                st, "credit_limit", f"credit limit {fmt_money(self.s.settings.credit_limit_minor, sym)}", out, code
+            )
             return "refused: over the credit limit"
         t.status, t.amount_minor, t.transfer_code = "stacking", ev.amount_minor, code
-        out.append(Journal("voucher_escrowed", st.station, ev.amount_minor, {
-            "txn": t.txn, "validation_number": t.validation_number, "via": "host",
-            "ticket_id": t.ticket_id}))
+        out.append(
+            Journal(
+                "voucher_escrowed",
+                st.station,
+                ev.amount_minor,
+                {"txn": t.txn, "validation_number": t.validation_number, "via": "host", "ticket_id": t.ticket_id},
+            )
+        )
         out.append(StackNote(st.station, t.txn))
         return "stacking"
 
-    def _ticket_back(self, st: StationState, result: str, reason: str, out: list[Effect],
-                     code: int = -1, send: bool = True) -> None:
+    def _ticket_back(
+        self, st: StationState, result: str, reason: str, out: list[Effect], code: int = -1, send: bool = True
+    ) -> None:
         """Hand the held ticket back (``send``: tell the acceptor to): final status
         ``result``, ``reason`` on the table."""
         t = st.host.ticket_in
@@ -251,9 +284,20 @@ class TitoMixin(CabinetBase):
         self.tell_refusal(st, N_("Ticket refused"), reason)
         if send:
             out.append(ReturnNote(st.station, reason))
-        out.append(Journal("ticket_done", st.station, 0, {
-            "ticket_id": t.ticket_id, "txn": t.txn, "result": result, "reason": reason,
-            "validation_number": t.validation_number[-4:]}))
+        out.append(
+            Journal(
+                "ticket_done",
+                st.station,
+                0,
+                {
+                    "ticket_id": t.ticket_id,
+                    "txn": t.txn,
+                    "result": result,
+                    "reason": reason,
+                    "validation_number": t.validation_number[-4:],
+                },
+            )
+        )
 
     def _host_ticket_stacked(self, ev: VoucherStacked, out: list[Effect]) -> bool:
         """The acceptor stacked a ticket the host redeems: credit it, once (True)."""
@@ -274,11 +318,27 @@ class TitoMixin(CabinetBase):
         t.status, t.result = "redeemed", "redeemed"
         if ev.record is not None:
             out.append(SetVoucherStatus(ev.record.validation_number, "redeemed", self.s.wall_s))
-        out.append(Journal("voucher_in", ev.station, t.amount_minor, {
-            "validation_number": t.validation_number, "txn": ev.txn, "via": "host"}))
-        out.append(Journal("ticket_done", ev.station, t.amount_minor, {
-            "ticket_id": t.ticket_id, "txn": t.txn, "result": "redeemed",
-            "validation_number": t.validation_number[-4:]}))
+        out.append(
+            Journal(
+                "voucher_in",
+                ev.station,
+                t.amount_minor,
+                {"validation_number": t.validation_number, "txn": ev.txn, "via": "host"},
+            )
+        )
+        out.append(
+            Journal(
+                "ticket_done",
+                ev.station,
+                t.amount_minor,
+                {
+                    "ticket_id": t.ticket_id,
+                    "txn": t.txn,
+                    "result": "redeemed",
+                    "validation_number": t.validation_number[-4:],
+                },
+            )
+        )
         out.append(SendCue("voucher_accepted", ev.station, {"amount_minor": t.amount_minor}))
         return True
 
@@ -287,10 +347,10 @@ class TitoMixin(CabinetBase):
         the stack failed): not credited, final status ``unable_now``."""
         st = self.station(station)
         t = st.host.ticket_in if st is not None else None
-        if st is not None and t is not None and txn and t.txn == txn \
-                and t.status in ("held", "stacking"):
-            self._ticket_back(st, "unable_now", "handed back by the acceptor - try again",
-                              out, t.transfer_code, send=False)
+        if st is not None and t is not None and txn and t.txn == txn and t.status in ("held", "stacking"):
+            self._ticket_back(
+                st, "unable_now", "handed back by the acceptor - try again", out, t.transfer_code, send=False
+            )
 
     def _host_ticket_uncredited(self, ev: NoteUncredited, out: list[Effect]) -> bool:
         """A ticket the host said to redeem that the acceptor took without a vend valid
@@ -301,10 +361,10 @@ class TitoMixin(CabinetBase):
         if st is None or t is None or not ev.txn or t.txn != ev.txn or t.status != "stacking":
             return False
         if ev.kind == "in_stacker":
-            return self._host_ticket_stacked(
-                VoucherStacked(ev.station, t.validation_number, ev.txn, None), out)
-        self._ticket_back(st, "unable_now", "see attendant: ticket may be in the acceptor",
-                          out, t.transfer_code, send=False)
+            return self._host_ticket_stacked(VoucherStacked(ev.station, t.validation_number, ev.txn, None), out)
+        self._ticket_back(
+            st, "unable_now", "see attendant: ticket may be in the acceptor", out, t.transfer_code, send=False
+        )
         return False
 
     # -- timers, the link, restarts -----------------------------------------------------
@@ -316,9 +376,11 @@ class TitoMixin(CabinetBase):
             p = h.pending_cashout
             if p is not None and now - p.requested_ms >= h.validation_timeout_ms:
                 self._validation_failed(
-                    st, p.amount_minor,
+                    st,
+                    p.amount_minor,
                     f"no validation from the casino host within {h.validation_timeout_ms // 1000} s",
-                    out)
+                    out,
+                )
             t = h.ticket_in
             if t is not None and t.status == "held" and now - t.since_ms >= h.validation_timeout_ms:
                 if t.purpose != "escrow":
@@ -346,11 +408,20 @@ class TitoMixin(CabinetBase):
         for st in self.s.stations:
             p = st.host.pending_cashout
             if p is not None:
-                self._validation_failed(st, p.amount_minor,
-                                        "restarted while waiting for validation", out)
+                self._validation_failed(st, p.amount_minor, "restarted while waiting for validation", out)
             t = st.host.ticket_in
             if t is not None and t.status == "held" and t.purpose == "escrow":
                 t.status, t.result, t.reason = "returned", "unable_now", "restarted"
-                out.append(Journal("ticket_done", st.station, 0, {
-                    "ticket_id": t.ticket_id, "txn": t.txn, "result": "unable_now",
-                    "reason": "restarted: the acceptor hands it back"}))
+                out.append(
+                    Journal(
+                        "ticket_done",
+                        st.station,
+                        0,
+                        {
+                            "ticket_id": t.ticket_id,
+                            "txn": t.txn,
+                            "result": "unable_now",
+                            "reason": "restarted: the acceptor hands it back",
+                        },
+                    )
+                )

@@ -57,13 +57,22 @@ class TicketClaimsMixin(CabinetBase):
     def _print_checks(self, st: StationState) -> list[TicketIn]:
         return print_checks(st)
 
-    def _claim(self, st: StationState, purpose: str, vn: str, amount: int, txn: str,
-               out: list[Effect]) -> None:
-        st.host.claims = [*st.host.claims, TicketIn(
-            ticket_id=0, txn=txn, validation_number=vn, amount_minor=amount,
-            status="waiting", since_ms=self.s.now_ms, purpose=purpose)]
-        out.append(Journal("ticket_claim", st.station, amount, {
-            "purpose": purpose, "validation_number": vn, "txn": txn}))
+    def _claim(self, st: StationState, purpose: str, vn: str, amount: int, txn: str, out: list[Effect]) -> None:
+        st.host.claims = [
+            *st.host.claims,
+            TicketIn(
+                ticket_id=0,
+                txn=txn,
+                validation_number=vn,
+                amount_minor=amount,
+                status="waiting",
+                since_ms=self.s.now_ms,
+                purpose=purpose,
+            ),
+        ]
+        out.append(
+            Journal("ticket_claim", st.station, amount, {"purpose": purpose, "validation_number": vn, "txn": txn})
+        )
         self._start_claims(out)
 
     def _start_claims(self, out: list[Effect]) -> None:
@@ -71,23 +80,40 @@ class TicketClaimsMixin(CabinetBase):
         with the host (0x67 ticket inserted, journaled ``ticket_held``)."""
         for st in self.s.stations:
             h = st.host
-            busy = (h.ticket_in is not None and h.ticket_in.status in ("held", "stacking")) or \
-                any(e.name in TICKET_EXCEPTIONS for e in h.queue)
+            busy = (h.ticket_in is not None and h.ticket_in.status in ("held", "stacking")) or any(
+                e.name in TICKET_EXCEPTIONS for e in h.queue
+            )
             if not h.claims or busy or h.link != "online" or h.claims[0].since_ms > self.s.now_ms:
                 continue
             c = h.claims[0]
             h.claims = h.claims[1:]
-            h.ticket_in = TicketIn(ticket_id=h.next_ticket_id, txn=c.txn,
-                                   validation_number=c.validation_number,
-                                   amount_minor=c.amount_minor, status="held",
-                                   since_ms=self.s.now_ms, purpose=c.purpose)
+            h.ticket_in = TicketIn(
+                ticket_id=h.next_ticket_id,
+                txn=c.txn,
+                validation_number=c.validation_number,
+                amount_minor=c.amount_minor,
+                status="held",
+                since_ms=self.s.now_ms,
+                purpose=c.purpose,
+            )
             h.next_ticket_id += 1
-            out.append(Journal("ticket_held", st.station, c.amount_minor, {
-                "ticket_id": h.ticket_in.ticket_id, "txn": c.txn, "purpose": c.purpose,
-                "validation_number": c.validation_number}))
+            out.append(
+                Journal(
+                    "ticket_held",
+                    st.station,
+                    c.amount_minor,
+                    {
+                        "ticket_id": h.ticket_in.ticket_id,
+                        "txn": c.txn,
+                        "purpose": c.purpose,
+                        "validation_number": c.validation_number,
+                    },
+                )
+            )
 
-    def _claim_done(self, st: StationState, result: str, reason: str, code: int,
-                    out: list[Effect], amount: int = 0) -> None:
+    def _claim_done(
+        self, st: StationState, result: str, reason: str, code: int, out: list[Effect], amount: int = 0
+    ) -> None:
         """The claim with the host is final: ``ticket_done`` (0x68) for 0x71's status."""
         t = st.host.ticket_in
         assert t is not None
@@ -95,20 +121,47 @@ class TicketClaimsMixin(CabinetBase):
         t.result, t.reason, t.transfer_code = result, reason, code
         if result == "redeemed":
             t.amount_minor = amount
-        out.append(Journal("ticket_done", st.station, amount, {
-            "ticket_id": t.ticket_id, "txn": t.txn, "result": result, "reason": reason,
-            "purpose": t.purpose, "validation_number": t.validation_number[-4:]}))
+        out.append(
+            Journal(
+                "ticket_done",
+                st.station,
+                amount,
+                {
+                    "ticket_id": t.ticket_id,
+                    "txn": t.txn,
+                    "result": result,
+                    "reason": reason,
+                    "purpose": t.purpose,
+                    "validation_number": t.validation_number[-4:],
+                },
+            )
+        )
 
-    def _claim_again(self, st: StationState, result: str, reason: str, out: list[Effect],
-                     code: int = -1, delay_ms: int = CLAIM_RETRY_MS) -> None:
+    def _claim_again(
+        self,
+        st: StationState,
+        result: str,
+        reason: str,
+        out: list[Effect],
+        code: int = -1,
+        delay_ms: int = CLAIM_RETRY_MS,
+    ) -> None:
         """Not settled: final ``result`` for this try, the claim queued again."""
         t = st.host.ticket_in
         assert t is not None
         self._claim_done(st, result, reason, code, out)
-        st.host.claims = [*st.host.claims, TicketIn(
-            ticket_id=0, txn=t.txn, validation_number=t.validation_number,
-            amount_minor=t.amount_minor if t.purpose == "print_check" else 0,
-            status="waiting", since_ms=self.s.now_ms + delay_ms, purpose=t.purpose)]
+        st.host.claims = [
+            *st.host.claims,
+            TicketIn(
+                ticket_id=0,
+                txn=t.txn,
+                validation_number=t.validation_number,
+                amount_minor=t.amount_minor if t.purpose == "print_check" else 0,
+                status="waiting",
+                since_ms=self.s.now_ms + delay_ms,
+                purpose=t.purpose,
+            ),
+        ]
 
     def _claim_answer(self, st: StationState, ev: HostCommanded, out: list[Effect]) -> str:
         """The host's 0x71 for the claim held now (``ticket_in``)."""
@@ -125,58 +178,57 @@ class TicketClaimsMixin(CabinetBase):
             if code in DEAD_NUMBER:
                 self._claim_done(st, "rejected_by_host", "void at the casino host", code, out)
                 out.append(SetVoucherStatus(vn, "handpay", self.s.wall_s))
-                self._lock_handpay(st.station, owed,
-                                   "print unknown: ticket void at the casino host", vn, out)
+                self._lock_handpay(st.station, owed, "print unknown: ticket void at the casino host", vn, out)
                 return "void at the host: handpay"
             if redeem and amount == owed:
                 self._claim_done(st, "redeemed", "", code, out, amount)
                 self._print_resolved(st, vn, owed, "redeemed here through the casino host", out)
                 self._credit_ticket(st, t, amount, out)
                 return "redeemed here: credited"
-        elif redeem:                                     # in_box
+        elif redeem:  # in_box
             self._claim_done(st, "redeemed", "", code, out, amount)
             self._credit_ticket(st, t, amount, out)
             return "credited"
         elif code != PENDING_ELSEWHERE:
-            self._claim_done(st, "rejected_by_host", f"refused by the casino host (0x{code & 0xFF:02X})",
-                             code, out)
+            self._claim_done(st, "rejected_by_host", f"refused by the casino host (0x{code & 0xFF:02X})", code, out)
             return f"not credited (code 0x{code & 0xFF:02X})"
         self._claim_again(st, "unable_now", "not settled: asked again", out, code)
         return f"not settled (code 0x{code & 0xFF:02X}): asked again"
 
     def _credit_ticket(self, st: StationState, t: TicketIn, amount: int, out: list[Effect]) -> None:
         if t.txn:
-            self._seen_txn(t.txn)       # a late vend valid of that txn credits nothing
+            self._seen_txn(t.txn)  # a late vend valid of that txn credits nothing
             self._drop_review(t.txn)
         st.credits_minor += amount
         st.meters.add("vouchers_in_minor", amount)
         st.meters.add("vouchers_in_count", 1)
         out.append(SetVoucherStatus(t.validation_number, "redeemed", self.s.wall_s))
-        out.append(Journal("voucher_in", st.station, amount, {
-            "validation_number": t.validation_number, "txn": t.txn, "via": "host",
-            "purpose": t.purpose}))
+        out.append(
+            Journal(
+                "voucher_in",
+                st.station,
+                amount,
+                {"validation_number": t.validation_number, "txn": t.txn, "via": "host", "purpose": t.purpose},
+            )
+        )
         out.append(SendCue("voucher_accepted", st.station, {"amount_minor": amount}))
 
-    def _print_resolved(self, st: StationState, vn: str, amount: int, how: str,
-                        out: list[Effect]) -> None:
+    def _print_resolved(self, st: StationState, vn: str, amount: int, how: str, out: list[Effect]) -> None:
         """An unknown print settled as printed: counted out, journaled ``voucher_printed``
         with ``resolved`` (no 0x3D for it: the host already holds that number's fate)."""
         st.pending_out_minor -= amount
         st.meters.add("vouchers_out_minor", amount)
         st.meters.add("vouchers_out_count", 1)
         out.append(SetVoucherStatus(vn, "redeemed", self.s.wall_s))
-        out.append(Journal("voucher_printed", st.station, amount,
-                           {"validation_number": vn, "resolved": how}))
+        out.append(Journal("voucher_printed", st.station, amount, {"validation_number": vn, "resolved": how}))
 
     # -- hooks ----------------------------------------------------------------------------
 
-    def _check_print_with_host(self, st: StationState, p: PrintingState,
-                               out: list[Effect]) -> bool:
+    def _check_print_with_host(self, st: StationState, p: PrintingState, out: list[Effect]) -> bool:
         """An unknown print of a host-numbered ticket: settled with the host (True)."""
         if not p.host_number or st.host.validation != "system":
             return False
-        out.append(Journal("print_unknown", st.station, p.amount_minor,
-                           {"validation_number": p.validation_number}))
+        out.append(Journal("print_unknown", st.station, p.amount_minor, {"validation_number": p.validation_number}))
         self._claim(st, "print_check", p.validation_number, p.amount_minor, "", out)
         return True
 
@@ -187,12 +239,17 @@ class TicketClaimsMixin(CabinetBase):
         if st is None or not r.validation_number or r.kind != "in_stacker":
             return False
         if st.host.validation == "system" and st.host.link:
-            out.append(Journal("note_review_resolved", r.station, 0, {
-                "txn": r.txn, "kind": r.kind, "credited": False, "via": "host"}))
+            out.append(
+                Journal(
+                    "note_review_resolved",
+                    r.station,
+                    0,
+                    {"txn": r.txn, "kind": r.kind, "credited": False, "via": "host"},
+                )
+            )
             self._claim(st, "in_box", r.validation_number, 0, r.txn, out)
             return True
-        rec = next((v for v in self.history.outstanding_vouchers()
-                    if v.validation_number == r.validation_number), None)
+        rec = next((v for v in self.history.outstanding_vouchers() if v.validation_number == r.validation_number), None)
         if rec is None or self._expired(rec) or (r.txn and r.txn in self.s.recent_txns):
             return False
         if r.txn:
@@ -201,10 +258,19 @@ class TicketClaimsMixin(CabinetBase):
         st.meters.add("vouchers_in_minor", rec.amount_minor)
         st.meters.add("vouchers_in_count", 1)
         out.append(SetVoucherStatus(rec.validation_number, "redeemed", self.s.wall_s))
-        out.append(Journal("voucher_in", st.station, rec.amount_minor, {
-            "validation_number": rec.validation_number, "txn": r.txn, "via": "attendant"}))
-        out.append(Journal("note_review_resolved", r.station, rec.amount_minor, {
-            "txn": r.txn, "kind": r.kind, "credited": True}))
+        out.append(
+            Journal(
+                "voucher_in",
+                st.station,
+                rec.amount_minor,
+                {"validation_number": rec.validation_number, "txn": r.txn, "via": "attendant"},
+            )
+        )
+        out.append(
+            Journal(
+                "note_review_resolved", r.station, rec.amount_minor, {"txn": r.txn, "kind": r.kind, "credited": True}
+            )
+        )
         return True
 
     def _claims_power_up(self, out: list[Effect]) -> None:
@@ -213,8 +279,7 @@ class TicketClaimsMixin(CabinetBase):
             t = st.host.ticket_in
             if t is not None and t.purpose != "escrow" and t.status == "held":
                 self._claim_again(st, "unable_now", "restarted: asked again", out, delay_ms=0)
-            st.host.claims = [msgspec.structs.replace(c, since_ms=self.s.now_ms)
-                              for c in st.host.claims]
+            st.host.claims = [msgspec.structs.replace(c, since_ms=self.s.now_ms) for c in st.host.claims]
 
 
 def print_checks(st: StationState) -> list[TicketIn]:

@@ -37,8 +37,14 @@ if TYPE_CHECKING:
 _PILE_CHIPS = 12
 #: the doors' names as ``doors_open`` has them, for extraction (said translated).
 _DOOR_WORDS = (N_("main"), N_("cashbox"), N_("logic"))
-_OVERLAYS = {"door_open": "door_open", "tilt": "tilt", "handpay": "handpay",
-             "cash_out": "printing", "ram_error": "ram_error", "needs_config": "tilt"}
+_OVERLAYS = {
+    "door_open": "door_open",
+    "tilt": "tilt",
+    "handpay": "handpay",
+    "cash_out": "printing",
+    "ram_error": "ram_error",
+    "needs_config": "tilt",
+}
 
 
 def _total_text(h: VisibleHand) -> str:
@@ -65,7 +71,7 @@ def build_snapshot(cab: ViewContext, seq: int) -> Snapshot:
     if view is not None:
         d = view.dealer
         text = d.total_text
-        if len(d.cards) == 1:            # a lone up card: "10", not "hard 10"
+        if len(d.cards) == 1:  # a lone up card: "10", not "hard 10"
             text = "1 or 11" if d.cards[0][0] == "A" else str(d.total)
         if d.blackjack:
             text = "BLACKJACK"
@@ -75,11 +81,11 @@ def build_snapshot(cab: ViewContext, seq: int) -> Snapshot:
 
     timer = None
     if mode in ("attract", "betting") and s.bet_deadline_ms is not None:
-        timer = TimerView(kind="bet", seconds_left=max(0, -(-(s.bet_deadline_ms - s.now_ms)
-                                                           // 1000)))
+        timer = TimerView(kind="bet", seconds_left=max(0, -(-(s.bet_deadline_ms - s.now_ms) // 1000)))
     elif mode == "in_round" and s.decision_deadline_ms is not None and prompt:
-        timer = TimerView(kind="decision", station=prompt.seat,
-                          seconds_left=max(0, -(-(s.decision_deadline_ms - s.now_ms) // 1000)))
+        timer = TimerView(
+            kind="decision", station=prompt.seat, seconds_left=max(0, -(-(s.decision_deadline_ms - s.now_ms) // 1000))
+        )
 
     overlay = _OVERLAYS.get(mode)
     overlay_text = ""
@@ -100,26 +106,36 @@ def build_snapshot(cab: ViewContext, seq: int) -> Snapshot:
         overlay_said = [said(overlay_text)]
     elif mode == "ram_error":
         overlay_text = fault_text("ram_error")
-        if s.faults.get("ram_error"):       # what the journal check found
+        if s.faults.get("ram_error"):  # what the journal check found
             overlay_text += ". Found: " + s.faults["ram_error"]
     elif mode == "handpay" and s.handpay is not None:
         hp = s.handpay
         reset = [handpay_reset_said(s.handpay_reset)] if s.handpay_reset is not None else []
-        handpay = HandpayView(amount_minor=hp.amount_minor, reason=hp.reason,
-                              validation_number=hp.validation_number, station=hp.station,
-                              kind=hp.kind, waiting=len(s.handpay_queue),
-                              reason_said=_handpay_reason(hp.reason, s), reset_said=reset)
-        overlay_said = [said("Handpay {amount_minor}: call an attendant ({reason})",
-                             amount_minor=hp.amount_minor, reason=hp.reason)]
+        handpay = HandpayView(
+            amount_minor=hp.amount_minor,
+            reason=hp.reason,
+            validation_number=hp.validation_number,
+            station=hp.station,
+            kind=hp.kind,
+            waiting=len(s.handpay_queue),
+            reason_said=_handpay_reason(hp.reason, s),
+            reset_said=reset,
+        )
+        overlay_said = [
+            said("Handpay {amount_minor}: call an attendant ({reason})", amount_minor=hp.amount_minor, reason=hp.reason)
+        ]
         if s.handpay_queue:
             n = len(s.handpay_queue)
             overlay_said.append(said("then {n} more handpays", n=n) if n > 1 else said("then 1 more handpay"))
         overlay_said += reset
         overlay_text = "; ".join(english(part, sym) for part in overlay_said)
     elif mode == "cash_out":
-        overlay_said = next((_cash_out_said(st) for st in s.stations if _cash_out_said(st)),
-                            [said("Printing ticket for {amount_minor}", amount_minor=s.printing.amount_minor)]
-                            if s.printing is not None else [])
+        overlay_said = next(
+            (_cash_out_said(st) for st in s.stations if _cash_out_said(st)),
+            [said("Printing ticket for {amount_minor}", amount_minor=s.printing.amount_minor)]
+            if s.printing is not None
+            else [],
+        )
         overlay_text = english_all(overlay_said, sym)
 
     message_said = _message(cab, mode, view, prompt)
@@ -127,30 +143,47 @@ def build_snapshot(cab: ViewContext, seq: int) -> Snapshot:
         # The key was turned; the menu opens when the round is over
         message_said.append(said("Maintenance after this round"))
     elif s.key_on and s.maintenance is None and mode == "cash_out":
-        overlay_text += " · Maintenance after this ticket"     # shown over the table
+        overlay_text += " · Maintenance after this ticket"  # shown over the table
         overlay_said.append(said("Maintenance after this ticket"))
     message = english_all(message_said, sym)
 
     return Snapshot(
-        seq=seq, mode="tilt" if mode in ("needs_config", "ram_error") else mode,
-        variant=r.variant, variant_name=r.name, currency_symbol=sym,
-        credit_minor=r.credit_minor, message=message, message_said=message_said,
-        overlay_said=overlay_said, help_said=rules_said(r),
-        dealer=dealer, stations=stations, timer=timer, overlay=overlay,
-        overlay_text=overlay_text, handpay=handpay,
+        seq=seq,
+        mode="tilt" if mode in ("needs_config", "ram_error") else mode,
+        variant=r.variant,
+        variant_name=r.name,
+        currency_symbol=sym,
+        credit_minor=r.credit_minor,
+        message=message,
+        message_said=message_said,
+        overlay_said=overlay_said,
+        help_said=rules_said(r),
+        dealer=dealer,
+        stations=stations,
+        timer=timer,
+        overlay=overlay,
+        overlay_text=overlay_text,
+        handpay=handpay,
         maintenance=maintenance.view(cab) if mode == "maintenance" else None,
-        table_texts=list(TABLE_TEXTS), help_lines=rules_text(r, sym),
-        chip_values_minor=list(r.chip_values_minor), min_bet_minor=r.min_bet_minor,
-        max_bet_minor=r.max_bet_minor, spots_per_station=r.max_spots_per_seat,
-        program_id=cab.program_id, program_digest=cab.program_digest,
-        volume_percent=s.settings.volume_percent, attract_sound=s.settings.attract_sound,
-        double_totals=sorted(r.double_totals), player_desk=STORAGE_FAULT not in s.faults,
+        table_texts=list(TABLE_TEXTS),
+        help_lines=rules_text(r, sym),
+        chip_values_minor=list(r.chip_values_minor),
+        min_bet_minor=r.min_bet_minor,
+        max_bet_minor=r.max_bet_minor,
+        spots_per_station=r.max_spots_per_seat,
+        program_id=cab.program_id,
+        program_digest=cab.program_digest,
+        volume_percent=s.settings.volume_percent,
+        attract_sound=s.settings.attract_sound,
+        double_totals=sorted(r.double_totals),
+        player_desk=STORAGE_FAULT not in s.faults,
         round_id=s.round_id,
     )
 
 
-def _station_view(cab: ViewContext, st: StationState, view: PlayerView | None,
-                  prompt: VisiblePrompt | None) -> StationView:
+def _station_view(
+    cab: ViewContext, st: StationState, view: PlayerView | None, prompt: VisiblePrompt | None
+) -> StationView:
     r = cab.rules
     sym = cab.s.settings.currency_symbol
     spots: list[SpotView] = []
@@ -162,61 +195,107 @@ def _station_view(cab: ViewContext, st: StationState, view: PlayerView | None,
         for sp in mine:
             hands = []
             for i, h in enumerate(sp.hands, 1):
-                active = bool(prompt and prompt.kind == "play" and prompt.seat == st.station
-                              and prompt.spot == sp.spot and prompt.hand == i)
-                hands.append(HandView(
-                    cards=h.cards, stake_minor=h.stake_minor, total_text=_total_text(h),
-                    outcome=h.outcome, returned_minor=h.returned_minor, doubled=h.doubled,
-                    from_split=h.from_split, blackjack=h.blackjack, active=active))
+                active = bool(
+                    prompt
+                    and prompt.kind == "play"
+                    and prompt.seat == st.station
+                    and prompt.spot == sp.spot
+                    and prompt.hand == i
+                )
+                hands.append(
+                    HandView(
+                        cards=h.cards,
+                        stake_minor=h.stake_minor,
+                        total_text=_total_text(h),
+                        outcome=h.outcome,
+                        returned_minor=h.returned_minor,
+                        doubled=h.doubled,
+                        from_split=h.from_split,
+                        blackjack=h.blackjack,
+                        active=active,
+                    )
+                )
             stake = sum(h.stake_minor for h in sp.hands)
             bet += stake
             insurance += sp.insurance_stake_minor
-            spots.append(SpotView(spot=sp.spot, bet_minor=sp.bet_minor,
-                                  chips_minor=chip_split(stake, r.chip_values_minor, most=_PILE_CHIPS),
-                                  hands=hands, insurance_minor=sp.insurance_stake_minor,
-                                  insurance_returned_minor=sp.insurance_returned_minor))
+            spots.append(
+                SpotView(
+                    spot=sp.spot,
+                    bet_minor=sp.bet_minor,
+                    chips_minor=chip_split(stake, r.chip_values_minor, most=_PILE_CHIPS),
+                    hands=hands,
+                    insurance_minor=sp.insurance_stake_minor,
+                    insurance_returned_minor=sp.insurance_returned_minor,
+                )
+            )
         if view is not None and prompt and prompt.seat == st.station:
-            message = [said("Insurance? It costs {cost_minor}", cost_minor=_insurance_cost(view, prompt))
-                       if prompt.kind == "insurance" else said("Your move")]
+            message = [
+                said("Insurance? It costs {cost_minor}", cost_minor=_insurance_cost(view, prompt))
+                if prompt.kind == "insurance"
+                else said("Your move")
+            ]
         if view is not None and view.phase == "done":
-            bet = sum(st.bets_minor)        # the settled round stays shown; Bet is the next one
+            bet = sum(st.bets_minor)  # the settled round stays shown; Bet is the next one
             if len({sp.seat for sp in view.spots}) > 1:
                 message = station_outcome_said(mine, view.dealer.blackjack)
     else:
         for i in range(r.max_spots_per_seat):
             b = st.bets_minor[i] if i < len(st.bets_minor) else 0
             bet += b
-            spots.append(SpotView(spot=i + 1, bet_minor=b,
-                                  chips_minor=chip_split(b, r.chip_values_minor, most=_PILE_CHIPS) if b else []))
+            spots.append(
+                SpotView(
+                    spot=i + 1,
+                    bet_minor=b,
+                    chips_minor=chip_split(b, r.chip_values_minor, most=_PILE_CHIPS) if b else [],
+                )
+            )
         if st.ready:
             message = [said("Ready")]
         elif _below_minimum(cab, st):
             message = [said("Minimum bet {min_minor}", min_minor=r.min_bet_minor)]
-    if st.host.disabled and not cab.s.round_open:        # after the round too
+    if st.host.disabled and not cab.s.round_open:  # after the round too
         message = [said(DISABLED_TEXT.get(st.host.disabled_by, DISABLED_TEXT["shut_down"]))]
     if len(cab.s.stations) > 1 and _cash_out_said(st):  # its own ticket, on its own screen
         message = _cash_out_said(st)
     return StationView(
-        station=st.station, credits_minor=st.credits_minor, bet_minor=bet,
-        insurance_minor=insurance, win_minor=st.win_minor, spots=spots,
+        station=st.station,
+        credits_minor=st.credits_minor,
+        bet_minor=bet,
+        insurance_minor=insurance,
+        win_minor=st.win_minor,
+        spots=spots,
         lamps=sorted(cab.legal_actions(st.station)),
-        selected_chip_minor=st.selected_chip_minor, ready=st.ready, message=english_all(message, sym),
-        message_said=message, refusal=st.refusal, refusal_said=list(st.refusal_said) if st.refusal else [],
-        fault=_station_fault(cab, st), host_link=st.host.link,
-        fault_said=[_fault_said(c) for c in st.faults] if len(cab.s.stations) > 1 else [])
+        selected_chip_minor=st.selected_chip_minor,
+        ready=st.ready,
+        message=english_all(message, sym),
+        message_said=message,
+        refusal=st.refusal,
+        refusal_said=list(st.refusal_said) if st.refusal else [],
+        fault=_station_fault(cab, st),
+        host_link=st.host.link,
+        fault_said=[_fault_said(c) for c in st.faults] if len(cab.s.stations) > 1 else [],
+    )
 
 
 def _cash_out_said(st: StationState) -> list[Said]:
     """Station ``st``'s cash-out under way, in the player's words; ``[]`` for none."""
     if st.printing is not None:
         return [said("Printing ticket for {amount_minor}", amount_minor=st.printing.amount_minor)]
-    if st.host.pending_cashout is not None:     # the host's number comes first
-        return [said("Ticket for {amount_minor}: validating with the casino host",
-                     amount_minor=st.host.pending_cashout.amount_minor)]
+    if st.host.pending_cashout is not None:  # the host's number comes first
+        return [
+            said(
+                "Ticket for {amount_minor}: validating with the casino host",
+                amount_minor=st.host.pending_cashout.amount_minor,
+            )
+        ]
     checks = print_checks(st)
-    if checks:                          # an unknown print, settled with the host first
-        return [said("Ticket for {amount_minor}: print unknown, checking with the casino host",
-                     amount_minor=checks[0].amount_minor)]
+    if checks:  # an unknown print, settled with the host first
+        return [
+            said(
+                "Ticket for {amount_minor}: print unknown, checking with the casino host",
+                amount_minor=checks[0].amount_minor,
+            )
+        ]
     return []
 
 
@@ -228,8 +307,7 @@ def _station_fault(cab: ViewContext, st: StationState) -> str:
     """
     if not st.faults or len(cab.s.stations) == 1:
         return ""
-    return "Out of service: " + "; ".join(fault_text(c) for c in st.faults) + \
-        " - call attendant"
+    return "Out of service: " + "; ".join(fault_text(c) for c in st.faults) + " - call attendant"
 
 
 def _fault_said(code: str) -> Said:
@@ -258,32 +336,42 @@ def _handpay_reason(reason: str, s: CabinetState) -> list[Said]:
     reason up as a msgid)."""
     hp = s.handpay
     st = next((x for x in s.stations if hp is not None and x.station == hp.station), None)
-    cands = [said("a win of {limit_minor} or more is paid by hand",
-                  limit_minor=s.settings.jackpot_limit_minor),
-             said("print failed"), said("print unknown"),
-             said("print unknown: ticket void at the casino host")]
+    cands = [
+        said("a win of {limit_minor} or more is paid by hand", limit_minor=s.settings.jackpot_limit_minor),
+        said("print failed"),
+        said("print unknown"),
+        said("print unknown: ticket void at the casino host"),
+    ]
     cands += [said("no ticket: {why_text}", why_text=why) for why in _NO_TICKET_WHY]
     if st is not None and hp is not None:
-        cands += [said("no ticket: no validation from the casino host within {seconds} s",
-                       seconds=st.host.validation_timeout_ms // 1000),
-                  said("no ticket: {amount_minor} is not a whole number of {credit_minor} "
-                       "host credits", amount_minor=hp.amount_minor,
-                       credit_minor=st.host.denomination_minor)]
+        cands += [
+            said(
+                "no ticket: no validation from the casino host within {seconds} s",
+                seconds=st.host.validation_timeout_ms // 1000,
+            ),
+            said(
+                "no ticket: {amount_minor} is not a whole number of {credit_minor} host credits",
+                amount_minor=hp.amount_minor,
+                credit_minor=st.host.denomination_minor,
+            ),
+        ]
     sym = s.settings.currency_symbol
     return next(([c] for c in cands if english(c, sym) == reason), [])
 
 
 #: ``TitoMixin``'s constant reasons for a cash-out that got no ticket.
-_NO_TICKET_WHY = (N_("host offline"), N_("validation denied by the casino host"),
-                  N_("bad validation number from the host"),
-                  N_("restarted while waiting for validation"),
-                  N_("printer not enabled for cash-out by the casino host"))
+_NO_TICKET_WHY = (
+    N_("host offline"),
+    N_("validation denied by the casino host"),
+    N_("bad validation number from the host"),
+    N_("restarted while waiting for validation"),
+    N_("printer not enabled for cash-out by the casino host"),
+)
 
 
 def _insurance_cost(view: PlayerView, prompt: VisiblePrompt) -> int:
     """Half the prompted spot's bet: what taking insurance costs (``Round`` rounds down)."""
-    return next((sp.bet_minor // 2 for sp in view.spots
-                 if sp.seat == prompt.seat and sp.spot == prompt.spot), 0)
+    return next((sp.bet_minor // 2 for sp in view.spots if sp.seat == prompt.seat and sp.spot == prompt.spot), 0)
 
 
 def _below_minimum(cab: ViewContext, st: StationState) -> bool:
@@ -292,16 +380,14 @@ def _below_minimum(cab: ViewContext, st: StationState) -> bool:
     if cab.mode not in ("attract", "betting") or st.station not in cab.seats_in_play():
         return False
     low = cab.rules.min_bet_minor
-    return any(0 < b < low for b in st.bets_minor) or \
-        (not any(st.bets_minor) and 0 < st.credits_minor < low)
+    return any(0 < b < low for b in st.bets_minor) or (not any(st.bets_minor) and 0 < st.credits_minor < low)
 
 
 #: How long "Door closed" stays the table's message after the last door is shut.
 DOOR_CLOSED_NOTICE_MS = 5000
 
 
-def _message(cab: ViewContext, mode: str, view: PlayerView | None,
-             prompt: VisiblePrompt | None) -> list[Said]:
+def _message(cab: ViewContext, mode: str, view: PlayerView | None, prompt: VisiblePrompt | None) -> list[Said]:
     """The table's message as ``Said`` parts; ``[]`` for none."""
     s = cab.s
     if s.message and mode in ("attract", "betting"):
@@ -418,8 +504,9 @@ def station_outcome_said(spots: list[VisibleSpot], dealer_blackjack: bool) -> li
         return []
     if dealer_blackjack:
         back, _ = _money_back(spots)
-        return [said("Dealer has Blackjack: {back_minor} back", back_minor=back) if back
-                else said("Dealer has Blackjack")]
+        return [
+            said("Dealer has Blackjack: {back_minor} back", back_minor=back) if back else said("Dealer has Blackjack")
+        ]
     if len(spots) > 1:
         return [_told(sp.spot, *_result([sp]), False) for sp in spots]
     return [_said(*_result(spots))]

@@ -16,8 +16,18 @@ SUITS = "SHDC"
 TEN_RANKS = frozenset("TJQK")
 
 _RANK_NAMES = {
-    "A": "Ace", "2": "Two", "3": "Three", "4": "Four", "5": "Five", "6": "Six",
-    "7": "Seven", "8": "Eight", "9": "Nine", "T": "Ten", "J": "Jack", "Q": "Queen",
+    "A": "Ace",
+    "2": "Two",
+    "3": "Three",
+    "4": "Four",
+    "5": "Five",
+    "6": "Six",
+    "7": "Seven",
+    "8": "Eight",
+    "9": "Nine",
+    "T": "Ten",
+    "J": "Jack",
+    "Q": "Queen",
     "K": "King",
 }
 _SUIT_NAMES = {"S": "Spades", "H": "Hearts", "D": "Diamonds", "C": "Clubs"}
@@ -87,9 +97,7 @@ def parse_card(text: str) -> Card:
         code = "T" + code[2:]
     card = _BY_CODE.get(code)
     if card is None:
-        raise CardError(
-            f"unknown card {text!r}: rank is one of A 2-9 T J Q K (or 10), suit one of S H D C"
-        )
+        raise CardError(f"unknown card {text!r}: rank is one of A 2-9 T J Q K (or 10), suit one of S H D C")
     return card
 
 

@@ -46,10 +46,8 @@ def is_natural(cards: Sequence[Card]) -> bool:
     a split (RULES.md: "After a split, Ace + ten-value is 21, not blackjack");
     callers check that.
     """
-    return (
-        len(cards) == 2
-        and ((cards[0].value == 1 and cards[1].value == 10)
-             or (cards[0].value == 10 and cards[1].value == 1))
+    return len(cards) == 2 and (
+        (cards[0].value == 1 and cards[1].value == 10) or (cards[0].value == 10 and cards[1].value == 1)
     )
 
 

@@ -60,11 +60,11 @@ STATE_VERSION = 1
 class Phase(enum.Enum):
     """Where the round stands. Only these phases persist between calls."""
 
-    NEW = "new"              # bets taken, nothing dealt: call ``start()``
+    NEW = "new"  # bets taken, nothing dealt: call ``start()``
     INSURANCE = "insurance"  # waiting for an insurance answer
-    PLAYER = "player"        # waiting for a play decision
-    DONE = "done"            # every bet settled
-    ERROR = "error"          # the shoe ran out mid-round: void it
+    PLAYER = "player"  # waiting for a play decision
+    DONE = "done"  # every bet settled
+    ERROR = "error"  # the shoe ran out mid-round: void it
 
 
 #: Decisions each waiting phase can take (STYLE.md 5.5: the machine as a table).
@@ -79,10 +79,8 @@ ACCEPTS: dict[Phase, frozenset[Decision]] = {
 # The members as module globals: ``Phase.PLAYER`` is a look-up through the enum's
 # metaclass, some 0.1 µs, and a round tests phases and outcomes some 20 times
 # (the simulator's speed). The same objects: ``_PLAYER is Phase.PLAYER``.
-_NEW, _INSURANCE, _PLAYER, _DONE, _ERROR = (
-    Phase.NEW, Phase.INSURANCE, Phase.PLAYER, Phase.DONE, Phase.ERROR)
-_BLACKJACK, _WIN, _PUSH, _LOSE, _BUST = (
-    Outcome.BLACKJACK, Outcome.WIN, Outcome.PUSH, Outcome.LOSE, Outcome.BUST)
+_NEW, _INSURANCE, _PLAYER, _DONE, _ERROR = (Phase.NEW, Phase.INSURANCE, Phase.PLAYER, Phase.DONE, Phase.ERROR)
+_BLACKJACK, _WIN, _PUSH, _LOSE, _BUST = (Outcome.BLACKJACK, Outcome.WIN, Outcome.PUSH, Outcome.LOSE, Outcome.BUST)
 
 
 @dataclass(frozen=True, slots=True)
@@ -203,12 +201,23 @@ class Round:
     answered now.
     """
 
-    __slots__ = ("rules", "shoe", "spots", "dealer_cards", "dealer_hidden", "phase",
-                 "_ins_queue", "_ins_pos", "_cursor", "_available", "history", "_prompt",
-                 "_record")
+    __slots__ = (
+        "rules",
+        "shoe",
+        "spots",
+        "dealer_cards",
+        "dealer_hidden",
+        "phase",
+        "_ins_queue",
+        "_ins_pos",
+        "_cursor",
+        "_available",
+        "history",
+        "_prompt",
+        "_record",
+    )
 
-    def __init__(self, rules: RuleSet, seats: Sequence[SeatBets], shoe: Shoe, *,
-                 record: bool = True) -> None:
+    def __init__(self, rules: RuleSet, seats: Sequence[SeatBets], shoe: Shoe, *, record: bool = True) -> None:
         self.rules = rules
         self.shoe = shoe
         self.spots: list[Spot] = []
@@ -234,13 +243,14 @@ class Round:
         if len(seats) > r.max_seats:
             raise BetError(f"{len(seats)} seats bet, but {r.name} seats {r.max_seats}")
         seen: set[int] = set()
-        for sb in (seats if len(seats) == 1 else sorted(seats, key=lambda s: s.seat)):
+        for sb in seats if len(seats) == 1 else sorted(seats, key=lambda s: s.seat):
             if not 1 <= sb.seat <= 3 or sb.seat in seen:
                 raise BetError(f"seat {sb.seat}: seat numbers are 1-3, each once")
             seen.add(sb.seat)
             if len(sb.bets_minor) > r.max_spots_per_seat:
-                raise BetError(f"seat {sb.seat}: {len(sb.bets_minor)} spots, but {r.name} "
-                               f"has {r.max_spots_per_seat} per seat")
+                raise BetError(
+                    f"seat {sb.seat}: {len(sb.bets_minor)} spots, but {r.name} has {r.max_spots_per_seat} per seat"
+                )
             if not any(sb.bets_minor):
                 raise BetError(f"seat {sb.seat}: no bet on any spot")
             for n, bet in enumerate(sb.bets_minor, 1):
@@ -251,10 +261,12 @@ class Round:
                 if not r.min_bet_minor <= bet <= r.max_bet_minor:
                     raise BetError(
                         f"seat {sb.seat} spot {n}: bet {bet} is outside the table limits "
-                        f"{r.min_bet_minor}-{r.max_bet_minor}")
+                        f"{r.min_bet_minor}-{r.max_bet_minor}"
+                    )
                 if bet % r.bet_step_minor:
-                    raise BetError(f"seat {sb.seat} spot {n}: bet {bet} is not a multiple of "
-                                   f"the bet step {r.bet_step_minor}")
+                    raise BetError(
+                        f"seat {sb.seat} spot {n}: bet {bet} is not a multiple of the bet step {r.bet_step_minor}"
+                    )
                 self.spots.append(Spot(sb.seat, n, bet, [Hand([], bet)]))
             if sb.available_minor is not None and sb.available_minor < 0:
                 raise BetError(f"seat {sb.seat}: available credits cannot be negative")
@@ -280,11 +292,10 @@ class Round:
             si, hi = self._cursor
             s = self.spots[si]
             h = s.hands[hi]
-            if len(h.cards) != 2:                    # neither a double nor a split
+            if len(h.cards) != 2:  # neither a double nor a split
                 legal = _PLAY_SETS[False, False]
             else:
-                legal = _PLAY_SETS[self._double_refusal(s, h, False) is None,
-                                   self._split_refusal(s, h, False) is None]
+                legal = _PLAY_SETS[self._double_refusal(s, h, False) is None, self._split_refusal(s, h, False) is None]
             return Prompt("play", s.seat, s.spot, hi + 1, legal)
         return None
 
@@ -361,7 +372,8 @@ class Round:
             # RULES.md: offered to each initial hand that is not a blackjack,
             # when the seat's credits cover half the bet.
             self._ins_queue = [
-                i for i, s in enumerate(self.spots)
+                i
+                for i, s in enumerate(self.spots)
                 if not s.hands[0].blackjack and self._affords(s.seat, s.bet_minor // 2)
             ]
         self.phase = _INSURANCE
@@ -414,7 +426,7 @@ class Round:
 
     def _refuse_if_illegal(self, d: Decision) -> None:
         if self._prompt is not None and d in self._prompt.legal:
-            return                                   # the cached answer: legal
+            return  # the cached answer: legal
         name = d.value
         if self.phase is _NEW:
             raise IllegalDecision(f"{name}: the round has not been dealt yet")
@@ -428,10 +440,12 @@ class Round:
             if self.phase is _INSURANCE:
                 raise IllegalDecision(
                     f"{name}: insurance is being offered to seat {prompt.seat} spot "
-                    f"{prompt.spot}; answer insure or decline first")
+                    f"{prompt.spot}; answer insure or decline first"
+                )
             raise IllegalDecision(
                 f"{name}: no insurance offer is open; seat {prompt.seat} spot {prompt.spot} "
-                f"hand {prompt.hand} is to play")
+                f"hand {prompt.hand} is to play"
+            )
         if self.phase is _PLAYER:
             spot, hand = self._current()
             why = None
@@ -456,8 +470,9 @@ class Round:
             # The hot path (every play prompt): the same tests, in the same
             # order, without building a message.
             cards = hand.cards
-            if len(cards) != 2 or (hand.from_split and (
-                    not r.double_after_split or (cards[0].is_ace and r.split_aces_one_card))):
+            if len(cards) != 2 or (
+                hand.from_split and (not r.double_after_split or (cards[0].is_ace and r.split_aces_one_card))
+            ):
                 return "no"
             if r.double_totals and hand.total not in r.double_totals:
                 return "no"
@@ -480,7 +495,7 @@ class Round:
     def _split_refusal(self, spot: Spot, hand: Hand, explain: bool) -> str | None:
         """Why a split is refused now (``None``: it is legal); see ``_double_refusal``."""
         r = self.rules
-        if not explain:                              # the hot path, as in _double_refusal
+        if not explain:  # the hot path, as in _double_refusal
             if spot.splits >= r.max_splits_per_spot or not is_pair(hand.cards, r.split_by):
                 return "no"
             return None if self._affords(spot.seat, spot.bet_minor) else "no"
@@ -570,7 +585,7 @@ class Round:
         self._spend(spot.seat, spot.bet_minor)
         a = Hand([first], hand.stake_minor, from_split=True)
         b = Hand([second], spot.bet_minor, from_split=True)
-        spot.hands[hi:hi + 1] = [a, b]
+        spot.hands[hi : hi + 1] = [a, b]
         if ev is not None:
             ev.append(HandSplit(spot.seat, spot.spot, spot.bet_minor))
         # RULES.md: the first new hand gets its second card, then the second.
@@ -681,7 +696,7 @@ class Round:
         payout is on the station's credit meter at once, so it covers the seat's later
         doubles and splits (RULES.md "offered only when the station's credits cover the
         extra stake")."""
-        for spot in self.spots:                     # as ``hands()``, without the generator
+        for spot in self.spots:  # as ``hands()``, without the generator
             for n, hand in enumerate(spot.hands, 1):
                 if hand.blackjack and hand.outcome is None:
                     self._settle_hand(spot, n, hand, _BLACKJACK, ev)
@@ -756,14 +771,12 @@ class Round:
                 self._settle_hand(spot, n, hand, outcome, ev)
         self._end(ev)
 
-    def _settle_hand(self, spot: Spot, n: int, hand: Hand, outcome: Outcome,
-                     ev: list[Event] | None) -> None:
+    def _settle_hand(self, spot: Spot, n: int, hand: Hand, outcome: Outcome, ev: list[Event] | None) -> None:
         hand.done = True
         hand.outcome = outcome
         hand.returned_minor = _payout(outcome, hand.stake_minor)
         if ev is not None:
-            ev.append(HandSettled(spot.seat, spot.spot, n, outcome, hand.stake_minor,
-                                  hand.returned_minor))
+            ev.append(HandSettled(spot.seat, spot.spot, n, outcome, hand.stake_minor, hand.returned_minor))
 
     def _end(self, ev: list[Event] | None) -> None:
         self.phase = _DONE
@@ -810,24 +823,37 @@ class Round:
             ins = None
             if s.insurance == "taken":
                 ins = {"stake": s.insurance_stake_minor, "returned": s.insurance_returned_minor}
-            spots.append({
-                "seat": s.seat, "spot": s.spot, "insurance": ins,
-                "hands": [{
-                    "cards": [str(c) for c in h.cards], "stake": h.stake_minor,
-                    "total": h.total, "blackjack": h.blackjack, "doubled": h.doubled,
-                    "from_split": h.from_split,
-                    "outcome": h.outcome.value if h.outcome else None,
-                    "returned": h.returned_minor,
-                } for h in s.hands],
-            })
+            spots.append(
+                {
+                    "seat": s.seat,
+                    "spot": s.spot,
+                    "insurance": ins,
+                    "hands": [
+                        {
+                            "cards": [str(c) for c in h.cards],
+                            "stake": h.stake_minor,
+                            "total": h.total,
+                            "blackjack": h.blackjack,
+                            "doubled": h.doubled,
+                            "from_split": h.from_split,
+                            "outcome": h.outcome.value if h.outcome else None,
+                            "returned": h.returned_minor,
+                        }
+                        for h in s.hands
+                    ],
+                }
+            )
         seats = []
         for seat in self.seats():
             w, r = self.wagered_minor(seat), self.returned_minor(seat)
             seats.append({"seat": seat, "wagered": w, "returned": r, "net": r - w})
         return {
             "variant": self.rules.variant,
-            "dealer": {"cards": [str(c) for c in self.dealer_cards], "total": dealer_total,
-                       "blackjack": is_natural(self.dealer_cards)},
+            "dealer": {
+                "cards": [str(c) for c in self.dealer_cards],
+                "total": dealer_total,
+                "blackjack": is_natural(self.dealer_cards),
+            },
             "spots": spots,
             "seats": seats,
         }
@@ -851,22 +877,40 @@ class Round:
                 total_text=describe_total(visible) if visible else "",
                 blackjack=not self.dealer_hidden and is_natural(self.dealer_cards),
             ),
-            spots=[VisibleSpot(
-                seat=s.seat, spot=s.spot, bet_minor=s.bet_minor, insurance=s.insurance,
-                insurance_stake_minor=s.insurance_stake_minor,
-                insurance_returned_minor=s.insurance_returned_minor,
-                hands=[VisibleHand(
-                    cards=[str(c) for c in h.cards], stake_minor=h.stake_minor,
-                    total=h.total, total_text=describe_total(h.cards),
-                    blackjack=h.blackjack, doubled=h.doubled,
-                    from_split=h.from_split, done=h.done,
-                    outcome=h.outcome.value if h.outcome else None,
-                    returned_minor=h.returned_minor,
-                ) for h in s.hands],
-            ) for s in self.spots],
-            prompt=None if prompt is None else VisiblePrompt(
-                kind=prompt.kind, seat=prompt.seat, spot=prompt.spot,
-                hand=prompt.hand, text=prompt.text,
+            spots=[
+                VisibleSpot(
+                    seat=s.seat,
+                    spot=s.spot,
+                    bet_minor=s.bet_minor,
+                    insurance=s.insurance,
+                    insurance_stake_minor=s.insurance_stake_minor,
+                    insurance_returned_minor=s.insurance_returned_minor,
+                    hands=[
+                        VisibleHand(
+                            cards=[str(c) for c in h.cards],
+                            stake_minor=h.stake_minor,
+                            total=h.total,
+                            total_text=describe_total(h.cards),
+                            blackjack=h.blackjack,
+                            doubled=h.doubled,
+                            from_split=h.from_split,
+                            done=h.done,
+                            outcome=h.outcome.value if h.outcome else None,
+                            returned_minor=h.returned_minor,
+                        )
+                        for h in s.hands
+                    ],
+                )
+                for s in self.spots
+            ],
+            prompt=None
+            if prompt is None
+            else VisiblePrompt(
+                kind=prompt.kind,
+                seat=prompt.seat,
+                spot=prompt.spot,
+                hand=prompt.hand,
+                text=prompt.text,
                 legal=sorted(d.value for d in prompt.legal),
             ),
         )
@@ -880,19 +924,31 @@ class Round:
             "rules": self.rules.to_dict(),
             "shoe": self.shoe.to_dict(),
             "phase": self.phase.value,
-            "dealer": {"cards": [str(c) for c in self.dealer_cards],
-                       "hidden": self.dealer_hidden},
-            "spots": [{
-                "seat": s.seat, "spot": s.spot, "bet": s.bet_minor, "splits": s.splits,
-                "insurance": s.insurance, "insurance_stake": s.insurance_stake_minor,
-                "insurance_returned": s.insurance_returned_minor,
-                "hands": [{
-                    "cards": [str(c) for c in h.cards], "stake": h.stake_minor,
-                    "from_split": h.from_split, "doubled": h.doubled, "done": h.done,
-                    "outcome": h.outcome.value if h.outcome else None,
-                    "returned": h.returned_minor,
-                } for h in s.hands],
-            } for s in self.spots],
+            "dealer": {"cards": [str(c) for c in self.dealer_cards], "hidden": self.dealer_hidden},
+            "spots": [
+                {
+                    "seat": s.seat,
+                    "spot": s.spot,
+                    "bet": s.bet_minor,
+                    "splits": s.splits,
+                    "insurance": s.insurance,
+                    "insurance_stake": s.insurance_stake_minor,
+                    "insurance_returned": s.insurance_returned_minor,
+                    "hands": [
+                        {
+                            "cards": [str(c) for c in h.cards],
+                            "stake": h.stake_minor,
+                            "from_split": h.from_split,
+                            "doubled": h.doubled,
+                            "done": h.done,
+                            "outcome": h.outcome.value if h.outcome else None,
+                            "returned": h.returned_minor,
+                        }
+                        for h in s.hands
+                    ],
+                }
+                for s in self.spots
+            ],
             "insurance_queue": list(self._ins_queue),
             "insurance_pos": self._ins_pos,
             "cursor": list(self._cursor),
@@ -909,9 +965,8 @@ class Round:
         """
         try:
             if data.get("version") != STATE_VERSION:
-                raise StateError(f"round: version {data.get('version')!r}, "
-                                 f"expected {STATE_VERSION}")
-            rnd = object.__new__(cls)      # not cls.__new__: mypyc (bench/build_compiled.py)
+                raise StateError(f"round: version {data.get('version')!r}, expected {STATE_VERSION}")
+            rnd = object.__new__(cls)  # not cls.__new__: mypyc (bench/build_compiled.py)
             rnd.rules = RuleSet.from_dict(data["rules"])
             rnd.shoe = Shoe.from_dict(data["shoe"])
             rnd.phase = Phase(data["phase"])
@@ -919,16 +974,31 @@ class Round:
             rnd.dealer_hidden = bool(data["dealer"]["hidden"])
             rnd.spots = []
             for s in data["spots"]:
-                spot = Spot(int(s["seat"]), int(s["spot"]), int(s["bet"]), [],
-                            int(s["splits"]), str(s["insurance"]), int(s["insurance_stake"]),
-                            s["insurance_returned"])
+                spot = Spot(
+                    int(s["seat"]),
+                    int(s["spot"]),
+                    int(s["bet"]),
+                    [],
+                    int(s["splits"]),
+                    str(s["insurance"]),
+                    int(s["insurance_stake"]),
+                    s["insurance_returned"],
+                )
                 for h in s["hands"]:
                     cards = [parse_card(c) for c in h["cards"]]
                     from_split = bool(h["from_split"])
-                    spot.hands.append(Hand(
-                        cards, int(h["stake"]), from_split, bool(h["doubled"]),
-                        bool(h["done"]), Outcome(h["outcome"]) if h["outcome"] else None,
-                        h["returned"], not from_split and is_natural(cards)))
+                    spot.hands.append(
+                        Hand(
+                            cards,
+                            int(h["stake"]),
+                            from_split,
+                            bool(h["doubled"]),
+                            bool(h["done"]),
+                            Outcome(h["outcome"]) if h["outcome"] else None,
+                            h["returned"],
+                            not from_split and is_natural(cards),
+                        )
+                    )
                 rnd.spots.append(spot)
             rnd._ins_queue = [int(i) for i in data["insurance_queue"]]
             rnd._ins_pos = int(data["insurance_pos"])
@@ -936,7 +1006,7 @@ class Round:
             rnd._cursor = (int(si), int(hi))
             rnd._available = {int(k): (None if v is None else int(v)) for k, v in data["available"]}
             rnd.history = [(str(p), str(d)) for p, d in data["history"]]
-            rnd._record = True                 # a journaled round records
+            rnd._record = True  # a journaled round records
         except StateError:
             raise
         except (KeyError, TypeError, ValueError, CardError, RuleSetError) as e:
@@ -959,10 +1029,11 @@ class Round:
 
 
 _PLAY_SETS: dict[tuple[bool, bool], frozenset[Decision]] = {
-    (dbl, spl): frozenset({Decision.HIT, Decision.STAND}
-                          | ({Decision.DOUBLE} if dbl else set())
-                          | ({Decision.SPLIT} if spl else set()))
-    for dbl in (False, True) for spl in (False, True)
+    (dbl, spl): frozenset(
+        {Decision.HIT, Decision.STAND} | ({Decision.DOUBLE} if dbl else set()) | ({Decision.SPLIT} if spl else set())
+    )
+    for dbl in (False, True)
+    for spl in (False, True)
 }
 
 #: ``Decision.value`` without the enum descriptor (read on every decision).

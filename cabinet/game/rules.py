@@ -98,69 +98,121 @@ class RuleSet:
         Raises:
             RuleSetError: naming the first field found out of range.
         """
+
         def need(ok: bool, name: str, msg: str) -> None:
             if not ok:
                 raise RuleSetError(name, msg)
 
-        for name in ("decks", "max_splits_per_spot", "max_seats", "max_spots_per_seat",
-                     "min_bet_minor", "max_bet_minor", "bet_step_minor",
-                     "bet_timer_s", "decision_timer_s"):
+        for name in (
+            "decks",
+            "max_splits_per_spot",
+            "max_seats",
+            "max_spots_per_seat",
+            "min_bet_minor",
+            "max_bet_minor",
+            "bet_step_minor",
+            "bet_timer_s",
+            "decision_timer_s",
+        ):
             v = getattr(self, name)
-            need(isinstance(v, int) and not isinstance(v, bool), name,
-                 f"must be a whole number, got {v!r}")
-        for name in ("shuffle_every_round", "dealer_hole_card", "peek_on_ace", "peek_on_ten",
-                     "dealer_hits_soft_17", "insurance", "double_after_split",
-                     "split_aces_one_card"):
+            need(isinstance(v, int) and not isinstance(v, bool), name, f"must be a whole number, got {v!r}")
+        for name in (
+            "shuffle_every_round",
+            "dealer_hole_card",
+            "peek_on_ace",
+            "peek_on_ten",
+            "dealer_hits_soft_17",
+            "insurance",
+            "double_after_split",
+            "split_aces_one_card",
+        ):
             need(isinstance(getattr(self, name), bool), name, "must be true or false")
         need(bool(self.variant), "variant", "must not be empty")
         need(1 <= self.decks <= 8, "decks", f"must be 1-8, got {self.decks}")
         if self.shuffle_every_round:
-            need(self.penetration_percent is None, "penetration_percent",
-                 "must be unset when shuffle_every_round is true")
+            need(
+                self.penetration_percent is None,
+                "penetration_percent",
+                "must be unset when shuffle_every_round is true",
+            )
         else:
             p = self.penetration_percent
-            need(isinstance(p, int) and not isinstance(p, bool) and 50 <= p <= 85,
-                 "penetration_percent", f"must be 50-85 with a cut card, got {p!r}")
-        need(not self.dealer_hits_soft_17, "dealer_hits_soft_17",
-             "the dealer stands on every 17 in all three games (RULES.md)")
-        need(isinstance(self.double_totals, frozenset), "double_totals",
-             f"must be a frozenset of totals, got {self.double_totals!r}")
-        need(isinstance(self.chip_values_minor, tuple), "chip_values_minor",
-             f"must be a tuple of amounts, got {self.chip_values_minor!r}")
-        if not all(isinstance(t, int) and not isinstance(t, bool) and 4 <= t <= 21
-                   for t in self.double_totals):
-            shown = sorted(self.double_totals, key=lambda t: (
-                not isinstance(t, int), t if isinstance(t, int) else 0, repr(t)))
+            need(
+                isinstance(p, int) and not isinstance(p, bool) and 50 <= p <= 85,
+                "penetration_percent",
+                f"must be 50-85 with a cut card, got {p!r}",
+            )
+        need(
+            not self.dealer_hits_soft_17,
+            "dealer_hits_soft_17",
+            "the dealer stands on every 17 in all three games (RULES.md)",
+        )
+        need(
+            isinstance(self.double_totals, frozenset),
+            "double_totals",
+            f"must be a frozenset of totals, got {self.double_totals!r}",
+        )
+        need(
+            isinstance(self.chip_values_minor, tuple),
+            "chip_values_minor",
+            f"must be a tuple of amounts, got {self.chip_values_minor!r}",
+        )
+        if not all(isinstance(t, int) and not isinstance(t, bool) and 4 <= t <= 21 for t in self.double_totals):
+            shown = sorted(
+                self.double_totals, key=lambda t: (not isinstance(t, int), t if isinstance(t, int) else 0, repr(t))
+            )
             need(False, "double_totals", f"totals must be 4-21, got {shown}")
         need(self.split_by in SPLIT_BY, "split_by", f"must be 'rank' or 'value', got {self.split_by!r}")
-        need(0 <= self.max_splits_per_spot <= 1, "max_splits_per_spot",
-             "must be 0 or 1 (no re-split in any variant)")
+        need(0 <= self.max_splits_per_spot <= 1, "max_splits_per_spot", "must be 0 or 1 (no re-split in any variant)")
         if self.max_hand_cards is not None:
-            need(isinstance(self.max_hand_cards, int) and 3 <= self.max_hand_cards <= 21,
-                 "max_hand_cards", f"must be 3-21 or unset, got {self.max_hand_cards!r}")
+            need(
+                isinstance(self.max_hand_cards, int) and 3 <= self.max_hand_cards <= 21,
+                "max_hand_cards",
+                f"must be 3-21 or unset, got {self.max_hand_cards!r}",
+            )
         need(1 <= self.max_seats <= 3, "max_seats", f"must be 1-3, got {self.max_seats}")
-        need(1 <= self.max_spots_per_seat <= 3, "max_spots_per_seat",
-             f"must be 1-3, got {self.max_spots_per_seat}")
-        need(self.bet_step_minor > 0 and self.bet_step_minor % 2 == 0, "bet_step_minor",
-             f"must be a positive even number of minor units, got {self.bet_step_minor}")
+        need(1 <= self.max_spots_per_seat <= 3, "max_spots_per_seat", f"must be 1-3, got {self.max_spots_per_seat}")
+        need(
+            self.bet_step_minor > 0 and self.bet_step_minor % 2 == 0,
+            "bet_step_minor",
+            f"must be a positive even number of minor units, got {self.bet_step_minor}",
+        )
         need(self.min_bet_minor > 0, "min_bet_minor", "must be positive")
-        need(self.min_bet_minor % self.bet_step_minor == 0, "min_bet_minor",
-             f"must be a multiple of bet_step_minor ({self.bet_step_minor})")
-        need(self.max_bet_minor % self.bet_step_minor == 0, "max_bet_minor",
-             f"must be a multiple of bet_step_minor ({self.bet_step_minor})")
-        need(self.min_bet_minor <= self.max_bet_minor, "min_bet_minor",
-             f"{self.min_bet_minor} is above max_bet_minor {self.max_bet_minor}")
+        need(
+            self.min_bet_minor % self.bet_step_minor == 0,
+            "min_bet_minor",
+            f"must be a multiple of bet_step_minor ({self.bet_step_minor})",
+        )
+        need(
+            self.max_bet_minor % self.bet_step_minor == 0,
+            "max_bet_minor",
+            f"must be a multiple of bet_step_minor ({self.bet_step_minor})",
+        )
+        need(
+            self.min_bet_minor <= self.max_bet_minor,
+            "min_bet_minor",
+            f"{self.min_bet_minor} is above max_bet_minor {self.max_bet_minor}",
+        )
         chips = self.chip_values_minor
-        need(all(isinstance(c, int) and c > 0 and c % 2 == 0 for c in chips),
-             "chip_values_minor", f"every chip must be a positive even amount, got {list(chips)}")
-        need(list(chips) == sorted(set(chips)), "chip_values_minor",
-             "chips must be distinct and ascending")
-        need(all(c % self.bet_step_minor == 0 for c in chips), "chip_values_minor",
-             f"every chip must be a multiple of bet_step_minor ({self.bet_step_minor})")
+        need(
+            all(isinstance(c, int) and c > 0 and c % 2 == 0 for c in chips),
+            "chip_values_minor",
+            f"every chip must be a positive even amount, got {list(chips)}",
+        )
+        need(list(chips) == sorted(set(chips)), "chip_values_minor", "chips must be distinct and ascending")
+        need(
+            all(c % self.bet_step_minor == 0 for c in chips),
+            "chip_values_minor",
+            f"every chip must be a multiple of bet_step_minor ({self.bet_step_minor})",
+        )
         if self.credit_minor is not None:
-            need(isinstance(self.credit_minor, int) and not isinstance(self.credit_minor, bool)
-                 and self.credit_minor > 0, "credit_minor",
-                 "must be a positive whole number of minor units or unset")
+            need(
+                isinstance(self.credit_minor, int)
+                and not isinstance(self.credit_minor, bool)
+                and self.credit_minor > 0,
+                "credit_minor",
+                "must be a positive whole number of minor units or unset",
+            )
         need(1 <= self.bet_timer_s <= 600, "bet_timer_s", "must be 1-600 seconds")
         need(1 <= self.decision_timer_s <= 600, "decision_timer_s", "must be 1-600 seconds")
 
@@ -236,8 +288,10 @@ def _coerce(data: dict[str, Any]) -> dict[str, Any]:
     if unknown:
         raise RuleSetError(unknown[0], f"no such rule field (known: {', '.join(sorted(_FIELDS))})")
     out = dict(data)
-    for name, what in (("double_totals", "totals (4-21; empty for any total)"),
-                       ("chip_values_minor", "amounts in minor units")):
+    for name, what in (
+        ("double_totals", "totals (4-21; empty for any total)"),
+        ("chip_values_minor", "amounts in minor units"),
+    ):
         if name not in out:
             continue
         v = out[name]
@@ -339,6 +393,4 @@ def preset(variant: str) -> RuleSet:
     try:
         return PRESETS[variant]
     except KeyError:
-        raise RuleSetError(
-            "variant", f"unknown variant {variant!r}; one of {', '.join(PRESETS)}"
-        ) from None
+        raise RuleSetError("variant", f"unknown variant {variant!r}; one of {', '.join(PRESETS)}") from None

@@ -78,9 +78,7 @@ def check_composition(cards: Sequence[Card], decks: int) -> None:
     counts = Counter(cards)
     for card, n in counts.items():
         if n > decks:
-            raise CardError(
-                f"the shoe holds {n} copies of {card}, but {decks} deck(s) hold only {decks}"
-            )
+            raise CardError(f"the shoe holds {n} copies of {card}, but {decks} deck(s) hold only {decks}")
 
 
 class Shoe:
@@ -99,15 +97,13 @@ class Shoe:
 
     __slots__ = ("cards", "position", "cut_index")
 
-    def __init__(self, cards: Sequence[Card], position: int = 0,
-                 cut_index: int | None = None) -> None:
+    def __init__(self, cards: Sequence[Card], position: int = 0, cut_index: int | None = None) -> None:
         self.cards = list(cards)
         self.position = position
         self.cut_index = cut_index
 
     @classmethod
-    def shuffled(cls, decks: int, rng: RandomSource | None = None,
-                 penetration_percent: int | None = None) -> Shoe:
+    def shuffled(cls, decks: int, rng: RandomSource | None = None, penetration_percent: int | None = None) -> Shoe:
         """A freshly shuffled shoe of ``decks`` decks.
 
         Args:
@@ -142,8 +138,7 @@ class Shoe:
             card = self.cards[self.position]
         except IndexError:
             raise ShoeExhausted(
-                f"the shoe ran out after {len(self.cards)} "
-                f"card{'' if len(self.cards) == 1 else 's'}"
+                f"the shoe ran out after {len(self.cards)} card{'' if len(self.cards) == 1 else 's'}"
             ) from None
         self.position += 1
         return card
@@ -160,8 +155,7 @@ class Shoe:
 
     def to_dict(self) -> dict[str, Any]:
         """``{"cards": ["AS", ...], "position": int, "cut_index": int | None}``."""
-        return {"cards": [str(c) for c in self.cards], "position": self.position,
-                "cut_index": self.cut_index}
+        return {"cards": [str(c) for c in self.cards], "position": self.position, "cut_index": self.cut_index}
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Shoe:

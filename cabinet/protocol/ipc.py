@@ -33,14 +33,38 @@ MAX_LINE_BYTES = 65_536
 
 #: Every intent action the UI may send. ``value`` carries the chip (minor
 #: units) for ``chip`` and the spot number for ``place``.
-ACTIONS = frozenset({
-    "deal", "hit", "stand", "double", "split", "insure", "decline",
-    "bet_up", "bet_down", "chip", "place", "undo", "clear", "rebet", "new_game",
-    "cash_out", "help", "menu_up", "menu_down", "menu_select", "menu_back", "menu_pick",
-    # The player's own History panel (open, close), a reminder seen, the
-    # attendant called (or the call cancelled)
-    "history", "history_close", "reminder_ok", "service",
-})
+ACTIONS = frozenset(
+    {
+        "deal",
+        "hit",
+        "stand",
+        "double",
+        "split",
+        "insure",
+        "decline",
+        "bet_up",
+        "bet_down",
+        "chip",
+        "place",
+        "undo",
+        "clear",
+        "rebet",
+        "new_game",
+        "cash_out",
+        "help",
+        "menu_up",
+        "menu_down",
+        "menu_select",
+        "menu_back",
+        "menu_pick",
+        # The player's own History panel (open, close), a reminder seen, the
+        # attendant called (or the call cancelled)
+        "history",
+        "history_close",
+        "reminder_ok",
+        "service",
+    }
+)
 
 
 class Hello(msgspec.Struct, tag="hello", tag_field="type", frozen=True, kw_only=True):
@@ -142,7 +166,7 @@ def decode(line: bytes) -> Message:
     """
     if len(line) > MAX_LINE_BYTES:
         raise MessageError(f"message of {len(line)} bytes is over the {MAX_LINE_BYTES} limit")
-    if too_deep(line):                    # one limit on every Python
+    if too_deep(line):  # one limit on every Python
         raise MessageError(f"malformed message: nested too deep (over {MAX_JSON_DEPTH} levels)")
     try:
         msg = _decoder.decode(line.strip())
@@ -174,7 +198,7 @@ class LineBuffer:
         lines = []
         while (i := self._buf.find(b"\n")) >= 0:
             lines.append(bytes(self._buf[:i]))
-            del self._buf[:i + 1]
+            del self._buf[: i + 1]
         if len(self._buf) > MAX_LINE_BYTES or any(len(x) > MAX_LINE_BYTES for x in lines):
             self._buf.clear()
             raise MessageError("line over the size limit")

@@ -32,11 +32,12 @@ def check_station_languages(setting: str, stations: int) -> str:
     if len(parts) > max(1, stations):
         if stations <= 1:
             return f"{len(parts)} languages for 1 station: give one language"
-        return (f"{len(parts)} languages for {stations} stations: give one language for all of "
-                f"them, or one per station (at most {stations})")
+        return (
+            f"{len(parts)} languages for {stations} stations: give one language for all of "
+            f"them, or one per station (at most {stations})"
+        )
     for p in parts:
         code = p.replace("-", "_").partition("_")[0].lower()
         if code not in LANGUAGES:
-            return (f"expected one of {', '.join(LANGUAGES)} (optionally with a territory: "
-                    f"es_ES), got {p!r}")
+            return f"expected one of {', '.join(LANGUAGES)} (optionally with a territory: es_ES), got {p!r}"
     return ""

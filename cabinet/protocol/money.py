@@ -33,8 +33,7 @@ def fmt_money(minor: int, symbol: str = "$", *, compact: bool = False) -> str:
     return f"{sign}{symbol}{major:,}.{cents:02d}"
 
 
-def chip_split(amount_minor: int, chips_minor: tuple[int, ...] = DEFAULT_CHIPS_MINOR, *,
-               most: int = 40) -> list[int]:
+def chip_split(amount_minor: int, chips_minor: tuple[int, ...] = DEFAULT_CHIPS_MINOR, *, most: int = 40) -> list[int]:
     """Split an amount into chips, largest first (greedy), for drawing a stack.
 
     Args:

@@ -30,9 +30,9 @@ def too_deep(text: bytes | str, limit: int = MAX_JSON_DEPTH) -> bool:
     """
     data = text.encode("utf-8", "surrogatepass") if isinstance(text, str) else text
     if data.count(b"[") + data.count(b"{") <= limit:
-        return False                    # too few brackets to nest that deep
+        return False  # too few brackets to nest that deep
     brackets = _STRING.sub(b"", data).translate(None, _NOT_BRACKETS)
-    for _ in range(limit):              # each pass removes the innermost level
+    for _ in range(limit):  # each pass removes the innermost level
         brackets, removed = _INNERMOST.subn(b"", brackets)
         if not brackets or not removed:
             return False

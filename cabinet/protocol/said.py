@@ -47,8 +47,9 @@ def english(s: Said, symbol: str = "$") -> str:
     """
     if not s.args:
         return s.text
-    return s.text.format(**{k: fmt_money(v, symbol) if k.endswith("_minor") and isinstance(v, int) else v
-                            for k, v in s.args.items()})
+    return s.text.format(
+        **{k: fmt_money(v, symbol) if k.endswith("_minor") and isinstance(v, int) else v for k, v in s.args.items()}
+    )
 
 
 def english_all(parts: list[Said], symbol: str = "$") -> str:

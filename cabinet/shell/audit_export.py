@@ -32,8 +32,7 @@ def usb_mounts(mounts: str) -> list[Path]:
         if len(parts) < 3:
             continue
         point = parts[1].encode().decode("unicode_escape")
-        if point.startswith(MOUNT_ROOTS) and parts[2] in ("vfat", "exfat", "ntfs", "ntfs3",
-                                                          "ext4", "fuseblk"):
+        if point.startswith(MOUNT_ROOTS) and parts[2] in ("vfat", "exfat", "ntfs", "ntfs3", "ext4", "fuseblk"):
             found.append(Path(point))
     return found
 

@@ -63,9 +63,12 @@ OfflineCashOut = Literal["handpay"]
 #: ``drivers.factory.open_counter``): ``none``, an ATECC608 on an I2C bus with the chip's
 #: counter 0 or 1 (``atecc608:/dev/i2c-1``, ``atecc608:/dev/i2c-1:1``), or its twin, a
 #: file off the SD card (``twin:PATH``).
-CounterSpec = Annotated[str, Meta(
-    pattern=r"^(none|atecc608:/[^:]+(:[01])?|twin:.+)$",
-    description="none, atecc608:/dev/i2c-N[:0|1] or twin:PATH")]
+CounterSpec = Annotated[
+    str,
+    Meta(
+        pattern=r"^(none|atecc608:/[^:]+(:[01])?|twin:.+)$", description="none, atecc608:/dev/i2c-N[:0|1] or twin:PATH"
+    ),
+]
 #: A serial port: a device path (``/dev/ttyAMA0``) or a pyserial URL.
 Port = Annotated[str, Meta(min_length=1, description="a device path or pyserial URL")]
 
@@ -207,21 +210,33 @@ class EngineConfig(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_o
         if station == 1:
             if self.sas is None or self.sas.port is None:
                 return None
-            return SasConfig(station=1, port=self.sas.port, address=self.sas.address or 1,
-                             asset_number=self.sas.asset_number or 0,
-                             accounting_denomination_minor=denom, validation=validation,
-                             validation_timeout_s=timeout_s)
+            return SasConfig(
+                station=1,
+                port=self.sas.port,
+                address=self.sas.address or 1,
+                asset_number=self.sas.asset_number or 0,
+                accounting_denomination_minor=denom,
+                validation=validation,
+                validation_timeout_s=timeout_s,
+            )
         s = self.section(station)
         link = s.sas if isinstance(s, StationConfig) else None
         if link is None:
             return None
-        return SasConfig(station=station, port=link.port, address=link.address,
-                         asset_number=link.asset_number, accounting_denomination_minor=denom,
-                         validation=validation, validation_timeout_s=timeout_s)
+        return SasConfig(
+            station=station,
+            port=link.port,
+            address=link.address,
+            asset_number=link.asset_number,
+            accounting_denomination_minor=denom,
+            validation=validation,
+            validation_timeout_s=timeout_s,
+        )
 
 
-def with_sas_port(cfg: EngineConfig, port: str, address: int | None = None,
-                  source: str = "command line") -> EngineConfig:
+def with_sas_port(
+    cfg: EngineConfig, port: str, address: int | None = None, source: str = "command line"
+) -> EngineConfig:
     """``cfg`` with station 1's SAS port (and address) set, e.g. from ``cabinet engine
     --sas-port PORT [--sas-address N]``, checked like the file.
 
@@ -230,8 +245,7 @@ def with_sas_port(cfg: EngineConfig, port: str, address: int | None = None,
             already has on that port; ``source`` is named as the file.
     """
     data = msgspec.to_builtins(cfg)
-    data["sas"] = {**(data.get("sas") or {}), "port": port,
-                   **({"address": address} if address is not None else {})}
+    data["sas"] = {**(data.get("sas") or {}), "port": port, **({"address": address} if address is not None else {})}
     return check_config(data, source)
 
 
@@ -264,7 +278,10 @@ def check_config(data: dict[str, object], source: str = "cabinet.toml") -> Engin
         key = "sas.address" if station == 1 else f"station{station}.sas.address"
         other = seen.setdefault((link.port, link.address), key)
         if other != key:
-            raise ConfigError(key, f"{link.address} is already {other} on port {link.port} "
-                                   "(each station needs its own address on a shared port)",
-                              source)
+            raise ConfigError(
+                key,
+                f"{link.address} is already {other} on port {link.port} "
+                "(each station needs its own address on a shared port)",
+                source,
+            )
     return cfg

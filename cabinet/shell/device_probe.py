@@ -53,28 +53,55 @@ def wiring_findings(w: Wiring, label: str) -> list[Finding]:
     out: list[Finding] = []
     for action, default in pins.BUTTON_PINS.items():
         if action not in w.buttons:
-            out.append(Finding("FAIL", f"{label} button {action.value}", "no pin: unwired",
-                               f"add '{action.value} = {default}' (its BCM pin) under "
-                               "[buttons] in the wiring file"))
+            out.append(
+                Finding(
+                    "FAIL",
+                    f"{label} button {action.value}",
+                    "no pin: unwired",
+                    f"add '{action.value} = {default}' (its BCM pin) under [buttons] in the wiring file",
+                )
+            )
     for door, default in pins.DOOR_PINS.items():
         if door not in w.doors:
-            out.append(Finding("FAIL", f"{label} door {door.value}", "no pin: unwired",
-                               f"add '{door.value} = {default}' under [doors]"))
+            out.append(
+                Finding(
+                    "FAIL",
+                    f"{label} door {door.value}",
+                    "no pin: unwired",
+                    f"add '{door.value} = {default}' under [doors]",
+                )
+            )
     if w.key_switch is None:
-        out.append(Finding("FAIL", f"{label} key switch", "no pin: the operator menu "
-                           "cannot be entered", f"set 'pin = {pins.KEY_SWITCH_PIN}' under "
-                           "[key_switch]"))
+        out.append(
+            Finding(
+                "FAIL",
+                f"{label} key switch",
+                "no pin: the operator menu cannot be entered",
+                f"set 'pin = {pins.KEY_SWITCH_PIN}' under [key_switch]",
+            )
+        )
     for action in pins.LAMP_PINS:
         if action in w.buttons and action not in w.lamps:
-            out.append(Finding("WARN", f"{label} lamp {action.value}", "no pin",
-                               "add its pin under [lamps] if the button has a lamp"))
+            out.append(
+                Finding(
+                    "WARN",
+                    f"{label} lamp {action.value}",
+                    "no pin",
+                    "add its pin under [lamps] if the button has a lamp",
+                )
+            )
     if not w.tower_light:
-        out.append(Finding("WARN", f"{label} tower light", "no pins",
-                           "add red/amber/green pins under [tower_light]"))
+        out.append(Finding("WARN", f"{label} tower light", "no pins", "add red/amber/green pins under [tower_light]"))
     if not out:
-        out.append(Finding("PASS", f"{label} wiring", f"{len(w.buttons)} buttons, "
-                           f"{len(w.doors)} doors, key switch, {len(w.lamps)} lamps, "
-                           f"{len(w.tower_light)} tower light segments"))
+        out.append(
+            Finding(
+                "PASS",
+                f"{label} wiring",
+                f"{len(w.buttons)} buttons, "
+                f"{len(w.doors)} doors, key switch, {len(w.lamps)} lamps, "
+                f"{len(w.tower_light)} tower light segments",
+            )
+        )
     return out
 
 
@@ -87,12 +114,12 @@ def input_findings(w: Wiring, pin_factory: Any, label: str) -> list[Finding]:
     switch are reported as they read.
     """
     from drivers.pin_probe import read_inputs
+
     out: list[Finding] = []
     for name, pin, active in read_inputs(w, pin_factory):
         what = f"{label} {name} (GPIO {pin})"
         if isinstance(active, str):
-            out.append(Finding("FAIL", what, f"cannot read: {active}",
-                               f"check the pin number; {STOP_ENGINE}"))
+            out.append(Finding("FAIL", what, f"cannot read: {active}", f"check the pin number; {STOP_ENGINE}"))
         else:
             out.append(_input_finding(name, what, active))
     return out
@@ -101,8 +128,9 @@ def input_findings(w: Wiring, pin_factory: Any, label: str) -> list[Finding]:
 def _input_finding(name: str, what: str, closed: bool) -> Finding:
     if name.startswith("button"):
         if closed:
-            return Finding("FAIL", what, "reads pressed", "a stuck button or a short to "
-                           "ground: free the button or check its wire")
+            return Finding(
+                "FAIL", what, "reads pressed", "a stuck button or a short to ground: free the button or check its wire"
+            )
         return Finding("PASS", what, "released")
     if name.startswith("door latch"):
         return Finding("PASS", what, "holds an opening" if closed else "clear")
@@ -122,8 +150,7 @@ def _no_credit(event: Any) -> None:
     raise RuntimeError(f"cabinet doctor takes no money ({event!r})")
 
 
-def acceptor_findings(url: str, label: str,
-                      opener: Callable[[str], Any] | None = None) -> list[Finding]:
+def acceptor_findings(url: str, label: str, opener: Callable[[str], Any] | None = None) -> list[Finding]:
     """Open the ID-003 acceptor at ``url``, run its start-up, read its firmware
     version and status, close it.
 
@@ -132,6 +159,7 @@ def acceptor_findings(url: str, label: str,
     the engine journals it at its next start.
     """
     from drivers.id003_acceptor import Id003BillAcceptor
+
     events: list[Any] = []
 
     def sink(event: Any) -> None:
@@ -142,37 +170,54 @@ def acceptor_findings(url: str, label: str,
 
     what = f"{label} bill acceptor {url}"
     kw: dict[str, Any] = {} if opener is None else {"opener": opener}
-    acc = Id003BillAcceptor(url, decide=_return_every_note, credit=_no_credit, sink=sink,
-                            offline_after_failures=2, **kw)
+    acc = Id003BillAcceptor(
+        url, decide=_return_every_note, credit=_no_credit, sink=sink, offline_after_failures=2, **kw
+    )
     try:
-        acc.connect()                   # reads the firmware version too
+        acc.connect()  # reads the firmware version too
         version = acc.firmware
         acc.poll_once()
         fault = acc.fault
     except DeviceBusyError as e:
         return [Finding("FAIL", what, f"port busy ({e})", STOP_ENGINE)]
     except (DriverError, OSError) as e:
-        return [Finding("FAIL", what, f"no answer: {e}",
-                        "check the acceptor's power and USB-serial cable, the port in "
-                        f"cabinet.toml (bill_acceptor_url) and {ACCEPTOR_SERIAL}")]
+        return [
+            Finding(
+                "FAIL",
+                what,
+                f"no answer: {e}",
+                "check the acceptor's power and USB-serial cable, the port in "
+                f"cabinet.toml (bill_acceptor_url) and {ACCEPTOR_SERIAL}",
+            )
+        ]
     finally:
         acc.close()
     found = [e for e in events if isinstance(e, BillFoundInStacker | BillPossiblyInPath)]
-    detail = f"firmware {version or 'not reported'}; {ACCEPTOR_SERIAL}; escrow table " \
-        f"{len(acc.escrow_table_minor)} notes"
+    detail = (
+        f"firmware {version or 'not reported'}; {ACCEPTOR_SERIAL}; escrow table {len(acc.escrow_table_minor)} notes"
+    )
     if found:
-        return [Finding("FAIL", what, detail + "; a note was found in the stacker or path "
-                        "at power-up", "start the engine: it journals the note for the "
-                        "attendant's review (Faults page)")]
+        return [
+            Finding(
+                "FAIL",
+                what,
+                detail + "; a note was found in the stacker or path at power-up",
+                "start the engine: it journals the note for the attendant's review (Faults page)",
+            )
+        ]
     if fault is not None:
-        return [Finding("FAIL", what, f"{detail}; fault {fault}",
-                        "clear the fault at the acceptor (jam, full or open cash box), "
-                        "then run cabinet doctor again")]
+        return [
+            Finding(
+                "FAIL",
+                what,
+                f"{detail}; fault {fault}",
+                "clear the fault at the acceptor (jam, full or open cash box), then run cabinet doctor again",
+            )
+        ]
     return [Finding("PASS", what, detail + "; status OK")]
 
 
-def printer_findings(url: str, label: str,
-                     opener: Callable[[str], Any] | None = None) -> list[Finding]:
+def printer_findings(url: str, label: str, opener: Callable[[str], Any] | None = None) -> list[Finding]:
     """Open the ESC/POS printer at ``url``, read its real-time status, close it.
 
     ESC/POS has no firmware query common to TITO printers: the version is
@@ -180,6 +225,7 @@ def printer_findings(url: str, label: str,
     """
     from drivers.interfaces import PrinterState
     from drivers.ticket_printer import EscPosTicketPrinter
+
     what = f"{label} printer {url}"
     kw: dict[str, Any] = {} if opener is None else {"opener": opener}
     printer = EscPosTicketPrinter(url, **kw)
@@ -189,22 +235,28 @@ def printer_findings(url: str, label: str,
     except DeviceBusyError as e:
         return [Finding("FAIL", what, f"port busy ({e})", STOP_ENGINE)]
     except (DriverError, OSError) as e:
-        return [Finding("FAIL", what, f"cannot open: {e}",
-                        "check the printer's power and cable and printer_url in cabinet.toml")]
+        return [
+            Finding(
+                "FAIL", what, f"cannot open: {e}", "check the printer's power and cable and printer_url in cabinet.toml"
+            )
+        ]
     finally:
         printer.close()
-    detail = f"{status.state.value} ({status.detail}); {PRINTER_SERIAL}; firmware not read " \
-        "(no common ESC/POS query)"
+    detail = f"{status.state.value} ({status.detail}); {PRINTER_SERIAL}; firmware not read (no common ESC/POS query)"
     if status.state is PrinterState.OFFLINE:
-        return [Finding("FAIL", what, detail, "check the printer's power and cable, the "
-                        f"port in cabinet.toml (printer_url) and {PRINTER_SERIAL}")]
+        return [
+            Finding(
+                "FAIL",
+                what,
+                detail,
+                f"check the printer's power and cable, the port in cabinet.toml (printer_url) and {PRINTER_SERIAL}",
+            )
+        ]
     if not status.can_print:
         return [Finding("FAIL", what, detail, "load paper, shut the cover, clear the jam")]
     if status.paper_low:
         return [Finding("WARN", what, detail, "paper low: load a new roll soon")]
     return [Finding("PASS", what, detail)]
-
-
 
 
 def station_wiring(path: str | None) -> Wiring:
@@ -214,6 +266,7 @@ def station_wiring(path: str | None) -> Wiring:
         ConfigError: missing, not TOML, or invalid (the message names the field).
     """
     from drivers.wiring import load_wiring
+
     return load_wiring(path) if path else Wiring()
 
 
@@ -224,9 +277,18 @@ def pin_factory(mode: str) -> Any:
         ImportError: ``hardware`` without lgpio (off the Pi).
     """
     from drivers import pin_probe
+
     return pin_probe.pin_factory(mode)
 
 
-__all__ = ["ACCEPTOR_SERIAL", "PRINTER_SERIAL", "Finding", "acceptor_findings",
-           "input_findings", "pin_factory", "printer_findings", "station_wiring",
-           "wiring_findings"]
+__all__ = [
+    "ACCEPTOR_SERIAL",
+    "PRINTER_SERIAL",
+    "Finding",
+    "acceptor_findings",
+    "input_findings",
+    "pin_factory",
+    "printer_findings",
+    "station_wiring",
+    "wiring_findings",
+]

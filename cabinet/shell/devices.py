@@ -67,24 +67,42 @@ JOURNAL_WAIT_S = 5.0
 #: How often the printer's status is read while idle.
 PRINTER_WATCH_S = 2.0
 
-_BILL_FAULTS = {"jam_in_acceptor": "bill_jam", "jam_in_stacker": "bill_jam",
-                "stacker_full": "bill_stacker_full", "stacker_open": "bill_stacker_open",
-                "cheated": "bill_cheat", "failure": "bill_failure",
-                "link_garbled": "bill_link_config"}
-_PRINTER_FAULTS = {PrinterState.PAPER_OUT: "printer_paper_out",
-                   PrinterState.COVER_OPEN: "printer_cover_open",
-                   PrinterState.ERROR: "printer_failure",
-                   PrinterState.OFFLINE: "printer_offline"}
-_DEVICE_PREFIX = {dev.Device.BILL_ACCEPTOR: "bill", dev.Device.PULSE_ACCEPTOR: "bill",
-                  dev.Device.PRINTER: "printer", dev.Device.PANEL: "panel"}
+_BILL_FAULTS = {
+    "jam_in_acceptor": "bill_jam",
+    "jam_in_stacker": "bill_jam",
+    "stacker_full": "bill_stacker_full",
+    "stacker_open": "bill_stacker_open",
+    "cheated": "bill_cheat",
+    "failure": "bill_failure",
+    "link_garbled": "bill_link_config",
+}
+_PRINTER_FAULTS = {
+    PrinterState.PAPER_OUT: "printer_paper_out",
+    PrinterState.COVER_OPEN: "printer_cover_open",
+    PrinterState.ERROR: "printer_failure",
+    PrinterState.OFFLINE: "printer_offline",
+}
+_DEVICE_PREFIX = {
+    dev.Device.BILL_ACCEPTOR: "bill",
+    dev.Device.PULSE_ACCEPTOR: "bill",
+    dev.Device.PRINTER: "printer",
+    dev.Device.PANEL: "panel",
+}
 _DOORS = {dev.Door.MAIN: "main", dev.Door.CASH_BOX: "cashbox", dev.Door.LOGIC: "logic"}
-_CHIPS = {dev.Action.CHIP_1: 100, dev.Action.CHIP_5: 500, dev.Action.CHIP_25: 2_500,
-          dev.Action.CHIP_100: 10_000}
+_CHIPS = {dev.Action.CHIP_1: 100, dev.Action.CHIP_5: 500, dev.Action.CHIP_25: 2_500, dev.Action.CHIP_100: 10_000}
 _SPOTS = {dev.Action.SPOT_1: 1, dev.Action.SPOT_2: 2, dev.Action.SPOT_3: 3}
 _TOWER = {"off": {"green"}, "service": {"amber"}, "tilt": {"red"}, "handpay": {"red", "amber"}}
 
-__all__ = ["DECIDE_WAIT_S", "JOURNAL_WAIT_S", "PRINTER_WATCH_S", "SIM_LINE_LIMIT",
-           "DriverDevices", "EscrowOutcome", "Post", "StationDevices"]
+__all__ = [
+    "DECIDE_WAIT_S",
+    "JOURNAL_WAIT_S",
+    "PRINTER_WATCH_S",
+    "SIM_LINE_LIMIT",
+    "DriverDevices",
+    "EscrowOutcome",
+    "Post",
+    "StationDevices",
+]
 
 
 class DriverDevices:
@@ -98,10 +116,14 @@ class DriverDevices:
         tower_light: this set drives the cabinet's tower light (station 1's).
     """
 
-    def __init__(self, settings: DriverSettings,
-                 legal_actions: Callable[[int], frozenset[str]],
-                 open_transaction: OpenTransaction | None = None, station: int = 1,
-                 tower_light: bool = True) -> None:
+    def __init__(
+        self,
+        settings: DriverSettings,
+        legal_actions: Callable[[int], frozenset[str]],
+        open_transaction: OpenTransaction | None = None,
+        station: int = 1,
+        tower_light: bool = True,
+    ) -> None:
         self.station = station
         self.tower_light = tower_light
         self.settings = settings
@@ -114,8 +136,8 @@ class DriverDevices:
         self._pool = concurrent.futures.ThreadPoolExecutor(2, thread_name_prefix="printer")
         self._stop = threading.Event()
         self._printer_fault: str | None = None
-        self._printer_recheck = threading.Event()      # report the next reading
-        self._printer_wake = threading.Event()         # read now (PollDevices, stop)
+        self._printer_recheck = threading.Event()  # report the next reading
+        self._printer_wake = threading.Event()  # read now (PollDevices, stop)
         self.loop: asyncio.AbstractEventLoop | None = None
 
     # -- life ------------------------------------------------------------------------------
@@ -123,14 +145,19 @@ class DriverDevices:
     def start(self, post: Post) -> None:
         self.post = post
         self.loop = asyncio.get_running_loop()
-        self.drivers = build_drivers(self.settings, decide=self._decide, credit=self._credit,
-                                     sink=self._sink, open_transaction=self.open_transaction)
+        self.drivers = build_drivers(
+            self.settings,
+            decide=self._decide,
+            credit=self._credit,
+            sink=self._sink,
+            open_transaction=self.open_transaction,
+        )
         self.drivers.panel.start(self._panel_event, loop=self.loop)
         if self.drivers.bill_acceptor is not None:
             self.drivers.bill_acceptor.start()
         try:
             self.drivers.printer.open()
-        except Exception as e:                      # offline: the watch reports it
+        except Exception as e:  # offline: the watch reports it
             log.warning("printer not available at start: %s", e)
         self._pool.submit(self._watch_printer)
 
@@ -155,19 +182,17 @@ class DriverDevices:
         """
         assert self.post is not None
         d = self._decision
-        if d.hold and d.txn == esc.transaction_id:          # asked again
+        if d.hold and d.txn == esc.transaction_id:  # asked again
             return held_decision(d, esc.transaction_id)
         self._decision.reset(esc.transaction_id)
         if isinstance(esc, dev.VoucherEscrowed):
-            event: Event = VoucherEscrowed(self.station, esc.validation_number, None,
-                                           esc.transaction_id)
+            event: Event = VoucherEscrowed(self.station, esc.validation_number, None, esc.transaction_id)
         else:
             event = NoteEscrowed(self.station, esc.denomination_minor, esc.transaction_id)
         try:
             self.post(event).result(DECIDE_WAIT_S)
         except concurrent.futures.TimeoutError:
-            log.warning("escrow %s: no decision within %.1f s, returning it",
-                        esc.transaction_id, DECIDE_WAIT_S)
+            log.warning("escrow %s: no decision within %.1f s, returning it", esc.transaction_id, DECIDE_WAIT_S)
             self._decision.reset("")
             return dev.EscrowDecision.RETURN
         if self._decision.hold and not self._decision.decided.is_set():
@@ -180,8 +205,13 @@ class DriverDevices:
         if isinstance(ev, dev.VoucherVended):
             self._wait(VoucherStacked(self.station, ev.validation_number, ev.transaction_id, None))
         else:
-            self._wait(NoteStacked(self.station, ev.denomination_minor if isinstance(ev, dev.BillVended)
-                                   else ev.amount_minor, ev.transaction_id))
+            self._wait(
+                NoteStacked(
+                    self.station,
+                    ev.denomination_minor if isinstance(ev, dev.BillVended) else ev.amount_minor,
+                    ev.transaction_id,
+                )
+            )
 
     def _sink(self, ev: Any) -> None:
         """Non-money driver events (any thread): faults, online/offline, returns.
@@ -193,8 +223,11 @@ class DriverDevices:
         assert self.post is not None
         if isinstance(ev, dev.BillFoundInStacker | dev.BillPossiblyInPath):
             kind = "in_stacker" if isinstance(ev, dev.BillFoundInStacker) else "in_path"
-            self._wait(NoteUncredited(self.station, kind, ev.transaction_id or "",
-                                      ev.denomination_minor, ev.validation_number or ""))
+            self._wait(
+                NoteUncredited(
+                    self.station, kind, ev.transaction_id or "", ev.denomination_minor, ev.validation_number or ""
+                )
+            )
             return
         out = self._translate(ev)
         if out is not None:
@@ -208,8 +241,7 @@ class DriverDevices:
     def _translate(self, ev: Any) -> Event | None:
         if isinstance(ev, dev.DeviceFault):
             prefix = _DEVICE_PREFIX.get(ev.device, "device")
-            code = _BILL_FAULTS.get(ev.code, f"{prefix}_{ev.code}") if prefix == "bill" \
-                else f"{prefix}_{ev.code}"
+            code = _BILL_FAULTS.get(ev.code, f"{prefix}_{ev.code}") if prefix == "bill" else f"{prefix}_{ev.code}"
             return DeviceFaulted(prefix, code, ev.text, self._own(prefix))
         if isinstance(ev, dev.DeviceOffline):
             prefix = _DEVICE_PREFIX.get(ev.device, "device")
@@ -231,8 +263,7 @@ class DriverDevices:
             if intent is not None:
                 self.post(intent)
         elif isinstance(ev, dev.DoorOpened | dev.DoorClosed):
-            self.post(DoorChanged(_DOORS.get(ev.door, str(ev.door)),
-                                  isinstance(ev, dev.DoorOpened)))
+            self.post(DoorChanged(_DOORS.get(ev.door, str(ev.door)), isinstance(ev, dev.DoorOpened)))
         elif isinstance(ev, dev.KeySwitchTurned):
             self.post(KeyChanged(ev.on))
         elif isinstance(ev, dev.DoorOpenedWhileOff):
@@ -255,7 +286,7 @@ class DriverDevices:
             return IntentReceived(self.station, "place", _SPOTS[action])
         name = action.value
         legal = self.legal_actions(self.station)
-        if name == "stand" and "decline" in legal:     # Stand answers "no insurance"
+        if name == "stand" and "decline" in legal:  # Stand answers "no insurance"
             name = "decline"
         # in maintenance the button goes as it is: the core maps it to a menu
         # move, or shows it on the Device test page (cabinet.core.maintenance.press)
@@ -268,15 +299,13 @@ class DriverDevices:
         if d is None:
             return
         if isinstance(effect, StackNote) and effect.station == self.station:
-            self._decision.stack = effect.txn in ("", self._decision.txn) \
-                and bool(self._decision.txn)
+            self._decision.stack = effect.txn in ("", self._decision.txn) and bool(self._decision.txn)
             self._decision.decided.set()
         elif isinstance(effect, ReturnNote) and effect.station == self.station:
             self._decision.stack = False
             self._decision.decided.set()
         elif isinstance(effect, HoldNote) and effect.station == self.station:
-            self._decision.hold = effect.txn in ("", self._decision.txn) \
-                and bool(self._decision.txn)
+            self._decision.hold = effect.txn in ("", self._decision.txn) and bool(self._decision.txn)
         elif isinstance(effect, SetLamps) and effect.station == self.station:
             d.lamps.set_lamps(self._lamps_for(effect.actions))
         elif isinstance(effect, SetAcceptor) and effect.station == self.station:
@@ -287,7 +316,7 @@ class DriverDevices:
         elif isinstance(effect, SetTowerLight) and self.tower_light:
             try:
                 d.lamps.set_tower_light(_TOWER.get(effect.state, set()))
-            except Exception as e:                        # tower not wired
+            except Exception as e:  # tower not wired
                 log.debug("tower light: %s", e)
         elif isinstance(effect, PrintVoucher) and effect.record.station == self.station:
             self._pool.submit(self._print, effect)
@@ -313,11 +342,15 @@ class DriverDevices:
         r = effect.record
         assert self.drivers is not None and self.post is not None
         voucher = Voucher(
-            validation_number=r.validation_number, amount_minor=r.amount_minor,
+            validation_number=r.validation_number,
+            amount_minor=r.amount_minor,
             sequence=r.sequence,
             issued_at=dt.datetime.fromtimestamp(r.issued_wall_s),
             expires_at=dt.datetime.fromtimestamp(r.expires_wall_s),
-            venue=r.venue, machine_number=r.machine_number, address_lines=r.address_lines)
+            venue=r.venue,
+            machine_number=r.machine_number,
+            address_lines=r.address_lines,
+        )
         with self._printing:
             try:
                 result = self.drivers.printer.print_voucher(voucher).value
@@ -330,9 +363,9 @@ class DriverDevices:
         """The Diagnostics page's test ticket (VOID / TEST; nothing to journal
         but the request, which the core did): the outcome is only logged."""
         from drivers.void_ticket import render_test_ticket
+
         assert self.drivers is not None
-        job = render_test_ticket(effect.venue, effect.machine_number, dt.datetime.now(),
-                                 effect.lines)
+        job = render_test_ticket(effect.venue, effect.machine_number, dt.datetime.now(), effect.lines)
         with self._printing:
             try:
                 result = self.drivers.printer.print_job(job, "test ticket").value
@@ -374,13 +407,14 @@ class DriverDevices:
             status = None
         finally:
             self._printing.release()
-        fault = _PRINTER_FAULTS.get(status.state) if status is not None \
-            else "printer_offline"
+        fault = _PRINTER_FAULTS.get(status.state) if status is not None else "printer_offline"
         if fault != self._printer_fault or report:
             self._printer_fault = fault
-            self.post(DeviceFaulted("printer", fault, status.detail if status else "",
-                                    self.station)
-                      if fault else DeviceCleared("printer", self.station))
+            self.post(
+                DeviceFaulted("printer", fault, status.detail if status else "", self.station)
+                if fault
+                else DeviceCleared("printer", self.station)
+            )
 
     def _poll_devices(self) -> None:
         """``PollDevices``: every device of this station reports its state now."""

@@ -20,7 +20,7 @@ _SQRT_M1 = pow(2, (_P - 1) // 4, _P)
 #: The DER prefix of an Ed25519 SubjectPublicKeyInfo (RFC 8410): 32 key bytes follow.
 _SPKI_PREFIX = bytes.fromhex("302a300506032b6570032100")
 
-_Point = tuple[int, int, int, int]      # extended coordinates (X, Y, Z, T)
+_Point = tuple[int, int, int, int]  # extended coordinates (X, Y, Z, T)
 
 
 def _recover_x(y: int, sign: int) -> int | None:
@@ -98,8 +98,7 @@ def public_key_from_pem(text: str) -> bytes:
         ValueError: not a PEM Ed25519 public key.
     """
     lines = [ln.strip() for ln in text.strip().splitlines()]
-    if len(lines) < 3 or lines[0] != "-----BEGIN PUBLIC KEY-----" or \
-            lines[-1] != "-----END PUBLIC KEY-----":
+    if len(lines) < 3 or lines[0] != "-----BEGIN PUBLIC KEY-----" or lines[-1] != "-----END PUBLIC KEY-----":
         raise ValueError("not a PEM public key (-----BEGIN PUBLIC KEY-----)")
     try:
         der = base64.b64decode("".join(lines[1:-1]), validate=True)
@@ -107,7 +106,7 @@ def public_key_from_pem(text: str) -> bytes:
         raise ValueError(f"PEM body is not base64: {e}") from None
     if len(der) != 44 or not der.startswith(_SPKI_PREFIX):
         raise ValueError("not an Ed25519 public key")
-    return der[len(_SPKI_PREFIX):]
+    return der[len(_SPKI_PREFIX) :]
 
 
 def public_key_pem(raw: bytes) -> str:

@@ -59,8 +59,9 @@ from cabinet.shell.store import Store
 log = logging.getLogger("cabinet.engine")
 #: Journal kinds of the tickets through the host that the engine also logs:
 #: each outcome, refusal and handpay instead of a ticket, with its reason.
-TICKET_LOG = frozenset({"validation_requested", "validation_failed", "ticket_held",
-                        "ticket_done", "voucher_refused", "host_command"})
+TICKET_LOG = frozenset(
+    {"validation_requested", "validation_failed", "ticket_held", "ticket_done", "voucher_refused", "host_command"}
+)
 
 TICK_MS = 100
 
@@ -108,15 +109,13 @@ def boot(store: Store, rng: RandomSource | None = None) -> Cabinet:
         # a salvaged journal's verified state is kept for the technician to read
         state = state if loaded.salvaged and state is not None else new_state()
         state.ram_error = True
-        if loaded.findings:             # what was found, for the RAM-error screen
+        if loaded.findings:  # what was found, for the RAM-error screen
             state.faults = {"ram_error": "; ".join(loaded.findings)}
         log.error("critical memory failed its check: RAM error")
     for name in loaded.repaired:
         log.warning("critical row %s: bad copy rebuilt from the good one", name)
-    round_state = None if loaded.round_corrupt or (state and state.ram_error) \
-        else loaded.round_state
-    return Cabinet(state, round_state, rng=rng if rng is not None else secrets.SystemRandom(),
-                   history=store)
+    round_state = None if loaded.round_corrupt or (state and state.ram_error) else loaded.round_state
+    return Cabinet(state, round_state, rng=rng if rng is not None else secrets.SystemRandom(), history=store)
 
 
 class Engine:
@@ -129,10 +128,14 @@ class Engine:
         clock_ms, wall_s: monotonic ms and Unix seconds (injectable for tests).
     """
 
-    def __init__(self, store: Store, devices: Devices | None = None,
-                 rng: RandomSource | None = None,
-                 clock_ms: Callable[[], int] = lambda: time.monotonic_ns() // 1_000_000,
-                 wall_s: Callable[[], float] = time.time) -> None:
+    def __init__(
+        self,
+        store: Store,
+        devices: Devices | None = None,
+        rng: RandomSource | None = None,
+        clock_ms: Callable[[], int] = lambda: time.monotonic_ns() // 1_000_000,
+        wall_s: Callable[[], float] = time.time,
+    ) -> None:
         self.store = store
         self.devices = devices or NoDevices()
         self.cab = boot(store, rng)
@@ -161,8 +164,7 @@ class Engine:
 
     def _baseline(self) -> tuple[bytes, bytes]:
         """What a restart would load now: the state and round as last committed."""
-        return (msgspec.json.encode(self.cab.s),
-                self.store._encode_round(self.cab.round_dict()))
+        return (msgspec.json.encode(self.cab.s), self.store._encode_round(self.cab.round_dict()))
 
     # -- feeding events ---------------------------------------------------------------
 
@@ -187,24 +189,23 @@ class Engine:
             # the journal's record of the voucher, read right before the core decides
             try:
                 record = self.store.voucher(event.validation_number)
-            except sqlite3.Error as e:              # EIO on read: the same storage tilt
+            except sqlite3.Error as e:  # EIO on read: the same storage tilt
                 self._storage_tilt(f"journal read failed: {e}")
                 raise StoreError(f"journal read failed: {e}") from None
             event = dataclasses.replace(event, record=record)
         try:
             effects = self.cab.handle(event)
-        except Exception as e:                       # a bug in the core: tilt, keep money
+        except Exception as e:  # a bug in the core: tilt, keep money
             log.exception("core fault on %r", event)
-            effects = self.cab.handle(DeviceFaulted("engine", "engine_fault",
-                                                    f"{type(e).__name__}: {e}"))
+            effects = self.cab.handle(DeviceFaulted("engine", "engine_fault", f"{type(e).__name__}: {e}"))
         state = self.cab.s
-        round_state = self.cab.round_dict()     # once: the round's dict costs a shoe's cards
+        round_state = self.cab.round_dict()  # once: the round's dict costs a shoe's cards
         if self.store.needs_commit(state, round_state, effects):
             t0 = time.perf_counter()
             try:
                 self.store.commit(state, round_state, effects, state.wall_s)
             except StoreError as e:
-                if self.store.committed is not None:   # the database commit may have
+                if self.store.committed is not None:  # the database commit may have
                     self._committed = self.store.committed  # passed, its record not
                 self._storage_tilt(str(e))
                 raise
@@ -218,17 +219,18 @@ class Engine:
                 log.info("station %d: %s %s", eff.station, eff.kind, eff.data)
             if isinstance(eff, Rejected):
                 log.info("rejected %s: %s", eff.what, eff.reason)
-                if isinstance(event, IntentReceived):   # the player is told
-                    self._publish(Cue(name="refused", station=event.station,
-                                      data={"action": event.action, "reason": eff.reason}))
-            elif isinstance(eff, ExportAudit):          # the audit report
+                if isinstance(event, IntentReceived):  # the player is told
+                    self._publish(
+                        Cue(name="refused", station=event.station, data={"action": event.action, "reason": eff.reason})
+                    )
+            elif isinstance(eff, ExportAudit):  # the audit report
                 follow.append(write_audit(eff, export_dir(self.store.path.parent), self.wall_s()))
             elif isinstance(eff, SendCue):
                 self._publish(Cue(name=eff.name, station=eff.station, data=eff.data))
             else:
                 try:
                     self.devices.run(eff)
-                except Exception:                    # a device error must not stop the loop
+                except Exception:  # a device error must not stop the loop
                     log.exception("device effect %r failed", eff)
         self._publish_snapshot()
         for ev in follow:
@@ -241,12 +243,16 @@ class Engine:
         """A commit failed: put the core back at the last commit, tilt, tell the devices
         only what the tilt calls for (acceptor off, lamps, tower). Logged once."""
         if first:
-            log.error("%s: storage tilt; the step is discarded, play stopped until a "
-                      "restart or an operator clear once storage works", reason)
+            log.error(
+                "%s: storage tilt; the step is discarded, play stopped until a "
+                "restart or an operator clear once storage works",
+                reason,
+            )
             self.storage_fault = reason
         blob, rblob = self._committed
-        self.cab = Cabinet(msgspec.json.decode(blob, type=CabinetState), json.loads(rblob),
-                           rng=self.cab.rng, history=self.store)
+        self.cab = Cabinet(
+            msgspec.json.decode(blob, type=CabinetState), json.loads(rblob), rng=self.cab.rng, history=self.store
+        )
         self.cab.s.faults = {**self.cab.s.faults, "storage_failure": str(self.storage_fault)}
         self._run_outputs(self.cab.outputs())
         self._publish_snapshot()
@@ -284,10 +290,11 @@ class Engine:
                 self.devices.run(ReturnNote(event.station, "storage fault"))
             except Exception:
                 log.exception("returning an escrow failed")
-        if isinstance(event, IntentReceived):       # a press: logged and the player told
+        if isinstance(event, IntentReceived):  # a press: logged and the player told
             log.info("rejected %s from station %d: storage tilt", event.action, event.station)
-            self._publish(Cue(name="refused", station=event.station,
-                              data={"action": event.action, "reason": "storage tilt"}))
+            self._publish(
+                Cue(name="refused", station=event.station, data={"action": event.action, "reason": "storage tilt"})
+            )
         log.debug("storage tilt: %r not handled", event)
         raise StoreError(f"storage tilt: {self.storage_fault}")
 
@@ -317,8 +324,7 @@ class Engine:
 
     # -- running ------------------------------------------------------------------------------
 
-    async def run(self, started: Callable[[], None] | None = None,
-                  stop: asyncio.Event | None = None) -> None:
+    async def run(self, started: Callable[[], None] | None = None, stop: asyncio.Event | None = None) -> None:
         """Boot (``PowerUp``), start devices and ticks, and handle events until ``stop``."""
         self.loop = asyncio.get_running_loop()
         self.queue = asyncio.Queue()
@@ -327,18 +333,18 @@ class Engine:
                 stations = [st.station for st in self.cab.s.stations]
                 links = self.host_links or HostLinks({})
                 for ev in links.configure_events(stations, self.wall_s()):
-                    self.step(ev)              # before PowerUp queues 0x17
+                    self.step(ev)  # before PowerUp queues 0x17
             self.step(PowerUp(self.clock_ms(), self.wall_s()))
             for ev in self.boot_events:
                 self.step(ev)
         except StoreError:
-            pass                            # storage tilt from the start: stay up, say so
+            pass  # storage tilt from the start: stay up, say so
         self.devices.start(self.post)
         if self.host_links is not None:
             self.host_links.start(self.post)
             self.host_links.publish(self.cab)
         self.cab.resend_outputs()
-        if self.storage_fault is not None:     # the tilt's outputs, now the devices run
+        if self.storage_fault is not None:  # the tilt's outputs, now the devices run
             self._run_outputs(self.cab.outputs())
         try:
             self.step(Tick(self.clock_ms(), self.wall_s()))
@@ -352,8 +358,7 @@ class Engine:
             while not stop.is_set():
                 getter = asyncio.create_task(self.queue.get())
                 waiter = asyncio.create_task(stop.wait())
-                done, _ = await asyncio.wait({getter, waiter},
-                                             return_when=asyncio.FIRST_COMPLETED)
+                done, _ = await asyncio.wait({getter, waiter}, return_when=asyncio.FIRST_COMPLETED)
                 if getter not in done:
                     getter.cancel()
                     break
@@ -362,9 +367,9 @@ class Engine:
                 try:
                     self.step(pending.event)
                     pending.done.set_result(None)
-                except StoreError as e:          # storage tilt: logged once by step
+                except StoreError as e:  # storage tilt: logged once by step
                     pending.done.set_exception(e)
-                except Exception as e:               # store failure: the event is not kept
+                except Exception as e:  # store failure: the event is not kept
                     log.exception("event %r could not be journaled", pending.event)
                     pending.done.set_exception(e)
         finally:
@@ -378,4 +383,3 @@ class Engine:
         while not stop.is_set():
             await asyncio.sleep(TICK_MS / 1000)
             self.queue.put_nowait(_Pending(Tick(self.clock_ms(), self.wall_s())))
-

@@ -55,8 +55,7 @@ def held_decision(d: EscrowOutcome, txn: str) -> dev.EscrowDecision:
     if d.decided.wait(HOLD_ASK_S):
         return dev.EscrowDecision.STACK if d.stack else dev.EscrowDecision.RETURN
     if time.monotonic() - d.since > HOLD_MAX_S:
-        log.warning("escrow %s: held %.0f s without an answer, returning it", txn,
-                    HOLD_MAX_S)
+        log.warning("escrow %s: held %.0f s without an answer, returning it", txn, HOLD_MAX_S)
         d.reset("")
         return dev.EscrowDecision.RETURN
     return dev.EscrowDecision.HOLD

@@ -46,9 +46,13 @@ class HostLinks:
         link_factory: builds a link (tests inject a fake); default ``SasLink``.
     """
 
-    def __init__(self, stations: dict[int, SasStation], serial_number: str = "",
-                 program_files: Sequence[Path] = (),
-                 link_factory: Callable[..., Any] | None = None) -> None:
+    def __init__(
+        self,
+        stations: dict[int, SasStation],
+        serial_number: str = "",
+        program_files: Sequence[Path] = (),
+        link_factory: Callable[..., Any] | None = None,
+    ) -> None:
         self.stations = dict(stations)
         self.serial_number = serial_number
         self.program_files = list(program_files)
@@ -64,10 +68,17 @@ class HostLinks:
         out: list[Event] = []
         for n in stations:
             sas = self.stations.get(n)
-            out.append(HostLinkConfigured(n, sas.address if sas else 0, sas.port if sas else "",
-                                          wall_s, sas.validation if sas else "none",
-                                          float(sas.validation_timeout_s) if sas else 10.0,
-                                          sas.accounting_denomination_minor if sas else 1))
+            out.append(
+                HostLinkConfigured(
+                    n,
+                    sas.address if sas else 0,
+                    sas.port if sas else "",
+                    wall_s,
+                    sas.validation if sas else "none",
+                    float(sas.validation_timeout_s) if sas else 10.0,
+                    sas.accounting_denomination_minor if sas else 1,
+                )
+            )
         return out
 
     def wall_clock(self) -> tuple[int, int, int, int, int, int]:
@@ -80,13 +91,18 @@ class HostLinks:
         self._post = post
         if self._factory is None:
             from drivers.sas_link import SasLink
+
             factory: Callable[..., Any] = SasLink
         else:
             factory = self._factory
         for n, sas in sorted(self.stations.items()):
-            link = factory(sas.port, sas.address,
-                           on_output=lambda out, n=n: self._report(n, out),
-                           program_files=self.program_files, wall_clock=self.wall_clock)
+            link = factory(
+                sas.port,
+                sas.address,
+                on_output=lambda out, n=n: self._report(n, out),
+                program_files=self.program_files,
+                wall_clock=self.wall_clock,
+            )
             self.links[n] = link
             link.start()
             log.info("station %d: SAS link on %s, address %d", n, sas.port, sas.address)
@@ -96,16 +112,18 @@ class HostLinks:
         self.clock_offset_s = float(cab.s.host_clock_offset_s)
         for n, link in self.links.items():
             try:
-                view = egm_view(cab.s, n, self.stations[n], self.serial_number,
-                                cab.rules.max_bet_minor)
-            except ValueError:                      # the station is gone (fewer stations)
+                view = egm_view(cab.s, n, self.stations[n], self.serial_number, cab.rules.max_bet_minor)
+            except ValueError:  # the station is gone (fewer stations)
                 continue
             link.update(view)
-            try:                                     # live status for the Host page
-                cab.host_polls[n] = (int(link.polls), link.last_poll_wall_s,
-                                     bool(link.port_open),
-                                     int(link.counts.get("other_address", 0)),
-                                     dict(link.line_errors))
+            try:  # live status for the Host page
+                cab.host_polls[n] = (
+                    int(link.polls),
+                    link.last_poll_wall_s,
+                    bool(link.port_open),
+                    int(link.counts.get("other_address", 0)),
+                    dict(link.line_errors),
+                )
             except (AttributeError, TypeError):
                 pass
 
@@ -123,7 +141,7 @@ class HostLinks:
             return
         try:
             self._post(event)
-        except Exception:                               # the engine is stopping
+        except Exception:  # the engine is stopping
             log.debug("could not post %r", event, exc_info=True)
 
 
@@ -163,23 +181,32 @@ def _tito_fields(station: int, out: Any) -> dict[str, Any]:
         digits = str(getattr(out, "validation_number", "") or "")
         number = f"{sid:02d}{digits}" if 0 < sid < 100 and len(digits) == 16 else ""
         if sid and not number:
-            log.warning("station %d: host validation %r/%r is not 18 digits: denied",
-                        station, sid, digits)
+            log.warning("station %d: host validation %r/%r is not 18 digits: denied", station, sid, digits)
         return {"validation_number": number, "ref_id": getattr(out, "cashout_id", None) or 0}
     if name == "redeem_ticket":
         code = getattr(out, "transfer_code", None)
-        return {"validation_number": str(getattr(out, "validation_number", "") or ""),
-                "amount_minor": int(getattr(out, "amount_cents", 0) or 0),  # cents = minor units
-                "transfer_code": -1 if code is None else int(code),
-                "ref_id": getattr(out, "ticket_id", None) or 0}
+        return {
+            "validation_number": str(getattr(out, "validation_number", "") or ""),
+            "amount_minor": int(getattr(out, "amount_cents", 0) or 0),  # cents = minor units
+            "transfer_code": -1 if code is None else int(code),
+            "ref_id": getattr(out, "ticket_id", None) or 0,
+        }
     if name == "set_ticket_data" and getattr(out, "ticket_data", None) is not None:
         td = out.ticket_data
-        return {"ticket_data": TicketData(
-            host_id=td.host_id, expiration_days=td.expiration_days, location=td.location,
-            address1=td.address1, address2=td.address2, restricted_title=td.restricted_title,
-            debit_title=td.debit_title, validation_status=td.validation_status,
-            cashable_expiration_days=td.cashable_expiration_days,
-            restricted_expiration_days=td.restricted_expiration_days)}
+        return {
+            "ticket_data": TicketData(
+                host_id=td.host_id,
+                expiration_days=td.expiration_days,
+                location=td.location,
+                address1=td.address1,
+                address2=td.address2,
+                restricted_title=td.restricted_title,
+                debit_title=td.debit_title,
+                validation_status=td.validation_status,
+                cashable_expiration_days=td.cashable_expiration_days,
+                restricted_expiration_days=td.restricted_expiration_days,
+            )
+        }
     if name == "set_extended_validation_status" and getattr(out, "validation_control", None):
         return {"control": tuple(int(x) for x in out.validation_control)}
     return {}

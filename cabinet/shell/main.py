@@ -33,15 +33,20 @@ from cabinet.shell.store import open_journal, salvage_and_open
 from cabinet.shell.ui_server import UIServer
 from confspec import ConfigError
 
-if TYPE_CHECKING:                       # the drivers' contracts load only with a counter fitted
+if TYPE_CHECKING:  # the drivers' contracts load only with a counter fitted
     from drivers.interfaces import MonotonicCounter
 
 log = logging.getLogger("cabinet")
 
 
-def build_devices(mode: str, config: EngineConfig | None, engine: Engine,
-                  sim_dir: Path | None, sim_socket: Path | None,
-                  twins: Path | None = None) -> Devices:
+def build_devices(
+    mode: str,
+    config: EngineConfig | None,
+    engine: Engine,
+    sim_dir: Path | None,
+    sim_socket: Path | None,
+    twins: Path | None = None,
+) -> Devices:
     """The device set for ``mode``: ``sim``, ``hardware`` or ``none``.
 
     ``twins``: in sim mode, the state directory of a running ``cabinet
@@ -64,32 +69,32 @@ def build_devices(mode: str, config: EngineConfig | None, engine: Engine,
     from drivers.wiring import Wiring, load_wiring
 
     n_stations = len(engine.cab.s.stations)
-    open_txns = engine.store.open_escrows()      # every station's
+    open_txns = engine.store.open_escrows()  # every station's
     members = []
     for n in range(1, n_stations + 1):
         section = config.section(n)
         if not config.has_own_devices(n) and mode == "hardware":
-            continue                    # a station without devices of its own: touch only
+            continue  # a station without devices of its own: touch only
         wiring_path = config.wiring_for(n)
         wiring = load_wiring(Path(wiring_path)) if wiring_path else Wiring()
-        urls = {k: v for k in ("bill_acceptor_url", "printer_url")
-                if (v := getattr(section, k)) is not None}
+        urls = {k: v for k in ("bill_acceptor_url", "printer_url") if (v := getattr(section, k)) is not None}
         poll_s = section.bill_poll_interval_s
         settings = DriverSettings(
-            mode="hardware" if mode == "hardware" else "sim", wiring=wiring,
-            bill_acceptor=section.acceptor, **urls,
+            mode="hardware" if mode == "hardware" else "sim",
+            wiring=wiring,
+            bill_acceptor=section.acceptor,
+            **urls,
             sim_dir=None if sim_dir is None else (sim_dir if n == 1 else sim_dir / f"station{n}"),
-            sim_twins_dir=None if twins is None or mode != "sim"
-            else (twins if n == 1 else twins / f"station{n}"),
-            bill_poll_interval_s=poll_s if poll_s is not None
-            else 0.2 if mode == "hardware" else 0.05)
+            sim_twins_dir=None if twins is None or mode != "sim" else (twins if n == 1 else twins / f"station{n}"),
+            bill_poll_interval_s=poll_s if poll_s is not None else 0.2 if mode == "hardware" else 0.05,
+        )
         txn = None
         open_txn = open_txns.get(n)
         if open_txn is not None:
-            txn = OpenTransaction(open_txn["txn"], open_txn["denomination_minor"],
-                                  open_txn["validation_number"], open_txn["credited"])
-        members.append(DriverDevices(settings, engine.cab.legal_actions, txn,
-                                     station=n, tower_light=n == 1))
+            txn = OpenTransaction(
+                open_txn["txn"], open_txn["denomination_minor"], open_txn["validation_number"], open_txn["credited"]
+            )
+        members.append(DriverDevices(settings, engine.cab.legal_actions, txn, station=n, tower_light=n == 1))
     return StationDevices(members, sim_socket)
 
 
@@ -104,13 +109,10 @@ def _check_program(engine: Engine) -> None:
 
     check = current()
     cab = engine.cab
-    cab.program_id, cab.program_digest, cab.program_status = \
-        check.program_id, check.digest, check.status
+    cab.program_id, cab.program_digest, cab.program_status = check.program_id, check.digest, check.status
     if check.status == "mismatch":
-        log.error("program integrity: %s (%s): tilt until reinstalled", check.detail,
-                  check.program_id)
-        engine.boot_events.append(DeviceFaulted("program", "program_mismatch",
-                                                f"program integrity: {check.detail}"))
+        log.error("program integrity: %s (%s): tilt until reinstalled", check.detail, check.program_id)
+        engine.boot_events.append(DeviceFaulted("program", "program_mismatch", f"program integrity: {check.detail}"))
         return
     if check.status == "development":
         log.warning("%s", check.detail)
@@ -136,13 +138,18 @@ def _journal_installs(engine: Engine) -> None:
         lines = path.read_text().splitlines()
     except OSError:
         return
-    seen = {row["data"].get("seq") for row in
-            engine.store.events_of(frozenset({"program_installed"}), 100_000)}
+    seen = {row["data"].get("seq") for row in engine.store.events_of(frozenset({"program_installed"}), 100_000)}
     for line in lines:
         try:
             h = json.loads(line)
-            ev = ProgramInstalled(str(h["action"]), str(h["program_id"]), str(h["digest"]),
-                                  str(h["previous"]), int(h["seq"]), float(h["wall_s"]))
+            ev = ProgramInstalled(
+                str(h["action"]),
+                str(h["program_id"]),
+                str(h["digest"]),
+                str(h["previous"]),
+                int(h["seq"]),
+                float(h["wall_s"]),
+            )
         except (ValueError, KeyError, TypeError):
             log.warning("%s: unreadable line %r: not journaled", path, line[:80])
             continue
@@ -150,8 +157,7 @@ def _journal_installs(engine: Engine) -> None:
             engine.boot_events.append(ev)
 
 
-def sas_stations(cfg: EngineConfig, port: str | None,
-                 address: int | None) -> dict[int, SasStation]:
+def sas_stations(cfg: EngineConfig, port: str | None, address: int | None) -> dict[int, SasStation]:
     """Each station's SAS link settings: ``[sas]`` / ``[stationN.sas]`` of the
     config, with ``--sas-port``/``--sas-address`` setting station 1's; none without a
     port (the cabinet then runs without a host).
@@ -168,17 +174,24 @@ def sas_stations(cfg: EngineConfig, port: str | None,
     for n in (1, 2, 3):
         link = cfg.sas_for(n)
         if link is not None:
-            _check_sas_port(link.port, "--sas-port" if n == 1 and port else
-                            "sas.port" if n == 1 else f"station{n}.sas.port")
+            _check_sas_port(
+                link.port, "--sas-port" if n == 1 and port else "sas.port" if n == 1 else f"station{n}.sas.port"
+            )
             if link.accounting_denomination_minor not in DENOMINATION_CODES:
-                raise ConfigError("sas.accounting_denomination_minor", "expected one of "
-                                  f"{', '.join(map(str, sorted(DENOMINATION_CODES)))} (a SAS "
-                                  f"denomination), got {link.accounting_denomination_minor}")
-            out[n] = SasStation(port=link.port, address=link.address,
-                                asset_number=link.asset_number,
-                                accounting_denomination_minor=link.accounting_denomination_minor,
-                                validation=link.validation,
-                                validation_timeout_s=link.validation_timeout_s)
+                raise ConfigError(
+                    "sas.accounting_denomination_minor",
+                    "expected one of "
+                    f"{', '.join(map(str, sorted(DENOMINATION_CODES)))} (a SAS "
+                    f"denomination), got {link.accounting_denomination_minor}",
+                )
+            out[n] = SasStation(
+                port=link.port,
+                address=link.address,
+                asset_number=link.asset_number,
+                accounting_denomination_minor=link.accounting_denomination_minor,
+                validation=link.validation,
+                validation_timeout_s=link.validation_timeout_s,
+            )
     return out
 
 
@@ -193,10 +206,12 @@ def _check_sas_port(port: str, key: str) -> None:
 
     scheme, sep, _ = port.partition("://")
     if sep:
-        if not scheme.isidentifier() or importlib.util.find_spec(
-                f"serial.urlhandler.protocol_{scheme}") is None:
-            raise ConfigError(key, f"{port!r}: unknown pyserial URL scheme {scheme!r} "
-                              "(a device path like /dev/ttyUSB0, or socket://, rfc2217://...)")
+        if not scheme.isidentifier() or importlib.util.find_spec(f"serial.urlhandler.protocol_{scheme}") is None:
+            raise ConfigError(
+                key,
+                f"{port!r}: unknown pyserial URL scheme {scheme!r} "
+                "(a device path like /dev/ttyUSB0, or socket://, rfc2217://...)",
+            )
     elif Path(port).is_dir():
         raise ConfigError(key, f"{port!r} is a folder, not a serial port")
 
@@ -208,7 +223,8 @@ def _host_links(stations: dict[int, SasStation]) -> HostLinks | None:
 
     from cabinet.shell.manifest import install_root, program_files
     from cabinet.shell.program_check import current
-    sys.setswitchinterval(0.001)    # the link thread answers within ms of a poll (GIL hand-off)
+
+    sys.setswitchinterval(0.001)  # the link thread answers within ms of a poll (GIL hand-off)
     root = install_root()
     # 0x21 signs the signed manifest of a verified release (which names every file's
     # SHA-256); a development build's own source files otherwise
@@ -216,26 +232,31 @@ def _host_links(stations: dict[int, SasStation]) -> HostLinks | None:
     return HostLinks(stations, serial_number=socket_mod.gethostname()[:40], program_files=files)
 
 
-async def _run(journal: Path, socket: Path, mode: str, config: EngineConfig,
-               sim_dir: Path | None, twins: Path | None = None,
-               sas: dict[int, SasStation] | None = None,
-               counter: MonotonicCounter | None = None) -> None:
-    private_dir(socket.parent, group_ok=True)   # refuse a hijacked folder before anything starts
-    store, _ = open_journal(journal, counter)   # a corrupt one: salvaged, RAM error
+async def _run(
+    journal: Path,
+    socket: Path,
+    mode: str,
+    config: EngineConfig,
+    sim_dir: Path | None,
+    twins: Path | None = None,
+    sas: dict[int, SasStation] | None = None,
+    counter: MonotonicCounter | None = None,
+) -> None:
+    private_dir(socket.parent, group_ok=True)  # refuse a hijacked folder before anything starts
+    store, _ = open_journal(journal, counter)  # a corrupt one: salvaged, RAM error
     try:
         engine = Engine(store)
     except (sqlite3.Error, ValueError, TypeError, UnicodeError) as e:
         # rows SQLite reads but that are not what was written (a garbled page its own
         # check passes): salvaged like a corrupt journal, the RAM error on the screen
         store.close()
-        store = salvage_and_open(journal, [f"unreadable rows: {type(e).__name__}: {e}"],
-                                 counter)
+        store = salvage_and_open(journal, [f"unreadable rows: {type(e).__name__}: {e}"], counter)
         engine = Engine(store)
     _check_program(engine)
     _journal_installs(engine)
     sim_socket = socket.with_name(socket.name + ".sim") if mode == "sim" else None
     engine.devices = build_devices(mode, config, engine, sim_dir, sim_socket, twins)
-    try:                                        # one engine per serial port
+    try:  # one engine per serial port
         held = lock_ports(serial_ports(engine.devices, sas or {}))
     except BaseException:
         store.close()
@@ -251,7 +272,7 @@ async def _run(journal: Path, socket: Path, mode: str, config: EngineConfig,
     task = asyncio.create_task(engine.run(ready.set, stop))
     waiter = asyncio.create_task(ready.wait())
     await asyncio.wait({task, waiter}, return_when=asyncio.FIRST_COMPLETED)
-    if task.done():                         # failed before it was ready: say why, exit
+    if task.done():  # failed before it was ready: say why, exit
         waiter.cancel()
         store.close()
         task.result()
@@ -261,9 +282,8 @@ async def _run(journal: Path, socket: Path, mode: str, config: EngineConfig,
     # stops walking it (a full collection took 15 ms, in the path of a press)
     gc.freeze()
     log.info("engine ready: journal %s, UI socket %s, devices %s", journal, socket, mode)
-    print(f"engine ready: socket {socket}" + (f", sim control {sim_socket}" if sim_socket else ""),
-          flush=True)
-    notifier = Notifier()                   # systemd (Type=notify): ready, then pings from this loop
+    print(f"engine ready: socket {socket}" + (f", sim control {sim_socket}" if sim_socket else ""), flush=True)
+    notifier = Notifier()  # systemd (Type=notify): ready, then pings from this loop
     notifier.ready()
     pings = asyncio.create_task(notifier.watchdog())
     await task
@@ -303,7 +323,7 @@ def lock_journal(journal: Path) -> Any:
     """
     path = lock_file(journal)
     if not path.parent.exists():
-        private_dir(path.parent)            # a folder made for the journal: 0700
+        private_dir(path.parent)  # a folder made for the journal: 0700
     private_file(path)
     f = open(path, "a")  # noqa: SIM115 - held open while the engine runs
     try:
@@ -314,17 +334,25 @@ def lock_journal(journal: Path) -> Any:
     return f
 
 
-def engine_main(journal: str | None, socket: str | None, devices: str, config: str | None,
-                sim_dir: str | None, twins: str | None = None, sas_port: str | None = None,
-                sas_address: int | None = None) -> int:
+def engine_main(
+    journal: str | None,
+    socket: str | None,
+    devices: str,
+    config: str | None,
+    sim_dir: str | None,
+    twins: str | None = None,
+    sas_port: str | None = None,
+    sas_address: int | None = None,
+) -> int:
     """Run the engine until SIGTERM/SIGINT; returns the exit status (2: bad config,
     including a ``[journal] counter`` that names no counter or cannot be opened)."""
-    logging.basicConfig(level=os.environ.get("CABINET_LOG", "INFO"),
-                        format="%(asctime)s %(name)s %(levelname)s %(message)s")
+    logging.basicConfig(
+        level=os.environ.get("CABINET_LOG", "INFO"), format="%(asctime)s %(name)s %(levelname)s %(message)s"
+    )
     try:
         cfg = load_config(Path(config) if config else None)
         sas = sas_stations(cfg, sas_port, sas_address)
-        counter = open_fitted(cfg.journal.counter, config or "")   # before the journal is touched
+        counter = open_fitted(cfg.journal.counter, config or "")  # before the journal is touched
     except ConfigError as e:
         print(f"config: {e}", file=sys.stderr)
         return 2
@@ -335,13 +363,20 @@ def engine_main(journal: str | None, socket: str | None, devices: str, config: s
             counter.close()
 
 
-def _locked_run(journal: str | None, socket: str | None, devices: str, cfg: EngineConfig,
-                sim_dir: str | None, twins: str | None, sas: dict[int, SasStation],
-                counter: MonotonicCounter | None) -> int:
+def _locked_run(
+    journal: str | None,
+    socket: str | None,
+    devices: str,
+    cfg: EngineConfig,
+    sim_dir: str | None,
+    twins: str | None,
+    sas: dict[int, SasStation],
+    counter: MonotonicCounter | None,
+) -> int:
     """``engine_main`` once the config is read: the journal's place and lock, then the
     engine; returns the exit status."""
     if journal is None:
-        try:   # the cabinet's own state folder (systemd's StateDirectory is 0755): owner-only
+        try:  # the cabinet's own state folder (systemd's StateDirectory is 0755): owner-only
             private_dir(default_journal().parent, tighten=True)
         except OSError as e:
             print(f"engine: cannot start: {e}", file=sys.stderr)
@@ -357,21 +392,31 @@ def _locked_run(journal: str | None, socket: str | None, devices: str, cfg: Engi
         print(f"engine: cannot lock journal {journal_path}: {e.strerror or e}", file=sys.stderr)
         return 2
     if lock is None:
-        print(f"engine: journal {journal_path} is in use by another engine "
-              f"(lock {lock_file(journal_path)})", file=sys.stderr)
+        print(
+            f"engine: journal {journal_path} is in use by another engine (lock {lock_file(journal_path)})",
+            file=sys.stderr,
+        )
         return 2
     try:
-        asyncio.run(_run(journal_path,
-                         Path(socket) if socket else default_socket(), devices, cfg,
-                         Path(sim_dir) if sim_dir else None, Path(twins) if twins else None,
-                         sas, counter))
-    except PortInUse as e:                # another engine (or program) holds a port
+        asyncio.run(
+            _run(
+                journal_path,
+                Path(socket) if socket else default_socket(),
+                devices,
+                cfg,
+                Path(sim_dir) if sim_dir else None,
+                Path(twins) if twins else None,
+                sas,
+                counter,
+            )
+        )
+    except PortInUse as e:  # another engine (or program) holds a port
         print(f"engine: {e}", file=sys.stderr)
         return 2
-    except ConfigError as e:              # a wiring file, a driver's setting
+    except ConfigError as e:  # a wiring file, a driver's setting
         print(f"config: {e}", file=sys.stderr)
         return 2
-    except Exception as e:                # devices that cannot start, a journal that cannot open
+    except Exception as e:  # devices that cannot start, a journal that cannot open
         log.debug("engine failed to start", exc_info=True)
         print(f"engine: cannot start: {type(e).__name__}: {e}", file=sys.stderr)
         return 1

@@ -55,6 +55,8 @@ def key_file(journal: Path) -> Path:
 def commit_file(journal: Path) -> Path:
     """The fsynced, HMAC'd record of the last durable commit number."""
     return journal.with_name(journal.name + ".commit")
+
+
 def private_dir(path: Path, *, group_ok: bool = False, tighten: bool = False) -> Path:
     """Make ``path`` (and its parents) if missing, owner-only; refuse one others could use.
 
@@ -74,15 +76,14 @@ def private_dir(path: Path, *, group_ok: bool = False, tighten: bool = False) ->
     """
     try:
         path.mkdir(mode=0o700, parents=True)
-        os.chmod(path, 0o700)                # mkdir's mode is cut by the umask; be exact
+        os.chmod(path, 0o700)  # mkdir's mode is cut by the umask; be exact
     except FileExistsError:
         pass
     st = os.lstat(path)
     if not stat.S_ISDIR(st.st_mode):
         raise PermissionError(f"{path}: not a folder (a symlink or a file); refusing it")
     if st.st_uid != os.geteuid():
-        raise PermissionError(f"{path}: owned by uid {st.st_uid}, not by us "
-                              f"(uid {os.geteuid()}); refusing it")
+        raise PermissionError(f"{path}: owned by uid {st.st_uid}, not by us (uid {os.geteuid()}); refusing it")
     problem = open_to_others(path, group_ok=group_ok)
     if problem is not None:
         if tighten:
@@ -102,8 +103,7 @@ def open_to_others(path: Path, *, group_ok: bool = False) -> str | None:
     mode = stat.S_IMODE(os.stat(path).st_mode)
     allowed = 0o750 if group_ok else 0o700
     if mode & ~allowed & 0o777:
-        return (f"{path}: mode {mode:04o} lets others in (at most {allowed:04o}); "
-                "chmod it or choose another folder")
+        return f"{path}: mode {mode:04o} lets others in (at most {allowed:04o}); chmod it or choose another folder"
     return None
 
 

@@ -85,20 +85,21 @@ def lock_ports(ports: Mapping[str, str], folder: Path | None = None) -> list[int
             target = folder / name
             try:
                 fd = os.open(target, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o644)
-            except PermissionError:                  # another user's lock file
+            except PermissionError:  # another user's lock file
                 fd = os.open(target, os.O_RDONLY | os.O_NOFOLLOW)
             try:
                 fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
             except BlockingIOError:
                 holder = _holder(fd) or "another process"
                 os.close(fd)
-                raise PortInUse(f"serial port {path} ({what}) is in use by {holder}: "
-                                "one engine per port; stop the other first") from None
+                raise PortInUse(
+                    f"serial port {path} ({what}) is in use by {holder}: one engine per port; stop the other first"
+                ) from None
             held.append(fd)
             try:
                 os.ftruncate(fd, 0)
                 os.pwrite(fd, f"{os.getpid()} {what} {path}\n".encode(), 0)
-            except OSError:                          # read-only: the lock still holds
+            except OSError:  # read-only: the lock still holds
                 pass
     except BaseException:
         for fd in held:

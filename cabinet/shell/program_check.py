@@ -74,15 +74,20 @@ def default_program_id() -> str:
     """``"blackjack-cabinet <version>"`` from the installed package metadata."""
     try:
         from importlib.metadata import version
+
         return f"blackjack-cabinet {version('blackjack-cabinet')}"
-    except Exception:                       # not installed as a distribution
+    except Exception:  # not installed as a distribution
         return "blackjack-cabinet (unknown version)"
 
 
 def development() -> ProgramCheck:
     """A run that did not start from a release (a checkout: ``make run``, the tests)."""
-    return ProgramCheck("development", default_program_id(), "",
-                        "development build: not started from a signed release, no program check")
+    return ProgramCheck(
+        "development",
+        default_program_id(),
+        "",
+        "development build: not started from a signed release, no program check",
+    )
 
 
 def target(machine: str | None = None, version: tuple[int, int] | None = None) -> str:
@@ -116,8 +121,7 @@ def release_root(venv: Path) -> Path:
     ``<root>/opt/cabinet-releases/<release>/venv`` (``/`` on a cabinet; a scratch root
     in tests or an image being built); ``/`` for any other venv."""
     real = venv.resolve()
-    if real.name == "venv" and real.parent.parent.name == "cabinet-releases" \
-            and real.parents[2].name == "opt":
+    if real.name == "venv" and real.parent.parent.name == "cabinet-releases" and real.parents[2].name == "opt":
         return real.parents[3]
     return Path("/")
 
@@ -127,8 +131,7 @@ def trusted_key_for(venv: Path) -> Path:
     return release_root(venv) / TRUSTED_KEY.relative_to("/")
 
 
-def check_release(venv: Path, key_path: Path | None = None,
-                  machine: str | None = None) -> ProgramCheck:
+def check_release(venv: Path, key_path: Path | None = None, machine: str | None = None) -> ProgramCheck:
     """Check ``venv`` against its signed manifest with the trusted key. Never raises.
 
     Args:
@@ -148,12 +151,15 @@ def check_release(venv: Path, key_path: Path | None = None,
         text = manifest_path.read_bytes()
         sig = (venv / SIGNATURE).read_bytes()
     except OSError as e:
-        return ProgramCheck("mismatch", "unknown", "",
-                            f"no signed release manifest: {e.strerror}: {e.filename}")
+        return ProgramCheck("mismatch", "unknown", "", f"no signed release manifest: {e.strerror}: {e.filename}")
     digest = hashlib.sha256(text).hexdigest()
     if not verify(key, text, sig):
-        return ProgramCheck("mismatch", "unknown", digest, f"{RELEASE_MANIFEST}: the signature "
-                            f"does not verify with the trusted key {key_path}")
+        return ProgramCheck(
+            "mismatch",
+            "unknown",
+            digest,
+            f"{RELEASE_MANIFEST}: the signature does not verify with the trusted key {key_path}",
+        )
     try:
         release = json.loads(text)
         pid = str(release["program_id"])
@@ -161,8 +167,9 @@ def check_release(venv: Path, key_path: Path | None = None,
         tgt = target(machine, (3, int(site.parent.name.removeprefix("python3."))))
         want: dict[str, str] = release["site_packages"][tgt]
     except (ValueError, KeyError, TypeError, OSError) as e:
-        return ProgramCheck("mismatch", "unknown", digest, f"{RELEASE_MANIFEST}: not usable here: "
-                            f"{type(e).__name__}: {e}")
+        return ProgramCheck(
+            "mismatch", "unknown", digest, f"{RELEASE_MANIFEST}: not usable here: {type(e).__name__}: {e}"
+        )
     detail = compare_site(site, want)
     if detail:
         return ProgramCheck("mismatch", pid, digest, detail)
@@ -188,8 +195,7 @@ def compare_site(site: Path, want: dict[str, str]) -> str:
                 except OSError as e:
                     return f"site-packages/{rel} unreadable: {e.strerror}"
             elif not (here.name.endswith(".dist-info") and name in PIP_RECORDS):
-                kind = {".pth": "a .pth file", ".pyc": "a .pyc file", ".so": "a .so file"}.get(
-                    path.suffix, "a file")
+                kind = {".pth": "a .pth file", ".pyc": "a .pyc file", ".so": "a .so file"}.get(path.suffix, "a file")
                 return f"site-packages/{rel}: {kind} that is not in the release"
     missing = sorted(set(want) - seen)
     return f"site-packages/{missing[0]} is missing" if missing else ""
@@ -237,5 +243,4 @@ def _system_site_packages(venv: Path) -> bool:
         cfg = (venv / "pyvenv.cfg").read_text()
     except OSError:
         return False
-    return any(line.replace(" ", "").lower() == "include-system-site-packages=true"
-               for line in cfg.splitlines())
+    return any(line.replace(" ", "").lower() == "include-system-site-packages=true" for line in cfg.splitlines())

@@ -66,7 +66,7 @@ class Notifier:
             return
         from cysystemd.daemon import Notification, notify
 
-        result = notify(Notification[name])     # an exception is returned, not raised
+        result = notify(Notification[name])  # an exception is returned, not raised
         if isinstance(result, Exception):
             log.warning("sd_notify %s=1 failed: %s", name, result)
             return

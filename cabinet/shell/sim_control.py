@@ -34,10 +34,11 @@ def sim_apply(d: DriverSet | None, msg: dict[str, Any]) -> dict[str, Any]:
     sim = d.sim
     cmd = msg.get("cmd")
     bill, printer = sim.bill, sim.printer
-    if (bill is None or printer is None) and cmd in (
-            "note", "voucher", "bill", "printer", "tickets"):
-        return {"ok": False, "error": f"{cmd}: the serial twins run in their own process "
-                                      "(cabinet sim-devices): use its control socket"}
+    if (bill is None or printer is None) and cmd in ("note", "voucher", "bill", "printer", "tickets"):
+        return {
+            "ok": False,
+            "error": f"{cmd}: the serial twins run in their own process (cabinet sim-devices): use its control socket",
+        }
     try:
         if cmd == "press":
             action = _sim_choice(msg, "action", _SIM_ACTIONS)
@@ -53,30 +54,27 @@ def sim_apply(d: DriverSet | None, msg: dict[str, Any]) -> dict[str, Any]:
         elif cmd == "key":
             sim.set_key(_sim_field(msg, "on", bool, "true or false"))
         elif cmd in ("note", "voucher", "bill", "printer", "tickets"):
-            assert bill is not None and printer is not None     # refused above otherwise
+            assert bill is not None and printer is not None  # refused above otherwise
             return _twin_command(cmd, msg, bill, printer)
         else:
-            return {"ok": False, "error": f"unknown command {_shown(cmd)} "
-                                          f"(known: {', '.join(_SIM_COMMANDS)})"}
+            return {"ok": False, "error": f"unknown command {_shown(cmd)} (known: {', '.join(_SIM_COMMANDS)})"}
     except ValueError as e:
         return {"ok": False, "error": f"{cmd}: {e}"}
     return {"ok": True}
 
 
-def _twin_command(cmd: str, msg: dict[str, Any], bill: SimId003Device,
-                  printer: SimPrinterDevice) -> dict[str, Any]:
+def _twin_command(cmd: str, msg: dict[str, Any], bill: SimId003Device, printer: SimPrinterDevice) -> dict[str, Any]:
     """The commands for the serial twins of this process. Raises ValueError on a bad field."""
     from drivers.sim.cli import bill_command, printer_command
+
     if cmd == "note":
         bill.insert_bill_minor(_sim_field(msg, "amount_minor", int, "an integer"))
     elif cmd == "voucher":
-        bill.insert_voucher(
-            _sim_field(msg, "validation_number", str, "a string of 1-18 digits"))
+        bill.insert_voucher(_sim_field(msg, "validation_number", str, "a string of 1-18 digits"))
     elif cmd == "bill":
         return {"ok": True, "reply": bill_command(bill, _sim_field(msg, "line", str, "a string"))}
     elif cmd == "printer":
-        return {"ok": True,
-                "reply": printer_command(printer, _sim_field(msg, "line", str, "a string"))}
+        return {"ok": True, "reply": printer_command(printer, _sim_field(msg, "line", str, "a string"))}
     else:
         out = printer.out_dir
         tickets = [] if out is None else sorted(str(p) for p in Path(out).glob("*.png"))
@@ -87,7 +85,7 @@ def _twin_command(cmd: str, msg: dict[str, Any], bill: SimId003Device,
 def _shown(value: Any, limit: int = 24) -> str:
     """A JSON value as it was sent, cut to ``limit`` characters, for one-line errors."""
     text = json.dumps(value)
-    return text if len(text) <= limit else f"{text[:limit - 3]}..."
+    return text if len(text) <= limit else f"{text[: limit - 3]}..."
 
 
 def parse_sim_command(line: str | bytes) -> dict[str, Any]:
@@ -99,7 +97,7 @@ def parse_sim_command(line: str | bytes) -> dict[str, Any]:
     """
     try:
         msg = json.loads(line)
-    except (ValueError, RecursionError) as e:      # RecursionError: absurdly deep nesting
+    except (ValueError, RecursionError) as e:  # RecursionError: absurdly deep nesting
         raise ValueError(f"not JSON: {' '.join(str(e).split())[:120]}") from None
     if not isinstance(msg, dict):
         raise ValueError(f"a sim command is a JSON object, not {_shown(msg)}")
@@ -126,23 +124,26 @@ def _sim_choice(msg: dict[str, Any], key: str, table: dict[str, Any]) -> Any:
     """``table[msg[key]]``; raises ValueError naming the known keys otherwise."""
     value = _sim_field(msg, key, str, f"one of {', '.join(table)}")
     if value not in table:
-        raise ValueError(f'unknown {key} {_shown(value)} (known: {", ".join(table)})')
+        raise ValueError(f"unknown {key} {_shown(value)} (known: {', '.join(table)})")
     return table[value]
 
 
 def sim_device_main(argv: list[str]) -> int:
     """``cabinet sim-device``: one simulated device on a pty (``drivers.sim.cli``)."""
     from drivers.sim.cli import main
+
     return main(argv)
 
 
 def sim_devices_main(argv: list[str]) -> int:
     """``cabinet sim-devices``: the serial twin set in its own process (``drivers.sim.twins``)."""
     from drivers.sim.twins import sim_devices_main as twins_main
+
     return twins_main(argv)
 
 
 def sim_host_main(argv: list[str]) -> int:
     """``cabinet sim-host``: the SAS casino host twin in its own process (``drivers.sim.sas_host_cli``)."""
     from drivers.sim.sas_host_cli import main as host_main
+
     return host_main(argv)

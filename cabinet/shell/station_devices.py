@@ -58,7 +58,8 @@ class StationDevices:
         for m in self.members.values():
             m.start(post)
         if self.sim_socket is not None and any(
-                m.drivers is not None and m.drivers.sim is not None for m in self.members.values()):
+            m.drivers is not None and m.drivers.sim is not None for m in self.members.values()
+        ):
             asyncio.get_running_loop().create_task(self._serve_sim())
 
     def run(self, effect: Effect) -> None:
@@ -86,8 +87,10 @@ class StationDevices:
             return {"ok": False, "error": str(e)}
         m = self.members.get(station)
         if m is None:
-            return {"ok": False, "error": f"no station {station} (this cabinet has "
-                                          f"{', '.join(str(s) for s in sorted(self.members))})"}
+            return {
+                "ok": False,
+                "error": f"no station {station} (this cabinet has {', '.join(str(s) for s in sorted(self.members))})",
+            }
         return m.sim_apply(msg)
 
     async def _serve_sim(self) -> None:
@@ -96,8 +99,7 @@ class StationDevices:
         path.parent.mkdir(parents=True, exist_ok=True)
         if path.exists():
             path.unlink()
-        self._sim_server = await asyncio.start_unix_server(self._sim_client, path=str(path),
-                                                            limit=SIM_LINE_LIMIT)
+        self._sim_server = await asyncio.start_unix_server(self._sim_client, path=str(path), limit=SIM_LINE_LIMIT)
 
     def _answer(self, line: bytes | None) -> dict[str, Any]:
         """One reply per line, whatever happens (``None``: the line was too long)."""
@@ -105,12 +107,11 @@ class StationDevices:
             return {"ok": False, "error": f"line longer than {SIM_LINE_LIMIT} bytes"}
         try:
             return self.sim_command(line.decode(errors="replace"))
-        except Exception as e:                      # a twin bug must not drop the link
+        except Exception as e:  # a twin bug must not drop the link
             log.exception("sim control %r failed", line[:80])
             return {"ok": False, "error": f"{type(e).__name__}: {' '.join(str(e).split())[:200]}"}
 
-    async def _sim_client(self, reader: asyncio.StreamReader,
-                          writer: asyncio.StreamWriter) -> None:
+    async def _sim_client(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         try:
             while (line := await _read_line(reader)) != b"":
                 reply = await asyncio.get_running_loop().run_in_executor(None, self._answer, line)
@@ -123,7 +124,7 @@ class StationDevices:
 
 
 #: Longest sim control line served; a longer one is skipped to its newline and refused.
-SIM_LINE_LIMIT = 2 ** 16
+SIM_LINE_LIMIT = 2**16
 
 
 async def _read_line(reader: asyncio.StreamReader) -> bytes | None:
@@ -132,9 +133,9 @@ async def _read_line(reader: asyncio.StreamReader) -> bytes | None:
     while True:
         try:
             line = await reader.readuntil(b"\n")
-        except asyncio.IncompleteReadError as e:    # end of input
+        except asyncio.IncompleteReadError as e:  # end of input
             return None if too_long else e.partial
-        except asyncio.LimitOverrunError as e:      # drop what is buffered, read on to the newline
+        except asyncio.LimitOverrunError as e:  # drop what is buffered, read on to the newline
             await reader.readexactly(e.consumed)
             too_long = True
             continue

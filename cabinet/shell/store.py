@@ -36,11 +36,24 @@ from cabinet.shell.journal.keys import MAC_PREFIX, checksum, event_link, load_ke
 from cabinet.shell.journal.load import JournalLoader, Loaded
 from cabinet.shell.paths import commit_file, key_file
 
-if TYPE_CHECKING:                       # the drivers' contracts load only with a counter fitted
+if TYPE_CHECKING:  # the drivers' contracts load only with a counter fitted
     from drivers.interfaces import MonotonicCounter
 
-__all__ = ["COPIES", "MAC_PREFIX", "SCHEMA", "Loaded", "Store", "checksum", "event_link",
-           "load_key", "mac", "open_journal", "salvage", "salvage_and_open", "upgrade_journal"]
+__all__ = [
+    "COPIES",
+    "MAC_PREFIX",
+    "SCHEMA",
+    "Loaded",
+    "Store",
+    "checksum",
+    "event_link",
+    "load_key",
+    "mac",
+    "open_journal",
+    "salvage",
+    "salvage_and_open",
+    "upgrade_journal",
+]
 
 
 class Store(JournalLoader, JournalHistory):
@@ -66,9 +79,14 @@ class Store(JournalLoader, JournalHistory):
             file is unreadable on a read-write open or is not a key.
     """
 
-    def __init__(self, path: str | Path, readonly: bool = False,
-                 key: bytes | None = None, upgrade: bool = False,
-                 counter: MonotonicCounter | None = None) -> None:
+    def __init__(
+        self,
+        path: str | Path,
+        readonly: bool = False,
+        key: bytes | None = None,
+        upgrade: bool = False,
+        counter: MonotonicCounter | None = None,
+    ) -> None:
         self.path = Path(path)
         self.readonly = readonly
         self.key_created = False
@@ -96,8 +114,8 @@ class Store(JournalLoader, JournalHistory):
 
 # -- a journal SQLite cannot read ------------------------------------------------
 
-def open_journal(path: str | Path,
-                 counter: MonotonicCounter | None = None) -> tuple[Store, list[str]]:
+
+def open_journal(path: str | Path, counter: MonotonicCounter | None = None) -> tuple[Store, list[str]]:
     """Open the engine's journal (with the fitted hardware ``counter``, if any); salvage
     it first if SQLite finds it corrupt.
 
@@ -124,8 +142,7 @@ def open_journal(path: str | Path,
     return store, store.salvage_findings
 
 
-def salvage_and_open(path: Path, problems: list[str],
-                     counter: MonotonicCounter | None = None) -> Store:
+def salvage_and_open(path: Path, problems: list[str], counter: MonotonicCounter | None = None) -> Store:
     """``salvage`` the journal at ``path`` for ``problems`` and open the fresh one (with
     ``counter``), its ``salvage_findings`` set (its ``load`` is then a RAM error saying
     them)."""
@@ -151,12 +168,16 @@ def upgrade_journal(path: Path) -> str:
     """
     fmt = journal_format(path)
     if fmt in ("keyed", "empty", "none", "foreign"):
-        raise StoreError({"keyed": f"journal {path} is already in the keyed format: not "
-                                   "upgraded (plain rows in it were not written by the "
-                                   "cabinet)",
-                          "empty": f"journal {path} holds nothing to upgrade",
-                          "none": f"no journal at {path}",
-                          "foreign": f"{path} is not a cabinet journal"}[fmt])
+        raise StoreError(
+            {
+                "keyed": f"journal {path} is already in the keyed format: not "
+                "upgraded (plain rows in it were not written by the "
+                "cabinet)",
+                "empty": f"journal {path} holds nothing to upgrade",
+                "none": f"no journal at {path}",
+                "foreign": f"{path} is not a cabinet journal",
+            }[fmt]
+        )
     had_key = key_file(path).exists()
     store = Store(path, upgrade=True)
     try:
@@ -168,11 +189,14 @@ def upgrade_journal(path: Path) -> str:
     if loaded.findings or loaded.ram_error:
         if not had_key:
             key_file(path).unlink(missing_ok=True)
-        raise StoreError(f"journal {path} not upgraded: "
-                         + ("; ".join(loaded.findings) or "no good copy of the cabinet state"))
-    return (f"journal {path} upgraded to keyed checksums (HMAC-SHA256): {events} "
-            f"event{'s' if events != 1 else ''} chained, {vouchers} voucher"
-            f"{'s' if vouchers != 1 else ''}; journaled as journal_migrated")
+        raise StoreError(
+            f"journal {path} not upgraded: " + ("; ".join(loaded.findings) or "no good copy of the cabinet state")
+        )
+    return (
+        f"journal {path} upgraded to keyed checksums (HMAC-SHA256): {events} "
+        f"event{'s' if events != 1 else ''} chained, {vouchers} voucher"
+        f"{'s' if vouchers != 1 else ''}; journaled as journal_migrated"
+    )
 
 
 def _readable_rows(db: sqlite3.Connection, table: str, cols: str) -> tuple[list[Any], bool]:
@@ -188,8 +212,7 @@ def _readable_rows(db: sqlite3.Connection, table: str, cols: str) -> tuple[list[
     complete = True
     for _attempt in range(200):
         try:
-            for row in db.execute(f"SELECT rowid, {cols} FROM {table} WHERE rowid > ? "
-                                  "ORDER BY rowid", (lo,)):
+            for row in db.execute(f"SELECT rowid, {cols} FROM {table} WHERE rowid > ? ORDER BY rowid", (lo,)):
                 rows.append(row[1:])
                 lo = row[0]
             return rows, complete
@@ -207,8 +230,9 @@ _SQL_TYPES = {"integer": int, "real": float, "text": str, "blob": bytes, "null":
 def _typed_row(table: str, cols: str, row: Any) -> bool:
     """Whether every value of ``row`` is of its column's type (``base.COLUMN_TYPES``)."""
     names = [c.strip() for c in cols.split(",")]
-    return all(type(v) in tuple(_SQL_TYPES[k] for k in COLUMN_TYPES[table][n].split())
-               for n, v in zip(names, row, strict=True))
+    return all(
+        type(v) in tuple(_SQL_TYPES[k] for k in COLUMN_TYPES[table][n].split()) for n, v in zip(names, row, strict=True)
+    )
 
 
 def salvage(path: Path, problems: list[str]) -> list[str]:
@@ -249,21 +273,22 @@ def salvage(path: Path, problems: list[str]) -> list[str]:
                     rows = good
                 marks = ",".join("?" * len(cols.split(",")))
                 for row in rows:
-                    fresh.db.execute(f"INSERT OR REPLACE INTO {table} ({cols}) VALUES "
-                                     f"({marks})", row)
+                    fresh.db.execute(f"INSERT OR REPLACE INTO {table} ({cols}) VALUES ({marks})", row)
                 kept[table] = len(rows)
                 if not complete:
                     lost.append(table)
         fresh.seq = fresh._max_seq()
         fresh._event_id, fresh._chain = fresh._chain_head()
-        finding = (f"journal {path.name} was corrupt ({'; '.join(problems)[:120]}); kept as "
-                   f"{aside.name}; salvaged {kept.get('critical', 0)} critical rows, "
-                   f"{kept.get('events', 0)} events, {kept.get('vouchers', 0)} vouchers, "
-                   f"{kept.get('recall', 0)} recall entries"
-                   + (f" (unreadable parts of: {', '.join(lost)})" if lost else ""))
+        finding = (
+            f"journal {path.name} was corrupt ({'; '.join(problems)[:120]}); kept as "
+            f"{aside.name}; salvaged {kept.get('critical', 0)} critical rows, "
+            f"{kept.get('events', 0)} events, {kept.get('vouchers', 0)} vouchers, "
+            f"{kept.get('recall', 0)} recall entries" + (f" (unreadable parts of: {', '.join(lost)})" if lost else "")
+        )
         with fresh._tx():
-            fresh._insert_event(time.time(), "journal_salvaged", 0, 0,
-                                {"corrupt_file": aside.name, "kept": kept, "lost": lost})
+            fresh._insert_event(
+                time.time(), "journal_salvaged", 0, 0, {"corrupt_file": aside.name, "kept": kept, "lost": lost}
+            )
     finally:
         fresh.close()
         if old is not None:

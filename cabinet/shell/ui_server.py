@@ -80,8 +80,8 @@ class _Client:
         self.greeted = False
         self.trusted = False
         self.connected_s = time.monotonic()
-        self.frame_s: float | None = None       # last Frame heartbeat (monotonic s)
-        self.frame_station = 0                  # what it draws: 0 the table, n station n
+        self.frame_s: float | None = None  # last Frame heartbeat (monotonic s)
+        self.frame_station = 0  # what it draws: 0 the table, n station n
         self.queue: asyncio.Queue[bytes | None] = asyncio.Queue()
         self.window_start = time.monotonic()
         self.window_count = 0
@@ -126,7 +126,7 @@ class UIServer:
         self.token = ""
         self.clients: set[_Client] = set()
         self.server: asyncio.AbstractServer | None = None
-        self.showing: dict[int, bool] = {}      # screen (0 or station) -> what the engine was told
+        self.showing: dict[int, bool] = {}  # screen (0 or station) -> what the engine was told
         self._watch: asyncio.Task[None] | None = None
         #: Each connected client's handler, awaited at ``stop``.
         self._handlers: set[asyncio.Task[None]] = set()
@@ -164,8 +164,9 @@ class UIServer:
                 os.chown(path, -1, gid, follow_symlinks=False)
             os.chmod(self.path.parent, 0o750)
         except PermissionError as e:
-            raise PermissionError(f"socket group {group!r}: cannot give {e.filename} to it "
-                                  "(is the engine's user in that group?)") from None
+            raise PermissionError(
+                f"socket group {group!r}: cannot give {e.filename} to it (is the engine's user in that group?)"
+            ) from None
 
     def _write_token(self) -> str:
         """A new random token in a new 0640 file (umask-independent, never through a symlink)."""
@@ -192,7 +193,7 @@ class UIServer:
                 await asyncio.wait_for(self.server.wait_closed(), 1.0)
             except TimeoutError:
                 pass
-            self.path.unlink(missing_ok=True)    # a clean stop leaves no stale socket
+            self.path.unlink(missing_ok=True)  # a clean stop leaves no stale socket
             self.token_file.unlink(missing_ok=True)
 
     async def _end_handlers(self) -> None:
@@ -218,8 +219,11 @@ class UIServer:
     def _drawing(self) -> set[int]:
         """The screens drawing now: 0 for the table's, n for station n's own."""
         now = time.monotonic()
-        return {c.frame_station for c in self.clients
-                if c.trusted and c.frame_s is not None and now - c.frame_s < DISPLAY_TIMEOUT_S}
+        return {
+            c.frame_station
+            for c in self.clients
+            if c.trusted and c.frame_s is not None and now - c.frame_s < DISPLAY_TIMEOUT_S
+        }
 
     def _tell_displays(self) -> None:
         drawing = self._drawing()
@@ -260,8 +264,7 @@ class UIServer:
             c.writer.close()
 
     def _admit(self, c: _Client) -> None:
-        pending = sorted((x for x in self.clients if not x.greeted and not x.dropped),
-                         key=lambda x: x.connected_s)
+        pending = sorted((x for x in self.clients if not x.greeted and not x.dropped), key=lambda x: x.connected_s)
         while len(pending) >= MAX_PENDING:
             pending.pop(0).drop(f"over {MAX_PENDING} connections without hello")
         self.clients.add(c)
@@ -297,11 +300,10 @@ class UIServer:
                     if intent is not None:
                         # one intent of this client in the engine's queue at a time:
                         # clients cannot pile up ahead of a note waiting in escrow
-                        await asyncio.gather(asyncio.wrap_future(self.engine.post(intent)),
-                                             return_exceptions=True)
+                        await asyncio.gather(asyncio.wrap_future(self.engine.post(intent)), return_exceptions=True)
         except (ConnectionError, OSError):
             pass
-        except Exception:                        # a bug here must not end the engine
+        except Exception:  # a bug here must not end the engine
             log.exception("UI client handler failed")
         finally:
             self.clients.discard(c)
@@ -334,9 +336,14 @@ class UIServer:
             return self._on_hello(c, msg), None
         if isinstance(msg, Intent):
             if not c.trusted:
-                c.send(encode(Error(code="not_authorized",
-                                    message="this client only watches: intents need the "
-                                            "display's token (hello.token)")))
+                c.send(
+                    encode(
+                        Error(
+                            code="not_authorized",
+                            message="this client only watches: intents need the display's token (hello.token)",
+                        )
+                    )
+                )
                 return True, None
             return True, IntentReceived(msg.station, msg.action, msg.value)
         if isinstance(msg, Frame):
@@ -345,38 +352,42 @@ class UIServer:
                 c.frame_station = msg.station or 0
                 self._tell_displays()
             else:
-                c.send(encode(Error(code="not_authorized",
-                                    message="only the display reports frames")))
+                c.send(encode(Error(code="not_authorized", message="only the display reports frames")))
             return True, None
         if isinstance(msg, Goodbye):
             return False, None
         if not isinstance(msg, Hello):
-            c.send(encode(Error(code="not_allowed",
-                                message=f"a UI may not send {type(msg).__name__.lower()}")))
+            c.send(encode(Error(code="not_allowed", message=f"a UI may not send {type(msg).__name__.lower()}")))
         return True, None
 
     def _on_hello(self, c: _Client, msg: Hello) -> bool:
         if msg.protocol != PROTOCOL:
-            c.send(encode(Error(code="protocol",
-                                message=f"protocol {msg.protocol}, engine speaks {PROTOCOL}")))
+            c.send(encode(Error(code="protocol", message=f"protocol {msg.protocol}, engine speaks {PROTOCOL}")))
             return False
         if msg.role != "ui":
-            c.send(encode(Error(code="role", message=f"role {msg.role!r} refused: "
-                                'only a UI (role "ui") may connect to this socket')))
+            c.send(
+                encode(
+                    Error(
+                        code="role",
+                        message=f'role {msg.role!r} refused: only a UI (role "ui") may connect to this socket',
+                    )
+                )
+            )
             return False
-        trusted = bool(msg.token) and secrets.compare_digest(msg.token.encode(),
-                                                             self.token.encode())
+        trusted = bool(msg.token) and secrets.compare_digest(msg.token.encode(), self.token.encode())
         peers = [x for x in self.clients if x.greeted and x.trusted == trusted]
         limit = MAX_DISPLAYS if trusted else MAX_OBSERVERS
         if len(peers) >= limit:
-            c.send(encode(Error(code="busy", message=f"{limit} "
-                                f"{'displays' if trusted else 'observers'} already connected")))
+            c.send(
+                encode(
+                    Error(code="busy", message=f"{limit} {'displays' if trusted else 'observers'} already connected")
+                )
+            )
             return False
         c.greeted, c.trusted = True, trusted
         c.send(encode(Hello(protocol=PROTOCOL, role="engine", name="cabinet")))
         if msg.token and not trusted:
-            c.send(encode(Error(code="not_authorized",
-                                message="wrong token: connected as an observer")))
+            c.send(encode(Error(code="not_authorized", message="wrong token: connected as an observer")))
         if self.engine.snapshot is not None:
             c.send(encode(self.engine.snapshot))
         return True

@@ -18,6 +18,16 @@ from .dealer import OUTCOMES, DealerModel, dealer_table, shoe_counts
 from .strategy import Strategy
 
 __all__ = [
-    "ActionEVs", "Analysis", "CDAnalysis", "DealerModel", "OUTCOMES", "Strategy", "UpCardResult",
-    "analyse", "analyse_cd", "deal_ev", "dealer_table", "shoe_counts",
+    "ActionEVs",
+    "Analysis",
+    "CDAnalysis",
+    "DealerModel",
+    "OUTCOMES",
+    "Strategy",
+    "UpCardResult",
+    "analyse",
+    "analyse_cd",
+    "deal_ev",
+    "dealer_table",
+    "shoe_counts",
 ]

@@ -79,8 +79,9 @@ def _initial_tables() -> tuple[set[StateKey], set[StateKey], set[PairKey]]:
     return hit, set(), set()
 
 
-def analyse(rules: RuleSet, counts: Sequence[int] | None = None,
-            strategy: Strategy | None = None, two_tables: bool = False) -> Analysis:
+def analyse(
+    rules: RuleSet, counts: Sequence[int] | None = None, strategy: Strategy | None = None, two_tables: bool = False
+) -> Analysis:
     """Exact analysis of a variant off a freshly shuffled shoe.
 
     Args:
@@ -126,13 +127,13 @@ def analyse(rules: RuleSet, counts: Sequence[int] | None = None,
         take_any = take_any or (take and up == 1)
     ev = sum(r.probability * r.ev for r in ups.values())
     two_card = frozenset((t, s, -u) for t, s, u in hit if u < 0) if two else None
-    strat = strategy or Strategy(rules.variant, frozenset(k for k in hit if k[2] > 0),
-                                 frozenset(dbl), frozenset(split), take_any)
+    strat = strategy or Strategy(
+        rules.variant, frozenset(k for k in hit if k[2] > 0), frozenset(dbl), frozenset(split), take_any
+    )
     return Analysis(rules, full, strat, ups, ev, time.perf_counter() - t0, two_card)
 
 
-def deal_ev(rules: RuleSet, counts: Sequence[int], cards: tuple[int, int], up: int,
-            strategy: Strategy) -> float:
+def deal_ev(rules: RuleSet, counts: Sequence[int], cards: tuple[int, int], up: int, strategy: Strategy) -> float:
     """EV of one initial deal played with ``strategy``, per unit of initial bet.
 
     Args:

@@ -44,7 +44,7 @@ def play_round(rules: RuleSet, shoe: Shoe, strategy: Strategy, bet_minor: int) -
     seats = _SEATS.get(bet_minor)
     if seats is None:
         seats = _SEATS[bet_minor] = (SeatBets(1, (bet_minor,)),)
-    rnd = Round(rules, seats, shoe, record=False)   # no events, no history: nobody reads them
+    rnd = Round(rules, seats, shoe, record=False)  # no events, no history: nobody reads them
     rnd.start()
     prompt = rnd.prompt
     if prompt is None:
@@ -52,7 +52,7 @@ def play_round(rules: RuleSet, shoe: Shoe, strategy: Strategy, bet_minor: int) -
     up = rnd.dealer_cards[0].value
     choose = strategy.choose
     decide = rnd.decide
-    hands = rnd.spots[0].hands          # one spot: every prompt is about this spot
+    hands = rnd.spots[0].hands  # one spot: every prompt is about this spot
     while prompt is not None:
         if prompt.kind == "insurance":
             decide(strategy.choose_insurance())

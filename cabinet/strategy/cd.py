@@ -68,6 +68,7 @@ POST_SPLITS = ("CDZ-", "CDP")
 hand takes the best action for its own cards *and* the other pair card
 (Farmer's CDP for no re-split; it still ignores the other hand's cards)."""
 
+
 @dataclass(frozen=True)
 class CDUpCard:
     """The CD analysis of one up card.
@@ -117,8 +118,7 @@ class _CDEngine(UpCardShoe):
     """The CD analysis for one up card (memoised on removed-card vectors; the shoe,
     stand and bust EVs are ``upcard.UpCardShoe``'s)."""
 
-    def __init__(self, rules: RuleSet, counts: Sequence[int], up: int,
-                 post_split: str = POST_SPLIT) -> None:
+    def __init__(self, rules: RuleSet, counts: Sequence[int], up: int, post_split: str = POST_SPLIT) -> None:
         super().__init__(rules, counts, up)
         self.cdp = post_split == "CDP"
         self.limit = rules.max_hand_cards or 0
@@ -131,8 +131,7 @@ class _CDEngine(UpCardShoe):
         """``(probability, value, key after, hard after)`` of the next card."""
         comp = self.comp(key)
         n = sum(comp)
-        return [(c / n, i + 1, key + _enc(i + 1), hard + i + 1)
-                for i, c in enumerate(comp) if c]
+        return [(c / n, i + 1, key + _enc(i + 1), hard + i + 1) for i, c in enumerate(comp) if c]
 
     def can_double(self, n: int, total: int, split: bool) -> bool:
         r = self.rules
@@ -185,15 +184,13 @@ class _CDEngine(UpCardShoe):
             return got
         total = hard + 10 if ace and hard <= 11 else hard
         r = self.rules
-        if n >= 2 and (total == 21 or (self.limit and n >= self.limit)
-                       or (pair == 1 and r.split_aces_one_card)):
+        if n >= 2 and (total == 21 or (self.limit and n >= self.limit) or (pair == 1 and r.split_aces_one_card)):
             got = self.stand(key, total)
         elif self.cdp and n >= 2:  # the best action for these cards, split
             got = self.stand(key, total)
             hit = 0.0
             for p, c, k2, h2 in self.kids(key, hard):
-                hit += p * (self.bust(k2) if h2 > 21
-                            else self.split_hand(k2, pair, h2, ace or c == 1, n + 1))
+                hit += p * (self.bust(k2) if h2 > 21 else self.split_hand(k2, pair, h2, ace or c == 1, n + 1))
             got = hit if hit > got else got
             if self.can_double(n, total, True):
                 got = max(got, self.double(key, hard, ace))
@@ -250,12 +247,12 @@ class _CDEngine(UpCardShoe):
                 ins_w += prob
                 value += max(ins, 0.0)
             ev += prob * value
-        return CDUpCard(self.up, probability, ev, bj_total,
-                        ins_sum / ins_w if offered and ins_w else None, len(self._dist))
+        return CDUpCard(
+            self.up, probability, ev, bj_total, ins_sum / ins_w if offered and ins_w else None, len(self._dist)
+        )
 
 
-def analyse_cd(rules: RuleSet, counts: Sequence[int] | None = None,
-               post_split: str = POST_SPLIT) -> CDAnalysis:
+def analyse_cd(rules: RuleSet, counts: Sequence[int] | None = None, post_split: str = POST_SPLIT) -> CDAnalysis:
     """Exact composition-dependent analysis off a freshly shuffled shoe.
 
     Args:

@@ -15,11 +15,11 @@ from typing import Any
 from .strategy import UP_VALUES, Strategy
 
 COLOURS: dict[str, tuple[int, int, int]] = {
-    "H": (231, 76, 60),     # hit: red
-    "S": (241, 196, 15),    # stand: yellow
-    "Dh": (46, 160, 67),    # double, else hit: green
-    "Ds": (130, 200, 90),   # double, else stand: light green
-    "P": (52, 120, 220),    # split: blue
+    "H": (231, 76, 60),  # hit: red
+    "S": (241, 196, 15),  # stand: yellow
+    "Dh": (46, 160, 67),  # double, else hit: green
+    "Ds": (130, 200, 90),  # double, else stand: light green
+    "P": (52, 120, 220),  # split: blue
 }
 _CELL_W, _CELL_H, _LABEL_W, _PAD = 46, 26, 70, 16
 _BG, _INK, _GRID = (250, 250, 247), (25, 25, 25), (255, 255, 255)
@@ -46,13 +46,11 @@ def render_chart(strategy: Strategy, title: str) -> Any:
     rows = strategy.rows()
     sections = ["hard", "soft", "pair"]
     width = _PAD * 2 + _LABEL_W + _CELL_W * len(UP_VALUES)
-    height = (_PAD * 2 + 40 + len(rows) * _CELL_H
-              + len(sections) * (_CELL_H * 2 + 8) + 70)
+    height = _PAD * 2 + 40 + len(rows) * _CELL_H + len(sections) * (_CELL_H * 2 + 8) + 70
     surf = pygame.Surface((width, height))
     surf.fill(_BG)
 
-    def text(s: str, f: Any, centre: tuple[int, int], colour: tuple[int, int, int] = _INK
-             ) -> None:
+    def text(s: str, f: Any, centre: tuple[int, int], colour: tuple[int, int, int] = _INK) -> None:
         img = f.render(s, True, colour)
         surf.blit(img, img.get_rect(center=centre))
 
@@ -83,8 +81,7 @@ def render_chart(strategy: Strategy, title: str) -> Any:
     # legend
     y += 6
     x = _PAD
-    for code, meaning in (("H", "hit"), ("S", "stand"), ("Dh", "double/hit"),
-                          ("Ds", "double/stand"), ("P", "split")):
+    for code, meaning in (("H", "hit"), ("S", "stand"), ("Dh", "double/hit"), ("Ds", "double/stand"), ("P", "split")):
         rect = pygame.Rect(x, y, 30, 20)
         surf.fill(COLOURS[code], rect)
         text(code, small, rect.center)

@@ -54,20 +54,27 @@ def _common(p: argparse.ArgumentParser) -> None:
 
 
 def _sim_args(p: argparse.ArgumentParser, rounds_default: int | None, rounds_help: str) -> None:
-    p.add_argument("--rounds", type=_rounds, default=rounds_default, metavar="N",
-                   help=f"rounds to simulate, at least 2 ({rounds_help})")
-    p.add_argument("--workers", type=_positive, default=None, metavar="K",
-                   help="processes (default: all cores)")
-    p.add_argument("--seed", default=None, metavar="S",
-                   help="seed; the same seed reproduces the run exactly (default: random, "
-                        "printed)")
-    p.add_argument("--full-shuffle", action="store_true",
-                   help="Fisher-Yates the whole shoe every round (slower; same law)")
+    p.add_argument(
+        "--rounds",
+        type=_rounds,
+        default=rounds_default,
+        metavar="N",
+        help=f"rounds to simulate, at least 2 ({rounds_help})",
+    )
+    p.add_argument("--workers", type=_positive, default=None, metavar="K", help="processes (default: all cores)")
+    p.add_argument(
+        "--seed",
+        default=None,
+        metavar="S",
+        help="seed; the same seed reproduces the run exactly (default: random, printed)",
+    )
+    p.add_argument(
+        "--full-shuffle", action="store_true", help="Fisher-Yates the whole shoe every round (slower; same law)"
+    )
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
 
 
-def sim_lines(sim: SimResult, exact: Analysis | None, seed: str, seconds: float,
-              workers: int) -> list[str]:
+def sim_lines(sim: SimResult, exact: Analysis | None, seed: str, seconds: float, workers: int) -> list[str]:
     """The simulation summary printed by ``cabinet simulate``.
 
     Args:
@@ -98,8 +105,10 @@ def sim_lines(sim: SimResult, exact: Analysis | None, seed: str, seconds: float,
         out.append(f"Exact RTP {exact.rtp * 100:.4f} % is {inside} the 95 % interval")
     elif exact is not None:
         out.append(f"Exact RTP {exact.rtp * 100:.4f} % (no interval to compare it with)")
-    out.append(f"Std. dev. per round: {sim.std:.4f} initial bets; hold per amount wagered: "
-               f"{-sim.net_minor / sim.wagered_minor * 100:.4f} %")
+    out.append(
+        f"Std. dev. per round: {sim.std:.4f} initial bets; hold per amount wagered: "
+        f"{-sim.net_minor / sim.wagered_minor * 100:.4f} %"
+    )
     out.append("Frequencies (share of rounds):")
     out += [f"  {k.replace('_', ' '):<17} {sim.frequency(k) * 100:8.3f} %" for k in FREQUENCIES]
     out.append("Net result per round (initial bets):")
@@ -123,48 +132,62 @@ def simulate_main(argv: list[str]) -> int:
         (checked first, one line on stderr); 1 when writing the JSON fails
         after the simulation after all.
     """
-    p = argparse.ArgumentParser(prog="cabinet simulate",
-                                description="Simulate the real game with basic strategy.")
+    p = argparse.ArgumentParser(prog="cabinet simulate", description="Simulate the real game with basic strategy.")
     _common(p)
     _sim_args(p, DEFAULT_ROUNDS, f"default {DEFAULT_ROUNDS:,}")
     p.add_argument("--json", type=Path, metavar="FILE", help="also write the tallies as JSON")
-    p.add_argument("--compiled", action="store_true",
-                   help="run in the mypyc-compiled copy (make compiled): same tallies, faster")
+    p.add_argument(
+        "--compiled", action="store_true", help="run in the mypyc-compiled copy (make compiled): same tallies, faster"
+    )
     args = p.parse_args(argv)
     if args.json is not None and (why := _unwritable_file(args.json)):
         print(f"cabinet simulate: --json {args.json}: {why}", file=sys.stderr)
         return 2
     if args.compiled and not running_compiled():
         if not is_current():
-            print(f"cabinet simulate: --compiled: {COMPILED_DIR} is missing or older than the "
-                  "sources; build it with `make compiled`", file=sys.stderr)
+            print(
+                f"cabinet simulate: --compiled: {COMPILED_DIR} is missing or older than the "
+                "sources; build it with `make compiled`",
+                file=sys.stderr,
+            )
             return 2
         # -P: not the working directory first, whose cabinet/ would be the pure one.
-        env = dict(os.environ, PYTHONPATH=os.pathsep.join(
-            [str(COMPILED_DIR), *filter(None, [os.environ.get("PYTHONPATH")])]))
+        env = dict(
+            os.environ, PYTHONPATH=os.pathsep.join([str(COMPILED_DIR), *filter(None, [os.environ.get("PYTHONPATH")])])
+        )
         sys.stdout.flush()
         sys.stderr.flush()
-        os.execve(sys.executable, [sys.executable, "-P", "-m", "cabinet", "simulate", *argv],
-                  env)
+        os.execve(sys.executable, [sys.executable, "-P", "-m", "cabinet", "simulate", *argv], env)
     rules = preset(args.variant)
     exact = analyse(rules)
     seed = args.seed if args.seed is not None else str(secrets.randbelow(2**32))
     workers = args.workers or _cpus()
     t0 = time.perf_counter()
-    sim = simulate(rules, exact.strategy, args.rounds, workers=workers, seed=seed,
-                   full_shuffle=args.full_shuffle, progress=not args.no_progress)
+    sim = simulate(
+        rules,
+        exact.strategy,
+        args.rounds,
+        workers=workers,
+        seed=seed,
+        full_shuffle=args.full_shuffle,
+        progress=not args.no_progress,
+    )
     seconds = time.perf_counter() - t0
     print("\n".join(sim_lines(sim, exact, seed, seconds, min(workers, args.rounds))))
     if args.json:
-        data = sim.to_dict() | {"seed": seed, "seconds": seconds, "workers": workers,
-                                "exact_rtp": exact.rtp, "inside": sim.contains(exact.rtp),
-                                "full_shuffle": args.full_shuffle}
+        data = sim.to_dict() | {
+            "seed": seed,
+            "seconds": seconds,
+            "workers": workers,
+            "exact_rtp": exact.rtp,
+            "inside": sim.contains(exact.rtp),
+            "full_shuffle": args.full_shuffle,
+        }
         try:
             args.json.parent.mkdir(parents=True, exist_ok=True)
             args.json.write_text(json.dumps(data, indent=1) + "\n")
         except OSError as e:
-            print(f"cabinet simulate: --json {args.json}: cannot write: {e.strerror or e}",
-                  file=sys.stderr)
+            print(f"cabinet simulate: --json {args.json}: cannot write: {e.strerror or e}", file=sys.stderr)
             return 1
     return 0
 
@@ -187,14 +210,17 @@ def parsheet_main(argv: list[str]) -> int:
         created or written into (one line on stderr, within a moment); 1
         when writing fails after the work after all (disk full, say).
     """
-    p = argparse.ArgumentParser(prog="cabinet parsheet",
-                                description="Exact return to player of a variant.")
+    p = argparse.ArgumentParser(prog="cabinet parsheet", description="Exact return to player of a variant.")
     _common(p)
     p.add_argument("--out", type=Path, metavar="DIR", help="write the par sheet here")
-    p.add_argument("--play", choices=("td", "cd", "cdp"), default="td",
-                   help="td: the total-dependent basic strategy (default); cd: every "
-                        "composition takes its best action (CDZ- after a split); cdp: "
-                        "the same with CDP after a split")
+    p.add_argument(
+        "--play",
+        choices=("td", "cd", "cdp"),
+        default="td",
+        help="td: the total-dependent basic strategy (default); cd: every "
+        "composition takes its best action (CDZ- after a split); cdp: "
+        "the same with CDP after a split",
+    )
     p.add_argument("--strategy", action="store_true", help="also print the strategy chart")
     p.add_argument("--no-sim", action="store_true", help="with --out: skip the simulation")
     _sim_args(p, None, f"default {DEFAULT_ROUNDS:,} with --out unless --no-sim; none without --out")
@@ -213,11 +239,9 @@ def parsheet_main(argv: list[str]) -> int:
             print(f"cabinet parsheet: --out {args.out}: {e.strerror or e}", file=sys.stderr)
             return 2
 
-    rounds = args.rounds if args.rounds else (
-        DEFAULT_ROUNDS if args.out is not None and not args.no_sim else 0)
+    rounds = args.rounds if args.rounds else (DEFAULT_ROUNDS if args.out is not None and not args.no_sim else 0)
     cd = analyse_cd(rules) if args.play == "cd" or args.out is not None else None
-    cdp = (analyse_cd(rules, post_split="CDP") if args.play == "cdp" or args.out is not None
-           else None)
+    cdp = analyse_cd(rules, post_split="CDP") if args.play == "cdp" or args.out is not None else None
     shown = cd if args.play == "cd" else cdp if args.play == "cdp" else None
     if shown is not None:
         print("\n".join(cd_summary_lines(shown)))
@@ -235,18 +259,23 @@ def parsheet_main(argv: list[str]) -> int:
         seed = args.seed if args.seed is not None else str(secrets.randbelow(2**32))
         workers = args.workers or _cpus()
         t0 = time.perf_counter()
-        sim = simulate(rules, exact.strategy, rounds, workers=workers, seed=seed,
-                       full_shuffle=args.full_shuffle, progress=not args.no_progress)
+        sim = simulate(
+            rules,
+            exact.strategy,
+            rounds,
+            workers=workers,
+            seed=seed,
+            full_shuffle=args.full_shuffle,
+            progress=not args.no_progress,
+        )
         print()
-        print("\n".join(sim_lines(sim, exact, seed, time.perf_counter() - t0,
-                                  min(workers, rounds))))
+        print("\n".join(sim_lines(sim, exact, seed, time.perf_counter() - t0, min(workers, rounds))))
     if args.out is not None:
         two = analyse(rules, two_tables=True)
         try:
             report = write_parsheet(exact, sim, args.out, cd, two, cdp)
         except OSError as e:
-            print(f"cabinet parsheet: --out {args.out}: cannot write the par sheet: "
-                  f"{e.strerror or e}", file=sys.stderr)
+            print(f"cabinet parsheet: --out {args.out}: cannot write the par sheet: {e.strerror or e}", file=sys.stderr)
             return 1
         print(f"\nPar sheet written to {report}")
     return 0

@@ -11,15 +11,14 @@ from __future__ import annotations
 
 from .strategy import PairKey, StateKey, Strategy
 
-_UPS = range(1, 11)                 # up card values, Ace = 1
-_LOW = range(2, 7)                  # the dealer's bust cards, 2-6
+_UPS = range(1, 11)  # up card values, Ace = 1
+_LOW = range(2, 7)  # the dealer's bust cards, 2-6
 
 
 def _hits(total: int, soft: bool, up: int) -> bool:
     if soft:
         return total <= 17 or (total == 18 and up in (9, 10, 1))
-    return total <= 11 or (total == 12 and up not in (4, 5, 6)) or \
-        (13 <= total <= 16 and up not in _LOW)
+    return total <= 11 or (total == 12 and up not in (4, 5, 6)) or (13 <= total <= 16 and up not in _LOW)
 
 
 def _doubles(total: int, soft: bool, up: int) -> bool:
@@ -29,9 +28,13 @@ def _doubles(total: int, soft: bool, up: int) -> bool:
 
 
 def _splits(pair: int, up: int) -> bool:
-    return pair in (1, 8) or (pair == 9 and up not in (7, 10, 1)) \
-        or (pair in (2, 3, 7) and 2 <= up <= 7) or (pair == 6 and up in _LOW) \
+    return (
+        pair in (1, 8)
+        or (pair == 9 and up not in (7, 10, 1))
+        or (pair in (2, 3, 7) and 2 <= up <= 7)
+        or (pair == 6 and up in _LOW)
         or (pair == 4 and up in (5, 6))
+    )
 
 
 def common_strategy(variant: str = "common") -> Strategy:
@@ -49,8 +52,9 @@ def common_strategy(variant: str = "common") -> Strategy:
     Returns:
         a ``Strategy`` over totals 4-21 (hard) and 12-21 (soft), pairs 1-10.
     """
-    states: list[StateKey] = [(t, s, u) for s in (False, True)
-                              for t in (range(12, 22) if s else range(4, 22)) for u in _UPS]
+    states: list[StateKey] = [
+        (t, s, u) for s in (False, True) for t in (range(12, 22) if s else range(4, 22)) for u in _UPS
+    ]
     pairs: list[PairKey] = [(p, u) for p in range(1, 11) for u in _UPS]
     return Strategy(
         variant=variant,

@@ -41,4 +41,5 @@ def is_current(out: Path | None = None) -> bool:
 def running_compiled() -> bool:
     """True when this process runs the compiled rules core (an extension module)."""
     from cabinet.game import round as round_module
+
     return not str(round_module.__file__).endswith(".py")

@@ -108,7 +108,7 @@ def dealer_terms(up: int, cap: Sequence[int]) -> tuple[DealerTerm, ...]:
             for i in range(N_VALUES):
                 if ms[i] >= cap[i]:
                     continue
-                new = ms[:i] + (ms[i] + 1,) + ms[i + 1:]
+                new = ms[:i] + (ms[i] + 1,) + ms[i + 1 :]
                 hard = hard0 + i + 1
                 total = _total(hard, ace0 or i == 0)
                 if drawn == 0 and total == 21:
@@ -213,8 +213,7 @@ def _compile(up: int, terms: Sequence[DealerTerm]) -> Callable[[Sequence[int]], 
         max_m = max(max_m, t.drawn)
         for i, k in t.counts:
             max_k[i] = max(max_k[i], k)
-    lines = ["def _dist(c):",
-             "    " + ", ".join(f"c{i}" for i in range(N_VALUES)) + " = c"]
+    lines = ["def _dist(c):", "    " + ", ".join(f"c{i}" for i in range(N_VALUES)) + " = c"]
     for i in range(N_VALUES):
         if max_k[i] >= 1:
             lines.append(f"    f{i}_1 = c{i}")

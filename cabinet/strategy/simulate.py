@@ -54,8 +54,14 @@ Z95 = 1.959963984540054
 """Two-sided 95 % quantile of the standard normal."""
 
 FREQUENCIES: tuple[str, ...] = (
-    "player_blackjack", "dealer_blackjack", "player_bust", "dealer_bust",
-    "push", "double", "split", "insurance",
+    "player_blackjack",
+    "dealer_blackjack",
+    "player_bust",
+    "dealer_bust",
+    "push",
+    "double",
+    "split",
+    "insurance",
 )
 """Per-round events counted: a round counts once for each that happened in it
 (e.g. ``push``: at least one hand pushed)."""
@@ -99,8 +105,7 @@ class LazyShoe(Shoe):
         cards = self.cards
         m = len(cards) - i
         if m <= 0:
-            raise ShoeExhausted(f"the shoe ran out after {len(cards)} "
-                                f"card{'' if len(cards) == 1 else 's'}")
+            raise ShoeExhausted(f"the shoe ran out after {len(cards)} card{'' if len(cards) == 1 else 's'}")
         k = self._bits[m]
         getrandbits = self._getrandbits
         r = getrandbits(k)
@@ -192,10 +197,16 @@ class SimResult:
         """JSON-able summary (tallies and derived figures)."""
         lo, hi = self.ci95
         return {
-            "variant": self.variant, "bet_minor": self.bet_minor, "rounds": self.rounds,
-            "net_minor": self.net_minor, "net_sq_half_bets": self.net_sq,
-            "wagered_minor": self.wagered_minor, "rtp": self.rtp, "ci95": [lo, hi],
-            "std_per_round": self.std, "counts": self.counts,
+            "variant": self.variant,
+            "bet_minor": self.bet_minor,
+            "rounds": self.rounds,
+            "net_minor": self.net_minor,
+            "net_sq_half_bets": self.net_sq,
+            "wagered_minor": self.wagered_minor,
+            "rtp": self.rtp,
+            "ci95": [lo, hi],
+            "std_per_round": self.std,
+            "counts": self.counts,
             "net_hist_half_bets": {str(k): v for k, v in sorted(self.net_hist.items())},
         }
 
@@ -205,8 +216,15 @@ class SimResult:
 _OUT_BUST, _OUT_PUSH = Outcome.BUST, Outcome.PUSH
 
 
-def run_chunk(rules: RuleSet, strategy: Strategy, seed: int | str, index: int, rounds: int,
-              bet_minor: int, full_shuffle: bool = False) -> SimResult:
+def run_chunk(
+    rules: RuleSet,
+    strategy: Strategy,
+    seed: int | str,
+    index: int,
+    rounds: int,
+    bet_minor: int,
+    full_shuffle: bool = False,
+) -> SimResult:
     """Play ``rounds`` rounds of chunk ``index`` of a run seeded ``seed``.
 
     Returns:
@@ -223,8 +241,9 @@ def run_chunk(rules: RuleSet, strategy: Strategy, seed: int | str, index: int, r
             gc.enable()
 
 
-def _play_chunk(rules: RuleSet, strategy: Strategy, seed: int | str, index: int, rounds: int,
-                bet_minor: int, full_shuffle: bool) -> SimResult:
+def _play_chunk(
+    rules: RuleSet, strategy: Strategy, seed: int | str, index: int, rounds: int, bet_minor: int, full_shuffle: bool
+) -> SimResult:
     rng = random.Random(f"{seed}:{index}")
     res = SimResult(rules.variant, bet_minor)
     counts = res.counts
@@ -276,8 +295,16 @@ def _play_chunk(rules: RuleSet, strategy: Strategy, seed: int | str, index: int,
     res.net_minor = net_total
     res.net_sq = net_sq
     res.wagered_minor = wagered_total
-    counts.update(player_blackjack=pbj, dealer_blackjack=dbj, player_bust=pbust,
-                  dealer_bust=dbust, push=push, double=dbl, split=spl, insurance=ins)
+    counts.update(
+        player_blackjack=pbj,
+        dealer_blackjack=dbj,
+        player_bust=pbust,
+        dealer_bust=dbust,
+        push=push,
+        double=dbl,
+        split=spl,
+        insurance=ins,
+    )
     return res
 
 
@@ -286,17 +313,22 @@ def _play_chunk(rules: RuleSet, strategy: Strategy, seed: int | str, index: int,
 _WORKER: dict[str, object] = {}
 
 
-def _init_worker(rules: RuleSet, strategy: Strategy, seed: int | str, bet_minor: int,
-                 full_shuffle: bool) -> None:
-    _WORKER.update(rules=rules, strategy=strategy, seed=seed, bet=bet_minor,
-                   full=full_shuffle)
+def _init_worker(rules: RuleSet, strategy: Strategy, seed: int | str, bet_minor: int, full_shuffle: bool) -> None:
+    _WORKER.update(rules=rules, strategy=strategy, seed=seed, bet=bet_minor, full=full_shuffle)
 
 
 def _work(task: tuple[int, int]) -> SimResult:
     index, rounds = task
     w = _WORKER
-    return run_chunk(w["rules"], w["strategy"], w["seed"], index, rounds,  # type: ignore[arg-type]
-                     w["bet"], w["full"])  # type: ignore[arg-type]
+    return run_chunk(
+        w["rules"],
+        w["strategy"],
+        w["seed"],
+        index,
+        rounds,  # type: ignore[arg-type]
+        w["bet"],
+        w["full"],
+    )  # type: ignore[arg-type]
 
 
 def chunks(rounds: int, size: int = CHUNK_ROUNDS) -> list[tuple[int, int]]:
@@ -304,9 +336,18 @@ def chunks(rounds: int, size: int = CHUNK_ROUNDS) -> list[tuple[int, int]]:
     return [(i, min(size, rounds - start)) for i, start in enumerate(range(0, rounds, size))]
 
 
-def simulate(rules: RuleSet, strategy: Strategy, rounds: int, *, workers: int | None = None,
-             seed: int | str = 0, bet_minor: int | None = None, full_shuffle: bool = False,
-             progress: bool = True, chunk_rounds: int = CHUNK_ROUNDS) -> SimResult:
+def simulate(
+    rules: RuleSet,
+    strategy: Strategy,
+    rounds: int,
+    *,
+    workers: int | None = None,
+    seed: int | str = 0,
+    bet_minor: int | None = None,
+    full_shuffle: bool = False,
+    progress: bool = True,
+    chunk_rounds: int = CHUNK_ROUNDS,
+) -> SimResult:
     """Play ``rounds`` rounds of the real game with ``strategy``.
 
     Args:
@@ -347,19 +388,33 @@ def simulate(rules: RuleSet, strategy: Strategy, rounds: int, *, workers: int | 
     return total
 
 
-def _results(rules: RuleSet, strategy: Strategy, seed: int | str, bet: int, full: bool,
-             tasks: Sequence[tuple[int, int]], workers: int) -> Iterator[SimResult]:
+def _results(
+    rules: RuleSet,
+    strategy: Strategy,
+    seed: int | str,
+    bet: int,
+    full: bool,
+    tasks: Sequence[tuple[int, int]],
+    workers: int,
+) -> Iterator[SimResult]:
     if workers == 1 or len(tasks) == 1:
         for index, n in tasks:
             yield run_chunk(rules, strategy, seed, index, n, bet, full)
         return
     ctx = multiprocessing.get_context("fork")
-    with ctx.Pool(min(workers, len(tasks)), _init_worker,
-                  (rules, strategy, seed, bet, full)) as pool:
+    with ctx.Pool(min(workers, len(tasks)), _init_worker, (rules, strategy, seed, bet, full)) as pool:
         yield from pool.imap_unordered(_work, tasks)
 
 
 def _bar(total: int, variant: str, enabled: bool):  # type: ignore[no-untyped-def]
     from tqdm import tqdm
-    return tqdm(total=total, desc=f"simulate {variant}", unit=" rounds", unit_scale=True,
-                file=sys.stderr, disable=not enabled, smoothing=0.1)
+
+    return tqdm(
+        total=total,
+        desc=f"simulate {variant}",
+        unit=" rounds",
+        unit_scale=True,
+        file=sys.stderr,
+        disable=not enabled,
+        smoothing=0.1,
+    )

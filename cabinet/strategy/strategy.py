@@ -69,8 +69,7 @@ class Strategy:
 
     # -- the autoplayer ---------------------------------------------------------
 
-    def choose(self, total: int, soft: bool, pair_value: int, up: int,
-               legal: frozenset[Decision]) -> Decision:
+    def choose(self, total: int, soft: bool, pair_value: int, up: int, legal: frozenset[Decision]) -> Decision:
         """The decision for a play prompt.
 
         Args:
@@ -139,12 +138,14 @@ class Strategy:
         for kind, label, row in self.rows():
             if kind != section:
                 section = kind
-                lines += ["", {"hard": "Hard totals", "soft": "Soft totals",
-                               "pair": "Pairs"}[kind], head]
+                lines += ["", {"hard": "Hard totals", "soft": "Soft totals", "pair": "Pairs"}[kind], head]
             cells = " ".join(f"{self.cell(kind, row, u):>3}" for u in UP_VALUES)
             lines.append(f"{label:>6} {cells}")
-        lines += ["", "Insurance: " + ("take" if self.insurance else "never"),
-                  "H hit, S stand, Dh double else hit, Ds double else stand, P split"]
+        lines += [
+            "",
+            "Insurance: " + ("take" if self.insurance else "never"),
+            "H hit, S stand, Dh double else hit, Ds double else stand, P split",
+        ]
         return "\n".join(lines[:1] + lines[2:]) + "\n"
 
     # -- persistence ------------------------------------------------------------

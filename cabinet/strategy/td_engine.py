@@ -25,8 +25,24 @@ class _Node:
     """A player hand: cards held (``key`` encodes every card removed from the
     shoe beyond the up card, including the other card of a split pair)."""
 
-    __slots__ = ("key", "hard", "ace", "n", "split_card", "total", "soft", "terminal",
-                 "kids", "bust", "reach", "stand", "hit", "value", "dbl", "v2")
+    __slots__ = (
+        "key",
+        "hard",
+        "ace",
+        "n",
+        "split_card",
+        "total",
+        "soft",
+        "terminal",
+        "kids",
+        "bust",
+        "reach",
+        "stand",
+        "hit",
+        "value",
+        "dbl",
+        "v2",
+    )
 
     def __init__(self, key: int, hard: int, ace: bool, n: int, split_card: int) -> None:
         self.key = key
@@ -42,26 +58,25 @@ class _Node:
         self.reach = 0.0
         self.stand = 0.0
         self.hit = 0.0
-        self.value = 0.0   # under the hit/stand table (or stand when terminal)
+        self.value = 0.0  # under the hit/stand table (or stand when terminal)
         self.dbl = 0.0
-        self.v2 = 0.0      # two-card value incl. a double when the table says so
+        self.v2 = 0.0  # two-card value incl. a double when the table says so
 
 
 @dataclass(frozen=True, slots=True)
 class _Deal:
-    prob: float             # P(these two player cards | up card)
+    prob: float  # P(these two player cards | up card)
     cards: tuple[int, int]  # values, low first
-    node: _Node | None      # None for a player blackjack
+    node: _Node | None  # None for a player blackjack
     split_node: _Node | None
-    split_share: float      # share of these deals that may split (ten pairs by rank)
+    split_share: float  # share of these deals that may split (ten pairs by rank)
     key: int
 
 
 class _UpEngine(UpCardShoe):
     """The analysis for one up card."""
 
-    def __init__(self, rules: RuleSet, counts: Sequence[int], up: int,
-                 two_tables: bool = False) -> None:
+    def __init__(self, rules: RuleSet, counts: Sequence[int], up: int, two_tables: bool = False) -> None:
         super().__init__(rules, counts, up)
         # With two_tables, two-card hands have their own hit/stand table, keyed
         # by -up in the hit set (the multi-card table keeps +up).
@@ -82,10 +97,12 @@ class _UpEngine(UpCardShoe):
                     self.two_card.append(nd)
         self.order = sorted(self.nodes.values(), key=lambda x: x.n)
         states = self.by_state
-        order = ([(t, False) for t in range(21, 11, -1)] + [(t, True) for t in range(21, 11, -1)]
-                 + [(t, False) for t in range(11, 1, -1)])
-        self.sweep_order = [(t, soft, tag) for t, soft in order for tag in (False, True)
-                            if (t, soft, tag) in states]
+        order = (
+            [(t, False) for t in range(21, 11, -1)]
+            + [(t, True) for t in range(21, 11, -1)]
+            + [(t, False) for t in range(11, 1, -1)]
+        )
+        self.sweep_order = [(t, soft, tag) for t, soft in order for tag in (False, True) if (t, soft, tag) in states]
 
     # -- the tree ------------------------------------------------------------------
 
@@ -98,9 +115,11 @@ class _UpEngine(UpCardShoe):
         self.nodes[ident] = nd
         r = self.rules
         if n >= 2:
-            nd.terminal = (nd.total == 21
-                           or (self.limit is not None and n >= self.limit)
-                           or (split_card == 1 and r.split_aces_one_card))
+            nd.terminal = (
+                nd.total == 21
+                or (self.limit is not None and n >= self.limit)
+                or (split_card == 1 and r.split_aces_one_card)
+            )
             nd.stand = self.stand(key, nd.total)
         if nd.terminal:
             nd.value = nd.v2 = nd.stand
@@ -168,8 +187,7 @@ class _UpEngine(UpCardShoe):
             for p, kid in nd.kids:
                 kid.reach += nd.reach * p
 
-    def _sweep(self, hit: set[StateKey], dbl: set[StateKey], split: set[PairKey],
-               decide: bool) -> None:
+    def _sweep(self, hit: set[StateKey], dbl: set[StateKey], split: set[PairKey], decide: bool) -> None:
         """Values under the tables; with ``decide``, first re-choose each state."""
         up = self.up
         for state in self.sweep_order:
@@ -234,8 +252,7 @@ class _UpEngine(UpCardShoe):
                 else:
                     split.discard(key2)
 
-    def solve(self, hit: set[StateKey], dbl: set[StateKey], split: set[PairKey],
-              decide: bool) -> int:
+    def solve(self, hit: set[StateKey], dbl: set[StateKey], split: set[PairKey], decide: bool) -> int:
         """Fill values (and, with ``decide``, the tables in place); returns sweeps."""
         if not decide:
             self._sweep(hit, dbl, split, False)
@@ -250,8 +267,9 @@ class _UpEngine(UpCardShoe):
 
     # -- results -------------------------------------------------------------------
 
-    def result(self, probability: float, split: set[PairKey], insurance: bool | None,
-               sweeps: int) -> tuple[UpCardResult, bool]:
+    def result(
+        self, probability: float, split: set[PairKey], insurance: bool | None, sweeps: int
+    ) -> tuple[UpCardResult, bool]:
         """EV of a round with this up card; also the insurance preference."""
         up = self.up
         r = self.rules
@@ -303,9 +321,11 @@ class _UpEngine(UpCardShoe):
             den = acc[4]
             flags = int(acc[6])
             out_rows[row] = ActionEVs(
-                stand=acc[0] / den, hit=acc[1] / den,
+                stand=acc[0] / den,
+                hit=acc[1] / den,
                 double=acc[2] / den if flags & 1 else None,
                 split=acc[3] / den if flags & 2 else None,
-                weight=acc[5])
+                weight=acc[5],
+            )
         res = UpCardResult(up, probability, ev, bj_total, ins_ev, out_rows, sweeps)
         return res, bool(take)

@@ -85,7 +85,7 @@ class UpCardShoe:
             ev = d[BUST] - (d[0] + d[1] + d[2] + d[3] + d[4])
         else:
             i = total - 17
-            ev = d[BUST] + sum(d[:i]) - sum(d[i + 1:5])
+            ev = d[BUST] + sum(d[:i]) - sum(d[i + 1 : 5])
         if self.include_bj:
             ev -= d[BLACKJACK]
         return ev

@@ -26,9 +26,8 @@ def export(journal: Path, out: Path) -> int:
     if isinstance(got, int):
         return got
     store, state = got
-    if not out.parent.is_dir():             # the report's folder is the caller's to make
-        print(f"{out}: cannot write the report (folder {out.parent} does not exist)",
-              file=sys.stderr)
+    if not out.parent.is_dir():  # the report's folder is the caller's to make
+        print(f"{out}: cannot write the report (folder {out.parent} does not exist)", file=sys.stderr)
         return 2
     # the program this install runs, as the engine names it in the menu's report
     rows = audit_rows(state, store, current().program_id)

@@ -16,8 +16,17 @@ from collections.abc import Sequence
 
 #: The few non-ASCII characters the views print, as ASCII (a terminal that takes only
 #: ASCII: ``LANG=C`` without UTF-8 coercion, ``PYTHONIOENCODING=ascii``); any other: ``?``.
-PLAIN = {"\u00b7": "-", "\u2014": "-", "\u2013": "-", "\u2192": "->", "\u2026": "...",
-         "\u25cf": "*", "\u00d7": "x", "\u2264": "<=", "\u2265": ">="}
+PLAIN = {
+    "\u00b7": "-",
+    "\u2014": "-",
+    "\u2013": "-",
+    "\u2192": "->",
+    "\u2026": "...",
+    "\u25cf": "*",
+    "\u00d7": "x",
+    "\u2264": "<=",
+    "\u2265": ">=",
+}
 
 
 def _plain(err: UnicodeError) -> tuple[str, int]:
@@ -25,7 +34,7 @@ def _plain(err: UnicodeError) -> tuple[str, int]:
     stream cannot encode."""
     if not isinstance(err, UnicodeEncodeError):
         raise err
-    return "".join(PLAIN.get(c, "?") for c in err.object[err.start:err.end]), err.end
+    return "".join(PLAIN.get(c, "?") for c in err.object[err.start : err.end]), err.end
 
 
 def plain_output() -> None:
@@ -43,146 +52,230 @@ def _build_parser() -> argparse.ArgumentParser:
 
     rp = sub.add_parser("replay", help="play one round from a scenario file (SCENARIOS.md)")
     rp.add_argument("files", nargs="+", metavar="FILE.json")
-    rp.add_argument("--check", action="store_true",
-                    help="compare with the file's expect/expect_error; status 1 on mismatch")
+    rp.add_argument(
+        "--check", action="store_true", help="compare with the file's expect/expect_error; status 1 on mismatch"
+    )
 
-    run = sub.add_parser("run", help="run the whole cabinet (engine + table UI) with simulated "
-                         "devices; headless: a demo player plays and the run stops by itself")
-    run.add_argument("--rounds", type=int, default=5, metavar="N",
-                     help="rounds the demo player plays (default 5)")
-    run.add_argument("--variant", choices=["classic", "classic-multi", "american"],
-                     help="switch the game to this first (operator menu's Settings page, "
-                          "with the technician PIN: see --pin)")
-    run.add_argument("--out", metavar="DIR",
-                     help="run folder for screenshots, vouchers and logs "
-                          "(default out/run-YYYYmmdd-HHMMSS)")
+    run = sub.add_parser(
+        "run",
+        help="run the whole cabinet (engine + table UI) with simulated "
+        "devices; headless: a demo player plays and the run stops by itself",
+    )
+    run.add_argument("--rounds", type=int, default=5, metavar="N", help="rounds the demo player plays (default 5)")
+    run.add_argument(
+        "--variant",
+        choices=["classic", "classic-multi", "american"],
+        help="switch the game to this first (operator menu's Settings page, with the technician PIN: see --pin)",
+    )
+    run.add_argument(
+        "--out", metavar="DIR", help="run folder for screenshots, vouchers and logs (default out/run-YYYYmmdd-HHMMSS)"
+    )
     look = run.add_mutually_exclusive_group()
-    look.add_argument("--window", dest="window", action="store_true", default=None,
-                      help="open a window (default when DISPLAY or WAYLAND_DISPLAY is set)")
-    look.add_argument("--headless", dest="window", action="store_false",
-                      help="no window: SDL dummy driver and the demo player")
-    run.add_argument("--demo", action="store_true", default=None,
-                     help="let the demo player play in the window too")
-    run.add_argument("--size", default=None, help="UI size WxH (default 1280x720; with several "
-                     "stations each station's window 960x540, tiled)")
-    run.add_argument("--stations", type=int, choices=(1, 2, 3), default=None, metavar="N",
-                     help="seat N players (1-3; more than one plays classic-multi), one table "
-                          "UI per station; headless, one demo player per station "
-                          "(default: the journal's stations)")
-    run.add_argument("--screens", choices=("per-station", "shared"), default="per-station",
-                     help="per-station: one table UI per station (default); shared: one UI, "
-                          "the shared wide screen with a panel per station (a cabinet with one "
-                          "display; 1920x540 unless --size; [display] screens in cabinet.toml)")
+    look.add_argument(
+        "--window",
+        dest="window",
+        action="store_true",
+        default=None,
+        help="open a window (default when DISPLAY or WAYLAND_DISPLAY is set)",
+    )
+    look.add_argument(
+        "--headless", dest="window", action="store_false", help="no window: SDL dummy driver and the demo player"
+    )
+    run.add_argument("--demo", action="store_true", default=None, help="let the demo player play in the window too")
+    run.add_argument(
+        "--size",
+        default=None,
+        help="UI size WxH (default 1280x720; with several stations each station's window 960x540, tiled)",
+    )
+    run.add_argument(
+        "--stations",
+        type=int,
+        choices=(1, 2, 3),
+        default=None,
+        metavar="N",
+        help="seat N players (1-3; more than one plays classic-multi), one table "
+        "UI per station; headless, one demo player per station "
+        "(default: the journal's stations)",
+    )
+    run.add_argument(
+        "--screens",
+        choices=("per-station", "shared"),
+        default="per-station",
+        help="per-station: one table UI per station (default); shared: one UI, "
+        "the shared wide screen with a panel per station (a cabinet with one "
+        "display; 1920x540 unless --size; [display] screens in cabinet.toml)",
+    )
     run.add_argument("--journal", help="SQLite journal (default: user data dir)")
-    run.add_argument("--pin", default=None, metavar="PIN",
-                     help="the technician PIN the run types to change --stations or --variant "
-                          "(default $CABINET_PIN, else 2580, the PIN it gives a new journal); "
-                          "checked against the journal first, never typed if wrong")
-    run.add_argument("--language", default="", metavar="LANG[,LANG...]",
-                     help="each station screen's default language (en, es, es_ES...): one for "
-                          "all, or one per station, comma-separated (default $CABINET_UI_LANGUAGE, else en)")
-    run.add_argument("--tickets", choices=("cabinet", "host"), default="cabinet",
-                     help="who numbers and redeems tickets: 'cabinet' (default: its own "
-                          "numbers, takes back its own tickets) or 'host' (SAS system "
-                          "validation by the casino host twin; headless, the demo takes "
-                          "station 1's ticket to station 2, redeems it there and inserts "
-                          "it again, refused)")
+    run.add_argument(
+        "--pin",
+        default=None,
+        metavar="PIN",
+        help="the technician PIN the run types to change --stations or --variant "
+        "(default $CABINET_PIN, else 2580, the PIN it gives a new journal); "
+        "checked against the journal first, never typed if wrong",
+    )
+    run.add_argument(
+        "--language",
+        default="",
+        metavar="LANG[,LANG...]",
+        help="each station screen's default language (en, es, es_ES...): one for "
+        "all, or one per station, comma-separated (default $CABINET_UI_LANGUAGE, else en)",
+    )
+    run.add_argument(
+        "--tickets",
+        choices=("cabinet", "host"),
+        default="cabinet",
+        help="who numbers and redeems tickets: 'cabinet' (default: its own "
+        "numbers, takes back its own tickets) or 'host' (SAS system "
+        "validation by the casino host twin; headless, the demo takes "
+        "station 1's ticket to station 2, redeems it there and inserts "
+        "it again, refused)",
+    )
 
     ep = sub.add_parser("engine", help="run the engine process")
     ep.add_argument("--journal", help="SQLite journal (default: user data dir)")
     ep.add_argument("--socket", help="UI socket path (default: runtime dir)")
     ep.add_argument("--devices", choices=["sim", "hardware", "none"], default="sim")
-    ep.add_argument("--config", help="cabinet TOML (devices, wiring, host link, hardware "
-                    "counter)")
+    ep.add_argument("--config", help="cabinet TOML (devices, wiring, host link, hardware counter)")
     ep.add_argument("--sim-dir", help="where simulated devices put their ptys and tickets")
-    ep.add_argument("--twins", metavar="DIR",
-                    help="with --devices sim: use the serial twins of a running "
-                         "'cabinet sim-devices --state-dir DIR' (they outlive the engine)")
-    ep.add_argument("--sas-port", metavar="PORT",
-                    help="station 1's SAS host link: a serial device or pyserial URL "
-                         "(overrides [sas] port of --config)")
-    ep.add_argument("--sas-address", type=int, metavar="N",
-                    help="station 1's SAS address 1-127 (default 1, or [sas] address)")
+    ep.add_argument(
+        "--twins",
+        metavar="DIR",
+        help="with --devices sim: use the serial twins of a running "
+        "'cabinet sim-devices --state-dir DIR' (they outlive the engine)",
+    )
+    ep.add_argument(
+        "--sas-port",
+        metavar="PORT",
+        help="station 1's SAS host link: a serial device or pyserial URL (overrides [sas] port of --config)",
+    )
+    ep.add_argument(
+        "--sas-address", type=int, metavar="N", help="station 1's SAS address 1-127 (default 1, or [sas] address)"
+    )
 
-    for name, helptext in (("meters", "print the meters of a journal"),
-                           ("recall", "print the last rounds (game recall)"),
-                           ("events", "print the event log"),
-                           ("doctor", "check the cabinet: config and wiring files, devices "
-                            "(serial ports, versions, status, every input pin), the "
-                            "journal's integrity, free disk, the clock, the program digest; "
-                            "a pass/fail list, status 1 if anything failed")):
+    for name, helptext in (
+        ("meters", "print the meters of a journal"),
+        ("recall", "print the last rounds (game recall)"),
+        ("events", "print the event log"),
+        (
+            "doctor",
+            "check the cabinet: config and wiring files, devices "
+            "(serial ports, versions, status, every input pin), the "
+            "journal's integrity, free disk, the clock, the program digest; "
+            "a pass/fail list, status 1 if anything failed",
+        ),
+    ):
         vp = sub.add_parser(name, help=helptext)
         vp.add_argument("--journal", help="SQLite journal (default: user data dir)")
         if name == "doctor":
-            vp.add_argument("--config", help="cabinet TOML (default /etc/cabinet/cabinet.toml "
-                            "when present)")
-            vp.add_argument("--devices", choices=["hardware", "sim", "none"],
-                            help="devices to check (default: hardware when a config is "
-                                 "found, sim with --twins, else none)")
-            vp.add_argument("--twins", metavar="DIR", help="the serial twins of a running "
-                            "'cabinet sim-devices --state-dir DIR'")
-            vp.add_argument("--engine-stopped", action="store_true", help="say first that the "
-                            "engine has stopped and last how to start it again (the display's "
-                            "text, cabinet-engine-stopped.service)")
+            vp.add_argument("--config", help="cabinet TOML (default /etc/cabinet/cabinet.toml when present)")
+            vp.add_argument(
+                "--devices",
+                choices=["hardware", "sim", "none"],
+                help="devices to check (default: hardware when a config is found, sim with --twins, else none)",
+            )
+            vp.add_argument(
+                "--twins", metavar="DIR", help="the serial twins of a running 'cabinet sim-devices --state-dir DIR'"
+            )
+            vp.add_argument(
+                "--engine-stopped",
+                action="store_true",
+                help="say first that the "
+                "engine has stopped and last how to start it again (the display's "
+                "text, cabinet-engine-stopped.service)",
+            )
             continue
         vp.add_argument("--json", action="store_true", help="JSON instead of text")
         if name == "events":
-            vp.add_argument("--verify", action="store_true",
-                            help="verify the event chain instead; status 1 if broken")
+            vp.add_argument("--verify", action="store_true", help="verify the event chain instead; status 1 if broken")
         if name == "meters":
-            vp.add_argument("--export", metavar="FILE.csv",
-                            help="write the audit report (meters per station, bills by "
-                                 "denomination, handpays) to FILE.csv instead")
+            vp.add_argument(
+                "--export",
+                metavar="FILE.csv",
+                help="write the audit report (meters per station, bills by denomination, handpays) to FILE.csv instead",
+            )
         if name != "meters":
             vp.add_argument("--limit", type=int, default=10 if name == "recall" else 50)
         if name == "recall":
             vp.add_argument("--station", type=int, default=0, help="0: every station")
 
-    up = sub.add_parser("upgrade-journal", help="upgrade a journal in the old format (plain "
-                        "SHA-256 checksums) to keyed checksums, once, journaled; the engine "
-                        "stopped; a journal ever keyed is refused")
+    up = sub.add_parser(
+        "upgrade-journal",
+        help="upgrade a journal in the old format (plain "
+        "SHA-256 checksums) to keyed checksums, once, journaled; the engine "
+        "stopped; a journal ever keyed is refused",
+    )
     up.add_argument("--journal", help="SQLite journal (default: user data dir)")
 
     from cabinet.tools.release import TARGETS
-    rp = sub.add_parser("release", help="build dist/cabinet-VERSION.tar: the program, its wheels "
-                        "for Pi OS bookworm and trixie (arm64, x86_64), the units and the signed "
-                        "manifest (make release; needs PyPI)")
+
+    rp = sub.add_parser(
+        "release",
+        help="build dist/cabinet-VERSION.tar: the program, its wheels "
+        "for Pi OS bookworm and trixie (arm64, x86_64), the units and the signed "
+        "manifest (make release; needs PyPI)",
+    )
     rp.add_argument("--key", required=True, help="the release key (PEM, from cabinet release-key)")
     rp.add_argument("--out", default="dist", help="folder for the release file (default dist)")
     rp.add_argument("--source", metavar="DIR", help="the checkout (default: this one)")
-    rp.add_argument("--target", action="append", choices=sorted(TARGETS), help="only this "
-                    "target's wheels (repeatable; default: all four)")
-    kp = sub.add_parser("release-key", help="make an Ed25519 release key pair (the private key "
-                        "stays on the build machine; the public one goes to a first install)")
+    rp.add_argument(
+        "--target",
+        action="append",
+        choices=sorted(TARGETS),
+        help="only this target's wheels (repeatable; default: all four)",
+    )
+    kp = sub.add_parser(
+        "release-key",
+        help="make an Ed25519 release key pair (the private key "
+        "stays on the build machine; the public one goes to a first install)",
+    )
     kp.add_argument("private", help="private key file to write (PEM, 0600; never overwritten)")
     kp.add_argument("public", help="public key file to write (PEM)")
 
-    ip = sub.add_parser("install", help="install or update the cabinet on a Raspberry Pi from a "
-                        "signed release file, offline (user, venv, /etc/cabinet, journal folder, "
-                        "systemd units, udev rules, cmdline.txt); safe to run again; keeps the "
-                        "journal and the previous release")
-    ip.add_argument("release", nargs="?", metavar="RELEASE", help="the release file (make "
-                    "release); without it: a development install from this checkout and PyPI")
-    ip.add_argument("--public-key", metavar="FILE", help="first install: the vendor's release "
-                    "key (PEM); later releases must be signed with the same key")
-    ip.add_argument("--rollback", action="store_true", help="reinstall the release installed "
-                    "before this one (kept by the installer)")
-    ip.add_argument("--root", metavar="DIR", help="install into DIR as if it were / and run no "
-                    "command (user, venv, systemctl: printed as skipped); needs no root")
+    ip = sub.add_parser(
+        "install",
+        help="install or update the cabinet on a Raspberry Pi from a "
+        "signed release file, offline (user, venv, /etc/cabinet, journal folder, "
+        "systemd units, udev rules, cmdline.txt); safe to run again; keeps the "
+        "journal and the previous release",
+    )
+    ip.add_argument(
+        "release",
+        nargs="?",
+        metavar="RELEASE",
+        help="the release file (make release); without it: a development install from this checkout and PyPI",
+    )
+    ip.add_argument(
+        "--public-key",
+        metavar="FILE",
+        help="first install: the vendor's release key (PEM); later releases must be signed with the same key",
+    )
+    ip.add_argument(
+        "--rollback",
+        action="store_true",
+        help="reinstall the release installed before this one (kept by the installer)",
+    )
+    ip.add_argument(
+        "--root",
+        metavar="DIR",
+        help="install into DIR as if it were / and run no "
+        "command (user, venv, systemctl: printed as skipped); needs no root",
+    )
     ip.add_argument("--source", metavar="DIR", help="the checkout to install (default: this one)")
     ip.add_argument("--no-start", action="store_true", help="do not (re)start cabinet.target")
 
-    for name, helptext in (("sim-device", "run one simulated device on a pty (bill|printer)"),
-                           ("sim-devices", "run every station's serial twins in a process "
-                                           "of their own (bill acceptor, printer)"),
-                           ("sim-host", "run a simulated casino host (SAS 6.02) on ptys, one "
-                                        "per machine, with a floor view and a control socket"),
-                           ("parsheet", "exact RTP, strategy and par sheet of a variant"),
-                           ("simulate", "simulate rounds of a variant with basic strategy"),
-                           ("rng-dump", "raw output of the shoe's random path for dieharder, "
-                            "ent and NIST SP 800-22"),
-                           ("sim-send", "send JSON lines to a simulation control socket "
-                                        "(ui.sock.sim, control.sock, host.sock)")):
+    for name, helptext in (
+        ("sim-device", "run one simulated device on a pty (bill|printer)"),
+        ("sim-devices", "run every station's serial twins in a process of their own (bill acceptor, printer)"),
+        (
+            "sim-host",
+            "run a simulated casino host (SAS 6.02) on ptys, one per machine, with a floor view and a control socket",
+        ),
+        ("parsheet", "exact RTP, strategy and par sheet of a variant"),
+        ("simulate", "simulate rounds of a variant with basic strategy"),
+        ("rng-dump", "raw output of the shoe's random path for dieharder, ent and NIST SP 800-22"),
+        ("sim-send", "send JSON lines to a simulation control socket (ui.sock.sim, control.sock, host.sock)"),
+    ):
         sub.add_parser(name, help=helptext + "; see 'cabinet " + name + " --help'")
     return p
 
@@ -190,26 +283,31 @@ def _build_parser() -> argparse.ArgumentParser:
 def _pass_through(name: str, rest: list[str]) -> int:
     if name == "sim-device":
         from cabinet.shell.sim_control import sim_device_main
+
         return sim_device_main(rest)
     if name == "sim-devices":
         from cabinet.shell.sim_control import sim_devices_main
+
         return sim_devices_main(rest)
     if name == "sim-host":
         from cabinet.shell.sim_control import sim_host_main
+
         return sim_host_main(rest)
     if name == "sim-send":
         from cabinet.tools.sim_send import main as sim_send_main
+
         return sim_send_main(rest)
     if name == "rng-dump":
         from cabinet.tools.rng_dump import main as rng_dump_main
+
         return rng_dump_main(rest)
     from cabinet.strategy.cli import parsheet_main, simulate_main
+
     return parsheet_main(rest) if name == "parsheet" else simulate_main(rest)
 
 
 #: Sub-commands with a parser of their own: everything after the name goes to it.
-PASS_THROUGH = ("parsheet", "simulate", "sim-device", "sim-devices", "sim-host", "rng-dump",
-                "sim-send")
+PASS_THROUGH = ("parsheet", "simulate", "sim-device", "sim-devices", "sim-host", "rng-dump", "sim-send")
 #: Read-only sub-commands that print to stdout: a closed pipe ends them quietly.
 PIPE_VIEWS = ("meters", "recall", "events", "replay", "parsheet", "simulate", "rng-dump")
 
@@ -225,51 +323,77 @@ def main(argv: Sequence[str] | None = None) -> int:
         # here, and only as the command itself (not called in-process, where it
         # would change the caller's signals): the engine keeps Python's SIGPIPE
         # ignore, or one client that hangs up before its hello reply would kill it
-        #.
+        # .
         signal.signal(signal.SIGPIPE, signal.SIG_DFL)
     if argv and argv[0] in PASS_THROUGH:
         return _pass_through(argv[0], argv[1:])
     args = _build_parser().parse_args(argv)
     if args.command == "replay":
         from cabinet.tools import replay
+
         return replay.main(args.files, check=args.check)
     if args.command == "run":
         from cabinet.tools import launcher, station_screens
+
         if args.rounds < 1:
             print(station_screens.rounds_refusal(args.rounds), file=sys.stderr)
             return 2
         from cabinet.protocol.languages import check_station_languages
+
         why = check_station_languages(args.language, args.stations or 3) if args.language else ""
         if why:
             print(f"cabinet run: --language: {why}", file=sys.stderr)
             return 2
-        return launcher.main(rounds=args.rounds, variant=args.variant, out=args.out,
-                             window=args.window, demo=args.demo, size=args.size,
-                             journal=args.journal, stations=args.stations,
-                             tickets=args.tickets, language=args.language,
-                             display=args.screens, pin=args.pin)
+        return launcher.main(
+            rounds=args.rounds,
+            variant=args.variant,
+            out=args.out,
+            window=args.window,
+            demo=args.demo,
+            size=args.size,
+            journal=args.journal,
+            stations=args.stations,
+            tickets=args.tickets,
+            language=args.language,
+            display=args.screens,
+            pin=args.pin,
+        )
     if args.command == "release":
         from cabinet.tools import release
-        return release.main(args.key, args.out, args.source,
-                            tuple(args.target or release.TARGETS))
+
+        return release.main(args.key, args.out, args.source, tuple(args.target or release.TARGETS))
     if args.command == "release-key":
         from cabinet.tools.release_sign import key_main
+
         return key_main(args.private, args.public)
     if args.command == "install":
         if args.release is not None or args.rollback:
             from cabinet.tools import release_install
-            return release_install.main(args.root, args.release, args.public_key, args.rollback,
-                                        start=not args.no_start)
+
+            return release_install.main(
+                args.root, args.release, args.public_key, args.rollback, start=not args.no_start
+            )
         from cabinet.tools import install
+
         return install.main(args.root, args.source, start=not args.no_start)
     if args.command == "engine":
         from cabinet.shell.main import engine_main
-        return engine_main(args.journal, args.socket, args.devices, args.config, args.sim_dir,
-                           args.twins, args.sas_port, args.sas_address)
+
+        return engine_main(
+            args.journal,
+            args.socket,
+            args.devices,
+            args.config,
+            args.sim_dir,
+            args.twins,
+            args.sas_port,
+            args.sas_address,
+        )
     if args.command == "upgrade-journal":
         return _upgrade_journal(args.journal)
     if args.command == "doctor":
         from cabinet.tools import doctor
+
         return doctor.main(args.journal, args.config, args.devices, args.twins, args.engine_stopped)
     if args.command in ("meters", "recall", "events"):
         import sqlite3
@@ -278,10 +402,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         from cabinet.core.errors import StoreError
         from cabinet.shell.paths import default_journal
         from cabinet.tools import views_cli
+
         path = Path(args.journal) if args.journal else default_journal()
         try:
             if args.command == "meters" and args.export:
                 from cabinet.tools import audit_cli
+
                 return audit_cli.export(path, Path(args.export))
             if args.command == "meters":
                 return views_cli.meters(path, args.json)
@@ -306,15 +432,19 @@ def _upgrade_journal(journal: str | None) -> int:
     from cabinet.shell.main import lock_journal
     from cabinet.shell.paths import default_journal
     from cabinet.shell.store import upgrade_journal
-    logging.basicConfig(level=logging.ERROR)    # the one line below says what was done
+
+    logging.basicConfig(level=logging.ERROR)  # the one line below says what was done
     path = Path(journal) if journal else default_journal()
     if not path.exists():
         print(f"upgrade-journal: no journal at {path}", file=sys.stderr)
         return 2
     lock = lock_journal(path)
     if lock is None:
-        print(f"upgrade-journal: journal {path} is in use by an engine: stop it first "
-              "(sudo systemctl stop cabinet.target)", file=sys.stderr)
+        print(
+            f"upgrade-journal: journal {path} is in use by an engine: stop it first "
+            "(sudo systemctl stop cabinet.target)",
+            file=sys.stderr,
+        )
         return 2
     try:
         print(upgrade_journal(path))

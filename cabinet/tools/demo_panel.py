@@ -40,9 +40,17 @@ class DemoPanel:
             printer and its own part of the snapshot (one player a station).
     """
 
-    def __init__(self, watch: TableWatch, sim: SimControl, *,
-                 shot: Callable[[str], Any] | None, say: Callable[[str], None],
-                 stop: threading.Event | None, settle_s: float, station_no: int = 1) -> None:
+    def __init__(
+        self,
+        watch: TableWatch,
+        sim: SimControl,
+        *,
+        shot: Callable[[str], Any] | None,
+        say: Callable[[str], None],
+        stop: threading.Event | None,
+        settle_s: float,
+        station_no: int = 1,
+    ) -> None:
         self.station_no = station_no
         self.watch = watch
         self.sim = sim
@@ -85,8 +93,7 @@ class DemoPanel:
             DemoError: still inhibited after ``timeout_s`` seconds.
         """
         deadline = time.monotonic() + timeout_s
-        while "inhibited=False" not in str(self.sim_station(
-                {"cmd": "bill", "line": "status"}).get("reply", "")):
+        while "inhibited=False" not in str(self.sim_station({"cmd": "bill", "line": "status"}).get("reply", "")):
             self._check_stop()
             if time.monotonic() > deadline:
                 raise DemoError(f"station {self.station_no}'s bill acceptor stays inhibited")
@@ -115,7 +122,6 @@ class DemoPanel:
             raise DemoError("stopped")
         self.shot(name)
 
-
     # -- the operator ------------------------------------------------------------------
 
     def switch_variant(self, variant: str, stations: int | None = None) -> None:
@@ -132,8 +138,9 @@ class DemoPanel:
         self.menu_to("Settings")
         self.press("deal")
         self.technician_pin()
-        self.watch.wait_for(lambda s: s.maintenance is not None and s.maintenance.page == "settings",
-                            5.0, "the settings page")
+        self.watch.wait_for(
+            lambda s: s.maintenance is not None and s.maintenance.page == "settings", 5.0, "the settings page"
+        )
         self._cycle_to("Game: ", variant, exact=True)
         if stations is not None:
             self._cycle_to("Stations: ", str(stations), exact=False)
@@ -144,8 +151,9 @@ class DemoPanel:
         if not any(line.startswith("Saved") for line in m.lines):
             raise DemoError(f"settings not saved: {m.lines}")
         self.sim({"cmd": "key", "on": False})
-        self.watch.wait_for(lambda s: s.mode != "maintenance" and s.variant == variant, 5.0,
-                            "the table with the new game")
+        self.watch.wait_for(
+            lambda s: s.mode != "maintenance" and s.variant == variant, 5.0, "the table with the new game"
+        )
 
     def technician_pin(self) -> None:
         """The Settings page asks for the technician PIN: type ``self.pin``
@@ -158,7 +166,7 @@ class DemoPanel:
         if not self.factory_pin:
             self.type_digits(self.pin)
             m = self.snap.maintenance
-        if m is not None and m.title == "Technician PIN":       # a new cabinet: 0000 first
+        if m is not None and m.title == "Technician PIN":  # a new cabinet: 0000 first
             for pin in (FACTORY_PIN, self.pin, self.pin):
                 self.type_digits(pin)
 
@@ -203,8 +211,9 @@ class DemoPanel:
         self.say("demo: operator key on: maintenance menu, meters")
         self.menu_to("Meters")
         self.press("deal")
-        self.watch.wait_for(lambda s: s.maintenance is not None and s.maintenance.page == "meters",
-                            5.0, "the meters page")
+        self.watch.wait_for(
+            lambda s: s.maintenance is not None and s.maintenance.page == "meters", 5.0, "the meters page"
+        )
         self.settle_and_shoot("maintenance-meters")
         self.press("cash_out")  # Back
         self.sim({"cmd": "key", "on": False})
@@ -214,4 +223,3 @@ class DemoPanel:
 def mode_is_not(mode: str) -> Callable[[Any], bool]:
     """A ``TableWatch.wait_for`` condition: the snapshot's mode is no longer ``mode``."""
     return lambda snap: bool(snap.mode != mode)
-

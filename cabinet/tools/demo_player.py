@@ -52,7 +52,7 @@ class RoundLog:
     hands: list[tuple[list[str], str, str | None]]  # cards, total text, outcome
     decisions: list[str]
     net_minor: int
-    message: str = ""   # what the player's own console said at the end
+    message: str = ""  # what the player's own console said at the end
 
 
 @dataclass
@@ -95,15 +95,24 @@ class DemoPlayer(DemoPanel):
             players share one ``watch`` and ``sim``, each at its own station.
     """
 
-    def __init__(self, watch: TableWatch, sim: SimControl, *, rounds: int = 5,
-                 note_minor: int = 10_000, bet_minor: int = 500, variant: str | None = None,
-                 strategy: Strategy | Future[Strategy] | None = None,
-                 shot: Callable[[str], Any] | None = None,
-                 grab: Callable[[str, str], Any] | None = None,
-                 say: Callable[[str], None] = print, stop: threading.Event | None = None,
-                 settle_s: float = 1.5, station_no: int = 1) -> None:
-        super().__init__(watch, sim, shot=shot, say=say, stop=stop, settle_s=settle_s,
-                         station_no=station_no)
+    def __init__(
+        self,
+        watch: TableWatch,
+        sim: SimControl,
+        *,
+        rounds: int = 5,
+        note_minor: int = 10_000,
+        bet_minor: int = 500,
+        variant: str | None = None,
+        strategy: Strategy | Future[Strategy] | None = None,
+        shot: Callable[[str], Any] | None = None,
+        grab: Callable[[str, str], Any] | None = None,
+        say: Callable[[str], None] = print,
+        stop: threading.Event | None = None,
+        settle_s: float = 1.5,
+        station_no: int = 1,
+    ) -> None:
+        super().__init__(watch, sim, shot=shot, say=say, stop=stop, settle_s=settle_s, station_no=station_no)
         self.rounds = rounds
         self.note_minor = note_minor
         self.bet_minor = bet_minor
@@ -198,8 +207,7 @@ class DemoPlayer(DemoPanel):
             self.say(f"demo: inserting a {fmt_money(amount_minor)} note into the bill acceptor")
             self.sim_station({"cmd": "note", "amount_minor": amount_minor})
             try:
-                self.watch.wait_for(lambda s: self.station(s).credits_minor > before, 6.0,
-                                    "the note's credit")
+                self.watch.wait_for(lambda s: self.station(s).credits_minor > before, 6.0, "the note's credit")
                 self.result.inserted_minor += amount_minor
                 return
             except DemoError:
@@ -231,8 +239,9 @@ class DemoPlayer(DemoPanel):
         elif "chip" in lamps:
             if staked() >= target:
                 return
-            chip = max((c for c in self.snap.chip_values_minor if c <= target),
-                       default=min(self.snap.chip_values_minor))
+            chip = max(
+                (c for c in self.snap.chip_values_minor if c <= target), default=min(self.snap.chip_values_minor)
+            )
             action = {100: "chip_1", 500: "chip_5", 2_500: "chip_25", 10_000: "chip_100"}.get(chip, "chip_1")
             try:
                 self.press(action)
@@ -246,6 +255,7 @@ class DemoPlayer(DemoPanel):
                     seq = self.watch.seq
                     self.watch.touch("place", 1, station=self.station_no)
                     return self.watch.wait_newer(seq, 3.0)
+
             for _ in range(20):
                 if staked() >= target or place() is None:
                     return
@@ -253,13 +263,15 @@ class DemoPlayer(DemoPanel):
     def play_round(self, n: int) -> None:
         self._check_stop()
         shared = len(self.snap.stations) > 1
-        self.watch.wait_for(lambda s: s.mode in ("betting", "attract"),
-                            OTHERS_ROUND_S if shared else 10.0, "the table to take bets")
+        self.watch.wait_for(
+            lambda s: s.mode in ("betting", "attract"), OTHERS_ROUND_S if shared else 10.0, "the table to take bets"
+        )
         if self.station().credits_minor > 0:
             # a station whose screen is not drawing yet (a UI starting or started again)
             # lights no button: a player waits for the table to light before betting
-            self.watch.wait_for(lambda s: bool(set(self.station(s).lamps) & _BET_LAMPS), 60.0,
-                                "the station's bet buttons to light")
+            self.watch.wait_for(
+                lambda s: bool(set(self.station(s).lamps) & _BET_LAMPS), 60.0, "the station's bet buttons to light"
+            )
         before = self.station().credits_minor
         self.place_bet()
         self.say(f"demo: round {n}: bet {fmt_money(self.next_bet())}, Deal")
@@ -268,11 +280,11 @@ class DemoPlayer(DemoPanel):
         if snap is not None and shared:
             # a shared table: the round starts once every seat with a bet is ready
             # (or the bet timer runs out, RULES.md classic-multi)
-            snap = self.watch.wait_for(lambda s: self.watch.rounds_started > started, 40.0,
-                                       "the other seats' Deal")
+            snap = self.watch.wait_for(lambda s: self.watch.rounds_started > started, 40.0, "the other seats' Deal")
         # a round that settles at once (a blackjack) is dealt too: its cards are shown
-        dealt = snap is not None and (snap.mode == "in_round" or any(
-            h.cards for sp in self.station(snap).spots for h in sp.hands))
+        dealt = snap is not None and (
+            snap.mode == "in_round" or any(h.cards for sp in self.station(snap).spots for h in sp.hands)
+        )
         if not dealt and "rebet" in self.station().lamps:
             # chip tables clear the spots after a round: Rebet (touch) puts the last bet back
             seq = self.watch.seq
@@ -286,14 +298,23 @@ class DemoPlayer(DemoPanel):
         snap = self.watch.wait_for(lambda s: s.mode != "in_round", 10.0, "the round's end")
         st = self.station(snap)
         hands = [(h.cards, h.total_text, h.outcome) for sp in st.spots for h in sp.hands]
-        log_ = RoundLog(n, snap.dealer.cards, snap.dealer.total_text, hands, decisions,
-                        st.credits_minor - before, st.message or snap.message)
+        log_ = RoundLog(
+            n,
+            snap.dealer.cards,
+            snap.dealer.total_text,
+            hands,
+            decisions,
+            st.credits_minor - before,
+            st.message or snap.message,
+        )
         self.result.rounds.append(log_)
         shown = "; ".join(f"{' '.join(c)} ({t}) {o or ''}".strip() for c, t, o in hands)
-        self.say(f"demo: round {n}: {', '.join(decisions) or 'no decision'} | player {shown} | "
-                 f"dealer {' '.join(snap.dealer.cards)} ({snap.dealer.total_text}) | "
-                 f"net {fmt_money(log_.net_minor)}, credits {fmt_money(st.credits_minor)} | "
-                 f"told {log_.message!r}")
+        self.say(
+            f"demo: round {n}: {', '.join(decisions) or 'no decision'} | player {shown} | "
+            f"dealer {' '.join(snap.dealer.cards)} ({snap.dealer.total_text}) | "
+            f"net {fmt_money(log_.net_minor)}, credits {fmt_money(st.credits_minor)} | "
+            f"told {log_.message!r}"
+        )
         won = any(o in ("win", "blackjack") for _, _, o in hands)
         if n == 1:
             self.settle_and_shoot("settled-round")
@@ -354,9 +375,13 @@ class DemoPlayer(DemoPanel):
         before = set(self.sim_station({"cmd": "tickets"}).get("tickets", []))
         self.say(f"demo: Cash Out {fmt_money(credits)}")
         self.press("cash_out", timeout_s=5.0)
-        snap = self.watch.wait_for(lambda s: s.mode in ("attract", "handpay", "tilt") or (
-            s.mode == "betting" and self.station(s).credits_minor == 0), 20.0,
-            "the voucher to print")
+        snap = self.watch.wait_for(
+            lambda s: (
+                s.mode in ("attract", "handpay", "tilt") or (s.mode == "betting" and self.station(s).credits_minor == 0)
+            ),
+            20.0,
+            "the voucher to print",
+        )
         self.grab("[0-9]*-cash_out*.png", "cash-out-printing")
         if snap.mode not in ("attract", "betting"):
             raise DemoError(f"cash-out ended in {snap.mode}: {snap.overlay_text or snap.message}")

@@ -53,8 +53,7 @@ def load_strategy(variant: str, cache_dir: Path | None) -> Strategy:
     return strategy
 
 
-def choose(hand_cards: list[str], dealer_cards: list[str], legal: frozenset[str],
-           strategy: Strategy | None) -> str:
+def choose(hand_cards: list[str], dealer_cards: list[str], legal: frozenset[str], strategy: Strategy | None) -> str:
     """The button to press for the prompt on screen.
 
     Args:
@@ -79,6 +78,5 @@ def choose(hand_cards: list[str], dealer_cards: list[str], legal: frozenset[str]
     total, soft = hand_total(cards)
     up = parse_card(dealer_cards[0]).value if dealer_cards else 10
     pair = cards[0].value if "split" in legal and len(cards) == 2 else 0
-    want = strat.choose(total, soft, pair, up,
-                        frozenset(Decision(a) for a in legal if a in _PLAY)).value
+    want = strat.choose(total, soft, pair, up, frozenset(Decision(a) for a in legal if a in _PLAY)).value
     return want if want in legal else ("stand" if "stand" in legal else sorted(legal)[0])

@@ -59,8 +59,13 @@ UDEV_RULES = PurePosixPath("/etc/udev/rules.d/99-cabinet.rules")
 USER = install_users.Accounts().engine
 UI_USER = install_users.Accounts().ui
 GROUPS = (*install_users.Accounts().engine_groups, *install_users.Accounts().ui_groups)
-UNITS = ("cabinet-engine.service", "cabinet-engine-stopped.service", "cabinet-ui.service",
-         "cabinet-ui@.service", "cabinet.target")
+UNITS = (
+    "cabinet-engine.service",
+    "cabinet-engine-stopped.service",
+    "cabinet-ui.service",
+    "cabinet-ui@.service",
+    "cabinet.target",
+)
 #: The services whose state the installer reports at its end.
 SERVICES = ("cabinet-engine.service", "cabinet-ui.service")
 #: Longest the installer waits for the services to settle after the restart (seconds).
@@ -78,8 +83,10 @@ EXTRA_DIRS = ("systemd", "docs")
 GETTY_LINK = PurePosixPath("/etc/systemd/system/getty.target.wants/getty@tty1.service")
 #: There when systemd is the init system (sd_booted(3)); not in an image being built.
 SYSTEMD_RUNNING = PurePosixPath("/run/systemd/system")
-NO_SYSTEMD = ("systemd is not running (a chroot, an image being built): systemctl daemon-reload, "
-              "udevadm control --reload and the start left to the boot, which reads the units")
+NO_SYSTEMD = (
+    "systemd is not running (a chroot, an image being built): systemctl daemon-reload, "
+    "udevadm control --reload and the start left to the boot, which reads the units"
+)
 
 
 @dataclass
@@ -115,10 +122,15 @@ class Installer:
     #: The folders of ``source`` laid down in ``PREFIX``.
     DIRS: tuple[str, ...] = (*PACKAGES, *EXTRA_DIRS)
 
-    def __init__(self, root: Path, source: Path,
-                 run: Callable[[Sequence[str], bool], None] | None, probe: Probe | None = None,
-                 clock: Callable[[], float] = time.monotonic,
-                 sleep: Callable[[float], None] = time.sleep) -> None:
+    def __init__(
+        self,
+        root: Path,
+        source: Path,
+        run: Callable[[Sequence[str], bool], None] | None,
+        probe: Probe | None = None,
+        clock: Callable[[], float] = time.monotonic,
+        sleep: Callable[[float], None] = time.sleep,
+    ) -> None:
         self.root = root
         self.source = source
         self.run_cmd = run
@@ -155,8 +167,10 @@ class Installer:
         elif self.on_a_pi():
             self.command("apt-get", "install", "--yes", "--no-install-recommends", *APT_PACKAGES)
         else:
-            self.report.skipped.append("not a Raspberry Pi (no cmdline.txt): python3-lgpio not "
-                                       "installed, --devices hardware will not find the GPIO")
+            self.report.skipped.append(
+                "not a Raspberry Pi (no cmdline.txt): python3-lgpio not "
+                "installed, --devices hardware will not find the GPIO"
+            )
 
     def _have_deb(self, names: Sequence[str]) -> bool:
         """Each Debian package of ``names`` is installed (dpkg's status file under root)."""
@@ -190,13 +204,12 @@ class Installer:
                         continue
                     wanted.add(rel)
         wanted.update(Path(f) for f in EXTRA_FILES if (self.source / f).is_file())
-        changed = sum(self._copy(self.source / rel, dest / rel, 0o644, quiet=True)
-                      for rel in sorted(wanted))
+        changed = sum(self._copy(self.source / rel, dest / rel, 0o644, quiet=True) for rel in sorted(wanted))
         if changed:
             self.report.done.append(f"program: {changed} of {len(wanted)} files written to {PREFIX}")
         else:
             self.report.kept.append(f"{PREFIX}: {len(wanted)} files, all up to date")
-        for name in self.DIRS:                        # files the new version no longer has
+        for name in self.DIRS:  # files the new version no longer has
             for dirpath, _dirs, filenames in os.walk(dest / name):
                 for fn in filenames:
                     path = Path(dirpath) / fn
@@ -207,8 +220,7 @@ class Installer:
 
     def stop(self) -> None:
         """An update: the engine finishes the event in hand and commits before its files change."""
-        self.command("systemctl", "stop", "cabinet.target", "cabinet-ui.service",
-                     "cabinet-engine.service", check=False)
+        self.command("systemctl", "stop", "cabinet.target", "cabinet-ui.service", "cabinet-engine.service", check=False)
 
     def venv(self) -> None:
         """The venv (made once) that sees the system's packages (``python3-lgpio``), with
@@ -222,25 +234,24 @@ class Installer:
             self.command(sys.executable, "-m", "venv", "--system-site-packages", str(self.at(VENV)))
         elif cfg.is_file():
             text = cfg.read_text()
-            seen = re.sub(r"(?m)^include-system-site-packages\s*=\s*false\s*$",
-                          "include-system-site-packages = true", text)
+            seen = re.sub(
+                r"(?m)^include-system-site-packages\s*=\s*false\s*$", "include-system-site-packages = true", text
+            )
             if seen != text:
                 cfg.write_text(seen)
                 self.report.done.append(f"{VENV}: sees the system's packages (python3-lgpio)")
-        self.command(str(self.at(py)), "-m", "pip", "uninstall", "--quiet", "--yes", "pygame",
-                     check=False)
-        self.command(str(self.at(py)), "-m", "pip", "install", "--quiet", "--upgrade",
-                     "--editable", str(self.at(PREFIX)))
-        self.command(str(self.at(py)), "-m", "compileall", "-q",
-                     *(str(self.at(PREFIX / p)) for p in PACKAGES))
+        self.command(str(self.at(py)), "-m", "pip", "uninstall", "--quiet", "--yes", "pygame", check=False)
+        self.command(
+            str(self.at(py)), "-m", "pip", "install", "--quiet", "--upgrade", "--editable", str(self.at(PREFIX))
+        )
+        self.command(str(self.at(py)), "-m", "compileall", "-q", *(str(self.at(PREFIX / p)) for p in PACKAGES))
 
     def display(self) -> None:
         """The venv's SDL has the video driver ``cabinet-ui.service`` sets
         (``SDL_VIDEODRIVER``): ``python -m ui.sdl_drivers --require`` fails the step if not."""
         driver = unit_environment(self.source / "systemd" / "cabinet-ui.service").get("SDL_VIDEODRIVER")
         if driver:
-            self.command(str(self.at(VENV / "bin" / "python")), "-m", "ui.sdl_drivers",
-                         "--require", driver)
+            self.command(str(self.at(VENV / "bin" / "python")), "-m", "ui.sdl_drivers", "--require", driver)
 
     def config(self) -> None:
         """``/etc/cabinet/cabinet.toml`` and the wiring file it names (``WIRING``, the
@@ -265,16 +276,16 @@ class Installer:
         for unit in UNITS:
             self._copy(self.source / "systemd" / unit, self.at(UNIT_DIR / unit), 0o644)
             if "@." in unit:
-                continue    # a template (a screen per station): enabled per instance
+                continue  # a template (a screen per station): enabled per instance
             for wanted_by in _install_wanted_by(self.source / "systemd" / unit):
                 self._link(UNIT_DIR / f"{wanted_by}.wants" / unit, UNIT_DIR / unit)
         getty = self.at(GETTY_LINK)
         if getty.is_symlink() or getty.exists():
-            getty.unlink()                      # the login prompt on the display: off
+            getty.unlink()  # the login prompt on the display: off
             self.report.done.append(f"removed {GETTY_LINK}")
         rules, src = self.at(UDEV_RULES), self.source / "systemd" / "99-cabinet.rules"
         if rules.exists() and rules.read_bytes() != src.read_bytes():
-            self.report.kept.append(str(UDEV_RULES))      # edited for this cabinet's devices
+            self.report.kept.append(str(UDEV_RULES))  # edited for this cabinet's devices
             self._copy(src, rules.with_name(rules.name + ".new"), 0o644)
         else:
             self._copy(src, rules, 0o644)
@@ -292,15 +303,14 @@ class Installer:
                 continue
             keys = tuple(o.split("=")[0] + "=" for o in CMDLINE_OPTIONS)
             keep = [w for w in path.read_text().split() if not w.startswith(keys)]
-            new = " ".join(keep + list(CMDLINE_OPTIONS)) + "\n"   # one line, as the Pi wants
+            new = " ".join(keep + list(CMDLINE_OPTIONS)) + "\n"  # one line, as the Pi wants
             if new != path.read_text():
                 path.write_text(new)
                 self.report.done.append(f"{rel}: {' '.join(CMDLINE_OPTIONS)}")
             else:
                 self.report.kept.append(str(rel))
             return
-        self.report.skipped.append("no cmdline.txt (not a Raspberry Pi boot partition): "
-                                   "console blanking left as it is")
+        self.report.skipped.append("no cmdline.txt (not a Raspberry Pi boot partition): console blanking left as it is")
 
     def start(self) -> None:
         """(Re)start the cabinet without waiting on it (``--no-block``: a unit that cannot
@@ -314,14 +324,25 @@ class Installer:
         if self.probe is None:
             return
         from cabinet.tools.install_status import settle
+
         running, not_running = settle(self.probe, SERVICES, START_WAIT_S, self.clock, self.sleep)
         self.report.running += running
         self.report.not_running += not_running
 
     def steps(self) -> list[Callable[[], None]]:
         """Every step, in order (a release install runs the same ones)."""
-        return [self.stop, self.packages, self.users, self.program, self.venv, self.display,
-                self.config, self.state, self.units, self.cmdline]
+        return [
+            self.stop,
+            self.packages,
+            self.users,
+            self.program,
+            self.venv,
+            self.display,
+            self.config,
+            self.state,
+            self.units,
+            self.cmdline,
+        ]
 
     def all(self, start: bool = True) -> Report:
         """Every step in order (``start``: restart ``cabinet.target`` at the end and say
@@ -429,16 +450,17 @@ def main(root: str | None, source: str | None, start: bool = True) -> int:
         print("cabinet install: run as root (sudo), or try it with --root DIR", file=sys.stderr)
         return 1
     from cabinet.tools.install_status import commands, print_report
+
     run, probe = commands(root)
-    inst = Installer(Path(root or "/").resolve(), Path(source).resolve() if source else install_root(),
-                     run, probe)
+    inst = Installer(Path(root or "/").resolve(), Path(source).resolve() if source else install_root(), run, probe)
     try:
         report = inst.all(start)
-    except (OSError, KeyError, tomllib.TOMLDecodeError, subprocess.CalledProcessError,
-            subprocess.TimeoutExpired) as e:
+    except (OSError, KeyError, tomllib.TOMLDecodeError, subprocess.CalledProcessError, subprocess.TimeoutExpired) as e:
         print(f"cabinet install: {e}", file=sys.stderr)
         if root is None:
-            print("cabinet install: stopped there; the cabinet is not started. Fix that, "
-                  "then run the installer again.", file=sys.stderr)
+            print(
+                "cabinet install: stopped there; the cabinet is not started. Fix that, then run the installer again.",
+                file=sys.stderr,
+            )
         return 1
     return print_report(report, root)

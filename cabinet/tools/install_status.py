@@ -23,6 +23,7 @@ class Report(Protocol):
     running: list[str]
     not_running: list[str]
 
+
 #: States a service passes through on its way up or down.
 SETTLING = {"activating", "deactivating", "reloading"}
 #: Lines of a failed service's log shown in the summary.
@@ -37,8 +38,13 @@ def unit_state(probe: Callable[[Sequence[str]], tuple[int, str]], unit: str) -> 
     return {k: state.get(k, "") for k in ("ActiveState", "SubState", "Result", "ExecMainStatus")}
 
 
-def settle(probe: Callable[[Sequence[str]], tuple[int, str]], units: Sequence[str], wait_s: float,
-           clock: Callable[[], float], sleep: Callable[[float], None]) -> tuple[list[str], list[str]]:
+def settle(
+    probe: Callable[[Sequence[str]], tuple[int, str]],
+    units: Sequence[str],
+    wait_s: float,
+    clock: Callable[[], float],
+    sleep: Callable[[float], None],
+) -> tuple[list[str], list[str]]:
     """Poll ``units`` every second until none is activating (or ``wait_s`` seconds
     passed); returns (running lines, not running lines), in ``units``' order."""
     end = clock() + wait_s
@@ -53,22 +59,25 @@ def settle(probe: Callable[[Sequence[str]], tuple[int, str]], units: Sequence[st
         if active == "active":
             running.append(f"{unit}: active ({sub})")
         elif active in SETTLING:
-            not_running.append(f"{unit}: still {active} ({sub}) after {wait_s:g} s: "
-                               f"journalctl -u {unit} -f")
+            not_running.append(f"{unit}: still {active} ({sub}) after {wait_s:g} s: journalctl -u {unit} -f")
         elif active == "failed":
-            _rc, log = probe(["journalctl", "--unit", unit, "--lines", str(LOG_LINES),
-                              "--output", "cat", "--no-pager"])
+            _rc, log = probe(["journalctl", "--unit", unit, "--lines", str(LOG_LINES), "--output", "cat", "--no-pager"])
             tail = "".join(f"\n    {line}" for line in log.strip().splitlines()[-LOG_LINES:])
-            not_running.append(f"{unit}: failed ({s['Result']}, exit status {s['ExecMainStatus']})"
-                               + (f"; its log ends:{tail}" if tail else ""))
+            not_running.append(
+                f"{unit}: failed ({s['Result']}, exit status {s['ExecMainStatus']})"
+                + (f"; its log ends:{tail}" if tail else "")
+            )
         else:
-            not_running.append(f"{unit}: {active or 'unknown'} ({sub or '?'})"
-                               + (": it starts with the engine" if unit == "cabinet-ui.service" else ""))
+            not_running.append(
+                f"{unit}: {active or 'unknown'} ({sub or '?'})"
+                + (": it starts with the engine" if unit == "cabinet-ui.service" else "")
+            )
     return running, not_running
 
 
-def commands(root: str | None) -> tuple[Callable[[Sequence[str], bool], None] | None,
-                                        Callable[[Sequence[str]], tuple[int, str]] | None]:
+def commands(
+    root: str | None,
+) -> tuple[Callable[[Sequence[str], bool], None] | None, Callable[[Sequence[str]], tuple[int, str]] | None]:
     """The command runner and query of a real install (``root`` ``None``: each
     command printed, then run), or ``(None, None)`` under ``--root``."""
     if root is not None:
@@ -81,6 +90,7 @@ def commands(root: str | None) -> tuple[Callable[[Sequence[str], bool], None] | 
     def probe(argv: Sequence[str]) -> tuple[int, str]:
         r = subprocess.run(list(argv), capture_output=True, text=True, timeout=30)
         return r.returncode, r.stdout
+
     return run, probe
 
 
@@ -97,7 +107,9 @@ def print_report(report: Report, root: str | None) -> int:
     for line in report.not_running:
         print(f"NOT running: {line}")
     if report.not_running:
-        print("cabinet install: installed, but the cabinet is not running (see above; "
-              "cabinet doctor tells more)", file=sys.stderr)
+        print(
+            "cabinet install: installed, but the cabinet is not running (see above; cabinet doctor tells more)",
+            file=sys.stderr,
+        )
         return 1
     return 0

@@ -67,11 +67,22 @@ def create(inst: _Installer, engine_home: PurePosixPath) -> None:
     acc = inst.accounts
     for group in (*acc.engine_groups, *acc.ui_groups):
         inst.command("groupadd", "--force", "--system", group)
-    for name, home, groups in ((acc.ui, UI_HOME, acc.ui_groups),
-                               (acc.engine, engine_home, (*acc.engine_groups, acc.ui))):
+    for name, home, groups in (
+        (acc.ui, UI_HOME, acc.ui_groups),
+        (acc.engine, engine_home, (*acc.engine_groups, acc.ui)),
+    ):
         if inst.run_cmd is None or not exists(name):
-            inst.command("useradd", "--system", "--home-dir", str(home), "--no-create-home",
-                         "--shell", NOLOGIN, "--user-group", name)
+            inst.command(
+                "useradd",
+                "--system",
+                "--home-dir",
+                str(home),
+                "--no-create-home",
+                "--shell",
+                NOLOGIN,
+                "--user-group",
+                name,
+            )
         inst.command("usermod", "--groups", ",".join(groups), name)
 
 

@@ -71,8 +71,7 @@ def default_out_dir() -> Path:
     """``out/run-YYYYmmdd-HHMMSS`` in the source tree when run from a checkout,
     else under the user data directory."""
     root = Path(__file__).resolve().parents[2]
-    base = root / "out" if (root / "pyproject.toml").exists() else \
-        Path(platformdirs.user_data_dir(APP)) / "runs"
+    base = root / "out" if (root / "pyproject.toml").exists() else Path(platformdirs.user_data_dir(APP)) / "runs"
     return base / dt.datetime.now().strftime("run-%Y%m%d-%H%M%S")
 
 
@@ -98,17 +97,24 @@ def _last_line(log: Path) -> str:
 class Child:
     """One child process in its own session (Ctrl-C reaches only the launcher)."""
 
-    def __init__(self, name: str, argv: list[str], *, env: dict[str, str], log: Path,
-                 stdout_to_terminal: bool = False) -> None:
+    def __init__(
+        self, name: str, argv: list[str], *, env: dict[str, str], log: Path, stdout_to_terminal: bool = False
+    ) -> None:
         self.name = name
         self.log_path = log
         self._log: IO[str] = open(log, "a", buffering=1)  # noqa: SIM115 - closed in stop()
         self.lines: queue.SimpleQueue[str] = queue.SimpleQueue()
         self.to_terminal = stdout_to_terminal
         self.proc = subprocess.Popen(
-            argv, stdout=subprocess.PIPE, stderr=self._log, stdin=subprocess.DEVNULL, text=True,
-            env=env, start_new_session=True,
-            preexec_fn=_die_with_parent if sys.platform.startswith("linux") else None)
+            argv,
+            stdout=subprocess.PIPE,
+            stderr=self._log,
+            stdin=subprocess.DEVNULL,
+            text=True,
+            env=env,
+            start_new_session=True,
+            preexec_fn=_die_with_parent if sys.platform.startswith("linux") else None,
+        )
         self._reader = threading.Thread(target=self._read, name=f"{name}-stdout", daemon=True)
         self._reader.start()
 
@@ -167,11 +173,21 @@ def _lock(journal: Path) -> IO[str] | None:
     return f
 
 
-def main(*, rounds: int = 5, variant: str | None = None, out: str | None = None,
-         window: bool | None = None, demo: bool | None = None, size: str | None = None,
-         journal: str | None = None, stations: int | None = None,
-         tickets: str = "cabinet", language: str = "", display: str = "per-station",
-         pin: str | None = None) -> int:
+def main(
+    *,
+    rounds: int = 5,
+    variant: str | None = None,
+    out: str | None = None,
+    window: bool | None = None,
+    demo: bool | None = None,
+    size: str | None = None,
+    journal: str | None = None,
+    stations: int | None = None,
+    tickets: str = "cabinet",
+    language: str = "",
+    display: str = "per-station",
+    pin: str | None = None,
+) -> int:
     """Run the cabinet; returns the exit status (0 done, 1 failure, 130 interrupted).
 
     Args:
@@ -198,8 +214,7 @@ def main(*, rounds: int = 5, variant: str | None = None, out: str | None = None,
             not its PIN, status 2 and nothing typed.
     """
     if tickets not in run_tickets.TICKET_MODES:
-        print(f"cabinet run: --tickets must be one of {', '.join(run_tickets.TICKET_MODES)}",
-              file=sys.stderr)
+        print(f"cabinet run: --tickets must be one of {', '.join(run_tickets.TICKET_MODES)}", file=sys.stderr)
         return 2
     if display not in screens.SCREENS:
         print(f"cabinet run: --screens must be one of {', '.join(screens.SCREENS)}", file=sys.stderr)
@@ -208,8 +223,11 @@ def main(*, rounds: int = 5, variant: str | None = None, out: str | None = None,
         print("cabinet run: --stations must be 1, 2 or 3", file=sys.stderr)
         return 2
     if stations is not None and stations > 1 and variant not in (None, screens.MULTI_VARIANT):
-        print(f"cabinet run: --stations {stations} needs the multi-player game "
-              f"({screens.MULTI_VARIANT}), not --variant {variant}", file=sys.stderr)
+        print(
+            f"cabinet run: --stations {stations} needs the multi-player game "
+            f"({screens.MULTI_VARIANT}), not --variant {variant}",
+            file=sys.stderr,
+        )
         return 2
     size_given = size is not None
     size = size or "1280x720"
@@ -224,17 +242,16 @@ def main(*, rounds: int = 5, variant: str | None = None, out: str | None = None,
     play = (not windowed) if demo is None else demo
     journal_path = Path(journal) if journal else default_journal()
     try:
-        if not journal:     # the cabinet's own data folder: made or tightened to 0700
+        if not journal:  # the cabinet's own data folder: made or tightened to 0700
             private_dir(journal_path.parent, tighten=True)
     except OSError as e:
         print(f"cabinet run: {e}", file=sys.stderr)
         return 2
     if (problem := place_problem(journal_path)) is not None:
-        print(f"cabinet run: {problem}", file=sys.stderr)   # the engine's own refusal
+        print(f"cabinet run: {problem}", file=sys.stderr)  # the engine's own refusal
         return 2
-    plan = run_settings.plan_settings(journal_path, stations=stations, variant=variant,
-                                      pin=run_settings.run_pin(pin))
-    if isinstance(plan, str):       # a wrong PIN is never typed (3 lock PIN entry)
+    plan = run_settings.plan_settings(journal_path, stations=stations, variant=variant, pin=run_settings.run_pin(pin))
+    if isinstance(plan, str):  # a wrong PIN is never typed (3 lock PIN entry)
         print(plan, file=sys.stderr)
         return 2
     out_dir = Path(out) if out else default_out_dir()
@@ -268,25 +285,42 @@ def main(*, rounds: int = 5, variant: str | None = None, out: str | None = None,
     shots: Shots | None = None
     demo_thread: threading.Thread | None = None
     try:
-        print(f"cabinet run: engine + table UI ({'window' if windowed else 'headless'}), "
-              f"journal {journal_path}", flush=True)
-        env = {**os.environ, "CABINET_LOG": os.environ.get("CABINET_LOG", "INFO"),
-               "PYGAME_HIDE_SUPPORT_PROMPT": "1"}
+        print(
+            f"cabinet run: engine + table UI ({'window' if windowed else 'headless'}), journal {journal_path}",
+            flush=True,
+        )
+        env = {**os.environ, "CABINET_LOG": os.environ.get("CABINET_LOG", "INFO"), "PYGAME_HIDE_SUPPORT_PROMPT": "1"}
         machines = stations or run_tickets.journal_stations(journal_path)
-        host = Child("sas-host", [sys.executable, "-m", "cabinet", "sim-host", "--machines",
-                                  str(machines), "--dir", str(sim_dir / "sas")],
-                     env=env, log=out_dir / "sas-host.log")
+        host = Child(
+            "sas-host",
+            [sys.executable, "-m", "cabinet", "sim-host", "--machines", str(machines), "--dir", str(sim_dir / "sas")],
+            env=env,
+            log=out_dir / "sas-host.log",
+        )
         children.append(host)
         ready = host.wait_line("sas host ready", SAS_HOST_READY_TIMEOUT_S) or ""
         ports, host_sock = run_tickets.sas_ports_of(ready), run_tickets.host_socket_of(ready)
         if 1 not in ports or host_sock is None:
             print(f"cabinet run: the SAS host twin did not start; see {host.log_path}", file=sys.stderr)
             return 1
-        config = out_dir / "cabinet.toml"      # each station its own EGM on the host
+        config = out_dir / "cabinet.toml"  # each station its own EGM on the host
         config.write_text(run_tickets.engine_config(ports, tickets) + screens.display_toml(display))
-        engine_argv = [sys.executable, "-m", "cabinet", "engine",
-                       "--journal", str(journal_path), "--socket", str(sock),
-                       "--devices", "sim", "--sim-dir", str(sim_dir), "--config", str(config)]
+        engine_argv = [
+            sys.executable,
+            "-m",
+            "cabinet",
+            "engine",
+            "--journal",
+            str(journal_path),
+            "--socket",
+            str(sock),
+            "--devices",
+            "sim",
+            "--sim-dir",
+            str(sim_dir),
+            "--config",
+            str(config),
+        ]
         engine = Child("engine", engine_argv, env=env, log=out_dir / "engine.log")
         children.append(engine)
         if engine.wait_line("engine ready", ENGINE_READY_TIMEOUT_S) is None:
@@ -294,15 +328,15 @@ def main(*, rounds: int = 5, variant: str | None = None, out: str | None = None,
             return 1
         try:
             if plan.needed and screens.ensure_stations(
-                    sock, sim_sock, stations, lambda text: print(text, flush=True), variant, plan):
+                sock, sim_sock, stations, lambda text: print(text, flush=True), variant, plan
+            ):
                 # new stations get their devices when the engine starts, as on the cabinet
                 engine.stop()
                 children.remove(engine)
                 engine = Child("engine", engine_argv, env=env, log=out_dir / "engine.log")
                 children.append(engine)
                 if engine.wait_line("engine ready", ENGINE_READY_TIMEOUT_S) is None:
-                    print(f"cabinet run: the engine did not restart; see {engine.log_path}",
-                          file=sys.stderr)
+                    print(f"cabinet run: the engine did not restart; see {engine.log_path}", file=sys.stderr)
                     return 1
             count = stations or screens.station_count(sock)
         except Exception as e:
@@ -321,63 +355,84 @@ def main(*, rounds: int = 5, variant: str | None = None, out: str | None = None,
             ui_env = dict(env)
             if not windowed:
                 ui_env.update(SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy")
-            elif count > 1 and not shared:       # one display: the station windows tile
+            elif count > 1 and not shared:  # one display: the station windows tile
                 ui_env["SDL_VIDEO_WINDOW_POS"] = "{},{}".format(*corners[n - 1])
-            ui_argv = screens.ui_command(sys.executable, sock, n, count, size, st_frames,
-                                         sim_sock if windowed else None, shared)
-            if language:          # the UI checks the territory (a bad one: exit 2)
+            ui_argv = screens.ui_command(
+                sys.executable, sock, n, count, size, st_frames, sim_sock if windowed else None, shared
+            )
+            if language:  # the UI checks the territory (a bad one: exit 2)
                 ui_argv += ["--language", screens.station_language(language, n)]
             name = "ui" if n == 1 else f"ui-station{n}"
-            return Child(name, ui_argv, env=ui_env, log=out_dir / f"{name}.log",
-                         stdout_to_terminal=windowed and n == 1)
+            return Child(name, ui_argv, env=ui_env, log=out_dir / f"{name}.log", stdout_to_terminal=windowed and n == 1)
 
-        st_frames = [frames if n == 1 else frames / f"station{n}"
-                     for n in range(1, 2 if shared else count + 1)]
+        st_frames = [frames if n == 1 else frames / f"station{n}" for n in range(1, 2 if shared else count + 1)]
         for n, st_dir in enumerate(st_frames, 1):
             st_dir.mkdir(parents=True, exist_ok=True)
             uis.append(start_ui(n, st_dir))
             children.append(uis[-1])
-            all_shots.append(Shots(uis[-1], st_dir, out_dir,
-                                   prefix="" if count == 1 or shared else f"station{n}-"))
+            all_shots.append(Shots(uis[-1], st_dir, out_dir, prefix="" if count == 1 or shared else f"station{n}-"))
         # several station screens: one dying is started again, the others play on
-        keeper = UIKeeper(uis, children, all_shots, start_ui, st_frames,
-                          restart=len(uis) > 1, windowed=windowed)
+        keeper = UIKeeper(uis, children, all_shots, start_ui, st_frames, restart=len(uis) > 1, windowed=windowed)
         for ui in uis:
             if ui.wait_line("first frame", UI_START_TIMEOUT_S) is None:
-                if ui.proc.poll() == 2:        # a setting the UI refused: its one-line reason
-                    print(f"cabinet run: the table UI refused its settings: {_last_line(ui.log_path)}",
-                          file=sys.stderr)
+                if ui.proc.poll() == 2:  # a setting the UI refused: its one-line reason
+                    print(f"cabinet run: the table UI refused its settings: {_last_line(ui.log_path)}", file=sys.stderr)
                     return 2
                 why = _last_line(ui.log_path) if ui.proc.poll() is not None else ""
-                print(f"cabinet run: the table UI did not start{': ' + why if why else ''}; "
-                      f"see {ui.log_path}", file=sys.stderr)
+                print(
+                    f"cabinet run: the table UI did not start{': ' + why if why else ''}; see {ui.log_path}",
+                    file=sys.stderr,
+                )
                 return 1
         settle, grabs = screens.shot_takers(all_shots, count, shared)
         if count == 1 and not shared:
-            print(f"cabinet run: UI socket {sock}, sim control socket {sim_sock} (new each run); "
-                  f"another station's table: {sys.executable} -m ui --socket {sock} "
-                  f"--sim-socket {sim_sock} --station 2", flush=True)
+            print(
+                f"cabinet run: UI socket {sock}, sim control socket {sim_sock} (new each run); "
+                f"another station's table: {sys.executable} -m ui --socket {sock} "
+                f"--sim-socket {sim_sock} --station 2",
+                flush=True,
+            )
         else:
-            print(f"cabinet run: {count} stations, " + (f"one shared screen ({size}, log ui.log)"
-                  if shared else "one table UI each (logs ui.log, ui-station2.log...)")
-                  + f"; UI socket {sock}", flush=True)
+            print(
+                f"cabinet run: {count} stations, "
+                + (
+                    f"one shared screen ({size}, log ui.log)"
+                    if shared
+                    else "one table UI each (logs ui.log, ui-station2.log...)"
+                )
+                + f"; UI socket {sock}",
+                flush=True,
+            )
         if windowed:
-            print("cabinet run: play in the window; F10 or closing it (or Ctrl-C here) stops "
-                  "the cabinet", flush=True)
+            print("cabinet run: play in the window; F10 or closing it (or Ctrl-C here) stops the cabinet", flush=True)
         shots = all_shots[0]
-        hook = None if tickets != "host" else run_tickets.tour_hook(
-            host_sock, settle, stop, demo_box, sorted(ports))
-        if play and count == 1:     # --variant is already set (ensure_stations): no PIN typed
+        hook = None if tickets != "host" else run_tickets.tour_hook(host_sock, settle, stop, demo_box, sorted(ports))
+        if play and count == 1:  # --variant is already set (ensure_stations): no PIN typed
             demo_thread = threading.Thread(
-                target=screens.run_demo, name="demo-player", daemon=True,
-                args=(sock, sim_sock, rounds, None, shots.settled, shots.grab, stop, demo_box,
-                      hook))
+                target=screens.run_demo,
+                name="demo-player",
+                daemon=True,
+                args=(sock, sim_sock, rounds, None, shots.settled, shots.grab, stop, demo_box, hook),
+            )
             demo_thread.start()
         elif play:
             demo_thread = threading.Thread(
-                target=screens.run_demos, name="demo-players", daemon=True,
-                args=(sock, sim_sock, count, rounds, settle, grabs, stop, demo_box,
-                      screens.strategy_future(screens.MULTI_VARIANT), hook))
+                target=screens.run_demos,
+                name="demo-players",
+                daemon=True,
+                args=(
+                    sock,
+                    sim_sock,
+                    count,
+                    rounds,
+                    settle,
+                    grabs,
+                    stop,
+                    demo_box,
+                    screens.strategy_future(screens.MULTI_VARIANT),
+                    hook,
+                ),
+            )
             demo_thread.start()
         while not stop.is_set():
             if not engine.running:
@@ -389,8 +444,10 @@ def main(*, rounds: int = 5, variant: str | None = None, out: str | None = None,
             gone = keeper.ended()
             if gone is not None:
                 if not windowed or play or gone.proc.returncode != 0:
-                    print(f"cabinet run: the table UI stopped (status {gone.proc.returncode}); "
-                          f"see {gone.log_path}", file=sys.stderr)
+                    print(
+                        f"cabinet run: the table UI stopped (status {gone.proc.returncode}); see {gone.log_path}",
+                        file=sys.stderr,
+                    )
                 else:
                     status = 0  # the player closed a window (F10)
                 break
@@ -403,7 +460,7 @@ def main(*, rounds: int = 5, variant: str | None = None, out: str | None = None,
             stop.wait(0.2)
         if interrupted.is_set():
             status = 130
-        elif demo_result is None and demo_box.get("error"):   # a player failing stops the run
+        elif demo_result is None and demo_box.get("error"):  # a player failing stops the run
             print(f"cabinet run: demo failed: {demo_box['error']}", file=sys.stderr)
     finally:
         stop.set()
@@ -426,13 +483,14 @@ def _report_result(result: Any, station: int = 0) -> None:
 
     net = sum(r.net_minor for r in result.rounds)
     who = f"station {station}: " if station else ""
-    print(f"cabinet run: {who}{len(result.rounds)} round(s) of {result.variant}, net {fmt_money(net)}; "
-          f"inserted {fmt_money(result.inserted_minor)}, voucher {result.validation_number} "
-          f"for {fmt_money(result.cashed_out_minor)}")
+    print(
+        f"cabinet run: {who}{len(result.rounds)} round(s) of {result.variant}, net {fmt_money(net)}; "
+        f"inserted {fmt_money(result.inserted_minor)}, voucher {result.validation_number} "
+        f"for {fmt_money(result.cashed_out_minor)}"
+    )
 
 
-def _report(out_dir: Path, result: Any, shots: Shots | None, status: int,
-            results: list[Any] | None = None) -> None:
+def _report(out_dir: Path, result: Any, shots: Shots | None, status: int, results: list[Any] | None = None) -> None:
     """The run's summary: each demo player's line (named by station, in station order,
     when several played), the outputs."""
     if results and len(results) > 1:
@@ -446,7 +504,9 @@ def _report(out_dir: Path, result: Any, shots: Shots | None, status: int,
     for p in sorted(out_dir.glob("*.png")) + sorted(out_dir.glob("[tv]*-*.txt")):
         print(f"  {p.name}")
     print("  engine.log, ui.log, frames/ (the UI's screenshot on every mode change)", flush=True)
-    print("  sas-host.log, sim/sas/host.sqlite3 (the casino host twin's log and database), "
-          "cabinet.toml (each station's SAS link)"
-          + (", tickets.json (the ticket tour)" if (out_dir / "tickets.json").exists() else ""),
-          flush=True)
+    print(
+        "  sas-host.log, sim/sas/host.sqlite3 (the casino host twin's log and database), "
+        "cabinet.toml (each station's SAS link)"
+        + (", tickets.json (the ticket tour)" if (out_dir / "tickets.json").exists() else ""),
+        flush=True,
+    )

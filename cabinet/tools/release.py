@@ -40,8 +40,12 @@ FORMAT = 1
 #: 3.11) and trixie (glibc 2.41, Python 3.13), arm64 (the Pi) and x86_64.
 TARGETS: dict[str, tuple[tuple[str, ...], str]] = {
     f"{m}-cp{v.replace('.', '')}": (
-        (*(f"manylinux_2_{g}_{m}" for g in range(36, 16, -1)), f"manylinux2014_{m}", f"linux_{m}"), v)
-    for m in ("aarch64", "x86_64") for v in ("3.11", "3.13")}
+        (*(f"manylinux_2_{g}_{m}" for g in range(36, 16, -1)), f"manylinux2014_{m}", f"linux_{m}"),
+        v,
+    )
+    for m in ("aarch64", "x86_64")
+    for v in ("3.11", "3.13")
+}
 #: What ``source/`` holds: the program's packages and what ``/opt/cabinet`` gets.
 SOURCE_DIRS = ("cabinet", "confspec", "drivers", "ui", "systemd", "docs")
 SOURCE_FILES = ("pyproject.toml", "README.md", "Makefile")
@@ -130,14 +134,45 @@ def pip_fetch(program_wheel: Path, target: str, dest: Path) -> None:
         subprocess.CalledProcessError: pip failed (says why on stderr).
     """
     if target == "pip":
-        subprocess.run([sys.executable, "-m", "pip", "download", "--quiet", "--only-binary=:all:",
-                        "--no-deps", "--dest", str(dest), "pip"], check=True)
+        subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "pip",
+                "download",
+                "--quiet",
+                "--only-binary=:all:",
+                "--no-deps",
+                "--dest",
+                str(dest),
+                "pip",
+            ],
+            check=True,
+        )
         return
     platforms, version = TARGETS[target]
-    argv = [sys.executable, "-m", "pip", "download", "--quiet", "--only-binary=:all:",
-            "--python-version", version, "--implementation", "cp",
-            "--abi", f"cp{version.replace('.', '')}", "--abi", "abi3", "--abi", "none",
-            "--find-links", str(program_wheel.parent), "--dest", str(dest)]
+    argv = [
+        sys.executable,
+        "-m",
+        "pip",
+        "download",
+        "--quiet",
+        "--only-binary=:all:",
+        "--python-version",
+        version,
+        "--implementation",
+        "cp",
+        "--abi",
+        f"cp{version.replace('.', '')}",
+        "--abi",
+        "abi3",
+        "--abi",
+        "none",
+        "--find-links",
+        str(program_wheel.parent),
+        "--dest",
+        str(dest),
+    ]
     for p in platforms:
         argv += ["--platform", p]
     subprocess.run([*argv, str(program_wheel)], check=True)
@@ -145,13 +180,20 @@ def pip_fetch(program_wheel: Path, target: str, dest: Path) -> None:
 
 def pip_wheel(tree: Path, dest: Path) -> Path:
     """``pip wheel`` of the program in ``tree`` (PyPI for setuptools); the wheel's path."""
-    subprocess.run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps",
-                    "--wheel-dir", str(dest), str(tree)], check=True)
+    subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--wheel-dir", str(dest), str(tree)], check=True
+    )
     return next(dest.glob("*.whl"))
 
 
-def build(source: Path, key_path: Path, out_dir: Path, fetch: Fetch = pip_fetch,
-          targets: tuple[str, ...] = tuple(TARGETS), wheel: Wheel = pip_wheel) -> Path:
+def build(
+    source: Path,
+    key_path: Path,
+    out_dir: Path,
+    fetch: Fetch = pip_fetch,
+    targets: tuple[str, ...] = tuple(TARGETS),
+    wheel: Wheel = pip_wheel,
+) -> Path:
     """Build and sign ``<out_dir>/cabinet-<version>.tar``; returns its path.
 
     Raises:
@@ -161,6 +203,7 @@ def build(source: Path, key_path: Path, out_dir: Path, fetch: Fetch = pip_fetch,
     import tomllib
 
     from cabinet.tools.release_sign import load_private_key, sign
+
     key = load_private_key(key_path)
     with open(source / "pyproject.toml", "rb") as f:
         project = tomllib.load(f)["project"]
@@ -172,7 +215,7 @@ def build(source: Path, key_path: Path, out_dir: Path, fetch: Fetch = pip_fetch,
     site: dict[str, dict[str, str]] = {}
     with tempfile.TemporaryDirectory(prefix="cabinet-release-") as tmp:
         own, tree = Path(tmp) / "own", Path(tmp) / "tree"
-        for rel, data in members.items():         # the wheel from exactly these files
+        for rel, data in members.items():  # the wheel from exactly these files
             (tree / rel).parent.mkdir(parents=True, exist_ok=True)
             (tree / rel).write_bytes(data)
         program_wheel = wheel(tree / "source", own)
@@ -193,17 +236,23 @@ def build(source: Path, key_path: Path, out_dir: Path, fetch: Fetch = pip_fetch,
             for w in found:
                 members[f"wheels/{w.name}"] = w.read_bytes()
                 site[tgt].update(wheel_site_files(w))
-    info = {"format": FORMAT, "name": name, "version": version,
-            "program_id": f"{name} {version}", "requirement": f"{name}=={version}",
-            "pip": f"wheels/{pip_wheel.name}", "targets": wheels_of, "site_packages": site,
-            "files": {n: _sha256(d) for n, d in sorted(members.items())}}
+    info = {
+        "format": FORMAT,
+        "name": name,
+        "version": version,
+        "program_id": f"{name} {version}",
+        "requirement": f"{name}=={version}",
+        "pip": f"wheels/{pip_wheel.name}",
+        "targets": wheels_of,
+        "site_packages": site,
+        "files": {n: _sha256(d) for n, d in sorted(members.items())},
+    }
     manifest = json.dumps(info, indent=1, sort_keys=True).encode() + b"\n"
     out_dir.mkdir(parents=True, exist_ok=True)
     out = out_dir / f"cabinet-{version}.tar"
     tmp_out = out.with_name(out.name + ".tmp")
     with tarfile.open(tmp_out, "w", format=tarfile.PAX_FORMAT) as tar:
-        for n, data in [(RELEASE_MANIFEST, manifest), (SIGNATURE, sign(key, manifest)),
-                        *sorted(members.items())]:
+        for n, data in [(RELEASE_MANIFEST, manifest), (SIGNATURE, sign(key, manifest)), *sorted(members.items())]:
             ti = tarfile.TarInfo(n)
             ti.size, ti.mode, ti.mtime = len(data), 0o644, 0
             tar.addfile(ti, io.BytesIO(data))
@@ -232,8 +281,7 @@ def open_release(path: Path, public_key: bytes) -> Release:
         with tarfile.open(path, "r:") as tar:
             members = _members(tar)
             if RELEASE_MANIFEST not in members or SIGNATURE not in members:
-                raise ReleaseError(f"{path}: not a signed release (no {RELEASE_MANIFEST} "
-                                   f"and {SIGNATURE})")
+                raise ReleaseError(f"{path}: not a signed release (no {RELEASE_MANIFEST} and {SIGNATURE})")
 
             def read(name: str) -> bytes:
                 f = tar.extractfile(members[name])
@@ -242,8 +290,10 @@ def open_release(path: Path, public_key: bytes) -> Release:
 
             manifest, signature = read(RELEASE_MANIFEST), read(SIGNATURE)
             if not verify(public_key, manifest, signature):
-                raise ReleaseError(f"{path}: the signature does not verify with the cabinet's "
-                                   "release key: not a release of this cabinet's vendor, or altered")
+                raise ReleaseError(
+                    f"{path}: the signature does not verify with the cabinet's "
+                    "release key: not a release of this cabinet's vendor, or altered"
+                )
             info = json.loads(manifest)
             files: dict[str, str] = info["files"]
             extra = set(members) - set(files) - {RELEASE_MANIFEST, SIGNATURE}
@@ -283,9 +333,9 @@ def extract(release: Release, dest: Path) -> None:
 def main(key: str, out: str, source: str | None, targets: tuple[str, ...] = tuple(TARGETS)) -> int:
     """``cabinet release``: exit status 0 (prints the file and its digest), 1 with why."""
     from cabinet.shell.manifest import install_root
+
     try:
-        path = build(Path(source) if source else install_root(), Path(key), Path(out),
-                     targets=targets)
+        path = build(Path(source) if source else install_root(), Path(key), Path(out), targets=targets)
     except (OSError, ValueError, subprocess.CalledProcessError) as e:
         print(f"cabinet release: {e}", file=sys.stderr)
         return 1

@@ -56,8 +56,15 @@ class ReleaseInstaller(Installer):
 
     DIRS = install.EXTRA_DIRS
 
-    def __init__(self, root: Path, release: Release, staging: Path, run: Run | None,
-                 probe: Probe | None = None, machine: str | None = None) -> None:
+    def __init__(
+        self,
+        root: Path,
+        release: Release,
+        staging: Path,
+        run: Run | None,
+        probe: Probe | None = None,
+        machine: str | None = None,
+    ) -> None:
         super().__init__(root, staging / "source", run, probe)
         self.release, self.staging = release, staging
         self.machine = machine or platform.machine()
@@ -65,7 +72,7 @@ class ReleaseInstaller(Installer):
 
     def program(self) -> None:
         super().program()
-        for pkg in PACKAGES:                 # a checkout install's program: the venv has it now
+        for pkg in PACKAGES:  # a checkout install's program: the venv has it now
             old = self.at(PREFIX / pkg)
             if old.is_dir():
                 shutil.rmtree(old)
@@ -87,16 +94,25 @@ class ReleaseInstaller(Installer):
             targets = self.release.info["targets"]
             assert isinstance(targets, dict)
             if tgt not in targets:
-                raise OSError(f"the release has no wheels for this cabinet ({tgt}); it has "
-                              f"{', '.join(sorted(targets))}")
-            self.command(sys.executable, "-m", "venv", "--system-site-packages", "--without-pip",
-                         str(here))
+                raise OSError(
+                    f"the release has no wheels for this cabinet ({tgt}); it has {', '.join(sorted(targets))}"
+                )
+            self.command(sys.executable, "-m", "venv", "--system-site-packages", "--without-pip", str(here))
             # exactly the target's signed wheels: no index, no resolver, no bytecode
-            self.command(str(here / "bin" / "python"), "-I",
-                         str(self.staging / str(self.release.info["pip"]) / "pip"), "install",
-                         "--quiet", "--no-index", "--no-deps", "--no-compile", "--no-cache-dir",
-                         "--ignore-installed", "--disable-pip-version-check",
-                         *(str(self.staging / w) for w in targets[tgt]))
+            self.command(
+                str(here / "bin" / "python"),
+                "-I",
+                str(self.staging / str(self.release.info["pip"]) / "pip"),
+                "install",
+                "--quiet",
+                "--no-index",
+                "--no-deps",
+                "--no-compile",
+                "--no-cache-dir",
+                "--ignore-installed",
+                "--disable-pip-version-check",
+                *(str(self.staging / w) for w in targets[tgt]),
+            )
             here.mkdir(parents=True, exist_ok=True)
             if self.run_cmd is not None:
                 name, data = NO_BYTECODE_PTH
@@ -112,7 +128,7 @@ class ReleaseInstaller(Installer):
         if link.is_symlink() and os.readlink(link) == str(vdir):
             return
         if link.is_dir() and not link.is_symlink():
-            shutil.rmtree(link)             # a checkout install's venv
+            shutil.rmtree(link)  # a checkout install's venv
         tmp = link.with_name(".venv.new")
         if tmp.is_symlink() or tmp.exists():
             tmp.unlink()
@@ -122,11 +138,15 @@ class ReleaseInstaller(Installer):
 
     def display(self) -> None:
         """The release venv's SDL has the video driver ``cabinet-ui.service`` sets."""
-        driver = install.unit_environment(self.source / "systemd" / "cabinet-ui.service").get(
-            "SDL_VIDEODRIVER")
+        driver = install.unit_environment(self.source / "systemd" / "cabinet-ui.service").get("SDL_VIDEODRIVER")
         if driver:
-            self.command(str(self.at(RELEASES / self.name / "venv" / "bin" / "python")), "-m",
-                         "ui.sdl_drivers", "--require", driver)
+            self.command(
+                str(self.at(RELEASES / self.name / "venv" / "bin" / "python")),
+                "-m",
+                "ui.sdl_drivers",
+                "--require",
+                driver,
+            )
 
     def trust(self, key_pem: str) -> None:
         """``TRUSTED_KEY`` written at the first install (0644: the engine reads it)."""
@@ -180,20 +200,29 @@ def _trusted_key(root: Path, given: str | None) -> tuple[bytes, str]:
     try:
         pem = trusted.read_text() if trusted.exists() else Path(given).read_text() if given else ""
         if not pem:
-            raise ReleaseError(f"first install: give the vendor's release key (--public-key "
-                               f"FILE); no {TRUSTED_KEY} yet")
-        if given and trusted.exists() and \
-                public_key_from_pem(Path(given).read_text()) != public_key_from_pem(pem):
-            raise ReleaseError(f"--public-key {given} is not the key this cabinet trusts "
-                               f"({TRUSTED_KEY}): a release is accepted only with that one")
+            raise ReleaseError(
+                f"first install: give the vendor's release key (--public-key FILE); no {TRUSTED_KEY} yet"
+            )
+        if given and trusted.exists() and public_key_from_pem(Path(given).read_text()) != public_key_from_pem(pem):
+            raise ReleaseError(
+                f"--public-key {given} is not the key this cabinet trusts "
+                f"({TRUSTED_KEY}): a release is accepted only with that one"
+            )
         return public_key_from_pem(pem), pem
     except (OSError, ValueError) as e:
         raise ReleaseError(f"release key: {e}") from None
 
 
-def install_release(root: Path, release_path: Path, public_key: str | None, run: Run | None,
-                    probe: Probe | None = None, start: bool = True, action: str = "",
-                    machine: str | None = None) -> tuple[Report, str]:
+def install_release(
+    root: Path,
+    release_path: Path,
+    public_key: str | None,
+    run: Run | None,
+    probe: Probe | None = None,
+    start: bool = True,
+    action: str = "",
+    machine: str | None = None,
+) -> tuple[Report, str]:
     """Check and install ``release_path``; returns the report and the action taken.
     A failing step after the check puts the previous release back and starts it.
 
@@ -215,11 +244,12 @@ def install_release(root: Path, release_path: Path, public_key: str | None, run:
         except (OSError, subprocess.CalledProcessError, subprocess.TimeoutExpired):
             old = base / previous / "release.tar"
             if previous and previous != inst.name and old.is_file():
-                print(f"cabinet install: a step failed: putting back the previous release "
-                      f"({previous})", file=sys.stderr)
+                print(
+                    f"cabinet install: a step failed: putting back the previous release ({previous})", file=sys.stderr
+                )
                 install_release(root, old, None, run, probe, start, "rollback", machine)
             elif start:
-                inst.start()                # whatever is there runs (a tilt says why)
+                inst.start()  # whatever is there runs (a tilt says why)
             raise
     action = action or done
     if action != "repair" or inst.report.done:
@@ -234,22 +264,28 @@ def record(root: Path, action: str, release: Release, previous: str) -> None:
     """One line of ``HISTORY``: what was installed over what, when (Unix seconds)."""
     path = root / HISTORY.relative_to("/")
     seq = len(path.read_text().splitlines()) + 1 if path.exists() else 1
-    line = {"seq": seq, "action": action, "program_id": release.program_id,
-            "digest": release.digest, "previous": previous, "wall_s": round(time.time(), 3)}
+    line = {
+        "seq": seq,
+        "action": action,
+        "program_id": release.program_id,
+        "digest": release.digest,
+        "previous": previous,
+        "wall_s": round(time.time(), 3),
+    }
     with open(path, "a") as f:
         f.write(json.dumps(line, sort_keys=True) + "\n")
         f.flush()
         os.fsync(f.fileno())
 
 
-def main(root: str | None, release: str | None, public_key: str | None, rollback: bool,
-         start: bool = True) -> int:
+def main(root: str | None, release: str | None, public_key: str | None, rollback: bool, start: bool = True) -> int:
     """``cabinet install RELEASE`` / ``--rollback``: exit status 0, 1 (a step failed,
     the previous release back), 2 (refused: nothing changed)."""
     if root is None and os.geteuid() != 0:
         print("cabinet install: run as root (sudo), or try it with --root DIR", file=sys.stderr)
         return 1
     from cabinet.tools.install_status import commands, print_report
+
     run, probe = commands(root)
     base = Path(root or "/").resolve()
     if rollback:
@@ -260,11 +296,11 @@ def main(root: str | None, release: str | None, public_key: str | None, rollback
         release = str(base / RELEASES.relative_to("/") / prev / "release.tar")
     assert release is not None
     try:
-        report, action = install_release(base, Path(release), public_key, run, probe, start,
-                                         "rollback" if rollback else "")
+        report, action = install_release(
+            base, Path(release), public_key, run, probe, start, "rollback" if rollback else ""
+        )
     except ReleaseError as e:
-        print(f"cabinet install: refused: {e}\ncabinet install: nothing was changed",
-              file=sys.stderr)
+        print(f"cabinet install: refused: {e}\ncabinet install: nothing was changed", file=sys.stderr)
         return 2
     except (OSError, subprocess.CalledProcessError, subprocess.TimeoutExpired) as e:
         print(f"cabinet install: {e}", file=sys.stderr)

@@ -24,13 +24,15 @@ def generate_key(private_path: Path, public_path: Path) -> str:
         OSError: cannot write.
     """
     key = Ed25519PrivateKey.generate()
-    pem = key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
-                            serialization.NoEncryption())
+    pem = key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption())
     fd = os.open(private_path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     with os.fdopen(fd, "wb") as f:
         f.write(pem)
-    public = key.public_key().public_bytes(serialization.Encoding.PEM,
-                                           serialization.PublicFormat.SubjectPublicKeyInfo).decode()
+    public = (
+        key.public_key()
+        .public_bytes(serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo)
+        .decode()
+    )
     public_path.write_text(public)
     return public
 
@@ -49,8 +51,11 @@ def load_private_key(path: Path) -> Ed25519PrivateKey:
 
 def public_pem(key: Ed25519PrivateKey) -> str:
     """The public key PEM of ``key``."""
-    return key.public_key().public_bytes(serialization.Encoding.PEM,
-                                         serialization.PublicFormat.SubjectPublicKeyInfo).decode()
+    return (
+        key.public_key()
+        .public_bytes(serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo)
+        .decode()
+    )
 
 
 def sign(key: Ed25519PrivateKey, data: bytes) -> bytes:
@@ -64,12 +69,13 @@ def key_main(private: str, public: str) -> int:
     try:
         generate_key(Path(private), Path(public))
     except FileExistsError:
-        print(f"cabinet release-key: {private} exists: a release key is never overwritten",
-              flush=True)
+        print(f"cabinet release-key: {private} exists: a release key is never overwritten", flush=True)
         return 1
     except OSError as e:
         print(f"cabinet release-key: {e}")
         return 1
-    print(f"private key: {private} (keep it off the cabinet and out of the repository)\n"
-          f"public key: {public} (cabinet install RELEASE --public-key {public} at first install)")
+    print(
+        f"private key: {private} (keep it off the cabinet and out of the repository)\n"
+        f"public key: {public} (cabinet install RELEASE --public-key {public} at first install)"
+    )
     return 0

@@ -80,7 +80,7 @@ def parse_scenario(text: str) -> Any:
             for the parser, or an object that repeats a key (naming the key);
             the message starts with ``not JSON:``.
     """
-    if too_deep(text):                    # the same limit on every Python
+    if too_deep(text):  # the same limit on every Python
         raise ScenarioError("not JSON: nested too deeply")
     try:
         return json.loads(text, object_pairs_hook=_refuse_duplicates)
@@ -133,8 +133,9 @@ def run_scenario(data: dict[str, Any]) -> dict[str, Any]:
         if key in FIXED_RULES:
             raise ScenarioError(f"rules: {key}: may not be overridden; {FIXED_RULES[key]}")
         if key not in OVERRIDABLE_RULES:
-            raise ScenarioError(f"rules: unknown field {key!r}; a scenario may override "
-                                f"{', '.join(sorted(OVERRIDABLE_RULES))}")
+            raise ScenarioError(
+                f"rules: unknown field {key!r}; a scenario may override {', '.join(sorted(OVERRIDABLE_RULES))}"
+            )
     try:
         if overrides:
             rules = rules.replace(**overrides)
@@ -143,24 +144,22 @@ def run_scenario(data: dict[str, Any]) -> dict[str, Any]:
 
     seats = data["seats"]
     if not isinstance(seats, list) or not seats:
-        raise ScenarioError("seats: must be a non-empty list of {\"bets\": [...]}")
+        raise ScenarioError('seats: must be a non-empty list of {"bets": [...]}')
     seat_bets = []
     for i, s in enumerate(seats, 1):
-        if not isinstance(s, dict) or not isinstance(s.get("bets"), list) or not all(
-                _whole(b) for b in s["bets"]):
-            raise ScenarioError(f"seat {i}: needs \"bets\": a list of whole minor units")
+        if not isinstance(s, dict) or not isinstance(s.get("bets"), list) or not all(_whole(b) for b in s["bets"]):
+            raise ScenarioError(f'seat {i}: needs "bets": a list of whole minor units')
         extra = sorted(set(s) - SEAT_KEYS)
         if extra:
-            raise ScenarioError(f"seat {i}: unknown field {extra[0]!r}; fields are "
-                                f"{', '.join(sorted(SEAT_KEYS))}")
+            raise ScenarioError(f"seat {i}: unknown field {extra[0]!r}; fields are {', '.join(sorted(SEAT_KEYS))}")
         number = s.get("seat", i)
         if not _whole(number):
-            raise ScenarioError(f"seat {i}: \"seat\" must be a whole seat number, got {number!r}")
+            raise ScenarioError(f'seat {i}: "seat" must be a whole seat number, got {number!r}')
         seat_bets.append(SeatBets(number, tuple(s["bets"])))
 
     shoe_codes = data["shoe"]
     if not isinstance(shoe_codes, list):
-        raise ScenarioError("shoe: must be a list of cards like \"AS\"")
+        raise ScenarioError('shoe: must be a list of cards like "AS"')
     try:
         shoe = Shoe.from_codes(shoe_codes, rules.decks)
     except CardError as e:
@@ -185,7 +184,8 @@ def run_scenario(data: dict[str, Any]) -> dict[str, Any]:
                 raise ScenarioError(
                     f"decisions: ran out after {used} decision{'' if used == 1 else 's'}; "
                     f"the engine asks {prompt.text} "
-                    f"({', '.join(sorted(d.value for d in prompt.legal))})")
+                    f"({', '.join(sorted(d.value for d in prompt.legal))})"
+                )
             d = decisions[used]
             used += 1
             try:
@@ -197,7 +197,8 @@ def run_scenario(data: dict[str, Any]) -> dict[str, Any]:
     if used < len(decisions):
         raise ScenarioError(
             f"decisions: {len(decisions) - used} left over after the round ended "
-            f"(first unused: decision {used + 1}, {decisions[used]!r})")
+            f"(first unused: decision {used + 1}, {decisions[used]!r})"
+        )
 
     out = rnd.result()
     out["prompts"] = prompts
@@ -246,8 +247,11 @@ def match_expect(expect: Any, actual: Any, path: str = "") -> list[str]:
         for i, (e, a) in enumerate(zip(expect, actual, strict=True)):
             out += match_expect(e, a, f"{path}[{i}]")
         return out
-    if expect != actual or type(expect) is not type(actual) and not (
-            isinstance(expect, int | float) and isinstance(actual, int | float)):
+    if (
+        expect != actual
+        or type(expect) is not type(actual)
+        and not (isinstance(expect, int | float) and isinstance(actual, int | float))
+    ):
         return [f"{where}: expected {json.dumps(expect)}, got {json.dumps(actual)}"]
     return []
 
@@ -271,8 +275,7 @@ def main(paths: Sequence[str], check: bool = False) -> int:
             with Path(p).open("rb") as f:
                 raw = f.read(MAX_SCENARIO_BYTES + 1)
             if len(raw) > MAX_SCENARIO_BYTES:
-                print(f"{p}: larger than {MAX_SCENARIO_BYTES // (1 << 20)} MiB: not a scenario",
-                      file=sys.stderr)
+                print(f"{p}: larger than {MAX_SCENARIO_BYTES // (1 << 20)} MiB: not a scenario", file=sys.stderr)
                 return 2
             data = parse_scenario(raw.decode("utf-8"))
         except OSError as e:
@@ -294,8 +297,7 @@ def main(paths: Sequence[str], check: bool = False) -> int:
                 if word.lower() in str(e).lower():
                     print(f"{p}: ok (error as expected: {e})", file=sys.stderr)
                     continue
-                print(f"{p}: expected an error containing {word!r}, got: {e}",
-                      file=sys.stderr)
+                print(f"{p}: expected an error containing {word!r}, got: {e}", file=sys.stderr)
                 status = 1
                 continue
             print(f"{p}: {e}", file=sys.stderr)
@@ -303,8 +305,9 @@ def main(paths: Sequence[str], check: bool = False) -> int:
         print(json.dumps(out, indent=2 if len(paths) == 1 else None))
         if check and isinstance(data, dict):
             if "expect_error" in data:
-                print(f"{p}: expected an error containing {data['expect_error']!r}, "
-                      "but the round played", file=sys.stderr)
+                print(
+                    f"{p}: expected an error containing {data['expect_error']!r}, but the round played", file=sys.stderr
+                )
                 status = 1
             for line in match_expect(data.get("expect", {}), out):
                 print(f"{p}: {line}", file=sys.stderr)

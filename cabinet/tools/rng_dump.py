@@ -61,8 +61,7 @@ def scale_bits(m: int) -> int:
     return m.bit_length() - 1
 
 
-def write_bytes(out: BinaryIO, nbytes: int, m: int = DEFAULT_SCALE,
-                rng: secrets.SystemRandom | None = None) -> int:
+def write_bytes(out: BinaryIO, nbytes: int, m: int = DEFAULT_SCALE, rng: secrets.SystemRandom | None = None) -> int:
     """Write ``nbytes`` bytes (0: until the reader goes away) of ``rng.randrange(m)`` values.
 
     Args:
@@ -99,7 +98,7 @@ def write_bytes(out: BinaryIO, nbytes: int, m: int = DEFAULT_SCALE,
                     acc &= (1 << nacc) - 1
             chunk = bytes(buf)
             if nbytes:
-                chunk = chunk[:nbytes - written]
+                chunk = chunk[: nbytes - written]
             out.write(chunk)
             written += len(chunk)
         out.flush()
@@ -109,8 +108,7 @@ def write_bytes(out: BinaryIO, nbytes: int, m: int = DEFAULT_SCALE,
     return written
 
 
-def write_shuffles(out: BinaryIO, count: int, decks: int = 1,
-                   rng: secrets.SystemRandom | None = None) -> int:
+def write_shuffles(out: BinaryIO, count: int, decks: int = 1, rng: secrets.SystemRandom | None = None) -> int:
     """Write ``count`` shuffled shoes, one permutation of card indices a line.
 
     Args:
@@ -152,18 +150,31 @@ def main(argv: Sequence[str]) -> int:
     p = argparse.ArgumentParser(
         prog="cabinet rng-dump",
         description="Write raw output of the production random path (secrets.SystemRandom "
-                    "through the shoe's randrange) for dieharder, ent and NIST SP 800-22, "
-                    "or permutations dealt by the shoe's Fisher-Yates.")
+        "through the shoe's randrange) for dieharder, ent and NIST SP 800-22, "
+        "or permutations dealt by the shoe's Fisher-Yates.",
+    )
     what = p.add_mutually_exclusive_group(required=True)
-    what.add_argument("--bytes", type=int, metavar="N",
-                      help="N bytes of raw binary (0: until the reader closes the pipe)")
-    what.add_argument("--shuffles", type=int, metavar="N",
-                      help="N shuffled shoes, one line of space-separated card indices each")
-    p.add_argument("--scaled", type=_int, default=DEFAULT_SCALE, metavar="M",
-                   help="with --bytes: values drawn by randrange(M), M a power of 2 up to "
-                        "2**64, packed as log2(M) bits each (default 2**64)")
-    p.add_argument("--decks", type=int, default=1, metavar="D",
-                   help="with --shuffles: decks per shoe, 1-8 (default 1; the games use 1 and 4)")
+    what.add_argument(
+        "--bytes", type=int, metavar="N", help="N bytes of raw binary (0: until the reader closes the pipe)"
+    )
+    what.add_argument(
+        "--shuffles", type=int, metavar="N", help="N shuffled shoes, one line of space-separated card indices each"
+    )
+    p.add_argument(
+        "--scaled",
+        type=_int,
+        default=DEFAULT_SCALE,
+        metavar="M",
+        help="with --bytes: values drawn by randrange(M), M a power of 2 up to "
+        "2**64, packed as log2(M) bits each (default 2**64)",
+    )
+    p.add_argument(
+        "--decks",
+        type=int,
+        default=1,
+        metavar="D",
+        help="with --shuffles: decks per shoe, 1-8 (default 1; the games use 1 and 4)",
+    )
     p.add_argument("file", metavar="FILE", help="output file, '-' for stdout")
     args = p.parse_args(list(argv))
     try:

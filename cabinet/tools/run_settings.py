@@ -46,14 +46,15 @@ def run_pin(given: str | None) -> str:
 
 
 def _refusal(journal: Path, what: str) -> str:
-    return (f"cabinet run: {what}; no PIN was typed (3 wrong PINs lock PIN entry). "
-            f"Give the technician PIN of {journal} with --pin PIN (or {PIN_ENV}=PIN), or use a "
-            f"fresh data folder (CABINET_DATA_DIR=DIR or --journal DIR/journal.db), whose "
-            f"factory PIN the run changes to {DEMO_PIN} or to --pin")
+    return (
+        f"cabinet run: {what}; no PIN was typed (3 wrong PINs lock PIN entry). "
+        f"Give the technician PIN of {journal} with --pin PIN (or {PIN_ENV}=PIN), or use a "
+        f"fresh data folder (CABINET_DATA_DIR=DIR or --journal DIR/journal.db), whose "
+        f"factory PIN the run changes to {DEMO_PIN} or to --pin"
+    )
 
 
-def plan_settings(journal: Path, *, stations: int | None, variant: str | None,
-                  pin: str) -> PinPlan | str:
+def plan_settings(journal: Path, *, stations: int | None, variant: str | None, pin: str) -> PinPlan | str:
     """Whether the run may change the game to ``variant`` / ``stations`` seats with ``pin``.
 
     Args:
@@ -79,12 +80,13 @@ def plan_settings(journal: Path, *, stations: int | None, variant: str | None,
                 state = store.load_readonly() if store.key is not None else None
             finally:
                 store.close()
-        except Exception:       # the engine says what is wrong with it, and stops
+        except Exception:  # the engine says what is wrong with it, and stops
             state = None
     needed = state is None and (stations is not None or variant is not None)
     if state is not None:
-        needed = ((stations is not None and len(state.stations) != stations)
-                  or (variant is not None and state.settings.variant != variant))
+        needed = (stations is not None and len(state.stations) != stations) or (
+            variant is not None and state.settings.variant != variant
+        )
     p = None if state is None else state.operator.pin
     factory = p is None or not p.hash_hex
     if not needed:
@@ -92,17 +94,18 @@ def plan_settings(journal: Path, *, stations: int | None, variant: str | None,
     if not (pin.isdigit() and 4 <= len(pin) <= 8):
         return "cabinet run: --pin (or CABINET_PIN) must be 4-8 digits"
     if p is not None and locked_s(p):
-        return _refusal(journal, f"the journal's PIN entry is locked ({locked_s(p)} s left, "
-                                 "counted while the engine runs)")
+        return _refusal(
+            journal, f"the journal's PIN entry is locked ({locked_s(p)} s left, counted while the engine runs)"
+        )
     if factory:
         why = valid_new_pin(pin)
         if why:
-            return _refusal(journal, f"the journal still has the factory PIN, and the run's "
-                                     f"PIN cannot replace it ({why})")
+            return _refusal(
+                journal, f"the journal still has the factory PIN, and the run's PIN cannot replace it ({why})"
+            )
         return PinPlan(pin=pin, factory=True, needed=True)
     assert p is not None
     if not hmac.compare_digest(hash_pin(pin, bytes.fromhex(p.salt_hex)), p.hash_hex):
         typed = f"the demo PIN {DEMO_PIN}" if pin == DEMO_PIN else f"the --pin / {PIN_ENV} PIN"
-        return _refusal(journal, f"the data folder's technician PIN is not the PIN this run "
-                                 f"types ({typed})")
+        return _refusal(journal, f"the data folder's technician PIN is not the PIN this run types ({typed})")
     return PinPlan(pin=pin, factory=False, needed=True)

@@ -33,8 +33,8 @@ class Shots:
     def __init__(self, ui: Any, frames: Path, out: Path, prefix: str = "") -> None:
         """``ui``: the launcher's ``Child`` running the UI (its ``proc`` is signalled)."""
         self.ui = ui
-        self._lock = threading.Lock()   # the shared screen's players ask from their threads
-        self.prefix = prefix     # ``station2-``: whose screen
+        self._lock = threading.Lock()  # the shared screen's players ask from their threads
+        self.prefix = prefix  # ``station2-``: whose screen
         self.frames = frames
         self.out = out
         self.count = 0
@@ -60,7 +60,7 @@ class Shots:
             path = self.frames / f"shot-{self.signals:03d}.png"
             try:
                 os.kill(self.ui.proc.pid, signal.SIGUSR1)
-            except ProcessLookupError:      # the UI died; the launcher restarts it
+            except ProcessLookupError:  # the UI died; the launcher restarts it
                 print(f"cabinet run: screenshot {name}: the table UI is gone", file=sys.stderr)
                 return None
             deadline = time.monotonic() + SHOT_TIMEOUT_S
@@ -68,7 +68,7 @@ class Shots:
                 if path.exists():
                     return self._keep(path, name, prefix)
                 if self.ui.proc.poll() is not None:
-                    break               # it died before saving: no waiting for a dead UI
+                    break  # it died before saving: no waiting for a dead UI
                 time.sleep(0.05)
         print(f"cabinet run: screenshot {name} timed out", file=sys.stderr)
         return None

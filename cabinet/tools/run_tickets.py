@@ -65,8 +65,12 @@ def engine_config(ports: dict[int, str], tickets: str) -> str:
         raise ValueError(f"the host twin has no machine 1 (machines {sorted(ports)})")
     if tickets not in TICKET_MODES:
         raise ValueError(f"--tickets {tickets!r}: expected one of {', '.join(TICKET_MODES)}")
-    lines = ["# written by cabinet run: each station its own EGM on the host twin",
-             "[sas]", f"port = {json.dumps(ports[1])}", "address = 1"]
+    lines = [
+        "# written by cabinet run: each station its own EGM on the host twin",
+        "[sas]",
+        f"port = {json.dumps(ports[1])}",
+        "address = 1",
+    ]
     if tickets == "host":
         lines.append('validation = "system"')
     for n in sorted(ports):
@@ -82,8 +86,9 @@ def journal_stations(journal: Path) -> int:
         return 1
     try:
         from cabinet.shell.store import Store
+
         state = Store(journal, readonly=True).load_readonly()
-    except Exception:       # a journal the engine will salvage: it starts with one station
+    except Exception:  # a journal the engine will salvage: it starts with one station
         return 1
     return max(1, min(3, len(state.stations))) if state is not None else 1
 
@@ -107,8 +112,10 @@ def collect_vouchers(sim_dir: Path, out_dir: Path) -> list[Path]:
     ``voucher-[stationN-]NNNN``, a printer test ticket as ``test-ticket-[stationN-]NNNN``."""
     kept = []
     found = [("", p) for p in sorted((sim_dir / "tickets").glob("ticket-*"))] + [
-        (f"{d.name}-", p) for d in sorted(sim_dir.glob("station[0-9]"))
-        for p in sorted((d / "tickets").glob("ticket-*"))]
+        (f"{d.name}-", p)
+        for d in sorted(sim_dir.glob("station[0-9]"))
+        for p in sorted((d / "tickets").glob("ticket-*"))
+    ]
     for who, src in found:
         kind = "test-ticket" if _is_test_ticket(src) else "voucher"
         dst = out_dir / f"{kind}-{who}{src.name.removeprefix('ticket-')}"
@@ -143,8 +150,9 @@ def _host_ticket(host: SimControl, number: str) -> dict[str, Any] | None:
     return next((r for r in rows if r.get("number") == number), None)
 
 
-def _wait_host(host: SimControl, number: str, pred: Callable[[dict[str, Any]], bool],
-               stop: threading.Event, what: str) -> dict[str, Any]:
+def _wait_host(
+    host: SimControl, number: str, pred: Callable[[dict[str, Any]], bool], stop: threading.Event, what: str
+) -> dict[str, Any]:
     for _ in range(int(STEP_TIMEOUT_S / 0.1)):
         row = _host_ticket(host, number)
         if row is not None and pred(row):
@@ -154,9 +162,19 @@ def _wait_host(host: SimControl, number: str, pred: Callable[[dict[str, Any]], b
     raise DemoError(f"waited {STEP_TIMEOUT_S:.0f} s for {what} (host: {_host_ticket(host, number)})")
 
 
-def ticket_tour(watch: TableWatch, sim: SimControl, host: SimControl, printed: DemoResult,
-                redeem_at: int, *, say: Callable[[str], None], shot: Callable[[str], Any],
-                stop: threading.Event, machines: list[int], settle_s: float = 1.5) -> TicketTour:
+def ticket_tour(
+    watch: TableWatch,
+    sim: SimControl,
+    host: SimControl,
+    printed: DemoResult,
+    redeem_at: int,
+    *,
+    say: Callable[[str], None],
+    shot: Callable[[str], Any],
+    stop: threading.Event,
+    machines: list[int],
+    settle_s: float = 1.5,
+) -> TicketTour:
     """Take station 1's voucher (``printed``, just cashed out) to station ``redeem_at``:
     check the host issued it, insert it there (credited exactly its amount through the
     host), insert it again (refused, "already redeemed"), then read the host's tickets
@@ -171,50 +189,58 @@ def ticket_tour(watch: TableWatch, sim: SimControl, host: SimControl, printed: D
     if not number or amount <= 0:
         raise DemoError("station 1 printed no ticket to take to another station")
     tour = TicketTour(number, amount, printed_at=1, redeemed_at=redeem_at)
-    row = _wait_host(host, number, lambda r: r["state"] == "printed", stop,
-                     f"the host to record ticket {number} printed")
+    row = _wait_host(
+        host, number, lambda r: r["state"] == "printed", stop, f"the host to record ticket {number} printed"
+    )
     if (row["issued_by"], row["amount"]) != (1, amount):
-        raise DemoError(f"the host's ticket {number}: issued by {row['issued_by']} for "
-                        f"{row['amount']}, not by 1 for {amount}")
-    say(f"tickets: station 1 printed {number} for {fmt_money(amount)}, the number issued by "
-        "the casino host (0x57 -> 0x58, 0x3D)")
-    player = DemoPanel(watch, sim, shot=shot, say=say, stop=stop, settle_s=settle_s,
-                       station_no=redeem_at)
-    watch.wait_for(lambda s: player.station(s).host_link == "online"
-                   and s.mode in ("betting", "attract"), STEP_TIMEOUT_S,
-                   f"station {redeem_at} online at the host")
+        raise DemoError(
+            f"the host's ticket {number}: issued by {row['issued_by']} for {row['amount']}, not by 1 for {amount}"
+        )
+    say(
+        f"tickets: station 1 printed {number} for {fmt_money(amount)}, the number issued by "
+        "the casino host (0x57 -> 0x58, 0x3D)"
+    )
+    player = DemoPanel(watch, sim, shot=shot, say=say, stop=stop, settle_s=settle_s, station_no=redeem_at)
+    watch.wait_for(
+        lambda s: player.station(s).host_link == "online" and s.mode in ("betting", "attract"),
+        STEP_TIMEOUT_S,
+        f"station {redeem_at} online at the host",
+    )
     before = tour.credits_before_minor = player.station().credits_minor
     stale = player.station().refusal
     say(f"tickets: inserting it at station {redeem_at} (credits {fmt_money(before)})")
     player.wait_acceptor_enabled()
     player.sim_station({"cmd": "voucher", "validation_number": number})
-    snap = watch.wait_for(lambda s: player.station(s).credits_minor != before
-                          or player.station(s).refusal not in ("", stale), STEP_TIMEOUT_S,
-                          f"station {redeem_at}'s credit")
+    snap = watch.wait_for(
+        lambda s: player.station(s).credits_minor != before or player.station(s).refusal not in ("", stale),
+        STEP_TIMEOUT_S,
+        f"station {redeem_at}'s credit",
+    )
     after = tour.credits_after_minor = player.station(snap).credits_minor
     if after - before != amount:
-        raise DemoError(f"station {redeem_at} credited {fmt_money(after - before)}, not "
-                        f"{fmt_money(amount)} ({player.station(snap).refusal!r})")
-    row = _wait_host(host, number, lambda r: r["state"] == "redeemed", stop,
-                     "the host to record it redeemed")
+        raise DemoError(
+            f"station {redeem_at} credited {fmt_money(after - before)}, not "
+            f"{fmt_money(amount)} ({player.station(snap).refusal!r})"
+        )
+    row = _wait_host(host, number, lambda r: r["state"] == "redeemed", stop, "the host to record it redeemed")
     if (row["redeemed_by"], row["redeemed_amount"]) != (redeem_at, amount):
-        raise DemoError(f"the host has it redeemed by {row['redeemed_by']} for "
-                        f"{row['redeemed_amount']}")
-    say(f"tickets: station {redeem_at} credited {fmt_money(amount)} through the host "
-        f"(0x67, 0x70 -> 0x71 redeem, 0x68): credits {fmt_money(before)} -> {fmt_money(after)}")
+        raise DemoError(f"the host has it redeemed by {row['redeemed_by']} for {row['redeemed_amount']}")
+    say(
+        f"tickets: station {redeem_at} credited {fmt_money(amount)} through the host "
+        f"(0x67, 0x70 -> 0x71 redeem, 0x68): credits {fmt_money(before)} -> {fmt_money(after)}"
+    )
     player.settle_and_shoot("ticket-redeemed")
     player.wait_acceptor_enabled()
     player.sim_station({"cmd": "voucher", "validation_number": number})
-    snap = watch.wait_for(lambda s: player.station(s).refusal != "", STEP_TIMEOUT_S,
-                          "the second insertion's answer")
+    snap = watch.wait_for(lambda s: player.station(s).refusal != "", STEP_TIMEOUT_S, "the second insertion's answer")
     tour.refused = player.station(snap).refusal
     if tour.refused != REFUSED_AGAIN or player.station(snap).credits_minor != after:
-        raise DemoError(f"the same ticket again: {tour.refused!r}, credits "
-                        f"{fmt_money(player.station(snap).credits_minor)}")
-    say(f"tickets: the same ticket again at station {redeem_at}: {tour.refused} "
-        "(handed back, nothing credited)")
+        raise DemoError(
+            f"the same ticket again: {tour.refused!r}, credits {fmt_money(player.station(snap).credits_minor)}"
+        )
+    say(f"tickets: the same ticket again at station {redeem_at}: {tour.refused} (handed back, nothing credited)")
     player.settle_and_shoot("ticket-refused")
-    for n in machines:     # a fresh 0x1C each, so the host's record is the final meters
+    for n in machines:  # a fresh 0x1C each, so the host's record is the final meters
         host({"cmd": "send", "machine": n, "poll": "0x1C"})
         tour.host_meters[str(n)] = host({"cmd": "meters", "machine": n})["meters"]
     tour.summary = host({"cmd": "tickets"})["summary"]
@@ -223,21 +249,32 @@ def ticket_tour(watch: TableWatch, sim: SimControl, host: SimControl, printed: D
     return tour
 
 
-def tour_hook(host_socket: str, shots: list[Callable[[str], Any]], stop: threading.Event,
-              box: dict[str, Any], machines: list[int]) -> Callable[[Any, Any, list[Any]], None]:
+def tour_hook(
+    host_socket: str, shots: list[Callable[[str], Any]], stop: threading.Event, box: dict[str, Any], machines: list[int]
+) -> Callable[[Any, Any, list[Any]], None]:
     """The demo's ``after_cash_out`` for ``--tickets host``: the ticket tour from station 1
     to station 2 (to station 1 itself on a one-station table), through the host twin's
     control socket ``host_socket``; ``shots[n - 1]`` takes station n's screenshots.
     ``box["tickets"]`` gets the ``TicketTour``; a failed step raises ``DemoError``."""
+
     def after_cash_out(watch: Any, sim: Any, results: list[Any]) -> None:
         to = 2 if len(results) > 1 else 1
         host = SimControl(host_socket)
         try:
-            box["tickets"] = ticket_tour(watch, sim, host, results[0], to, stop=stop,
-                                         say=lambda text: print(text, flush=True),
-                                         shot=shots[to - 1], machines=machines)
+            box["tickets"] = ticket_tour(
+                watch,
+                sim,
+                host,
+                results[0],
+                to,
+                stop=stop,
+                say=lambda text: print(text, flush=True),
+                shot=shots[to - 1],
+                machines=machines,
+            )
         finally:
             host.close()
+
     return after_cash_out
 
 
@@ -245,4 +282,5 @@ def save_tour(tour: TicketTour | None, out_dir: Path) -> None:
     """Write the tour as ``tickets.json`` in the run folder (nothing without one)."""
     if tour is not None:
         import dataclasses
+
         (out_dir / "tickets.json").write_text(json.dumps(dataclasses.asdict(tour), indent=1) + "\n")

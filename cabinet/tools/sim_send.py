@@ -22,9 +22,12 @@ TIMEOUT_S = 15.0
 def main(argv: Sequence[str]) -> int:
     """Run ``cabinet sim-send``; returns the exit status."""
     if len(argv) < 2 or argv[0] in ("-h", "--help"):
-        print("usage: cabinet sim-send SOCKET JSON [JSON ...]\n"
-              "  e.g. cabinet sim-send /tmp/cabinet-run-XXXX/ui.sock.sim "
-              "'{\"cmd\": \"key\", \"on\": true}'", file=sys.stderr)
+        print(
+            "usage: cabinet sim-send SOCKET JSON [JSON ...]\n"
+            "  e.g. cabinet sim-send /tmp/cabinet-run-XXXX/ui.sock.sim "
+            '\'{"cmd": "key", "on": true}\'',
+            file=sys.stderr,
+        )
         return 0 if argv[:1] in (["-h"], ["--help"]) else 2
     path, messages = argv[0], list(argv[1:])
     refused = 0

@@ -48,6 +48,8 @@ def size_refusal(size: str) -> str:
 def rounds_refusal(rounds: int) -> str:
     """The one line refusing ``--rounds`` ``rounds`` (below 1: the demo plays at least one)."""
     return f"cabinet run: --rounds must be 1 or more, got {rounds}"
+
+
 #: ``--screens``: a screen per station, or one shared wide screen (``[display] screens``).
 SCREENS = ("per-station", "shared")
 #: The shared screen's window (32:9, as a 3840x1080 panel halved; fits one 1920 display).
@@ -88,15 +90,34 @@ def station_language(setting: str, station: int) -> str:
     return parts[min(station, len(parts)) - 1] if parts else ""
 
 
-def ui_command(python: str, sock: Path, station: int, count: int, size: str, frames: Path,
-               sim_sock: Path | None, shared: bool = False) -> list[str]:
+def ui_command(
+    python: str,
+    sock: Path,
+    station: int,
+    count: int,
+    size: str,
+    frames: Path,
+    sim_sock: Path | None,
+    shared: bool = False,
+) -> list[str]:
     """The ``python -m ui`` command line of station ``station``'s screen (of ``count``):
     its own station for keys and touches; with several stations, its own-station
     layout (``--own-station``: its spots, meters and buttons large, the others small),
     or with ``shared`` the one shared wide screen (``--screens shared``: a panel per
     station, the keys first for ``station``)."""
-    argv = [python, "-m", "ui", "--socket", str(sock), "--size", size,
-            "--screenshot-dir", str(frames), "--station", str(station)]
+    argv = [
+        python,
+        "-m",
+        "ui",
+        "--socket",
+        str(sock),
+        "--size",
+        size,
+        "--screenshot-dir",
+        str(frames),
+        "--station",
+        str(station),
+    ]
     if shared:
         argv += ["--screens", "shared"]
     elif count > 1:
@@ -108,8 +129,9 @@ def ui_command(python: str, sock: Path, station: int, count: int, size: str, fra
     return argv
 
 
-def shot_takers(shots: list[Any], count: int, shared: bool) -> tuple[list[Callable[[str], Any]],
-                                                                    list[Callable[[str, str], Any]]]:
+def shot_takers(
+    shots: list[Any], count: int, shared: bool
+) -> tuple[list[Callable[[str], Any]], list[Callable[[str, str], Any]]]:
     """Each station's ``(settled, grab)`` screenshot takers, from the launcher's
     ``Shots`` of each UI: its own screen's, or with ``shared`` the one UI's, each
     station's pictures named for it (``station2-03-settled-round.png``)."""
@@ -117,12 +139,20 @@ def shot_takers(shots: list[Any], count: int, shared: bool) -> tuple[list[Callab
         return [sh.settled for sh in shots], [sh.grab for sh in shots]
     one = shots[0]
     prefixes = [f"station{n}-" for n in range(1, count + 1)]
-    return ([functools.partial(one.settled, prefix=pre) for pre in prefixes],
-            [functools.partial(one.grab, prefix=pre) for pre in prefixes])
+    return (
+        [functools.partial(one.settled, prefix=pre) for pre in prefixes],
+        [functools.partial(one.grab, prefix=pre) for pre in prefixes],
+    )
 
 
-def ensure_stations(sock: Path, sim_sock: Path, stations: int | None, say: Callable[[str], None],
-                    variant: str | None = None, pin: Any = None) -> bool:
+def ensure_stations(
+    sock: Path,
+    sim_sock: Path,
+    stations: int | None,
+    say: Callable[[str], None],
+    variant: str | None = None,
+    pin: Any = None,
+) -> bool:
     """Make the engine's game ``variant`` seating ``stations`` players, by the operator menu.
 
     Leaves whatever an earlier run left open first (``DemoPlayer.tidy_up``);
@@ -180,10 +210,17 @@ def station_count(sock: Path) -> int:
         watch.close()
 
 
-def run_demo(sock: Path, sim_sock: Path, rounds: int, variant: str | None,
-             shot: Callable[[str], Any], grab: Callable[[str, str], Any],
-             stop: threading.Event, box: dict[str, Any],
-             after_cash_out: AfterCashOut | None = None) -> None:
+def run_demo(
+    sock: Path,
+    sim_sock: Path,
+    rounds: int,
+    variant: str | None,
+    shot: Callable[[str], Any],
+    grab: Callable[[str, str], Any],
+    stop: threading.Event,
+    box: dict[str, Any],
+    after_cash_out: AfterCashOut | None = None,
+) -> None:
     """One station: the demo player plays ``rounds`` rounds (switching the game to
     ``variant`` first), cashes out (then ``after_cash_out`` with the watch, the sim
     control and its result) and tours the menu; ``box["result"]`` gets its
@@ -197,12 +234,19 @@ def run_demo(sock: Path, sim_sock: Path, rounds: int, variant: str | None,
         sim = SimControl(sim_sock)
         want = variant or watch.snapshot.variant  # type: ignore[union-attr]
         future = strategy_future(want) if rounds else Future()
-        player = DemoPlayer(watch, sim, rounds=rounds, variant=variant,
-                            strategy=future, shot=shot, grab=grab, stop=stop,
-                            say=lambda text: print(text, flush=True))
+        player = DemoPlayer(
+            watch,
+            sim,
+            rounds=rounds,
+            variant=variant,
+            strategy=future,
+            shot=shot,
+            grab=grab,
+            stop=stop,
+            say=lambda text: print(text, flush=True),
+        )
         then = after_cash_out
-        box["result"] = player.run(None if then is None else
-                                   lambda: then(watch, sim, [player.result]))
+        box["result"] = player.run(None if then is None else lambda: then(watch, sim, [player.result]))
     except DemoError as e:
         box["error"] = str(e)
     except Exception as e:  # reported by the main thread, never a silent thread death
@@ -234,10 +278,18 @@ def strategy_future(variant: str) -> Future[Any]:
     return future
 
 
-def run_demos(sock: Path, sim_sock: Path, count: int, rounds: int,
-              shots: list[Callable[[str], Any]], grabs: list[Callable[[str, str], Any]],
-              stop: threading.Event, box: dict[str, Any], strategy: Future[Any],
-              after_cash_out: AfterCashOut | None = None) -> None:
+def run_demos(
+    sock: Path,
+    sim_sock: Path,
+    count: int,
+    rounds: int,
+    shots: list[Callable[[str], Any]],
+    grabs: list[Callable[[str, str], Any]],
+    stop: threading.Event,
+    box: dict[str, Any],
+    strategy: Future[Any],
+    after_cash_out: AfterCashOut | None = None,
+) -> None:
     """Headless ``--stations N``: one demo player per station plays the one table.
 
     Station 1's player leaves what an earlier run left open; then every player
@@ -261,16 +313,30 @@ def run_demos(sock: Path, sim_sock: Path, count: int, rounds: int,
 
         def say_for(n: int) -> Callable[[str], None]:
             def say(text: str) -> None:
-                with lock:   # one whole line at a time: the players print from threads
+                with lock:  # one whole line at a time: the players print from threads
                     print(f"station {n} {text}", flush=True)
+
             return say
 
-        players = [DemoPlayer(watch, sim, rounds=rounds, strategy=strategy, station_no=n,
-                              shot=shots[n - 1], grab=grabs[n - 1], stop=stop, say=say_for(n))
-                   for n in range(1, count + 1)]
+        players = [
+            DemoPlayer(
+                watch,
+                sim,
+                rounds=rounds,
+                strategy=strategy,
+                station_no=n,
+                shot=shots[n - 1],
+                grab=grabs[n - 1],
+                stop=stop,
+                say=say_for(n),
+            )
+            for n in range(1, count + 1)
+        ]
         players[0].tidy_up()
-        threads = [threading.Thread(target=play_station, args=(p, box, stop),
-                                    name=f"demo-{p.station_no}", daemon=True) for p in players]
+        threads = [
+            threading.Thread(target=play_station, args=(p, box, stop), name=f"demo-{p.station_no}", daemon=True)
+            for p in players
+        ]
         for t in threads:
             t.start()
         for t in threads:

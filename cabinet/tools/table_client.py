@@ -63,9 +63,14 @@ class TableWatch:
             (an observer).
     """
 
-    def __init__(self, path: str | Path, *, name: str = "demo-player",
-                 on_snapshot: Callable[[Snapshot, float], None] | None = None,
-                 authenticate: bool = False) -> None:
+    def __init__(
+        self,
+        path: str | Path,
+        *,
+        name: str = "demo-player",
+        on_snapshot: Callable[[Snapshot, float], None] | None = None,
+        authenticate: bool = False,
+    ) -> None:
         self.path = str(path)
         self.name = name
         self.authenticate = authenticate
@@ -104,7 +109,7 @@ class TableWatch:
         """Send an intent as the touch screen would (chip tables only: the default
         wiring has no chip or spot buttons)."""
         assert self._sock is not None
-        with self._send_lock:   # players of several stations may share one watch
+        with self._send_lock:  # players of several stations may share one watch
             self._sock.sendall(encode(Intent(station=station, action=action, value=value)))
 
     def close(self) -> None:
@@ -146,8 +151,7 @@ class TableWatch:
     def seq(self) -> int:
         return self.snapshot.seq if self.snapshot is not None else -1
 
-    def wait_for(self, pred: Callable[[Snapshot], bool], timeout_s: float,
-                 what: str = "the table") -> Snapshot:
+    def wait_for(self, pred: Callable[[Snapshot], bool], timeout_s: float, what: str = "the table") -> Snapshot:
         """The first snapshot (the current one included) for which ``pred`` holds.
 
         Raises:

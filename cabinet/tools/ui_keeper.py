@@ -42,9 +42,18 @@ class UIKeeper:
         windowed: a UI that exits 0 in a window was closed by its player: the run ends.
     """
 
-    def __init__(self, uis: list[Any], children: list[Any], shots: list[Any],
-                 start: Callable[[int, Path], Any], frames: list[Path], *, restart: bool,
-                 windowed: bool, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self,
+        uis: list[Any],
+        children: list[Any],
+        shots: list[Any],
+        start: Callable[[int, Path], Any],
+        frames: list[Path],
+        *,
+        restart: bool,
+        windowed: bool,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
         self.uis = uis
         self.children = children
         self.shots = shots
@@ -74,24 +83,31 @@ class UIKeeper:
             now = self.clock()
             if i not in self._died:
                 self._died[i] = now
-                print(f"cabinet run: station {i + 1}'s table UI stopped (status {status}); "
-                      f"starting it again in {RESTART_S:g} s (see {ui.log_path})",
-                      file=sys.stderr, flush=True)
+                print(
+                    f"cabinet run: station {i + 1}'s table UI stopped (status {status}); "
+                    f"starting it again in {RESTART_S:g} s (see {ui.log_path})",
+                    file=sys.stderr,
+                    flush=True,
+                )
             if now - self._died[i] >= RESTART_S:
                 self._start_again(i)
         return None
 
     def _start_again(self, i: int) -> None:
         old = self.uis[i]
-        old.stop()                       # already dead: closes its log, joins its reader
+        old.stop()  # already dead: closes its log, joins its reader
         self.restarts[i] += 1
         frames = self.frames[i] / f"restart-{self.restarts[i]}"
         frames.mkdir(parents=True, exist_ok=True)
         new = self.start(i + 1, frames)
         self.uis[i] = new
         self.children[self.children.index(old)] = new
-        self._drawing[i] = frames       # ``shots`` follow it once it draws (``ended``)
+        self._drawing[i] = frames  # ``shots`` follow it once it draws (``ended``)
         del self._died[i]
-        print(f"cabinet run: station {i + 1}'s table UI stopped (status {old.proc.returncode}); "
-              f"started it again (pid {new.proc.pid}, restart {self.restarts[i]} of "
-              f"{MAX_RESTARTS}); the other stations play on", file=sys.stderr, flush=True)
+        print(
+            f"cabinet run: station {i + 1}'s table UI stopped (status {old.proc.returncode}); "
+            f"started it again (pid {new.proc.pid}, restart {self.restarts[i]} of "
+            f"{MAX_RESTARTS}); the other stations play on",
+            file=sys.stderr,
+            flush=True,
+        )

@@ -24,13 +24,11 @@ from cabinet.shell.store import Store
 
 def _open(path: Path) -> Store | None:
     if not path.exists():
-        print(f"no journal at {path} (start the engine first, or pass --journal)",
-              file=sys.stderr)
+        print(f"no journal at {path} (start the engine first, or pass --journal)", file=sys.stderr)
         return None
     store = Store(path, readonly=True)
     if store.key is None and key_file(path).exists():
-        print(f"cannot read the journal key {key_file(path)} (run as the engine's user)",
-              file=sys.stderr)
+        print(f"cannot read the journal key {key_file(path)} (run as the engine's user)", file=sys.stderr)
         return None
     return store
 
@@ -57,8 +55,10 @@ def meters(path: Path, as_json: bool) -> int:
     if as_json:
         print(json.dumps(msgspec.to_builtins(loaded), indent=2))
         return 0
-    print(f"Game {loaded.settings.variant}, {len(loaded.stations)} station(s), "
-          f"power-ups {loaded.power_ups}, rounds {loaded.round_id}")
+    print(
+        f"Game {loaded.settings.variant}, {len(loaded.stations)} station(s), "
+        f"power-ups {loaded.power_ups}, rounds {loaded.round_id}"
+    )
     for line in meters_lines(loaded, loaded.settings.rules_or_preset().name):  # the menu's page
         print(line)
     return 0
@@ -75,19 +75,22 @@ def recall(path: Path, station: int, limit: int, as_json: bool) -> int:
         return 0
     for e in entries:
         when = time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(e.wall_s))
-        print(f"Round {e.round_id} station {e.station} {e.variant} {when}"
-              + (" VOIDED" if e.voided else ""))
-        print(f"  credits {fmt_money(e.credits_before_minor)} -> {fmt_money(e.credits_after_minor)}; "
-              f"wagered {fmt_money(e.wagered_minor)}, returned {fmt_money(e.returned_minor)}")
+        print(f"Round {e.round_id} station {e.station} {e.variant} {when}" + (" VOIDED" if e.voided else ""))
+        print(
+            f"  credits {fmt_money(e.credits_before_minor)} -> {fmt_money(e.credits_after_minor)}; "
+            f"wagered {fmt_money(e.wagered_minor)}, returned {fmt_money(e.returned_minor)}"
+        )
         d = e.result.get("dealer", {})
         print(f"  dealer {' '.join(d.get('cards', []))} ({d.get('total')})")
         for sp in e.result.get("spots", []):
-            if sp.get("seat", e.station) != e.station:   # entries journaled before 10.4
+            if sp.get("seat", e.station) != e.station:  # entries journaled before 10.4
                 continue
             for h in sp["hands"]:
-                print(f"  spot {sp['spot']}: {' '.join(h['cards'])} = {h['total']} "
-                      f"{h['outcome']} (stake {fmt_money(h['stake'])}, back "
-                      f"{fmt_money(h['returned'] or 0)})")
+                print(
+                    f"  spot {sp['spot']}: {' '.join(h['cards'])} = {h['total']} "
+                    f"{h['outcome']} (stake {fmt_money(h['stake'])}, back "
+                    f"{fmt_money(h['returned'] or 0)})"
+                )
         for step in e.steps:
             print(f"    {step}")
     if not entries:
@@ -107,8 +110,10 @@ def events(path: Path, limit: int, as_json: bool) -> int:
     for r in rows:
         when = time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(r["wall_s"]))
         amount = fmt_money(r["amount_minor"]) if r["amount_minor"] else ""
-        print(f"{r['id']:6d} {when} {r['kind']:22s} st{r['station']} {amount:>10s} "
-              f"{json.dumps(r['data']) if r['data'] else ''}")
+        print(
+            f"{r['id']:6d} {when} {r['kind']:22s} st{r['station']} {amount:>10s} "
+            f"{json.dumps(r['data']) if r['data'] else ''}"
+        )
     return 0
 
 
@@ -116,9 +121,12 @@ def verify_events(path: Path) -> int:
     """``cabinet events --verify``: walk the event chain, compare the commit record, and
     say a RAM error the cabinet stopped in; 1 with what was found, else 0."""
     from cabinet.shell.journal.guard import journal_format
+
     if journal_format(path) == "old":
-        print("FOUND: the journal is in the old format (plain SHA-256 checksums, no event "
-              f"chain): upgrade it once with cabinet upgrade-journal --journal {path}")
+        print(
+            "FOUND: the journal is in the old format (plain SHA-256 checksums, no event "
+            f"chain): upgrade it once with cabinet upgrade-journal --journal {path}"
+        )
         return 1
     store = _open(path)
     if store is None:

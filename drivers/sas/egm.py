@@ -133,8 +133,12 @@ _NACKED_DROPS = frozenset({DropReason.CRC, DropReason.LENGTH})
 
 #: S polls that only carry a command: code -> ``HostCommand.name``.
 _SIMPLE_COMMANDS = {
-    0x01: "shut_down", 0x02: "start_up", 0x06: "enable_bill_acceptor", 0x07: "disable_bill_acceptor",
-    0x0A: "enter_maintenance_mode", 0x0B: "exit_maintenance_mode",
+    0x01: "shut_down",
+    0x02: "start_up",
+    0x06: "enable_bill_acceptor",
+    0x07: "disable_bill_acceptor",
+    0x0A: "enter_maintenance_mode",
+    0x0B: "exit_maintenance_mode",
 }
 
 
@@ -160,8 +164,9 @@ class EgmResponder:
             content), ``repeats``.
     """
 
-    def __init__(self, address: int, *, link_timeout_ms: int = LINK_TIMEOUT_MS,
-                 handpay_resend_ms: int = HANDPAY_RESEND_MS) -> None:
+    def __init__(
+        self, address: int, *, link_timeout_ms: int = LINK_TIMEOUT_MS, handpay_resend_ms: int = HANDPAY_RESEND_MS
+    ) -> None:
         """Args:
             address: the configured SAS address 1..127 (answered from until a view
                 says otherwise).
@@ -192,8 +197,13 @@ class EgmResponder:
         #: 0x0E: real-time event reporting on (kept in memory only, as Aristocrat does)
         self.real_time_events = False
         self._longs: dict[int, Callable[[EgmView, LongPoll, list[Output]], bytes | None]] = {
-            0x08: self._lp_08, 0x0E: self._lp_0e, 0x1B: self._lp_1b, 0x21: self._lp_21, 0x7F: self._lp_7f,
-            0x94: self._lp_94, 0xA0: self._lp_a0,
+            0x08: self._lp_08,
+            0x0E: self._lp_0e,
+            0x1B: self._lp_1b,
+            0x21: self._lp_21,
+            0x7F: self._lp_7f,
+            0x94: self._lp_94,
+            0xA0: self._lp_a0,
             **self._tito.handlers,
         }
 
@@ -280,8 +290,9 @@ class EgmResponder:
                     out.append(replies.nack(codec.address))
         return out
 
-    def _on_poll(self, event: GeneralPoll | LongPoll | UnknownPoll, now_ms: int, wall: Wall | None,
-                 out: list[Output]) -> None:
+    def _on_poll(
+        self, event: GeneralPoll | LongPoll | UnknownPoll, now_ms: int, wall: Wall | None, out: list[Output]
+    ) -> None:
         ours = event.address != 0
         if ours:
             self.polls += 1
@@ -381,8 +392,11 @@ class EgmResponder:
         if not queued or self._awaiting_journal(now_ms, out):
             if events_only:
                 return None
-            return egm_events.event_reply(view.address, b"\x00") if self.real_time_events \
+            return (
+                egm_events.event_reply(view.address, b"\x00")
+                if self.real_time_events
                 else replies.general_poll_reply(0)
+            )
         exc, code = queued[0]
         if code == HANDPAY_PENDING:
             self._last_51_ms = now_ms
@@ -486,7 +500,7 @@ class EgmResponder:
         return replies.ack(event.address)
 
     def _lp_94(self, view: EgmView, event: LongPoll, out: list[Output]) -> bytes:
-        out.append(HostCommand("remote_handpay_reset", 0x94))   # logged either way
+        out.append(HostCommand("remote_handpay_reset", 0x94))  # logged either way
         if view.handpay is None:
             return replies.remote_handpay_reset(event.address, replies.HANDPAY_RESET_NOT_IN_HANDPAY)
         return replies.remote_handpay_reset(event.address, replies.HANDPAY_RESET_OK)

@@ -59,8 +59,36 @@ EVENT_DATA_LEN: dict[int, int] = {BILL_ACCEPTED: 6, GAME_STARTED: 8, GAME_ENDED:
 COUNTRY_UNITED_STATES = 37
 #: Bill value in dollars -> SAS bill denomination code (``BillDenominationCodes``).
 BILL_DENOMINATION_CODES: dict[int, int] = {
-    d: i for i, d in enumerate((1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500, 1000, 2000, 2500, 5000,
-                                10000, 20000, 25000, 50000, 100000, 200000, 250000, 500000, 1000000))}
+    d: i
+    for i, d in enumerate(
+        (
+            1,
+            2,
+            5,
+            10,
+            20,
+            25,
+            50,
+            100,
+            200,
+            250,
+            500,
+            1000,
+            2000,
+            2500,
+            5000,
+            10000,
+            20000,
+            25000,
+            50000,
+            100000,
+            200000,
+            250000,
+            500000,
+            1000000,
+        )
+    )
+}
 #: 0x7E wager type bits (``PrimaryGameStartedConsumer``).
 WAGER_MULTI_DENOMINATION = 0x40
 WAGER_MAX_BET = 0x80
@@ -95,12 +123,20 @@ def event_bytes(exc: HostException, code: int, denomination_code: int = 0) -> by
     Values wrap modulo their BCD width, as meters do.
     """
     if exc.name == "bill_accepted":
-        return (bytes((BILL_ACCEPTED,)) + bcd.encode(COUNTRY_UNITED_STATES, 1)
-                + bcd.encode(bill_denomination_code(exc.bill_minor), 1) + bcd.encode(wrap(exc.count), 4))
+        return (
+            bytes((BILL_ACCEPTED,))
+            + bcd.encode(COUNTRY_UNITED_STATES, 1)
+            + bcd.encode(bill_denomination_code(exc.bill_minor), 1)
+            + bcd.encode(wrap(exc.count), 4)
+        )
     if code == GAME_STARTED:
         wager_type = WAGER_MULTI_DENOMINATION | (WAGER_MAX_BET if exc.max_bet else 0) | (denomination_code & 0x3F)
-        return (bytes((GAME_STARTED,)) + bcd.encode(wrap(exc.amount_credits, 2), 2)
-                + bcd.encode(wrap(exc.meter_credits), 4) + bytes((wager_type, 0)))
+        return (
+            bytes((GAME_STARTED,))
+            + bcd.encode(wrap(exc.amount_credits, 2), 2)
+            + bcd.encode(wrap(exc.meter_credits), 4)
+            + bytes((wager_type, 0))
+        )
     if code == GAME_ENDED:
         return bytes((GAME_ENDED,)) + bcd.encode(wrap(exc.amount_credits), 4)
     if code == GAME_RECALL:

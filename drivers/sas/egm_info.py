@@ -44,9 +44,9 @@ ViewReply = Callable[[EgmView, int, bytes, "Wall | None"], "bytes | None"]
 
 # 0xA0 feature bits (LongPollSendEnabledFeaturesResponse.cs)
 F1_VALIDATION_EXTENSIONS = 1 << 4
-F1_VALIDATION_STYLE_SYSTEM = 1 << 5          # ValidationStyleBit0: system validation
+F1_VALIDATION_STYLE_SYSTEM = 1 << 5  # ValidationStyleBit0: system validation
 F1_TICKET_REDEMPTION = 1 << 7
-F2_TICKETS_TO_DROP_AND_CANCELLED = 1 << 2    # tickets counted in total drop / cancelled credits
+F2_TICKETS_TO_DROP_AND_CANCELLED = 1 << 2  # tickets counted in total drop / cancelled credits
 F2_EXTENDED_METERS = 1 << 3
 #: 0xB5 name fields hold at most this many characters.
 MAX_NAME_LEN = 20
@@ -98,8 +98,9 @@ def features_reply(view: EgmView, address: int, data: bytes, extended_meters: bo
     game = _game(data)
     if game is None:
         return replies.nack(address)
-    return replies.long_reply(address, 0xA0, bcd.encode(game, 2) + enabled_features(view, extended_meters)
-                              + b"\x00\x00")
+    return replies.long_reply(
+        address, 0xA0, bcd.encode(game, 2) + enabled_features(view, extended_meters) + b"\x00\x00"
+    )
 
 
 def _name(text: str) -> bytes:
@@ -115,10 +116,16 @@ def game_information(view: EgmView, address: int, data: bytes, wall: Wall | None
         return replies.nack(address)
     index = max(game, 1) - 1
     info = view.games[index]
-    body = (bcd.encode(game, 2) + bcd.encode(egm_meters.wrap(view.max_bet_credits, 2), 2)
-            + bytes((info.progressive_group,)) + (0).to_bytes(4, "little")
-            + _name(view.game_name) + _name(info.paytable_id)
-            + bcd.encode(WAGER_CATEGORIES, 2) + bytes((1, info.denomination)))
+    body = (
+        bcd.encode(game, 2)
+        + bcd.encode(egm_meters.wrap(view.max_bet_credits, 2), 2)
+        + bytes((info.progressive_group,))
+        + (0).to_bytes(4, "little")
+        + _name(view.game_name)
+        + _name(info.paytable_id)
+        + bcd.encode(WAGER_CATEGORIES, 2)
+        + bytes((1, info.denomination))
+    )
     return replies.length_reply(address, 0xB5, body)
 
 

@@ -96,11 +96,41 @@ def weighted_payback(view: EgmView) -> int:
 #: Bill counts by code, in dollars.  Monaco ``SASMeterCollection.cs`` 0x40-0x57
 #: (``TotalNumberBillsAccepted1`` .. ``1000000``) and 0x59-0x62 (``TotalNumberBillsToDrop1``
 #: .. ``1000``): every bill the cabinet takes goes to the drop (no recycler).
-BILLS_ACCEPTED_CODES: dict[int, int] = dict(zip(range(0x40, 0x58), (
-    1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500, 1000, 2000, 2500, 5000, 10000, 20000, 25000,
-    50000, 100000, 200000, 250000, 500000, 1000000), strict=True))
-BILLS_TO_DROP_CODES: dict[int, int] = dict(zip(range(0x59, 0x63), (
-    1, 2, 5, 10, 20, 50, 100, 200, 500, 1000), strict=True))
+BILLS_ACCEPTED_CODES: dict[int, int] = dict(
+    zip(
+        range(0x40, 0x58),
+        (
+            1,
+            2,
+            5,
+            10,
+            20,
+            25,
+            50,
+            100,
+            200,
+            250,
+            500,
+            1000,
+            2000,
+            2500,
+            5000,
+            10000,
+            20000,
+            25000,
+            50000,
+            100000,
+            200000,
+            250000,
+            500000,
+            1000000,
+        ),
+        strict=True,
+    )
+)
+BILLS_TO_DROP_CODES: dict[int, int] = dict(
+    zip(range(0x59, 0x63), (1, 2, 5, 10, 20, 50, 100, 200, 500, 1000), strict=True)
+)
 
 VOUCHERS_IN, VOUCHERS_OUT = "vouchers_in_minor", "vouchers_out_minor"
 #: SAS coin in (every wager) and coin out (what play paid to the credit meter, hand-paid
@@ -110,42 +140,42 @@ VOUCHERS_IN, VOUCHERS_OUT = "vouchers_in_minor", "vouchers_out_minor"
 COIN_IN, COIN_OUT = "sas_coin_in_minor", "sas_coin_out_minor"
 
 EXTENDED_METERS: dict[int, CodeMeter] = {
-    0x00: CodeMeter(_credits(COIN_IN), "credits", True),                  # TotalCoinIn
-    0x01: CodeMeter(_credits(COIN_OUT), "credits", True),                 # TotalCoinOut
+    0x00: CodeMeter(_credits(COIN_IN), "credits", True),  # TotalCoinIn
+    0x01: CodeMeter(_credits(COIN_OUT), "credits", True),  # TotalCoinOut
     0x02: CodeMeter(_credits("jackpot_handpay_minor"), "credits", True),  # TotalJackpot
-    0x03: CodeMeter(_credits("handpay_minor"), "credits"),                # TotalHandPaidCanceledCredits
+    0x03: CodeMeter(_credits("handpay_minor"), "credits"),  # TotalHandPaidCanceledCredits
     0x04: CodeMeter(_credits(VOUCHERS_OUT, "handpay_minor"), "credits"),  # TotalCanceledCredits
     0x05: CodeMeter(_count("games_played"), "count", True),
     0x06: CodeMeter(_count("games_won"), "count", True),
     0x07: CodeMeter(_count("games_lost"), "count", True),
-    0x0B: CodeMeter(_credits("bills_in_minor"), "credits"),               # TotalCreditsFromBillsAccepted
-    0x0C: CodeMeter(_field("current_credits"), "credits"),                # CurrentCredits
-    0x0D: CodeMeter(_cents(VOUCHERS_IN), "cents"),                        # TotalSasCashableTicketInCents
-    0x0E: CodeMeter(_cents(VOUCHERS_OUT), "cents"),                       # TotalSasCashableTicketOutCents
-    0x11: CodeMeter(_count("vouchers_in_count"), "count"),                # TotalSasCashableTicketInQuantity
-    0x12: CodeMeter(_count("vouchers_out_count"), "count"),               # TotalSasCashableTicketOutQuantity
-    0x15: CodeMeter(_credits(VOUCHERS_IN), "credits"),                    # TotalTicketIn
-    0x16: CodeMeter(_credits(VOUCHERS_OUT), "credits"),                   # TotalTicketOut
-    0x1C: CodeMeter(_credits(COIN_OUT), "credits", True),                 # TotalMachinePaidPaytableWin
+    0x0B: CodeMeter(_credits("bills_in_minor"), "credits"),  # TotalCreditsFromBillsAccepted
+    0x0C: CodeMeter(_field("current_credits"), "credits"),  # CurrentCredits
+    0x0D: CodeMeter(_cents(VOUCHERS_IN), "cents"),  # TotalSasCashableTicketInCents
+    0x0E: CodeMeter(_cents(VOUCHERS_OUT), "cents"),  # TotalSasCashableTicketOutCents
+    0x11: CodeMeter(_count("vouchers_in_count"), "count"),  # TotalSasCashableTicketInQuantity
+    0x12: CodeMeter(_count("vouchers_out_count"), "count"),  # TotalSasCashableTicketOutQuantity
+    0x15: CodeMeter(_credits(VOUCHERS_IN), "credits"),  # TotalTicketIn
+    0x16: CodeMeter(_credits(VOUCHERS_OUT), "credits"),  # TotalTicketOut
+    0x1C: CodeMeter(_credits(COIN_OUT), "credits", True),  # TotalMachinePaidPaytableWin
     0x1F: CodeMeter(_credits("jackpot_handpay_minor"), "credits", True),  # TotalHandPaidPaytableWin
     0x22: CodeMeter(_credits(COIN_OUT, "jackpot_handpay_minor"), "credits", True),  # TotalWonCredits
     0x23: CodeMeter(_credits("handpay_minor", "jackpot_handpay_minor"), "credits"),  # TotalHandPaidCredits
     0x24: CodeMeter(_credits("bills_in_minor", VOUCHERS_IN), "credits"),  # TotalDrop
-    0x25: CodeMeter(_field("games_since_power_up"), "count"),             # GamesSinceLastPowerReset
-    0x26: CodeMeter(_field("games_since_door_closed"), "count"),          # GamesSinceSlotClosure
-    0x28: CodeMeter(_credits(VOUCHERS_IN), "credits"),                    # TotalCashableTicketIn
-    0x29: CodeMeter(_credits(VOUCHERS_IN), "credits"),                    # TotalRegularCashableTicketIn
-    0x2C: CodeMeter(_credits(VOUCHERS_OUT), "credits"),                   # TotalCashableTicketOut
-    0x35: CodeMeter(_count("vouchers_in_count"), "count"),                # TotalRegularCashableTicketInQuantity
-    0x38: CodeMeter(_count("vouchers_out_count"), "count"),               # TotalRegularCashableTicketOutQuantity
+    0x25: CodeMeter(_field("games_since_power_up"), "count"),  # GamesSinceLastPowerReset
+    0x26: CodeMeter(_field("games_since_door_closed"), "count"),  # GamesSinceSlotClosure
+    0x28: CodeMeter(_credits(VOUCHERS_IN), "credits"),  # TotalCashableTicketIn
+    0x29: CodeMeter(_credits(VOUCHERS_IN), "credits"),  # TotalRegularCashableTicketIn
+    0x2C: CodeMeter(_credits(VOUCHERS_OUT), "credits"),  # TotalCashableTicketOut
+    0x35: CodeMeter(_count("vouchers_in_count"), "count"),  # TotalRegularCashableTicketInQuantity
+    0x38: CodeMeter(_count("vouchers_out_count"), "count"),  # TotalRegularCashableTicketOutQuantity
     **{code: CodeMeter(_bills(d), "count") for code, d in BILLS_ACCEPTED_CODES.items()},
-    0x58: CodeMeter(_credits("bills_in_minor"), "credits"),               # TotalCreditsBillsToDrop
+    0x58: CodeMeter(_credits("bills_in_minor"), "credits"),  # TotalCreditsBillsToDrop
     **{code: CodeMeter(_bills(d), "count") for code, d in BILLS_TO_DROP_CODES.items()},
-    0x7F: CodeMeter(weighted_payback, "percent", True),                   # AverageTheoreticalPaybackPercentage
-    0x80: CodeMeter(_cents(VOUCHERS_IN), "cents"),                        # CashableTicketInCents
-    0x81: CodeMeter(_count("vouchers_in_count"), "count"),                # CashableTicketInCount
-    0x86: CodeMeter(_cents(VOUCHERS_OUT), "cents"),                       # CashableTicketOutCents
-    0x87: CodeMeter(_count("vouchers_out_count"), "count"),               # CashableTicketOutCount
+    0x7F: CodeMeter(weighted_payback, "percent", True),  # AverageTheoreticalPaybackPercentage
+    0x80: CodeMeter(_cents(VOUCHERS_IN), "cents"),  # CashableTicketInCents
+    0x81: CodeMeter(_count("vouchers_in_count"), "count"),  # CashableTicketInCount
+    0x86: CodeMeter(_cents(VOUCHERS_OUT), "cents"),  # CashableTicketOutCents
+    0x87: CodeMeter(_count("vouchers_out_count"), "count"),  # CashableTicketOutCount
 }
 
 

@@ -33,9 +33,26 @@ MINOR_PER_DOLLAR = egm_meters.MINOR_PER_DOLLAR
 #: 0x41 $20000, 0x42 $25000, 0x43 $50000, 0x44 $100000, 0x45 $250); a bill the acceptor
 #: does not take reads 0 (Monaco ``MeterManagerExtensions.GetMeterValue``: ``?? 0L``).
 BILL_POLLS_DOLLARS: dict[int, int] = {
-    0x31: 1, 0x32: 2, 0x33: 5, 0x34: 10, 0x35: 20, 0x36: 50, 0x37: 100, 0x38: 500, 0x39: 1000,
-    0x3A: 200, 0x3B: 25, 0x3C: 2000, 0x3E: 2500, 0x3F: 5000, 0x40: 10000, 0x41: 20000,
-    0x42: 25000, 0x43: 50000, 0x44: 100000, 0x45: 250,
+    0x31: 1,
+    0x32: 2,
+    0x33: 5,
+    0x34: 10,
+    0x35: 20,
+    0x36: 50,
+    0x37: 100,
+    0x38: 500,
+    0x39: 1000,
+    0x3A: 200,
+    0x3B: 25,
+    0x3C: 2000,
+    0x3E: 2500,
+    0x3F: 5000,
+    0x40: 10000,
+    0x41: 20000,
+    0x42: 25000,
+    0x43: 50000,
+    0x44: 100000,
+    0x45: 250,
 }
 
 #: 0x48 country code of a US dollar bill: Monaco ``BillAcceptorCountryCode.cs``
@@ -44,9 +61,37 @@ BILL_POLLS_DOLLARS: dict[int, int] = {
 COUNTRY_UNITED_STATES = 37
 #: Bill in dollars -> 0x48 denomination code.  Source: Monaco ``BillDenominationCodes.cs``
 #: (One = 0 .. OneMillion = 23) and ``Utilities.cs`` ``DenominationCodes``.
-BILL_DENOMINATION_CODES: dict[int, int] = {d: i for i, d in enumerate((
-    1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500, 1000, 2000, 2500, 5000, 10000, 20000,
-    25000, 50000, 100000, 200000, 250000, 500000, 1000000))}
+BILL_DENOMINATION_CODES: dict[int, int] = {
+    d: i
+    for i, d in enumerate(
+        (
+            1,
+            2,
+            5,
+            10,
+            20,
+            25,
+            50,
+            100,
+            200,
+            250,
+            500,
+            1000,
+            2000,
+            2500,
+            5000,
+            10000,
+            20000,
+            25000,
+            50000,
+            100000,
+            200000,
+            250000,
+            500000,
+            1000000,
+        )
+    )
+}
 
 
 def _game(data: bytes) -> int:
@@ -72,8 +117,10 @@ def _true_coin(command: int) -> ViewReply:
     """0x2A true coin in / 0x2B true coin out: Monaco ``LP2ASendTrueCoinInParser.cs`` /
     ``LP2BSendTrueCoinOutParser.cs``, 4 BCD, cents of coins (``MeterCategory.Cents``).  The
     cabinet has no coin acceptor and no hopper: 0."""
+
     def true_coin(view: EgmView, address: int, data: bytes, wall: Wall | None) -> bytes:
         return replies.meter_reply(address, command, 0)
+
     return true_coin
 
 
@@ -105,6 +152,7 @@ def _bill_poll(command: int) -> ViewReply:
 
     def bill_meter(view: EgmView, address: int, data: bytes, wall: Wall | None) -> bytes:
         return replies.meter_reply(address, command, egm_meters.wrap(egm_meters.bill_count(view, dollars)))
+
     return bill_meter
 
 
@@ -136,8 +184,11 @@ def game_n_meters(view: EgmView, address: int, data: bytes, wall: Wall | None) -
     except ProtocolError:
         return replies.nack(address)
     w = egm_meters.wrap
-    values = ((w(view.coin_in), w(view.coin_out), w(view.jackpot), w(view.games_played))
-              if egm_meter_codes.game_exists(view, game) else (0, 0, 0, 0))
+    values = (
+        (w(view.coin_in), w(view.coin_out), w(view.jackpot), w(view.games_played))
+        if egm_meter_codes.game_exists(view, game)
+        else (0, 0, 0, 0)
+    )
     return replies.long_reply(address, 0x52, bytes(data[:2]) + b"".join(bcd.encode(v, 4) for v in values))
 
 
@@ -184,13 +235,20 @@ def extended_meters_reply(view: EgmView, address: int, command: int, data: bytes
 def _extended(command: int) -> ViewReply:
     def extended_meters(view: EgmView, address: int, data: bytes, wall: Wall | None) -> bytes:
         return extended_meters_reply(view, address, command, data)
+
     return extended_meters
 
 
 VIEW_REPLIES: dict[int, ViewReply] = {
-    0x20: total_bill_in_value, 0x2A: _true_coin(0x2A), 0x2B: _true_coin(0x2B),
-    0x2D: hand_paid_cancelled_credits, 0x2E: game_delay,
+    0x20: total_bill_in_value,
+    0x2A: _true_coin(0x2A),
+    0x2B: _true_coin(0x2B),
+    0x2D: hand_paid_cancelled_credits,
+    0x2E: game_delay,
     **{command: _bill_poll(command) for command in BILL_POLLS_DOLLARS},
-    0x48: last_accepted_bill, 0x52: game_n_meters, 0x56: enabled_game_numbers,
-    0x6F: _extended(0x6F), 0xAF: _extended(0xAF),
+    0x48: last_accepted_bill,
+    0x52: game_n_meters,
+    0x56: enabled_game_numbers,
+    0x6F: _extended(0x6F),
+    0xAF: _extended(0xAF),
 }

@@ -27,7 +27,15 @@ MINOR_PER_DOLLAR = 100
 #: ``models/GPoll.py`` agrees code for code ("47": "$1.00 bill accepted (non-RTE only)" ...
 #: "4f": "Bill accepted", "50": "$200.00 bill accepted").
 BILL_EXCEPTION_CODES_DOLLARS: dict[int, int] = {
-    1: 0x47, 5: 0x48, 10: 0x49, 20: 0x4A, 50: 0x4B, 100: 0x4C, 2: 0x4D, 500: 0x4E, 200: 0x50,
+    1: 0x47,
+    5: 0x48,
+    10: 0x49,
+    20: 0x4A,
+    50: 0x4B,
+    100: 0x4C,
+    2: 0x4D,
+    500: 0x4E,
+    200: 0x50,
 }
 #: A bill without a code of its own ($25, $1000...): both sources list 0x4F "Bill
 #: accepted" without a denomination, so that is what it gets.
@@ -51,9 +59,30 @@ def bill_exception_code(bill_minor: int) -> int:
 #: 3 bytes after the command LSB first and the action flag at offset 6.  saspy's code
 #: sends ``08 00`` then its 3 default bytes (MSB first), disagreeing with both tables.
 BILL_MASK_DOLLARS: tuple[int, ...] = (
-    1, 2, 5, 10, 20, 25, 50, 100,
-    200, 250, 500, 1000, 2000, 2500, 5000, 10000,
-    20000, 25000, 50000, 100000, 200000, 250000, 500000, 1000000,
+    1,
+    2,
+    5,
+    10,
+    20,
+    25,
+    50,
+    100,
+    200,
+    250,
+    500,
+    1000,
+    2000,
+    2500,
+    5000,
+    10000,
+    20000,
+    25000,
+    50000,
+    100000,
+    200000,
+    250000,
+    500000,
+    1000000,
 )
 
 
@@ -83,8 +112,16 @@ BILLS_1E_DOLLARS: tuple[int, ...] = (1, 5, 10, 20, 50, 100)
 #: 0x45 ($25), 0x49 ($250) and 0x4C-0x57 are not in that map; Monaco ``SASMeterCollection.cs``
 #: lists them: ``egm_meter_codes`` answers them.
 BILL_METER_CODES_DOLLARS: dict[int, int] = {
-    0x40: 1, 0x41: 2, 0x42: 5, 0x43: 10, 0x44: 20, 0x46: 50, 0x47: 100, 0x48: 200,
-    0x4A: 500, 0x4B: 1000,
+    0x40: 1,
+    0x41: 2,
+    0x42: 5,
+    0x43: 10,
+    0x44: 20,
+    0x46: 50,
+    0x47: 100,
+    0x48: 200,
+    0x4A: 500,
+    0x4B: 1000,
 }
 
 
@@ -102,8 +139,14 @@ def bills_1e(view: EgmView) -> list[int]:
 #: 0x10-0x17 single meters.  Source: ``layouts.LAYOUTS`` names (nCompass
 #: ``LongPoll10Message.cpp``, saspy 0x11-0x17).
 SINGLE_METERS: dict[int, str] = {
-    0x10: "cancelled_credits", 0x11: "coin_in", 0x12: "coin_out", 0x13: "drop",
-    0x14: "jackpot", 0x15: "games_played", 0x16: "games_won", 0x17: "games_lost",
+    0x10: "cancelled_credits",
+    0x11: "coin_in",
+    0x12: "coin_out",
+    0x13: "drop",
+    0x14: "jackpot",
+    0x15: "games_played",
+    0x16: "games_won",
+    0x17: "games_lost",
 }
 #: 0x0F: saspy ``send_meters_10_15`` (cancelled credits, coin in, coin out, drop,
 #: jackpot, games played).

@@ -41,8 +41,7 @@ def parse_date_time(data: bytes) -> Wall:
     date, time_ = bcd.decode(data[:4]), bcd.decode(data[4:])
     month, day, year = date // 1000000, date // 10000 % 100, date % 10000
     hour, minute, second = time_ // 10000, time_ // 100 % 100, time_ % 100
-    days = (31, 29 if year % 4 == 0 and (year % 100 or year % 400 == 0) else 28, 31, 30, 31, 30,
-            31, 31, 30, 31, 30, 31)
+    days = (31, 29 if year % 4 == 0 and (year % 100 or year % 400 == 0) else 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)
     if not (1 <= month <= 12 and 1 <= day <= days[month - 1] and hour < 24 and minute < 60 and second < 60):
         raise ProtocolError(f"0x7F {data.hex(' ')} is not a valid date and time")
     return (year, month, day, hour, minute, second)
@@ -76,9 +75,15 @@ def handpay_reply(view: EgmView, address: int) -> bytes:
     if hp is None:
         return replies.handpay_information(address)
     amount = egm_meters.wrap(hp.amount_credits, 5)
-    return replies.handpay_information(address, progressive_group=0, level=handpay_level(hp.kind, hp.level),
-                                       amount=amount, reset_id=int(hp.credit_reset_allowed),
-                                       session_win=amount, session_pay=amount)
+    return replies.handpay_information(
+        address,
+        progressive_group=0,
+        level=handpay_level(hp.kind, hp.level),
+        amount=amount,
+        reset_id=int(hp.credit_reset_allowed),
+        session_win=amount,
+        session_pay=amount,
+    )
 
 
 def _single(view: EgmView, address: int, command: int) -> bytes:
@@ -90,8 +95,9 @@ def _0f(view: EgmView, address: int, data: bytes, wall: Wall | None) -> bytes:
 
 
 def _18(view: EgmView, address: int, data: bytes, wall: Wall | None) -> bytes:
-    return replies.games_since_power_up(address, egm_meters.wrap(view.games_since_power_up, 2),
-                                        egm_meters.wrap(view.games_since_door_closed, 2))
+    return replies.games_since_power_up(
+        address, egm_meters.wrap(view.games_since_power_up, 2), egm_meters.wrap(view.games_since_door_closed, 2)
+    )
 
 
 def _19(view: EgmView, address: int, data: bytes, wall: Wall | None) -> bytes:
@@ -104,9 +110,19 @@ def _1a(view: EgmView, address: int, data: bytes, wall: Wall | None) -> bytes:
 
 def _1c(view: EgmView, address: int, data: bytes, wall: Wall | None) -> bytes:
     w = egm_meters.wrap
-    return replies.meters_1c(address, Meters1C(
-        w(view.coin_in), w(view.coin_out), w(view.drop), w(view.jackpot), w(view.games_played),
-        w(view.games_won), w(view.slot_door_opened), w(view.power_reset)))
+    return replies.meters_1c(
+        address,
+        Meters1C(
+            w(view.coin_in),
+            w(view.coin_out),
+            w(view.drop),
+            w(view.jackpot),
+            w(view.games_played),
+            w(view.games_won),
+            w(view.slot_door_opened),
+            w(view.power_reset),
+        ),
+    )
 
 
 def _1e(view: EgmView, address: int, data: bytes, wall: Wall | None) -> bytes:
@@ -167,8 +183,18 @@ def _single_builder(command: int) -> ViewReply:
 VIEW_REPLIES: dict[int, ViewReply] = {
     0x0F: _0f,
     **{command: _single_builder(command) for command in egm_meters.SINGLE_METERS},
-    0x18: _18, 0x19: _19, 0x1A: _1a, 0x1C: _1c, 0x1E: _1e, 0x1F: _1f, 0x2F: _2f,
-    0x51: _51, 0x53: _53, 0x54: _54, 0x55: _55, 0x7E: _7e,
+    0x18: _18,
+    0x19: _19,
+    0x1A: _1a,
+    0x1C: _1c,
+    0x1E: _1e,
+    0x1F: _1f,
+    0x2F: _2f,
+    0x51: _51,
+    0x53: _53,
+    0x54: _54,
+    0x55: _55,
+    0x7E: _7e,
     **egm_meter_polls.VIEW_REPLIES,
     **egm_info.VIEW_REPLIES,
 }

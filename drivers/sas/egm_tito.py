@@ -94,10 +94,17 @@ class TitoResponder:
 
     def __init__(self) -> None:
         self._validations: dict[int, bytes] = {}  # cashout_id -> the 0x58 data handed
-        self._redeems: dict[int, bytes] = {}       # ticket_id -> the 0x71 data handed
+        self._redeems: dict[int, bytes] = {}  # ticket_id -> the 0x71 data handed
         self.handlers: dict[int, Handler] = {
-            0x50: self._lp_50, 0x57: self._lp_57, 0x58: self._lp_58, 0x70: self._lp_70, 0x71: self._lp_71,
-            0x7B: self._lp_7b, 0x7C: self._lp_7c, 0x7D: self._lp_7d, 0xA8: self._lp_a8,
+            0x50: self._lp_50,
+            0x57: self._lp_57,
+            0x58: self._lp_58,
+            0x70: self._lp_70,
+            0x71: self._lp_71,
+            0x7B: self._lp_7b,
+            0x7C: self._lp_7c,
+            0x7D: self._lp_7d,
+            0xA8: self._lp_a8,
         }
 
     def forget_except(self, view: EgmView) -> None:
@@ -131,17 +138,34 @@ class TitoResponder:
             return self._nack(out, event, str(exc))
         pc = view.pending_cashout
         if view.validation_mode != "system" or pc is None:
-            return self._refuse(out, event, "no cash-out is waiting for a validation number",
-                                tito_wire.validation_number_status(a, tc.VN_NOT_IN_CASHOUT), tc.VN_NOT_IN_CASHOUT)
+            return self._refuse(
+                out,
+                event,
+                "no cash-out is waiting for a validation number",
+                tito_wire.validation_number_status(a, tc.VN_NOT_IN_CASHOUT),
+                tc.VN_NOT_IN_CASHOUT,
+            )
         handed = self._validations.get(pc.cashout_id)
         if handed is not None:
             if handed == event.data:
                 return tito_wire.validation_number_status(a, tc.VN_ACK)
-            return self._refuse(out, event, f"cash-out {pc.cashout_id} already has its validation number",
-                                tito_wire.validation_number_status(a, tc.VN_IMPROPER), tc.VN_IMPROPER)
+            return self._refuse(
+                out,
+                event,
+                f"cash-out {pc.cashout_id} already has its validation number",
+                tito_wire.validation_number_status(a, tc.VN_IMPROPER),
+                tc.VN_IMPROPER,
+            )
         self._validations[pc.cashout_id] = bytes(event.data)
-        out.append(HostCommand("validation_number", 0x58, cashout_id=pc.cashout_id,
-                               validation_system_id=system_id, validation_number=number))
+        out.append(
+            HostCommand(
+                "validation_number",
+                0x58,
+                cashout_id=pc.cashout_id,
+                validation_system_id=system_id,
+                validation_number=number,
+            )
+        )
         return tito_wire.validation_number_status(a, tc.VN_ACK)
 
     # --- redemption --------------------------------------------------------------------
@@ -165,8 +189,9 @@ class TitoResponder:
             req = tito_wire.parse_redeem(event.data)
         except ProtocolError as exc:
             if str(exc).startswith("0x71 amount"):
-                return self._refuse(out, event, str(exc), tito_wire.redeem_status(a, tc.STATUS_BAD_AMOUNT),
-                                    tc.STATUS_BAD_AMOUNT)
+                return self._refuse(
+                    out, event, str(exc), tito_wire.redeem_status(a, tc.STATUS_BAD_AMOUNT), tc.STATUS_BAD_AMOUNT
+                )
             return self._nack(out, event, str(exc))
         t = view.ticket_in
         number = None if t is None else _number(t)
@@ -175,25 +200,47 @@ class TitoResponder:
                 return tito_wire.redeem_status(a, tc.STATUS_NO_INFO)
             return self._status(a, t, number)
         if t is None or number is None:
-            return self._refuse(out, event, "redeem with no ticket in escrow",
-                                tito_wire.redeem_status(a, tc.STATUS_NOT_IN_CYCLE), tc.STATUS_NOT_IN_CYCLE)
+            return self._refuse(
+                out,
+                event,
+                "redeem with no ticket in escrow",
+                tito_wire.redeem_status(a, tc.STATUS_NOT_IN_CYCLE),
+                tc.STATUS_NOT_IN_CYCLE,
+            )
         if req.validation_number != number:
             code = tc.STATUS_NOT_IN_CYCLE if t.status is not None else tc.STATUS_NUMBER_MISMATCH
-            return self._refuse(out, event, f"validation number {req.validation_number} is not the ticket's {number}",
-                                tito_wire.redeem_status(a, code, 0, req.validation_number), code)
+            return self._refuse(
+                out,
+                event,
+                f"validation number {req.validation_number} is not the ticket's {number}",
+                tito_wire.redeem_status(a, code, 0, req.validation_number),
+                code,
+            )
         if t.status is not None or t.ticket_id in self._redeems:
             return self._status(a, t, number)  # the host asked again: it gets what it would have
         if req.transfer_code not in tc.TC_REDEEM | tc.TC_REJECT or req.parsing_code != 0:
-            return self._refuse(out, event, f"transfer code {req.transfer_code:02X} / parsing code "
-                                f"{req.parsing_code:02X} not taken",
-                                tito_wire.redeem_status(a, tc.STATUS_BAD_TRANSFER_CODE, 0, number),
-                                tc.STATUS_BAD_TRANSFER_CODE)
+            return self._refuse(
+                out,
+                event,
+                f"transfer code {req.transfer_code:02X} / parsing code {req.parsing_code:02X} not taken",
+                tito_wire.redeem_status(a, tc.STATUS_BAD_TRANSFER_CODE, 0, number),
+                tc.STATUS_BAD_TRANSFER_CODE,
+            )
         self._redeems[t.ticket_id] = bytes(event.data)
-        out.append(HostCommand("redeem_ticket", 0x71, ticket_id=t.ticket_id, transfer_code=req.transfer_code,
-                               amount_cents=req.amount, parsing_code=req.parsing_code,
-                               validation_number=req.validation_number,
-                               restricted_expiration=req.restricted_expiration, pool_id=req.pool_id,
-                               target_id=req.target_id))
+        out.append(
+            HostCommand(
+                "redeem_ticket",
+                0x71,
+                ticket_id=t.ticket_id,
+                transfer_code=req.transfer_code,
+                amount_cents=req.amount,
+                parsing_code=req.parsing_code,
+                validation_number=req.validation_number,
+                restricted_expiration=req.restricted_expiration,
+                pool_id=req.pool_id,
+                target_id=req.target_id,
+            )
+        )
         return tito_wire.redeem_status(a, tc.STATUS_PENDING, req.amount, number)
 
     # --- meters and settings -----------------------------------------------------------
@@ -203,8 +250,9 @@ class TitoResponder:
         if kind not in tc.VALIDATION_TYPES:
             return self._nack(out, event, f"validation type {kind:02X} is not in Table 15.13c")
         count, amount = view.validation_meters.get(kind, (0, 0))
-        return tito_wire.validation_meters_reply(event.address, kind, egm_meters.wrap(count, 4),
-                                                 egm_meters.wrap(amount, 5))
+        return tito_wire.validation_meters_reply(
+            event.address, kind, egm_meters.wrap(count, 4), egm_meters.wrap(amount, 5)
+        )
 
     def _lp_7b(self, view: EgmView, event: LongPoll, out: Out) -> bytes:
         try:
@@ -216,10 +264,12 @@ class TitoResponder:
         status = tc.apply_validation_status(td.validation_status, mask, bits, supported)
         cashable = cashable or td.cashable_expiration_days
         restricted = restricted or td.restricted_expiration_days
-        out.append(HostCommand("set_extended_validation_status", 0x7B,
-                               validation_control=(mask, bits, cashable, restricted)))
-        return tito_wire.extended_validation_status_reply(event.address, view.asset_number & 0xFFFFFFFF, status,
-                                                          cashable, restricted)
+        out.append(
+            HostCommand("set_extended_validation_status", 0x7B, validation_control=(mask, bits, cashable, restricted))
+        )
+        return tito_wire.extended_validation_status_reply(
+            event.address, view.asset_number & 0xFFFFFFFF, status, cashable, restricted
+        )
 
     def _lp_7d(self, view: EgmView, event: LongPoll, out: Out) -> bytes:
         try:
@@ -229,9 +279,17 @@ class TitoResponder:
         if not req.sets_data:
             return tito_wire.ticket_data_reply(event.address, 0x7D, tito_wire.TICKET_DATA_NOT_SET)
         td = view.ticket_data
-        changes: dict[str, Any] = {k: v for k, v in (
-            ("host_id", req.host_id), ("expiration_days", req.expiration_days), ("location", req.location),
-            ("address1", req.address1), ("address2", req.address2)) if v is not None}
+        changes: dict[str, Any] = {
+            k: v
+            for k, v in (
+                ("host_id", req.host_id),
+                ("expiration_days", req.expiration_days),
+                ("location", req.location),
+                ("address1", req.address1),
+                ("address2", req.address2),
+            )
+            if v is not None
+        }
         data = dataclasses.replace(td, **changes)
         out.append(HostCommand("set_ticket_data", 0x7D, ticket_data=data))
         return tito_wire.ticket_data_reply(event.address, 0x7D)
@@ -249,8 +307,7 @@ class TitoResponder:
     def _not_set(self, out: Out, event: LongPoll, reason: str) -> bytes:
         """0x7C/0x7D invalid data: the flag-false reply (Monaco ``SetTicketDataHandler.cs``)."""
         flag = tito_wire.TICKET_DATA_NOT_SET
-        return self._refuse(out, event, reason, tito_wire.ticket_data_reply(event.address, event.command, flag),
-                            flag)
+        return self._refuse(out, event, reason, tito_wire.ticket_data_reply(event.address, event.command, flag), flag)
 
     def _lp_a8(self, view: EgmView, event: LongPoll, out: Out) -> bytes:
         method = event.data[0]

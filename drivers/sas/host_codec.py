@@ -52,8 +52,7 @@ def general_poll(address: int) -> bytes:
     return bytes((0x80 | _address(address),))
 
 
-def long_poll(address: int, command: int, data: bytes = b"",
-              layouts: dict[int, Layout] | None = None) -> bytes:
+def long_poll(address: int, command: int, data: bytes = b"", layouts: dict[int, Layout] | None = None) -> bytes:
     """Long poll message for ``command`` laid out per its ``Layout``.
 
     R: ``address, command``; S: ``address, command, data, CRC``; M: ``address, command,
@@ -245,8 +244,12 @@ class HostCodec:
 
     def _acked_alone(self, expect: bytes) -> bool:
         """With events on, an ACK-shaped poll answered by its address byte alone."""
-        return (self.real_time_events and not expect[0] & 0x80 and bytes(self._buf) == expect[:1]
-                and self._layouts[expect[1]].reply == ACK)
+        return (
+            self.real_time_events
+            and not expect[0] & 0x80
+            and bytes(self._buf) == expect[:1]
+            and self._layouts[expect[1]].reply == ACK
+        )
 
     def _event(self, address: int) -> Reply | None:
         buf = self._buf
@@ -266,8 +269,11 @@ class HostCodec:
         address = expect[0] & 0x7F
         if expect[0] & 0x80:
             if self.real_time_events and buf[0] == address:
-                return self._event(address) if len(buf) < 2 or buf[1] == EVENT_RESPONSE \
+                return (
+                    self._event(address)
+                    if len(buf) < 2 or buf[1] == EVENT_RESPONSE
                     else BadReply("command", bytes(buf))
+                )
             return ExceptionReply(buf[0])
         command = expect[1]
         layout = self._layouts[command]

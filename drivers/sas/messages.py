@@ -49,8 +49,16 @@ class Meters1C:
 
     def values(self) -> tuple[int, ...]:
         """The eight meters in wire order."""
-        return (self.coin_in, self.coin_out, self.drop, self.jackpot, self.games_played,
-                self.games_won, self.slot_door_opened, self.power_reset)
+        return (
+            self.coin_in,
+            self.coin_out,
+            self.drop,
+            self.jackpot,
+            self.games_played,
+            self.games_won,
+            self.slot_door_opened,
+            self.power_reset,
+        )
 
 
 @dataclass(frozen=True, slots=True)

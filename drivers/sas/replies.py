@@ -241,9 +241,16 @@ def selected_meters(address: int, game: int, meters: Sequence[tuple[int, int]]) 
 HANDPAY_INFO_LEN = 20
 
 
-def handpay_information(address: int, progressive_group: int = 0, level: int = 0, amount: int = 0,
-                        partial_pay: int = 0, reset_id: int = 0, session_win: int = 0,
-                        session_pay: int = 0) -> bytes:
+def handpay_information(
+    address: int,
+    progressive_group: int = 0,
+    level: int = 0,
+    amount: int = 0,
+    partial_pay: int = 0,
+    reset_id: int = 0,
+    session_win: int = 0,
+    session_pay: int = 0,
+) -> bytes:
     """0x1B handpay information: 24 bytes in all.
 
     Source: nCompass ``LongPoll1BMessage.cpp`` (response 24; ``ResponseReceived`` reads
@@ -257,9 +264,15 @@ def handpay_information(address: int, progressive_group: int = 0, level: int = 0
     Raises:
         ValueError: a field out of range (amount above 10 digits...).
     """
-    data = (_byte(progressive_group, "progressive group") + _byte(level, "level")
-            + bcd.encode(amount, 5) + bcd.encode(partial_pay, 2) + _byte(reset_id, "reset ID")
-            + bcd.encode(session_win, 5) + bcd.encode(session_pay, 5))
+    data = (
+        _byte(progressive_group, "progressive group")
+        + _byte(level, "level")
+        + bcd.encode(amount, 5)
+        + bcd.encode(partial_pay, 2)
+        + _byte(reset_id, "reset ID")
+        + bcd.encode(session_win, 5)
+        + bcd.encode(session_pay, 5)
+    )
     assert len(data) == HANDPAY_INFO_LEN
     return long_reply(address, 0x1B, data)
 
@@ -298,9 +311,18 @@ def date_time(address: int, year: int, month: int, day: int, hour: int, minute: 
     Raises:
         ValueError: a field out of its range.
     """
-    for value, low, high, what in ((year, 0, 9999, "year"), (month, 1, 12, "month"), (day, 1, 31, "day"),
-                                   (hour, 0, 23, "hour"), (minute, 0, 59, "minute"), (second, 0, 59, "second")):
+    for value, low, high, what in (
+        (year, 0, 9999, "year"),
+        (month, 1, 12, "month"),
+        (day, 1, 31, "day"),
+        (hour, 0, 23, "hour"),
+        (minute, 0, 59, "minute"),
+        (second, 0, 59, "second"),
+    ):
         if not low <= value <= high:
             raise ValueError(f"{what} {value!r} is outside {low}..{high}")
-    return long_reply(address, 0x7E, bcd.encode(month * 1000000 + day * 10000 + year, 4)
-                      + bcd.encode(hour * 10000 + minute * 100 + second, 3))
+    return long_reply(
+        address,
+        0x7E,
+        bcd.encode(month * 1000000 + day * 10000 + year, 4) + bcd.encode(hour * 10000 + minute * 100 + second, 3),
+    )

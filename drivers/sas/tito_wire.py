@@ -82,12 +82,17 @@ def validation_number_status(address: int, code: int) -> bytes:
 
 
 def _ticket_body(status: int, amount: int, validation_number: str, parsing_code: int) -> bytes:
-    return (bytes((status,)) + bcd.encode(amount, 5) + bytes((parsing_code,))
-            + _digits(validation_number, VALIDATION_DATA_LEN, "validation number"))
+    return (
+        bytes((status,))
+        + bcd.encode(amount, 5)
+        + bytes((parsing_code,))
+        + _digits(validation_number, VALIDATION_DATA_LEN, "validation number")
+    )
 
 
-def ticket_validation_data(address: int, status: int, amount: int = 0, validation_number: str = "",
-                           parsing_code: int = 0) -> bytes:
+def ticket_validation_data(
+    address: int, status: int, amount: int = 0, validation_number: str = "", parsing_code: int = 0
+) -> bytes:
     """0x70 reply: length, ticket status, amount (5 BCD), parsing code, validation data (9 BCD).
 
     Source: nCompass ``LongPoll70Message.cpp`` (length byte at 2; ``ResponseReceived``:
@@ -103,8 +108,9 @@ def ticket_validation_data(address: int, status: int, amount: int = 0, validatio
     return length_reply(address, 0x70, _ticket_body(status, amount, validation_number or "0", parsing_code))
 
 
-def redeem_status(address: int, status: int, amount: int = 0, validation_number: str = "",
-                  parsing_code: int = 0) -> bytes:
+def redeem_status(
+    address: int, status: int, amount: int = 0, validation_number: str = "", parsing_code: int = 0
+) -> bytes:
     """0x71 reply: length, machine status, amount (5 BCD), parsing code, validation data (9 BCD).
 
     Source: nCompass ``LongPoll71Message.cpp`` ``ResponseReceived`` (status at 3, amount
@@ -134,8 +140,9 @@ def validation_meters_reply(address: int, validation_type: int, count: int, amou
     return long_reply(address, 0x50, bytes((validation_type,)) + bcd.encode(count, 4) + bcd.encode(amount, 5))
 
 
-def extended_validation_status_reply(address: int, asset_number: int, status_bits: int,
-                                     cashable_days: int, restricted_days: int) -> bytes:
+def extended_validation_status_reply(
+    address: int, asset_number: int, status_bits: int, cashable_days: int, restricted_days: int
+) -> bytes:
     """0x7B reply: length (10), asset number (4 binary), status bits (2 binary), cashable
     and restricted expiration (2 BCD days each); 15 bytes in all.
 
@@ -144,8 +151,14 @@ def extended_validation_status_reply(address: int, asset_number: int, status_bit
     Raises:
         ValueError: a field out of range.
     """
-    return length_reply(address, 0x7B, asset_number.to_bytes(4, "little") + status_bits.to_bytes(2, "little")
-                        + bcd.encode(cashable_days, 2) + bcd.encode(restricted_days, 2))
+    return length_reply(
+        address,
+        0x7B,
+        asset_number.to_bytes(4, "little")
+        + status_bits.to_bytes(2, "little")
+        + bcd.encode(cashable_days, 2)
+        + bcd.encode(restricted_days, 2),
+    )
 
 
 #: 0x7C / 0x7D reply flag (Monaco ``LPParsers/LP7DSetTicketDataParser.cs``: "00=Flag
@@ -249,8 +262,12 @@ def parse_extended_validation_status(data: bytes) -> tuple[int, int, int, int]:
         ProtocolError: not 8 bytes or bad BCD.
     """
     _need(data, 8, "0x7B")
-    return (int.from_bytes(data[0:2], "little"), int.from_bytes(data[2:4], "little"),
-            _bcd(data[4:6], "0x7B cashable expiration"), _bcd(data[6:8], "0x7B restricted expiration"))
+    return (
+        int.from_bytes(data[0:2], "little"),
+        int.from_bytes(data[2:4], "little"),
+        _bcd(data[4:6], "0x7B cashable expiration"),
+        _bcd(data[6:8], "0x7B restricted expiration"),
+    )
 
 
 def _text(raw: bytes, what: str) -> str:
@@ -275,7 +292,8 @@ class TicketDataRequest:
     def sets_data(self) -> bool:
         """True when it sets the expiration or a text line (the reply's flag 01)."""
         return self.expiration_days is not None or any(
-            t is not None for t in (self.location, self.address1, self.address2))
+            t is not None for t in (self.location, self.address1, self.address2)
+        )
 
 
 def parse_ticket_data(data: bytes) -> TicketDataRequest:
@@ -316,8 +334,13 @@ def parse_ticket_data(data: bytes) -> TicketDataRequest:
 #: 0x7C data element codes -> ``TicketData`` field (Monaco
 #: ``LongPollDataClasses/SetTicketData.cs`` ``ExtendTicketDataCode``: location 00,
 #: address 1 01, address 2 02, restricted ticket title 10, debit ticket title 20).
-EXTENDED_TICKET_FIELDS = {0x00: "location", 0x01: "address1", 0x02: "address2",
-                          0x10: "restricted_title", 0x20: "debit_title"}
+EXTENDED_TICKET_FIELDS = {
+    0x00: "location",
+    0x01: "address1",
+    0x02: "address2",
+    0x10: "restricted_title",
+    0x20: "debit_title",
+}
 
 
 def parse_extended_ticket_data(data: bytes) -> dict[str, str]:
@@ -357,21 +380,33 @@ def validation_number_request(system_id: int, number: str) -> bytes:
     return bcd.encode(system_id, 1) + (bytes(8) if system_id == 0 else _digits(number, 8, "validation number"))
 
 
-def redeem_request(transfer_code: int, amount: int, validation_number: str, restricted_expiration: int = 0,
-                   pool_id: int = 0, parsing_code: int = 0) -> bytes:
+def redeem_request(
+    transfer_code: int,
+    amount: int,
+    validation_number: str,
+    restricted_expiration: int = 0,
+    pool_id: int = 0,
+    parsing_code: int = 0,
+) -> bytes:
     """0x71 data (22 bytes, see ``parse_redeem``): transfer code, amount 5 BCD cents,
     parsing code, validation data 9 BCD, restricted expiration 4 BCD, pool ID 2 binary."""
-    return (bytes((transfer_code, )) + bcd.encode(amount, 5) + bytes((parsing_code,))
-            + _digits(validation_number, VALIDATION_DATA_LEN, "validation number")
-            + bcd.encode(restricted_expiration, 4) + pool_id.to_bytes(2, "little"))
+    return (
+        bytes((transfer_code,))
+        + bcd.encode(amount, 5)
+        + bytes((parsing_code,))
+        + _digits(validation_number, VALIDATION_DATA_LEN, "validation number")
+        + bcd.encode(restricted_expiration, 4)
+        + pool_id.to_bytes(2, "little")
+    )
 
 
 #: 0x71 status query data: ``FF`` (nCompass ``Fill``: ``m_sendBuffer[2] = 1; [3] = 0xff``).
 STATUS_QUERY = bytes((tito_codes.TC_STATUS_QUERY,))
 
 
-def ticket_data_request(host_id: int, expiration_days: int | None = None, location: str = "",
-                        address1: str = "", address2: str = "") -> bytes:
+def ticket_data_request(
+    host_id: int, expiration_days: int | None = None, location: str = "", address1: str = "", address2: str = ""
+) -> bytes:
     """0x7D data (see ``parse_ticket_data``): an empty text goes as length 00 (keep the
     machine's line); ``expiration_days`` None with no text: the host ID alone.
 
@@ -390,11 +425,16 @@ def ticket_data_request(host_id: int, expiration_days: int | None = None, locati
     return out
 
 
-def extended_validation_status_request(control_mask: int, status_bits: int, cashable_days: int = 0,
-                                       restricted_days: int = 0) -> bytes:
+def extended_validation_status_request(
+    control_mask: int, status_bits: int, cashable_days: int = 0, restricted_days: int = 0
+) -> bytes:
     """0x7B data (8 bytes, see ``parse_extended_validation_status``)."""
-    return (control_mask.to_bytes(2, "little") + status_bits.to_bytes(2, "little")
-            + bcd.encode(cashable_days, 2) + bcd.encode(restricted_days, 2))
+    return (
+        control_mask.to_bytes(2, "little")
+        + status_bits.to_bytes(2, "little")
+        + bcd.encode(cashable_days, 2)
+        + bcd.encode(restricted_days, 2)
+    )
 
 
 def parse_pending_cashout(data: bytes) -> tuple[int, int]:
@@ -423,8 +463,12 @@ def parse_ticket_reply(data: bytes, command: int = 0x70) -> TicketReply:
     if len(data) == 1:
         return TicketReply(data[0], 0, 0, "")
     _need(data, 16, f"0x{command:02X}")
-    return TicketReply(data[0], _bcd(data[1:6], f"0x{command:02X} amount"), data[6],
-                       _bcd_digits(data[7:16], f"0x{command:02X} validation data"))
+    return TicketReply(
+        data[0],
+        _bcd(data[1:6], f"0x{command:02X} amount"),
+        data[6],
+        _bcd_digits(data[7:16], f"0x{command:02X} validation data"),
+    )
 
 
 def parse_validation_meters(data: bytes) -> tuple[int, int, int]:
@@ -436,5 +480,9 @@ def parse_validation_meters(data: bytes) -> tuple[int, int, int]:
 def parse_extended_validation_status_reply(data: bytes) -> tuple[int, int, int, int]:
     """0x7B reply data: (asset number, status bits, cashable days, restricted days)."""
     _need(data, 10, "0x7B reply")
-    return (int.from_bytes(data[0:4], "little"), int.from_bytes(data[4:6], "little"),
-            _bcd(data[6:8], "0x7B cashable expiration"), _bcd(data[8:10], "0x7B restricted expiration"))
+    return (
+        int.from_bytes(data[0:4], "little"),
+        int.from_bytes(data[4:6], "little"),
+        _bcd(data[6:8], "0x7B cashable expiration"),
+        _bcd(data[8:10], "0x7B restricted expiration"),
+    )

@@ -202,9 +202,7 @@ def main(argv: list[str], *, stdin: TextIO | None = None, stdout: TextIO | None 
     link = args.link or str(tmp / args.device)
     dev: SimId003Device | SimPrinterDevice
     if args.device == "bill":
-        dev = SimId003Device(
-            link_path=link, escrow_timeout_s=args.escrow_timeout_s, bad_crc_reply=args.bad_crc
-        )
+        dev = SimId003Device(link_path=link, escrow_timeout_s=args.escrow_timeout_s, bad_crc_reply=args.bad_crc)
         helptext = BILL_HELP
     else:
         dev = SimPrinterDevice(link_path=link, out_dir=args.out or tmp / "tickets")

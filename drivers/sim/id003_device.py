@@ -37,7 +37,7 @@ def _show(value: object, limit: int = 24) -> str:
     if len(text) <= limit:
         return text
     size = f" ({len(value)} characters)" if isinstance(value, str) else ""
-    return f"{text[:limit - 3]}...{size}"
+    return f"{text[: limit - 3]}...{size}"
 
 
 def check_barcode(barcode: object) -> str:
@@ -50,9 +50,7 @@ def check_barcode(barcode: object) -> str:
     if not isinstance(barcode, str):
         raise ValueError(f"a ticket barcode is a string of digits, not {_show(barcode)}")
     if not (barcode.isascii() and barcode.isdigit() and len(barcode) <= c.MAX_BARCODE_DIGITS):
-        raise ValueError(
-            f"a ticket barcode is 1-{c.MAX_BARCODE_DIGITS} digits 0-9, not {_show(barcode)}"
-        )
+        raise ValueError(f"a ticket barcode is 1-{c.MAX_BARCODE_DIGITS} digits 0-9, not {_show(barcode)}")
     return barcode
 
 
@@ -76,8 +74,11 @@ class SimItem:
     def __post_init__(self) -> None:
         if self.barcode is not None:
             check_barcode(self.barcode)
-        elif (isinstance(self.escrow_code, bool) or not isinstance(self.escrow_code, int)
-              or not 0 <= self.escrow_code <= 0xFF):
+        elif (
+            isinstance(self.escrow_code, bool)
+            or not isinstance(self.escrow_code, int)
+            or not 0 <= self.escrow_code <= 0xFF
+        ):
             raise ValueError(f"an escrow code is a byte (0-255), not {_show(self.escrow_code)}")
 
     def escrow_data(self) -> bytes:
@@ -97,9 +98,7 @@ class SimLog:
     commands: list[int] = field(default_factory=list)
 
 
-DEFAULT_TABLE = [
-    c.Denomination(code, 0x01, value) for code, value in c.USD_ESCROW_TABLE_MINOR.items()
-]
+DEFAULT_TABLE = [c.Denomination(code, 0x01, value) for code, value in c.USD_ESCROW_TABLE_MINOR.items()]
 
 
 class SimId003Device(PtyDevice):
@@ -167,7 +166,6 @@ class SimId003Device(PtyDevice):
 
     # --- lifecycle -------------------------------------------------------------------
 
-
     # --- customer and technician actions ---------------------------------------------
 
     def insert_bill(self, escrow_code: int) -> None:
@@ -195,8 +193,9 @@ class SimId003Device(PtyDevice):
                     self.insert_bill(d.escrow_code)
                     return
         known = ", ".join(str(v) for v in sorted({d.value_minor for d in self.table}))
-        raise ValueError(f"no bill of {_show(value_minor)} minor units in the currency table "
-                         f"(it has {known or 'none'})")
+        raise ValueError(
+            f"no bill of {_show(value_minor)} minor units in the currency table (it has {known or 'none'})"
+        )
 
     def insert_voucher(self, barcode: str) -> None:
         """Queue a voucher (ticket) whose barcode reads ``barcode``.
@@ -211,9 +210,7 @@ class SimId003Device(PtyDevice):
         with self._lock:
             self._queue.append(item)
 
-    def set_fault(
-        self, status: Status, data: bytes = b"", *, after: Status = Status.IDLING
-    ) -> None:
+    def set_fault(self, status: Status, data: bytes = b"", *, after: Status = Status.IDLING) -> None:
         """Enter a sticky error state (jam, stacker full/open, cheated, failure...).
 
         The item in the head, if any, is lost in the jam (neither stacked nor returned).
@@ -224,8 +221,9 @@ class SimId003Device(PtyDevice):
             ValueError: ``data`` longer than one frame carries (``MAX_DATA_LEN``).
         """
         if len(data) > c.MAX_DATA_LEN:
-            raise ValueError(f"fault data of {len(data)} bytes is longer than "
-                             f"{c.MAX_DATA_LEN}, the most one frame carries")
+            raise ValueError(
+                f"fault data of {len(data)} bytes is longer than {c.MAX_DATA_LEN}, the most one frame carries"
+            )
         with self._lock:
             self.state = status
             self._fault_data = data
@@ -249,17 +247,17 @@ class SimId003Device(PtyDevice):
         with self._lock:
             if self.state in c.ERROR_STATUSES:
                 self._item = None
-                self._enter(
-                    self._after_fault if self._after_fault != Status.IDLING else self._idle()
-                )
+                self._enter(self._after_fault if self._after_fault != Status.IDLING else self._idle())
 
     def power_cycle(self) -> None:
         """Lose power now and come back in POWER UP (0x40/0x41/0x42, protocols.md 1.5);
         a note already found in the stacker or the head stays there through another cut."""
         with self._lock:
-            if self._item is not None and self.state in (Status.POWER_UP_BILL_IN_STACKER,
-                                                         Status.POWER_UP_BILL_IN_ACCEPTOR):
-                pass                # cut again before any RESET: the note stays where it is
+            if self._item is not None and self.state in (
+                Status.POWER_UP_BILL_IN_STACKER,
+                Status.POWER_UP_BILL_IN_ACCEPTOR,
+            ):
+                pass  # cut again before any RESET: the note stays where it is
             elif self._item is not None and self.state in _BILL_PAST_NO_RETURN:
                 self.state = Status.POWER_UP_BILL_IN_STACKER
             elif self._item is not None and self.state in _BILL_IN_HEAD:

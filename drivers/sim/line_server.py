@@ -22,7 +22,7 @@ class _Handler(socketserver.StreamRequestHandler):
         for raw in self.rfile:
             try:
                 reply = answer(raw)
-            except Exception as e:           # a twin or host bug must not drop the link
+            except Exception as e:  # a twin or host bug must not drop the link
                 reply = {"ok": False, "error": f"{type(e).__name__}: {e}"}
             try:
                 self.wfile.write((json.dumps(reply) + "\n").encode())

@@ -145,7 +145,6 @@ class SimPrinterDevice(PtyDevice):
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
 
-
     # --- technician actions ------------------------------------------------------------
 
     def set_paper(self, *, out: bool = False, low: bool = False) -> None:
@@ -345,9 +344,7 @@ class SimPrinterDevice(PtyDevice):
             data = bytes(buf[3:end])
             used = end + 1
         self.partial.items.append(
-            PrintedBarcode(
-                kind, data.decode("ascii", "replace"), self._barcode_height, self._barcode_module
-            )
+            PrintedBarcode(kind, data.decode("ascii", "replace"), self._barcode_height, self._barcode_module)
         )
         return used
 
@@ -355,9 +352,7 @@ class SimPrinterDevice(PtyDevice):
         s = self._style
         text = self._line.decode("cp437", "replace")
         self._line.clear()
-        self.partial.items.append(
-            PrintedLine(text, s.align, s.bold, s.double_width, s.double_height)
-        )
+        self.partial.items.append(PrintedLine(text, s.align, s.bold, s.double_width, s.double_height))
 
     def _cut(self) -> None:
         if self._line:
@@ -392,11 +387,7 @@ def render_png(ticket: PrintedTicket) -> Image.Image:
     rows: list[tuple[int, PrintedLine | PrintedBarcode]] = []
     height = 20
     for item in ticket.items:
-        h = (
-            (item.height_px + 10)
-            if isinstance(item, PrintedBarcode)
-            else (40 if item.double_height else 22)
-        )
+        h = (item.height_px + 10) if isinstance(item, PrintedBarcode) else (40 if item.double_height else 22)
         rows.append((height, item))
         height += h
     img = Image.new("L", (PAPER_WIDTH_PX, height + 20), 255)
@@ -408,9 +399,7 @@ def render_png(ticket: PrintedTicket) -> Image.Image:
         size = 26 if item.double_width else 20 if item.double_height else 15
         font = _font(size)
         width = draw.textlength(item.text, font=font)
-        x = {0: 8, 1: (PAPER_WIDTH_PX - width) / 2, 2: PAPER_WIDTH_PX - 8 - width}.get(
-            item.align, 8
-        )
+        x = {0: 8, 1: (PAPER_WIDTH_PX - width) / 2, 2: PAPER_WIDTH_PX - 8 - width}.get(item.align, 8)
         draw.text((x, y), item.text, fill=0, font=font)
         if item.bold:
             draw.text((x + 1, y), item.text, fill=0, font=font)

@@ -165,20 +165,30 @@ class SasHost:
         ValueError: an address outside 1..127 or given twice, or no address.
     """
 
-    def __init__(self, addresses: Iterable[int], *, directory: str | Path | None = None,
-                 db_path: str | Path = ":memory:", poll_interval_s: float = 0.2,
-                 reply_timeout_s: float = 0.1, link_down_s: float = 5.0, tries: int = 3,
-                 busy_retries: int = 5, meter_interval_s: float = 3.0,
-                 bill_meter_interval_s: float = 30.0, rom_timeout_s: float = 30.0,
-                 clock: Callable[[], float] = time.monotonic,
-                 wall: Callable[[], float] = time.time,
-                 on_link: Callable[[int, bool], None] | None = None,
-                 tito: TitoConfig | None = None, rng: random.Random | None = None) -> None:
+    def __init__(
+        self,
+        addresses: Iterable[int],
+        *,
+        directory: str | Path | None = None,
+        db_path: str | Path = ":memory:",
+        poll_interval_s: float = 0.2,
+        reply_timeout_s: float = 0.1,
+        link_down_s: float = 5.0,
+        tries: int = 3,
+        busy_retries: int = 5,
+        meter_interval_s: float = 3.0,
+        bill_meter_interval_s: float = 30.0,
+        rom_timeout_s: float = 30.0,
+        clock: Callable[[], float] = time.monotonic,
+        wall: Callable[[], float] = time.time,
+        on_link: Callable[[int, bool], None] | None = None,
+        tito: TitoConfig | None = None,
+        rng: random.Random | None = None,
+    ) -> None:
         addrs = list(addresses)
         if not addrs or len(set(addrs)) != len(addrs) or any(not 1 <= a <= 127 for a in addrs):
             raise ValueError(f"machine addresses {addrs!r}: give distinct addresses 1..127")
-        self.poll_interval_s, self.reply_timeout_s, self.link_down_s = (
-            poll_interval_s, reply_timeout_s, link_down_s)
+        self.poll_interval_s, self.reply_timeout_s, self.link_down_s = (poll_interval_s, reply_timeout_s, link_down_s)
         self.tries, self.busy_retries, self.rom_timeout_s = tries, busy_retries, rom_timeout_s
         self.meter_interval_s, self.bill_meter_interval_s = meter_interval_s, bill_meter_interval_s
         self._clock, self._wall, self._on_link = clock, wall, on_link
@@ -193,11 +203,14 @@ class SasHost:
             folder.mkdir(parents=True, exist_ok=True)
         for a in addrs:
             p = HostPty(folder / f"sas-{a}" if folder is not None else None)
-            self._machines[a] = _Machine(a, p, HostLine(a, p, self._stop, clock),
-                                         watch=MeterWatch(self.db.last_meters(a)))
+            self._machines[a] = _Machine(
+                a, p, HostLine(a, p, self._stop, clock), watch=MeterWatch(self.db.last_meters(a))
+            )
             self.db.add_machine(a, p.tty, p.path)
-        self._threads = [threading.Thread(target=self._run, args=(m,), name=f"sas-host-{a}", daemon=True)
-                         for a, m in self._machines.items()]
+        self._threads = [
+            threading.Thread(target=self._run, args=(m,), name=f"sas-host-{a}", daemon=True)
+            for a, m in self._machines.items()
+        ]
         for t in self._threads:
             t.start()
 
@@ -216,8 +229,7 @@ class SasHost:
         """The symlink (or the tty when there is no directory) for machine ``machine``."""
         return self._m(machine).pty.path
 
-    def send(self, machine: int, command: int, data: bytes = b"",
-             timeout_s: float | None = None) -> Reply | None:
+    def send(self, machine: int, command: int, data: bytes = b"", timeout_s: float | None = None) -> Reply | None:
         """Send long poll ``command`` (``data`` as its layout wants) and wait for the reply.
 
         Returns:
@@ -230,8 +242,11 @@ class SasHost:
             ValueError: a command or data the layout table refuses.
         """
         m = self._m(machine)
-        message = (rom_signature_request(machine, int.from_bytes(data, "little")) if command == 0x21
-                   else long_poll(machine, command, data))
+        message = (
+            rom_signature_request(machine, int.from_bytes(data, "little"))
+            if command == 0x21
+            else long_poll(machine, command, data)
+        )
         HostCodec().send(message)  # raises ValueError now for a reply shape nobody knows
         if timeout_s is None:
             timeout_s = (self.rom_timeout_s if command == 0x21 else 0.0) + 10.0
@@ -355,13 +370,22 @@ class SasHost:
         out = []
         for m in self._machines.values():
             with m.lock:
-                out.append(MachineStatus(
-                    m.address, m.pty.tty, m.pty.path, m.link_up,
-                    None if m.last_valid is None else now - m.last_valid, dict(m.meters),
-                    tuple(e.name for e in m.seen[-5:]), str(m.info.get("game_id", "")),
-                    str(m.info.get("serial_number", "")), str(m.info.get("sas_version", "")),
-                    m.info.get("rom_signature"),  # type: ignore[arg-type]
-                    dict(m.line.counts + m.counts)))
+                out.append(
+                    MachineStatus(
+                        m.address,
+                        m.pty.tty,
+                        m.pty.path,
+                        m.link_up,
+                        None if m.last_valid is None else now - m.last_valid,
+                        dict(m.meters),
+                        tuple(e.name for e in m.seen[-5:]),
+                        str(m.info.get("game_id", "")),
+                        str(m.info.get("serial_number", "")),
+                        str(m.info.get("sas_version", "")),
+                        m.info.get("rom_signature"),  # type: ignore[arg-type]
+                        dict(m.line.counts + m.counts),
+                    )
+                )
         return out
 
     def ticket_summary(self) -> list[MachineTickets]:
@@ -433,8 +457,9 @@ class SasHost:
                 command = m.schedule.popleft()
                 self._serve(m, _Request(long_poll(m.address, command), busy_left=self.busy_retries))
                 continue
-            m.wake.wait(max(0.0, min(m.next_gp, *(t for t, _ in m.held)) - now) if m.held
-                        else max(0.0, m.next_gp - now))
+            m.wake.wait(
+                max(0.0, min(m.next_gp, *(t for t, _ in m.held)) - now) if m.held else max(0.0, m.next_gp - now)
+            )
             m.wake.clear()
 
     def _plan(self, m: _Machine, now: float) -> None:
@@ -532,7 +557,7 @@ class SasHost:
         for _ in range(EVENTS_PER_POLL):
             if not isinstance(reply, EventReply):
                 break
-            self._exception(m, reply.code, reply.data)     # an event in place of the reply:
+            self._exception(m, reply.code, reply.data)  # an event in place of the reply:
             reply, tries, got = self._exchange(m, req.message, 1 if rom else self.tries)  # ask again
         outcome = type(reply).__name__.lower().removesuffix("reply") if reply is not None else "none"
         self.db.add_command(m.address, self._wall(), command, req.message, got, outcome, tries)
@@ -593,14 +618,24 @@ class SasHost:
                     m.alarms += alarms
                 self.db.add_meters(m.address, at, command, values)
                 for a in alarms:
-                    log.warning("machine %d: meter %s went back from %d to %d (memory set "
-                                "back?)", m.address, a.name, a.last, a.now)
+                    log.warning(
+                        "machine %d: meter %s went back from %d to %d (memory set back?)",
+                        m.address,
+                        a.name,
+                        a.last,
+                        a.now,
+                    )
                     self.db.add_meter_alarm(m.address, at, a.name, a.last, a.now)
             elif command == 0x1F:
                 info = parse_machine_info(data)
-                fields = dict(game_id=info.game_id, additional_id=info.additional_id,
-                              denomination=info.denomination, max_bet=info.max_bet,
-                              paytable_id=info.paytable_id, base_percent=info.base_percent)
+                fields = dict(
+                    game_id=info.game_id,
+                    additional_id=info.additional_id,
+                    denomination=info.denomination,
+                    max_bet=info.max_bet,
+                    paytable_id=info.paytable_id,
+                    base_percent=info.base_percent,
+                )
                 m.info.update(fields)
                 self.db.update_machine(m.address, **fields)
             elif command == 0x54:

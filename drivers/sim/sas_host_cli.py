@@ -56,15 +56,39 @@ def _real_time_events_off(host: SasHost, machine: int) -> bool:
 
 #: AF_UNIX paths longer than this do not fit ``sockaddr_un`` (108 bytes with the NUL).
 MAX_SOCKET_PATH = 100
-_ACKED = {"shut_down": SasHost.shut_down, "start_up": SasHost.start_up,
-          "enable_bills": SasHost.enable_bill_acceptor, "disable_bills": SasHost.disable_bill_acceptor,
-          "enter_maintenance": SasHost.enter_maintenance, "exit_maintenance": SasHost.exit_maintenance,
-          "real_time_events_on": SasHost.real_time_events, "real_time_events_off": _real_time_events_off}
-COMMANDS = ("send", *_ACKED, "configure_bills", "set_time", "handpay_reset", "rom_signature",
-            "exceptions", "meters", "status", "view", "pause", "resume", "tickets", "tito")
+_ACKED = {
+    "shut_down": SasHost.shut_down,
+    "start_up": SasHost.start_up,
+    "enable_bills": SasHost.enable_bill_acceptor,
+    "disable_bills": SasHost.disable_bill_acceptor,
+    "enter_maintenance": SasHost.enter_maintenance,
+    "exit_maintenance": SasHost.exit_maintenance,
+    "real_time_events_on": SasHost.real_time_events,
+    "real_time_events_off": _real_time_events_off,
+}
+COMMANDS = (
+    "send",
+    *_ACKED,
+    "configure_bills",
+    "set_time",
+    "handpay_reset",
+    "rom_signature",
+    "exceptions",
+    "meters",
+    "status",
+    "view",
+    "pause",
+    "resume",
+    "tickets",
+    "tito",
+)
 #: ``tito`` command keys -> the type each must be.
-_TITO_KNOBS: dict[str, tuple[type, ...]] = {"deny_validation": (bool,), "answer_validation": (bool,),
-                                            "validation_delay_s": (int, float), "expiry_days": (int, float)}
+_TITO_KNOBS: dict[str, tuple[type, ...]] = {
+    "deny_validation": (bool,),
+    "answer_validation": (bool,),
+    "validation_delay_s": (int, float),
+    "expiry_days": (int, float),
+}
 
 
 def _tito(host: SasHost, msg: dict[str, Any]) -> dict[str, Any]:
@@ -73,8 +97,11 @@ def _tito(host: SasHost, msg: dict[str, Any]) -> dict[str, Any]:
         if key not in msg:
             continue
         value = msg[key]
-        ok = isinstance(value, bool) if bool in kinds else (
-            isinstance(value, int | float) and not isinstance(value, bool) and value >= 0)
+        ok = (
+            isinstance(value, bool)
+            if bool in kinds
+            else (isinstance(value, int | float) and not isinstance(value, bool) and value >= 0)
+        )
         if not ok:
             raise ValueError(f'"{key}" must be {"true or false" if bool in kinds else "a number >= 0"}')
         setattr(cfg, key, value)
@@ -120,8 +147,11 @@ def host_command(host: SasHost, line: str | bytes) -> dict[str, Any]:
             if cmd == "view":
                 return {"ok": True, "view": floor_view(host.status(), tickets=host.ticket_summary())}
             if cmd == "tickets":
-                return {"ok": True, "summary": [dataclasses.asdict(t) for t in host.ticket_summary()],
-                        "tickets": host.tickets.tickets()}
+                return {
+                    "ok": True,
+                    "summary": [dataclasses.asdict(t) for t in host.ticket_summary()],
+                    "tickets": host.tickets.tickets(),
+                }
             if cmd == "tito":
                 return _tito(host, msg)
             (host.pause if cmd == "pause" else host.resume)()
@@ -151,8 +181,10 @@ def host_command(host: SasHost, line: str | bytes) -> dict[str, Any]:
         if cmd == "rom_signature":
             return {"ok": True, "signature": host.rom_signature(machine, _int(msg, "seed", 0))}
         if cmd == "exceptions":
-            return {"ok": True, "exceptions": [{**dataclasses.asdict(e), "data": e.data.hex()}
-                                               for e in host.exceptions(machine)]}
+            return {
+                "ok": True,
+                "exceptions": [{**dataclasses.asdict(e), "data": e.data.hex()} for e in host.exceptions(machine)],
+            }
         if cmd == "meters":
             return {"ok": True, "meters": host.meters(machine)}
     except (ValueError, KeyError) as e:
@@ -168,14 +200,20 @@ def _addresses(text: str) -> list[int]:
 
 
 def _parser() -> argparse.ArgumentParser:
-    ap = argparse.ArgumentParser(prog="cabinet sim-host", description=(
-        "a simulated casino host (SAS 6.02) on pseudo-terminals, one per machine; point a "
-        "cabinet at it with 'cabinet engine --sas-port DIR/sas-N'"))
+    ap = argparse.ArgumentParser(
+        prog="cabinet sim-host",
+        description=(
+            "a simulated casino host (SAS 6.02) on pseudo-terminals, one per machine; point a "
+            "cabinet at it with 'cabinet engine --sas-port DIR/sas-N'"
+        ),
+    )
     which = ap.add_mutually_exclusive_group()
     which.add_argument("--machines", type=int, default=1, metavar="N", help="machines at addresses 1..N")
     which.add_argument("--address", type=_addresses, metavar="A,B", help="machine addresses (1-127)")
-    ap.add_argument("--dir", help="folder for the pty links sas-N, host.json, host.sqlite3, host.sock "
-                                  "(default: a new temporary folder)")
+    ap.add_argument(
+        "--dir",
+        help="folder for the pty links sas-N, host.json, host.sqlite3, host.sock (default: a new temporary folder)",
+    )
     ap.add_argument("--db", help="host database (default DIR/host.sqlite3)")
     ap.add_argument("--socket", help="control socket (default DIR/host.sock)")
     ap.add_argument("--poll-ms", type=float, default=200.0, help="general poll period (default 200)")
@@ -184,15 +222,25 @@ def _parser() -> argparse.ArgumentParser:
     ap.add_argument("--meter-s", type=float, default=3.0, help="0x1C/0x1A period (default 3)")
     ap.add_argument("--view", action="store_true", help="print the floor view every second")
     t = ap.add_argument_group("tickets")
-    t.add_argument("--validation-system-id", type=int, default=1, metavar="N",
-                   help="validation system ID 1-99, the tickets' first two digits (default 1)")
+    t.add_argument(
+        "--validation-system-id",
+        type=int,
+        default=1,
+        metavar="N",
+        help="validation system ID 1-99, the tickets' first two digits (default 1)",
+    )
     t.add_argument("--deny-validation", action="store_true", help="deny every system validation (0x58 ID 00)")
     t.add_argument("--no-validation-answer", action="store_true", help="never answer 0x57 (the EGM times out)")
     t.add_argument("--validation-delay-ms", type=float, default=0.0, help="answer 0x57 this late (default 0)")
     t.add_argument("--ticket-expiry-days", type=float, default=30.0, help="tickets expire after (default 30)")
     t.add_argument("--venue", metavar="TEXT", help="send 0x7D at link-up: the venue line printed on tickets")
-    t.add_argument("--venue-address", metavar="TEXT", action="append", default=[],
-                   help="an address line for 0x7D (up to two; with --venue)")
+    t.add_argument(
+        "--venue-address",
+        metavar="TEXT",
+        action="append",
+        default=[],
+        help="an address line for 0x7D (up to two; with --venue)",
+    )
     t.add_argument("--seed", type=int, help="seed the validation numbers (tests)")
     return ap
 
@@ -200,10 +248,14 @@ def _parser() -> argparse.ArgumentParser:
 def _tito_config(args: argparse.Namespace) -> TitoConfig:
     lines = [*args.venue_address, "", ""][:2]
     data = None if args.venue is None else (1, int(min(args.ticket_expiry_days, 255)), args.venue, *lines)
-    return TitoConfig(system_id=args.validation_system_id, deny_validation=args.deny_validation,
-                      answer_validation=not args.no_validation_answer,
-                      validation_delay_s=args.validation_delay_ms / 1000, expiry_days=args.ticket_expiry_days,
-                      ticket_data=data)
+    return TitoConfig(
+        system_id=args.validation_system_id,
+        deny_validation=args.deny_validation,
+        answer_validation=not args.no_validation_answer,
+        validation_delay_s=args.validation_delay_ms / 1000,
+        expiry_days=args.ticket_expiry_days,
+        ticket_data=data,
+    )
 
 
 def main(argv: list[str]) -> int:
@@ -217,12 +269,18 @@ def main(argv: list[str]) -> int:
         sock = Path(tempfile.mkdtemp(prefix="sas-host-")) / "host.sock"
     try:
         folder.mkdir(parents=True, exist_ok=True)
-        host = SasHost(addresses, directory=folder, db_path=args.db or folder / "host.sqlite3",
-                       poll_interval_s=args.poll_ms / 1000, reply_timeout_s=args.reply_timeout_ms / 1000,
-                       link_down_s=args.link_down_s, meter_interval_s=args.meter_s,
-                       on_link=lambda a, up: print(f"sas host: machine {a} link {'up' if up else 'down'}",
-                                                   flush=True),
-                       tito=_tito_config(args), rng=None if args.seed is None else random.Random(args.seed))
+        host = SasHost(
+            addresses,
+            directory=folder,
+            db_path=args.db or folder / "host.sqlite3",
+            poll_interval_s=args.poll_ms / 1000,
+            reply_timeout_s=args.reply_timeout_ms / 1000,
+            link_down_s=args.link_down_s,
+            meter_interval_s=args.meter_s,
+            on_link=lambda a, up: print(f"sas host: machine {a} link {'up' if up else 'down'}", flush=True),
+            tito=_tito_config(args),
+            rng=None if args.seed is None else random.Random(args.seed),
+        )
     except (ValueError, OSError) as e:
         print(f"cabinet sim-host: {e}", file=sys.stderr)
         return 2
@@ -232,17 +290,30 @@ def main(argv: list[str]) -> int:
     sock.unlink(missing_ok=True)
     server = LineJsonServer(str(sock), lambda raw: host_command(host, raw))
     threading.Thread(target=server.serve_forever, name="sas-host-control", daemon=True).start()
-    (folder / "host.json").write_text(json.dumps({
-        "machines": {str(a): {"tty": host.tty(a), "link": host.path(a)} for a in addresses},
-        "socket": str(sock), "database": str(host.db.path)}, indent=1) + "\n")
+    (folder / "host.json").write_text(
+        json.dumps(
+            {
+                "machines": {str(a): {"tty": host.tty(a), "link": host.path(a)} for a in addresses},
+                "socket": str(sock),
+                "database": str(host.db.path),
+            },
+            indent=1,
+        )
+        + "\n"
+    )
     where = ", ".join(f"machine {a} on {host.tty(a)} ({host.path(a)})" for a in addresses)
     print(f"sas host ready: {where}; control {sock}; database {host.db.path}", flush=True)
     try:
         while not stop.wait(1.0):
             if args.view:
                 clear = "\x1b[H\x1b[2J" if sys.stdout.isatty() else ""
-                print(clear + floor_view(host.status(), f"SAS floor {dt.datetime.now():%H:%M:%S}",
-                                         tickets=host.ticket_summary()), flush=True)
+                print(
+                    clear
+                    + floor_view(
+                        host.status(), f"SAS floor {dt.datetime.now():%H:%M:%S}", tickets=host.ticket_summary()
+                    ),
+                    flush=True,
+                )
     finally:
         server.shutdown()
         server.server_close()

@@ -19,13 +19,36 @@ from drivers.sas.host_codec import parse_meters, parse_meters_1c
 #: 0x08 bill denomination bits, in dollars, bit 0 first; the 4-byte mask is sent low
 #: byte first.  UNVERIFIED: our sources give no table (saspy sends ``00 FF FF FF``);
 #: this is the SAS convention as we remember it, to confirm against the spec.
-BILL_MASK_DOLLARS = (1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500, 1000, 2000, 2500, 5000,
-                     10000, 20000, 25000, 50000, 100000, 200000, 250000, 500000, 1000000)
+BILL_MASK_DOLLARS = (
+    1,
+    2,
+    5,
+    10,
+    20,
+    25,
+    50,
+    100,
+    200,
+    250,
+    500,
+    1000,
+    2000,
+    2500,
+    5000,
+    10000,
+    20000,
+    25000,
+    50000,
+    100000,
+    200000,
+    250000,
+    500000,
+    1000000,
+)
 
 #: Meter names of the data replies the host records, in wire order.
 METER_NAMES: dict[int, tuple[str, ...]] = {
-    0x1C: ("coin_in", "coin_out", "drop", "jackpot", "games_played", "games_won",
-           "slot_door_opened", "power_reset"),
+    0x1C: ("coin_in", "coin_out", "drop", "jackpot", "games_played", "games_won", "slot_door_opened", "power_reset"),
     0x1A: ("current_credits",),
     0x1E: ("bills_1", "bills_5", "bills_10", "bills_20", "bills_50", "bills_100"),
     0x0F: ("cancelled_credits", "coin_in", "coin_out", "drop", "jackpot", "games_played"),
@@ -55,8 +78,7 @@ def date_time_data(when: dt.datetime) -> bytes:
     BCD) and Aristocrat ``Aristocrat.Sas.Client`` LP 7F parser ("Date in MMDDYYYY
     format, Time in HHMMSS 24 hour format").
     """
-    return (bcd.encode(int(when.strftime("%m%d%Y")), 4)
-            + bcd.encode(int(when.strftime("%H%M%S")), 3))
+    return bcd.encode(int(when.strftime("%m%d%Y")), 4) + bcd.encode(int(when.strftime("%H%M%S")), 3)
 
 
 def parse_handpay(data: bytes) -> dict[str, int]:
@@ -70,8 +92,13 @@ def parse_handpay(data: bytes) -> dict[str, int]:
     """
     if len(data) != 20:
         raise ProtocolError(f"0x1B data is 20 bytes, got {len(data)}")
-    return {"progressive_group": data[0], "level": data[1], "amount": bcd.decode(data[2:7]),
-            "partial_pay": bcd.decode(data[7:9]), "reset_id": data[9]}
+    return {
+        "progressive_group": data[0],
+        "level": data[1],
+        "amount": bcd.decode(data[2:7]),
+        "partial_pay": bcd.decode(data[7:9]),
+        "reset_id": data[9],
+    }
 
 
 def meter_values(command: int, data: bytes) -> dict[str, int]:

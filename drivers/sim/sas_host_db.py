@@ -66,10 +66,25 @@ CREATE INDEX IF NOT EXISTS meter_readings_by_machine ON meter_readings(address, 
 """
 
 #: Columns of ``machines`` that ``HostDb.update_machine`` may set.
-MACHINE_COLUMNS = frozenset({
-    "tty", "link_path", "link_up", "last_reply_at", "game_id", "additional_id",
-    "denomination", "max_bet", "paytable_id", "base_percent", "sas_version",
-    "serial_number", "games", "rom_seed", "rom_signature"})
+MACHINE_COLUMNS = frozenset(
+    {
+        "tty",
+        "link_path",
+        "link_up",
+        "last_reply_at",
+        "game_id",
+        "additional_id",
+        "denomination",
+        "max_bet",
+        "paytable_id",
+        "base_percent",
+        "sas_version",
+        "serial_number",
+        "games",
+        "rom_seed",
+        "rom_signature",
+    }
+)
 
 
 class HostDb:
@@ -104,9 +119,12 @@ class HostDb:
 
     def add_machine(self, address: int, tty: str, link_path: str) -> None:
         """Create (or reset the paths of) machine ``address``'s row."""
-        self._write("INSERT INTO machines(address, tty, link_path) VALUES (?, ?, ?) "
-                    "ON CONFLICT(address) DO UPDATE SET tty = excluded.tty, "
-                    "link_path = excluded.link_path, link_up = 0", (address, tty, link_path))
+        self._write(
+            "INSERT INTO machines(address, tty, link_path) VALUES (?, ?, ?) "
+            "ON CONFLICT(address) DO UPDATE SET tty = excluded.tty, "
+            "link_path = excluded.link_path, link_up = 0",
+            (address, tty, link_path),
+        )
 
     def update_machine(self, address: int, **fields: Any) -> None:
         """Set columns of machine ``address`` (names in ``MACHINE_COLUMNS``).
@@ -129,33 +147,40 @@ class HostDb:
                 self._db.execute("BEGIN")
                 self._db.executemany(
                     "INSERT INTO meter_readings(address, at, command, name, value) VALUES (?, ?, ?, ?, ?)",
-                    [(address, at, command, name, value) for name, value in values.items()])
+                    [(address, at, command, name, value) for name, value in values.items()],
+                )
                 self._db.execute("COMMIT")
             except sqlite3.ProgrammingError:
                 pass
 
     def last_meters(self, address: int) -> dict[str, int]:
         """The last value read of each of machine ``address``'s meters (any session)."""
-        rows = self.query("SELECT name, value FROM meter_readings WHERE id IN (SELECT MAX(id) "
-                          "FROM meter_readings WHERE address = ? GROUP BY name)", (address,))
+        rows = self.query(
+            "SELECT name, value FROM meter_readings WHERE id IN (SELECT MAX(id) "
+            "FROM meter_readings WHERE address = ? GROUP BY name)",
+            (address,),
+        )
         return {str(n): int(v) for n, v in rows}
 
     def add_meter_alarm(self, address: int, at: float, name: str, last: int, now: int) -> None:
         """A lifetime meter read lower than before (``sas_host_meters.MeterAlarm``)."""
-        self._write("INSERT INTO meter_alarms(address, at, name, last, now) VALUES (?, ?, ?, ?, ?)",
-                    (address, at, name, last, now))
+        self._write(
+            "INSERT INTO meter_alarms(address, at, name, last, now) VALUES (?, ?, ?, ?, ?)",
+            (address, at, name, last, now),
+        )
 
     def add_exception(self, address: int, at: float, code: int, name: str) -> None:
         """One general poll exception read from machine ``address``."""
-        self._write("INSERT INTO exceptions(address, at, code, name) VALUES (?, ?, ?, ?)",
-                    (address, at, code, name))
+        self._write("INSERT INTO exceptions(address, at, code, name) VALUES (?, ?, ?, ?)", (address, at, code, name))
 
-    def add_command(self, address: int, at: float, command: int, request: bytes, reply: bytes,
-                    outcome: str, tries: int) -> None:
+    def add_command(
+        self, address: int, at: float, command: int, request: bytes, reply: bytes, outcome: str, tries: int
+    ) -> None:
         """One long poll sent and its outcome (see the module docstring)."""
-        self._write("INSERT INTO commands(address, at, command, request, reply, outcome, tries) "
-                    "VALUES (?, ?, ?, ?, ?, ?, ?)",
-                    (address, at, command, request.hex(" "), reply.hex(" "), outcome, tries))
+        self._write(
+            "INSERT INTO commands(address, at, command, request, reply, outcome, tries) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (address, at, command, request.hex(" "), reply.hex(" "), outcome, tries),
+        )
 
     def add_link_event(self, address: int, at: float, up: bool) -> None:
         """Machine ``address``'s link went up or down (and ``machines.link_up``)."""
@@ -164,11 +189,20 @@ class HostDb:
 
     def add_handpay(self, address: int, at: float, fields: Mapping[str, int], raw: bytes) -> None:
         """One 0x1B handpay information reply (``fields`` from ``parse_handpay``)."""
-        self._write("INSERT INTO handpays(address, at, progressive_group, level, amount, partial_pay, "
-                    "reset_id, raw) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                    (address, at, fields.get("progressive_group"), fields.get("level"),
-                     fields.get("amount"), fields.get("partial_pay"), fields.get("reset_id"),
-                     raw.hex(" ")))
+        self._write(
+            "INSERT INTO handpays(address, at, progressive_group, level, amount, partial_pay, "
+            "reset_id, raw) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                address,
+                at,
+                fields.get("progressive_group"),
+                fields.get("level"),
+                fields.get("amount"),
+                fields.get("partial_pay"),
+                fields.get("reset_id"),
+                raw.hex(" "),
+            ),
+        )
 
     def query(self, sql: str, args: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
         """Rows of a read-only query (tests, the control socket)."""

@@ -45,8 +45,7 @@ class HostLine:
         counts: ``sent``, ``bad_replies``, ``no_replies``, ``junk_bytes``.
     """
 
-    def __init__(self, address: int, pty: HostPty, stop: threading.Event,
-                 clock: Callable[[], float]) -> None:
+    def __init__(self, address: int, pty: HostPty, stop: threading.Event, clock: Callable[[], float]) -> None:
         self.address, self.pty, self._stop, self._clock = address, pty, stop, clock
         self.codec = HostCodec()
         self.counts: collections.Counter[str] = collections.Counter()
@@ -75,8 +74,9 @@ class HostLine:
         if got:
             self.drain()
 
-    def exchange(self, message: bytes, tries: int, reply_timeout_s: float,
-                 flush: bool = False) -> tuple[Reply | None, int, bytes]:
+    def exchange(
+        self, message: bytes, tries: int, reply_timeout_s: float, flush: bool = False
+    ) -> tuple[Reply | None, int, bytes]:
         """Send ``message`` until a valid reply comes, at most ``tries`` times.
 
         Args:
@@ -131,8 +131,9 @@ class HostLine:
             return reply, bytes(got)
         return None, bytes(got)
 
-    def general_poll_rom_pending(self, tries: int, reply_timeout_s: float,
-                                 flush: bool = False) -> ExceptionReply | DataReply | None:
+    def general_poll_rom_pending(
+        self, tries: int, reply_timeout_s: float, flush: bool = False
+    ) -> ExceptionReply | DataReply | None:
         """A general poll while a 0x21 is pending (``exchange``'s retries and timeout).
 
         One byte is the exception (``ExceptionReply``); ``address 21 sig sig CRC CRC``

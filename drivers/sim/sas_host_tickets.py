@@ -134,21 +134,32 @@ class TicketDb:
             self._db.execute("COMMIT")
 
     @staticmethod
-    def _event(db: sqlite3.Connection, number: str | None, address: int, at: float, event: str,
-               code: int | None = None, detail: str = "") -> None:
-        db.execute("INSERT INTO ticket_events(number, address, at, event, code, detail) VALUES (?, ?, ?, ?, ?, ?)",
-                   (number, address, at, event, code, detail))
+    def _event(
+        db: sqlite3.Connection,
+        number: str | None,
+        address: int,
+        at: float,
+        event: str,
+        code: int | None = None,
+        detail: str = "",
+    ) -> None:
+        db.execute(
+            "INSERT INTO ticket_events(number, address, at, event, code, detail) VALUES (?, ?, ?, ?, ?, ?)",
+            (number, address, at, event, code, detail),
+        )
 
-    def log(self, address: int, at: float, event: str, number: str | None = None, code: int | None = None,
-            detail: str = "") -> None:
+    def log(
+        self, address: int, at: float, event: str, number: str | None = None, code: int | None = None, detail: str = ""
+    ) -> None:
         """Record something that changes no ticket (a denial, a bad reply...)."""
         with self._tx() as db:
             self._event(db, number, address, at, event, code, detail)
 
     # --- issuing ---------------------------------------------------------------------------
 
-    def issue(self, address: int, amount: int, cashout_type: int, system_id: int, at: float,
-              expires_at: float | None) -> str:
+    def issue(
+        self, address: int, amount: int, cashout_type: int, system_id: int, at: float, expires_at: float | None
+    ) -> str:
         """A new ticket (state ``issued``) for machine ``address``'s cash-out; returns its
         18-digit number (``system_id`` as 2 digits, then 16 unique random digits).
 
@@ -164,17 +175,22 @@ class TicketDb:
                 number = f"{system_id:02d}{self._rng.randrange(10**15, 10**16):016d}"
                 if db.execute("SELECT 1 FROM tickets WHERE substr(number, 3) = ?", (number[2:],)).fetchone() is None:
                     break
-            db.execute("INSERT INTO tickets(number, system_id, amount, cashout_type, issued_by, issued_at, "
-                       "expires_at, state) VALUES (?, ?, ?, ?, ?, ?, ?, 'issued')",
-                       (number, system_id, amount, cashout_type, address, at, expires_at))
+            db.execute(
+                "INSERT INTO tickets(number, system_id, amount, cashout_type, issued_by, issued_at, "
+                "expires_at, state) VALUES (?, ?, ?, ?, ?, ?, ?, 'issued')",
+                (number, system_id, amount, cashout_type, address, at, expires_at),
+            )
             self._event(db, number, address, at, "issued", None, f"{amount} cents, type {cashout_type:02X}")
         return number
 
     def mark_printed(self, address: int, at: float) -> str | None:
         """0x3D from ``address``: its latest ``issued`` ticket is ``printed``; its number (None if none)."""
         with self._tx() as db:
-            row = db.execute("SELECT number FROM tickets WHERE issued_by = ? AND state = 'issued' "
-                             "ORDER BY issued_at DESC, rowid DESC LIMIT 1", (address,)).fetchone()
+            row = db.execute(
+                "SELECT number FROM tickets WHERE issued_by = ? AND state = 'issued' "
+                "ORDER BY issued_at DESC, rowid DESC LIMIT 1",
+                (address,),
+            ).fetchone()
             if row is None:
                 self._event(db, None, address, at, "printed_unknown", None, "0x3D with no ticket issued")
                 return None
@@ -185,18 +201,25 @@ class TicketDb:
     def void(self, number: str, address: int, at: float, reason: str) -> None:
         """Ticket ``number`` was never printed (only from ``issued``)."""
         with self._tx() as db:
-            db.execute("UPDATE tickets SET state = 'void', voided_at = ?, void_reason = ? "
-                       "WHERE number = ? AND state = 'issued'", (at, reason, number))
+            db.execute(
+                "UPDATE tickets SET state = 'void', voided_at = ?, void_reason = ? "
+                "WHERE number = ? AND state = 'issued'",
+                (at, reason, number),
+            )
             self._event(db, number, address, at, "void", None, reason)
 
     def void_issued(self, address: int, at: float, reason: str) -> list[str]:
         """Every ``issued`` (unconfirmed) ticket of ``address`` becomes ``void``; their numbers."""
         with self._tx() as db:
-            numbers = [str(r[0]) for r in db.execute(
-                "SELECT number FROM tickets WHERE issued_by = ? AND state = 'issued'", (address,))]
+            numbers = [
+                str(r[0])
+                for r in db.execute("SELECT number FROM tickets WHERE issued_by = ? AND state = 'issued'", (address,))
+            ]
             for number in numbers:
-                db.execute("UPDATE tickets SET state = 'void', voided_at = ?, void_reason = ? WHERE number = ?",
-                           (at, reason, number))
+                db.execute(
+                    "UPDATE tickets SET state = 'void', voided_at = ?, void_reason = ? WHERE number = ?",
+                    (at, reason, number),
+                )
                 self._event(db, number, address, at, "void", None, reason)
             return numbers
 
@@ -215,18 +238,31 @@ class TicketDb:
         (cashable 00, or 01 for a restricted ticket).
         """
         with self._tx() as db:
-            row = db.execute("SELECT state, amount, expires_at, pending_at, cashout_type, issued_by "
-                             "FROM tickets WHERE number = ?", (number,)).fetchone()
+            row = db.execute(
+                "SELECT state, amount, expires_at, pending_at, cashout_type, issued_by FROM tickets WHERE number = ?",
+                (number,),
+            ).fetchone()
             decision = self._decide(row, address, machine_amount, at)
             if row is not None and row[0] == "issued" and decision.transfer_code == tc.TC_REJECTED:
-                db.execute("UPDATE tickets SET state = 'void', voided_at = ?, void_reason = ? WHERE number = ?",
-                           (at, UNKNOWN_PRINT, number))
+                db.execute(
+                    "UPDATE tickets SET state = 'void', voided_at = ?, void_reason = ? WHERE number = ?",
+                    (at, UNKNOWN_PRINT, number),
+                )
                 self._event(db, number, address, at, "void", None, UNKNOWN_PRINT)
             if decision.redeem and row[0] != "pending":
-                db.execute("UPDATE tickets SET state = 'pending', pending_at = ?, pending_since = ? WHERE number = ?",
-                           (address, at, number))
-            self._event(db, number, address, at, "redeem" if decision.redeem else "refused",
-                        decision.transfer_code, decision.reason)
+                db.execute(
+                    "UPDATE tickets SET state = 'pending', pending_at = ?, pending_since = ? WHERE number = ?",
+                    (address, at, number),
+                )
+            self._event(
+                db,
+                number,
+                address,
+                at,
+                "redeem" if decision.redeem else "refused",
+                decision.transfer_code,
+                decision.reason,
+            )
             return decision
 
     @staticmethod
@@ -259,23 +295,35 @@ class TicketDb:
         ``ignored`` (the ticket is not pending at that machine: logged, nothing changed).
         """
         with self._tx() as db:
-            row = db.execute("SELECT state, pending_at, amount, printed_at FROM tickets WHERE number = ?",
-                             (number,)).fetchone()
+            row = db.execute(
+                "SELECT state, pending_at, amount, printed_at FROM tickets WHERE number = ?", (number,)
+            ).fetchone()
             if row is None or row[0] != "pending" or row[1] != address:
-                self._event(db, number, address, at, "status_ignored", status,
-                            f"not pending at this machine ({row[0] if row else 'unknown'})")
+                self._event(
+                    db,
+                    number,
+                    address,
+                    at,
+                    "status_ignored",
+                    status,
+                    f"not pending at this machine ({row[0] if row else 'unknown'})",
+                )
                 return "ignored"
             if status in tc.STATUS_REDEEMED:
-                db.execute("UPDATE tickets SET state = 'redeemed', redeemed_by = ?, redeemed_at = ?, "
-                           "redeemed_amount = ?, pending_at = NULL WHERE number = ?", (address, at, amount, number))
+                db.execute(
+                    "UPDATE tickets SET state = 'redeemed', redeemed_by = ?, redeemed_at = ?, "
+                    "redeemed_amount = ?, pending_at = NULL WHERE number = ?",
+                    (address, at, amount, number),
+                )
                 detail = "" if amount == row[2] else f"credited {amount}, record says {row[2]}"
                 self._event(db, number, address, at, "redeemed", status, detail)
                 return "redeemed"
             if status == tc.STATUS_PENDING:
                 return "pending"
             back = "printed" if row[3] is not None else "issued"
-            db.execute("UPDATE tickets SET state = ?, pending_at = NULL, pending_since = NULL WHERE number = ?",
-                       (back, number))
+            db.execute(
+                "UPDATE tickets SET state = ?, pending_at = NULL, pending_since = NULL WHERE number = ?", (back, number)
+            )
             self._event(db, number, address, at, "released", status, "the machine did not take it")
             return "released"
 
@@ -284,8 +332,12 @@ class TicketDb:
     def pending_at(self, address: int) -> list[tuple[str, int]]:
         """(number, amount) of the tickets pending at machine ``address``."""
         with self._lock:
-            return [(str(n), int(a)) for n, a in self._db.execute(
-                "SELECT number, amount FROM tickets WHERE state = 'pending' AND pending_at = ?", (address,))]
+            return [
+                (str(n), int(a))
+                for n, a in self._db.execute(
+                    "SELECT number, amount FROM tickets WHERE state = 'pending' AND pending_at = ?", (address,)
+                )
+            ]
 
     def get(self, number: str) -> dict[str, Any] | None:
         """Ticket ``number``'s row as a dict (column -> value), None when unknown."""
@@ -297,8 +349,12 @@ class TicketDb:
     def tickets(self, address: int | None = None) -> list[dict[str, Any]]:
         """Every ticket (issued by ``address`` if given), oldest first, as dicts."""
         with self._lock:
-            cur = self._db.execute("SELECT * FROM tickets" + ("" if address is None else " WHERE issued_by = ?")
-                                   + " ORDER BY issued_at, rowid", () if address is None else (address,))
+            cur = self._db.execute(
+                "SELECT * FROM tickets"
+                + ("" if address is None else " WHERE issued_by = ?")
+                + " ORDER BY issued_at, rowid",
+                () if address is None else (address,),
+            )
             names = [d[0] for d in cur.description]
             return [dict(zip(names, r, strict=True)) for r in cur.fetchall()]
 
@@ -316,22 +372,57 @@ class TicketDb:
         (not void) and their cents, redeemed there, outstanding (issued there, not yet
         redeemed, pending included) and pending there."""
         with self._lock:
-            issued = dict(((a, (n, s)) for a, n, s in self._db.execute(
-                "SELECT issued_by, COUNT(*), COALESCE(SUM(amount), 0) FROM tickets WHERE state != 'void' "
-                "GROUP BY issued_by")))
-            redeemed = dict(((a, (n, s)) for a, n, s in self._db.execute(
-                "SELECT redeemed_by, COUNT(*), COALESCE(SUM(redeemed_amount), 0) FROM tickets "
-                "WHERE state = 'redeemed' GROUP BY redeemed_by")))
-            outstanding = dict(((a, (n, s)) for a, n, s in self._db.execute(
-                "SELECT issued_by, COUNT(*), COALESCE(SUM(amount), 0) FROM tickets "
-                "WHERE state IN ('issued', 'printed', 'pending') GROUP BY issued_by")))
-            pending = dict(self._db.execute(
-                "SELECT pending_at, COUNT(*) FROM tickets WHERE state = 'pending' GROUP BY pending_at").fetchall())
+            issued = dict(
+                (
+                    (a, (n, s))
+                    for a, n, s in self._db.execute(
+                        "SELECT issued_by, COUNT(*), COALESCE(SUM(amount), 0) FROM tickets WHERE state != 'void' "
+                        "GROUP BY issued_by"
+                    )
+                )
+            )
+            redeemed = dict(
+                (
+                    (a, (n, s))
+                    for a, n, s in self._db.execute(
+                        "SELECT redeemed_by, COUNT(*), COALESCE(SUM(redeemed_amount), 0) FROM tickets "
+                        "WHERE state = 'redeemed' GROUP BY redeemed_by"
+                    )
+                )
+            )
+            outstanding = dict(
+                (
+                    (a, (n, s))
+                    for a, n, s in self._db.execute(
+                        "SELECT issued_by, COUNT(*), COALESCE(SUM(amount), 0) FROM tickets "
+                        "WHERE state IN ('issued', 'printed', 'pending') GROUP BY issued_by"
+                    )
+                )
+            )
+            pending = dict(
+                self._db.execute(
+                    "SELECT pending_at, COUNT(*) FROM tickets WHERE state = 'pending' GROUP BY pending_at"
+                ).fetchall()
+            )
+
         def one(a: Any) -> MachineTickets:
             i, r, o = issued.get(a, (0, 0)), redeemed.get(a, (0, 0)), outstanding.get(a, (0, 0))
             return MachineTickets(int(a), i[0], i[1], r[0], r[1], o[0], o[1], int(pending.get(a, 0)))
 
         every = [one(a) for a in set(issued) | set(redeemed) | set(outstanding) | set(pending)]
-        total = MachineTickets(0, *(sum(getattr(t, f) for t in every) for f in (
-            "issued", "issued_amount", "redeemed", "redeemed_amount", "outstanding", "outstanding_amount", "pending")))
+        total = MachineTickets(
+            0,
+            *(
+                sum(getattr(t, f) for t in every)
+                for f in (
+                    "issued",
+                    "issued_amount",
+                    "redeemed",
+                    "redeemed_amount",
+                    "outstanding",
+                    "outstanding_amount",
+                    "pending",
+                )
+            ),
+        )
         return [*(one(a) for a in addresses), total]

@@ -58,8 +58,10 @@ RECHECK_S = 1.0
 BUSY_RETRY_S = 0.2
 BUSY_TRIES = 5
 #: 0x50 validation type -> the host's meter names for (count, amount in cents).
-VALIDATION_METERS = {tc.VT_CASHABLE_TICKET: ("tickets_out", "tickets_out_cents"),
-                     tc.VT_CASHABLE_TICKET_REDEEMED: ("tickets_in", "tickets_in_cents")}
+VALIDATION_METERS = {
+    tc.VT_CASHABLE_TICKET: ("tickets_out", "tickets_out_cents"),
+    tc.VT_CASHABLE_TICKET_REDEEMED: ("tickets_in", "tickets_in_cents"),
+}
 #: 0x7B bits the host turns on: printer as cash-out device, ticket redemption.
 VALIDATION_BITS = tc.VS_PRINTER_CASHOUT | tc.VS_TICKET_REDEMPTION
 
@@ -106,15 +108,21 @@ class TicketFlow:
             ``BUSY_RETRY_S`` later, up to ``BUSY_TRIES`` times).
     """
 
-    def __init__(self, db: TicketDb, config: TitoConfig, wall: Callable[[], float],
-                 on_meters: Callable[[int, int, dict[str, int]], None] | None = None) -> None:
+    def __init__(
+        self,
+        db: TicketDb,
+        config: TitoConfig,
+        wall: Callable[[], float],
+        on_meters: Callable[[int, int, dict[str, int]], None] | None = None,
+    ) -> None:
         self.db, self.config, self._wall, self._on_meters = db, config, wall, on_meters
         self._jobs: dict[int, _Jobs] = {}
         self._lock = threading.Lock()
         self._local = threading.local()  # ``busy``: the running job (this poll thread's) met busy
         self._busy_tries: dict[tuple[int, str, str], int] = {}
-        self.counts: dict[str, int] = dict(issued=0, denied=0, redeemed=0, refused=0, released=0,
-                                           bad_replies=0, no_replies=0, busy=0)
+        self.counts: dict[str, int] = dict(
+            issued=0, denied=0, redeemed=0, refused=0, released=0, bad_replies=0, no_replies=0, busy=0
+        )
 
     # --- scheduling (the machine's poll thread) ----------------------------------------------
 
@@ -182,8 +190,13 @@ class TicketFlow:
         if kind.startswith("meters_"):
             self._validation_meters(address, int(kind[7:], 16), poll)
             return
-        {"validate": self._validate, "redeem": self._redeem, "complete": self._complete,
-         "recover": self._recover, "ticket_data": self._ticket_data}[kind](address, now, poll)
+        {
+            "validate": self._validate,
+            "redeem": self._redeem,
+            "complete": self._complete,
+            "recover": self._recover,
+            "ticket_data": self._ticket_data,
+        }[kind](address, now, poll)
 
     def forget(self, address: int) -> None:
         """Drop machine ``address``'s queued jobs (its link went down)."""

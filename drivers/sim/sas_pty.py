@@ -57,7 +57,7 @@ class HostPty:
                 if self._master < 0:
                     return False
                 try:
-                    view = view[os.write(self._master, view):]
+                    view = view[os.write(self._master, view) :]
                 except BlockingIOError:
                     _, ready, _ = select.select([], [self._master], [], timeout_s)
                     if not ready:

@@ -106,9 +106,7 @@ def start_sim_devices(
     """
     directory = Path(directory)
     directory.mkdir(parents=True, exist_ok=True)
-    bill = SimId003Device(
-        link_path=str(directory / "bill-acceptor"), escrow_timeout_s=escrow_timeout_s
-    )
+    bill = SimId003Device(link_path=str(directory / "bill-acceptor"), escrow_timeout_s=escrow_timeout_s)
     printer = SimPrinterDevice(
         link_path=str(directory / "printer"),
         out_dir=Path(ticket_dir) if ticket_dir is not None else directory / "tickets",
@@ -126,9 +124,13 @@ def panel_only_devices(wiring: Wiring | None = None) -> SimDevices:
 # --- cabinet sim-devices: the serial twins in a process of their own -----------------
 
 #: Acceptor states a ``power_at`` command may arm a power cut for.
-POWER_AT = {"accepting": Status.ACCEPTING, "escrow": Status.ESCROW,
-            "stacking": Status.STACKING, "vend_valid": Status.VEND_VALID,
-            "stacked": Status.STACKED}
+POWER_AT = {
+    "accepting": Status.ACCEPTING,
+    "escrow": Status.ESCROW,
+    "stacking": Status.STACKING,
+    "vend_valid": Status.VEND_VALID,
+    "stacked": Status.STACKED,
+}
 
 
 def station_dir(state_dir: str | Path, station: int) -> Path:
@@ -152,15 +154,13 @@ class TwinSet:
         escrow_timeout_s: the validators' escrow auto-return time.
     """
 
-    def __init__(self, state_dir: str | Path, stations: int = 1,
-                 escrow_timeout_s: float = 10.0) -> None:
+    def __init__(self, state_dir: str | Path, stations: int = 1, escrow_timeout_s: float = 10.0) -> None:
         self.state_dir = Path(state_dir)
         self.twins: dict[int, tuple[SimId003Device, SimPrinterDevice]] = {}
         for n in range(1, stations + 1):
             d = station_dir(state_dir, n)
             d.mkdir(parents=True, exist_ok=True)
-            bill = SimId003Device(link_path=str(d / "bill-acceptor"),
-                                  escrow_timeout_s=escrow_timeout_s)
+            bill = SimId003Device(link_path=str(d / "bill-acceptor"), escrow_timeout_s=escrow_timeout_s)
             printer = SimPrinterDevice(link_path=str(d / "printer"), out_dir=d / "tickets")
             bill.start()
             printer.start()
@@ -186,16 +186,18 @@ class TwinSet:
         values = {d.escrow_code: d.value_minor for d in bill.table}
         with bill._lock:
             stacked = list(bill.log.stacked)
-            idle = bill._item is None and not bill._queue and bill.state in (
-                Status.IDLING, Status.DISABLED)
+            idle = bill._item is None and not bill._queue and bill.state in (Status.IDLING, Status.DISABLED)
             state = bill.state.name
         notes = [values.get(i.escrow_code, 0) for i in stacked if i.barcode is None]
-        return {"cash_box_minor": sum(notes), "notes_stacked": notes,
-                "vouchers_stacked": [i.barcode for i in stacked if i.barcode is not None],
-                "tickets": [ticket_number(t) for t in list(printer.tickets)],
-                "uncut": [ticket_number(t) for t in list(printer.uncut) + [printer.partial]
-                          if ticket_number(t)],
-                "acceptor": state, "idle": idle}
+        return {
+            "cash_box_minor": sum(notes),
+            "notes_stacked": notes,
+            "vouchers_stacked": [i.barcode for i in stacked if i.barcode is not None],
+            "tickets": [ticket_number(t) for t in list(printer.tickets)],
+            "uncut": [ticket_number(t) for t in list(printer.uncut) + [printer.partial] if ticket_number(t)],
+            "acceptor": state,
+            "idle": idle,
+        }
 
     def command(self, line: str) -> dict[str, Any]:
         """Apply one control line (JSON object); never raises for bad input.
@@ -214,6 +216,7 @@ class TwinSet:
             ``{"ok": true, ...}`` or ``{"ok": false, "error": "<one line>"}``.
         """
         from drivers.sim.cli import bill_command, printer_command
+
         try:
             msg = json.loads(line)
         except ValueError as e:
@@ -222,8 +225,10 @@ class TwinSet:
             return {"ok": False, "error": 'a command is a JSON object with "cmd", a string'}
         station = msg.get("station", 1)
         if station not in self.twins or isinstance(station, bool):
-            return {"ok": False, "error": f"no station {str(station)[:8]} "
-                                          f"(twins for {', '.join(map(str, self.twins))})"}
+            return {
+                "ok": False,
+                "error": f"no station {str(station)[:8]} (twins for {', '.join(map(str, self.twins))})",
+            }
         bill, printer = self.twins[station]
         cmd = msg["cmd"]
         try:
@@ -262,8 +267,7 @@ def sim_devices_main(argv: list[str]) -> int:
     prints ``sim devices ready: control S`` and runs until SIGTERM/SIGINT.  Point
     an engine at them with ``cabinet engine --devices sim --twins D``.
     """
-    ap = argparse.ArgumentParser(prog="cabinet sim-devices",
-                                 description="serial twins in a process of their own")
+    ap = argparse.ArgumentParser(prog="cabinet sim-devices", description="serial twins in a process of their own")
     ap.add_argument("--state-dir", required=True, help="directory for the pty links")
     ap.add_argument("--stations", type=int, default=1, choices=(1, 2, 3))
     ap.add_argument("--socket", help="control socket (default STATE_DIR/control.sock)")

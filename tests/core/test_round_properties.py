@@ -34,8 +34,9 @@ def rounds(draw):
     for seat in range(1, n_seats + 1):
         n_spots = draw(st.integers(1, rules.max_spots_per_seat))
         steps = (rules.max_bet_minor - rules.min_bet_minor) // rules.bet_step_minor
-        bets = tuple(rules.min_bet_minor + rules.bet_step_minor * draw(st.integers(0, min(steps, 20)))
-                     for _ in range(n_spots))
+        bets = tuple(
+            rules.min_bet_minor + rules.bet_step_minor * draw(st.integers(0, min(steps, 20))) for _ in range(n_spots)
+        )
         avail = draw(st.one_of(st.none(), st.integers(0, 5000)))
         seats.append(SeatBets(seat, bets, avail))
     seed = draw(st.integers(0, 2**32))
@@ -68,12 +69,13 @@ def test_money_is_conserved(case):
     assert rnd.finished
     hands = [(s.seat, s.spot, n) for s, n, _ in rnd.hands()]
     settled = [(e.seat, e.spot, e.hand) for e in ev if isinstance(e, HandSettled)]
-    assert sorted(settled) == sorted(hands)                      # each hand settled exactly once
+    assert sorted(settled) == sorted(hands)  # each hand settled exactly once
     for e in ev:
         if isinstance(e, HandSettled):
             assert e.returned_minor == _payout(e.outcome, e.stake_minor)
-    extra = sum(e.extra_stake_minor for e in ev if isinstance(e, HandDoubled | HandSplit)) + \
-        sum(e.stake_minor for e in ev if isinstance(e, InsuranceTaken))
+    extra = sum(e.extra_stake_minor for e in ev if isinstance(e, HandDoubled | HandSplit)) + sum(
+        e.stake_minor for e in ev if isinstance(e, InsuranceTaken)
+    )
     initial = sum(sum(s.bets_minor) for s in seats)
     assert rnd.wagered_minor() == initial + extra
     returned = sum(e.returned_minor for e in ev if isinstance(e, HandSettled | InsuranceSettled))
@@ -86,8 +88,7 @@ def test_money_is_conserved(case):
     for s in seats:
         if s.available_minor is not None:
             spent = rnd.wagered_minor(s.seat) - sum(s.bets_minor)
-            paid_at_once = sum(h.returned_minor or 0 for sp, _n, h in rnd.hands()
-                               if sp.seat == s.seat and h.blackjack)
+            paid_at_once = sum(h.returned_minor or 0 for sp, _n, h in rnd.hands() if sp.seat == s.seat and h.blackjack)
             assert spent <= s.available_minor + paid_at_once
     # nothing is created: the house pays at most 1.5x stake on a hand, 2x on insurance
     assert all(isinstance(e.returned_minor, int) for e in ev if isinstance(e, HandSettled))
@@ -103,7 +104,7 @@ def test_totals_stay_within_what_the_cards_allow(case):
     for _, _, h in rnd.hands():
         total, _soft = hand_total(h.cards)
         assert h.total == total
-        assert total <= 30                        # at most 20 + a ten
+        assert total <= 30  # at most 20 + a ten
         if h.outcome is Outcome.BUST:
             assert total > 21
         else:
@@ -115,7 +116,7 @@ def test_totals_stay_within_what_the_cards_allow(case):
     d_total = hand_total(rnd.dealer_cards)[0]
     assert d_total <= 26
     if len(rnd.dealer_cards) > 2:
-        assert hand_total(rnd.dealer_cards[:-1])[0] < 17    # drew only below 17
+        assert hand_total(rnd.dealer_cards[:-1])[0] < 17  # drew only below 17
 
 
 @settings(max_examples=200, deadline=None)
@@ -154,7 +155,7 @@ def test_player_view_never_holds_a_hidden_or_undealt_card(case):
     i = 0
     while True:
         view = rnd.player_view()
-        dealt = Counter(map(str, rnd.shoe.cards[:rnd.shoe.position]))
+        dealt = Counter(map(str, rnd.shoe.cards[: rnd.shoe.position]))
         if rnd.dealer_hidden:
             dealt[str(rnd.dealer_cards[1])] -= 1
             assert view.dealer.face_down == 1
@@ -172,6 +173,7 @@ def test_player_view_never_holds_a_hidden_or_undealt_card(case):
 @given(rounds())
 def test_an_illegal_decision_raises_and_changes_nothing(case):
     from cabinet.game import Decision, IllegalDecision
+
     rules, seats, seed, choices, _ = case
     rnd = _new(rules, seats, seed)
     rnd.start()
@@ -224,6 +226,7 @@ def test_the_quick_legality_check_agrees_with_the_explained_one():
     way round, at every play prompt of 3 x 3,000 seeded rounds that split
     whenever they may (so split hands, split Aces and short credits all come up)."""
     from cabinet.game import Decision
+
     seen = Counter()
     for variant in ("classic", "classic-multi", "american"):
         rules = preset(variant)
@@ -242,7 +245,6 @@ def test_the_quick_legality_check_agrees_with_the_explained_one():
                     assert dbl == (rnd._double_refusal(spot, hand, True) is None)
                     assert spl == (rnd._split_refusal(spot, hand, True) is None)
                     seen[hand.from_split, dbl, spl] += 1
-                pick = Decision.SPLIT if Decision.SPLIT in legal else \
-                    rng.choice(sorted(legal, key=lambda d: d.value))
+                pick = Decision.SPLIT if Decision.SPLIT in legal else rng.choice(sorted(legal, key=lambda d: d.value))
                 rnd.decide(pick)
     assert seen[True, True, False] and seen[True, False, False] and seen[False, True, True]

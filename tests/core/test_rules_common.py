@@ -24,17 +24,21 @@ VARIANTS = ["classic", "classic-multi", "american"]
 
 # -- Card values -----------------------------------------------------------------
 
-@pytest.mark.parametrize("codes,total,soft", [
-    (["2S", "9H"], 11, False),
-    (["TS", "JH"], 20, False),
-    (["QS", "KH"], 20, False),
-    (["AS", "6H"], 17, True),        # Ace counts 11: soft
-    (["AS", "6H", "9D"], 16, False),  # Ace must count 1
-    (["AS", "AH"], 12, True),
-    (["AS", "AH", "9D"], 21, True),
-    (["KS", "QH", "5D"], 25, False),  # bust: hard total shown
-    (["10S", "AH"], 21, True),
-])
+
+@pytest.mark.parametrize(
+    "codes,total,soft",
+    [
+        (["2S", "9H"], 11, False),
+        (["TS", "JH"], 20, False),
+        (["QS", "KH"], 20, False),
+        (["AS", "6H"], 17, True),  # Ace counts 11: soft
+        (["AS", "6H", "9D"], 16, False),  # Ace must count 1
+        (["AS", "AH"], 12, True),
+        (["AS", "AH", "9D"], 21, True),
+        (["KS", "QH", "5D"], 25, False),  # bust: hard total shown
+        (["10S", "AH"], 21, True),
+    ],
+)
 def test_card_values_and_soft_totals(codes, total, soft):
     assert hand_total(parse_cards(codes)) == (total, soft)
 
@@ -46,6 +50,7 @@ def test_total_shown_is_best_total_not_above_21():
 
 
 # -- Blackjack --------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_natural_stands_automatically_and_pays_3_to_2(variant):
@@ -60,9 +65,9 @@ def test_natural_stands_automatically_and_pays_3_to_2(variant):
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_natural_beats_a_dealer_21_of_three_cards(variant):
     if variant == "american":
-        shoe = ["AS", "6H", "KD", "5C", "TD"]   # dealer 6 5 T = 21
+        shoe = ["AS", "6H", "KD", "5C", "TD"]  # dealer 6 5 T = 21
     else:
-        shoe = ["AS", "6H", "KD"]               # natural paid at once against a 6
+        shoe = ["AS", "6H", "KD"]  # natural paid at once against a 6
     out = play(variant, shoe, [])
     assert hand(out)["outcome"] == "blackjack"
     assert hand(out)["returned"] == 2500
@@ -106,11 +111,12 @@ def test_split_21_pushes_a_dealer_21():
 
 # -- Win, push, bust ----------------------------------------------------------------
 
+
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_win_pays_1_to_1_and_push_returns_stake(variant):
-    win = play(variant, ["TS", "7H", "9D", "TC"], ["stand"])     # 19 against 17
+    win = play(variant, ["TS", "7H", "9D", "TC"], ["stand"])  # 19 against 17
     assert (hand(win)["outcome"], hand(win)["returned"]) == ("win", 2000)
-    push = play(variant, ["TS", "TH", "JD", "KC"], ["stand"])   # 20 against 20
+    push = play(variant, ["TS", "TH", "JD", "KC"], ["stand"])  # 20 against 20
     assert (hand(push)["outcome"], hand(push)["returned"]) == ("push", 1000)
 
 
@@ -127,27 +133,26 @@ def test_bust_loses_at_once_even_if_dealer_busts_later(variant):
         return
     if variant == "american":
         # spot 1: T 6, spot 2: 9 9, dealer 6 + hole 7; spot 1 hits T; dealer draws K
-        rnd, _ = start(variant, ["TS", "9S", "6H", "6D", "9C", "7H", "TD", "KS"],
-                       bets=[[1000, 1000]])
+        rnd, _ = start(variant, ["TS", "9S", "6H", "6D", "9C", "7H", "TD", "KS"], bets=[[1000, 1000]])
     else:
-        rnd, _ = start(variant, ["TS", "9S", "6H", "6D", "9C", "TD", "7H", "KS"],
-                       bets=[[1000], [1000]])
-    ev = rnd.decide("hit")     # spot 1: 16 + ten = bust
+        rnd, _ = start(variant, ["TS", "9S", "6H", "6D", "9C", "TD", "7H", "KS"], bets=[[1000], [1000]])
+    ev = rnd.decide("hit")  # spot 1: 16 + ten = bust
     assert any(isinstance(e, HandBusted) for e in ev)
     while rnd.prompt is not None:
         rnd.decide("stand")
     out = rnd.result()
-    assert out["dealer"]["total"] > 21             # the dealer busted too
+    assert out["dealer"]["total"] > 21  # the dealer busted too
     assert hand(out, 0)["outcome"] == "bust" and hand(out, 0)["returned"] == 0
     assert hand(out, 1)["outcome"] == "win"
 
 
 # -- Dealer stands on all 17 -----------------------------------------------------------
 
+
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_dealer_stands_on_soft_17(variant):
     if variant == "american":
-        shoe = ["TS", "AH", "8D", "6C"]       # dealer A + hole 6: checked, no BJ
+        shoe = ["TS", "AH", "8D", "6C"]  # dealer A + hole 6: checked, no BJ
         decisions = ["decline", "stand"]
     else:
         shoe = ["TS", "AH", "8D", "6C", "9C"] if variant == "classic" else ["TS", "AH", "8D", "6C"]
@@ -175,6 +180,7 @@ def test_dealer_hitting_soft_17_is_refused_as_a_rule():
 
 # -- 21 stands automatically ----------------------------------------------------------------
 
+
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_hand_reaching_21_stands_automatically(variant):
     shoe = ["5S", "9H", "6D"] + (["8C", "TC"] if variant == "american" else ["TC", "8C"])
@@ -185,6 +191,7 @@ def test_hand_reaching_21_stands_automatically(variant):
 
 
 # -- Insurance --------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_insurance_offered_only_on_an_ace_up(variant):
@@ -241,10 +248,11 @@ def test_insurance_offered_to_each_initial_hand_in_order(variant):
     assert (first.spot, second.spot) != (second.spot, first.spot) or first.seat != second.seat
     ev = rnd.decide("insure")
     taken = [e for e in ev if type(e).__name__ == "InsuranceTaken"]
-    assert taken[0].stake_minor == 1000      # half of 2000
+    assert taken[0].stake_minor == 1000  # half of 2000
 
 
 # -- Dealer blackjack takes the whole stake ----------------------------------------------
+
 
 def test_dealer_blackjack_takes_doubles_and_splits_in_classic():
     # 8 8 split against a ten (no check in classic); both hands stand; dealer turns an Ace.
@@ -261,6 +269,7 @@ def test_dealer_blackjack_takes_a_double_in_classic():
 
 # -- No surrender -----------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_no_surrender(variant):
     rnd, _ = start(variant, ["TS", "TH", "6D", "7C", "5S"])
@@ -271,25 +280,35 @@ def test_no_surrender(variant):
 
 # -- Money -----------------------------------------------------------------------------
 
-@pytest.mark.parametrize("field,value", [
-    ("bet_step_minor", 5), ("bet_step_minor", 0), ("chip_values_minor", (100, 501)),
-    ("min_bet_minor", 60_000), ("chip_values_minor", (500, 100)),
-])
+
+@pytest.mark.parametrize(
+    "field,value",
+    [
+        ("bet_step_minor", 5),
+        ("bet_step_minor", 0),
+        ("chip_values_minor", (100, 501)),
+        ("min_bet_minor", 60_000),
+        ("chip_values_minor", (500, 100)),
+    ],
+)
 def test_configuration_that_breaks_exact_money_is_rejected(field, value):
     with pytest.raises(RuleSetError) as e:
         preset("american").replace(**{field: value})
     assert e.value.field in (field, "min_bet_minor")
 
 
-@pytest.mark.parametrize("field,value,what", [
-    ("double_totals", "all", "totals (4-21; empty for any total)"),
-    ("double_totals", "91011", "totals (4-21; empty for any total)"),
-    ("double_totals", 11, "totals (4-21; empty for any total)"),
-    ("double_totals", None, "totals (4-21; empty for any total)"),
-    ("double_totals", {"9": True}, "totals (4-21; empty for any total)"),
-    ("chip_values_minor", "500", "amounts in minor units"),
-    ("chip_values_minor", 500, "amounts in minor units"),
-])
+@pytest.mark.parametrize(
+    "field,value,what",
+    [
+        ("double_totals", "all", "totals (4-21; empty for any total)"),
+        ("double_totals", "91011", "totals (4-21; empty for any total)"),
+        ("double_totals", 11, "totals (4-21; empty for any total)"),
+        ("double_totals", None, "totals (4-21; empty for any total)"),
+        ("double_totals", {"9": True}, "totals (4-21; empty for any total)"),
+        ("chip_values_minor", "500", "amounts in minor units"),
+        ("chip_values_minor", 500, "amounts in minor units"),
+    ],
+)
 def test_a_list_rule_given_as_a_string_or_a_scalar_is_refused_not_split(field, value, what):
     with pytest.raises(RuleSetError) as e:
         CLASSIC.replace(**{field: value})
@@ -299,18 +318,17 @@ def test_a_list_rule_given_as_a_string_or_a_scalar_is_refused_not_split(field, v
 
 def test_list_rules_still_take_lists_and_bad_members_are_named():
     assert CLASSIC.replace(double_totals=[10, 11]).double_totals == frozenset({10, 11})
-    assert preset("american").replace(chip_values_minor=[200, 1000]).chip_values_minor == (
-        200, 1000)
+    assert preset("american").replace(chip_values_minor=[200, 1000]).chip_values_minor == (200, 1000)
     assert RuleSet.from_dict(CLASSIC.to_dict()) == CLASSIC
     with pytest.raises(RuleSetError, match=r"^double_totals: totals must be 4-21, got \[9, 'a'\]$"):
-        CLASSIC.replace(double_totals=[9, "a"])          # mixed types: no TypeError
+        CLASSIC.replace(double_totals=[9, "a"])  # mixed types: no TypeError
     with pytest.raises(RuleSetError, match=r"^double_totals: must be a list of totals"):
-        CLASSIC.replace(double_totals=[[9]])             # unhashable member
-    with pytest.raises(RuleSetError) as e:               # direct construction, no coercion
+        CLASSIC.replace(double_totals=[[9]])  # unhashable member
+    with pytest.raises(RuleSetError) as e:  # direct construction, no coercion
         RuleSet(variant="x", name="x", double_totals="all")
     assert e.value.field == "double_totals"
     with pytest.raises(RuleSetError) as e:
-        CLASSIC.replace(credit_minor=True)               # a bool is not 1 cent
+        CLASSIC.replace(credit_minor=True)  # a bool is not 1 cent
     assert e.value.field == "credit_minor"
 
 
@@ -327,6 +345,7 @@ def test_bet_off_the_bet_step_is_refused(variant):
 
 # -- Table limits apply to the initial bet only --------------------------------------------
 
+
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_table_limits_apply_to_initial_bet_only(variant):
     r = preset(variant)
@@ -342,9 +361,11 @@ def test_table_limits_apply_to_initial_bet_only(variant):
 
 # -- Malfunction: a round that cannot go on ------------------------------------------------
 
+
 def test_shoe_running_out_puts_the_round_in_error_and_refuses_play():
     rnd, _ = start("classic", ["TS", "6H", "6D"])
     from cabinet.game import ShoeExhausted
+
     with pytest.raises(ShoeExhausted):
         rnd.decide("hit")
     assert rnd.phase.value == "error" and rnd.prompt is None
@@ -353,6 +374,7 @@ def test_shoe_running_out_puts_the_round_in_error_and_refuses_play():
 
 
 # -- Credits must cover the extra stake ------------------------------------------------------
+
 
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_double_split_insurance_only_when_credits_cover(variant):
@@ -366,7 +388,7 @@ def test_double_split_insurance_only_when_credits_cover(variant):
         rnd.decide("double")
     rnd2, _ = start(variant, shoe, available=[1000])
     assert rnd2.prompt.kind == "insurance"
-    rnd2.decide("insure")               # 500 left: no longer covers a double
+    rnd2.decide("insure")  # 500 left: no longer covers a double
     assert Decision.DOUBLE not in rnd2.legal_decisions()
     rnd3, _ = start(variant, shoe, available=[1000])
     rnd3.decide("decline")

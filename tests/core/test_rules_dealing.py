@@ -33,8 +33,14 @@ def test_deal_order_american_three_spots_with_hole_card():
     shoe = ["2S", "3S", "4S", "9H", "5S", "6S", "7S", "8H", "TD"]
     rnd, ev = start("american", shoe, bets=[[100, 200, 300]])
     assert _targets(ev) == [
-        ("s1p1h1", "2S"), ("s1p2h1", "3S"), ("s1p3h1", "4S"), ("dealer", "9H"),
-        ("s1p1h1", "5S"), ("s1p2h1", "6S"), ("s1p3h1", "7S"), ("dealer-down", "8H"),
+        ("s1p1h1", "2S"),
+        ("s1p2h1", "3S"),
+        ("s1p3h1", "4S"),
+        ("dealer", "9H"),
+        ("s1p1h1", "5S"),
+        ("s1p2h1", "6S"),
+        ("s1p3h1", "7S"),
+        ("dealer-down", "8H"),
     ]
     # spots are played in order, spot 1 first
     assert (rnd.prompt.seat, rnd.prompt.spot) == (1, 1)
@@ -44,8 +50,13 @@ def test_deal_order_multi_three_seats_no_hole_card():
     shoe = ["2S", "3S", "4S", "9H", "5S", "6S", "7S", "8H", "TD", "TC"]
     rnd, ev = start("classic-multi", shoe, bets=[[100], [200], [300]])
     assert _targets(ev) == [
-        ("s1p1h1", "2S"), ("s2p1h1", "3S"), ("s3p1h1", "4S"), ("dealer", "9H"),
-        ("s1p1h1", "5S"), ("s2p1h1", "6S"), ("s3p1h1", "7S"),
+        ("s1p1h1", "2S"),
+        ("s2p1h1", "3S"),
+        ("s3p1h1", "4S"),
+        ("dealer", "9H"),
+        ("s1p1h1", "5S"),
+        ("s2p1h1", "6S"),
+        ("s3p1h1", "7S"),
     ]
     assert len(rnd.dealer_cards) == 1
     order = []
@@ -121,8 +132,7 @@ def test_check_finding_blackjack_ends_the_round_at_once(variant):
     bets = [[1000, 1000]] if variant == "american" else [[1000], [1000]]
     # spot 1: 9 7 (insures), spot 2: A K (blackjack); dealer A K
     out = play(variant, ["9S", "AS", "AH", "7D", "KD", "KC"], ["insure"], bets=bets)
-    assert out["prompts"] == [
-        "insurance seat 1 spot 1" if variant == "american" else "insurance seat 1 spot 1"]
+    assert out["prompts"] == ["insurance seat 1 spot 1" if variant == "american" else "insurance seat 1 spot 1"]
     assert out["spots"][0]["insurance"] == {"stake": 500, "returned": 1500}
     assert hand(out, 0)["outcome"] == "lose"
     assert hand(out, 1)["outcome"] == "push"
@@ -138,6 +148,7 @@ def test_no_blackjack_at_check_insurance_lost_card_stays_face_down():
 
 # -- When the dealer draws ------------------------------------------------------------------
 
+
 def test_dealer_draws_nothing_when_every_hand_busted_classic():
     out = play("classic", ["TS", "6H", "6D", "9C"], ["hit"])
     assert out["dealer"]["cards"] == ["6H"]
@@ -148,7 +159,7 @@ def test_dealer_draws_nothing_more_but_turns_the_hole_card_american():
     rnd, _ = start("american", ["TS", "6H", "6D", "9C", "9D", "TH"])
     ev = rnd.decide("hit")
     assert DealerCardRevealed(C("9C")) in ev
-    assert rnd.dealer_cards == [C("6H"), C("9C")]        # 15, but no draw
+    assert rnd.dealer_cards == [C("6H"), C("9C")]  # 15, but no draw
     assert rnd.shoe.remaining == 1
 
 
@@ -179,7 +190,7 @@ def test_blackjack_settled_right_after_deal_against_2_to_9(variant):
     settled = [e for e in ev if isinstance(e, HandSettled)]
     assert settled and settled[0].outcome.value == "blackjack" and settled[0].returned_minor == 2500
     if bets:
-        assert rnd.prompt is not None     # the other hand is still to play
+        assert rnd.prompt is not None  # the other hand is still to play
 
 
 @pytest.mark.parametrize("variant", ["classic-multi", "american"])
@@ -193,8 +204,7 @@ def test_blackjack_paid_right_after_the_check(variant):
 
 def test_legal_decisions_match_what_decide_accepts():
     rnd, _ = start("american", ["8S", "6H", "8D", "7C", "2C", "3C"])
-    assert rnd.legal_decisions() == {Decision.HIT, Decision.STAND, Decision.DOUBLE,
-                                     Decision.SPLIT}
+    assert rnd.legal_decisions() == {Decision.HIT, Decision.STAND, Decision.DOUBLE, Decision.SPLIT}
 
 
 def test_player_view_is_a_typed_value():
@@ -211,9 +221,8 @@ def test_player_view_is_a_typed_value():
     (spot,) = view.spots
     assert (spot.seat, spot.spot, spot.insurance_stake_minor) == (1, 1, 0)
     (h,) = spot.hands
-    assert (h.cards, h.total, h.total_text, h.outcome, h.returned_minor) == \
-        (["TS", "7D"], 17, "17", None, None)
+    assert (h.cards, h.total, h.total_text, h.outcome, h.returned_minor) == (["TS", "7D"], 17, "17", None, None)
     assert h.stake_minor == spot.bet_minor > 0
-    assert view.prompt == VisiblePrompt(kind="play", seat=1, spot=1, hand=1,
-                                        text="play seat 1 spot 1 hand 1",
-                                        legal=["double", "hit", "stand"])
+    assert view.prompt == VisiblePrompt(
+        kind="play", seat=1, spot=1, hand=1, text="play seat 1 spot 1 hand 1", legal=["double", "hit", "stand"]
+    )

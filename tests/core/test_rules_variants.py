@@ -27,6 +27,7 @@ from .helpers import hand, play, start
 
 # -- classic ---------------------------------------------------------------------------
 
+
 def test_classic_one_deck_shuffled_every_round_one_spot():
     assert (CLASSIC.decks, CLASSIC.shuffle_every_round) == (1, True)
     assert (CLASSIC.max_seats, CLASSIC.max_spots_per_seat) == (1, 1)
@@ -38,20 +39,27 @@ def test_classic_one_deck_shuffled_every_round_one_spot():
 
 def test_classic_shoe_refuses_a_second_copy_of_a_card():
     from cabinet.tools.replay import ScenarioError
+
     with pytest.raises(ScenarioError, match="2 copies of AS"):
         play("classic", ["AS", "9H", "AS"])
 
 
 def test_classic_default_limits_in_credits():
     assert CLASSIC.credit_minor == 100
-    assert (CLASSIC.min_bet_minor, CLASSIC.max_bet_minor, CLASSIC.bet_step_minor) == \
-        (100, 10_000, 100)
+    assert (CLASSIC.min_bet_minor, CLASSIC.max_bet_minor, CLASSIC.bet_step_minor) == (100, 10_000, 100)
 
 
-@pytest.mark.parametrize("cards,ok", [
-    (["5S", "4H"], True), (["6S", "4H"], True), (["6S", "5H"], True),
-    (["5S", "3H"], False), (["7S", "5H"], False), (["AS", "8H"], False),  # soft 19
-])
+@pytest.mark.parametrize(
+    "cards,ok",
+    [
+        (["5S", "4H"], True),
+        (["6S", "4H"], True),
+        (["6S", "5H"], True),
+        (["5S", "3H"], False),
+        (["7S", "5H"], False),
+        (["AS", "8H"], False),  # soft 19
+    ],
+)
 def test_classic_doubles_only_on_9_10_11(cards, ok):
     rnd, _ = start("classic", [cards[0], "7C", cards[1], "TS", "TD"])
     assert (Decision.DOUBLE in rnd.legal_decisions()) is ok
@@ -64,13 +72,13 @@ def test_classic_double_once_one_card_stake_equals_initial_bet():
     out = play("classic", ["6S", "6H", "5D", "2C", "TD", "KH"], ["double"], bets=[[1000]])
     h = hand(out)
     assert h["cards"] == ["6S", "5D", "2C"] and h["doubled"] and h["stake"] == 2000
-    assert out["prompts"] == ["play seat 1 spot 1 hand 1"]     # stands after one card
+    assert out["prompts"] == ["play seat 1 spot 1 hand 1"]  # stands after one card
 
 
 def test_classic_no_double_after_split():
     rnd, _ = start("classic", ["5S", "7H", "5D", "6C", "4C", "TD", "TH"])
     rnd.decide("split")
-    assert Decision.DOUBLE not in rnd.legal_decisions()       # 5 6 = 11, but split
+    assert Decision.DOUBLE not in rnd.legal_decisions()  # 5 6 = 11, but split
     with pytest.raises(IllegalDecision, match="^double: .*does not double after a split"):
         rnd.decide("double")
 
@@ -84,7 +92,7 @@ def test_classic_split_same_rank_only():
 
 def test_classic_splits_once_only():
     rnd, _ = start("classic", ["8S", "7H", "8D", "8C", "4C", "TD", "TH"])
-    rnd.decide("split")                        # hand 1: 8 8 again
+    rnd.decide("split")  # hand 1: 8 8 again
     assert Decision.SPLIT not in rnd.legal_decisions()
     with pytest.raises(IllegalDecision, match="^split: .*splits once"):
         rnd.decide("split")
@@ -94,7 +102,7 @@ def test_classic_split_aces_are_played_like_any_split_hand():
     rnd, _ = start("classic", ["AS", "7H", "AD", "2C", "3C", "5D", "TD", "TH"])
     rnd.decide("split")
     assert rnd.prompt.hand == 1 and Decision.HIT in rnd.legal_decisions()
-    rnd.decide("hit")                          # A 2 5 = soft 18
+    rnd.decide("hit")  # A 2 5 = soft 18
     assert rnd.spots[0].hands[0].total == 18
 
 
@@ -110,13 +118,13 @@ def test_classic_eleven_card_hand_stands_automatically():
     h = rnd.spots[0].hands[0]
     assert (len(h.cards), h.total, hits) == (11, 14, 9)
     assert rnd.history[-1] == ("play seat 1 spot 1 hand 1", "hit")
-    assert h.outcome.value == "lose"                 # dealer T 7 = 17
+    assert h.outcome.value == "lose"  # dealer T 7 = 17
 
 
 def test_classic_card_limit_stands_an_11_card_hand_below_21():
-    rules = CLASSIC.replace(max_hand_cards=3)      # same rule, reached sooner
+    rules = CLASSIC.replace(max_hand_cards=3)  # same rule, reached sooner
     rnd, _ = start(rules, ["2S", "9H", "3D", "4C", "8C", "9C"])
-    rnd.decide("hit")                               # third card: stands at 9
+    rnd.decide("hit")  # third card: stands at 9
     assert rnd.prompt is None
     assert rnd.spots[0].hands[0].outcome is not None
 
@@ -130,10 +138,11 @@ def test_classic_one_deck_eleven_cards_make_21_and_stand():
         n += 1
     h = rnd.spots[0].hands[0]
     assert (len(h.cards), h.total, n) == (11, 21, 9)
-    assert h.outcome.value == "win"            # dealer 9 9 = 18
+    assert h.outcome.value == "win"  # dealer 9 9 = 18
 
 
 # -- classic-multi ------------------------------------------------------------------------
+
 
 def test_multi_four_decks_one_to_three_seats_chips_and_limits():
     r = CLASSIC_MULTI
@@ -162,15 +171,15 @@ def test_cut_card_reached_asks_for_a_reshuffle_between_rounds_never_mid_round():
     assert not shoe.cut_card_reached
     shoe.draw()
     assert shoe.cut_card_reached
-    shoe.draw()                 # dealing goes on: the reshuffle waits for the round to end
+    shoe.draw()  # dealing goes on: the reshuffle waits for the round to end
 
 
 def test_multi_double_any_two_cards_and_after_split():
-    rnd, _ = start("classic-multi", ["7S", "6H", "5D", "TD"])        # 12: doubling allowed
+    rnd, _ = start("classic-multi", ["7S", "6H", "5D", "TD"])  # 12: doubling allowed
     assert Decision.DOUBLE in rnd.legal_decisions()
     rnd, _ = start("classic-multi", ["8S", "6H", "8D", "3C", "2C", "TD", "TH", "9S"])
     rnd.decide("split")
-    assert Decision.DOUBLE in rnd.legal_decisions()                  # 8 3 after split
+    assert Decision.DOUBLE in rnd.legal_decisions()  # 8 3 after split
 
 
 def test_multi_split_by_rank_only():
@@ -194,6 +203,7 @@ def test_multi_player_blackjack_paid_at_once_unless_dealer_blackjack():
 
 
 # -- american -----------------------------------------------------------------------------
+
 
 def test_american_table():
     r = AMERICAN
@@ -221,8 +231,7 @@ def test_american_double_after_split_but_not_split_aces():
 
 
 def test_american_spots_played_in_order_each_split_separately():
-    rnd, _ = start("american", ["8S", "TS", "6H", "8D", "9S", "7C", "2C", "3C", "TD"],
-                   bets=[[100, 100]])
+    rnd, _ = start("american", ["8S", "TS", "6H", "8D", "9S", "7C", "2C", "3C", "TD"], bets=[[100, 100]])
     seen = []
     rnd.decide("split")
     while rnd.prompt is not None:
@@ -232,6 +241,7 @@ def test_american_spots_played_in_order_each_split_separately():
 
 
 # -- Shuffling and randomness ----------------------------------------------------------------
+
 
 def test_fisher_yates_is_unbiased_over_all_permutations_of_four():
     rng = random.Random(12345)
@@ -244,7 +254,7 @@ def test_fisher_yates_is_unbiased_over_all_permutations_of_four():
     assert len(counts) == 24
     expected = n / 24
     chi2 = sum((c - expected) ** 2 / expected for c in counts.values())
-    assert chi2 < 49.7      # chi-square, 23 degrees of freedom, p = 0.001
+    assert chi2 < 49.7  # chi-square, 23 degrees of freedom, p = 0.001
 
 
 def test_every_position_of_a_full_deck_is_uniform():
@@ -255,7 +265,7 @@ def test_every_position_of_a_full_deck_is_uniform():
     assert len(first) == 52
     expected = 10_400 / 52
     chi2 = sum((c - expected) ** 2 / expected for c in first.values())
-    assert chi2 < 87.0      # 51 degrees of freedom, p = 0.001
+    assert chi2 < 87.0  # 51 degrees of freedom, p = 0.001
 
 
 def test_production_shuffle_draws_from_the_system_generator(monkeypatch):

@@ -42,86 +42,133 @@ def test_scenario(path):
 def test_match_expect_reports_mismatches_with_their_path():
     out = {"spots": [{"hands": [{"outcome": "win"}]}], "prompts": []}
     assert match_expect({"spots": [{"hands": [{"outcome": "lose"}]}]}, out) == [
-        'spots[0].hands[0].outcome: expected "lose", got "win"']
+        'spots[0].hands[0].outcome: expected "lose", got "win"'
+    ]
     assert match_expect({"prompts": ["x"]}, out) == ['prompts: expected ["x"], got []']
 
 
 def _replay(*args, cwd=None):
-    return subprocess.run([sys.executable, "-m", "cabinet.tools.cli", "replay", *args],
-                          capture_output=True, text=True, timeout=60, cwd=cwd)
+    return subprocess.run(
+        [sys.executable, "-m", "cabinet.tools.cli", "replay", *args],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=cwd,
+    )
 
 
 def test_replay_prints_the_documented_output(tmp_path):
     # the example of SCENARIOS.md "Input"
     f = tmp_path / "example.json"
-    f.write_text(json.dumps({"variant": "american", "seats": [{"bets": [1000]}],
-                             "shoe": ["8S", "AH", "8D", "KS"], "decisions": ["insure"]}))
+    f.write_text(
+        json.dumps(
+            {
+                "variant": "american",
+                "seats": [{"bets": [1000]}],
+                "shoe": ["8S", "AH", "8D", "KS"],
+                "decisions": ["insure"],
+            }
+        )
+    )
     r = _replay(str(f))
     assert r.returncode == 0, r.stderr
     out = json.loads(r.stdout)
     assert out == {
         "variant": "american",
         "dealer": {"cards": ["AH", "KS"], "total": 21, "blackjack": True},
-        "spots": [{"seat": 1, "spot": 1, "insurance": {"stake": 500, "returned": 1500},
-                   "hands": [{"cards": ["8S", "8D"], "stake": 1000, "total": 16,
-                              "blackjack": False, "doubled": False, "from_split": False,
-                              "outcome": "lose", "returned": 0}]}],
+        "spots": [
+            {
+                "seat": 1,
+                "spot": 1,
+                "insurance": {"stake": 500, "returned": 1500},
+                "hands": [
+                    {
+                        "cards": ["8S", "8D"],
+                        "stake": 1000,
+                        "total": 16,
+                        "blackjack": False,
+                        "doubled": False,
+                        "from_split": False,
+                        "outcome": "lose",
+                        "returned": 0,
+                    }
+                ],
+            }
+        ],
         "seats": [{"seat": 1, "wagered": 1500, "returned": 1500, "net": 0}],
         "prompts": ["insurance seat 1 spot 1"],
         "cards_left_unused": 0,
     }
 
 
-@pytest.mark.parametrize("scenario,word", [
-    ({"shoe": ["ZZ", "9H", "KD"]}, "unknown card"),
-    ({"shoe": ["AS", "9H", "AS"]}, "copies"),
-    ({"shoe": ["TS", "9H", "7D"], "decisions": ["stand"]}, "ran out"),
-    ({"shoe": ["TS", "9H", "7D", "9C"], "decisions": ["stand", "hit"]}, "left over"),
-    ({"shoe": ["TS", "9H", "7D", "9C"], "decisions": ["split"]}, "not a pair"),
-    ({"shoe": ["TS", "9H", "7D", "9C"], "decisions": []}, "decisions: ran out"),
-    ({"seats": [{"bets": [50]}]}, "table limits"),
-    ({"variant": "pontoon"}, "unknown variant"),
-    ({"rules": {"decks": 0}}, "decks"),
-    ({"colour": "red"}, "unknown field"),
-])
+@pytest.mark.parametrize(
+    "scenario,word",
+    [
+        ({"shoe": ["ZZ", "9H", "KD"]}, "unknown card"),
+        ({"shoe": ["AS", "9H", "AS"]}, "copies"),
+        ({"shoe": ["TS", "9H", "7D"], "decisions": ["stand"]}, "ran out"),
+        ({"shoe": ["TS", "9H", "7D", "9C"], "decisions": ["stand", "hit"]}, "left over"),
+        ({"shoe": ["TS", "9H", "7D", "9C"], "decisions": ["split"]}, "not a pair"),
+        ({"shoe": ["TS", "9H", "7D", "9C"], "decisions": []}, "decisions: ran out"),
+        ({"seats": [{"bets": [50]}]}, "table limits"),
+        ({"variant": "pontoon"}, "unknown variant"),
+        ({"rules": {"decks": 0}}, "decks"),
+        ({"colour": "red"}, "unknown field"),
+    ],
+)
 def test_replay_errors_exit_2_with_one_line(tmp_path, scenario, word):
-    data = {"variant": "classic", "seats": [{"bets": [1000]}],
-            "shoe": ["TS", "9H", "7D", "9C"], "decisions": ["stand"]}
+    data = {"variant": "classic", "seats": [{"bets": [1000]}], "shoe": ["TS", "9H", "7D", "9C"], "decisions": ["stand"]}
     data.update(scenario)
     f = tmp_path / "bad.json"
     f.write_text(json.dumps(data))
     r = _replay(str(f))
     assert r.returncode == 2
-    assert r.stdout == ""                              # nothing half-printed
+    assert r.stdout == ""  # nothing half-printed
     lines = r.stderr.strip().splitlines()
     assert len(lines) == 1 and word in lines[0] and "bad.json" in lines[0]
 
 
 def test_replay_check_flags_a_wrong_expectation(tmp_path):
     f = tmp_path / "wrong.json"
-    f.write_text(json.dumps({"variant": "classic", "seats": [{"bets": [1000]}],
-                             "shoe": ["TS", "7H", "8D", "TC"], "decisions": ["stand"],
-                             "expect": {"seats": [{"net": 0}]}}))
+    f.write_text(
+        json.dumps(
+            {
+                "variant": "classic",
+                "seats": [{"bets": [1000]}],
+                "shoe": ["TS", "7H", "8D", "TC"],
+                "decisions": ["stand"],
+                "expect": {"seats": [{"net": 0}]},
+            }
+        )
+    )
     r = _replay("--check", str(f))
     assert r.returncode == 1
     assert "seats[0].net: expected 0, got 1000" in r.stderr
 
 
 def test_check_tells_false_from_zero_and_reports_a_wrong_expected_error(tmp_path):
-    assert match_expect({"blackjack": 0}, {"blackjack": False}) == [
-        "blackjack: expected 0, got false"]
+    assert match_expect({"blackjack": 0}, {"blackjack": False}) == ["blackjack: expected 0, got false"]
     f = tmp_path / "err.json"
-    f.write_text(json.dumps({"variant": "classic", "seats": [{"bets": [1000]}],
-                             "shoe": ["KS", "7H", "TD", "5C"], "decisions": ["split"],
-                             "expect_error": "banana"}))
+    f.write_text(
+        json.dumps(
+            {
+                "variant": "classic",
+                "seats": [{"bets": [1000]}],
+                "shoe": ["KS", "7H", "TD", "5C"],
+                "decisions": ["split"],
+                "expect_error": "banana",
+            }
+        )
+    )
     r = _replay("--check", str(f))
     assert r.returncode == 1 and "expected an error containing 'banana'" in r.stderr
 
 
 def test_rules_may_not_change_the_variant():
     with pytest.raises(ScenarioError, match="top-level"):
-        run_scenario({"variant": "classic", "seats": [{"bets": [1000]}], "shoe": ["TS"],
-                      "rules": {"variant": "american"}})
+        run_scenario(
+            {"variant": "classic", "seats": [{"bets": [1000]}], "shoe": ["TS"], "rules": {"variant": "american"}}
+        )
 
 
 def test_a_file_that_is_not_text_is_a_one_line_error(tmp_path):
@@ -133,8 +180,7 @@ def test_a_file_that_is_not_text_is_a_one_line_error(tmp_path):
 
 # -- bad input is a one-line error with status 2, never a traceback ---------------------
 
-BASE = {"variant": "classic", "seats": [{"bets": [1000]}],
-        "shoe": ["TS", "9H", "7D", "9C"], "decisions": ["stand"]}
+BASE = {"variant": "classic", "seats": [{"bets": [1000]}], "shoe": ["TS", "9H", "7D", "9C"], "decisions": ["stand"]}
 
 
 def _one_line_error(r, name):
@@ -153,14 +199,26 @@ def test_json_nested_too_deeply_for_the_parser_is_a_one_line_error(tmp_path, che
     assert line == f"{f}: not JSON: nested too deeply"
 
 
-@pytest.mark.parametrize("text,key", [
-    ('{"variant": "american", "variant": "classic", "seats": [{"bets": [1000]}], '
-     '"shoe": ["TS", "9H", "7D", "9C"], "decisions": ["stand"]}', "variant"),
-    ('{"variant": "classic", "seats": [{"bets": [1000], "bets": [2000]}], '
-     '"shoe": ["TS", "9H", "7D", "9C"], "decisions": ["stand"]}', "bets"),
-    ('{"variant": "classic", "rules": {"decks": 1, "decks": 2}, "seats": [{"bets": [1000]}], '
-     '"shoe": ["TS", "9H", "7D", "9C"], "decisions": ["stand"]}', "decks"),
-])
+@pytest.mark.parametrize(
+    "text,key",
+    [
+        (
+            '{"variant": "american", "variant": "classic", "seats": [{"bets": [1000]}], '
+            '"shoe": ["TS", "9H", "7D", "9C"], "decisions": ["stand"]}',
+            "variant",
+        ),
+        (
+            '{"variant": "classic", "seats": [{"bets": [1000], "bets": [2000]}], '
+            '"shoe": ["TS", "9H", "7D", "9C"], "decisions": ["stand"]}',
+            "bets",
+        ),
+        (
+            '{"variant": "classic", "rules": {"decks": 1, "decks": 2}, "seats": [{"bets": [1000]}], '
+            '"shoe": ["TS", "9H", "7D", "9C"], "decisions": ["stand"]}',
+            "decks",
+        ),
+    ],
+)
 def test_a_repeated_key_is_refused_naming_the_key(tmp_path, text, key):
     f = tmp_path / "dup.json"
     f.write_text(text)
@@ -177,25 +235,33 @@ def test_a_malformed_expect_error_is_bad_input_not_a_check_failure(tmp_path, val
     assert line == f"{f}: expect_error: must be a word the error message contains"
 
 
-@pytest.mark.parametrize("scenario,message", [
-    ({"rules": {"double_totals": "all"}},
-     "rules: double_totals: must be a list of totals (4-21; empty for any total), got 'all'"),
-    ({"rules": {"chip_values_minor": "500"}},
-     "rules: chip_values_minor: must be a list of amounts in minor units, got '500'"),
-    ({"rules": {"dealer_hits_soft_17": False}},
-     "rules: dealer_hits_soft_17: may not be overridden; the dealer stands on every 17 "
-     "in all three games (RULES.md)"),
-    ({"rules": {"name": "House Rules"}},
-     "rules: name: may not be overridden; the name comes with the top-level \"variant\" field"),
-    ({"rules": None}, "rules: must be an object of RuleSet fields"),
-    ({"rules": []}, "rules: must be an object of RuleSet fields"),
-    ({"seats": [{"bets": [1000], "seat": "x"}]}, "seat 1: \"seat\" must be a whole seat number, "
-                                                 "got 'x'"),
-    ({"seats": [{"bets": [1000], "seat": True}]}, "seat 1: \"seat\" must be a whole seat number, "
-                                                  "got True"),
-    ({"seats": [{"bets": [1000], "stake": 5}]}, "seat 1: unknown field 'stake'; fields are "
-                                                "bets, seat"),
-])
+@pytest.mark.parametrize(
+    "scenario,message",
+    [
+        (
+            {"rules": {"double_totals": "all"}},
+            "rules: double_totals: must be a list of totals (4-21; empty for any total), got 'all'",
+        ),
+        (
+            {"rules": {"chip_values_minor": "500"}},
+            "rules: chip_values_minor: must be a list of amounts in minor units, got '500'",
+        ),
+        (
+            {"rules": {"dealer_hits_soft_17": False}},
+            "rules: dealer_hits_soft_17: may not be overridden; the dealer stands on every 17 "
+            "in all three games (RULES.md)",
+        ),
+        (
+            {"rules": {"name": "House Rules"}},
+            'rules: name: may not be overridden; the name comes with the top-level "variant" field',
+        ),
+        ({"rules": None}, "rules: must be an object of RuleSet fields"),
+        ({"rules": []}, "rules: must be an object of RuleSet fields"),
+        ({"seats": [{"bets": [1000], "seat": "x"}]}, "seat 1: \"seat\" must be a whole seat number, got 'x'"),
+        ({"seats": [{"bets": [1000], "seat": True}]}, 'seat 1: "seat" must be a whole seat number, got True'),
+        ({"seats": [{"bets": [1000], "stake": 5}]}, "seat 1: unknown field 'stake'; fields are bets, seat"),
+    ],
+)
 def test_bad_rules_and_seats_name_the_problem(tmp_path, scenario, message):
     f = tmp_path / "bad.json"
     f.write_text(json.dumps(BASE | scenario))
@@ -212,6 +278,7 @@ def test_the_unknown_rules_field_error_lists_exactly_the_fields_that_are_accepte
     assert not {"variant", "name", "dealer_hits_soft_17"} & set(fields)
     # every listed field is accepted (here with the preset's own value: no change)
     from cabinet.game import CLASSIC
+
     preset_values = CLASSIC.to_dict()
     plain = run_scenario(BASE)
     assert plain["seats"] == [{"seat": 1, "wagered": 1000, "returned": 0, "net": -1000}]

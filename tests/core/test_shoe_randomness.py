@@ -50,8 +50,9 @@ def chi2_critical(df: int, alpha: float = ALPHA) -> float:
     return df * (1 - a + z * math.sqrt(a)) ** 3
 
 
-def position_chi2(shuffle: Callable[[list[int], random.Random], None], n: int,
-                  shuffles: int, seed: int) -> tuple[float, int, list[float]]:
+def position_chi2(
+    shuffle: Callable[[list[int], random.Random], None], n: int, shuffles: int, seed: int
+) -> tuple[float, int, list[float]]:
     """Chi-square of the card x position table over ``shuffles`` seeded shuffles.
 
     Returns:
@@ -71,7 +72,7 @@ def position_chi2(shuffle: Callable[[list[int], random.Random], None], n: int,
         for pos, card in enumerate(order):
             counts[card * n + pos] += 1
     e = shuffles / n
-    per_card = [sum((o - e) ** 2 for o in counts[c * n:(c + 1) * n]) / e for c in range(n)]
+    per_card = [sum((o - e) ** 2 for o in counts[c * n : (c + 1) * n]) / e for c in range(n)]
     return sum(per_card) * (n - 1) / n, (n - 1) ** 2, per_card
 
 
@@ -243,7 +244,8 @@ class _Script:
 
 @pytest.mark.parametrize(("n", "limit"), [(5, 1 << 62), (7, 1 << 62), (6, 40), (7, 100)])
 def test_mixed_radix_chunks_deal_every_permutation_exactly_once(
-        n: int, limit: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    n: int, limit: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Reading several Fisher-Yates steps off one uniform draw (mixed radix)
     is a bijection: over every value of every draw, each of the n! orders comes out
     exactly once, with the production chunk limit and with small limits that split

@@ -24,8 +24,16 @@ from drivers.sas.crc import rom_signature
 from drivers.sas.messages import MachineInfo, Meters1C
 
 INFO = MachineInfo("BJ", "001", 0x01, 25, 0, b"\x00\x00", "BJ6D01", "9950")
-METERS = Meters1C(coin_in=12345678, coin_out=8765432, drop=500000, jackpot=1200,
-                  games_played=4321, games_won=1999, slot_door_opened=7, power_reset=3)
+METERS = Meters1C(
+    coin_in=12345678,
+    coin_out=8765432,
+    drop=500000,
+    jackpot=1200,
+    games_played=4321,
+    games_won=1999,
+    slot_door_opened=7,
+    power_reset=3,
+)
 PROGRAM = b"cabinet program image for the test EGM"
 
 
@@ -34,9 +42,17 @@ class TestEgm:
 
     __test__ = False  # not a pytest class
 
-    def __init__(self, path: str, address: int = 1, exceptions: tuple[int, ...] = (),
-                 meters: Meters1C = METERS, credits: int = 4321, rom: str = "immediate",
-                 bills: tuple[int, ...] = (1, 2, 3, 4, 5, 6), flush_on_open: bool = True) -> None:
+    def __init__(
+        self,
+        path: str,
+        address: int = 1,
+        exceptions: tuple[int, ...] = (),
+        meters: Meters1C = METERS,
+        credits: int = 4321,
+        rom: str = "immediate",
+        bills: tuple[int, ...] = (1, 2, 3, 4, 5, 6),
+        flush_on_open: bool = True,
+    ) -> None:
         self.address = address
         self.fd = os.open(path, os.O_RDWR | os.O_NOCTTY)
         tty.setraw(self.fd)
@@ -139,8 +155,9 @@ class TestEgm:
         if c == 0x1E:
             return replies.meters_block(a, 0x1E, self.bills)
         if c == 0x1B:
-            return replies.long_reply(a, 0x1B, b"\x00\x00" + bcd.encode(150000, 5) + bcd.encode(0, 2)
-                                      + b"\x00" + bytes(10))
+            return replies.long_reply(
+                a, 0x1B, b"\x00\x00" + bcd.encode(150000, 5) + bcd.encode(0, 2) + b"\x00" + bytes(10)
+            )
         if c == 0x94:
             return replies.long_reply(a, 0x94, b"\x00")
         if c == 0x21:

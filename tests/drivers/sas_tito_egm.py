@@ -39,12 +39,24 @@ class TitoEgm:
 
     __test__ = False
 
-    def __init__(self, path: str, address: int, *, credits: int = 0, validation_timeout_s: float = 8.0,
-                 redeem_timeout_s: float = 8.0) -> None:
+    def __init__(
+        self,
+        path: str,
+        address: int,
+        *,
+        credits: int = 0,
+        validation_timeout_s: float = 8.0,
+        redeem_timeout_s: float = 8.0,
+    ) -> None:
         self.address = address
         self.responder = EgmResponder(address)
-        self.view = EgmView(address=address, validation_mode="system", asset_number=1000 + address,
-                            machine_info=INFO, serial_number=f"TITO-{address}")
+        self.view = EgmView(
+            address=address,
+            validation_mode="system",
+            asset_number=1000 + address,
+            machine_info=INFO,
+            serial_number=f"TITO-{address}",
+        )
         self.responder.update(self.view)  # before the first view the responder answers busy
         self.credits = credits
         self.validation_timeout_s, self.redeem_timeout_s = validation_timeout_s, redeem_timeout_s
@@ -165,8 +177,9 @@ class TitoEgm:
         if cmd.transfer_code == tc.TC_CASHABLE:
             self.credits += cmd.amount_cents
             self.redeemed.append((t.validation_number, cmd.amount_cents))
-            t = dataclasses.replace(t, status=tc.STATUS_CASHABLE_REDEEMED, transfer_code=0,
-                                    amount_cents_final=cmd.amount_cents)
+            t = dataclasses.replace(
+                t, status=tc.STATUS_CASHABLE_REDEEMED, transfer_code=0, amount_cents_final=cmd.amount_cents
+            )
             self._publish(validation_meters=self._meter(tc.VT_CASHABLE_TICKET_REDEEMED, cmd.amount_cents))
         else:
             assert cmd.transfer_code is not None
@@ -204,6 +217,7 @@ class TitoEgm:
             self._loop()
         except BaseException:
             import traceback
+
             self.crash = traceback.format_exc()
             raise
 

@@ -22,18 +22,24 @@ def test_test_ticket_prints_void_and_test_with_no_barcode_and_no_amount(tmp_path
     with the venue, machine and program lines, and no barcode or money on it."""
     sim = SimPrinterDevice(link_path=str(tmp_path / "printer"), out_dir=tmp_path / "tickets")
     sim.start()
-    printer = EscPosTicketPrinter(sim.path, status_timeout_s=0.1, print_timeout_s=0.5,
-                                  reopen_interval_s=0.0)
+    printer = EscPosTicketPrinter(sim.path, status_timeout_s=0.1, print_timeout_s=0.5, reopen_interval_s=0.0)
     try:
         printer.open()
-        job = render_test_ticket("GOLDEN ACE CASINO", "042", datetime(2026, 12, 1, 9, 30, 0),
-                                 ["PROGRAM blackjack-cabinet 0.1.0"])
+        job = render_test_ticket(
+            "GOLDEN ACE CASINO", "042", datetime(2026, 12, 1, 9, 30, 0), ["PROGRAM blackjack-cabinet 0.1.0"]
+        )
         assert printer.print_job(job, "test ticket") is PrintResult.DONE
         (ticket,) = sim.tickets
         text = ticket.txt_path.read_text()
-        for expected in ("GOLDEN ACE CASINO", "*** TEST TICKET ***", "VOID - NO CASH VALUE",
-                         "MACHINE # 042", "DATE 2026-12-01", "TIME 09:30:00",
-                         "PROGRAM blackjack-cabinet 0.1.0"):
+        for expected in (
+            "GOLDEN ACE CASINO",
+            "*** TEST TICKET ***",
+            "VOID - NO CASH VALUE",
+            "MACHINE # 042",
+            "DATE 2026-12-01",
+            "TIME 09:30:00",
+            "PROGRAM blackjack-cabinet 0.1.0",
+        ):
             assert expected in text, text
         assert ticket.barcodes == []
         assert "$" not in text and "VALIDATION" not in text
@@ -72,8 +78,7 @@ def test_the_device_bridge_prints_the_test_ticket_on_its_own_station_only() -> N
     assert b"*** TEST TICKET ***" in jobs[0] and b"MACHINE # 007" in jobs[0]
 
 
-def test_acceptor_reads_its_firmware_at_start_up_and_the_bridge_passes_it_on(
-        tmp_path: Path) -> None:
+def test_acceptor_reads_its_firmware_at_start_up_and_the_bridge_passes_it_on(tmp_path: Path) -> None:
     """The ID-003 driver asks the version (0x88) after its start-up: the
     ``DeviceOnline`` it reports carries it, and the bridge's ``DeviceCleared`` too."""
     from cabinet.core.events import DeviceCleared
@@ -86,8 +91,9 @@ def test_acceptor_reads_its_firmware_at_start_up_and_the_bridge_passes_it_on(
     sim = SimId003Device(link_path=str(tmp_path / "bill"))
     sim.start()
     seen: list[object] = []
-    acc = Id003BillAcceptor(sim.path, decide=lambda e: dev.EscrowDecision.RETURN,
-                            credit=lambda e: None, sink=seen.append)
+    acc = Id003BillAcceptor(
+        sim.path, decide=lambda e: dev.EscrowDecision.RETURN, credit=lambda e: None, sink=seen.append
+    )
     try:
         acc.connect()
     finally:

@@ -95,12 +95,26 @@ def test_sim_device_cli(tmp_path: Path) -> None:
 
 
 def test_sim_device_cli_refuses_bad_lines_with_one_line_errors_and_carries_on(tmp_path: Path) -> None:
-    lines = ["3", "v " + "x" * 10000, "v 1234567890123456789", "v", "v 12 34", "drop x", "drop \u00b2",
-             "drop 9999999", "jam now", "-5", "bogus", "20", "v 001234567890123456", "status"]
+    lines = [
+        "3",
+        "v " + "x" * 10000,
+        "v 1234567890123456789",
+        "v",
+        "v 12 34",
+        "drop x",
+        "drop \u00b2",
+        "drop 9999999",
+        "jam now",
+        "-5",
+        "bogus",
+        "20",
+        "v 001234567890123456",
+        "status",
+    ]
     out = io.StringIO()
     script = io.StringIO("\n".join(lines) + "\nquit\n")
     assert sim_device_main(["bill", "--link", str(tmp_path / "b")], stdin=script, stdout=out) == 0
-    replies = out.getvalue().splitlines()[-len(lines):]
+    replies = out.getvalue().splitlines()[-len(lines) :]
     assert replies[:-1] == [
         "error: no $3 bill in the currency table (it has $1, $5, $10, $20, $50, $100)",
         "error: a ticket barcode is 1-18 digits 0-9, not 'xxxxxxxxxxxxxxxxxxxx... (10000 characters)",
@@ -152,11 +166,7 @@ def test_only_drivers_import_gpiozero_or_serial() -> None:
 
 
 def test_inside_drivers_serial_is_opened_in_one_module() -> None:
-    users = sorted(
-        str(p.relative_to(ROOT))
-        for p in (ROOT / "drivers").rglob("*.py")
-        if "serial" in _imports(p)
-    )
+    users = sorted(str(p.relative_to(ROOT)) for p in (ROOT / "drivers").rglob("*.py") if "serial" in _imports(p))
     assert users == ["drivers/serial_port.py"]
 
 
@@ -169,6 +179,5 @@ def test_importing_the_contract_does_not_pull_in_hardware_libraries() -> None:
         "bad = [m for m in ('gpiozero', 'serial', 'escpos') if m in sys.modules]; "
         "print(bad); sys.exit(1 if bad else 0)"
     )
-    result = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True,
-                            timeout=60)
+    result = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert result.returncode == 0, result.stdout + result.stderr

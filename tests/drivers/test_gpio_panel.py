@@ -141,9 +141,7 @@ def test_deal_5_times_in_200_ms_is_one_intent(panel: Any, factory: Any, clock: F
     assert len([e for e in panel.events if isinstance(e, ButtonPressed)]) == 2
 
 
-def test_different_buttons_are_not_guarded_against_each_other(
-    panel: Any, factory: Any, clock: FakeClock
-) -> None:
+def test_different_buttons_are_not_guarded_against_each_other(panel: Any, factory: Any, clock: FakeClock) -> None:
     press(factory, clock, Action.HIT, hold_s=0.02)
     press(factory, clock, Action.STAND, hold_s=0.02)
     clock.t += 0.01
@@ -230,9 +228,7 @@ def test_wiring_file_loads_and_errors_name_the_field(tmp_path: Path) -> None:
     cases = {
         "[buttons]\ndeal = 'x'\n": "buttons.deal: expected a BCM pin",
         "[buttons]\nfold = 5\n": "buttons.fold: unknown name",
-        "[buttons]\ndeal = 5\n[lamps]\ndeal = 5\n": (
-            "lamps.deal: pin 5 is already used by buttons.deal"
-        ),
+        "[buttons]\ndeal = 5\n[lamps]\ndeal = 5\n": ("lamps.deal: pin 5 is already used by buttons.deal"),
         "[lights]\nx = 1\n": "lights: unknown section",
         "[pulse_acceptor]\npin = 4\nnominal_pulse_ms = 0\n": "pulse_acceptor.nominal_pulse_ms",
         "[buttons\n": "not valid TOML",
@@ -259,14 +255,12 @@ def _chatter(pin: Any, clock: FakeClock, active: bool, rng: Any) -> None:
         left -= dwell
     pin.drive_low() if active else pin.drive_high()
     clock.t += 0.001
-    for _ in range(100):                  # the consumer polls every 10 ms
+    for _ in range(100):  # the consumer polls every 10 ms
         clock.t += 0.01
         yield
 
 
-def test_a_chattering_key_switch_and_door_give_one_event_per_change(
-    panel: Any, factory: Any, clock: FakeClock
-) -> None:
+def test_a_chattering_key_switch_and_door_give_one_event_per_change(panel: Any, factory: Any, clock: FakeClock) -> None:
     """50 key turns and 50 door openings through a chattering contact
     give exactly 50 key-on, 50 key-off, 50 door-open and 50 door-closed events
     (before: 154 key-on events for 50 turns, one opening counted three times)."""
@@ -277,7 +271,7 @@ def test_a_chattering_key_switch_and_door_give_one_event_per_change(
     key, door = factory.pin(KEY_SWITCH_PIN), factory.pin(DOOR_PINS[Door.MAIN])
     for _ in range(50):
         for pin, active in ((key, True), (key, False), (door, False), (door, True)):
-            for _ in _chatter(pin, clock, active, rng):   # door: pin high = open
+            for _ in _chatter(pin, clock, active, rng):  # door: pin high = open
                 panel.poll()
     turns = [e.on for e in panel.events if isinstance(e, KeySwitchTurned)]
     doors = [type(e).__name__ for e in panel.events if isinstance(e, DoorOpened | DoorClosed)]
@@ -292,7 +286,7 @@ def test_switch_debouncer_reports_each_change_once_and_never_loses_the_last() ->
     assert d.edge(True, 0.0) == [] and d.poll(0.03) == [Transition(True, 0.0)]
     assert d.edge(False, 0.04) == [] and d.poll(0.1) == []  # held 60 ms, inside the hold
     assert d.deadline() == pytest.approx(0.28)
-    assert d.poll(0.28) == [Transition(False, 0.04)]        # the door really is shut
+    assert d.poll(0.28) == [Transition(False, 0.04)]  # the door really is shut
     assert d.edge(True, 0.5) == [] and d.edge(False, 0.51) == [] and d.poll(2.0) == []
 
 
@@ -307,20 +301,24 @@ def test_a_door_change_held_back_by_the_hold_arrives_on_the_loop_by_itself(facto
         panel.start(lambda e: got.append(e), loop=asyncio.get_running_loop())
         got.clear()
         pin = factory.pin(DOOR_PINS[Door.MAIN])
-        pin.drive_low()                     # shut
+        pin.drive_low()  # shut
         await asyncio.sleep(0.05)
-        pin.drive_high()                    # open again
+        pin.drive_high()  # open again
         await asyncio.sleep(0.5)
 
     asyncio.run(scenario())
     panel.close()
-    assert [type(e).__name__ for e in got if getattr(e, "door", None) == Door.MAIN] == [
-        "DoorClosed", "DoorOpened"]
+    assert [type(e).__name__ for e in got if getattr(e, "door", None) == Door.MAIN] == ["DoorClosed", "DoorOpened"]
 
 
-LATCH_WIRING = {"buttons": {"deal": 5}, "lamps": {"deal": 17}, "tower_light": {"red": 14},
-                "doors": {"main": 2, "cash_box": 3}, "key_switch": {"pin": 8},
-                "door_latch": {"main": 20, "cash_box": 21, "reset_pin": 26}}
+LATCH_WIRING = {
+    "buttons": {"deal": 5},
+    "lamps": {"deal": 17},
+    "tower_light": {"red": 14},
+    "doors": {"main": 2, "cash_box": 3},
+    "key_switch": {"pin": 8},
+    "door_latch": {"main": 20, "cash_box": 21, "reset_pin": 26},
+}
 
 
 def test_the_wiring_file_takes_a_door_latch() -> None:
@@ -349,29 +347,30 @@ def test_a_latched_door_opening_is_reported_at_start_and_the_latch_reset(factory
     is re-armed whenever every door is shut again while powered."""
     clock = FakeClock()
     p = GpioButtonPanel(parse_wiring(LATCH_WIRING), pin_factory=factory, clock=clock)
-    factory.pin(20).drive_high()            # the main door's latch held an opening
+    factory.pin(20).drive_high()  # the main door's latch held an opening
     for pin in (2, 3):
-        factory.pin(pin).drive_low()        # both doors are shut now
+        factory.pin(pin).drive_low()  # both doors are shut now
     clock.t += 0.3
     p.poll()
     events: list[Any] = []
     p.start(events.append)
-    assert [e for e in events if isinstance(e, DoorOpenedWhileOff)] == [
-        DoorOpenedWhileOff(Door.MAIN, clock.t)]
+    assert [e for e in events if isinstance(e, DoorOpenedWhileOff)] == [DoorOpenedWhileOff(Door.MAIN, clock.t)]
     reset = factory.pin(26)
     assert reset.state == 0 and [s.state for s in reset.states] == [0]
     p.clear_door_latch()
-    time.sleep(0.1)                         # the pulse runs on gpiozero's thread
+    time.sleep(0.1)  # the pulse runs on gpiozero's thread
     assert [s.state for s in reset.states] == [0, 1, 0]
-    factory.pin(3).drive_high()             # cash box door opened while powered ...
+    factory.pin(3).drive_high()  # cash box door opened while powered ...
     clock.t += 0.3
     p.poll()
-    factory.pin(3).drive_low()              # ... and shut: the latch is re-armed
+    factory.pin(3).drive_low()  # ... and shut: the latch is re-armed
     clock.t += 0.3
     p.poll()
     time.sleep(0.1)
     assert [s.state for s in reset.states] == [0, 1, 0, 1, 0]
     p.close()
+
+
 def test_bet_up_pressed_every_150_ms_counts_every_press(panel: Any, factory: Any, clock: FakeClock) -> None:
     """40 deliberate Bet+ presses 150 ms apart are 40 intents (the 0.25 s
     refire guard dropped every second one); Deal hammered stays one intent (above)."""
@@ -382,8 +381,7 @@ def test_bet_up_pressed_every_150_ms_counts_every_press(panel: Any, factory: Any
     assert [e.action for e in panel.events if isinstance(e, ButtonPressed)] == [Action.BET_UP] * 40
 
 
-def test_a_press_is_looked_at_again_right_when_its_settle_time_ends(
-        factory: Any, clock: FakeClock, panel: Any) -> None:
+def test_a_press_is_looked_at_again_right_when_its_settle_time_ends(factory: Any, clock: FakeClock, panel: Any) -> None:
     """Latency (press-to-snapshot p99 under 20 ms): on the engine loop, the
     timer after a button's first edge comes due when the 5 ms settle time ends, plus at
     most 1 ms (it was half the settle time more: 2.5 ms in every press)."""

@@ -43,19 +43,14 @@ def settle(acc: Id003BillAcceptor, dev: SimId003Device) -> None:
     run_until(
         acc,
         lambda: (
-            dev.state in (Status.IDLING, Status.DISABLED)
-            and not dev._queue
-            and dev._item is None
-            and acc._txn is None
+            dev.state in (Status.IDLING, Status.DISABLED) and not dev._queue and dev._item is None and acc._txn is None
         ),
     )
     for _ in range(3):
         acc.poll_once()
 
 
-def test_start_up_sends_the_documented_sequence(
-    sim_bill: SimId003Device, recorder: Recorder
-) -> None:
+def test_start_up_sends_the_documented_sequence(sim_bill: SimId003Device, recorder: Recorder) -> None:
     acc = make(sim_bill, recorder, enabled_denominations_minor={100, 500, 1000})
     acc.connect()
     cmds = sim_bill.log.commands
@@ -208,8 +203,9 @@ def test_twin_refuses_bad_bills_and_fault_data_with_one_line_errors(sim_bill: Si
     for value in (300, -500, 0, True, 20.0):
         with pytest.raises(ValueError) as info:
             sim_bill.insert_bill_minor(value)  # type: ignore[arg-type]
-        assert str(info.value) == (f"no bill of {value!r} minor units in the currency table "
-                                   "(it has 100, 500, 1000, 2000, 5000, 10000)")
+        assert str(info.value) == (
+            f"no bill of {value!r} minor units in the currency table (it has 100, 500, 1000, 2000, 5000, 10000)"
+        )
     with pytest.raises(ValueError, match="fault data of 251 bytes is longer than 250"):
         sim_bill.set_fault(Status.FAILURE, bytes(251))
     assert list(sim_bill._queue) == [] and sim_bill.state == Status.POWER_UP
@@ -232,9 +228,7 @@ def test_twin_thread_survives_an_action_that_raises(sim_bill: SimId003Device, re
     acc.close()
 
 
-def test_escrow_timeout_returns_without_credit(
-    sim_bill: SimId003Device, recorder: Recorder
-) -> None:
+def test_escrow_timeout_returns_without_credit(sim_bill: SimId003Device, recorder: Recorder) -> None:
     acc = make(sim_bill, recorder)
     accepting(acc, sim_bill)
     sim_bill.escrow_timeout_s = 0.0  # the device gives up before STACK arrives
@@ -242,9 +236,7 @@ def test_escrow_timeout_returns_without_credit(
     settle(acc, sim_bill)
     (escrow,) = recorder.escrows
     assert recorder.credit_calls == [] and sim_bill.log.stacked == []
-    assert recorder.of_type(BillReturned) == [
-        BillReturned(escrow.transaction_id, "REJECTING (inhibited)")
-    ]
+    assert recorder.of_type(BillReturned) == [BillReturned(escrow.transaction_id, "REJECTING (inhibited)")]
     acc.close()
 
 
@@ -256,9 +248,7 @@ def test_escrow_timeout_returns_without_credit(
         ("open_stacker", "stacker_open"),
     ],
 )
-def test_faults_are_reported_and_cleared(
-    sim_bill: SimId003Device, recorder: Recorder, method: str, code: str
-) -> None:
+def test_faults_are_reported_and_cleared(sim_bill: SimId003Device, recorder: Recorder, method: str, code: str) -> None:
     acc = make(sim_bill, recorder)
     accepting(acc, sim_bill)
     getattr(sim_bill, method)()
@@ -296,9 +286,7 @@ def test_cheat_and_failure_faults(
     acc.close()
 
 
-def test_corrupt_dropped_and_split_replies_still_credit_once(
-    sim_bill: SimId003Device, recorder: Recorder
-) -> None:
+def test_corrupt_dropped_and_split_replies_still_credit_once(sim_bill: SimId003Device, recorder: Recorder) -> None:
     acc = make(sim_bill, recorder, reply_timeout_s=0.05)
     accepting(acc, sim_bill)
     sim_bill.insert_bill(0x65)
@@ -320,9 +308,7 @@ STEPS = [Status.ACCEPTING, Status.ESCROW, Status.STACKING, Status.VEND_VALID, St
 
 
 @pytest.mark.parametrize("step", STEPS, ids=[s.name for s in STEPS])
-def test_power_loss_between_any_two_steps(
-    sim_bill: SimId003Device, recorder: Recorder, step: Status
-) -> None:
+def test_power_loss_between_any_two_steps(sim_bill: SimId003Device, recorder: Recorder, step: Status) -> None:
     acc = make(sim_bill, recorder)
     accepting(acc, sim_bill)
     sim_bill.on_enter(step, sim_bill.power_cycle)

@@ -23,8 +23,9 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def run_engine(port: str, db: Path, kill: str) -> Child:
-    return Child([sys.executable, str(ENGINE), port, str(db), kill], name="stand-in engine", cwd=ROOT,
-                 merge_stderr=True)
+    return Child(
+        [sys.executable, str(ENGINE), port, str(db), kill], name="stand-in engine", cwd=ROOT, merge_stderr=True
+    )
 
 
 @pytest.mark.parametrize("kill", ["before_journal", "after_journal"])

@@ -45,10 +45,19 @@ from drivers.id003_host import (
 from drivers.interfaces import OpenTransaction
 
 USD = [c.Denomination(code, 0x01, value) for code, value in c.USD_ESCROW_TABLE_MINOR.items()]
-START_UP = [c.reset(), c.status_request(), c.currency_assignment_request(),
-            c.set_denominations(0), c.set_security(0), c.set_communication_mode_polling(),
-            c.set_direction(0), c.set_optional_function(0), c.set_barcode_function(18),
-            c.set_bar_inhibit(False, False), c.set_inhibit(True)]
+START_UP = [
+    c.reset(),
+    c.status_request(),
+    c.currency_assignment_request(),
+    c.set_denominations(0),
+    c.set_security(0),
+    c.set_communication_mode_polling(),
+    c.set_direction(0),
+    c.set_optional_function(0),
+    c.set_barcode_function(18),
+    c.set_bar_inhibit(False, False),
+    c.set_inhibit(True),
+]
 
 
 class Validator:
@@ -110,8 +119,7 @@ def drive(host: Id003Host, action: Action, dev: Validator, eng: Engine) -> list[
             continue
         seen.append(action)
         eng.asked.append(action)
-        error = {Credit: eng.credit_error, Journal: eng.journal_error,
-                 Decide: eng.decide_error}.get(type(action))
+        error = {Credit: eng.credit_error, Journal: eng.journal_error, Decide: eng.decide_error}.get(type(action))
         if error is not None:
             action = host.fail(error)
         elif isinstance(action, Decide):
@@ -222,16 +230,17 @@ def test_credit_that_raises_sends_no_ack_and_is_offered_again() -> None:
 OPEN = OpenTransaction("A", 2000, None)
 
 
-@pytest.mark.parametrize(("status", "credited", "expected"), [
-    (Status.POWER_UP_BILL_IN_STACKER, False, Journal(BillFoundInStacker("A", 2000, None))),
-    (Status.POWER_UP_BILL_IN_ACCEPTOR, False,
-     Emit(BillReturned("A", "power up with bill in acceptor"))),
-    (Status.POWER_UP, False, Emit(BillReturned("A", "power up, no bill"))),
-    (Status.POWER_UP_BILL_IN_STACKER, True, Emit(BillStacked("A"))),
-    (Status.POWER_UP_BILL_IN_ACCEPTOR, True, Emit(BillStacked("A"))),
-])
-def test_power_up_status_settles_the_restarts_open_transaction(
-        status: int, credited: bool, expected: Action) -> None:
+@pytest.mark.parametrize(
+    ("status", "credited", "expected"),
+    [
+        (Status.POWER_UP_BILL_IN_STACKER, False, Journal(BillFoundInStacker("A", 2000, None))),
+        (Status.POWER_UP_BILL_IN_ACCEPTOR, False, Emit(BillReturned("A", "power up with bill in acceptor"))),
+        (Status.POWER_UP, False, Emit(BillReturned("A", "power up, no bill"))),
+        (Status.POWER_UP_BILL_IN_STACKER, True, Emit(BillStacked("A"))),
+        (Status.POWER_UP_BILL_IN_ACCEPTOR, True, Emit(BillStacked("A"))),
+    ],
+)
+def test_power_up_status_settles_the_restarts_open_transaction(status: int, credited: bool, expected: Action) -> None:
     """Each power-up status at start-up settles the journaled
     escrow once, before RESET: found in the cash box (journaled), returned, or
     already credited (nothing owed)."""
@@ -243,7 +252,7 @@ def test_power_up_status_settles_the_restarts_open_transaction(
     action = host.start_up()
     assert action == Send(c.status_request())
     dev.sent.append(action.frame)
-    dev.status = (Status.IDLING, b"")           # after RESET the validator idles
+    dev.status = (Status.IDLING, b"")  # after RESET the validator idles
     action = host.receive(c.Frame(status))
     assert drive(host, action, dev, eng) == [expected]
     assert dev.sent == [c.status_request(), *START_UP]
@@ -257,8 +266,9 @@ def test_power_up_bill_in_stacker_without_a_transaction_is_journaled_unattribute
     action = host.start_up()
     dev.sent.append(c.status_request())
     dev.status = (Status.IDLING, b"")
-    assert drive(host, host.receive(c.Frame(Status.POWER_UP_BILL_IN_STACKER)), dev, eng) \
-        == [Journal(BillFoundInStacker(None, 0, None))]
+    assert drive(host, host.receive(c.Frame(Status.POWER_UP_BILL_IN_STACKER)), dev, eng) == [
+        Journal(BillFoundInStacker(None, 0, None))
+    ]
     assert action == Send(c.status_request()) and dev.sent == [c.status_request(), *START_UP]
 
 
@@ -297,8 +307,7 @@ def test_fault_is_reported_once_and_cleared_when_the_validator_idles() -> None:
     assert (fault.event.device, fault.event.code) == (Device.BILL_ACCEPTOR, "jam_in_acceptor")
     assert poll(host, dev, eng, Status.JAM_IN_ACCEPTOR) == []
     assert host.fault == "jam_in_acceptor"
-    assert poll(host, dev, eng, Status.IDLING) == \
-        [Emit(DeviceFaultCleared(Device.BILL_ACCEPTOR, "jam_in_acceptor"))]
+    assert poll(host, dev, eng, Status.IDLING) == [Emit(DeviceFaultCleared(Device.BILL_ACCEPTOR, "jam_in_acceptor"))]
     assert host.fault is None
 
 
@@ -349,16 +358,30 @@ def test_the_host_does_no_io() -> None:
             mods |= {a.name.split(".")[0] for a in node.names}
         elif isinstance(node, ast.ImportFrom) and node.module:
             mods.add(node.module)
-    assert not mods & {"serial", "time", "threading", "asyncio", "socket", "os", "random",
-                       "secrets", "select", "drivers.serial_port"}, mods
+    assert not mods & {
+        "serial",
+        "time",
+        "threading",
+        "asyncio",
+        "socket",
+        "os",
+        "random",
+        "secrets",
+        "select",
+        "drivers.serial_port",
+    }, mods
 
 
-@pytest.mark.parametrize(("open_txn", "sent"), [
-    (OpenTransaction("A", 0, "070000000000000001"), c.stack_2()),
-    (None, c.return_bill()),
-])
+@pytest.mark.parametrize(
+    ("open_txn", "sent"),
+    [
+        (OpenTransaction("A", 0, "070000000000000001"), c.stack_2()),
+        (None, c.return_bill()),
+    ],
+)
 def test_an_item_still_held_at_start_up_is_stacked_if_journaled_so_else_returned(
-        open_txn: OpenTransaction | None, sent: bytes) -> None:
+    open_txn: OpenTransaction | None, sent: bytes
+) -> None:
     """A ticket held in escrow (HOLD) by an engine that died: the journal's
     decision to stack it is carried out (STACK-2); held with no decision journaled, it
     goes back (RETURN), never left to a RESET that hides where it went."""
@@ -396,22 +419,29 @@ def test_a_reply_that_cannot_answer_the_command_just_sent_is_dropped_as_late() -
     assert dev.sent[-1] == c.set_inhibit(True)
 
 
-@pytest.mark.parametrize(("sent", "reply", "answers"), [
-    (c.set_bar_inhibit(False, False), c.set_bar_inhibit(False, False), True),
-    (c.set_bar_inhibit(False, False), c.set_barcode_function(18), False),
-    (c.set_bar_inhibit(False, False), c.set_bar_inhibit(True, False), False),
-    (c.set_bar_inhibit(False, False), c.encode_frame(Status.IDLING), False),
-    (c.set_inhibit(True), c.encode_frame(Status.INVALID_COMMAND), True),
-    (c.status_request(), c.encode_frame(Status.VEND_VALID), True),
-    (c.status_request(), c.encode_frame(Status.ACK), False),
-    (c.status_request(), c.set_inhibit(False), False),
-    (c.stack_2(), c.encode_frame(Status.ACK), True),
-    (c.stack_2(), c.encode_frame(Status.ESCROW, b"\x65"), False),
-    (c.stack_2(), c.encode_frame(Status.COMMUNICATION_ERROR), True),
-    (c.currency_assignment_request(), c.encode_frame(Status.INITIALIZE), False),
-    (c.currency_assignment_request(),
-     c.encode_frame(c.Command.CURRENCY_ASSIGNMENT, c.encode_currency_assignment(USD)), True),
-], ids=lambda v: v[2:4].hex() if isinstance(v, bytes) else str(v))
+@pytest.mark.parametrize(
+    ("sent", "reply", "answers"),
+    [
+        (c.set_bar_inhibit(False, False), c.set_bar_inhibit(False, False), True),
+        (c.set_bar_inhibit(False, False), c.set_barcode_function(18), False),
+        (c.set_bar_inhibit(False, False), c.set_bar_inhibit(True, False), False),
+        (c.set_bar_inhibit(False, False), c.encode_frame(Status.IDLING), False),
+        (c.set_inhibit(True), c.encode_frame(Status.INVALID_COMMAND), True),
+        (c.status_request(), c.encode_frame(Status.VEND_VALID), True),
+        (c.status_request(), c.encode_frame(Status.ACK), False),
+        (c.status_request(), c.set_inhibit(False), False),
+        (c.stack_2(), c.encode_frame(Status.ACK), True),
+        (c.stack_2(), c.encode_frame(Status.ESCROW, b"\x65"), False),
+        (c.stack_2(), c.encode_frame(Status.COMMUNICATION_ERROR), True),
+        (c.currency_assignment_request(), c.encode_frame(Status.INITIALIZE), False),
+        (
+            c.currency_assignment_request(),
+            c.encode_frame(c.Command.CURRENCY_ASSIGNMENT, c.encode_currency_assignment(USD)),
+            True,
+        ),
+    ],
+    ids=lambda v: v[2:4].hex() if isinstance(v, bytes) else str(v),
+)
 def test_which_replies_can_answer_a_command(sent: bytes, reply: bytes, answers: bool) -> None:
     """protocols.md 1.4/1.5: a setting is answered by its exact echo, an operation
     command by ACK, STATUS REQUEST by a status, an inquiry by its own code; any

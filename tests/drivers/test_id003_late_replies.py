@@ -36,10 +36,9 @@ class LatePort:
         self.pending = b""
         self.sends = 0
         self._holds: list[tuple[int, Status | None, int, str]] = []
-        self._held: list[tuple[int, str, bytes]] = []   # (lands at send no., when, frame)
+        self._held: list[tuple[int, str, bytes]] = []  # (lands at send no., when, frame)
 
-    def hold(self, code: int, *, in_state: Status | None = None, sends: int = 1,
-             when: str = "before") -> None:
+    def hold(self, code: int, *, in_state: Status | None = None, sends: int = 1, when: str = "before") -> None:
         """Hold the next reply to command ``code`` (sent while the twin is ``in_state``)."""
         self._holds.append((code, in_state, sends, when))
 
@@ -61,8 +60,7 @@ class LatePort:
         self._land(self.sends, "after")
         state = self.dev.state
         for reply in self.dev.answer(data):
-            hold = next((h for h in self._holds if h[0] == data[2] and h[1] in (None, state)),
-                        None)
+            hold = next((h for h in self._holds if h[0] == data[2] and h[1] in (None, state)), None)
             if hold is None:
                 self.pending += reply
             else:
@@ -81,15 +79,21 @@ class LatePort:
 
 @pytest.fixture
 def twin(tmp_path: Path) -> Iterator[SimId003Device]:
-    dev = SimId003Device(link_path=str(tmp_path / "bill-acceptor"))   # never started
+    dev = SimId003Device(link_path=str(tmp_path / "bill-acceptor"))  # never started
     yield dev
     dev.link.close()
 
 
 def driver(port: LatePort, rec: Recorder) -> Id003BillAcceptor:
-    return Id003BillAcceptor("late://", decide=rec.decide, credit=rec.credit, sink=rec.sink,
-                             opener=lambda url: port, reply_timeout_s=0.01,
-                             poll_interval_s=0.0)
+    return Id003BillAcceptor(
+        "late://",
+        decide=rec.decide,
+        credit=rec.credit,
+        sink=rec.sink,
+        opener=lambda url: port,
+        reply_timeout_s=0.01,
+        poll_interval_s=0.0,
+    )
 
 
 def credit_a_note(acc: Id003BillAcceptor, dev: SimId003Device) -> None:
@@ -143,13 +147,17 @@ def test_a_late_status_is_not_taken_for_the_currency_assignment(
 
 @pytest.mark.parametrize("when", ["before", "after"])
 @pytest.mark.parametrize("sends", [1, 2])
-@pytest.mark.parametrize(("code", "state"), [
-    (Command.STATUS_REQUEST, Status.ESCROW),
-    (Command.STACK_2, Status.ESCROW),
-    (Command.STATUS_REQUEST, Status.STACKING),
-    (Command.STATUS_REQUEST, Status.VEND_VALID),
-    (Command.STATUS_REQUEST, Status.STACKED),
-], ids=["escrow", "stack", "stacking", "vend_valid", "stacked"])
+@pytest.mark.parametrize(
+    ("code", "state"),
+    [
+        (Command.STATUS_REQUEST, Status.ESCROW),
+        (Command.STACK_2, Status.ESCROW),
+        (Command.STATUS_REQUEST, Status.STACKING),
+        (Command.STATUS_REQUEST, Status.VEND_VALID),
+        (Command.STATUS_REQUEST, Status.STACKED),
+    ],
+    ids=["escrow", "stack", "stacking", "vend_valid", "stacked"],
+)
 def test_late_replies_in_a_note_still_credit_it_exactly_once(
     twin: SimId003Device, recorder: Recorder, code: int, state: Status, sends: int, when: str
 ) -> None:

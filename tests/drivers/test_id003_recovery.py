@@ -36,14 +36,13 @@ def test_escrow_journaled_before_a_kill_is_stacked_under_its_own_transaction(
     """The engine journaled the $50 escrow "old" and died before STACK.
     After the restart the same note is STACKed and credited as "old" (no second
     transaction), so a later lone VEND VALID has nothing to be credited against."""
-    _hold(sim_bill, 0x66, Status.ESCROW)          # $50 waiting in escrow
+    _hold(sim_bill, 0x66, Status.ESCROW)  # $50 waiting in escrow
     acc = make(sim_bill, recorder, open_transaction=OpenTransaction("old", 5000))
     acc.connect()
     acc.set_accepting(True)
     run_until(acc, lambda: sim_bill.state == Status.IDLING and acc._txn is None)
-    assert recorder.escrows == []                  # not decided again
-    assert [(c.transaction_id, c.denomination_minor) for c in recorder.credit_calls] \
-        == [("old", 5000)]
+    assert recorder.escrows == []  # not decided again
+    assert [(c.transaction_id, c.denomination_minor) for c in recorder.credit_calls] == [("old", 5000)]
     # a lone VEND VALID later ($20 in the box): unattributed, never credited to "old"
     _hold(sim_bill, 0x65, Status.VEND_VALID)
     run_until(acc, lambda: sim_bill.state == Status.IDLING)
@@ -52,19 +51,18 @@ def test_escrow_journaled_before_a_kill_is_stacked_under_its_own_transaction(
     acc.close()
 
 
-def test_a_different_item_in_escrow_retires_the_old_transaction(
-    sim_bill: SimId003Device, recorder: Recorder
-) -> None:
+def test_a_different_item_in_escrow_retires_the_old_transaction(sim_bill: SimId003Device, recorder: Recorder) -> None:
     """An open transaction the device no longer holds is closed on the
     driver's side too (BillReturned, so the engine's journal closes it)."""
-    _hold(sim_bill, 0x63, Status.ESCROW)          # $5, not the $50 the journal has
+    _hold(sim_bill, 0x63, Status.ESCROW)  # $5, not the $50 the journal has
     acc = make(sim_bill, recorder, open_transaction=OpenTransaction("old", 5000))
     acc.connect()
     acc.set_accepting(True)
     run_until(acc, lambda: sim_bill.state == Status.IDLING and acc._txn is None)
     assert [e.transaction_id for e in recorder.of_type(BillReturned)] == ["old"]
-    assert [(c.transaction_id, c.denomination_minor) for c in recorder.credit_calls] \
-        == [(recorder.escrows[0].transaction_id, 500)]
+    assert [(c.transaction_id, c.denomination_minor) for c in recorder.credit_calls] == [
+        (recorder.escrows[0].transaction_id, 500)
+    ]
     acc.close()
 
 
@@ -80,14 +78,11 @@ def test_idle_acceptor_after_a_restart_retires_the_open_transaction(
     acc.close()
 
 
-def test_credited_transaction_repeat_vend_valid_is_only_acked(
-    sim_bill: SimId003Device, recorder: Recorder
-) -> None:
+def test_credited_transaction_repeat_vend_valid_is_only_acked(sim_bill: SimId003Device, recorder: Recorder) -> None:
     """The engine credited "c1" and died before the ACK: the VEND VALID
     still pending is ACKed, not credited and not "unattributed"."""
     _hold(sim_bill, 0x65, Status.VEND_VALID)
-    acc = make(sim_bill, recorder,
-               open_transaction=OpenTransaction("c1", 2000, credited=True))
+    acc = make(sim_bill, recorder, open_transaction=OpenTransaction("c1", 2000, credited=True))
     acc.connect()
     assert recorder.credit_calls == [] and recorder.of_type(DeviceFault) == []
     assert sim_bill.log.acks_received == 1 and len(sim_bill.log.stacked) == 1
@@ -110,14 +105,11 @@ def test_power_cut_past_stack_reports_the_note_and_its_value(
     sim_bill.insert_bill(0x65)
     run_until(acc, lambda: bool(sim_bill.log.stacked))
     found = recorder.of_type(BillFoundInStacker)
-    assert [(f.transaction_id, f.denomination_minor) for f in found] \
-        == [(recorder.escrows[0].transaction_id, 2000)]
+    assert [(f.transaction_id, f.denomination_minor) for f in found] == [(recorder.escrows[0].transaction_id, 2000)]
     acc.close()
 
 
-def test_jam_after_stack_is_a_possible_note_in_path_not_a_return(
-    sim_bill: SimId003Device, recorder: Recorder
-) -> None:
+def test_jam_after_stack_is_a_possible_note_in_path_not_a_return(sim_bill: SimId003Device, recorder: Recorder) -> None:
     """STACK, a stacker jam, the jam cleared: the note may be in the
     cash box, so it is reported "possibly in path", never "returned"."""
     acc = make(sim_bill, recorder)
@@ -126,25 +118,23 @@ def test_jam_after_stack_is_a_possible_note_in_path_not_a_return(
     run_until(acc, lambda: sim_bill.state == Status.IDLING)
     sim_bill.on_enter(Status.STACKING, lambda: sim_bill.set_fault(Status.JAM_IN_STACKER))
     sim_bill.insert_bill(0x65)
-    run_until(acc, lambda: sim_bill.state == Status.JAM_IN_STACKER and bool(
-        recorder.of_type(DeviceFault)))
+    run_until(acc, lambda: sim_bill.state == Status.JAM_IN_STACKER and bool(recorder.of_type(DeviceFault)))
     sim_bill.clear_fault()
     run_until(acc, lambda: acc._txn is None)
     assert recorder.of_type(BillReturned) == [] and recorder.credit_calls == []
-    assert [(e.transaction_id, e.denomination_minor)
-            for e in recorder.of_type(BillPossiblyInPath)] \
-        == [(recorder.escrows[0].transaction_id, 2000)]
+    assert [(e.transaction_id, e.denomination_minor) for e in recorder.of_type(BillPossiblyInPath)] == [
+        (recorder.escrows[0].transaction_id, 2000)
+    ]
     acc.close()
 
 
-def test_garbled_link_is_its_own_fault_not_offline(
-    sim_bill: SimId003Device, recorder: Recorder
-) -> None:
+def test_garbled_link_is_its_own_fault_not_offline(sim_bill: SimId003Device, recorder: Recorder) -> None:
     """Replies that arrive garbled (wrong baud or parity: every CRC bad)
     are a link-configuration fault, not "not responding" like a pulled cable."""
     from conftest import wait_for
 
     from drivers.events import DeviceOffline
+
     acc = make(sim_bill, recorder, backoff_s=(0.05, 0.1))
     sim_bill.corrupt_replies(10_000)
     acc.start()
@@ -159,6 +149,7 @@ def test_pulled_cable_is_still_offline(sim_bill: SimId003Device, recorder: Recor
     from conftest import wait_for
 
     from drivers.events import DeviceOffline
+
     acc = make(sim_bill, recorder, backoff_s=(0.05, 0.1))
     sim_bill.drop_replies(10_000)
     acc.start()
@@ -179,16 +170,13 @@ def test_engine_dead_and_power_cut_past_stack_is_found_with_the_journaled_value(
     assert sim_bill.state == Status.POWER_UP_BILL_IN_STACKER
     acc = make(sim_bill, recorder, open_transaction=OpenTransaction("A", 2000))
     acc.connect()
-    assert [(f.transaction_id, f.denomination_minor) for f in
-            recorder.of_type(BillFoundInStacker)] == [("A", 2000)]
+    assert [(f.transaction_id, f.denomination_minor) for f in recorder.of_type(BillFoundInStacker)] == [("A", 2000)]
     assert recorder.credit_calls == [] and len(sim_bill.log.stacked) == 1
     assert acc._txn is None
     acc.close()
 
 
-def test_note_in_stacker_not_journaled_is_reported_again_not_lost(
-    sim_bill: SimId003Device, recorder: Recorder
-) -> None:
+def test_note_in_stacker_not_journaled_is_reported_again_not_lost(sim_bill: SimId003Device, recorder: Recorder) -> None:
     """When the engine cannot journal the note in the stacker, the driver
     does not RESET (the note stays reported) and reports it again on the next try."""
     _hold(sim_bill, 0x65, Status.VEND_VALID)
@@ -202,10 +190,16 @@ def test_note_in_stacker_not_journaled_is_reported_again_not_lost(
                 raise TimeoutError("engine busy")
         recorder.sink(ev)
 
-    acc = Id003BillAcceptor(sim_bill.path, decide=recorder.decide, credit=recorder.credit,
-                            sink=sink, open_transaction=OpenTransaction("A", 2000),
-                            poll_interval_s=0.005, reply_timeout_s=0.1)
-    with pytest.raises(OSError):        # TimeoutError, or the DeviceOfflineError it became
+    acc = Id003BillAcceptor(
+        sim_bill.path,
+        decide=recorder.decide,
+        credit=recorder.credit,
+        sink=sink,
+        open_transaction=OpenTransaction("A", 2000),
+        poll_interval_s=0.005,
+        reply_timeout_s=0.1,
+    )
+    with pytest.raises(OSError):  # TimeoutError, or the DeviceOfflineError it became
         acc.connect()
     assert sim_bill.state == Status.POWER_UP_BILL_IN_STACKER and not sim_bill.log.stacked
     acc.connect()
@@ -249,8 +243,8 @@ def test_a_second_power_cut_before_reset_keeps_the_note_in_the_twins_stacker(
     sim_bill.on_enter(step, sim_bill.power_cycle)
     sim_bill.insert_bill(0x65)
     run_until(acc, lambda: sim_bill.state == Status.POWER_UP_BILL_IN_STACKER, 400)
-    acc.close()                                # the engine dies before its RESET
-    sim_bill.power_cycle()                     # and the power goes again
+    acc.close()  # the engine dies before its RESET
+    sim_bill.power_cycle()  # and the power goes again
     assert sim_bill.state == Status.POWER_UP_BILL_IN_STACKER
     acc = make(sim_bill, recorder)
     acc.connect()
@@ -259,9 +253,7 @@ def test_a_second_power_cut_before_reset_keeps_the_note_in_the_twins_stacker(
     acc.close()
 
 
-def test_garbled_link_inhibits_the_acceptor_and_hands_a_note_back(
-    sim_bill: SimId003Device, recorder: Recorder
-) -> None:
+def test_garbled_link_inhibits_the_acceptor_and_hands_a_note_back(sim_bill: SimId003Device, recorder: Recorder) -> None:
     """protocols.md 1.9: a link that turns garbled while the acceptor is enabled
     (replies arrive, none valid) must not leave the acceptor holding a note nobody can
     decide on: the driver, which cannot read the validator but may still be heard,
@@ -270,6 +262,7 @@ def test_garbled_link_inhibits_the_acceptor_and_hands_a_note_back(
     own escrow timeout, 5 s here), the acceptor ends inhibited (a note inserted during
     the fault is refused at once), and nothing is credited."""
     from conftest import wait_for
+
     acc = make(sim_bill, recorder, backoff_s=(0.05, 0.1))
     acc.set_accepting(True)
     acc.start()
@@ -301,23 +294,20 @@ def test_jam_after_vend_valid_before_the_ack_is_credited_and_reported_in_path(
     run_until(acc, lambda: sim_bill.state == Status.IDLING)
     credit = recorder.credit
 
-    def credit_then_jam(ev: Any) -> None:   # the jam comes between VEND VALID and ACK
+    def credit_then_jam(ev: Any) -> None:  # the jam comes between VEND VALID and ACK
         credit(ev)
         sim_bill.set_fault(Status.JAM_IN_STACKER)
 
     acc._credit = credit_then_jam
-    sim_bill.insert_bill(0x64)                 # $10
-    run_until(acc, lambda: sim_bill.state == Status.JAM_IN_STACKER and bool(
-        recorder.of_type(DeviceFault)))
+    sim_bill.insert_bill(0x64)  # $10
+    run_until(acc, lambda: sim_bill.state == Status.JAM_IN_STACKER and bool(recorder.of_type(DeviceFault)))
     txn = recorder.escrows[0].transaction_id
     # journaled when the jam is seen: a restart before it is cleared loses nothing
     assert [e.transaction_id for e in recorder.of_type(BillPossiblyInPath)] == [txn]
     sim_bill.clear_fault()
     run_until(acc, lambda: acc._txn is None)
-    assert [(c.transaction_id, c.denomination_minor) for c in recorder.credit_calls] \
-        == [(txn, 1000)]
-    assert [(e.transaction_id, e.denomination_minor)
-            for e in recorder.of_type(BillPossiblyInPath)] == [(txn, 1000)]
+    assert [(c.transaction_id, c.denomination_minor) for c in recorder.credit_calls] == [(txn, 1000)]
+    assert [(e.transaction_id, e.denomination_minor) for e in recorder.of_type(BillPossiblyInPath)] == [(txn, 1000)]
     assert sim_bill.log.stacked == [] and recorder.of_type(BillReturned) == []
     acc.close()
 
@@ -337,8 +327,7 @@ def test_engine_dead_after_the_credit_and_the_note_jammed_is_reported_in_path(
     acc.set_accepting(True)
     run_until(acc, lambda: acc._txn is None)
     assert recorder.credit_calls == [] and sim_bill.log.stacked == []
-    assert [(e.transaction_id, e.denomination_minor)
-            for e in recorder.of_type(BillPossiblyInPath)] == [("c1", 1000)]
+    assert [(e.transaction_id, e.denomination_minor) for e in recorder.of_type(BillPossiblyInPath)] == [("c1", 1000)]
     acc.close()
 
 
@@ -352,9 +341,7 @@ def test_vend_valid_resumed_at_start_up_then_a_jam_at_the_ack_is_reported_in_pat
     sim_bill.jam_at_ack()
     acc = make(sim_bill, recorder, open_transaction=OpenTransaction("v1", 1000))
     acc.connect()
-    assert [(c.transaction_id, c.denomination_minor) for c in recorder.credit_calls] \
-        == [("v1", 1000)]
-    assert [(e.transaction_id, e.denomination_minor)
-            for e in recorder.of_type(BillPossiblyInPath)] == [("v1", 1000)]
+    assert [(c.transaction_id, c.denomination_minor) for c in recorder.credit_calls] == [("v1", 1000)]
+    assert [(e.transaction_id, e.denomination_minor) for e in recorder.of_type(BillPossiblyInPath)] == [("v1", 1000)]
     assert sim_bill.log.stacked == []
     acc.close()

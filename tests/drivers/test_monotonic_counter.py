@@ -45,7 +45,7 @@ class FakeChip:
         if address == 0:
             self.awake = True
             self.reply = WAKE_REPLY
-            raise OSError(121, "Remote I/O error")          # the NACK of a wake
+            raise OSError(121, "Remote I/O error")  # the NACK of a wake
         assert address == 0x60 and self.awake
         if data[0] == 0x02:
             self.awake = False
@@ -54,7 +54,7 @@ class FakeChip:
         op, mode, cid = data[2], data[3], int.from_bytes(data[4:6], "little")
         self.commands.append((op, mode, cid))
         if mode == 1 and self.counters[cid] >= COUNTER_MAX:
-            body = bytes((4, 0x0F))                          # execution error
+            body = bytes((4, 0x0F))  # execution error
             self.reply = body + crc16(body)
             return
         if mode == 1:
@@ -77,7 +77,7 @@ def test_atecc608_counter_reads_and_steps():
     c = Atecc608Counter(chip, counter=0, sleep=lambda s: None)
     assert c.read() == 41
     assert c.increment() == 42 and chip.counters[0] == 42
-    assert (0x24, 0x01, 0) in chip.commands and not chip.awake       # left idle
+    assert (0x24, 0x01, 0) in chip.commands and not chip.awake  # left idle
 
 
 def test_atecc608_at_its_limit_refuses_to_step():
@@ -90,10 +90,12 @@ def test_an_absent_chip_is_offline_after_the_reply_timeout():
     class Nothing(FakeChip):
         def read(self, address, n):
             raise OSError(121, "Remote I/O error")
+
     t = [0.0]
 
     def sleep(s):
         t[0] += s
+
     c = Atecc608Counter(Nothing(), sleep=sleep, clock=lambda: t[0])
     with pytest.raises(DeviceOfflineError):
         c.read()

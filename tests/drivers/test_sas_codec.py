@@ -222,15 +222,15 @@ def test_answer_refuses_a_reply_from_another_address() -> None:
 def test_reply_builders_byte_for_byte() -> None:
     """Each reply builder against a hand-built frame (CRC low byte first)."""
     assert replies.meters_1c(1, Meters1C(1, 2, 3, 4, 5, 6, 7, 8)) == h(
-        "01 1C 00000001 00000002 00000003 00000004 00000005 00000006 00000007 00000008 D3 8E")
+        "01 1C 00000001 00000002 00000003 00000004 00000005 00000006 00000007 00000008 D3 8E"
+    )
     info = MachineInfo("BJ", "001", 0x01, 10, 0, b"\x00\x00", "BJ0001", "9950")
     assert replies.machine_info(1, info) == h("01 1F 424A 303031 01 0A 00 0000 424A30303031 39393530 F4 06")
     assert replies.rom_signature_reply(1, 0x1234) == h("01 21 34 12 0D A7")
     assert replies.sas_version(1, "ABC123") == h("01 54 09 363032 414243313233 D7 3A")
     assert replies.meter_reply(1, 0x10, 5) == h("01 10 00000005 C6 E7")
     assert replies.games_since_power_up(1, 12, 3) == h("01 18 0012 0003 FD E8")
-    assert replies.selected_meters(1, 1, [(0x00, 5), (0x0D, 123)]) == h(
-        "01 2F 0D 0001 00 00000005 0D 0000000123 24 4A")
+    assert replies.selected_meters(1, 1, [(0x00, 5), (0x0D, 123)]) == h("01 2F 0D 0001 00 00000005 0D 0000000123 24 4A")
     assert replies.two_digit_count(1, 0x51, 1) == h("01 51 0001 0D D4")
     assert replies.general_poll_reply(0x7E) == h("7E")
 
@@ -271,18 +271,59 @@ def test_every_layout_names_its_source() -> None:
         assert (layout.data_len is None) == (layout.kind is Kind.M)
     unverified = {c for c, layout in LAYOUTS.items() if not layout.verified}
     assert unverified == set()
-    needed = {0x01, 0x02, 0x06, 0x07, 0x08, 0x0A, 0x0B, 0x0F, *range(0x10, 0x1A), 0x1A, 0x1B, 0x1C,
-              0x1E, 0x1F, 0x21, 0x2F, 0x4C, 0x4D, 0x50, 0x51, 0x53, 0x54, 0x55, 0x57, 0x58, 0x70, 0x71,
-              0x7B, 0x7C, 0x7D, 0x7E, 0x7F, 0x94}
+    needed = {
+        0x01,
+        0x02,
+        0x06,
+        0x07,
+        0x08,
+        0x0A,
+        0x0B,
+        0x0F,
+        *range(0x10, 0x1A),
+        0x1A,
+        0x1B,
+        0x1C,
+        0x1E,
+        0x1F,
+        0x21,
+        0x2F,
+        0x4C,
+        0x4D,
+        0x50,
+        0x51,
+        0x53,
+        0x54,
+        0x55,
+        0x57,
+        0x58,
+        0x70,
+        0x71,
+        0x7B,
+        0x7C,
+        0x7D,
+        0x7E,
+        0x7F,
+        0x94,
+    }
     assert needed <= set(LAYOUTS)
 
 
 # --- split anywhere and fuzzing ----------------------------------------------------------
 
-STREAM = b"".join(encode_message(h(m)) for m in (
-    "81", "01 1A", "01 21 12 34 DA 94", "01 2F 04 00 01 00 0D 15 8B", "02 1A", "01 7F 12 01 20 26 09 59 30 45 FF",
-    "80", "01 EE 05",
-))
+STREAM = b"".join(
+    encode_message(h(m))
+    for m in (
+        "81",
+        "01 1A",
+        "01 21 12 34 DA 94",
+        "01 2F 04 00 01 00 0D 15 8B",
+        "02 1A",
+        "01 7F 12 01 20 26 09 59 30 45 FF",
+        "80",
+        "01 EE 05",
+    )
+)
 
 
 @given(st.lists(st.integers(0, len(STREAM)), max_size=12))
@@ -290,7 +331,14 @@ def test_split_anywhere_gives_the_same_events(cuts: list[int]) -> None:
     """The same stream cut at any points yields the same events."""
     whole = EgmCodec(1).feed(STREAM)
     assert [type(e).__name__ for e in whole] == [
-        "GeneralPoll", "LongPoll", "LongPoll", "LongPoll", "LongPoll", "GeneralPoll", "UnknownPoll"]
+        "GeneralPoll",
+        "LongPoll",
+        "LongPoll",
+        "LongPoll",
+        "LongPoll",
+        "GeneralPoll",
+        "UnknownPoll",
+    ]
     codec = EgmCodec(1)
     points = sorted(cuts)
     got: list[Event] = []
@@ -313,8 +361,11 @@ def _respond(codec: EgmCodec, events: list[Event]) -> list[bytes]:
             elif event.layout.reply == "ack":
                 reply = replies.ack(event.address)
             else:
-                reply = replies.long_reply(event.address, event.command, bytes(event.layout.reply
-                                           if isinstance(event.layout.reply, int) else 1))
+                reply = replies.long_reply(
+                    event.address,
+                    event.command,
+                    bytes(event.layout.reply if isinstance(event.layout.reply, int) else 1),
+                )
             sent.append(codec.answer(event, event.last_reply or reply))
     return sent
 
@@ -335,8 +386,13 @@ def _valid_message(address: int, command: int, payload: bytes) -> bytes:
 #: Mostly addresses 0-3, so the codec under test (address 0-3 too) sees its own polls often.
 addresses = st.integers(0, 3) | st.integers(0, 127)
 
-valid_parts = st.builds(lambda a, c, p, cut: encode_message(_valid_message(a, c, p))[:cut],  # maybe truncated
-                        addresses, st.sampled_from(sorted(LAYOUTS)), st.binary(max_size=12), st.integers(1, 40))
+valid_parts = st.builds(
+    lambda a, c, p, cut: encode_message(_valid_message(a, c, p))[:cut],  # maybe truncated
+    addresses,
+    st.sampled_from(sorted(LAYOUTS)),
+    st.binary(max_size=12),
+    st.integers(1, 40),
+)
 
 message_parts = st.one_of(
     valid_parts,
@@ -349,8 +405,7 @@ message_parts = st.one_of(
 
 @settings(max_examples=400, deadline=None)
 @given(addresses, st.lists(message_parts, max_size=12), st.lists(st.integers(0, 400), max_size=6))
-def test_fuzz_never_raises_and_never_answers_another_address(
-        address: int, parts: list[bytes], cuts: list[int]) -> None:
+def test_fuzz_never_raises_and_never_answers_another_address(address: int, parts: list[bytes], cuts: list[int]) -> None:
     """Random, truncated and misaddressed bytes never raise; events are only for our
     address or broadcast; replies only ever carry our address; broadcasts are never answered."""
     stream = b"".join(parts)
@@ -381,7 +436,8 @@ def test_a_poll_answered_busy_is_not_a_repeat() -> None:
 @settings(max_examples=300, deadline=None)
 @given(addresses, st.lists(message_parts, max_size=10), st.lists(st.integers(0, 300), max_size=8))
 def test_fuzz_split_anywhere_gives_the_same_events_and_counts(
-        address: int, parts: list[bytes], cuts: list[int]) -> None:
+    address: int, parts: list[bytes], cuts: list[int]
+) -> None:
     """For any stream (garbage included), how it is chunked changes neither the
     events nor the counts."""
     stream = b"".join(parts)

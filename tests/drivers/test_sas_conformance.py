@@ -24,8 +24,12 @@ from drivers.sas.host_codec import general_poll, to_wire
 
 MONACO = "tejvirc/Platform Protocol/SAS/Aristocrat.Sas.Client/"
 TICKET = "121234567890123456"
-VIEW = EgmView(address=1, asset_number=0x01020304, validation_mode="system",
-               ticket_data=TicketData(validation_status=tc.VS_SUPPORTED, location="Casino Royale"))
+VIEW = EgmView(
+    address=1,
+    asset_number=0x01020304,
+    validation_mode="system",
+    ticket_data=TicketData(validation_status=tc.VS_SUPPORTED, location="Casino Royale"),
+)
 
 
 def h(text: str) -> bytes:
@@ -43,13 +47,16 @@ def responder(view: EgmView = VIEW) -> EgmResponder:
     return r
 
 
-def poll(r: EgmResponder, message: bytes, wall: tuple[int, ...] | None = None,
-         now_ms: int = 0) -> tuple[list[bytes], list[Output]]:
+def poll(
+    r: EgmResponder, message: bytes, wall: tuple[int, ...] | None = None, now_ms: int = 0
+) -> tuple[list[bytes], list[Output]]:
     """A hand-built message as a host sends it: after a general poll to address 0 (so it is
     never taken for a repeat of the message before it)."""
     out = r.receive(to_wire(general_poll(0)) + to_wire(message), now_ms, wall)  # type: ignore[arg-type]
-    return ([o for o in out if isinstance(o, bytes)],
-            [o for o in out if not isinstance(o, bytes | LinkChanged | ExceptionAcked)])
+    return (
+        [o for o in out if isinstance(o, bytes)],
+        [o for o in out if not isinstance(o, bytes | LinkChanged | ExceptionAcked)],
+    )
 
 
 NACK = h("81")
@@ -66,8 +73,11 @@ def test_0x58_system_id_is_bcd_and_a_non_bcd_id_is_nacked() -> None:
     r = responder(dataclasses.replace(VIEW, pending_cashout=PendingCashout(7, 2000)))
     w, ev = poll(r, crc("01 58 12 1234567890123456"))
     assert w == [crc("01 58 00")]
-    assert ev == [HostCommand("validation_number", 0x58, cashout_id=7, validation_system_id=12,
-                              validation_number="1234567890123456")]
+    assert ev == [
+        HostCommand(
+            "validation_number", 0x58, cashout_id=7, validation_system_id=12, validation_number="1234567890123456"
+        )
+    ]
     r = responder(dataclasses.replace(VIEW, pending_cashout=PendingCashout(8, 2000)))
     w, ev = poll(r, crc("01 58 1A 1234567890123456"))
     assert w == [NACK] and not any(isinstance(e, HostCommand) for e in ev)
@@ -110,16 +120,17 @@ def test_0x7d_reply_flag_and_optional_fields() -> None:
     "don't change from existing"; reply status 00 = flag false, 01 = flag true; and
     ``Aristocrat.Monaco.Sas/Handlers/SetTicketDataHandler.cs`` (01 once data is set)."""
     r = responder()
-    w, ev = poll(r, crc("01 7D 06 3412 1E 00 00 00"))      # host ID 1234, 30 days, no text
+    w, ev = poll(r, crc("01 7D 06 3412 1E 00 00 00"))  # host ID 1234, 30 days, no text
     assert w == [crc("01 7D 01")]
     assert isinstance(ev[0], HostCommand) and ev[0].ticket_data == dataclasses.replace(
-        VIEW.ticket_data, host_id=0x1234, expiration_days=30)
+        VIEW.ticket_data, host_id=0x1234, expiration_days=30
+    )
     assert ev[0].ticket_data.location == "Casino Royale"
-    w, ev = poll(r, crc("01 7D 03 3412 1E"))                # no text fields at all
+    w, ev = poll(r, crc("01 7D 03 3412 1E"))  # no text fields at all
     assert w == [crc("01 7D 01")] and ev[0].ticket_data.location == "Casino Royale"  # type: ignore[union-attr]
-    w, ev = poll(r, crc("01 7D 00"))                        # nothing to set: flag false
+    w, ev = poll(r, crc("01 7D 00"))  # nothing to set: flag false
     assert w == [crc("01 7D 00")] and ev == []
-    w, ev = poll(r, crc("01 7D 07 3412 1E 05 414243"))      # location truncated: flag false
+    w, ev = poll(r, crc("01 7D 07 3412 1E 05 414243"))  # location truncated: flag false
     assert w == [crc("01 7D 00")] and not any(isinstance(e, HostCommand) for e in ev)
 
 
@@ -176,13 +187,13 @@ def test_malformed_polls_to_this_machine_are_nacked_broadcasts_stay_silent() -> 
     r = responder(dataclasses.replace(VIEW, machine_info=info, games=(info,)))
     bad_crc = crc("01 7F 12 01 2026 120000")[:-1] + b"\x00"
     assert poll(r, bad_crc)[0] == [NACK]
-    assert poll(r, crc("01 7F 13 01 2026 120000"))[0] == [NACK]          # month 13 is no date
-    assert poll(r, crc("01 7F 1A 01 2026 120000"))[0] == [NACK]          # not BCD
-    assert poll(r, crc("01 2F 03 000A 11"))[0] == [NACK]                  # game number not BCD
-    assert poll(r, crc("01 2F 0D 0000 " + "11" * 11))[0] == [NACK]       # 11 meters
+    assert poll(r, crc("01 7F 13 01 2026 120000"))[0] == [NACK]  # month 13 is no date
+    assert poll(r, crc("01 7F 1A 01 2026 120000"))[0] == [NACK]  # not BCD
+    assert poll(r, crc("01 2F 03 000A 11"))[0] == [NACK]  # game number not BCD
+    assert poll(r, crc("01 2F 0D 0000 " + "11" * 11))[0] == [NACK]  # 11 meters
     assert poll(r, crc("01 53 00 1A"))[0] == [NACK]
-    assert poll(r, crc("01 50 05"))[0] == [NACK]                          # no such validation type
-    assert poll(r, crc("01 7B 07 0000 0000 0000 00"))[0] == [NACK]       # 0x7B length is 08
+    assert poll(r, crc("01 50 05"))[0] == [NACK]  # no such validation type
+    assert poll(r, crc("01 7B 07 0000 0000 0000 00"))[0] == [NACK]  # 0x7B length is 08
     broadcast = crc("00 7F 12 01 2026 120000")
     assert poll(r, broadcast[:-1] + bytes((broadcast[-1] ^ 0xFF,)))[0] == []
 
@@ -224,7 +235,7 @@ def test_the_third_identical_general_poll_is_the_final_nack() -> None:
     assert r.receive(gp, 0) == [LinkChanged(True), h("11")]
     assert r.receive(gp, 10) == [h("11")]
     assert r.receive(gp, 20) == []
-    out = r.receive(to_wire(h("01 1A")), 30)          # a new poll: no ACK of the NACKed one
+    out = r.receive(to_wire(h("01 1A")), 30)  # a new poll: no ACK of the NACKed one
     assert not any(isinstance(o, ExceptionAcked) for o in out)
     assert r.receive(gp, 40) == [h("11")]
     assert ExceptionAcked(5) in r.receive(to_wire(h("01 1A")), 50)
@@ -243,6 +254,6 @@ def test_an_m_poll_shorter_than_its_layout_is_nacked_after_its_promised_bytes() 
     for message in ("01 2F 00", "01 2F 01 00", "01 71 00", "01 6F 00", "01 6F 01 00", "01 AF 01 00"):
         assert poll(r, crc(message))[0] == [NACK], message
     bad = crc("01 2F 01 00")
-    assert poll(r, bad[:-1] + bytes((bad[-1] ^ 0xFF,)))[0] == [NACK]   # bad CRC: NACKed too
+    assert poll(r, bad[:-1] + bytes((bad[-1] ^ 0xFF,)))[0] == [NACK]  # bad CRC: NACKed too
     assert poll(r, crc("00 2F 01 00"))[0] == []
-    assert poll(r, h("01 1A"))[0] == [crc("01 1A 00000000")]         # the next poll as usual
+    assert poll(r, h("01 1A"))[0] == [crc("01 1A 00000000")]  # the next poll as usual

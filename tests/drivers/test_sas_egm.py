@@ -46,11 +46,27 @@ def h(text: str) -> bytes:
 INFO = MachineInfo("BJ", "001", 0x01, 5, 0, b"\x00\x00", "BJ3to2", "9950")
 
 VIEW = EgmView(
-    address=1, current_credits=1234, coin_in=5000, coin_out=4200, drop=10000, jackpot=300,
-    cancelled_credits=2500, handpaid_cancelled_credits=700, games_played=77, games_won=30, games_lost=40,
-    games_since_power_up=12, games_since_door_closed=3, slot_door_opened=4, power_reset=2,
-    bills_accepted_credits=9500, bill_counts={100: 5, 500: 2, 2000: 4, 10000: 1},
-    machine_info=INFO, games=(INFO,), selected_game=1, serial_number="CAB-0001",
+    address=1,
+    current_credits=1234,
+    coin_in=5000,
+    coin_out=4200,
+    drop=10000,
+    jackpot=300,
+    cancelled_credits=2500,
+    handpaid_cancelled_credits=700,
+    games_played=77,
+    games_won=30,
+    games_lost=40,
+    games_since_power_up=12,
+    games_since_door_closed=3,
+    slot_door_opened=4,
+    power_reset=2,
+    bills_accepted_credits=9500,
+    bill_counts={100: 5, 500: 2, 2000: 4, 10000: 1},
+    machine_info=INFO,
+    games=(INFO,),
+    selected_game=1,
+    serial_number="CAB-0001",
 )
 
 
@@ -77,8 +93,9 @@ def responder(view: EgmView | None = VIEW, **kw: int) -> EgmResponder:
     return r
 
 
-def ask(r: EgmResponder, message: bytes, now_ms: int = 0,
-        wall: tuple[int, int, int, int, int, int] | None = None) -> DataReply:
+def ask(
+    r: EgmResponder, message: bytes, now_ms: int = 0, wall: tuple[int, int, int, int, int, int] | None = None
+) -> DataReply:
     """Send one long poll through the host codec; return the parsed data reply."""
     host = HostCodec()
     out = r.receive(host.send(message), now_ms, wall)
@@ -103,12 +120,12 @@ def test_general_poll_answers_oldest_exception_then_implied_ack() -> None:
     r = responder(exc_view(OPEN, CLOSED))
     out = r.receive(gp(), 0)
     assert writes(out) == [h("11")] and events(out) == [LinkChanged(True)]
-    assert r.receive(gp(0), 10) == [ExceptionAcked(7)]          # broadcast: ACK, no reply
-    r.update(exc_view(CLOSED))                                   # the engine journaled it
+    assert r.receive(gp(0), 10) == [ExceptionAcked(7)]  # broadcast: ACK, no reply
+    r.update(exc_view(CLOSED))  # the engine journaled it
     assert r.receive(gp(), 20) == [h("12")]
-    out = r.receive(lp(0x1A), 30)                                # a different poll ACKs too
+    out = r.receive(lp(0x1A), 30)  # a different poll ACKs too
     assert events(out) == [ExceptionAcked(8)] and writes(out) == [with_crc(h("01 1A 00 00 00 00"))]
-    r.update(exc_view(OPEN, CLOSED))                             # a stale view lists both
+    r.update(exc_view(OPEN, CLOSED))  # a stale view lists both
     assert r.receive(gp(), 40) == [h("00")]
 
 
@@ -137,9 +154,9 @@ def test_acked_id_never_sent_again_until_engine_drops_it() -> None:
     r = responder(exc_view(OPEN))
     r.receive(gp(), 0)
     assert r.receive(gp(0), 1) == [ExceptionAcked(7)]
-    r.update(exc_view(OPEN))                                     # engine not committed yet
+    r.update(exc_view(OPEN))  # engine not committed yet
     assert r.receive(gp(), 2) == [h("00")]
-    r.update(exc_view(HostException(9, "game_started")))         # committed, new event
+    r.update(exc_view(HostException(9, "game_started")))  # committed, new event
     r.receive(gp(0), 3)
     assert r.receive(gp(), 4) == [h("7E")]
 
@@ -152,10 +169,23 @@ def test_repeated_00_gets_a_fresh_answer() -> None:
     assert r.receive(gp(), 10) == [h("11")]
 
 
-@pytest.mark.parametrize(("bill_minor", "code"), [
-    (100, 0x47), (500, 0x48), (1000, 0x49), (2000, 0x4A), (5000, 0x4B), (10000, 0x4C), (200, 0x4D),
-    (50000, 0x4E), (20000, 0x50), (2500, 0x4F), (100000, 0x4F), (150, 0x4F),
-])
+@pytest.mark.parametrize(
+    ("bill_minor", "code"),
+    [
+        (100, 0x47),
+        (500, 0x48),
+        (1000, 0x49),
+        (2000, 0x4A),
+        (5000, 0x4B),
+        (10000, 0x4C),
+        (200, 0x4D),
+        (50000, 0x4E),
+        (20000, 0x50),
+        (2500, 0x4F),
+        (100000, 0x4F),
+        (150, 0x4F),
+    ],
+)
 def test_bill_accepted_code_by_denomination(bill_minor: int, code: int) -> None:
     """bill_accepted maps to 0x47-0x4E/0x50 by denomination (nCompass
     SASGeneralPoll.h, saspy GPoll.py), 0x4F "bill accepted" for one without a code."""
@@ -189,18 +219,19 @@ def test_handpay_pending_resent_every_15_s_until_1b() -> None:
     assert r.receive(gp(), 15000) == [h("51")]
     # 0x1B: group 0, level 40 (non-progressive jackpot), amount 5-byte BCD, partial pay 0,
     # reset ID 0, session game win and pay = the amount (Aristocrat LP1BSendHandpayInfoParser).
-    assert writes(r.receive(lp(0x1B), 15100)) == [with_crc(h("01 1B 00 40 00 00 01 23 45 00 00 00"
-                                                             "00 00 01 23 45 00 00 01 23 45"))]
+    assert writes(r.receive(lp(0x1B), 15100)) == [
+        with_crc(h("01 1B 00 40 00 00 01 23 45 00 00 0000 00 01 23 45 00 00 01 23 45"))
+    ]
     r.receive(gp(0), 15200)
     assert r.receive(gp(), 31000) == [h("00")]
-    r.update(exc_view(handpay=HandpayInfo(12345, "jackpot")))   # the same handpay, a new view
+    r.update(exc_view(handpay=HandpayInfo(12345, "jackpot")))  # the same handpay, a new view
     r.receive(gp(0), 31100)
     assert r.receive(gp(), 47000) == [h("00")]
     r.update(exc_view(handpay=None))
     r.update(exc_view(handpay=HandpayInfo(500)))
     assert r.receive(gp(), 48000) == [h("51")]
     r.receive(lp(0x1B), 48100)
-    r.update(exc_view(handpay=HandpayInfo(500, handpay_id=2)))      # equal fields, new handpay
+    r.update(exc_view(handpay=HandpayInfo(500, handpay_id=2)))  # equal fields, new handpay
     assert r.receive(gp(), 48200) == [h("51")]
 
 
@@ -224,14 +255,14 @@ def test_1b_without_handpay_is_all_zero() -> None:
     assert ask(responder(), long_poll(1, 0x1B)).data == bytes(20)
 
 
-@pytest.mark.parametrize(("kind", "level", "byte"), [("cancelled_credits", 0, 0x80), ("jackpot", 0, 0x40),
-                                                     ("jackpot", 3, 0x03)])
+@pytest.mark.parametrize(
+    ("kind", "level", "byte"), [("cancelled_credits", 0, 0x80), ("jackpot", 0, 0x40), ("jackpot", 3, 0x03)]
+)
 def test_1b_level_byte(kind: str, level: int, byte: int) -> None:
     """0x1B level: 80 cancelled credits, 40 non-progressive, else the level;
     session game win and pay carry the amount (Aristocrat LP1BSendHandpayInfoParser)."""
     r = responder(exc_view(handpay=HandpayInfo(99, kind, level)))
-    assert ask(r, long_poll(1, 0x1B)).data == h(f"00 {byte:02X} 00 00 00 00 99 00 00 00"
-                                                 "00 00 00 00 99 00 00 00 00 99")
+    assert ask(r, long_poll(1, 0x1B)).data == h(f"00 {byte:02X} 00 00 00 00 99 00 00 0000 00 00 00 99 00 00 00 00 99")
 
 
 # --- link up/down, busy, addresses --------------------------------------------------------
@@ -245,11 +276,11 @@ def test_link_down_after_5_s_and_up_on_next_poll() -> None:
     assert r.tick(5999) == []
     assert r.receive(gp(2), 5999) == [ExceptionAcked(7)]  # others' polls keep nothing up
     r.update(exc_view(CLOSED))
-    r.receive(gp(), 6000)                                  # 0x12 sent, not acked
+    r.receive(gp(), 6000)  # 0x12 sent, not acked
     assert r.tick(10999) == []
     assert r.tick(11000) == [LinkChanged(False)] and not r.up
     assert r.tick(20000) == []
-    out = r.receive(gp(), 20000)                           # same poll bytes, but link was down
+    out = r.receive(gp(), 20000)  # same poll bytes, but link was down
     assert out == [LinkChanged(True), h("12")]
     r.receive(gp(3), 20001)
     r2 = responder(exc_view())
@@ -285,14 +316,16 @@ def test_address_zero_answers_nothing_and_never_another_address() -> None:
 def test_meter_long_polls_byte_for_byte() -> None:
     """0x10-0x17, 0x1A, 0x1C from the view's meters, 4-byte BCD, CRC low byte first."""
     r = responder()
-    expected = {0x10: 2500, 0x11: 5000, 0x12: 4200, 0x13: 10000, 0x14: 300, 0x15: 77, 0x16: 30, 0x17: 40,
-                0x1A: 1234}
+    expected = {0x10: 2500, 0x11: 5000, 0x12: 4200, 0x13: 10000, 0x14: 300, 0x15: 77, 0x16: 30, 0x17: 40, 0x1A: 1234}
     for i, (command, value) in enumerate(expected.items()):
         reply = ask(r, long_poll(1, command), i)
         assert reply.raw == with_crc(bytes((1, command)) + bytes.fromhex(f"{value:08d}"))
         assert parse_meter(reply.data) == value
-    assert writes(r.receive(lp(0x1C), 99)) == [with_crc(h(
-        "01 1C 00 00 50 00 00 00 42 00 00 01 00 00 00 00 03 00 00 00 00 77 00 00 00 30 00 00 00 04 00 00 00 02"))]
+    assert writes(r.receive(lp(0x1C), 99)) == [
+        with_crc(
+            h("01 1C 00 00 50 00 00 00 42 00 00 01 00 00 00 00 03 00 00 00 00 77 00 00 00 30 00 00 00 04 00 00 00 02")
+        )
+    ]
 
 
 def test_bundles_0f_19_18_1e() -> None:
@@ -322,8 +355,8 @@ def test_1f_53_51_55_54() -> None:
     assert parse_machine_info(ask(r, long_poll(1, 0x1F), 1).data) == INFO
     assert writes(r.receive(lp(0x53, h("00 01")), 2)) == [with_crc(h("01 53 00 01") + raw_info)]
     assert writes(r.receive(lp(0x53, h("00 00")), 3)) == [with_crc(h("01 53 00 00") + raw_info)]
-    assert r.receive(lp(0x53, h("00 02")), 4) == [h("81")]       # no game 2: NACK (Monaco LP53)
-    assert r.receive(lp(0x53, h("0A 00")), 5) == [h("81")]       # not BCD: NACK
+    assert r.receive(lp(0x53, h("00 02")), 4) == [h("81")]  # no game 2: NACK (Monaco LP53)
+    assert r.receive(lp(0x53, h("0A 00")), 5) == [h("81")]  # not BCD: NACK
     assert parse_two_digit_count(ask(r, long_poll(1, 0x51), 6).data) == 1
     assert parse_two_digit_count(ask(r, long_poll(1, 0x55), 7).data) == 1
     reply = ask(r, long_poll(1, 0x54), 8)
@@ -341,9 +374,23 @@ def test_2f_selected_meters_by_code() -> None:
     game, meters = parse_selected_meters(ask(r, selected_meters_request(1, 0, codes[:10])).data)
     game2, more = parse_selected_meters(ask(r, selected_meters_request(1, 0, codes[10:]), 1).data)
     assert game == game2 == 0
-    assert meters + more == [(0x00, 5000), (0x01, 4200), (0x02, 300), (0x03, 700), (0x04, 2500), (0x05, 77), (0x06, 30),
-                      (0x07, 40), (0x0B, 9500), (0x0C, 1234), (0x24, 10000), (0x40, 5), (0x42, 2), (0x44, 4),
-                      (0x47, 1)]
+    assert meters + more == [
+        (0x00, 5000),
+        (0x01, 4200),
+        (0x02, 300),
+        (0x03, 700),
+        (0x04, 2500),
+        (0x05, 77),
+        (0x06, 30),
+        (0x07, 40),
+        (0x0B, 9500),
+        (0x0C, 1234),
+        (0x24, 10000),
+        (0x40, 5),
+        (0x42, 2),
+        (0x44, 4),
+        (0x47, 1),
+    ]
     small = ask(r, selected_meters_request(1, 0, [0x0C, 0x10, 0x99]), 1)
     # length 07: game 00 00, 0C + 4 BCD; 0x10 is a 5-byte restricted ticket meter the
     # cabinet does not count (it prints no restricted tickets) and 0x99 is unknown: both left out.
@@ -385,8 +432,14 @@ def test_7e_date_and_time_from_the_wall_clock() -> None:
 def test_simple_commands_ack_and_hand_over_once() -> None:
     """0x01 0x02 0x06 0x07 0x0A 0x0B: ACK (the address) and one HostCommand;
     a repeat gets the ACK again and no second command."""
-    names = {0x01: "shut_down", 0x02: "start_up", 0x06: "enable_bill_acceptor", 0x07: "disable_bill_acceptor",
-             0x0A: "enter_maintenance_mode", 0x0B: "exit_maintenance_mode"}
+    names = {
+        0x01: "shut_down",
+        0x02: "start_up",
+        0x06: "enable_bill_acceptor",
+        0x07: "disable_bill_acceptor",
+        0x0A: "enter_maintenance_mode",
+        0x0B: "exit_maintenance_mode",
+    }
     r = responder()
     r.receive(gp(), 0)
     for command, name in names.items():
@@ -400,8 +453,10 @@ def test_08_bill_denominations() -> None:
     r = responder()
     r.receive(gp(), 0)
     out = r.receive(lp(0x08, h("95 01 00 00 01")), 1)
-    assert out == [HostCommand("configure_bill_denominations", 0x08, bills_minor=(100, 500, 2000, 10000, 20000),
-                               action_flag=1), h("01")]
+    assert out == [
+        HostCommand("configure_bill_denominations", 0x08, bills_minor=(100, 500, 2000, 10000, 20000), action_flag=1),
+        h("01"),
+    ]
     assert egm_meters.parse_bill_mask(h("FF FF FF FF"))[-1] == 1_000_000 * 100
 
 
@@ -411,9 +466,12 @@ def test_7f_receive_date_and_time() -> None:
     r = responder()
     r.receive(gp(), 0)
     assert r.receive(lp(0x7F, h("12 01 20 26 13 05 09")), 1) == [
-        HostCommand("set_clock", 0x7F, date_time=(2026, 12, 1, 13, 5, 9)), h("01")]
+        HostCommand("set_clock", 0x7F, date_time=(2026, 12, 1, 13, 5, 9)),
+        h("01"),
+    ]
     assert r.receive(lp(0x7F, h("02 29 20 24 00 00 00"), address=0), 2) == [
-        HostCommand("set_clock", 0x7F, date_time=(2024, 2, 29, 0, 0, 0), broadcast=True)]
+        HostCommand("set_clock", 0x7F, date_time=(2024, 2, 29, 0, 0, 0), broadcast=True)
+    ]
     assert r.receive(lp(0x7F, h("02 30 20 24 00 00 00")), 3) == [h("81")]
     assert r.counts["bad_data"] == 1
     with pytest.raises(ProtocolError):
@@ -428,8 +486,7 @@ def test_94_remote_handpay_reset() -> None:
     way, so the refusal is in the event log too."""
     r = responder()
     r.receive(gp(), 0)
-    assert r.receive(lp(0x94), 1) == [HostCommand("remote_handpay_reset", 0x94),
-                                      with_crc(h("01 94 02"))]
+    assert r.receive(lp(0x94), 1) == [HostCommand("remote_handpay_reset", 0x94), with_crc(h("01 94 02"))]
     r.update(exc_view(handpay=HandpayInfo(100)))
     r.receive(gp(0), 2)
     assert r.receive(lp(0x94), 3) == [HostCommand("remote_handpay_reset", 0x94), with_crc(h("01 94 00"))]
@@ -443,21 +500,37 @@ def test_21_rom_signature_acked_then_sent_at_next_general_poll() -> None:
     out = r.receive(to_wire(rom_signature_request(1, 0x1234)), 0)
     assert writes(out) == [h("01")] and RomSignatureRequested(0x1234) in out
     r.receive(gp(0), 1)
-    r.rom_signature_ready(0x9999, 0xBEEF)               # a stale seed: dropped
+    r.rom_signature_ready(0x9999, 0xBEEF)  # a stale seed: dropped
     assert r.receive(gp(), 2) == [h("11")]
     r.receive(gp(0), 3)
     r.rom_signature_ready(0x1234, 0xBEEF)
     expected = with_crc(h("01 21 EF BE"))
     assert r.receive(gp(), 4) == [expected]
-    assert r.receive(gp(), 5) == [expected]             # repeat: same reply
-    assert r.receive(gp(0), 6) == []                    # acked: nothing for the engine
+    assert r.receive(gp(), 5) == [expected]  # repeat: same reply
+    assert r.receive(gp(0), 6) == []  # acked: nothing for the engine
     assert r.receive(gp(), 7) == [h("00")]
 
 
 # --- fuzz ----------------------------------------------------------------------------------
 
-COMMAND_POLLS = {0x01, 0x02, 0x06, 0x07, 0x08, 0x0A, 0x0B, 0x7F, 0x94, 0x21,
-                 0x58, 0x71, 0x7B, 0x7C, 0x7D, 0xA8}  # the TITO polls that carry a command
+COMMAND_POLLS = {
+    0x01,
+    0x02,
+    0x06,
+    0x07,
+    0x08,
+    0x0A,
+    0x0B,
+    0x7F,
+    0x94,
+    0x21,
+    0x58,
+    0x71,
+    0x7B,
+    0x7C,
+    0x7D,
+    0xA8,
+}  # the TITO polls that carry a command
 
 
 def _valid_message(rng: random.Random, address: int) -> bytes:
@@ -491,10 +564,15 @@ def test_fuzz_never_raises_never_answers_others_never_commands_from_bad_bytes() 
         message = _valid_message(rng, address)
         if kind == "truncated" and len(message) > 2:
             message = message[: rng.randrange(1, len(message))]
-        if kind == "corrupt" and len(message) > 3 and message[1] not in (0x0F,) and message[1] in LAYOUTS \
-                and LAYOUTS[message[1]].kind is not Kind.R:
+        if (
+            kind == "corrupt"
+            and len(message) > 3
+            and message[1] not in (0x0F,)
+            and message[1] in LAYOUTS
+            and LAYOUTS[message[1]].kind is not Kind.R
+        ):
             j = rng.randrange(2, len(message))
-            message = message[:j] + bytes((message[j] ^ (1 << rng.randrange(8)),)) + message[j + 1:]
+            message = message[:j] + bytes((message[j] ^ (1 << rng.randrange(8)),)) + message[j + 1 :]
         wire = to_wire(message) if kind != "noise" else bytes(rng.randrange(256) for _ in range(rng.randrange(1, 12)))
         if kind == "truncated":
             wire += to_wire(general_poll(0))  # the next message cuts it off
@@ -541,9 +619,9 @@ def test_next_exception_waits_until_the_engine_journaled_the_ack() -> None:
     r = responder(exc_view(OPEN, CLOSED))
     assert writes(r.receive(gp(), 0)) == [h("11")]
     assert r.receive(gp(0), 10) == [ExceptionAcked(7)]
-    assert r.receive(gp(), 20) == [h("00")]                     # 7 not journaled as acked yet
-    assert r.receive(gp(0), 30) == []                           # nothing was pending
+    assert r.receive(gp(), 20) == [h("00")]  # 7 not journaled as acked yet
+    assert r.receive(gp(0), 30) == []  # nothing was pending
     assert r.receive(gp(), 10 + ACK_RESEND_MS) == [ExceptionAcked(7), h("00")]
-    r.update(exc_view(CLOSED))                                  # the engine journaled it
+    r.update(exc_view(CLOSED))  # the engine journaled it
     assert r.receive(gp(), 2000) == [h("12")]
     assert r.receive(gp(0), 2010) == [ExceptionAcked(8)]

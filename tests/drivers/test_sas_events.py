@@ -19,8 +19,15 @@ def h(text: str) -> bytes:
 
 
 INFO = MachineInfo("BJ", "000", 0x01, 25, 0, b"\x00\x00", "BJCL01", "9989")
-BASE = EgmView(address=1, current_credits=500, machine_info=INFO, games=(INFO,), selected_game=1,
-               max_bet_credits=500, game_name="Blackjack")
+BASE = EgmView(
+    address=1,
+    current_credits=500,
+    machine_info=INFO,
+    games=(INFO,),
+    selected_game=1,
+    max_bet_credits=500,
+    game_name="Blackjack",
+)
 DOOR = HostException(7, "slot_door_opened")
 
 
@@ -69,7 +76,7 @@ def test_general_poll_with_rte_is_the_ff_event_form() -> None:
     crc, crc"); nothing pending: ``address FF 00 CRC`` (the no-exception builder's byte)."""
     r = responder(DOOR)
     assert writes(r.receive(gp(), 100)) == [with_crc(h("01 FF 11"))]
-    out = r.receive(gp(0), 110)                       # implied ACK (a poll to address 0)
+    out = r.receive(gp(0), 110)  # implied ACK (a poll to address 0)
     assert acks(out) == [7]
     r.update(dataclasses.replace(BASE, exceptions=()))  # the engine journaled it
     assert writes(r.receive(gp(), 200)) == [with_crc(h("01 FF 00"))]
@@ -80,7 +87,7 @@ def test_disabled_rte_answers_the_one_byte_again() -> None:
     r = responder(DOOR)
     assert writes(r.receive(gp(0), 5)) == []
     assert writes(r.receive(lp(0x0E, b"\x00"), 10)) == [with_crc(h("01 FF 11"))]  # the event goes first
-    r.receive(gp(0), 15)                                # acknowledges it
+    r.receive(gp(0), 15)  # acknowledges it
     r.update(dataclasses.replace(BASE, exceptions=()))
     assert writes(r.receive(lp(0x0E, b"\x00"), 20)) == [h("01")]
     r.update(dataclasses.replace(BASE, exceptions=(HostException(8, "slot_door_closed"),)))
@@ -123,8 +130,8 @@ def test_long_poll_is_answered_with_the_pending_event_then_its_own_reply() -> No
     acknowledged and journaled the long poll gets its own reply.  Exactly once."""
     r = responder(DOOR)
     assert writes(r.receive(lp(0x1A), 100)) == [with_crc(h("01 FF 11"))]
-    assert writes(r.receive(lp(0x1A), 110)) == [with_crc(h("01 FF 11"))]   # a retry: same event
-    out = r.receive(gp(0), 120)                                               # implied ACK
+    assert writes(r.receive(lp(0x1A), 110)) == [with_crc(h("01 FF 11"))]  # a retry: same event
+    out = r.receive(gp(0), 120)  # implied ACK
     assert acks(out) == [7]
     assert writes(r.receive(lp(0x1A), 130)) == [with_crc(h("01 1A 00 00 05 00"))]  # journal pending: own reply
     r.update(dataclasses.replace(BASE, exceptions=()))
@@ -138,10 +145,10 @@ def test_unacknowledged_event_is_sent_again_after_link_down() -> None:
     r.update(dataclasses.replace(BASE, exceptions=(DOOR,)))
     r.receive(lp(0x0E, b"\x01"), 0)
     assert writes(r.receive(gp(), 10)) == [with_crc(h("01 FF 11"))]
-    r.tick(5000)                                                              # link down: forgotten
+    r.tick(5000)  # link down: forgotten
     assert writes(r.receive(gp(), 5100)) == [with_crc(h("01 FF 11"))]
     assert acks(r.receive(gp(0), 5110)) == [7]
-    assert writes(r.receive(gp(), 5120)) == [with_crc(h("01 FF 00"))]        # journal pending: nothing
+    assert writes(r.receive(gp(), 5120)) == [with_crc(h("01 FF 00"))]  # journal pending: nothing
 
 
 def test_broadcast_long_poll_is_not_answered_with_an_event() -> None:
@@ -186,11 +193,13 @@ def test_a0_reports_what_the_cabinet_does() -> None:
     (validation extensions, style system, ticket redemption)."""
     ext = 0x08 if LAYOUTS.get(0x6F) is not None and LAYOUTS[0x6F].builder is not None else 0
     r = responder(rte=False)
-    assert writes(r.receive(lp(0xA0, h("00 00")), 0)) == [with_crc(h("01 A0 00 00 00") + bytes((0x04 | ext,))
-                                                                    + h("00 00 00 00"))]
+    assert writes(r.receive(lp(0xA0, h("00 00")), 0)) == [
+        with_crc(h("01 A0 00 00 00") + bytes((0x04 | ext,)) + h("00 00 00 00"))
+    ]
     r = responder(rte=False, validation_mode="system")
-    assert writes(r.receive(lp(0xA0, h("00 01")), 0)) == [with_crc(h("01 A0 00 01 B0") + bytes((0x04 | ext,))
-                                                                    + h("00 00 00 00"))]
+    assert writes(r.receive(lp(0xA0, h("00 01")), 0)) == [
+        with_crc(h("01 A0 00 01 B0") + bytes((0x04 | ext,)) + h("00 00 00 00"))
+    ]
 
 
 def test_a0_with_a_non_bcd_game_number_is_nacked() -> None:
@@ -205,8 +214,7 @@ def test_b5_game_1() -> None:
     """LPB5SendExtendedGameNInformationParser.cs: length, game 2 BCD, max bet 2 BCD
     credits, progressive group, levels 4, name length + ASCII, paytable length + ASCII,
     wager categories 2 BCD, denominations count + codes."""
-    body = (h("00 01 05 00 00 00 00 00 00") + bytes((9,)) + b"Blackjack" + bytes((6,)) + b"BJCL01"
-            + h("00 01 01 01"))
+    body = h("00 01 05 00 00 00 00 00 00") + bytes((9,)) + b"Blackjack" + bytes((6,)) + b"BJCL01" + h("00 01 01 01")
     r = responder(rte=False)
     assert writes(r.receive(lp(0xB5, h("00 01")), 0)) == [with_crc(h("01 B5") + bytes((len(body),)) + body)]
 
@@ -232,7 +240,7 @@ def test_host_codec_frames_events_by_their_code() -> None:
     host.real_time_events = True
     host.send(general_poll(1))
     event = with_crc(h("01 FF 4F 37 04 00 00 00 07"))
-    assert [host.feed(event[i:i + 1]) for i in range(len(event) - 1)] == [[]] * (len(event) - 1)
+    assert [host.feed(event[i : i + 1]) for i in range(len(event) - 1)] == [[]] * (len(event) - 1)
     assert host.feed(event[-1:]) == [EventReply(1, 0x4F, h("37 04 00 00 00 07"), event)]
     host.send(general_poll(1))
     assert host.feed(h("11")) == [ExceptionReply(0x11)]
@@ -241,4 +249,5 @@ def test_host_codec_frames_events_by_their_code() -> None:
     assert host.timeout() == [Ack(1)]
     host.send(long_poll(1, 0x1A))
     assert host.feed(with_crc(h("01 FF 7F 00 00 00 40"))) == [
-        EventReply(1, 0x7F, h("00 00 00 40"), with_crc(h("01 FF 7F 00 00 00 40")))]
+        EventReply(1, 0x7F, h("00 00 00 40"), with_crc(h("01 FF 7F 00 00 00 40")))
+    ]

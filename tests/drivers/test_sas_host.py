@@ -60,11 +60,21 @@ def test_exceptions_are_read_in_order_and_each_once(host: SasHost, tmp_path: Pat
         time.sleep(0.3)  # more general polls: nothing more is read
         assert _codes(host) == [0x11, 0x12, 0x7E, 0x7F, 0x17]
         assert [e.name for e in host.exceptions(1)] == [
-            "slot_door_opened", "slot_door_closed", "game_started", "game_ended", "ac_power_applied"]
+            "slot_door_opened",
+            "slot_door_closed",
+            "game_started",
+            "game_ended",
+            "ac_power_applied",
+        ]
         assert not egm.queue
         rows = _rows(tmp_path / "host.sqlite3", "SELECT code, name FROM exceptions WHERE address = 1 ORDER BY id")
-        assert rows == [(0x11, "slot_door_opened"), (0x12, "slot_door_closed"), (0x7E, "game_started"),
-                        (0x7F, "game_ended"), (0x17, "ac_power_applied")]
+        assert rows == [
+            (0x11, "slot_door_opened"),
+            (0x12, "slot_door_closed"),
+            (0x7E, "game_started"),
+            (0x7F, "game_ended"),
+            (0x17, "ac_power_applied"),
+        ]
     finally:
         egm.close()
 
@@ -95,21 +105,51 @@ def test_meters_machine_info_and_version_are_recorded_exactly(host: SasHost, tmp
     try:
         wait_for(lambda: host.meters(1).get("bills_100") is not None, 5)
         meters = host.meters(1)
-        assert {k: meters[k] for k in ("coin_in", "coin_out", "drop", "jackpot", "games_played",
-                                        "games_won", "slot_door_opened", "power_reset")} == {
-            "coin_in": 12345678, "coin_out": 8765432, "drop": 500000, "jackpot": 1200,
-            "games_played": 4321, "games_won": 1999, "slot_door_opened": 7, "power_reset": 3}
+        assert {
+            k: meters[k]
+            for k in (
+                "coin_in",
+                "coin_out",
+                "drop",
+                "jackpot",
+                "games_played",
+                "games_won",
+                "slot_door_opened",
+                "power_reset",
+            )
+        } == {
+            "coin_in": 12345678,
+            "coin_out": 8765432,
+            "drop": 500000,
+            "jackpot": 1200,
+            "games_played": 4321,
+            "games_won": 1999,
+            "slot_door_opened": 7,
+            "power_reset": 3,
+        }
         assert meters["current_credits"] == 98765
         assert [meters[f"bills_{d}"] for d in (1, 5, 10, 20, 50, 100)] == [1, 2, 3, 4, 5, 6]
-        first = _rows(db, "SELECT name, value, command, at FROM meter_readings WHERE address = 1 "
-                          "AND command = 28 ORDER BY id LIMIT 8")
+        first = _rows(
+            db,
+            "SELECT name, value, command, at FROM meter_readings WHERE address = 1 "
+            "AND command = 28 ORDER BY id LIMIT 8",
+        )
         assert [(n, v, c) for n, v, c, _ in first] == [
-            ("coin_in", 12345678, 0x1C), ("coin_out", 8765432, 0x1C), ("drop", 500000, 0x1C),
-            ("jackpot", 1200, 0x1C), ("games_played", 4321, 0x1C), ("games_won", 1999, 0x1C),
-            ("slot_door_opened", 7, 0x1C), ("power_reset", 3, 0x1C)]
+            ("coin_in", 12345678, 0x1C),
+            ("coin_out", 8765432, 0x1C),
+            ("drop", 500000, 0x1C),
+            ("jackpot", 1200, 0x1C),
+            ("games_played", 4321, 0x1C),
+            ("games_won", 1999, 0x1C),
+            ("slot_door_opened", 7, 0x1C),
+            ("power_reset", 3, 0x1C),
+        ]
         assert abs(float(first[0][3]) - time.time()) < 30  # type: ignore[arg-type]
-        row = _rows(db, "SELECT game_id, additional_id, paytable_id, base_percent, max_bet, sas_version, "
-                        "serial_number, games, link_up FROM machines WHERE address = 1")
+        row = _rows(
+            db,
+            "SELECT game_id, additional_id, paytable_id, base_percent, max_bet, sas_version, "
+            "serial_number, games, link_up FROM machines WHERE address = 1",
+        )
         assert row == [(INFO.game_id, "001", "BJ6D01", "9950", 25, "602", "SN-0001", 3, 1)]
         # later readings follow the EGM
         egm.meters = METERS.__class__(*(v + 1 for v in METERS.values()))
@@ -127,8 +167,10 @@ def test_shut_down_gets_the_ack_and_is_logged(host: SasHost, tmp_path: Path) -> 
         assert host.send(1, 0x01) == Ack(1)
         assert host.shut_down(1) is True and host.start_up(1) is True
         assert 0x01 in egm.commands() and 0x02 in egm.commands()
-        rows = _rows(tmp_path / "host.sqlite3", "SELECT request, reply, outcome, tries FROM commands "
-                                                "WHERE command = 1 ORDER BY id LIMIT 1")
+        rows = _rows(
+            tmp_path / "host.sqlite3",
+            "SELECT request, reply, outcome, tries FROM commands WHERE command = 1 ORDER BY id LIMIT 1",
+        )
         assert rows[0][1:] == ("01", "ack", 1)
         assert rows[0][0] == "01 01 " + __import__("drivers.sas.crc", fromlist=["x"]).crc_bytes(b"\x01\x01").hex(" ")
     finally:
@@ -193,8 +235,9 @@ def test_a_wrong_crc_is_survived_and_the_poll_repeated(host: SasHost, tmp_path: 
         assert isinstance(reply, DataReply)
         assert host.meters(1)["current_credits"] == 777
         assert host.status()[0].counts["bad_replies"] >= 2
-        rows = _rows(tmp_path / "host.sqlite3", "SELECT outcome, tries FROM commands WHERE command = 26 "
-                                                "ORDER BY id DESC LIMIT 1")
+        rows = _rows(
+            tmp_path / "host.sqlite3", "SELECT outcome, tries FROM commands WHERE command = 26 ORDER BY id DESC LIMIT 1"
+        )
         assert rows == [("data", 3)]
         egm.bad_crc = 3
         assert host.send(1, 0x1A) is None  # three bad tries: no reply, nothing recorded
@@ -269,10 +312,12 @@ def test_rom_signature_at_once_or_late(host: SasHost, tmp_path: Path, mode: str)
         assert host.rom_signature(1, 0x1234) == rom_signature(0x1234, PROGRAM)
         row = _rows(tmp_path / "host.sqlite3", "SELECT rom_seed, rom_signature FROM machines")
         assert row == [(0x1234, rom_signature(0x1234, PROGRAM))]
-        outcome = _rows(tmp_path / "host.sqlite3", "SELECT outcome FROM commands WHERE command = 33 "
-                                                   "ORDER BY id")
-        assert [o for (o,) in outcome] == {"immediate": ["data"], "late": ["none", "late"],
-                                           "busy_late": ["busy", "late"]}[mode]
+        outcome = _rows(tmp_path / "host.sqlite3", "SELECT outcome FROM commands WHERE command = 33 ORDER BY id")
+        assert [o for (o,) in outcome] == {
+            "immediate": ["data"],
+            "late": ["none", "late"],
+            "busy_late": ["busy", "late"],
+        }[mode]
         egm.queue.append(0x12)  # general polls go on and still read exceptions
         wait_for(lambda: _codes(host) == [0x11, 0x12], 5)
     finally:
@@ -284,8 +329,7 @@ def test_handpay_pending_makes_the_host_read_0x1b(host: SasHost, tmp_path: Path)
     egm = _egm(host, exceptions=(0x51,))
     try:
         wait_for(lambda: bool(_rows(tmp_path / "host.sqlite3", "SELECT 1 FROM handpays")), 5)
-        assert _rows(tmp_path / "host.sqlite3", "SELECT amount, partial_pay, level FROM handpays") == [
-            (150000, 0, 0)]
+        assert _rows(tmp_path / "host.sqlite3", "SELECT amount, partial_pay, level FROM handpays") == [(150000, 0, 0)]
     finally:
         egm.close()
 
@@ -295,12 +339,19 @@ def test_two_machines_at_once(tmp_path: Path) -> None:
     with SasHost([1, 2], directory=tmp_path, db_path=tmp_path / "host.sqlite3", **FAST) as h:  # type: ignore[arg-type]
         assert Path(h.path(1)).resolve() == Path(h.tty(1)) and h.path(2) == str(tmp_path / "sas-2")
         one = TestEgm(h.tty(1), 1, exceptions=(0x11, 0x12), credits=100)
-        two = TestEgm(h.tty(2), 2, exceptions=(0x7E, 0x7F, 0x3D), credits=200,
-                      meters=METERS.__class__(1, 2, 3, 4, 5, 6, 7, 8))
+        two = TestEgm(
+            h.tty(2), 2, exceptions=(0x7E, 0x7F, 0x3D), credits=200, meters=METERS.__class__(1, 2, 3, 4, 5, 6, 7, 8)
+        )
         try:
-            wait_for(lambda: len(_codes(h, 1)) == 2 and len(_codes(h, 2)) == 3
-                     and all("current_credits" in h.meters(n) for n in (1, 2))
-                     and "coin_in" in h.meters(2), 5)
+            wait_for(
+                lambda: (
+                    len(_codes(h, 1)) == 2
+                    and len(_codes(h, 2)) == 3
+                    and all("current_credits" in h.meters(n) for n in (1, 2))
+                    and "coin_in" in h.meters(2)
+                ),
+                5,
+            )
             assert _codes(h, 1) == [0x11, 0x12] and _codes(h, 2) == [0x7E, 0x7F, 0x3D]
             assert h.meters(1)["current_credits"] == 100
             assert h.meters(2)["coin_in"] == 1 and h.meters(2)["current_credits"] == 200
@@ -324,7 +375,12 @@ def test_host_data_helpers() -> None:
     with pytest.raises(ValueError, match="no SAS bill denomination"):
         bill_mask([300])
     assert parse_handpay(bytes.fromhex("01 02 0000012345 0010 07") + bytes(10)) == {
-        "progressive_group": 1, "level": 2, "amount": 12345, "partial_pay": 10, "reset_id": 7}
+        "progressive_group": 1,
+        "level": 2,
+        "amount": 12345,
+        "partial_pay": 10,
+        "reset_id": 7,
+    }
     with pytest.raises(ProtocolError):
         parse_handpay(bytes(19))
 

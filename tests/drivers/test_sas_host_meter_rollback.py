@@ -35,8 +35,7 @@ def db(tmp_path: Path) -> Iterator[Path]:
 def test_meters_read_lower_after_a_host_restart_are_flagged(tmp_path: Path, db: Path) -> None:
     """$200 (20000 credits at 1 cent) out, then the EGM's memory set back to before it:
     the host, restarted since, reads coin_out 20000 lower and flags it at link-up."""
-    later = dataclasses.replace(METERS.__class__(*(v + 1 for v in METERS.values())),
-                                coin_out=METERS.coin_out + 20000)
+    later = dataclasses.replace(METERS.__class__(*(v + 1 for v in METERS.values())), coin_out=METERS.coin_out + 20000)
     with _host(tmp_path) as host:
         egm = TestEgm(host.tty(1), 1, meters=later)
         try:
@@ -44,7 +43,7 @@ def test_meters_read_lower_after_a_host_restart_are_flagged(tmp_path: Path, db: 
             assert host.meter_alarms(1) == []
         finally:
             egm.close()
-    with _host(tmp_path) as host:                          # the host restarted; the image restored
+    with _host(tmp_path) as host:  # the host restarted; the image restored
         egm = TestEgm(host.tty(1), 1, meters=METERS)
         try:
             wait_for(lambda: any(a.name == "coin_out" for a in host.meter_alarms(1)), 5)
@@ -54,8 +53,7 @@ def test_meters_read_lower_after_a_host_restart_are_flagged(tmp_path: Path, db: 
         finally:
             egm.close()
     with sqlite3.connect(db) as con:
-        rows = list(con.execute("SELECT name, last, now FROM meter_alarms WHERE address = 1 "
-                                "AND name = 'coin_out'"))
+        rows = list(con.execute("SELECT name, last, now FROM meter_alarms WHERE address = 1 AND name = 'coin_out'"))
     assert rows == [("coin_out", later.coin_out, METERS.coin_out)]
 
 
@@ -63,4 +61,4 @@ def test_the_watch_skips_current_credits_and_a_rollover() -> None:
     watch = MeterWatch({"coin_out": 500, "current_credits": 900, "coin_in": 99_999_990})
     alarms = watch.check({"coin_out": 300, "current_credits": 10, "coin_in": 5}, at=1.0)
     assert alarms == [MeterAlarm("coin_out", 500, 300, 1.0)]
-    assert watch.check({"coin_out": 300}, at=2.0) == []    # flagged once, then followed
+    assert watch.check({"coin_out": 300}, at=2.0) == []  # flagged once, then followed

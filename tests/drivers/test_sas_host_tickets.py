@@ -73,7 +73,7 @@ def test_a_ticket_not_confirmed_printed_is_redeemed_nowhere(db: TicketDb) -> Non
     row = db.get(n)
     assert row["state"] == "void" and "print unknown" in row["void_reason"]
     assert db.claim(n, 2, 5_000, 1003.0).transfer_code == tc.TC_REJECTED
-    assert db.mark_printed(1, 1004.0) is None        # a late 0x3D brings nothing back
+    assert db.mark_printed(1, 1004.0) is None  # a late 0x3D brings nothing back
     m = db.issue(1, 700, 0, 1, 1005.0, None)
     assert db.mark_printed(1, 1006.0) == m
     assert db.claim(m, 2, 700, 1007.0).redeem
@@ -93,8 +93,10 @@ def test_reopened_database_keeps_everything(tmp_path: Path) -> None:
     assert again.pending_at(2) == [(a, 100)]
     assert [t["state"] for t in again.tickets()] == ["pending", "printed"]
     assert again.complete(a, 2, 0x00, 100, 14.0) == "redeemed"
-    assert again.summary([1, 2]) == [MachineTickets(1, 2, 350, 0, 0, 1, 250, 0),
-                                     MachineTickets(2, 0, 0, 1, 100, 0, 0, 0),
-                                     MachineTickets(0, 2, 350, 1, 100, 1, 250, 0)]
+    assert again.summary([1, 2]) == [
+        MachineTickets(1, 2, 350, 0, 0, 1, 250, 0),
+        MachineTickets(2, 0, 0, 1, 100, 0, 0, 0),
+        MachineTickets(0, 2, 350, 1, 100, 1, 250, 0),
+    ]
     assert [e[1] for e in again.events(a)] == ["issued", "printed", "redeem", "redeemed"]
     assert [e[1] for e in again.events(b)] == ["issued", "printed"]

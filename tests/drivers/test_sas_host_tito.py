@@ -35,12 +35,20 @@ class Wall:
 
     def __call__(self) -> float:
         import time
+
         return time.time() + self.offset
 
 
 def make_host(tmp_path: Path, wall: Wall | None = None, seed: int = 14, **tito: object) -> SasHost:
-    return SasHost([1, 2], directory=tmp_path, db_path=tmp_path / "host.sqlite3", wall=wall or Wall(),
-                   tito=TitoConfig(**tito), rng=random.Random(seed), **FAST)  # type: ignore[arg-type]
+    return SasHost(
+        [1, 2],
+        directory=tmp_path,
+        db_path=tmp_path / "host.sqlite3",
+        wall=wall or Wall(),
+        tito=TitoConfig(**tito),
+        rng=random.Random(seed),
+        **FAST,
+    )  # type: ignore[arg-type]
 
 
 @pytest.fixture
@@ -82,7 +90,8 @@ def state(host: SasHost, number: str) -> str:
 
 
 def test_ticket_printed_at_one_machine_is_redeemed_at_another_exactly_once(
-        floor: tuple[SasHost, TitoEgm, TitoEgm], tmp_path: Path) -> None:
+    floor: tuple[SasHost, TitoEgm, TitoEgm], tmp_path: Path
+) -> None:
     """Validated at machine 1 via 0x57/0x58, redeemed at machine 2 for
     exactly its amount, then refused at 2 and at 1 as already redeemed; the floor totals agree."""
     host, a, b = floor
@@ -101,8 +110,11 @@ def test_ticket_printed_at_one_machine_is_redeemed_at_another_exactly_once(
     assert b.returned == [(number, tc.TC_ALREADY_REDEEMED)] and a.returned == [(number, tc.TC_ALREADY_REDEEMED)]
     assert b.credits == 2500 and a.credits == 7500
     summary = host.ticket_summary()
-    assert summary == [MachineTickets(1, 1, 2500, 0, 0, 0, 0, 0), MachineTickets(2, 0, 0, 1, 2500, 0, 0, 0),
-                       MachineTickets(0, 1, 2500, 1, 2500, 0, 0, 0)]
+    assert summary == [
+        MachineTickets(1, 1, 2500, 0, 0, 0, 0, 0),
+        MachineTickets(2, 0, 0, 1, 2500, 0, 0, 0),
+        MachineTickets(0, 1, 2500, 1, 2500, 0, 0, 0),
+    ]
     wait_for(lambda: host.meters(2).get("tickets_in_cents") == 2500, 5)  # 0x50 after 0x68
     assert (host.meters(1)["tickets_out"], host.meters(1)["tickets_out_cents"]) == (1, 2500)  # 0x50 after 0x3D
     assert host.meters(2)["tickets_in"] == 1
@@ -172,8 +184,11 @@ def test_expired_unknown_and_wrong_amount_tickets_are_refused(tmp_path: Path) ->
         redeem(b, number, amount=1300)
         wall.offset = 31 * 86400.0
         redeem(b, number)
-        assert b.returned == [("019999999999999999", tc.TC_NOT_IN_SYSTEM), (number, tc.TC_AMOUNT_MISMATCH),
-                              (number, tc.TC_EXPIRED)]
+        assert b.returned == [
+            ("019999999999999999", tc.TC_NOT_IN_SYSTEM),
+            (number, tc.TC_AMOUNT_MISMATCH),
+            (number, tc.TC_EXPIRED),
+        ]
         assert b.credits == 0 and b.redeemed == [] and state(host, number) == "printed"
     finally:
         a.close()
@@ -181,8 +196,7 @@ def test_expired_unknown_and_wrong_amount_tickets_are_refused(tmp_path: Path) ->
         host.close()
 
 
-def test_a_ticket_pending_at_one_machine_is_refused_at_another(
-        floor: tuple[SasHost, TitoEgm, TitoEgm]) -> None:
+def test_a_ticket_pending_at_one_machine_is_refused_at_another(floor: tuple[SasHost, TitoEgm, TitoEgm]) -> None:
     """While machine 2 holds the ticket pending, machine 1 gets 83; then 2 redeems it."""
     host, a, b = floor
     number = print_ticket(a, 700)
@@ -245,7 +259,7 @@ def test_malformed_replies_are_logged_and_lose_nothing(floor: tuple[SasHost, Tit
     properly the same ticket is redeemed."""
     host, a, b = floor
     number = print_ticket(a, 400)
-    b.mangle[0x70] = lambda data: data[:2] + b"\xAA" + data[3:]  # amount byte not BCD
+    b.mangle[0x70] = lambda data: data[:2] + b"\xaa" + data[3:]  # amount byte not BCD
     b.redeem_timeout_s = 1.0
     redeem(b, number)
     assert b.returned == [(number, tc.STATUS_TIMEOUT)] and b.credits == 0
@@ -283,8 +297,10 @@ def test_floor_view_shows_tickets_per_machine_and_in_total(floor: tuple[SasHost,
     lines = text.splitlines()
     assert lines[0].startswith("tickets")
     assert [line.split() for line in lines[2:]] == [
-        ["1", "2", "1250", "0", "0", "1", "250"], ["2", "0", "0", "1", "1000", "0", "0"],
-        ["total", "2", "1250", "1", "1000", "1", "250"]]
+        ["1", "2", "1250", "0", "0", "1", "250"],
+        ["2", "0", "0", "1", "1000", "0", "0"],
+        ["total", "2", "1250", "1", "1000", "1", "250"],
+    ]
     assert "tickets" in floor_view(host.status(), tickets=host.ticket_summary())
 
 
@@ -294,6 +310,7 @@ def test_control_socket_ticket_commands(floor: tuple[SasHost, TitoEgm, TitoEgm])
     import json
 
     from drivers.sim.sas_host_cli import host_command
+
     host, a, b = floor
     number = print_ticket(a, 600)
 
@@ -302,11 +319,24 @@ def test_control_socket_ticket_commands(floor: tuple[SasHost, TitoEgm, TitoEgm])
 
     got = ask({"cmd": "tickets"})
     assert got["ok"] is True
-    assert got["summary"][-1] == {"address": 0, "issued": 1, "issued_amount": 600, "redeemed": 0,  # type: ignore[index]
-                                  "redeemed_amount": 0, "outstanding": 1, "outstanding_amount": 600, "pending": 0}
+    assert got["summary"][-1] == {
+        "address": 0,
+        "issued": 1,
+        "issued_amount": 600,
+        "redeemed": 0,  # type: ignore[index]
+        "redeemed_amount": 0,
+        "outstanding": 1,
+        "outstanding_amount": 600,
+        "pending": 0,
+    }
     assert [t["number"] for t in got["tickets"]] == [number]  # type: ignore[union-attr]
     assert ask({"cmd": "tito", "deny_validation": True, "validation_delay_s": 0.5}) == {
-        "ok": True, "deny_validation": True, "answer_validation": True, "validation_delay_s": 0.5, "expiry_days": 30.0}
+        "ok": True,
+        "deny_validation": True,
+        "answer_validation": True,
+        "validation_delay_s": 0.5,
+        "expiry_days": 30.0,
+    }
     assert host.tito.config.deny_validation is True
     assert ask({"cmd": "tito", "expiry_days": -1})["error"] == 'tito: "expiry_days" must be a number >= 0'
     assert ask({"cmd": "tito", "deny_validation": 1})["ok"] is False
@@ -324,10 +354,19 @@ def test_ticket_data_is_sent_at_link_up(tmp_path: Path) -> None:
         wait_for(lambda: {c.name for c in egm.commands} >= {"set_ticket_data", "set_extended_validation_status"}, 10)
         (td,) = [c.ticket_data for c in egm.commands if c.name == "set_ticket_data"]
         assert td is not None and (td.host_id, td.expiration_days, td.location, td.address1, td.address2) == (
-            7, 30, "Lakeside Casino", "1 Shore Rd", "Bay City")
+            7,
+            30,
+            "Lakeside Casino",
+            "1 Shore Rd",
+            "Bay City",
+        )
         (vs,) = [c.validation_control for c in egm.commands if c.name == "set_extended_validation_status"]
-        assert vs == (tc.VS_PRINTER_CASHOUT | tc.VS_TICKET_REDEMPTION, tc.VS_PRINTER_CASHOUT | tc.VS_TICKET_REDEMPTION,
-                      30, 0)
+        assert vs == (
+            tc.VS_PRINTER_CASHOUT | tc.VS_TICKET_REDEMPTION,
+            tc.VS_PRINTER_CASHOUT | tc.VS_TICKET_REDEMPTION,
+            30,
+            0,
+        )
     finally:
         egm.close()
         host.close()

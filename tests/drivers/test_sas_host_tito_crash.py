@@ -32,9 +32,30 @@ pytestmark = pytest.mark.timeout(120 + 20 * KILLS)
 
 
 def start_host(folder: Path, seed: int) -> Child:
-    proc = Child([sys.executable, "-m", "cabinet", "sim-host", "--machines", "2", "--dir", str(folder),
-                  "--poll-ms", "20", "--reply-timeout-ms", "150", "--link-down-s", "1.5",
-                  "--meter-s", "5", "--seed", str(seed)], name="sim-host", cwd=ROOT)
+    proc = Child(
+        [
+            sys.executable,
+            "-m",
+            "cabinet",
+            "sim-host",
+            "--machines",
+            "2",
+            "--dir",
+            str(folder),
+            "--poll-ms",
+            "20",
+            "--reply-timeout-ms",
+            "150",
+            "--link-down-s",
+            "1.5",
+            "--meter-s",
+            "5",
+            "--seed",
+            str(seed),
+        ],
+        name="sim-host",
+        cwd=ROOT,
+    )
     proc.wait_for("sas host ready", START_DEADLINE_S)
     return proc
 
@@ -49,8 +70,12 @@ def rows(db: Path, sql: str) -> list[tuple[object, ...]]:
 
 def settled(db: Path, a: TitoEgm, b: TitoEgm) -> bool:
     with a.lock, b.lock:
-        busy = (a.view.pending_cashout is not None or a.view.exceptions or b.view.exceptions
-                or (b.view.ticket_in is not None and b.view.ticket_in.status is None))
+        busy = (
+            a.view.pending_cashout is not None
+            or a.view.exceptions
+            or b.view.exceptions
+            or (b.view.ticket_in is not None and b.view.ticket_in.status is None)
+        )
     if busy:
         return False
     return not rows(db, "SELECT 1 FROM tickets WHERE state IN ('pending', 'issued')")
@@ -80,9 +105,13 @@ def test_host_twin_killed_anywhere_loses_no_ticket_and_redeems_none_twice(tmp_pa
                 time.sleep(rng.uniform(0.0, 0.15))
             else:  # the moment the host committed that state (then maybe a little later)
                 deadline = time.monotonic() + 2.0
-                while not rows(db, f"SELECT 1 FROM tickets WHERE state = '{mode}' AND amount = {amount}"
-                               if mode == "issued" else f"SELECT 1 FROM tickets WHERE state = '{mode}' "
-                               f"AND number = '{unredeemed[0] if unredeemed else ''}'"):
+                while not rows(
+                    db,
+                    f"SELECT 1 FROM tickets WHERE state = '{mode}' AND amount = {amount}"
+                    if mode == "issued"
+                    else f"SELECT 1 FROM tickets WHERE state = '{mode}' "
+                    f"AND number = '{unredeemed[0] if unredeemed else ''}'",
+                ):
                     if time.monotonic() > deadline:
                         break
                     time.sleep(0.001)
@@ -96,8 +125,12 @@ def test_host_twin_killed_anywhere_loses_no_ticket_and_redeems_none_twice(tmp_pa
             wait_for(lambda: settled(db, a, b), SETTLE_S)
             cashed += amount
         # every printed ticket is in the record, issued by machine 1 with its amount
-        record = {str(n): (str(s), int(am), r) for n, s, am, r in rows(
-            db, "SELECT number, state, amount, redeemed_amount FROM tickets WHERE issued_by = 1")}
+        record = {
+            str(n): (str(s), int(am), r)
+            for n, s, am, r in rows(
+                db, "SELECT number, state, amount, redeemed_amount FROM tickets WHERE issued_by = 1"
+            )
+        }
         for number, amount in a.printed:
             assert number in record and record[number][1] == amount and record[number][0] in ("printed", "redeemed")
         # a cash-out printed a ticket or was paid by hand: never both, never neither
@@ -113,8 +146,10 @@ def test_host_twin_killed_anywhere_loses_no_ticket_and_redeems_none_twice(tmp_pa
         for number, (state, _, _) in record.items():
             if state == "redeemed":
                 assert number in numbers
-        print(f"\n{KILLS} kills: {len(a.printed)} printed, {len(a.handpays)} handpays, {len(b.redeemed)} redeemed, "
-              f"{len(b.returned)} returned {sorted(set(c for _, c in b.returned))}; caught mid-flow: {at_kill}")
+        print(
+            f"\n{KILLS} kills: {len(a.printed)} printed, {len(a.handpays)} handpays, {len(b.redeemed)} redeemed, "
+            f"{len(b.returned)} returned {sorted(set(c for _, c in b.returned))}; caught mid-flow: {at_kill}"
+        )
     finally:
         a.close()
         b.close()

@@ -31,7 +31,7 @@ class _Port:
         self._ms = 0
 
     def write(self, data: bytes) -> None:
-        assert data[0] == 0x80          # the library's wakeup byte
+        assert data[0] == 0x80  # the library's wakeup byte
         self.sent.append(bytes(data[1:]))
         self._ms += 100
         out = self.egm.receive(to_wire(general_poll(0)) + to_wire(data[1:]), self._ms)
@@ -47,15 +47,19 @@ def _machine(view: EgmView) -> tuple[object, _Port]:
     egm = EgmResponder(1)
     egm.update(view)
     port = _Port(egm)
-    sm = sas_comm_py.SlotMachine.__new__(sas_comm_py.SlotMachine)   # no real serial port
+    sm = sas_comm_py.SlotMachine.__new__(sas_comm_py.SlotMachine)  # no real serial port
     sm.address, sm.wakeup_bit, sm.port = 1, 0x80, port
     sm.string_address = b"\x01"
     sm.wakeup_bit_and_address = [0x80, 1]
     return sm, port
 
 
-VIEW = EgmView(address=1, asset_number=7, validation_mode="system",
-               ticket_data=TicketData(validation_status=tc.VS_SUPPORTED, location="Casino"))
+VIEW = EgmView(
+    address=1,
+    asset_number=7,
+    validation_mode="system",
+    ticket_data=TicketData(validation_status=tc.VS_SUPPORTED, location="Casino"),
+)
 
 
 def test_sas_comm_py_validation_number_and_pending_cashout() -> None:
@@ -69,20 +73,31 @@ def test_sas_comm_py_validation_number_and_pending_cashout() -> None:
     r = sm.write_type_S(0x58, optional_data=[0x12, *number], length_to_read=1)  # type: ignore[attr-defined]
     assert port.sent[-1][:11] == bytes.fromhex("01 58 12 12 34 56 78 90 12 34 56")
     assert not r.error and r.raw_data[:3] == ["01", "58", "00"]
-    assert port.commands == [HostCommand("validation_number", 0x58, cashout_id=3, validation_system_id=12,
-                                         validation_number="1234567890123456")]
+    assert port.commands == [
+        HostCommand(
+            "validation_number", 0x58, cashout_id=3, validation_system_id=12, validation_number="1234567890123456"
+        )
+    ]
 
 
 def test_sas_comm_py_extended_validation_status_and_ticket_data() -> None:
     """0x7B with an empty control mask and 0x7D with only the expiration, as the library
     builds M polls (``add_length_binary``); the replies keep what the machine had."""
     sm, port = _machine(VIEW)
-    r = sm.write_type_S(0x7B, optional_data=[0, 0, 0, 0, 0, 0, 0, 0], add_length_binary=True,  # type: ignore[attr-defined]
-                        following_length=True)
+    r = sm.write_type_S(
+        0x7B,
+        optional_data=[0, 0, 0, 0, 0, 0, 0, 0],
+        add_length_binary=True,  # type: ignore[attr-defined]
+        following_length=True,
+    )
     assert port.sent[-1][:3] == bytes.fromhex("01 7B 08")
     assert not r.error and r.raw_data[:9] == ["01", "7b", "0a", "07", "00", "00", "00", "21", "00"]
-    r = sm.write_type_S(0x7D, optional_data=[0x00, 0x00, 0x1E], add_length_binary=True,  # type: ignore[attr-defined]
-                        length_to_read=1)
+    r = sm.write_type_S(
+        0x7D,
+        optional_data=[0x00, 0x00, 0x1E],
+        add_length_binary=True,  # type: ignore[attr-defined]
+        length_to_read=1,
+    )
     assert port.sent[-1][:6] == bytes.fromhex("01 7D 03 00 00 1E")
     assert not r.error and r.raw_data[:3] == ["01", "7d", "01"]
     (cmd,) = [c for c in port.commands if c.command == 0x7D]

@@ -23,8 +23,18 @@ from drivers.sas.host_codec import general_poll, long_poll, rom_signature_reques
 from drivers.sas.messages import Meters1C
 from drivers.sas_link import SasLink, set_wakeup_mode
 
-VIEW = EgmView(address=1, coin_in=123456, coin_out=65432, drop=5000, jackpot=10, games_played=321, games_won=150,
-               slot_door_opened=3, power_reset=9, exceptions=(HostException(1, "slot_door_opened"),))
+VIEW = EgmView(
+    address=1,
+    coin_in=123456,
+    coin_out=65432,
+    drop=5000,
+    jackpot=10,
+    games_played=321,
+    games_won=150,
+    slot_door_opened=3,
+    power_reset=9,
+    exceptions=(HostException(1, "slot_door_opened"),),
+)
 REPLY_1C = replies.meters_1c(1, Meters1C(123456, 65432, 5000, 10, 321, 150, 3, 9))
 
 
@@ -128,12 +138,14 @@ def test_answers_general_poll_and_1c_within_deadline(host: PtyHost, capsys: pyte
             reply, d1 = host.poll(long_poll(1, 0x1C), len(REPLY_1C))
             assert reply == REPLY_1C
             reply, d2 = host.poll(general_poll(1), 1)
-            assert reply == b"\x00"                      # 0x11 was acked by the 0x1C
+            assert reply == b"\x00"  # 0x11 was acked by the 0x1C
             delays += [d1, d2]
         ms = sorted(d * 1000 for d in delays)
         with capsys.disabled():
-            print(f"\nSAS pty reply delay over {len(ms)} polls: median {statistics.median(ms):.2f} ms, "
-                  f"max {ms[-1]:.2f} ms; link-side median {statistics.median(link.reply_delays_ms):.3f} ms")
+            print(
+                f"\nSAS pty reply delay over {len(ms)} polls: median {statistics.median(ms):.2f} ms, "
+                f"max {ms[-1]:.2f} ms; link-side median {statistics.median(link.reply_delays_ms):.3f} ms"
+            )
         assert statistics.median(ms) < 20
         assert link.up and link.polls == 81 and link.last_poll_wall_s is not None
         outs = drain_outputs(q)
@@ -172,7 +184,7 @@ def test_port_closing_and_reopening(host: PtyHost) -> None:
         host.close()
         wait_for(lambda: not link.port_open)
         wait_for(lambda: not link.up)
-        time.sleep(0.3)                                   # a few failed reopen attempts
+        time.sleep(0.3)  # a few failed reopen attempts
         host.open()
         wait_for(lambda: link.port_open)
         assert host.poll(general_poll(1), 1)[0] == b"\x11"  # not acked before: sent again
@@ -235,6 +247,7 @@ def test_uart_mode_sets_parmrk_and_inpck(host: PtyHost) -> None:
 
 def test_callback_errors_never_stop_the_link(host: PtyHost) -> None:
     """An on_output that raises is logged and counted; the link keeps answering."""
+
     def bad(_: object) -> None:
         raise RuntimeError("engine queue full")
 
@@ -259,8 +272,7 @@ def test_missing_port_is_retried_not_raised(tmp_path: Path) -> None:
     link.stop()
 
 
-def test_line_errors_are_counted_and_logged_rate_limited(
-        host: PtyHost, caplog: pytest.LogCaptureFixture) -> None:
+def test_line_errors_are_counted_and_logged_rate_limited(host: PtyHost, caplog: pytest.LogCaptureFixture) -> None:
     """research/sas.md "Physical and link layer": CRC and framing errors on the line
     are counted by kind (``line_errors``, for the Host page) and logged as one warning
     per ``LINE_ERROR_LOG_S`` with the counts since the last, never one line per bad
@@ -268,12 +280,12 @@ def test_line_errors_are_counted_and_logged_rate_limited(
     q: queue.SimpleQueue[object] = queue.SimpleQueue()
     link = start_link(host, q)
     bad = bytearray(to_wire(rom_signature_request(1, 0x1234)))
-    bad[-1] ^= 0x01                                   # a CRC error
+    bad[-1] ^= 0x01  # a CRC error
     try:
         with caplog.at_level("WARNING", logger="drivers.sas_link"):
             for _ in range(30):
                 os.write(host.master, bytes(bad))
-                os.write(host.master, b"\x01\x02\x03")   # bytes without a wakeup: stray
+                os.write(host.master, b"\x01\x02\x03")  # bytes without a wakeup: stray
             wait_for(lambda: link.line_errors["crc"] == 30, 3)
             reply, _ = host.poll(general_poll(1), 1)
             # each bad CRC to this address is NACKed (Monaco SasClient.cs), then the link
@@ -292,6 +304,7 @@ def test_line_error_log_says_the_first_at_once_then_one_line_per_period() -> Non
     """The warning's schedule: the first error at once, then at most one line per
     period with the counts since the last line; nothing new, nothing said."""
     from drivers.sas_link import LineErrorLog
+
     every = LineErrorLog(60_000)
     assert every.due({"crc": 0, "stray": 0}, 0) is None
     assert every.due({"crc": 1, "stray": 0}, 10) == {"crc": 1}

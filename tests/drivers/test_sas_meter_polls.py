@@ -23,16 +23,39 @@ INFO = MachineInfo("BJ", "000", 0x01, 5, 0, b"\x00\x00", "BJCL01", "9989")
 #: What the cabinet's meters say (``cabinet meters --json`` names), at 1 minor unit per credit, and
 #: the SAS coin in / coin out the view computes from them (``host_view.play_meters_minor``: the
 #: 300 paid by hand is not in coin out).
-RAW = {"coin_in_minor": 5000, "coin_out_minor": 4500, "jackpot_handpay_minor": 300, "handpay_minor": 700,
-       "sas_coin_in_minor": 5000, "sas_coin_out_minor": 4200,
-       "bills_in_minor": 23_500, "bills_in_count": 12, "vouchers_in_minor": 2_005, "vouchers_in_count": 2,
-       "vouchers_out_minor": 1_800, "vouchers_out_count": 1, "games_played": 77, "games_won": 30,
-       "games_lost": 40}
+RAW = {
+    "coin_in_minor": 5000,
+    "coin_out_minor": 4500,
+    "jackpot_handpay_minor": 300,
+    "handpay_minor": 700,
+    "sas_coin_in_minor": 5000,
+    "sas_coin_out_minor": 4200,
+    "bills_in_minor": 23_500,
+    "bills_in_count": 12,
+    "vouchers_in_minor": 2_005,
+    "vouchers_in_count": 2,
+    "vouchers_out_minor": 1_800,
+    "vouchers_out_count": 1,
+    "games_played": 77,
+    "games_won": 30,
+    "games_lost": 40,
+}
 VIEW = EgmView(
-    address=1, current_credits=1234, coin_in=5000, coin_out=4200, jackpot=300, games_played=77,
-    handpaid_cancelled_credits=700, games_since_power_up=12, games_since_door_closed=3,
-    bill_counts={100: 5, 2000: 4, 10000: 1, 2500: 2}, last_bill_minor=2000,
-    machine_info=INFO, games=(INFO,), selected_game=1, meters_minor=RAW,
+    address=1,
+    current_credits=1234,
+    coin_in=5000,
+    coin_out=4200,
+    jackpot=300,
+    games_played=77,
+    handpaid_cancelled_credits=700,
+    games_since_power_up=12,
+    games_since_door_closed=3,
+    bill_counts={100: 5, 2000: 4, 10000: 1, 2500: 2},
+    last_bill_minor=2000,
+    machine_info=INFO,
+    games=(INFO,),
+    selected_game=1,
+    meters_minor=RAW,
 )
 
 
@@ -77,10 +100,31 @@ def test_2e_game_delay_is_nacked_without_legacy_bonusing() -> None:
     assert reply(0x2E, h("00 0A")) == h("81")
 
 
-@pytest.mark.parametrize(("command", "count"), [
-    (0x31, 5), (0x32, 0), (0x33, 0), (0x34, 0), (0x35, 4), (0x36, 0), (0x37, 1), (0x38, 0), (0x39, 0),
-    (0x3A, 0), (0x3B, 2), (0x3C, 0), (0x3E, 0), (0x3F, 0), (0x40, 0), (0x41, 0), (0x42, 0), (0x43, 0),
-    (0x44, 0), (0x45, 0)])
+@pytest.mark.parametrize(
+    ("command", "count"),
+    [
+        (0x31, 5),
+        (0x32, 0),
+        (0x33, 0),
+        (0x34, 0),
+        (0x35, 4),
+        (0x36, 0),
+        (0x37, 1),
+        (0x38, 0),
+        (0x39, 0),
+        (0x3A, 0),
+        (0x3B, 2),
+        (0x3C, 0),
+        (0x3E, 0),
+        (0x3F, 0),
+        (0x40, 0),
+        (0x41, 0),
+        (0x42, 0),
+        (0x43, 0),
+        (0x44, 0),
+        (0x45, 0),
+    ],
+)
 def test_31_to_45_bill_counts(command: int, count: int) -> None:
     """Monaco ``LP31Send1DollarBillsInParser.cs`` .. ``LP45Send250DollarBillsInParser.cs``
     (0x3B $25, 0x3A $200, 0x45 $250...): 4 BCD counts; a bill the acceptor does not take
@@ -132,11 +176,9 @@ def test_6f_af_extended_meters(command: int) -> None:
     credits 9 bytes (18 digits), 10-digit cabinet meters 5 bytes, the weighted theoretical
     payback 4 bytes in hundredths of a percent; unknown codes left out."""
     got = reply(command, h("00 00 0C 00 05 00 7F 00 99 00 0D 00"), m=True)
-    body = ("00 00"
-            " 0C 00 09 00 00 00 00 00 00 00 12 34"
-            " 05 00 05 00 00 00 00 77"
-            " 7F 00 04 00 00 99 89"
-            " 0D 00 05 00 00 00 20 05")
+    body = (
+        "00 00 0C 00 09 00 00 00 00 00 00 00 12 34 05 00 05 00 00 00 00 77 7F 00 04 00 00 99 89 0D 00 05 00 00 00 20 05"
+    )
     assert got == with_crc(bytes((1, command, len(h(body)))) + h(body))
 
 
@@ -159,16 +201,17 @@ def test_6f_af_malformed_is_nacked(command: int) -> None:
     assert reply(command, h("AB 76 0C 00"), m=True) == h("81")
 
 
-@pytest.mark.parametrize(("denom", "credits", "width"), [(1, 10_000, 5), (5, 2_000, 5), (25, 400, 4),
-                                                         (100, 100, 4)])
+@pytest.mark.parametrize(("denom", "credits", "width"), [(1, 10_000, 5), (5, 2_000, 5), (25, 400, 4), (100, 100, 4)])
 def test_6f_units_at_each_accounting_denomination(denom: int, credits: int, width: int) -> None:
     """Monaco ``MeterExtensions.GetMeterResult``: ``Credit`` meters in credits of the
     accounting denomination, ``Cents`` meters in cents; the size is the digits of the
     meter's largest value (``MeterClassificationExtensions.GetMeterLength``): the cabinet's
     10**10 minor units in credits."""
-    view = EgmView(address=1, accounting_denomination_minor=denom,
-                   meters_minor={"coin_in_minor": 10_000, "sas_coin_in_minor": 10_000,
-                                 "vouchers_in_minor": 10_000})
+    view = EgmView(
+        address=1,
+        accounting_denomination_minor=denom,
+        meters_minor={"coin_in_minor": 10_000, "sas_coin_in_minor": 10_000, "vouchers_in_minor": 10_000},
+    )
     got = reply(0x6F, h("00 00 00 00 80 00"), view, m=True)
     value = bytes.fromhex(f"{credits:0{2 * width}d}")
     body = h("00 00 00 00") + bytes((width,)) + value + h("80 00 05 00 00 01 00 00")

@@ -16,8 +16,20 @@ from drivers.sas.layouts import LAYOUTS, Kind
 
 ROOT = Path(__file__).resolve().parents[2]
 SAS = ROOT / "drivers" / "sas"
-FORBIDDEN = {"serial", "termios", "time", "threading", "random", "os", "socket", "select", "asyncio",
-             "cabinet", "gpiozero", "logging"}
+FORBIDDEN = {
+    "serial",
+    "termios",
+    "time",
+    "threading",
+    "random",
+    "os",
+    "socket",
+    "select",
+    "asyncio",
+    "cabinet",
+    "gpiozero",
+    "logging",
+}
 
 
 def _imports(path: Path) -> set[str]:
@@ -42,9 +54,12 @@ def test_sas_package_does_no_io() -> None:
 
 def _table_line(command: int) -> str:
     layout = LAYOUTS[command]
-    src = (layout.source.split(" (")[0].replace("nCompass Sentinel/SASProtocol/", "nCompass ")
-           .replace("saspy sas.py ", "saspy ")
-           .replace("Monaco Protocol/SAS/Aristocrat.Sas.Client/LPParsers/", "Monaco "))
+    src = (
+        layout.source.split(" (")[0]
+        .replace("nCompass Sentinel/SASProtocol/", "nCompass ")
+        .replace("saspy sas.py ", "saspy ")
+        .replace("Monaco Protocol/SAS/Aristocrat.Sas.Client/LPParsers/", "Monaco ")
+    )
     if not layout.verified:
         src = "UNVERIFIED (assumed)"
     data = "len byte" if layout.kind is Kind.M else str(layout.data_len)
@@ -64,8 +79,9 @@ def test_readme_docstring_lists_every_layout() -> None:
 @pytest.mark.timeout(900)
 def test_sas_package_is_strictly_typed() -> None:
     """``mypy --strict drivers/sas`` is clean."""
-    r = subprocess.run([sys.executable, "-m", "mypy", "--strict", "drivers/sas"],
-                       cwd=ROOT, capture_output=True, text=True, timeout=840)
+    r = subprocess.run(
+        [sys.executable, "-m", "mypy", "--strict", "drivers/sas"], cwd=ROOT, capture_output=True, text=True, timeout=840
+    )
     assert r.returncode == 0, r.stdout + r.stderr
 
 
@@ -76,6 +92,5 @@ def test_sas_package_lints_clean() -> None:
     if ruff is None:
         pytest.skip("ruff is not installed")
     tests = sorted(str(p.relative_to(ROOT)) for p in (ROOT / "tests" / "drivers").glob("test_sas_*.py"))
-    r = subprocess.run([ruff, "check", "drivers/sas", *tests], cwd=ROOT, capture_output=True, text=True,
-                       timeout=110)
+    r = subprocess.run([ruff, "check", "drivers/sas", *tests], cwd=ROOT, capture_output=True, text=True, timeout=110)
     assert r.returncode == 0, r.stdout

@@ -19,7 +19,7 @@ FILE = re.compile(r"\b([A-Za-z0-9_]+\.(?:cpp|h|cs|py))\b")
 def table_rows(text: str) -> list[list[str]]:
     """The cells of each row of the table under ``HEADER``."""
     lines = text.splitlines()
-    start = lines.index(HEADER) + 2          # the header and its |---| line
+    start = lines.index(HEADER) + 2  # the header and its |---| line
     rows = []
     for line in lines[start:]:
         if not line.startswith("|"):

@@ -30,8 +30,7 @@ def test_independent_crc_matches_the_published_vector() -> None:
 def _program(tmp_path: Path) -> list[Path]:
     rng = random.Random(21)
     paths = []
-    for name, size in (("cabinet/a.py", 5000), ("cabinet/core/b.py", 1), ("drivers/c.py", 0),
-                       ("ui/d.py", 20_001)):
+    for name, size in (("cabinet/a.py", 5000), ("cabinet/core/b.py", 1), ("drivers/c.py", 0), ("ui/d.py", 20_001)):
         path = tmp_path / name
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_bytes(bytes(rng.randrange(256) for _ in range(size)))

@@ -50,19 +50,28 @@ def _ack_case(command: int, data: bytes = b"") -> Case:
     def egm(event: LongPoll | GeneralPoll) -> bytes:
         assert isinstance(event, LongPoll) and event.command == command and event.data == data
         return replies.ack(event.address)
+
     return Case(f"0x{command:02X}", host.long_poll(ADDRESS, command, data), egm, lambda r: r, host.Ack(ADDRESS))
 
 
 def _meter_case(command: int, value: int) -> Case:
-    return Case(f"0x{command:02X}", host.long_poll(ADDRESS, command),
-                lambda e: replies.meter_reply(e.address, command, value),
-                lambda r: host.parse_meter(_data(r)), value)
+    return Case(
+        f"0x{command:02X}",
+        host.long_poll(ADDRESS, command),
+        lambda e: replies.meter_reply(e.address, command, value),
+        lambda r: host.parse_meter(_data(r)),
+        value,
+    )
 
 
 def _block_case(command: int, values: list[int]) -> Case:
-    return Case(f"0x{command:02X}", host.long_poll(ADDRESS, command),
-                lambda e: replies.meters_block(e.address, command, values),
-                lambda r: host.parse_meters(_data(r), len(values)), values)
+    return Case(
+        f"0x{command:02X}",
+        host.long_poll(ADDRESS, command),
+        lambda e: replies.meters_block(e.address, command, values),
+        lambda r: host.parse_meters(_data(r), len(values)),
+        values,
+    )
 
 
 def _rom_signature(event: LongPoll | GeneralPoll) -> bytes:
@@ -80,71 +89,175 @@ def _selected(event: LongPoll | GeneralPoll) -> bytes:
 
 
 CASES = [
-    Case("general poll", host.general_poll(ADDRESS), lambda e: replies.general_poll_reply(0x51),
-         lambda r: r, host.ExceptionReply(0x51)),
+    Case(
+        "general poll",
+        host.general_poll(ADDRESS),
+        lambda e: replies.general_poll_reply(0x51),
+        lambda r: r,
+        host.ExceptionReply(0x51),
+    ),
     *(_ack_case(c) for c in (0x01, 0x02, 0x06, 0x07, 0x0A, 0x0B)),
     _ack_case(0x08, bytes.fromhex("00 00 FF FF 01")),
     _ack_case(0x7F, bytes.fromhex("12 01 20 26 09 59 30")),
     _block_case(0x0F, [1, 2, 3, 4, 5, 6]),
     *(_meter_case(c, 10_000 + c) for c in range(0x10, 0x18)),
-    Case("0x18", host.long_poll(ADDRESS, 0x18), lambda e: replies.games_since_power_up(e.address, 12, 3),
-         lambda r: host.parse_games_since_power_up(_data(r)), (12, 3)),
+    Case(
+        "0x18",
+        host.long_poll(ADDRESS, 0x18),
+        lambda e: replies.games_since_power_up(e.address, 12, 3),
+        lambda r: host.parse_games_since_power_up(_data(r)),
+        (12, 3),
+    ),
     _block_case(0x19, [11, 12, 13, 14, 15]),
-    Case("0x1A", host.long_poll(ADDRESS, 0x1A), lambda e: replies.current_credits(e.address, 99_999_999),
-         lambda r: host.parse_meter(_data(r)), 99_999_999),
-    Case("0x1C", host.long_poll(ADDRESS, 0x1C),
-         lambda e: replies.meters_1c(e.address, Meters1C(100, 90, 80, 70, 60, 50, 4, 3)),
-         lambda r: host.parse_meters_1c(_data(r)), Meters1C(100, 90, 80, 70, 60, 50, 4, 3)),
+    Case(
+        "0x1A",
+        host.long_poll(ADDRESS, 0x1A),
+        lambda e: replies.current_credits(e.address, 99_999_999),
+        lambda r: host.parse_meter(_data(r)),
+        99_999_999,
+    ),
+    Case(
+        "0x1C",
+        host.long_poll(ADDRESS, 0x1C),
+        lambda e: replies.meters_1c(e.address, Meters1C(100, 90, 80, 70, 60, 50, 4, 3)),
+        lambda r: host.parse_meters_1c(_data(r)),
+        Meters1C(100, 90, 80, 70, 60, 50, 4, 3),
+    ),
     _block_case(0x1E, [1, 5, 10, 20, 50, 100]),
-    Case("0x1F", host.long_poll(ADDRESS, 0x1F), lambda e: replies.machine_info(e.address, INFO),
-         lambda r: host.parse_machine_info(_data(r)), INFO),
-    Case("0x21", host.rom_signature_request(ADDRESS, 0xA5FF), _rom_signature,
-         lambda r: host.parse_rom_signature(_data(r)), rom_signature(0xA5FF, IMAGE)),
-    Case("0x2F", host.selected_meters_request(ADDRESS, 12, [0x00, 0x0D, 0x10]), _selected,
-         lambda r: host.parse_selected_meters(_data(r)), (12, [(0x00, 123456), (0x0D, 9_876_543_210), (0x10, 42)])),
-    Case("0x51", host.long_poll(ADDRESS, 0x51), lambda e: replies.two_digit_count(e.address, 0x51, 1),
-         lambda r: host.parse_two_digit_count(_data(r)), 1),
-    Case("0x54", host.long_poll(ADDRESS, 0x54), lambda e: replies.sas_version(e.address, "CAB-0001"),
-         lambda r: host.parse_sas_version(_data(r)), ("602", "CAB-0001")),
-    Case("0x55", host.long_poll(ADDRESS, 0x55), lambda e: replies.two_digit_count(e.address, 0x55, 0),
-         lambda r: host.parse_two_digit_count(_data(r)), 0),
+    Case(
+        "0x1F",
+        host.long_poll(ADDRESS, 0x1F),
+        lambda e: replies.machine_info(e.address, INFO),
+        lambda r: host.parse_machine_info(_data(r)),
+        INFO,
+    ),
+    Case(
+        "0x21",
+        host.rom_signature_request(ADDRESS, 0xA5FF),
+        _rom_signature,
+        lambda r: host.parse_rom_signature(_data(r)),
+        rom_signature(0xA5FF, IMAGE),
+    ),
+    Case(
+        "0x2F",
+        host.selected_meters_request(ADDRESS, 12, [0x00, 0x0D, 0x10]),
+        _selected,
+        lambda r: host.parse_selected_meters(_data(r)),
+        (12, [(0x00, 123456), (0x0D, 9_876_543_210), (0x10, 42)]),
+    ),
+    Case(
+        "0x51",
+        host.long_poll(ADDRESS, 0x51),
+        lambda e: replies.two_digit_count(e.address, 0x51, 1),
+        lambda r: host.parse_two_digit_count(_data(r)),
+        1,
+    ),
+    Case(
+        "0x54",
+        host.long_poll(ADDRESS, 0x54),
+        lambda e: replies.sas_version(e.address, "CAB-0001"),
+        lambda r: host.parse_sas_version(_data(r)),
+        ("602", "CAB-0001"),
+    ),
+    Case(
+        "0x55",
+        host.long_poll(ADDRESS, 0x55),
+        lambda e: replies.two_digit_count(e.address, 0x55, 0),
+        lambda r: host.parse_two_digit_count(_data(r)),
+        0,
+    ),
 ]
 
 # The TITO layouts (tito_wire) and the handpay polls, host build -> EGM -> host parse.
 TICKET = "011234567890123456"
 CASES += [
-    Case("0x1B", host.long_poll(ADDRESS, 0x1B),
-         lambda e: replies.handpay_information(e.address, level=0x80, amount=123456, reset_id=1),
-         lambda r: (r.data[1], r.data[2:7].hex(), r.data[9]), (0x80, "0000123456", 1)),
-    Case("0x50", host.long_poll(ADDRESS, 0x50, b"\x80"),
-         lambda e: tito_wire.validation_meters_reply(e.address, e.data[0], 12, 34_500),  # type: ignore[union-attr]
-         lambda r: tito_wire.parse_validation_meters(_data(r)), (0x80, 12, 34_500)),
-    Case("0x57", host.long_poll(ADDRESS, 0x57), lambda e: tito_wire.pending_cashout_reply(e.address, 0, 9_999_999_999),
-         lambda r: tito_wire.parse_pending_cashout(_data(r)), (0, 9_999_999_999)),
-    Case("0x58", host.long_poll(ADDRESS, 0x58, tito_wire.validation_number_request(1, "1234567890123456")),
-         lambda e: tito_wire.validation_number_status(e.address, 0),
-         lambda r: (_data(r)), b"\x00"),
-    Case("0x70", host.long_poll(ADDRESS, 0x70), lambda e: tito_wire.ticket_validation_data(e.address, 0, 2500, TICKET),
-         lambda r: tito_wire.parse_ticket_reply(_data(r)), tito_wire.TicketReply(0, 2500, 0, TICKET)),
-    Case("0x71", host.long_poll(ADDRESS, 0x71, tito_wire.redeem_request(0, 2500, TICKET)),
-         lambda e: tito_wire.redeem_status(e.address, 0x40, 2500, TICKET),
-         lambda r: tito_wire.parse_ticket_reply(_data(r), 0x71), tito_wire.TicketReply(0x40, 2500, 0, TICKET)),
-    Case("0x7B", host.long_poll(ADDRESS, 0x7B, tito_wire.extended_validation_status_request(0x21, 0x21, 30, 7)),
-         lambda e: tito_wire.extended_validation_status_reply(e.address, 4242, 0x21, 30, 7),
-         lambda r: tito_wire.parse_extended_validation_status_reply(_data(r)), (4242, 0x21, 30, 7)),
-    Case("0x7C", host.long_poll(ADDRESS, 0x7C, b"\x00\x03BAR"), lambda e: tito_wire.ticket_data_reply(e.address, 0x7C),
-         _data, b"\x01"),
-    Case("0x7D", host.long_poll(ADDRESS, 0x7D, tito_wire.ticket_data_request(7, 30, "Casino", "1 Main St", "Town")),
-         lambda e: tito_wire.ticket_data_reply(e.address, 0x7D), _data, b"\x01"),
+    Case(
+        "0x1B",
+        host.long_poll(ADDRESS, 0x1B),
+        lambda e: replies.handpay_information(e.address, level=0x80, amount=123456, reset_id=1),
+        lambda r: (r.data[1], r.data[2:7].hex(), r.data[9]),
+        (0x80, "0000123456", 1),
+    ),
+    Case(
+        "0x50",
+        host.long_poll(ADDRESS, 0x50, b"\x80"),
+        lambda e: tito_wire.validation_meters_reply(e.address, e.data[0], 12, 34_500),  # type: ignore[union-attr]
+        lambda r: tito_wire.parse_validation_meters(_data(r)),
+        (0x80, 12, 34_500),
+    ),
+    Case(
+        "0x57",
+        host.long_poll(ADDRESS, 0x57),
+        lambda e: tito_wire.pending_cashout_reply(e.address, 0, 9_999_999_999),
+        lambda r: tito_wire.parse_pending_cashout(_data(r)),
+        (0, 9_999_999_999),
+    ),
+    Case(
+        "0x58",
+        host.long_poll(ADDRESS, 0x58, tito_wire.validation_number_request(1, "1234567890123456")),
+        lambda e: tito_wire.validation_number_status(e.address, 0),
+        lambda r: _data(r),
+        b"\x00",
+    ),
+    Case(
+        "0x70",
+        host.long_poll(ADDRESS, 0x70),
+        lambda e: tito_wire.ticket_validation_data(e.address, 0, 2500, TICKET),
+        lambda r: tito_wire.parse_ticket_reply(_data(r)),
+        tito_wire.TicketReply(0, 2500, 0, TICKET),
+    ),
+    Case(
+        "0x71",
+        host.long_poll(ADDRESS, 0x71, tito_wire.redeem_request(0, 2500, TICKET)),
+        lambda e: tito_wire.redeem_status(e.address, 0x40, 2500, TICKET),
+        lambda r: tito_wire.parse_ticket_reply(_data(r), 0x71),
+        tito_wire.TicketReply(0x40, 2500, 0, TICKET),
+    ),
+    Case(
+        "0x7B",
+        host.long_poll(ADDRESS, 0x7B, tito_wire.extended_validation_status_request(0x21, 0x21, 30, 7)),
+        lambda e: tito_wire.extended_validation_status_reply(e.address, 4242, 0x21, 30, 7),
+        lambda r: tito_wire.parse_extended_validation_status_reply(_data(r)),
+        (4242, 0x21, 30, 7),
+    ),
+    Case(
+        "0x7C",
+        host.long_poll(ADDRESS, 0x7C, b"\x00\x03BAR"),
+        lambda e: tito_wire.ticket_data_reply(e.address, 0x7C),
+        _data,
+        b"\x01",
+    ),
+    Case(
+        "0x7D",
+        host.long_poll(ADDRESS, 0x7D, tito_wire.ticket_data_request(7, 30, "Casino", "1 Main St", "Town")),
+        lambda e: tito_wire.ticket_data_reply(e.address, 0x7D),
+        _data,
+        b"\x01",
+    ),
     Case("0x94", host.long_poll(ADDRESS, 0x94), lambda e: replies.remote_handpay_reset(e.address, 2), _data, b"\x02"),
-    Case("0xA8", host.long_poll(ADDRESS, 0xA8, b"\x01"), lambda e: tito_wire.reset_method_reply(e.address, 0),
-         _data, b"\x00"),
+    Case(
+        "0xA8",
+        host.long_poll(ADDRESS, 0xA8, b"\x01"),
+        lambda e: tito_wire.reset_method_reply(e.address, 0),
+        _data,
+        b"\x00",
+    ),
 ]
 
 # The meter polls of egm_meter_polls (Monaco Sas.Client LPParsers layouts), host build -> EGM -> host parse.
-METER_VIEW = EgmView(address=ADDRESS, coin_in=5000, coin_out=4200, jackpot=300, games_played=77,
-                     handpaid_cancelled_credits=700, bill_counts={2000: 3, 10000: 1}, last_bill_minor=2000,
-                     machine_info=INFO, games=(INFO,), meters_minor={"coin_in_minor": 5000, "sas_coin_in_minor": 5000})
+METER_VIEW = EgmView(
+    address=ADDRESS,
+    coin_in=5000,
+    coin_out=4200,
+    jackpot=300,
+    games_played=77,
+    handpaid_cancelled_credits=700,
+    bill_counts={2000: 3, 10000: 1},
+    last_bill_minor=2000,
+    machine_info=INFO,
+    games=(INFO,),
+    meters_minor={"coin_in_minor": 5000, "sas_coin_in_minor": 5000},
+)
 
 
 def _view_case(command: int, data: bytes, parse: Callable[[host.Reply], Any], expected: Any) -> Case:
@@ -153,6 +266,7 @@ def _view_case(command: int, data: bytes, parse: Callable[[host.Reply], Any], ex
         reply = egm_meter_polls.VIEW_REPLIES[command](METER_VIEW, event.address, event.data, None)
         assert reply is not None
         return reply
+
     return Case(f"0x{command:02X}", host.long_poll(ADDRESS, command, data), egm, parse, expected)
 
 
@@ -161,9 +275,11 @@ CASES += [
     _view_case(0x2A, b"", lambda r: host.parse_meter(_data(r)), 0),
     _view_case(0x2B, b"", lambda r: host.parse_meter(_data(r)), 0),
     _view_case(0x2D, b"\x00\x00", _data, bytes.fromhex("0000 00000700")),
-    _view_case(0x2E, b"\x00\x0A", lambda r: r, host.Nack(ADDRESS)),
-    *(_view_case(c, b"", lambda r: host.parse_meter(_data(r)), {0x35: 3, 0x37: 1}.get(c, 0))
-      for c in egm_meter_polls.BILL_POLLS_DOLLARS),
+    _view_case(0x2E, b"\x00\x0a", lambda r: r, host.Nack(ADDRESS)),
+    *(
+        _view_case(c, b"", lambda r: host.parse_meter(_data(r)), {0x35: 3, 0x37: 1}.get(c, 0))
+        for c in egm_meter_polls.BILL_POLLS_DOLLARS
+    ),
     _view_case(0x48, b"", _data, bytes.fromhex("37 04 00000003")),
     _view_case(0x52, b"\x00\x01", _data, bytes.fromhex("0001 00005000 00004200 00000300 00000077")),
     _view_case(0x56, b"", _data, bytes.fromhex("01 0001")),
@@ -172,18 +288,37 @@ CASES += [
 ]
 
 #: Real-time events and the information polls (Aristocrat Monaco LPParsers layouts).
-EVENT_VIEW = EgmView(address=ADDRESS, games=(INFO,), max_bet_credits=500, game_name="Blackjack",
-                     cashout_ticket_number="123456789012345678", cashout_ticket_minor=2000)
+EVENT_VIEW = EgmView(
+    address=ADDRESS,
+    games=(INFO,),
+    max_bet_credits=500,
+    game_name="Blackjack",
+    cashout_ticket_number="123456789012345678",
+    cashout_ticket_minor=2000,
+)
 CASES += [
     _ack_case(0x0E, b"\x01"),
-    Case("0x3D", host.long_poll(ADDRESS, 0x3D), lambda e: egm_info.cashout_ticket(EVENT_VIEW, e.address, b"", None),
-         _data, bytes.fromhex("12345678 0000002000")),
-    Case("0xA0", host.long_poll(ADDRESS, 0xA0, b"\x00\x01"),
-         lambda e: egm_info.features_reply(EVENT_VIEW, e.address, e.data, False), _data,
-         bytes.fromhex("0001 00 04 00 00 0000")),
-    Case("0xB5", host.long_poll(ADDRESS, 0xB5, b"\x00\x01"),
-         lambda e: egm_info.game_information(EVENT_VIEW, e.address, e.data, None), lambda r: _data(r)[:4],
-         bytes.fromhex("0001 0500")),
+    Case(
+        "0x3D",
+        host.long_poll(ADDRESS, 0x3D),
+        lambda e: egm_info.cashout_ticket(EVENT_VIEW, e.address, b"", None),
+        _data,
+        bytes.fromhex("12345678 0000002000"),
+    ),
+    Case(
+        "0xA0",
+        host.long_poll(ADDRESS, 0xA0, b"\x00\x01"),
+        lambda e: egm_info.features_reply(EVENT_VIEW, e.address, e.data, False),
+        _data,
+        bytes.fromhex("0001 00 04 00 00 0000"),
+    ),
+    Case(
+        "0xB5",
+        host.long_poll(ADDRESS, 0xB5, b"\x00\x01"),
+        lambda e: egm_info.game_information(EVENT_VIEW, e.address, e.data, None),
+        lambda r: _data(r)[:4],
+        bytes.fromhex("0001 0500"),
+    ),
 ]
 
 
@@ -253,7 +388,8 @@ def test_host_frames_nack_busy_bad_crc_wrong_address_and_stray() -> None:
     assert hc.feed(bytes.fromhex("01 00")) == [host.Busy(1)]
     hc.send(host.long_poll(1, 0x1A))
     assert hc.feed(bytes.fromhex("01 1A 00 00 12 34 45 2E")) == [
-        host.BadReply("crc", bytes.fromhex("01 1A 00 00 12 34 45 2E"))]
+        host.BadReply("crc", bytes.fromhex("01 1A 00 00 12 34 45 2E"))
+    ]
     hc.send(host.long_poll(1, 0x1A))
     assert hc.feed(bytes.fromhex("02")) == [host.BadReply("address", b"\x02")]
     assert hc.feed(bytes.fromhex("1A 00")) == [host.BadReply("stray", bytes.fromhex("1A 00"))]
@@ -303,8 +439,7 @@ def test_selected_meters_round_trip_any_codes(game: int, codes: list[int], data:
     assert host.parse_selected_meters(_data(reply)) == (game, list(zip(codes, values, strict=True)))
 
 
-@given(st.sampled_from(sorted(c for c, layout in LAYOUTS.items() if layout.reply is not None)),
-       st.binary(max_size=40))
+@given(st.sampled_from(sorted(c for c, layout in LAYOUTS.items() if layout.reply is not None)), st.binary(max_size=40))
 def test_host_framer_never_raises_on_random_replies(command: int, noise: bytes) -> None:
     """Whatever the EGM sends back, the host framer returns replies, never raises."""
     layout = LAYOUTS[command]
@@ -314,5 +449,6 @@ def test_host_framer_never_raises_on_random_replies(command: int, noise: bytes) 
     hc = host.HostCodec()
     hc.send(host.long_poll(ADDRESS, command, data))
     for reply in hc.feed(noise) + hc.timeout():
-        assert isinstance(reply, host.ExceptionReply | host.Ack | host.Nack | host.Busy | host.DataReply
-                          | host.BadReply)
+        assert isinstance(
+            reply, host.ExceptionReply | host.Ack | host.Nack | host.Busy | host.DataReply | host.BadReply
+        )

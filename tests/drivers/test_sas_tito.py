@@ -45,8 +45,10 @@ def send(r: EgmResponder, command: int, data: bytes = b"") -> tuple[list[bytes],
     """One long poll as the host twin sends it: after a general poll to address 0, so the
     EGM never takes it for a repeat of the one before (implied ACK)."""
     out = r.receive(to_wire(general_poll(0)) + to_wire(long_poll(1, command, data)), 0)
-    return ([o for o in out if isinstance(o, bytes)],
-            [o for o in out if not isinstance(o, bytes | LinkChanged | ExceptionAcked)])
+    return (
+        [o for o in out if isinstance(o, bytes)],
+        [o for o in out if not isinstance(o, bytes | LinkChanged | ExceptionAcked)],
+    )
 
 
 def raw_m(command: int, data: bytes) -> bytes:
@@ -62,14 +64,17 @@ def test_egm_reply_frames_byte_for_byte() -> None:
     assert tw.pending_cashout_reply(1, 0x00, 12345) == with_crc(h("01 57 00 00 00 01 23 45"))
     assert tw.validation_number_status(1, 0x80) == with_crc(h("01 58 80"))
     assert tw.ticket_validation_data(1, 0x00, 2500, TICKET) == with_crc(
-        h("01 70 10 00 00 00 00 25 00 00 00 12 34 56 78 90 12 34 56"))
+        h("01 70 10 00 00 00 00 25 00 00 00 12 34 56 78 90 12 34 56")
+    )
     assert tw.ticket_validation_data(1, 0xFF) == with_crc(h("01 70 01 FF"))  # Monaco LP70: status alone
     assert tw.redeem_status(1, 0xC0) == with_crc(h("01 71 01 C0"))
     assert tw.redeem_status(1, 0x40, 2500, TICKET) == with_crc(
-        h("01 71 10 40 00 00 00 25 00 00 00 12 34 56 78 90 12 34 56"))
+        h("01 71 10 40 00 00 00 25 00 00 00 12 34 56 78 90 12 34 56")
+    )
     assert tw.validation_meters_reply(1, 0x80, 12, 34500) == with_crc(h("01 50 80 00 00 00 12 00 00 03 45 00"))
     assert tw.extended_validation_status_reply(1, 0x01020304, 0x0021, 30, 7) == with_crc(
-        h("01 7B 0A 04 03 02 01 21 00 00 30 00 07"))
+        h("01 7B 0A 04 03 02 01 21 00 00 30 00 07")
+    )
     assert tw.ticket_data_reply(1, 0x7D) == with_crc(h("01 7D 01"))  # Monaco LP7D: 01 = flag true
     assert tw.reset_method_reply(1, 2) == with_crc(h("01 A8 02"))
     assert tw.pending_cashout_reply(1, 0, 5)[-2:] == with_crc(h("01 57 00 00 00 00 00 05"))[-2:]
@@ -81,8 +86,7 @@ def test_host_request_data_byte_for_byte() -> None:
     assert tw.validation_number_request(1, "1234567890123456") == h("01 12 34 56 78 90 12 34 56")
     assert tw.validation_number_request(12, "1234567890123456")[:1] == h("12")  # 1 BCD (Monaco LP58)
     assert tw.validation_number_request(0, "") == bytes(9)
-    assert tw.redeem_request(0, 2500, TICKET) == h(
-        "00 00 00 00 25 00 00 00 12 34 56 78 90 12 34 56 00 00 00 00 00 00")
+    assert tw.redeem_request(0, 2500, TICKET) == h("00 00 00 00 25 00 00 00 12 34 56 78 90 12 34 56 00 00 00 00 00 00")
     assert long_poll(1, 0x71, tw.STATUS_QUERY) == with_crc(h("01 71 01 FF"))
     assert tw.ticket_data_request(0x0102, 30, "AB", "", "C") == h("02 01 1E 02 41 42 00 01 43")
     assert tw.ticket_data_request(0x0102) == h("02 01")
@@ -106,7 +110,12 @@ def test_request_parsers_take_good_data_and_name_what_is_bad() -> None:
         tw.parse_validation_number(h("01 12"))
     r = tw.parse_redeem(tw.redeem_request(0x00, 2500, TICKET, 12312026, 42))
     assert (r.transfer_code, r.amount, r.validation_number, r.restricted_expiration, r.pool_id) == (
-        0, 2500, TICKET, 12312026, 42)
+        0,
+        2500,
+        TICKET,
+        12312026,
+        42,
+    )
     assert tw.parse_redeem(b"\xff").status_query
     assert tw.parse_redeem(tw.redeem_request(0x84, 0, TICKET)[:16]).transfer_code == 0x84  # short form
     with pytest.raises(ProtocolError, match="0x71 amount"):
@@ -119,8 +128,9 @@ def test_request_parsers_take_good_data_and_name_what_is_bad() -> None:
         tw.parse_redeem(tw.redeem_request(0, 2500, TICKET) + b"\x05AB")
     with pytest.raises(ProtocolError, match="status query"):
         tw.parse_redeem(b"\x00")
-    assert tw.parse_ticket_data(tw.ticket_data_request(7, 30, "Casino", "1 Main St", "Town")) == \
-        tw.TicketDataRequest(7, 30, "Casino", "1 Main St", "Town")
+    assert tw.parse_ticket_data(tw.ticket_data_request(7, 30, "Casino", "1 Main St", "Town")) == tw.TicketDataRequest(
+        7, 30, "Casino", "1 Main St", "Town"
+    )
     assert tw.parse_ticket_data(h("07 00 1E 00 00 00")) == tw.TicketDataRequest(7, 30)
     assert tw.parse_ticket_data(b"") == tw.TicketDataRequest()
     with pytest.raises(ProtocolError, match="truncated"):
@@ -141,7 +151,8 @@ def test_host_reply_parsers() -> None:
     """Host-side parsers of 0x57, 0x70/0x71, 0x50, 0x7B replies; bad data raises."""
     assert tw.parse_pending_cashout(h("00 00 00 01 23 45")) == (0, 12345)
     assert tw.parse_ticket_reply(tw.ticket_validation_data(1, 0, 2500, TICKET)[3:-2]) == tw.TicketReply(
-        0, 2500, 0, TICKET)
+        0, 2500, 0, TICKET
+    )
     assert tw.parse_validation_meters(h("80 00 00 00 12 00 00 03 45 00")) == (0x80, 12, 34500)
     with pytest.raises(ProtocolError):
         tw.parse_pending_cashout(h("00 00 00 01 23 4F"))
@@ -153,9 +164,19 @@ def test_host_reply_parsers() -> None:
 def test_layouts_of_the_tito_polls() -> None:
     """The framing each TITO poll gets (kind, request and reply shape) and a
     source; the unconfirmed ones are marked UNVERIFIED."""
-    expect = {0x1B: ("R", 0, 20), 0x50: ("S", 1, 10), 0x57: ("R", 0, 6), 0x58: ("S", 9, 1),
-              0x70: ("R", 0, "length"), 0x71: ("M", None, "length"), 0x7B: ("M", None, "length"),
-              0x7C: ("M", None, 1), 0x7D: ("M", None, 1), 0x94: ("S", 0, 1), 0xA8: ("S", 1, 1)}
+    expect = {
+        0x1B: ("R", 0, 20),
+        0x50: ("S", 1, 10),
+        0x57: ("R", 0, 6),
+        0x58: ("S", 9, 1),
+        0x70: ("R", 0, "length"),
+        0x71: ("M", None, "length"),
+        0x7B: ("M", None, "length"),
+        0x7C: ("M", None, 1),
+        0x7D: ("M", None, 1),
+        0x94: ("S", 0, 1),
+        0xA8: ("S", 1, 1),
+    }
     for command, (kind, data_len, reply) in expect.items():
         layout = LAYOUTS[command]
         assert (layout.kind.value, layout.data_len, layout.reply) == (kind, data_len, reply), hex(command)
@@ -192,8 +213,11 @@ def test_0x58_hands_the_number_once_and_refuses_bad_or_second_numbers() -> None:
     good = tw.validation_number_request(1, "1234567890123456")
     w, ev = send(r, 0x58, good)
     assert w == [tw.validation_number_status(1, tc.VN_ACK)]
-    assert ev == [HostCommand("validation_number", 0x58, cashout_id=7, validation_system_id=1,
-                              validation_number="1234567890123456")]
+    assert ev == [
+        HostCommand(
+            "validation_number", 0x58, cashout_id=7, validation_system_id=1, validation_number="1234567890123456"
+        )
+    ]
     send(r, 0x1A)  # another poll between: the same 0x58 again is a new message, not a repeat
     w, ev = send(r, 0x58, good)
     assert w == [tw.validation_number_status(1, tc.VN_ACK)] and ev == []
@@ -220,13 +244,23 @@ def test_ticket_redemption_pending_then_final_status() -> None:
     assert send(r, 0x70)[0] == [tw.ticket_validation_data(1, 0, 2500, TICKET)]
     w, ev = send(r, 0x71, tw.redeem_request(0, 2500, TICKET))
     assert w == [tw.redeem_status(1, tc.STATUS_PENDING, 2500, TICKET)]
-    assert ev == [HostCommand("redeem_ticket", 0x71, ticket_id=3, transfer_code=0, amount_cents=2500,
-                              parsing_code=0, validation_number=TICKET)]
+    assert ev == [
+        HostCommand(
+            "redeem_ticket",
+            0x71,
+            ticket_id=3,
+            transfer_code=0,
+            amount_cents=2500,
+            parsing_code=0,
+            validation_number=TICKET,
+        )
+    ]
     assert send(r, 0x71, tw.STATUS_QUERY)[0] == [tw.redeem_status(1, tc.STATUS_PENDING, 2500, TICKET)]
     send(r, 0x1A)
     assert send(r, 0x71, tw.redeem_request(0, 2500, TICKET)) == ([tw.redeem_status(1, 0x40, 2500, TICKET)], [])
-    r.update(dataclasses.replace(VIEW, ticket_in=dataclasses.replace(t, status=0, transfer_code=0,
-                                                                     amount_cents_final=2500)))
+    r.update(
+        dataclasses.replace(VIEW, ticket_in=dataclasses.replace(t, status=0, transfer_code=0, amount_cents_final=2500))
+    )
     assert send(r, 0x71, tw.STATUS_QUERY)[0] == [tw.redeem_status(1, 0x00, 2500, TICKET)]
     assert send(r, 0x70)[0] == [tw.ticket_validation_data(1, tc.NO_TICKET_IN_ESCROW)]
     r.update(VIEW)
@@ -263,8 +297,11 @@ def test_0x71_hostile_data_is_refused_with_a_reason_and_no_command() -> None:
 def test_an_amount_that_does_not_fit_is_never_wrapped() -> None:
     """A cash-out or ticket amount above 10 digits (or negative) makes 0x57 / 0x70
     a NACK (counted as bad data) instead of telling the host a wrong amount."""
-    r = responder(dataclasses.replace(VIEW, pending_cashout=PendingCashout(1, 10**10),
-                                      ticket_in=TicketIn(1, TICKET, amount_cents=-5)))
+    r = responder(
+        dataclasses.replace(
+            VIEW, pending_cashout=PendingCashout(1, 10**10), ticket_in=TicketIn(1, TICKET, amount_cents=-5)
+        )
+    )
     assert send(r, 0x57)[0] == [b"\x81"] and send(r, 0x70)[0] == [b"\x81"]
     assert r.counts["bad_data"] == 2
 
@@ -282,8 +319,13 @@ def test_0x50_validation_meters_and_0x7b_0x7c_0x7d_settings() -> None:
     """0x50 from view.validation_meters (zeros when not kept); 0x7B applied to the
     supported bits and echoed with the asset number; 0x7D/0x7C merged onto view.ticket_data
     and handed; malformed 0x7B -> NACK, malformed 0x7D -> flag 00 (Monaco LP7D)."""
-    r = responder(dataclasses.replace(VIEW, validation_meters={0x00: (3, 7500)},
-                                      ticket_data=TicketData(location="Old", cashable_expiration_days=10)))
+    r = responder(
+        dataclasses.replace(
+            VIEW,
+            validation_meters={0x00: (3, 7500)},
+            ticket_data=TicketData(location="Old", cashable_expiration_days=10),
+        )
+    )
     assert send(r, 0x50, b"\x00")[0] == [tw.validation_meters_reply(1, 0, 3, 7500)]
     assert send(r, 0x50, b"\x82")[0] == [tw.validation_meters_reply(1, 0x82, 0, 0)]
     w, ev = send(r, 0x7B, tw.extended_validation_status_request(0xFFFF, 0x0023, 0, 5))
@@ -291,12 +333,26 @@ def test_0x50_validation_meters_and_0x7b_0x7c_0x7d_settings() -> None:
     assert ev == [HostCommand("set_extended_validation_status", 0x7B, validation_control=(0xFFFF, 0x23, 10, 5))]
     w, ev = send(r, 0x7D, tw.ticket_data_request(9, 30, "Casino", "1 Main St", "Town"))
     assert w == [tw.ticket_data_reply(1, 0x7D)]
-    assert ev == [HostCommand("set_ticket_data", 0x7D, ticket_data=TicketData(
-        host_id=9, expiration_days=30, location="Casino", address1="1 Main St", address2="Town",
-        cashable_expiration_days=10))]
+    assert ev == [
+        HostCommand(
+            "set_ticket_data",
+            0x7D,
+            ticket_data=TicketData(
+                host_id=9,
+                expiration_days=30,
+                location="Casino",
+                address1="1 Main St",
+                address2="Town",
+                cashable_expiration_days=10,
+            ),
+        )
+    ]
     w, ev = send(r, 0x7C, h("01 03 41 42 43"))
-    assert ev == [HostCommand("set_ticket_data", 0x7C, ticket_data=TicketData(
-        location="Old", address1="ABC", cashable_expiration_days=10))]
+    assert ev == [
+        HostCommand(
+            "set_ticket_data", 0x7C, ticket_data=TicketData(location="Old", address1="ABC", cashable_expiration_days=10)
+        )
+    ]
     out = r.receive(raw_m(0x7D, h("09 00 1E 05 41 42")), 0)
     assert [o for o in out if isinstance(o, bytes)] == [tw.ticket_data_reply(1, 0x7D, tw.TICKET_DATA_NOT_SET)]
     assert [type(o).__name__ for o in out if not isinstance(o, bytes)] == ["HostDataRejected"]
@@ -307,8 +363,9 @@ def test_0xa8_reset_method_codes() -> None:
     allowed, 0 when it is; a method other than 00/01 is NACKed."""
     r = responder(VIEW)
     w, ev = send(r, 0xA8, b"\x01")
-    assert w == [tw.reset_method_reply(1, 2)] and ev == [HostCommand("handpay_reset_to_credit_meter", 0xA8,
-                                                                      reset_method=1)]
+    assert w == [tw.reset_method_reply(1, 2)] and ev == [
+        HostCommand("handpay_reset_to_credit_meter", 0xA8, reset_method=1)
+    ]
     r.update(dataclasses.replace(VIEW, handpay=HandpayInfo(500)))
     assert send(r, 0xA8, b"\x01")[0] == [tw.reset_method_reply(1, 1)]
     assert send(r, 0xA8, b"\x00")[0] == [tw.reset_method_reply(1, 0)]
@@ -324,6 +381,7 @@ def test_tito_fuzz_never_raises() -> None:
     """Random data in every TITO poll (fixed seed) never raises and never hands a
     command from data that does not parse."""
     import random
+
     rng = random.Random(14)
     r = responder(dataclasses.replace(VIEW, pending_cashout=PendingCashout(1, 5), ticket_in=TicketIn(1, TICKET)))
     for i in range(3000):
@@ -343,5 +401,6 @@ def test_tito_fuzz_never_raises() -> None:
                 assert o.transfer_code in tc.TC_REDEEM | tc.TC_REJECT
         r.receive(to_wire(long_poll(1, 0x1A)), i)
         if i % 300 == 0:
-            r.update(dataclasses.replace(VIEW, pending_cashout=PendingCashout(i + 2, 5),
-                                         ticket_in=TicketIn(i + 2, TICKET)))
+            r.update(
+                dataclasses.replace(VIEW, pending_cashout=PendingCashout(i + 2, 5), ticket_in=TicketIn(i + 2, TICKET))
+            )

@@ -19,8 +19,13 @@ def _flat(decoder: WakeupDecoder, chunks: list[bytes]) -> list[WireByte]:
 def test_three_forms() -> None:
     """FF 00 b -> b with wakeup; FF FF -> FF; others are themselves."""
     got = WakeupDecoder().feed(bytes.fromhex("FF0081 FFFF 1A FF0001 00".replace(" ", "")))
-    assert got == [WireByte(0x81, True), WireByte(0xFF, False), WireByte(0x1A, False),
-                   WireByte(0x01, True), WireByte(0x00, False)]
+    assert got == [
+        WireByte(0x81, True),
+        WireByte(0xFF, False),
+        WireByte(0x1A, False),
+        WireByte(0x01, True),
+        WireByte(0x00, False),
+    ]
 
 
 def test_wakeup_ff_and_wakeup_zero() -> None:
@@ -53,7 +58,8 @@ def test_encoder_byte_for_byte() -> None:
     """The host-side encoder marks the first byte and doubles every later FF."""
     assert encode_message(bytes.fromhex("81")) == bytes.fromhex("FF0081")
     assert encode_message(bytes.fromhex("01 7F 12 01 20 26 09 59 30 45 FF")) == bytes.fromhex(
-        "FF 00 01 7F 12 01 20 26 09 59 30 45 FF FF")
+        "FF 00 01 7F 12 01 20 26 09 59 30 45 FF FF"
+    )
     assert encode_message(b"\xff\xff") == bytes.fromhex("FF 00 FF FF FF")
     assert escape(b"\x01\xff\x02") == b"\x01\xff\xff\x02"
 

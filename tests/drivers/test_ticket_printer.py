@@ -40,8 +40,7 @@ VOUCHER = Voucher(
         (120000, "ONE THOUSAND TWO HUNDRED DOLLARS AND 00 CENTS"),
         (
             1_234_567_899,
-            "TWELVE MILLION THREE HUNDRED FORTY-FIVE THOUSAND SIX HUNDRED "
-            "SEVENTY-EIGHT DOLLARS AND 99 CENTS",
+            "TWELVE MILLION THREE HUNDRED FORTY-FIVE THOUSAND SIX HUNDRED SEVENTY-EIGHT DOLLARS AND 99 CENTS",
         ),
     ],
 )
@@ -73,8 +72,9 @@ def test_the_hosts_address_lines_print_under_the_venue() -> None:
     import dataclasses
 
     data = render_voucher(dataclasses.replace(VOUCHER, address_lines=("1 MAIN ST", "RENO NV")))
-    venue, street, town, kind = (data.index(t) for t in (
-        b"GOLDEN ACE CASINO", b"1 MAIN ST", b"RENO NV", b"CASHOUT TICKET"))
+    venue, street, town, kind = (
+        data.index(t) for t in (b"GOLDEN ACE CASINO", b"1 MAIN ST", b"RENO NV", b"CASHOUT TICKET")
+    )
     assert venue < street < town < kind
     assert b"1 MAIN ST" not in render_voucher(VOUCHER)
 
@@ -119,17 +119,13 @@ def sim_printer(tmp_path: Path):  # type: ignore[no-untyped-def]
 
 @pytest.fixture
 def printer(sim_printer: SimPrinterDevice):  # type: ignore[no-untyped-def]
-    p = EscPosTicketPrinter(
-        sim_printer.path, status_timeout_s=0.1, print_timeout_s=0.5, reopen_interval_s=0.0
-    )
+    p = EscPosTicketPrinter(sim_printer.path, status_timeout_s=0.1, print_timeout_s=0.5, reopen_interval_s=0.0)
     p.open()
     yield p
     p.close()
 
 
-def test_printed_voucher_reads_back(
-    sim_printer: SimPrinterDevice, printer: EscPosTicketPrinter
-) -> None:
+def test_printed_voucher_reads_back(sim_printer: SimPrinterDevice, printer: EscPosTicketPrinter) -> None:
     assert printer.status().state is PrinterState.READY
     assert printer.print_voucher(VOUCHER) is PrintResult.DONE
     (ticket,) = sim_printer.tickets
@@ -197,9 +193,7 @@ def test_not_ready_printer_fails_the_print(
     assert sim_printer.tickets == []
 
 
-def test_paper_low_still_prints(
-    sim_printer: SimPrinterDevice, printer: EscPosTicketPrinter
-) -> None:
+def test_paper_low_still_prints(sim_printer: SimPrinterDevice, printer: EscPosTicketPrinter) -> None:
     sim_printer.set_paper(low=True)
     status = printer.status()
     assert status.state is PrinterState.PAPER_LOW and status.can_print
@@ -219,9 +213,7 @@ def test_unplugged_printer_reads_offline_then_recovers(
 
 def test_status_byte_validation() -> None:
     assert valid_status_byte(0x12) and valid_status_byte(0x12 | 0x08 | 0x60)
-    assert (
-        not valid_status_byte(0x00) and not valid_status_byte(0x93) and not valid_status_byte(0xFF)
-    )
+    assert not valid_status_byte(0x00) and not valid_status_byte(0x93) and not valid_status_byte(0xFF)
 
 
 def test_python_escpos_is_pinned_to_the_version_the_golden_ticket_was_made_with():
@@ -230,6 +222,7 @@ def test_python_escpos_is_pinned_to_the_version_the_golden_ticket_was_made_with(
     may lay the ticket out differently, and that must be a deliberate upgrade."""
     import importlib.metadata
     import tomllib
+
     root = Path(__file__).resolve().parents[2]
     deps = tomllib.loads((root / "pyproject.toml").read_text())["project"]["dependencies"]
     assert [d for d in deps if d.startswith("python-escpos")] == ["python-escpos==3.1"]

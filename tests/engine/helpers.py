@@ -42,8 +42,7 @@ class Rig:
         return self.cab.s.stations[station - 1].meters
 
     def balanced(self) -> bool:
-        return all(audit_balance(st.credits_minor, st.pending_out_minor, st.meters) == 0
-                   for st in self.cab.s.stations)
+        return all(audit_balance(st.credits_minor, st.pending_out_minor, st.meters) == 0 for st in self.cab.s.stations)
 
     def play_out(self, station_choice=None) -> None:
         """Answer every prompt: decline insurance, stand."""
@@ -62,8 +61,7 @@ class LinkedRig(Rig):
         self.wall_s = 1_800_000_000.0
         self.txn = 0
         for st in self.cab.s.stations:
-            self.cab.handle(HostLinkConfigured(st.station, st.station, f"/dev/pts/{st.station}",
-                                               self.wall_s))
+            self.cab.handle(HostLinkConfigured(st.station, st.station, f"/dev/pts/{st.station}", self.wall_s))
         self.effects = self.cab.handle(PowerUp(self.now_ms, self.wall_s))
 
 
@@ -84,6 +82,7 @@ async def with_served_engine(tmp_path, body, *, devices=None, settings=None, ser
     from cabinet.shell.engine import Engine
     from cabinet.shell.store import Store
     from cabinet.shell.ui_server import UIServer
+
     eng = Engine(Store(tmp_path / "j.db"), devices, rng=random.Random(1))
     if settings is not None:
         eng.cab.s = new_state(settings)

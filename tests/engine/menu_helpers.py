@@ -46,12 +46,14 @@ def rig_send(rig):
 def eng_send(eng, station: int = 1):
     """A ``send`` for a ``cabinet.shell.engine.Engine``."""
     from cabinet.core.events import IntentReceived
+
     return lambda action, value=None: eng.step(IntentReceived(station, action, value))
 
 
 def cab_send(cab, station: int = 1):
     """A ``send`` for a bare ``Cabinet``."""
     from cabinet.core.events import IntentReceived
+
     return lambda action, value=None: cab.handle(IntentReceived(station, action, value))
 
 
@@ -66,6 +68,7 @@ def type_text(cab, send: Callable[[str, int | None], object], text: str | None) 
     """On an open setting entry of ``cab``: delete what is there, touch each
     character of ``text`` and Enter (``None``: the Default row)."""
     from cabinet.core.maintenance.entry import DEFAULT, DELETE, SPACE
+
     e = cab.s.maintenance.entry
     assert e is not None, "no entry open"
     items = entry_items(e)

@@ -19,9 +19,22 @@ from tests.procs import START_DEADLINE_S, Child, ChildError
 def _start_engine(tmp_path: Path, *extra: str) -> Child:
     """The engine on its default journal in ``tmp_path/state`` (a folder it makes)."""
     env = {**os.environ, "CABINET_LOG": "INFO", "CABINET_DATA_DIR": str(tmp_path / "state")}
-    proc = Child([sys.executable, "-m", "cabinet", "engine", "--devices", "none",
-                  "--socket", str(tmp_path / "run" / "ui.sock"), *extra],
-                 name="engine", env=env, merge_stderr=True)
+    proc = Child(
+        [
+            sys.executable,
+            "-m",
+            "cabinet",
+            "engine",
+            "--devices",
+            "none",
+            "--socket",
+            str(tmp_path / "run" / "ui.sock"),
+            *extra,
+        ],
+        name="engine",
+        env=env,
+        merge_stderr=True,
+    )
     try:
         proc.wait_for("engine ready", START_DEADLINE_S)
     except ChildError:
@@ -42,8 +55,7 @@ def test_hello_then_close_does_not_kill_the_engine(tmp_path):
         for _ in range(5):
             s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
             s.connect(str(tmp_path / "run" / "ui.sock"))
-            s.sendall(json.dumps({"type": "hello", "protocol": PROTOCOL, "role": "ui"}).encode()
-                      + b"\n")
+            s.sendall(json.dumps({"type": "hello", "protocol": PROTOCOL, "role": "ui"}).encode() + b"\n")
             s.close()
             time.sleep(0.3)
         assert proc.running, "engine died"
@@ -65,6 +77,7 @@ def test_socket_folder_made_first_by_another_user_is_refused(tmp_path, monkeypat
     """A ``blackjack-cabinet`` folder in the temp dir that another user
     created first (mode 0777, theirs) is refused, not used for the socket."""
     from cabinet.shell.paths import private_dir
+
     hijack = tmp_path / "blackjack-cabinet"
     hijack.mkdir()
     os.chmod(hijack, 0o777)
@@ -76,6 +89,7 @@ def test_socket_folder_made_first_by_another_user_is_refused(tmp_path, monkeypat
 def test_socket_folder_open_to_others_or_a_symlink_is_refused(tmp_path):
     """Our own folder with mode 0777, or a symlink to one, is refused too."""
     from cabinet.shell.paths import private_dir
+
     loose = tmp_path / "loose"
     loose.mkdir()
     os.chmod(loose, 0o777)
@@ -96,6 +110,7 @@ def test_default_socket_fallback_is_checked_by_the_engine(tmp_path, monkeypatch)
     from cabinet.shell.engine import Engine
     from cabinet.shell.store import Store
     from cabinet.shell.ui_server import UIServer
+
     hijack = tmp_path / "blackjack-cabinet"
     hijack.mkdir()
     os.chmod(hijack, 0o777)
@@ -130,6 +145,7 @@ def test_journal_and_socket_are_owner_only_whatever_the_umask(tmp_path):
 def test_existing_world_readable_journal_is_tightened(tmp_path):
     """A journal left 0644 by an older version is made 0600 at open."""
     from cabinet.shell.store import Store
+
     Store(tmp_path / "j.db").close()
     os.chmod(tmp_path / "j.db", 0o644)
     Store(tmp_path / "j.db").close()
@@ -143,9 +159,11 @@ def test_default_state_folder_is_tightened(tmp_path, monkeypatch):
     data.mkdir()
     os.chmod(data, 0o755)
     monkeypatch.setenv("CABINET_DATA_DIR", str(data))
-    env_proc = Child([sys.executable, "-m", "cabinet", "engine", "--devices", "none",
-                      "--socket", str(tmp_path / "run" / "ui.sock")], name="engine",
-                     merge_stderr=True)
+    env_proc = Child(
+        [sys.executable, "-m", "cabinet", "engine", "--devices", "none", "--socket", str(tmp_path / "run" / "ui.sock")],
+        name="engine",
+        merge_stderr=True,
+    )
     try:
         env_proc.wait_for("engine ready", START_DEADLINE_S)
         assert os.stat(data).st_mode & 0o777 == 0o700
@@ -156,19 +174,23 @@ def test_default_state_folder_is_tightened(tmp_path, monkeypatch):
 
 # -- the UI socket: who may send intents, how many may connect (in process) ---------------
 
+
 async def _with_engine(tmp_path, body):
     from tests.engine.helpers import with_served_engine
+
     await with_served_engine(tmp_path, body)
 
 
 async def _read(reader, timeout_s=5.0):
     import asyncio
+
     line = await asyncio.wait_for(reader.readline(), timeout_s)
     return json.loads(line) if line else None
 
 
 async def _connect(path, token=None, role="ui"):
     import asyncio
+
     reader, writer = await asyncio.open_unix_connection(path)
     hello = {"type": "hello", "protocol": PROTOCOL, "role": role}
     if token is not None:
@@ -180,16 +202,17 @@ async def _connect(path, token=None, role="ui"):
 
 def _token(path) -> str:
     from cabinet.protocol.ipc import token_path
+
     return token_path(path).read_text().strip()
 
 
 def _intent(action, value=None) -> bytes:
-    return json.dumps({"type": "intent", "station": 1, "action": action,
-                       "value": value}).encode() + b"\n"
+    return json.dumps({"type": "intent", "station": 1, "action": action, "value": value}).encode() + b"\n"
 
 
 async def _until(pred, timeout_s=5.0):
     import asyncio
+
     deadline = time.monotonic() + timeout_s
     while not pred():
         assert time.monotonic() < deadline, "condition not reached in time"
@@ -226,6 +249,7 @@ def test_observer_cannot_drive_the_operator_menu(tmp_path):
         assert eng.cab.s.stations[0].credits_minor == 10_000
         assert eng.cab.s.stations[0].meters.bills_in_minor == 10_000
         writer.close()
+
     asyncio.run(_with_engine(tmp_path, body))
 
 
@@ -257,6 +281,7 @@ def test_wrong_token_is_an_observer_and_the_display_drives(tmp_path):
         await _until(lambda: eng.cab.s.maintenance != before)
         writer.close()
         w2.close()
+
     asyncio.run(_with_engine(tmp_path, body))
 
 
@@ -268,6 +293,7 @@ def test_a_client_saying_it_is_the_engine_is_refused(tmp_path):
         reader, writer = await _connect(path, token=_token(path), role="engine")
         assert (await _read(reader))["code"] == "role"
         assert await asyncio.wait_for(reader.read(), 5) == b""
+
     asyncio.run(_with_engine(tmp_path, body))
 
 
@@ -278,6 +304,7 @@ def test_connections_are_limited_and_silent_ones_dropped(tmp_path, monkeypatch):
     import asyncio
 
     from cabinet.shell import ui_server
+
     monkeypatch.setattr(ui_server, "HELLO_TIMEOUT_S", 1.0)
 
     async def body(eng, server, path):
@@ -303,6 +330,7 @@ def test_connections_are_limited_and_silent_ones_dropped(tmp_path, monkeypatch):
         w.close()
         for _, w in watchers:
             w.close()
+
     asyncio.run(_with_engine(tmp_path, body))
 
 
@@ -321,6 +349,7 @@ def test_a_client_that_never_reads_is_dropped(tmp_path):
             await asyncio.sleep(0)
         await _until(lambda: not server.clients, timeout_s=15)
         writer.close()
+
     asyncio.run(_with_engine(tmp_path, body))
 
 
@@ -333,14 +362,14 @@ def test_json_nested_a_thousand_deep_gets_an_error_reply(tmp_path):
         reader, writer = await _connect(path, token=_token(path))
         assert (await _read(reader))["type"] == "hello"
         assert (await _read(reader))["type"] == "snapshot"
-        writer.write(b'{"type":"cue","name":"x","data":{"a":' + b"[" * 1000 + b"]" * 1000
-                     + b"}}\n")
+        writer.write(b'{"type":"cue","name":"x","data":{"a":' + b"[" * 1000 + b"]" * 1000 + b"}}\n")
         await writer.drain()
         m = await _read(reader)
         assert m["type"] == "error" and m["code"] == "malformed", m
         writer.write(b'{"type":"goodbye"}\n')
         await writer.drain()
         assert await asyncio.wait_for(reader.read(), 5) == b""
+
     asyncio.run(_with_engine(tmp_path, body))
 
 
@@ -362,6 +391,7 @@ def test_forty_busy_clients_do_not_hold_up_a_note(tmp_path):
             async def drain() -> None:
                 while await r.read(65536):
                     pass
+
             reading = asyncio.create_task(drain())
             try:
                 while not stop.is_set() and not reading.done():
@@ -373,24 +403,25 @@ def test_forty_busy_clients_do_not_hold_up_a_note(tmp_path):
             w.close()
             await asyncio.gather(reading, return_exceptions=True)
 
-        eng.cab.display_showing = True      # no display needed here: only the delay counts
-        await asyncio.wrap_future(eng.post(NoteStacked(1, 10_000, "t0")))   # bets change state
+        eng.cab.display_showing = True  # no display needed here: only the delay counts
+        await asyncio.wrap_future(eng.post(NoteStacked(1, 10_000, "t0")))  # bets change state
         tasks = [asyncio.create_task(spam()) for _ in range(40)]
         await asyncio.sleep(1.5)
         waits = []
         for n in range(3):
             t0 = time.monotonic()
-            await asyncio.wait_for(asyncio.wrap_future(
-                eng.post(NoteEscrowed(1, 2000, f"n{n}"))), 10)
+            await asyncio.wait_for(asyncio.wrap_future(eng.post(NoteEscrowed(1, 2000, f"n{n}"))), 10)
             waits.append(time.monotonic() - t0)
             await asyncio.sleep(0.3)
         stop.set()
         await asyncio.gather(*tasks)
         assert max(waits) < 1.0, waits
+
     asyncio.run(_with_engine(tmp_path, body))
 
 
 # -- 11.9: no money into a black screen --------------------------------------------------
+
 
 def test_no_display_no_notes_and_the_acceptor_is_inhibited():
     """While no display shows the table the acceptor is disabled and a note
@@ -398,6 +429,7 @@ def test_no_display_no_notes_and_the_acceptor_is_inhibited():
     from cabinet.core.effects import ReturnNote, SetAcceptor, StackNote
     from cabinet.core.events import DisplayChanged, NoteEscrowed, PowerUp
     from cabinet.core.machine import Cabinet
+
     cab = Cabinet()
     cab.handle(PowerUp(0, 1e9))
     out = cab.handle(DisplayChanged(False))
@@ -417,6 +449,7 @@ def test_engine_knows_when_the_display_draws(tmp_path, monkeypatch):
     import asyncio
 
     from cabinet.shell import ui_server
+
     monkeypatch.setattr(ui_server, "DISPLAY_TIMEOUT_S", 1.0)
     monkeypatch.setattr(ui_server, "DISPLAY_CHECK_S", 0.1)
     frame = b'{"type":"frame","seq":1}\n'
@@ -442,10 +475,12 @@ def test_engine_knows_when_the_display_draws(tmp_path, monkeypatch):
         w.close()
         await _until(lambda: eng.cab.display_showing is False, timeout_s=0.9)
         w0.close()
+
     asyncio.run(_with_engine(tmp_path, body))
 
 
 # -- 11.18: program integrity -------------------------------------------------------------
+
 
 def _install_copy(tmp_path: Path) -> Path:
     """The program as installed: its packages (cabinet/, confspec/, drivers/, ui/) copied
@@ -453,11 +488,11 @@ def _install_copy(tmp_path: Path) -> Path:
     import shutil
 
     from cabinet.shell.manifest import PACKAGES
+
     root = Path(__file__).resolve().parents[2]
     inst = tmp_path / "inst"
     for pkg in PACKAGES:
-        shutil.copytree(root / pkg, inst / pkg,
-                        ignore=shutil.ignore_patterns("__pycache__"))
+        shutil.copytree(root / pkg, inst / pkg, ignore=shutil.ignore_patterns("__pycache__"))
     return inst
 
 
@@ -465,16 +500,30 @@ def _boot_snapshot(inst: Path, journal: Path, sock: Path) -> tuple[dict, str]:
     """Start the engine of ``inst``, take its first snapshot as an observer, stop it."""
     env = {**os.environ, "PYTHONPATH": str(inst), "CABINET_LOG": "INFO"}
     journal.parent.mkdir(mode=0o700, exist_ok=True)
-    proc = Child([sys.executable, "-m", "cabinet", "engine", "--devices", "none",
-                  "--journal", str(journal), "--socket", str(sock)], cwd=inst,
-                 env=env, name="engine", merge_stderr=True)
+    proc = Child(
+        [
+            sys.executable,
+            "-m",
+            "cabinet",
+            "engine",
+            "--devices",
+            "none",
+            "--journal",
+            str(journal),
+            "--socket",
+            str(sock),
+        ],
+        cwd=inst,
+        env=env,
+        name="engine",
+        merge_stderr=True,
+    )
     try:
         proc.wait_for("engine ready", START_DEADLINE_S)
         s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         s.settimeout(30)
         s.connect(str(sock))
-        s.sendall(json.dumps({"type": "hello", "protocol": PROTOCOL, "role": "ui"}).encode()
-                  + b"\n")
+        s.sendall(json.dumps({"type": "hello", "protocol": PROTOCOL, "role": "ui"}).encode() + b"\n")
         f = s.makefile("r")
         while (msg := json.loads(f.readline()))["type"] != "snapshot":
             pass
@@ -497,23 +546,26 @@ def test_a_checkout_runs_as_a_development_build(tmp_path):
 
 
 def test_program_fault_is_not_cleared_from_the_menu():
-    """"Clear engine faults" in the maintenance menu leaves a program
+    """ "Clear engine faults" in the maintenance menu leaves a program
     mismatch; only a boot whose manifest matches (DeviceCleared("program")) clears it.
     The main page shows the program ID and digest."""
     from cabinet.core.events import DeviceCleared, DeviceFaulted, KeyChanged, PowerUp
     from cabinet.core.machine import Cabinet
     from cabinet.core.state import MaintState
+
     cab = Cabinet()
-    cab.program_id, cab.program_digest, cab.program_status = "blackjack-cabinet 9", "ab" * 32, \
-        "mismatch"
+    cab.program_id, cab.program_digest, cab.program_status = "blackjack-cabinet 9", "ab" * 32, "mismatch"
     cab.handle(PowerUp(0, 1e9))
     cab.handle(DeviceFaulted("program", "program_mismatch", "program integrity: x changed"))
     assert cab.mode == "tilt"
     cab.handle(KeyChanged(True))
-    assert cab.snapshot(1).maintenance.lines[-1] == \
-        "Program: blackjack-cabinet 9 · SHA-256 abababab...abababab · DOES NOT MATCH: reinstall"
+    assert (
+        cab.snapshot(1).maintenance.lines[-1]
+        == "Program: blackjack-cabinet 9 · SHA-256 abababab...abababab · DOES NOT MATCH: reinstall"
+    )
     cab.s.maintenance = MaintState(page="faults")
     from cabinet.core.events import IntentReceived
+
     cab.handle(IntentReceived(1, "menu_select"))
     assert "program_mismatch" in cab.s.faults
     cab.handle(KeyChanged(False))
@@ -526,6 +578,7 @@ def test_journal_through_a_symlink_is_refused(tmp_path):
     anywhere, e.g. at a file another user reads)."""
     from cabinet.core.errors import StoreError
     from cabinet.shell.store import Store
+
     (tmp_path / "elsewhere.db").write_bytes(b"")
     (tmp_path / "j.db").symlink_to(tmp_path / "elsewhere.db")
     with pytest.raises(StoreError, match="symlink"):

@@ -34,10 +34,21 @@ WALL = 1_800_000_000.0
 def _real_money(cab):
     """Every real meter and money figure of the cabinet (what the test must not touch)."""
     s = cab.s
-    return {"stations": [(st.credits_minor, st.pending_out_minor, msgspec.to_builtins(st.meters),
-                          list(st.last_bills_minor), msgspec.to_builtins(st.host.queue),
-                          st.host.next_event_id) for st in s.stations],
-            "reviews": list(s.note_reviews), "faults": dict(s.faults)}
+    return {
+        "stations": [
+            (
+                st.credits_minor,
+                st.pending_out_minor,
+                msgspec.to_builtins(st.meters),
+                list(st.last_bills_minor),
+                msgspec.to_builtins(st.host.queue),
+                st.host.next_event_id,
+            )
+            for st in s.stations
+        ],
+        "reviews": list(s.note_reviews),
+        "faults": dict(s.faults),
+    }
 
 
 def _open_bill_test(handle, state=None, technician=True):
@@ -48,17 +59,18 @@ def _open_bill_test(handle, state=None, technician=True):
     handle(KeyChanged(True))
     for _ in range(DIAG):
         handle_intent(handle, "menu_down")
-    handle_intent(handle, "menu_select")              # Diagnostics
+    handle_intent(handle, "menu_select")  # Diagnostics
     for _ in range(BILLS):
         handle_intent(handle, "menu_down")
-    handle_intent(handle, "menu_select")              # Bill acceptor test: the PIN first
+    handle_intent(handle, "menu_select")  # Bill acceptor test: the PIN first
     if technician:
         type_pin(lambda action, value=None: handle(IntentReceived(1, action, value)))
-    return handle_intent(handle, "menu_select")       # Test: on
+    return handle_intent(handle, "menu_select")  # Test: on
 
 
 def handle_intent(handle, action):
     from cabinet.core.events import IntentReceived
+
     return handle(IntentReceived(1, action))
 
 
@@ -67,7 +79,7 @@ def test_bill_test_note_goes_to_test_credits_and_leaves_every_real_meter_unchang
     stacked, and shown as $20 test credits; the credit meter, bill meters, drop, the
     last bills and the host (SAS) queue are all unchanged; no ``bill_stacked``."""
     rig = Rig()
-    rig.note(5000)                                    # a real note before: $50 credits
+    rig.note(5000)  # a real note before: $50 credits
     before = _real_money(rig.cab)
     eff = _open_bill_test(rig.cab.handle, rig.cab.s)
     assert rig.cab.s.maintenance.page == "diag_bills"
@@ -78,8 +90,7 @@ def test_bill_test_note_goes_to_test_credits_and_leaves_every_real_meter_unchang
     assert Journal("note_escrowed", 1, 2000, {"txn": "x1", "test": True}) in eff
     eff += rig.cab.handle(NoteStacked(1, 2000, "x1"))
     assert "bill_stacked" not in [e.kind for e in eff if isinstance(e, Journal)]
-    assert Journal("bill_test_stacked", 1, 0,
-                   {"txn": "x1", "value_minor": 2000, "how": "stacked"}) in eff
+    assert Journal("bill_test_stacked", 1, 0, {"txn": "x1", "value_minor": 2000, "how": "stacked"}) in eff
     t = rig.cab.s.bill_test
     assert (t.credits_minor, t.stacked_count, t.stacked_minor, t.pending) == (2000, 1, 2000, {})
     assert _real_money(rig.cab) == before
@@ -91,14 +102,14 @@ def test_bill_test_note_goes_to_test_credits_and_leaves_every_real_meter_unchang
 
 
 def test_bill_test_returns_notes_when_chosen_and_counts_them():
-    """"Test notes are returned": the escrow is answered with a return, the
+    """ "Test notes are returned": the escrow is answered with a return, the
     return is journaled as ``bill_test_returned`` (no host "bill rejected") and
     counted; no meter moves."""
     rig = Rig()
     before = _real_money(rig.cab)
     _open_bill_test(rig.cab.handle, rig.cab.s)
     rig.press("menu_down")
-    rig.press("menu_select")                          # stack -> return
+    rig.press("menu_select")  # stack -> return
     assert not rig.cab.s.bill_test.stack
     eff = rig.cab.handle(NoteEscrowed(1, 1000, "r1"))
     assert any(isinstance(e, ReturnNote) for e in eff)
@@ -118,7 +129,7 @@ def test_bill_test_needs_the_technician_level():
     m = rig.cab.s.maintenance
     assert m.page != "diag_bills" and m.entry is not None and m.entry.kind == "pin"  # PIN asked
     eff = rig.cab.handle(NoteEscrowed(1, 2000, "n1"))
-    assert any(isinstance(e, ReturnNote) for e in eff)     # maintenance refuses notes
+    assert any(isinstance(e, ReturnNote) for e in eff)  # maintenance refuses notes
     assert rig.cab.s.bill_test.credits_minor == 0
 
 
@@ -158,9 +169,9 @@ def test_restart_mid_bill_test_counts_the_note_as_a_test_note_never_a_credit(tmp
         before = _engine_money(eng)
         eng.step(NoteEscrowed(1, 2000, "x9"))
         assert eng.cab.s.bill_test.pending == {"x9": 2000}
-        del eng                                        # killed: no close, no more events
+        del eng  # killed: no close, no more events
         eng2 = _boot(path)
-        assert eng2.store.open_escrows()[1]["txn"] == "x9"   # the driver gets it back
+        assert eng2.store.open_escrows()[1]["txn"] == "x9"  # the driver gets it back
         assert not eng2.store.open_escrows()[1]["credited"]
         if late == "vend_valid":
             eng2.step(NoteStacked(1, 2000, "x9"))
@@ -169,7 +180,7 @@ def test_restart_mid_bill_test_counts_the_note_as_a_test_note_never_a_credit(tmp
         t = eng2.cab.s.bill_test
         assert (t.stacked_count, t.stacked_minor, t.pending) == (1, 2000, {}), late
         assert _engine_money(eng2)["stations"] == before["stations"], late
-        assert eng2.cab.s.note_reviews == [], late      # not left for a key to credit
+        assert eng2.cab.s.note_reviews == [], late  # not left for a key to credit
         assert eng2.store.open_escrows()[1]["credited"]  # closed: nothing more owed
         kinds = [e["kind"] for e in eng2.store.events(50)]
         assert "bill_test_stacked" in kinds and kinds.count("bill_stacked") == 1, late

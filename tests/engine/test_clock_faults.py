@@ -46,7 +46,7 @@ def test_ticket_printed_while_the_clock_ran_60_days_slow_is_still_good(tmp_path)
     (jump,) = _clock_jumps(eff)
     assert jump.data["old_wall_s"] == slow and jump.data["new_wall_s"] == true_now
     assert abs(jump.data["jump_s"] - 60 * DAY) < 1
-    rig.advance(DAY * 1000)                         # a day later
+    rig.advance(DAY * 1000)  # a day later
     eff = rig.cab.handle(VoucherEscrowed(1, rec.validation_number, rec, "v1"))
     assert StackNote(1) in eff, eff
 
@@ -61,7 +61,7 @@ def test_clock_going_back_400_days_is_journaled():
     (jump,) = _clock_jumps(eff)
     assert jump.data["old_wall_s"] == before and jump.data["new_wall_s"] == before - 400 * DAY
     assert jump.data["jump_s"] < -399 * DAY
-    rig.advance(31 * DAY * 1000)                     # 31 days of real time: expired
+    rig.advance(31 * DAY * 1000)  # 31 days of real time: expired
     eff = rig.cab.handle(VoucherEscrowed(1, rec.validation_number, rec, "v1"))
     assert isinstance(eff[-1], ReturnNote) or any(isinstance(e, ReturnNote) for e in eff)
 

@@ -45,9 +45,8 @@ def test_a_torn_newest_slot_leaves_the_commit_before_it(tmp_path):
     eng.store.close()
     f = commit_file(path)
     data = bytearray(f.read_bytes())
-    slot = next(i for i in (0, 1) if json.loads(data[i * SLOT_BYTES:(i + 1) * SLOT_BYTES])["seq"]
-                == newest)
-    data[slot * SLOT_BYTES + 10:slot * SLOT_BYTES + 60] = b"\x00" * 50
+    slot = next(i for i in (0, 1) if json.loads(data[i * SLOT_BYTES : (i + 1) * SLOT_BYTES])["seq"] == newest)
+    data[slot * SLOT_BYTES + 10 : slot * SLOT_BYTES + 60] = b"\x00" * 50
     f.write_bytes(bytes(data))
     eng2 = _boot(path)
     assert not eng2.cab.s.ram_error
@@ -62,7 +61,7 @@ def test_a_commit_record_failing_its_keyed_check_in_both_slots_is_a_ram_error(tm
     eng.store.close()
     f = commit_file(path)
     text = f.read_bytes().decode()
-    recs = [json.loads(text[i:i + SLOT_BYTES]) for i in (0, SLOT_BYTES)]
+    recs = [json.loads(text[i : i + SLOT_BYTES]) for i in (0, SLOT_BYTES)]
     for r in recs:
         r["seq"] += 5
     f.write_text("".join(json.dumps(r).ljust(SLOT_BYTES - 1) + "\n" for r in recs))

@@ -35,7 +35,7 @@ class CoreTable:
     def _handle(self, action: str, value: int | None = None, station: int = 1) -> None:
         prompt = self.rig.cab.round.prompt if self.rig.cab.round is not None else None
         if action == "stand" and prompt is not None and prompt.kind == "insurance":
-            action = "decline"          # Stand answers "no insurance", as cabinet/shell/devices.py
+            action = "decline"  # Stand answers "no insurance", as cabinet/shell/devices.py
         self.rig.effects = self.rig.cab.handle(IntentReceived(station, action, value))
         self.publish()
 
@@ -79,8 +79,7 @@ def _player(variant: str, seed: int) -> tuple[DemoPlayer, CoreTable]:
     rig.note(10_000)
     table = CoreTable(rig)
     table.snapshot = rig.cab.snapshot(0)
-    return DemoPlayer(table, table, rounds=1, bet_minor=500, strategy=None,
-                      say=lambda _t: None, settle_s=0.0), table
+    return DemoPlayer(table, table, rounds=1, bet_minor=500, strategy=None, say=lambda _t: None, settle_s=0.0), table
 
 
 @pytest.mark.parametrize("variant", ["american", "classic-multi"])
@@ -97,7 +96,7 @@ def test_no_extra_round_after_an_instant_blackjack(variant):
     assert log.decisions == []
     assert table.pressed.count("deal") == 1
     assert "rebet" not in table.touched
-    assert log.net_minor == 750                     # 3 to 2 on the $5 bet
+    assert log.net_minor == 750  # 3 to 2 on the $5 bet
     assert table.rig.cab.mode == "betting" and "rebet" in table.snapshot.stations[0].lamps
 
 
@@ -110,8 +109,7 @@ def test_a_round_with_decisions_follows_the_common_chart():
     player.play_round(1)
     (log,) = player.result.rounds
     assert log.decisions == ["split", "stand", "stand"]
-    assert [(cards, total) for cards, total, _ in log.hands] == \
-        [(["7D", "AS"], "soft 18"), (["7D", "JC"], "17")]
+    assert [(cards, total) for cards, total, _ in log.hands] == [(["7D", "AS"], "soft 18"), (["7D", "JC"], "17")]
     assert log.dealer[0] == "4S"
     assert table.pressed == ["bet_up"] * 5 + ["deal", "split", "stand", "stand"]
 
@@ -126,29 +124,30 @@ def test_a_round_dealt_straight_after_the_last_one_is_seen_dealt():
     while the round waited for its decision)."""
     rig = Rig(GameSettings(variant="classic-multi", stations=2), seed=3)
     table = CoreTable(rig)
-    rig.cab.handle(DisplayChanged(False))                 # a screen per station, no table screen
+    rig.cab.handle(DisplayChanged(False))  # a screen per station, no table screen
     for n in (1, 2):
         rig.cab.handle(DisplayChanged(True, station=n))
         rig.note(10_000, n)
         rig.press("chip", n, 500)
         rig.press("place", n, 1)
-    rig.press("deal", 2)                                  # station 2 ready, station 1 betting
+    rig.press("deal", 2)  # station 2 ready, station 1 betting
     assert rig.cab.mode == "betting" and rig.cab.s.stations[1].ready
-    rig.cab.handle(DisplayChanged(False, station=2))      # its UI killed
-    rig.press("deal", 1)                                  # round 1: station 1 alone
+    rig.cab.handle(DisplayChanged(False, station=2))  # its UI killed
+    rig.press("deal", 1)  # round 1: station 1 alone
     assert [st.in_round for st in rig.cab.s.stations] == [True, False]
     rig.play_out()
-    rig.cab.handle(DisplayChanged(True, station=2))       # its UI started again
+    rig.cab.handle(DisplayChanged(True, station=2))  # its UI started again
     table.publish()
     before = table.snapshot
-    assert before.mode == "betting" and before.dealer.cards      # round 1 still shown
+    assert before.mode == "betting" and before.dealer.cards  # round 1 still shown
     assert rig.cab.s.stations[1].bets_minor == [500] and not rig.cab.s.stations[0].bets_minor[0]
-    player = DemoPlayer(table, table, rounds=2, bet_minor=500, strategy=None, station_no=2,
-                        say=lambda _t: None, settle_s=0.0)
+    player = DemoPlayer(
+        table, table, rounds=2, bet_minor=500, strategy=None, station_no=2, say=lambda _t: None, settle_s=0.0
+    )
     player.play_round(2)
     (log,) = player.result.rounds
     assert rig.cab.s.round_id == 2 and rig.cab.mode == "betting"
-    assert table.pressed == ["deal", "stand", "hit"]      # its $5 bet as it was; Stand: no insurance
+    assert table.pressed == ["deal", "stand", "hit"]  # its $5 bet as it was; Stand: no insurance
     assert log.decisions == ["decline", "hit"]
     assert log.hands == [(["AS", "2H", "8C"], "soft 21", "win")]
     assert log.dealer == ["AC", "5C", "3C"] and log.net_minor == 500
@@ -185,12 +184,13 @@ def test_a_player_waits_out_another_stations_round_before_betting():
         rig.note(10_000, n)
     rig.press("chip", 2, 500)
     rig.press("place", 2, 1)
-    rig.press("deal", 2)                                  # no other bet down: dealt at once
+    rig.press("deal", 2)  # no other bet down: dealt at once
     assert [st.in_round for st in rig.cab.s.stations] == [False, True]
     assert rig.cab.mode == "in_round"
     table = SlowTable(rig, [(20.0, rig.play_out)])
-    player = DemoPlayer(table, table, rounds=1, bet_minor=500, strategy=None, station_no=1,
-                        say=lambda _t: None, settle_s=0.0)
+    player = DemoPlayer(
+        table, table, rounds=1, bet_minor=500, strategy=None, station_no=1, say=lambda _t: None, settle_s=0.0
+    )
     player.play_round(1)
     (log,) = player.result.rounds
     assert table.now_s == 20.0 and rig.cab.s.round_id == 2

@@ -44,9 +44,16 @@ def test_diagnostics_lists_its_tests_and_marks_the_technician_ones():
     rig.press("menu_select")
     view = rig.cab.snapshot(1).maintenance
     assert view.title == "Diagnostics"
-    assert view.items == ["Button and lamp test", "Door and key switches", "Tower light test",
-                          "Bill acceptor test (technician)", "Printer test ticket",
-                          "Sound test", "Screen colour and touch test", "Devices and program"]
+    assert view.items == [
+        "Button and lamp test",
+        "Door and key switches",
+        "Tower light test",
+        "Bill acceptor test (technician)",
+        "Printer test ticket",
+        "Sound test",
+        "Screen colour and touch test",
+        "Devices and program",
+    ]
     assert TECHNICIAN_ITEMS == {"diag_bills"}
     rig.press("menu_back")
     assert rig.cab.s.maintenance.page == "main"
@@ -62,8 +69,7 @@ def test_lamp_test_lights_each_lamp_in_turn_then_the_menu_lamps_come_back():
         lamps = [e for e in rig.advance(1000) if isinstance(e, SetLamps)]
         lit.append(sorted(lamps[-1].actions))
     start = PANEL_BUTTONS.index(lit[0][0])
-    assert lit == [[PANEL_BUTTONS[(start + i) % len(PANEL_BUTTONS)]]
-                   for i in range(len(PANEL_BUTTONS))]
+    assert lit == [[PANEL_BUTTONS[(start + i) % len(PANEL_BUTTONS)]] for i in range(len(PANEL_BUTTONS))]
     assert "Lamp lit now:" in " ".join(rig.cab.snapshot(1).maintenance.lines)
     eff = rig.press("menu_back")
     assert SetLamps(1, frozenset({"menu_up", "menu_down", "menu_select", "menu_back"})) in eff
@@ -76,14 +82,14 @@ def test_missing_buttons_audit_lists_buttons_not_pressed_in_the_last_games():
     rig.cab.s.round_id = MISSING_AFTER_GAMES + 5
     assert missing_buttons(rig.cab.s) == list(PANEL_BUTTONS)
     rig.note(2000)
-    rig.press("bet_up")                                 # pressed in play: recorded
+    rig.press("bet_up")  # pressed in play: recorded
     assert rig.cab.s.button_rounds["bet_up"] == MISSING_AFTER_GAMES + 5
     assert "bet_up" not in missing_buttons(rig.cab.s)
     _open(rig, "diag_buttons")
     lines = rig.cab.snapshot(1).maintenance.lines
     audit = next(ln for ln in lines if ln.startswith("Not pressed in the last"))
     assert "Deal" in audit and "Bet +" not in audit and "Cash Out" in audit
-    assert rig.cab.s.button_rounds.get("menu_down") is None   # menu presses don't count
+    assert rig.cab.s.button_rounds.get("menu_down") is None  # menu presses don't count
 
 
 def test_door_and_key_page_follows_the_switches_live():
@@ -103,17 +109,18 @@ def test_tower_light_test_shows_each_state_in_turn():
     _open(rig, "diag_tower")
     assert "Tower light now: service (amber lit)" in rig.cab.snapshot(1).maintenance.lines
     seen = ["service"]
-    for _ in range(7):                                   # ends on "off"
+    for _ in range(7):  # ends on "off"
         seen += [e.state for e in rig.advance(1000) if isinstance(e, SetTowerLight)]
     assert {"service", "tilt", "handpay", "off"} <= set(seen)
     eff = rig.press("menu_back")
-    assert SetTowerLight("service") in eff                # the menu's own again
+    assert SetTowerLight("service") in eff  # the menu's own again
 
 
 def test_devices_page_shows_program_id_digest_serial_settings_and_status():
     """The devices page shows the program ID, its full digest, each device's
     serial settings and its status (a fault by name)."""
     from cabinet.core.events import DeviceFaulted
+
     rig = Rig()
     rig.cab.program_id, rig.cab.program_digest = "blackjack-cabinet 0.1.0", "ab" * 32
     rig.cab.program_status = "verified"
@@ -133,6 +140,7 @@ def test_printer_test_ticket_is_sent_without_money_meter_or_voucher_record():
     import msgspec
 
     from cabinet.core.effects import PrintTestTicket, PrintVoucher, SaveVoucher
+
     rig = Rig()
     rig.note(2000)
     meters = msgspec.to_builtins(rig.meters())
@@ -155,11 +163,17 @@ def test_sound_test_plays_each_sound_by_a_cue_and_screen_test_page_exists():
     sound (the UI plays it, or says "no audio device"); the screen colour and touch test
     is a page of its own (drawn by the UI)."""
     from cabinet.core.effects import SendCue
+
     rig = Rig()
     _open(rig, "diag_sound")
-    assert rig.cab.snapshot(1).maintenance.items == ["Play: card", "Play: chip", "Play: win",
-                                                     "Play: blackjack", "Play: big_win",
-                                                     "Play: button"]
+    assert rig.cab.snapshot(1).maintenance.items == [
+        "Play: card",
+        "Play: chip",
+        "Play: win",
+        "Play: blackjack",
+        "Play: big_win",
+        "Play: button",
+    ]
     rig.press("menu_down")
     rig.press("menu_down")
     eff = rig.press("menu_select")
@@ -176,6 +190,7 @@ def test_devices_page_shows_the_firmware_each_device_reported():
     """The acceptor's firmware version, reported with its start-up
     (``DeviceCleared.firmware``), is on the devices page beside its serial settings."""
     from cabinet.core.events import DeviceCleared
+
     rig = Rig()
     rig.cab.handle(DeviceCleared("bill", 1, "ID003-SIM 1.0"))
     _open(rig, "diag_devices")
@@ -192,20 +207,19 @@ def test_the_missing_buttons_audit_survives_a_restart(tmp_path):
     from cabinet.core.events import IntentReceived, NoteStacked, PowerUp
     from cabinet.shell.engine import Engine
     from cabinet.shell.store import Store
+
     path = tmp_path / "j.db"
-    eng = Engine(Store(path), rng=random.Random(1), clock_ms=lambda: 0,
-                 wall_s=lambda: 1_800_000_000.0)
+    eng = Engine(Store(path), rng=random.Random(1), clock_ms=lambda: 0, wall_s=lambda: 1_800_000_000.0)
     eng.step(PowerUp(0, 1_800_000_000.0))
     eng.step(NoteStacked(1, 2000, "t1"))
     eng.step(IntentReceived(1, "bet_up"))
     eng.store.close()
-    eng2 = Engine(Store(path), rng=random.Random(1), clock_ms=lambda: 0,
-                  wall_s=lambda: 1_800_000_000.0)
+    eng2 = Engine(Store(path), rng=random.Random(1), clock_ms=lambda: 0, wall_s=lambda: 1_800_000_000.0)
     assert eng2.cab.s.button_rounds == {"bet_up": 0}
     eng2.cab.s.round_id = MISSING_AFTER_GAMES - 1
-    assert missing_buttons(eng2.cab.s) == []              # fewer games than the window
+    assert missing_buttons(eng2.cab.s) == []  # fewer games than the window
     eng2.cab.s.round_id = MISSING_AFTER_GAMES
-    assert "bet_up" in missing_buttons(eng2.cab.s)        # not pressed in the last 100
+    assert "bet_up" in missing_buttons(eng2.cab.s)  # not pressed in the last 100
 
 
 def test_printer_test_ticket_with_a_printer_fault_says_so_and_prints_nothing():
@@ -215,6 +229,7 @@ def test_printer_test_ticket_with_a_printer_fault_says_so_and_prints_nothing():
     names the fault by its code and words; Select asks for no ticket and says why."""
     from cabinet.core.effects import PrintTestTicket
     from cabinet.core.events import DeviceFaulted
+
     rig = Rig()
     rig.cab.handle(DeviceFaulted("printer", "printer_paper_out", "status 1a 32 12 72"))
     _open(rig, "diag_printer")

@@ -26,8 +26,7 @@ def _calls(pkg: str, names: set[str]):
         for node in ast.walk(ast.parse(path.read_text(), str(path))):
             if isinstance(node, ast.Call):
                 f = node.func
-                name = f.id if isinstance(f, ast.Name) else f.attr if isinstance(
-                    f, ast.Attribute) else ""
+                name = f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else ""
                 if name in names:
                     yield path.relative_to(ROOT).as_posix(), name, node
 
@@ -46,8 +45,9 @@ def _driver_events() -> list[object]:
         if isinstance(code, ast.Constant):
             out.append(dev.DeviceFault(device, code.value, ""))
         else:
-            assert (rel, ast.unparse(code)) in DRIVER_CODE_VARIABLES, \
+            assert (rel, ast.unparse(code)) in DRIVER_CODE_VARIABLES, (
                 f"{rel}:{call.lineno}: a fault code this test does not know: {ast.unparse(code)}"
+            )
             out += [dev.DeviceFault(device, n, "") for n in status_names]
     return out
 
@@ -57,7 +57,7 @@ def _bridge_codes() -> set[str]:
     bridge = SimpleNamespace(station=1, _own=lambda prefix: 1)
     codes = set()
     for ev in _driver_events():
-        faulted = DriverDevices._translate(bridge, ev)     # the bridge's own mapping
+        faulted = DriverDevices._translate(bridge, ev)  # the bridge's own mapping
         codes.add(faulted.code)
     return codes | {c for c in _PRINTER_FAULTS.values() if c}
 
@@ -65,15 +65,17 @@ def _bridge_codes() -> set[str]:
 def _engine_codes() -> set[str]:
     """Codes the engine sets itself: ``DeviceFaulted(..., "code")`` and ``faults``
     dict keys written as literals anywhere in ``cabinet/``, and the note reviews'."""
-    codes = {"note_in_stacker", "note_in_path"}          # money_in: f"note_{review.kind}"
+    codes = {"note_in_stacker", "note_in_path"}  # money_in: f"note_{review.kind}"
     for _, _, call in _calls("cabinet", {"DeviceFaulted"}):
         if len(call.args) > 1 and isinstance(call.args[1], ast.Constant):
             codes.add(call.args[1].value)
     for path in sorted((ROOT / "cabinet").rglob("*.py")):
         for node in ast.walk(ast.parse(path.read_text())):
-            if isinstance(node, ast.Assign) and any(
-                    isinstance(t, ast.Attribute) and t.attr == "faults" for t in node.targets) \
-                    and isinstance(node.value, ast.Dict):
+            if (
+                isinstance(node, ast.Assign)
+                and any(isinstance(t, ast.Attribute) and t.attr == "faults" for t in node.targets)
+                and isinstance(node.value, ast.Dict)
+            ):
                 codes |= {k.value for k in node.value.keys if isinstance(k, ast.Constant)}
     return codes
 
@@ -82,14 +84,19 @@ def test_every_fault_number_is_unique():
     """One number, one fault (100 was both ``DriverError`` and ``ram_error``)."""
     numbers = [num for num, _ in FAULTS.values()]
     assert len(numbers) == len(set(numbers)), sorted(numbers)
-    assert all(100 <= n <= 998 for n in numbers)      # 999: fault_text's "not in the table"
+    assert all(100 <= n <= 998 for n in numbers)  # 999: fault_text's "not in the table"
 
 
 def test_every_fault_a_device_can_cause_has_its_number():
     """Each code the bridge makes of a driver's report is in ``FAULTS``."""
     codes = _bridge_codes()
-    assert {"bill_jam", "bill_offline", "bill_pause", "bill_line_stuck",
-            "printer_paper_out"} <= codes               # the scan sees the drivers
+    assert {
+        "bill_jam",
+        "bill_offline",
+        "bill_pause",
+        "bill_line_stuck",
+        "printer_paper_out",
+    } <= codes  # the scan sees the drivers
     missing = sorted(c for c in codes if c not in FAULTS)
     assert not missing, missing
     assert fault_text("bill_pause").startswith("309 ")

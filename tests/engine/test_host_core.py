@@ -36,8 +36,7 @@ def test_power_up_queues_ac_power_applied_and_doors_queue_open_then_closed():
     rig.cab.handle(DoorChanged("main", True))
     rig.cab.handle(DoorChanged("main", False))
     rig.cab.handle(DoorChanged("cashbox", True))
-    assert names(rig) == ["ac_power_applied", "slot_door_opened", "slot_door_closed",
-                          "cash_box_door_opened"]
+    assert names(rig) == ["ac_power_applied", "slot_door_opened", "slot_door_closed", "cash_box_door_opened"]
     ids = [e.event_id for e in rig.cab.s.stations[0].host.queue]
     assert ids == [1, 2, 3, 4]
 
@@ -75,7 +74,7 @@ def test_an_ack_drops_that_event_and_every_older_one_only():
     rig.cab.handle(HostEventAcked(1, 3))
     q = rig.cab.s.stations[0].host.queue
     assert [e.event_id for e in q] == [4, 5, 6, 7]
-    rig.cab.handle(HostEventAcked(1, 3))                  # a repeated ack changes nothing
+    rig.cab.handle(HostEventAcked(1, 3))  # a repeated ack changes nothing
     assert [e.event_id for e in rig.cab.s.stations[0].host.queue] == [4, 5, 6, 7]
 
 
@@ -85,8 +84,7 @@ def test_the_queue_survives_the_journal_round_trip():
     rig.cab.handle(DoorChanged("main", True))
     blob = msgspec.json.encode(rig.cab.s)
     back = Cabinet(msgspec.json.decode(blob, type=CabinetState))
-    assert [e.name for e in back.s.stations[0].host.queue] == ["ac_power_applied",
-                                                                "slot_door_opened"]
+    assert [e.name for e in back.s.stations[0].host.queue] == ["ac_power_applied", "slot_door_opened"]
     assert back.s.stations[0].host.next_event_id == 3
 
 
@@ -108,7 +106,7 @@ def test_a_full_queue_ends_in_one_overflow_event():
     assert got[-1] == "exception_buffer_overflow"
     assert got.count("exception_buffer_overflow") == 1
     rig.cab.handle(HostEventAcked(1, rig.cab.s.stations[0].host.queue[9].event_id))
-    rig.cab.handle(DoorChanged("main", True))           # room again: new events queue
+    rig.cab.handle(DoorChanged("main", True))  # room again: new events queue
     assert names(rig)[-1] == "slot_door_opened"
 
 
@@ -141,7 +139,7 @@ def test_shut_down_mid_round_waits_for_the_round_to_end():
     rig.cab.handle(HostCommanded(1, "shut_down"))
     st = rig.cab.s.stations[0]
     assert not st.host.disabled and st.host.disable_pending == "shut_down"
-    assert rig.cab.legal_actions(1)                       # the player finishes the hand
+    assert rig.cab.legal_actions(1)  # the player finishes the hand
     rig.play_out()
     assert st.host.disabled and st.host.disable_pending == ""
     assert rig.cab.legal_actions(1) == frozenset({"cash_out"})
@@ -153,8 +151,7 @@ def test_a_disabled_station_returns_notes_and_cash_out_still_works():
     rig.note(2_000)
     rig.cab.handle(HostCommanded(1, "shut_down"))
     rig.cab.handle(NoteEscrowed(1, 500, "n9"))
-    assert rig.cab.snapshot(3).stations[0].refusal == \
-        "Note returned: disabled by the casino host"
+    assert rig.cab.snapshot(3).stations[0].refusal == "Note returned: disabled by the casino host"
     rig.press("cash_out")
     assert rig.credits() == 0
 
@@ -166,13 +163,13 @@ def test_bill_acceptor_commands_narrow_the_settings_never_widen_them():
     assert SetAcceptor(1, False, ()) in eff
     eff = rig.cab.handle(HostCommanded(1, "enable_bill_acceptor"))
     assert SetAcceptor(1, True, ALL_BILLS) in eff
-    eff = rig.cab.handle(HostCommanded(1, "configure_bill_denominations",
-                                       bills_minor=(500, 2_000, 200_000)))
+    eff = rig.cab.handle(HostCommanded(1, "configure_bill_denominations", bills_minor=(500, 2_000, 200_000)))
     assert SetAcceptor(1, True, (500, 2_000)) in eff
     eff = rig.cab.handle(NoteEscrowed(1, 1_000, "n1"))
     assert rig.cab.snapshot(1).stations[0].refusal == "Note returned: $10.00 notes not taken"
     from cabinet.core.effects import ReturnNote
-    assert ReturnNote(1, "$10.00 is not an enabled denomination") in eff   # the log, in money
+
+    assert ReturnNote(1, "$10.00 is not an enabled denomination") in eff  # the log, in money
 
 
 def test_set_clock_journals_the_offset_and_leaves_the_clock_alone():
@@ -202,7 +199,7 @@ def test_remote_handpay_reset_resets_only_that_stations_handpay():
     eff = rig.cab.handle(HostCommanded(1, "remote_handpay_reset"))
     j = [e for e in eff if isinstance(e, Journal) and e.kind == "host_command"][0]
     assert j.data["result"].startswith("refused")
-    assert rig.meters().handpay_minor == 5_000            # never twice
+    assert rig.meters().handpay_minor == 5_000  # never twice
 
 
 def test_link_state_is_journaled_and_shown_per_station():
@@ -211,7 +208,7 @@ def test_link_state_is_journaled_and_shown_per_station():
     eff = rig.cab.handle(HostLinkChanged(1, True))
     assert any(isinstance(e, Journal) and e.kind == "host_link" for e in eff)
     assert rig.cab.snapshot(1).stations[0].host_link == "online"
-    again = rig.cab.handle(HostLinkChanged(1, True))      # no change: nothing logged
+    again = rig.cab.handle(HostLinkChanged(1, True))  # no change: nothing logged
     assert not any(isinstance(e, Journal) for e in again)
     rig.cab.handle(HostLinkChanged(1, False))
     assert rig.cab.snapshot(2).stations[0].host_link == "offline"
@@ -222,11 +219,14 @@ def test_unknown_commands_and_stations_change_nothing():
     rig = Rig()
     rig.note(1_000)
     before = msgspec.json.encode(rig.cab.s)
-    for ev in (HostCommanded(1, "give_credits"), HostCommanded(9, "shut_down"),
-               HostEventAcked(9, 1), HostLinkChanged(9, True)):
+    for ev in (
+        HostCommanded(1, "give_credits"),
+        HostCommanded(9, "shut_down"),
+        HostEventAcked(9, 1),
+        HostLinkChanged(9, True),
+    ):
         eff = rig.cab.handle(ev)
-        assert [type(e).__name__ for e in eff if not type(e).__name__.startswith("Set")] \
-            == ["Rejected"]
+        assert [type(e).__name__ for e in eff if not type(e).__name__.startswith("Set")] == ["Rejected"]
     assert msgspec.json.encode(rig.cab.s) == before
 
 
@@ -289,7 +289,7 @@ def test_a_ram_clear_queues_memory_error_reset_and_never_reuses_an_event_id(tmp_
     for _ in range([k for k, _ in MAIN_ITEMS].index("ram_clear")):
         rig.cab.handle(IntentReceived(1, "menu_down"))
     rig.cab.handle(IntentReceived(1, "menu_select"))
-    type_pin(rig_send(rig))                      # the technician PIN
+    type_pin(rig_send(rig))  # the technician PIN
     for _ in range(2):
         rig.cab.handle(IntentReceived(1, "menu_select"))
     h = rig.cab.s.stations[0].host
@@ -308,8 +308,7 @@ def test_a_ram_error_at_start_is_reported_after_power_applied():
     cab = Cabinet(state)
     cab.handle(HostLinkConfigured(1, 1, "/dev/pts/1", 1.8e9))
     cab.handle(PowerUp(0, 1.8e9))
-    assert [e.name for e in cab.s.stations[0].host.queue] == [
-        "ac_power_applied", "cmos_ram_error_no_data_recovered"]
+    assert [e.name for e in cab.s.stations[0].host.queue] == ["ac_power_applied", "cmos_ram_error_no_data_recovered"]
 
 
 def test_nothing_is_queued_without_a_host_link_and_removing_it_drops_the_queue():
@@ -360,6 +359,6 @@ def test_a_printed_voucher_is_the_last_cash_out_ticket():
     assert (h.last_ticket_number, h.last_ticket_minor) == ("", 0)
     rig.note(2_000)
     rec = next(e.record for e in rig.press("cash_out") if isinstance(e, PrintVoucher))
-    assert (h.last_ticket_number, h.last_ticket_minor) == ("", 0)       # not printed yet
+    assert (h.last_ticket_number, h.last_ticket_minor) == ("", 0)  # not printed yet
     rig.cab.handle(PrintFinished(1, rec.validation_number, "done"))
     assert (h.last_ticket_number, h.last_ticket_minor) == (rec.validation_number, 2_000)

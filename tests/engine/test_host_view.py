@@ -38,20 +38,24 @@ def test_meters_in_the_default_denomination_equal_the_cabinets_minor_units():
     v = egm_view(rig.cab.s, 1, SasStation("loop://"), "SN1", rig.cab.rules.max_bet_minor)
     assert m.coin_in_minor > 0 and m.games_played >= 3
     assert (v.coin_in, v.coin_out, v.games_played, v.games_won, v.games_lost) == (
-        m.coin_in_minor, m.coin_out_minor, m.games_played, m.games_won, m.games_lost)
+        m.coin_in_minor,
+        m.coin_out_minor,
+        m.games_played,
+        m.games_won,
+        m.games_lost,
+    )
     assert v.drop == 12_000 == v.bills_accepted_credits
     assert v.current_credits == rig.credits()
     assert v.bill_counts == {10_000: 1, 2_000: 1}
     assert v.power_reset == 1 and v.address == 1 and v.serial_number == "SN1"
     assert v.machine_info is not None and v.machine_info.base_percent == "9989"
-    assert v.machine_info.max_bet == 255                    # $100.00 = 10,000 credits: capped
+    assert v.machine_info.max_bet == 255  # $100.00 = 10,000 credits: capped
 
 
 def test_a_larger_accounting_denomination_counts_whole_credits():
     """Money meters count units of the accounting denomination."""
     rig = _played()
-    v = egm_view(rig.cab.s, 1, SasStation("loop://", accounting_denomination_minor=25), "",
-                 rig.cab.rules.max_bet_minor)
+    v = egm_view(rig.cab.s, 1, SasStation("loop://", accounting_denomination_minor=25), "", rig.cab.rules.max_bet_minor)
     assert v.drop == 12_000 // 25
     assert v.coin_in == rig.meters().coin_in_minor // 25
     assert v.machine_info is not None and v.machine_info.denomination == 0x04
@@ -63,8 +67,7 @@ def test_the_meter_polls_read_the_cabinet_meters_the_last_bill_and_the_denominat
     the accounting denomination."""
     rig = _played()
     m = rig.meters()
-    v = egm_view(rig.cab.s, 1, SasStation("loop://", accounting_denomination_minor=5), "",
-                 rig.cab.rules.max_bet_minor)
+    v = egm_view(rig.cab.s, 1, SasStation("loop://", accounting_denomination_minor=5), "", rig.cab.rules.max_bet_minor)
     assert v.meters_minor["coin_in_minor"] == m.coin_in_minor > 0
     assert v.meters_minor["bills_in_minor"] == 12_000 and v.meters_minor["games_played"] == m.games_played
     assert "bills_by_denom" not in v.meters_minor
@@ -80,9 +83,13 @@ def test_queued_events_and_a_handpay_are_in_the_view_of_their_station_only():
     v1 = egm_view(rig.cab.s, 1, SasStation("x"), "", 10_000)
     v2 = egm_view(rig.cab.s, 2, SasStation("x", address=2), "", 10_000)
     assert [e.name for e in v1.exceptions] == ["ac_power_applied", "slot_door_opened"]
-    assert [e.name for e in v2.exceptions] == ["ac_power_applied", "bill_accepted",
-                                               "cash_out_button_pressed", "handpay_pending",
-                                               "slot_door_opened"]
+    assert [e.name for e in v2.exceptions] == [
+        "ac_power_applied",
+        "bill_accepted",
+        "cash_out_button_pressed",
+        "handpay_pending",
+        "slot_door_opened",
+    ]
     bill = v2.exceptions[1]
     assert (bill.bill_minor, bill.amount_credits) == (5_000, 5_000)
     assert v1.handpay is None
@@ -114,11 +121,13 @@ def test_host_links_hand_each_station_its_view_and_post_what_the_link_reports():
     """One link per configured station; its reports become core events."""
     rig = Rig(GameSettings(variant="classic-multi", stations=2))
     posted = []
-    links = HostLinks({2: SasStation("pty2", address=7, accounting_denomination_minor=25)},
-                      "SN", (), link_factory=FakeLink)
+    links = HostLinks(
+        {2: SasStation("pty2", address=7, accounting_denomination_minor=25)}, "SN", (), link_factory=FakeLink
+    )
     assert links.configure_events([1, 2], 5.0) == [
         HostLinkConfigured(1, 0, "", 5.0),
-        HostLinkConfigured(2, 7, "pty2", 5.0, denomination_minor=25)]
+        HostLinkConfigured(2, 7, "pty2", 5.0, denomination_minor=25),
+    ]
     links.start(posted.append)
     assert list(links.links) == [2] and links.links[2].started
     assert posted == []
@@ -152,9 +161,11 @@ def test_sas_stations_come_from_the_config_and_the_command_line(tmp_path):
     from confspec import ConfigError
 
     cfg_path = tmp_path / "cabinet.toml"
-    cfg_path.write_text('[sas]\nport = "/dev/ttyS0"\naddress = 4\nasset_number = 77\n'
-                        'accounting_denomination_minor = 5\n'
-                        '[station2.sas]\nport = "/dev/ttyS0"\naddress = 5\n')
+    cfg_path.write_text(
+        '[sas]\nport = "/dev/ttyS0"\naddress = 4\nasset_number = 77\n'
+        "accounting_denomination_minor = 5\n"
+        '[station2.sas]\nport = "/dev/ttyS0"\naddress = 5\n'
+    )
     cfg = load_config(cfg_path)
     got = sas_stations(cfg, None, None)
     assert got == {1: SasStation("/dev/ttyS0", 4, 77, 5), 2: SasStation("/dev/ttyS0", 5, 0, 5)}
@@ -164,7 +175,7 @@ def test_sas_stations_come_from_the_config_and_the_command_line(tmp_path):
     with pytest.raises(ConfigError):
         sas_stations(load_config(None), None, 3)
     with pytest.raises(ConfigError):
-        sas_stations(cfg, "/dev/ttyS0", 5)          # station 2 already answers at 5 there
+        sas_stations(cfg, "/dev/ttyS0", 5)  # station 2 already answers at 5 there
 
 
 def test_a_sas_config_that_can_never_work_is_refused_at_start(tmp_path):
@@ -184,8 +195,7 @@ def test_a_sas_config_that_can_never_work_is_refused_at_start(tmp_path):
         sas_stations(load_config(None), "bogus://x", None)
     with pytest.raises(ConfigError, match="is a folder"):
         sas_stations(load_config(None), str(tmp_path), None)
-    assert sas_stations(load_config(None), "socket://localhost:7000", None)[1].port \
-        == "socket://localhost:7000"
+    assert sas_stations(load_config(None), "socket://localhost:7000", None)[1].port == "socket://localhost:7000"
     assert sas_stations(load_config(None), "/dev/ttyUSB9", None)[1].port == "/dev/ttyUSB9"
 
 
@@ -210,8 +220,7 @@ def test_the_host_page_says_when_the_port_is_not_open_or_polls_go_elsewhere():
     _, lines = host_page(rig.cab.s, "", "", {1: (0, None, False, 0)})
     assert "  Port not open: check the cable, the port name and the event log" in lines
     _, lines = host_page(rig.cab.s, "", "", {1: (0, None, True, 12)})
-    assert "  12 polls seen for other addresses: check the SAS address (1) against the " \
-           "host's" in lines
+    assert "  12 polls seen for other addresses: check the SAS address (1) against the host's" in lines
 
 
 def test_the_host_page_shows_the_line_errors_and_publish_hands_them_over():
@@ -221,8 +230,7 @@ def test_the_host_page_shows_the_line_errors_and_publish_hands_them_over():
 
     rig = Rig()
     wall = rig.cab.s.wall_s
-    _, lines = host_page(rig.cab.s, "", "", {1: (9, wall, True, 0, {"crc": 3, "stray": 2,
-                                                                     "truncated": 0})})
+    _, lines = host_page(rig.cab.s, "", "", {1: (9, wall, True, 0, {"crc": 3, "stray": 2, "truncated": 0})})
     assert "  Line errors: CRC 3, stray bytes 2: check the cable and 19,200 baud" in lines
     _, lines = host_page(rig.cab.s, "", "", {1: (9, wall, True, 0, {"crc": 0})})
     assert "  Line errors: none" in lines

@@ -20,9 +20,23 @@ def test_second_engine_on_a_journal_is_refused_with_one_line(tmp_path):
     with open(lock_file(journal), "w") as held:
         fcntl.flock(held, fcntl.LOCK_EX | fcntl.LOCK_NB)
         try:
-            r = subprocess.run([sys.executable, "-m", "cabinet", "engine", "--devices", "none",
-                                "--journal", str(journal), "--socket", str(sock)],
-                               capture_output=True, text=True, timeout=20)
+            r = subprocess.run(
+                [
+                    sys.executable,
+                    "-m",
+                    "cabinet",
+                    "engine",
+                    "--devices",
+                    "none",
+                    "--journal",
+                    str(journal),
+                    "--socket",
+                    str(sock),
+                ],
+                capture_output=True,
+                text=True,
+                timeout=20,
+            )
         except subprocess.TimeoutExpired:
             pytest.fail("the second engine ran on a locked journal")
     assert r.returncode == 2
@@ -32,9 +46,24 @@ def test_second_engine_on_a_journal_is_refused_with_one_line(tmp_path):
 
 
 def _engine(tmp_path, journal, *extra):
-    return subprocess.run([sys.executable, "-m", "cabinet", "engine", "--devices", "none",
-                           "--journal", str(journal), "--socket", str(tmp_path / "ui.sock"),
-                           *extra], capture_output=True, text=True, timeout=30)
+    return subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "cabinet",
+            "engine",
+            "--devices",
+            "none",
+            "--journal",
+            str(journal),
+            "--socket",
+            str(tmp_path / "ui.sock"),
+            *extra,
+        ],
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
 
 
 def _one_line(r):
@@ -54,9 +83,12 @@ def test_journal_folder_others_can_enter_is_refused_and_doctor_fails_it(tmp_path
     line = _one_line(_engine(tmp_path, folder / "j.db"))
     assert f"{folder}: mode {mode:04o} lets others in" in line, line
     assert list(folder.iterdir()) == []
-    r = subprocess.run([sys.executable, "-m", "cabinet", "doctor", "--journal",
-                        str(folder / "j.db"), "--devices", "none"],
-                       capture_output=True, text=True, timeout=60)
+    r = subprocess.run(
+        [sys.executable, "-m", "cabinet", "doctor", "--journal", str(folder / "j.db"), "--devices", "none"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert r.returncode == 1 and f"FAIL  journal {folder}" in r.stdout, r.stdout
     assert f"its folder {folder} has mode {mode:04o}: others can enter it" in r.stdout, r.stdout
 

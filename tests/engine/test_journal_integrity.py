@@ -35,8 +35,7 @@ def _plain(name, seq, blob):
 
 
 def _cli(*args):
-    return subprocess.run([sys.executable, "-m", "cabinet", *args], capture_output=True,
-                          text=True, timeout=60)
+    return subprocess.run([sys.executable, "-m", "cabinet", *args], capture_output=True, text=True, timeout=60)
 
 
 def test_cabinet_rows_rewritten_with_recomputed_sha256_are_a_ram_error(tmp_path):
@@ -47,13 +46,14 @@ def test_cabinet_rows_rewritten_with_recomputed_sha256_are_a_ram_error(tmp_path)
     eng.step(NoteStacked(1, 9000, "t1"))
     eng.store.close()
     db = sqlite3.connect(path)
-    for copy, seq, blob in db.execute("SELECT copy, seq, blob FROM critical WHERE "
-                                      "name='cabinet'").fetchall():
+    for copy, seq, blob in db.execute("SELECT copy, seq, blob FROM critical WHERE name='cabinet'").fetchall():
         state = json.loads(blob)
         state["stations"][0]["credits_minor"] += 50000
         new = json.dumps(state, separators=(",", ":")).encode()
-        db.execute("UPDATE critical SET blob=?, checksum=? WHERE name='cabinet' AND copy=?",
-                   (new, _plain("cabinet", seq, new), copy))
+        db.execute(
+            "UPDATE critical SET blob=?, checksum=? WHERE name='cabinet' AND copy=?",
+            (new, _plain("cabinet", seq, new), copy),
+        )
     db.commit()
     db.close()
     r = _cli("doctor", "--journal", str(path))
@@ -92,6 +92,7 @@ def _old_format_journal(path):
     no voucher checksum, no key file, no commit record; $20.00 on the credit meter and
     a $7.00 voucher outstanding. Returns the voucher."""
     from cabinet.core.records import VoucherRecord
+
     db = sqlite3.connect(path)
     db.executescript("""
 CREATE TABLE critical (name TEXT NOT NULL, copy INTEGER NOT NULL, seq INTEGER NOT NULL,
@@ -109,19 +110,28 @@ CREATE TABLE recall (id INTEGER PRIMARY KEY, round_id INTEGER NOT NULL,
     blob = msgspec.json.encode(state)
     rblob = b"null"
     for c in (0, 1):
-        db.execute("INSERT INTO critical VALUES (?,?,?,?,?)",
-                   ("cabinet", c, 7, blob, _plain("cabinet", 7, blob)))
-        db.execute("INSERT INTO critical VALUES (?,?,?,?,?)",
-                   ("round", c, 7, rblob, _plain("round", 7, rblob)))
-    db.execute("INSERT INTO events (seq, wall_s, kind, station, amount_minor, data) "
-               "VALUES (7, ?, 'bill_stacked', 1, 2000, '{\"txn\": \"a\"}')", (WALL,))
-    ticket = VoucherRecord(validation_number="123456789012345678", sequence=1,
-                           amount_minor=700, station=1, issued_wall_s=WALL,
-                           expires_wall_s=WALL + 30 * 86400, status="issued", venue="v",
-                           machine_number="1")
-    db.execute("INSERT INTO vouchers VALUES (?,?,?,?,?,?)",
-               (ticket.validation_number, 1, 1, 700, "issued",
-                msgspec.json.encode(ticket).decode()))
+        db.execute("INSERT INTO critical VALUES (?,?,?,?,?)", ("cabinet", c, 7, blob, _plain("cabinet", 7, blob)))
+        db.execute("INSERT INTO critical VALUES (?,?,?,?,?)", ("round", c, 7, rblob, _plain("round", 7, rblob)))
+    db.execute(
+        "INSERT INTO events (seq, wall_s, kind, station, amount_minor, data) "
+        "VALUES (7, ?, 'bill_stacked', 1, 2000, '{\"txn\": \"a\"}')",
+        (WALL,),
+    )
+    ticket = VoucherRecord(
+        validation_number="123456789012345678",
+        sequence=1,
+        amount_minor=700,
+        station=1,
+        issued_wall_s=WALL,
+        expires_wall_s=WALL + 30 * 86400,
+        status="issued",
+        venue="v",
+        machine_number="1",
+    )
+    db.execute(
+        "INSERT INTO vouchers VALUES (?,?,?,?,?,?)",
+        (ticket.validation_number, 1, 1, 700, "issued", msgspec.json.encode(ticket).decode()),
+    )
     db.commit()
     db.close()
     return ticket
@@ -134,12 +144,11 @@ def test_old_format_journal_is_upgraded_once_by_the_explicit_command(tmp_path):
     refuses, the journal untouched."""
     path = tmp_path / "j.db"
     ticket = _old_format_journal(path)
-    r = _cli("engine", "--devices", "none", "--journal", str(path), "--socket",
-             str(tmp_path / "s"))
+    r = _cli("engine", "--devices", "none", "--journal", str(path), "--socket", str(tmp_path / "s"))
     lines = r.stderr.strip().splitlines()
     assert r.returncode == 2 and len(lines) == 1, r.stderr
     assert "old format" in lines[0] and "cabinet upgrade-journal" in lines[0]
-    assert not key_file(path).exists()                # nothing written: still upgradable
+    assert not key_file(path).exists()  # nothing written: still upgradable
     r = _cli("doctor", "--journal", str(path), "--devices", "none")
     assert r.returncode == 1 and "upgrade-journal" in r.stdout, r.stdout
     r = _cli("events", "--verify", "--journal", str(path))
@@ -149,7 +158,8 @@ def test_old_format_journal_is_upgraded_once_by_the_explicit_command(tmp_path):
     assert r.returncode == 0, r.stdout + r.stderr
     assert r.stdout.strip().splitlines() == [
         f"journal {path} upgraded to keyed checksums (HMAC-SHA256): 1 event chained, "
-        "1 voucher; journaled as journal_migrated"]
+        "1 voucher; journaled as journal_migrated"
+    ]
     assert key_file(path).stat().st_mode & 0o777 == 0o600
     eng = _boot(path)
     assert not eng.cab.s.ram_error
@@ -163,7 +173,7 @@ def test_old_format_journal_is_upgraded_once_by_the_explicit_command(tmp_path):
     before = path.read_bytes()
     r = _cli("upgrade-journal", "--journal", str(path))
     assert r.returncode == 2 and "already" in r.stderr and path.read_bytes() == before
-    eng2 = _boot(path)                               # opens again, keyed now
+    eng2 = _boot(path)  # opens again, keyed now
     assert not eng2.cab.s.ram_error and eng2.cab.s.stations[0].credits_minor == 2500
 
 
@@ -181,17 +191,20 @@ def _forge_credits(path, add_minor):
     cabinet rows with ``add_minor`` more credits under the old plain SHA-256."""
     commit_file(path).unlink()
     db = sqlite3.connect(path)
-    for copy, seq, blob in db.execute("SELECT copy, seq, blob FROM critical WHERE "
-                                      "name='cabinet'").fetchall():
+    for copy, seq, blob in db.execute("SELECT copy, seq, blob FROM critical WHERE name='cabinet'").fetchall():
         state = json.loads(blob)
         state["stations"][0]["credits_minor"] += add_minor
         new = json.dumps(state, separators=(",", ":")).encode()
-        db.execute("UPDATE critical SET blob=?, checksum=? WHERE name='cabinet' AND copy=?",
-                   (new, _plain("cabinet", seq, new), copy))
-    for name, copy, seq, blob in db.execute("SELECT name, copy, seq, blob FROM critical "
-                                            "WHERE name!='cabinet'").fetchall():
-        db.execute("UPDATE critical SET checksum=? WHERE name=? AND copy=?",
-                   (_plain(name, seq, bytes(blob)), name, copy))
+        db.execute(
+            "UPDATE critical SET blob=?, checksum=? WHERE name='cabinet' AND copy=?",
+            (new, _plain("cabinet", seq, new), copy),
+        )
+    for name, copy, seq, blob in db.execute(
+        "SELECT name, copy, seq, blob FROM critical WHERE name!='cabinet'"
+    ).fetchall():
+        db.execute(
+            "UPDATE critical SET checksum=? WHERE name=? AND copy=?", (_plain(name, seq, bytes(blob)), name, copy)
+        )
     db.commit()
     db.close()
 
@@ -216,6 +229,7 @@ def test_credits_forged_under_plain_sha256_without_the_commit_record_are_refused
     refused, and the engine starts in a RAM error; no $500 to cash out as a ticket."""
     from cabinet.core.effects import PrintVoucher
     from cabinet.core.events import IntentReceived
+
     path = tmp_path / "j.db"
     eng = _boot(path)
     eng.step(NoteStacked(1, 5000, "t1"))
@@ -233,6 +247,7 @@ def test_ticket_forged_from_50_to_500_without_the_commit_record_is_refused(tmp_p
     engine starts in a RAM error and the row is not trusted for a redemption."""
     from cabinet.core.effects import PrintVoucher
     from cabinet.core.events import IntentReceived, PrintFinished
+
     path = tmp_path / "j.db"
     eng = _boot(path)
     eng.step(NoteStacked(1, 5000, "t1"))
@@ -242,12 +257,12 @@ def test_ticket_forged_from_50_to_500_without_the_commit_record_is_refused(tmp_p
     eng.store.close()
     _forge_credits(path, 0)
     db = sqlite3.connect(path)
-    rec = json.loads(db.execute("SELECT record FROM vouchers WHERE validation_number=?",
-                                (vn,)).fetchone()[0])
+    rec = json.loads(db.execute("SELECT record FROM vouchers WHERE validation_number=?", (vn,)).fetchone()[0])
     assert rec["amount_minor"] == 5000
     rec["amount_minor"] = 50000
-    db.execute("UPDATE vouchers SET amount_minor=50000, record=?, mac=NULL WHERE "
-               "validation_number=?", (json.dumps(rec), vn))
+    db.execute(
+        "UPDATE vouchers SET amount_minor=50000, record=?, mac=NULL WHERE validation_number=?", (json.dumps(rec), vn)
+    )
     db.commit()
     db.close()
     eng = _refused_by_doctor_verify_and_engine(path, tmp_path)
@@ -283,6 +298,7 @@ def test_voucher_row_set_back_to_issued_is_refused_and_reported(tmp_path):
     checksum: the ticket is not credited again, and ``cabinet doctor`` reports it."""
     from cabinet.core.effects import PrintVoucher
     from cabinet.core.events import IntentReceived, PrintFinished, VoucherEscrowed, VoucherStacked
+
     path = tmp_path / "j.db"
     eng = _boot(path)
     eng.step(NoteStacked(1, 2000, "t1"))
@@ -292,21 +308,19 @@ def test_voucher_row_set_back_to_issued_is_refused_and_reported(tmp_path):
     eng.step(VoucherEscrowed(1, vn, None, "v1"))
     eng.step(VoucherStacked(1, vn, "v1", None))
     assert eng.cab.s.stations[0].credits_minor == 2000
-    eng.step(IntentReceived(1, "cash_out"))                  # 2000 out again on a new ticket
+    eng.step(IntentReceived(1, "cash_out"))  # 2000 out again on a new ticket
     eng.store.close()
     db = sqlite3.connect(path)
-    rec = json.loads(db.execute("SELECT record FROM vouchers WHERE validation_number=?",
-                                (vn,)).fetchone()[0])
+    rec = json.loads(db.execute("SELECT record FROM vouchers WHERE validation_number=?", (vn,)).fetchone()[0])
     rec["status"] = "issued"
     rec["redeemed_wall_s"] = None
-    db.execute("UPDATE vouchers SET status='issued', record=? WHERE validation_number=?",
-               (json.dumps(rec), vn))
+    db.execute("UPDATE vouchers SET status='issued', record=? WHERE validation_number=?", (json.dumps(rec), vn))
     db.commit()
     db.close()
     r = _cli("doctor", "--journal", str(path))
     assert r.returncode == 1 and "voucher" in r.stdout and vn[-4:] in r.stdout
     store = Store(path)
-    assert store.voucher(vn) is None                        # not trusted: not "issued"
+    assert store.voucher(vn) is None  # not trusted: not "issued"
 
 
 def test_removed_events_are_found_again_after_a_crash_before_the_ram_error_commit(tmp_path):
@@ -319,10 +333,10 @@ def test_removed_events_are_found_again_after_a_crash_before_the_ram_error_commi
         eng.step(NoteStacked(1, 1000, f"t{i}"))
     eng.store.close()
     db = sqlite3.connect(path)
-    db.execute("DELETE FROM events WHERE id >= 3")            # the tail: no chain break
+    db.execute("DELETE FROM events WHERE id >= 3")  # the tail: no chain break
     db.commit()
     db.close()
-    first = Store(path).load()                                # opened, then the power goes
+    first = Store(path).load()  # opened, then the power goes
     assert first.ram_error and "events were removed" in " ".join(first.findings)
     again = Store(path).load()
     assert again.ram_error and "events were removed" in " ".join(again.findings)
@@ -336,6 +350,7 @@ def test_voucher_columns_that_disagree_with_the_keyed_record_are_reported_and_no
     record; the list of outstanding vouchers and the RAM clear go by the record."""
     from cabinet.core.effects import ClearJournal, PrintVoucher
     from cabinet.core.events import IntentReceived, PrintFinished
+
     path = tmp_path / "j.db"
     eng = _boot(path)
     eng.step(NoteStacked(1, 2000, "t1"))
@@ -345,8 +360,7 @@ def test_voucher_columns_that_disagree_with_the_keyed_record_are_reported_and_no
     assert [v.validation_number for v in eng.store.outstanding_vouchers()] == [vn]
     eng.store.close()
     db = sqlite3.connect(path)
-    db.execute("UPDATE vouchers SET status='redeemed', amount_minor=99900 WHERE validation_number=?",
-               (vn,))
+    db.execute("UPDATE vouchers SET status='redeemed', amount_minor=99900 WHERE validation_number=?", (vn,))
     db.commit()
     db.close()
     r = _cli("doctor", "--journal", str(path))

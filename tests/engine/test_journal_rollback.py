@@ -42,9 +42,22 @@ def _config(tmp_path, counter: str) -> Path:
 
 
 def _doctor(path, config=None):
-    return subprocess.run([sys.executable, "-m", "cabinet", "doctor", "--journal", str(path),
-                           "--devices", "none", *(["--config", str(config)] if config else [])],
-                          capture_output=True, text=True, timeout=60)
+    return subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "cabinet",
+            "doctor",
+            "--journal",
+            str(path),
+            "--devices",
+            "none",
+            *(["--config", str(config)] if config else []),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
 
 
 def _cash_out_between_image_and_restore(tmp_path, counter=None):
@@ -65,7 +78,7 @@ def _cash_out_between_image_and_restore(tmp_path, counter=None):
     eng.store.close()
     shutil.rmtree(sd)
     shutil.copytree(image, sd)
-    sd.chmod(0o700)                                     # as it was on the card
+    sd.chmod(0o700)  # as it was on the card
     return path
 
 
@@ -83,20 +96,20 @@ def test_without_a_counter_a_restored_image_brings_the_cash_out_back(tmp_path):
 def test_with_the_counter_a_restored_image_is_a_rolled_back_journal(tmp_path):
     """``cabinet doctor --config`` (an operator's run by hand, and the engine-stopped
     screen's) reads the counter the config names, with no environment variable."""
-    counter = tmp_path / "counter" / "count"            # not on the restored card
+    counter = tmp_path / "counter" / "count"  # not on the restored card
     path = _cash_out_between_image_and_restore(tmp_path, counter)
     r = _doctor(path, _config(tmp_path, f"twin:{counter}"))
     assert r.returncode == 1 and "FAIL  journal" in r.stdout, r.stdout
     assert "rolled back" in r.stdout and "hardware counter" in r.stdout, r.stdout
-    assert _doctor(path).returncode == 0                # no counter in the config: not read
+    assert _doctor(path).returncode == 0  # no counter in the config: not read
     eng = _boot(path, counter)
     assert eng.cab.s.ram_error and eng.cab.mode == "ram_error"
     assert "rolled back" in eng.snapshot.overlay_text
-    eff = eng.step(IntentReceived(1, "cash_out"))           # no second $200 ticket
+    eff = eng.step(IntentReceived(1, "cash_out"))  # no second $200 ticket
     assert not any(isinstance(e, PrintVoucher) for e in eff)
     assert eng.cab.mode == "ram_error"
     eng.store.close()
-    eng = _boot(path, counter)              # the RAM error's own commit keeps it: still one
+    eng = _boot(path, counter)  # the RAM error's own commit keeps it: still one
     assert eng.cab.s.ram_error and eng.cab.mode == "ram_error"
 
 
@@ -111,10 +124,10 @@ def test_the_counter_advances_with_the_event_log_and_a_power_cut_is_no_rollback(
     eng.step(NoteStacked(1, 2000, "t1"))
     after_note = int(counter.read_text())
     assert after_note == start + 1
-    eng.step(IntentReceived(1, "bet_up"))                  # a press: no event, no step
+    eng.step(IntentReceived(1, "bet_up"))  # a press: no event, no step
     assert int(counter.read_text()) == after_note
     eng.store.close()
-    counter.write_text(f"{after_note - 1}\n")               # the step lost with the power
+    counter.write_text(f"{after_note - 1}\n")  # the step lost with the power
     eng = _boot(path, counter)
     assert not eng.cab.s.ram_error
     assert eng.cab.s.stations[0].credits_minor == 2000
@@ -124,14 +137,19 @@ def _files(folder: Path) -> dict[str, bytes]:
     return {f.name: f.read_bytes() for f in sorted(folder.iterdir()) if f.is_file()}
 
 
-@pytest.mark.parametrize("setting,says", [
-    ("eeprom", "expected none, atecc608:/dev/i2c-N[:0|1] or twin:PATH, got 'eeprom'"),
-    ("atecc608:/dev/i2c-1:7", "expected none, atecc608:/dev/i2c-N[:0|1] or twin:PATH, "
-     "got 'atecc608:/dev/i2c-1:7'"),
-    ("twin:", "expected none, atecc608:/dev/i2c-N[:0|1] or twin:PATH, got 'twin:'"),
-    ("atecc608:{tmp}/no-such-bus", "'atecc608:{tmp}/no-such-bus': I2C {tmp}/no-such-bus: "
-     "No such file or directory"),
-], ids=["no such kind", "no such chip counter", "twin without a file", "no such bus"])
+@pytest.mark.parametrize(
+    "setting,says",
+    [
+        ("eeprom", "expected none, atecc608:/dev/i2c-N[:0|1] or twin:PATH, got 'eeprom'"),
+        ("atecc608:/dev/i2c-1:7", "expected none, atecc608:/dev/i2c-N[:0|1] or twin:PATH, got 'atecc608:/dev/i2c-1:7'"),
+        ("twin:", "expected none, atecc608:/dev/i2c-N[:0|1] or twin:PATH, got 'twin:'"),
+        (
+            "atecc608:{tmp}/no-such-bus",
+            "'atecc608:{tmp}/no-such-bus': I2C {tmp}/no-such-bus: No such file or directory",
+        ),
+    ],
+    ids=["no such kind", "no such chip counter", "twin without a file", "no such bus"],
+)
 def test_a_bad_counter_setting_is_a_config_error_that_touches_nothing(tmp_path, setting, says):
     """The engine exits 2 (not retried by its unit) with one line naming the file and
     ``journal.counter``; the journal, its key and its commit record stay as they were
@@ -141,18 +159,33 @@ def test_a_bad_counter_setting_is_a_config_error_that_touches_nothing(tmp_path, 
     sd = tmp_path / "sd"
     path = sd / "journal.sqlite3"
     _boot(path).store.close()
-    sd.chmod(0o700)                                     # as the engine keeps it
+    sd.chmod(0o700)  # as the engine keeps it
     before = _files(sd)
     assert {"journal.sqlite3", "journal.sqlite3.key"} <= set(before)
     config = _config(tmp_path, setting)
-    r = subprocess.run([sys.executable, "-m", "cabinet", "engine", "--devices", "none",
-                        "--config", str(config), "--journal", str(path),
-                        "--socket", str(tmp_path / "ui.sock")],
-                       capture_output=True, text=True, timeout=60)
+    r = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "cabinet",
+            "engine",
+            "--devices",
+            "none",
+            "--config",
+            str(config),
+            "--journal",
+            str(path),
+            "--socket",
+            str(tmp_path / "ui.sock"),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert r.returncode == 2, r.stderr
     assert r.stderr.strip().splitlines() == [f"config: {config}: journal.counter: {says}"]
     after = _files(sd)
-    after.pop("journal.sqlite3.lock", None)              # the engine's lock file, empty
+    after.pop("journal.sqlite3.lock", None)  # the engine's lock file, empty
     assert after == before
     d = _doctor(path, config)
     assert d.returncode == 1, d.stdout
@@ -164,10 +197,10 @@ def test_doctor_does_not_read_the_counter_while_an_engine_holds_the_journal(tmp_
     not talk to the same chip (an I2C exchange of its own between the engine's), and
     says so: the engine checked the counter at its start."""
     counter = tmp_path / "counter"
-    counter.mkdir()                                     # read by anyone: "cannot be read"
+    counter.mkdir()  # read by anyone: "cannot be read"
     path = tmp_path / "j" / "journal.sqlite3"
     _boot(path).store.close()
-    path.parent.chmod(0o700)                            # as the engine keeps it
+    path.parent.chmod(0o700)  # as the engine keeps it
     config = _config(tmp_path, f"twin:{counter}")
     assert "hardware counter cannot be read" in _doctor(path, config).stdout
     lock = lock_journal(path)
@@ -176,5 +209,8 @@ def test_doctor_does_not_read_the_counter_while_an_engine_holds_the_journal(tmp_
     finally:
         lock.close()
     assert r.returncode == 0, r.stdout
-    assert re.search(r"PASS  journal .*hardware counter not read: an engine holds the "
-                     r"journal", r.stdout), r.stdout
+    assert re.search(
+        r"PASS  journal .*hardware counter not read: an engine holds the "
+        r"journal",
+        r.stdout,
+    ), r.stdout

@@ -25,14 +25,13 @@ def _played(path, notes=1):
     eng.step(PowerUp(0, WALL))
     for i in range(notes):
         eng.step(NoteStacked(1, 100, f"t{i}"))
-    eng.store.close()                          # checkpoints: everything in the main file
+    eng.store.close()  # checkpoints: everything in the main file
 
 
 def _pages(path, table):
     db = sqlite3.connect(path)
     try:
-        rows = db.execute("SELECT pageno, pagetype, path FROM dbstat WHERE name=?",
-                          (table,)).fetchall()
+        rows = db.execute("SELECT pageno, pagetype, path FROM dbstat WHERE name=?", (table,)).fetchall()
     except sqlite3.OperationalError:
         pytest.skip("this SQLite has no dbstat")
     finally:
@@ -55,12 +54,13 @@ def _boot(path):
 
 def _ram_clear(eng):
     from .menu_helpers import change_default_pin, eng_send
+
     eng.step(KeyChanged(True))
     for _ in range([k for k, _ in MAIN_ITEMS].index("ram_clear")):
         eng.step(IntentReceived(1, "menu_down"))
     eng.step(IntentReceived(1, "menu_select"))
-    change_default_pin(eng_send(eng))      # a RAM error's fresh state: factory PIN
-    eng.step(DoorChanged("logic", True))   # and the logic door
+    change_default_pin(eng_send(eng))  # a RAM error's fresh state: factory PIN
+    eng.step(DoorChanged("logic", True))  # and the logic door
     for _ in range(2):
         eng.step(IntentReceived(1, "menu_select"))
 
@@ -106,9 +106,9 @@ def test_one_corrupt_history_page_keeps_the_credits_readable(tmp_path):
     _garble(path, leaves[1])
     eng, findings = _boot(path)
     assert eng.cab.s.ram_error and "corrupt" in " ".join(findings)
-    assert eng.cab.s.stations[0].credits_minor == 200 * 100     # read and kept
+    assert eng.cab.s.stations[0].credits_minor == 200 * 100  # read and kept
     n = [e["kind"] for e in eng.store.all_events()].count("bill_stacked")
-    assert 100 < n < 200                                         # one page lost, not all
+    assert 100 < n < 200  # one page lost, not all
 
 
 @pytest.mark.timeout(150)
@@ -119,8 +119,21 @@ def test_engine_on_a_corrupt_journal_starts_instead_of_exiting(tmp_path):
     _played(path)
     with open(path, "r+b") as f:
         f.write(b"\x00" * 100)
-    p = Child([sys.executable, "-m", "cabinet", "engine", "--devices", "none",
-               "--journal", str(path), "--socket", str(tmp_path / "s")], name="engine")
+    p = Child(
+        [
+            sys.executable,
+            "-m",
+            "cabinet",
+            "engine",
+            "--devices",
+            "none",
+            "--journal",
+            str(path),
+            "--socket",
+            str(tmp_path / "s"),
+        ],
+        name="engine",
+    )
     try:
         assert p.wait_for("engine ready", START_DEADLINE_S).startswith("engine ready")
         p.signal(signal.SIGTERM)
@@ -139,6 +152,7 @@ def _value_size(serial_type):
 def _critical_cells(path):
     """Each ``critical`` row as SQLite wrote it on its b-tree leaf page:
     ``(file offset of its first value, [(file offset, serial type)] per column)``."""
+
     def varint(buf, i):
         v = 0
         for k in range(8):
@@ -146,17 +160,18 @@ def _critical_cells(path):
             if buf[i + k] < 0x80:
                 return v, i + k + 1
         return (v << 8) | buf[i + 8], i + 9
+
     data = path.read_bytes()
     cells = []
     for pageno, kind, _ in _pages(path, "critical"):
         if kind != "leaf":
             continue
         base = (pageno - 1) * PAGE
-        page = data[base:base + PAGE]
+        page = data[base : base + PAGE]
         for n in range(int.from_bytes(page[3:5], "big")):
-            i = int.from_bytes(page[8 + 2 * n:10 + 2 * n], "big")
-            _, i = varint(page, i)                        # payload size
-            _, i = varint(page, i)                        # rowid
+            i = int.from_bytes(page[8 + 2 * n : 10 + 2 * n], "big")
+            _, i = varint(page, i)  # payload size
+            _, i = varint(page, i)  # rowid
             start = i
             size, i = varint(page, i)
             types = []
@@ -175,7 +190,7 @@ def _corrupt_cabinet_rows(path, how):
     data = path.read_bytes()
     with open(path, "r+b") as f:
         for body, types in _critical_cells(path):
-            if data[body:body + 7] != b"cabinet":
+            if data[body : body + 7] != b"cabinet":
                 continue
             seq_at, seq_type = types[2]
             if how == "seq_as_text":
@@ -209,8 +224,21 @@ def test_engine_on_a_corrupt_critical_page_comes_up_in_a_ram_error(tmp_path):
     path = tmp_path / "j.db"
     _played(path, notes=2)
     _corrupt_cabinet_rows(path, "seq_as_text")
-    p = Child([sys.executable, "-m", "cabinet", "engine", "--devices", "none",
-               "--journal", str(path), "--socket", str(tmp_path / "s")], name="engine")
+    p = Child(
+        [
+            sys.executable,
+            "-m",
+            "cabinet",
+            "engine",
+            "--devices",
+            "none",
+            "--journal",
+            str(path),
+            "--socket",
+            str(tmp_path / "s"),
+        ],
+        name="engine",
+    )
     try:
         assert p.wait_for("engine ready", START_DEADLINE_S).startswith("engine ready")
         p.signal(signal.SIGTERM)

@@ -30,7 +30,7 @@ def _play_until_a_win(rig: Rig, station: int = 1, rounds: int = 80) -> tuple[int
 def test_a_win_at_the_limit_locks_up_and_is_paid_by_the_attendant():
     rig = Rig(GameSettings(jackpot_limit_minor=100), seed=3)
     rig.note(10_000)
-    rig.press("bet_up")                          # the table minimum: any win reaches the limit
+    rig.press("bet_up")  # the table minimum: any win reaches the limit
     before, net = _play_until_a_win(rig)
     end = next(e for e in rig.effects if isinstance(e, Journal) and e.kind == "round_end")
     wagered, returned = end.data["wagered_minor"], end.data["returned_minor"]
@@ -85,8 +85,7 @@ def test_a_push_or_a_loss_is_never_a_jackpot_however_big_the_stake():
 
 
 def test_two_stations_hitting_a_jackpot_queue_one_after_the_other():
-    rig = Rig(GameSettings(variant="classic-multi", stations=2, jackpot_limit_minor=100),
-              seed=11)
+    rig = Rig(GameSettings(variant="classic-multi", stations=2, jackpot_limit_minor=100), seed=11)
     for n in (1, 2):
         rig.note(10_000, n)
     locked: list[int] = []
@@ -124,7 +123,7 @@ def test_restart_during_a_jackpot_lockup_keeps_it_and_the_money():
     rig.press("bet_up")
     _, net = _play_until_a_win(rig)
     credits = rig.credits()
-    cab = Cabinet(rig.cab.s, None)               # what the journal holds, after a power cut
+    cab = Cabinet(rig.cab.s, None)  # what the journal holds, after a power cut
     cab.handle(PowerUp(0, rig.wall_s))
     assert cab.mode == "handpay" and cab.s.handpay.kind == "jackpot"
     assert cab.s.stations[0].credits_minor == credits
@@ -164,13 +163,13 @@ def test_jackpot_is_journaled_and_shown_in_game_recall(tmp_path):
     assert entry.jackpot_handpay_minor == amount > 0
     kinds = [(e["kind"], e["data"].get("kind")) for e in store.events(5)]
     assert ("handpay", "jackpot") in kinds
-    eng.step(KeyChanged(True))                   # the reset ...
+    eng.step(KeyChanged(True))  # the reset ...
     eng.step(KeyChanged(False))
-    eng.step(KeyChanged(True))                   # ... and the menu, on a second turn
+    eng.step(KeyChanged(True))  # ... and the menu, on a second turn
     eng.step(IntentReceived(1, "menu_down"))
     eng.step(IntentReceived(1, "menu_select"))
     lines = eng.snapshot.maintenance.lines
-    assert f"Jackpot handpay ${amount // 100}.{amount % 100:02d} " \
-           "(paid by the attendant, not to the credit meter)" in lines
-    assert Store(tmp_path / "j.db", readonly=True).load_readonly().stations[0] \
-        .meters.jackpot_handpay_minor == amount
+    assert (
+        f"Jackpot handpay ${amount // 100}.{amount % 100:02d} (paid by the attendant, not to the credit meter)" in lines
+    )
+    assert Store(tmp_path / "j.db", readonly=True).load_readonly().stations[0].meters.jackpot_handpay_minor == amount

@@ -28,13 +28,12 @@ def _start_round(rig):
     rig.note(5000)
     rig.press("bet_up")
     rig.press("deal")
-    while rig.cab.mode != "in_round":          # a natural settles at once: deal again
+    while rig.cab.mode != "in_round":  # a natural settles at once: deal again
         rig.press("deal")
 
 
 def test_every_mode_has_a_row_in_the_table():
-    assert set(ACCEPTS) >= {"attract", "betting", "in_round", "cash_out", "handpay", "tilt",
-                            "door_open", "maintenance"}
+    assert set(ACCEPTS) >= {"attract", "betting", "in_round", "cash_out", "handpay", "tilt", "door_open", "maintenance"}
 
 
 def test_attract_then_betting_then_in_round():
@@ -61,14 +60,14 @@ def test_door_open_mid_round_freezes_it_and_closing_resumes_the_same_round():
     assert rig.cab.s.door_opens == {"main": 1}
     assert rig.cab.s.door_closed_notice
     rig.play_out()
-    assert not rig.cab.s.door_closed_notice             # shown until the next game ends
+    assert not rig.cab.s.door_closed_notice  # shown until the next game ends
 
 
 def test_key_enters_maintenance_only_between_rounds():
     rig = Rig()
     _start_round(rig)
     eff = rig.cab.handle(KeyChanged(True))
-    assert rig.cab.mode == "in_round"                 # requested: after the round (10.6)
+    assert rig.cab.mode == "in_round"  # requested: after the round (10.6)
     assert Journal("maintenance_requested", 0, 0, {"after": "round"}) in eff
     rig.cab.handle(KeyChanged(False))
     rig.play_out()
@@ -76,7 +75,7 @@ def test_key_enters_maintenance_only_between_rounds():
     assert rig.cab.mode == "maintenance"
     assert rig.cab.legal_actions(1) == {"menu_up", "menu_down", "menu_select", "menu_back"}
     assert isinstance(rig.press("bet_up"), list)
-    assert rig.cab.s.last_button == "bet_up"           # device test shows the press
+    assert rig.cab.s.last_button == "bet_up"  # device test shows the press
     rig.cab.handle(KeyChanged(False))
     assert rig.cab.mode == "betting"
 
@@ -105,14 +104,14 @@ def test_settings_change_is_validated_applied_and_logged():
     rig = Rig()
     set_pin(rig.cab.s)
     rig.cab.handle(KeyChanged(True))
-    _goto(rig, 5)                                    # Settings: the PIN first
+    _goto(rig, 5)  # Settings: the PIN first
     type_pin(rig_send(rig))
     assert rig.cab.s.maintenance.page == "settings"
-    rig.press("menu_select")                         # Game: classic -> classic-multi
+    rig.press("menu_select")  # Game: classic -> classic-multi
     eff = []
     for _ in range(len(rig.cab.snapshot(1).maintenance.items) - 2):
         rig.press("menu_down")
-    eff = rig.press("menu_select")                   # Save settings
+    eff = rig.press("menu_select")  # Save settings
     assert rig.cab.rules.variant == "classic-multi"
     changed = [e for e in eff if isinstance(e, Journal) and e.kind == "settings_changed"]
     assert changed and changed[0].data["level"] == "technician"
@@ -124,7 +123,7 @@ def test_invalid_settings_are_refused_with_the_field_named():
     rig.cab.handle(KeyChanged(True))
     _goto(rig, 5)
     type_pin(rig_send(rig))
-    rig.press("menu_down")                           # Stations: 1 -> 2 (classic seats one)
+    rig.press("menu_down")  # Stations: 1 -> 2 (classic seats one)
     rig.press("menu_select")
     for _ in range(len(rig.cab.snapshot(1).maintenance.items) - 3):
         rig.press("menu_down")
@@ -139,10 +138,10 @@ def test_ram_clear_needs_confirmation_zeroes_and_forces_configuration():
     rig.note(2000)
     rig.cab.handle(KeyChanged(True))
     _goto(rig, [k for k, _ in MAIN_ITEMS].index("ram_clear"))
-    type_pin(rig_send(rig))                          # technician PIN and the logic door (15)
+    type_pin(rig_send(rig))  # technician PIN and the logic door (15)
     rig.cab.handle(DoorChanged("logic", True))
     rig.press("menu_select")
-    assert rig.credits() == 2000                     # armed, not yet done
+    assert rig.credits() == 2000  # armed, not yet done
     eff = rig.press("menu_select")
     assert any(isinstance(e, ClearJournal) for e in eff)
     assert rig.credits() == 0 and rig.meters().bills_in_minor == 0
@@ -150,15 +149,15 @@ def test_ram_clear_needs_confirmation_zeroes_and_forces_configuration():
     rig.cab.handle(KeyChanged(False))
     assert rig.cab.mode == "needs_config"
     rig.note(500)
-    assert rig.cab.legal_actions(1) == frozenset()   # no play until configured
+    assert rig.cab.legal_actions(1) == frozenset()  # no play until configured
     rig.cab.handle(KeyChanged(True))
-    assert rig.cab.s.maintenance.entry.then == "settings"   # the PIN survived the clear
+    assert rig.cab.s.maintenance.entry.then == "settings"  # the PIN survived the clear
     type_pin(rig_send(rig))
     assert rig.cab.s.maintenance.page == "settings"
     for _ in range(len(rig.cab.snapshot(1).maintenance.items)):
         rig.press("menu_down")
     rig.press("menu_up")
-    rig.press("menu_select")                         # Save settings
+    rig.press("menu_select")  # Save settings
     rig.cab.handle(KeyChanged(False))
     assert rig.cab.mode == "betting"
 
@@ -178,7 +177,7 @@ def test_self_audit_mismatch_tilts_before_the_next_round():
     rig = Rig()
     rig.note(2000)
     rig.press("bet_up")
-    rig.cab.s.stations[0].credits_minor += 1          # corrupt the meter by hand
+    rig.cab.s.stations[0].credits_minor += 1  # corrupt the meter by hand
     eff = rig.press("deal")
     assert any(isinstance(e, Journal) and e.kind == "audit_mismatch" for e in eff)
     assert rig.cab.mode == "tilt" and not rig.cab.s.round_open
@@ -208,6 +207,7 @@ def test_round_that_fails_its_check_is_voided_stakes_back():
     assert st.meters.void_returned_minor == 100
     assert cab.mode == "betting" and not cab.s.round_open
     from cabinet.core.meters import audit_balance
+
     assert audit_balance(st.credits_minor, st.pending_out_minor, st.meters) == 0
 
 
@@ -226,8 +226,7 @@ def test_help_is_reachable_with_zero_credits():
     assert snap.mode == "attract"
     assert snap.help_lines[0] == "American Blackjack"
     assert any("Any two ten-value cards may be split" in line for line in snap.help_lines)
-    assert snap.table_texts == ["BLACKJACK PAYS 3 TO 2", "DEALER MUST STAND ON ALL 17",
-                                "INSURANCE PAYS 2 TO 1"]
+    assert snap.table_texts == ["BLACKJACK PAYS 3 TO 2", "DEALER MUST STAND ON ALL 17", "INSURANCE PAYS 2 TO 1"]
 
 
 def test_engine_fault_is_cleared_by_the_operator_device_faults_by_the_device():
@@ -235,7 +234,7 @@ def test_engine_fault_is_cleared_by_the_operator_device_faults_by_the_device():
     rig.cab.handle(DeviceFaulted("engine", "engine_fault", "KeyError: x"))
     rig.cab.handle(DeviceFaulted("bill", "bill_jam"))
     rig.cab.handle(KeyChanged(True))
-    _goto(rig, 6)                                     # Faults
+    _goto(rig, 6)  # Faults
     eff = rig.press("menu_select")
     assert any(isinstance(e, Journal) and e.kind == "faults_cleared" for e in eff)
     assert list(rig.cab.s.faults) == ["bill_jam"]
@@ -248,7 +247,7 @@ def test_the_faults_page_re_polls_the_devices():
     rig = Rig()
     rig.cab.handle(DeviceFaulted("printer", "printer_paper_out"))
     rig.cab.handle(KeyChanged(True))
-    _goto(rig, 6)                                     # Faults
+    _goto(rig, 6)  # Faults
     assert rig.cab.s.maintenance.page == "faults"
     assert PollDevices() in rig.effects
     view = rig.cab.snapshot(1).maintenance
@@ -256,7 +255,7 @@ def test_the_faults_page_re_polls_the_devices():
     assert "Printer out of paper" in " ".join(view.lines)
     eff = rig.press("menu_select")
     assert PollDevices() in eff
-    assert list(rig.cab.s.faults) == ["printer_paper_out"]   # only the device clears it
+    assert list(rig.cab.s.faults) == ["printer_paper_out"]  # only the device clears it
     rig.cab.handle(DeviceCleared("printer"))
     assert rig.cab.s.faults == {}
     assert rig.cab.snapshot(2).maintenance.lines[0] == "No faults."
@@ -269,31 +268,38 @@ def test_device_test_page_shows_every_button_by_its_name_and_cash_out_stays():
     second, the screen's BACK or the key leave, as the page says."""
     rig = Rig()
     rig.cab.handle(KeyChanged(True))
-    _goto(rig, 4)                                     # Diagnostics
-    rig.press("menu_select")                          # Button and lamp test
+    _goto(rig, 4)  # Diagnostics
+    rig.press("menu_select")  # Button and lamp test
     assert rig.cab.s.maintenance.page == "diag_buttons"
     view = rig.cab.snapshot(1).maintenance
     assert any("Cash Out twice" in line for line in view.lines + [view.hint])
     shown = []
-    for action, value in (("hit", None), ("stand", None), ("deal", None), ("bet_up", None),
-                          ("bet_down", None), ("cash_out", None), ("chip", 500), ("place", 2),
-                          ("double", None)):
+    for action, value in (
+        ("hit", None),
+        ("stand", None),
+        ("deal", None),
+        ("bet_up", None),
+        ("bet_down", None),
+        ("cash_out", None),
+        ("chip", 500),
+        ("place", 2),
+        ("double", None),
+    ):
         rig.advance(2000)
         rig.press(action, value=value)
         assert rig.cab.s.maintenance.page == "diag_buttons", action
         last = [ln for ln in rig.cab.snapshot(1).maintenance.lines if ln.startswith("Last button")]
         shown.append(last[0].removeprefix("Last button: "))
-    assert shown == ["Hit", "Stand", "Deal", "Bet +", "Bet -", "Cash Out", "$5 chip", "Spot 2",
-                     "Double"]
+    assert shown == ["Hit", "Stand", "Deal", "Bet +", "Bet -", "Cash Out", "$5 chip", "Spot 2", "Double"]
     lines = " ".join(rig.cab.snapshot(1).maintenance.lines)
     assert "menu_" not in lines and "Pressed: Hit, Stand, Deal, Bet +, Bet -, Cash Out" in lines
     rig.advance(2000)
     rig.press("cash_out")
     rig.advance(300)
-    rig.press("cash_out")                             # twice within 1 s: back to the menu
+    rig.press("cash_out")  # twice within 1 s: back to the menu
     assert rig.cab.s.maintenance.page == "diagnostics"
     rig.press("menu_select")
-    rig.press("menu_back")                            # the screen's BACK leaves too
+    rig.press("menu_back")  # the screen's BACK leaves too
     assert rig.cab.s.maintenance.page == "diagnostics"
     rig.press("menu_back")
     assert rig.cab.s.maintenance.page == "main"
@@ -322,12 +328,20 @@ def test_a_door_opened_while_powered_off_is_journaled_counted_and_logged():
     the Event log; the cabinet does not lock up (the door is shut now)."""
     from cabinet.core.events import DoorOpenedWhileOff
     from cabinet.core.maintenance import event_line
+
     rig = Rig()
     eff = rig.cab.handle(DoorOpenedWhileOff("main"))
     assert Journal("door_opened_while_powered_off", 0, 0, {"door": "main"}) in eff
     assert rig.cab.s.door_opens == {"main": 1} and rig.cab.mode == "attract"
-    line = event_line({"wall_s": 1.8e9, "kind": "door_opened_while_powered_off", "station": 0,
-                       "amount_minor": 0, "data": {"door": "main"}})
+    line = event_line(
+        {
+            "wall_s": 1.8e9,
+            "kind": "door_opened_while_powered_off",
+            "station": 0,
+            "amount_minor": 0,
+            "data": {"door": "main"},
+        }
+    )
     assert line.endswith(" · door opened while powered off · cabinet · main door")
 
 
@@ -336,8 +350,8 @@ def test_device_test_names_the_station_of_a_press_on_a_table_of_several():
     panel showed as just "Stand"; the technician must see whose panel it came from."""
     rig = Rig(GameSettings(variant="classic-multi", stations=2))
     rig.cab.handle(KeyChanged(True))
-    _goto(rig, 4)                                     # Diagnostics
-    rig.press("menu_select")                          # Button and lamp test
+    _goto(rig, 4)  # Diagnostics
+    rig.press("menu_select")  # Button and lamp test
     rig.advance(2000)
     rig.press("stand", station=2)
     rig.advance(2000)
@@ -346,9 +360,8 @@ def test_device_test_names_the_station_of_a_press_on_a_table_of_several():
     assert "Pressed: Station 2 Stand, Station 1 Hit" in lines, lines
 
 
-
 def test_the_door_closed_notice_goes_after_a_few_seconds():
-    """"Door closed" stayed the table message long after the door
+    """ "Door closed" stayed the table message long after the door
     was shut (and even after a restart); it is a notice of a few seconds."""
     rig = Rig()
     rig.note(2000)

@@ -31,6 +31,7 @@ from .helpers import Rig, kinds
 
 # -- bills ---------------------------------------------------------------------------
 
+
 def test_note_escrow_stacks_an_enabled_denomination():
     rig = Rig()
     eff = rig.cab.handle(NoteEscrowed(1, 2000, "n1"))
@@ -38,14 +39,16 @@ def test_note_escrow_stacks_an_enabled_denomination():
     assert eff[:2] == [Journal("note_escrowed", 1, 2000, {"txn": "n1"}), StackNote(1)]
 
 
-@pytest.mark.parametrize("setup,amount,why", [
-    (lambda r: None, 300, "not an enabled denomination"),
-    (lambda r: r.note(300_000 - 1000), 2000, "credit limit"),
-    (lambda r: r.cab.handle(DoorChanged("main", True)), 2000, "not accepting in door_open"),
-    (lambda r: r.cab.handle(KeyChanged(True)), 2000, "not accepting in maintenance"),
-    (lambda r: r.cab.handle(DeviceFaulted("printer", "printer_paper_out")), 2000,
-     "not accepting in tilt"),
-])
+@pytest.mark.parametrize(
+    "setup,amount,why",
+    [
+        (lambda r: None, 300, "not an enabled denomination"),
+        (lambda r: r.note(300_000 - 1000), 2000, "credit limit"),
+        (lambda r: r.cab.handle(DoorChanged("main", True)), 2000, "not accepting in door_open"),
+        (lambda r: r.cab.handle(KeyChanged(True)), 2000, "not accepting in maintenance"),
+        (lambda r: r.cab.handle(DeviceFaulted("printer", "printer_paper_out")), 2000, "not accepting in tilt"),
+    ],
+)
 def test_refused_notes_come_back_out(setup, amount, why):
     rig = Rig()
     setup(rig)
@@ -56,8 +59,9 @@ def test_refused_notes_come_back_out(setup, amount, why):
 def test_stacked_note_credits_once_and_repeat_is_ignored():
     rig = Rig()
     from cabinet.core.events import NoteStacked
+
     rig.cab.handle(NoteStacked(1, 2000, "abc"))
-    eff = rig.cab.handle(NoteStacked(1, 2000, "abc"))       # repeated vend valid
+    eff = rig.cab.handle(NoteStacked(1, 2000, "abc"))  # repeated vend valid
     assert rig.credits() == 2000
     assert rig.meters().bills_in_minor == 2000 and rig.meters().bills_in_count == 1
     assert rig.meters().bills_by_denom == {"2000": 1}
@@ -74,15 +78,16 @@ def test_stacked_note_is_credited_even_if_a_door_opened_meanwhile():
 
 # -- classic betting and a round ----------------------------------------------------------
 
+
 def test_classic_bet_buttons_deal_and_lamps():
     rig = Rig()
-    assert rig.cab.legal_actions(1) == frozenset()           # no credits: nothing lit
+    assert rig.cab.legal_actions(1) == frozenset()  # no credits: nothing lit
     rig.note(500)
     assert rig.cab.legal_actions(1) == {"bet_up", "cash_out"}
     for _ in range(5):
         rig.press("bet_up")
     assert rig.cab.s.stations[0].bets_minor[0] == 500
-    assert "bet_up" not in rig.cab.legal_actions(1)           # credits cap the bet
+    assert "bet_up" not in rig.cab.legal_actions(1)  # credits cap the bet
     r = rig.press("bet_up")
     assert isinstance(r[0], Rejected)
     rig.press("bet_down")
@@ -124,11 +129,11 @@ def test_many_rounds_keep_the_books_balanced_and_meters_consistent():
         assert rig.balanced()
     m = rig.meters()
     assert m.games_played == m.games_won + m.games_lost + m.games_pushed > 10
-    assert rig.credits() == 10_000 - m.coin_in_minor + m.coin_out_minor \
-        - m.insurance_in_minor + m.insurance_out_minor
+    assert rig.credits() == 10_000 - m.coin_in_minor + m.coin_out_minor - m.insurance_in_minor + m.insurance_out_minor
 
 
 # -- chips: american ----------------------------------------------------------------------
+
 
 def test_american_chips_place_undo_clear_rebet():
     rig = Rig(GameSettings(variant="american"))
@@ -165,6 +170,7 @@ def test_chip_that_is_not_on_the_table_is_rejected():
 
 # -- multi-station timers -------------------------------------------------------------------
 
+
 def test_multi_bet_timer_deals_seats_with_bets_when_it_runs_out():
     rig = Rig(GameSettings(variant="classic-multi", stations=3, bet_timer_s=30))
     rig.note(1000, 1)
@@ -174,14 +180,14 @@ def test_multi_bet_timer_deals_seats_with_bets_when_it_runs_out():
     rig.press("place", 1, 1)
     assert rig.cab.s.bet_deadline_ms == rig.now_ms + 30_000
     rig.press("chip", 2, 100)
-    rig.press("place", 2, 1)                   # seat 2 bets but never presses Deal
+    rig.press("place", 2, 1)  # seat 2 bets but never presses Deal
     rig.press("deal", 1)
-    assert rig.cab.mode == "betting"           # seat 2 has a bet and has not pressed Deal
+    assert rig.cab.mode == "betting"  # seat 2 has a bet and has not pressed Deal
     rig.advance(29_900)
     assert rig.cab.mode == "betting"
-    rig.advance(200)                           # time is up: seats with a bet are dealt in
+    rig.advance(200)  # time is up: seats with a bet are dealt in
     assert rig.meters(1).coin_in_minor == 500 and rig.meters(2).coin_in_minor == 100
-    assert rig.meters(3).coin_in_minor == 0    # seat 3 had credits but no bet: sits out
+    assert rig.meters(3).coin_in_minor == 0  # seat 3 had credits but no bet: sits out
     assert rig.cab.s.round_id == 1 and not rig.cab.s.stations[2].in_round
 
 
@@ -193,7 +199,7 @@ def test_multi_round_starts_when_every_seat_with_a_bet_pressed_deal():
         rig.press("chip", n, 100)
         rig.press("place", n, 1)
     rig.press("deal", 1)
-    assert not rig.cab.s.round_open            # seat 2 has a bet and has not pressed Deal
+    assert not rig.cab.s.round_open  # seat 2 has a bet and has not pressed Deal
     rig.press("deal", 2)
     assert rig.meters(1).coin_in_minor == 100 and rig.meters(2).coin_in_minor == 100
 
@@ -222,6 +228,7 @@ def test_multi_decision_timer_stands_for_a_silent_seat():
 
 
 # -- cash-out, vouchers, handpay -------------------------------------------------------------
+
 
 def _cash_out(rig):
     eff = rig.press("cash_out")
@@ -257,7 +264,7 @@ def test_failed_or_unknown_print_is_a_handpay_never_a_second_voucher(result):
     assert snap.handpay.amount_minor == 2000
     assert snap.handpay.validation_number == rec.validation_number
     assert rig.press("cash_out")[0].__class__ is Rejected
-    eff = rig.cab.handle(KeyChanged(True))                 # attendant resets
+    eff = rig.cab.handle(KeyChanged(True))  # attendant resets
     assert SetVoucherStatus(rec.validation_number, "handpaid", rig.wall_s) in eff
     assert rig.meters().handpay_minor == 2000 and rig.meters().vouchers_out_minor == 0
     assert rig.cab.mode != "handpay" and rig.balanced()
@@ -305,6 +312,7 @@ def _issued_voucher(amount=2000):
     _, rec = _cash_out(rig)
     rig.cab.handle(PrintFinished(1, rec.validation_number, "done"))
     import msgspec
+
     return rig, msgspec.structs.replace(rec, status="issued")
 
 
@@ -315,17 +323,21 @@ def test_voucher_in_is_redeemed_once():
     eff = rig.cab.handle(VoucherStacked(1, rec.validation_number, "v1", rec))
     assert SetVoucherStatus(rec.validation_number, "redeemed", rig.wall_s) in eff
     assert rig.credits() == 2000 and rig.meters().vouchers_in_minor == 2000
-    rig.cab.handle(VoucherStacked(1, rec.validation_number, "v1", rec))      # repeat
+    rig.cab.handle(VoucherStacked(1, rec.validation_number, "v1", rec))  # repeat
     assert rig.credits() == 2000 and rig.balanced()
 
 
-@pytest.mark.parametrize("change,why", [
-    ({"status": "redeemed"}, "voucher is redeemed"),
-    ({"status": "handpaid"}, "voucher is handpaid"),
-    ({"expires_wall_s": 0.0}, "expired"),
-])
+@pytest.mark.parametrize(
+    "change,why",
+    [
+        ({"status": "redeemed"}, "voucher is redeemed"),
+        ({"status": "handpaid"}, "voucher is handpaid"),
+        ({"expires_wall_s": 0.0}, "expired"),
+    ],
+)
 def test_voucher_not_redeemable_comes_back(change, why):
     import msgspec
+
     rig, rec = _issued_voucher()
     bad = msgspec.structs.replace(rec, **change)
     eff = rig.cab.handle(VoucherEscrowed(1, rec.validation_number, bad))
@@ -344,7 +356,7 @@ def test_panel_bet_buttons_work_on_a_chip_table():
     rig = Rig(GameSettings(variant="american"))
     rig.note(1000)
     assert {"bet_up", "chip"} <= rig.cab.legal_actions(1)
-    rig.press("bet_up")                              # the smallest chip on spot 1
+    rig.press("bet_up")  # the smallest chip on spot 1
     rig.press("chip", value=500)
     rig.press("bet_up")
     st = rig.cab.s.stations[0]
@@ -371,5 +383,5 @@ def test_the_table_says_what_was_won_net_and_the_paid_meter_what_came_back():
     snap = rig.cab.snapshot(1)
     stake, paid = hands[0]["stake"], hands[0]["returned"]
     assert paid == 2 * stake
-    assert snap.message == f"You win ${stake // 100}.{stake % 100:02d}"      # net, not paid
+    assert snap.message == f"You win ${stake // 100}.{stake % 100:02d}"  # net, not paid
     assert snap.stations[0].win_minor == paid

@@ -21,13 +21,14 @@ WALL = 1_800_000_100.0
 def _copy(tmp_path: Path) -> Path:
     for name in ("journal.db", "journal.db.key", "journal.db.commit"):
         shutil.copy(FIXTURE / name, tmp_path / name)
-        (tmp_path / name).chmod(0o600)      # git keeps no owner-only mode
+        (tmp_path / name).chmod(0o600)  # git keeps no owner-only mode
     return tmp_path / "journal.db"
 
 
 def _doctor(path: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "cabinet", "doctor", "--journal", str(path)],
-                          capture_output=True, text=True, timeout=60)
+    return subprocess.run(
+        [sys.executable, "-m", "cabinet", "doctor", "--journal", str(path)], capture_output=True, text=True, timeout=60
+    )
 
 
 def test_old_journal_verifies_with_cabinet_doctor(tmp_path):
@@ -39,8 +40,7 @@ def test_old_journal_verifies_with_cabinet_doctor(tmp_path):
     assert "OK (11 commits, 10 events verified)" in r.stdout
     store = Store(path, readonly=True)
     assert store.verify() == []
-    assert [e["kind"] for e in store.events(100)][::-1][:3] == \
-        ["power_up", "bill_stacked", "cash_out"]
+    assert [e["kind"] for e in store.events(100)][::-1][:3] == ["power_up", "bill_stacked", "cash_out"]
     store.close()
 
 
@@ -71,8 +71,8 @@ def test_old_journal_resumes_with_credits_and_voucher_and_plays_on(tmp_path):
         eng.step(IntentReceived(p.seat, "decline" if p.kind == "insurance" else "stand"))
     st = cab.s.stations[0]
     assert st.meters.games_played == 2
-    assert st.meters.coin_in_minor == 300          # the old round's $1 bet, raised to $2
-    assert st.credits_minor == 8700                # seeded shoe: the $2 hand lost
+    assert st.meters.coin_in_minor == 300  # the old round's $1 bet, raised to $2
+    assert st.credits_minor == 8700  # seeded shoe: the $2 hand lost
     eng.store.close()
     r = _doctor(path)
     assert r.returncode == 0, r.stdout + r.stderr

@@ -52,7 +52,7 @@ def test_typing_on_a_prefilled_setting_replaces_its_value():
     _settings(rig)
     rig.press("menu_pick", value=ROWS["voucher_expiry_days"])
     e = rig.cab.s.maintenance.entry
-    assert e is not None and e.text == "30"                # the value shown
+    assert e is not None and e.text == "30"  # the value shown
     assert "> 30_" in rig.cab.snapshot(1).maintenance.lines
     _touch(rig, "45")
     assert rig.cab.s.maintenance.entry.text == "45"
@@ -95,7 +95,7 @@ def test_a_ninth_pin_digit_is_refused_and_the_maximum_said():
     rig.cab.handle(KeyChanged(True))
     rig.press("menu_pick", value=KEYS.index("pin_change"))
     send = rig_send(rig)
-    type_pin(send, "0000")                        # the factory PIN: a new one is asked
+    type_pin(send, "0000")  # the factory PIN: a new one is asked
     assert rig.cab.s.maintenance.entry.kind == "pin_new"
     for d in "12345678":
         send("menu_pick", DIGITS.index(d))
@@ -131,7 +131,7 @@ def test_a_handpay_reset_by_the_key_is_confirmed_on_the_menu():
     assert rig.cab.mode == "maintenance"
     lines = rig.cab.snapshot(1).maintenance.lines
     assert "Handpay reset: $20.00 at station 1, paid by the attendant" in lines, lines
-    rig.press("menu_down")                        # the confirmation goes with the next move
+    rig.press("menu_down")  # the confirmation goes with the next move
     assert not any(ln.startswith("Handpay reset") for ln in rig.cab.snapshot(1).maintenance.lines)
 
 
@@ -140,7 +140,7 @@ def test_a_handpay_reset_with_another_waiting_is_confirmed_on_the_next_handpay()
     reset, so the attendant sees the key did something."""
     rig = Rig(GameSettings(stations=2, variant="classic-multi"))
     s = rig.cab.s
-    for n in (1, 2):                  # two jackpots of one round, as the core queues them
+    for n in (1, 2):  # two jackpots of one round, as the core queues them
         s.stations[n - 1].pending_out_minor = 2000 * n
     s.handpay = HandpayState(station=1, amount_minor=2000, reason="jackpot", kind="jackpot")
     s.handpay_queue = [HandpayState(station=2, amount_minor=4000, reason="jackpot", kind="jackpot")]
@@ -150,13 +150,13 @@ def test_a_handpay_reset_with_another_waiting_is_confirmed_on_the_next_handpay()
     snap = rig.cab.snapshot(1)
     assert snap.mode == "handpay" and snap.handpay.station == 2
     assert "Handpay reset: $20.00 at station 1, paid by the attendant" in snap.overlay_text
-    assert [p.text for p in snap.handpay.reset_said] == \
-        ["Handpay reset: {amount_minor} at station {n}, paid by the attendant"]
+    assert [p.text for p in snap.handpay.reset_said] == [
+        "Handpay reset: {amount_minor} at station {n}, paid by the attendant"
+    ]
     rig.cab.handle(KeyChanged(False))
     rig.cab.handle(KeyChanged(True))
     assert rig.cab.mode == "maintenance"
-    assert "Handpay reset: $40.00 at station 2, paid by the attendant" in \
-        rig.cab.snapshot(1).maintenance.lines
+    assert "Handpay reset: $40.00 at station 2, paid by the attendant" in rig.cab.snapshot(1).maintenance.lines
 
 
 def test_a_ram_clear_says_it_was_done_and_what_resumes_play(tmp_path):
@@ -175,6 +175,5 @@ def test_a_ram_clear_says_it_was_done_and_what_resumes_play(tmp_path):
     send("menu_select")
     m = eng.snapshot.maintenance
     assert m.page == "settings"
-    assert "RAM cleared: credits, meters and history erased. Save the settings to resume play." \
-        in m.lines, m.lines
+    assert "RAM cleared: credits, meters and history erased. Save the settings to resume play." in m.lines, m.lines
     eng.store.close()

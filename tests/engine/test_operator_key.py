@@ -12,7 +12,7 @@ def _start_round(rig):
     rig.note(5000)
     rig.press("bet_up")
     rig.press("deal")
-    while rig.cab.mode != "in_round":          # a natural settles at once: deal again
+    while rig.cab.mode != "in_round":  # a natural settles at once: deal again
         rig.press("deal")
 
 
@@ -71,8 +71,7 @@ def test_key_during_a_ticket_print_opens_the_menu_once_the_ticket_is_out():
     vn = rig.cab.s.stations[0].printing.validation_number
     rig.cab.handle(KeyChanged(True))
     assert rig.cab.mode == "cash_out"
-    assert rig.cab.snapshot(1).overlay_text == "Printing ticket for $20.00 · " \
-        "Maintenance after this ticket"
+    assert rig.cab.snapshot(1).overlay_text == "Printing ticket for $20.00 · Maintenance after this ticket"
     rig.cab.handle(PrintFinished(1, vn, "done"))
     assert rig.cab.mode == "maintenance" and rig.meters().vouchers_out_minor == 2000
 
@@ -86,7 +85,7 @@ def test_key_off_cancelling_a_requested_menu_is_logged():
     eff = rig.cab.handle(KeyChanged(False))
     assert Journal("maintenance_request_cancelled", 0, 0, {"after": "round"}) in eff
     rig.play_out()
-    eff = rig.cab.handle(KeyChanged(False))             # a position report: nothing new
+    eff = rig.cab.handle(KeyChanged(False))  # a position report: nothing new
     assert "maintenance_request_cancelled" not in _journal_kinds(eff)
 
 
@@ -94,22 +93,27 @@ def test_key_off_with_unsaved_settings_logs_what_was_discarded():
     """Settings changed but not saved were dropped silently when the
     key went off; the Event log now names them (the values in force are unchanged)."""
     from .test_settings_per_game import _open_settings, _set
+
     rig = Rig()
     _open_settings(rig)
     _set(rig, "min_bet_minor", 500)
     before = rig.cab.s.settings.min_bet_minor
     eff = rig.cab.handle(KeyChanged(False))
-    assert Journal("settings_discarded", 0, 0,
-                   {"keys": ["min_bet_minor"], "why": "key turned off"}) in eff
+    assert Journal("settings_discarded", 0, 0, {"keys": ["min_bet_minor"], "why": "key turned off"}) in eff
     assert rig.cab.s.settings.min_bet_minor == before
     assert _journal_kinds(eff)[-1] == "maintenance_exit"
 
 
 def test_the_event_log_says_what_the_key_off_discarded():
     from cabinet.core.maintenance.event_log import event_line
-    row = {"wall_s": 1.8e9, "kind": "settings_discarded", "station": 0, "amount_minor": 0,
-           "data": {"keys": ["min_bet_minor", "volume"], "why": "key turned off"}}
-    assert event_line(row).endswith(
-        "settings discarded · cabinet · not saved: min_bet_minor, volume (key turned off)")
+
+    row = {
+        "wall_s": 1.8e9,
+        "kind": "settings_discarded",
+        "station": 0,
+        "amount_minor": 0,
+        "data": {"keys": ["min_bet_minor", "volume"], "why": "key turned off"},
+    }
+    assert event_line(row).endswith("settings discarded · cabinet · not saved: min_bet_minor, volume (key turned off)")
     row = {**row, "kind": "maintenance_request_cancelled", "data": {"after": "round"}}
     assert event_line(row).endswith("cabinet · key off before the round ended")

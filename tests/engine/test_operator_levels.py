@@ -45,25 +45,25 @@ def test_the_key_alone_is_the_attendant_and_every_technician_item_asks_for_the_p
     for page in ("meters", "recall", "events", "bills", "vouchers", "handpays", "faults"):
         _open(rig, page)
         assert rig.cab.s.maintenance.page == page
-        assert Journal("maintenance_page", 0, 0, {"page": page, "level": "attendant"}) \
-            in rig.effects
+        assert Journal("maintenance_page", 0, 0, {"page": page, "level": "attendant"}) in rig.effects
         rig.press("menu_back")
     for page in TECHNICIAN:
         _open(rig, page)
         m = rig.cab.s.maintenance
         assert m.page == "main" and m.entry is not None and m.entry.kind == "pin", page
         assert rig.cab.snapshot(1).maintenance.title == "Technician PIN"
-        rig.press("menu_back")                      # cancelled: still the attendant
+        rig.press("menu_back")  # cancelled: still the attendant
         assert rig.cab.s.maintenance.entry is None
         assert rig.cab.s.maintenance.selected == KEYS.index(page)
     _open(rig, "settings")
     type_pin(rig_send(rig))
     assert rig.cab.s.maintenance.page == "settings"
     assert rig.cab.s.maintenance.level == "technician"
-    assert Journal("pin_accepted", 0, 0, {"default": False, "level": "technician"}) \
-        in rig.effects or any(e.kind == "pin_accepted" for e in _journal(rig.effects))
+    assert Journal("pin_accepted", 0, 0, {"default": False, "level": "technician"}) in rig.effects or any(
+        e.kind == "pin_accepted" for e in _journal(rig.effects)
+    )
     assert rig.cab.snapshot(1).maintenance.level == "technician"
-    eff = rig.cab.handle(KeyChanged(False))         # the key off ends the level
+    eff = rig.cab.handle(KeyChanged(False))  # the key off ends the level
     assert Journal("maintenance_exit", 0, 0, {"level": "technician"}) in eff
     rig.cab.handle(KeyChanged(True))
     assert rig.cab.s.maintenance.level == "attendant"
@@ -96,20 +96,33 @@ def test_no_path_lets_the_attendant_change_a_setting_move_money_or_clear_ram():
     every panel button, doors opening and closing; the PIN is never typed right):
     no setting changes, no credit or meter moves, no RAM clear, no export."""
     rig = Rig()
-    set_pin(rig.cab.s, "97531864")                  # 8 digits: a random walk never types it
+    set_pin(rig.cab.s, "97531864")  # 8 digits: a random walk never types it
     rig.note(5_000)
     before = msgspec.to_builtins(rig.cab.s.stations)
     settings = rig.cab.s.settings
     rig.cab.handle(KeyChanged(True))
     rnd = random.Random(15)
-    actions = ["menu_up", "menu_down", "menu_select", "menu_back", "menu_pick", "deal", "hit",
-               "stand", "bet_up", "bet_down", "cash_out", "double", "split"]
+    actions = [
+        "menu_up",
+        "menu_down",
+        "menu_select",
+        "menu_back",
+        "menu_pick",
+        "deal",
+        "hit",
+        "stand",
+        "bet_up",
+        "bet_down",
+        "cash_out",
+        "double",
+        "split",
+    ]
     seen = []
     for i in range(4_000):
         if i % 97 == 0:
-            rig.cab.handle(DoorChanged(rnd.choice(["main", "logic", "cashbox"]), rnd.random() < .5))
+            rig.cab.handle(DoorChanged(rnd.choice(["main", "logic", "cashbox"]), rnd.random() < 0.5))
         if i % 211 == 0:
-            rig.advance(400_000)                    # lockouts run out now and then
+            rig.advance(400_000)  # lockouts run out now and then
         action = rnd.choice(actions)
         eff = rig.press(action, value=rnd.randrange(0, 40) if action == "menu_pick" else None)
         seen += [e.kind for e in _journal(eff)]
@@ -120,7 +133,7 @@ def test_no_path_lets_the_attendant_change_a_setting_move_money_or_clear_ram():
     assert rig.cab.s.settings == settings
     assert msgspec.to_builtins(rig.cab.s.stations) == before
     assert not {"settings_changed", "ram_clear", "audit_export", "pin_changed"} & set(seen)
-    assert "pin_wrong" in seen and "pin_lockout" in seen     # the walk did try PINs
+    assert "pin_wrong" in seen and "pin_lockout" in seen  # the walk did try PINs
 
 
 def test_a_wrong_pin_is_counted_logged_and_locks_out_for_longer_each_time():
@@ -137,9 +150,8 @@ def test_a_wrong_pin_is_counted_logged_and_locks_out_for_longer_each_time():
         assert _journal(rig.effects, "pin_wrong")[0].data == {"failures": n, "level": "attendant"}
         assert f"Wrong PIN ({n} of 3)" in rig.cab.snapshot(1).maintenance.lines
     type_pin(send, "1111")
-    assert _journal(rig.effects, "pin_lockout")[0].data == {
-        "seconds": 60, "lockouts": 1, "level": "attendant"}
-    type_pin(send, TEST_PIN)                        # the right PIN, but locked
+    assert _journal(rig.effects, "pin_lockout")[0].data == {"seconds": 60, "lockouts": 1, "level": "attendant"}
+    type_pin(send, TEST_PIN)  # the right PIN, but locked
     assert rig.cab.s.maintenance.level == "attendant" and rig.cab.s.maintenance.page == "main"
     assert "PIN entry locked: 60 s left" in rig.cab.snapshot(1).maintenance.lines
     rig.advance(59_000)
@@ -155,7 +167,7 @@ def test_a_wrong_pin_is_counted_logged_and_locks_out_for_longer_each_time():
     assert rig.cab.s.maintenance.level == "technician"
     p = rig.cab.s.operator.pin
     assert (p.failures, p.lockouts, p.lock_left_ms) == (0, 0, 0)
-    assert lockout_s(10) == 3_600                    # it grows to an hour, no further
+    assert lockout_s(10) == 3_600  # it grows to an hour, no further
 
 
 def test_the_pin_lockout_holds_across_an_engine_restart(tmp_path):
@@ -176,7 +188,7 @@ def test_the_pin_lockout_holds_across_an_engine_restart(tmp_path):
     eng.store.close()
 
     eng2 = Engine(Store(path), rng=random.Random(2), clock_ms=lambda: 0, wall_s=lambda: WALL + 999)
-    eng2.step(PowerUp(5, WALL + 999))               # a new monotonic clock
+    eng2.step(PowerUp(5, WALL + 999))  # a new monotonic clock
     assert eng2.cab.s.operator.pin.lock_left_ms == 40_000
     eng2.step(KeyChanged(False))
     eng2.step(KeyChanged(True))
@@ -211,14 +223,14 @@ def test_the_factory_pin_must_be_changed_at_first_use_and_only_its_hash_is_kept(
     assert "Refused: choose a PIN that is not all one digit" in eng.snapshot.maintenance.lines
     type_pin(send, "735019")
     assert eng.cab.s.maintenance.entry.kind == "pin_confirm"
-    type_pin(send, "735018")                         # differs: choose again
+    type_pin(send, "735018")  # differs: choose again
     assert eng.cab.s.maintenance.entry.kind == "pin_new"
     type_pin(send, "735019")
     snaps = [msgspec.json.encode(eng.snapshot)]
-    eng.step(IntentReceived(1, "menu_pick", 3))     # typing the confirmation...
+    eng.step(IntentReceived(1, "menu_pick", 3))  # typing the confirmation...
     snaps.append(msgspec.json.encode(eng.snapshot))
-    assert "\u25cf" in eng.snapshot.maintenance.lines[1]          # shown as dots
-    eng.step(IntentReceived(1, "menu_pick", 10))    # Delete (the "3")
+    assert "\u25cf" in eng.snapshot.maintenance.lines[1]  # shown as dots
+    eng.step(IntentReceived(1, "menu_pick", 10))  # Delete (the "3")
     type_pin(send, "735019")
     assert eng.cab.s.maintenance.level == "technician"
     assert eng.cab.s.maintenance.page == "export"
@@ -235,7 +247,7 @@ def test_the_factory_pin_must_be_changed_at_first_use_and_only_its_hash_is_kept(
     eng2.step(PowerUp(0, WALL))
     eng2.step(KeyChanged(True))
     eng2.step(IntentReceived(1, "menu_pick", KEYS.index("settings")))
-    type_pin(eng_send(eng2), DEFAULT_PIN)          # the factory PIN no longer works
+    type_pin(eng_send(eng2), DEFAULT_PIN)  # the factory PIN no longer works
     assert eng2.cab.s.maintenance.level == "attendant"
     type_pin(eng_send(eng2), "735019")
     assert eng2.cab.s.maintenance.page == "settings"
@@ -255,8 +267,7 @@ def test_a_technician_changes_the_pin_from_the_menu():
     type_pin(send, "80808081")
     assert rig.cab.s.maintenance.page == "pin_change"
     assert "PIN changed" in rig.cab.snapshot(1).maintenance.lines
-    assert _journal(rig.effects, "pin_changed")[0].data == {"level": "technician",
-                                                             "was_default": False}
+    assert _journal(rig.effects, "pin_changed")[0].data == {"level": "technician", "was_default": False}
     rig.cab.handle(KeyChanged(False))
     rig.cab.handle(KeyChanged(True))
     _open(rig, "settings")
@@ -266,8 +277,9 @@ def test_a_technician_changes_the_pin_from_the_menu():
     assert rig.cab.s.maintenance.level == "technician"
 
 
-@pytest.mark.parametrize("page", ["meters", "recall", "events", "bills", "vouchers",
-                                  "handpays", "faults", "host", "diagnostics"])
+@pytest.mark.parametrize(
+    "page", ["meters", "recall", "events", "bills", "vouchers", "handpays", "faults", "host", "diagnostics"]
+)
 def test_every_page_opened_is_journaled_with_its_level(page):
     """Every page opened is in the event log with the level at the time."""
     rig = Rig()
@@ -293,6 +305,7 @@ def test_a_money_rule_changes_only_with_no_credits_and_a_save_is_logged_with_its
     from cabinet.core.maintenance import SETTING_CHOICES
 
     from .menu_helpers import type_text
+
     rows = {k: i for i, (k, _, _) in enumerate(SETTING_CHOICES)}
     rig = Rig()
     set_pin(rig.cab.s)
@@ -302,23 +315,23 @@ def test_a_money_rule_changes_only_with_no_credits_and_a_save_is_logged_with_its
     type_pin(rig_send(rig))
     rig.press("menu_pick", value=rows["credit_limit_minor"])
     type_text(rig.cab, rig_send(rig), "5000")
-    eff = rig.press("menu_pick", value=len(SETTING_CHOICES))         # Save
+    eff = rig.press("menu_pick", value=len(SETTING_CHOICES))  # Save
     assert rig.cab.s.settings.credit_limit_minor == 300_000
-    assert rig.cab.s.maintenance.confirm == \
-        "Refused: Credit limit: a money rule, changed only with no credits on the cabinet"
+    assert (
+        rig.cab.s.maintenance.confirm
+        == "Refused: Credit limit: a money rule, changed only with no credits on the cabinet"
+    )
     assert _journal(eff, "settings_refused")[0].data["level"] == "technician"
-    rig.press("menu_pick", value=len(SETTING_CHOICES) + 1)            # Discard
+    rig.press("menu_pick", value=len(SETTING_CHOICES) + 1)  # Discard
     rig.press("menu_pick", value=rows["min_bet_minor"])
     type_text(rig.cab, rig_send(rig), "2.50")
-    rig.press("menu_pick", value=len(SETTING_CHOICES))              # validated at Save
-    assert rig.cab.s.maintenance.confirm == \
-        "Refused: Minimum bet: must be a multiple of the bet step $1.00"
+    rig.press("menu_pick", value=len(SETTING_CHOICES))  # validated at Save
+    assert rig.cab.s.maintenance.confirm == "Refused: Minimum bet: must be a multiple of the bet step $1.00"
     # the menu's words, not the fields' names and cents
     rig.press("menu_pick", value=rows["min_bet_minor"])
     type_text(rig.cab, rig_send(rig), "600")
     rig.press("menu_pick", value=len(SETTING_CHOICES))
-    assert rig.cab.s.maintenance.confirm == \
-        "Refused: Minimum bet: $600.00 is above the maximum bet $100.00"
+    assert rig.cab.s.maintenance.confirm == "Refused: Minimum bet: $600.00 is above the maximum bet $100.00"
     rig.press("menu_pick", value=rows["min_bet_minor"])
     type_text(rig.cab, rig_send(rig), "3")
     eff = rig.press("menu_pick", value=len(SETTING_CHOICES))
@@ -344,7 +357,7 @@ def test_ram_clear_keeps_the_pin_and_a_ram_clear_needs_the_door_too():
     rig.press("menu_select")
     assert rig.cab.s.needs_config and msgspec.to_builtins(rig.cab.s.operator.pin) == pin
     assert rig.cab.s.operator.ram_clears == 1
-    rig.cab.handle(NoteStacked(1, 500, "x"))        # notes are refused in the menu anyway
+    rig.cab.handle(NoteStacked(1, 500, "x"))  # notes are refused in the menu anyway
 
 
 def test_the_pin_page_does_not_keep_saying_locked_once_the_lockout_is_over():
@@ -359,7 +372,7 @@ def test_the_pin_page_does_not_keep_saying_locked_once_the_lockout_is_over():
     send = rig_send(rig)
     for _ in range(3):
         type_pin(send, "1111")
-    rig.press("menu_back")                          # leave the entry, come back locked
+    rig.press("menu_back")  # leave the entry, come back locked
     rig.advance(2_000)
     _open(rig, "settings")
     assert "PIN entry locked: 58 s left" in rig.cab.snapshot(1).maintenance.lines

@@ -92,14 +92,11 @@ def test_the_meters_page_shows_each_station_the_total_and_the_actual_rtp(tmp_pat
     rtp = f"{100 * m1.coin_out_minor / m1.coin_in_minor:.2f} %"
     _page(eng, "meters")
     text = "\n".join(_all_lines(eng))
-    assert f"Coin in ${m1.coin_in_minor / 100:,.2f} · Coin out ${m1.coin_out_minor / 100:,.2f}" \
-        f" · RTP {rtp}" in text
-    assert "Par sheet RTP of Classic BlackJack (multi-player table): 99.60 % (basic strategy)" \
-        in text
+    assert f"Coin in ${m1.coin_in_minor / 100:,.2f} · Coin out ${m1.coin_out_minor / 100:,.2f} · RTP {rtp}" in text
+    assert "Par sheet RTP of Classic BlackJack (multi-player table): 99.60 % (basic strategy)" in text
     assert f"Actual RTP since the last RAM clear: {rtp} · lifetime: {rtp}" in text
     assert "Total, every station" in text and "Bills in $200.00 (2) · $100.00x2" in text
-    assert f"Games {m1.games_played}: won {m1.games_won}, lost {m1.games_lost}, " \
-           f"pushed {m1.games_pushed}" in text
+    assert f"Games {m1.games_played}: won {m1.games_won}, lost {m1.games_lost}, pushed {m1.games_pushed}" in text
     before_in, before_out = m1.coin_in_minor, m1.coin_out_minor
     eng.step(IntentReceived(1, "menu_back"))
     eng.step(IntentReceived(1, "menu_pick", KEYS.index("ram_clear")))
@@ -122,12 +119,12 @@ def test_bill_voucher_and_handpay_history(tmp_path):
     validation number masked to its last 4 digits; the last 35 handpays with amount,
     kind, when and who reset them."""
     eng = _engine(tmp_path / "j.db", GameSettings(voucher_limit_minor=50_000))
-    for i, amount in enumerate([500, 2_000, 500, 10_000, 500] * 8):     # 40 bills
+    for i, amount in enumerate([500, 2_000, 500, 10_000, 500] * 8):  # 40 bills
         eng.step(NoteStacked(1, amount, f"b{i}"))
-    eng.step(IntentReceived(1, "cash_out"))         # $1,220.00 > voucher limit: handpay
+    eng.step(IntentReceived(1, "cash_out"))  # $1,220.00 > voucher limit: handpay
     hp = eng.cab.s.handpay
     assert hp is not None and hp.amount_minor == 8 * 13_500
-    eng.step(KeyChanged(True))                      # the attendant's key resets it
+    eng.step(KeyChanged(True))  # the attendant's key resets it
     eng.step(KeyChanged(False))
     eng.step(NoteStacked(1, 2_000, "v"))
     eng.step(IntentReceived(1, "cash_out"))
@@ -165,13 +162,18 @@ def test_the_event_log_filters_by_kind(tmp_path):
         m = eng.snapshot.maintenance
         seen[m.title] = m.lines
         eng.step(IntentReceived(1, "menu_select"))
-    assert list(seen) == ["Event log: all", "Event log: doors", "Event log: money",
-                          "Event log: faults", "Event log: menu", "Event log: power"]
+    assert list(seen) == [
+        "Event log: all",
+        "Event log: doors",
+        "Event log: money",
+        "Event log: faults",
+        "Event log: menu",
+        "Event log: power",
+    ]
     assert [ln.split(" · ")[1] for ln in seen["Event log: doors"]] == ["door closed", "door open"]
     assert [ln.split(" · ")[1] for ln in seen["Event log: money"]] == ["bill stacked"]
     assert seen["Event log: faults"] == ["No events."]
-    assert [ln.split(" · ")[1] for ln in seen["Event log: menu"]][:2] == \
-        ["maintenance page", "maintenance enter"]
+    assert [ln.split(" · ")[1] for ln in seen["Event log: menu"]][:2] == ["maintenance page", "maintenance enter"]
     assert [ln.split(" · ")[1] for ln in seen["Event log: power"]] == ["power up"]
     assert eng.snapshot.maintenance.title == "Event log: all"
 
@@ -199,13 +201,13 @@ def test_settings_are_typed_with_real_ranges_and_names(tmp_path):
     type_text(rig.cab, send, "A-17")
     rig.press("menu_pick", value=ROWS["volume_percent"])
     type_text(rig.cab, send, "40")
-    rig.press("menu_pick", value=ROWS["attract_sound"])          # a stepped row: on -> off
+    rig.press("menu_pick", value=ROWS["attract_sound"])  # a stepped row: on -> off
     rig.press("menu_pick", value=ROWS["denominations_minor"])
     type_text(rig.cab, send, "5,10,20")
     # the panel's buttons alone: Up/Down to a digit, Select types it (a bet timer of 9 s)
     rig.press("menu_pick", value=ROWS["bet_timer_s"])
     for _ in range(9):
-        rig.press("bet_down")                        # Bet- goes down the list: "9"
+        rig.press("bet_down")  # Bet- goes down the list: "9"
     rig.press("deal")
     items = rig.cab.snapshot(1).maintenance.items
     for _ in range(items.index("Enter") - 9):
@@ -214,12 +216,18 @@ def test_settings_are_typed_with_real_ranges_and_names(tmp_path):
     items = rig.cab.snapshot(1).maintenance.items
     assert "Bet timer (s): 9 s" not in items and "Bet timer (s): 9" in items
     assert "Venue address 1: 12 HIGH ST" in items and "Bills accepted: $5, $10, $20" in items
-    rig.press("menu_pick", value=len(SETTING_CHOICES))           # Save
+    rig.press("menu_pick", value=len(SETTING_CHOICES))  # Save
     s = rig.cab.s.settings
     assert rig.cab.s.maintenance.confirm == "Saved"
-    assert (s.voucher_expiry_days, s.venue_address_1, s.machine_number, s.volume_percent,
-            s.attract_sound, s.denominations_minor, s.bet_timer_s) == \
-        (45, "12 HIGH ST", "A-17", 40, False, (500, 1_000, 2_000), 9)
+    assert (
+        s.voucher_expiry_days,
+        s.venue_address_1,
+        s.machine_number,
+        s.volume_percent,
+        s.attract_sound,
+        s.denominations_minor,
+        s.bet_timer_s,
+    ) == (45, "12 HIGH ST", "A-17", 40, False, (500, 1_000, 2_000), 9)
 
 
 def test_the_export_item_writes_the_audit_report_and_starts_a_new_period(tmp_path, monkeypatch):
@@ -249,6 +257,7 @@ def test_the_export_item_writes_the_audit_report_and_starts_a_new_period(tmp_pat
     eng.step(KeyChanged(False))
     eng.step(NoteStacked(1, 500, "b2"))
     from cabinet.core.maintenance.export import audit_rows
+
     rows2 = {(r[0], r[1], r[2]): list(r[3:]) for r in audit_rows(eng.cab.s, eng.store)[1:]}
     assert rows2[("meters", "1", "bills_in_minor")] == ["2500", "500"]
     assert rows2[("report", "", "period_start")][0] == "2027-01-15T08:00:00Z"
@@ -280,10 +289,12 @@ def test_an_audit_exported_event_outside_the_menu_changes_no_page():
 def test_usb_sticks_are_found_in_proc_mounts():
     """The export goes to a mounted USB stick (vfat/exfat... under /media,
     /run/media or /mnt), not to the root file system or a tmpfs."""
-    mounts = ("/dev/mmcblk0p2 / ext4 rw 0 0\n"
-              "tmpfs /run tmpfs rw 0 0\n"
-              "/dev/sda1 /media/cabinet/AUDIT\\040STICK vfat rw 0 0\n"
-              "/dev/sdb1 /mnt/usb exfat rw 0 0\n")
+    mounts = (
+        "/dev/mmcblk0p2 / ext4 rw 0 0\n"
+        "tmpfs /run tmpfs rw 0 0\n"
+        "/dev/sda1 /media/cabinet/AUDIT\\040STICK vfat rw 0 0\n"
+        "/dev/sdb1 /mnt/usb exfat rw 0 0\n"
+    )
     assert [str(p) for p in usb_mounts(mounts)] == ["/media/cabinet/AUDIT STICK", "/mnt/usb"]
 
 
@@ -295,8 +306,12 @@ def test_cabinet_meters_export_writes_the_same_report(tmp_path):
     eng.step(NoteStacked(1, 5_000, "b1"))
     eng.store.close()
     out = tmp_path / "report.csv"
-    r = subprocess.run([sys.executable, "-m", "cabinet", "meters", "--journal", str(path),
-                        "--export", str(out)], capture_output=True, text=True, timeout=60)
+    r = subprocess.run(
+        [sys.executable, "-m", "cabinet", "meters", "--journal", str(path), "--export", str(out)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert r.returncode == 0, r.stderr
     assert "audit report written to" in r.stdout
     rows = {(x[0], x[1], x[2]): x[3:] for x in csv.reader(out.open())}
@@ -310,11 +325,14 @@ def test_cabinet_meters_export_into_a_missing_folder_is_refused_and_makes_none(t
     path = tmp_path / "j.db"
     _engine(path).store.close()
     out = tmp_path / "absent" / "deeper" / "report.csv"
-    r = subprocess.run([sys.executable, "-m", "cabinet", "meters", "--journal", str(path),
-                        "--export", str(out)], capture_output=True, text=True, timeout=60)
+    r = subprocess.run(
+        [sys.executable, "-m", "cabinet", "meters", "--journal", str(path), "--export", str(out)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert r.returncode == 2, r.stdout + r.stderr
-    assert r.stderr.strip() == (f"{out}: cannot write the report (folder {out.parent} does "
-                                "not exist)"), r.stderr
+    assert r.stderr.strip() == (f"{out}: cannot write the report (folder {out.parent} does not exist)"), r.stderr
     assert not (tmp_path / "absent").exists()
 
 
@@ -334,8 +352,10 @@ def test_recall_is_drawn_from_a_table_view_and_steps_through_the_rounds(tmp_path
     hand = entries[0].result["spots"][0]["hands"][0]
     assert r.table.spots[0].hands[0].cards == hand["cards"]
     assert r.table.spots[0].hands[0].returned_minor == hand["returned"]
-    assert (r.credits_before_minor, r.credits_after_minor) == \
-        (entries[0].credits_before_minor, entries[0].credits_after_minor)
+    assert (r.credits_before_minor, r.credits_after_minor) == (
+        entries[0].credits_before_minor,
+        entries[0].credits_after_minor,
+    )
     assert r.steps == entries[0].steps and r.table.credits_minor == r.credits_after_minor
     for _ in range(3):
         eng.step(IntentReceived(1, "menu_down"))

@@ -15,11 +15,11 @@ from cabinet.shell.store import Store
 
 def _engine(path, stations=1):
     store = Store(path)
-    eng = Engine(store, rng=random.Random(4), clock_ms=lambda: 0,
-                 wall_s=lambda: 1_800_000_000.0)
+    eng = Engine(store, rng=random.Random(4), clock_ms=lambda: 0, wall_s=lambda: 1_800_000_000.0)
     if stations > 1:
-        eng.cab = Cabinet(new_state(GameSettings(variant="classic-multi", stations=stations)),
-                          rng=random.Random(4), history=store)
+        eng.cab = Cabinet(
+            new_state(GameSettings(variant="classic-multi", stations=stations)), rng=random.Random(4), history=store
+        )
     eng.step(PowerUp(0, 1_800_000_000.0))
     return eng
 
@@ -35,7 +35,7 @@ def _play(eng, station, n):
 
 
 def test_history_touch_opens_the_last_ten_rounds_of_this_station(tmp_path):
-    """"the last 10 rounds of this station on a touch": the engine answers the
+    """ "the last 10 rounds of this station on a touch": the engine answers the
     "history" intent in that station's view only, newest first, with cards, stakes,
     result and net; "history_close" closes it."""
     assert {"history", "history_close"} <= ACTIONS
@@ -51,11 +51,12 @@ def test_history_touch_opens_the_last_ten_rounds_of_this_station(tmp_path):
         assert r.net_minor == e.returned_minor - e.wagered_minor
         assert r.wagered_minor == e.wagered_minor and r.returned_minor == e.returned_minor
         assert r.dealer == e.result["dealer"]["cards"]
-        assert [c for h in r.hands for c in h.cards] == \
-            [c for sp in e.result["spots"] for h in sp["hands"] for c in h["cards"]]
+        assert [c for h in r.hands for c in h.cards] == [
+            c for sp in e.result["spots"] for h in sp["hands"] for c in h["cards"]
+        ]
         assert sum(h.stake_minor for h in r.hands) == 100
         assert r.hands[0].outcome in ("win", "lose", "push", "bust", "blackjack")
-    assert rows[0].when.count(":") == 1            # "HH:MM" of the round
+    assert rows[0].when.count(":") == 1  # "HH:MM" of the round
     eng.step(IntentReceived(1, "history_close"))
     assert eng.snapshot.stations[0].history is None
 
@@ -100,8 +101,10 @@ def test_history_opens_during_a_round_and_changes_no_money(tmp_path):
 
 # -- session reminders ("reality check") ------------------------------------------------
 
+
 def _rig(minutes: int):
     from tests.engine.helpers import Rig
+
     return Rig(GameSettings(reality_check_min=minutes))
 
 
@@ -117,10 +120,12 @@ def test_reality_check_is_a_typed_setting_off_by_default():
     typed row of the Settings page, range 0..240."""
     from cabinet.core.errors import ConfigError
     from cabinet.core.settings import MENU_ENTRY
+
     assert GameSettings().reality_check_min == 0
     assert MENU_ENTRY["reality_check_min"] == "number"
     import msgspec
     import pytest
+
     with pytest.raises((msgspec.ValidationError, ConfigError)):
         msgspec.convert({"reality_check_min": 241}, GameSettings)
     with pytest.raises((msgspec.ValidationError, ConfigError)):
@@ -132,8 +137,8 @@ def test_reality_check_every_n_minutes_of_the_session_with_its_net():
     first credit in, dismissed by touch ("reminder_ok"); the next one N minutes later."""
     assert "reminder_ok" in ACTIONS
     rig = _rig(30)
-    rig.advance(5 * 60_000)                       # before any credit: no session
-    rig.note(10_000)                              # the session starts here
+    rig.advance(5 * 60_000)  # before any credit: no session
+    rig.note(10_000)  # the session starts here
     rig.press("bet_up")
     _play_one(rig)
     net = rig.credits() - 10_000
@@ -142,7 +147,7 @@ def test_reality_check_every_n_minutes_of_the_session_with_its_net():
     rig.advance(60_000)
     rc = rig.cab.snapshot(1).stations[0].reminder
     assert rc is not None and (rc.elapsed_min, rc.net_minor) == (30, net)
-    assert rig.cab.legal_actions(1)               # play does not stop
+    assert rig.cab.legal_actions(1)  # play does not stop
     rig.press("reminder_ok")
     assert rig.cab.snapshot(1).stations[0].reminder is None
     rig.advance(29 * 60_000)
@@ -164,7 +169,7 @@ def test_reality_check_off_and_the_session_ends_at_cash_out_to_zero():
     rig.advance(8 * 60_000)
     rig.press("cash_out")
     rig.advance(60_000)
-    rig.note(500)                                 # a new session, 9 minutes in
+    rig.note(500)  # a new session, 9 minutes in
     rig.advance(9 * 60_000)
     assert rig.cab.snapshot(1).stations[0].reminder is None
     rig.advance(60_000)
@@ -175,6 +180,7 @@ def test_reality_check_off_and_the_session_ends_at_cash_out_to_zero():
 def test_reality_check_is_per_station():
     """Each station's own session, shown on its own view only."""
     from tests.engine.helpers import Rig
+
     rig = Rig(GameSettings(variant="classic-multi", stations=2, reality_check_min=15))
     rig.note(5_000, station=1)
     rig.advance(10 * 60_000)
@@ -183,7 +189,7 @@ def test_reality_check_is_per_station():
     one, two = rig.cab.snapshot(1).stations
     assert one.reminder is not None and one.reminder.elapsed_min == 15
     assert two.reminder is None
-    rig.press("reminder_ok", station=2)           # not its reminder: changes nothing
+    rig.press("reminder_ok", station=2)  # not its reminder: changes nothing
     assert rig.cab.snapshot(1).stations[0].reminder is not None
 
 
@@ -194,6 +200,7 @@ def test_reality_check_is_typed_in_the_settings_page():
     from cabinet.core.maintenance import MAIN_ITEMS, SETTING_CHOICES
     from tests.engine.helpers import Rig
     from tests.engine.menu_helpers import rig_send, set_pin, type_pin, type_text
+
     rig = Rig()
     set_pin(rig.cab.s)
     rig.cab.handle(KeyChanged(True))
@@ -207,20 +214,23 @@ def test_reality_check_is_typed_in_the_settings_page():
     m = rig.cab.s.maintenance
     assert m.entry is not None and "0..240" in m.entry.message
     type_text(rig.cab, send, "45")
-    rig.press("menu_pick", value=len(SETTING_CHOICES))           # Save
+    rig.press("menu_pick", value=len(SETTING_CHOICES))  # Save
     assert rig.cab.s.maintenance.confirm == "Saved"
     assert rig.cab.s.settings.reality_check_min == 45
 
 
 # -- the Service button -------------------------------------------------------------------
 
+
 def _effects_of(rig, kind):
     from cabinet.core.effects import Journal
+
     return [e for e in rig.effects if isinstance(e, Journal) and e.kind == kind]
 
 
 def _tower(rig):
     from cabinet.core.effects import SetTowerLight
+
     lights = [e.state for e in rig.effects if isinstance(e, SetTowerLight)]
     return lights[-1] if lights else None
 
@@ -229,9 +239,11 @@ def test_service_calls_the_attendant_without_stopping_play():
     """A Service touch lights the tower's service (amber) lamp, queues SAS
     0x71 "change lamp on" for the host, is journaled, and play goes on."""
     from drivers.sas.exception_codes import EXCEPTION_CODES
+
     assert "service" in ACTIONS
     assert (EXCEPTION_CODES["change_lamp_on"], EXCEPTION_CODES["change_lamp_off"]) == (0x71, 0x72)
     from tests.engine.helpers import LinkedRig as Rig
+
     rig = Rig()
     rig.note(10_000)
     rig.press("bet_up")
@@ -242,7 +254,7 @@ def test_service_calls_the_attendant_without_stopping_play():
     assert rig.cab.s.stations[0].host.queue[-1].name == "change_lamp_on"
     assert rig.cab.snapshot(1).stations[0].service is True
     assert rig.cab.legal_actions(1) == before and rig.cab.mode == "betting"
-    _play_one(rig)                                  # a whole round with the call standing
+    _play_one(rig)  # a whole round with the call standing
     assert rig.cab.snapshot(1).stations[0].service is True
     assert rig.cab.outputs() == [] and rig.cab._tower == "service"
 
@@ -251,6 +263,7 @@ def test_a_second_touch_cancels_the_call():
     """Cancelled by a second touch: the tower goes back, 0x72 "change lamp
     off" for the host, journaled with who cancelled it."""
     from tests.engine.helpers import LinkedRig as Rig
+
     rig = Rig()
     rig.note(1_000)
     rig.press("service")
@@ -267,6 +280,7 @@ def test_the_attendants_key_answers_every_call():
     lockup's own light (handpay, tilt) still wins over the service lamp."""
     from cabinet.core.events import KeyChanged
     from tests.engine.helpers import LinkedRig as Rig
+
     rig = Rig(GameSettings(variant="classic-multi", stations=2))
     rig.press("service", station=1)
     rig.press("service", station=2)
@@ -283,6 +297,7 @@ def test_a_service_call_under_a_fault_keeps_the_tilt_light():
     """The service lamp never hides a tilt (red) or a handpay."""
     from cabinet.core.events import DeviceFaulted
     from tests.engine.helpers import LinkedRig as Rig
+
     rig = Rig()
     rig.note(1_000)
     rig.press("service")
@@ -295,10 +310,9 @@ def test_the_engine_and_the_core_import_in_a_fresh_interpreter():
     AST check misses: importing a submodule runs its package's ``__init__``)."""
     import subprocess
     import sys
-    for mod in ("cabinet.core.context", "cabinet.core.player_desk", "cabinet.shell.engine",
-                "cabinet.shell.main"):
-        r = subprocess.run([sys.executable, "-c", f"import {mod}"], capture_output=True,
-                           text=True, timeout=60)
+
+    for mod in ("cabinet.core.context", "cabinet.core.player_desk", "cabinet.shell.engine", "cabinet.shell.main"):
+        r = subprocess.run([sys.executable, "-c", f"import {mod}"], capture_output=True, text=True, timeout=60)
         assert r.returncode == 0, f"{mod}: {r.stderr[-400:]}"
 
 
@@ -309,12 +323,12 @@ def test_a_restart_keeps_the_session_clock_its_net_and_the_service_call(tmp_path
     reminder comes on the session's own minute with the net so far, and the call stands."""
     from cabinet.core.effects import SetTowerLight
     from cabinet.core.events import Tick
+
     t0 = 1_800_000_000.0
     path = tmp_path / "journal.db"
     store = Store(path)
     eng = Engine(store, rng=random.Random(4), clock_ms=lambda: 0, wall_s=lambda: t0)
-    eng.cab = Cabinet(new_state(GameSettings(reality_check_min=30)), rng=random.Random(4),
-                      history=store)
+    eng.cab = Cabinet(new_state(GameSettings(reality_check_min=30)), rng=random.Random(4), history=store)
     eng.step(PowerUp(0, t0))
     _play(eng, 1, 3)
     net = eng.cab.s.stations[0].credits_minor - 10_000
@@ -322,7 +336,7 @@ def test_a_restart_keeps_the_session_clock_its_net_and_the_service_call(tmp_path
     eng.step(IntentReceived(1, "service"))
     store.close()
 
-    wall = t0 + 22 * 60                          # back 2 minutes later, a new boot
+    wall = t0 + 22 * 60  # back 2 minutes later, a new boot
     store2 = Store(path)
     eng2 = Engine(store2, rng=random.Random(5), clock_ms=lambda: 0, wall_s=lambda: wall)
     effects = eng2.step(PowerUp(0, wall))
@@ -341,6 +355,7 @@ def test_a_cash_out_to_zero_ends_the_players_service_call():
     left, so the next player's screen said CALLED. The cash-out to zero that ends the
     session ends the call too (journaled, the tower and the host told)."""
     from tests.engine.helpers import LinkedRig as Rig
+
     rig = Rig()
     rig.note(1_000)
     rig.press("service")

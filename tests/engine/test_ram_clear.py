@@ -54,7 +54,7 @@ def _open_ram_clear(eng):
     eng.step(KeyChanged(True))
     _press(eng, "menu_down", RAM_CLEAR)
     _press(eng, "menu_select")
-    assert eng.cab.s.maintenance.entry.kind == "pin"     # the technician's page
+    assert eng.cab.s.maintenance.entry.kind == "pin"  # the technician's page
     type_pin(eng_send(eng))
     assert eng.snapshot.maintenance.page == "ram_clear"
     return eng.snapshot.maintenance
@@ -62,15 +62,14 @@ def _open_ram_clear(eng):
 
 def _save_settings(eng):
     eng.step(KeyChanged(True))
-    type_pin(eng_send(eng))                              # needs_config: the PIN first
+    type_pin(eng_send(eng))  # needs_config: the PIN first
     assert eng.cab.s.maintenance.page == "settings"
     _press(eng, "menu_down", len(SETTING_CHOICES))
     _press(eng, "menu_select")
     eng.step(KeyChanged(False))
 
 
-def test_ram_clear_says_what_it_erases_needs_the_technician_and_keeps_outstanding_vouchers(
-        tmp_path):
+def test_ram_clear_says_what_it_erases_needs_the_technician_and_keeps_outstanding_vouchers(tmp_path):
     """Credits on three stations and an outstanding voucher: the
     confirm page lists them, the attendant is refused, the technician (logic door open)
     clears; the clear is dated now and kept in the event log; the voucher printed
@@ -88,15 +87,17 @@ def test_ram_clear_says_what_it_erases_needs_the_technician_and_keeps_outstandin
     assert "1 outstanding voucher ($20.00)" in text
     assert "technician" in text and "logic door" in text
 
-    _press(eng, "menu_select", 3)                  # the PIN, no door: refused, every time
+    _press(eng, "menu_select", 3)  # the PIN, no door: refused, every time
     assert [st.credits_minor for st in eng.cab.s.stations] == [1_000, 2_000, 5_000]
-    assert "Refused: open the main or logic door first (credits and outstanding vouchers "\
+    assert (
+        "Refused: open the main or logic door first (credits and outstanding vouchers "
         "on the cabinet)" in eng.snapshot.maintenance.lines
+    )
     kinds = [e["kind"] for e in eng.store.all_events()]
     assert "ram_clear_refused" in kinds and "ram_clear" not in kinds
 
-    eng.step(DoorChanged("logic", True))           # technician level and the logic door
-    _press(eng, "menu_select", 2)                  # arm, confirm
+    eng.step(DoorChanged("logic", True))  # technician level and the logic door
+    _press(eng, "menu_select", 2)  # arm, confirm
     assert [st.credits_minor for st in eng.cab.s.stations] == [0, 0, 0]
     events = eng.store.all_events()
     clear = [e for e in events if e["kind"] == "ram_clear"]
@@ -104,9 +105,9 @@ def test_ram_clear_says_what_it_erases_needs_the_technician_and_keeps_outstandin
     assert clear[0]["data"]["access"] == "technician"
     assert clear[0]["data"]["credits_minor"] == {"1": 1_000, "2": 2_000, "3": 5_000}
     assert clear[0]["data"]["outstanding_vouchers"] == 1
-    assert eng.cab.s.doors_open == ["logic"]        # the door is still physically open
-    assert [e["kind"] for e in events] == ["ram_clear"]     # its own record survives
-    assert eng.cab.s.operator.pin.hash_hex                  # and the PIN
+    assert eng.cab.s.doors_open == ["logic"]  # the door is still physically open
+    assert [e["kind"] for e in events] == ["ram_clear"]  # its own record survives
+    assert eng.cab.s.operator.pin.hash_hex  # and the PIN
 
     eng.step(DoorChanged("logic", False))
     eng.step(KeyChanged(False))
@@ -116,15 +117,14 @@ def test_ram_clear_says_what_it_erases_needs_the_technician_and_keeps_outstandin
     assert StackNote(2) in eff
     eng.step(VoucherStacked(2, vn, "v1", None))
     assert eng.cab.s.stations[1].credits_minor == 2_000
-    eff = eng.step(VoucherEscrowed(3, vn, None, "v2"))      # a second time: refused
+    eff = eng.step(VoucherEscrowed(3, vn, None, "v2"))  # a second time: refused
     assert ReturnNote(3, "voucher is redeemed") in eff
     eff = eng.step(NoteReturned(3, "v2"))
     assert Journal("note_returned", 3, 0, {"txn": "v2", "reason": "voucher is redeemed"}) in eff
     assert eng.cab.s.stations[2].credits_minor == 0
 
 
-def test_ram_clear_of_an_empty_cabinet_still_needs_the_pin_and_door_and_keeps_its_record(
-        tmp_path):
+def test_ram_clear_of_an_empty_cabinet_still_needs_the_pin_and_door_and_keeps_its_record(tmp_path):
     """With nothing on the cabinet a RAM clear still needs the
     technician PIN and the main or logic door (the stricter rule kept); the event log
     keeps the clear's own record, dated, after each clear."""
@@ -137,8 +137,7 @@ def test_ram_clear_of_an_empty_cabinet_still_needs_the_pin_and_door_and_keeps_it
         eng.step(DoorChanged("main", True))
         _press(eng, "menu_select", 2)
         events = eng.store.all_events()
-        assert [(e["kind"], e["wall_s"], e["data"]["access"]) for e in events] == \
-            [("ram_clear", WALL, "technician")]
+        assert [(e["kind"], e["wall_s"], e["data"]["access"]) for e in events] == [("ram_clear", WALL, "technician")]
         eng.step(DoorChanged("main", False))
         eng.step(KeyChanged(False))
         _save_settings(eng)
@@ -148,23 +147,23 @@ def test_a_refused_bill_or_voucher_carries_its_reason_to_the_journal():
     """A refusal says why: ``ReturnNote`` and then ``note_returned`` carry
     the reason; a return the cabinet did not ask for has none of ours."""
     from cabinet.core.events import NoteEscrowed
+
     rig = Rig(GameSettings(credit_limit_minor=1_000))
     eff = rig.cab.handle(VoucherEscrowed(1, "123456789012345678", None, "v9"))
     assert ReturnNote(1, "not issued by this cabinet") in eff
     eff = rig.cab.handle(NoteReturned(1, "v9"))
-    assert Journal("note_returned", 1, 0,
-                   {"txn": "v9", "reason": "not issued by this cabinet"}) in eff
-    eff = rig.cab.handle(NoteReturned(1, "v9"))              # a repeat: told once
+    assert Journal("note_returned", 1, 0, {"txn": "v9", "reason": "not issued by this cabinet"}) in eff
+    eff = rig.cab.handle(NoteReturned(1, "v9"))  # a repeat: told once
     assert Journal("note_returned", 1, 0, {"txn": "v9"}) in eff
     eff = rig.cab.handle(NoteEscrowed(1, 2_000, "b1"))
     assert ReturnNote(1, "over the credit limit") in eff
-    eff = rig.cab.handle(NoteReturned(1, "other"))           # the acceptor's own return
+    eff = rig.cab.handle(NoteReturned(1, "other"))  # the acceptor's own return
     assert Journal("note_returned", 1, 0, {"txn": "other"}) in eff
     eff = rig.cab.handle(NoteReturned(1, "b1"))
     assert Journal("note_returned", 1, 0, {"txn": "b1", "reason": "over the credit limit"}) in eff
-    eff = rig.cab.handle(NoteEscrowed(1, 500, "b2"))         # accepted: nothing to tell
+    eff = rig.cab.handle(NoteEscrowed(1, 500, "b2"))  # accepted: nothing to tell
     assert StackNote(1) in eff
-    eff = rig.cab.handle(NoteReturned(1, "b2"))              # returned by the acceptor itself
+    eff = rig.cab.handle(NoteReturned(1, "b2"))  # returned by the acceptor itself
     assert Journal("note_returned", 1, 0, {"txn": "b2"}) in eff
 
 
@@ -191,7 +190,7 @@ def test_the_technician_level_is_checked_again_at_the_confirming_press():
 
 
 def test_a_refusal_line_goes_once_the_technician_level_is_reached(tmp_path):
-    """"Refused: ... needs the technician level" stayed on the RAM
+    """ "Refused: ... needs the technician level" stayed on the RAM
     clear page after the main door was opened and the page said "Now: technician"."""
     eng = _engine(tmp_path, GameSettings(variant="classic"))
     eng.step(NoteStacked(1, 2000, "t1"))
@@ -214,9 +213,18 @@ def test_ram_clear_tells_the_hosts_tickets_apart_from_this_cabinets_vouchers(tmp
 
     eng = _engine(tmp_path, GameSettings())
     _print_voucher(eng, 1, 2_000)
-    host_ticket = VoucherRecord(validation_number="001234567890123456", sequence=90, amount_minor=700,
-                                station=1, issued_wall_s=WALL, expires_wall_s=WALL + 86_400 * 30,
-                                status="issued", venue="Test", machine_number="1", validation="system")
+    host_ticket = VoucherRecord(
+        validation_number="001234567890123456",
+        sequence=90,
+        amount_minor=700,
+        station=1,
+        issued_wall_s=WALL,
+        expires_wall_s=WALL + 86_400 * 30,
+        status="issued",
+        venue="Test",
+        machine_number="1",
+        validation="system",
+    )
     eng.store.commit(eng.cab.s, eng.cab.round_dict(), [SaveVoucher(host_ticket)], WALL)
     page = _open_ram_clear(eng)
     text = "\n".join(page.lines)

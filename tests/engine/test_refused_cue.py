@@ -25,5 +25,5 @@ def test_a_refused_intent_publishes_a_refused_cue_for_its_station(tmp_path):
     assert cues[0].station == 1 and cues[0].data["action"] == "deal"
     assert "not legal" in cues[0].data["reason"]
     got.clear()
-    eng.step(IntentReceived(1, "bet_up", None))     # no credits: Bet+ is refused too
+    eng.step(IntentReceived(1, "bet_up", None))  # no credits: Bet+ is refused too
     assert [m.data["action"] for m in got if isinstance(m, Cue) and m.name == "refused"] == ["bet_up"]

@@ -49,8 +49,9 @@ def _check(snap: Snapshot) -> int:
         same(st.message, st.message_said, english_all(st.message_said, sym))
         same(st.refusal, st.refusal_said, ": ".join(english(p, sym) for p in st.refusal_said))
         if st.fault:
-            assert st.fault == "Out of service: " + "; ".join(english(p, sym) for p in st.fault_said) + \
-                " - call attendant"
+            assert (
+                st.fault == "Out of service: " + "; ".join(english(p, sym) for p in st.fault_said) + " - call attendant"
+            )
             n += 1
     if snap.overlay in ("door_open", "tilt", "printing"):
         sep = "; " if snap.overlay == "tilt" else " \u00b7 "
@@ -64,8 +65,6 @@ def _check(snap: Snapshot) -> int:
 
 def _snap(rig: Rig) -> Snapshot:
     return rig.cab.snapshot(len(SEEN) + 1)
-
-
 
 
 def _bet(rig: Rig, station: int, chip: int, spot: int = 1) -> None:
@@ -120,8 +119,12 @@ def test_every_text_of_a_round_is_said_as_its_plain_english(stacked):
     snaps.append(_snap(mu))
     for snap in snaps + SEEN:
         checked += _check(snap)
-    texts = {t for s in snaps for t in [s.message, *(st.message for st in s.stations),
-                                        *(st.refusal for st in s.stations), s.overlay_text] if t}
+    texts = {
+        t
+        for s in snaps
+        for t in [s.message, *(st.message for st in s.stations), *(st.refusal for st in s.stations), s.overlay_text]
+        if t
+    }
     assert "Insurance? It costs $2.50" in texts or "Spot 1: insurance costs $2.50" in texts
     assert "Voucher refused: not issued here" in texts
     assert "Note returned: credit limit $1,000.00" in texts
@@ -131,8 +134,13 @@ def test_every_text_of_a_round_is_said_as_its_plain_english(stacked):
     assert checked >= 12
     # every template the engine said is a msgid of the catalogs (marked for extraction)
     said_texts = {p.text for snap in snaps + SEEN for p in _parts(snap)}
-    said_texts |= {v for snap in snaps + SEEN for p in _parts(snap) for k, v in p.args.items()
-                   if k.endswith("_text") and isinstance(v, str)}
+    said_texts |= {
+        v
+        for snap in snaps + SEEN
+        for p in _parts(snap)
+        for k, v in p.args.items()
+        if k.endswith("_text") and isinstance(v, str)
+    }
     assert said_texts - _msgids() == set()
     assert len(said_texts) > 40
 
@@ -153,7 +161,6 @@ def _msgids() -> set[str]:
 
     with open(Path(__file__).resolve().parents[2] / "ui" / "locale" / "cabinet.pot", "rb") as fh:
         return {m.id for m in read_po(fh) if isinstance(m.id, str) and m.id}
-
 
 
 def test_a_jackpots_reason_is_said_by_its_template():
@@ -181,8 +188,11 @@ def test_every_no_ticket_and_print_handpay_reason_is_said_and_in_the_catalog():
 
     reasons = {}
     cases = [
-        ("print failed", lambda r: r.cab.handle(
-            PrintFinished(1, r.cab.s.stations[0].printing.validation_number, "failed")), {}),
+        (
+            "print failed",
+            lambda r: r.cab.handle(PrintFinished(1, r.cab.s.stations[0].printing.validation_number, "failed")),
+            {},
+        ),
         ("denied", lambda r: r.command("validation_number", validation_number=""), {}),
         ("bad number", lambda r: r.command("validation_number", validation_number="12"), {}),
         ("timeout", lambda r: r.advance(10_100), {}),
@@ -197,8 +207,7 @@ def test_every_no_ticket_and_print_handpay_reason_is_said_and_in_the_catalog():
         assert snap.handpay.reason_said, (name, snap.handpay.reason)
         assert english_all(snap.handpay.reason_said) == snap.handpay.reason
         reasons[name] = snap.handpay.reason_said[0]
-    assert reasons["denied"] == said("no ticket: {why_text}",
-                                     why_text="validation denied by the casino host")
+    assert reasons["denied"] == said("no ticket: {why_text}", why_text="validation denied by the casino host")
     ids = _msgids()
     for p in reasons.values():
         assert p.text in ids, p.text

@@ -28,8 +28,9 @@ from .helpers import Rig
 
 def _ask(rig: Rig, message: bytes, denom: int = 1) -> bytes:
     """The reply bytes of the station-1 EGM to one hand-built message."""
-    view = egm_view(rig.cab.s, 1, SasStation("loop://", accounting_denomination_minor=denom), "",
-                    rig.cab.rules.max_bet_minor)
+    view = egm_view(
+        rig.cab.s, 1, SasStation("loop://", accounting_denomination_minor=denom), "", rig.cab.rules.max_bet_minor
+    )
     r = EgmResponder(1)
     r.update(view)
     out = r.receive(to_wire(general_poll(0)) + to_wire(message), 0)  # type: ignore[arg-type]
@@ -79,13 +80,21 @@ def test_a_hand_paid_jackpot_is_in_jackpot_and_not_in_coin_out() -> None:
     assert (drop, games) == (10_000, m.games_played)
     # 0x2F codes 00 01 02 1C 1F and 0x6F codes 0000 0001 0002 0022 say the same
     sel = _ask(rig, with_crc(bytes.fromhex("01 2F 07 0000 00 01 02 1C 1F")))
-    assert sel == with_crc(bytes.fromhex("01 2F 1B 0000") + b"".join(
-        bytes((c,)) + bcd.encode(v, 4) for c, v in ((0x00, coin_in), (0x01, coin_out), (0x02, jackpot),
-                                                     (0x1C, coin_out), (0x1F, jackpot))))
+    assert sel == with_crc(
+        bytes.fromhex("01 2F 1B 0000")
+        + b"".join(
+            bytes((c,)) + bcd.encode(v, 4)
+            for c, v in ((0x00, coin_in), (0x01, coin_out), (0x02, jackpot), (0x1C, coin_out), (0x1F, jackpot))
+        )
+    )
     ext = _ask(rig, with_crc(bytes.fromhex("01 6F 0A 0000 0000 0100 0200 2200")))
-    assert ext == with_crc(bytes.fromhex("01 6F 22 0000") + b"".join(
-        c.to_bytes(2, "little") + b"\x05" + bcd.encode(v, 5)
-        for c, v in ((0x00, coin_in), (0x01, coin_out), (0x02, jackpot), (0x22, coin_out + jackpot))))
+    assert ext == with_crc(
+        bytes.fromhex("01 6F 22 0000")
+        + b"".join(
+            c.to_bytes(2, "little") + b"\x05" + bcd.encode(v, 5)
+            for c, v in ((0x00, coin_in), (0x01, coin_out), (0x02, jackpot), (0x22, coin_out + jackpot))
+        )
+    )
 
 
 def test_a_jackpot_waiting_for_its_key_is_in_no_meter_and_coin_out_never_goes_down() -> None:
@@ -118,6 +127,9 @@ def test_insurance_is_a_wager_in_coin_in_and_its_return_is_in_coin_out() -> None
     m = rig.meters()
     assert m.insurance_in_minor > 0 and m.insurance_out_minor > 0 and m.jackpot_handpay_minor == 0
     coin_in, coin_out, _, jackpot, _ = _meters_19(rig)
-    assert (coin_in, coin_out, jackpot) == (m.coin_in_minor + m.insurance_in_minor,
-                                            m.coin_out_minor + m.insurance_out_minor, 0)
+    assert (coin_in, coin_out, jackpot) == (
+        m.coin_in_minor + m.insurance_in_minor,
+        m.coin_out_minor + m.insurance_out_minor,
+        0,
+    )
     assert coin_in - coin_out - jackpot == _kept_minor(rig)

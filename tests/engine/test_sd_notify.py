@@ -70,7 +70,7 @@ def test_without_notify_socket_nothing_is_sent_and_no_watchdog_runs():
     n.ready()
     n.ping()
     assert n.enabled is False and n.interval_s is None and n.sent == {}
-    asyncio.run(asyncio.wait_for(n.watchdog(), 1))     # returns at once, no loop of pings
+    asyncio.run(asyncio.wait_for(n.watchdog(), 1))  # returns at once, no loop of pings
 
 
 def test_watchdog_interval_follows_sd_watchdog_enabled():
@@ -93,18 +93,30 @@ def test_engine_sends_ready_after_start_up_then_watchdog_pings(tmp_path):
     fake = FakeSystemd(b"\0" + name.encode())
     env = dict(os.environ, NOTIFY_SOCKET="@" + name, WATCHDOG_USEC="300000", CABINET_LOG="WARNING")
     journal = tmp_path / "j.db"
-    proc = Child([sys.executable, "-m", "cabinet", "engine", "--devices", "none",
-                  "--journal", str(journal), "--socket", str(tmp_path / "run" / "ui.sock")],
-                 name="engine", env=env)
+    proc = Child(
+        [
+            sys.executable,
+            "-m",
+            "cabinet",
+            "engine",
+            "--devices",
+            "none",
+            "--journal",
+            str(journal),
+            "--socket",
+            str(tmp_path / "run" / "ui.sock"),
+        ],
+        name="engine",
+        env=env,
+    )
     try:
         assert proc.wait_for("engine ready", START_DEADLINE_S).startswith("engine ready")
         assert fake.wait_for("READY=1", 30), fake.messages()
         # pings 0.1 s apart on an idle engine; a loaded machine may space them out, so
         # wait for four of them rather than count those of one second
-        wait_until(lambda: sum(m == "WATCHDOG=1" for m in fake.messages()) >= 4, 30,
-                   "four watchdog pings", proc)
+        wait_until(lambda: sum(m == "WATCHDOG=1" for m in fake.messages()) >= 4, 30, "four watchdog pings", proc)
         msgs = fake.messages()
-        assert msgs[0] == "READY=1", msgs              # nothing before ready
+        assert msgs[0] == "READY=1", msgs  # nothing before ready
         assert journal.exists()
         proc.signal(signal.SIGTERM)
         assert proc.wait_exit(STOP_DEADLINE_S) == 0
@@ -132,7 +144,7 @@ def test_a_blocked_engine_loop_stops_the_pings_and_they_resume_after(tmp_path, m
         real_step = engine.step
 
         def step(event: object) -> object:
-            if event is marker:                   # this event's handling hangs the loop
+            if event is marker:  # this event's handling hangs the loop
                 block["start"] = time.monotonic()
                 time.sleep(1.5)
                 block["end"] = time.monotonic()
@@ -147,7 +159,7 @@ def test_a_blocked_engine_loop_stops_the_pings_and_they_resume_after(tmp_path, m
         pings = asyncio.create_task(notifier.watchdog())
         await asyncio.sleep(0.6)
         engine.post(marker)
-        await asyncio.sleep(0.3)                  # the loop is blocked in here
+        await asyncio.sleep(0.3)  # the loop is blocked in here
         await asyncio.sleep(1.0)
         stop.set()
         await task
@@ -165,9 +177,9 @@ def test_a_blocked_engine_loop_stops_the_pings_and_they_resume_after(tmp_path, m
     after = [t for t in pings if t > block["end"]]
     assert len(before) >= 3, pings
     assert during == [], (block, pings)
-    assert len(after) >= 4, (block, pings)         # resumed: ~10 in the second after
+    assert len(after) >= 4, (block, pings)  # resumed: ~10 in the second after
     gap = max(b - a for a, b in zip(pings, pings[1:], strict=False))
-    assert gap >= 1.4                               # the watchdog saw the 1.5 s stall
+    assert gap >= 1.4  # the watchdog saw the 1.5 s stall
 
 
 @pytest.mark.timeout(60)
@@ -179,9 +191,24 @@ def test_no_ready_when_the_devices_cannot_start(tmp_path):
     fake = FakeSystemd(str(sock_path))
     env = dict(os.environ, NOTIFY_SOCKET=str(sock_path), WATCHDOG_USEC="300000", CABINET_LOG="WARNING")
     try:
-        r = subprocess.run([sys.executable, "-m", "cabinet", "engine", "--devices", "hardware",
-                            "--journal", str(tmp_path / "j.db"), "--socket", str(tmp_path / "run" / "s")],
-                           capture_output=True, text=True, timeout=45, env=env)
+        r = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "cabinet",
+                "engine",
+                "--devices",
+                "hardware",
+                "--journal",
+                str(tmp_path / "j.db"),
+                "--socket",
+                str(tmp_path / "run" / "s"),
+            ],
+            capture_output=True,
+            text=True,
+            timeout=45,
+            env=env,
+        )
         time.sleep(0.3)
     finally:
         fake.close()

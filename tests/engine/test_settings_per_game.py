@@ -26,7 +26,7 @@ def _open_settings(rig):
     for _ in range(SETTINGS):
         rig.press("menu_down")
     rig.press("menu_select")
-    type_pin(rig_send(rig))                     # the technician's page
+    type_pin(rig_send(rig))  # the technician's page
     assert rig.cab.s.maintenance.page == "settings"
 
 
@@ -43,8 +43,7 @@ def _set(rig, key, value):
     _go(rig, ROW[key])
     if key in MENU_ENTRY:
         rig.press("menu_select")
-        text = None if value is None else f"{value // 100}.{value % 100:02d}" \
-            if key.endswith("_minor") else str(value)
+        text = None if value is None else f"{value // 100}.{value % 100:02d}" if key.endswith("_minor") else str(value)
         type_text(rig.cab, rig_send(rig), text)
         assert rig.cab.s.maintenance.entry is None, rig.cab.s.maintenance.entry
         assert rig.cab.s.maintenance.draft.get(key, getattr(rig.cab.s.settings, key)) == value
@@ -68,7 +67,7 @@ def _item(rig, label):
 
 
 def test_defaults_show_the_value_in_force_for_the_game_chosen():
-    """"Minimum bet: default" becomes the value the game uses, and follows
+    """ "Minimum bet: default" becomes the value the game uses, and follows
     the Game shown in the draft."""
     rig = Rig()
     _open_settings(rig)
@@ -76,7 +75,7 @@ def test_defaults_show_the_value_in_force_for_the_game_chosen():
     assert _item(rig, "Maximum bet") == "Maximum bet: $100.00 (default)"
     assert _item(rig, "Spots per station") == "Spots per station: 1 (default)"
     assert _item(rig, "Cut card") == "Cut card: shuffle every round (default)"
-    _set(rig, "stations", 2)                    # classic seats one: the draft does not validate
+    _set(rig, "stations", 2)  # classic seats one: the draft does not validate
     assert _item(rig, "Minimum bet") == "Minimum bet: $1.00 (default)"
     _set(rig, "variant", "american")
     assert _item(rig, "Maximum bet") == "Maximum bet: $500.00 (default)"
@@ -97,8 +96,10 @@ def test_limits_set_for_one_game_stay_with_that_game():
     _save(rig)
     american = preset("american")
     assert rig.cab.rules.variant == "american"
-    assert (rig.cab.rules.min_bet_minor, rig.cab.rules.max_bet_minor) == \
-        (american.min_bet_minor, american.max_bet_minor)
+    assert (rig.cab.rules.min_bet_minor, rig.cab.rules.max_bet_minor) == (
+        american.min_bet_minor,
+        american.max_bet_minor,
+    )
     _set(rig, "max_bet_minor", 25_000)
     _save(rig)
     _set(rig, "variant", "classic")
@@ -111,14 +112,27 @@ def test_limits_set_for_one_game_stay_with_that_game():
 def test_an_old_journal_settings_shape_still_loads():
     """A journal written before per-game limits (flat limits, no
     ``game_limits``) loads with its values, which belong to its game."""
-    old = {"variant": "classic", "stations": 1, "spots_per_station": None,
-           "min_bet_minor": 500, "max_bet_minor": 5_000, "bet_step_minor": None,
-           "chip_values_minor": None, "penetration_percent": None, "bet_timer_s": None,
-           "decision_timer_s": None, "denominations_minor": [100, 500, 1000, 2000, 5000, 10000],
-           "credit_limit_minor": 300000, "voucher_limit_minor": 120000,
-           "jackpot_limit_minor": 120000, "voucher_expiry_days": 30,
-           "venue_name": "Demo Casino", "machine_number": "0001", "recall_depth": 10,
-           "currency_symbol": "$"}
+    old = {
+        "variant": "classic",
+        "stations": 1,
+        "spots_per_station": None,
+        "min_bet_minor": 500,
+        "max_bet_minor": 5_000,
+        "bet_step_minor": None,
+        "chip_values_minor": None,
+        "penetration_percent": None,
+        "bet_timer_s": None,
+        "decision_timer_s": None,
+        "denominations_minor": [100, 500, 1000, 2000, 5000, 10000],
+        "credit_limit_minor": 300000,
+        "voucher_limit_minor": 120000,
+        "jackpot_limit_minor": 120000,
+        "voucher_expiry_days": 30,
+        "venue_name": "Demo Casino",
+        "machine_number": "0001",
+        "recall_depth": 10,
+        "currency_symbol": "$",
+    }
     blob = json.dumps({"version": 1, "settings": old, "stations": [{"station": 1}]}).encode()
     state = msgspec.json.decode(blob, type=CabinetState)
     s = state.settings

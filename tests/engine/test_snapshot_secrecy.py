@@ -15,8 +15,7 @@ from cabinet.protocol.ipc import encode
 
 from .helpers import Rig
 
-SETTINGS = [GameSettings(), GameSettings(variant="american"),
-            GameSettings(variant="classic-multi", stations=2)]
+SETTINGS = [GameSettings(), GameSettings(variant="american"), GameSettings(variant="classic-multi", stations=2)]
 
 
 def _shown(snap) -> Counter[str]:
@@ -29,8 +28,7 @@ def _shown(snap) -> Counter[str]:
 
 
 @settings(max_examples=120, deadline=None)
-@given(st.sampled_from(SETTINGS), st.integers(0, 10**6), st.lists(st.integers(0, 5),
-                                                                  min_size=30, max_size=30))
+@given(st.sampled_from(SETTINGS), st.integers(0, 10**6), st.lists(st.integers(0, 5), min_size=30, max_size=30))
 def test_snapshot_holds_only_cards_a_player_may_see(settings_, seed, picks):
     rig = Rig(settings_, seed=seed)
     for n in range(1, len(rig.cab.s.stations) + 1):
@@ -49,13 +47,13 @@ def test_snapshot_holds_only_cards_a_player_may_see(settings_, seed, picks):
         snap = rig.cab.snapshot(i)
         blob = encode(snap).decode()
         if rnd is not None:
-            dealt = Counter(map(str, rnd.shoe.cards[:rnd.shoe.position]))
+            dealt = Counter(map(str, rnd.shoe.cards[: rnd.shoe.position]))
             if rnd.dealer_hidden:
                 hidden = str(rnd.dealer_cards[1])
                 dealt[hidden] -= 1
                 assert snap.dealer.face_down == 1
-            assert _shown(snap) == +dealt            # exactly the face-up dealt cards
-            undealt = Counter(map(str, rnd.shoe.cards[rnd.shoe.position:]))
+            assert _shown(snap) == +dealt  # exactly the face-up dealt cards
+            undealt = Counter(map(str, rnd.shoe.cards[rnd.shoe.position :]))
             assert "shoe" not in blob
             for card in undealt:
                 assert _shown(snap)[card] <= dealt[card]

@@ -37,16 +37,17 @@ def _acceptor_on(eng, station: int) -> bool | None:
 
 
 async def _three_station_engine(tmp_path, body):
-    await with_served_engine(tmp_path, body, devices=_Recorder(),
-                             settings=GameSettings(variant="classic-multi", stations=3))
+    await with_served_engine(
+        tmp_path, body, devices=_Recorder(), settings=GameSettings(variant="classic-multi", stations=3)
+    )
 
 
-def test_station_2_screen_not_drawing_its_note_is_returned_while_station_1_takes_notes(
-        tmp_path, monkeypatch):
+def test_station_2_screen_not_drawing_its_note_is_returned_while_station_1_takes_notes(tmp_path, monkeypatch):
     """Station 1's own screen sends frames; station 2's UI is still waiting for its
     display (no frame): a $50 note at station 2 is returned, one at station 1 stacked.
     Station 2's frames come: it takes notes; they stop: it refuses them again."""
     from cabinet.shell import ui_server
+
     monkeypatch.setattr(ui_server, "DISPLAY_TIMEOUT_S", 1.0)
     monkeypatch.setattr(ui_server, "DISPLAY_CHECK_S", 0.1)
 

@@ -43,6 +43,7 @@ def _prints(effects) -> list[PrintVoucher]:
 
 # -- a cash-out is its station's ---------------------------------------------------------
 
+
 def test_a_second_station_cashes_out_while_the_first_ticket_prints():
     """Station 1 cashes out; a second later station 2 does too: its own printer prints
     its own ticket at once (concurrently), its $105 leaves the credit meter, and
@@ -109,9 +110,9 @@ def test_two_stations_wait_for_the_casino_host_s_validation_numbers_at_once():
 
     from cabinet.core.events import HostCommanded, HostLinkChanged, HostLinkConfigured
     from cabinet.core.machine import new_state
+
     rig = Rig()
-    rig.cab = Cabinet(new_state(GameSettings(variant="classic-multi", stations=3)),
-                      rng=random.Random(1))
+    rig.cab = Cabinet(new_state(GameSettings(variant="classic-multi", stations=3)), rng=random.Random(1))
     for n in (1, 2):
         rig.cab.handle(HostLinkConfigured(n, n, f"/dev/pts/{n}", rig.wall_s, "system"))
     rig.cab.handle(PowerUp(0, rig.wall_s))
@@ -122,14 +123,15 @@ def test_two_stations_wait_for_the_casino_host_s_validation_numbers_at_once():
     rig.advance(1_000)
     assert not any(isinstance(e, Rejected) for e in rig.press("cash_out", 2))
     assert [st.host.pending_cashout.amount_minor for st in rig.cab.s.stations[:2]] == [10_000, 10_500]
-    assert rig.cab.snapshot(1).stations[1].message == \
-        "Ticket for $105.00: validating with the casino host"
-    assert rig.cab.mode == "attract"              # not locked in a cash-out: station 3 may play
+    assert rig.cab.snapshot(1).stations[1].message == "Ticket for $105.00: validating with the casino host"
+    assert rig.cab.mode == "attract"  # not locked in a cash-out: station 3 may play
     out = []
     for n, vn in ((2, "000000000000000002"), (1, "000000000000000001")):
         out += rig.cab.handle(HostCommanded(n, "validation_number", validation_number=vn))
     assert sorted((p.record.station, p.record.validation_number) for p in _prints(out)) == [
-        (1, "000000000000000001"), (2, "000000000000000002")]
+        (1, "000000000000000001"),
+        (2, "000000000000000002"),
+    ]
     assert rig.cab.snapshot(2).stations[1].message == "Printing ticket for $105.00"
 
 
@@ -145,11 +147,12 @@ def test_one_station_cabinet_still_locks_in_cash_out_while_it_prints():
 
 # -- a note needs its station's screen ------------------------------------------------------
 
+
 def test_a_note_at_a_station_whose_own_screen_is_not_drawing_is_returned():
     """Station 1's screen draws, station 2's is still waiting for its display: station 2's
     acceptor is off and a note there comes back; station 1 takes notes."""
     rig = _three(0, 0, 0)
-    rig.cab.handle(DisplayChanged(False))           # the table screen: none yet
+    rig.cab.handle(DisplayChanged(False))  # the table screen: none yet
     eff = rig.cab.handle(DisplayChanged(True, station=1))
     assert SetAcceptor(1, True, BILLS) in eff
     assert rig.cab._acceptor[2][0] is False and rig.cab._acceptor[3][0] is False
@@ -172,9 +175,11 @@ def test_the_shared_table_screen_draws_every_station():
 
 # -- a dark screen puts its station out of service ----------------------------------------------
 
+
 def _dark(rig: Rig, station: int) -> list:
     """Station ``station``'s own screen draws, then goes dark for the fault's delay."""
     from cabinet.core.displays import DISPLAY_DARK_MS
+
     rig.cab.handle(DisplayChanged(False))
     for n in (1, 2, 3):
         rig.cab.handle(DisplayChanged(True, station=n))
@@ -222,19 +227,19 @@ def test_a_dark_screen_mid_round_freezes_its_turn_until_it_returns():
     while rig.cab.round.prompt is not None and rig.cab.round.prompt.seat != 2:
         p = rig.cab.round.prompt
         rig.press("decline" if p.kind == "insurance" else "stand", p.seat)
-    assert rig.cab.round.prompt.seat == 2      # this seed deals station 2 a turn
+    assert rig.cab.round.prompt.seat == 2  # this seed deals station 2 a turn
     cards = rig.cab.round.to_dict()
     _dark(rig, 2)
     for _ in range(10):
-        rig.advance(10_000)                        # far past the decision timer
+        rig.advance(10_000)  # far past the decision timer
     assert rig.cab.mode == "in_round"
-    assert rig.cab.round.to_dict() == cards        # nothing moved
+    assert rig.cab.round.to_dict() == cards  # nothing moved
     assert rig.cab.legal_actions(2) == frozenset()
     assert any(isinstance(e, Rejected) for e in rig.press("stand", 2))
     rig.cab.handle(DisplayChanged(True, station=2))
     assert rig.cab.legal_actions(2)
     rig.advance(1_000)
-    assert rig.cab.round.to_dict() == cards        # the timer starts again, not expired
+    assert rig.cab.round.to_dict() == cards  # the timer starts again, not expired
     rig.play_out()
     assert rig.cab.mode == "betting" and rig.balanced()
 
@@ -243,13 +248,14 @@ def test_a_dark_screen_on_a_one_station_cabinet_tilts_and_freezes_the_round():
     """One station, its only screen dark mid-round: tilt 600, no button plays, nothing
     moves; the screen back, the same prompt waits for the player."""
     from cabinet.core.displays import DISPLAY_DARK_MS
+
     rig = Rig()
     rig.note(10_000)
     rig.press("bet_up")
     rig.press("deal")
-    assert rig.cab.mode == "in_round"          # this seed deals a hand to play
+    assert rig.cab.mode == "in_round"  # this seed deals a hand to play
     cards = rig.cab.round.to_dict()
-    rig.cab.handle(DisplayChanged(True))            # the screen drew, then stops
+    rig.cab.handle(DisplayChanged(True))  # the screen drew, then stops
     rig.cab.handle(DisplayChanged(False))
     eff = rig.advance(DISPLAY_DARK_MS + 500)
     assert rig.cab.mode == "tilt" and SetTowerLight("tilt") in eff
@@ -275,14 +281,16 @@ def test_a_print_held_for_the_whole_cabinet_in_a_journal_settles_at_power_up():
     """A journal that holds its print in flight for the cabinet as a whole (``printing``
     of the cabinet state): power-up settles it as any print in flight, a handpay."""
     from cabinet.core.state import PrintingState
+
     rig = Rig()
     rig.note(2_000)
     rig.press("cash_out")
     p = rig.cab.s.stations[0].printing
     state = rig.cab.s
     state.stations[0].printing = None
-    state.printing = PrintingState(station=1, validation_number=p.validation_number,
-                                   amount_minor=p.amount_minor, started_ms=p.started_ms)
+    state.printing = PrintingState(
+        station=1, validation_number=p.validation_number, amount_minor=p.amount_minor, started_ms=p.started_ms
+    )
     cab = Cabinet(state, None)
     cab.handle(PowerUp(0, rig.wall_s + 5))
     assert cab.s.printing is None and cab.mode == "handpay"
@@ -293,6 +301,7 @@ def test_a_screen_starting_up_gets_longer_before_the_fault():
     """At start no screen has drawn yet (its UI is starting): no presses and no notes at
     once, but the fault only after ``DISPLAY_START_MS``, so a normal start raises none."""
     from cabinet.core.displays import DISPLAY_DARK_MS, DISPLAY_START_MS
+
     rig = _three(10_000, 0, 0)
     rig.cab.handle(DisplayChanged(False))
     assert rig.cab.legal_actions(1) == frozenset()

@@ -62,7 +62,7 @@ def _step(eng, event):
     try:
         eng.step(event)
     except StoreError:
-        pass                      # the event was not journaled: the caller is told
+        pass  # the event was not journaled: the caller is told
 
 
 def test_failed_commit_tilts_and_discards_the_uncommitted_state(tmp_path, caplog):
@@ -74,15 +74,15 @@ def test_failed_commit_tilts_and_discards_the_uncommitted_state(tmp_path, caplog
     dev.ran.clear()
     with caplog.at_level(logging.INFO):
         _step(eng, NoteStacked(1, 5000, "t2"))
-        assert eng.cab.s.stations[0].credits_minor == 2000      # not 7000: not journaled
+        assert eng.cab.s.stations[0].credits_minor == 2000  # not 7000: not journaled
         assert eng.cab.mode == "tilt"
         assert "storage" in eng.snapshot.overlay_text.lower()
         assert not any(isinstance(e, StackNote | PrintVoucher) for e in dev.ran)
         assert SetAcceptor(1, False, tuple(eng.cab.s.settings.denominations_minor)) in dev.ran
-        for i in range(10):                                    # a second of ticks
+        for i in range(10):  # a second of ticks
             _step(eng, Tick(i * 100, WALL + i / 10))
         _step(eng, NoteEscrowed(1, 500, "t3"))
-        assert ReturnNote(1, "storage fault") in dev.ran         # handed back, not stacked
+        assert ReturnNote(1, "storage fault") in dev.ran  # handed back, not stacked
         _step(eng, IntentReceived(1, "deal"))
         _step(eng, IntentReceived(1, "cash_out"))
     errors = [r for r in caplog.records if r.levelno >= logging.ERROR]
@@ -117,6 +117,7 @@ def test_engine_that_cannot_write_at_start_stays_up_in_a_storage_tilt(tmp_path):
     """A disk already full when the engine starts: the engine runs in a
     storage tilt (acceptor off) instead of dying into a restart loop."""
     import asyncio
+
     store = Store(tmp_path / "j.db")
     disk = FlakyDisk(store.db)
     store.db = disk
@@ -148,12 +149,12 @@ def test_commit_whose_record_cannot_be_written_tilts_at_what_was_committed(tmp_p
     assert eng.cab.s.stations[0].credits_minor == on_disk.stations[0].credits_minor == 7000
 
 
-def test_storage_tilt_lights_nothing_the_cabinet_would_refuse_and_says_a_players_words(
-        tmp_path, caplog):
+def test_storage_tilt_lights_nothing_the_cabinet_would_refuse_and_says_a_players_words(tmp_path, caplog):
     """A storage tilt refuses every press, so no lamp and no on-screen button is lit (Cash
     Out included, with credits on the meter); the player reads the fault and "call an
     attendant" (the UI's), not the technician's remedy; a press is logged as refused."""
     from cabinet.core.effects import SetLamps
+
     eng, disk, dev = _rig(tmp_path)
     disk.full = True
     dev.ran.clear()

@@ -48,7 +48,7 @@ def test_american_blackjack_is_announced_for_its_spot(stacked):
     rig.play_out()
     snap = rig.cab.snapshot(1)
     assert snap.message == "Spot 1 Blackjack, wins $7.50 · Spot 2 loses"
-    assert snap.stations[0].message == ""        # one station: the table line says it
+    assert snap.stations[0].message == ""  # one station: the table line says it
 
 
 def test_single_station_message_is_unchanged(stacked):
@@ -68,11 +68,12 @@ def _two_station_round(tmp_path, stacked):
     from cabinet.core.events import IntentReceived, NoteStacked, PowerUp
     from cabinet.shell.engine import Engine
     from cabinet.shell.store import Store
+
     path = tmp_path / "j.db"
-    eng = Engine(Store(path), rng=random.Random(3), clock_ms=lambda: 0,
-                 wall_s=lambda: 1_800_000_000.0)
+    eng = Engine(Store(path), rng=random.Random(3), clock_ms=lambda: 0, wall_s=lambda: 1_800_000_000.0)
     eng.step(PowerUp(0, 1_800_000_000.0))
     from cabinet.core.settings import GameSettings as GS
+
     eng.cab.apply_settings(GS(variant="classic-multi", stations=2), [])
     for n in (1, 2):
         eng.step(NoteStacked(n, 10_000, f"t{n}"))
@@ -91,6 +92,7 @@ def _two_station_round(tmp_path, stacked):
 def test_recall_shows_each_seats_spots_under_its_station(tmp_path, stacked, capsys):
     """Station 1's recall does not list station 2's hand as its own "spot 1"."""
     from cabinet.tools import views_cli
+
     eng, path = _two_station_round(tmp_path, stacked)
     e1 = eng.store.recall(1, 10)[0]
     e2 = eng.store.recall(2, 10)[0]
@@ -115,20 +117,21 @@ def test_below_the_minimum_the_station_is_told_the_minimum():
     st = rig.cab.snapshot(1).stations[0]
     assert "deal" in st.lamps and st.message == ""
     poor = Rig(GameSettings(variant="classic-multi", min_bet_minor=500))
-    poor.note(300)                                   # $3 cannot cover a $5 minimum
+    poor.note(300)  # $3 cannot cover a $5 minimum
     assert poor.cab.snapshot(1).stations[0].message == "Minimum bet $5.00"
 
 
 def test_a_note_over_the_credit_limit_says_why():
     """A note returned at the credit limit tells that station why."""
     from cabinet.core.events import NoteEscrowed
+
     rig = Rig(GameSettings(variant="classic-multi", stations=2, credit_limit_minor=100_000))
     rig.note(95_000, 2)
     rig.cab.handle(NoteEscrowed(2, 10_000, "x1"))
     snap = rig.cab.snapshot(1)
     assert snap.stations[1].refusal == "Note returned: credit limit $1,000.00"
     assert snap.stations[0].refusal == ""
-    rig.note(2_000, 2)                               # money came in: the notice goes
+    rig.note(2_000, 2)  # money came in: the notice goes
     assert rig.cab.snapshot(2).stations[1].refusal == ""
 
 
@@ -138,30 +141,37 @@ def test_a_refused_voucher_says_why():
 
     from cabinet.core.events import VoucherEscrowed
     from cabinet.core.records import VoucherRecord
+
     rig = Rig()
     rig.cab.handle(VoucherEscrowed(1, "123456789012345678", None))
     assert rig.cab.snapshot(1).stations[0].refusal == "Voucher refused: not issued here"
-    rec = VoucherRecord(validation_number="1" * 18, sequence=1, amount_minor=2_000, station=1,
-                        issued_wall_s=0.0, expires_wall_s=1.0, status="issued", venue="v",
-                        machine_number="1")
+    rec = VoucherRecord(
+        validation_number="1" * 18,
+        sequence=1,
+        amount_minor=2_000,
+        station=1,
+        issued_wall_s=0.0,
+        expires_wall_s=1.0,
+        status="issued",
+        venue="v",
+        machine_number="1",
+    )
     rig.cab.handle(VoucherEscrowed(1, rec.validation_number, rec))
     assert rig.cab.snapshot(1).stations[0].refusal == "Voucher refused: expired - see attendant"
     rec = msgspec.structs.replace(rec, status="redeemed", expires_wall_s=2e9)
     rig.cab.handle(VoucherEscrowed(1, rec.validation_number, rec))
-    assert rig.cab.snapshot(1).stations[0].refusal == \
-        "Voucher refused: already redeemed - see attendant"
+    assert rig.cab.snapshot(1).stations[0].refusal == "Voucher refused: already redeemed - see attendant"
     rec = msgspec.structs.replace(rec, status="handpaid")
     rig.cab.handle(VoucherEscrowed(1, rec.validation_number, rec))
-    assert rig.cab.snapshot(1).stations[0].refusal == \
-        "Voucher refused: already paid by hand - see attendant"
+    assert rig.cab.snapshot(1).stations[0].refusal == "Voucher refused: already paid by hand - see attendant"
     rig.press("help")
     rig.note(500)
-    rig.press("bet_up")                              # the next button press clears it
+    rig.press("bet_up")  # the next button press clears it
     assert rig.cab.snapshot(1).stations[0].refusal == ""
 
 
 def test_insurance_says_what_it_costs(stacked):
-    """"Insurance?" says what it costs: half the spot's bet."""
+    """ "Insurance?" says what it costs: half the spot's bet."""
     rig = Rig(GameSettings(variant="american"))
     rig.note(10_000)
     stacked.append(["10S", "9H", "AC", "7S", "8H", "5D", "2C", "3C"])

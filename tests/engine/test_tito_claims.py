@@ -65,8 +65,7 @@ def test_an_unknown_print_is_checked_with_the_host_before_any_handpay():
     assert t.status == "held" and t.purpose == "print_check"
     assert rig.cab.mode == "cash_out" and rig.balanced()
     assert rig.cab.s.stations[0].pending_out_minor == 5_000
-    assert rig.cab.snapshot(1).overlay_text == \
-        "Ticket for $50.00: print unknown, checking with the casino host"
+    assert rig.cab.snapshot(1).overlay_text == "Ticket for $50.00: print unknown, checking with the casino host"
 
 
 def test_an_unknown_print_the_host_already_redeemed_is_printed_and_redeemed_no_handpay():
@@ -170,10 +169,20 @@ def test_own_voucher_in_the_cash_box_is_credited_once_by_the_key():
     """Validation "none": a voucher of this cabinet found in the cash box is credited by
     the key from its record (issued, not expired), once; its record becomes redeemed."""
     from cabinet.core.effects import SetVoucherStatus
+
     rig = TitoRig(validation="none")
-    rec = VoucherRecord(validation_number=OTHER, sequence=1, amount_minor=800, station=1,
-                        issued_wall_s=rig.wall_s, expires_wall_s=rig.wall_s + 86_400,
-                        clock_adjust_s=0.0, status="issued", venue="", machine_number="1")
+    rec = VoucherRecord(
+        validation_number=OTHER,
+        sequence=1,
+        amount_minor=800,
+        station=1,
+        issued_wall_s=rig.wall_s,
+        expires_wall_s=rig.wall_s + 86_400,
+        clock_adjust_s=0.0,
+        status="issued",
+        venue="",
+        machine_number="1",
+    )
 
     class _History:
         def outstanding_vouchers(self):

@@ -31,12 +31,10 @@ VN = "001234567890123456"
 class TitoRig(Rig):
     """Station 1 on a host link with system validation, the link up."""
 
-    def __init__(self, validation: str = "system", timeout_s: float = 10.0,
-                 denomination_minor: int = 1) -> None:
+    def __init__(self, validation: str = "system", timeout_s: float = 10.0, denomination_minor: int = 1) -> None:
         self.cab = Cabinet(new_state(), rng=random.Random(1))
         self.now_ms, self.wall_s, self.txn = 0, 1_800_000_000.0, 0
-        self.cab.handle(HostLinkConfigured(1, 1, "/dev/pts/1", self.wall_s, validation,
-                                           timeout_s, denomination_minor))
+        self.cab.handle(HostLinkConfigured(1, 1, "/dev/pts/1", self.wall_s, validation, timeout_s, denomination_minor))
         self.cab.handle(PowerUp(self.now_ms, self.wall_s))
         self.cab.handle(HostLinkChanged(1, True))
 
@@ -70,8 +68,7 @@ def test_system_cash_out_waits_for_the_hosts_number_and_prints_that_number():
     assert rig.host.pending_cashout.amount_minor == 2_500
     assert rig.credits() == 0 and rig.cab.s.stations[0].pending_out_minor == 2_500
     assert rig.queue()[-2:] == ["cash_out_button_pressed", "system_validation_request"]
-    assert rig.cab.snapshot(1).overlay_text == \
-        "Ticket for $25.00: validating with the casino host"
+    assert rig.cab.snapshot(1).overlay_text == "Ticket for $25.00: validating with the casino host"
     assert not [e for e in rig.effects if isinstance(e, PrintVoucher)]
     rig.command("validation_number", validation_number=VN)
     (pv,) = [e for e in rig.effects if isinstance(e, PrintVoucher)]
@@ -105,8 +102,7 @@ def test_a_denied_validation_is_a_handpay_with_the_reason_shown():
     hp = rig.cab.s.handpay
     assert hp is not None and hp.amount_minor == 2_500
     assert hp.reason == "no ticket: validation denied by the casino host"
-    assert rig.journal("validation_failed")[0].data["reason"] == \
-        "validation denied by the casino host"
+    assert rig.journal("validation_failed")[0].data["reason"] == "validation denied by the casino host"
     assert rig.queue()[-1] == "handpay_pending"
     assert "denied by the casino host" in rig.cab.snapshot(1).overlay_text
     assert rig.balanced()
@@ -122,7 +118,7 @@ def test_no_answer_within_the_timeout_is_a_handpay():
     assert rig.cab.s.handpay is None
     rig.advance(200)
     assert rig.cab.s.handpay.reason == "no ticket: no validation from the casino host within 10 s"
-    rig.command("validation_number", validation_number=VN)      # too late: nothing prints
+    rig.command("validation_number", validation_number=VN)  # too late: nothing prints
     assert not [e for e in rig.effects if isinstance(e, PrintVoucher)]
     assert rig.balanced()
 
@@ -157,9 +153,10 @@ def test_a_restart_while_waiting_for_validation_is_a_handpay():
 def test_ticket_data_from_the_host_goes_on_the_ticket():
     """0x7C/0x7D: the voucher's venue, address lines and expiry come from the host."""
     rig = TitoRig()
-    rig.command("set_ticket_data", ticket_data=TicketData(
-        location="Lucky Strike", address1="1 Main St", address2="Reno NV",
-        expiration_days=7))
+    rig.command(
+        "set_ticket_data",
+        ticket_data=TicketData(location="Lucky Strike", address1="1 Main St", address2="Reno NV", expiration_days=7),
+    )
     assert rig.journal("host_command")[0].data["location"] == "Lucky Strike"
     rig.note(500)
     rig.press("cash_out")
@@ -187,20 +184,19 @@ def test_an_inserted_ticket_is_held_for_the_host_then_credited_once_when_stacked
     comes in the transaction of the stacked ticket; 0x68 and the final status."""
     rig = TitoRig()
     rig.insert()
-    assert [type(e) for e in rig.effects if isinstance(e, HoldNote | StackNote | ReturnNote)] \
-        == [HoldNote]
+    assert [type(e) for e in rig.effects if isinstance(e, HoldNote | StackNote | ReturnNote)] == [HoldNote]
     assert rig.queue()[-1] == "ticket_inserted"
     assert rig.host.ticket_in.status == "held"
     rig.command("redeem_ticket", validation_number=VN, amount_minor=4_200, transfer_code=0)
     assert [e for e in rig.effects if isinstance(e, StackNote)]
     assert rig.journal("voucher_escrowed")[0].data["txn"] == "v1"
-    assert rig.credits() == 0                                # not before it is stacked
+    assert rig.credits() == 0  # not before it is stacked
     rig.effects = rig.cab.handle(VoucherStacked(1, VN, "v1", None))
     assert rig.credits() == 4_200
     assert rig.journal("voucher_in")[0].amount_minor == 4_200
     assert rig.queue()[-1] == "ticket_transfer_complete"
     assert rig.host.ticket_in.result == "redeemed"
-    rig.effects = rig.cab.handle(VoucherStacked(1, VN, "v1", None))     # repeat vend valid
+    rig.effects = rig.cab.handle(VoucherStacked(1, VN, "v1", None))  # repeat vend valid
     assert rig.credits() == 4_200 and rig.meters().vouchers_in_count == 1
     assert rig.balanced()
 
@@ -208,14 +204,16 @@ def test_an_inserted_ticket_is_held_for_the_host_then_credited_once_when_stacked
 def test_host_rejections_return_the_ticket_with_the_reason_on_the_table():
     """A rejected ticket comes back with why ("already redeemed", "expired",
     "unknown ticket"); promotional codes are refused (not metered here)."""
-    for code, words in ((0x84, "already redeemed"), (0x85, "expired"),
-                        (0x82, "unknown ticket"),
-                        (0x01, "promotional tickets not taken here"),
-                        (0x02, "promotional tickets not taken here")):
+    for code, words in (
+        (0x84, "already redeemed"),
+        (0x85, "expired"),
+        (0x82, "unknown ticket"),
+        (0x01, "promotional tickets not taken here"),
+        (0x02, "promotional tickets not taken here"),
+    ):
         rig = TitoRig()
         rig.insert()
-        rig.command("redeem_ticket", validation_number=VN, amount_minor=100,
-                    transfer_code=code)
+        rig.command("redeem_ticket", validation_number=VN, amount_minor=100, transfer_code=code)
         assert [e for e in rig.effects if isinstance(e, ReturnNote)], code
         assert rig.cab.s.stations[0].refusal == f"Ticket refused: {words}"
         assert rig.journal("ticket_done")[0].data["reason"] == words
@@ -232,14 +230,14 @@ def test_no_answer_link_down_and_host_offline_return_the_ticket():
     assert rig.host.ticket_in.result == "timeout"
     assert rig.cab.s.stations[0].refusal == "Ticket refused: no answer from the casino host"
     rig.command("redeem_ticket", validation_number=VN, amount_minor=100, transfer_code=0)
-    assert not [e for e in rig.effects if isinstance(e, StackNote)]       # too late
+    assert not [e for e in rig.effects if isinstance(e, StackNote)]  # too late
 
     rig = TitoRig()
     rig.insert()
     rig.effects = rig.cab.handle(HostLinkChanged(1, False))
     assert [e for e in rig.effects if isinstance(e, ReturnNote)]
     assert rig.host.ticket_in.result == "link_down"
-    rig.insert()                                                    # the host is down now
+    rig.insert()  # the host is down now
     assert [e for e in rig.effects if isinstance(e, ReturnNote)]
     assert rig.cab.s.stations[0].refusal == "Ticket refused: host offline"
 
@@ -289,6 +287,7 @@ def test_a_ticket_the_acceptor_took_but_never_reported_stacked_is_settled_once()
     path (STACKed, then gone) is final "unable_now", not credited, left for the
     attendant's review: the host keeps it valid, never both."""
     from cabinet.core.events import NoteUncredited
+
     rig = TitoRig()
     rig.insert()
     rig.command("redeem_ticket", validation_number=VN, amount_minor=900, transfer_code=0)
@@ -309,6 +308,7 @@ def test_a_validation_handpay_is_read_by_0x1b_and_its_reset_raises_0x52():
     reset (0x94) ends it and queues handpay_reset (0x52); 0xA8 is refused (no reset to
     the credit meter: the operator does not allow it), logged."""
     from cabinet.shell.host_view import SasStation, egm_view
+
     rig = TitoRig()
     rig.note(2_000)
     rig.press("cash_out")
@@ -331,6 +331,7 @@ def test_the_view_publishes_the_pending_cash_out_and_the_tickets_0x71_status():
     decides, 0x40 while stacking, then the final 0x71 status) and 0x50's meters."""
     from cabinet.shell.host_view import SasStation, egm_view
     from drivers.sas import tito_codes as tc
+
     rig = TitoRig()
     sas = SasStation(port="p", accounting_denomination_minor=5)
     rig.note(1_000)
@@ -346,9 +347,8 @@ def test_the_view_publishes_the_pending_cash_out_and_the_tickets_0x71_status():
     assert egm_view(rig.cab.s, 1, sas, "", 10_000).ticket_in.status == tc.STATUS_PENDING
     rig.cab.handle(VoucherStacked(1, VN, f"v{rig.txn}", None))
     view = egm_view(rig.cab.s, 1, sas, "", 10_000)
-    assert (view.ticket_in.status, view.ticket_in.amount_cents_final) == (
-        tc.STATUS_CASHABLE_REDEEMED, 500)
-    assert view.validation_meters[tc.VT_CASHABLE_TICKET] == (1, 1_000)     # cents (Monaco LP50)
+    assert (view.ticket_in.status, view.ticket_in.amount_cents_final) == (tc.STATUS_CASHABLE_REDEEMED, 500)
+    assert view.validation_meters[tc.VT_CASHABLE_TICKET] == (1, 1_000)  # cents (Monaco LP50)
     assert view.validation_meters[tc.VT_CASHABLE_TICKET_REDEEMED] == (1, 500)
 
 
@@ -357,19 +357,21 @@ def test_a_ram_clear_keeps_system_validation_and_never_reuses_ticket_ids():
     it, and the ids of cash-outs and tickets the host knows go on increasing."""
     from cabinet.core.events import DoorChanged, IntentReceived, KeyChanged
     from cabinet.core.maintenance import MAIN_ITEMS
+
     rig = TitoRig(timeout_s=7)
     rig.insert()
     rig.command("redeem_ticket", validation_number=VN, amount_minor=100, transfer_code=0x84)
     from .menu_helpers import cab_send, set_pin, type_pin
+
     set_pin(rig.cab.s)
     rig.cab.handle(DoorChanged("logic", True))
     rig.cab.handle(KeyChanged(True))
     for _ in range([k for k, _ in MAIN_ITEMS].index("ram_clear")):
         rig.cab.handle(IntentReceived(1, "menu_down"))
-    rig.cab.handle(IntentReceived(1, "menu_select"))    # the technician PIN first
+    rig.cab.handle(IntentReceived(1, "menu_select"))  # the technician PIN first
     type_pin(cab_send(rig.cab))
     assert rig.cab.s.maintenance.page == "ram_clear"
-    for _ in range(2):                                  # arm, confirm
+    for _ in range(2):  # arm, confirm
         rig.cab.handle(IntentReceived(1, "menu_select"))
     h = rig.host
     assert [e.name for e in h.queue] == ["memory_error_reset"]
@@ -385,14 +387,14 @@ def test_the_engine_logs_every_ticket_outcome(tmp_path, caplog):
     from cabinet.shell.engine import Engine
     from cabinet.shell.store import Store
 
-    eng = Engine(Store(tmp_path / "j.db"), rng=random.Random(1), clock_ms=lambda: 0,
-                 wall_s=lambda: 1_800_000_000.0)
+    eng = Engine(Store(tmp_path / "j.db"), rng=random.Random(1), clock_ms=lambda: 0, wall_s=lambda: 1_800_000_000.0)
     eng.step(HostLinkConfigured(1, 1, "/dev/pts/1", 1_800_000_000.0, "system", 10.0))
     eng.step(PowerUp(0, 1_800_000_000.0))
     eng.step(HostLinkChanged(1, True))
     eng.step(NoteStacked(1, 500, "n1"))
     with caplog.at_level(logging.INFO):
         from cabinet.core.events import IntentReceived
+
         eng.step(IntentReceived(1, "cash_out"))
         eng.step(HostCommanded(1, "validation_number", validation_number=""))
         eng.step(HostCommanded(1, "remote_handpay_reset"))
@@ -422,7 +424,7 @@ def test_the_hosts_0x7b_bits_are_enforced_once_it_has_set_them():
     (nothing lost); before the host sets them the cabinet's own defaults (both on) hold."""
     rig = TitoRig()
     rig.insert()
-    assert not [e for e in rig.effects if isinstance(e, ReturnNote)]   # never set: taken
+    assert not [e for e in rig.effects if isinstance(e, ReturnNote)]  # never set: taken
     rig = TitoRig()
     rig.command("set_extended_validation_status", control=(0x0021, 0x0001, 0, 0))
     assert rig.cab.s.stations[0].host.ticket_data.validation_status == 0x0001
@@ -431,7 +433,7 @@ def test_the_hosts_0x7b_bits_are_enforced_once_it_has_set_them():
     assert rig.cab.s.stations[0].refusal == "Ticket refused: ticket redemption disabled by the casino host"
     assert rig.credits() == 0
     rig.command("set_ticket_data", ticket_data=TicketData(location="Lucky Strike"))
-    assert rig.cab.s.stations[0].host.ticket_data.validation_status_set   # 0x7D keeps it
+    assert rig.cab.s.stations[0].host.ticket_data.validation_status_set  # 0x7D keeps it
 
     rig = TitoRig()
     rig.command("set_extended_validation_status", control=(0x0021, 0x0020, 0, 0))
@@ -466,6 +468,7 @@ def test_an_empty_0x7b_control_mask_changes_nothing_and_the_defaults_are_reporte
     send by default) changes nothing; before any 0x7B the view reports the functions the
     cabinet runs with (printer as cash-out device, ticket redemption: 0x0021) as set."""
     from cabinet.shell.host_view import SasStation, egm_view
+
     rig = TitoRig()
     sas = SasStation(port="p", validation="system")
     assert egm_view(rig.cab.s, 1, sas, "", 10_000).ticket_data.validation_status == 0x0021
@@ -510,11 +513,13 @@ def test_tito_amounts_are_cents_and_meters_credits_at_every_accounting_denominat
         rig.cab.handle(PrintFinished(1, VN, "done"))
         view = egm_view(rig.cab.s, 1, sas, "", 10_000)
         assert poll(view, with_crc(bytes.fromhex("01 50 00"))) == [
-            with_crc(bytes.fromhex("01 50 00 00000001 0000002000"))], d
+            with_crc(bytes.fromhex("01 50 00 00000001 0000002000"))
+        ], d
         rig.insert()
         view = egm_view(rig.cab.s, 1, sas, "", 10_000)
-        assert poll(view, bytes.fromhex("01 70")) == [
-            with_crc(bytes.fromhex("01 70 10 00 0000000000 00" + VN))], d   # amount not known here
+        assert poll(view, bytes.fromhex("01 70")) == [with_crc(bytes.fromhex("01 70 10 00 0000000000 00" + VN))], (
+            d
+        )  # amount not known here
         redeem = with_crc(bytes.fromhex("01 71 16 00 0000002000 00" + VN + "00000000 0000"))
         assert poll(view, redeem)[0][3:9] == bytes.fromhex("40 0000002000"), d
         rig.command("redeem_ticket", validation_number=VN, amount_minor=2_000, transfer_code=0)

@@ -29,8 +29,7 @@ async def _hello(path):
     """Connect as the display: the hello carries the engine's token."""
     reader, writer = await asyncio.open_unix_connection(path)
     token = token_path(path).read_text().strip()
-    writer.write(json.dumps({"type": "hello", "protocol": PROTOCOL, "role": "ui",
-                             "token": token}).encode() + b"\n")
+    writer.write(json.dumps({"type": "hello", "protocol": PROTOCOL, "role": "ui", "token": token}).encode() + b"\n")
     await writer.drain()
     assert (await _readmsg(reader))["type"] == "hello"
     return reader, writer
@@ -44,13 +43,17 @@ def test_hello_then_snapshot_then_intents(tmp_path):
         assert snap["type"] == "snapshot" and snap["mode"] == "attract"
         assert "shoe" not in json.dumps(snap)
         from cabinet.core.events import NoteStacked
-        writer.write(b'{"type":"frame"}\n')        # the display draws: the buttons count
+
+        writer.write(b'{"type":"frame"}\n')  # the display draws: the buttons count
         await writer.drain()
         await asyncio.wrap_future(eng.post(NoteStacked(1, 2000, "t")))
         for _ in range(6):
             snap = await _readmsg(reader)
-            if snap["type"] == "snapshot" and snap["stations"][0]["credits_minor"] == 2000 \
-                    and snap["stations"][0]["lamps"]:
+            if (
+                snap["type"] == "snapshot"
+                and snap["stations"][0]["credits_minor"] == 2000
+                and snap["stations"][0]["lamps"]
+            ):
                 break
         assert snap["stations"][0]["credits_minor"] == 2000
         assert "bet_up" in snap["stations"][0]["lamps"]
@@ -63,40 +66,44 @@ def test_hello_then_snapshot_then_intents(tmp_path):
         else:
             raise AssertionError("bet did not show")
         writer.close()
+
     asyncio.run(_with_engine(tmp_path, body))
 
 
 def test_bad_messages_get_errors_and_change_nothing(tmp_path):
     async def body(eng, path):
         reader, writer = await asyncio.open_unix_connection(path)
-        writer.write(b'{"type":"intent","station":1,"action":"hit"}\n')     # before hello
+        writer.write(b'{"type":"intent","station":1,"action":"hit"}\n')  # before hello
         await writer.drain()
         assert (await _readmsg(reader))["code"] == "hello_first"
-        writer.write(json.dumps({"type": "hello", "protocol": PROTOCOL, "role": "ui"}).encode()
-                     + b"\n")
+        writer.write(json.dumps({"type": "hello", "protocol": PROTOCOL, "role": "ui"}).encode() + b"\n")
         await writer.drain()
         await _readmsg(reader)
-        await _readmsg(reader)                                             # snapshot
-        for bad in (b"not json\n", b'{"type":"intent","station":9,"action":"hit"}\n',
-                    b'{"type":"intent","station":1,"action":"add_credits"}\n',
-                    b'{"type":"snapshot","seq":1,"mode":"x","variant":"v","variant_name":"n"}\n'):
+        await _readmsg(reader)  # snapshot
+        for bad in (
+            b"not json\n",
+            b'{"type":"intent","station":9,"action":"hit"}\n',
+            b'{"type":"intent","station":1,"action":"add_credits"}\n',
+            b'{"type":"snapshot","seq":1,"mode":"x","variant":"v","variant_name":"n"}\n',
+        ):
             writer.write(bad)
             await writer.drain()
             m = await _readmsg(reader)
             assert m["type"] == "error"
         assert eng.cab.s.stations[0].credits_minor == 0
         writer.close()
+
     asyncio.run(_with_engine(tmp_path, body))
 
 
 def test_wrong_protocol_is_refused(tmp_path):
     async def body(eng, path):
         reader, writer = await asyncio.open_unix_connection(path)
-        writer.write(json.dumps({"type": "hello", "protocol": PROTOCOL + 1,
-                                 "role": "ui"}).encode() + b"\n")
+        writer.write(json.dumps({"type": "hello", "protocol": PROTOCOL + 1, "role": "ui"}).encode() + b"\n")
         await writer.drain()
         assert (await _readmsg(reader))["code"] == "protocol"
-        assert await asyncio.wait_for(reader.read(), 5) == b""            # closed
+        assert await asyncio.wait_for(reader.read(), 5) == b""  # closed
+
     asyncio.run(_with_engine(tmp_path, body))
 
 
@@ -110,8 +117,7 @@ def test_oversized_line_and_flood_disconnect(tmp_path):
         assert await asyncio.wait_for(reader.read(), 5) == b""
         reader, writer = await _hello(path)
         await _readmsg(reader)
-        writer.write(b'{"type":"intent","station":1,"action":"help"}\n' *
-                     (FLOOD_LIMIT_PER_S + 10))
+        writer.write(b'{"type":"intent","station":1,"action":"help"}\n' * (FLOOD_LIMIT_PER_S + 10))
         await writer.drain()
         msgs = []
         while (m := await _readmsg(reader)) is not None:
@@ -121,4 +127,5 @@ def test_oversized_line_and_flood_disconnect(tmp_path):
         reader, writer = await _hello(path)
         assert (await _readmsg(reader))["type"] == "snapshot"
         writer.close()
+
     asyncio.run(_with_engine(tmp_path, body))

@@ -72,8 +72,8 @@ class TwinProc:
                 it ended first (each with what it printed).
         """
         self.child = procs.Child(
-            [sys.executable, "-m", "cabinet", "sim-devices", "--state-dir", str(self.dir)],
-            name="sim-devices")
+            [sys.executable, "-m", "cabinet", "sim-devices", "--state-dir", str(self.dir)], name="sim-devices"
+        )
         self.proc = self.child.proc
         self.child.wait_for("sim devices ready", READY_TIMEOUT_S)
         self._conn = socket.socket(socket.AF_UNIX)
@@ -104,8 +104,7 @@ class EngineProc:
     them itself (they then die with it).
     """
 
-    def __init__(self, workdir: Path, twins: TwinProc | None = None,
-                 extra_args: list[str] | None = None) -> None:
+    def __init__(self, workdir: Path, twins: TwinProc | None = None, extra_args: list[str] | None = None) -> None:
         self.twins = twins
         self.extra_args = list(extra_args or [])
         self.dir = workdir
@@ -131,9 +130,23 @@ class EngineProc:
         env = {**os.environ, "CABINET_LOG": "WARNING"}
         twins = [] if self.twins is None else ["--twins", str(self.twins.dir)]
         self.child = procs.Child(
-            [sys.executable, "-m", "cabinet", "engine", "--journal", str(self.journal),
-             "--socket", str(self.sock), "--sim-dir", str(self.dir / "sim"), *twins,
-             *self.extra_args], name="engine", env=env)
+            [
+                sys.executable,
+                "-m",
+                "cabinet",
+                "engine",
+                "--journal",
+                str(self.journal),
+                "--socket",
+                str(self.sock),
+                "--sim-dir",
+                str(self.dir / "sim"),
+                *twins,
+                *self.extra_args,
+            ],
+            name="engine",
+            env=env,
+        )
         self.proc = self.child.proc
         self.child.wait_for("engine ready", READY_TIMEOUT_S)
         self.snapshot = None
@@ -143,24 +156,25 @@ class EngineProc:
         # the display's hello (with the engine's token) and its frame heartbeat: the
         # engine takes intents only from its display, and notes only while one draws
         token = token_path(self.sock).read_text().strip()
-        self._ui.sendall(json.dumps({"type": "hello", "protocol": PROTOCOL,
-                                     "role": "ui", "token": token}).encode() + b"\n")
+        self._ui.sendall(
+            json.dumps({"type": "hello", "protocol": PROTOCOL, "role": "ui", "token": token}).encode() + b"\n"
+        )
         threading.Thread(target=self._read_ui, args=(self._ui,), daemon=True).start()
         threading.Thread(target=self._beat, args=(self._ui,), daemon=True).start()
         self._sim = socket.socket(socket.AF_UNIX)
         self._sim.connect(str(self.sock) + ".sim")
         self._sim.settimeout(REPLY_TIMEOUT_S)
         self._sim_file = self._sim.makefile("rw")
-        procs.wait_until(lambda: self.snap_event.wait(0.2), READY_TIMEOUT_S,
-                         "the engine's first snapshot", self.child)
+        procs.wait_until(lambda: self.snap_event.wait(0.2), READY_TIMEOUT_S, "the engine's first snapshot", self.child)
         # The validator refuses notes until its start-up sequence is done, as a real
         # one does: wait for it, as a player waits for the acceptor's light.
         # (Only where the cabinet takes notes at all: not behind a door or a lockup.)
         deadline = time.monotonic() + ACCEPTOR_WAIT_S
-        while (time.monotonic() < deadline
-               and (self.snapshot or {}).get("mode") in ("attract", "betting", "in_round")
-               and "inhibited=False" not in str(
-                   self.sim({"cmd": "bill", "line": "status"}).get("reply", ""))):
+        while (
+            time.monotonic() < deadline
+            and (self.snapshot or {}).get("mode") in ("attract", "betting", "in_round")
+            and "inhibited=False" not in str(self.sim({"cmd": "bill", "line": "status"}).get("reply", ""))
+        ):
             time.sleep(0.05)
 
     def _read_ui(self, s: socket.socket) -> None:
@@ -187,8 +201,9 @@ class EngineProc:
         assert self._ui is not None
         try:
             with self._ui_lock:
-                self._ui.sendall(json.dumps({"type": "intent", "station": 1, "action": action,
-                                             "value": value}).encode() + b"\n")
+                self._ui.sendall(
+                    json.dumps({"type": "intent", "station": 1, "action": action, "value": value}).encode() + b"\n"
+                )
         except OSError:
             pass
 
@@ -208,8 +223,7 @@ class EngineProc:
 
     def output(self) -> str:
         """The tail of what the engine (and the twins' process) printed, for a failure."""
-        return "\n".join(c.tail(20) for c in (self.child, self.twins and self.twins.child)
-                         if c is not None)
+        return "\n".join(c.tail(20) for c in (self.child, self.twins and self.twins.child) if c is not None)
 
     def kill(self) -> None:
         """SIGKILL the engine and reap it (its output stays in ``child``)."""
@@ -271,8 +285,7 @@ def verify_journal(journal: Path) -> dict[str, Any]:
         mine = [e for e in events if e["station"] == n]
 
         def total(kind: str, key: str | None = None, mine: list[dict[str, Any]] = mine) -> int:
-            return sum((e["data"][key] if key else e["amount_minor"])
-                       for e in mine if e["kind"] == kind)
+            return sum((e["data"][key] if key else e["amount_minor"]) for e in mine if e["kind"] == kind)
 
         m = st.meters
         assert audit_balance(st.credits_minor, st.pending_out_minor, m) == 0, "audit"
@@ -280,14 +293,14 @@ def verify_journal(journal: Path) -> dict[str, Any]:
         assert m.bills_in_count == sum(1 for e in mine if e["kind"] == "bill_stacked")
         assert m.vouchers_in_minor == total("voucher_in"), "vouchers in"
         assert m.vouchers_out_minor == total("voucher_printed"), "vouchers out"
-        jackpots = [e for e in mine if e["kind"] in ("handpay", "handpay_reset")
-                    and e["data"].get("kind") == "jackpot"]
+        jackpots = [e for e in mine if e["kind"] in ("handpay", "handpay_reset") and e["data"].get("kind") == "jackpot"]
         jackpot_locked = sum(e["amount_minor"] for e in jackpots if e["kind"] == "handpay")
         jackpot_paid = sum(e["amount_minor"] for e in jackpots if e["kind"] == "handpay_reset")
         assert m.jackpot_handpay_minor == jackpot_paid, "jackpot handpays"
         assert m.handpay_minor == total("handpay_reset") - jackpot_paid, "handpays"
-        assert total("cash_out") == m.vouchers_out_minor + m.handpay_minor \
-            + st.pending_out_minor - (jackpot_locked - jackpot_paid), "cash-out amounts"
+        assert total("cash_out") == m.vouchers_out_minor + m.handpay_minor + st.pending_out_minor - (
+            jackpot_locked - jackpot_paid
+        ), "cash-out amounts"
         open_stake = st.stake_in_round_minor if st.in_round else 0
         open_back = st.returned_in_round_minor if st.in_round else 0
         wagered = total("round_end", "wagered_minor") + total("round_void", "wagered_minor")
@@ -295,8 +308,8 @@ def verify_journal(journal: Path) -> dict[str, Any]:
         assert m.coin_in_minor + m.insurance_in_minor == wagered + open_stake, "coin in"
         assert m.coin_out_minor + m.insurance_out_minor == returned + open_back, "coin out"
         assert m.void_returned_minor - m.void_reclaimed_minor == sum(
-            e["data"]["wagered_minor"] - e["data"]["returned_minor"]
-            for e in mine if e["kind"] == "round_void"), "voids"
+            e["data"]["wagered_minor"] - e["data"]["returned_minor"] for e in mine if e["kind"] == "round_void"
+        ), "voids"
         assert m.games_played == sum(1 for e in mine if e["kind"] == "round_end"), "games"
     return {"state": state, "round": round_state if state.round_open else None}
 
@@ -312,7 +325,7 @@ def settle(eng: EngineProc, timeout_s: float = SETTLE_S) -> dict[str, Any]:
     while time.monotonic() < deadline:
         truth = eng.sim({"cmd": "truth"})
         if truth.get("idle") and (eng.snapshot or {}).get("mode") != "cash_out":
-            time.sleep(0.05)            # the last commit's snapshot is out
+            time.sleep(0.05)  # the last commit's snapshot is out
             again = eng.sim({"cmd": "truth"})
             if again.get("idle") and again.get("cash_box_minor") == truth.get("cash_box_minor"):
                 return again
@@ -343,35 +356,40 @@ def check_physical_truth(journal: Path, truth: dict[str, Any], station: int = 1)
     finally:
         store.close()
     st = state.stations[station - 1]
-    review = sum(r.amount_minor for r in state.note_reviews
-                 if r.station == station and r.kind == "in_stacker")
-    in_path = sum(e["amount_minor"] for e in events if e["kind"] == "note_in_path"
-                  and e["station"] == station and e["data"].get("credited"))
+    review = sum(r.amount_minor for r in state.note_reviews if r.station == station and r.kind == "in_stacker")
+    in_path = sum(
+        e["amount_minor"]
+        for e in events
+        if e["kind"] == "note_in_path" and e["station"] == station and e["data"].get("credited")
+    )
     assert st.meters.bills_in_minor + review - in_path == truth["cash_box_minor"], (
         f"cash box: {truth['cash_box_minor']} in the box, {st.meters.bills_in_minor} "
         f"credited + {review} under review - {in_path} credited and possibly in the path "
-        f"(notes {truth['notes_stacked']})")
+        f"(notes {truth['notes_stacked']})"
+    )
     cut = truth["tickets"]
     assert len(cut) == len(set(cut)), f"a ticket was cut twice: {cut}"
-    printed = [e["data"]["validation_number"] for e in events
-               if e["kind"] == "voucher_printed" and e["station"] == station]
+    printed = [
+        e["data"]["validation_number"] for e in events if e["kind"] == "voucher_printed" and e["station"] == station
+    ]
     assert len(printed) == len(set(printed)), "a voucher was counted out twice"
     assert set(printed) <= set(cut), f"counted out but never cut: {set(printed) - set(cut)}"
     assert st.meters.vouchers_out_count == len(printed), "vouchers out count"
-    assert st.meters.vouchers_out_minor == sum(vouchers[n].amount_minor for n in printed), \
-        "vouchers out amount"
+    assert st.meters.vouchers_out_minor == sum(vouchers[n].amount_minor for n in printed), "vouchers out amount"
     for n in truth.get("uncut", []):
         rec = vouchers.get(n)
-        assert n not in printed and (rec is None or rec.status in ("handpay", "handpaid")), \
+        assert n not in printed and (rec is None or rec.status in ("handpay", "handpaid")), (
             f"print of {n[-4:]} never cut, yet {'counted out' if n in printed else rec}"
+        )
     for n in cut:
         rec = vouchers.get(n)
         assert rec is not None, f"ticket {n[-4:]} cut but unknown to the journal"
         if n in printed:
             assert rec.status in ("issued", "redeemed"), f"{n[-4:]} counted out and {rec.status}"
         else:
-            assert rec.status in ("handpay", "handpaid"), \
+            assert rec.status in ("handpay", "handpaid"), (
                 f"ticket {n[-4:]} cut, not counted out, and not a handpay ({rec.status})"
+            )
 
 
 def credit_note(eng: EngineProc, amount_minor: int, deadline_s: float = SETTLE_S) -> None:
@@ -393,12 +411,13 @@ def credit_note(eng: EngineProc, amount_minor: int, deadline_s: float = SETTLE_S
     while _credits(eng.snapshot) < target:
         back = returned()
         eng.sim({"cmd": "note", "amount_minor": amount_minor})
-        while (_credits(eng.snapshot) < target and returned() == back
-               and time.monotonic() < deadline):
+        while _credits(eng.snapshot) < target and returned() == back and time.monotonic() < deadline:
             time.sleep(0.05)
         if time.monotonic() >= deadline and _credits(eng.snapshot) < target:
-            raise procs.ChildTimeout(f"a {amount_minor} note not credited within {deadline_s:g} s "
-                                     f"(credits {_credits(eng.snapshot)})\n{eng.output()}")
+            raise procs.ChildTimeout(
+                f"a {amount_minor} note not credited within {deadline_s:g} s "
+                f"(credits {_credits(eng.snapshot)})\n{eng.output()}"
+            )
 
 
 def _visible(view: PlayerView) -> tuple[list[str], list[list[str]]]:
@@ -406,8 +425,7 @@ def _visible(view: PlayerView) -> tuple[list[str], list[list[str]]]:
 
 
 def _snap_visible(snap: dict[str, Any]) -> tuple[list[str], list[list[str]]]:
-    return snap["dealer"]["cards"], [h["cards"] for st in snap["stations"]
-                                     for s in st["spots"] for h in s["hands"]]
+    return snap["dealer"]["cards"], [h["cards"] for st in snap["stations"] for s in st["spots"] for h in s["hands"]]
 
 
 def _credits(snap: dict[str, Any] | None) -> int:
@@ -429,7 +447,7 @@ def _step(eng: EngineProc, rng: random.Random, issued: list[str]) -> str:
     credits = st.get("credits_minor", 0)
     if mode == "handpay":
         eng.sim({"cmd": "key", "on": True})
-        time.sleep(0.1)             # a turn of the key, longer than the switch debounce
+        time.sleep(0.1)  # a turn of the key, longer than the switch debounce
         eng.sim({"cmd": "key", "on": False})
         return "handpay_reset"
     if mode == "door_open":
@@ -445,8 +463,7 @@ def _step(eng: EngineProc, rng: random.Random, issued: list[str]) -> str:
         eng.sim({"cmd": "key", "on": False})
         return "tilt_key"
     if mode == "in_round":
-        choices = [a for a in lamps if a in ("hit", "stand", "double", "split", "insure",
-                                             "decline")]
+        choices = [a for a in lamps if a in ("hit", "stand", "double", "split", "insure", "decline")]
         if rng.random() < 0.05:
             eng.sim({"cmd": "door", "door": "main", "open": True})
             return "door_open_mid_round"
@@ -464,15 +481,14 @@ def _step(eng: EngineProc, rng: random.Random, issued: list[str]) -> str:
             kind = "note"
             if eng.twins is not None and rng.random() < 0.25:
                 # The acceptor loses power mid-note (or while idle)
-                where = rng.choice(["accepting", "escrow", "stacking", "vend_valid",
-                                    "stacked", "now"])
+                where = rng.choice(["accepting", "escrow", "stacking", "vend_valid", "stacked", "now"])
                 if where == "now":
                     eng.sim({"cmd": "bill", "line": "power"})
                 else:
                     eng.sim({"cmd": "power_at", "state": where})
                 kind = f"note_power_{where}"
             eng.sim({"cmd": "note", "amount_minor": rng.choice([500, 1000, 2000])})
-            if rng.random() < 0.7:                 # often let it reach the credit meter
+            if rng.random() < 0.7:  # often let it reach the credit meter
                 _wait_for(eng, lambda s: _credits(s) > credits, 3.0)
             return kind
         if r < 0.14 and "cash_out" in lamps:
@@ -495,8 +511,14 @@ def _step(eng: EngineProc, rng: random.Random, issued: list[str]) -> str:
     return "wait"
 
 
-def soak(workdir: Path, kills: int, seed: int = 1, progress: Any = None,
-         settings: GameSettings | None = None, physical: bool = True) -> SoakResult:
+def soak(
+    workdir: Path,
+    kills: int,
+    seed: int = 1,
+    progress: Any = None,
+    settings: GameSettings | None = None,
+    physical: bool = True,
+) -> SoakResult:
     """Play, SIGKILL, restart and verify ``kills`` times; return what happened.
 
     ``settings``: the operator settings the journal starts with (default: a
@@ -526,8 +548,7 @@ def soak(workdir: Path, kills: int, seed: int = 1, progress: Any = None,
                     check_physical_truth(eng.journal, settle(eng))
                     res.truth_checks += 1
                 except AssertionError as e:
-                    res.failures.append(f"physical truth after restart {res.kills}: {e}\n"
-                                        f"{eng.output()}")
+                    res.failures.append(f"physical truth after restart {res.kills}: {e}\n{eng.output()}")
                     break
             if committed is not None and committed["round"] is not None:
                 # the same round at the same decision, with the same cards
@@ -535,8 +556,7 @@ def soak(workdir: Path, kills: int, seed: int = 1, progress: Any = None,
                 snap = eng.snapshot or {}
                 if snap.get("mode") in ("in_round", "door_open", "tilt"):
                     if _visible(view) != _snap_visible(snap):
-                        res.failures.append(f"round not resumed: {_visible(view)} vs "
-                                            f"{_snap_visible(snap)}")
+                        res.failures.append(f"round not resumed: {_visible(view)} vs {_snap_visible(snap)}")
                     res.rounds_resumed += 1
             for _ in range(rng.randint(1, 14)):
                 kind = _step(eng, rng, issued)
@@ -545,8 +565,11 @@ def soak(workdir: Path, kills: int, seed: int = 1, progress: Any = None,
                 time.sleep(rng.uniform(0.01, 0.12))
             time.sleep(rng.uniform(0.0, 0.05))
             noted = False
-            if twins is not None and rng.random() < 0.15 and \
-                    (eng.snapshot or {}).get("mode") in ("attract", "betting", "in_round"):
+            if (
+                twins is not None
+                and rng.random() < 0.15
+                and (eng.snapshot or {}).get("mode") in ("attract", "betting", "in_round")
+            ):
                 # kill while a note is on its way (escrow, STACK, VEND VALID, ACK),
                 # sometimes just after the acceptor lost power past STACK
                 if rng.random() < 0.4:

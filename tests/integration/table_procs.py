@@ -37,22 +37,56 @@ class TableProcs:
         self.ui: Child | None = None
         self._shot_count = 0
         self._taken = 0
-        self.env = {**os.environ, "CABINET_LOG": "INFO", "SDL_VIDEODRIVER": "dummy",
-                    "SDL_AUDIODRIVER": "dummy", "PYGAME_HIDE_SUPPORT_PROMPT": "1"}
+        self.env = {
+            **os.environ,
+            "CABINET_LOG": "INFO",
+            "SDL_VIDEODRIVER": "dummy",
+            "SDL_AUDIODRIVER": "dummy",
+            "PYGAME_HIDE_SUPPORT_PROMPT": "1",
+        }
 
     def start_engine(self) -> None:
-        self.engine = Child("engine", [sys.executable, "-m", "cabinet", "engine",
-                                       "--journal", str(self.journal), "--socket", str(self.sock),
-                                       "--devices", "sim", "--sim-dir", str(self.sim_dir)],
-                            env=self.env, log=self.dir / "engine.log")
+        self.engine = Child(
+            "engine",
+            [
+                sys.executable,
+                "-m",
+                "cabinet",
+                "engine",
+                "--journal",
+                str(self.journal),
+                "--socket",
+                str(self.sock),
+                "--devices",
+                "sim",
+                "--sim-dir",
+                str(self.sim_dir),
+            ],
+            env=self.env,
+            log=self.dir / "engine.log",
+        )
         if self.engine.wait_line("engine ready", START_TIMEOUT_S) is None:
             raise RuntimeError("engine did not start: " + (self.dir / "engine.log").read_text()[-2000:])
 
     def start_ui(self) -> None:
         self._shot_count = 0  # a new UI process counts its SIGUSR1 shots from 1
-        self.ui = Child("ui", [sys.executable, "-m", "ui", "--socket", str(self.sock),
-                               "--size", self.size, "--no-sound", "--screenshot-dir", str(self.shots)],
-                        env=self.env, log=self.dir / "ui.log")
+        self.ui = Child(
+            "ui",
+            [
+                sys.executable,
+                "-m",
+                "ui",
+                "--socket",
+                str(self.sock),
+                "--size",
+                self.size,
+                "--no-sound",
+                "--screenshot-dir",
+                str(self.shots),
+            ],
+            env=self.env,
+            log=self.dir / "ui.log",
+        )
         if self.ui.wait_line("first frame", START_TIMEOUT_S) is None:
             raise RuntimeError("UI did not start: " + (self.dir / "ui.log").read_text()[-2000:])
 
@@ -68,8 +102,9 @@ class TableProcs:
         os.kill(self.ui.proc.pid, signal.SIGUSR1)
         line = self.ui.wait_line(f"screenshot {expected}", timeout_s)
         if line is None:
-            raise TimeoutError(f"no screenshot {expected}: "
-                               + (self.dir / "ui.log").read_text(errors="replace")[-2000:])
+            raise TimeoutError(
+                f"no screenshot {expected}: " + (self.dir / "ui.log").read_text(errors="replace")[-2000:]
+            )
         self._taken += 1  # a restarted UI numbers from 1 again: keep each under its own name
         kept = self.shots / f"taken-{self._taken:02d}.png"
         shutil.copyfile(expected, kept)

@@ -34,27 +34,28 @@ def _start_bill_test(eng, first=True):
     eng.intent("menu_select")
     for _ in range(BILLS):
         eng.intent("menu_down")
-    eng.intent("menu_select")                       # the technician PIN first
+    eng.intent("menu_select")  # the technician PIN first
     if first:
-        change_default_pin(eng.intent)              # a new journal: the factory PIN's change
+        change_default_pin(eng.intent)  # a new journal: the factory PIN's change
     else:
         type_pin(eng.intent)
     _wait(eng, lambda s: (s.get("maintenance") or {}).get("page") == "diag_bills")
-    time.sleep(0.3)                     # the door switch settles (30 ms) and is handled
-    eng.intent("menu_select")                                     # Test: on
+    time.sleep(0.3)  # the door switch settles (30 ms) and is handled
+    eng.intent("menu_select")  # Test: on
     _wait(eng, lambda s: "ON" in " ".join((s.get("maintenance") or {}).get("items", [])))
     # the acceptor is enabled for the test once the engine says so
     deadline = time.monotonic() + 5
-    while "inhibited=False" not in str(eng.sim({"cmd": "bill", "line": "status"})
-                                       .get("reply", "")) and time.monotonic() < deadline:
+    while (
+        "inhibited=False" not in str(eng.sim({"cmd": "bill", "line": "status"}).get("reply", ""))
+        and time.monotonic() < deadline
+    ):
         time.sleep(0.05)
 
 
 def _test_escrow_journaled(journal, seen):
     store = Store(journal, readonly=True)
     try:
-        return sum(1 for e in store.events(20)
-                   if e["kind"] == "note_escrowed" and e["data"].get("test")) > seen
+        return sum(1 for e in store.events(20) if e["kind"] == "note_escrowed" and e["data"].get("test")) > seen
     finally:
         store.close()
 
@@ -79,8 +80,7 @@ def test_sigkill_mid_bill_test_neither_credits_the_note_nor_loses_it(tmp_path):
             _start_bill_test(eng, first=seen == 0)
             eng.sim({"cmd": "note", "amount_minor": 2000})
             deadline = time.monotonic() + 10
-            while not _test_escrow_journaled(eng.journal, seen) \
-                    and time.monotonic() < deadline:
+            while not _test_escrow_journaled(eng.journal, seen) and time.monotonic() < deadline:
                 time.sleep(0.005)
             time.sleep(delay)
             eng.kill()
@@ -91,14 +91,15 @@ def test_sigkill_mid_bill_test_neither_credits_the_note_nor_loses_it(tmp_path):
             store = Store(eng.journal, readonly=True)
             try:
                 state = store.load_readonly()
-                log = [(e["kind"], e["data"].get("txn"), e["data"].get("test"))
-                       for e in store.all_events()[-40:]]
+                log = [(e["kind"], e["data"].get("txn"), e["data"].get("test")) for e in store.all_events()[-40:]]
             finally:
                 store.close()
             assert state is not None and truth, delay
             st = state.stations[0]
-            assert (st.credits_minor, st.meters.bills_in_minor, st.meters.bills_in_count) \
-                == (0, 0, 0), (delay, "\n".join(map(str, log)))
+            assert (st.credits_minor, st.meters.bills_in_minor, st.meters.bills_in_count) == (0, 0, 0), (
+                delay,
+                "\n".join(map(str, log)),
+            )
             review = sum(r.amount_minor for r in state.note_reviews)
             t = state.bill_test
             assert t.pending == {}, delay

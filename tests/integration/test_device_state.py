@@ -59,9 +59,13 @@ def test_a_restart_with_a_healthy_printer_clears_the_journaled_paper_out(tmp_pat
     store = Store(journal)
     eng = Engine(store, rng=random.Random(2))
     assert "printer_paper_out" in eng.cab.s.faults
-    devices = StationDevices([DriverDevices(
-        DriverSettings(mode="sim", sim_dir=tmp_path / "sim", bill_poll_interval_s=0.05),
-        eng.cab.legal_actions)])
+    devices = StationDevices(
+        [
+            DriverDevices(
+                DriverSettings(mode="sim", sim_dir=tmp_path / "sim", bill_poll_interval_s=0.05), eng.cab.legal_actions
+            )
+        ]
+    )
     eng.devices = devices
     t0 = time.monotonic()
     cleared = asyncio.run(_run_until(eng, lambda: "printer_paper_out" not in eng.cab.s.faults, 10))
@@ -69,7 +73,7 @@ def test_a_restart_with_a_healthy_printer_clears_the_journaled_paper_out(tmp_pat
     store.close()
     assert cleared, f"still faulted: {eng.cab.s.faults}"
     assert eng.cab.mode == "attract"
-    assert took < 3.0                       # read at start, not after the first watch period
+    assert took < 3.0  # read at start, not after the first watch period
     rows = Store(journal).events(50)
     assert [r["kind"] for r in rows if r["kind"].startswith("fault")][:1] == ["fault_cleared"]
 
@@ -82,6 +86,7 @@ class _Recorder:
 
     def __call__(self, event: Event) -> Any:
         import concurrent.futures
+
         self.events.append(event)
         f: concurrent.futures.Future[None] = concurrent.futures.Future()
         f.set_result(None)
@@ -105,20 +110,19 @@ def test_poll_devices_reports_the_printer_and_the_acceptor_again(tmp_path: Path)
     state now, even unchanged: a healthy printer says "cleared" again, the ID-003
     acceptor says it is online (both clear a stale fault in the engine)."""
     rec = _Recorder()
-    dd = DriverDevices(DriverSettings(mode="sim", sim_dir=tmp_path, bill_poll_interval_s=0.05),
-                       lambda _s: frozenset())
+    dd = DriverDevices(DriverSettings(mode="sim", sim_dir=tmp_path, bill_poll_interval_s=0.05), lambda _s: frozenset())
 
     async def scenario() -> None:
         dd.start(rec)
         try:
-            assert await asyncio.to_thread(
-                _wait, lambda: _cleared(rec, "printer") and _cleared(rec, "bill"))
+            assert await asyncio.to_thread(_wait, lambda: _cleared(rec, "printer") and _cleared(rec, "bill"))
             rec.events.clear()
-            await asyncio.sleep(2.5)                 # a watch period: nothing changed
+            await asyncio.sleep(2.5)  # a watch period: nothing changed
             assert [e for e in rec.events if isinstance(e, DeviceCleared | DeviceFaulted)] == []
             dd.run(PollDevices())
-            assert await asyncio.to_thread(
-                _wait, lambda: _cleared(rec, "printer") and _cleared(rec, "bill"), 3.0), rec.events
+            assert await asyncio.to_thread(_wait, lambda: _cleared(rec, "printer") and _cleared(rec, "bill"), 3.0), (
+                rec.events
+            )
         finally:
             dd.stop()
 
@@ -132,6 +136,7 @@ def test_the_bridge_passes_panel_buttons_through_in_maintenance(tmp_path: Path) 
     dd = DriverDevices(DriverSettings(mode="sim", sim_dir=tmp_path), lambda _s: menu, station=2)
     from cabinet.core.events import IntentReceived
     from drivers.events import Action
+
     assert dd._intent_for(Action.CASH_OUT) == IntentReceived(2, "cash_out")
     assert dd._intent_for(Action.HIT) == IntentReceived(2, "hit")
     assert dd._intent_for(Action.CHIP_5) == IntentReceived(2, "chip", 500)
@@ -168,8 +173,8 @@ def test_a_latched_door_opening_is_posted_and_the_latch_reset_once_journaled(tmp
     dd.post, dd.drivers = post, Drivers()  # type: ignore[assignment]
     dd._panel_event(LatchRead(Door.CASH_BOX, 1.0))
     assert posted == [DoorOpenedWhileOff("cashbox")] and Drivers.panel.cleared == 0
-    futures[0].set_result(None)                       # journaled
+    futures[0].set_result(None)  # journaled
     assert Drivers.panel.cleared == 1
     dd._panel_event(LatchRead(Door.MAIN, 2.0))
-    futures[1].set_exception(OSError("disk full"))    # not journaled: keep the latch
+    futures[1].set_exception(OSError("disk full"))  # not journaled: keep the latch
     assert Drivers.panel.cleared == 1

@@ -39,8 +39,9 @@ def test_note_rounds_cash_out_voucher_meters_and_screenshots(tmp_path: Path) -> 
         procs.start_ui()
         watch = TableWatch(procs.sock, authenticate=True).start()
         sim = SimControl(procs.sim_sock)
-        player = DemoPlayer(watch, sim, rounds=2, note_minor=2_000, bet_minor=200,
-                            strategy=None, say=lambda _text: None)
+        player = DemoPlayer(
+            watch, sim, rounds=2, note_minor=2_000, bet_minor=200, strategy=None, say=lambda _text: None
+        )
         player.insert_note(2_000)
         assert watch.snapshot is not None and watch.snapshot.stations[0].credits_minor == 2_000
         for n in (1, 2):
@@ -64,16 +65,22 @@ def test_note_rounds_cash_out_voucher_meters_and_screenshots(tmp_path: Path) -> 
     assert decode_itf_png(result.voucher_png) == result.validation_number
 
     # the meters, as the operator's command line reads them
-    out = subprocess.run([sys.executable, "-m", "cabinet", "meters", "--journal", str(procs.journal),
-                          "--json"], capture_output=True, text=True, timeout=30, check=True)
+    out = subprocess.run(
+        [sys.executable, "-m", "cabinet", "meters", "--journal", str(procs.journal), "--json"],
+        capture_output=True,
+        text=True,
+        timeout=30,
+        check=True,
+    )
     st = json.loads(out.stdout)["stations"][0]
     m = st["meters"]
     assert st["credits_minor"] == 0
     assert (m["bills_in_minor"], m["bills_in_count"]) == (2_000, 1)
     assert (m["vouchers_out_minor"], m["vouchers_out_count"]) == (result.cashed_out_minor, 1)
     assert m["games_played"] == 2
-    assert (m["coin_in_minor"] + m["insurance_in_minor"]) - (m["coin_out_minor"] + m["insurance_out_minor"]) \
-        == 2_000 - result.cashed_out_minor
+    assert (m["coin_in_minor"] + m["insurance_in_minor"]) - (
+        m["coin_out_minor"] + m["insurance_out_minor"]
+    ) == 2_000 - result.cashed_out_minor
 
     # the final screenshot: the table's felt, at the window's size, back in attract
     assert Image.open(final).size == (800, 480)
@@ -88,13 +95,17 @@ def test_note_rounds_cash_out_voucher_meters_and_screenshots(tmp_path: Path) -> 
 
 def test_cabinet_run_headless_plays_cashes_out_and_exits_0(tmp_path: Path) -> None:
     out_dir = tmp_path / "out"
-    env = {**os.environ, "CABINET_DATA_DIR": str(tmp_path / "data"),
-           "XDG_CACHE_HOME": str(tmp_path / "cache")}
+    env = {**os.environ, "CABINET_DATA_DIR": str(tmp_path / "data"), "XDG_CACHE_HOME": str(tmp_path / "cache")}
     env.pop("DISPLAY", None)
     env.pop("WAYLAND_DISPLAY", None)
-    proc = subprocess.run([sys.executable, "-m", "cabinet", "run", "--rounds", "1", "--size", "640x360",
-                           "--out", str(out_dir)], cwd=ROOT, env=env, capture_output=True, text=True,
-                          timeout=55)
+    proc = subprocess.run(
+        [sys.executable, "-m", "cabinet", "run", "--rounds", "1", "--size", "640x360", "--out", str(out_dir)],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=55,
+    )
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "Traceback" not in proc.stdout + proc.stderr
     assert f"output: {out_dir}" in proc.stdout
@@ -102,10 +113,18 @@ def test_cabinet_run_headless_plays_cashes_out_and_exits_0(tmp_path: Path) -> No
     sock_line = next(line for line in proc.stdout.splitlines() if "UI socket" in line)
     assert "/ui.sock," in sock_line and "--station 2" in sock_line, sock_line
     names = sorted(p.name for p in out_dir.glob("*.png"))
-    assert names == ["01-mid-round.png", "02-settled-round.png", "03-cash-out-printing.png",
-                     "04-maintenance-meters.png", "voucher-0001.png"] or \
-        names == ["01-settled-round.png", "02-cash-out-printing.png",  # a blackjack: no decision
-                  "03-maintenance-meters.png", "voucher-0001.png"], names
+    assert names == [
+        "01-mid-round.png",
+        "02-settled-round.png",
+        "03-cash-out-printing.png",
+        "04-maintenance-meters.png",
+        "voucher-0001.png",
+    ] or names == [
+        "01-settled-round.png",
+        "02-cash-out-printing.png",  # a blackjack: no decision
+        "03-maintenance-meters.png",
+        "voucher-0001.png",
+    ], names
     assert (out_dir / "voucher-0001.txt").exists()
     assert (tmp_path / "data" / "journal.db").exists()
     for name in names[:-1]:
@@ -117,15 +136,25 @@ def test_a_table_ui_that_dies_ends_a_windowed_run_with_a_line_and_status_1(tmp_p
     windowed run whose table UI is killed said nothing and exited 0, as if the player
     had closed the window; it must name the UI's log and exit 1."""
     import signal as _signal
-    env = {**os.environ, "CABINET_DATA_DIR": str(tmp_path / "data"),
-           "XDG_CACHE_HOME": str(tmp_path / "cache"), "SDL_VIDEODRIVER": "dummy",
-           "SDL_AUDIODRIVER": "dummy"}
-    proc = Child([sys.executable, "-m", "cabinet", "run", "--window", "--size", "640x360",
-                  "--out", str(tmp_path / "out")], name="cabinet run", cwd=ROOT, env=env)
+
+    env = {
+        **os.environ,
+        "CABINET_DATA_DIR": str(tmp_path / "data"),
+        "XDG_CACHE_HOME": str(tmp_path / "cache"),
+        "SDL_VIDEODRIVER": "dummy",
+        "SDL_AUDIODRIVER": "dummy",
+    }
+    proc = Child(
+        [sys.executable, "-m", "cabinet", "run", "--window", "--size", "640x360", "--out", str(tmp_path / "out")],
+        name="cabinet run",
+        cwd=ROOT,
+        env=env,
+    )
     try:
         proc.wait_for("play in the window", START_DEADLINE_S)
-        ui = subprocess.run(["pgrep", "-P", str(proc.pid), "-f", "--", " -m ui --socket"], capture_output=True,
-                            text=True, timeout=30).stdout.split()
+        ui = subprocess.run(
+            ["pgrep", "-P", str(proc.pid), "-f", "--", " -m ui --socket"], capture_output=True, text=True, timeout=30
+        ).stdout.split()
         assert len(ui) == 1, ui
         os.kill(int(ui[0]), _signal.SIGKILL)
         status = proc.wait_exit(STOP_DEADLINE_S + 20)

@@ -49,8 +49,7 @@ def _start_in_thread(start, join_s: float) -> tuple[threading.Thread, list[BaseE
 
 
 @pytest.mark.parametrize("which", ["engine", "twins"])
-def test_a_child_that_never_says_ready_fails_within_the_deadline_with_its_output(
-        tmp_path, monkeypatch, which):
+def test_a_child_that_never_says_ready_fails_within_the_deadline_with_its_output(tmp_path, monkeypatch, which):
     monkeypatch.setattr(sys, "executable", str(_silent_python(tmp_path)))
     monkeypatch.setattr(crash_harness, "READY_TIMEOUT_S", 2.0)
     proc: EngineProc | TwinProc = EngineProc(tmp_path) if which == "engine" else TwinProc(tmp_path)
@@ -75,7 +74,7 @@ def test_a_child_that_dies_before_ready_fails_at_once_with_its_output(tmp_path, 
     t0 = time.monotonic()
     with pytest.raises(procs.ChildExited) as got:
         eng.start()
-    assert time.monotonic() - t0 < 10                     # not the start deadline
+    assert time.monotonic() - t0 < 10  # not the start deadline
     assert COMPLAINT in str(got.value) and "starting" in str(got.value)
     assert "exited with status 2" in str(got.value)
 
@@ -85,7 +84,7 @@ def test_wait_for_looks_only_at_lines_after_the_last_match(tmp_path):
     try:
         assert child.wait_for("shot", 20) == "shot 1"
         assert child.wait_for(re.compile(r"shot \d"), 20) == "shot 2"
-        with pytest.raises(procs.ChildTimeout, match="shot 2"):   # the tail shows both
+        with pytest.raises(procs.ChildTimeout, match="shot 2"):  # the tail shows both
             child.wait_for("shot", 0.5)
     finally:
         child.stop()
@@ -93,8 +92,7 @@ def test_wait_for_looks_only_at_lines_after_the_last_match(tmp_path):
 
 
 def test_wait_exit_and_wait_until_fire_and_name_the_child(tmp_path):
-    child = procs.Child(["sh", "-c", "echo 'waiting for the pty' >&2; exec sleep 600"],
-                        name="sim-host")
+    child = procs.Child(["sh", "-c", "echo 'waiting for the pty' >&2; exec sleep 600"], name="sim-host")
     try:
         with pytest.raises(procs.ChildTimeout, match="waiting for the pty"):
             child.wait_exit(0.5)

@@ -24,15 +24,28 @@ def test_second_engine_on_the_same_ports_exits_2_naming_port_and_holder(tmp_path
         other = tmp_path / "other"
         other.mkdir(mode=0o700)
         second = subprocess.run(
-            [sys.executable, "-m", "cabinet", "engine", "--journal", str(other / "journal.db"),
-             "--socket", str(other / "ui.sock"), "--twins", str(twins.dir)],
-            capture_output=True, text=True, timeout=30)
+            [
+                sys.executable,
+                "-m",
+                "cabinet",
+                "engine",
+                "--journal",
+                str(other / "journal.db"),
+                "--socket",
+                str(other / "ui.sock"),
+                "--twins",
+                str(twins.dir),
+            ],
+            capture_output=True,
+            text=True,
+            timeout=30,
+        )
         said = [ln for ln in second.stderr.splitlines() if ln.startswith("engine:")]
         assert second.returncode == 2, second.stderr[-2000:]
         assert len(said) == 1 and second.stderr.strip().endswith(said[0]), second.stderr
         assert f"serial port {twins.dir / 'bill-acceptor'} (station 1 bill acceptor)" in said[0]
         assert f"in use by process {first.proc.pid} (python -m cabinet engine" in said[0]
-        assert first.proc.poll() is None                 # the first engine runs on
+        assert first.proc.poll() is None  # the first engine runs on
     finally:
         first.stop()
         twins.stop()

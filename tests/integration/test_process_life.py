@@ -35,8 +35,13 @@ def _cards(s: Snapshot) -> tuple[list[str], list[list[str]]]:
 
 
 def _meters(journal: Path) -> dict:  # type: ignore[type-arg]
-    out = subprocess.run([sys.executable, "-m", "cabinet", "meters", "--journal", str(journal), "--json"],
-                         capture_output=True, text=True, timeout=30, check=True)
+    out = subprocess.run(
+        [sys.executable, "-m", "cabinet", "meters", "--journal", str(journal), "--json"],
+        capture_output=True,
+        text=True,
+        timeout=30,
+        check=True,
+    )
     return json.loads(out.stdout)["stations"]  # type: ignore[no-any-return]
 
 
@@ -56,8 +61,9 @@ def _to_decision(player: DemoPlayer, watch: TableWatch) -> Snapshot:
         player.watch.wait_for(lambda s: s.mode == "betting", 10.0, "betting")
         player.place_bet()
         player.press("deal", timeout_s=5.0)
-        snap = watch.wait_for(lambda s: s.mode != "in_round" or bool(
-            set(DECISIONS) & set(s.stations[0].lamps)), 10.0, "a decision")
+        snap = watch.wait_for(
+            lambda s: s.mode != "in_round" or bool(set(DECISIONS) & set(s.stations[0].lamps)), 10.0, "a decision"
+        )
         if snap.mode == "in_round":
             return snap
     raise DemoError("five naturals in a row?")
@@ -98,12 +104,12 @@ def test_killing_the_ui_mid_round_changes_nothing_and_a_new_ui_redraws_the_round
         procs.start_ui()
         # the new screen draws, the engine counts the station drawn again and lights its
         # buttons: the table to compare is the one after that
-        watch.wait_for(lambda s: s.stations[0].lamps == before.stations[0].lamps, 60.0,
-                       "the station's buttons lit again")
-        time.sleep(0.5)             # the lit table drawn (the UI draws each new snapshot)
+        watch.wait_for(
+            lambda s: s.stations[0].lamps == before.stations[0].lamps, 60.0, "the station's buttons lit again"
+        )
+        time.sleep(0.5)  # the lit table drawn (the UI draws each new snapshot)
         shot_after = procs.shot()
-        diff = ImageChops.difference(Image.open(shot_before).convert("RGB"),
-                                     Image.open(shot_after).convert("RGB"))
+        diff = ImageChops.difference(Image.open(shot_before).convert("RGB"), Image.open(shot_after).convert("RGB"))
         bbox = diff.getbbox()
         changed = 0 if bbox is None else sum(1 for v in diff.convert("L").tobytes() if v > 40)
         assert changed < 0.01 * 800 * 480, f"redrawn table differs in {changed} pixels ({bbox})"
@@ -172,5 +178,5 @@ def test_a_clean_stop_removes_both_sockets(tmp_path: Path) -> None:
     sim_sock = Path(str(eng.sock) + ".sim")
     token = eng.sock.with_name(eng.sock.name + ".token")
     assert eng.sock.exists() and sim_sock.exists() and token.exists()
-    eng.stop()                                   # SIGTERM, as systemd stops it
+    eng.stop()  # SIGTERM, as systemd stops it
     assert not eng.sock.exists() and not sim_sock.exists() and not token.exists()

@@ -22,11 +22,20 @@ ROOT = Path(__file__).resolve().parents[2]
 def _windowed_run(tmp_path: Path, *args: str, until: str) -> tuple[int, str]:
     """``cabinet run --window ARGS`` on SDL's dummy driver until a stdout line has
     ``until``, then Ctrl-C (SIGINT); the exit status and all its output."""
-    env = {**os.environ, "CABINET_DATA_DIR": str(tmp_path / "data"), "SDL_VIDEODRIVER": "dummy",
-           "SDL_AUDIODRIVER": "dummy", "XDG_CACHE_HOME": str(tmp_path / "cache")}
+    env = {
+        **os.environ,
+        "CABINET_DATA_DIR": str(tmp_path / "data"),
+        "SDL_VIDEODRIVER": "dummy",
+        "SDL_AUDIODRIVER": "dummy",
+        "XDG_CACHE_HOME": str(tmp_path / "cache"),
+    }
     env.pop("CABINET_PIN", None)
-    proc = Child([sys.executable, "-m", "cabinet", "run", "--window", *args,
-                  "--out", str(tmp_path / "out")], name="cabinet run", cwd=ROOT, env=env)
+    proc = Child(
+        [sys.executable, "-m", "cabinet", "run", "--window", *args, "--out", str(tmp_path / "out")],
+        name="cabinet run",
+        cwd=ROOT,
+        env=env,
+    )
     try:
         proc.wait_for(until, START_DEADLINE_S)
         proc.signal(signal.SIGINT)
@@ -51,8 +60,7 @@ def test_run_with_the_journals_pin_given_seats_the_stations(tmp_path: Path) -> N
     --stations 2` types that PIN (not 2580) and seats the stations: no pin_wrong, one
     pin_accepted, the journal then plays classic-multi with 2 stations."""
     journal = make_journal(tmp_path / "data" / "journal.db", "1357")
-    status, text = _windowed_run(tmp_path, "--stations", "2", "--pin", "1357",
-                                 until="play in the window")
+    status, text = _windowed_run(tmp_path, "--stations", "2", "--pin", "1357", until="play in the window")
     assert status == 130, text
     assert "2 stations" in text and "could not seat" not in text, text
     assert _settings(journal) == ("classic-multi", 2)

@@ -29,8 +29,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def _last_meters(db: sqlite3.Connection, address: int) -> dict[str, int]:
     """The host's latest reading of each meter of machine ``address`` (credits)."""
-    rows = db.execute("SELECT name, value FROM meter_readings WHERE address = ? ORDER BY id",
-                      (address,)).fetchall()
+    rows = db.execute("SELECT name, value FROM meter_readings WHERE address = ? ORDER BY id", (address,)).fetchall()
     return {name: int(value) for name, value in rows}
 
 
@@ -42,20 +41,38 @@ def test_cabinet_run_tickets_host_redeems_station_1s_ticket_at_station_2_once(tm
     meters in ``cabinet meters --json`` equal the host's last 0x1C readings; the run
     folder keeps the vouchers, the screenshots and the host's floor view counts."""
     out = tmp_path / "out"
-    env = {**os.environ, "CABINET_DATA_DIR": str(tmp_path / "data"),
-           "XDG_CACHE_HOME": str(tmp_path / "cache")}
+    env = {**os.environ, "CABINET_DATA_DIR": str(tmp_path / "data"), "XDG_CACHE_HOME": str(tmp_path / "cache")}
     env.pop("DISPLAY", None)
     env.pop("WAYLAND_DISPLAY", None)
-    proc = subprocess.run([sys.executable, "-m", "cabinet", "run", "--stations", "2",
-                           "--tickets", "host", "--rounds", "1", "--size", "640x360",
-                           "--out", str(out)], cwd=ROOT, env=env, capture_output=True,
-                          text=True, timeout=180)
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "cabinet",
+            "run",
+            "--stations",
+            "2",
+            "--tickets",
+            "host",
+            "--rounds",
+            "1",
+            "--size",
+            "640x360",
+            "--out",
+            str(out),
+        ],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=180,
+    )
     text = proc.stdout + proc.stderr
     assert proc.returncode == 0, text
     assert "Traceback" not in text
     tour = json.loads((out / "tickets.json").read_text())
     number, amount = tour["number"], tour["amount_minor"]
-    assert re.fullmatch(r"01\d{16}", number), number          # the host twin's system ID 01
+    assert re.fullmatch(r"01\d{16}", number), number  # the host twin's system ID 01
     assert amount > 0 and (tour["printed_at"], tour["redeemed_at"]) == (1, 2)
 
     # the ticket cut at station 1 is the host's number, for the credits cashed out
@@ -66,11 +83,14 @@ def test_cabinet_run_tickets_host_redeems_station_1s_ticket_at_station_2_once(tm
     # the host's ticket database: issued by 1, redeemed once by 2, then refused at 2
     db = sqlite3.connect(out / "sim" / "sas" / "host.sqlite3")
     try:
-        row = db.execute("SELECT state, issued_by, amount, redeemed_by, redeemed_amount "
-                         "FROM tickets WHERE number = ?", (number,)).fetchone()
-        events = db.execute("SELECT address, event, code FROM ticket_events WHERE number = ? "
-                            "AND event IN ('redeem', 'redeemed', 'refused') ORDER BY id",
-                            (number,)).fetchall()
+        row = db.execute(
+            "SELECT state, issued_by, amount, redeemed_by, redeemed_amount FROM tickets WHERE number = ?", (number,)
+        ).fetchone()
+        events = db.execute(
+            "SELECT address, event, code FROM ticket_events WHERE number = ? "
+            "AND event IN ('redeem', 'redeemed', 'refused') ORDER BY id",
+            (number,),
+        ).fetchall()
         host_m = {n: _last_meters(db, n) for n in (1, 2)}
     finally:
         db.close()
@@ -81,13 +101,16 @@ def test_cabinet_run_tickets_host_redeems_station_1s_ticket_at_station_2_once(tm
     # station 2's credit meter rose by exactly the ticket's amount, once
     assert tour["credits_after_minor"] - tour["credits_before_minor"] == amount
     assert tour["refused"] == "Ticket refused: already redeemed"
-    r = subprocess.run([sys.executable, "-m", "cabinet", "meters", "--journal",
-                        str(tmp_path / "data" / "journal.db"), "--json"], capture_output=True,
-                       text=True, timeout=60, check=True)
+    r = subprocess.run(
+        [sys.executable, "-m", "cabinet", "meters", "--journal", str(tmp_path / "data" / "journal.db"), "--json"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
     stations = {s["station"]: s for s in json.loads(r.stdout)["stations"]}
     assert stations[2]["credits_minor"] == tour["credits_after_minor"]
-    assert (stations[2]["meters"]["vouchers_in_count"],
-            stations[2]["meters"]["vouchers_in_minor"]) == (1, amount)
+    assert (stations[2]["meters"]["vouchers_in_count"], stations[2]["meters"]["vouchers_in_minor"]) == (1, amount)
     assert stations[1]["meters"]["vouchers_out_count"] == 1
     assert stations[1]["meters"]["vouchers_out_minor"] == amount
 
@@ -101,11 +124,14 @@ def test_cabinet_run_tickets_host_redeems_station_1s_ticket_at_station_2_once(tm
     # the floor view's ticket counts, as printed
     floor = {t["address"]: t for t in tour["summary"]}
     assert floor[2]["redeemed"] == 1 and floor[2]["redeemed_amount"] == amount
-    assert floor[0]["issued"] == 2                     # both stations cashed out a ticket
-    assert floor[0]["outstanding"] == 1                # station 2's own, not yet redeemed
+    assert floor[0]["issued"] == 2  # both stations cashed out a ticket
+    assert floor[0]["outstanding"] == 1  # station 2's own, not yet redeemed
     assert re.search(r"^\s*total\s+2\s+\d+\s+1\s+" + str(amount) + r"\s+1\s", proc.stdout, re.M), text
-    for step in ("tickets: station 1 printed", "tickets: station 2 credited",
-                 "tickets: the same ticket again at station 2: Ticket refused: already redeemed"):
+    for step in (
+        "tickets: station 1 printed",
+        "tickets: station 2 credited",
+        "tickets: the same ticket again at station 2: Ticket refused: already redeemed",
+    ):
         assert step in proc.stdout, text
     assert sorted(out.glob("station2-*-ticket-redeemed.png")), sorted(p.name for p in out.iterdir())
     assert sorted(out.glob("station2-*-ticket-refused.png"))

@@ -60,12 +60,18 @@ def test_real_time_events_and_information_polls_agree_with_the_cabinet(floor, tm
     b5 = host.send(1, 0xB5, bytes.fromhex("0001"))
     assert isinstance(b5, DataReply) and b5.data[:2] == bytes.fromhex("0001") and b"Blackjack" in b5.data
     hp = host.send(1, 0x1B)
-    assert isinstance(hp, DataReply) and hp.data == bytes(20)          # no handpay pending
+    assert isinstance(hp, DataReply) and hp.data == bytes(20)  # no handpay pending
     proc.intent("cash_out")
-    wait_for(lambda: _events(host, 0x3D) or "cash_out_ticket_printed" in [e.name for e in host.exceptions(1)],
-             30, "the voucher printed event")
-    t3d = wait_for(lambda: (r := host.send(1, 0x3D)) is not None and isinstance(r, DataReply)
-                   and r.data != bytes(9) and r, 10, "0x3D")
+    wait_for(
+        lambda: _events(host, 0x3D) or "cash_out_ticket_printed" in [e.name for e in host.exceptions(1)],
+        30,
+        "the voucher printed event",
+    )
+    t3d = wait_for(
+        lambda: (r := host.send(1, 0x3D)) is not None and isinstance(r, DataReply) and r.data != bytes(9) and r,
+        10,
+        "0x3D",
+    )
     proc.stop()
     m = meters_json(tmp_path / "journal.db")
     assert bcd.decode(started[:2]) == _journal(tmp_path / "journal.db", "round_start")[-1]["bets"]["1"][0]

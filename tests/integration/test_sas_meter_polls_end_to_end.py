@@ -70,10 +70,10 @@ def test_meter_polls_agree_with_the_cabinet_meters(floor, tmp_path):  # noqa: F8
     assert _meter(host, 0x20) == mine["bills_in_minor"] // 100
     assert (_meter(host, 0x2A), _meter(host, 0x2B)) == (0, 0)
     assert _data(host, 0x2D, b"\x00\x00") == b"\x00\x00" + bcd.encode(mine["handpay_minor"], 4)
-    assert isinstance(host.send(1, 0x2E, b"\x00\x0A"), Nack)
+    assert isinstance(host.send(1, 0x2E, b"\x00\x0a"), Nack)
     assert _meter(host, 0x33) == bills[500] and _meter(host, 0x35) == bills[2000]
     assert _meter(host, 0x31) == bills.get(100, 0) and _meter(host, 0x37) == bills.get(10_000, 0)
-    assert _data(host, 0x48) == bytes.fromhex("37 02") + bcd.encode(bills[500], 4)   # the $5 came last
+    assert _data(host, 0x48) == bytes.fromhex("37 02") + bcd.encode(bills[500], 4)  # the $5 came last
     coin_in, coin_out = sas_play_meters(mine)
     game_n = (coin_in, coin_out, mine["jackpot_handpay_minor"], mine["games_played"])
     for game in (0, 1):
@@ -81,10 +81,18 @@ def test_meter_polls_agree_with_the_cabinet_meters(floor, tmp_path):  # noqa: F8
         assert tuple(bcd.decode(data[i : i + 4]) for i in (2, 6, 10, 14)) == game_n
     assert _data(host, 0x56) == bytes.fromhex("01 00 01")
 
-    expected = {0x00: coin_in, 0x01: coin_out, 0x05: mine["games_played"],
-                0x06: mine["games_won"], 0x07: mine["games_lost"], 0x0B: mine["bills_in_minor"],
-                0x24: mine["bills_in_minor"] + mine["vouchers_in_minor"], 0x42: bills[500],
-                0x44: bills[2000], 0x7F: 9989}
+    expected = {
+        0x00: coin_in,
+        0x01: coin_out,
+        0x05: mine["games_played"],
+        0x06: mine["games_won"],
+        0x07: mine["games_lost"],
+        0x0B: mine["bills_in_minor"],
+        0x24: mine["bills_in_minor"] + mine["vouchers_in_minor"],
+        0x42: bills[500],
+        0x44: bills[2000],
+        0x7F: 9989,
+    }
     for command in (0x6F, 0xAF):
         assert _extended(host, command, 0, list(expected)) == expected
         per_game = {c: v for c, v in expected.items() if c in (0x00, 0x01, 0x05, 0x06, 0x07, 0x7F)}
@@ -111,17 +119,22 @@ def test_a_jackpot_paid_by_hand_is_in_jackpot_not_in_coin_out(jackpot_floor, tmp
     proc.intent("bet_up")
     for _ in range(40):
         wait_for(lambda: "deal" in proc.snapshot["stations"][0]["lamps"], 10, "the Deal lamp")
-        before = list(proc.snapshot["dealer"]["cards"])   # the last round's, still shown
+        before = list(proc.snapshot["dealer"]["cards"])  # the last round's, still shown
         proc.intent("deal")
-        wait_for(lambda before=before: proc.snapshot["mode"] == "in_round"
-                 or proc.snapshot["dealer"]["cards"] not in ([], before), 10, "the deal")
+        wait_for(
+            lambda before=before: (
+                proc.snapshot["mode"] == "in_round" or proc.snapshot["dealer"]["cards"] not in ([], before)
+            ),
+            10,
+            "the deal",
+        )
         _play_round_out(proc)
         wait_for(lambda: proc.snapshot["mode"] in ("handpay", "betting", "attract"), 10, "the round's end")
         if proc.snapshot["mode"] == "handpay":
             break
     assert proc.snapshot["mode"] == "handpay", "no winning round in 40"
     proc.sim({"cmd": "key", "on": True})
-    time.sleep(0.1)                           # a turn of the key, longer than the switch debounce
+    time.sleep(0.1)  # a turn of the key, longer than the switch debounce
     proc.sim({"cmd": "key", "on": False})
     wait_for(lambda: proc.snapshot["mode"] != "handpay", 10, "the handpay reset")
     proc.stop()
@@ -129,8 +142,7 @@ def test_a_jackpot_paid_by_hand_is_in_jackpot_not_in_coin_out(jackpot_floor, tmp
     proc.start()
     wait_for(lambda: host.link_up(1), 60, "the link again")
     jackpot = mine["jackpot_handpay_minor"]
-    kept = (mine["coin_in_minor"] + mine["insurance_in_minor"] - mine["coin_out_minor"]
-            - mine["insurance_out_minor"])
+    kept = mine["coin_in_minor"] + mine["insurance_in_minor"] - mine["coin_out_minor"] - mine["insurance_out_minor"]
     assert jackpot > 0 and mine["jackpot_handpay_count"] == 1
     m19 = _data(host, 0x19)
     coin_in, coin_out, got_jackpot = (bcd.decode(m19[i : i + 4]) for i in (0, 4, 12))
@@ -139,6 +151,11 @@ def test_a_jackpot_paid_by_hand_is_in_jackpot_not_in_coin_out(jackpot_floor, tmp
     assert coin_out == mine["coin_out_minor"] + mine["insurance_out_minor"] - jackpot
     sel = _data(host, 0x2F, bytes.fromhex("0000 00 01 02"))
     assert sel == bytes.fromhex("0000") + b"".join(
-        bytes((c,)) + bcd.encode(v, 4) for c, v in ((0, coin_in), (1, coin_out), (2, jackpot)))
+        bytes((c,)) + bcd.encode(v, 4) for c, v in ((0, coin_in), (1, coin_out), (2, jackpot))
+    )
     assert _extended(host, 0x6F, 0, [0x00, 0x01, 0x02, 0x22]) == {
-        0x00: coin_in, 0x01: coin_out, 0x02: jackpot, 0x22: coin_out + jackpot}
+        0x00: coin_in,
+        0x01: coin_out,
+        0x02: jackpot,
+        0x22: coin_out + jackpot,
+    }

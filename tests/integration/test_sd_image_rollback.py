@@ -35,37 +35,41 @@ def _restore(image: Path, journal: Path) -> None:
 @pytest.mark.parametrize("counter", [False, True], ids=["host only", "host and counter"])
 def test_a_restored_image_is_flagged_by_the_host_and_by_the_counter(tmp_path, counter):
     config = tmp_path / "cabinet.toml"
-    config.write_text(f'[journal]\ncounter = "twin:{tmp_path / "off-card" / "counter"}"\n'
-                      if counter else "")
+    config.write_text(f'[journal]\ncounter = "twin:{tmp_path / "off-card" / "counter"}"\n' if counter else "")
     card = tmp_path / "card"
     card.mkdir(mode=0o700)
-    host = SasHost([1], directory=tmp_path / "host", db_path=tmp_path / "host.sqlite3",
-                   poll_interval_s=0.05, meter_interval_s=0.5, link_down_s=2.0)
-    proc = EngineProc(card, extra_args=["--sas-port", host.tty(1), "--sas-address", "1",
-                                        "--config", str(config)])
+    host = SasHost(
+        [1],
+        directory=tmp_path / "host",
+        db_path=tmp_path / "host.sqlite3",
+        poll_interval_s=0.05,
+        meter_interval_s=0.5,
+        link_down_s=2.0,
+    )
+    proc = EngineProc(card, extra_args=["--sas-port", host.tty(1), "--sas-address", "1", "--config", str(config)])
     try:
         proc.start()
         wait_for(lambda: host.link_up(1), 60, "the host link")
         _credit(proc, 2_000)
-        wait_for(lambda: (host.read_meters(1) or None) and host.read_meters(1).drop == 2_000,
-                 15, "drop 2000 at the host")
+        wait_for(
+            lambda: (host.read_meters(1) or None) and host.read_meters(1).drop == 2_000, 15, "drop 2000 at the host"
+        )
         proc.stop()
-        _image(proc.journal, tmp_path / "image")                # the card imaged
+        _image(proc.journal, tmp_path / "image")  # the card imaged
         proc.start()
         _credit(proc, 2_000)
         wait_for(lambda: host.meters(1).get("drop") == 4_000, 15, "drop 4000 at the host")
         assert host.meter_alarms(1) == []
         proc.stop()
-        _restore(tmp_path / "image", proc.journal)              # the image written back
+        _restore(tmp_path / "image", proc.journal)  # the image written back
         proc.start()
-        alarm = wait_for(lambda: [a for a in host.meter_alarms(1) if a.name == "drop"], 30,
-                         "the host's meter alarm")
+        alarm = wait_for(lambda: [a for a in host.meter_alarms(1) if a.name == "drop"], 30, "the host's meter alarm")
         mode = proc.snapshot["mode"]
-        if counter:                         # a RAM error (fault 100): its meters not trusted
+        if counter:  # a RAM error (fault 100): its meters not trusted
             text = str(proc.snapshot.get("overlay_text"))
             assert mode == "tilt" and "rolled back" in text and "hardware counter" in text, text
             assert (alarm[0].last, alarm[0].now) == (4_000, 0)  # type: ignore[index]
-        else:                               # on the card alone, nothing is wrong
+        else:  # on the card alone, nothing is wrong
             assert mode != "tilt" and proc.snapshot["stations"][0]["credits_minor"] == 2_000
             assert (alarm[0].last, alarm[0].now) == (4_000, 2_000)  # type: ignore[index]
     finally:

@@ -45,22 +45,45 @@ def test_cabinet_run_screens_shared_one_ui_three_players_each_its_own_messages(t
 
     _seat_three(tmp_path / "data" / "journal.db")
     out = tmp_path / "out"
-    env = {**os.environ, "CABINET_DATA_DIR": str(tmp_path / "data"),
-           "XDG_CACHE_HOME": str(tmp_path / "cache")}
+    env = {**os.environ, "CABINET_DATA_DIR": str(tmp_path / "data"), "XDG_CACHE_HOME": str(tmp_path / "cache")}
     env.pop("DISPLAY", None)
     env.pop("WAYLAND_DISPLAY", None)
-    proc = subprocess.run([sys.executable, "-m", "cabinet", "run", "--stations", "3", "--screens", "shared",
-                           "--rounds", "1", "--size", "1280x480", "--out", str(out)], cwd=ROOT, env=env,
-                          capture_output=True, text=True, timeout=240)
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "cabinet",
+            "run",
+            "--stations",
+            "3",
+            "--screens",
+            "shared",
+            "--rounds",
+            "1",
+            "--size",
+            "1280x480",
+            "--out",
+            str(out),
+        ],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=240,
+    )
     text = proc.stdout + proc.stderr
     assert proc.returncode == 0, text
     assert "Traceback" not in text
     assert "3 stations, one shared screen (1280x480" in proc.stdout, text
-    rounds = re.findall(r"^station (\d) demo: round 1: .* \| net (-?\$[\d.,]+), credits .* \| "
-                        r"told '(.*)'$", proc.stdout, re.M)
+    rounds = re.findall(
+        r"^station (\d) demo: round 1: .* \| net (-?\$[\d.,]+), credits .* \| "
+        r"told '(.*)'$",
+        proc.stdout,
+        re.M,
+    )
     assert sorted(s for s, _, _ in rounds) == ["1", "2", "3"], text
     for station, net, told in rounds:
-        assert told and not told.startswith("Station "), (station, told)   # its own line
+        assert told and not told.startswith("Station "), (station, told)  # its own line
         if not net.startswith("-") and net != "$0.00":
             assert told.endswith(f"win {net}") or told.startswith("Paid"), (station, net, told)
     vouchers = re.findall(r"^station (\d) demo: voucher (\d+) for", proc.stdout, re.M)

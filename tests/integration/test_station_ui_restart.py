@@ -40,16 +40,20 @@ def test_killing_station_2s_ui_restarts_it_and_the_run_goes_on(tmp_path: Path) -
     pid, which draws its first frame again), both players finish their rounds and the
     run exits 0."""
     out = tmp_path / "out"
-    env = {**os.environ, "CABINET_DATA_DIR": str(tmp_path / "data"),
-           "XDG_CACHE_HOME": str(tmp_path / "cache")}
+    env = {**os.environ, "CABINET_DATA_DIR": str(tmp_path / "data"), "XDG_CACHE_HOME": str(tmp_path / "cache")}
     env.pop("DISPLAY", None)
     env.pop("WAYLAND_DISPLAY", None)
     (tmp_path / "data").mkdir(mode=0o700)
     from tests.test_run_pin import make_journal
+
     make_journal(tmp_path / "data" / "journal.db", "2580", variant="classic-multi", stations=2)
-    proc = Child([sys.executable, "-m", "cabinet", "run", "--rounds", "2",
-                  "--size", "640x360", "--out", str(out)], name="cabinet run", cwd=ROOT, env=env,
-                 merge_stderr=True)
+    proc = Child(
+        [sys.executable, "-m", "cabinet", "run", "--rounds", "2", "--size", "640x360", "--out", str(out)],
+        name="cabinet run",
+        cwd=ROOT,
+        env=env,
+        merge_stderr=True,
+    )
     killed = 0
     try:
         proc.wait_for(re.compile(r"station 2 demo: round 1:"), START_DEADLINE_S + 60)
@@ -70,8 +74,8 @@ def test_killing_station_2s_ui_restarts_it_and_the_run_goes_on(tmp_path: Path) -
     rounds = re.findall(r"^station (\d) demo: round (\d):", text, re.M)
     assert sorted(set(rounds)) == [(s, n) for s in "12" for n in "12"], text
     log = (out / "ui-station2.log").read_text()
-    assert log.count("first frame") == 2, log     # it reconnected and drew again
+    assert log.count("first frame") == 2, log  # it reconnected and drew again
     deadline = time.monotonic() + 5
     while _station_ui_pids(out / "frames" / "station2") and time.monotonic() < deadline:
         time.sleep(0.1)
-    assert not _station_ui_pids(out / "frames" / "station2")   # nothing left running
+    assert not _station_ui_pids(out / "frames" / "station2")  # nothing left running

@@ -49,16 +49,18 @@ def test_each_station_has_its_own_devices(tmp_path):
         # station 2's own panel: Bet+ puts the smallest chip on its spot
         assert proc.sim({"cmd": "press", "action": "bet_up", "station": 2})["ok"]
         deadline = time.monotonic() + 10
-        while time.monotonic() < deadline and \
-                proc.snapshot["stations"][1]["bet_minor"] != 100:
+        while time.monotonic() < deadline and proc.snapshot["stations"][1]["bet_minor"] != 100:
             time.sleep(0.05)
         assert [s["bet_minor"] for s in proc.snapshot["stations"]] == [0, 100, 0]
     finally:
         proc.stop()
     verify_journal(tmp_path / "journal.db")
-    r = subprocess.run([sys.executable, "-m", "cabinet", "meters", "--journal",
-                        str(tmp_path / "journal.db"), "--json"], capture_output=True, text=True,
-                       timeout=60)
+    r = subprocess.run(
+        [sys.executable, "-m", "cabinet", "meters", "--journal", str(tmp_path / "journal.db"), "--json"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     stations = json.loads(r.stdout)["stations"]
     assert [s["meters"]["bills_in_minor"] for s in stations] == [0, 2000, 500]
 
@@ -80,21 +82,42 @@ def test_cabinet_run_stations_3_headless_three_players_each_reading_its_own_mess
 
     root = Path(__file__).resolve().parents[2]
     out = tmp_path / "out"
-    env = {**os.environ, "CABINET_DATA_DIR": str(tmp_path / "data"),
-           "XDG_CACHE_HOME": str(tmp_path / "cache")}
+    env = {**os.environ, "CABINET_DATA_DIR": str(tmp_path / "data"), "XDG_CACHE_HOME": str(tmp_path / "cache")}
     env.pop("DISPLAY", None)
     env.pop("WAYLAND_DISPLAY", None)
-    proc = subprocess.run([sys.executable, "-m", "cabinet", "run", "--stations", "3", "--rounds", "2",
-                           "--size", "640x360", "--out", str(out)], cwd=root, env=env,
-                          capture_output=True, text=True, timeout=110)
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "cabinet",
+            "run",
+            "--stations",
+            "3",
+            "--rounds",
+            "2",
+            "--size",
+            "640x360",
+            "--out",
+            str(out),
+        ],
+        cwd=root,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=110,
+    )
     text = proc.stdout + proc.stderr
     assert proc.returncode == 0, text
     assert "Traceback" not in text
-    rounds = re.findall(r"^station (\d) demo: round (\d): .* \| net (-?\$[\d.,]+), credits .* \| "
-                        r"told '(.*)'$", proc.stdout, re.M)
+    rounds = re.findall(
+        r"^station (\d) demo: round (\d): .* \| net (-?\$[\d.,]+), credits .* \| "
+        r"told '(.*)'$",
+        proc.stdout,
+        re.M,
+    )
     assert sorted({(s, n) for s, n, _, _ in rounds}) == [(s, n) for s in "123" for n in "12"], text
     for station, _, net, told in rounds:
-        assert not told.startswith("Station "), (station, told)   # the table's line, not its own
+        assert not told.startswith("Station "), (station, told)  # the table's line, not its own
         if not net.startswith("-") and net != "$0.00":
             assert told.endswith(f"win {net}") or told.startswith("Paid"), (station, net, told)
         elif net.startswith("-"):
@@ -104,8 +127,9 @@ def test_cabinet_run_stations_3_headless_three_players_each_reading_its_own_mess
     assert len({v for _, v, _ in vouchers}) == 3
     # the summary: one line per station, named and in station order (not
     # three unnamed lines in the order 2, 3, 1), each with its own voucher
-    summary = re.findall(r"^cabinet run: station (\d): \d+ round\(s\) of classic-multi, .*voucher (\d+) for",
-                         proc.stdout, re.M)
+    summary = re.findall(
+        r"^cabinet run: station (\d): \d+ round\(s\) of classic-multi, .*voucher (\d+) for", proc.stdout, re.M
+    )
     assert [s for s, _ in summary] == ["1", "2", "3"], text
     assert sorted(summary) == sorted((s, v) for s, v, _ in vouchers), text
     for who in ("", "station2-", "station3-"):
@@ -115,8 +139,9 @@ def test_cabinet_run_stations_3_headless_three_players_each_reading_its_own_mess
         assert shots, f"station {n}: no screenshot"
         assert Image.open(shots[0]).size == (640, 360)
     assert (out / "ui-station2.log").exists() and (out / "ui-station3.log").exists()
-    assert fmt_money(10_000) in text      # each inserted its own $100.00 note
+    assert fmt_money(10_000) in text  # each inserted its own $100.00 note
     # a new journal: the factory PIN typed, then changed to 2580, no wrong PIN ever typed
     from tests.test_run_pin import event_kinds
+
     kinds = event_kinds(tmp_path / "data" / "journal.db")
     assert "pin_changed" in kinds and "pin_wrong" not in kinds, kinds

@@ -26,8 +26,7 @@ def test_engine_killed_mid_ticket_moves_money_exactly_once(tmp_path, flow, syste
     """SIGKILL the engine between 0x67 and the final 0x71 ("in") or between
     0x57 and the printed ticket ("out"); restart; the host's ticket record, the journal
     and the devices agree."""
-    res = tito_soak(tmp_path, POINTS, seed=14 if flow == "in" else 41, flow=flow,
-                    system=system)
+    res = tito_soak(tmp_path, POINTS, seed=14 if flow == "in" else 41, flow=flow, system=system)
     assert res.failures == [], res
     assert res.kills == res.checks == POINTS
 

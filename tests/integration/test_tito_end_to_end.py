@@ -33,6 +33,7 @@ def _insert(proc, number: str, station: int = 1) -> dict:
     engine may still be changing the acceptor's inhibit when the test inserts: an
     inhibited acceptor twin hands a ticket straight back, as a real one does). Returns
     the twin's answer to the insertion that was taken."""
+
     def status() -> str:
         return str(proc.sim({"cmd": "bill", "line": "status", "station": station}).get("reply", ""))
 
@@ -41,17 +42,20 @@ def _insert(proc, number: str, station: int = 1) -> dict:
 
     deadline = time.monotonic() + 60
     while True:
-        wait_for(lambda: "inhibited=False" in status(), max(1.0, deadline - time.monotonic()),
-                 f"station {station}'s acceptor enabled")
+        wait_for(
+            lambda: "inhibited=False" in status(),
+            max(1.0, deadline - time.monotonic()),
+            f"station {station}'s acceptor enabled",
+        )
         before = status()
         got = proc.sim({"cmd": "voucher", "validation_number": number, "station": station})
         while time.monotonic() < deadline:
             now = status()
-            if count(now, "returned") + count(now, "rejected") > \
-                    count(before, "returned") + count(before, "rejected"):
-                break                                   # handed back untaken: again
-            if now.split(" ")[0] in ("ESCROW", "HOLDING", "STACKING", "VEND_VALID", "STACKED") \
-                    or count(now, "stacked") > count(before, "stacked"):
+            if count(now, "returned") + count(now, "rejected") > count(before, "returned") + count(before, "rejected"):
+                break  # handed back untaken: again
+            if now.split(" ")[0] in ("ESCROW", "HOLDING", "STACKING", "VEND_VALID", "STACKED") or count(
+                now, "stacked"
+            ) > count(before, "stacked"):
                 return got
             time.sleep(0.02)
         assert time.monotonic() < deadline, f"the acceptor never took ticket {number[-4:]}: {status()}"
@@ -64,14 +68,34 @@ def system_config(tmp_path: Path, timeout_s: int = 10) -> Path:
 
 
 def start_floor(tmp_path: Path, timeout_s: int = 10) -> tuple[SasHost, EngineProc]:
-    host = desk_only(SasHost([1], directory=tmp_path / "host", db_path=tmp_path / "host.sqlite3",
-                             poll_interval_s=0.05, meter_interval_s=0.5, link_down_s=2.0))
-    proc = EngineProc(tmp_path, extra_args=["--config", str(system_config(tmp_path, timeout_s)),
-                                            "--sas-port", host.tty(1), "--sas-address", "1"])
+    host = desk_only(
+        SasHost(
+            [1],
+            directory=tmp_path / "host",
+            db_path=tmp_path / "host.sqlite3",
+            poll_interval_s=0.05,
+            meter_interval_s=0.5,
+            link_down_s=2.0,
+        )
+    )
+    proc = EngineProc(
+        tmp_path,
+        extra_args=[
+            "--config",
+            str(system_config(tmp_path, timeout_s)),
+            "--sas-port",
+            host.tty(1),
+            "--sas-address",
+            "1",
+        ],
+    )
     proc.start()
     wait_for(lambda: host.link_up(1), 60, "the host link")
-    wait_for(lambda: (proc.snapshot or {}).get("stations", [{}])[0].get("host_link") == "online",
-             60, "HOST ONLINE at the table")
+    wait_for(
+        lambda: (proc.snapshot or {}).get("stations", [{}])[0].get("host_link") == "online",
+        60,
+        "HOST ONLINE at the table",
+    )
     return host, proc
 
 
@@ -99,8 +123,7 @@ def ticket_in_escrow(host: SasHost) -> tw.TicketReply:
 
 
 def redeem(host: SasHost, code: int, amount: int, number: str) -> tw.TicketReply:
-    return tw.parse_ticket_reply(data(host.send(1, 0x71, tw.redeem_request(code, amount, number))),
-                                 0x71)
+    return tw.parse_ticket_reply(data(host.send(1, 0x71, tw.redeem_request(code, amount, number))), 0x71)
 
 
 def status_query(host: SasHost) -> tw.TicketReply:
@@ -127,10 +150,10 @@ def link_drops(tmp_path: Path, station: int = 1) -> int:
     the test's process sends none), and a cash-out or ticket waiting for the host then
     ends "host offline", as the design says it must."""
     import sqlite3
+
     db = sqlite3.connect(tmp_path / "journal.db")
     try:
-        rows = db.execute("SELECT data FROM events WHERE kind = 'host_link' AND station = ?",
-                          (station,)).fetchall()
+        rows = db.execute("SELECT data FROM events WHERE kind = 'host_link' AND station = ?", (station,)).fetchall()
     finally:
         db.close()
     return sum(1 for (d,) in rows if json.loads(d) == {"link": "offline"})
@@ -183,8 +206,7 @@ def test_system_validation_prints_the_hosts_number_then_0x3d(floor):
     text = Path(png).with_suffix(".txt").read_text()
     assert tw.VALIDATION_DIGITS == 18 and f"{SYSTEM_ID:02d}-1234-5678-9012-3456" in text
     assert pending_cashout(host) == (tc.CASHOUT_NOT_WAITING, 0)
-    kind, count, amount = tw.parse_validation_meters(
-        data(host.send(1, 0x50, bytes((tc.VT_CASHABLE_TICKET,)))))
+    kind, count, amount = tw.parse_validation_meters(data(host.send(1, 0x50, bytes((tc.VT_CASHABLE_TICKET,)))))
     assert (kind, count, amount) == (tc.VT_CASHABLE_TICKET, 1, 2_000)
 
 
@@ -201,12 +223,11 @@ def test_a_denied_validation_is_a_handpay_with_the_reason_on_the_table(floor, tm
 
     text, attempts = handpay_reason(tmp_path, proc, deny)
     assert "validation denied by the casino host" in text
-    wait_for(lambda: "handpay_pending" in seen(host)[seen_before[-1]:], 10, "0x51")
+    wait_for(lambda: "handpay_pending" in seen(host)[seen_before[-1] :], 10, "0x51")
     assert proc.sim({"cmd": "tickets"})["tickets"] == []
     proc.stop()
     events = _journal(tmp_path, "validation_failed")
-    assert [e["reason"] for e in events] == \
-        ["host offline"] * (attempts - 1) + ["validation denied by the casino host"]
+    assert [e["reason"] for e in events] == ["host offline"] * (attempts - 1) + ["validation denied by the casino host"]
 
 
 def test_a_cash_out_caught_by_a_link_drop_is_done_again_and_the_denial_still_checked(floor, tmp_path):
@@ -221,7 +242,7 @@ def test_a_cash_out_caught_by_a_link_drop_is_done_again_and_the_denial_still_che
     def deny() -> None:
         attempts.append(len(attempts) + 1)
         cash_out_to_validation(host, proc, 1_000)
-        if len(attempts) == 1:                  # no poll for more than 5 s
+        if len(attempts) == 1:  # no poll for more than 5 s
             host.pause()
             try:
                 wait_for(lambda: link_drops(tmp_path) == 1, 20, "the engine's link down")
@@ -234,7 +255,9 @@ def test_a_cash_out_caught_by_a_link_drop_is_done_again_and_the_denial_still_che
     assert "validation denied by the casino host" in text
     proc.stop()
     assert [e["reason"] for e in _journal(tmp_path, "validation_failed")] == [
-        "host offline", "validation denied by the casino host"]
+        "host offline",
+        "validation denied by the casino host",
+    ]
 
 
 def test_no_answer_in_time_is_a_handpay(tmp_path):
@@ -243,7 +266,7 @@ def test_no_answer_in_time_is_a_handpay(tmp_path):
     try:
         text, _ = handpay_reason(tmp_path, proc, lambda: cash_out_to_validation(host, proc, 500))
         assert "no validation from the casino host within 2 s" in text
-        host.send(1, 0x58, tw.validation_number_request(SYSTEM_ID, VN16))   # too late
+        host.send(1, 0x58, tw.validation_number_request(SYSTEM_ID, VN16))  # too late
         time.sleep(1.0)
         assert proc.sim({"cmd": "tickets"})["tickets"] == []
     finally:
@@ -260,8 +283,7 @@ def test_no_0x71_in_time_hands_the_ticket_back(tmp_path):
         _insert(proc, f"{SYSTEM_ID:02d}{VN16}")
         wait_for(lambda: "ticket_inserted" in seen(host)[n:], 10, "0x67")
         assert ticket_in_escrow(host).status == tc.TICKET_IN_ESCROW
-        wait_for(lambda: station(proc)["refusal"] ==
-                 "Ticket refused: no answer from the casino host", 10, "the reason")
+        wait_for(lambda: station(proc)["refusal"] == "Ticket refused: no answer from the casino host", 10, "the reason")
         wait_for(lambda: "ticket_transfer_complete" in seen(host)[n:], 10, "0x68")
         assert status_query(host).status == tc.STATUS_TIMEOUT
         assert station(proc)["credits_minor"] == 0
@@ -281,7 +303,7 @@ def test_a_ticket_is_held_redeemed_by_the_host_and_credited_once(floor):
     wait_for(lambda: "ticket_inserted" in seen(host)[n:], 10, "0x67")
     t = ticket_in_escrow(host)
     assert (t.status, t.validation_number) == (tc.TICKET_IN_ESCROW, number)
-    time.sleep(1.5)                          # held past a few HOLD refreshes, still there
+    time.sleep(1.5)  # held past a few HOLD refreshes, still there
     assert ticket_in_escrow(host).status == tc.TICKET_IN_ESCROW
     got = redeem(host, tc.TC_CASHABLE, 4_200, number)
     assert got.status == tc.STATUS_PENDING
@@ -291,9 +313,10 @@ def test_a_ticket_is_held_redeemed_by_the_host_and_credited_once(floor):
     assert (final.status, final.amount) == (tc.STATUS_CASHABLE_REDEEMED, 4_200)
 
 
-@pytest.mark.parametrize("code,words", [(tc.TC_ALREADY_REDEEMED, "already redeemed"),
-                                        (tc.TC_NONRESTRICTED_PROMO,
-                                         "promotional tickets not taken here")])
+@pytest.mark.parametrize(
+    "code,words",
+    [(tc.TC_ALREADY_REDEEMED, "already redeemed"), (tc.TC_NONRESTRICTED_PROMO, "promotional tickets not taken here")],
+)
 def test_a_rejected_ticket_comes_back_with_the_reason(floor, tmp_path, code, words):
     """A duplicate (already redeemed) or a promotional ticket is handed back,
     the reason on the table and in the journal, nothing credited."""
@@ -321,8 +344,7 @@ def test_the_link_pulled_mid_redemption_hands_the_ticket_back(floor, tmp_path):
     wait_for(lambda: "ticket_inserted" in seen(host)[n:], 10, "0x67")
     host.pause()
     try:
-        wait_for(lambda: station(proc)["refusal"] == "Ticket refused: host offline", 15,
-                 "host offline")
+        wait_for(lambda: station(proc)["refusal"] == "Ticket refused: host offline", 15, "host offline")
     finally:
         host.resume()
     assert station(proc)["credits_minor"] == 0
@@ -333,20 +355,23 @@ def test_the_link_pulled_mid_redemption_hands_the_ticket_back(floor, tmp_path):
 def _journal(tmp_path: Path, kind: str, station: int | None = None) -> list[dict]:
     """The data of the journal's ``kind`` events in order (of ``station`` only, if given)."""
     import sqlite3
+
     db = sqlite3.connect(tmp_path / "journal.db")
     try:
         if station is None:
             rows = db.execute("SELECT data FROM events WHERE kind = ? ORDER BY id", (kind,)).fetchall()
         else:
-            rows = db.execute("SELECT data FROM events WHERE kind = ? AND station = ? ORDER BY id",
-                              (kind, station)).fetchall()
+            rows = db.execute(
+                "SELECT data FROM events WHERE kind = ? AND station = ? ORDER BY id", (kind, station)
+            ).fetchall()
     finally:
         db.close()
     return [json.loads(d) for (d,) in rows]
 
 
-def _two_station_floor(tmp_path: Path, twin: bool = False, timeout_s: int = 10,
-                       denomination_minor: int = 1, **tito: object):
+def _two_station_floor(
+    tmp_path: Path, twin: bool = False, timeout_s: int = 10, denomination_minor: int = 1, **tito: object
+):
     import random
 
     from cabinet.core.events import PowerUp
@@ -361,22 +386,33 @@ def _two_station_floor(tmp_path: Path, twin: bool = False, timeout_s: int = 10,
     eng.cab.rules = eng.cab.s.settings.validate()
     eng.step(PowerUp(0, 1.8e9))
     store.close()
-    host = SasHost([1, 2], directory=tmp_path / "host", db_path=tmp_path / "host.sqlite3",
-                   poll_interval_s=0.05, meter_interval_s=0.5, link_down_s=2.0)
+    host = SasHost(
+        [1, 2],
+        directory=tmp_path / "host",
+        db_path=tmp_path / "host.sqlite3",
+        poll_interval_s=0.05,
+        meter_interval_s=0.5,
+        link_down_s=2.0,
+    )
     if not twin:
         desk_only(host)
-    for k, v in tito.items():                   # the twin's ticket knobs, before link-up
+    for k, v in tito.items():  # the twin's ticket knobs, before link-up
         setattr(host.tito.config, k, v)
     cfg = tmp_path / "cabinet.toml"
-    cfg.write_text(f'[sas]\nport = "{host.path(1)}"\naddress = 1\nvalidation = "system"\n'
-                   f'validation_timeout_s = {timeout_s}\n'
-                   f'accounting_denomination_minor = {denomination_minor}\n'
-                   f'[station2.sas]\nport = "{host.path(2)}"\naddress = 2\n')
+    cfg.write_text(
+        f'[sas]\nport = "{host.path(1)}"\naddress = 1\nvalidation = "system"\n'
+        f"validation_timeout_s = {timeout_s}\n"
+        f"accounting_denomination_minor = {denomination_minor}\n"
+        f'[station2.sas]\nport = "{host.path(2)}"\naddress = 2\n'
+    )
     proc = EngineProc(tmp_path, extra_args=["--config", str(cfg)])
     proc.start()
     wait_for(lambda: host.link_up(1) and host.link_up(2), 60, "both host links")
-    wait_for(lambda: [s["host_link"] for s in proc.snapshot["stations"]] == ["online", "online"],
-             60, "HOST ONLINE at both stations")
+    wait_for(
+        lambda: [s["host_link"] for s in proc.snapshot["stations"]] == ["online", "online"],
+        60,
+        "HOST ONLINE at both stations",
+    )
     return host, proc
 
 
@@ -388,7 +424,6 @@ def test_a_ticket_printed_at_station_1_is_redeemed_at_station_2_once(tmp_path):
     meters --json`` agree."""
     import subprocess
     import sys
-
 
     host, proc = _two_station_floor(tmp_path)
     desk = TicketDesk()
@@ -402,25 +437,35 @@ def test_a_ticket_printed_at_station_1_is_redeemed_at_station_2_once(tmp_path):
         assert desk.tickets[number].machine == 1 and desk.tickets[number].amount == 2_000
         wait_for(lambda: proc.snapshot["mode"] in ("attract", "betting"), 10, "the table")
         _insert(proc, number, 2)
-        wait_for(lambda: proc.snapshot["stations"][1]["credits_minor"] == 2_000, 15,
-                 "station 2 credited")
+        wait_for(lambda: proc.snapshot["stations"][1]["credits_minor"] == 2_000, 15, "station 2 credited")
         wait_for(lambda: desk.tickets[number].state == "redeemed", 10, "redeemed at the host")
         for where in (2, 1):
             _insert(proc, number, where)
-            wait_for(lambda where=where: proc.snapshot["stations"][where - 1]["refusal"]
-                     == "Ticket refused: already redeemed", 15, f"refused at station {where}")
+            wait_for(
+                lambda where=where: (
+                    proc.snapshot["stations"][where - 1]["refusal"] == "Ticket refused: already redeemed"
+                ),
+                15,
+                f"refused at station {where}",
+            )
         assert [s["credits_minor"] for s in proc.snapshot["stations"]] == [0, 2_000]
-        time.sleep(1.0)                         # the host's next 0x1C of each machine
+        time.sleep(1.0)  # the host's next 0x1C of each machine
         sas = {n: wait_for(lambda n=n: host.read_meters(n), 10, "0x1C") for n in (1, 2)}
-        valid = {n: tw.parse_validation_meters(data(host.send(n, 0x50, bytes((kind,)))))
-                 for n, kind in ((1, tc.VT_CASHABLE_TICKET), (2, tc.VT_CASHABLE_TICKET_REDEEMED))}
+        valid = {
+            n: tw.parse_validation_meters(data(host.send(n, 0x50, bytes((kind,)))))
+            for n, kind in ((1, tc.VT_CASHABLE_TICKET), (2, tc.VT_CASHABLE_TICKET_REDEEMED))
+        }
     finally:
         runner.stop.set()
         proc.stop()
         host.close()
-    r = subprocess.run([sys.executable, "-m", "cabinet", "meters", "--journal",
-                        str(tmp_path / "journal.db"), "--json"], capture_output=True, text=True,
-                       timeout=60, check=True)
+    r = subprocess.run(
+        [sys.executable, "-m", "cabinet", "meters", "--journal", str(tmp_path / "journal.db"), "--json"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
     mine = {s["station"]: s["meters"] for s in json.loads(r.stdout)["stations"]}
     for n in (1, 2):
         m = mine[n]
@@ -437,20 +482,24 @@ def test_a_ticket_printed_at_station_1_is_redeemed_at_station_2_once(tmp_path):
 
 
 def _twin_floor(tmp_path: Path, timeout_s: int = 10, denomination_minor: int = 1, **tito: object):
-    return _two_station_floor(tmp_path, twin=True, timeout_s=timeout_s,
-                              denomination_minor=denomination_minor, **tito)
+    return _two_station_floor(tmp_path, twin=True, timeout_s=timeout_s, denomination_minor=denomination_minor, **tito)
 
 
 def test_the_hosts_ticket_data_is_printed_on_the_ticket(tmp_path):
     """The venue lines and expiry the host sets at link-up (0x7D, 0x7B) are on
     the next ticket: location, both address lines, "VOID AFTER" its expiry days on."""
     import datetime as dt
-    host, proc = _twin_floor(tmp_path, system_id=SYSTEM_ID,
-                             ticket_data=(12, 7, "LUCKY STRIKE", "1 MAIN ST", "RENO NV"))
+
+    host, proc = _twin_floor(tmp_path, system_id=SYSTEM_ID, ticket_data=(12, 7, "LUCKY STRIKE", "1 MAIN ST", "RENO NV"))
     try:
-        wait_for(lambda: {"set_ticket_data", "set_extended_validation_status"} <= {
-            e["command"] for e in _journal(tmp_path, "host_command", station=1)}, 60,
-            "the link-up's 0x7D / 0x7B taken by station 1")
+        wait_for(
+            lambda: (
+                {"set_ticket_data", "set_extended_validation_status"}
+                <= {e["command"] for e in _journal(tmp_path, "host_command", station=1)}
+            ),
+            60,
+            "the link-up's 0x7D / 0x7B taken by station 1",
+        )
         _credit(proc, 500)
         proc.intent("cash_out")
         (png,) = wait_for(lambda: proc.sim({"cmd": "tickets"})["tickets"], 15, "the ticket")
@@ -465,7 +514,8 @@ def test_the_hosts_ticket_data_is_printed_on_the_ticket(tmp_path):
 
 @pytest.mark.parametrize("denomination_minor,system_id", [(1, 12), (5, 99), (25, 10), (100, 1)])
 def test_with_the_host_twins_ticket_system_a_ticket_moves_between_stations_once(
-        tmp_path, denomination_minor, system_id):
+    tmp_path, denomination_minor, system_id
+):
     """With the host twin as the casino system: a ticket printed at
     station 1 is redeemed at station 2 for exactly its amount, refused again at both
     ("already redeemed"); the twin's record says issued by 1, redeemed by 2.  At every
@@ -478,40 +528,51 @@ def test_with_the_host_twins_ticket_system_a_ticket_moves_between_stations_once(
     try:
         _credit(proc, 2_000)
         proc.intent("cash_out")
-        row = wait_for(lambda: [r for r in host.tickets.tickets(1) if r["state"] == "printed"],
-                       15, "the twin's printed ticket")[0]
+        row = wait_for(
+            lambda: [r for r in host.tickets.tickets(1) if r["state"] == "printed"], 15, "the twin's printed ticket"
+        )[0]
         number = row["number"]
         assert row["amount"] == 2_000 and number.startswith(f"{system_id:02d}")
         (png,) = proc.sim({"cmd": "tickets"})["tickets"]
         printed = Path(png).with_suffix(".txt").read_text()
         assert "$20.00" in printed
-        assert [ln.split(None, 1)[1].replace("-", "") for ln in printed.splitlines()
-                if ln.startswith("VALIDATION ")] == [number]
+        assert [
+            ln.split(None, 1)[1].replace("-", "") for ln in printed.splitlines() if ln.startswith("VALIDATION ")
+        ] == [number]
         wait_for(lambda: proc.snapshot["mode"] in ("attract", "betting"), 10, "the table")
         _insert(proc, number, 2)
-        wait_for(lambda: proc.snapshot["stations"][1]["credits_minor"] == 2_000, 15,
-                 "station 2 credited")
+        wait_for(lambda: proc.snapshot["stations"][1]["credits_minor"] == 2_000, 15, "station 2 credited")
         wait_for(lambda: host.tickets.get(number)["state"] == "redeemed", 10, "redeemed")
         assert host.tickets.get(number)["redeemed_amount"] == 2_000
         assert host.tickets.get(number)["redeemed_by"] == 2
         for where in (1, 2):
             _insert(proc, number, where)
-            wait_for(lambda where=where: proc.snapshot["stations"][where - 1]["refusal"]
-                     == "Ticket refused: already redeemed", 15, f"refused at station {where}")
+            wait_for(
+                lambda where=where: (
+                    proc.snapshot["stations"][where - 1]["refusal"] == "Ticket refused: already redeemed"
+                ),
+                15,
+                f"refused at station {where}",
+            )
         assert [s["credits_minor"] for s in proc.snapshot["stations"]] == [0, 2_000]
     finally:
         proc.stop()
         host.close()
 
 
-@pytest.mark.parametrize("knobs,words", [
-    ({"deny_validation": True}, "validation denied by the casino host"),
-    ({"answer_validation": False}, "no validation from the casino host within 2 s")])
+@pytest.mark.parametrize(
+    "knobs,words",
+    [
+        ({"deny_validation": True}, "validation denied by the casino host"),
+        ({"answer_validation": False}, "no validation from the casino host within 2 s"),
+    ],
+)
 def test_the_twin_denying_or_not_answering_gives_a_handpay(tmp_path, knobs, words):
     """The host twin denies the validation (0x58 system ID 00) or never
     answers 0x57: no ticket, a handpay with the reason, the twin voids nothing printed."""
     host, proc = _twin_floor(tmp_path, timeout_s=2, **knobs)
     try:
+
         def cash_out() -> None:
             _credit(proc, 500)
             proc.intent("cash_out")
@@ -532,8 +593,7 @@ def test_an_expired_ticket_is_refused_with_the_reason(tmp_path):
         number = host.tickets.issue(99, 700, 0, SYSTEM_ID, time.time() - 10, time.time() - 5)
         host.tickets.mark_printed(99, time.time() - 9)
         _insert(proc, number, 2)
-        wait_for(lambda: proc.snapshot["stations"][1]["refusal"] == "Ticket refused: expired",
-                 15, "expired")
+        wait_for(lambda: proc.snapshot["stations"][1]["refusal"] == "Ticket refused: expired", 15, "expired")
         assert proc.snapshot["stations"][1]["credits_minor"] == 0
         assert host.tickets.get(number)["state"] == "printed"
     finally:

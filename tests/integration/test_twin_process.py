@@ -47,7 +47,7 @@ def test_twins_outlive_the_engine_and_agree_with_the_meters(rig) -> None:
     credit_note(eng, 2000)
     assert _credits(eng) == 2000
     eng.kill()
-    assert twins.proc is not None and twins.proc.poll() is None      # still powered
+    assert twins.proc is not None and twins.proc.poll() is None  # still powered
     assert twins.cmd({"cmd": "truth"})["cash_box_minor"] == 2000
     eng.start()
     check_physical_truth(eng.journal, settle(eng))
@@ -57,8 +57,7 @@ def test_twins_outlive_the_engine_and_agree_with_the_meters(rig) -> None:
 
 
 @pytest.mark.parametrize("where", ["stacking", "vend_valid"])
-def test_power_cut_past_stack_is_reviewed_shown_and_credited_once_by_the_key(
-        rig, where: str) -> None:
+def test_power_cut_past_stack_is_reviewed_shown_and_credited_once_by_the_key(rig, where: str) -> None:
     """Uncredited items end to end: the acceptor loses power at STACKING / VEND VALID. The
     note is in the cash box: journaled ``note_in_stacker``, the cabinet tilts with
     code 306 on screen, the cash box equals credits + review; the attendant's key
@@ -81,11 +80,13 @@ def test_power_cut_past_stack_is_reviewed_shown_and_credited_once_by_the_key(
     check_physical_truth(eng.journal, settle(eng))
     assert _credits(eng) == 2000
     store = Store(eng.journal, readonly=True)
-    kinds = [(e["kind"], e["amount_minor"]) for e in store.all_events()
-             if e["kind"] in ("note_in_stacker", "bill_stacked", "note_review_resolved")]
+    kinds = [
+        (e["kind"], e["amount_minor"])
+        for e in store.all_events()
+        if e["kind"] in ("note_in_stacker", "bill_stacked", "note_review_resolved")
+    ]
     store.close()
-    assert kinds == [("note_in_stacker", 2000), ("bill_stacked", 2000),
-                     ("note_review_resolved", 2000)]
+    assert kinds == [("note_in_stacker", 2000), ("bill_stacked", 2000), ("note_review_resolved", 2000)]
 
 
 def test_twin_set_serves_each_station_and_refuses_bad_commands(tmp_path: Path) -> None:
@@ -95,6 +96,7 @@ def test_twin_set_serves_each_station_and_refuses_bad_commands(tmp_path: Path) -
     import json
 
     from drivers.sim.twins import TwinSet, station_dir
+
     twins = TwinSet(tmp_path, stations=2)
     try:
         assert (station_dir(tmp_path, 2) / "bill-acceptor").exists()
@@ -104,19 +106,17 @@ def test_twin_set_serves_each_station_and_refuses_bad_commands(tmp_path: Path) -
         assert twins.twins[2][0]._queue and not twins.twins[1][0]._queue
         assert twins.command("{")["ok"] is False
         assert "no station 3" in twins.command('{"cmd": "truth", "station": 3}')["error"]
-        assert "state must be one of" in twins.command(
-            '{"cmd": "power_at", "state": "later"}')["error"]
+        assert "state must be one of" in twins.command('{"cmd": "power_at", "state": "later"}')["error"]
         assert "no bill of 7" in twins.command('{"cmd": "note", "amount_minor": 7}')["error"]
         truth = twins.command('{"cmd": "truth"}')
         assert truth["cash_box_minor"] == 0 and truth["tickets"] == []
-        assert truth["acceptor"] == "POWER_UP" and not truth["idle"]    # no host yet
+        assert truth["acceptor"] == "POWER_UP" and not truth["idle"]  # no host yet
     finally:
         twins.close()
 
 
 @pytest.mark.parametrize("where", ["stacking", "vend_valid"])
-def test_a_voucher_in_the_cash_box_at_a_power_cut_is_credited_once_by_the_key(
-        rig, where: str) -> None:
+def test_a_voucher_in_the_cash_box_at_a_power_cut_is_credited_once_by_the_key(rig, where: str) -> None:
     """The acceptor loses power at STACKING / VEND VALID with one of this cabinet's
     vouchers, the engine dies and the acceptor is power-cycled: tilt 306 on restart; the
     attendant's key credits the voucher once from its record (now redeemed), and
@@ -135,6 +135,7 @@ def test_a_voucher_in_the_cash_box_at_a_power_cut_is_credited_once_by_the_key(
             return [v.status for v in store.vouchers(10)] == ["issued"]
         finally:
             store.close()
+
     _until(issued)
     _until(lambda: (eng.snapshot or {}).get("mode") in ("attract", "betting"))
     _until(lambda: "inhibited=False" in str(eng.sim({"cmd": "bill", "line": "status"}).get("reply")))

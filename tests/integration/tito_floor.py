@@ -51,8 +51,14 @@ class FloorResult:
 
 
 def _host(workdir: Path) -> SasHost:
-    host = SasHost([1, 2], directory=workdir / "host", db_path=workdir / "host.sqlite3",
-                   poll_interval_s=0.05, meter_interval_s=5.0, link_down_s=1.5)
+    host = SasHost(
+        [1, 2],
+        directory=workdir / "host",
+        db_path=workdir / "host.sqlite3",
+        poll_interval_s=0.05,
+        meter_interval_s=5.0,
+        link_down_s=1.5,
+    )
     host.tito.config.system_id = SYSTEM_ID
     host.tito.config.expiry_days = None
     return host
@@ -61,13 +67,16 @@ def _host(workdir: Path) -> SasHost:
 def _engine(workdir: Path, name: str, host: SasHost, address: int) -> tuple[TwinProc, EngineProc]:
     d = workdir / name
     d.mkdir(parents=True, exist_ok=True)
-    d.chmod(0o700)                              # the journal folder is private
+    d.chmod(0o700)  # the journal folder is private
     cfg = d / "cabinet.toml"
     cfg.write_text('[sas]\nvalidation = "system"\nvalidation_timeout_s = 5\n')
     twins = TwinProc(d)
     twins.start()
-    eng = EngineProc(d, twins=twins, extra_args=[
-        "--config", str(cfg), "--sas-port", host.path(address), "--sas-address", str(address)])
+    eng = EngineProc(
+        d,
+        twins=twins,
+        extra_args=["--config", str(cfg), "--sas-port", host.path(address), "--sas-address", str(address)],
+    )
     return twins, eng
 
 
@@ -96,8 +105,7 @@ def _calm(engines: list[EngineProc], host: SasHost, timeout_s: float = 30.0) -> 
         modes = [(e.snapshot or {}).get("mode") for e in engines]
         keyed = False
         for e, mode in zip(engines, modes, strict=True):
-            review = mode == "tilt" and any(c in str((e.snapshot or {}).get("overlay_text"))
-                                            for c in ("306", "307"))
+            review = mode == "tilt" and any(c in str((e.snapshot or {}).get("overlay_text")) for c in ("306", "307"))
             if mode == "handpay" or review:
                 e.sim({"cmd": "key", "on": True})
                 time.sleep(0.1)
@@ -116,16 +124,20 @@ def _calm(engines: list[EngineProc], host: SasHost, timeout_s: float = 30.0) -> 
 
 def _events(journal: Path) -> list[tuple[str, int, dict[str, Any]]]:
     import json
+
     db = sqlite3.connect(journal)
     try:
-        return [(k, a, json.loads(d)) for k, a, d in db.execute(
-            "SELECT kind, amount_minor, data FROM events WHERE station = 1 ORDER BY id")]
+        return [
+            (k, a, json.loads(d))
+            for k, a, d in db.execute("SELECT kind, amount_minor, data FROM events WHERE station = 1 ORDER BY id")
+        ]
     finally:
         db.close()
 
 
-def check_floor(a: EngineProc, b: EngineProc, truth_a: dict[str, Any], truth_b: dict[str, Any],
-                host: SasHost) -> dict[str, int]:
+def check_floor(
+    a: EngineProc, b: EngineProc, truth_a: dict[str, Any], truth_b: dict[str, Any], host: SasHost
+) -> dict[str, int]:
     """The invariants of the module doc; returns the ticket outcomes counted."""
     assert truth_a and truth_b, "an acceptor or a printer did not settle"
     state_a = verify_journal(a.journal)["state"]
@@ -139,8 +151,7 @@ def check_floor(a: EngineProc, b: EngineProc, truth_a: dict[str, Any], truth_b: 
         if k == "voucher_in" and d.get("via") == "host":
             paid[d["validation_number"]] += 1
     for k, _, d in ev_a:
-        if (k == "voucher_in" and d.get("via") == "host") or \
-                (k == "handpay_reset" and d.get("validation_number")):
+        if (k == "voucher_in" and d.get("via") == "host") or (k == "handpay_reset" and d.get("validation_number")):
             paid[d["validation_number"]] += 1
     twice = {n[-4:]: c for n, c in paid.items() if c > 1}
     assert not twice, f"paid twice: {twice}"
@@ -154,12 +165,11 @@ def check_floor(a: EngineProc, b: EngineProc, truth_a: dict[str, Any], truth_b: 
             assert r["state"] == "redeemed" and r["amount"] == amt, f"B credited {d['validation_number'][-4:]}"
     credited_b = {d["validation_number"] for k, _, d in ev_b if k == "voucher_in" and d.get("via") == "host"}
     assert credited_b == redeemed_at_b, (
-        f"B credited {sorted(x[-4:] for x in credited_b)}, host redeemed by B "
-        f"{sorted(x[-4:] for x in redeemed_at_b)}")
+        f"B credited {sorted(x[-4:] for x in credited_b)}, host redeemed by B {sorted(x[-4:] for x in redeemed_at_b)}"
+    )
     # every ticket A's printer cut: counted out by A, or handpaid by A; never both
     printed = {d["validation_number"] for k, _, d in ev_a if k == "voucher_printed"}
-    handpaid = {d["validation_number"] for k, _, d in ev_a
-                if k == "handpay_reset" and d.get("validation_number")}
+    handpaid = {d["validation_number"] for k, _, d in ev_a if k == "handpay_reset" and d.get("validation_number")}
     assert not printed & handpaid, f"counted out and handpaid: {printed & handpaid}"
     out = Counter[str]()
     for n in truth_a["tickets"]:
@@ -209,43 +219,47 @@ def floor_soak(workdir: Path, kills: int, seed: int = 1) -> FloorResult:
             res.kinds[f"a_kill_{mode}"] += 1
             if mode == "random":
                 time.sleep(rng.uniform(0.0, WINDOW_OUT_S))
-            else:          # the moment the host issued the number, or the printer cut it
+            else:  # the moment the host issued the number, or the printer cut it
                 deadline = time.monotonic() + 5.0
                 while time.monotonic() < deadline and (
-                        len(host.tickets.tickets(1)) <= issued_before if mode == "issued" else
-                        not set(twins_a.cmd({"cmd": "truth"}).get("tickets", [])) - cut_before):
+                    len(host.tickets.tickets(1)) <= issued_before
+                    if mode == "issued"
+                    else not set(twins_a.cmd({"cmd": "truth"}).get("tickets", [])) - cut_before
+                ):
                     time.sleep(0.002)
                 time.sleep(rng.choice([0.0, 0.0, rng.uniform(0.0, 0.03)]))
-            a.kill()                                   # A loses power mid-print (or not)
+            a.kill()  # A loses power mid-print (or not)
             res.kills += 1
             cut = [n for n in twins_a.cmd({"cmd": "truth"}).get("tickets", []) if n not in cut_before]
             res.kinds["a_cut_before_kill" if cut else "a_nothing_cut"] += 1
             fresh = [n for n in twins_a.cmd({"cmd": "truth"}).get("tickets", []) if n not in inserted]
-            if fresh and rng.random() < 0.9:           # the player takes it to B
+            if fresh and rng.random() < 0.9:  # the player takes it to B
                 number = fresh[-1]
-            else:                                      # or an old one again
+            else:  # or an old one again
                 number = rng.choice(sorted(inserted)) if inserted else ""
             if number:
                 inserted.add(number)
                 b.sim({"cmd": "voucher", "validation_number": number})
                 res.kinds["b_inserted"] += 1
                 time.sleep(rng.uniform(0.0, WINDOW_IN_S))
-                if rng.random() < 0.3:                 # B loses power mid-redemption
+                if rng.random() < 0.3:  # B loses power mid-redemption
                     b.kill()
                     res.kills += 1
                     res.kinds["b_killed"] += 1
                     b.start()
-            if rng.random() < 0.2:                     # the host restarts
+            if rng.random() < 0.2:  # the host restarts
                 host.close()
                 time.sleep(rng.uniform(0.0, 2.0))
                 host = _host(workdir)
                 res.kinds["host_restarted"] += 1
-            time.sleep(rng.uniform(0.0, 1.5))          # A stays down a while
+            time.sleep(rng.uniform(0.0, 1.5))  # A stays down a while
             a.start()
             truths = _calm([a, b], host)
             if not truths:
-                res.failures.append(f"round {i}: the floor did not calm down "
-                                    f"(A {(a.snapshot or {}).get('mode')}, B {(b.snapshot or {}).get('mode')})")
+                res.failures.append(
+                    f"round {i}: the floor did not calm down "
+                    f"(A {(a.snapshot or {}).get('mode')}, B {(b.snapshot or {}).get('mode')})"
+                )
                 break
             try:
                 last = check_floor(a, b, truths[0], truths[1], host)
@@ -259,6 +273,6 @@ def floor_soak(workdir: Path, kills: int, seed: int = 1) -> FloorResult:
         host.close()
         twins_a.stop()
         twins_b.stop()
-    res.kinds.update(last)                 # the tickets A cut, as the last check found them
+    res.kinds.update(last)  # the tickets A cut, as the last check found them
     res.kinds.update({f"twin_{k}": v for k, v in host.tito.counts.items()})
     return res

@@ -44,8 +44,8 @@ WINDOW_OUT_S = 0.8
 @dataclass
 class Ticket:
     amount: int
-    state: str            # issued (0x58 sent, no 0x3D yet), valid, pending, redeemed, void
-    machine: int = 0      # where it was issued, then where it is pending or redeemed
+    state: str  # issued (0x58 sent, no 0x3D yet), valid, pending, redeemed, void
+    machine: int = 0  # where it was issued, then where it is pending or redeemed
 
 
 class TicketDesk:
@@ -84,25 +84,23 @@ class TicketDesk:
 
     def pending(self, machine: int = 0) -> list[str]:
         with self.lock:
-            return [n for n, t in self.tickets.items() if t.state == "pending"
-                    and machine in (0, t.machine)]
+            return [n for n, t in self.tickets.items() if t.state == "pending" and machine in (0, t.machine)]
 
     def step(self, host: SasHost, machine: int = 1) -> None:
         """Act on ``machine``'s exceptions read since the last step, then ask after the
         tickets pending there."""
         names = [e.name for e in host.exceptions(machine)]
-        new = names[self.seen.get(machine, 0):]
+        new = names[self.seen.get(machine, 0) :]
         self.seen[machine] = len(names)
         for name in new:
             if name == "system_validation_request":
                 self._validate(host, machine)
             elif name == "cash_out_ticket_printed":
                 with self.lock:
-                    issued = [n for n, t in self.tickets.items()
-                              if t.state == "issued" and t.machine == machine]
-                    if issued:                      # the latest number issued is the one cut
+                    issued = [n for n, t in self.tickets.items() if t.state == "issued" and t.machine == machine]
+                    if issued:  # the latest number issued is the one cut
                         self.tickets[issued[-1]].state = "valid"
-                        for n in issued[:-1]:       # earlier ones never printed: handpays
+                        for n in issued[:-1]:  # earlier ones never printed: handpays
                             self.tickets[n].state = "void"
             elif name == "ticket_inserted":
                 self._redeem(host, machine)
@@ -178,7 +176,7 @@ class Desk(threading.Thread):
                 if host is not None:
                     try:
                         self.desk.step(host, machine)
-                    except Exception:           # a host being replaced, a link down
+                    except Exception:  # a host being replaced, a link down
                         pass
             time.sleep(0.05)
 
@@ -204,8 +202,7 @@ class TwinRecord:
     twin killed and restarted reopens the same database)."""
 
     #: The twin's states in the desk's words.
-    STATES = {"issued": "issued", "printed": "valid", "pending": "pending",
-              "redeemed": "redeemed", "void": "void"}
+    STATES = {"issued": "issued", "printed": "valid", "pending": "pending", "redeemed": "redeemed", "void": "void"}
     #: The machine address the seeded tickets were printed at ("elsewhere on the floor").
     ELSEWHERE = 99
 
@@ -230,8 +227,7 @@ class TwinRecord:
         return {r["number"] for r in self._rows() if r["issued_by"] == self.ELSEWHERE}
 
     def snapshot(self) -> dict[str, tuple[int, str]]:
-        return {r["number"]: (int(r["amount"]), self.STATES.get(r["state"], r["state"]))
-                for r in self._rows()}
+        return {r["number"]: (int(r["amount"]), self.STATES.get(r["state"], r["state"])) for r in self._rows()}
 
     def valid(self) -> list[str]:
         return [n for n, (_, st) in self.snapshot().items() if st == "valid"]
@@ -255,8 +251,14 @@ def desk_only(host: SasHost) -> SasHost:
 
 
 def _host(workdir: Path, machines: tuple[int, ...] = (1,), twin: bool = False) -> SasHost:
-    host = SasHost(list(machines), directory=workdir / "host", db_path=workdir / "host.sqlite3",
-                   poll_interval_s=0.05, meter_interval_s=5.0, link_down_s=1.5)
+    host = SasHost(
+        list(machines),
+        directory=workdir / "host",
+        db_path=workdir / "host.sqlite3",
+        poll_interval_s=0.05,
+        meter_interval_s=5.0,
+        link_down_s=1.5,
+    )
     if twin:
         host.tito.config.system_id = SYSTEM_ID
         host.tito.config.expiry_days = None
@@ -274,16 +276,14 @@ def _ready(eng: EngineProc, host: SasHost, timeout_s: float = 60.0) -> bool:
     return False
 
 
-def _calm(eng: EngineProc, desk: TicketDesk | TwinRecord,
-          timeout_s: float = 60.0) -> dict[str, Any]:
+def _calm(eng: EngineProc, desk: TicketDesk | TwinRecord, timeout_s: float = 60.0) -> dict[str, Any]:
     """Attendant keys for handpays; wait until no ticket is pending at the desk, the
     acceptor and printer are idle and the table is back to play."""
     deadline = time.monotonic() + timeout_s
     while time.monotonic() < deadline:
         snap = eng.snapshot or {}
-        review = snap.get("mode") == "tilt" and any(c in str(snap.get("overlay_text"))
-                                                    for c in ("306", "307"))
-        if snap.get("mode") == "handpay" or review:     # the attendant pays, or reviews
+        review = snap.get("mode") == "tilt" and any(c in str(snap.get("overlay_text")) for c in ("306", "307"))
+        if snap.get("mode") == "handpay" or review:  # the attendant pays, or reviews
             eng.sim({"cmd": "key", "on": True})
             time.sleep(0.1)
             eng.sim({"cmd": "key", "on": False})
@@ -311,8 +311,10 @@ def check(journal: Path, truth: dict[str, Any], desk: TicketDesk | TwinRecord) -
     verify_journal(journal)
     db = sqlite3.connect(journal)
     try:
-        events = [(k, a, json.loads(d)) for k, a, d in db.execute(
-            "SELECT kind, amount_minor, data FROM events WHERE station = 1 ORDER BY id")]
+        events = [
+            (k, a, json.loads(d))
+            for k, a, d in db.execute("SELECT kind, amount_minor, data FROM events WHERE station = 1 ORDER BY id")
+        ]
     finally:
         db.close()
     tickets = desk.snapshot()
@@ -321,28 +323,33 @@ def check(journal: Path, truth: dict[str, Any], desk: TicketDesk | TwinRecord) -
     assert len(stacked) == len(set(stacked)), f"a ticket was stacked twice: {stacked}"
     redeemed = {n for n, (_, s) in tickets.items() if s == "redeemed"}
     assert set(stacked) == redeemed, (
-        f"stacked {sorted(x[-4:] for x in stacked)} but redeemed at the host "
-        f"{sorted(x[-4:] for x in redeemed)}")
-    credited = [d["validation_number"] for k, _, d in events
-                if k == "voucher_in" and d.get("via") == "host"]
+        f"stacked {sorted(x[-4:] for x in stacked)} but redeemed at the host {sorted(x[-4:] for x in redeemed)}"
+    )
+    credited = [d["validation_number"] for k, _, d in events if k == "voucher_in" and d.get("via") == "host"]
     assert sorted(credited) == sorted(redeemed), (
-        f"credited {sorted(x[-4:] for x in credited)}, redeemed {sorted(x[-4:] for x in redeemed)}")
+        f"credited {sorted(x[-4:] for x in credited)}, redeemed {sorted(x[-4:] for x in redeemed)}"
+    )
     for k, a, d in events:
         if k == "voucher_in" and d.get("via") == "host":
             assert a == tickets[d["validation_number"]][0], "credited another amount"
     printed = [d["validation_number"] for k, _, d in events if k == "voucher_printed"]
     assert len(printed) == len(set(printed)), "a voucher was counted out twice"
-    host_printed = {n for n, (_, s) in tickets.items()
-                    if s in ("valid", "pending", "redeemed") and n not in seeded}
+    host_printed = {n for n, (_, s) in tickets.items() if s in ("valid", "pending", "redeemed") and n not in seeded}
     assert set(printed) == host_printed, (
-        f"counted out {sorted(x[-4:] for x in printed)}, printed at the host "
-        f"{sorted(x[-4:] for x in host_printed)}")
+        f"counted out {sorted(x[-4:] for x in printed)}, printed at the host {sorted(x[-4:] for x in host_printed)}"
+    )
     assert set(printed) <= set(truth["tickets"]), "counted out but never cut"
 
 
-def tito_soak(workdir: Path, kills: int, seed: int = 1, flow: str = "both",
-              kill_host: bool = False, system: str = "desk",
-              power_cut: bool = False) -> TitoResult:
+def tito_soak(
+    workdir: Path,
+    kills: int,
+    seed: int = 1,
+    flow: str = "both",
+    kill_host: bool = False,
+    system: str = "desk",
+    power_cut: bool = False,
+) -> TitoResult:
     """``kills`` times: start a ticket in (``flow`` "in"), a cash-out ("out") or either
     ("both"), SIGKILL the engine (``kill_host``: close the host twin and start a new one
     on the same pty path instead) at a random moment of it, restart, settle, ``check``.
@@ -366,8 +373,11 @@ def tito_soak(workdir: Path, kills: int, seed: int = 1, flow: str = "both",
         desk = runner.desk
         runner.host = host
         runner.start()
-    eng = EngineProc(workdir, twins=twins, extra_args=[
-        "--config", str(_config(workdir)), "--sas-port", host.path(1), "--sas-address", "1"])
+    eng = EngineProc(
+        workdir,
+        twins=twins,
+        extra_args=["--config", str(_config(workdir)), "--sas-port", host.path(1), "--sas-address", "1"],
+    )
     eng.start()
     try:
         for _ in range(3):
@@ -381,8 +391,7 @@ def tito_soak(workdir: Path, kills: int, seed: int = 1, flow: str = "both",
             if kind == "out" and credits <= 0:
                 eng.sim({"cmd": "note", "amount_minor": rng.choice([500, 1_000])})
                 deadline = time.monotonic() + 5
-                while time.monotonic() < deadline and (eng.snapshot or {})["stations"][0][
-                        "credits_minor"] <= credits:
+                while time.monotonic() < deadline and (eng.snapshot or {})["stations"][0]["credits_minor"] <= credits:
                     time.sleep(0.05)
             valid = desk.valid()
             if kind == "in" and not valid and rng.random() < 0.9:
@@ -412,15 +421,15 @@ def tito_soak(workdir: Path, kills: int, seed: int = 1, flow: str = "both",
             if kill_host:
                 runner.host = None
                 host.close()
-                time.sleep(rng.uniform(0.0, 2.5))     # the link goes down, or not yet
+                time.sleep(rng.uniform(0.0, 2.5))  # the link goes down, or not yet
                 host = _host(workdir, twin=twin)
                 if twin:
-                    desk.host = host                  # type: ignore[union-attr]
+                    desk.host = host  # type: ignore[union-attr]
                 else:
                     runner.host = host
             else:
                 eng.kill()
-                if power_cut and kind == "in":       # the power cut took the acceptor too
+                if power_cut and kind == "in":  # the power cut took the acceptor too
                     twins.cmd({"cmd": "bill", "line": "power"})
                 eng.start()
             res.kills += 1
@@ -475,7 +484,7 @@ def box_soak(workdir: Path, kills: int, seed: int = 1) -> TitoResult:
         eng.start()
         for i in range(kills):
             number = ""
-            for _ in range(3):                                # a voucher of ours to put back
+            for _ in range(3):  # a voucher of ours to put back
                 if _credits(eng) <= 0:
                     eng.sim({"cmd": "note", "amount_minor": rng.choice([500, 1_000, 2_000])})
                     deadline = time.monotonic() + 5
@@ -485,19 +494,20 @@ def box_soak(workdir: Path, kills: int, seed: int = 1) -> TitoResult:
                 eng.intent("cash_out")
                 deadline = time.monotonic() + 10
                 while time.monotonic() < deadline and (
-                        not set(twins.cmd({"cmd": "truth"}).get("tickets", [])) - before
-                        or (eng.snapshot or {}).get("mode") not in ("attract", "betting")):
+                    not set(twins.cmd({"cmd": "truth"}).get("tickets", [])) - before
+                    or (eng.snapshot or {}).get("mode") not in ("attract", "betting")
+                ):
                     time.sleep(0.05)
                 new = set(twins.cmd({"cmd": "truth"}).get("tickets", [])) - before
                 if len(new) == 1:
                     number = new.pop()
                     break
-                res.kinds["cash_out_without_ticket"] += 1     # a handpay: paid, try again
+                res.kinds["cash_out_without_ticket"] += 1  # a handpay: paid, try again
                 _calm(eng, TicketDesk())
             if not number:
                 res.failures.append(f"kill {i}: no voucher printed in 3 cash-outs")
                 break
-            time.sleep(0.3)                                   # the print is journaled
+            time.sleep(0.3)  # the print is journaled
             where = rng.choice(["stacking", "vend_valid"])
             twins.cmd({"cmd": "power_at", "state": where})
             res.kinds[f"power_at_{where}"] += 1
@@ -515,16 +525,20 @@ def box_soak(workdir: Path, kills: int, seed: int = 1) -> TitoResult:
                 store = Store(eng.journal, readonly=True)
                 try:
                     rec = next(v for v in store.vouchers(10**6) if v.validation_number == number)
-                    ins = [e for e in store.all_events() if e["kind"] == "voucher_in"
-                           and e["data"].get("validation_number") == number]
+                    ins = [
+                        e
+                        for e in store.all_events()
+                        if e["kind"] == "voucher_in" and e["data"].get("validation_number") == number
+                    ]
                 finally:
                     store.close()
                 in_box = number in truth["vouchers_stacked"]
                 assert len(ins) == (1 if in_box else 0), f"{number[-4:]} credited {len(ins)} times"
                 assert rec.status == ("redeemed" if in_box else "issued"), f"{number[-4:]} {rec.status}"
                 res.kinds["in_box_credited_once" if in_box else "handed_back_still_issued"] += 1
-                res.kinds["by_the_key" if ins and ins[0]["data"].get("via") == "attendant" else
-                          "by_the_acceptor"] += bool(ins)
+                res.kinds["by_the_key" if ins and ins[0]["data"].get("via") == "attendant" else "by_the_acceptor"] += (
+                    bool(ins)
+                )
                 res.checks += 1
             except AssertionError as e:
                 res.failures.append(f"kill {i}: {e}")

@@ -17,8 +17,9 @@ def _nested(depth: int) -> bytes:
     return b'{"type":"cue","name":"x","data":{"a":' + b"[" * (depth - 2) + b"]" * (depth - 2) + b"}}"
 
 
-@pytest.mark.parametrize("depth,deep", [(2, False), (MAX_JSON_DEPTH, False), (MAX_JSON_DEPTH + 1, True),
-                                        (1_000, True), (100_000, True)])
+@pytest.mark.parametrize(
+    "depth,deep", [(2, False), (MAX_JSON_DEPTH, False), (MAX_JSON_DEPTH + 1, True), (1_000, True), (100_000, True)]
+)
 def test_depth_counts_objects_and_arrays(depth: int, deep: bool) -> None:
     assert too_deep(_nested(depth)) is deep
     assert too_deep(_nested(depth).decode()) is deep

@@ -8,11 +8,20 @@ import pytest
 from cabinet.protocol.money import DEFAULT_CHIPS_MINOR, chip_split, fmt_money
 
 
-@pytest.mark.parametrize(("minor", "text"), [
-    (0, "$0.00"), (5, "$0.05"), (50, "$0.50"), (12345, "$123.45"),
-    (100_000, "$1,000.00"), (123_456_789, "$1,234,567.89"),
-    (-250, "-$2.50"), (-123_456, "-$1,234.56"), (-5, "-$0.05"),
-])
+@pytest.mark.parametrize(
+    ("minor", "text"),
+    [
+        (0, "$0.00"),
+        (5, "$0.05"),
+        (50, "$0.50"),
+        (12345, "$123.45"),
+        (100_000, "$1,000.00"),
+        (123_456_789, "$1,234,567.89"),
+        (-250, "-$2.50"),
+        (-123_456, "-$1,234.56"),
+        (-5, "-$0.05"),
+    ],
+)
 def test_fmt_money_cents_thousands_and_sign(minor, text):
     """Two minor digits, thousands separated, the sign before the symbol."""
     assert fmt_money(minor) == text
@@ -39,24 +48,30 @@ def test_the_help_text_formats_money_with_the_shared_formatter():
     assert any("$5.00 to $2,500.00 per spot" in line for line in lines), lines
 
 
-@pytest.mark.parametrize(("amount", "chips", "pile"), [
-    (12_600, DEFAULT_CHIPS_MINOR, [10_000, 2_500, 100]),
-    (500, (100, 500), [500]),
-    (1_500, (500, 100), [500, 500, 500]),        # any order of denominations
-    (30_000, (10_000,), [10_000, 10_000, 10_000]),
-])
+@pytest.mark.parametrize(
+    ("amount", "chips", "pile"),
+    [
+        (12_600, DEFAULT_CHIPS_MINOR, [10_000, 2_500, 100]),
+        (500, (100, 500), [500]),
+        (1_500, (500, 100), [500, 500, 500]),  # any order of denominations
+        (30_000, (10_000,), [10_000, 10_000, 10_000]),
+    ],
+)
 def test_chip_split_exact(amount, chips, pile):
     """An amount the chips make exactly is drawn largest first."""
     assert chip_split(amount, chips) == pile
     assert sum(pile) == amount
 
 
-@pytest.mark.parametrize(("amount", "chips", "most", "pile"), [
-    (650, (100, 500), 40, [500, 100, 50]),      # below the smallest chip: one odd chip
-    (75, (100, 500), 40, [75]),
-    (1_000, (100,), 3, [100, 100, 100, 700]),   # past ``most``: the rest rides on one chip
-    (250_000, DEFAULT_CHIPS_MINOR, 12, [10_000] * 12 + [130_000]),
-])
+@pytest.mark.parametrize(
+    ("amount", "chips", "most", "pile"),
+    [
+        (650, (100, 500), 40, [500, 100, 50]),  # below the smallest chip: one odd chip
+        (75, (100, 500), 40, [75]),
+        (1_000, (100,), 3, [100, 100, 100, 700]),  # past ``most``: the rest rides on one chip
+        (250_000, DEFAULT_CHIPS_MINOR, 12, [10_000] * 12 + [130_000]),
+    ],
+)
 def test_chip_split_remainders(amount, chips, most, pile):
     """What the chips cannot make (or past ``most`` chips) becomes one last
     chip of the remainder, so the pile always sums to the amount."""

@@ -30,8 +30,10 @@ _ANALYSES: dict[str, Analysis] = {}
 @pytest.fixture(scope="session")
 def analysis_of() -> Callable[[str], Analysis]:
     """The exact analysis of a preset, computed once per session (4-8 s each)."""
+
     def get(variant: str) -> Analysis:
         if variant not in _ANALYSES:
             _ANALYSES[variant] = analyse(preset(variant))
         return _ANALYSES[variant]
+
     return get

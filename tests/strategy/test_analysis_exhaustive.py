@@ -66,20 +66,22 @@ CASES = [
 def test_deal_ev_equals_exhaustive_play(variant: str, deal: str, rest: str, why: str) -> None:
     strategy = simple_strategy()
     assert analysed(variant, deal, rest, strategy) == pytest.approx(
-        float(exhaustive(variant, deal, rest, strategy)), abs=1e-12)
+        float(exhaustive(variant, deal, rest, strategy)), abs=1e-12
+    )
 
 
 def test_insurance_taken_is_priced_exactly() -> None:
     strategy = simple_strategy(insurance=True)
     deal, rest = "TS AH 5D", "TS KS 6S 2S 3S 4S 9S"
     assert analysed("american", deal, rest, strategy) == pytest.approx(
-        float(exhaustive("american", deal, rest, strategy)), abs=1e-12)
+        float(exhaustive("american", deal, rest, strategy)), abs=1e-12
+    )
 
 
 def test_split_tens_by_value_in_american() -> None:
     base = simple_strategy()
-    strategy = Strategy("t", base.hit, base.double,
-                        base.split | {(10, u) for u in range(1, 11)})
+    strategy = Strategy("t", base.hit, base.double, base.split | {(10, u) for u in range(1, 11)})
     deal, rest = "KS 6H QD", "TS 9S 8S 5S 7S JS AS"
     assert analysed("american", deal, rest, strategy) == pytest.approx(
-        float(exhaustive("american", deal, rest, strategy)), abs=1e-12)
+        float(exhaustive("american", deal, rest, strategy)), abs=1e-12
+    )

@@ -29,7 +29,7 @@ from cabinet.strategy import Analysis
 from cabinet.strategy.cd import CDAnalysis, _CDEngine, _enc, analyse_cd
 
 RANKS = "A23456789TJQK"
-Hand = tuple[int, ...]   # 10 counts by value, Ace first
+Hand = tuple[int, ...]  # 10 counts by value, Ace first
 
 
 def _value(rank: str) -> int:
@@ -59,7 +59,7 @@ class Brute:
         self._decide_split: dict[tuple[Hand, int], tuple] = {}
         self.r = rules
         self.up = up
-        self.shoe = _add(shoe, up, -1)   # the up card is seen
+        self.shoe = _add(shoe, up, -1)  # the up card is seen
         self.bj = 10 if up == 1 else (1 if up == 10 else 0)
         self.check = rules.peeks_on(up)
         # where the dealer's second card is when the player plays
@@ -118,8 +118,7 @@ class Brute:
         (conditioned on no blackjack after a check)."""
         if not self.hole_drawn:
             return [(None, 1.0)]
-        ok = [(i + 1, c) for i, c in enumerate(unseen)
-              if c and not (self.check and i + 1 == self.bj)]
+        ok = [(i + 1, c) for i, c in enumerate(unseen) if c and not (self.check and i + 1 == self.bj)]
         n = sum(c for _, c in ok)
         return [(v, c / n) for v, c in ok]
 
@@ -175,12 +174,14 @@ class Brute:
     def sigma(self, hand: Hand, pair: int) -> str:
         """CDZ-: the post-split action of a hand, from its unsplit EVs."""
         n = sum(hand)
-        if (_total(hand) >= 21 or (self.r.max_hand_cards and n >= self.r.max_hand_cards)
-                or (pair == 1 and self.r.split_aces_one_card)):
+        if (
+            _total(hand) >= 21
+            or (self.r.max_hand_cards and n >= self.r.max_hand_cards)
+            or (pair == 1 and self.r.split_aces_one_card)
+        ):
             return "stand"
         mean = self.decide(hand)[0]
-        best, value = ("hit", mean["hit"]) if mean["hit"] > mean["stand"] else (
-            "stand", mean["stand"])
+        best, value = ("hit", mean["hit"]) if mean["hit"] > mean["stand"] else ("stand", mean["stand"])
         if self.may_double(hand, True) and mean["double"] > value:
             best = "double"
         return best
@@ -195,8 +196,11 @@ class Brute:
         holes = self.holes(unseen)
         n = sum(hand)
         q: dict[str, dict] = {"stand": {}, "hit": {}, "double": {}}
-        terminal = (_total(hand) >= 21 or (pair == 1 and self.r.split_aces_one_card)
-                    or (self.r.max_hand_cards and n >= self.r.max_hand_cards))
+        terminal = (
+            _total(hand) >= 21
+            or (pair == 1 and self.r.split_aces_one_card)
+            or (self.r.max_hand_cards and n >= self.r.max_hand_cards)
+        )
         for hole, _ in holes:
             rest = self.rest(unseen, hole)
             q["stand"][hole] = self.settle(hand, 1, rest, hole)
@@ -219,8 +223,7 @@ class Brute:
         self._decide_split[(hand, pair)] = got
         return got
 
-    def split(self, rest: Hand, hands: tuple, phase: int, pair: int,
-              hole: int | None) -> float:
+    def split(self, rest: Hand, hands: tuple, phase: int, pair: int, hole: int | None) -> float:
         """``hands``: two ``(cards, stake, done)``; phase 0/1 deal the second
         cards, 2/3 play hand 1/2, 4 the dealer."""
         key = (rest, hands, phase, pair, hole)
@@ -239,8 +242,13 @@ class Brute:
         else:
             i = phase - 2
             c, s, done = hands[i]
-            action = ("stand" if done or _total(c) > 21
-                      else self.decide_split(c, pair)[0] if self.cdp else self.sigma(c, pair))
+            action = (
+                "stand"
+                if done or _total(c) > 21
+                else self.decide_split(c, pair)[0]
+                if self.cdp
+                else self.sigma(c, pair)
+            )
             if action == "stand":
                 hs = list(hands)
                 hs[i] = (c, s, True)
@@ -267,7 +275,7 @@ class Brute:
         n_unseen = sum(unseen)
         p_bj = unseen[self.bj - 1] / n_unseen if self.bj else 0.0
         if _total(hand) == 21:
-            return 1.5 * (1.0 - p_bj)       # pushes a dealer blackjack
+            return 1.5 * (1.0 - p_bj)  # pushes a dealer blackjack
         ins = 0.0
         if self.r.insurance and self.up == 1:
             ins = max(0.0, p_bj * 1.0 - (1.0 - p_bj) * 0.5)
@@ -288,13 +296,15 @@ class Brute:
             q["double"] = {}
             for hole, _ in holes:
                 rest = self.rest(unseen, hole)
-                q["double"][hole] = sum(p * self.settle(_add(hand, v), 2, _add(rest, v, -1), hole)
-                                        for v, p in self.draws(rest))
+                q["double"][hole] = sum(
+                    p * self.settle(_add(hand, v), 2, _add(rest, v, -1), hole) for v, p in self.draws(rest)
+                )
         same = r1 == r2 if self.r.split_by == "rank" else a == b
         if same and self.r.max_splits_per_spot >= 1:
             one = _add((0,) * 10, a)
-            q["split"] = {hole: self.split(self.rest(unseen, hole), ((one, 1, False),) * 2,
-                                           0, a, hole) for hole, _ in holes}
+            q["split"] = {
+                hole: self.split(self.rest(unseen, hole), ((one, 1, False),) * 2, 0, a, hole) for hole, _ in holes
+            }
         means = {k: sum(p * v[h] for h, p in holes) for k, v in q.items()}
         best = max(means.values())
         if self.check:  # the check found no blackjack with probability 1 - p_bj
@@ -328,8 +338,7 @@ class Brute:
 def brute_rtp(rules: RuleSet, ranks: dict[str, int], post_split: str = "CDZ-") -> float:
     shoe = tuple(sum(c for r, c in ranks.items() if _value(r) == v) for v in range(1, 11))
     n = sum(shoe)
-    return 1.0 + sum(shoe[u - 1] / n * Brute(rules, shoe, u, post_split).ev(ranks)
-                     for u in range(1, 11) if shoe[u - 1])
+    return 1.0 + sum(shoe[u - 1] / n * Brute(rules, shoe, u, post_split).ev(ranks) for u in range(1, 11) if shoe[u - 1])
 
 
 def _values(ranks: dict[str, int]) -> tuple[int, ...]:
@@ -339,10 +348,8 @@ def _values(ranks: dict[str, int]) -> tuple[int, ...]:
 # Ten-valued cards spread evenly over T, J, Q, K, as in a real deck; no round
 # can run out of cards. (Larger shoes, 20 and 22 cards, agree as well but take
 # minutes.)
-SHOE_A = dict(A=2, **{"2": 1, "3": 1, "5": 1, "6": 1, "7": 1, "8": 1, "9": 1},
-              T=2, J=2, Q=2, K=2)
-SHOE_B = dict(A=1, **{"2": 1, "3": 1, "4": 1, "5": 1, "6": 1, "7": 1, "8": 1, "9": 2},
-              T=1, J=1, Q=1, K=1)
+SHOE_A = dict(A=2, **{"2": 1, "3": 1, "5": 1, "6": 1, "7": 1, "8": 1, "9": 1}, T=2, J=2, Q=2, K=2)
+SHOE_B = dict(A=1, **{"2": 1, "3": 1, "4": 1, "5": 1, "6": 1, "7": 1, "8": 1, "9": 2}, T=1, J=1, Q=1, K=1)
 
 
 @pytest.mark.parametrize("variant", ["classic", "classic-multi", "american"])
@@ -350,8 +357,7 @@ SHOE_B = dict(A=1, **{"2": 1, "3": 1, "4": 1, "5": 1, "6": 1, "7": 1, "8": 1, "9
 def test_cd_rtp_equals_brute_force_of_the_real_order(variant: str, shoe: dict) -> None:
     """CDZ- RTP on small shoes equals the independent brute force to 1e-9."""
     rules = preset(variant)
-    assert analyse_cd(rules, _values(shoe)).rtp == pytest.approx(
-        brute_rtp(rules, shoe), abs=1e-9)
+    assert analyse_cd(rules, _values(shoe)).rtp == pytest.approx(brute_rtp(rules, shoe), abs=1e-9)
 
 
 @pytest.mark.parametrize("variant", ["classic", "classic-multi", "american"])
@@ -403,11 +409,13 @@ def cd_of(variant: str) -> CDAnalysis:
 def reference_cpu_s() -> float:
     """CPU seconds of a fixed pure-Python loop (best of 3): this machine's and this
     interpreter's speed, about 0.1 s on the development machine."""
+
     def once() -> float:
         start, x = time.process_time(), 0
         for i in range(1_000_000):
             x = (x * 31 + i) % 1_000_003
         return time.process_time() - start
+
     return min(once() for _ in range(3))
 
 
@@ -417,8 +425,7 @@ CD_CPU_RATIO = 300
 
 
 @pytest.mark.parametrize("variant", ["classic", "classic-multi", "american"])
-def test_cd_beats_td_on_the_full_shoe(variant: str,
-                                      analysis_of: Callable[[str], Analysis]) -> None:
+def test_cd_beats_td_on_the_full_shoe(variant: str, analysis_of: Callable[[str], Analysis]) -> None:
     """A composition-dependent player does at least as well as the
     total-dependent strategy, by a few thousandths of a percent (4 decks) to a
     few hundredths (1 deck)."""
@@ -445,8 +452,7 @@ CD_FIGURES = {  # (RTP, house edge) as printed, 6 decimals of a percent
 
 
 @pytest.mark.parametrize("variant", sorted(CD_FIGURES))
-def test_parsheet_play_cd_prints_rtp_to_six_decimals(
-        variant: str, capsys: pytest.CaptureFixture[str]) -> None:
+def test_parsheet_play_cd_prints_rtp_to_six_decimals(variant: str, capsys: pytest.CaptureFixture[str]) -> None:
     """`cabinet parsheet VARIANT --play cd` prints the CD RTP and
     house edge to 6 decimals of a percent, and says post-split play is CDZ-."""
     from cabinet.strategy.cli import parsheet_main
@@ -460,7 +466,8 @@ def test_parsheet_play_cd_prints_rtp_to_six_decimals(
 
 
 def test_report_gives_cd_td_and_insurance_with_method_and_omissions(
-        tmp_path: Path, analysis_of: Callable[[str], Analysis]) -> None:
+    tmp_path: Path, analysis_of: Callable[[str], Analysis]
+) -> None:
     """The par sheet lists the CD RTP, the TD RTP and insurance's
     own return, each with its method and what it leaves out; the JSON has them."""
     from cabinet.strategy.parsheet import render_markdown, write_parsheet
@@ -468,8 +475,7 @@ def test_report_gives_cd_td_and_insurance_with_method_and_omissions(
     td, cd = analysis_of("classic-multi"), cd_of("classic-multi")
     md = render_markdown(td, None, "c.png", "c.txt", cd)
     assert "| Figure | Value | Method | What it leaves out |" in md
-    assert ("| RTP, composition-dependent play (CD) | 99.600903 % "
-            "(house edge 0.399097 %) |") in md
+    assert ("| RTP, composition-dependent play (CD) | 99.600903 % (house edge 0.399097 %) |") in md
     assert "| RTP, total-dependent basic strategy (TD) | 99.595391 % " in md
     assert "CDZ-" in md and "post-split optimal play (CDP" in md
     ins = 1.0 + td.ups[1].insurance_ev / 0.5
@@ -480,11 +486,11 @@ def test_report_gives_cd_td_and_insurance_with_method_and_omissions(
     assert figures["cd"]["rtp"] == cd.rtp and figures["cd"]["post_split"] == "CDZ-"
     assert figures["insurance_return"] == pytest.approx(ins, abs=1e-15)
     assert path.read_text() == md.replace("c.png", "strategy-classic-multi.png").replace(
-        "c.txt", "strategy-classic-multi.txt")
+        "c.txt", "strategy-classic-multi.txt"
+    )
 
 
-def test_parsheet_play_cdp_prints_rtp_to_six_decimals(
-        capsys: pytest.CaptureFixture[str]) -> None:
+def test_parsheet_play_cdp_prints_rtp_to_six_decimals(capsys: pytest.CaptureFixture[str]) -> None:
     """`--play cdp` prints the CD return with CDP after a split,
     slightly above CDZ- (99.933179 % against 99.932637 % in one deck)."""
     from cabinet.strategy.cli import parsheet_main
@@ -500,8 +506,6 @@ def test_report_gives_the_cdp_figure(analysis_of: Callable[[str], Analysis]) -> 
     from cabinet.strategy.parsheet import render_markdown
 
     cdp = analyse_cd(preset("classic"), post_split="CDP")
-    md = render_markdown(analysis_of("classic"), None, "c.png", "c.txt", cd_of("classic"),
-                         None, cdp)
-    assert ("| RTP, composition-dependent play, CDP after a split | 99.933179 % "
-            "(house edge 0.066821 %) |") in md
+    md = render_markdown(analysis_of("classic"), None, "c.png", "c.txt", cd_of("classic"), None, cdp)
+    assert ("| RTP, composition-dependent play, CDP after a split | 99.933179 % (house edge 0.066821 %) |") in md
     assert "the other split hand's cards (seen by the player, not used)" in md

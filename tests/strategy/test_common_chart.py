@@ -14,16 +14,39 @@ from cabinet.tools.demo_strategy import choose
 CHART = common_strategy()
 
 
-@pytest.mark.parametrize(("kind", "row", "up", "cell"), [
-    ("hard", 16, 10, "H"), ("hard", 16, 6, "S"), ("hard", 12, 2, "H"), ("hard", 12, 4, "S"),
-    ("hard", 11, 10, "Dh"), ("hard", 11, 1, "H"), ("hard", 10, 9, "Dh"), ("hard", 10, 10, "H"),
-    ("hard", 9, 3, "Dh"), ("hard", 9, 2, "H"), ("hard", 17, 1, "S"),
-    ("soft", 18, 9, "H"), ("soft", 18, 6, "Ds"), ("soft", 18, 7, "S"), ("soft", 17, 5, "Dh"),
-    ("soft", 19, 6, "S"), ("soft", 13, 4, "H"),
-    ("pair", 1, 1, "P"), ("pair", 8, 10, "P"), ("pair", 9, 7, "S"), ("pair", 9, 8, "P"),
-    ("pair", 10, 6, "S"), ("pair", 5, 9, "Dh"), ("pair", 4, 5, "P"), ("pair", 4, 4, "H"),
-    ("pair", 7, 7, "P"), ("pair", 7, 8, "H"), ("pair", 6, 7, "H"),
-])
+@pytest.mark.parametrize(
+    ("kind", "row", "up", "cell"),
+    [
+        ("hard", 16, 10, "H"),
+        ("hard", 16, 6, "S"),
+        ("hard", 12, 2, "H"),
+        ("hard", 12, 4, "S"),
+        ("hard", 11, 10, "Dh"),
+        ("hard", 11, 1, "H"),
+        ("hard", 10, 9, "Dh"),
+        ("hard", 10, 10, "H"),
+        ("hard", 9, 3, "Dh"),
+        ("hard", 9, 2, "H"),
+        ("hard", 17, 1, "S"),
+        ("soft", 18, 9, "H"),
+        ("soft", 18, 6, "Ds"),
+        ("soft", 18, 7, "S"),
+        ("soft", 17, 5, "Dh"),
+        ("soft", 19, 6, "S"),
+        ("soft", 13, 4, "H"),
+        ("pair", 1, 1, "P"),
+        ("pair", 8, 10, "P"),
+        ("pair", 9, 7, "S"),
+        ("pair", 9, 8, "P"),
+        ("pair", 10, 6, "S"),
+        ("pair", 5, 9, "Dh"),
+        ("pair", 4, 5, "P"),
+        ("pair", 4, 4, "H"),
+        ("pair", 7, 7, "P"),
+        ("pair", 7, 8, "H"),
+        ("pair", 6, 7, "H"),
+    ],
+)
 def test_common_chart_cells(kind, row, up, cell):
     """The textbook multi-deck S17 chart, cell by cell."""
     assert CHART.cell(kind, row, up) == cell
@@ -34,16 +57,19 @@ def test_common_chart_never_insures():
     assert not CHART.insurance
 
 
-@pytest.mark.parametrize(("hand", "up", "legal", "want"), [
-    (["AS", "7D"], "6H", {"hit", "stand", "double"}, "double"),     # soft 18 v 6
-    (["AS", "7D"], "6H", {"hit", "stand"}, "stand"),                # no double: the hit table
-    (["AS", "7D"], "9H", {"hit", "stand"}, "hit"),
-    (["8S", "8D"], "TH", {"hit", "stand", "double", "split"}, "split"),
-    (["8S", "8D"], "TH", {"hit", "stand", "double"}, "hit"),          # no split: hard 16 v 10
-    (["5S", "4D", "2C"], "AH", {"hit", "stand"}, "hit"),             # three cards: 11, no double
-    (["TS", "6D"], "TH", {"stand"}, "stand"),                        # the chart's hit is dark
-    (["TS", "2D"], "3H", {"hit", "stand"}, "hit"),
-])
+@pytest.mark.parametrize(
+    ("hand", "up", "legal", "want"),
+    [
+        (["AS", "7D"], "6H", {"hit", "stand", "double"}, "double"),  # soft 18 v 6
+        (["AS", "7D"], "6H", {"hit", "stand"}, "stand"),  # no double: the hit table
+        (["AS", "7D"], "9H", {"hit", "stand"}, "hit"),
+        (["8S", "8D"], "TH", {"hit", "stand", "double", "split"}, "split"),
+        (["8S", "8D"], "TH", {"hit", "stand", "double"}, "hit"),  # no split: hard 16 v 10
+        (["5S", "4D", "2C"], "AH", {"hit", "stand"}, "hit"),  # three cards: 11, no double
+        (["TS", "6D"], "TH", {"stand"}, "stand"),  # the chart's hit is dark
+        (["TS", "2D"], "3H", {"hit", "stand"}, "hit"),
+    ],
+)
 def test_the_demo_decides_by_the_chart_on_the_cores_totals(hand, up, legal, want):
     """``demo_strategy.choose`` reads the hand with the rules core's totals
     (an Ace counts 11 while it can) and answers from the chart, only with a lit button."""

@@ -57,19 +57,21 @@ def test_hand_worked_example() -> None:
 
 def test_blackjack_is_the_second_card_only() -> None:
     # Up A with {T, T, 5}: BJ 2/3; 5 -> soft 16 -> T -> hard 16 -> T -> bust.
-    p = DealerModel(1, (0, 0, 0, 0, 1, 0, 0, 0, 0, 2)).distribution(
-        (0, 0, 0, 0, 1, 0, 0, 0, 0, 2))
+    p = DealerModel(1, (0, 0, 0, 0, 1, 0, 0, 0, 0, 2)).distribution((0, 0, 0, 0, 1, 0, 0, 0, 0, 2))
     assert p[BLACKJACK] == pytest.approx(2 / 3)
     assert p[BUST] == pytest.approx(1 / 3)
 
 
-@pytest.mark.parametrize("up,values", [
-    (6, [10, 10, 1, 2, 3, 5, 9, 4]),
-    (2, [2, 2, 3, 4, 5, 6, 1, 1]),
-    (1, [10, 6, 5, 1, 2, 3, 10, 9]),
-    (10, [1, 6, 2, 3, 4, 10, 7, 1]),
-    (5, [1, 1, 1, 2, 2, 3, 4, 10]),
-])
+@pytest.mark.parametrize(
+    "up,values",
+    [
+        (6, [10, 10, 1, 2, 3, 5, 9, 4]),
+        (2, [2, 2, 3, 4, 5, 6, 1, 1]),
+        (1, [10, 6, 5, 1, 2, 3, 10, 9]),
+        (10, [1, 6, 2, 3, 4, 10, 7, 1]),
+        (5, [1, 1, 1, 2, 2, 3, 4, 10]),
+    ],
+)
 def test_small_shoe_matches_full_enumeration(up: int, values: list[int]) -> None:
     counts = _counts(values)
     model = DealerModel(up, counts)
@@ -105,8 +107,7 @@ def _recursive(up: int, counts: list[int]) -> list[float]:
 @pytest.mark.parametrize("up", [1, 6, 10])
 def test_one_deck_matches_textbook_recursion(up: int) -> None:
     rest = remove(shoe_counts(1), up)
-    assert DealerModel(up, rest).distribution(rest) == pytest.approx(
-        _recursive(up, list(rest)), abs=1e-13)
+    assert DealerModel(up, rest).distribution(rest) == pytest.approx(_recursive(up, list(rest)), abs=1e-13)
 
 
 def test_table_sums_to_one_and_known_shape() -> None:

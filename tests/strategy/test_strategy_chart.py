@@ -20,9 +20,9 @@ def strat(request: pytest.FixtureRequest, analysis_of: Callable[[str], Analysis]
 
 def test_hard_totals(strat: Strategy) -> None:
     cell = strat.cell
-    assert cell("hard", 16, 10) == "H"          # no surrender: hit 16 v 10
+    assert cell("hard", 16, 10) == "H"  # no surrender: hit 16 v 10
     for up in (4, 5, 6):
-        assert cell("hard", 12, up) == "S"      # stand 12 v 4-6
+        assert cell("hard", 12, up) == "S"  # stand 12 v 4-6
     for up in (2, 3):
         assert cell("hard", 12, up) == "H"
     for t in range(13, 17):
@@ -48,12 +48,12 @@ def test_soft_totals(strat: Strategy) -> None:
 
 
 def test_pairs(strat: Strategy) -> None:
-    assert all(strat.cell("pair", 1, u) == "P" for u in ALL_UPS)        # always split Aces
-    assert all(strat.cell("pair", 10, u) == "S" for u in ALL_UPS)       # never split tens
-    assert all(strat.cell("pair", 5, u) != "P" for u in ALL_UPS)        # nor fives
+    assert all(strat.cell("pair", 1, u) == "P" for u in ALL_UPS)  # always split Aces
+    assert all(strat.cell("pair", 10, u) == "S" for u in ALL_UPS)  # never split tens
+    assert all(strat.cell("pair", 5, u) != "P" for u in ALL_UPS)  # nor fives
     assert all(strat.cell("pair", 8, u) == "P" for u in range(2, 10))
     assert strat.cell("pair", 9, 7) == "S" and strat.cell("pair", 9, 10) == "S"
-    assert not strat.insurance                                          # never insure
+    assert not strat.insurance  # never insure
 
 
 def test_classic_rules_shape_its_strategy(analysis_of: Callable[[str], Analysis]) -> None:
@@ -73,9 +73,9 @@ def test_classic_rules_shape_its_strategy(analysis_of: Callable[[str], Analysis]
 def test_four_deck_das_games(analysis_of: Callable[[str], Analysis]) -> None:
     for v in ("classic-multi", "american"):
         s = analysis_of(v).strategy
-        assert s.cell("hard", 11, 10) == "Dh"                 # checked ten: double
-        assert s.cell("hard", 11, 1) == "H"                   # 4 decks, S17
-        assert s.cell("pair", 4, 5) == "P" and s.cell("pair", 4, 6) == "P"   # DAS
+        assert s.cell("hard", 11, 10) == "Dh"  # checked ten: double
+        assert s.cell("hard", 11, 1) == "H"  # 4 decks, S17
+        assert s.cell("pair", 4, 5) == "P" and s.cell("pair", 4, 6) == "P"  # DAS
         assert all(s.cell("pair", 2, u) == "P" for u in range(2, 8))
         assert s.cell("soft", 18, 3) == "Ds"
         assert s.cell("soft", 13, 5) == "Dh"
@@ -87,8 +87,7 @@ def test_rtp_regression(analysis_of: Callable[[str], Analysis]) -> None:
     assert round(analysis_of("classic-multi").rtp * 100, 4) == 99.5954
     # Split by value only adds splitting unlike tens, which is never right,
     # and the hole card changes nothing: the same RTP as classic-multi.
-    assert analysis_of("american").rtp == pytest.approx(analysis_of("classic-multi").rtp,
-                                                        abs=1e-12)
+    assert analysis_of("american").rtp == pytest.approx(analysis_of("classic-multi").rtp, abs=1e-12)
     a = analysis_of("classic")
     assert a.house_edge == pytest.approx(-a.ev) and a.rtp == pytest.approx(1 + a.ev)
     assert sum(u.probability for u in a.ups.values()) == pytest.approx(1.0)

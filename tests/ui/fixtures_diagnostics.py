@@ -33,8 +33,7 @@ def _cabinet() -> Cabinet:
     cab.program_status = "verified"
     cab.handle(PowerUp(0, WALL))
     cab.s.round_id = 240
-    cab.s.button_rounds = {a: 200 for a in ("deal", "hit", "stand", "double", "bet_up",
-                                            "bet_down", "cash_out")}
+    cab.s.button_rounds = {a: 200 for a in ("deal", "hit", "stand", "double", "bet_up", "bet_down", "cash_out")}
     cab.handle(KeyChanged(True))
     return cab
 
@@ -84,25 +83,25 @@ def diagnostics_cases() -> list[tuple[str, Snapshot]]:
     out.append(("diagnostics_tower", _snap(cab, 203)))
     cab = _cabinet()
     set_pin(cab.s)
-    _open(cab, "diag_bills")                          # the technician PIN first
+    _open(cab, "diag_bills")  # the technician PIN first
     type_pin(lambda action, value=None: _press(cab, action, value))
-    _press(cab, "menu_select")                        # test on
+    _press(cab, "menu_select")  # test on
     cab.handle(NoteEscrowed(1, 2000, "x1"))
     cab.handle(NoteStacked(1, 2000, "x1"))
     out.append(("diagnostics_bill_test", _snap(cab, 204)))
     cab = _cabinet()
     _open(cab, "diag_printer")
-    _press(cab, "menu_select")                        # one test ticket sent
+    _press(cab, "menu_select")  # one test ticket sent
     out.append(("diagnostics_printer", _snap(cab, 206)))
     cab = _cabinet()
     _open(cab, "diag_sound")
-    _press(cab, "menu_select")                        # played: card
+    _press(cab, "menu_select")  # played: card
     out.append(("diagnostics_sound", _snap(cab, 207)))
     cab = _cabinet()
     _open(cab, "diag_screen")
     out.append(("diagnostics_screen", _snap(cab, 208)))
     cab = _cabinet()
-    cab.handle(DeviceCleared("bill", 1, "ID003-SIM 1.0"))   # its start-up's version
+    cab.handle(DeviceCleared("bill", 1, "ID003-SIM 1.0"))  # its start-up's version
     cab.handle(DeviceFaulted("printer", "printer_paper_out"))
     _open(cab, "diag_devices")
     out.append(("diagnostics_devices", _snap(cab, 205)))

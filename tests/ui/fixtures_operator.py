@@ -15,7 +15,7 @@ from cabinet.core.state import HandpayState
 from cabinet.protocol.snapshot import Snapshot
 from tests.engine.menu_helpers import set_pin, type_pin
 
-WALL = 1_800_000_000.0          # 2027-01-15 08:00 UTC
+WALL = 1_800_000_000.0  # 2027-01-15 08:00 UTC
 KEYS = [k for k, _ in MAIN_ITEMS]
 ROWS = {k: i for i, (k, _, _) in enumerate(SETTING_CHOICES)}
 
@@ -55,7 +55,7 @@ def _two_handpays() -> Cabinet:
         s.stations[n - 1].credits_minor = 1500 * n
     s.handpay = HandpayState(station=1, amount_minor=2000, reason="print failed", validation_number="")
     s.handpay_queue = [HandpayState(station=2, amount_minor=4000, reason="print failed")]
-    cab.handle(KeyChanged(True))          # the first is reset; the second is shown
+    cab.handle(KeyChanged(True))  # the first is reset; the second is shown
     return cab
 
 
@@ -66,7 +66,7 @@ def handpay_after_reset() -> Snapshot:
 def menu_after_handpay_reset() -> Snapshot:
     cab = _two_handpays()
     cab.handle(KeyChanged(False))
-    cab.handle(KeyChanged(True))          # the last is reset: the menu opens and says so
+    cab.handle(KeyChanged(True))  # the last is reset: the menu opens and says so
     return _snap(cab, 402)
 
 
@@ -126,10 +126,14 @@ def ram_cleared() -> Snapshot:
 def operator_cases() -> list[tuple[str, Snapshot, str]]:
     """``[(case name, snapshot, language)]``."""
     tilt, handpay = storage_tilt(), handpay_after_reset()
-    return [("overlay_tilt_storage", tilt, "en"), ("es_overlay_tilt_storage", tilt, "es"),
-            ("overlay_handpay_reset", handpay, "en"), ("es_overlay_handpay_reset", handpay, "es"),
-            ("maintenance_handpay_reset", menu_after_handpay_reset(), "en"),
-            ("maintenance_setting_entry_shown", setting_entry_shown(), "en"),
-            ("maintenance_setting_refused", setting_refused(), "en"),
-            ("maintenance_pin_too_long", pin_too_long(), "en"),
-            ("maintenance_ram_cleared", ram_cleared(), "en")]
+    return [
+        ("overlay_tilt_storage", tilt, "en"),
+        ("es_overlay_tilt_storage", tilt, "es"),
+        ("overlay_handpay_reset", handpay, "en"),
+        ("es_overlay_handpay_reset", handpay, "es"),
+        ("maintenance_handpay_reset", menu_after_handpay_reset(), "en"),
+        ("maintenance_setting_entry_shown", setting_entry_shown(), "en"),
+        ("maintenance_setting_refused", setting_refused(), "en"),
+        ("maintenance_pin_too_long", pin_too_long(), "en"),
+        ("maintenance_ram_cleared", ram_cleared(), "en"),
+    ]

@@ -21,7 +21,7 @@ from cabinet.core.records import VoucherRecord
 from cabinet.protocol.snapshot import Snapshot
 from tests.engine.menu_helpers import set_pin, type_pin
 
-WALL = 1_800_000_000.0          # 2027-01-15 08:00 UTC
+WALL = 1_800_000_000.0  # 2027-01-15 08:00 UTC
 
 
 class _History:
@@ -36,7 +36,7 @@ class _History:
 
     def events_of(self, kinds: frozenset[str], limit: int) -> list[dict[str, Any]]:
         rows = [
-            _row(6, 5, WALL - 60, "handpay_reset", 1, 250_000),       # one transaction
+            _row(6, 5, WALL - 60, "handpay_reset", 1, 250_000),  # one transaction
             _row(5, 5, WALL - 61, "host_command", 1, 0, command="remote_handpay_reset"),
             _row(4, 4, WALL - 900, "handpay", 1, 250_000, hp_kind="jackpot"),
             _row(3, 3, WALL - 3_000, "handpay_reset", 1, 9_800),
@@ -46,20 +46,35 @@ class _History:
 
     def vouchers(self, limit: int) -> list[VoucherRecord]:
         def v(seq: int, number: str, amount: int, status: str, ago_s: float) -> VoucherRecord:
-            return VoucherRecord(validation_number=number, sequence=seq, amount_minor=amount,
-                                 station=1, issued_wall_s=WALL - ago_s,
-                                 expires_wall_s=WALL - ago_s + 30 * 86_400, status=status,
-                                 venue="Casino Royale", machine_number="0001")
-        return [v(3, "004417359902718845", 4_550, "issued", 300),
-                v(2, "001928374655647382", 12_000, "redeemed", 7_200),
-                v(1, "009988776655443322", 2_500, "issued", 86_400)][:limit]
+            return VoucherRecord(
+                validation_number=number,
+                sequence=seq,
+                amount_minor=amount,
+                station=1,
+                issued_wall_s=WALL - ago_s,
+                expires_wall_s=WALL - ago_s + 30 * 86_400,
+                status=status,
+                venue="Casino Royale",
+                machine_number="0001",
+            )
+
+        return [
+            v(3, "004417359902718845", 4_550, "issued", 300),
+            v(2, "001928374655647382", 12_000, "redeemed", 7_200),
+            v(1, "009988776655443322", 2_500, "issued", 86_400),
+        ][:limit]
 
 
-def _row(id_: int, seq: int, wall_s: float, kind: str, station: int, amount: int,
-         **data: Any) -> dict[str, Any]:
-    return {"id": id_, "seq": seq, "wall_s": wall_s, "kind": kind, "station": station,
-            "amount_minor": amount,
-            "data": {("kind" if k == "hp_kind" else k): v for k, v in data.items()}}
+def _row(id_: int, seq: int, wall_s: float, kind: str, station: int, amount: int, **data: Any) -> dict[str, Any]:
+    return {
+        "id": id_,
+        "seq": seq,
+        "wall_s": wall_s,
+        "kind": kind,
+        "station": station,
+        "amount_minor": amount,
+        "data": {("kind" if k == "hp_kind" else k): v for k, v in data.items()},
+    }
 
 
 def _cabinet() -> Cabinet:
@@ -90,8 +105,7 @@ def page_cases() -> list[tuple[str, Snapshot]]:
     """``[(case name, snapshot)]`` for the Voucher and Handpay history, Faults, Host and
     Change PIN pages, and the first-use New PIN entry."""
     out = []
-    for name, page, seq in (("maintenance_vouchers", "vouchers", 300),
-                            ("maintenance_handpays", "handpays", 301)):
+    for name, page, seq in (("maintenance_vouchers", "vouchers", 300), ("maintenance_handpays", "handpays", 301)):
         cab = _cabinet()
         _open(cab, page)
         out.append((name, _snap(cab, seq)))
@@ -107,10 +121,10 @@ def page_cases() -> list[tuple[str, Snapshot]]:
     out.append(("maintenance_host", _snap(cab, 303)))
     cab = _cabinet()
     set_pin(cab.s)
-    _open(cab, "pin_change")                      # the technician PIN first
+    _open(cab, "pin_change")  # the technician PIN first
     type_pin(lambda action, value=None: _press(cab, action, value))
     out.append(("maintenance_pin_change", _snap(cab, 304)))
-    cab = _cabinet()                              # a new cabinet: the factory PIN
+    cab = _cabinet()  # a new cabinet: the factory PIN
     _open(cab, "settings")
     type_pin(lambda action, value=None: _press(cab, action, value), "0000")
     out.append(("maintenance_pin_new", _snap(cab, 305)))

@@ -25,28 +25,37 @@ def history_rows(n: int = 10, first: int = 412) -> list[RoundLine]:
     """``n`` rounds newest first, numbered down from ``first``, every kind of result."""
     out = []
     for i, (dealer, text, hands) in enumerate(_ROUNDS[:n]):
-        hv = [HandView(cards=c, stake_minor=stake, total_text="", outcome=o, returned_minor=ret)
-              for c, stake, o, ret in hands]
+        hv = [
+            HandView(cards=c, stake_minor=stake, total_text="", outcome=o, returned_minor=ret)
+            for c, stake, o, ret in hands
+        ]
         wag = sum(h[1] for h in hands)
         ret = sum(h[3] for h in hands)
-        out.append(RoundLine(round_id=first - i, when=f"21:{47 - 3 * i:02d}", dealer=dealer,
-                             dealer_text=text, hands=hv, wagered_minor=wag, returned_minor=ret,
-                             net_minor=ret - wag))
+        out.append(
+            RoundLine(
+                round_id=first - i,
+                when=f"21:{47 - 3 * i:02d}",
+                dealer=dealer,
+                dealer_text=text,
+                hands=hv,
+                wagered_minor=wag,
+                returned_minor=ret,
+                net_minor=ret - wag,
+            )
+        )
     return out
 
 
 def with_history(s: Snapshot, station: int, rows: list[RoundLine]) -> Snapshot:
     """``s`` with ``station``'s History panel open on ``rows``."""
-    stations = [msgspec.structs.replace(st, history=rows) if st.station == station else st
-                for st in s.stations]
+    stations = [msgspec.structs.replace(st, history=rows) if st.station == station else st for st in s.stations]
     return msgspec.structs.replace(s, stations=stations)
 
 
 def with_reminder(s: Snapshot, station: int, minutes: int, net_minor: int) -> Snapshot:
     """``s`` with a session reminder due at ``station``."""
     rc = RealityCheck(elapsed_min=minutes, net_minor=net_minor)
-    stations = [msgspec.structs.replace(st, reminder=rc) if st.station == station else st
-                for st in s.stations]
+    stations = [msgspec.structs.replace(st, reminder=rc) if st.station == station else st for st in s.stations]
     return msgspec.structs.replace(s, stations=stations)
 
 
@@ -58,8 +67,19 @@ def player_cases(classic_betting: Snapshot, multi_play: Snapshot) -> list[tuple[
         ("history_empty", with_history(classic_betting, 1, []), None),
         ("reality_check_classic", with_reminder(classic_betting, 1, 30, -1_250), None),
         ("reality_check_own_station_2", with_reminder(multi_play, 2, 65, 2_500), 2),
-        ("service_called_classic", msgspec.structs.replace(classic_betting, stations=[
-            msgspec.structs.replace(classic_betting.stations[0], service=True)]), None),
-        ("service_called_own_station_2", msgspec.structs.replace(multi_play, stations=[
-            msgspec.structs.replace(st, service=st.station == 2) for st in multi_play.stations]), 2),
+        (
+            "service_called_classic",
+            msgspec.structs.replace(
+                classic_betting, stations=[msgspec.structs.replace(classic_betting.stations[0], service=True)]
+            ),
+            None,
+        ),
+        (
+            "service_called_own_station_2",
+            msgspec.structs.replace(
+                multi_play,
+                stations=[msgspec.structs.replace(st, service=st.station == 2) for st in multi_play.stations],
+            ),
+            2,
+        ),
     ]

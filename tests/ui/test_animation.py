@@ -34,14 +34,29 @@ def test_hole_card_flips_and_chips_fly_on_settlement() -> None:
     assert a.flip(("d", 1), FLIP_MS // 2) is not None
     assert a.flip(("d", 1), FLIP_MS) is None
     settled = msgspec.structs.replace(AMERICAN_SETTLED, seq=41)
-    before = msgspec.structs.replace(settled, seq=40, stations=[msgspec.structs.replace(
-        settled.stations[0], spots=[msgspec.structs.replace(sp, hands=[msgspec.structs.replace(
-            h, outcome=None, returned_minor=None) for h in sp.hands]) for sp in settled.stations[0].spots])])
+    before = msgspec.structs.replace(
+        settled,
+        seq=40,
+        stations=[
+            msgspec.structs.replace(
+                settled.stations[0],
+                spots=[
+                    msgspec.structs.replace(
+                        sp, hands=[msgspec.structs.replace(h, outcome=None, returned_minor=None) for h in sp.hands]
+                    )
+                    for sp in settled.stations[0].spots
+                ],
+            )
+        ],
+    )
     sounds = a.on_snapshot(before, settled, 100)
     assert "blackjack" in sounds
     # The bust swept to the rack, the blackjack paid beside, the push kept
     assert {k[1]: (m.result, m.sweep is not None, m.pay is not None) for k, m in a.settles.items()} == {
-        1: ("win", False, True), 2: ("push", False, False), 3: ("lose", True, False)}
+        1: ("win", False, True),
+        2: ("push", False, False),
+        3: ("lose", True, False),
+    }
 
 
 def test_a_new_snapshot_always_wins() -> None:
@@ -61,9 +76,20 @@ def test_reconnect_or_resume_does_not_animate_everything() -> None:
     a = Animator()
     assert a.on_snapshot(None, AMERICAN_PLAY, 0) == []
     assert not a.busy(0)
-    big = msgspec.structs.replace(CLASSIC_INSURANCE, seq=99, stations=[msgspec.structs.replace(
-        CLASSIC_INSURANCE.stations[0], spots=[msgspec.structs.replace(
-            CLASSIC_INSURANCE.stations[0].spots[0], hands=[hand(["2S"] * 11, 500, "21")])])])
+    big = msgspec.structs.replace(
+        CLASSIC_INSURANCE,
+        seq=99,
+        stations=[
+            msgspec.structs.replace(
+                CLASSIC_INSURANCE.stations[0],
+                spots=[
+                    msgspec.structs.replace(
+                        CLASSIC_INSURANCE.stations[0].spots[0], hands=[hand(["2S"] * 11, 500, "21")]
+                    )
+                ],
+            )
+        ],
+    )
     a.on_snapshot(CLASSIC_BETTING, big, 0)
     assert not a.cards  # too many at once: drawn at rest
 

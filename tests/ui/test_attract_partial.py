@@ -37,7 +37,7 @@ def test_attract_repainted_piecewise_equals_a_full_repaint_through_the_loop() ->
 def test_attract_sleeps_between_changes() -> None:
     """With the cards at rest the next attract frame is due at the next
     blink or glow step (not 33 ms later); while cards fly it is 33 ms."""
-    rest = 2 * attract.CYCLE_MS + 5_000          # the fan lies still, the BLACKJACK pill shown
+    rest = 2 * attract.CYCLE_MS + 5_000  # the fan lies still, the BLACKJACK pill shown
     assert attract.next_change_ms(rest) - rest >= 200
     flying = 2 * attract.CYCLE_MS + attract.DEAL_START_MS + 100
     assert attract.next_change_ms(flying) - flying == attract.MOTION_FRAME_MS
@@ -45,7 +45,7 @@ def test_attract_sleeps_between_changes() -> None:
     while t < attract.CYCLE_MS:
         t = attract.next_change_ms(t)
         changes += 1
-    assert changes < 0.65 * attract.CYCLE_MS / attract.MOTION_FRAME_MS   # was 242 frames a loop
+    assert changes < 0.65 * attract.CYCLE_MS / attract.MOTION_FRAME_MS  # was 242 frames a loop
 
 
 def test_an_exposed_window_is_repainted_whole() -> None:

@@ -20,8 +20,20 @@ from ui.cards import ART_FILES, CardArt, all_codes, load_art, shadow_pad
 from ui.chips import ChipArt, chip_colors
 
 #: card sizes (w, h) the layouts ask for at 1920x1080, 1280x720 and 800x480
-TABLE_CARD_SIZES = [(150, 210), (113, 159), (85, 120), (59, 84), (42, 59), (100, 140), (56, 80),
-                    (28, 39), (62, 88), (47, 66), (35, 50), (17, 24)]
+TABLE_CARD_SIZES = [
+    (150, 210),
+    (113, 159),
+    (85, 120),
+    (59, 84),
+    (42, 59),
+    (100, 140),
+    (56, 80),
+    (28, 39),
+    (62, 88),
+    (47, 66),
+    (35, 50),
+    (17, 24),
+]
 TABLE_CHIP_SIZES = [64, 62, 50, 41, 27, 18, 11]
 
 
@@ -66,6 +78,7 @@ def test_chip_sprites_are_cached_and_sized(fonts: Fonts) -> None:
 
 def test_chip_colours_are_the_casino_pattern() -> None:
     """White $1, red $5, green $25, black $100, purple $500, yellow $1000."""
+
     def hue(c: tuple[int, ...]) -> str:
         r, g, b = c[:3]
         if min(r, g, b) > 200:
@@ -81,9 +94,9 @@ def test_chip_colours_are_the_casino_pattern() -> None:
         if b > g and r > g:
             return "purple"
         return "?"
+
     got = {v: hue(chip_colors(v)[0]) for v in (100, 500, 2_500, 10_000, 50_000, 100_000)}
-    assert got == {100: "white", 500: "red", 2_500: "green", 10_000: "black", 50_000: "purple",
-                   100_000: "yellow"}
+    assert got == {100: "white", 500: "red", 2_500: "green", 10_000: "black", 50_000: "purple", 100_000: "yellow"}
 
 
 def test_chip_shows_its_value_on_a_light_inlay(fonts: Fonts) -> None:
@@ -163,8 +176,10 @@ def test_card_gallery_golden(fonts: Fonts, size: tuple[int, int], tmp_path: Path
 
 def _first_ink_run(s: pygame.Surface, w: int, h: int) -> int:
     """Rows in the first unbroken run, from the top, that hold index ink left of 0.62 w."""
-    rows = [any(s.get_at((x, y)).a == 255 and min(s.get_at((x, y))[:3]) < 140 for x in range(1, int(w * 0.62)))
-            for y in range(1, h - 1)]
+    rows = [
+        any(s.get_at((x, y)).a == 255 and min(s.get_at((x, y))[:3]) < 140 for x in range(1, int(w * 0.62)))
+        for y in range(1, h - 1)
+    ]
     start = rows.index(True)
     run = 0
     while start + run < len(rows) and rows[start + run]:
@@ -188,8 +203,9 @@ def test_tiny_fanned_rank_stays_in_view(fonts: Fonts) -> None:
     art = CardArt(fonts)
     for code in ["TS", "KH", "QC"]:
         s = art.face(code, 28, 39)
-        ink_x = [x for x in range(28) for y in range(2, 16)
-                 if s.get_at((x, y)).a == 255 and min(s.get_at((x, y))[:3]) < 140]
+        ink_x = [
+            x for x in range(28) for y in range(2, 16) if s.get_at((x, y)).a == 255 and min(s.get_at((x, y))[:3]) < 140
+        ]
         assert max(ink_x) < int(28 * 0.36) + 1, code
 
 
@@ -201,8 +217,9 @@ def test_a_card_drawn_in_parts_is_its_sprite_blitted(fonts: Fonts) -> None:
     art, rnd = CardArt(fonts), random.Random(7)
     bg = pygame.Surface((300, 300))
     for _ in range(2000):
-        bg.fill((rnd.randrange(256), rnd.randrange(256), rnd.randrange(256)),
-                (rnd.randrange(300), rnd.randrange(300), 7, 5))
+        bg.fill(
+            (rnd.randrange(256), rnd.randrange(256), rnd.randrange(256)), (rnd.randrange(300), rnd.randrange(300), 7, 5)
+        )
     for code in ("back", "AS", "TH", "KD"):
         for w, h in TABLE_CARD_SIZES[:6]:
             sprite = art.back(w, h) if code == "back" else art.face(code, w, h)
@@ -211,4 +228,4 @@ def test_a_card_drawn_in_parts_is_its_sprite_blitted(fonts: Fonts) -> None:
                 want.blit(sprite, at)
                 art.blit(got, code, w, h, at)
                 assert pygame.image.tobytes(got, "RGB") == pygame.image.tobytes(want, "RGB"), (code, w, h, at)
-    assert len(art._parts[("AS", 150, 210)]) > 1        # drawn in parts, not as one blend
+    assert len(art._parts[("AS", 150, 210)]) > 1  # drawn in parts, not as one blend

@@ -120,8 +120,7 @@ def test_hello_then_snapshot_is_drawn_and_intents_go_out(engine: FakeEngine, cli
     deal = next(h for h in app.hits if h.action == "deal")
     sent = app.handle_input(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=deal.rect.center, button=1))
     assert sent == [Intent(station=1, action="deal")]
-    assert next(m for m in iter(engine.read, None) if not isinstance(m, Frame)) == \
-        Intent(station=1, action="deal")
+    assert next(m for m in iter(engine.read, None) if not isinstance(m, Frame)) == Intent(station=1, action="deal")
 
 
 def test_malformed_lines_are_skipped(engine: FakeEngine, client: EngineClient) -> None:
@@ -200,10 +199,28 @@ def test_cli_arguments() -> None:
     from ui.__main__ import build_parser, parse_size
 
     assert parse_size("800x480") == (800, 480)
-    a = build_parser().parse_args(["--socket", "/tmp/x.sock", "--size", "1080x1920", "--portrait",
-                                   "--station", "2", "--screenshot-dir", "/tmp/s", "--fullscreen"])
-    assert (a.socket, a.size, a.portrait, a.station, a.screenshot_dir, a.fullscreen) == \
-        ("/tmp/x.sock", (1080, 1920), True, 2, "/tmp/s", True)
+    a = build_parser().parse_args(
+        [
+            "--socket",
+            "/tmp/x.sock",
+            "--size",
+            "1080x1920",
+            "--portrait",
+            "--station",
+            "2",
+            "--screenshot-dir",
+            "/tmp/s",
+            "--fullscreen",
+        ]
+    )
+    assert (a.socket, a.size, a.portrait, a.station, a.screenshot_dir, a.fullscreen) == (
+        "/tmp/x.sock",
+        (1080, 1920),
+        True,
+        2,
+        "/tmp/s",
+        True,
+    )
     with pytest.raises(SystemExit):
         build_parser().parse_args(["--socket", "s", "--size", "big"])
 
@@ -242,8 +259,7 @@ def test_frame_heartbeat_after_the_first_frame_then_every_second(engine: FakeEng
         client.stop()
 
 
-def test_a_station_s_own_screen_names_its_station_in_its_frames(engine: FakeEngine,
-                                                                   sock_path: Path) -> None:
+def test_a_station_s_own_screen_names_its_station_in_its_frames(engine: FakeEngine, sock_path: Path) -> None:
     """A station's own screen draws that station only: its frames say which, so the
     engine takes notes and presses there only while that screen draws."""
     client = EngineClient(str(sock_path), backoff_initial_s=0.02, read_timeout_s=0.1)

@@ -14,19 +14,24 @@ from ui.app import App
 
 def _bet(s: Snapshot, station: int, bet_minor: int, seq: int) -> Snapshot:
     """``s`` with ``station``'s bet changed, ``seq`` past ``s``'s."""
-    return msgspec.structs.replace(s, seq=s.seq + seq, stations=[
-        msgspec.structs.replace(st, bet_minor=bet_minor) if st.station == station else st for st in s.stations])
+    return msgspec.structs.replace(
+        s,
+        seq=s.seq + seq,
+        stations=[
+            msgspec.structs.replace(st, bet_minor=bet_minor) if st.station == station else st for st in s.stations
+        ],
+    )
 
 
 def test_only_others_changed() -> None:
     """True only when stations other than ``own`` changed and nothing else."""
     a = MULTI_BETTING
     assert coalesce.only_others_changed(a, _bet(a, 1, 4_000, 11), own=2) is True
-    assert coalesce.only_others_changed(a, _bet(a, 2, 500, 11), own=2) is False     # its own
-    assert coalesce.only_others_changed(None, a, own=2) is False                    # the first
+    assert coalesce.only_others_changed(a, _bet(a, 2, 500, 11), own=2) is False  # its own
+    assert coalesce.only_others_changed(None, a, own=2) is False  # the first
     assert coalesce.only_others_changed(a, msgspec.structs.replace(a, seq=a.seq + 1), own=2) is False
     table = msgspec.structs.replace(_bet(a, 1, 4_000, 11), message="Bets closed")
-    assert coalesce.only_others_changed(a, table, own=2) is False                   # the table's line
+    assert coalesce.only_others_changed(a, table, own=2) is False  # the table's line
     fewer = msgspec.structs.replace(a, seq=11, stations=a.stations[:2])
     assert coalesce.only_others_changed(a, fewer, own=2) is False
 
@@ -64,7 +69,7 @@ def test_own_screen_draws_another_stations_change_later_and_coalesced() -> None:
     assert app.frames == frames + 1
     clock.ms += 100
     app.step(0)
-    assert app.frames == frames + 1          # nothing more to draw
+    assert app.frames == frames + 1  # nothing more to draw
 
 
 def test_own_screen_draws_its_own_change_at_once() -> None:

@@ -35,15 +35,17 @@ def test_every_dev_key_drives_the_windows_own_station() -> None:
     """In the station 2 window (``--station 2``) F2-F9 and Shift+button
     drive station 2's twins: every command names ``"station": 2``."""
     dk = DevKeys("/nonexistent", station=2)
-    keys = [_key(k) for k in (pygame.K_F2, pygame.K_F3, pygame.K_F4, pygame.K_F6, pygame.K_F7,
-                              pygame.K_F8, pygame.K_F9)]
+    keys = [
+        _key(k) for k in (pygame.K_F2, pygame.K_F3, pygame.K_F4, pygame.K_F6, pygame.K_F7, pygame.K_F8, pygame.K_F9)
+    ]
     keys.append(_key(pygame.K_x, pygame.KMOD_LSHIFT))
     cmds = [c for k in keys for c in dk.commands_for(k)]
     assert len(cmds) == 8 and all(isinstance(c, dict) and c["station"] == 2 for c in cmds)
     assert cmds[2] == {"cmd": "note", "amount_minor": 10000, "station": 2}
     assert cmds[-1] == {"cmd": "press", "action": "cash_out", "station": 2}
     assert DevKeys("/nonexistent").commands_for(_key(pygame.K_F4)) == [
-        {"cmd": "note", "amount_minor": 10000, "station": 1}]
+        {"cmd": "note", "amount_minor": 10000, "station": 1}
+    ]
 
 
 def test_voucher_number_is_read_from_the_ticket_text(tmp_path: Path) -> None:
@@ -68,8 +70,11 @@ def test_f5_inserts_the_last_printed_voucher_over_the_sim_socket(tmp_path: Path)
         for line in f:
             cmd = json.loads(line)
             got.append(cmd)
-            reply = {"ok": True, "tickets": [str(tmp_path / "ticket-0002.png")]} \
-                if cmd["cmd"] == "tickets" else {"ok": True}
+            reply = (
+                {"ok": True, "tickets": [str(tmp_path / "ticket-0002.png")]}
+                if cmd["cmd"] == "tickets"
+                else {"ok": True}
+            )
             f.write(json.dumps(reply) + "\n")
             f.flush()
             if cmd["cmd"] == "voucher":
@@ -86,5 +91,7 @@ def test_f5_inserts_the_last_printed_voucher_over_the_sim_socket(tmp_path: Path)
     finally:
         dk.stop()
         srv.close()
-    assert got == [{"cmd": "tickets", "station": 1},
-                   {"cmd": "voucher", "validation_number": "123456789012345678", "station": 1}]
+    assert got == [
+        {"cmd": "tickets", "station": 1},
+        {"cmd": "voucher", "validation_number": "123456789012345678", "station": 1},
+    ]

@@ -37,23 +37,29 @@ def test_rack_shoe_tray_and_placard_are_whole_and_apart(size: tuple[int, int]) -
     rack = L.chip_rack()
     assert rack is not None
     x, y = L.clock_pos()
-    parts = [rack, L.shoe_rect(), L.discard_tray(), L.limits_placard(), L.help_button(),
-             pygame.Rect(x, y - 18, 110, 36)]
+    parts = [
+        rack,
+        L.shoe_rect(),
+        L.discard_tray(),
+        L.limits_placard(),
+        L.help_button(),
+        pygame.Rect(x, y - 18, 110, 36),
+    ]
     for i, r in enumerate(parts):
         assert screen.contains(r), r
-        assert r.collidelist(parts[i + 1:]) == -1, (r, parts)
+        assert r.collidelist(parts[i + 1 :]) == -1, (r, parts)
     dealer = pygame.Rect(L.cx - 116 // 2 - 4 * 72, L.dealer_cards_top(), 116 + 8 * 72, 162)
     assert dealer.collidelist(parts) == -1
 
 
 def test_portrait_has_no_rack_and_a_whole_shoe() -> None:
-    """"the chip rack whole or gone": portrait has no room, so none."""
+    """ "the chip rack whole or gone": portrait has no room, so none."""
     L = Layout.for_size(1080, 1920)
     assert L.chip_rack() is None
     screen = pygame.Rect(0, 0, L.lw, L.lh)
     assert screen.contains(L.shoe_rect()) and screen.contains(L.discard_tray())
     assert not L.shoe_rect().colliderect(L.discard_tray())
-    for layout in (L, Layout.for_size(1920, 1080)):       # the bet timer clears the tray
+    for layout in (L, Layout.for_size(1920, 1080)):  # the bet timer clears the tray
         tx, ty = layout.timer_center()
         timer = pygame.Rect(tx - 66, ty - 66, 132, 132)
         assert timer.collidelist([layout.shoe_rect(), layout.discard_tray(), layout.limits_placard()]) == -1
@@ -85,7 +91,7 @@ def test_doubled_stake_is_two_stacks_and_split_hands_have_their_own(monkeypatch:
     said = _texts(monkeypatch)
     Renderer().draw(pygame.Surface((1920, 1080)), AMERICAN_PLAY, 0)
     amounts = sorted(a for a, _ in stacks)
-    assert amounts == [500, 1_000, 1_000, 1_000, 1_000], stacks   # $5; $10 + $10 doubled; two $10 splits
+    assert amounts == [500, 1_000, 1_000, 1_000, 1_000], stacks  # $5; $10 + $10 doubled; two $10 splits
     doubled = [x for a, x in stacks if a == 1_000][:2]
     assert abs(doubled[0] - doubled[1]) > 20
     assert said.count("$20") == 1 and said.count("$10") == 2
@@ -121,8 +127,11 @@ def test_the_app_redraws_when_the_minute_turns() -> None:
     assert app.frames == frames + 1
 
 
-@pytest.mark.parametrize("case", [c for c in CASES if any(
-    h.outcome for st in c.snapshot.stations for sp in st.spots for h in sp.hands)], ids=lambda c: c.name)
+@pytest.mark.parametrize(
+    "case",
+    [c for c in CASES if any(h.outcome for st in c.snapshot.stations for sp in st.spots for h in sp.hands)],
+    ids=lambda c: c.name,
+)
 def test_result_badges_never_cover_a_card_index(monkeypatch: pytest.MonkeyPatch, case: object) -> None:
     """A result badge (WIN, BUST, BLACKJACK $7.50...) sits between a hand's
     corner indices: never over any card's top-left index nor the last card's
@@ -172,12 +181,13 @@ def test_result_badges_never_cover_a_card_index(monkeypatch: pytest.MonkeyPatch,
 
 @pytest.mark.parametrize("size", [(1920, 1080), (1280, 720), (800, 480), (1080, 1920)])
 def test_attract_title_stays_clear_of_the_shoe_and_rack(size: tuple[int, int]) -> None:
-    """"CLASSIC BLACKJACK (MULTI-PLAYER TABLE)" ran over the discard tray and
+    """ "CLASSIC BLACKJACK (MULTI-PLAYER TABLE)" ran over the discard tray and
     the shoe on the attract screen; the title now fits between them."""
     from ui.scenes import attract
 
-    snap = msgspec.structs.replace(ATTRACT, variant="classic-multi",
-                                   variant_name="Classic BlackJack (multi-player table)")
+    snap = msgspec.structs.replace(
+        ATTRACT, variant="classic-multi", variant_name="Classic BlackJack (multi-player table)"
+    )
     surf = pygame.Surface(size)
     L = Layout.for_size(*size)
     p = Painter(surf, L, Renderer().art)

@@ -77,7 +77,7 @@ def test_the_committed_mo_is_the_compiled_po(tmp_path):
         fresh = gettext.GNUTranslations(io.BytesIO(buf.getvalue()))
         with open(path.with_suffix(".mo"), "rb") as fh:
             committed = gettext.GNUTranslations(fh)
-        assert committed._catalog == fresh._catalog, f"{lang}: run make i18n"   # type: ignore[attr-defined]
+        assert committed._catalog == fresh._catalog, f"{lang}: run make i18n"  # type: ignore[attr-defined]
         assert committed.gettext("HIT") == "PEDIR"
 
 
@@ -90,8 +90,7 @@ def test_the_pot_is_up_to_date_with_the_source():
 
     keywords = dict(DEFAULT_KEYWORDS, **{k: None for k in KEYWORDS})
     found: set[object] = set()
-    for _file, _line, msg, _comments, _ctx in extract_from_dir(str(ROOT), method_map, options_map,
-                                                               keywords=keywords):
+    for _file, _line, msg, _comments, _ctx in extract_from_dir(str(ROOT), method_map, options_map, keywords=keywords):
         found.add(msg if isinstance(msg, str) else tuple(msg))
     assert found == _ids(_read_po(POT))
 
@@ -149,21 +148,26 @@ def test_a_missing_catalog_falls_back_to_english_with_a_log_line(tmp_path, caplo
     with caplog.at_level(logging.WARNING, logger="ui.i18n"):
         i18n.use(i18n.parse_language("es"), locale_dir=tmp_path)
     assert i18n._("HIT") == "HIT"
-    assert any("no cabinet catalog for language 'es'" in r.getMessage() and "showing English" in r.getMessage()
-               for r in caplog.records)
-    i18n.use("es")                       # the real catalog again
+    assert any(
+        "no cabinet catalog for language 'es'" in r.getMessage() and "showing English" in r.getMessage()
+        for r in caplog.records
+    )
+    i18n.use("es")  # the real catalog again
     assert i18n._("HIT") == "PEDIR"
 
 
 # -- money and numbers per locale ------------------------------------------------------
 
 
-@pytest.mark.parametrize(("lang", "money", "negative", "compact", "number"), [
-    ("en", "$1,234.50", "-$5.00", "$25", "1,234,567"),
-    ("es", "$1,234.50", "-$5.00", "$25", "1,234,567"),          # es_US: as US notes and tickets
-    ("es_MX", "$1,234.50", "-$5.00", "$25", "1,234,567"),
-    ("es_ES", "1.234,50\u00a0$", "-5,00\u00a0$", "25\u00a0$", "1.234.567"),
-])
+@pytest.mark.parametrize(
+    ("lang", "money", "negative", "compact", "number"),
+    [
+        ("en", "$1,234.50", "-$5.00", "$25", "1,234,567"),
+        ("es", "$1,234.50", "-$5.00", "$25", "1,234,567"),  # es_US: as US notes and tickets
+        ("es_MX", "$1,234.50", "-$5.00", "$25", "1,234,567"),
+        ("es_ES", "1.234,50\u00a0$", "-5,00\u00a0$", "25\u00a0$", "1.234.567"),
+    ],
+)
 def test_money_and_numbers_per_locale(lang, money, negative, compact, number):
     """The cabinet's currency (its symbol, two minor digits) in the locale's
     CLDR pattern (Babel)."""
@@ -179,8 +183,13 @@ def test_credit_meters_keep_part_credits():
     """The INSURANCE meter showed "2" over $2.50 and PAID
     "7" over $7.50: a meter in credits dropped the half credit."""
     i18n.use("en")
-    assert [fmt_credits(m, 100) for m in (250, 750, 3_750, 10_000, 123_456_750)] == \
-        ["2.5", "7.5", "37.5", "100", "1,234,567.5"]
+    assert [fmt_credits(m, 100) for m in (250, 750, 3_750, 10_000, 123_456_750)] == [
+        "2.5",
+        "7.5",
+        "37.5",
+        "100",
+        "1,234,567.5",
+    ]
     assert fmt_credits(10, 25) == "0.4" and fmt_credits(1, 100) == "0.01"
     i18n.use("es_ES")
     assert fmt_credits(123_456_750, 100) == "1.234.567,5"
@@ -203,10 +212,14 @@ def test_the_engines_texts_are_said_by_their_template():
     assert say(s) == "Insurance? It costs $2.50"
     i18n.use("es")
     assert say(s) == "\u00bfSeguro? Cuesta $2.50"
-    assert say(said("Door open: {doors_texts}. Play is suspended.", doors_texts="main, cashbox")) == \
-        "Puerta abierta: principal, caja. El juego est\u00e1 suspendido."
-    assert say(said("{num} {what_text}", num=300, what_text="Bill acceptor jam")) == \
-        "300 Atasco en el aceptador de billetes"
+    assert (
+        say(said("Door open: {doors_texts}. Play is suspended.", doors_texts="main, cashbox"))
+        == "Puerta abierta: principal, caja. El juego est\u00e1 suspendido."
+    )
+    assert (
+        say(said("{num} {what_text}", num=300, what_text="Bill acceptor jam"))
+        == "300 Atasco en el aceptador de billetes"
+    )
     i18n.use("es_ES")
     assert say(s) == "\u00bfSeguro? Cuesta 2,50\u00a0$"
     assert say(said("A text the catalog does not have")) == "A text the catalog does not have"
@@ -230,8 +243,7 @@ def test_switching_language_changes_the_rendered_strings(renderer):
     table's message and the station's message change to the catalog's words."""
     snap = fi.AMERICAN_INSURANCE
     assert _labels(renderer, snap, language="en") == ["HIT", "STAND", "DOUBLE", "SPLIT", "INSURE", "NO INS."]
-    assert _labels(renderer, snap, language="es") == ["PEDIR", "PLANTARSE", "DOBLAR", "SEPARAR", "SEGURO",
-                                                      "SIN SEGURO"]
+    assert _labels(renderer, snap, language="es") == ["PEDIR", "PLANTARSE", "DOBLAR", "SEPARAR", "SEGURO", "SIN SEGURO"]
     from ui.said import told
 
     assert told(snap.message, snap.message_said) == "Casilla 1: el seguro cuesta $2.50"
@@ -242,7 +254,7 @@ def test_switching_language_changes_the_rendered_strings(renderer):
     renderer.draw(es, snap, 0, language="es")
     from tests.ui.test_screenshots import diff_pixels
 
-    assert diff_pixels(en, es) > 2_000           # the whole table's words, not one pixel
+    assert diff_pixels(en, es) > 2_000  # the whole table's words, not one pixel
     betting = _labels(renderer, f.CLASSIC_BETTING, language="es")
     assert betting == ["APUESTA \u2212", "APUESTA +", "REPARTIR", "COBRAR"]
 
@@ -259,7 +271,7 @@ def test_the_language_button_and_f12_switch_the_station_screen():
     app.draw(0)
     button = next(h for h in app.hits if h.action == "ui:toggle_language")
     ev = pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=button.rect.center, button=1)
-    assert app.handle_input(ev) == []                 # local: nothing sent to the engine
+    assert app.handle_input(ev) == []  # local: nothing sent to the engine
     assert app.language.code == "es" and app.dirty
     app.draw(10)
     assert i18n._("HIT") == "PEDIR"
@@ -268,8 +280,9 @@ def test_the_language_button_and_f12_switch_the_station_screen():
     from ui.input import InputContext, map_event
 
     ctx = InputContext(station=1, hits=[], size=(1280, 720), chip_values_minor=[])
-    assert map_event(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_F12, mod=0, unicode=""), ctx) == \
-        [LocalAction("toggle_language")]
+    assert map_event(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_F12, mod=0, unicode=""), ctx) == [
+        LocalAction("toggle_language")
+    ]
 
 
 def test_the_next_player_gets_the_default_language_after_a_cash_out():
@@ -282,8 +295,9 @@ def test_the_next_player_gets_the_default_language_after_a_cash_out():
     app.feed([playing], 0)
     app.set_language("es")
     st = playing.stations[0]
-    cash_out = msgspec.structs.replace(playing, seq=2, mode="cash_out", overlay="printing",
-                                       stations=[msgspec.structs.replace(st, credits_minor=0)])
+    cash_out = msgspec.structs.replace(
+        playing, seq=2, mode="cash_out", overlay="printing", stations=[msgspec.structs.replace(st, credits_minor=0)]
+    )
     app.feed([cash_out], 10)
     assert app.language.code == "en"
     spanish = App(pygame.Surface((640, 360)), None, station=1, language="es_ES")
@@ -315,7 +329,7 @@ def test_a_spanish_frame_costs_what_an_english_one_does(renderer):
     # the thread's own CPU time, English and Spanish frames interleaved: another test
     # process on the same cores (``make test`` runs two) shifts both alike, not one
     for lang in ("en", "es"):
-        renderer.draw(surf, snap, 0, language=lang, own_station=1)        # warm the caches
+        renderer.draw(surf, snap, 0, language=lang, own_station=1)  # warm the caches
     times: dict[str, list[float]] = {"en": [], "es": []}
     for _ in range(15):
         for lang in ("en", "es"):

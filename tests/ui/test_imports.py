@@ -10,8 +10,13 @@ import ast
 from pathlib import Path
 
 UI = Path(__file__).resolve().parents[2] / "ui"
-ALLOWED = {"cabinet.protocol.ipc", "cabinet.protocol.snapshot", "cabinet.protocol.money", "cabinet.protocol.said",
-           "cabinet.protocol.languages"}
+ALLOWED = {
+    "cabinet.protocol.ipc",
+    "cabinet.protocol.snapshot",
+    "cabinet.protocol.money",
+    "cabinet.protocol.said",
+    "cabinet.protocol.languages",
+}
 
 
 def test_ui_imports_only_the_contract() -> None:

@@ -15,13 +15,30 @@ def key(k: int, uni: str = "") -> pygame.event.Event:
     return pygame.event.Event(pygame.KEYDOWN, key=k, mod=0, unicode=uni)
 
 
-@pytest.mark.parametrize("k,action", [
-    (pygame.K_d, "deal"), (pygame.K_h, "hit"), (pygame.K_s, "stand"), (pygame.K_p, "split"),
-    (pygame.K_o, "double"), (pygame.K_i, "insure"), (pygame.K_n, "decline"), (pygame.K_EQUALS, "bet_up"),
-    (pygame.K_KP_PLUS, "bet_up"), (pygame.K_MINUS, "bet_down"), (pygame.K_u, "undo"), (pygame.K_c, "clear"),
-    (pygame.K_r, "rebet"), (pygame.K_g, "new_game"), (pygame.K_x, "cash_out"), (pygame.K_UP, "menu_up"),
-    (pygame.K_DOWN, "menu_down"), (pygame.K_RETURN, "menu_select"), (pygame.K_BACKSPACE, "menu_back"),
-])
+@pytest.mark.parametrize(
+    "k,action",
+    [
+        (pygame.K_d, "deal"),
+        (pygame.K_h, "hit"),
+        (pygame.K_s, "stand"),
+        (pygame.K_p, "split"),
+        (pygame.K_o, "double"),
+        (pygame.K_i, "insure"),
+        (pygame.K_n, "decline"),
+        (pygame.K_EQUALS, "bet_up"),
+        (pygame.K_KP_PLUS, "bet_up"),
+        (pygame.K_MINUS, "bet_down"),
+        (pygame.K_u, "undo"),
+        (pygame.K_c, "clear"),
+        (pygame.K_r, "rebet"),
+        (pygame.K_g, "new_game"),
+        (pygame.K_x, "cash_out"),
+        (pygame.K_UP, "menu_up"),
+        (pygame.K_DOWN, "menu_down"),
+        (pygame.K_RETURN, "menu_select"),
+        (pygame.K_BACKSPACE, "menu_back"),
+    ],
+)
 def test_keys_map_to_intents(k: int, action: str) -> None:
     assert action in ACTIONS
     assert map_event(key(k), InputContext(station=2)) == [Intent(station=2, action=action)]
@@ -36,7 +53,9 @@ def test_chip_and_place_keys() -> None:
 
 def test_help_key_toggles_locally_and_tells_the_engine() -> None:
     assert map_event(key(pygame.K_F1), InputContext(station=3)) == [
-        LocalAction("toggle_help"), Intent(station=3, action="help")]
+        LocalAction("toggle_help"),
+        Intent(station=3, action="help"),
+    ]
     assert map_event(key(pygame.K_F10), InputContext()) == [LocalAction("quit")]
     assert map_event(key(pygame.K_z), InputContext()) == []
 
@@ -99,6 +118,7 @@ def test_help_close_and_maintenance_buttons(renderer: Renderer) -> None:
 def test_every_intent_decodes() -> None:
     """Whatever the adapter emits is a valid wire message."""
     from cabinet.protocol.ipc import decode, encode
+
     ctx = InputContext(station=1, chip_values_minor=(100, 500, 2500, 10000))
     for k in list(range(pygame.K_a, pygame.K_z + 1)) + [pygame.K_1, pygame.K_4, pygame.K_UP, pygame.K_F1]:
         for a in map_event(key(k), ctx):
@@ -112,14 +132,34 @@ def test_quit_event() -> None:
 
 #: A PIN keypad as the engine lists it (``cabinet.core.maintenance.entry.entry_items``).
 PIN_PAD = [*"0123456789", "Delete", "Enter", "Cancel"]
-TEXT_PAD = [*"ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789", "Space", ".", ",", "-", "&", "'", "/", "#",
-            "Delete", "Enter", "Default", "Cancel"]
+TEXT_PAD = [
+    *"ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789",
+    "Space",
+    ".",
+    ",",
+    "-",
+    "&",
+    "'",
+    "/",
+    "#",
+    "Delete",
+    "Enter",
+    "Default",
+    "Cancel",
+]
 
 
-@pytest.mark.parametrize(("k", "uni", "row"), [
-    (pygame.K_7, "7", "7"), (pygame.K_KP3, "3", "3"), (pygame.K_0, "0", "0"),
-    (pygame.K_BACKSPACE, "\b", "Delete"), (pygame.K_RETURN, "\r", "Enter"), (pygame.K_KP_ENTER, "\r", "Enter"),
-])
+@pytest.mark.parametrize(
+    ("k", "uni", "row"),
+    [
+        (pygame.K_7, "7", "7"),
+        (pygame.K_KP3, "3", "3"),
+        (pygame.K_0, "0", "0"),
+        (pygame.K_BACKSPACE, "\b", "Delete"),
+        (pygame.K_RETURN, "\r", "Enter"),
+        (pygame.K_KP_ENTER, "\r", "Enter"),
+    ],
+)
 def test_pc_keys_type_on_a_keypad_page(k: int, uni: str, row: str) -> None:
     """On a typed entry's keypad the PC's digits type (not pick chips), Backspace deletes
     and Enter enters: each the ``menu_pick`` of that key's row."""
@@ -131,7 +171,8 @@ def test_letters_and_space_type_on_a_text_keypad_and_escape_cancels() -> None:
     ctx = InputContext(station=2, keypad=TEXT_PAD)
     assert map_event(key(pygame.K_d, "d"), ctx) == [Intent(station=2, action="menu_pick", value=3)]
     assert map_event(key(pygame.K_SPACE, " "), ctx) == [
-        Intent(station=2, action="menu_pick", value=TEXT_PAD.index("Space"))]
+        Intent(station=2, action="menu_pick", value=TEXT_PAD.index("Space"))
+    ]
     assert map_event(key(pygame.K_ESCAPE, "\x1b"), ctx) == [Intent(station=2, action="menu_back")]
     assert map_event(key(pygame.K_DOWN), ctx) == [Intent(station=2, action="menu_down")]
     # a character the keypad has no key for does nothing (a letter on a PIN keypad)
@@ -142,7 +183,8 @@ def test_history_and_service_have_keys() -> None:
     """L opens the station's History (and closes it when open), A calls the attendant."""
     assert map_event(key(pygame.K_l, "l"), InputContext(station=2)) == [Intent(station=2, action="history")]
     assert map_event(key(pygame.K_l, "l"), InputContext(station=2, history_open=True)) == [
-        Intent(station=2, action="history_close")]
+        Intent(station=2, action="history_close")
+    ]
     assert map_event(key(pygame.K_a, "a"), InputContext(station=3)) == [Intent(station=3, action="service")]
 
 
@@ -151,6 +193,7 @@ def test_the_window_types_pc_digits_on_the_keypad_it_shows() -> None:
     (a ``menu_pick`` of its row), not a chip; on the table 1 still picks the first chip."""
     from tests.ui.fixtures import CASES as ALL
     from ui.app import App
+
     pin_page = next(c.snapshot for c in ALL if c.name == "maintenance_pin")
     app = App(pygame.Surface((800, 480)), None)
     app.feed([pin_page], 0)

@@ -37,16 +37,22 @@ def test_spanish_own_hand_keeps_its_size_after_a_round(size: tuple[int, int]) ->
     spanish = _own_geo("es", size)
     assert spanish.card_h == en.card_h
     assert spanish.card_h >= 150
-    assert len({r.y for r in spanish.buttons if r.h}) <= 2     # chips and buttons centred on one row
+    assert len({r.y for r in spanish.buttons if r.h}) <= 2  # chips and buttons centred on one row
     assert max(r.bottom for r in spanish.buttons) - min(r.y for r in spanish.buttons) <= 62
     assert spanish.console.y == en.console.y
     inner = spanish.console
     assert all(inner.contains(r) for r in spanish.buttons)
 
 
-@pytest.mark.parametrize(("language", "station", "told"), [
-    ("en", 1, "Station 1 wins $5.00"), ("en", 2, "Station 2 wins $25.00"), ("en", 3, "Dealer wins"),
-    ("es", 2, "Puesto 2 gana $25.00")])
+@pytest.mark.parametrize(
+    ("language", "station", "told"),
+    [
+        ("en", 1, "Station 1 wins $5.00"),
+        ("en", 2, "Station 2 wins $25.00"),
+        ("en", 3, "Dealer wins"),
+        ("es", 2, "Puesto 2 gana $25.00"),
+    ],
+)
 def test_other_panels_say_a_settled_result_in_the_third_person(language: str, station: int, told: str) -> None:
     """Station 1's screen showed "You win $2.00" above station 2's hand;
     another station's panel says whose result it is."""
@@ -59,7 +65,7 @@ def test_other_panels_say_a_settled_result_in_the_third_person(language: str, st
 
 @pytest.mark.parametrize(("language", "told"), [("en", "Station 2's turn"), ("es", "Turno del puesto 2")])
 def test_other_panels_say_whose_turn_it_is(language: str, told: str) -> None:
-    """"Your move" (Spanish "Su turno") stood above station 1's hand on
+    """ "Your move" (Spanish "Su turno") stood above station 1's hand on
     station 3's screen; there it says whose turn it is, also from a plain message."""
     import msgspec
 
@@ -78,7 +84,7 @@ def test_other_panels_turn_arrow_clears_the_message() -> None:
 
     box = pygame.Rect(12, 513, 366, 547)
     cards_bottom, card_h, _circle_y, _pill_y = other_geometry(box)
-    arrow_top = cards_bottom - card_h - 3 - 7 - 26      # a card's rise, the glow, the arrow
+    arrow_top = cards_bottom - card_h - 3 - 7 - 26  # a card's rise, the glow, the arrow
     message_bottom = box.y + 56 + 17 * 0.7
     assert card_h == OTHER_CARD_H
     assert arrow_top >= message_bottom + 4
@@ -93,8 +99,16 @@ def test_other_panels_hide_a_plain_second_person_text() -> None:
     assert [about(st, "$") for st in MULTI_SETTLED.stations] == ["", "", "Dealer wins"]
 
 
-def _drawn(monkeypatch: pytest.MonkeyPatch, method: str, snapshot, size, language="es", own=None,  # type: ignore[no-untyped-def]
-           anim=None, now_ms=1_000):
+def _drawn(
+    monkeypatch: pytest.MonkeyPatch,
+    method: str,
+    snapshot,
+    size,
+    language="es",
+    own=None,  # type: ignore[no-untyped-def]
+    anim=None,
+    now_ms=1_000,
+):
     """Draw a frame, recording each ``Painter.<method>`` call: (args, result, painter)."""
     from ui.render import Renderer
 
@@ -113,18 +127,19 @@ def _drawn(monkeypatch: pytest.MonkeyPatch, method: str, snapshot, size, languag
 
 
 def _inside_circle(r: pygame.Rect, c: tuple[int, int], radius: float) -> bool:
-    return all((x - c[0]) ** 2 + (y - c[1]) ** 2 <= radius ** 2
-               for x, y in (r.topleft, r.topright, r.bottomleft, r.bottomright))
+    return all(
+        (x - c[0]) ** 2 + (y - c[1]) ** 2 <= radius**2 for x, y in (r.topleft, r.topright, r.bottomleft, r.bottomright)
+    )
 
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda v: f"{v[0]}x{v[1]}")
 def test_host_badge_is_whole_on_screen_in_spanish(monkeypatch: pytest.MonkeyPatch, size: tuple[int, int]) -> None:
-    """"SISTEMA EN LÍNEA" was cut off at the screen's right edge (800x480);
+    """ "SISTEMA EN LÍNEA" was cut off at the screen's right edge (800x480);
     the badge is whole on screen and its words fit in it at a legible size."""
     from ui.widgets import MIN_TEXT_PX
 
     surf, calls = _drawn(monkeypatch, "pill", es.NEW_GAME_HOST, size)
-    (args, kw, r, p), = [c for c in calls if c[0][0] == "SISTEMA EN LÍNEA"]
+    ((args, kw, r, p),) = [c for c in calls if c[0][0] == "SISTEMA EN LÍNEA"]
     px = args[2] if len(args) > 2 else kw.get("px", 24)
     pr = p.L.rect(r)
     assert surf.get_rect().contains(pr)
@@ -132,14 +147,13 @@ def test_host_badge_is_whole_on_screen_in_spanish(monkeypatch: pytest.MonkeyPatc
 
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda v: f"{v[0]}x{v[1]}")
-def test_bets_close_label_does_not_cross_the_timer_ring(monkeypatch: pytest.MonkeyPatch,
-                                                         size: tuple[int, int]) -> None:
-    """"FIN DE APUESTAS" ran over the bet timer's ring; it fits inside
+def test_bets_close_label_does_not_cross_the_timer_ring(monkeypatch: pytest.MonkeyPatch, size: tuple[int, int]) -> None:
+    """ "FIN DE APUESTAS" ran over the bet timer's ring; it fits inside
     the ring or sits wholly under the circle, at a legible size."""
     from tests.ui.fixtures import MULTI_BETTING
 
     _surf, calls = _drawn(monkeypatch, "text", MULTI_BETTING, size, own=3)
-    (_a, _k, tr, p), = [c for c in calls if c[0][0] == "FIN DE APUESTAS"]
+    ((_a, _k, tr, p),) = [c for c in calls if c[0][0] == "FIN DE APUESTAS"]
     cx, cy = p.L.timer_center()
     c, ring_in = p.L.pt(cx, cy), p.L.px(66) - p.L.px(5)
     assert _inside_circle(tr, c, ring_in) or tr.top >= c[1] + p.L.px(66)
@@ -148,9 +162,9 @@ def test_bets_close_label_does_not_cross_the_timer_ring(monkeypatch: pytest.Monk
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda v: f"{v[0]}x{v[1]}")
 def test_empty_bet_circle_label_fits_the_circle(monkeypatch: pytest.MonkeyPatch, size: tuple[int, int]) -> None:
-    """"APUESTA" was wider than the empty bet circle."""
+    """ "APUESTA" was wider than the empty bet circle."""
     _surf, calls = _drawn(monkeypatch, "text", es.NEW_GAME_HOST, size)
-    (args, _k, tr, p), = [c for c in calls if c[0][0] == "APUESTA" and c[0][1] == 26]
+    ((args, _k, tr, p),) = [c for c in calls if c[0][0] == "APUESTA" and c[0][1] == 26]
     assert _inside_circle(tr, p.L.pt(*args[3]), p.L.px(50) - p.L.px(3))
 
 
@@ -165,9 +179,16 @@ def test_a_swept_stack_never_stands_above_the_rack(size: tuple[int, int]) -> Non
     from ui.animation import Animator
     from ui.render import Renderer
 
-    lost = fm._classic_one("lose", ["TH", "6C"], "16", 2_800, 0)     # all in: a tall stack
-    lost = msgspec.structs.replace(lost, stations=[msgspec.structs.replace(lost.stations[0], spots=[
-        msgspec.structs.replace(lost.stations[0].spots[0], chips_minor=[500] * 4 + [100] * 8)])])
+    lost = fm._classic_one("lose", ["TH", "6C"], "16", 2_800, 0)  # all in: a tall stack
+    lost = msgspec.structs.replace(
+        lost,
+        stations=[
+            msgspec.structs.replace(
+                lost.stations[0],
+                spots=[msgspec.structs.replace(lost.stations[0].spots[0], chips_minor=[500] * 4 + [100] * 8)],
+            )
+        ],
+    )
     a = Animator()
     a.on_snapshot(fm.unsettled(lost), lost, 0)
     L = Layout.for_size(*size)
@@ -180,8 +201,9 @@ def test_a_swept_stack_never_stands_above_the_rack(size: tuple[int, int]) -> Non
     for t in range(start, start + motion.SWEEP_MS, 25):
         surf = pygame.Surface(size)
         r.draw(surf, lost, t, a)
-        assert pygame.image.tobytes(surf.subsurface(strip), "RGB") == \
-            pygame.image.tobytes(rest.subsurface(strip), "RGB"), t
+        assert pygame.image.tobytes(surf.subsurface(strip), "RGB") == pygame.image.tobytes(
+            rest.subsurface(strip), "RGB"
+        ), t
 
 
 @pytest.mark.parametrize("d", [28, 41], ids=["800x480", "1280x720"])

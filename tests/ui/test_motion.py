@@ -37,6 +37,7 @@ def _settle(settled: msgspec.Struct, now_ms: int = 1_000) -> Animator:
 
 # -- which stacks move, where and when ----------------------------------------------
 
+
 def test_a_loss_is_swept_to_the_rack_and_never_paid() -> None:
     """A lost stake slides from its circle to the dealer's rack and is gone;
     a loss never gets a payout nor goes to the credit meter."""
@@ -64,8 +65,8 @@ def test_a_win_is_paid_beside_the_stake_then_both_go_to_the_credit_meter() -> No
     assert m.collect == motion.Tween(landed + motion.HOLD_MS, motion.COLLECT_MS)
     assert m.payout_phase(motion.SETTLE_DELAY_MS - 1) == (HIDDEN, 0.0)
     assert m.payout_phase(motion.SETTLE_DELAY_MS + motion.PAY_MS // 2) == (FROM_RACK, 0.5)
-    assert m.payout_phase(landed + 10) == (AT_REST, 0.0)             # beside the stake
-    assert m.stake_phase(landed + 10) == (AT_REST, 0.0)              # still in its circle
+    assert m.payout_phase(landed + 10) == (AT_REST, 0.0)  # beside the stake
+    assert m.stake_phase(landed + 10) == (AT_REST, 0.0)  # still in its circle
     mid = landed + motion.HOLD_MS + motion.COLLECT_MS // 2
     assert m.stake_phase(mid) == (TO_METER, 0.5) and m.payout_phase(mid) == (TO_METER, 0.5)
     assert m.stake_phase(m.end_ms()) == (GONE, 1.0) == m.payout_phase(m.end_ms())
@@ -86,10 +87,10 @@ def test_losses_are_swept_first_in_dealer_order_then_wins_paid() -> None:
     right to left (left to right on screen); each hand staggered."""
     a = _settle(fm.MULTI_DOUBLED, 0)
     m = {k[0]: v for k, v in a.settles.items()}
-    assert m[3].sweep is not None and m[3].pay is None                 # station 3 lost
+    assert m[3].sweep is not None and m[3].pay is None  # station 3 lost
     assert m[3].sweep.start_ms == motion.SETTLE_DELAY_MS
     assert m[1].pay is not None and m[2].pay is not None
-    assert m[1].pay.start_ms >= m[3].sweep.end_ms() - 120              # paid once the loss is in
+    assert m[1].pay.start_ms >= m[3].sweep.end_ms() - 120  # paid once the loss is in
     assert m[2].pay.start_ms - m[1].pay.start_ms == motion.PAY_STAGGER_MS
     # the doubled stake moves whole (both stacks) and is paid its whole amount
     assert (m[2].stake_minor, m[2].payout_minor) == (5_000, 5_000)
@@ -107,9 +108,9 @@ def test_split_hands_and_doubled_stakes_each_have_their_own_slot() -> None:
     sp = fm.AMERICAN_BIG.stations[0].spots[0]
     slots = spot_slots(sp, 1600, 900, 50, 640)
     assert [sum(sum(c) for c, _, _ in slots[j].stacks) for j in (0, 1)] == [1_000, 1_000]
-    assert all(len(slots[j].stacks) == 2 for j in (0, 1))          # doubled: two stacks each
+    assert all(len(slots[j].stacks) == 2 for j in (0, 1))  # doubled: two stacks each
     x0, x1 = slots[0].stacks[0][1][0], slots[1].stacks[0][1][0]
-    assert x0 < slots[0].beside[0] < x1 < slots[1].beside[0]       # payout beside its own stake
+    assert x0 < slots[0].beside[0] < x1 < slots[1].beside[0]  # payout beside its own stake
 
 
 def test_insurance_is_swept_at_the_peek_and_paid_2_to_1_at_its_line() -> None:
@@ -123,21 +124,21 @@ def test_insurance_is_swept_at_the_peek_and_paid_2_to_1_at_its_line() -> None:
     ins, lost = a.settles[(1, 1, INSURANCE)], a.settles[(1, 1, 0)]
     assert (ins.result, ins.payout_minor, ins.sweep) == ("win", 2_500, None)
     assert ins.pay is not None and lost.sweep is not None and lost.pay is None
-    assert not a.wins                     # net 0: insurance made up the loss, nothing to celebrate
+    assert not a.wins  # net 0: insurance made up the loss, nothing to celebrate
 
 
 def test_the_credit_meter_takes_each_stack_as_it_arrives(monkeypatch: pytest.MonkeyPatch) -> None:
     """The won and pushed money is on screen once: on the felt until its
     stacks reach the credit meter, then in the meter (which shows the engine's value
     once everything has arrived); a loss changes nothing there."""
-    s = AMERICAN_SETTLED                 # credits 52,250: the blackjack's 6,250 and the push's 1,000 in
+    s = AMERICAN_SETTLED  # credits 52,250: the blackjack's 6,250 and the push's 1,000 in
     a = _settle(s, 0)
     st = s.stations[0]
     bj, push = a.settles[(1, 1, 0)], a.settles[(1, 2, 0)]
     assert bj.collect is not None and push.collect is not None
     assert on_felt_minor(st, a, 0) == 6_250 + 1_000
-    assert on_felt_minor(st, a, bj.collect.start_ms + 10) == 6_250 + 1_000    # on their way
-    assert on_felt_minor(st, a, push.collect.end_ms()) == 6_250                # the push is in
+    assert on_felt_minor(st, a, bj.collect.start_ms + 10) == 6_250 + 1_000  # on their way
+    assert on_felt_minor(st, a, push.collect.end_ms()) == 6_250  # the push is in
     assert on_felt_minor(st, a, bj.collect.end_ms()) == 0
     assert on_felt_minor(st, None, 0) == 0
     assert on_felt_minor(fm.CLASSIC_LOSE.stations[0], _settle(fm.CLASSIC_LOSE), 1_500) == 0
@@ -173,13 +174,33 @@ def test_the_dealer_settles_once_the_last_cards_have_landed() -> None:
 def test_a_result_without_its_return_is_never_paid() -> None:
     """A settled hand whose return the snapshot does not tell is drawn as a
     push (its stake goes home), a lost one swept; no payout is guessed."""
-    unknown = R(fm.CLASSIC_WIN, stations=[R(fm.CLASSIC_WIN.stations[0], spots=[R(
-        fm.CLASSIC_WIN.stations[0].spots[0], hands=[R(fm.CLASSIC_WIN.stations[0].spots[0].hands[0],
-                                                      returned_minor=None)])])])
+    unknown = R(
+        fm.CLASSIC_WIN,
+        stations=[
+            R(
+                fm.CLASSIC_WIN.stations[0],
+                spots=[
+                    R(
+                        fm.CLASSIC_WIN.stations[0].spots[0],
+                        hands=[R(fm.CLASSIC_WIN.stations[0].spots[0].hands[0], returned_minor=None)],
+                    )
+                ],
+            )
+        ],
+    )
     (m,) = _settle(unknown).settles.values()
     assert (m.result, m.payout_minor, m.pay) == ("push", 0, None)
-    lost = R(unknown, stations=[R(unknown.stations[0], spots=[R(unknown.stations[0].spots[0], hands=[R(
-        unknown.stations[0].spots[0].hands[0], outcome="bust")])])])
+    lost = R(
+        unknown,
+        stations=[
+            R(
+                unknown.stations[0],
+                spots=[
+                    R(unknown.stations[0].spots[0], hands=[R(unknown.stations[0].spots[0].hands[0], outcome="bust")])
+                ],
+            )
+        ],
+    )
     (m,) = _settle(lost).settles.values()
     assert m.result == "lose" and m.sweep is not None
 
@@ -207,20 +228,26 @@ def test_a_result_seen_twice_does_not_start_again() -> None:
 
 # -- the celebration --------------------------------------------------------------
 
+
 def test_the_celebration_tier_follows_the_win() -> None:
     """None for a push or a loss, small for even money, bigger for a
     blackjack, big for many times the bet or a win of the table's maximum."""
     assert tier(0, 500, False) is None and tier(-500, 500, False) is None
     assert tier(500, 500, False) == SMALL
     assert tier(750, 500, True) == MEDIUM
-    assert tier(1_000, 500, False) == MEDIUM            # a double won: twice the bet
+    assert tier(1_000, 500, False) == MEDIUM  # a double won: twice the bet
     assert tier(1_500, 500, False) == BIG
     assert tier(10_000, 10_000, False, big_minor=10_000) == BIG
-    cases = {"push": CLASSIC_PUSH, "lose": fm.CLASSIC_LOSE, "1:1": fm.CLASSIC_WIN, "3:2": fm.CLASSIC_BJ,
-             "split+double": fm.AMERICAN_BIG, "max bet": fm.CLASSIC_MAX_WIN}
+    cases = {
+        "push": CLASSIC_PUSH,
+        "lose": fm.CLASSIC_LOSE,
+        "1:1": fm.CLASSIC_WIN,
+        "3:2": fm.CLASSIC_BJ,
+        "split+double": fm.AMERICAN_BIG,
+        "max bet": fm.CLASSIC_MAX_WIN,
+    }
     got = {name: [c.tier for c in _settle(s).wins] for name, s in cases.items()}
-    assert got == {"push": [], "lose": [], "1:1": [SMALL], "3:2": [MEDIUM], "split+double": [BIG],
-                   "max bet": [BIG]}
+    assert got == {"push": [], "lose": [], "1:1": [SMALL], "3:2": [MEDIUM], "split+double": [BIG], "max bet": [BIG]}
 
 
 def test_the_celebration_starts_when_the_payout_lands_and_ends_by_itself() -> None:
@@ -244,11 +271,16 @@ def test_the_win_sound_follows_the_tier(monkeypatch: pytest.MonkeyPatch) -> None
     """The win sound scales with the celebration: win, blackjack, big_win;
     none for a push or a loss."""
     got = {}
-    for name, s in {"lose": fm.CLASSIC_LOSE, "push": CLASSIC_PUSH, "1:1": fm.CLASSIC_WIN, "3:2": fm.CLASSIC_BJ,
-                    "big": fm.AMERICAN_BIG}.items():
+    for name, s in {
+        "lose": fm.CLASSIC_LOSE,
+        "push": CLASSIC_PUSH,
+        "1:1": fm.CLASSIC_WIN,
+        "3:2": fm.CLASSIC_BJ,
+        "big": fm.AMERICAN_BIG,
+    }.items():
         got[name] = Animator().on_snapshot(fm.unsettled(s), s, 0)
     assert got == {"lose": [], "push": [], "1:1": ["win"], "3:2": ["blackjack"], "big": ["big_win"]}
-    assert len(synth("win")) < len(synth("blackjack")) < len(synth("big_win"))    # a longer call each
+    assert len(synth("win")) < len(synth("blackjack")) < len(synth("big_win"))  # a longer call each
     assert "big_win" in Sounds.NAMES
 
 
@@ -270,9 +302,9 @@ def test_a_stations_own_screen_celebrates_its_own_win_only(monkeypatch: pytest.M
         seen.clear()
         Renderer().draw(pygame.Surface((1280, 720)), fm.MULTI_DOUBLED, t, a, own_station=own)
         got[own] = list(seen)
-    assert got == {1: [(1, "")], 2: [(2, "WIN $50.00")], 3: []}     # station 1's is small: no banner
+    assert got == {1: [(1, "")], 2: [(2, "WIN $50.00")], 3: []}  # station 1's is small: no banner
     seen.clear()
-    Renderer().draw(pygame.Surface((1280, 720)), fm.MULTI_DOUBLED, t, a)      # the shared screen
+    Renderer().draw(pygame.Surface((1280, 720)), fm.MULTI_DOUBLED, t, a)  # the shared screen
     assert seen == [(2, "STATION 2 \u00b7 WIN $50.00")]
 
 
@@ -288,16 +320,21 @@ def test_a_new_round_stops_everything_at_once() -> None:
 
 # -- drawing -----------------------------------------------------------------------
 
+
 def _mask(a: pygame.Surface, b: pygame.Surface, tol: int = 24) -> pygame.mask.Mask:
     """The pixels where ``a`` and ``b`` differ by more than ``tol``."""
     from tests.ui.test_screenshots import same_mask
+
     differ = same_mask(a, b, tol)
     differ.invert()
     return differ
 
 
-@pytest.mark.parametrize("settled", [AMERICAN_SETTLED, fm.MULTI_DOUBLED, fm.AMERICAN_BIG, fm.CLASSIC_BJ,
-                                     fm.MULTI_INSURANCE_PAID], ids=["american", "doubled", "big", "bj", "ins"])
+@pytest.mark.parametrize(
+    "settled",
+    [AMERICAN_SETTLED, fm.MULTI_DOUBLED, fm.AMERICAN_BIG, fm.CLASSIC_BJ, fm.MULTI_INSURANCE_PAID],
+    ids=["american", "doubled", "big", "bj", "ins"],
+)
 def test_nothing_moving_covers_a_card_or_a_button(settled: msgspec.Struct) -> None:
     """Through the whole settlement, every pixel the motion or the celebration
     changes lies off every card (indices included) and off every button; and the
@@ -310,28 +347,28 @@ def test_nothing_moving_covers_a_card_or_a_button(settled: msgspec.Struct) -> No
     blit_card = r._blit_card
 
     def spy(p, code, rect, key, now_ms, anim):  # type: ignore[no-untyped-def]
-        drawn.append(p.L.rect(rect).inflate(-4, -4))      # the face, inside its rounded corners
+        drawn.append(p.L.rect(rect).inflate(-4, -4))  # the face, inside its rounded corners
         return blit_card(p, code, rect, key, now_ms, anim)
 
-    r._blit_card = spy                                       # type: ignore[method-assign]
+    r._blit_card = spy  # type: ignore[method-assign]
     rest = pygame.Surface(size)
-    rest_hits = r.draw(rest, settled, end, a)                   # type: ignore[arg-type]
-    r._blit_card = blit_card                                 # type: ignore[method-assign]
+    rest_hits = r.draw(rest, settled, end, a)  # type: ignore[arg-type]
+    r._blit_card = blit_card  # type: ignore[method-assign]
     cards = pygame.mask.Mask(size)
     for c in drawn:
         cards.draw(pygame.mask.Mask(c.size, fill=True), c.topleft)
     assert drawn
     shapes = pygame.Surface(size)
-    for h in rest_hits:             # each button as drawn: a rounded rectangle
-        if h.action == "chip":                        # a chip to pick is round
+    for h in rest_hits:  # each button as drawn: a rounded rectangle
+        if h.action == "chip":  # a chip to pick is round
             pygame.draw.circle(shapes, (255, 255, 255), h.rect.center, min(h.rect.size) // 2)
-        elif h.action not in ("ui:help", "place"):    # a circle is where chips lie
+        elif h.action not in ("ui:help", "place"):  # a circle is where chips lie
             pygame.draw.rect(shapes, (255, 255, 255), h.rect, border_radius=Layout.for_size(*size).px(12))
     buttons = pygame.mask.from_threshold(shapes, (255, 255, 255), (1, 1, 1, 255))
     moved_somewhere = False
     for t in range(0, end, 90):
         frame = pygame.Surface(size)
-        hits = r.draw(frame, settled, t, a)                     # type: ignore[arg-type]
+        hits = r.draw(frame, settled, t, a)  # type: ignore[arg-type]
         moved = _mask(frame, rest)
         moved_somewhere = moved_somewhere or moved.count() > 0
         assert moved.overlap_area(cards, (0, 0)) == 0, f"covers a card at {t} ms"
@@ -361,9 +398,9 @@ def test_at_rest_a_lost_stake_is_gone_and_a_payout_lies_beside_its_stake(rendere
     still, open_round, done = (pygame.Surface((1920, 1080)) for _ in range(3))
     renderer.draw(still, s, 0, None)
     renderer.draw(open_round, fm.unsettled(s), 0, None)
-    assert _chip_pixels(open_round, centre[3], cy) > 500         # the bet, before the result
-    assert _chip_pixels(still, centre[3], cy) == 0               # the bust: swept
-    assert _chip_pixels(still, centre[1], cy) > 500              # the blackjack's stake ...
+    assert _chip_pixels(open_round, centre[3], cy) > 500  # the bet, before the result
+    assert _chip_pixels(still, centre[3], cy) == 0  # the bust: swept
+    assert _chip_pixels(still, centre[1], cy) > 500  # the blackjack's stake ...
     felt = _mask(still, open_round)
     beside = pygame.Rect(int(centre[1]) + 60, geo.circle_y - 40, 50, 60)
     assert felt.overlap_area(pygame.mask.Mask(beside.size, fill=True), beside.topleft) > 1_000  # ... paid beside
@@ -372,8 +409,11 @@ def test_at_rest_a_lost_stake_is_gone_and_a_payout_lies_beside_its_stake(rendere
     assert [_chip_pixels(done, centre[n], cy) for n in (1, 2, 3)] == [0, 0, 0]
 
 
-@pytest.mark.parametrize(("case", "size"), [(c, s) for c in fm.MOTION_CASES for s in SIZES],
-                         ids=lambda v: v.name if isinstance(v, fm.MotionCase) else f"{v[0]}x{v[1]}")
+@pytest.mark.parametrize(
+    ("case", "size"),
+    [(c, s) for c in fm.MOTION_CASES for s in SIZES],
+    ids=lambda v: v.name if isinstance(v, fm.MotionCase) else f"{v[0]}x{v[1]}",
+)
 def test_motion_golden(case: fm.MotionCase, size: tuple[int, int], tmp_path: Path) -> None:
     """Frames mid-sweep, mid-payout, paid beside (a doubled stake), mid-collect,
     insurance paid at its line, and the small, blackjack and big celebrations."""

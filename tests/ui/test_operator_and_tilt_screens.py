@@ -29,16 +29,17 @@ def test_the_handpay_screen_says_the_handpay_the_key_just_reset():
     was reset (amount and station), in the screen's language."""
     from tests.ui.fixtures import CASES
     from ui.scenes import overlays
+
     base = next(c.snapshot for c in CASES if c.name == "overlay_jackpot")
     import msgspec
+
     reset = said("Handpay reset: {amount_minor} at station {n}, paid by the attendant", amount_minor=2000, n=1)
     snap = msgspec.structs.replace(base, handpay=msgspec.structs.replace(base.handpay, reset_said=[reset]))
     assert isinstance(snap.handpay, HandpayView)
     assert overlays.handpay_lines(snap)[-1] == "Handpay reset: $20.00 at station 1, paid by the attendant"
     i18n.use("es")
     try:
-        assert overlays.handpay_lines(snap)[-1] == \
-            "Pago manual de $20.00 del puesto 1 hecho: lo pagó el asistente"
+        assert overlays.handpay_lines(snap)[-1] == "Pago manual de $20.00 del puesto 1 hecho: lo pagó el asistente"
     finally:
         i18n.use("en")
 
@@ -49,6 +50,7 @@ def test_the_storage_tilt_lights_no_button_on_the_screen(renderer):
     import pygame
 
     from tests.ui.fixtures_operator import storage_tilt
+
     snap = storage_tilt()
     assert snap.player_desk is False and snap.stations[0].lamps == []
     surf = pygame.Surface((1280, 720))

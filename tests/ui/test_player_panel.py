@@ -15,7 +15,7 @@ def _hits(snapshot, own=None, size=(1280, 720)):  # type: ignore[no-untyped-def]
 
 
 def test_history_button_sends_the_history_intent_of_this_station() -> None:
-    """"the last 10 rounds of this station on a touch": HISTORY on a one-station
+    """ "the last 10 rounds of this station on a touch": HISTORY on a one-station
     table and on each station's own screen, none on a shared multi-station screen."""
     for snap, own, station in ((CLASSIC_BETTING, None, 1), (MULTI_PLAY, 2, 2), (MULTI_BETTING, 3, 3)):
         hits = _hits(snap, own)
@@ -48,13 +48,15 @@ def test_reminder_says_time_and_net_and_any_touch_dismisses_it() -> None:
     a touch anywhere (``reminder_ok`` for this station)."""
     from tests.ui.fixtures_player import with_reminder
     from ui.scenes.player_panel import reminder_lines
+
     snap = with_reminder(MULTI_PLAY, 2, 65, -1_250)
     st = snap.stations[1]
-    assert reminder_lines(snap, st)[:2] == ["You have played for 1 h 05 min.",
-                                            "This session you are down $12.50."]
+    assert reminder_lines(snap, st)[:2] == ["You have played for 1 h 05 min.", "This session you are down $12.50."]
     up = with_reminder(CLASSIC_BETTING, 1, 30, 2_500)
-    assert reminder_lines(up, up.stations[0])[:2] == ["You have played for 30 minutes.",
-                                                      "This session you are up $25.00."]
+    assert reminder_lines(up, up.stations[0])[:2] == [
+        "You have played for 30 minutes.",
+        "This session you are up $25.00.",
+    ]
     hits = _hits(snap, 2)
     assert {(h.action, h.station) for h in hits} == {("reminder_ok", 2)}
     assert "reminder_ok" not in {h.action for h in _hits(snap, 1)}
@@ -64,13 +66,16 @@ def test_service_button_calls_and_cancels_for_this_station() -> None:
     """A Service button that calls the attendant; while called it says so and
     the same button (a second touch) cancels."""
     import msgspec
+
     hits = _hits(MULTI_PLAY, 2)
     (svc,) = [h for h in hits if h.action == "service"]
     assert svc.station == 2
-    called = msgspec.structs.replace(MULTI_PLAY, stations=[
-        msgspec.structs.replace(st, service=st.station == 2) for st in MULTI_PLAY.stations])
+    called = msgspec.structs.replace(
+        MULTI_PLAY, stations=[msgspec.structs.replace(st, service=st.station == 2) for st in MULTI_PLAY.stations]
+    )
     said: list[str] = []
     from ui.widgets import Painter
+
     real = Painter.text
 
     def text(self: Painter, s: str, *a: object, **k: object) -> pygame.Rect:

@@ -44,21 +44,31 @@ def same_mask(a: pygame.Surface, b: pygame.Surface, tol: int = CHANNEL_TOL) -> p
 
 def render(renderer: Renderer, case: Case, size: tuple[int, int]) -> pygame.Surface:
     surf = pygame.Surface(size)
-    renderer.draw(surf, case.snapshot, case.now_ms, None, case.connected, case.show_help,
-                  own_station=case.own_station, clock=case.clock, language=case.language,
-                  languages=case.languages, notices=case.notices)
+    renderer.draw(
+        surf,
+        case.snapshot,
+        case.now_ms,
+        None,
+        case.connected,
+        case.show_help,
+        own_station=case.own_station,
+        clock=case.clock,
+        language=case.language,
+        languages=case.languages,
+        notices=case.notices,
+    )
     return surf
 
 
 def _golden_params() -> list[tuple[Case, tuple[int, int]]]:
     """Every case at every size; the operator menu (not a table screen, left
     alone by the table work) at 1920x1080 and 800x480 only."""
-    return [(c, s) for c in CASES for s in SIZES
-            if s != (1280, 720) or c.snapshot.mode != "maintenance"]
+    return [(c, s) for c in CASES for s in SIZES if s != (1280, 720) or c.snapshot.mode != "maintenance"]
 
 
-@pytest.mark.parametrize(("case", "size"), _golden_params(),
-                         ids=lambda v: v.name if isinstance(v, Case) else f"{v[0]}x{v[1]}")
+@pytest.mark.parametrize(
+    ("case", "size"), _golden_params(), ids=lambda v: v.name if isinstance(v, Case) else f"{v[0]}x{v[1]}"
+)
 def test_golden(renderer: Renderer, case: Case, size: tuple[int, int], tmp_path: Path) -> None:
     surf = render(renderer, case, size)
     path = GOLDEN / f"{case.name}_{size[0]}x{size[1]}.png"
@@ -88,9 +98,17 @@ def test_other_resolutions_and_portrait(renderer: Renderer) -> None:
     for size in [(1280, 800), (1080, 1920), (480, 800)]:
         for case in CASES:
             surf = pygame.Surface(size)
-            hits = renderer.draw(surf, case.snapshot, case.now_ms, None, case.connected, case.show_help,
-                                 language=case.language, languages=case.languages,
-                                 own_station=case.own_station)
+            hits = renderer.draw(
+                surf,
+                case.snapshot,
+                case.now_ms,
+                None,
+                case.connected,
+                case.show_help,
+                language=case.language,
+                languages=case.languages,
+                own_station=case.own_station,
+            )
             for h in hits:
                 assert surf.get_rect().contains(h.rect), (case.name, size, h)
 

@@ -34,16 +34,26 @@ CASES: dict[str, tuple[Snapshot, int, dict[int, str]]] = {
     "told_why": (MULTI_TOLD_WHY, 3, {3: "Bet refused: no credits"}),
     "betting": (MULTI_BETTING, 1, {}),
     "dealer_blackjack": (MULTI_DEALER_BJ, 1, {}),
-    "history_and_reminder": (with_reminder(with_history(MULTI_PLAY, 2, history_rows(3, first=88)), 3, 65, 2_500),
-                             2, {}),
+    "history_and_reminder": (
+        with_reminder(with_history(MULTI_PLAY, 2, history_rows(3, first=88)), 3, 65, 2_500),
+        2,
+        {},
+    ),
 }
 
 
-def draw(snapshot: Snapshot, size: tuple[int, int], focus: int = 1, notices: dict[int, str] | None = None,
-         renderer: Renderer | None = None, clock: str = "21:47") -> tuple[pygame.Surface, list]:
+def draw(
+    snapshot: Snapshot,
+    size: tuple[int, int],
+    focus: int = 1,
+    notices: dict[int, str] | None = None,
+    renderer: Renderer | None = None,
+    clock: str = "21:47",
+) -> tuple[pygame.Surface, list]:
     surf = pygame.Surface(size)
-    hits = (renderer or Renderer()).draw(surf, snapshot, 1_000, None, clock=clock, shared=True,
-                                         focus=focus, notices=notices, languages=("en", "es"))
+    hits = (renderer or Renderer()).draw(
+        surf, snapshot, 1_000, None, clock=clock, shared=True, focus=focus, notices=notices, languages=("en", "es")
+    )
     return surf, hits
 
 
@@ -68,9 +78,16 @@ def test_shared_screen_golden(renderer: Renderer, name: str, size: tuple[int, in
         pytest.fail(f"{path.name}: {bad} pixels differ (actual frame in {tmp_path})")
 
 
-@pytest.mark.parametrize(("size", "lw", "scale"), [((3840, 1080), 3840, 1.0), ((5760, 1080), 5760, 1.0),
-                                                   ((1920, 1080), 1920, 1.0), ((1920, 540), 3840, 0.5),
-                                                   ((800, 480), 1920, 800 / 1920)])
+@pytest.mark.parametrize(
+    ("size", "lw", "scale"),
+    [
+        ((3840, 1080), 3840, 1.0),
+        ((5760, 1080), 5760, 1.0),
+        ((1920, 1080), 1920, 1.0),
+        ((1920, 540), 3840, 0.5),
+        ((800, 480), 1920, 800 / 1920),
+    ],
+)
 def test_layout_is_as_wide_as_the_display(size: tuple[int, int], lw: int, scale: float) -> None:
     """1080 logical units high and as wide as the display (at least 1920);
     the panels fill the width side by side, station 1 on the left, under the dealer."""
@@ -123,9 +140,13 @@ def test_each_stations_message_is_drawn_in_its_own_panel(size: tuple[int, int], 
     L = shared_screen.layout_for(*size)
     panel = L.rect(shared_screen.panel_boxes(L, 3)[station - 1])
     base, _ = draw(MULTI_SETTLED, size)
-    told = msgspec.structs.replace(MULTI_SETTLED, stations=[
-        msgspec.structs.replace(st, message="Your own words here") if st.station == station else st
-        for st in MULTI_SETTLED.stations])
+    told = msgspec.structs.replace(
+        MULTI_SETTLED,
+        stations=[
+            msgspec.structs.replace(st, message="Your own words here") if st.station == station else st
+            for st in MULTI_SETTLED.stations
+        ],
+    )
     changed, _ = draw(told, size)
     assert panel.contains(_changed_area(base, changed))
     refused, _ = draw(MULTI_SETTLED, size, notices={station: "Bet refused: no credits"})
@@ -189,10 +210,11 @@ def test_a_touch_in_a_panel_focuses_its_station_for_keys_and_dev_keys() -> None:
     app.devkeys = DevKeys("/nonexistent.sock")
     L = shared_screen.layout_for(1920, 1080)
     box = L.rect(shared_screen.panel_boxes(L, 3)[2])
-    assert app._focus_event(_click((box.centerx, box.y + 200))) is False    # and it presses on
+    assert app._focus_event(_click((box.centerx, box.y + 200))) is False  # and it presses on
     assert app.station == 3
-    assert app.handle_input(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_d, mod=0, unicode="d")) == \
-        [Intent(station=3, action="deal")]
+    assert app.handle_input(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_d, mod=0, unicode="d")) == [
+        Intent(station=3, action="deal")
+    ]
     f4 = app.devkeys.commands_for(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_F4, mod=0))
     assert f4 == [{"cmd": "note", "amount_minor": 10_000, "station": 3}]
     assert app._focus_event(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_TAB, mod=0)) is True
@@ -236,8 +258,9 @@ def test_below_the_minimum_size_the_classic_table_and_a_log_line(caplog: pytest.
         app.draw(0)
     assert app.shared() is False
     said = [r.getMessage() for r in caplog.records if "shared screen" in r.getMessage()]
-    assert said == ["the shared screen needs at least 800x480 landscape, the window is 640x360: "
-                    "drawing the classic table"]
+    assert said == [
+        "the shared screen needs at least 800x480 landscape, the window is 640x360: drawing the classic table"
+    ]
     classic = pygame.Surface((640, 360))
     Renderer().draw(classic, MULTI_PLAY, 0, None, clock="", languages=("en", "es"))
     assert diff_pixels(app.window, classic, 0) == 0

@@ -29,17 +29,33 @@ def test_each_table_event_plays_its_sound_at_the_volume(monkeypatch: pytest.Monk
     """A bet placed plays the chip, a card dealt the deal sound, a win the win
     sound, each at the operator's volume (``volume_percent``)."""
     app, played = _app(monkeypatch)
-    quiet = msgspec.structs.replace(CLASSIC_BETTING, seq=1, volume_percent=40, stations=[
-        msgspec.structs.replace(CLASSIC_BETTING.stations[0], bet_minor=0, spots=[])])
+    quiet = msgspec.structs.replace(
+        CLASSIC_BETTING,
+        seq=1,
+        volume_percent=40,
+        stations=[msgspec.structs.replace(CLASSIC_BETTING.stations[0], bet_minor=0, spots=[])],
+    )
     app.feed([quiet], 0)
     app.feed([msgspec.structs.replace(CLASSIC_BETTING, seq=2, volume_percent=40)], 10)
     assert played == [("chip", 0.4)]
     app.feed([msgspec.structs.replace(CLASSIC_INSURANCE, seq=3, volume_percent=40)], 20)
     assert played[-1] == ("card", 0.4)
-    won = msgspec.structs.replace(CLASSIC_PUSH, seq=4, volume_percent=40, stations=[
-        msgspec.structs.replace(CLASSIC_PUSH.stations[0], spots=[msgspec.structs.replace(
-            CLASSIC_PUSH.stations[0].spots[0], hands=[hand(["TH", "9C"], 500, "19", outcome="win",
-                                                          returned_minor=1_000)])])])
+    won = msgspec.structs.replace(
+        CLASSIC_PUSH,
+        seq=4,
+        volume_percent=40,
+        stations=[
+            msgspec.structs.replace(
+                CLASSIC_PUSH.stations[0],
+                spots=[
+                    msgspec.structs.replace(
+                        CLASSIC_PUSH.stations[0].spots[0],
+                        hands=[hand(["TH", "9C"], 500, "19", outcome="win", returned_minor=1_000)],
+                    )
+                ],
+            )
+        ],
+    )
     app.feed([won], 30)
     assert ("win", 0.4) in played
 
@@ -60,9 +76,10 @@ def test_a_button_touch_clicks_at_the_volume(monkeypatch: pytest.MonkeyPatch) ->
     assert 200 < len(samples) < 2_000 and max(samples) > 1000
 
 
-def test_no_audio_device_is_silent_and_logged_once(monkeypatch: pytest.MonkeyPatch,
-                                                   caplog: pytest.LogCaptureFixture) -> None:
-    """"silent and quiet in the log where the machine has no audio device":
+def test_no_audio_device_is_silent_and_logged_once(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """ "silent and quiet in the log where the machine has no audio device":
     one line, however many players and plays."""
     monkeypatch.setattr(sound, "_told", False)
     monkeypatch.setattr(sound, "_sound_card_missing", lambda *a: "no sound card found")
@@ -86,18 +103,21 @@ class _MissingMixer:
         return False
 
     def __getattr__(self, name: str) -> object:
-        raise NotImplementedError("mixer module not available (ImportError: libglib-2.0.so.0: "
-                                  "cannot open shared object file: No such file or directory)")
+        raise NotImplementedError(
+            "mixer module not available (ImportError: libglib-2.0.so.0: "
+            "cannot open shared object file: No such file or directory)"
+        )
 
 
-def test_a_mixer_that_cannot_import_is_silence_not_a_dead_table(monkeypatch: pytest.MonkeyPatch,
-                                                                 caplog: pytest.LogCaptureFixture) -> None:
+def test_a_mixer_that_cannot_import_is_silence_not_a_dead_table(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
     """An image without the mixer's libraries (libglib on Debian minbase): pygame's
     stand-in for the mixer raises ``NotImplementedError`` on use. The table starts
     silent and says why once."""
     monkeypatch.setattr(pygame, "mixer", _MissingMixer())
     monkeypatch.setattr(sound, "_told", False)
-    monkeypatch.setenv("SDL_AUDIODRIVER", "dummy")      # the mixer is tried, not skipped
+    monkeypatch.setenv("SDL_AUDIODRIVER", "dummy")  # the mixer is tried, not skipped
     with caplog.at_level(logging.DEBUG, logger="ui.sound"):
         for _ in range(2):
             s = Sounds(enabled=True)
@@ -105,22 +125,32 @@ def test_a_mixer_that_cannot_import_is_silence_not_a_dead_table(monkeypatch: pyt
             for name in Sounds.NAMES:
                 s.play(name)
     lines = [r.getMessage() for r in caplog.records if r.name == "ui.sound"]
-    assert lines == ["no sound: mixer module not available (ImportError: libglib-2.0.so.0: "
-                     "cannot open shared object file: No such file or directory)"]
+    assert lines == [
+        "no sound: mixer module not available (ImportError: libglib-2.0.so.0: "
+        "cannot open shared object file: No such file or directory)"
+    ]
 
 
 @pytest.mark.timeout(60)
 def test_the_ui_starts_silent_where_pygame_cannot_import_its_mixer():
     """The same with pygame's own stand-in: a process where ``import pygame.mixer``
     fails (as without libglib) builds its sounds and plays them, silently."""
-    code = ("import sys; sys.modules['pygame.mixer'] = None\n"
-            "import logging; logging.basicConfig(level=logging.INFO, format='%(message)s')\n"
-            "from ui.sound import Sounds\n"
-            "s = Sounds(enabled=True); s.play('win')\n"
-            "print('available', s.available)\n")
-    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60,
-                       env={"SDL_AUDIODRIVER": "dummy", "PYGAME_HIDE_SUPPORT_PROMPT": "1",
-                            "PATH": "/usr/bin:/bin"})
+    code = (
+        "import sys; sys.modules['pygame.mixer'] = None\n"
+        "import logging; logging.basicConfig(level=logging.INFO, format='%(message)s')\n"
+        "from ui.sound import Sounds\n"
+        "s = Sounds(enabled=True); s.play('win')\n"
+        "print('available', s.available)\n"
+    )
+    r = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={"SDL_AUDIODRIVER": "dummy", "PYGAME_HIDE_SUPPORT_PROMPT": "1", "PATH": "/usr/bin:/bin"},
+    )
     assert (r.returncode, r.stdout) == (0, "available False\n"), r.stderr
-    assert "no sound: mixer module not available (ModuleNotFoundError: import of pygame.mixer " \
-           "halted; None in sys.modules)" in r.stderr
+    assert (
+        "no sound: mixer module not available (ModuleNotFoundError: import of pygame.mixer "
+        "halted; None in sys.modules)" in r.stderr
+    )

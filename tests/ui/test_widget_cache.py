@@ -20,10 +20,10 @@ def test_every_table_fixture_from_the_cache_equals_a_fresh_drawing() -> None:
     kept, size = Renderer(), (1280, 720)
     cases = [c for c in CASES if c.snapshot.mode not in ("maintenance", "attract")]
     fresh = [_pixels(render(Renderer(), c, size)) for c in cases]
-    for _ in range(2):                       # the second pass draws from the cache
+    for _ in range(2):  # the second pass draws from the cache
         for case, want in zip(cases, fresh, strict=True):
             assert _pixels(render(kept, case, size)) == want, case.name
-    assert kept._widgets                     # the cache was used
+    assert kept._widgets  # the cache was used
 
 
 def test_settlement_frames_from_the_cache_equal_fresh_drawings() -> None:
@@ -46,9 +46,15 @@ def test_settlement_frames_from_the_cache_equal_fresh_drawings() -> None:
 def test_a_lamp_lit_again_is_drawn_lit() -> None:
     """A button's cached pixels follow its lamp: the same table with Deal lit and not."""
     st = MULTI_PLAY.stations[0]
-    dark = MULTI_PLAY.__class__(**{**{f: getattr(MULTI_PLAY, f) for f in MULTI_PLAY.__struct_fields__},
-                                  "stations": [st.__class__(**{**{f: getattr(st, f) for f in st.__struct_fields__},
-                                                               "lamps": []}), *MULTI_PLAY.stations[1:]]})
+    dark = MULTI_PLAY.__class__(
+        **{
+            **{f: getattr(MULTI_PLAY, f) for f in MULTI_PLAY.__struct_fields__},
+            "stations": [
+                st.__class__(**{**{f: getattr(st, f) for f in st.__struct_fields__}, "lamps": []}),
+                *MULTI_PLAY.stations[1:],
+            ],
+        }
+    )
     kept = Renderer()
     for snap in (MULTI_PLAY, dark, MULTI_PLAY, dark):
         a, b = pygame.Surface((1280, 720)), pygame.Surface((1280, 720))
@@ -69,10 +75,10 @@ def test_every_table_fixture_over_the_table_layer_equals_a_drawing_without_it() 
     kept, layered = Renderer(), 0
     for case in cases:
         want = _pixels(render(_unlayered(), case, size))
-        assert _pixels(render(kept, case, size)) == want, case.name    # a snapshot's first frame: whole
-        assert _pixels(render(kept, case, size)) == want, case.name    # its next: over its layer
+        assert _pixels(render(kept, case, size)) == want, case.name  # a snapshot's first frame: whole
+        assert _pixels(render(kept, case, size)) == want, case.name  # its next: over its layer
         layered += kept._layer is not None and kept._layer[0][2] == id(case.snapshot)
-    assert layered > len(cases) // 2              # the layer was used
+    assert layered > len(cases) // 2  # the layer was used
 
 
 def test_animated_frames_over_the_table_layer_equal_drawings_without_it() -> None:

@@ -71,8 +71,11 @@ class Element:
 def _moving(t: int) -> bool:
     """Something slides or grows at loop time ``t`` (ms)."""
     last_landing = DEAL_START_MS + (len(_CARDS) - 1) * DEAL_GAP_MS + FLIGHT_MS
-    return (DEAL_START_MS <= t < last_landing or PILL_IN_MS <= t < PILL_IN_MS + PILL_GROW_MS
-            or SWEEP_MS <= t < SWEEP_MS + SWEEP_LEN_MS)
+    return (
+        DEAL_START_MS <= t < last_landing
+        or PILL_IN_MS <= t < PILL_IN_MS + PILL_GROW_MS
+        or SWEEP_MS <= t < SWEEP_MS + SWEEP_LEN_MS
+    )
 
 
 def next_change_ms(now_ms: int) -> int:
@@ -81,8 +84,7 @@ def next_change_ms(now_ms: int) -> int:
     if _moving(t):
         return now_ms + MOTION_FRAME_MS
     base = now_ms - t
-    events = [DEAL_START_MS, PILL_IN_MS, SWEEP_MS, CYCLE_MS + DEAL_START_MS,
-              DEAL_START_MS + FLIGHT_MS + FLIP_DELAY_MS]
+    events = [DEAL_START_MS, PILL_IN_MS, SWEEP_MS, CYCLE_MS + DEAL_START_MS, DEAL_START_MS + FLIGHT_MS + FLIP_DELAY_MS]
     nxt = min(base + e for e in events if base + e > now_ms)
     nxt = min(nxt, (now_ms // BLINK_MS + 1) * BLINK_MS, (now_ms // GLOW_STEP_MS + 1) * GLOW_STEP_MS)
     return nxt
@@ -101,14 +103,13 @@ def _measured(key: tuple[object, ...], measure: Callable[[], pygame.Rect]) -> py
     return r.copy()
 
 
-def _text_rect(p: Painter, s: str, px: float, pos: tuple[float, float], bold: bool,
-               max_w: float | None) -> pygame.Rect:
-    return _measured(("text", p.L, s, px, pos, bold, max_w),
-                     lambda: _measure_text(p, s, px, pos, bold, max_w))
+def _text_rect(p: Painter, s: str, px: float, pos: tuple[float, float], bold: bool, max_w: float | None) -> pygame.Rect:
+    return _measured(("text", p.L, s, px, pos, bold, max_w), lambda: _measure_text(p, s, px, pos, bold, max_w))
 
 
-def _measure_text(p: Painter, s: str, px: float, pos: tuple[float, float], bold: bool,
-                  max_w: float | None) -> pygame.Rect:
+def _measure_text(
+    p: Painter, s: str, px: float, pos: tuple[float, float], bold: bool, max_w: float | None
+) -> pygame.Rect:
     size = max(p.L.px(px), MIN_TEXT_PX)
     if max_w is not None:
         size = p.fonts.fit(s, size, p.L.px(max_w), bold=bold, min_px=6)
@@ -120,8 +121,7 @@ def _pill_rect(p: Painter, text: str, center: tuple[float, float], px: float, ma
     return _measured(("pill", p.L, text, center, px, max_w), lambda: _measure_pill(p, text, center, px, max_w))
 
 
-def _measure_pill(p: Painter, text: str, center: tuple[float, float], px: float,
-                  max_w: float | None) -> pygame.Rect:
+def _measure_pill(p: Painter, text: str, center: tuple[float, float], px: float, max_w: float | None) -> pygame.Rect:
     w = p.text_width(text, px, True) + px * 1.2
     if max_w is not None:
         w = min(w, max_w)
@@ -153,8 +153,9 @@ def elements(p: Painter, s: Snapshot, now_ms: int, renderer: Renderer, clock: st
     title = _title(s)[0]
     tw = title_width(L)
     tr = _text_rect(p, title, 92, (cx, 150), True, tw).inflate(12, 12)
-    out.append(Element(("title", title, title_c, tr.size), tr,
-                       lambda: p.shadow_text(title, 92, title_c, (cx, 150), max_w=tw)))
+    out.append(
+        Element(("title", title, title_c, tr.size), tr, lambda: p.shadow_text(title, 92, title_c, (cx, 150), max_w=tw))
+    )
     # dealt fan
     cw, ch = 150, 210
     fan_y = L.lh * 0.62
@@ -182,26 +183,41 @@ def elements(p: Painter, s: Snapshot, now_ms: int, renderer: Renderer, clock: st
 
         def blit(sprite: pygame.Surface = sprite, rect: pygame.Rect = rect) -> None:
             p.surface.blit(sprite, rect)
+
         out.append(Element(("card", i, rect.topleft, face, angle), rect, blit))
     if PILL_IN_MS < t < PILL_OUT_MS:
         k = round(min(1.0, (t - PILL_IN_MS) / PILL_GROW_MS), 2)
         px = 44 * (0.6 + 0.4 * k)
         bj = _("BLACKJACK!")
         pr = _pill_rect(p, bj, (cx, fan_y - 200), px, None)
-        out.append(Element(("bj", k, bj), pr, lambda: p.pill(bj, (cx, fan_y - 200), px, fg=theme.INK,
-                                                              bg=theme.BLACKJACK)))
+        out.append(
+            Element(("bj", k, bj), pr, lambda: p.pill(bj, (cx, fan_y - 200), px, fg=theme.INK, bg=theme.BLACKJACK))
+        )
     # invitation
     blink = (now_ms // BLINK_MS) % 2 == 0
     credits = sum(st.credits_minor for st in s.stations)
     if credits > 0:
         invite = _("CREDITS {amount} \u2014 PLACE YOUR BET TO PLAY").format(
-            amount=fmt_money(credits, s.currency_symbol))
+            amount=fmt_money(credits, s.currency_symbol)
+        )
     else:
         invite = told(s.message, s.message_said, s.currency_symbol) or _("INSERT CASH OR TICKET TO PLAY")
     ir = _pill_rect(p, invite, (cx, L.lh - 110), 40, L.lw - 160)
-    out.append(Element(("invite", invite, blink), ir, lambda: p.pill(
-        invite, (cx, L.lh - 110), 40, fg=theme.GOLD if blink else theme.WHITE, bg=(0, 0, 0, 190),
-        edge=theme.GOLD_DARK, max_w=L.lw - 160)))
+    out.append(
+        Element(
+            ("invite", invite, blink),
+            ir,
+            lambda: p.pill(
+                invite,
+                (cx, L.lh - 110),
+                40,
+                fg=theme.GOLD if blink else theme.WHITE,
+                bg=(0, 0, 0, 190),
+                edge=theme.GOLD_DARK,
+                max_w=L.lw - 160,
+            ),
+        )
+    )
     if clock:
         x, y = L.clock_pos()
         cr = L.rect((x, y - 18, p.text_width(clock, 24, True) + 26, 36)).inflate(4, 4)
@@ -220,7 +236,7 @@ def _card_sprite(renderer: Renderer, code: str, w: int, h: int, angle: int) -> p
         base = renderer.art.cards.back(w, h) if code == "back" else renderer.art.cards.face(code, w, h)
         sprite = pygame.transform.rotozoom(base, angle, 1.0) if angle else base
         if pygame.display.get_surface() is not None:
-            sprite = sprite.convert_alpha()    # the display's format blits fastest
+            sprite = sprite.convert_alpha()  # the display's format blits fastest
         if len(_ROTATED) > 300:
             _ROTATED.clear()
         _ROTATED[key] = sprite
@@ -236,7 +252,7 @@ def draw(p: Painter, s: Snapshot, now_ms: int, renderer: Renderer, clock: str = 
 def _title(s: Snapshot) -> tuple[str, str]:
     """The glowing title and the line under it: ``"Classic BlackJack (multi-player
     table)"`` -> ``("CLASSIC BLACKJACK", "MULTI-PLAYER TABLE")`` (RULES.md's names)."""
-    name = _(s.variant_name).upper() or "BLACKJACK"       # in the screen's language
+    name = _(s.variant_name).upper() or "BLACKJACK"  # in the screen's language
     head, sep, rest = name.partition(" (")
     return (head, rest.rstrip(")")) if sep else (name, "")
 
@@ -247,13 +263,20 @@ def draw_static(p: Painter, s: Snapshot) -> None:
     if sub:
         p.shadow_text(sub, 30, theme.CREAM, (p.L.cx, 214), bold=True, max_w=title_width(p.L))
     for i, txt in enumerate(s.table_texts[:3]):
-        p.shadow_text(_(txt), 34 if i == 0 else 26, theme.GOLD if i == 0 else theme.CREAM, (p.L.cx, 250 + i * 44),
-                      bold=i == 0)
+        p.shadow_text(
+            _(txt), 34 if i == 0 else 26, theme.GOLD if i == 0 else theme.CREAM, (p.L.cx, 250 + i * 44), bold=i == 0
+        )
 
 
-def draw_partial(p: Painter, background: pygame.Surface, previous: dict[object, pygame.Rect] | None,
-                 s: Snapshot, now_ms: int, renderer: Renderer,
-                 clock: str = "") -> tuple[dict[object, pygame.Rect], list[pygame.Rect]]:
+def draw_partial(
+    p: Painter,
+    background: pygame.Surface,
+    previous: dict[object, pygame.Rect] | None,
+    s: Snapshot,
+    now_ms: int,
+    renderer: Renderer,
+    clock: str = "",
+) -> tuple[dict[object, pygame.Rect], list[pygame.Rect]]:
     """Repaint only what changed since the frame whose elements were ``previous``
     (``{key: rect}``; ``None``: paint everything over ``background``).
 

@@ -36,8 +36,13 @@ def draw(p: Painter, s: Snapshot) -> None:
     r = pygame.Rect(60, 50, L.lw - 120, L.lh - 100)
     p.fill_rect(r, (10, 40, 24, 245), radius=24)
     p.fill_rect(r, theme.GOLD, radius=24, width=4)
-    p.shadow_text(_("HOW TO PLAY \u2014 {name}").format(name=_(s.variant_name).upper()), 44, theme.GOLD,
-                  (r.centerx, r.y + 56), max_w=r.w - 80)
+    p.shadow_text(
+        _("HOW TO PLAY \u2014 {name}").format(name=_(s.variant_name).upper()),
+        44,
+        theme.GOLD,
+        (r.centerx, r.y + 56),
+        max_w=r.w - 80,
+    )
     # The rules said in the screen's language (the engine's Said lines)
     said = [say(x, s.currency_symbol) for x in s.help_said] if s.help_said else [_(x) for x in s.help_lines]
     lines = bullets(said) or [_("No rules were sent by the game.")]
@@ -51,7 +56,7 @@ def draw(p: Painter, s: Snapshot) -> None:
         wrapped = [p.wrap(ln, px, col_w - 30) for ln in lines]
         line_h = px * 1.4
         heights = [len(w) * line_h + px * 0.5 for w in wrapped]
-        per_col = (bottom - top)
+        per_col = bottom - top
         # greedy column fill
         colsets: list[list[int]] = [[]]
         used = 0.0

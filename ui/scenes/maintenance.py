@@ -39,15 +39,17 @@ def keypad(p: Painter, area: pygame.Rect, items: list[str], selected: int) -> No
     gap = 10
     key_h = min(84.0, (area.h - gap * (rows + 1)) / (rows + 1.3))
     key_w = (area.w - gap * (cols - 1)) / cols
+
     def key(i: int, r: pygame.Rect) -> None:
         sel = i == selected
         p.fill_rect(r, theme.GOLD if sel else (40, 48, 64), radius=10)
-        p.text(items[i], min(34, key_h * 0.5), theme.INK if sel else theme.WHITE, r.center,
-               bold=True, max_w=r.w - 10)
+        p.text(items[i], min(34, key_h * 0.5), theme.INK if sel else theme.WHITE, r.center, bold=True, max_w=r.w - 10)
         p.hits.append(HitBox(p.L.rect(r), "menu_pick", None, i, True))
+
     for n, i in enumerate(chars):
-        r = pygame.Rect(int(area.x + (n % cols) * (key_w + gap)),
-                        int(area.y + (n // cols) * (key_h + gap)), int(key_w), int(key_h))
+        r = pygame.Rect(
+            int(area.x + (n % cols) * (key_w + gap)), int(area.y + (n // cols) * (key_h + gap)), int(key_w), int(key_h)
+        )
         key(i, r)
     y = area.y + rows * (key_h + gap) + gap
     cw = (area.w - gap * (len(ctrl) - 1)) / max(1, len(ctrl))
@@ -57,8 +59,7 @@ def keypad(p: Painter, area: pygame.Rect, items: list[str], selected: int) -> No
 
 #: The screen test's touch grid and colour bars (one colour per column).
 GRID_COLS, GRID_ROWS = 8, 4
-BARS = ((255, 255, 255), (255, 255, 0), (0, 255, 255), (0, 255, 0), (255, 0, 255),
-        (255, 0, 0), (0, 0, 255), (0, 0, 0))
+BARS = ((255, 255, 255), (255, 255, 0), (0, 255, 255), (0, 255, 0), (255, 0, 255), (255, 0, 0), (0, 0, 255), (0, 0, 0))
 TOUCHED = (40, 200, 90)
 
 
@@ -100,9 +101,14 @@ def draw(p: Painter, m: MaintenanceView, diag: DiagState | None = None) -> None:
         _screen_test(p, m, diag)
         return
     if m.page == "diag_sound":
-        m = MaintenanceView(page=m.page, title=m.title, items=m.items, selected=m.selected,
-                            hint=m.hint, lines=m.lines + [
-                                "Audio: ready" if diag.audio else "Audio: no audio device"])
+        m = MaintenanceView(
+            page=m.page,
+            title=m.title,
+            items=m.items,
+            selected=m.selected,
+            hint=m.hint,
+            lines=m.lines + ["Audio: ready" if diag.audio else "Audio: no audio device"],
+        )
     L = p.L
     head = pygame.Rect(0, 0, L.lw, 110)
     p.fill_rect(head, (30, 40, 60))
@@ -110,9 +116,13 @@ def draw(p: Painter, m: MaintenanceView, diag: DiagState | None = None) -> None:
     p.text("MAINTENANCE", 22, theme.WARNING, (40, 30), anchor="midleft", bold=True)
     p.text(m.title, 44, theme.WHITE, (40, 72), anchor="midleft", bold=True, max_w=L.lw - 360)
     if m.level:
-        p.pill(m.level.upper(), (L.lw - 160, 55), px=24,
-               fg=theme.INK if m.level == "technician" else theme.WHITE,
-               bg=theme.WARNING if m.level == "technician" else (60, 72, 96))
+        p.pill(
+            m.level.upper(),
+            (L.lw - 160, 55),
+            px=24,
+            fg=theme.INK if m.level == "technician" else theme.WHITE,
+            bg=theme.WARNING if m.level == "technician" else (60, 72, 96),
+        )
     portrait = L.portrait
     # body lines: the left half beside a list, the full width without one
     left = pygame.Rect(40, 140, (L.lw - 120) // 2 if m.items and not portrait else L.lw - 80, 0)
@@ -120,7 +130,7 @@ def draw(p: Painter, m: MaintenanceView, diag: DiagState | None = None) -> None:
     bottom = L.lh - 200 if not (portrait and m.items) else L.lh
     rows = [seg for ln in m.lines for seg in p.wrap(ln, 28, left.w)]
     for i, seg in enumerate(rows):
-        if y + 40 > bottom and i < len(rows) - 1:   # never under the hint and buttons
+        if y + 40 > bottom and i < len(rows) - 1:  # never under the hint and buttons
             p.text("\u2026", 28, theme.CREAM, (left.x, y + 18), anchor="midleft")
             y += 40
             break
@@ -136,12 +146,19 @@ def draw(p: Painter, m: MaintenanceView, diag: DiagState | None = None) -> None:
         first, visible = 0, 0
     else:
         first, visible, row_h = visible_rows(len(m.items), m.selected, avail)
-    for i, item in enumerate(m.items[first:first + visible], start=first):
+    for i, item in enumerate(m.items[first : first + visible], start=first):
         r = pygame.Rect(ix, int(iy + (i - first) * row_h), iw, int(row_h) - 8)
         sel = i == m.selected
         p.fill_rect(r, theme.GOLD if sel else (40, 48, 64), radius=10)
-        p.text(("\u25b6 " if sel else "   ") + item, min(30, row_h * 0.5), theme.INK if sel else theme.WHITE,
-               (r.x + 18, r.centery), anchor="midleft", bold=sel, max_w=r.w - 30)
+        p.text(
+            ("\u25b6 " if sel else "   ") + item,
+            min(30, row_h * 0.5),
+            theme.INK if sel else theme.WHITE,
+            (r.x + 18, r.centery),
+            anchor="midleft",
+            bold=sel,
+            max_w=r.w - 30,
+        )
         p.hits.append(HitBox(p.L.rect(r), "menu_pick", None, i, True))
     if m.hint:
         p.text(m.hint, 24, (170, 180, 200), (L.lw // 2, L.lh - 160), max_w=L.lw - 80)
@@ -168,8 +185,13 @@ def _screen_test(p: Painter, m: MaintenanceView, diag: DiagState) -> None:
         p.fill_rect(r, (128, 128, 128), width=2)
         p.hits.append(HitBox(L.rect(r), f"ui:touch:{i}", None, None, True))
     p.fill_rect(pygame.Rect(0, bottom, L.lw, L.lh - bottom), (16, 20, 28))
-    p.text(f"{m.title}: {len(diag.touched)} of {GRID_COLS * GRID_ROWS} squares touched",
-           24, theme.CREAM, (40, bottom + 24), anchor="midleft", max_w=L.lw - 80)
+    p.text(
+        f"{m.title}: {len(diag.touched)} of {GRID_COLS * GRID_ROWS} squares touched",
+        24,
+        theme.CREAM,
+        (40, bottom + 24),
+        anchor="midleft",
+        max_w=L.lw - 80,
+    )
     labels = [("menu_back", "BACK")]
-    p.button(pygame.Rect(L.lw // 2 - 110, L.lh - 90, 220, 76), labels[0][1], True,
-             labels[0][0], px=26)
+    p.button(pygame.Rect(L.lw // 2 - 110, L.lh - 90, 220, 76), labels[0][1], True, labels[0][0], px=26)

@@ -19,8 +19,16 @@ from ui.said import say, say_all
 from ui.widgets import Painter
 
 
-def draw_panel(p: Painter, title: str, lines: list[str], accent: tuple[int, ...], now_ms: int,
-               *, dim: bool = True, big: str | None = None) -> None:
+def draw_panel(
+    p: Painter,
+    title: str,
+    lines: list[str],
+    accent: tuple[int, ...],
+    now_ms: int,
+    *,
+    dim: bool = True,
+    big: str | None = None,
+) -> None:
     """A centred modal panel: title bar in ``accent``, optional big line, then ``lines``."""
     L = p.L
     if dim and not p.dimmed:
@@ -36,7 +44,7 @@ def draw_panel(p: Painter, title: str, lines: list[str], accent: tuple[int, ...]
     h = 150 + (110 if big else 0) + 46 * len(wrapped) + 40
     r = pygame.Rect(0, 0, w, h)
     r.center = (L.lw // 2, L.lh // 2)
-    p.drawn_panel = L.rect(r.inflate(8, 24))       # its pixels, shadow included
+    p.drawn_panel = L.rect(r.inflate(8, 24))  # its pixels, shadow included
     pulse = 0.5 + 0.5 * math.sin(now_ms / 300)
     edge = tuple(int(c * (0.75 + 0.25 * pulse)) for c in accent[:3])
     p.fill_rect(r.move(0, 8), (0, 0, 0, 120), radius=26)
@@ -88,28 +96,49 @@ def draw_for(p: Painter, s: Snapshot, now_ms: int) -> None:
     # The engine's words in the screen's language (its Said parts, joined as the
     # engine joins them in ``overlay_text``: a tilt's reasons by "; ", the rest by " · ")
     sep = "; " if o == "tilt" else SEP
-    text = [sep.join(say(x, s.currency_symbol) for x in s.overlay_said)] if s.overlay_said else \
-        [_(s.overlay_text)] if s.overlay_text else []
+    text = (
+        [sep.join(say(x, s.currency_symbol) for x in s.overlay_said)]
+        if s.overlay_said
+        else [_(s.overlay_text)]
+        if s.overlay_text
+        else []
+    )
     if o == "door_open":
-        draw_panel(p, _("DOOR OPEN"), text or [_("Play is suspended until the door is closed.")], theme.WARNING,
-                   now_ms)
+        draw_panel(p, _("DOOR OPEN"), text or [_("Play is suspended until the door is closed.")], theme.WARNING, now_ms)
     elif o == "tilt":
-        draw_panel(p, _("TILT"), (text or [_("A fault stopped the game.")]) + [_("Please call an attendant.")],
-                   theme.DANGER, now_ms)
+        draw_panel(
+            p,
+            _("TILT"),
+            (text or [_("A fault stopped the game.")]) + [_("Please call an attendant.")],
+            theme.DANGER,
+            now_ms,
+        )
     elif o == "handpay":
         hp = s.handpay
         title = _("HANDPAY \u2014 CALL ATTENDANT")
         if hp is not None and hp.kind == "jackpot":
             title = _("JACKPOT \u2014 CALL ATTENDANT")
         big = fmt_money(hp.amount_minor, s.currency_symbol) if hp is not None else None
-        draw_panel(p, title, handpay_lines(s) if hp is not None else
-                   text + [_("Please wait: an attendant will pay you.")], (160, 110, 10), now_ms, big=big)
+        draw_panel(
+            p,
+            title,
+            handpay_lines(s) if hp is not None else text + [_("Please wait: an attendant will pay you.")],
+            (160, 110, 10),
+            now_ms,
+            big=big,
+        )
     elif o == "printing":
         dots = "." * (1 + (now_ms // 400) % 3)
-        draw_panel(p, _("PRINTING TICKET") + dots, text or [_("Please take your ticket when it is printed.")],
-                   (30, 110, 60), now_ms)
+        draw_panel(
+            p,
+            _("PRINTING TICKET") + dots,
+            text or [_("Please take your ticket when it is printed.")],
+            (30, 110, 60),
+            now_ms,
+        )
     elif o == "ram_error":
-        draw_panel(p, _("RAM ERROR"), (text or [_("Memory check failed.")]) + [_("Call an attendant.")], theme.DANGER,
-                   now_ms)
+        draw_panel(
+            p, _("RAM ERROR"), (text or [_("Memory check failed.")]) + [_("Call an attendant.")], theme.DANGER, now_ms
+        )
     else:
         draw_panel(p, o.replace("_", " ").upper(), text, theme.WARNING, now_ms)

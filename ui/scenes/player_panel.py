@@ -23,8 +23,13 @@ from ui.money import fmt_money
 from ui.widgets import HitBox, Painter
 
 #: result words and colours per hand outcome.
-_RESULT = {"blackjack": (N_("BLACKJACK"), theme.WIN), "win": (N_("WIN"), theme.WIN),
-           "push": (N_("PUSH"), theme.PUSH), "lose": (N_("LOSE"), theme.LOSE), "bust": (N_("BUST"), theme.LOSE)}
+_RESULT = {
+    "blackjack": (N_("BLACKJACK"), theme.WIN),
+    "win": (N_("WIN"), theme.WIN),
+    "push": (N_("PUSH"), theme.PUSH),
+    "lose": (N_("LOSE"), theme.LOSE),
+    "bust": (N_("BUST"), theme.LOSE),
+}
 ROW_H = 78
 #: the reminder panel's top and height (logical): under the dealer's cards (which end
 #: at 200), above the stations' (505 on).
@@ -57,12 +62,23 @@ def draw(p: Painter, s: Snapshot, own_station: int | None, now_ms: int = 0) -> N
         return
     p.button(history_button(), _("HISTORY"), s.player_desk, "history", station=st.station, px=24)
     service = service_button()
-    p.button(service, _("CALLED") if st.service else _("SERVICE"), s.player_desk, "service", station=st.station,
-             px=24, danger=st.service)
+    p.button(
+        service,
+        _("CALLED") if st.service else _("SERVICE"),
+        s.player_desk,
+        "service",
+        station=st.station,
+        px=24,
+        danger=st.service,
+    )
     if st.service:
-        p.text(_("Attendant called \u00b7 touch to cancel"), 18, theme.CREAM,
-               ((history_button().x + service.right) / 2, service.bottom + 22),
-               max_w=service.right - history_button().x)
+        p.text(
+            _("Attendant called \u00b7 touch to cancel"),
+            18,
+            theme.CREAM,
+            ((history_button().x + service.right) / 2, service.bottom + 22),
+            max_w=service.right - history_button().x,
+        )
     if st.history is not None:
         _panel(p, s, st, st.history)
     if st.reminder is not None:
@@ -75,15 +91,17 @@ def reminder_lines(s: Snapshot, st: StationView) -> list[str]:
     if rc is None:
         return []
     h, m = divmod(rc.elapsed_min, 60)
-    played = _("{h} h {m:02d} min").format(h=h, m=m) if h else \
-        ngettext("{m} minute", "{m} minutes", m).format(m=m)
+    played = _("{h} h {m:02d} min").format(h=h, m=m) if h else ngettext("{m} minute", "{m} minutes", m).format(m=m)
     net = rc.net_minor
     sym = s.currency_symbol
-    session = _("This session you are up {amount}.").format(amount=fmt_money(net, sym)) if net > 0 else \
-        _("This session you are down {amount}.").format(amount=fmt_money(-net, sym)) if net < 0 else \
-        _("This session you are even.")
-    return [_("You have played for {played}.").format(played=played), session,
-            _("Touch anywhere to continue.")]
+    session = (
+        _("This session you are up {amount}.").format(amount=fmt_money(net, sym))
+        if net > 0
+        else _("This session you are down {amount}.").format(amount=fmt_money(-net, sym))
+        if net < 0
+        else _("This session you are even.")
+    )
+    return [_("You have played for {played}.").format(played=played), session, _("Touch anywhere to continue.")]
 
 
 def _reminder(p: Painter, s: Snapshot, st: StationView, now_ms: int) -> None:
@@ -101,11 +119,23 @@ def _reminder(p: Painter, s: Snapshot, st: StationView, now_ms: int) -> None:
     p.fill_rect(bar, theme.PUSH, radius=22)
     p.fill_rect(pygame.Rect(r.x, r.y + 50, r.w, 20), theme.PUSH)
     p.fill_rect(r, theme.PUSH, radius=22, width=4)
-    p.text(_("REALITY CHECK \u00b7 STATION {n}").format(n=st.station), 40, theme.WHITE, bar.center, bold=True,
-           max_w=r.w - 40)
+    p.text(
+        _("REALITY CHECK \u00b7 STATION {n}").format(n=st.station),
+        40,
+        theme.WHITE,
+        bar.center,
+        bold=True,
+        max_w=r.w - 40,
+    )
     for i, line in enumerate(reminder_lines(s, st)):
-        p.text(line, 30 if i < 2 else 24, theme.CREAM if i < 2 else theme.GOLD,
-               (r.centerx, bar.bottom + 40 + 48 * i), bold=i < 2, max_w=r.w - 60)
+        p.text(
+            line,
+            30 if i < 2 else 24,
+            theme.CREAM if i < 2 else theme.GOLD,
+            (r.centerx, bar.bottom + 40 + 48 * i),
+            bold=i < 2,
+            max_w=r.w - 60,
+        )
     p.hits.append(HitBox(L.rect(pygame.Rect(0, 0, L.lw, L.lh)), "reminder_ok", st.station))
 
 
@@ -131,7 +161,7 @@ def _result(row: RoundLine) -> tuple[str, tuple[int, ...]]:
 def _panel(p: Painter, s: Snapshot, st: StationView, rows: list[RoundLine]) -> None:
     L = p.L
     sym = s.currency_symbol
-    p.hits.clear()                       # modal: nothing under it takes a touch
+    p.hits.clear()  # modal: nothing under it takes a touch
     p.fill_rect((0, 0, L.lw, L.lh), theme.OVERLAY_DIM)
     w = min(1560, L.lw - 80)
     h = 150 + ROW_H * max(1, len(rows)) + 90
@@ -140,14 +170,22 @@ def _panel(p: Painter, s: Snapshot, st: StationView, rows: list[RoundLine]) -> N
     p.fill_rect(r.move(0, 8), (0, 0, 0, 120), radius=26)
     p.fill_rect(r, theme.OVERLAY_PANEL, radius=26)
     p.fill_rect(r, theme.GOLD, radius=26, width=4)
-    p.text(_("STATION {n} \u00b7 YOUR LAST ROUNDS").format(n=st.station), 34, theme.GOLD, (r.centerx, r.y + 44),
-           bold=True, max_w=w - 60)
-    cols = [r.x + 30, r.x + int(w * 0.12), r.x + int(w * 0.37), r.x + int(w * 0.66),
-            r.x + int(w * 0.76), r.right - 30]
+    p.text(
+        _("STATION {n} \u00b7 YOUR LAST ROUNDS").format(n=st.station),
+        34,
+        theme.GOLD,
+        (r.centerx, r.y + 44),
+        bold=True,
+        max_w=w - 60,
+    )
+    cols = [r.x + 30, r.x + int(w * 0.12), r.x + int(w * 0.37), r.x + int(w * 0.66), r.x + int(w * 0.76), r.right - 30]
     y = float(r.y + 100)
-    for x, label, anchor in zip(cols, (_("ROUND"), _("DEALER"), _("YOUR CARDS"), _("STAKE"), _("RESULT"), _("NET")),
-                                ("midleft", "midleft", "midleft", "midleft", "midleft", "midright"),
-                                strict=True):
+    for x, label, anchor in zip(
+        cols,
+        (_("ROUND"), _("DEALER"), _("YOUR CARDS"), _("STAKE"), _("RESULT"), _("NET")),
+        ("midleft", "midleft", "midleft", "midleft", "midleft", "midright"),
+        strict=True,
+    ):
         p.text(label, 20, theme.GOLD_DARK, (x, y), anchor=anchor, bold=True)
     y += 24
     if not rows:
@@ -166,15 +204,18 @@ def _panel(p: Painter, s: Snapshot, st: StationView, rows: list[RoundLine]) -> N
         for hand in row.hands:
             _cards(p, hand.cards, hx, top + 9, span - 12)
             hx += span
-        p.text(fmt_money(sum(h.stake_minor for h in row.hands), sym), 24, theme.CREAM,
-               (cols[3], mid), anchor="midleft")
+        p.text(fmt_money(sum(h.stake_minor for h in row.hands), sym), 24, theme.CREAM, (cols[3], mid), anchor="midleft")
         word, color = _result(row)
-        p.text(word, 24, color, (cols[4], mid), anchor="midleft", bold=True,
-               max_w=cols[5] - cols[4] - 150)
+        p.text(word, 24, color, (cols[4], mid), anchor="midleft", bold=True, max_w=cols[5] - cols[4] - 150)
         net = row.net_minor
-        p.text(("+" if net > 0 else "") + fmt_money(net, sym), 26,
-               theme.WIN if net > 0 else theme.LOSE if net < 0 else theme.CREAM,
-               (cols[5], mid), anchor="midright", bold=True)
+        p.text(
+            ("+" if net > 0 else "") + fmt_money(net, sym),
+            26,
+            theme.WIN if net > 0 else theme.LOSE if net < 0 else theme.CREAM,
+            (cols[5], mid),
+            anchor="midright",
+            bold=True,
+        )
     p.text(_("Touch anywhere to close"), 22, theme.CREAM, (r.centerx, r.bottom - 40))
     # the whole screen closes it (a touch anywhere, as the player expects)
     p.hits.append(HitBox(L.rect(pygame.Rect(0, 0, L.lw, L.lh)), "history_close", st.station))

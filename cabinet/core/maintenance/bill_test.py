@@ -45,12 +45,10 @@ def on_escrow(s: CabinetState, ev: NoteEscrowed, out: list[Effect]) -> bool:
     if not active(s) or ev.denomination_minor <= 0:
         return False
     t = s.bill_test
-    out.append(Journal("note_escrowed", ev.station, ev.denomination_minor,
-                       {"txn": ev.txn, "test": True}))
+    out.append(Journal("note_escrowed", ev.station, ev.denomination_minor, {"txn": ev.txn, "test": True}))
     if ev.txn:
         t.pending = {**t.pending, ev.txn: ev.denomination_minor}
-    out.append(StackNote(ev.station, ev.txn) if t.stack
-               else ReturnNote(ev.station, RETURN_REASON))
+    out.append(StackNote(ev.station, ev.txn) if t.stack else ReturnNote(ev.station, RETURN_REASON))
     return True
 
 
@@ -71,8 +69,7 @@ def on_returned(s: CabinetState, ev: NoteReturned, out: list[Effect]) -> bool:
     amount = t.pending[ev.txn]
     t.pending = {k: v for k, v in t.pending.items() if k != ev.txn}
     t.returned_count += 1
-    out.append(Journal("bill_test_returned", ev.station, 0,
-                       {"txn": ev.txn, "value_minor": amount}))
+    out.append(Journal("bill_test_returned", ev.station, 0, {"txn": ev.txn, "value_minor": amount}))
     return True
 
 
@@ -89,21 +86,18 @@ def on_uncredited(s: CabinetState, ev: NoteUncredited, out: list[Effect]) -> boo
     else:
         t.pending = {k: v for k, v in t.pending.items() if k != ev.txn}
         t.in_path_count += 1
-        out.append(Journal("bill_test_in_path", ev.station, 0,
-                           {"txn": ev.txn, "value_minor": amount}))
+        out.append(Journal("bill_test_in_path", ev.station, 0, {"txn": ev.txn, "value_minor": amount}))
     return True
 
 
-def _stacked(s: CabinetState, station: int, txn: str, amount: int, how: str,
-             out: list[Effect]) -> None:
+def _stacked(s: CabinetState, station: int, txn: str, amount: int, how: str, out: list[Effect]) -> None:
     t = s.bill_test
     t.pending = {k: v for k, v in t.pending.items() if k != txn}
-    s.recent_txns = (s.recent_txns + [txn])[-64:]   # a repeat VEND VALID is ignored
+    s.recent_txns = (s.recent_txns + [txn])[-64:]  # a repeat VEND VALID is ignored
     t.credits_minor += amount
     t.stacked_count += 1
     t.stacked_minor += amount
-    out.append(Journal("bill_test_stacked", station, 0,
-                       {"txn": txn, "value_minor": amount, "how": how}))
+    out.append(Journal("bill_test_stacked", station, 0, {"txn": txn, "value_minor": amount, "how": how}))
 
 
 def select(s: CabinetState, item: int, out: list[Effect]) -> str:
@@ -114,14 +108,14 @@ def select(s: CabinetState, item: int, out: list[Effect]) -> str:
     t = s.bill_test
     lv = access.level(s.key_on, s.maintenance is not None and s.maintenance.level == "technician")
     if lv < LEVEL:
-        return f"Refused: the bill test needs the {access.name(LEVEL)} level " \
-            f"({access.HOW[LEVEL]})"
+        return f"Refused: the bill test needs the {access.name(LEVEL)} level ({access.HOW[LEVEL]})"
     if item == 0:
         t.on = not t.on
         if t.on:
             t.credits_minor = 0
-        out.append(Journal("bill_test_on" if t.on else "bill_test_off", 0, 0,
-                           {"stack": t.stack, "access": access.name(lv)}))
+        out.append(
+            Journal("bill_test_on" if t.on else "bill_test_off", 0, 0, {"stack": t.stack, "access": access.name(lv)})
+        )
     elif item == 1:
         t.stack = not t.stack
     return ""
@@ -137,19 +131,23 @@ def leave(s: CabinetState, out: list[Effect]) -> None:
 
 def items(t: BillTestState) -> list[str]:
     """The page's list."""
-    return [f"Test: {'ON: notes go to test credits' if t.on else 'off'}",
-            f"Test notes are {'stacked' if t.stack else 'returned'}"]
+    return [
+        f"Test: {'ON: notes go to test credits' if t.on else 'off'}",
+        f"Test notes are {'stacked' if t.stack else 'returned'}",
+    ]
 
 
 def lines(t: BillTestState, sym: str) -> list[str]:
     """The page's lines: the test credits and the test notes' counts."""
-    return ["Insert a note: it is shown here as test credits and touches no meter.",
-            f"Test credits: {money(t.credits_minor, sym)}",
-            f"Test notes stacked (in the cash box, not in the bill meters): "
-            f"{t.stacked_count} ({money(t.stacked_minor, sym)})",
-            f"Test notes returned: {t.returned_count}"
-            + (f" · lost in the note path: {t.in_path_count}" if t.in_path_count else ""),
-            f"Needs the {access.name(LEVEL)} level ({access.HOW[LEVEL]})."]
+    return [
+        "Insert a note: it is shown here as test credits and touches no meter.",
+        f"Test credits: {money(t.credits_minor, sym)}",
+        f"Test notes stacked (in the cash box, not in the bill meters): "
+        f"{t.stacked_count} ({money(t.stacked_minor, sym)})",
+        f"Test notes returned: {t.returned_count}"
+        + (f" · lost in the note path: {t.in_path_count}" if t.in_path_count else ""),
+        f"Needs the {access.name(LEVEL)} level ({access.HOW[LEVEL]}).",
+    ]
 
 
 def carry(old: CabinetState, new: CabinetState) -> None:
@@ -158,6 +156,18 @@ def carry(old: CabinetState, new: CabinetState) -> None:
     new.bill_test.pending = dict(old.bill_test.pending)
 
 
-__all__ = ["LEVEL", "PAGE", "RETURN_REASON", "active", "carry", "items", "leave",
-                      "lines", "on_escrow", "on_returned", "on_stacked", "on_uncredited",
-                      "select"]
+__all__ = [
+    "LEVEL",
+    "PAGE",
+    "RETURN_REASON",
+    "active",
+    "carry",
+    "items",
+    "leave",
+    "lines",
+    "on_escrow",
+    "on_returned",
+    "on_stacked",
+    "on_uncredited",
+    "select",
+]

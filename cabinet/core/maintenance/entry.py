@@ -65,8 +65,7 @@ def typed(cab: MaintenanceContext, e: EntryState) -> str:
     return cab.secret if kind_of(e) == "pin" else e.text
 
 
-def entry_lines(cab: MaintenanceContext, e: EntryState, label: str,
-                message: str = "") -> list[str]:
+def entry_lines(cab: MaintenanceContext, e: EntryState, label: str, message: str = "") -> list[str]:
     """What the page shows above the list: the prompt, the value (a PIN as dots), and
     ``message`` (else the entry's own)."""
     text = typed(cab, e)
@@ -135,7 +134,7 @@ def select(cab: MaintenanceContext, out: list[Effect]) -> str:
     if item == DELETE:
         text, e.shown = text[:-1], False
         if e.message.endswith(" not taken"):
-            e.message = ""                      # the length refusal no longer holds
+            e.message = ""  # the length refusal no longer holds
     elif item == ENTER or item == DEFAULT:
         if secret:
             return pin.submit(cab, e, out)
@@ -143,7 +142,7 @@ def select(cab: MaintenanceContext, out: list[Effect]) -> str:
         return ""
     else:
         char = " " if item == SPACE else item
-        if e.shown:                             # typing replaces the value shown
+        if e.shown:  # typing replaces the value shown
             text, e.shown = "", False
         if len(text) >= MAX_LEN[kind_of(e)]:
             e.message = too_long(e, char)
@@ -169,20 +168,18 @@ def cancel(cab: MaintenanceContext, out: list[Effect]) -> None:
     m = cab.s.maintenance
     assert m is not None and m.entry is not None
     e, m.entry, cab.secret = m.entry, None, ""
-    out.append(Journal("maintenance_entry_cancelled", 0, 0,
-                       {"entry": e.kind, "key": e.key, "level": m.level}))
+    out.append(Journal("maintenance_entry_cancelled", 0, 0, {"entry": e.kind, "key": e.key, "level": m.level}))
     m.selected = e.row
 
 
-def _submit_setting(cab: MaintenanceContext, e: EntryState, text: str | None,
-                    out: list[Effect]) -> None:
+def _submit_setting(cab: MaintenanceContext, e: EntryState, text: str | None, out: list[Effect]) -> None:
     m = cab.s.maintenance
     assert m is not None
     try:
         value = None if text is None else parse(e.key, text)
         merged = {**msgspec.to_builtins(cab.s.settings), **m.draft, e.key: value}
         convert(merged, GameSettings)
-    except ConfigError as err:                     # in the menu's words: the row's label
+    except ConfigError as err:  # in the menu's words: the row's label
         label = next((lb for k, lb, _ in MENU_SETTINGS if k == err.key), err.key)
         e.message = f"Refused: {label}: {err.reason}"
         return

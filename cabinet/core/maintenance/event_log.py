@@ -31,8 +31,7 @@ def event_line(row: dict[str, Any], sym: str = "$") -> str:
     when = dt.datetime.fromtimestamp(row["wall_s"]).strftime("%m-%d %H:%M:%S")  # local time
     where = f"station {row['station']}" if row["station"] else "cabinet"
     amount = money(row["amount_minor"], sym) if row["amount_minor"] else ""
-    parts = [when, row["kind"].replace("_", " "), where, amount,
-             _event_detail(row["kind"], row["data"], sym)]
+    parts = [when, row["kind"].replace("_", " "), where, amount, _event_detail(row["kind"], row["data"], sym)]
     return " · ".join(p for p in parts if p)
 
 
@@ -66,7 +65,7 @@ def _event_detail(kind: str, d: dict[str, Any], sym: str) -> str:
         detail.append("voucher " + str(d["validation_number"])[-4:].rjust(8, "*"))
     if "decision" in d:
         detail.append(f"{d['decision']} by timer")
-    if "credited" in d:                 # notes taken, not credited
+    if "credited" in d:  # notes taken, not credited
         detail.append("credited" if d["credited"] else "not credited")
     if d.get("via") == "attendant":
         detail.append("credited by the attendant's key")
@@ -74,7 +73,7 @@ def _event_detail(kind: str, d: dict[str, Any], sym: str) -> str:
         detail.append(str(d["page"]))
     if "access" in d:
         detail.append(f"by {d['access']}")
-    if "level" in d:                     # every menu entry, page and act
+    if "level" in d:  # every menu entry, page and act
         detail.append(str(d["level"]))
     if "failures" in d:
         detail.append(f"{d['failures']} wrong in a row")

@@ -31,8 +31,7 @@ HEADER = ("section", "station", "name", "value", "since_last_export")
 
 
 def _iso(wall_s: float) -> str:
-    return dt.datetime.fromtimestamp(wall_s, dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ") \
-        if wall_s else ""
+    return dt.datetime.fromtimestamp(wall_s, dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ") if wall_s else ""
 
 
 def audit_rows(s: CabinetState, history: History, program_id: str = "") -> list[tuple[str, ...]]:
@@ -64,20 +63,27 @@ def audit_rows(s: CabinetState, history: History, program_id: str = "") -> list[
         base = op.export_base.get(str(st.station), {})
         for k, v in meter_dict(st.meters).items():
             add("meters", st.station, k, v, v - base.get(k, 0))
-        add("meters", st.station, "rtp_percent",
-            rtp_text(st.meters.coin_out_minor, st.meters.coin_in_minor).removesuffix(" %"))
+        add(
+            "meters",
+            st.station,
+            "rtp_percent",
+            rtp_text(st.meters.coin_out_minor, st.meters.coin_in_minor).removesuffix(" %"),
+        )
         life = lifetime_meters(s, st.station)
         add("lifetime", st.station, "coin_in_minor", life["coin_in_minor"])
         add("lifetime", st.station, "coin_out_minor", life["coin_out_minor"])
-        add("lifetime", st.station, "rtp_percent",
-            rtp_text(life["coin_out_minor"], life["coin_in_minor"]).removesuffix(" %"))
+        add(
+            "lifetime",
+            st.station,
+            "rtp_percent",
+            rtp_text(life["coin_out_minor"], life["coin_in_minor"]).removesuffix(" %"),
+        )
         base_bills = op.export_base.get(f"bills{st.station}", {})
         for d, n in sorted(st.meters.bills_by_denom.items(), key=lambda kv: int(kv[0])):
             add("bills", st.station, d, n, n - base_bills.get(d, 0))
     handpays = history.events_of(frozenset({"handpay"}), 1000)
     for r in reversed(handpays):
-        add("handpay", r["station"], _iso(r["wall_s"]), r["amount_minor"],
-            r["data"].get("kind", "cancelled_credits"))
+        add("handpay", r["station"], _iso(r["wall_s"]), r["amount_minor"], r["data"].get("kind", "cancelled_credits"))
     return rows
 
 
@@ -108,8 +114,7 @@ def exported(cab: MaintenanceContext, ev: AuditExported, out: list[Effect]) -> N
     if not ev.error:
         op.exported_wall_s = ev.wall_s
         op.export_base = {str(st.station): meter_dict(st.meters) for st in s.stations}
-        op.export_base.update({f"bills{st.station}": dict(st.meters.bills_by_denom)
-                               for st in s.stations})
+        op.export_base.update({f"bills{st.station}": dict(st.meters.bills_by_denom) for st in s.stations})
     if s.maintenance is not None and s.maintenance.page == "export":
         s.maintenance.confirm = f"Failed: {ev.error}" if ev.error else f"Written to {ev.path}"
 

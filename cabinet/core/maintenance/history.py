@@ -18,26 +18,54 @@ from cabinet.protocol.money import fmt_money as money
 
 #: Newest records each history page shows.
 HISTORY_DEPTH = 35
-_MONEY = frozenset({
-    "bill_stacked", "note_escrowed", "note_returned", "note_review_resolved", "note_repeat_ignored",
-    "voucher_in", "voucher_printed", "voucher_escrowed", "voucher_refused",
-    "voucher_repeat_ignored", "voucher_stacked_invalid", "cash_out", "handpay", "handpay_reset",
-    "round_void"})
+_MONEY = frozenset(
+    {
+        "bill_stacked",
+        "note_escrowed",
+        "note_returned",
+        "note_review_resolved",
+        "note_repeat_ignored",
+        "voucher_in",
+        "voucher_printed",
+        "voucher_escrowed",
+        "voucher_refused",
+        "voucher_repeat_ignored",
+        "voucher_stacked_invalid",
+        "cash_out",
+        "handpay",
+        "handpay_reset",
+        "round_void",
+    }
+)
 #: The Event log's filters, in the order Select steps through them: name -> kinds
 #: (``None``: every kind but menu navigation).
 EVENT_FILTERS: dict[str, frozenset[str] | None] = {
     "all": None,
     "doors": frozenset({"door_open", "door_closed", "door_opened_while_powered_off"}),
     "money": _MONEY,
-    "faults": frozenset({"fault", "fault_cleared", "faults_cleared", "audit_mismatch",
-                         "decision_timeout"}),
-    "menu": frozenset({"maintenance_enter", "maintenance_exit", "maintenance_page",
-                       "maintenance_requested", "maintenance_entry_cancelled",
-                       "maintenance_request_cancelled", "settings_discarded",
-                       "settings_changed", "settings_refused", "ram_clear", "ram_clear_refused",
-                       "pin_accepted", "pin_wrong", "pin_lockout", "pin_changed",
-                       "menu_pin_asked", "audit_export",
-                       "audit_exported"}),
+    "faults": frozenset({"fault", "fault_cleared", "faults_cleared", "audit_mismatch", "decision_timeout"}),
+    "menu": frozenset(
+        {
+            "maintenance_enter",
+            "maintenance_exit",
+            "maintenance_page",
+            "maintenance_requested",
+            "maintenance_entry_cancelled",
+            "maintenance_request_cancelled",
+            "settings_discarded",
+            "settings_changed",
+            "settings_refused",
+            "ram_clear",
+            "ram_clear_refused",
+            "pin_accepted",
+            "pin_wrong",
+            "pin_lockout",
+            "pin_changed",
+            "menu_pin_asked",
+            "audit_export",
+            "audit_exported",
+        }
+    ),
     "power": frozenset({"power_up", "clock_jump", "display_shown"}),
 }
 
@@ -59,11 +87,12 @@ def bill_lines(cab: MaintenanceContext) -> list[str]:
     if not rows:
         return ["No bills since the last RAM clear."]
     by = Counter(int(r["amount_minor"]) for r in rows)
-    lines = [f"Last {len(rows)} bills: " + ", ".join(
-        f"{money(d, sym)} x{n}" for d, n in sorted(by.items()))]
-    lines += [f"{when(r['wall_s'])}  station {r['station']}  {money(r['amount_minor'], sym)}"
-              + ("  (credited by the attendant)" if r["data"].get("via") == "attendant" else "")
-              for r in rows]
+    lines = [f"Last {len(rows)} bills: " + ", ".join(f"{money(d, sym)} x{n}" for d, n in sorted(by.items()))]
+    lines += [
+        f"{when(r['wall_s'])}  station {r['station']}  {money(r['amount_minor'], sym)}"
+        + ("  (credited by the attendant)" if r["data"].get("via") == "attendant" else "")
+        for r in rows
+    ]
     return lines
 
 
@@ -71,24 +100,32 @@ def voucher_lines(cab: MaintenanceContext) -> list[str]:
     """The last 35 vouchers printed, newest first, validation numbers masked."""
     sym = cab.s.settings.currency_symbol
     vs = cab.history.vouchers(HISTORY_DEPTH)
-    return [f"#{v.sequence}  {when(v.issued_wall_s)}  station {v.station}  "
-            f"{mask(v.validation_number)}  {money(v.amount_minor, sym)}  {v.status}"
-            for v in vs] or ["No vouchers printed."]
+    return [
+        f"#{v.sequence}  {when(v.issued_wall_s)}  station {v.station}  "
+        f"{mask(v.validation_number)}  {money(v.amount_minor, sym)}  {v.status}"
+        for v in vs
+    ] or ["No vouchers printed."]
 
 
 def handpay_lines(cab: MaintenanceContext) -> list[str]:
     """The last 35 handpays: amount, kind, when, and when and by whom reset (the
     attendant's key, or the casino host's remote reset)."""
     sym = cab.s.settings.currency_symbol
-    rows = cab.history.events_of(frozenset({"handpay", "handpay_reset", "host_command"}),
-                                 HISTORY_DEPTH * 3)
-    host_seqs = {r["seq"] for r in rows if r["kind"] == "host_command"
-                 and r["data"].get("command") == "remote_handpay_reset"}
-    resets = [r for r in reversed(rows) if r["kind"] == "handpay_reset"]   # oldest first
+    rows = cab.history.events_of(frozenset({"handpay", "handpay_reset", "host_command"}), HISTORY_DEPTH * 3)
+    host_seqs = {
+        r["seq"] for r in rows if r["kind"] == "host_command" and r["data"].get("command") == "remote_handpay_reset"
+    }
+    resets = [r for r in reversed(rows) if r["kind"] == "handpay_reset"]  # oldest first
     lines: list[str] = []
-    for hp in [r for r in reversed(rows) if r["kind"] == "handpay"]:       # oldest first
-        reset = next((r for r in resets if r["id"] > hp["id"] and r["station"] == hp["station"]
-                      and r["amount_minor"] == hp["amount_minor"]), None)
+    for hp in [r for r in reversed(rows) if r["kind"] == "handpay"]:  # oldest first
+        reset = next(
+            (
+                r
+                for r in resets
+                if r["id"] > hp["id"] and r["station"] == hp["station"] and r["amount_minor"] == hp["amount_minor"]
+            ),
+            None,
+        )
         if reset is not None:
             resets.remove(reset)
             by = "the casino host" if reset["seq"] in host_seqs else "the attendant's key"
@@ -96,14 +133,12 @@ def handpay_lines(cab: MaintenanceContext) -> list[str]:
         else:
             done = "NOT RESET"
         kind = "jackpot" if hp["data"].get("kind") == "jackpot" else "cancelled credits"
-        lines.append(f"{when(hp['wall_s'])}  station {hp['station']}  "
-                     f"{money(hp['amount_minor'], sym)}  {kind}  {done}")
+        lines.append(f"{when(hp['wall_s'])}  station {hp['station']}  {money(hp['amount_minor'], sym)}  {kind}  {done}")
     lines.reverse()
     return lines[:HISTORY_DEPTH] or ["No handpays."]
 
 
-def filtered_events(cab: MaintenanceContext, name: str, limit: int,
-                    hidden: frozenset[str]) -> list[dict[str, Any]]:
+def filtered_events(cab: MaintenanceContext, name: str, limit: int, hidden: frozenset[str]) -> list[dict[str, Any]]:
     """The Event log's rows under filter ``name`` (``EVENT_FILTERS``), newest first."""
     kinds = EVENT_FILTERS.get(name)
     if kinds is None:

@@ -24,13 +24,30 @@ from cabinet.protocol.money import fmt_money as money
 #: Panel buttons in the menu (the core maps them, so the Device test page can
 #: see the button itself): Hit and Bet- go down, Bet+ up, Deal and Stand select,
 #: Cash Out goes back.
-BUTTON_MENU = {"hit": "menu_down", "bet_down": "menu_down", "bet_up": "menu_up",
-               "deal": "menu_select", "stand": "menu_select", "cash_out": "menu_back"}
+BUTTON_MENU = {
+    "hit": "menu_down",
+    "bet_down": "menu_down",
+    "bet_up": "menu_up",
+    "deal": "menu_select",
+    "stand": "menu_select",
+    "cash_out": "menu_back",
+}
 #: Player-facing names of the panel's buttons (as on the buttons and the screen).
-BUTTON_NAMES = {"deal": "Deal", "hit": "Hit", "stand": "Stand", "split": "Split",
-                "double": "Double", "insure": "Insure", "decline": "No insurance",
-                "bet_up": "Bet +", "bet_down": "Bet -", "cash_out": "Cash Out",
-                "menu_up": "Up", "menu_down": "Down", "menu_select": "Select"}
+BUTTON_NAMES = {
+    "deal": "Deal",
+    "hit": "Hit",
+    "stand": "Stand",
+    "split": "Split",
+    "double": "Double",
+    "insure": "Insure",
+    "decline": "No insurance",
+    "bet_up": "Bet +",
+    "bet_down": "Bet -",
+    "cash_out": "Cash Out",
+    "menu_up": "Up",
+    "menu_down": "Down",
+    "menu_select": "Select",
+}
 #: Cash Out pressed twice within this many ms leaves the Device test page.
 TEST_EXIT_MS = 1_000
 
@@ -44,8 +61,7 @@ def button_name(action: str, value: int | None, sym: str = "$") -> str:
     return BUTTON_NAMES.get(action, action.replace("_", " ").capitalize())
 
 
-def press(cab: MaintenanceContext, action: str, value: int | None, out: list[Effect],
-          station: int = 1) -> None:
+def press(cab: MaintenanceContext, action: str, value: int | None, out: list[Effect], station: int = 1) -> None:
     """A button or menu intent in maintenance (the panel's buttons come raw).
 
     On the Device test page a panel button is only shown, Cash Out
@@ -58,8 +74,7 @@ def press(cab: MaintenanceContext, action: str, value: int | None, out: list[Eff
     assert m is not None
     if m.page == diagnostics.BUTTONS_PAGE and action != "menu_back":
         now = cab.s.now_ms
-        if action == "cash_out" and m.cash_out_ms is not None \
-                and now - m.cash_out_ms <= TEST_EXIT_MS:
+        if action == "cash_out" and m.cash_out_ms is not None and now - m.cash_out_ms <= TEST_EXIT_MS:
             handle(cab, "menu_back", out)
             return
         m.cash_out_ms = now if action == "cash_out" else None
@@ -81,7 +96,7 @@ def handle(cab: MaintenanceContext, action: str, out: list[Effect], value: int |
     m = cab.s.maintenance
     assert m is not None
     if m.page in access.TECHNICIAN_PAGES and m.level != "technician" and m.entry is None:
-        m.page, m.selected = "main", 0          # never shown below its level (defence in depth)
+        m.page, m.selected = "main", 0  # never shown below its level (defence in depth)
     items = page_items(cab)
     if action == "menu_pick":
         if value is None or not 0 <= value < len(items):
@@ -106,7 +121,7 @@ def handle(cab: MaintenanceContext, action: str, out: list[Effect], value: int |
             if then and m.page == "main":
                 m.selected = _main_row(then)
         elif diagnostics.back(cab, out):
-            pass                            # a test page returns to Diagnostics
+            pass  # a test page returns to Diagnostics
         elif m.page != "main":
             m.page, m.selected, m.confirm, m.draft, m.scroll = "main", _main_row(m.page), "", {}, 0
             m.pressed, m.cash_out_ms = [], None
@@ -160,9 +175,11 @@ def _select(cab: MaintenanceContext, out: list[Effect]) -> None:
         m.selected = 0
     elif m.page == "export" and technician:
         export.start(cab, out)
-    elif m.page == diagnostics.PAGE and not technician and \
-            diagnostics.ITEMS[min(m.selected, len(diagnostics.ITEMS) - 1)][0] \
-            in diagnostics.TECHNICIAN_ITEMS:
+    elif (
+        m.page == diagnostics.PAGE
+        and not technician
+        and diagnostics.ITEMS[min(m.selected, len(diagnostics.ITEMS) - 1)][0] in diagnostics.TECHNICIAN_ITEMS
+    ):
         _open(cab, diagnostics.ITEMS[min(m.selected, len(diagnostics.ITEMS) - 1)][0], out)
     elif m.page in diagnostics.PAGES:
         diagnostics.select(cab, out)
@@ -170,8 +187,7 @@ def _select(cab: MaintenanceContext, out: list[Effect]) -> None:
         refusal = ram_clear_refusal(cab)
         if refusal:
             m.confirm = f"Refused: {refusal}"
-            out.append(Journal("ram_clear_refused", 0, 0,
-                               {"reason": refusal, "access": access_name(cab.s)}))
+            out.append(Journal("ram_clear_refused", 0, 0, {"reason": refusal, "access": access_name(cab.s)}))
         elif m.confirm == "armed":
             cab.ram_clear(out)
         else:

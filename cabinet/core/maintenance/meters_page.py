@@ -56,8 +56,9 @@ def carry(old: CabinetState) -> OperatorState:
         mine = carried.setdefault(str(st.station), {})
         for k, v in meter_dict(st.meters).items():
             mine[k] = mine.get(k, 0) + v
-    return msgspec.structs.replace(op, carried=carried, ram_clears=op.ram_clears + 1,
-                                   last_ram_clear_wall_s=old.wall_s, export_base={})
+    return msgspec.structs.replace(
+        op, carried=carried, ram_clears=op.ram_clears + 1, last_ram_clear_wall_s=old.wall_s, export_base={}
+    )
 
 
 def rtp_text(coin_out_minor: int, coin_in_minor: int) -> str:
@@ -66,26 +67,22 @@ def rtp_text(coin_out_minor: int, coin_in_minor: int) -> str:
 
 
 def _block(name: str, mt: Meters, sym: str) -> list[str]:
-    bills = " ".join(f"{money(int(d), sym)}x{n}" for d, n in sorted(
-        mt.bills_by_denom.items(), key=lambda kv: int(kv[0])))
+    bills = " ".join(
+        f"{money(int(d), sym)}x{n}" for d, n in sorted(mt.bills_by_denom.items(), key=lambda kv: int(kv[0]))
+    )
     return [
         name,
         f"  Coin in {money(mt.coin_in_minor, sym)} · Coin out {money(mt.coin_out_minor, sym)}"
         f" · RTP {rtp_text(mt.coin_out_minor, mt.coin_in_minor)}",
-        f"  Insurance in {money(mt.insurance_in_minor, sym)} · out "
-        f"{money(mt.insurance_out_minor, sym)}",
-        f"  Bills in {money(mt.bills_in_minor, sym)} ({mt.bills_in_count})"
-        + (f" · {bills}" if bills else ""),
+        f"  Insurance in {money(mt.insurance_in_minor, sym)} · out {money(mt.insurance_out_minor, sym)}",
+        f"  Bills in {money(mt.bills_in_minor, sym)} ({mt.bills_in_count})" + (f" · {bills}" if bills else ""),
         f"  Vouchers in {money(mt.vouchers_in_minor, sym)} ({mt.vouchers_in_count}) · "
         f"out {money(mt.vouchers_out_minor, sym)} ({mt.vouchers_out_count})",
         f"  Handpaid {money(mt.handpay_minor, sym)} ({mt.handpay_count}) · "
         f"Jackpots handpaid {money(mt.jackpot_handpay_minor, sym)} ({mt.jackpot_handpay_count})",
-        f"  Voided returns {money(mt.void_returned_minor, sym)} · reclaimed "
-        f"{money(mt.void_reclaimed_minor, sym)}",
-        f"  Games {mt.games_played}: won {mt.games_won}, lost {mt.games_lost}, "
-        f"pushed {mt.games_pushed}",
-        f"  Blackjacks {mt.blackjacks} · Doubles {mt.doubles} · Splits {mt.splits} · "
-        f"Insurance {mt.insurance_taken}",
+        f"  Voided returns {money(mt.void_returned_minor, sym)} · reclaimed {money(mt.void_reclaimed_minor, sym)}",
+        f"  Games {mt.games_played}: won {mt.games_won}, lost {mt.games_lost}, pushed {mt.games_pushed}",
+        f"  Blackjacks {mt.blackjacks} · Doubles {mt.doubles} · Splits {mt.splits} · Insurance {mt.insurance_taken}",
     ]
 
 
@@ -103,13 +100,15 @@ def meters_lines(s: CabinetState, game_name: str) -> list[str]:
         f"Par sheet RTP of {game_name}: " + (f"{par:.2f} % (basic strategy)" if par else "-"),
     ]
     for st in s.stations:
-        lines += _block(f"Station {st.station}: credits {money(st.credits_minor, sym)}",
-                        st.meters, sym)
+        lines += _block(f"Station {st.station}: credits {money(st.credits_minor, sym)}", st.meters, sym)
     if len(s.stations) > 1:
         lines += _block("Total, every station", tot, sym)
     doors = ", ".join(f"{d} {n}" for d, n in sorted(s.door_opens.items())) or "none"
-    lines += [f"Power-ups {s.power_ups} · Games since power-up {s.games_since_power_up} · "
-              f"since door close {s.games_since_door_close}", f"Door openings: {doors}",
-              f"RAM clears {s.operator.ram_clears} · lifetime coin in {money(life_in, sym)} · "
-              f"coin out {money(life_out, sym)}"]
+    lines += [
+        f"Power-ups {s.power_ups} · Games since power-up {s.games_since_power_up} · "
+        f"since door close {s.games_since_door_close}",
+        f"Door openings: {doors}",
+        f"RAM clears {s.operator.ram_clears} · lifetime coin in {money(life_in, sym)} · "
+        f"coin out {money(life_out, sym)}",
+    ]
     return lines

@@ -24,12 +24,21 @@ from cabinet.protocol.snapshot import MaintenanceView
 
 #: The main menu, top to bottom; ``access.TECHNICIAN_PAGES`` need the technician PIN
 #: (the first seven keep their places from before the technician level).
-MAIN_ITEMS = [("meters", "Meters"), ("recall", "Game recall"), ("events", "Event log"),
-              ("bills", "Bill history"), ("diagnostics", "Diagnostics"),
-              ("settings", "Settings"), ("faults", "Faults"),
-              ("vouchers", "Voucher history"), ("handpays", "Handpay history"),
-              ("host", "Host"), ("pin_change", "Change PIN"),
-              ("export", "Export audit report"), ("ram_clear", "RAM clear")]
+MAIN_ITEMS = [
+    ("meters", "Meters"),
+    ("recall", "Game recall"),
+    ("events", "Event log"),
+    ("bills", "Bill history"),
+    ("diagnostics", "Diagnostics"),
+    ("settings", "Settings"),
+    ("faults", "Faults"),
+    ("vouchers", "Voucher history"),
+    ("handpays", "Handpay history"),
+    ("host", "Host"),
+    ("pin_change", "Change PIN"),
+    ("export", "Export audit report"),
+    ("ram_clear", "RAM clear"),
+]
 HINT = "Up/Down: choose   Select: open or change   Back: return   Key off: leave"
 #: Body lines shown at once on a page without a list (meters, event log...);
 #: Up/Down page through longer ones. 16 fit the 1080-high layout with a footer.
@@ -39,8 +48,7 @@ FAULTS_ITEM = "Re-check devices, clear engine faults"
 RECALL_HINT = "Up: newer round   Down: older round   Back: return   Key off: leave"
 EVENTS_HINT = "Select: next filter   Up/Down: pages   Back: return   Key off: leave"
 ENTRY_HINT = "Up/Down: character   Select: type it   Back: cancel   Touch a key to type it"
-DEVICE_TEST_HINT = ("Buttons are only shown here   Cash Out twice (within 1 s) or BACK: "
-                    "menu   Key off: leave")
+DEVICE_TEST_HINT = "Buttons are only shown here   Cash Out twice (within 1 s) or BACK: menu   Key off: leave"
 
 
 def page_items(cab: MaintenanceContext) -> list[str]:
@@ -50,15 +58,19 @@ def page_items(cab: MaintenanceContext) -> list[str]:
     if m.entry is not None:
         return entry.entry_items(m.entry)
     if m.page == "main":
-        return [label + (" (technician)" if key in access.TECHNICIAN_PAGES
-                         and m.level != "technician" else "") for key, label in MAIN_ITEMS]
+        return [
+            label + (" (technician)" if key in access.TECHNICIAN_PAGES and m.level != "technician" else "")
+            for key, label in MAIN_ITEMS
+        ]
     if m.page == "settings":
         return setting_items(cab)
     if m.page == "recall":
         entries = cab.history.recall(0, cab.s.settings.recall_depth)
-        return [f"Round {e.round_id} station {e.station}: net "
-                f"{money(e.returned_minor - e.wagered_minor)}" + (" VOID" if e.voided else "")
-                for e in entries]
+        return [
+            f"Round {e.round_id} station {e.station}: net "
+            f"{money(e.returned_minor - e.wagered_minor)}" + (" VOID" if e.voided else "")
+            for e in entries
+        ]
     if m.page == "ram_clear":
         return ["Confirm RAM clear"]
     if m.page == "pin_change":
@@ -80,21 +92,30 @@ def view(cab: MaintenanceContext) -> MaintenanceView:
     items = page_items(cab)
     if not items and len(lines) > PAGE_LINES:
         first = min(m.scroll, (len(lines) - 1) // PAGE_LINES * PAGE_LINES)
-        shown = lines[first:first + PAGE_LINES]
+        shown = lines[first : first + PAGE_LINES]
         last = first + len(shown)
         more = "Down: more" if last < len(lines) else "Up: back"
         lines = shown + [f"-- lines {first + 1}-{last} of {len(lines)} ({more}) --"]
-    hint = ENTRY_HINT if m.entry is not None else DEVICE_TEST_HINT \
-        if m.page == diagnostics.BUTTONS_PAGE else EVENTS_HINT if m.page == "events" else \
-        RECALL_HINT if m.page == "recall" else HINT
+    hint = (
+        ENTRY_HINT
+        if m.entry is not None
+        else DEVICE_TEST_HINT
+        if m.page == diagnostics.BUTTONS_PAGE
+        else EVENTS_HINT
+        if m.page == "events"
+        else RECALL_HINT
+        if m.page == "recall"
+        else HINT
+    )
     recall = None
     if m.page == "recall" and m.entry is None:
         entries = cab.history.recall(0, cab.s.settings.recall_depth)
         if entries:
             i = min(m.selected, len(entries) - 1)
             recall = recall_view(entries[i], i + 1, len(entries))
-    return MaintenanceView(page=m.page, title=title, lines=lines, items=items,
-                           selected=m.selected, hint=hint, level=m.level, recall=recall)
+    return MaintenanceView(
+        page=m.page, title=title, lines=lines, items=items, selected=m.selected, hint=hint, level=m.level, recall=recall
+    )
 
 
 def page_lines(cab: MaintenanceContext) -> tuple[str, list[str]]:
@@ -108,11 +129,13 @@ def page_lines(cab: MaintenanceContext) -> tuple[str, list[str]]:
         head = ["RAM ERROR: only a RAM clear restores play."] if s.ram_error else []
         if s.needs_config:
             head.append("Configuration required: open Settings and save.")
-        level = f"Level: {m.level}" + ("" if m.level == "technician" else
-                                        " (items marked technician ask for the PIN)")
+        level = f"Level: {m.level}" + ("" if m.level == "technician" else " (items marked technician ask for the PIN)")
         return "Maintenance", head + ([m.confirm] if m.confirm else []) + [
             f"Game: {cab.rules.name} · Rounds played: {s.round_id}",
-            f"Power-ups: {s.power_ups}", level, program_line(cab)]
+            f"Power-ups: {s.power_ups}",
+            level,
+            program_line(cab),
+        ]
     if m.page == "meters":
         return "Meters", meters_lines(s, cab.rules.name)
     if m.page == "recall":
@@ -120,23 +143,23 @@ def page_lines(cab: MaintenanceContext) -> tuple[str, list[str]]:
         if not entries:
             return "Game recall", ["No rounds recorded yet."]
         e = entries[min(m.selected, len(entries) - 1)]
-        lines = [f"RECALL MODE - round {e.round_id}, station {e.station}, {e.variant}"
-                 + (" (VOIDED)" if e.voided else ""),
-                 f"Credits before {money(e.credits_before_minor, sym)} · after "
-                 f"{money(e.credits_after_minor, sym)}",
-                 f"Wagered {money(e.wagered_minor, sym)} (insurance "
-                 f"{money(e.insurance_minor, sym)}) · returned {money(e.returned_minor, sym)}"]
+        lines = [
+            f"RECALL MODE - round {e.round_id}, station {e.station}, {e.variant}" + (" (VOIDED)" if e.voided else ""),
+            f"Credits before {money(e.credits_before_minor, sym)} · after {money(e.credits_after_minor, sym)}",
+            f"Wagered {money(e.wagered_minor, sym)} (insurance "
+            f"{money(e.insurance_minor, sym)}) · returned {money(e.returned_minor, sym)}",
+        ]
         if e.jackpot_handpay_minor:
-            lines.append(f"Jackpot handpay {money(e.jackpot_handpay_minor, sym)} "
-                         "(paid by the attendant, not to the credit meter)")
+            lines.append(
+                f"Jackpot handpay {money(e.jackpot_handpay_minor, sym)} "
+                "(paid by the attendant, not to the credit meter)"
+            )
         d = e.result.get("dealer", {})
         lines.append(f"Dealer: {' '.join(d.get('cards', []))} ({d.get('total', '')})")
         for sp in e.result.get("spots", []):
             for i, h in enumerate(sp["hands"], 1):
-                lines.append(f"Seat {sp['seat']} spot {sp['spot']} hand {i}: "
-                             f"{' '.join(h['cards'])} = {h['total']}")
-                lines.append(f"{h['outcome']}: stake {money(h['stake'], sym)} · paid "
-                             f"{money(h['returned'] or 0, sym)}")
+                lines.append(f"Seat {sp['seat']} spot {sp['spot']} hand {i}: {' '.join(h['cards'])} = {h['total']}")
+                lines.append(f"{h['outcome']}: stake {money(h['stake'], sym)} · paid {money(h['returned'] or 0, sym)}")
         lines += [f"  {step}" for step in e.steps]
         return "Game recall", lines
     if m.page == "events":
@@ -149,9 +172,10 @@ def page_lines(cab: MaintenanceContext) -> tuple[str, list[str]]:
     if m.page == "handpays":
         return "Handpay history", history.handpay_lines(cab)
     if m.page == "pin_change":
-        return "Change PIN", ["The technician PIN: 4-8 digits, typed twice.",
-                              "Only its salted scrypt hash is kept."] + (
-                                  [m.confirm] if m.confirm else [])
+        return "Change PIN", [
+            "The technician PIN: 4-8 digits, typed twice.",
+            "Only its salted scrypt hash is kept.",
+        ] + ([m.confirm] if m.confirm else [])
     if m.page == "export":
         op = s.operator
         since = history.when(op.exported_wall_s) if op.exported_wall_s else "never"
@@ -174,7 +198,8 @@ def page_lines(cab: MaintenanceContext) -> tuple[str, list[str]]:
         if s.ram_error:
             lines.insert(0, fault_text("ram_error"))
         return "Faults", (lines or ["No faults."]) + [
-            "Device faults clear when the device reports healthy; Select asks every device now."]
+            "Device faults clear when the device reports healthy; Select asks every device now."
+        ]
     if m.page == "ram_clear":
         return "RAM clear", ram_clear_lines(cab)
     if m.page == "host":
@@ -188,8 +213,8 @@ def _entry_page(cab: MaintenanceContext) -> tuple[str, list[str]]:
     e = m.entry
     if e.kind == "pin":
         left = pin.locked_s(cab.s.operator.pin)
-        live = f"PIN entry locked: {left} s left" if left else ""     # counts down on ticks
-        if not left and "locked" in e.message:      # a lockout message frozen at the time
+        live = f"PIN entry locked: {left} s left" if left else ""  # counts down on ticks
+        if not left and "locked" in e.message:  # a lockout message frozen at the time
             live = "The lockout is over: type the PIN"
         return "Technician PIN", entry.entry_lines(cab, e, "Technician PIN", live)
     if e.kind == "pin_new":
@@ -202,8 +227,12 @@ def _entry_page(cab: MaintenanceContext) -> tuple[str, list[str]]:
 
 def _entry_range(key: str) -> str:
     kind = MENU_ENTRY[key]
-    return {"money": "an amount, e.g. 25 or 12.50", "money_list": "amounts, e.g. 1,5,25",
-            "number": "a number", "text": "letters, digits, space"}[kind]
+    return {
+        "money": "an amount, e.g. 25 or 12.50",
+        "money_list": "amounts, e.g. 1,5,25",
+        "number": "a number",
+        "text": "letters, digits, space",
+    }[kind]
 
 
 def program_line(cab: MaintenanceContext) -> str:

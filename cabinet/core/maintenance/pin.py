@@ -36,8 +36,9 @@ SCRYPT_N, SCRYPT_R, SCRYPT_P, SCRYPT_LEN = 2**14, 8, 1, 32
 
 def hash_pin(pin: str, salt: bytes) -> str:
     """The hex scrypt hash of ``pin`` (ASCII digits) with ``salt`` (16 bytes)."""
-    return hashlib.scrypt(pin.encode(), salt=salt, n=SCRYPT_N, r=SCRYPT_R, p=SCRYPT_P,
-                          maxmem=64 * 1024 * 1024, dklen=SCRYPT_LEN).hex()
+    return hashlib.scrypt(
+        pin.encode(), salt=salt, n=SCRYPT_N, r=SCRYPT_R, p=SCRYPT_P, maxmem=64 * 1024 * 1024, dklen=SCRYPT_LEN
+    ).hex()
 
 
 def new_salt(cab: MaintenanceContext) -> bytes:
@@ -61,7 +62,7 @@ def elapse(p: PinState, now_ms: int) -> None:
     """A clock tick at monotonic ``now_ms``: count the lockout down by whole seconds."""
     if p.lock_left_ms <= 0:
         return
-    if now_ms < p.lock_mark_ms:          # a clock that went back: start counting again
+    if now_ms < p.lock_mark_ms:  # a clock that went back: start counting again
         p.lock_mark_ms = now_ms
     whole = (now_ms - p.lock_mark_ms) // 1000
     if whole:
@@ -118,17 +119,23 @@ def submit(cab: MaintenanceContext, entry: EntryState, out: list[Effect]) -> str
             if p.failures >= MAX_FAILURES:
                 p.failures, p.lockouts = 0, p.lockouts + 1
                 p.lock_left_ms, p.lock_mark_ms = lockout_s(p.lockouts) * 1000, cab.s.now_ms
-                out.append(Journal("pin_lockout", 0, 0, {"seconds": lockout_s(p.lockouts),
-                                                         "lockouts": p.lockouts,
-                                                         "level": m.level}))
+                out.append(
+                    Journal(
+                        "pin_lockout",
+                        0,
+                        0,
+                        {"seconds": lockout_s(p.lockouts), "lockouts": p.lockouts, "level": m.level},
+                    )
+                )
                 entry.message = f"3 wrong PINs: PIN entry locked for {lockout_s(p.lockouts)} s"
             return ""
         p.failures = p.lockouts = 0
         default = not p.hash_hex
         out.append(Journal("pin_accepted", 0, 0, {"default": default, "level": "technician"}))
-        if default:                 # the factory PIN must be changed first
-            m.entry = EntryState(kind="pin_new", then=entry.then, row=entry.row,
-                                 message="Default PIN: choose a new PIN (4-8 digits)")
+        if default:  # the factory PIN must be changed first
+            m.entry = EntryState(
+                kind="pin_new", then=entry.then, row=entry.row, message="Default PIN: choose a new PIN (4-8 digits)"
+            )
             return ""
         m.level, m.entry = "technician", None
         return entry.then
@@ -138,16 +145,20 @@ def submit(cab: MaintenanceContext, entry: EntryState, out: list[Effect]) -> str
             entry.message = f"Refused: {why}"
             return ""
         salt = new_salt(cab)
-        m.entry = EntryState(kind="pin_confirm", then=entry.then, row=entry.row,
-                             pin_salt_hex=salt.hex(),
-                             pin_hash_hex=hash_pin(typed, salt),
-                             message="Type the new PIN again")
+        m.entry = EntryState(
+            kind="pin_confirm",
+            then=entry.then,
+            row=entry.row,
+            pin_salt_hex=salt.hex(),
+            pin_hash_hex=hash_pin(typed, salt),
+            message="Type the new PIN again",
+        )
         return ""
     # pin_confirm
-    if not hmac.compare_digest(hash_pin(typed, bytes.fromhex(entry.pin_salt_hex)),
-                               entry.pin_hash_hex):
-        m.entry = EntryState(kind="pin_new", then=entry.then, row=entry.row,
-                             message="The two PINs differ: choose the new PIN again")
+    if not hmac.compare_digest(hash_pin(typed, bytes.fromhex(entry.pin_salt_hex)), entry.pin_hash_hex):
+        m.entry = EntryState(
+            kind="pin_new", then=entry.then, row=entry.row, message="The two PINs differ: choose the new PIN again"
+        )
         return ""
     first = not p.hash_hex
     p.salt_hex, p.hash_hex = entry.pin_salt_hex, entry.pin_hash_hex

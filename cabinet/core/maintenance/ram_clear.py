@@ -42,13 +42,15 @@ def ram_clear_summary(cab: MaintenanceContext) -> dict[str, Any]:
     issued = cab.history.outstanding_vouchers()
     own = [v for v in issued if v.validation != "system"]
     host = [v for v in issued if v.validation == "system"]
-    return {"credits_minor": {str(st.station): st.credits_minor for st in s.stations},
-            "pending_out_minor": {str(st.station): st.pending_out_minor for st in s.stations},
-            "handpays_minor": [hp.amount_minor for hp in handpays],
-            "outstanding_vouchers": len(own),
-            "outstanding_vouchers_minor": sum(v.amount_minor for v in own),
-            "host_tickets": len(host),
-            "host_tickets_minor": sum(v.amount_minor for v in host)}
+    return {
+        "credits_minor": {str(st.station): st.credits_minor for st in s.stations},
+        "pending_out_minor": {str(st.station): st.pending_out_minor for st in s.stations},
+        "handpays_minor": [hp.amount_minor for hp in handpays],
+        "outstanding_vouchers": len(own),
+        "outstanding_vouchers_minor": sum(v.amount_minor for v in own),
+        "host_tickets": len(host),
+        "host_tickets_minor": sum(v.amount_minor for v in host),
+    }
 
 
 def _ram_clear_stakes(summary: dict[str, Any]) -> list[str]:
@@ -95,29 +97,33 @@ def ram_clear_lines(cab: MaintenanceContext) -> list[str]:
             line += f" (+ {money(st.pending_out_minor, sym)} waiting to be paid)"
         lines.append(line)
     hps = summary["handpays_minor"]
-    lines.append("- Pending handpays: " + (f"{len(hps)} (" + ", ".join(
-        money(a, sym) for a in hps) + ")" if hps else "none"))
+    lines.append(
+        "- Pending handpays: " + (f"{len(hps)} (" + ", ".join(money(a, sym) for a in hps) + ")" if hps else "none")
+    )
     lines.append("- Meters, game recall, bill history and the event log")
     n = summary["outstanding_vouchers"]
     lines.append("It keeps:")
-    lines.append(f"- {n} outstanding voucher{'' if n == 1 else 's'} "
-                 f"({money(summary['outstanding_vouchers_minor'], sym)}), redeemable once"
-                 if n else "- Outstanding vouchers: none")
+    lines.append(
+        f"- {n} outstanding voucher{'' if n == 1 else 's'} "
+        f"({money(summary['outstanding_vouchers_minor'], sym)}), redeemable once"
+        if n
+        else "- Outstanding vouchers: none"
+    )
     if summary["host_tickets"]:
         h = summary["host_tickets"]
-        lines.append(f"- {h} ticket{'' if h == 1 else 's'} validated by the casino host "
-                     f"({money(summary['host_tickets_minor'], sym)}): the host redeems "
-                     f"{'it' if h == 1 else 'them'}")
+        lines.append(
+            f"- {h} ticket{'' if h == 1 else 's'} validated by the casino host "
+            f"({money(summary['host_tickets_minor'], sym)}): the host redeems "
+            f"{'it' if h == 1 else 'them'}"
+        )
     lines.append("- Its own record in the event log (dated, with what it erased)")
-    lines.append("- The settings (save them again before play resumes), the PIN, "
-                 "the lifetime meters")
+    lines.append("- The settings (save them again before play resumes), the PIN, the lifetime meters")
     doors = ", ".join(s.doors_open) or "none"
-    lines.append(f"Needs the {access.RAM_CLEAR_HOW}. Now: {access_name(s)}, "
-                 f"doors open: {doors}.")
+    lines.append(f"Needs the {access.RAM_CLEAR_HOW}. Now: {access_name(s)}, doors open: {doors}.")
     if m.confirm == "armed":
         lines.append("Select once more to confirm.")
     elif m.confirm.startswith("Refused:") and not ram_clear_refusal(cab):
-        pass                        # the level is reached now: the old refusal no longer holds
+        pass  # the level is reached now: the old refusal no longer holds
     elif m.confirm:
         lines.append(m.confirm)
     return lines

@@ -38,8 +38,10 @@ MONEY_SETTINGS = {key for key, _, _ in SETTING_CHOICES if key.endswith("_minor")
 
 def setting_items(cab: MaintenanceContext) -> list[str]:
     """The page's list: one row per setting, then Save and Discard."""
-    return [f"{label}: {fmt_setting(cab, key)}" for key, label, _ in SETTING_CHOICES] + \
-        ["Save settings", "Discard changes"]
+    return [f"{label}: {fmt_setting(cab, key)}" for key, label, _ in SETTING_CHOICES] + [
+        "Save settings",
+        "Discard changes",
+    ]
 
 
 def draft_value(cab: MaintenanceContext, key: str) -> Any:
@@ -108,8 +110,7 @@ def fmt_setting(cab: MaintenanceContext, key: str) -> str:
     else:
         text = str(v)
     factory = _FACTORY.get(key)
-    same = list(v) == list(factory) if isinstance(factory, tuple) and isinstance(v, list | tuple) \
-        else v == factory
+    same = list(v) == list(factory) if isinstance(factory, tuple) and isinstance(v, list | tuple) else v == factory
     return f"{text} (default)" if key != "variant" and same else text
 
 
@@ -121,10 +122,9 @@ def select(cab: MaintenanceContext, out: list[Effect]) -> None:
     if m.selected < n:
         key, _, choices = SETTING_CHOICES[m.selected]
         cur = draft_value(cab, key)
-        if key in MENU_ENTRY:                   # typed with the buttons or by touch
+        if key in MENU_ENTRY:  # typed with the buttons or by touch
             text = start_text(key, cur)
-            m.entry = EntryState(kind="setting", key=key, row=m.selected, text=text,
-                                 shown=bool(text))
+            m.entry = EntryState(kind="setting", key=key, row=m.selected, text=text, shown=bool(text))
             m.selected = 0
             return
         nxt = choices[(choices.index(cur) + 1) % len(choices)] if cur in choices else choices[0]
@@ -143,26 +143,33 @@ def select(cab: MaintenanceContext, out: list[Effect]) -> None:
         try:
             settings = convert(merged, GameSettings)
             settings.validate()
-        except ConfigError as e:      # in the menu's words: the setting's label, not its key
+        except ConfigError as e:  # in the menu's words: the setting's label, not its key
             m.confirm = f"Refused: {labels.get(e.key, e.key)}: {e.reason}"
             return
         old = msgspec.to_builtins(cab.s.settings)
         new = msgspec.to_builtins(settings)
         money_rules = sorted(k for k in MONEY_RULE_SETTINGS if old.get(k) != new.get(k))
-        if money_rules and any(st.credits_minor or st.pending_out_minor
-                               for st in cab.s.stations):
+        if money_rules and any(st.credits_minor or st.pending_out_minor for st in cab.s.stations):
             named = ", ".join(labels.get(k, k) for k in money_rules)
-            m.confirm = (f"Refused: {named}: a money rule, changed only with no credits "
-                         "on the cabinet")
-            out.append(Journal("settings_refused", 0, 0,
-                               {"reason": "credits on the cabinet", "keys": money_rules,
-                                "level": m.level}))
+            m.confirm = f"Refused: {named}: a money rule, changed only with no credits on the cabinet"
+            out.append(
+                Journal(
+                    "settings_refused",
+                    0,
+                    0,
+                    {"reason": "credits on the cabinet", "keys": money_rules, "level": m.level},
+                )
+            )
             return
         stations_before = cab.s.settings.stations
         err = cab.apply_settings(settings, out, m.level)
-        m.confirm = f"Refused: {err}" if err else "Saved" if \
-            settings.stations == stations_before else \
-            "Saved: restart the cabinet to set up the new stations' devices"
+        m.confirm = (
+            f"Refused: {err}"
+            if err
+            else "Saved"
+            if settings.stations == stations_before
+            else "Saved: restart the cabinet to set up the new stations' devices"
+        )
         if not err:
             m.draft = {}
     else:

@@ -35,14 +35,26 @@ CREATE TABLE IF NOT EXISTS recall (
 #: The SQLite type (``typeof``) each column holds as written; a row holding another
 #: was garbled on disk (SQLite's own page check does not look at types).
 COLUMN_TYPES = {
-    "critical": {"name": "text", "copy": "integer", "seq": "integer", "blob": "blob",
-                 "checksum": "text"},
-    "events": {"id": "integer", "seq": "integer", "wall_s": "real", "kind": "text",
-               "station": "integer", "amount_minor": "integer", "data": "text",
-               "chain": "text null"},
-    "vouchers": {"validation_number": "text", "sequence": "integer", "station": "integer",
-                 "amount_minor": "integer", "status": "text", "record": "text",
-                 "mac": "text null"},
+    "critical": {"name": "text", "copy": "integer", "seq": "integer", "blob": "blob", "checksum": "text"},
+    "events": {
+        "id": "integer",
+        "seq": "integer",
+        "wall_s": "real",
+        "kind": "text",
+        "station": "integer",
+        "amount_minor": "integer",
+        "data": "text",
+        "chain": "text null",
+    },
+    "vouchers": {
+        "validation_number": "text",
+        "sequence": "integer",
+        "station": "integer",
+        "amount_minor": "integer",
+        "status": "text",
+        "record": "text",
+        "mac": "text null",
+    },
     "recall": {"id": "integer", "round_id": "integer", "station": "integer", "entry": "text"},
 }
 
@@ -96,8 +108,7 @@ def connect(path: Path, readonly: bool) -> sqlite3.Connection:
     """
     try:
         if readonly:
-            db = sqlite3.connect(f"file:{path}?mode=ro", uri=True,
-                                 isolation_level=None, check_same_thread=False)
+            db = sqlite3.connect(f"file:{path}?mode=ro", uri=True, isolation_level=None, check_same_thread=False)
         else:
             owner_only(path)
             db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
@@ -144,16 +155,14 @@ class JournalBase:
 
     def _max_seq(self) -> int:
         try:
-            row = self.db.execute("SELECT MAX(seq) FROM critical WHERE "
-                                  "typeof(seq) = 'integer'").fetchone()
+            row = self.db.execute("SELECT MAX(seq) FROM critical WHERE typeof(seq) = 'integer'").fetchone()
         except sqlite3.Error:
             return 0
         return int(row[0] or 0)
 
     def _chain_head(self) -> tuple[int, str]:
         try:
-            row = self.db.execute("SELECT id, chain FROM events ORDER BY id DESC "
-                                  "LIMIT 1").fetchone()
+            row = self.db.execute("SELECT id, chain FROM events ORDER BY id DESC LIMIT 1").fetchone()
         except sqlite3.Error:
             return 0, ""
         return (0, "") if row is None else (int(row[0]), str(row[1] or ""))
@@ -161,8 +170,9 @@ class JournalBase:
     def _read_rows(self, name: str) -> dict[int, tuple[int, bytes, str]]:
         """Each copy's ``(seq, blob, checksum)``; a copy whose values are not of their
         column's type as ``(-1, b"", "")`` (it fails its check)."""
-        rows = self.db.execute("SELECT copy, seq, blob, checksum FROM critical WHERE name=? "
-                               "AND typeof(copy) = 'integer'", (name,)).fetchall()
+        rows = self.db.execute(
+            "SELECT copy, seq, blob, checksum FROM critical WHERE name=? AND typeof(copy) = 'integer'", (name,)
+        ).fetchall()
         out: dict[int, tuple[int, bytes, str]] = {}
         for c, s, b, h in rows:
             ok = isinstance(s, int) and isinstance(b, bytes) and isinstance(h, str)
@@ -180,7 +190,7 @@ class JournalBase:
                 if exc_type is None:
                     try:
                         store.db.execute("COMMIT")
-                    except sqlite3.Error:       # disk full at COMMIT: leave no open tx
+                    except sqlite3.Error:  # disk full at COMMIT: leave no open tx
                         store._rollback()
                         raise
                 else:
@@ -194,4 +204,3 @@ class JournalBase:
                 self.db.execute("ROLLBACK")
         except sqlite3.Error:
             pass
-

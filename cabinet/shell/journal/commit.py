@@ -31,22 +31,25 @@ from cabinet.shell.journal.base import COPIES
 from cabinet.shell.journal.keys import event_link
 from cabinet.shell.journal.verify import JournalChecks, voucher_decoder
 
-_INSERT_CRITICAL = ("INSERT OR REPLACE INTO critical VALUES "
-                    + ",".join(["(?,?,?,?,?)"] * 2 * len(COPIES)))
+_INSERT_CRITICAL = "INSERT OR REPLACE INTO critical VALUES " + ",".join(["(?,?,?,?,?)"] * 2 * len(COPIES))
 
 
 class JournalWriter(JournalChecks):
     """The journal's write path (see the module doc)."""
 
-    def needs_commit(self, state: CabinetState, round_state: dict[str, Any] | None,
-                     effects: Sequence[Effect]) -> bool:
+    def needs_commit(self, state: CabinetState, round_state: dict[str, Any] | None, effects: Sequence[Effect]) -> bool:
         """Whether anything but the clock changed since the last commit."""
         if self._has_journal(effects):
             return True
-        self._encoded = (state, round_state, self._encode_state(state, for_compare=True),
-                         self._encode_round(round_state))
-        changed = (self._encoded[2] != self._last_blobs.get("cabinet~")
-                   or self._encoded[3] != self._last_blobs.get("round"))
+        self._encoded = (
+            state,
+            round_state,
+            self._encode_state(state, for_compare=True),
+            self._encode_round(round_state),
+        )
+        changed = self._encoded[2] != self._last_blobs.get("cabinet~") or self._encoded[3] != self._last_blobs.get(
+            "round"
+        )
         if not changed:
             self._encoded = None
         return changed
@@ -55,8 +58,7 @@ class JournalWriter(JournalChecks):
     #: ``needs_commit``, taken by the ``commit`` of the same objects that follows it.
     _encoded: tuple[CabinetState, dict[str, Any] | None, bytes, bytes] | None = None
 
-    def _encodings(self, state: CabinetState,
-                   round_state: dict[str, Any] | None) -> tuple[bytes, bytes]:
+    def _encodings(self, state: CabinetState, round_state: dict[str, Any] | None) -> tuple[bytes, bytes]:
         """(state blob without the clock, round blob), from ``needs_commit`` when it just
         encoded these very objects."""
         enc, self._encoded = self._encoded, None
@@ -66,8 +68,7 @@ class JournalWriter(JournalChecks):
 
     @staticmethod
     def _has_journal(effects: Sequence[Effect]) -> bool:
-        return any(isinstance(e, Journal | SaveVoucher | SetVoucherStatus | SaveRecall
-                              | ClearJournal) for e in effects)
+        return any(isinstance(e, Journal | SaveVoucher | SetVoucherStatus | SaveRecall | ClearJournal) for e in effects)
 
     @staticmethod
     def _encode_state(state: CabinetState, for_compare: bool = False) -> bytes:
@@ -79,12 +80,22 @@ class JournalWriter(JournalChecks):
     def _critical_view(state: CabinetState) -> bytes:
         """The state without what only shapes the next bet or the screen (bets being
         built, the selected chip, Deal pressed, the menu page, the clock)."""
-        stations = [msgspec.structs.replace(st, bets_minor=[], chip_log=[],
-                                            selected_chip_minor=None, ready=False, win_minor=0)
-                    for st in state.stations]
-        return msgspec.json.encode(msgspec.structs.replace(
-            state, stations=stations, now_ms=0, wall_s=0.0, maintenance=None, message="",
-            last_button="", bet_deadline_ms=None))
+        stations = [
+            msgspec.structs.replace(st, bets_minor=[], chip_log=[], selected_chip_minor=None, ready=False, win_minor=0)
+            for st in state.stations
+        ]
+        return msgspec.json.encode(
+            msgspec.structs.replace(
+                state,
+                stations=stations,
+                now_ms=0,
+                wall_s=0.0,
+                maintenance=None,
+                message="",
+                last_button="",
+                bet_deadline_ms=None,
+            )
+        )
 
     @staticmethod
     def _encode_round(round_state: dict[str, Any] | None) -> bytes:
@@ -92,8 +103,9 @@ class JournalWriter(JournalChecks):
         sort_keys=True)`` writes for the round's ASCII, int and bool values."""
         return msgspec.json.encode(round_state, order="sorted")
 
-    def commit(self, state: CabinetState, round_state: dict[str, Any] | None,
-               effects: Sequence[Effect], wall_s: float) -> None:
+    def commit(
+        self, state: CabinetState, round_state: dict[str, Any] | None, effects: Sequence[Effect], wall_s: float
+    ) -> None:
         """Write the state, the round and every journal effect in one transaction.
 
         A commit that moves money, changes a meter, the round, a lockup or
@@ -110,8 +122,11 @@ class JournalWriter(JournalChecks):
         critical = self._critical_view(state)
         # a finished round left on the table for display is not critical any more
         round_key = rblob if state.round_open else b"closed"
-        durable = (self._has_journal(effects) or round_key != self._last_blobs.get("round~")
-                   or critical != self._last_blobs.get("critical"))
+        durable = (
+            self._has_journal(effects)
+            or round_key != self._last_blobs.get("round~")
+            or critical != self._last_blobs.get("critical")
+        )
         saved = (self.seq, self._event_id, self._chain)
         try:
             if durable != self._durable:
@@ -124,7 +139,7 @@ class JournalWriter(JournalChecks):
                     digest = self._digest(name, self.seq, data)
                     for c in COPIES:
                         rows += (name, c, self.seq, data, digest)
-                self.db.execute(_INSERT_CRITICAL, rows)     # both rows' copies: one statement
+                self.db.execute(_INSERT_CRITICAL, rows)  # both rows' copies: one statement
                 for e in effects:
                     self._apply(e, wall_s, state)
         except sqlite3.Error as e:
@@ -142,14 +157,14 @@ class JournalWriter(JournalChecks):
         self._last_blobs["critical"] = critical
         self._last_blobs["round~"] = round_key
 
-    def _insert_event(self, wall_s: float, kind: str, station: int, amount: int,
-                      data: dict[str, Any]) -> None:
+    def _insert_event(self, wall_s: float, kind: str, station: int, amount: int, data: dict[str, Any]) -> None:
         assert self.key is not None
-        row = (self._event_id + 1, self.seq, float(wall_s), kind, station, amount,
-               json.dumps(data, default=str))
+        row = (self._event_id + 1, self.seq, float(wall_s), kind, station, amount, json.dumps(data, default=str))
         link = event_link(self.key, self._chain, row)
-        self.db.execute("INSERT INTO events (id, seq, wall_s, kind, station, amount_minor, data, "
-                        "chain) VALUES (?,?,?,?,?,?,?,?)", (*row, link))
+        self.db.execute(
+            "INSERT INTO events (id, seq, wall_s, kind, station, amount_minor, data, chain) VALUES (?,?,?,?,?,?,?,?)",
+            (*row, link),
+        )
         self._event_id, self._chain = row[0], link
 
     def _apply(self, e: Effect, wall_s: float, state: CabinetState) -> None:
@@ -158,13 +173,23 @@ class JournalWriter(JournalChecks):
         elif isinstance(e, SaveVoucher):
             r = e.record
             text = msgspec.json.encode(r).decode()
-            self.db.execute("INSERT OR REPLACE INTO vouchers (validation_number, sequence, "
-                            "station, amount_minor, status, record, mac) VALUES (?,?,?,?,?,?,?)",
-                            (r.validation_number, r.sequence, r.station, r.amount_minor,
-                             r.status, text, self._voucher_mac(r.validation_number, text)))
+            self.db.execute(
+                "INSERT OR REPLACE INTO vouchers (validation_number, sequence, "
+                "station, amount_minor, status, record, mac) VALUES (?,?,?,?,?,?,?)",
+                (
+                    r.validation_number,
+                    r.sequence,
+                    r.station,
+                    r.amount_minor,
+                    r.status,
+                    text,
+                    self._voucher_mac(r.validation_number, text),
+                ),
+            )
         elif isinstance(e, SetVoucherStatus):
-            row = self.db.execute("SELECT record FROM vouchers WHERE validation_number=?",
-                                  (e.validation_number,)).fetchone()
+            row = self.db.execute(
+                "SELECT record FROM vouchers WHERE validation_number=?", (e.validation_number,)
+            ).fetchone()
             if row is not None:
                 rec = voucher_decoder.decode(row[0])
                 changes: dict[str, Any] = {"status": e.status}
@@ -172,29 +197,31 @@ class JournalWriter(JournalChecks):
                     changes["redeemed_wall_s"] = e.wall_s
                 rec = msgspec.structs.replace(rec, **changes)
                 text = msgspec.json.encode(rec).decode()
-                self.db.execute("UPDATE vouchers SET status=?, record=?, mac=? WHERE "
-                                "validation_number=?",
-                                (e.status, text, self._voucher_mac(e.validation_number, text),
-                                 e.validation_number))
+                self.db.execute(
+                    "UPDATE vouchers SET status=?, record=?, mac=? WHERE validation_number=?",
+                    (e.status, text, self._voucher_mac(e.validation_number, text), e.validation_number),
+                )
         elif isinstance(e, SaveRecall):
-            self.db.execute("INSERT INTO recall (round_id, station, entry) VALUES (?,?,?)",
-                            (e.entry.round_id, e.entry.station,
-                             msgspec.json.encode(e.entry).decode()))
+            self.db.execute(
+                "INSERT INTO recall (round_id, station, entry) VALUES (?,?,?)",
+                (e.entry.round_id, e.entry.station, msgspec.json.encode(e.entry).decode()),
+            )
             keep = state.settings.recall_depth
-            self.db.execute("DELETE FROM recall WHERE station=? AND id NOT IN (SELECT id FROM "
-                            "recall WHERE station=? ORDER BY id DESC LIMIT ?)",
-                            (e.entry.station, e.entry.station, keep))
+            self.db.execute(
+                "DELETE FROM recall WHERE station=? AND id NOT IN (SELECT id FROM "
+                "recall WHERE station=? ORDER BY id DESC LIMIT ?)",
+                (e.entry.station, e.entry.station, keep),
+            )
         elif isinstance(e, ClearJournal):
             # An outstanding (issued, unredeemed) voucher's record survives
             # decided by the keyed record, never by the plain status column; a row that
             # fails its checksum is kept as evidence
-            gone = [vn for vn, rec, digest in self.db.execute(
-                        "SELECT validation_number, record, mac FROM vouchers").fetchall()
-                    if self._voucher_ok(vn, rec, digest)
-                    and voucher_decoder.decode(rec).status != "issued"]
-            self.db.executemany("DELETE FROM vouchers WHERE validation_number=?",
-                                [(vn,) for vn in gone])
+            gone = [
+                vn
+                for vn, rec, digest in self.db.execute("SELECT validation_number, record, mac FROM vouchers").fetchall()
+                if self._voucher_ok(vn, rec, digest) and voucher_decoder.decode(rec).status != "issued"
+            ]
+            self.db.executemany("DELETE FROM vouchers WHERE validation_number=?", [(vn,) for vn in gone])
             for table in ("events", "recall"):
                 self.db.execute(f"DELETE FROM {table}")
-            self._chain = ""                    # a new chain; event ids keep counting
-
+            self._chain = ""  # a new chain; event ids keep counting

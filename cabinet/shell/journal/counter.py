@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING
 
 from cabinet.core.errors import ConfigError, StoreError
 
-if TYPE_CHECKING:                       # the drivers' contracts load only with a counter named
+if TYPE_CHECKING:  # the drivers' contracts load only with a counter named
     # named here for the tools, which may not import drivers (tests/test_layers.py)
     from drivers.interfaces import MonotonicCounter as MonotonicCounter
 
@@ -48,6 +48,7 @@ def open_fitted(spec: str, source: str = "") -> MonotonicCounter | None:
     if spec.strip() in ("", "none"):
         return None
     from drivers.factory import open_counter  # the drivers' chooser: only when one is named
+
     try:
         return open_counter(spec)
     except ConfigError as e:
@@ -75,9 +76,11 @@ class CounterRecord:
             return [f"the hardware counter cannot be read: {e}"]
         self.event_id = event_id
         if recorded is not None and recorded < self.value:
-            return [f"journal rolled back: the hardware counter reads {self.value}, the "
-                    f"journal's commit record {recorded} (an older copy of the journal, "
-                    "e.g. a restored SD-card image)"]
+            return [
+                f"journal rolled back: the hardware counter reads {self.value}, the "
+                f"journal's commit record {recorded} (an older copy of the journal, "
+                "e.g. a restored SD-card image)"
+            ]
         return []
 
     def next_value(self, event_id: int) -> int:

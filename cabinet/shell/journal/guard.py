@@ -94,16 +94,18 @@ def place_problem(path: Path) -> str | None:
     folder = path.parent
     if not folder.is_dir():
         what = "is not a folder" if folder.exists() else "does not exist"
-        return (f"journal folder {folder} {what}: create it (mode 0700) or pass "
-                "another --journal")
+        return f"journal folder {folder} {what}: create it (mode 0700) or pass another --journal"
     problem = open_to_others(folder, group_ok=True)
     if problem is not None:
         return f"journal folder {problem}"
     fmt = journal_format(path)
     if fmt == "foreign":
-        return (f"{path} is not a cabinet journal (no journal key beside it): refusing "
-                "to touch it; pass another --journal")
+        return (
+            f"{path} is not a cabinet journal (no journal key beside it): refusing to touch it; pass another --journal"
+        )
     if fmt == "old":
-        return (f"journal {path} is in the old format (plain SHA-256 checksums): with the "
-                f"engine stopped, upgrade it once: cabinet upgrade-journal --journal {path}")
+        return (
+            f"journal {path} is in the old format (plain SHA-256 checksums): with the "
+            f"engine stopped, upgrade it once: cabinet upgrade-journal --journal {path}"
+        )
     return None

@@ -25,54 +25,74 @@ class JournalHistory(JournalChecks):
 
     def voucher(self, validation_number: str) -> VoucherRecord | None:
         """The record of a validation number, or ``None`` if this cabinet never issued it."""
-        row = self.db.execute("SELECT record, mac FROM vouchers WHERE validation_number=?",
-                              (validation_number,)).fetchone()
+        row = self.db.execute(
+            "SELECT record, mac FROM vouchers WHERE validation_number=?", (validation_number,)
+        ).fetchone()
         if row is None:
             return None
         if not self._voucher_ok(validation_number, row[0], row[1]):
-            log.error("voucher ...%s: its journal row fails its keyed checksum; refused",
-                      validation_number[-4:])
+            log.error("voucher ...%s: its journal row fails its keyed checksum; refused", validation_number[-4:])
             return None
         return voucher_decoder.decode(row[0])
 
     def vouchers(self, limit: int) -> list[VoucherRecord]:
-        rows = self.db.execute("SELECT record FROM vouchers ORDER BY sequence DESC LIMIT ?",
-                               (limit,)).fetchall()
+        rows = self.db.execute("SELECT record FROM vouchers ORDER BY sequence DESC LIMIT ?", (limit,)).fetchall()
         return [voucher_decoder.decode(r[0]) for r in rows]
 
     def outstanding_vouchers(self) -> list[VoucherRecord]:
         """Every voucher printed and not yet redeemed (status ``issued``), oldest first."""
-        rows = self.db.execute("SELECT validation_number, record, mac FROM vouchers "
-                               "ORDER BY sequence").fetchall()
-        records = [voucher_decoder.decode(rec) for vn, rec, digest in rows
-                   if self._voucher_ok(vn, rec, digest)]
-        return [r for r in records if r.status == "issued"]   # by the keyed record (11.14)
+        rows = self.db.execute("SELECT validation_number, record, mac FROM vouchers ORDER BY sequence").fetchall()
+        records = [voucher_decoder.decode(rec) for vn, rec, digest in rows if self._voucher_ok(vn, rec, digest)]
+        return [r for r in records if r.status == "issued"]  # by the keyed record (11.14)
 
     def recall(self, station: int, limit: int) -> list[RecallEntry]:
         """Newest first; ``station`` 0 for every station."""
         if station:
-            rows = self.db.execute("SELECT entry FROM recall WHERE station=? ORDER BY id DESC "
-                                   "LIMIT ?", (station, limit)).fetchall()
+            rows = self.db.execute(
+                "SELECT entry FROM recall WHERE station=? ORDER BY id DESC LIMIT ?", (station, limit)
+            ).fetchall()
         else:
-            rows = self.db.execute("SELECT entry FROM recall ORDER BY id DESC LIMIT ?",
-                                   (limit,)).fetchall()
+            rows = self.db.execute("SELECT entry FROM recall ORDER BY id DESC LIMIT ?", (limit,)).fetchall()
         return [recall_decoder.decode(r[0]) for r in rows]
 
     def events(self, limit: int) -> list[dict[str, Any]]:
         """The newest ``limit`` events, newest first."""
-        rows = self.db.execute("SELECT id, seq, wall_s, kind, station, amount_minor, data FROM "
-                               "events ORDER BY id DESC LIMIT ?", (limit,)).fetchall()
-        return [{"id": r[0], "seq": r[1], "wall_s": r[2], "kind": r[3], "station": r[4],
-                 "amount_minor": r[5], "data": json.loads(r[6])} for r in rows]
+        rows = self.db.execute(
+            "SELECT id, seq, wall_s, kind, station, amount_minor, data FROM events ORDER BY id DESC LIMIT ?", (limit,)
+        ).fetchall()
+        return [
+            {
+                "id": r[0],
+                "seq": r[1],
+                "wall_s": r[2],
+                "kind": r[3],
+                "station": r[4],
+                "amount_minor": r[5],
+                "data": json.loads(r[6]),
+            }
+            for r in rows
+        ]
 
     def events_of(self, kinds: frozenset[str], limit: int) -> list[dict[str, Any]]:
         """The newest ``limit`` events of one of ``kinds``, newest first."""
         marks = ",".join("?" * len(kinds))
-        rows = self.db.execute("SELECT id, seq, wall_s, kind, station, amount_minor, data FROM "
-                               f"events WHERE kind IN ({marks}) ORDER BY id DESC LIMIT ?",
-                               (*sorted(kinds), limit)).fetchall()
-        return [{"id": r[0], "seq": r[1], "wall_s": r[2], "kind": r[3], "station": r[4],
-                 "amount_minor": r[5], "data": json.loads(r[6])} for r in rows]
+        rows = self.db.execute(
+            "SELECT id, seq, wall_s, kind, station, amount_minor, data FROM "
+            f"events WHERE kind IN ({marks}) ORDER BY id DESC LIMIT ?",
+            (*sorted(kinds), limit),
+        ).fetchall()
+        return [
+            {
+                "id": r[0],
+                "seq": r[1],
+                "wall_s": r[2],
+                "kind": r[3],
+                "station": r[4],
+                "amount_minor": r[5],
+                "data": json.loads(r[6]),
+            }
+            for r in rows
+        ]
 
     def open_escrow(self) -> dict[str, Any] | None:
         """The newest station's unclosed escrow (see ``open_escrows``), or ``None``."""
@@ -101,7 +121,8 @@ class JournalHistory(JournalChecks):
         """
         rows = self.db.execute(
             "SELECT kind, amount_minor, data, station, MAX(id) FROM events WHERE kind IN "
-            "('note_escrowed', 'voucher_escrowed') GROUP BY station ORDER BY MAX(id)").fetchall()
+            "('note_escrowed', 'voucher_escrowed') GROUP BY station ORDER BY MAX(id)"
+        ).fetchall()
         out: dict[int, dict[str, Any]] = {}
         for kind, amount, data, station, row_id in rows:
             info = json.loads(data)
@@ -113,18 +134,22 @@ class JournalHistory(JournalChecks):
                 "AND kind IN ('bill_stacked', 'voucher_in', 'note_returned', "
                 "'note_repeat_ignored', 'voucher_repeat_ignored', 'voucher_stacked_invalid', "
                 "'note_in_stacker', 'note_in_path', 'bill_test_stacked', 'bill_test_returned', "
-                "'bill_test_in_path')", (row_id, txn)).fetchall()
+                "'bill_test_in_path')",
+                (row_id, txn),
+            ).fetchall()
             kinds = {k for (k,) in closes}
             # a note under the attendant's review is the engine's to settle now; a test
             # note in the cash box is owed nothing either
-            credited = bool(kinds & {"bill_stacked", "voucher_in", "note_in_stacker",
-                                     "bill_test_stacked"})
+            credited = bool(kinds & {"bill_stacked", "voucher_in", "note_in_stacker", "bill_test_stacked"})
             if kinds and not credited:
                 continue
             out[int(station)] = {
-                "txn": txn, "denomination_minor": amount if kind == "note_escrowed" else 0,
-                "validation_number": info.get("validation_number"), "station": int(station),
-                "credited": credited}
+                "txn": txn,
+                "denomination_minor": amount if kind == "note_escrowed" else 0,
+                "validation_number": info.get("validation_number"),
+                "station": int(station),
+                "credited": credited,
+            }
         return out
 
     def all_events(self) -> list[dict[str, Any]]:

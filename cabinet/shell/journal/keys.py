@@ -40,8 +40,7 @@ def mac(key: bytes, name: str, seq: int, blob: bytes) -> str:
 def event_link(key: bytes, prev: str, row: Sequence[Any]) -> str:
     """The hash chain over the event log: HMAC-SHA256 of the previous link and the
     row ``(id, seq, wall_s, kind, station, amount_minor, data)`` as stored (hex)."""
-    msg = (f"{prev}\x1f{row[0]}\x1f{row[1]}\x1f{float(row[2])!r}\x1f{row[3]}\x1f{row[4]}"
-           f"\x1f{row[5]}\x1f{row[6]}")
+    msg = f"{prev}\x1f{row[0]}\x1f{row[1]}\x1f{float(row[2])!r}\x1f{row[3]}\x1f{row[4]}\x1f{row[5]}\x1f{row[6]}"
     return hmac.digest(key, msg.encode(), "sha256").hex()
 
 
@@ -94,11 +93,9 @@ def owner_only_key(path: Path) -> None:
         st = os.lstat(path)
         if stat.S_ISREG(st.st_mode) and st.st_uid == os.geteuid() and st.st_mode & 0o077:
             os.chmod(path, 0o600)
-            log.warning("journal key %s had mode %04o: made 0600", path,
-                        stat.S_IMODE(st.st_mode))
+            log.warning("journal key %s had mode %04o: made 0600", path, stat.S_IMODE(st.st_mode))
     except OSError as e:
-        raise StoreError(f"journal key {path}: cannot make it owner-only: "
-                         f"{e.strerror or e}") from None
+        raise StoreError(f"journal key {path}: cannot make it owner-only: {e.strerror or e}") from None
 
 
 def fsync_dir(folder: Path) -> None:
@@ -113,4 +110,3 @@ def fsync_dir(folder: Path) -> None:
         pass
     finally:
         os.close(fd)
-

@@ -68,8 +68,7 @@ class JournalLoader(JournalWriter):
         repaired = False
         for c in COPIES:
             if c not in good or good[c][0] != seq:
-                self.db.execute("INSERT OR REPLACE INTO critical VALUES (?,?,?,?,?)",
-                                (name, c, seq, blob, digest))
+                self.db.execute("INSERT OR REPLACE INTO critical VALUES (?,?,?,?,?)", (name, c, seq, blob, digest))
                 repaired = True
         return blob, True, repaired
 
@@ -82,13 +81,20 @@ class JournalLoader(JournalWriter):
         repaired: list[str] = []
         findings: list[str] = list(self.salvage_findings)
         with self._tx():
-            migrating = self.legacy_ok and self.db.execute(
-                "SELECT 1 FROM critical WHERE checksum NOT LIKE 'hmac:%' UNION ALL SELECT 1 "
-                "FROM events WHERE chain IS NULL UNION ALL SELECT 1 FROM vouchers WHERE mac "
-                "IS NULL LIMIT 1").fetchone() is not None
+            migrating = (
+                self.legacy_ok
+                and self.db.execute(
+                    "SELECT 1 FROM critical WHERE checksum NOT LIKE 'hmac:%' UNION ALL SELECT 1 "
+                    "FROM events WHERE chain IS NULL UNION ALL SELECT 1 FROM vouchers WHERE mac "
+                    "IS NULL LIMIT 1"
+                ).fetchone()
+                is not None
+            )
             if not self.legacy_ok and self.old_format():
-                findings.append("the journal is in the old format (plain SHA-256 "
-                                "checksums): upgrade it once with cabinet upgrade-journal")
+                findings.append(
+                    "the journal is in the old format (plain SHA-256 "
+                    "checksums): upgrade it once with cabinet upgrade-journal"
+                )
             findings += self.verify_commit_record()
             findings += self.verify_chain()
             findings += self.verify_vouchers()
@@ -124,18 +130,19 @@ class JournalLoader(JournalWriter):
                 self._insert_event(0.0, "critical_repaired", 0, 0, {"row": name})
             rec = self._commit_record()
             if rec is not None and isinstance(rec.get("seq"), int):
-                self.seq = max(self.seq, rec["seq"])     # the counter never goes back
+                self.seq = max(self.seq, rec["seq"])  # the counter never goes back
         if findings:
             ram_error = True
             for f in findings:
                 log.error("journal check: %s", f)
         try:
-            if not findings:        # else the RAM error's own commit records it: a crash
+            if not findings:  # else the RAM error's own commit records it: a crash
                 self.write_commit_record()  # before that must find the same again
-        except OSError as e:            # the next durable commit fails and tilts
+        except OSError as e:  # the next durable commit fails and tilts
             log.error("journal commit record cannot be written: %s", e.strerror or e)
-        return Loaded(state, round_state, ram_error, round_corrupt, repaired, findings,
-                      salvaged=bool(self.salvage_findings))
+        return Loaded(
+            state, round_state, ram_error, round_corrupt, repaired, findings, salvaged=bool(self.salvage_findings)
+        )
 
     def old_format(self) -> bool:
         """Plain SHA-256 critical rows in a journal never keyed (no commit record, no
@@ -148,24 +155,23 @@ class JournalLoader(JournalWriter):
         """Rewrite plain SHA-256 rows with keyed checksums and chain the event log
         (inside ``load``'s transaction, only on a store opened to upgrade)."""
         assert self.key is not None
-        for name, copy, seq, blob in self.db.execute(
-                "SELECT name, copy, seq, blob FROM critical").fetchall():
-            self.db.execute("UPDATE critical SET checksum=? WHERE name=? AND copy=?",
-                            (self._digest(name, seq, bytes(blob)), name, copy))
+        for name, copy, seq, blob in self.db.execute("SELECT name, copy, seq, blob FROM critical").fetchall():
+            self.db.execute(
+                "UPDATE critical SET checksum=? WHERE name=? AND copy=?",
+                (self._digest(name, seq, bytes(blob)), name, copy),
+            )
         prev = ""
-        rows = self.db.execute("SELECT id, seq, wall_s, kind, station, amount_minor, data "
-                               "FROM events ORDER BY id").fetchall()
+        rows = self.db.execute(
+            "SELECT id, seq, wall_s, kind, station, amount_minor, data FROM events ORDER BY id"
+        ).fetchall()
         for row in rows:
             prev = event_link(self.key, prev, row)
             self.db.execute("UPDATE events SET chain=? WHERE id=?", (prev, row[0]))
-        for vn, rec in self.db.execute("SELECT validation_number, record FROM vouchers "
-                                       "WHERE mac IS NULL").fetchall():
-            self.db.execute("UPDATE vouchers SET mac=? WHERE validation_number=?",
-                            (self._voucher_mac(vn, rec), vn))
+        for vn, rec in self.db.execute("SELECT validation_number, record FROM vouchers WHERE mac IS NULL").fetchall():
+            self.db.execute("UPDATE vouchers SET mac=? WHERE validation_number=?", (self._voucher_mac(vn, rec), vn))
         self._event_id, self._chain = self._chain_head()
         self._insert_event(0.0, "journal_migrated", 0, 0, {"events": len(rows)})
-        log.warning("journal %s migrated to keyed checksums (HMAC-SHA256, %d events chained)",
-                    self.path, len(rows))
+        log.warning("journal %s migrated to keyed checksums (HMAC-SHA256, %d events chained)", self.path, len(rows))
 
     def load_readonly(self) -> CabinetState | None:
         """The newest good copy of the cabinet state, without repairing anything."""
@@ -177,4 +183,3 @@ class JournalLoader(JournalWriter):
             return state_decoder.decode(max(good)[1])
         except msgspec.DecodeError:
             return None
-

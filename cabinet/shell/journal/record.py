@@ -43,7 +43,7 @@ def read_records(path: Path) -> list[dict[str, Any]] | None:
     out = []
     for i in range(0, min(len(data), SLOTS * SLOT_BYTES), SLOT_BYTES):
         try:
-            rec = json.loads(data[i:i + SLOT_BYTES])
+            rec = json.loads(data[i : i + SLOT_BYTES])
         except ValueError:
             continue
         if isinstance(rec, dict):

@@ -32,8 +32,7 @@ class JournalChecks(JournalBase):
     def _row_ok(self, name: str, seq: int, blob: bytes, digest: str) -> bool:
         """A keyed checksum that matches; a plain one only on a journal still to migrate."""
         if digest.startswith(MAC_PREFIX):
-            return self.key is not None and hmac.compare_digest(
-                mac(self.key, name, seq, blob), digest)
+            return self.key is not None and hmac.compare_digest(mac(self.key, name, seq, blob), digest)
         return self.legacy_ok and checksum(name, seq, blob) == digest
 
     def _digest(self, name: str, seq: int, blob: bytes) -> str:
@@ -42,14 +41,12 @@ class JournalChecks(JournalBase):
 
     def _voucher_mac(self, validation_number: str, record: str) -> str:
         assert self.key is not None
-        return hmac.digest(self.key, f"voucher\x1f{validation_number}\x1f{record}".encode(),
-                           "sha256").hex()
+        return hmac.digest(self.key, f"voucher\x1f{validation_number}\x1f{record}".encode(), "sha256").hex()
 
     def _voucher_ok(self, validation_number: str, record: str, digest: str | None) -> bool:
         if digest is None:
             return self.legacy_ok
-        return self.key is not None and hmac.compare_digest(
-            self._voucher_mac(validation_number, record), digest)
+        return self.key is not None and hmac.compare_digest(self._voucher_mac(validation_number, record), digest)
 
     def verify_vouchers(self) -> list[str]:
         """Every voucher row against its keyed checksum, and its plain columns against
@@ -57,8 +54,9 @@ class JournalChecks(JournalBase):
         rewritten beside an intact record is found too)."""
         bad, disagree = [], []
         for vn, seq, station, amount, status, rec, digest in self.db.execute(
-                "SELECT validation_number, sequence, station, amount_minor, status, record, mac "
-                "FROM vouchers ORDER BY sequence"):
+            "SELECT validation_number, sequence, station, amount_minor, status, record, mac "
+            "FROM vouchers ORDER BY sequence"
+        ):
             if not self._voucher_ok(vn, rec, digest):
                 bad.append(vn)
                 continue
@@ -67,12 +65,16 @@ class JournalChecks(JournalBase):
                 disagree.append(vn)
         findings = []
         if bad:
-            findings.append(f"{len(bad)} voucher row(s) fail their keyed checksum (validation "
-                            f"numbers ending {', '.join(vn[-4:] for vn in bad[:5])})")
+            findings.append(
+                f"{len(bad)} voucher row(s) fail their keyed checksum (validation "
+                f"numbers ending {', '.join(vn[-4:] for vn in bad[:5])})"
+            )
         if disagree:
-            findings.append(f"{len(disagree)} voucher row(s) whose columns disagree with their "
-                            f"keyed record (validation numbers ending "
-                            f"{', '.join(vn[-4:] for vn in disagree[:5])})")
+            findings.append(
+                f"{len(disagree)} voucher row(s) whose columns disagree with their "
+                f"keyed record (validation numbers ending "
+                f"{', '.join(vn[-4:] for vn in disagree[:5])})"
+            )
         return findings
 
     def verify_chain(self) -> list[str]:
@@ -81,16 +83,18 @@ class JournalChecks(JournalBase):
             return ["the journal key cannot be read: the event log cannot be verified"]
         findings: list[str] = []
         prev = ""
-        rows = self.db.execute("SELECT id, seq, wall_s, kind, station, amount_minor, data, "
-                               "chain FROM events ORDER BY id").fetchall()
+        rows = self.db.execute(
+            "SELECT id, seq, wall_s, kind, station, amount_minor, data, chain FROM events ORDER BY id"
+        ).fetchall()
         for row in rows:
             if row[7] is None:
                 if self.legacy_ok:
                     continue
                 findings.append(f"event {row[0]} ({row[3]}) has no chain link")
             elif not hmac.compare_digest(event_link(self.key, prev, row[:7]), row[7]):
-                findings.append(f"event {row[0]} ({row[3]}) fails the event chain: "
-                                "an event before it was deleted or it was changed")
+                findings.append(
+                    f"event {row[0]} ({row[3]}) fails the event chain: an event before it was deleted or it was changed"
+                )
             prev = row[7] or ""
             if len(findings) >= 5:
                 findings.append("(more breaks not listed)")
@@ -109,8 +113,7 @@ class JournalChecks(JournalBase):
         try:
             seq, event_id, chain = int(rec["seq"]), int(rec["event_id"]), str(rec["chain"])
             counter = None if rec.get("counter") is None else int(rec["counter"])
-            return hmac.compare_digest(self._record_mac(seq, event_id, chain, counter),
-                                       str(rec["mac"]))
+            return hmac.compare_digest(self._record_mac(seq, event_id, chain, counter), str(rec["mac"]))
         except (KeyError, TypeError, ValueError):
             return False
 
@@ -125,8 +128,7 @@ class JournalChecks(JournalBase):
         if not path.exists():
             # a journal ever keyed had one; without keyed evidence the old-format rows
             # fail on their own (only ``cabinet upgrade-journal`` takes them, once)
-            return [f"the commit record {path.name} is missing"] \
-                if keyed_evidence(self.db) else []
+            return [f"the commit record {path.name} is missing"] if keyed_evidence(self.db) else []
         if self.key is None:
             return ["the journal key cannot be read: the commit record cannot be verified"]
         if read_records(path) is None:
@@ -138,13 +140,14 @@ class JournalChecks(JournalBase):
         counter = None if rec.get("counter") is None else int(rec["counter"])
         journal_seq = self._max_seq()
         if journal_seq < seq:
-            return [f"journal rolled back: commit {seq} was recorded, the journal holds "
-                    f"only up to commit {journal_seq} (lost WAL or an old copy)"]
+            return [
+                f"journal rolled back: commit {seq} was recorded, the journal holds "
+                f"only up to commit {journal_seq} (lost WAL or an old copy)"
+            ]
         if event_id:
             row = self.db.execute("SELECT chain FROM events WHERE id=?", (event_id,)).fetchone()
             if row is None or row[0] != chain:
-                return [f"the event log does not end as recorded (event {event_id}): "
-                        "events were removed"]
+                return [f"the event log does not end as recorded (event {event_id}): events were removed"]
         return [] if self.hw is None else self.hw.check(counter, event_id)
 
     def write_commit_record(self) -> None:
@@ -161,9 +164,12 @@ class JournalChecks(JournalBase):
         if self._record_file is None:
             self._record_file = RecordFile(commit_file(self.path))
         counter = None if self.hw is None else self.hw.next_value(self._event_id)
-        rec: dict[str, Any] = {"seq": self.seq, "event_id": self._event_id, "chain": self._chain,
-                               "mac": self._record_mac(self.seq, self._event_id, self._chain,
-                                                       counter)}
+        rec: dict[str, Any] = {
+            "seq": self.seq,
+            "event_id": self._event_id,
+            "chain": self._chain,
+            "mac": self._record_mac(self.seq, self._event_id, self._chain, counter),
+        }
         if counter is not None:
             rec["counter"] = counter
         self._record_file.write(rec)
@@ -192,15 +198,15 @@ class JournalChecks(JournalBase):
             rows = self._read_rows(name)
             bad = [c for c, r in rows.items() if not self._row_ok(name, r[0], r[1], r[2])]
             if bad:
-                findings.append(f"critical row {name}: copy {', '.join(map(str, bad))} fails "
-                                "its keyed checksum")
+                findings.append(f"critical row {name}: copy {', '.join(map(str, bad))} fails its keyed checksum")
         findings += self.verify_chain()
         findings += self.verify_vouchers()
         findings += self.verify_commit_record()
         ram_error = self.ram_error_text()
         if ram_error is not None:
-            findings.append(f"the cabinet is in a RAM error ({ram_error}); only a RAM "
-                            "clear in the maintenance menu ends it")
+            findings.append(
+                f"the cabinet is in a RAM error ({ram_error}); only a RAM clear in the maintenance menu ends it"
+            )
         return findings
 
     def sqlite_check(self) -> list[str]:
@@ -213,11 +219,10 @@ class JournalChecks(JournalBase):
             self.db.execute("SELECT COUNT(*) FROM critical").fetchone()
             if res != ["ok"]:
                 return res[:3]
-            for name in ("cabinet", "round"):       # through the index, as ``load`` reads
+            for name in ("cabinet", "round"):  # through the index, as ``load`` reads
                 self._read_rows(name)
             for table, cols in TABLES.items():
-                bad = self.db.execute(f"SELECT COUNT(*) FROM {table} WHERE NOT "
-                                      f"({typed(table, cols)})").fetchone()[0]
+                bad = self.db.execute(f"SELECT COUNT(*) FROM {table} WHERE NOT ({typed(table, cols)})").fetchone()[0]
                 if bad:
                     res.append(f"{bad} {table} row(s) hold values of the wrong type")
         except sqlite3.Error as e:

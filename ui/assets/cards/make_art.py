@@ -82,8 +82,9 @@ def ink_mask(src: pygame.Surface, area: pygame.Rect, height: int) -> pygame.Surf
 
 def quantise(png: Path) -> None:
     """Rewrite ``png`` as a 256-colour palette PNG (about a third the bytes)."""
-    subprocess.run(["convert", str(png), "-dither", "FloydSteinberg", "-colors", "256",
-                    "-strip", "PNG8:" + str(png)], check=True)
+    subprocess.run(
+        ["convert", str(png), "-dither", "FloydSteinberg", "-colors", "256", "-strip", "PNG8:" + str(png)], check=True
+    )
 
 
 def main(svg_dir: str) -> int:
@@ -102,8 +103,9 @@ def main(svg_dir: str) -> int:
                 pygame.image.save(pygame.transform.smoothscale(frame, (COURT_W, h)), str(out))
                 quantise(out)
         for suit in "SHDC":
-            pygame.image.save(ink_mask(render(src / f"2{suit}.svg", tmp), PIP_AREA, PIP_H),
-                              str(OUT / f"pip_{suit}.png"))
+            pygame.image.save(
+                ink_mask(render(src / f"2{suit}.svg", tmp), PIP_AREA, PIP_H), str(OUT / f"pip_{suit}.png")
+            )
         pygame.image.save(ink_mask(render(src / "AS.svg", tmp), ACE_AREA, ACE_H), str(OUT / "ace_spades.png"))
     return 0
 
