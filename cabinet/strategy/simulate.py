@@ -320,15 +320,7 @@ def _init_worker(rules: RuleSet, strategy: Strategy, seed: int | str, bet_minor:
 def _work(task: tuple[int, int]) -> SimResult:
     index, rounds = task
     w = _WORKER
-    return run_chunk(
-        w["rules"],
-        w["strategy"],
-        w["seed"],
-        index,
-        rounds,  # type: ignore[arg-type]
-        w["bet"],
-        w["full"],
-    )  # type: ignore[arg-type]
+    return run_chunk(w["rules"], w["strategy"], w["seed"], index, rounds, w["bet"], w["full"])  # type: ignore[arg-type]
 
 
 def chunks(rounds: int, size: int = CHUNK_ROUNDS) -> list[tuple[int, int]]:
