@@ -192,8 +192,8 @@ def test_doctor_does_not_probe_devices_an_engine_holds(tmp_path, twins, journal)
 def test_doctor_journal_lines_read_right(tmp_path, journal):
     """The journal's PASS line closed a parenthesis it
     never opened ("...verified): keyed checksums, event chain, commit record)"), and the
-    unreadable-journal hint named a README section ('Backing up the journal') that the
-    README calls "Backup of the journal"."""
+    unreadable-journal hint names the install guide's part on backups by its title,
+    "Backup of the journal"."""
     from pathlib import Path
 
     found = _check(tmp_path, journal, devices="none")
@@ -203,8 +203,8 @@ def test_doctor_journal_lines_read_right(tmp_path, journal):
     bad.write_bytes(b"not a journal at all" * 100)
     fail = next(f for f in _check(tmp_path, bad, devices="none") if f.what.startswith("journal"))
     assert fail.status == "FAIL"
-    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text()
-    assert "Backup of the journal" in fail.fix and "**Backup of the journal.**" in readme
+    install_guide = (Path(__file__).resolve().parents[1] / "docs" / "guide" / "install.md").read_text()
+    assert "Backup of the journal" in fail.fix and "**Backup of the journal.**" in install_guide
 
 
 def test_a_missing_wiring_file_fails_even_without_device_checks(tmp_path, journal):

@@ -278,13 +278,13 @@ def test_install_into_a_scratch_root_needs_no_root_privileges():
         shutil.rmtree(checkout.parent)
 
 
-def test_the_readme_install_section_says_what_the_installer_does():
-    """The README's "Installing on a Raspberry Pi" names the
+def test_the_install_guide_says_what_the_installer_does():
+    """The install guide's "Installing on a Raspberry Pi" names the
     installer's own paths, the update, the journal backup (with its key) and each unit."""
     from cabinet.shell.paths import key_file
 
-    readme = (ROOT / "README.md").read_text()
-    section = readme.split("## Installing on a Raspberry Pi", 1)[1].split("\n## ", 1)[0]
+    guide = (ROOT / "docs" / "guide" / "install.md").read_text()
+    section = guide.split("\n## Installing on a Raspberry Pi\n", 1)[1].split("\n## ", 1)[0]
     for text in (
         "python3 -m cabinet install",
         "make install-pi",

@@ -1,7 +1,7 @@
-"""The README's operator and installer reference stays true to the code:
-every fault code of ``cabinet.core.errors.FAULTS`` is in its fault table, and its
-wiring tables give ``drivers.pins``' default GPIO for every button, lamp, door, the
-key switch and the tower light."""
+"""The operator and installer reference stays true to the code: every fault code of
+``cabinet.core.errors.FAULTS`` is in the table of ``docs/reference/faults.md``, and the
+wiring tables of ``docs/reference/wiring.md`` give ``drivers.pins``' default GPIO for
+every button, lamp, door, the key switch and the tower light."""
 
 from __future__ import annotations
 
@@ -11,15 +11,16 @@ from pathlib import Path
 from cabinet.core.errors import FAULTS
 from drivers import pins
 
-README = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+REFERENCE = Path(__file__).resolve().parents[1] / "docs" / "reference"
 
 
-def _section(title: str) -> str:
-    return README.split(title, 1)[1].split("\n### ", 1)[0].split("\n## ", 1)[0]
+def _section(page: str, title: str) -> str:
+    text = (REFERENCE / page).read_text(encoding="utf-8")
+    return text.split(title, 1)[1].split("\n### ", 1)[0].split("\n## ", 1)[0]
 
 
-def test_every_fault_code_is_explained_in_the_readme() -> None:
-    table = _section("### Fault codes")
+def test_every_fault_code_is_explained_in_the_reference() -> None:
+    table = _section("faults.md", "# Fault codes")
     listed = {int(n) for row in re.findall(r"^\| ([\d, ]+) \|", table, re.M) for n in row.split(",")}
     assert sorted(num for num, _ in FAULTS.values()) == sorted(listed)
 
@@ -33,7 +34,7 @@ def _gpio(pin: int) -> str:
 
 
 def test_the_wiring_tables_give_the_default_pins() -> None:
-    table = _section("### Wiring (Raspberry Pi GPIO)")
+    table = _section("wiring.md", "## Raspberry Pi GPIO")
     for action, pin in pins.BUTTON_PINS.items():
         row = next(r for r in table.splitlines() if f"(`{action.value}`)" in r)
         assert _gpio(pin) in row and _gpio(pins.LAMP_PINS[action]) in row, row

@@ -318,7 +318,7 @@ def _journal(path: Path, counter: MonotonicCounter | None = None, note: str = ""
                 "FAIL",
                 what,
                 f"unreadable: {e}",
-                "restore the last backup (README 'Backup of the journal') or RAM clear",
+                "restore the last backup (docs/guide/install.md 'Backup of the journal') or RAM clear",
             )
         ]
     if findings:

@@ -1,7 +1,7 @@
-"""The README's long poll table agrees with ``drivers/sas/layouts.py``: every layout has
-a row that names the file its layout comes from, and every poll in the table has a
-layout.  Rows added in the table's format (described just above it in the README)
-are checked the same way."""
+"""The long poll table of ``docs/reference/sas-polls.md`` agrees with
+``drivers/sas/layouts.py``: every layout has a row that names the file its layout comes
+from, and every poll in the table has a layout.  Rows added in the table's format
+(described just above it in that file) are checked the same way."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from pathlib import Path
 
 from drivers.sas.layouts import LAYOUTS, Layout
 
-README = Path(__file__).resolve().parents[2] / "README.md"
+POLLS_DOC = Path(__file__).resolve().parents[2] / "docs" / "reference" / "sas-polls.md"
 HEADER = "| poll | what | layout source | cabinet value |"
 CODE = re.compile(r"^0x([0-9A-F]{2})(?:-0x([0-9A-F]{2}))?$")
 FILE = re.compile(r"\b([A-Za-z0-9_]+\.(?:cpp|h|cs|py))\b")
@@ -59,17 +59,17 @@ def test_poll_cells_parse() -> None:
 
 
 def test_every_readme_row_is_a_layout_with_its_source_and_every_layout_has_a_row() -> None:
-    rows = table_rows(README.read_text())
+    rows = table_rows(POLLS_DOC.read_text())
     assert len(rows) >= 20
     seen: dict[int, str] = {}
     for cells in rows:
         assert len(cells) == 4, f"row {cells!r} has not 4 cells (poll, what, layout source, cabinet value)"
         for code in poll_codes(cells[0]):
-            assert code in LAYOUTS, f"README row for 0x{code:02X} has no layout in layouts.py"
-            assert code not in seen, f"0x{code:02X} has two README rows"
+            assert code in LAYOUTS, f"sas-polls.md row for 0x{code:02X} has no layout in layouts.py"
+            assert code not in seen, f"0x{code:02X} has two sas-polls.md rows"
             seen[code] = cells[2]
             key = source_key(LAYOUTS[code])
             assert key in cells[2], f"0x{code:02X}: its row's source {cells[2]!r} does not name {key!r}"
             assert cells[3], f"0x{code:02X}: the row says nothing of what the cabinet answers"
     missing = sorted(set(LAYOUTS) - set(seen))
-    assert not missing, f"layouts without a README row: {[f'0x{c:02X}' for c in missing]}"
+    assert not missing, f"layouts without a sas-polls.md row: {[f'0x{c:02X}' for c in missing]}"
