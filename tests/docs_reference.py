@@ -77,7 +77,12 @@ def _own_parser(name: str) -> argparse.ArgumentParser | None:
 def _option_rows(parser: argparse.ArgumentParser) -> list[str]:
     rows = []
     for a in parser._actions:
-        if isinstance(a, argparse._HelpAction | argparse._SubParsersAction):
+        if isinstance(a, argparse._HelpAction):
+            continue
+        if isinstance(a, argparse._SubParsersAction):  # a sub-command's own choices (bill|printer)
+            helps = {c.dest: c.help or "" for c in a._choices_actions}
+            for choice in a.choices:
+                rows.append(f"| `{choice}` |  |  | {_cell(helps.get(choice, ''))} |")
             continue
         name = ", ".join(f"`{o}`" for o in a.option_strings) or f"`{a.metavar or a.dest}`"
         if a.option_strings and a.nargs != 0:

@@ -16,11 +16,13 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 README = (ROOT / "README.md").read_text(encoding="utf-8")
 TRY_IT = (ROOT / "docs" / "guide" / "try-it.md").read_text(encoding="utf-8")
-#: The pages written for readers (``docs/research/`` quotes other projects' paths).
+#: The pages written for readers (``docs/research/`` quotes other projects' paths), and
+#: the measurements' pages.
 DOC_PAGES = [
     ROOT / "README.md",
     *sorted((ROOT / "docs").glob("*.md")),
     *sorted(p for sub in ("guide", "reference", "design") for p in (ROOT / "docs" / sub).glob("*.md")),
+    *sorted((ROOT / "bench" / "results").glob("*.md")),
 ]
 
 # a backticked token that names a file or folder of the tree: has a slash or a known suffix
