@@ -147,11 +147,16 @@ def parse_wiring(data: dict[str, Any], source: str = "wiring") -> Wiring:
         f.pulse_acceptor,
         latch,
     )
-    _check_pins_used_once(wiring, source)
+    pins_in_use(wiring, source)  # no pin used twice
     return wiring
 
 
-def _check_pins_used_once(w: Wiring, source: str) -> None:
+def pins_in_use(w: Wiring, source: str = "wiring") -> dict[int, str]:
+    """Every BCM pin ``w`` assigns -> what it is (``"buttons.deal"``, ``"tower_light.red"``).
+
+    Raises:
+        ConfigError: a pin assigned twice (the message names ``source`` and the field).
+    """
     used: dict[int, str] = {}
     groups: list[tuple[str, dict[Any, int]]] = [
         ("buttons", w.buttons),
@@ -172,6 +177,7 @@ def _check_pins_used_once(w: Wiring, source: str) -> None:
             if pin in used:
                 raise ConfigError(label, f"pin {pin} is already used by {used[pin]}", source)
             used[pin] = label
+    return used
 
 
 def load_wiring(path: str | Path) -> Wiring:

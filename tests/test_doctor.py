@@ -310,3 +310,30 @@ def test_key_file_others_can_read_is_failed_by_doctor_and_made_0600_by_the_engin
     Store(journal).close()
     assert key.stat().st_mode & 0o777 == 0o600
     assert _status(_check(tmp_path, journal, devices="none"), "journal") == ["PASS"]
+
+
+def test_doctor_names_a_serial_console_and_buses_on_the_panels_pins(tmp_path, twins, journal):
+    """On a Pi (a boot partition under ``root``): a kernel console on the UART and
+    SPI left on are FAILs naming the pins the default map wires there; mended, a PASS."""
+    boot = tmp_path / "pi/boot/firmware"
+    boot.mkdir(parents=True)
+    (boot / "cmdline.txt").write_text("console=serial0,115200 console=tty1 rootwait\n")
+    (boot / "config.txt").write_text("dtparam=spi=on\n")
+    opts = DoctorOptions(journal, None, "sim", tmp_path / "twins", root=tmp_path / "pi")
+    found = run_checks(opts, now=lambda: NOW, ntp=lambda: "yes")
+    bad = [f for f in found if f.what.startswith("boot settings")]
+    assert [(f.status, f.what) for f in bad] == [
+        ("FAIL", "boot settings: serial console"),
+        ("FAIL", "boot settings: SPI"),
+    ]
+    assert "BCM 14 (station 1 tower_light.red)" in bad[0].detail
+    assert "BCM 11 (station 1 lamps.cash_out)" in bad[1].detail
+    (boot / "cmdline.txt").write_text("console=tty1 rootwait\n")
+    (boot / "config.txt").write_text("dtparam=spi=off\n")
+    found = run_checks(opts, now=lambda: NOW, ntp=lambda: "yes")
+    assert [f.status for f in found if f.what == "boot settings"] == ["PASS"]
+
+
+def test_doctor_off_a_pi_has_no_boot_finding(tmp_path, twins, journal):
+    found = _check(tmp_path, journal)
+    assert not [f for f in found if f.what.startswith("boot settings")]

@@ -99,8 +99,11 @@ def test_install_lays_down_units_config_journal_folder_and_cmdline(tmp_path):
     assert config.read_bytes() == (ROOT / "systemd/cabinet.toml.example").read_bytes()
     assert config.stat().st_mode & 0o777 == 0o640
     assert (root / "var/lib/cabinet").stat().st_mode & 0o777 == 0o700
-    line = (root / "boot/firmware/cmdline.txt").read_text()
-    assert line == CMDLINE.replace(" consoleblank=600", "").rstrip() + " consoleblank=0 vt.global_cursor_default=0\n"
+    line = (root / "boot/firmware/cmdline.txt").read_text()  # no kernel console on the UART (BCM 14/15)
+    assert line == (
+        "console=tty1 root=PARTUUID=1234-02 rootfstype=ext4 rootwait consoleblank=0 vt.global_cursor_default=0\n"
+    )
+    assert "removed console=serial0,115200 (reboot)" in out
     prefix = root / "opt/cabinet"
     assert (prefix / "cabinet/shell/main.py").read_bytes() == (ROOT / "cabinet/shell/main.py").read_bytes()
     assert (prefix / "pyproject.toml").is_file() and not (prefix / "tests").exists()

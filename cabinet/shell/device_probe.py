@@ -270,6 +270,22 @@ def station_wiring(path: str | None) -> Wiring:
     return load_wiring(path) if path else Wiring()
 
 
+def wired_pins(wiring_paths: dict[int, str | None]) -> dict[int, str]:
+    """BCM pin -> ``"station N <section>.<name>"`` over the stations' wiring files
+    (station -> its file, ``None`` for the default map); a pin two stations share is
+    named by the later one.
+
+    Raises:
+        ConfigError: a wiring file missing or invalid (the message names the field).
+    """
+    from drivers.wiring import pins_in_use
+
+    out: dict[int, str] = {}
+    for n, path in wiring_paths.items():
+        out.update({pin: f"station {n} {what}" for pin, what in pins_in_use(station_wiring(path)).items()})
+    return out
+
+
 def pin_factory(mode: str) -> Any:
     """The gpiozero pin factory of ``mode`` (``drivers.pin_probe.pin_factory``).
 
@@ -288,6 +304,7 @@ __all__ = [
     "acceptor_findings",
     "input_findings",
     "pin_factory",
+    "wired_pins",
     "printer_findings",
     "station_wiring",
     "wiring_findings",

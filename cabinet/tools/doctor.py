@@ -62,12 +62,14 @@ class DoctorOptions:
         devices: ``hardware``, ``sim`` (``twins`` are ``cabinet sim-devices``'
             folder) or ``none`` (the device checks are skipped).
         twins: the serial twins' folder for ``sim``.
+        root: where ``/`` is for the Pi's boot files (tests pass a scratch folder).
     """
 
     journal: Path
     config: Path | None = None
     devices: str = "none"
     twins: Path | None = None
+    root: Path = Path("/")
 
 
 def run_checks(
@@ -82,6 +84,7 @@ def run_checks(
     cfg = _config(opts, out)
     if cfg is not None:
         _devices(opts, cfg, out)
+        out += _boot(opts, cfg)
     out += _journal_and_counter(opts, cfg)
     out += [_disk(opts.journal), _clock(now(), (ntp or _timedatectl_ntp)())]
     out.append(_program())
@@ -204,6 +207,51 @@ def _devices(opts: DoctorOptions, cfg: object, out: list[Finding]) -> None:
         out += printer_findings(url, label)
     if factory is not None:
         factory.close()
+
+
+#: The Pi's boot partition files, Bookworm's place first, then the older one.
+BOOT_DIRS = ("boot/firmware", "boot")
+
+
+def _boot(opts: DoctorOptions, cfg: object) -> list[Finding]:
+    """The Pi's serial console, UART, SPI and I2C against the pin map and the serial
+    ports (``cabinet.tools.pi_boot``); nothing off a Pi (no ``cmdline.txt``)."""
+    from cabinet.shell.config import EngineConfig
+    from cabinet.shell.device_probe import wired_pins
+    from cabinet.tools import pi_boot
+    from confspec import ConfigError
+
+    boot = next((opts.root / d for d in BOOT_DIRS if (opts.root / d / "cmdline.txt").is_file()), None)
+    if boot is None or not isinstance(cfg, EngineConfig):
+        return []
+    stations = [n for n in (1, 2, 3) if cfg.has_own_devices(n)]
+    try:
+        pins = wired_pins({n: cfg.wiring_for(n) for n in stations})
+    except ConfigError:
+        return []  # the wiring's own finding says what is wrong
+    ports = {}
+    for n in (1, 2, 3):
+        section, sas = cfg.section(n), cfg.sas_for(n)
+        for what, port in (
+            ("bill acceptor", section.bill_acceptor_url),
+            ("printer", section.printer_url),
+            ("SAS port", sas.port if sas is not None else None),
+        ):
+            if port and port.startswith("/dev/"):
+                ports[f"station {n} {what}"] = os.path.realpath(opts.root / port.lstrip("/")).removeprefix(
+                    str(opts.root.resolve()).rstrip("/")
+                )
+    config_txt = boot / "config.txt"
+    found = pi_boot.problems(
+        pins,
+        ports,
+        (boot / "cmdline.txt").read_text(),
+        config_txt.read_text() if config_txt.is_file() else None,
+        cfg.journal.counter,
+    )
+    if not found:
+        return [Finding("PASS", "boot settings", "no serial console; UART, SPI and I2C agree with the pin map")]
+    return [Finding("FAIL", f"boot settings: {p.what}", p.detail, p.fix) for p in found]
 
 
 def _engine_running(journal: Path) -> bool:

@@ -21,7 +21,9 @@ systemd units' ``ExecStart`` and paths use the same, checked by
    ``systemctl enable`` makes), the login prompt on tty1 disabled, the udev rules
    (an edited copy is kept, the new one written beside it as ``.new``); reloaded, and
    (8) started, only where systemd runs: in a chroot that is left to the boot;
-6. ``consoleblank=0`` (and no blinking console cursor) in the Pi's ``cmdline.txt``;
+6. ``consoleblank=0`` (and no blinking console cursor) in the Pi's ``cmdline.txt``, no
+   kernel console on a Pi UART there, and in ``config.txt`` the UART, SPI and I2C off
+   where the wiring uses their pins as GPIO (``pi_boot``; ``cabinet doctor`` checks);
 7. the restart queued (``--no-block``), then at most ``START_WAIT_S`` for the units to
    settle, and what runs and what does not (``Report.running``, ``not_running``).
 
@@ -75,6 +77,8 @@ START_WAIT_S = 30
 APT_PACKAGES = ("python3-lgpio",)
 #: The Pi's kernel command line: Bookworm's place first, then the older one.
 CMDLINE_FILES = (PurePosixPath("/boot/firmware/cmdline.txt"), PurePosixPath("/boot/cmdline.txt"))
+#: The Pi's firmware settings, in the same places.
+CONFIG_TXT_FILES = (PurePosixPath("/boot/firmware/config.txt"), PurePosixPath("/boot/config.txt"))
 #: Kernel options the display needs: no console blanking, no blinking text cursor.
 CMDLINE_OPTIONS = ("consoleblank=0", "vt.global_cursor_default=0")
 #: Besides ``PACKAGES``: what ``pip install`` and the operator need in ``PREFIX``.
@@ -296,21 +300,74 @@ class Installer:
             self.report.skipped.append(NO_SYSTEMD)
 
     def cmdline(self) -> None:
-        """``CMDLINE_OPTIONS`` in the Pi's kernel command line (one line; replaces other values)."""
+        """``CMDLINE_OPTIONS`` in the Pi's kernel command line (one line; replaces other
+        values), and no kernel console on a Pi UART (``pi_boot.serial_consoles``: it
+        writes to BCM 14 and the serial devices at every boot)."""
+        from cabinet.tools import pi_boot
+
         for rel in CMDLINE_FILES:
             path = self.at(rel)
             if not path.is_file():
                 continue
+            old = path.read_text()
             keys = tuple(o.split("=")[0] + "=" for o in CMDLINE_OPTIONS)
-            keep = [w for w in path.read_text().split() if not w.startswith(keys)]
+            keep = [w for w in pi_boot.without_serial_consoles(old).split() if not w.startswith(keys)]
             new = " ".join(keep + list(CMDLINE_OPTIONS)) + "\n"  # one line, as the Pi wants
-            if new != path.read_text():
+            if new != old:
                 path.write_text(new)
-                self.report.done.append(f"{rel}: {' '.join(CMDLINE_OPTIONS)}")
+                gone = pi_boot.serial_consoles(old)
+                self.report.done.append(
+                    f"{rel}: {' '.join(CMDLINE_OPTIONS)}" + (f"; removed {' '.join(gone)} (reboot)" if gone else "")
+                )
             else:
                 self.report.kept.append(str(rel))
             return
         self.report.skipped.append("no cmdline.txt (not a Raspberry Pi boot partition): console blanking left as it is")
+
+    def boot_config(self) -> None:
+        """The Pi's ``config.txt``: each bus whose pins the installed wiring uses as GPIO
+        turned off (``pi_boot.fixed_config_txt``: the UART unless a device is on it, SPI,
+        I2C unless the hardware counter is on it); a clash no setting mends (a device on
+        the UART whose pins are wired) is left for ``cabinet doctor`` to name."""
+        from cabinet.tools import pi_boot
+
+        path = next((p for rel in CONFIG_TXT_FILES if (p := self.at(rel)).is_file()), None)
+        if path is None:
+            self.report.skipped.append(
+                "no config.txt (not a Raspberry Pi boot partition): UART, SPI, I2C left as they are"
+            )
+            return
+        try:
+            pins, uart_port, counter = self._wired()
+        except ValueError as e:  # ConfigError: the engine's own check names it
+            self.report.skipped.append(f"config.txt left as it is: the config or wiring does not load ({e})")
+            return
+        old = path.read_text()
+        new = pi_boot.fixed_config_txt(old, pins, uart_port, counter)
+        if new != old:
+            path.write_text(new)
+            self.report.done.append(f"{path.relative_to(self.root)}: buses on the panel's pins off (reboot)")
+        else:
+            self.report.kept.append(str(path.relative_to(self.root)))
+
+    def _wired(self) -> tuple[dict[int, str], bool, str]:
+        """The installed config's pins in use, whether a device is on a Pi UART, its
+        hardware counter.
+
+        Raises:
+            ConfigError: the config or a wiring file does not load.
+        """
+        from cabinet.shell.config import load_config
+        from cabinet.shell.device_probe import wired_pins
+        from cabinet.tools import pi_boot
+
+        cfg = load_config(self.at(CONFIG)) if self.at(CONFIG).is_file() else load_config(None)
+        stations = [n for n in (1, 2, 3) if cfg.has_own_devices(n)]
+        wiring = {n: str(self.at(PurePosixPath(w))) if (w := cfg.wiring_for(n)) else None for n in stations}
+        ports = [cfg.section(n).bill_acceptor_url or "" for n in stations]
+        ports += [cfg.section(n).printer_url or "" for n in stations]
+        ports += [sas.port for n in (1, 2, 3) if (sas := cfg.sas_for(n)) is not None]
+        return wired_pins(wiring), any(pi_boot.on_uart(p) for p in ports), cfg.journal.counter
 
     def start(self) -> None:
         """(Re)start the cabinet without waiting on it (``--no-block``: a unit that cannot
@@ -342,6 +399,7 @@ class Installer:
             self.state,
             self.units,
             self.cmdline,
+            self.boot_config,
         ]
 
     def all(self, start: bool = True) -> Report:
