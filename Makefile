@@ -22,7 +22,8 @@ test: $(STAMP)
 
 lint: $(STAMP)
 	$(BIN)/ruff check cabinet confspec drivers ui tests bench
-	$(BIN)/mypy --strict cabinet confspec
+	$(BIN)/ruff format --check cabinet confspec drivers ui tests bench
+	$(BIN)/mypy --strict cabinet confspec drivers ui
 
 # The table's languages (issue 17, README "Languages"): extract every marked player text
 # (babel.cfg) into ui/locale/cabinet.pot, merge it into each language's .po (a new

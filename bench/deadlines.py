@@ -13,7 +13,7 @@ run first unless ``--ratio`` is given.
   spent in ``Store.commit``, median; against a bare 200-byte ``write`` + ``fsync``
   of a file in the same folder (median of 200). Target: per round at most 3x that.
 - frame: the busiest table (three stations, a split, a blackjack, cards sliding and
-  chips flying; ``bench/ui.py``'s) drawn at 1920x1080 off-screen; CPU per frame,
+  chips flying; ``bench/table_ui.py``'s) drawn at 1920x1080 off-screen; CPU per frame,
   median and p95 while animating, the same table at rest, and a bare full-screen
   blit of a 1920x1080 surface. Target: busiest frame at most 3 ms CPU here, 4x a
   bare blit.
@@ -47,8 +47,6 @@ from typing import Any
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
-# bench/ui.py would shadow the ``ui`` package of the tree under test
-sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != HERE]
 CGROUP = Path("/sys/fs/cgroup/cpu")
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")

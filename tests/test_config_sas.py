@@ -96,8 +96,7 @@ def test_station_one_may_have_no_link_while_another_has_one(tmp_path):
         (
             "[sas]\nport = 'p'\nbaud = 9600",
             "sas.baud: unknown key (allowed: port, address, "
-            "asset_number, accounting_denomination_minor, validation, validation_timeout_s, "
-            "offline_cash_out)",
+            "asset_number, accounting_denomination_minor, validation, validation_timeout_s)",
         ),
         ("[sas]\naddress = 3", "sas.address: needs sas.port (the host port)"),
         ("[sas]\nasset_number = 3", "sas.asset_number: needs sas.port (the host port)"),
@@ -155,7 +154,7 @@ def test_the_command_line_port_is_checked_like_the_file(tmp_path):
 
 def test_ticket_validation_settings_are_cabinet_wide_and_checked(tmp_path):
     """``[sas] validation`` none/system, ``validation_timeout_s`` 1-60 (default
-    10, research/sas.md), ``offline_cash_out`` handpay; every station's link has them."""
+    10, research/sas.md); every station's link has them."""
     cfg = _load(tmp_path, "[sas]\nport = '/dev/ttyAMA0'\n")
     assert (cfg.sas_for(1).validation, cfg.sas_for(1).validation_timeout_s) == ("none", 10)
     cfg = _load(
@@ -174,7 +173,17 @@ port = "/dev/ttyAMA1"
         ("validation = 'secure'", "sas.validation"),
         ("validation_timeout_s = 0", "sas.validation_timeout_s"),
         ("validation_timeout_s = 61", "sas.validation_timeout_s"),
-        ("offline_cash_out = 'print'", "sas.offline_cash_out"),
     ):
         with pytest.raises(ConfigError, match=words):
             _load(tmp_path, f"[sas]\nport = '/dev/ttyAMA0'\n{bad}\n")
+
+
+def test_the_host_down_cash_out_is_not_a_setting(tmp_path):
+    """With the host down a cash-out is always a handpay: a config that still sets
+    ``offline_cash_out`` is refused with why, whatever its value."""
+    for value in ("handpay", "print"):
+        with pytest.raises(ConfigError) as e:
+            _load(tmp_path, f"[sas]\nport = '/dev/ttyAMA0'\noffline_cash_out = '{value}'\n")
+        assert str(e.value).endswith(
+            "sas.offline_cash_out: not a setting: with the host down a cash-out is always a handpay (delete the line)"
+        )

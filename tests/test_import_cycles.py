@@ -5,7 +5,10 @@ import, at module level or inside a function (a lazy import that closes a cycle
 only moves the failure to run time), and for imports under ``if TYPE_CHECKING:``
 too (a cycle the type checker needs is a cycle in the design; breaking it with
 a lazy import or a TYPE_CHECKING guard does not make it go away). ``from X import
-Y`` is an edge to ``X.Y`` when that is a module of the tree, else to ``X``.
+Y`` is an edge to ``X`` (``Y`` is read from the package's namespace, so its
+``__init__`` must have run), and also to ``X.Y`` when that is a module of the tree:
+a package whose ``__init__`` imports a module that takes a name from the package
+is a cycle through that ``__init__``.
 """
 
 from __future__ import annotations
@@ -28,14 +31,19 @@ def _modules() -> dict[str, Path]:
     return {_module_name(p): p for pkg in PACKAGES for p in sorted((ROOT / pkg).rglob("*.py"))}
 
 
-def import_graph() -> dict[str, set[str]]:
-    """``module -> modules of the tree it imports`` (every import, see the module doc)."""
-    mods = _modules()
+def import_graph(sources: dict[str, str] | None = None) -> dict[str, set[str]]:
+    """``module -> modules of the tree it imports`` (every import, see the module doc).
+
+    ``sources``: ``module name -> source text`` to read instead of the tree; a name that
+    prefixes another's (``pkg`` of ``pkg.a``) is a package."""
+    if sources is None:
+        sources = {name: path.read_text() for name, path in _modules().items()}
+    packages = {name.rsplit(".", 1)[0] for name in sources if "." in name}
     graph: dict[str, set[str]] = {}
-    for name, path in mods.items():
-        is_pkg = path.name == "__init__.py"
+    for name, text in sources.items():
+        is_pkg = name in packages
         out: set[str] = set()
-        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        for node in ast.walk(ast.parse(text, name)):
             if isinstance(node, ast.Import):
                 targets = [a.name for a in node.names]
             elif isinstance(node, ast.ImportFrom):
@@ -44,10 +52,10 @@ def import_graph() -> dict[str, set[str]]:
                     pkg = name.split(".") if is_pkg else name.split(".")[:-1]
                     pkg = pkg[: len(pkg) - node.level + 1]
                     base = ".".join(pkg + ([base] if base else []))
-                targets = [f"{base}.{a.name}" if f"{base}.{a.name}" in mods else base for a in node.names]
+                targets = [base] + [f"{base}.{a.name}" for a in node.names if f"{base}.{a.name}" in sources]
             else:
                 continue
-            out |= {t for t in targets if t in mods and t != name}
+            out |= {t for t in targets if t in sources and t != name}
         graph[name] = out
     return graph
 
@@ -101,6 +109,15 @@ def test_the_graph_sees_lazy_and_type_checking_imports():
     graph = import_graph()
     assert "cabinet.tools.views_cli" in graph["cabinet.tools.cli"]  # imported in main()
     assert "drivers.sim.twins" in graph["drivers.factory"]  # lazy and TYPE_CHECKING
+
+
+def test_the_graph_sees_a_submodule_taken_from_its_package():
+    """``from package import module`` depends on the package's ``__init__`` as well as the
+    module: a package that re-exports a module which does this is a cycle."""
+    tree = {"pkg": "from pkg.a import f\n", "pkg.a": "from pkg import b\n", "pkg.b": ""}
+    graph = import_graph(tree)
+    assert graph["pkg.a"] == {"pkg", "pkg.b"}
+    assert find_cycles(graph) == [["pkg", "pkg.a"]]
 
 
 def test_no_import_cycle_in_cabinet_drivers_or_ui():

@@ -1,5 +1,5 @@
-"""The rules core type-checks under ``mypy --strict`` and lints clean (issue: rules
-engine, "mypy strict on cabinet/game/")."""
+"""Every package type-checks under ``mypy --strict`` and the tree lints and is formatted clean
+(``make lint``)."""
 
 from __future__ import annotations
 
@@ -14,11 +14,11 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 @pytest.mark.timeout(900)
-def test_the_cabinet_package_is_strictly_typed():
-    """``mypy --strict cabinet confspec`` (and the drivers it imports); third-party packages
-    without type information are listed as such in pyproject.toml."""
+def test_every_package_is_strictly_typed():
+    """``mypy --strict cabinet confspec drivers ui``; third-party packages without type
+    information are listed as such in pyproject.toml."""
     r = subprocess.run(
-        [sys.executable, "-m", "mypy", "--strict", "cabinet", "confspec"],
+        [sys.executable, "-m", "mypy", "--strict", "cabinet", "confspec", "drivers", "ui"],
         cwd=ROOT,
         capture_output=True,
         text=True,
@@ -35,6 +35,22 @@ def test_the_whole_tree_lints_clean():
         pytest.skip("ruff is not installed")
     r = subprocess.run(
         [ruff, "check", "cabinet", "confspec", "drivers", "ui", "tests", "bench"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=110,
+    )
+    assert r.returncode == 0, r.stdout
+
+
+@pytest.mark.timeout(120)
+def test_the_whole_tree_is_formatted():
+    """``ruff format --check`` over every package, the tests and the benchmarks (``make lint``)."""
+    ruff = shutil.which("ruff", path=str(Path(sys.executable).parent))
+    if ruff is None:
+        pytest.skip("ruff is not installed")
+    r = subprocess.run(
+        [ruff, "format", "--check", "cabinet", "confspec", "drivers", "ui", "tests", "bench"],
         cwd=ROOT,
         capture_output=True,
         text=True,

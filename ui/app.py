@@ -14,7 +14,7 @@ import logging
 import os
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import pygame
@@ -160,7 +160,7 @@ class App:
         """Thread-safe: make the loop look at the client queue now."""
         self._wake.set()
 
-    def feed(self, events: list[object], now_ms: int) -> None:
+    def feed(self, events: Sequence[object], now_ms: int) -> None:
         """Apply engine events (snapshots, cues, errors, link changes) in order.
 
         Only the newest snapshot is kept: animation starts from the diff

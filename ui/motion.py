@@ -150,11 +150,11 @@ def spot_bets(sp: SpotView) -> dict[int, tuple[str, int, int]]:
         out[INSURANCE] = (_result("", sp.insurance_minor, ret), sp.insurance_minor, max(0, ret - sp.insurance_minor))
     for h, hand in enumerate(sp.hands):
         if hand.outcome is not None and hand.stake_minor > 0:
-            ret = hand.returned_minor
+            returned = hand.returned_minor
             out[h] = (
-                _result(hand.outcome, hand.stake_minor, ret),
+                _result(hand.outcome, hand.stake_minor, returned),
                 hand.stake_minor,
-                max(0, (ret or 0) - hand.stake_minor),
+                max(0, (returned or 0) - hand.stake_minor),
             )
     return out
 

@@ -67,7 +67,10 @@ def refusal_text(s: Snapshot | None, station: int, action: str, reason: str = ""
     if s is None or st is None:
         return _("Not available now")
     sym = s.currency_symbol
-    money = lambda v: fmt_money(v, sym)  # noqa: E731
+
+    def money(amount_minor: int) -> str:
+        return fmt_money(amount_minor, sym)
+
     bet = st.bet_minor
     if s.mode not in ("attract", "betting", "in_round"):
         return _("Please wait: play is suspended")

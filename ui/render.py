@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import partial
 from typing import Protocol
 
 import msgspec
@@ -649,8 +650,8 @@ class Renderer:
             room = 2 * min(L.cx - L.limits_placard().right, right - L.cx) - 40  # centred
             px = min(44.0, 44.0 * room / max(1.0, p.text_width(name.upper(), 44, True) * 1.1))
             lines.append((name.upper(), px, theme.GOLD, True))
-        for i, t in enumerate(texts):
-            lines.append((t, 32 if i == 0 else 24, theme.GOLD if i == 0 else theme.CREAM, i == 0))
+        for i, line in enumerate(texts):
+            lines.append((line, 32 if i == 0 else 24, theme.GOLD if i == 0 else theme.CREAM, i == 0))
         radius = R
         for text, px, color, bold in lines:
             radius += px * 0.6
@@ -914,11 +915,11 @@ class Renderer:
     def _dealer(self, p: Painter, s: Snapshot, now_ms: int, anim: Anim | None) -> None:
         L = p.L
         codes = list(s.dealer.cards) + ["back"] * s.dealer.face_down
-        cw, ch = DEALER_CARD
+        dealer_w, dealer_h = DEALER_CARD
         top = L.dealer_cards_top()
         if not codes:
             return
-        rects, cw, ch = self._card_rects(len(codes), L.cx, top + ch, cw, ch, L.lw * 0.5, 0)
+        rects, cw, ch = self._card_rects(len(codes), L.cx, top + dealer_h, dealer_w, dealer_h, L.lw * 0.5, 0)
         # the dealer spreads wider than players
         step = min(cw * 0.62, (L.lw * 0.5 - cw) / max(1, len(codes) - 1)) if len(codes) > 1 else 0
         x0 = L.cx - (cw + step * (len(codes) - 1)) / 2
@@ -1026,7 +1027,7 @@ class Renderer:
             strict=False,
         ):
             text = meter_text(minor, s.credit_minor, s.currency_symbol)
-            p.cached(("meter", tuple(r), label, *text), r, lambda r=r, label=label, text=text: p.meter(r, label, *text))
+            p.cached(("meter", tuple(r), label, *text), r, partial(p.meter, r, label, *text))
 
     def _console(self, p: Painter, s: Snapshot, st: StationView, geo: StationGeo, count: int) -> None:
         """A station's console as it stands for the whole snapshot: the panel, the station's
@@ -1067,7 +1068,8 @@ class Renderer:
         notice = self._notices.get(st.station)
         if notice:  # why the last press was refused
             m = geo.message
-            left, right = m.x + 10, m.right - 10
+            left: float = m.x + 10
+            right: float = m.right - 10
             if count > 1:  # beside the station's name (and READY), not under them
                 name = _("STATION {n}").format(n=st.station)  # as drawn: never under MIN_TEXT_PX
                 left = m.x + 18 + p.fonts.font(max(L.px(18), MIN_TEXT_PX), True).size(name)[0] / L.scale
@@ -1096,7 +1098,8 @@ class Renderer:
                 p.cached(
                     ("button", tuple(r), label, lit, action, st.station, value, geo.button_px),
                     p.button_area(r, lit),
-                    lambda r=r, label=label, lit=lit, action=action, value=value: p.button(
+                    partial(
+                        p.button,
                         r,
                         label,
                         lit,
@@ -1220,9 +1223,7 @@ class Renderer:
     ) -> None:
         L = p.L
         n = len(hand.cards)
-        ch = geo.card_h
-        cw = ch * 5 / 7
-        rects, cw, ch = self._card_rects(n, hcx, geo.cards_bottom, cw, ch, hand_w - 20, 3)
+        rects, cw, ch = self._card_rects(n, hcx, geo.cards_bottom, geo.card_h * 5 / 7, geo.card_h, hand_w - 20, 3)
         drawn = []
         for i, (code, r) in enumerate(zip(hand.cards, rects, strict=False)):
             if self._blit_card(p, code, r, ("p", st.station, sp.spot, j, i), now_ms, anim):

@@ -58,7 +58,7 @@ def _env(n: int, attack: int, decay: float) -> list[float]:
     return [min(1.0, i / max(1, attack)) * math.exp(-i / (decay * RATE)) for i in range(n)]
 
 
-def synth(name: str, rate: int = RATE) -> array:
+def synth(name: str, rate: int = RATE) -> array[int]:
     """Mono signed 16-bit samples of a named sound (deterministic).
 
     Raises:
@@ -99,10 +99,10 @@ def synth(name: str, rate: int = RATE) -> array:
     return out
 
 
-_fanfares: dict[tuple[str, int], array] = {}
+_fanfares: dict[tuple[str, int], array[int]] = {}
 
 
-def _fanfare(name: str, rate: int) -> array:
+def _fanfare(name: str, rate: int) -> array[int]:
     """The ``win`` or ``blackjack`` arpeggio (computed once per rate, a copy returned)."""
     done = _fanfares.get((name, rate))
     if done is None:
@@ -148,7 +148,10 @@ class Sounds:
         try:
             if not pygame.mixer.get_init():
                 pygame.mixer.init(frequency=RATE, size=-16, channels=2, buffer=512)
-            freq, _size, channels = pygame.mixer.get_init()
+            started = pygame.mixer.get_init()
+            if started is None:
+                raise pygame.error("the mixer did not start")
+            freq, _size, channels = started
             for name in self.NAMES:
                 mono = synth(name, freq)
                 if channels == 2:

@@ -20,7 +20,6 @@ with their ranges, checked by ``confspec.convert``), reading it
     accounting_denomination_minor = 1       # 1..100000, the whole cabinet's
     validation = "system"                   # none / system: tickets, cabinet-wide
     validation_timeout_s = 10               # 1..60 s the host may take
-    offline_cash_out = "handpay"            # host down: a cash-out is a handpay
     [display]                               # the cabinet's screens
     screens = "shared"                      # per-station (default) or shared
     [journal]                               # a hardware monotonic counter off the card
@@ -56,9 +55,13 @@ Validation = Literal["none", "system"]
 #: host answers within about 10 s or the cash-out is denied"; at most 60 s (the player
 #: waits at the table, the acceptor holds the ticket, ID-003 HOLD refreshed < 10 s).
 ValidationTimeoutS = Annotated[int, Meta(ge=1, le=60)]
-#: With the host down ("Offline behaviour"): a cash-out is a handpay (the
-#: only choice without secure enhanced validation), an inserted ticket is handed back.
-OfflineCashOut = Literal["handpay"]
+#: Keys a ``cabinet.toml`` may still carry that set nothing: key -> why it is refused.
+#: With the host down a cash-out is a handpay and an inserted ticket is handed back
+#: (``cabinet.core.tito``): without secure enhanced validation no ticket can be printed
+#: offline (docs/research/sas.md "TITO: what the sources give, and what is assumed").
+_NOT_SETTINGS = {
+    ("sas", "offline_cash_out"): "not a setting: with the host down a cash-out is always a handpay (delete the line)",
+}
 #: The hardware monotonic counter beside the journal's commit record (opened by
 #: ``drivers.factory.open_counter``): ``none``, an ATECC608 on an I2C bus with the chip's
 #: counter 0 or 1 (``atecc608:/dev/i2c-1``, ``atecc608:/dev/i2c-1:1``), or its twin, a
@@ -105,7 +108,7 @@ class SasStationSection(msgspec.Struct, frozen=True, forbid_unknown_fields=True,
 class SasSection(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=True):
     """``[sas]``: station 1's EGM on the host (``port`` left out: station 1 has no
     link) and what is cabinet-wide: the accounting denomination and the ticket
-    validation (``validation``, ``validation_timeout_s``, ``offline_cash_out``)."""
+    validation (``validation``, ``validation_timeout_s``)."""
 
     port: Port | None = None
     address: SasAddress | None = None
@@ -113,7 +116,6 @@ class SasSection(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_onl
     accounting_denomination_minor: AccountingDenomMinor = 1
     validation: Validation = "none"
     validation_timeout_s: ValidationTimeoutS = 10
-    offline_cash_out: OfflineCashOut = "handpay"
 
 
 class StationConfig(DevicesConfig, frozen=True, forbid_unknown_fields=True, kw_only=True):
@@ -265,6 +267,10 @@ def load_config(path: Path | None) -> EngineConfig:
 
 def check_config(data: dict[str, object], source: str = "cabinet.toml") -> EngineConfig:
     """``data`` (a parsed ``cabinet.toml``) as an ``EngineConfig``; see ``load_config``."""
+    for (table, key), why in _NOT_SETTINGS.items():
+        section = data.get(table)
+        if isinstance(section, dict) and key in section:
+            raise ConfigError(f"{table}.{key}", why, source)
     cfg = convert(data, EngineConfig, source)
     if cfg.sas is not None and cfg.sas.port is None:
         for key in ("address", "asset_number"):

@@ -201,6 +201,15 @@ def compare_site(site: Path, want: dict[str, str]) -> str:
     return f"site-packages/{missing[0]} is missing" if missing else ""
 
 
+def this_program() -> ProgramCheck:
+    """The program this interpreter runs, checked now: its venv against the signed
+    manifest when the venv holds one (a release install), else ``development()``
+    (``cabinet --version``)."""
+    venv = Path(sys.prefix)
+    installed = sys.prefix != sys.base_prefix and (venv / RELEASE_MANIFEST).exists()
+    return check_release(venv) if installed else development()
+
+
 #: The check ``boot`` made, for the engine (``current``).
 _BOOT: ProgramCheck | None = None
 

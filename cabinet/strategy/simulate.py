@@ -310,17 +310,20 @@ def _play_chunk(
 
 # -- the pool ---------------------------------------------------------------------------
 
-_WORKER: dict[str, object] = {}
+# One pool worker's run arguments, set once by the pool's initializer: (rules, strategy, seed, bet_minor,
+# full_shuffle).
+_WorkerArgs = tuple[RuleSet, Strategy, int | str, int, bool]
+_WORKER: list[_WorkerArgs] = []
 
 
 def _init_worker(rules: RuleSet, strategy: Strategy, seed: int | str, bet_minor: int, full_shuffle: bool) -> None:
-    _WORKER.update(rules=rules, strategy=strategy, seed=seed, bet=bet_minor, full=full_shuffle)
+    _WORKER[:] = [(rules, strategy, seed, bet_minor, full_shuffle)]
 
 
 def _work(task: tuple[int, int]) -> SimResult:
     index, rounds = task
-    w = _WORKER
-    return run_chunk(w["rules"], w["strategy"], w["seed"], index, rounds, w["bet"], w["full"])  # type: ignore[arg-type]
+    rules, strategy, seed, bet_minor, full_shuffle = _WORKER[0]
+    return run_chunk(rules, strategy, seed, index, rounds, bet_minor, full_shuffle)
 
 
 def chunks(rounds: int, size: int = CHUNK_ROUNDS) -> list[tuple[int, int]]:

@@ -1,8 +1,11 @@
 """The ``cabinet`` command line.
 
-Owns: argument parsing and dispatch to the modules that do the work. Each
-sub-command imports its module lazily, so ``cabinet replay`` never loads
-pygame or the drivers.
+Owns: argument parsing and dispatch to the modules that do the work, the command
+groups (``GROUPS``: ``cabinet audit meters``, ``cabinet sim host``...), the flat
+names each grouped command also answers to (``ALIASES``: ``cabinet meters``,
+``cabinet sim-host``; hidden from the help, kept for scripts, systemd units and
+habits) and ``cabinet --version``. Each sub-command imports its module lazily,
+so ``cabinet math replay`` never loads pygame or the drivers.
 """
 
 from __future__ import annotations
@@ -46,21 +49,124 @@ def plain_output() -> None:
             stream.reconfigure(errors="cabinet-plain")
 
 
+#: The command groups: group -> (its help, {sub-command: the flat command it runs}).
+#: ``run`` and ``engine`` stay at the top.
+GROUPS: dict[str, tuple[str, dict[str, str]]] = {
+    "audit": (
+        "read a journal: meters, game recall, the event log",
+        {"meters": "meters", "recall": "recall", "events": "events"},
+    ),
+    "service": (
+        "look after a cabinet: check it, install or update it, upgrade its journal",
+        {"doctor": "doctor", "install": "install", "upgrade-journal": "upgrade-journal"},
+    ),
+    "sim": (
+        "simulated devices and the simulated casino host",
+        {"device": "sim-device", "devices": "sim-devices", "host": "sim-host", "send": "sim-send"},
+    ),
+    "math": (
+        "the games' mathematics: par sheets, simulation, the RNG's output, scenario replay",
+        {"parsheet": "parsheet", "simulate": "simulate", "rng-dump": "rng-dump", "replay": "replay"},
+    ),
+    "release": ("build a signed release, make a release key", {"build": "release", "key": "release-key"}),
+}
+#: The commands outside any group, and their help.
+TOP_HELP = {
+    "run": "run the whole cabinet (engine + table UI) with simulated devices; headless: a demo player plays "
+    "and the run stops by itself",
+    "engine": "run the engine process",
+}
+TOP = tuple(TOP_HELP)
+#: Every grouped command's flat name -> its group and sub-command (``cabinet sim-host``
+#: is ``cabinet sim host``). Not in the help.
+ALIASES: dict[str, tuple[str, str]] = {
+    flat: (group, name) for group, (_, subs) in GROUPS.items() for name, flat in subs.items()
+}
+
+
+def grouped(argv: list[str]) -> list[str]:
+    """``argv`` with a flat command name put as its group and sub-command
+    (``["sim-host", "--machines", "2"]`` -> ``["sim", "host", "--machines", "2"]``).
+    ``release`` is a group and a flat name: followed by a sub-command, ``-h`` or
+    nothing it is the group, else (``release --key K``) the flat ``release build``."""
+    if not argv:
+        return argv
+    head = argv[0]
+    if head in GROUPS and (len(argv) == 1 or argv[1] in GROUPS[head][1] or argv[1] in ("-h", "--help")):
+        return argv
+    if head in ALIASES:
+        return [*ALIASES[head], *argv[1:]]
+    return argv
+
+
+def command_of(argv: list[str]) -> str | None:
+    """The flat command a grouped ``argv`` runs (``["sim", "host"]`` -> ``"sim-host"``),
+    ``None`` when it names none."""
+    if len(argv) >= 2 and argv[0] in GROUPS:
+        return GROUPS[argv[0]][1].get(argv[1])
+    return argv[0] if argv and argv[0] in TOP else None
+
+
+def version_text() -> str:
+    """``cabinet --version``: the version, the program ID and the signed manifest's
+    SHA-256 (``cabinet.shell.program_check``); a development build says it is one."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    from cabinet.shell.program_check import this_program
+
+    try:
+        ver = version("blackjack-cabinet")
+    except PackageNotFoundError:
+        ver = "(not installed as a package)"
+    check = this_program()
+    if check.status == "verified":
+        digest = f"{check.digest} (verified)"
+    elif check.status == "development":
+        digest = f"none ({check.detail})"
+    else:
+        digest = f"{check.digest or 'none'} (the program check FAILED: {check.detail})"
+    return f"cabinet {ver}\nprogram ID: {check.program_id}\nmanifest digest: {digest}"
+
+
+class _VersionAction(argparse.Action):
+    """``--version``: print ``version_text()`` and exit 0 (computed only when asked)."""
+
+    def __init__(self, option_strings: list[str], dest: str, help: str | None = None) -> None:
+        super().__init__(option_strings, dest=argparse.SUPPRESS, default=argparse.SUPPRESS, nargs=0, help=help)
+
+    def __call__(self, parser: argparse.ArgumentParser, *_args: object) -> None:
+        print(version_text())
+        parser.exit()
+
+
 def _build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="cabinet", description="Blackjack cabinet firmware.")
-    sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    p.add_argument("--version", action=_VersionAction, help="print the version, the program ID and the manifest digest")
+    top = p.add_subparsers(dest="group", required=True, metavar="COMMAND")
+    # the help lists run and engine first, then the groups
+    tops = {name: top.add_parser(name, help=TOP_HELP[name], description=TOP_HELP[name]) for name in TOP}
+    groups = {}
+    for group, (helptext, _subs) in GROUPS.items():
+        gp = top.add_parser(group, help=helptext, description=helptext)
+        groups[group] = gp.add_subparsers(dest="sub", required=True, metavar="COMMAND")
 
-    rp = sub.add_parser("replay", help="play one round from a scenario file (SCENARIOS.md)")
+    def add(name: str, help: str = "") -> argparse.ArgumentParser:
+        """The parser of flat command ``name``: under its group, or at the top."""
+        if name in TOP:
+            parser = tops[name]
+        else:
+            group, sub_name = ALIASES[name]
+            parser = groups[group].add_parser(sub_name, help=help, description=help)
+        parser.set_defaults(command=name)
+        return parser
+
+    rp = add("replay", help="play one round from a scenario file (SCENARIOS.md)")
     rp.add_argument("files", nargs="+", metavar="FILE.json")
     rp.add_argument(
         "--check", action="store_true", help="compare with the file's expect/expect_error; status 1 on mismatch"
     )
 
-    run = sub.add_parser(
-        "run",
-        help="run the whole cabinet (engine + table UI) with simulated "
-        "devices; headless: a demo player plays and the run stops by itself",
-    )
+    run = add("run")
     run.add_argument("--rounds", type=int, default=5, metavar="N", help="rounds the demo player plays (default 5)")
     run.add_argument(
         "--variant",
@@ -132,7 +238,7 @@ def _build_parser() -> argparse.ArgumentParser:
         "it again, refused)",
     )
 
-    ep = sub.add_parser("engine", help="run the engine process")
+    ep = add("engine")
     ep.add_argument("--journal", help="SQLite journal (default: user data dir)")
     ep.add_argument("--socket", help="UI socket path (default: runtime dir)")
     ep.add_argument("--devices", choices=["sim", "hardware", "none"], default="sim")
@@ -165,7 +271,7 @@ def _build_parser() -> argparse.ArgumentParser:
             "a pass/fail list, status 1 if anything failed",
         ),
     ):
-        vp = sub.add_parser(name, help=helptext)
+        vp = add(name, help=helptext)
         vp.add_argument("--journal", help="SQLite journal (default: user data dir)")
         if name == "doctor":
             vp.add_argument("--config", help="cabinet TOML (default /etc/cabinet/cabinet.toml when present)")
@@ -199,7 +305,7 @@ def _build_parser() -> argparse.ArgumentParser:
         if name == "recall":
             vp.add_argument("--station", type=int, default=0, help="0: every station")
 
-    up = sub.add_parser(
+    up = add(
         "upgrade-journal",
         help="upgrade a journal in the old format (plain "
         "SHA-256 checksums) to keyed checksums, once, journaled; the engine "
@@ -209,7 +315,7 @@ def _build_parser() -> argparse.ArgumentParser:
 
     from cabinet.tools.release import TARGETS
 
-    rp = sub.add_parser(
+    rp = add(
         "release",
         help="build dist/cabinet-VERSION.tar: the program, its wheels "
         "for Pi OS bookworm and trixie (arm64, x86_64), the units and the signed "
@@ -224,7 +330,7 @@ def _build_parser() -> argparse.ArgumentParser:
         choices=sorted(TARGETS),
         help="only this target's wheels (repeatable; default: all four)",
     )
-    kp = sub.add_parser(
+    kp = add(
         "release-key",
         help="make an Ed25519 release key pair (the private key "
         "stays on the build machine; the public one goes to a first install)",
@@ -232,7 +338,7 @@ def _build_parser() -> argparse.ArgumentParser:
     kp.add_argument("private", help="private key file to write (PEM, 0600; never overwritten)")
     kp.add_argument("public", help="public key file to write (PEM)")
 
-    ip = sub.add_parser(
+    ip = add(
         "install",
         help="install or update the cabinet on a Raspberry Pi from a "
         "signed release file, offline (user, venv, /etc/cabinet, journal folder, "
@@ -276,7 +382,8 @@ def _build_parser() -> argparse.ArgumentParser:
         ("rng-dump", "raw output of the shoe's random path for dieharder, ent and NIST SP 800-22"),
         ("sim-send", "send JSON lines to a simulation control socket (ui.sock.sim, control.sock, host.sock)"),
     ):
-        sub.add_parser(name, help=helptext + "; see 'cabinet " + name + " --help'")
+        group, sub_name = ALIASES[name]
+        add(name, help=helptext + f"; see 'cabinet {group} {sub_name} --help'")
     return p
 
 
@@ -315,18 +422,19 @@ PIPE_VIEWS = ("meters", "recall", "events", "replay", "parsheet", "simulate", "r
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``cabinet`` console script; returns the exit status."""
     as_command = argv is None
-    argv = list(sys.argv[1:] if argv is None else argv)
+    argv = grouped(list(sys.argv[1:] if argv is None else argv))
+    command = command_of(argv)
     if as_command:
         plain_output()
-    if as_command and argv and argv[0] in PIPE_VIEWS:
+    if as_command and command in PIPE_VIEWS:
         # A closed pipe (``cabinet events | head``) ends the output quietly. Only
         # here, and only as the command itself (not called in-process, where it
         # would change the caller's signals): the engine keeps Python's SIGPIPE
         # ignore, or one client that hangs up before its hello reply would kill it
         # .
         signal.signal(signal.SIGPIPE, signal.SIG_DFL)
-    if argv and argv[0] in PASS_THROUGH:
-        return _pass_through(argv[0], argv[1:])
+    if command in PASS_THROUGH:
+        return _pass_through(command, argv[2:])
     args = _build_parser().parse_args(argv)
     if args.command == "replay":
         from cabinet.tools import replay

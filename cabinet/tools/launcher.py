@@ -43,6 +43,7 @@ import sys
 import tempfile
 import threading
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
@@ -173,6 +174,237 @@ def _lock(journal: Path) -> IO[str] | None:
     return f
 
 
+class RunRefused(ValueError):
+    """A ``cabinet run`` argument refused before anything starts (exit status 2);
+    ``str(e)`` is the line printed."""
+
+
+@dataclass(frozen=True)
+class UiLaunch:
+    """One table UI process of a run (``RunPlan.ui_launches``).
+
+    Attributes:
+        station: the station whose keys and touches it sends (1-3).
+        name: the process's name and log file stem (``ui``, ``ui-station2``).
+        argv: its command line (``python -m ui ...``).
+        env: what its environment adds to the run's (SDL drivers, window position).
+        frames: the folder it saves its screenshots in.
+        log: its log file.
+        shot_prefix: the prefix of its screenshots in the run folder (``station2-``).
+        to_terminal: its stdout is echoed to the terminal (station 1 in a window).
+    """
+
+    station: int
+    name: str
+    argv: tuple[str, ...]
+    env: dict[str, str]
+    frames: Path
+    log: Path
+    shot_prefix: str
+    to_terminal: bool
+
+
+@dataclass(frozen=True)
+class RunPlan:
+    """What one ``cabinet run`` starts, decided from its arguments alone (``plan_run``).
+
+    Attributes:
+        python: the interpreter every child runs.
+        rounds: the rounds each demo player plays (>= 1).
+        variant: the game the run switches to first, ``None`` the journal's.
+        stations: the stations to seat (1-3), ``None`` the journal's.
+        tickets: ``cabinet`` or ``host`` (``run_tickets.TICKET_MODES``).
+        language: the station screens' languages (``screens.station_language``).
+        shared: one shared wide screen (``--screens shared``) instead of a UI per station.
+        windowed: the UIs open windows (else SDL's dummy driver).
+        play: the demo player plays.
+        size: the UI size ``WxH`` as given, or the one-station default.
+        size_given: ``size`` was given (else a tile or the shared screen's size with
+            several stations).
+        journal: the engine's journal.
+        own_journal: ``journal`` is the user data directory's (its folder made 0700).
+        out_dir: the run folder: logs, ``cabinet.toml``, ``frames/``, ``sim/``.
+    """
+
+    python: str
+    rounds: int
+    variant: str | None
+    stations: int | None
+    tickets: str
+    language: str
+    shared: bool
+    windowed: bool
+    play: bool
+    size: str
+    size_given: bool
+    journal: Path
+    own_journal: bool
+    out_dir: Path
+
+    @property
+    def frames(self) -> Path:
+        """Station 1's screenshot folder (``frames/``; the others' ``frames/stationN``)."""
+        return self.out_dir / "frames"
+
+    @property
+    def sim_dir(self) -> Path:
+        """The simulated devices' folder (ptys, printed vouchers, the host's ``sas/``)."""
+        return self.out_dir / "sim"
+
+    @property
+    def config(self) -> Path:
+        """The engine's ``cabinet.toml``, written once the host's ports are known."""
+        return self.out_dir / "cabinet.toml"
+
+    def host_argv(self, machines: int) -> list[str]:
+        """The casino host twin's command line: one SAS machine per station."""
+        return [
+            self.python,
+            "-m",
+            "cabinet",
+            "sim-host",
+            "--machines",
+            str(machines),
+            "--dir",
+            str(self.sim_dir / "sas"),
+        ]
+
+    def engine_config(self, ports: dict[int, str]) -> str:
+        """The engine's ``cabinet.toml``: each station's SAS link to its machine on
+        ``ports`` (station -> pty), the ticket validation, the screens."""
+        return run_tickets.engine_config(ports, self.tickets) + screens.display_toml(
+            "shared" if self.shared else "per-station"
+        )
+
+    def engine_argv(self, sock: Path) -> list[str]:
+        """The engine's command line: simulated devices, the UI socket ``sock``."""
+        return [
+            self.python,
+            "-m",
+            "cabinet",
+            "engine",
+            "--journal",
+            str(self.journal),
+            "--socket",
+            str(sock),
+            "--devices",
+            "sim",
+            "--sim-dir",
+            str(self.sim_dir),
+            "--config",
+            str(self.config),
+        ]
+
+    def ui_size(self, count: int) -> str:
+        """The UI size with ``count`` stations seated: as given, else one tile each
+        (several windows) or the shared wide screen."""
+        if self.size_given or (count == 1 and not self.shared):
+            return self.size
+        return "x".join(map(str, screens.SHARED_SIZE if self.shared else screens.TILE_SIZE))
+
+    def ui_frames(self, count: int) -> list[Path]:
+        """Each table UI's screenshot folder: one UI for the shared screen, else one per station."""
+        return [
+            self.frames if n == 1 else self.frames / f"station{n}" for n in range(1, 2 if self.shared else count + 1)
+        ]
+
+    def ui_launch(self, station: int, count: int, sock: Path, sim_sock: Path, frames: Path) -> UiLaunch:
+        """Station ``station``'s table UI (of ``count``) saving its screenshots in ``frames``."""
+        size = self.ui_size(count)
+        env: dict[str, str] = {}
+        if not self.windowed:
+            env.update(SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy")
+        elif count > 1 and not self.shared:  # one display: the station windows tile
+            tw, _, th = size.partition("x")
+            env["SDL_VIDEO_WINDOW_POS"] = "{},{}".format(*screens.tile_positions(count, int(tw), int(th))[station - 1])
+        argv = screens.ui_command(
+            self.python, sock, station, count, size, frames, sim_sock if self.windowed else None, self.shared
+        )
+        if self.language:  # the UI checks the territory (a bad one: exit 2)
+            argv += ["--language", screens.station_language(self.language, station)]
+        name = "ui" if station == 1 else f"ui-station{station}"
+        return UiLaunch(
+            station=station,
+            name=name,
+            argv=tuple(argv),
+            env=env,
+            frames=frames,
+            log=self.out_dir / f"{name}.log",
+            shot_prefix="" if count == 1 or self.shared else f"station{station}-",
+            to_terminal=self.windowed and station == 1,
+        )
+
+    def ui_launches(self, count: int, sock: Path, sim_sock: Path) -> list[UiLaunch]:
+        """Every table UI the run starts with ``count`` stations seated."""
+        return [self.ui_launch(n, count, sock, sim_sock, f) for n, f in enumerate(self.ui_frames(count), 1)]
+
+
+def plan_run(
+    *,
+    python: str,
+    out_dir: Path,
+    journal: Path,
+    own_journal: bool,
+    display_present: bool,
+    rounds: int = 5,
+    variant: str | None = None,
+    window: bool | None = None,
+    demo: bool | None = None,
+    size: str | None = None,
+    stations: int | None = None,
+    tickets: str = "cabinet",
+    language: str = "",
+    display: str = "per-station",
+) -> RunPlan:
+    """The run ``main`` starts, from its arguments; pure: nothing is read, made or started.
+
+    Args:
+        python: the interpreter the children run.
+        out_dir: the run folder.
+        journal, own_journal: the journal, and whether it is the user data directory's.
+        display_present: a display is there (``has_display``): a window unless ``window``
+            says otherwise.
+        The rest: as ``main``'s.
+
+    Raises:
+        RunRefused: an unknown ``tickets`` or ``display``, ``stations`` not 1-3 or more
+            than one with a single-player ``variant``, a bad ``size``, ``rounds`` < 1.
+    """
+    if tickets not in run_tickets.TICKET_MODES:
+        raise RunRefused(f"cabinet run: --tickets must be one of {', '.join(run_tickets.TICKET_MODES)}")
+    if display not in screens.SCREENS:
+        raise RunRefused(f"cabinet run: --screens must be one of {', '.join(screens.SCREENS)}")
+    if stations is not None and not 1 <= stations <= 3:
+        raise RunRefused("cabinet run: --stations must be 1, 2 or 3")
+    if stations is not None and stations > 1 and variant not in (None, screens.MULTI_VARIANT):
+        raise RunRefused(
+            f"cabinet run: --stations {stations} needs the multi-player game "
+            f"({screens.MULTI_VARIANT}), not --variant {variant}"
+        )
+    why = screens.size_refusal(size or "1280x720")
+    if why:
+        raise RunRefused(why)
+    if rounds < 1:
+        raise RunRefused(screens.rounds_refusal(rounds))
+    windowed = display_present if window is None else window
+    return RunPlan(
+        python=python,
+        rounds=rounds,
+        variant=variant,
+        stations=stations,
+        tickets=tickets,
+        language=language,
+        shared=display == "shared",
+        windowed=windowed,
+        play=(not windowed) if demo is None else demo,
+        size=size or "1280x720",
+        size_given=size is not None,
+        journal=journal,
+        own_journal=own_journal,
+        out_dir=out_dir,
+    )
+
+
 def main(
     *,
     rounds: int = 5,
@@ -188,7 +420,7 @@ def main(
     display: str = "per-station",
     pin: str | None = None,
 ) -> int:
-    """Run the cabinet; returns the exit status (0 done, 1 failure, 130 interrupted).
+    """Run the cabinet; returns the exit status (0 done, 1 failure, 2 refused, 130 interrupted).
 
     Args:
         rounds: rounds the demo player plays.
@@ -213,228 +445,259 @@ def main(
             else ``$CABINET_PIN``, else 2580); checked against the journal first:
             not its PIN, status 2 and nothing typed.
     """
-    if tickets not in run_tickets.TICKET_MODES:
-        print(f"cabinet run: --tickets must be one of {', '.join(run_tickets.TICKET_MODES)}", file=sys.stderr)
-        return 2
-    if display not in screens.SCREENS:
-        print(f"cabinet run: --screens must be one of {', '.join(screens.SCREENS)}", file=sys.stderr)
-        return 2
-    if stations is not None and not 1 <= stations <= 3:
-        print("cabinet run: --stations must be 1, 2 or 3", file=sys.stderr)
-        return 2
-    if stations is not None and stations > 1 and variant not in (None, screens.MULTI_VARIANT):
-        print(
-            f"cabinet run: --stations {stations} needs the multi-player game "
-            f"({screens.MULTI_VARIANT}), not --variant {variant}",
-            file=sys.stderr,
+    try:
+        plan = plan_run(
+            python=sys.executable,
+            out_dir=Path(out) if out else default_out_dir(),
+            journal=Path(journal) if journal else default_journal(),
+            own_journal=not journal,
+            display_present=has_display(),
+            rounds=rounds,
+            variant=variant,
+            window=window,
+            demo=demo,
+            size=size,
+            stations=stations,
+            tickets=tickets,
+            language=language,
+            display=display,
         )
+        pins = _prepare(plan, pin)
+    except RunRefused as e:
+        print(e, file=sys.stderr)
         return 2
-    size_given = size is not None
-    size = size or "1280x720"
-    why = screens.size_refusal(size)
-    if why:
-        print(why, file=sys.stderr)
-        return 2
-    if rounds < 1:
-        print(screens.rounds_refusal(rounds), file=sys.stderr)
-        return 2
-    windowed = has_display() if window is None else window
-    play = (not windowed) if demo is None else demo
-    journal_path = Path(journal) if journal else default_journal()
-    try:
-        if not journal:  # the cabinet's own data folder: made or tightened to 0700
-            private_dir(journal_path.parent, tighten=True)
-    except OSError as e:
-        print(f"cabinet run: {e}", file=sys.stderr)
-        return 2
-    if (problem := place_problem(journal_path)) is not None:
-        print(f"cabinet run: {problem}", file=sys.stderr)  # the engine's own refusal
-        return 2
-    plan = run_settings.plan_settings(journal_path, stations=stations, variant=variant, pin=run_settings.run_pin(pin))
-    if isinstance(plan, str):  # a wrong PIN is never typed (3 lock PIN entry)
-        print(plan, file=sys.stderr)
-        return 2
-    out_dir = Path(out) if out else default_out_dir()
-    frames = out_dir / "frames"
-    try:
-        frames.mkdir(parents=True, exist_ok=True)
-    except OSError as e:
-        print(f"cabinet run: --out {out_dir}: {e.strerror or e}", file=sys.stderr)
-        return 2
-    lock = _lock(journal_path)
+    lock = _lock(plan.journal)
     if lock is None:
-        print(f"cabinet run: another cabinet is running on {journal_path}", file=sys.stderr)
+        print(f"cabinet run: another cabinet is running on {plan.journal}", file=sys.stderr)
         return 1
-
-    stop = threading.Event()
-    interrupted = threading.Event()
-
-    def on_signal(signum: int, _frame: Any) -> None:
-        interrupted.set()
-        stop.set()
-
-    old = {s: signal.signal(s, on_signal) for s in (signal.SIGINT, signal.SIGTERM)}
-    tmp = Path(tempfile.mkdtemp(prefix="cabinet-run-"))
-    sock = tmp / "ui.sock"
-    sim_sock = tmp / "ui.sock.sim"
-    sim_dir = out_dir / "sim"
-    children: list[Child] = []
-    status = 1
-    demo_result: Any = None
-    demo_box: dict[str, Any] = {}
-    shots: Shots | None = None
-    demo_thread: threading.Thread | None = None
     try:
-        print(
-            f"cabinet run: engine + table UI ({'window' if windowed else 'headless'}), journal {journal_path}",
-            flush=True,
-        )
-        env = {**os.environ, "CABINET_LOG": os.environ.get("CABINET_LOG", "INFO"), "PYGAME_HIDE_SUPPORT_PROMPT": "1"}
-        machines = stations or run_tickets.journal_stations(journal_path)
-        host = Child(
-            "sas-host",
-            [sys.executable, "-m", "cabinet", "sim-host", "--machines", str(machines), "--dir", str(sim_dir / "sas")],
-            env=env,
-            log=out_dir / "sas-host.log",
-        )
-        children.append(host)
+        return _Run(plan, pins).run()
+    finally:
+        lock.close()
+
+
+def _prepare(plan: RunPlan, pin: str | None) -> run_settings.PinPlan:
+    """The checks that read the disk before anything starts, and the run folder made.
+
+    Raises:
+        RunRefused: the journal's folder cannot be made private, the journal's place is
+            refused (the engine's own check), the PIN may not be typed, the run folder
+            cannot be made.
+    """
+    try:
+        if plan.own_journal:  # the cabinet's own data folder: made or tightened to 0700
+            private_dir(plan.journal.parent, tighten=True)
+    except OSError as e:
+        raise RunRefused(f"cabinet run: {e}") from None
+    if (problem := place_problem(plan.journal)) is not None:
+        raise RunRefused(f"cabinet run: {problem}")  # the engine's own refusal
+    pins = run_settings.plan_settings(
+        plan.journal, stations=plan.stations, variant=plan.variant, pin=run_settings.run_pin(pin)
+    )
+    if isinstance(pins, str):  # a wrong PIN is never typed (3 lock PIN entry)
+        raise RunRefused(pins)
+    try:
+        plan.frames.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise RunRefused(f"cabinet run: --out {plan.out_dir}: {e.strerror or e}") from None
+    return pins
+
+
+class _StartFailed(Exception):
+    """A child did not start; ``status`` is the run's exit status, ``str(e)`` the line printed."""
+
+    def __init__(self, message: str, status: int = 1) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+class _Run:
+    """One run's execution of its ``RunPlan``: the children, the demo, the loop, the stop."""
+
+    def __init__(self, plan: RunPlan, pins: run_settings.PinPlan) -> None:
+        self.plan = plan
+        self.pins = pins
+        self.stop = threading.Event()
+        self.interrupted = threading.Event()
+        self.tmp = Path(tempfile.mkdtemp(prefix="cabinet-run-"))
+        self.sock = self.tmp / "ui.sock"
+        self.sim_sock = self.tmp / "ui.sock.sim"
+        self.env = {
+            **os.environ,
+            "CABINET_LOG": os.environ.get("CABINET_LOG", "INFO"),
+            "PYGAME_HIDE_SUPPORT_PROMPT": "1",
+        }
+        self.children: list[Child] = []
+        self.demo_box: dict[str, Any] = {}
+        self.demo_result: Any = None
+        self.demo_thread: threading.Thread | None = None
+        self.shots: Shots | None = None
+        self.status = 1
+
+    def _on_signal(self, signum: int, _frame: Any) -> None:
+        self.interrupted.set()
+        self.stop.set()
+
+    def run(self) -> int:
+        """Start, supervise and stop everything; the exit status."""
+        plan = self.plan
+        old = {s: signal.signal(s, self._on_signal) for s in (signal.SIGINT, signal.SIGTERM)}
+        try:
+            mode = "window" if plan.windowed else "headless"
+            print(f"cabinet run: engine + table UI ({mode}), journal {plan.journal}", flush=True)
+            self._supervise(*self._start())
+        except _StartFailed as e:
+            print(e, file=sys.stderr)
+            self.status = e.status
+        finally:
+            self.stop.set()
+            if self.demo_thread is not None:
+                self.demo_thread.join(5.0)  # it closes its sockets before the engine goes
+            for child in reversed(self.children):  # the UI first, then the engine, then the host
+                child.stop()
+            run_tickets.collect_vouchers(plan.sim_dir, plan.out_dir)
+            run_tickets.save_tour(self.demo_box.get("tickets"), plan.out_dir)
+            shutil.rmtree(self.tmp, ignore_errors=True)
+            for signum, handler in old.items():
+                signal.signal(signum, handler)
+        results = self.demo_box.get("results", []) if plan.play else []
+        _report(plan.out_dir, self.demo_result, self.shots, self.status, results)
+        return self.status
+
+    def _child(self, name: str, argv: list[str], log: Path, **kw: Any) -> Child:
+        child = Child(name, argv, env=kw.pop("env", self.env), log=log, **kw)
+        self.children.append(child)
+        return child
+
+    def _start_engine(self, what: str = "start") -> Child:
+        engine = self._child("engine", self.plan.engine_argv(self.sock), self.plan.out_dir / "engine.log")
+        if engine.wait_line("engine ready", ENGINE_READY_TIMEOUT_S) is None:
+            raise _StartFailed(f"cabinet run: the engine did not {what}; see {engine.log_path}")
+        return engine
+
+    def _start(self) -> tuple[Child, Child, UIKeeper]:
+        """The host twin, the engine (seating the stations), the table UIs and the demo."""
+        plan = self.plan
+        machines = plan.stations or run_tickets.journal_stations(plan.journal)
+        host = self._child("sas-host", plan.host_argv(machines), plan.out_dir / "sas-host.log")
         ready = host.wait_line("sas host ready", SAS_HOST_READY_TIMEOUT_S) or ""
         ports, host_sock = run_tickets.sas_ports_of(ready), run_tickets.host_socket_of(ready)
         if 1 not in ports or host_sock is None:
-            print(f"cabinet run: the SAS host twin did not start; see {host.log_path}", file=sys.stderr)
-            return 1
-        config = out_dir / "cabinet.toml"  # each station its own EGM on the host
-        config.write_text(run_tickets.engine_config(ports, tickets) + screens.display_toml(display))
-        engine_argv = [
-            sys.executable,
-            "-m",
-            "cabinet",
-            "engine",
-            "--journal",
-            str(journal_path),
-            "--socket",
-            str(sock),
-            "--devices",
-            "sim",
-            "--sim-dir",
-            str(sim_dir),
-            "--config",
-            str(config),
-        ]
-        engine = Child("engine", engine_argv, env=env, log=out_dir / "engine.log")
-        children.append(engine)
-        if engine.wait_line("engine ready", ENGINE_READY_TIMEOUT_S) is None:
-            print(f"cabinet run: the engine did not start; see {engine.log_path}", file=sys.stderr)
-            return 1
+            raise _StartFailed(f"cabinet run: the SAS host twin did not start; see {host.log_path}")
+        plan.config.write_text(plan.engine_config(ports))  # each station its own EGM on the host
+        engine = self._start_engine()
         try:
-            if plan.needed and screens.ensure_stations(
-                sock, sim_sock, stations, lambda text: print(text, flush=True), variant, plan
+            if self.pins.needed and screens.ensure_stations(
+                self.sock, self.sim_sock, plan.stations, lambda text: print(text, flush=True), plan.variant, self.pins
             ):
                 # new stations get their devices when the engine starts, as on the cabinet
                 engine.stop()
-                children.remove(engine)
-                engine = Child("engine", engine_argv, env=env, log=out_dir / "engine.log")
-                children.append(engine)
-                if engine.wait_line("engine ready", ENGINE_READY_TIMEOUT_S) is None:
-                    print(f"cabinet run: the engine did not restart; see {engine.log_path}", file=sys.stderr)
-                    return 1
-            count = stations or screens.station_count(sock)
+                self.children.remove(engine)
+                engine = self._start_engine("restart")
+            count = plan.stations or screens.station_count(self.sock)
+        except _StartFailed:
+            raise
         except Exception as e:
-            what = f"seat {stations} station(s)" if stations else f"switch the game to {variant}"
-            print(f"cabinet run: could not {what}: {e}", file=sys.stderr)
-            return 1
-        shared = display == "shared"
-        if (count > 1 or shared) and not size_given:
-            size = "x".join(map(str, screens.SHARED_SIZE if shared else screens.TILE_SIZE))
-        tw, _, th = size.partition("x")
-        corners = screens.tile_positions(count, int(tw), int(th))
+            what = f"seat {plan.stations} station(s)" if plan.stations else f"switch the game to {plan.variant}"
+            raise _StartFailed(f"cabinet run: could not {what}: {e}") from None
+        keeper, settle, grabs = self._start_uis(count)
+        self._start_demo(count, settle, grabs, host_sock, ports)
+        return engine, host, keeper
+
+    def _start_ui(self, launch: UiLaunch) -> Child:
+        return Child(
+            launch.name,
+            list(launch.argv),
+            env={**self.env, **launch.env},
+            log=launch.log,
+            stdout_to_terminal=launch.to_terminal,
+        )
+
+    def _start_uis(self, count: int) -> tuple[UIKeeper, Any, Any]:
+        plan = self.plan
+        launches = plan.ui_launches(count, self.sock, self.sim_sock)
         uis: list[Child] = []
         all_shots: list[Shots] = []
+        for launch in launches:
+            launch.frames.mkdir(parents=True, exist_ok=True)
+            uis.append(self._start_ui(launch))
+            self.children.append(uis[-1])
+            all_shots.append(Shots(uis[-1], launch.frames, plan.out_dir, prefix=launch.shot_prefix))
 
-        def start_ui(n: int, st_frames: Path) -> Child:
-            ui_env = dict(env)
-            if not windowed:
-                ui_env.update(SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy")
-            elif count > 1 and not shared:  # one display: the station windows tile
-                ui_env["SDL_VIDEO_WINDOW_POS"] = "{},{}".format(*corners[n - 1])
-            ui_argv = screens.ui_command(
-                sys.executable, sock, n, count, size, st_frames, sim_sock if windowed else None, shared
-            )
-            if language:  # the UI checks the territory (a bad one: exit 2)
-                ui_argv += ["--language", screens.station_language(language, n)]
-            name = "ui" if n == 1 else f"ui-station{n}"
-            return Child(name, ui_argv, env=ui_env, log=out_dir / f"{name}.log", stdout_to_terminal=windowed and n == 1)
+        def restart_ui(n: int, frames: Path) -> Child:
+            return self._start_ui(plan.ui_launch(n, count, self.sock, self.sim_sock, frames))
 
-        st_frames = [frames if n == 1 else frames / f"station{n}" for n in range(1, 2 if shared else count + 1)]
-        for n, st_dir in enumerate(st_frames, 1):
-            st_dir.mkdir(parents=True, exist_ok=True)
-            uis.append(start_ui(n, st_dir))
-            children.append(uis[-1])
-            all_shots.append(Shots(uis[-1], st_dir, out_dir, prefix="" if count == 1 or shared else f"station{n}-"))
         # several station screens: one dying is started again, the others play on
-        keeper = UIKeeper(uis, children, all_shots, start_ui, st_frames, restart=len(uis) > 1, windowed=windowed)
+        keeper = UIKeeper(
+            uis,
+            self.children,
+            all_shots,
+            restart_ui,
+            [launch.frames for launch in launches],
+            restart=len(uis) > 1,
+            windowed=plan.windowed,
+        )
         for ui in uis:
             if ui.wait_line("first frame", UI_START_TIMEOUT_S) is None:
                 if ui.proc.poll() == 2:  # a setting the UI refused: its one-line reason
-                    print(f"cabinet run: the table UI refused its settings: {_last_line(ui.log_path)}", file=sys.stderr)
-                    return 2
+                    raise _StartFailed(
+                        f"cabinet run: the table UI refused its settings: {_last_line(ui.log_path)}", status=2
+                    )
                 why = _last_line(ui.log_path) if ui.proc.poll() is not None else ""
-                print(
-                    f"cabinet run: the table UI did not start{': ' + why if why else ''}; see {ui.log_path}",
-                    file=sys.stderr,
+                raise _StartFailed(
+                    f"cabinet run: the table UI did not start{': ' + why if why else ''}; see {ui.log_path}"
                 )
-                return 1
-        settle, grabs = screens.shot_takers(all_shots, count, shared)
-        if count == 1 and not shared:
+        settle, grabs = screens.shot_takers(all_shots, count, plan.shared)
+        self._say_started(count)
+        self.shots = all_shots[0]
+        return keeper, settle, grabs
+
+    def _say_started(self, count: int) -> None:
+        plan, sock = self.plan, self.sock
+        if count == 1 and not plan.shared:
             print(
-                f"cabinet run: UI socket {sock}, sim control socket {sim_sock} (new each run); "
-                f"another station's table: {sys.executable} -m ui --socket {sock} "
-                f"--sim-socket {sim_sock} --station 2",
+                f"cabinet run: UI socket {sock}, sim control socket {self.sim_sock} (new each run); "
+                f"another station's table: {plan.python} -m ui --socket {sock} "
+                f"--sim-socket {self.sim_sock} --station 2",
                 flush=True,
             )
         else:
-            print(
-                f"cabinet run: {count} stations, "
-                + (
-                    f"one shared screen ({size}, log ui.log)"
-                    if shared
-                    else "one table UI each (logs ui.log, ui-station2.log...)"
-                )
-                + f"; UI socket {sock}",
-                flush=True,
+            screens_said = (
+                f"one shared screen ({plan.ui_size(count)}, log ui.log)"
+                if plan.shared
+                else "one table UI each (logs ui.log, ui-station2.log...)"
             )
-        if windowed:
+            print(f"cabinet run: {count} stations, {screens_said}; UI socket {sock}", flush=True)
+        if plan.windowed:
             print("cabinet run: play in the window; F10 or closing it (or Ctrl-C here) stops the cabinet", flush=True)
-        shots = all_shots[0]
-        hook = None if tickets != "host" else run_tickets.tour_hook(host_sock, settle, stop, demo_box, sorted(ports))
-        if play and count == 1:  # --variant is already set (ensure_stations): no PIN typed
-            demo_thread = threading.Thread(
-                target=screens.run_demo,
-                name="demo-player",
-                daemon=True,
-                args=(sock, sim_sock, rounds, None, shots.settled, shots.grab, stop, demo_box, hook),
-            )
-            demo_thread.start()
-        elif play:
-            demo_thread = threading.Thread(
-                target=screens.run_demos,
-                name="demo-players",
-                daemon=True,
-                args=(
-                    sock,
-                    sim_sock,
-                    count,
-                    rounds,
-                    settle,
-                    grabs,
-                    stop,
-                    demo_box,
-                    screens.strategy_future(screens.MULTI_VARIANT),
-                    hook,
-                ),
-            )
-            demo_thread.start()
-        while not stop.is_set():
+
+    def _start_demo(self, count: int, settle: Any, grabs: Any, host_sock: str, ports: dict[int, str]) -> None:
+        plan = self.plan
+        if not plan.play:
+            return
+        hook = (
+            None
+            if plan.tickets != "host"
+            else run_tickets.tour_hook(host_sock, settle, self.stop, self.demo_box, sorted(ports))
+        )
+        args: tuple[Any, ...]
+        if count == 1:  # --variant is already set (ensure_stations): no PIN typed
+            assert self.shots is not None
+            target: Any = screens.run_demo
+            args = (self.sock, self.sim_sock, plan.rounds, None, self.shots.settled, self.shots.grab)
+            args += (self.stop, self.demo_box, hook)
+        else:
+            target = screens.run_demos
+            args = (self.sock, self.sim_sock, count, plan.rounds, settle, grabs, self.stop, self.demo_box)
+            args += (screens.strategy_future(screens.MULTI_VARIANT), hook)
+        name = "demo-player" if count == 1 else "demo-players"
+        self.demo_thread = threading.Thread(target=target, name=name, daemon=True, args=args)
+        self.demo_thread.start()
+
+    def _supervise(self, engine: Child, host: Child, keeper: UIKeeper) -> None:
+        """Wait for the end: a child gone, the demo done, a signal; sets ``status``."""
+        windowed, play = self.plan.windowed, self.plan.play
+        while not self.stop.is_set():
             if not engine.running:
                 print(f"cabinet run: the engine stopped; see {engine.log_path}", file=sys.stderr)
                 break
@@ -449,33 +712,19 @@ def main(
                         file=sys.stderr,
                     )
                 else:
-                    status = 0  # the player closed a window (F10)
+                    self.status = 0  # the player closed a window (F10)
                 break
-            if demo_thread is not None and not demo_thread.is_alive():
-                demo_result = demo_box.get("result")
-                status = 0 if demo_result is not None and not windowed else status
-                if demo_result is None or not windowed:
+            if self.demo_thread is not None and not self.demo_thread.is_alive():
+                self.demo_result = self.demo_box.get("result")
+                self.status = 0 if self.demo_result is not None and not windowed else self.status
+                if self.demo_result is None or not windowed:
                     break
-                demo_thread = None  # windowed: keep the table open to play on
-            stop.wait(0.2)
-        if interrupted.is_set():
-            status = 130
-        elif demo_result is None and demo_box.get("error"):  # a player failing stops the run
-            print(f"cabinet run: demo failed: {demo_box['error']}", file=sys.stderr)
-    finally:
-        stop.set()
-        if demo_thread is not None:
-            demo_thread.join(5.0)  # it closes its sockets before the engine goes
-        for child in reversed(children):  # the UI first, then the engine, then the host
-            child.stop()
-        run_tickets.collect_vouchers(sim_dir, out_dir)
-        run_tickets.save_tour(demo_box.get("tickets"), out_dir)
-        shutil.rmtree(tmp, ignore_errors=True)
-        for signum, handler in old.items():
-            signal.signal(signum, handler)
-        lock.close()
-    _report(out_dir, demo_result, shots, status, demo_box.get("results", []) if play else [])
-    return status
+                self.demo_thread = None  # windowed: keep the table open to play on
+            self.stop.wait(0.2)
+        if self.interrupted.is_set():
+            self.status = 130
+        elif self.demo_result is None and self.demo_box.get("error"):  # a player failing stops the run
+            print(f"cabinet run: demo failed: {self.demo_box['error']}", file=sys.stderr)
 
 
 def _report_result(result: Any, station: int = 0) -> None:

@@ -5,7 +5,7 @@ Owns: ``TableWatch`` (a second UI client: ``Hello`` role ``ui``, keeps the lates
 snapshot; with the engine's token its touches count, as the display's do),
 ``SimControl`` (JSON-line commands to the engine's sim control socket: notes,
 panel buttons, the operator key, doors, the printer twin's tickets) and
-``DemoError``. Reused by the end-to-end tests and ``bench/ui.py``.
+``DemoError``. Reused by the end-to-end tests and ``bench/table_ui.py``.
 
 Threads: a ``TableWatch`` reads its socket on a daemon thread; everything else
 runs on the caller's thread. Every wait has a timeout.

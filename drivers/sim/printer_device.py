@@ -20,7 +20,7 @@ from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFont
 
-from drivers.sim import itf
+from drivers.sim.itf import encode as encode_itf
 from drivers.sim.pty_link import PtyDevice, PtyLink
 
 ESC, GS, DLE, LF = 0x1B, 0x1D, 0x10, 0x0A
@@ -408,7 +408,7 @@ def render_png(ticket: PrintedTicket) -> Image.Image:
 
 def _draw_itf(draw: ImageDraw.ImageDraw, y: int, code: PrintedBarcode) -> None:
     try:
-        elements = itf.encode(code.data)
+        elements = encode_itf(code.data)
     except ValueError:
         draw.text((8, y), f"[bad barcode {code.data}]", fill=0)
         return

@@ -155,7 +155,7 @@ class HostDb:
 
     def last_meters(self, address: int) -> dict[str, int]:
         """The last value read of each of machine ``address``'s meters (any session)."""
-        rows = self.query(
+        rows = self._rows(
             "SELECT name, value FROM meter_readings WHERE id IN (SELECT MAX(id) "
             "FROM meter_readings WHERE address = ? GROUP BY name)",
             (address,),
@@ -204,7 +204,7 @@ class HostDb:
             ),
         )
 
-    def query(self, sql: str, args: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
-        """Rows of a read-only query (tests, the control socket)."""
+    def _rows(self, sql: str, args: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+        """Rows of a read-only query."""
         with self._lock:
             return list(self._db.execute(sql, args))

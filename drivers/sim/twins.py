@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import random
 import signal
 import threading
 from dataclasses import dataclass
@@ -28,7 +27,6 @@ from drivers.id003_codec import Status
 from drivers.sim.id003_device import SimId003Device
 from drivers.sim.line_server import LineJsonServer
 from drivers.sim.printer_device import SimPrinterDevice
-from drivers.sim.pulse_source import PulseSource
 from drivers.wiring import Wiring
 
 
@@ -72,12 +70,6 @@ class SimDevices:
             pin.drive_low()
         else:
             pin.drive_high()
-
-    def pulse_source(self) -> PulseSource | None:
-        """A pulse generator on the pulse acceptor's pin, if one is wired."""
-        if self.wiring.pulse is None:
-            return None
-        return PulseSource(self.pin_factory.pin(self.wiring.pulse.pin), rng=random.Random())
 
     def close(self) -> None:
         """Stop both serial twins (if they run here) and release mock pins."""

@@ -288,3 +288,25 @@ def test_the_unknown_rules_field_error_lists_exactly_the_fields_that_are_accepte
     for name in ("variant", "name", "dealer_hits_soft_17"):
         with pytest.raises(ScenarioError, match=f"^rules: {name}: may not be overridden"):
             run_scenario(BASE | {"rules": {name: preset_values[name]}})
+
+
+def test_replay_ran_out_of_decisions_names_them_in_the_singular():
+    """ "ran out after 1 decision"."""
+    scen = {
+        "variant": "classic",
+        "seats": [{"seat": 1, "bets": [100]}],
+        "shoe": ["10S", "6H", "2C", "3D", "4C", "5C", "6C"],
+        "decisions": ["hit"],
+    }
+    with pytest.raises(ScenarioError, match=r"ran out after 1 decision;"):
+        run_scenario(scen)
+
+
+@pytest.mark.timeout(60)
+def test_replay_of_an_endless_file_stops_with_one_line_and_status_2():
+    """``cabinet replay /dev/zero`` gives a clear error and exit 2, fast."""
+    r = subprocess.run(
+        [sys.executable, "-m", "cabinet.tools.cli", "replay", "/dev/zero"], capture_output=True, text=True, timeout=30
+    )
+    assert r.returncode == 2
+    assert r.stderr.count("\n") == 1 and "larger than" in r.stderr, r.stderr

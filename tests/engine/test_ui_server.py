@@ -129,3 +129,18 @@ def test_oversized_line_and_flood_disconnect(tmp_path):
         writer.close()
 
     asyncio.run(_with_engine(tmp_path, body))
+
+
+def test_a_ui_claiming_the_engine_role_is_refused(tmp_path):
+    """A client whose hello says ``role: "engine"`` gets an error and is dropped."""
+
+    async def body(eng, path):
+        reader, writer = await asyncio.open_unix_connection(path)
+        writer.write(json.dumps({"type": "hello", "protocol": PROTOCOL, "role": "engine"}).encode() + b"\n")
+        await writer.drain()
+        m = await _readmsg(reader)
+        assert m["type"] == "error" and m["code"] == "role" and '"ui"' in m["message"]
+        assert await _readmsg(reader) is None  # dropped: no snapshot
+        writer.close()
+
+    asyncio.run(_with_engine(tmp_path, body))

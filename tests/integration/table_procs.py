@@ -1,6 +1,6 @@
 """The engine and the table UI as real processes in a temporary folder.
 
-Used by ``test_end_to_end.py``, ``test_process_life.py`` and ``bench/ui.py``.
+Used by ``test_end_to_end.py``, ``test_process_life.py`` and ``bench/table_ui.py``.
 The engine runs with every device simulated (``--devices sim``); the UI runs
 on SDL's dummy driver with ``--screenshot-dir``, so SIGUSR1 saves a settled
 screenshot and the UI prints its path. Every wait has a timeout, and

@@ -154,3 +154,31 @@ def test_the_ui_starts_silent_where_pygame_cannot_import_its_mixer():
         "no sound: mixer module not available (ModuleNotFoundError: import of pygame.mixer "
         "halted; None in sys.modules)" in r.stderr
     )
+
+
+def test_no_sound_card_is_one_quiet_log_line(monkeypatch, caplog):
+    """No sound card: silence, one log line, the mixer is never tried."""
+    tried = []
+    # a stand-in mixer: the test holds where pygame's own cannot be imported (no libglib)
+    monkeypatch.setattr(pygame, "mixer", SimpleNamespace(get_init=lambda: None, init=lambda *a, **k: tried.append(1)))
+    monkeypatch.setattr(sound, "_sound_card_missing", lambda: "no sound card found")
+    monkeypatch.setattr(sound, "_told", False)
+    with caplog.at_level(logging.INFO, logger="ui.sound"):
+        a = sound.Sounds()
+        b = sound.Sounds()
+    assert not a.available and not b.available and not tried
+    assert [r.getMessage() for r in caplog.records] == ["no sound: no sound card found"]
+    a.play("card")  # silent no-op
+
+
+def test_sound_card_check_reads_proc_asound(tmp_path, monkeypatch):
+    """ "--- no soundcards ---" in /proc/asound/cards means no card."""
+    monkeypatch.delenv("SDL_AUDIODRIVER", raising=False)
+    f = tmp_path / "cards"
+    f.write_text("--- no soundcards ---\n")
+    assert sound._sound_card_missing(f) == "no sound card found"
+    f.write_text(" 0 [PCH            ]: HDA-Intel - HDA Intel PCH\n")
+    assert sound._sound_card_missing(f) is None
+    assert sound._sound_card_missing(tmp_path / "absent") == "no sound card found"
+    monkeypatch.setenv("SDL_AUDIODRIVER", "dummy")
+    assert sound._sound_card_missing(tmp_path / "absent") is None

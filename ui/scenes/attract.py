@@ -61,11 +61,11 @@ MOTION_FRAME_MS = 45
 @dataclass
 class Element:
     """One moving part: ``key`` changes exactly when its picture does; ``rect`` the
-    screen pixels it may touch; ``draw`` paints it."""
+    screen pixels it may touch; ``draw`` paints it (what it returns is not used)."""
 
     key: object
     rect: pygame.Rect
-    draw: Callable[[], None]
+    draw: Callable[[], object]
 
 
 def _moving(t: int) -> bool:

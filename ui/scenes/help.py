@@ -71,7 +71,7 @@ def draw(p: Painter, s: Snapshot) -> None:
         px -= 1.5
     for c, idxs in enumerate(colsets[:cols]):
         x = r.x + 40 + c * (col_w + 40)
-        y = top
+        y: float = top
         for i in idxs:
             for k, seg in enumerate(wrapped[i]):
                 if k == 0:

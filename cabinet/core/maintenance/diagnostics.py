@@ -15,11 +15,11 @@ refuses below that level itself too.
 
 from __future__ import annotations
 
+import cabinet.core.maintenance.bill_test as bill_test
 from cabinet.core import access
 from cabinet.core.context import MaintenanceContext
 from cabinet.core.effects import Effect, Journal, PrintTestTicket, SendCue
 from cabinet.core.errors import fault_text
-from cabinet.core.maintenance import bill_test
 from cabinet.core.state import CabinetState, StationState
 
 #: The Diagnostics list: (page, label), in order.

@@ -17,10 +17,10 @@ from typing import Any
 
 import msgspec
 
+import cabinet.core.maintenance.pin as pin
 from cabinet.core.context import MaintenanceContext
 from cabinet.core.effects import Effect, Journal
 from cabinet.core.errors import ConfigError
-from cabinet.core.maintenance import pin
 from cabinet.core.settings import MENU_ENTRY, MENU_SETTINGS, GameSettings
 from cabinet.core.state import EntryState
 from confspec import convert

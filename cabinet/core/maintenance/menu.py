@@ -12,10 +12,15 @@ opened is journaled with the level. It changes the cabinet only through the
 
 from __future__ import annotations
 
+import cabinet.core.maintenance.diagnostics as diagnostics
+import cabinet.core.maintenance.entry as entry
+import cabinet.core.maintenance.export as export
+import cabinet.core.maintenance.history as history
+import cabinet.core.maintenance.pin as pin
+import cabinet.core.maintenance.settings_editor as settings_editor
 from cabinet.core import access
 from cabinet.core.context import MaintenanceContext
 from cabinet.core.effects import Effect, Journal, PollDevices
-from cabinet.core.maintenance import diagnostics, entry, export, history, pin, settings_editor
 from cabinet.core.maintenance.pages import MAIN_ITEMS, PAGE_LINES, page_items, page_lines
 from cabinet.core.maintenance.ram_clear import access_name, ram_clear_refusal
 from cabinet.core.state import EntryState

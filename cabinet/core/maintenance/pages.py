@@ -8,11 +8,14 @@ their modules. Pure: history through the injected ``History``.
 
 from __future__ import annotations
 
+import cabinet.core.maintenance.diagnostics as diagnostics
+import cabinet.core.maintenance.entry as entry
+import cabinet.core.maintenance.history as history
+import cabinet.core.maintenance.pin as pin
 from cabinet.core import access
 from cabinet.core.context import MaintenanceContext
 from cabinet.core.errors import fault_text
 from cabinet.core.host_page import host_page
-from cabinet.core.maintenance import diagnostics, entry, history, pin
 from cabinet.core.maintenance.event_log import EVENT_LOG_DEPTH, EVENT_LOG_HIDDEN, event_line
 from cabinet.core.maintenance.meters_page import meters_lines
 from cabinet.core.maintenance.ram_clear import ram_clear_lines

@@ -2,7 +2,7 @@
 
 Usage::
 
-    .venv/bin/python bench/ui.py [--frames 300] [--idle-seconds 30] [--size 1920x1080]
+    .venv/bin/python bench/table_ui.py [--frames 300] [--idle-seconds 30] [--size 1920x1080]
 
 - frame time: the busiest table (three stations, a split, a blackjack, cards
   sliding and chips flying) drawn at 1920x1080 off-screen; target < 8 ms median.
