@@ -119,14 +119,31 @@ def cli_page() -> str:
         "| command | what it does |",
         "|---|---|",
     ]
-    out += [f"| [`{n}`](#cabinet-{n}) | {_cell(helps[n])} |" for n in sub.choices]
+    commands: list[tuple[str, str, str, argparse.ArgumentParser]] = []  # (words, flat, help, parser)
     for name, parser in sub.choices.items():
-        own = _own_parser(name) if name in cli.PASS_THROUGH else parser
-        out += ["", f"## cabinet {name}", "", _cell(helps[name]) + ("." if helps[name] else "")]
-        if own is None:
-            out += ["", f"It reads its arguments itself: `cabinet {name}` without any prints its usage."]
+        if name not in cli.GROUPS:
+            commands.append((name, name, helps[name], parser))
             continue
-        if own.description:
+        inner = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+        inner_helps = {c.dest: c.help or "" for c in inner._choices_actions}
+        for sub_name, sub_parser in inner.choices.items():
+            flat = cli.GROUPS[name][1][sub_name]
+            commands.append((f"{name} {sub_name}", flat, inner_helps[sub_name], sub_parser))
+    out += [f"| [`{w}`](#cabinet-{w.replace(' ', '-')}) | {_cell(h)} |" for w, _, h, _ in commands]
+    out += [
+        "",
+        "Each grouped command also answers to its older flat name, left out of `cabinet --help`",
+        "for scripts and units that use it: "
+        + ", ".join(f"`cabinet {flat}` (`{w}`)" for w, flat, _, _ in commands if flat != w)
+        + ". `cabinet --version` prints the version, the program ID and the signed manifest's digest.",
+    ]
+    for words, flat, help_text, parser in commands:
+        own = _own_parser(flat) if flat in cli.PASS_THROUGH else parser
+        out += ["", f"## cabinet {words}", "", _cell(help_text) + ("." if help_text else "")]
+        if own is None:
+            out += ["", f"It reads its arguments itself: `cabinet {words}` without any prints its usage."]
+            continue
+        if own.description and own.description != help_text:
             out += ["", _cell(own.description)]
         rows = _option_rows(own)
         if rows:

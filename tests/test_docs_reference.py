@@ -29,13 +29,20 @@ def test_the_cli_page_has_every_sub_command_and_option(pages) -> None:
     from cabinet.tools.cli import _build_parser
 
     text = pages[docs_reference.REFERENCE / "cli.md"]
+    from cabinet.tools.cli import GROUPS, TOP
+
     sub = next(a for a in _build_parser()._actions if a.__class__.__name__ == "_SubParsersAction")
-    for name in sub.choices:
+    assert set(sub.choices) == {*TOP, *GROUPS}
+    for name in TOP:
         assert f"\n## cabinet {name}\n" in text, name
+    for group, (_, subs) in GROUPS.items():
+        for sub_name, flat in subs.items():
+            assert f"\n## cabinet {group} {sub_name}\n" in text, (group, sub_name)
+            assert flat == f"{group} {sub_name}" or f"`cabinet {flat}` (`{group} {sub_name}`)" in text
     section = text.split("\n## cabinet run\n", 1)[1].split("\n## ", 1)[0]
     for option in ("--stations", "--screens", "--tickets", "--variant", "--pin", "--rounds", "--headless"):
         assert f"| `{option}` |" in section, option
-    simulate = text.split("\n## cabinet simulate\n", 1)[1].split("\n## ", 1)[0]
+    simulate = text.split("\n## cabinet math simulate\n", 1)[1].split("\n## ", 1)[0]
     assert "| `--seed` |" in simulate and "| `--compiled` |" in simulate
 
 
