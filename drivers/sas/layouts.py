@@ -1,8 +1,10 @@
-"""The SAS long poll layout table: for each command its kind, request length, reply
-shape, EGM reply builder, and the source of each fact.
+"""The SAS long poll table: for each command its kind, request length, reply shape, reply
+builder, how the EGM answers it (handler or view reply, flags), and the source of each
+fact.
 
-Owns: ``LAYOUTS`` (command -> ``Layout``), used by the EGM codec to frame host
-messages and by the host codec to build polls and frame replies.
+Owns: ``LAYOUTS`` (command -> ``Layout``, one row per long poll), the one table the EGM
+codec frames host messages by, the EGM responder (``egm``) routes them by, and the host
+codec builds polls and frames replies by.
 Must not import: serial, time, cabinet.*.
 
 Kinds (research/sas.md "Message kinds", sharpened by nCompass):
@@ -31,7 +33,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Final, Literal
 
-from drivers.sas import egm_info, egm_meter_polls, replies, tito_wire
+from drivers.sas import egm_info, egm_meter_polls, egm_replies, replies, tito_wire
+from drivers.sas.egm_replies import ViewReply
 
 
 class Kind(enum.Enum):
@@ -62,6 +65,16 @@ class Layout:
             for the view's meter polls; None: not implemented yet).
         source: where the layout comes from.
         min_len: M only: the least valid length byte.
+        view_reply: for a poll answered from the ``EgmView`` alone: its builder
+            ``(view, address, data, wall) -> reply`` (``egm_replies``, ``egm_meter_polls``,
+            ``egm_info``).
+        handler: for a poll with a side effect or responder state: the name of its
+            handler in ``egm.EgmResponder`` or ``egm_tito.TitoResponder`` (``host_command``:
+            ACK, and ``HostCommand(name)`` to the engine).  Neither ``handler`` nor
+            ``view_reply``: the poll is framed and never answered.
+        broadcast: the handler also takes the poll sent to address 0 (answered by no one).
+        ignored_under_system_validation: not answered while the view's
+            ``validation_mode`` is not ``"none"``.
     """
 
     command: int
@@ -72,6 +85,10 @@ class Layout:
     builder: Callable[..., bytes | None] | None
     source: str
     min_len: int = 0
+    view_reply: ViewReply | None = None
+    handler: str | None = None
+    broadcast: bool = False
+    ignored_under_system_validation: bool = False
 
     @property
     def verified(self) -> bool:
@@ -124,24 +141,27 @@ def _single_meters() -> dict[int, Layout]:
             else MONACO + SINGLE_METER_PARSERS[command] + " (response: 4 BCD meter; "
             "SasSingleMeterLongPollParserBase.cs); saspy sas.py reads data[1:5]"
         )
-        out[command] = Layout(command, name, Kind.R, 0, 4, replies.meter_reply, source)
+        out[command] = Layout(
+            command, name, Kind.R, 0, 4, replies.meter_reply, source, view_reply=egm_replies.single_meter(command)
+        )
     return out
 
 
 def _meter_polls() -> dict[int, Layout]:
     """The meter polls ``egm_meter_polls`` answers, each from Monaco's EGM-side parser."""
     mp = egm_meter_polls
-    single = {
-        0x20: ("total_bill_in_value", "LP20TotalBillInValueParser.cs"),
-        0x2A: ("true_coin_in", "LP2ASendTrueCoinInParser.cs"),
-        0x2B: ("true_coin_out", "LP2BSendTrueCoinOutParser.cs"),
+    single: dict[int, tuple[str, str, ViewReply]] = {
+        0x20: ("total_bill_in_value", "LP20TotalBillInValueParser.cs", mp.total_bill_in_value),
+        0x2A: ("true_coin_in", "LP2ASendTrueCoinInParser.cs", mp.true_coin_poll(0x2A)),
+        0x2B: ("true_coin_out", "LP2BSendTrueCoinOutParser.cs", mp.true_coin_poll(0x2B)),
         **{
-            c: (f"bills_in_{d}_dollars", f"LP{c:02X}Send{d}DollarBillsInParser.cs")
+            c: (f"bills_in_{d}_dollars", f"LP{c:02X}Send{d}DollarBillsInParser.cs", mp.bill_poll(c))
             for c, d in mp.BILL_POLLS_DOLLARS.items()
         },
     }
     out = {
-        c: Layout(c, name, Kind.R, 0, 4, mp.VIEW_REPLIES[c], MONACO + f + " (4 BCD)") for c, (name, f) in single.items()
+        c: Layout(c, name, Kind.R, 0, 4, view, MONACO + f + " (4 BCD)", view_reply=view)
+        for c, (name, f, view) in single.items()
     }
     out[0x2D] = Layout(
         0x2D,
@@ -149,8 +169,9 @@ def _meter_polls() -> dict[int, Layout]:
         Kind.S,
         2,
         6,
-        mp.VIEW_REPLIES[0x2D],
+        mp.hand_paid_cancelled_credits,
         MONACO + "LP2DSendTotalHandPaidCanceledCreditsParser.cs (game 2 BCD; reply game, 4 BCD)",
+        view_reply=mp.hand_paid_cancelled_credits,
     )
     out[0x2E] = Layout(
         0x2E,
@@ -158,8 +179,9 @@ def _meter_polls() -> dict[int, Layout]:
         Kind.S,
         2,
         ACK,
-        mp.VIEW_REPLIES[0x2E],
+        mp.game_delay,
         MONACO + "LP2EGameDelayParser.cs (delay 2 bytes in 100 ms; ACK or NACK)",
+        view_reply=mp.game_delay,
     )
     out[0x48] = Layout(
         0x48,
@@ -167,8 +189,9 @@ def _meter_polls() -> dict[int, Layout]:
         Kind.R,
         0,
         6,
-        mp.VIEW_REPLIES[0x48],
+        mp.last_accepted_bill,
         MONACO + "LP48SendLastAcceptedBillInformationParser.cs (country 1 BCD, denomination 1 BCD, count 4 BCD)",
+        view_reply=mp.last_accepted_bill,
     )
     out[0x52] = Layout(
         0x52,
@@ -176,8 +199,9 @@ def _meter_polls() -> dict[int, Layout]:
         Kind.S,
         2,
         18,
-        mp.VIEW_REPLIES[0x52],
+        mp.game_n_meters,
         MONACO + "LP52SendGameNMetersParser.cs (game 2 BCD; reply game, four 4 BCD)",
+        view_reply=mp.game_n_meters,
     )
     out[0x56] = Layout(
         0x56,
@@ -185,8 +209,9 @@ def _meter_polls() -> dict[int, Layout]:
         Kind.R,
         0,
         LENGTH,
-        mp.VIEW_REPLIES[0x56],
+        mp.enabled_game_numbers,
         MONACO + "LP56SendEnabledGameNumbersParser.cs (length, count 1, game numbers 2 BCD)",
+        view_reply=mp.enabled_game_numbers,
     )
     for c in (0x6F, 0xAF):
         out[c] = Layout(
@@ -195,10 +220,11 @@ def _meter_polls() -> dict[int, Layout]:
             Kind.M,
             None,
             LENGTH,
-            mp.VIEW_REPLIES[c],
+            mp.extended_meters_poll(c),
             MONACO + f"LP{c:02X}SendExtendedMetersForGameNParser.cs (game 2 BCD, codes 2 bytes low "
             "first; reply game, per meter code 2, size 1, value BCD)",
             min_len=2,
+            view_reply=mp.extended_meters_poll(c),
         )
     return out
 
@@ -212,9 +238,17 @@ LAYOUTS: dict[int, Layout] = {
         ACK,
         replies.ack,
         NC + "LongPoll01Message.h (LP01SENDSIZE 4: address, 01, CRC; LP01RECVSIZE 1)",
+        handler="host_command",
     ),
     0x02: Layout(
-        0x02, "start_up", Kind.S, 0, ACK, replies.ack, NC + "LongPoll02Message.h (LP02SENDSIZE 4; LP02RECVSIZE 1)"
+        0x02,
+        "start_up",
+        Kind.S,
+        0,
+        ACK,
+        replies.ack,
+        NC + "LongPoll02Message.h (LP02SENDSIZE 4; LP02RECVSIZE 1)",
+        handler="host_command",
     ),
     0x06: Layout(
         0x06,
@@ -224,6 +258,7 @@ LAYOUTS: dict[int, Layout] = {
         ACK,
         replies.ack,
         MONACO + "LP06EnableBillAcceptorParser.cs (address, 06, CRC; ACK); saspy enable_bill_acceptor",
+        handler="host_command",
     ),
     0x07: Layout(
         0x07,
@@ -233,6 +268,7 @@ LAYOUTS: dict[int, Layout] = {
         ACK,
         replies.ack,
         MONACO + "LP07DisableBillAcceptorParser.cs (address, 07, CRC; ACK); saspy disable_bill_acceptor",
+        handler="host_command",
     ),
     0x08: Layout(
         0x08,
@@ -243,6 +279,7 @@ LAYOUTS: dict[int, Layout] = {
         replies.ack,
         MONACO + "LP08ConfigureBillDenominationsParser.cs (bill denominations 4 bytes LSB first, "
         "action flag 1; ACK); saspy configure_bill_denom",
+        handler="configure_bill_denominations",
     ),
     0x0A: Layout(
         0x0A,
@@ -252,6 +289,7 @@ LAYOUTS: dict[int, Layout] = {
         ACK,
         replies.ack,
         MONACO + "LP0AEnterMaintenanceModeParser.cs (address, 0A, CRC; ACK)",
+        handler="host_command",
     ),
     0x0B: Layout(
         0x0B,
@@ -261,6 +299,7 @@ LAYOUTS: dict[int, Layout] = {
         ACK,
         replies.ack,
         MONACO + "LP0BExitMaintenanceModeParser.cs (address, 0B, CRC; ACK)",
+        handler="host_command",
     ),
     0x0E: Layout(
         0x0E,
@@ -271,6 +310,7 @@ LAYOUTS: dict[int, Layout] = {
         replies.ack,
         MONACO + "LP0ERealTimeEventReportingParser.cs (enable 00/01, else NACK; ACK); the event "
         "form: SasClient.cs HandleGeneralPoll (address FF event CRC)",
+        handler="real_time_event_reporting",
     ),
     0x0F: Layout(
         0x0F,
@@ -281,6 +321,7 @@ LAYOUTS: dict[int, Layout] = {
         replies.meters_block,
         MONACO + "LP0FSendMeters10Through15Parser.cs (six 4 BCD: cancelled credits, coin in, "
         "coin out, drop, jackpot, games played); saspy send_meters_10_15",
+        view_reply=egm_replies.meters_10_15,
     ),
     **_single_meters(),
     0x18: Layout(
@@ -292,6 +333,7 @@ LAYOUTS: dict[int, Layout] = {
         replies.games_since_power_up,
         MONACO + "LP18SendGamesPlayedSinceLastPowerUpAndDoorCloseParser.cs (two 2 BCD: games "
         "since power up, since the last door close); saspy games_powerup_door_opened",
+        view_reply=egm_replies.games_since_power_up,
     ),
     0x19: Layout(
         0x19,
@@ -301,6 +343,7 @@ LAYOUTS: dict[int, Layout] = {
         20,
         replies.meters_block,
         NC + "LongPoll19Message.cpp (response 24: five 4-byte BCD coin in, coin out, drop, jackpot, games played)",
+        view_reply=egm_replies.meters_11_15,
     ),
     0x1A: Layout(
         0x1A,
@@ -310,6 +353,7 @@ LAYOUTS: dict[int, Layout] = {
         4,
         replies.current_credits,
         NC + "LongPoll1AMessage.cpp (response 8, Bcd2Int64(response + 2, 4))",
+        view_reply=egm_replies.current_credits,
     ),
     0x1B: Layout(
         0x1B,
@@ -321,6 +365,7 @@ LAYOUTS: dict[int, Layout] = {
         MONACO + "LP1BSendHandpayInfoParser.cs (progressive group 1, level 1, amount 5 BCD, "
         "partial pay 2 BCD, reset ID 1, session game win 5 BCD, session game pay 5 BCD); "
         "nCompass LongPoll1BMessage.cpp agrees on the first 10 bytes",
+        handler="handpay_information",
     ),
     0x1C: Layout(
         0x1C,
@@ -330,6 +375,7 @@ LAYOUTS: dict[int, Layout] = {
         32,
         replies.meters_1c,
         NC + "LongPoll1CMessage.cpp (response 36: eight 4-byte BCD)",
+        view_reply=egm_replies.meters_1c,
     ),
     0x1E: Layout(
         0x1E,
@@ -339,6 +385,7 @@ LAYOUTS: dict[int, Layout] = {
         24,
         replies.meters_block,
         NC + "LongPoll1EMessage.cpp (response 28: six 4-byte BCD $1 $5 $10 $20 $50 $100)",
+        view_reply=egm_replies.bill_meters,
     ),
     0x1F: Layout(
         0x1F,
@@ -348,6 +395,7 @@ LAYOUTS: dict[int, Layout] = {
         20,
         replies.machine_info,
         NC + "LongPoll1FMessage.cpp (X1F_RESPONSESIZE 24; offsets 2,4,7,8,9,10,12,18); saspy gaming_machine_ID agrees",
+        view_reply=egm_replies.machine_info,
     ),
     0x21: Layout(
         0x21,
@@ -359,6 +407,7 @@ LAYOUTS: dict[int, Layout] = {
         MONACO + "LP21RomSignatureVerificationParser.cs (seed 2 binary, FromBinary: low byte first; "
         "ACK, then the signature 2 binary low byte first, LongPollDataClasses/"
         "RomSignatureVerificationResponse.cs); saspy ROM_signature_verification; research/sas.md vectors",
+        handler="rom_signature",
     ),
     0x2F: Layout(
         0x2F,
@@ -370,6 +419,7 @@ LAYOUTS: dict[int, Layout] = {
         NC + "LongPoll2FMessage.cpp (request: length = 2 + meter codes, game number 2 BCD, codes; "
         "reply: length, game number, code + 4/5-byte BCD each)",
         min_len=2,
+        view_reply=egm_replies.selected_meters,
     ),
     0x3D: Layout(
         0x3D,
@@ -381,6 +431,8 @@ LAYOUTS: dict[int, Layout] = {
         MONACO + "LP3DSendCashOutTicketInformationParser.cs (validation number 4 BCD, amount 5 BCD "
         "cents); Monaco Aristocrat.Monaco.Sas/Handlers/LP3DSendCashOutTicketInformationHandler.cs (no reply "
         "unless validation type none)",
+        view_reply=egm_info.cashout_ticket,
+        ignored_under_system_validation=True,
     ),
     0x4C: Layout(
         0x4C,
@@ -415,6 +467,7 @@ LAYOUTS: dict[int, Layout] = {
         MONACO + "LP50SendValidationMetersParser.cs (validation type from Table 15.13c, any other "
         "NACKed; reply type 1, count 4 BCD, cumulative amount 5 BCD in cents); nCompass "
         "LongPoll50Message.cpp",
+        handler="validation_meters",
     ),
     0x51: Layout(
         0x51,
@@ -424,6 +477,7 @@ LAYOUTS: dict[int, Layout] = {
         2,
         replies.two_digit_count,
         NC + "LongPoll51Message.cpp (response 6, Bcd2Dword(response + 2, 2))",
+        view_reply=egm_replies.games_implemented,
     ),
     0x53: Layout(
         0x53,
@@ -434,6 +488,7 @@ LAYOUTS: dict[int, Layout] = {
         None,
         NC + "LongPoll53Message.cpp (X53_POLLSIZE 6: game number 2 BCD; X53_RESPONSESIZE 26: "
         "game number then the 0x1F fields): builder not implemented",
+        view_reply=egm_replies.game_configuration,
     ),
     0x54: Layout(
         0x54,
@@ -443,6 +498,7 @@ LAYOUTS: dict[int, Layout] = {
         LENGTH,
         replies.sas_version,
         NC + "LongPoll54Message.cpp (length byte, version 3 ASCII, serial up to 40 ASCII)",
+        view_reply=egm_replies.sas_version,
     ),
     0x55: Layout(
         0x55,
@@ -452,6 +508,7 @@ LAYOUTS: dict[int, Layout] = {
         2,
         replies.two_digit_count,
         NC + "LongPoll55Message.cpp (response 6, Bcd2Dword(response + 2, 2))",
+        view_reply=egm_replies.selected_game,
     ),
     0x57: Layout(
         0x57,
@@ -462,6 +519,7 @@ LAYOUTS: dict[int, Layout] = {
         tito_wire.pending_cashout_reply,
         MONACO + "LP57SendPendingCashoutInformationParser.cs (cash-out type 1: 00 cashable, 01 restricted, "
         "80 not waiting; amount 5 BCD in cents); saspy pending_cashout_info",
+        handler="pending_cashout",
     ),
     0x58: Layout(
         0x58,
@@ -473,6 +531,7 @@ LAYOUTS: dict[int, Layout] = {
         MONACO + "LP58ReceiveValidationNumberParser.cs (validation system ID 1 BCD, 00 = denied; "
         "validation number 8 BCD; not BCD: NACK; reply status 00 ACK, 80 not in cash-out, 81 improper "
         "validation rejected); saspy validation_number",
+        handler="validation_number",
     ),
     0x70: Layout(
         0x70,
@@ -484,6 +543,7 @@ LAYOUTS: dict[int, Layout] = {
         MONACO + "LP70SendTicketValidationDataParser.cs (length; ticket status 00 in escrow / FF none, "
         "then only with a ticket: amount 5 BCD cents, parsing code 1, validation data 9 BCD); nCompass "
         "LongPoll70Message.cpp",
+        handler="ticket_validation_data",
     ),
     0x71: Layout(
         0x71,
@@ -497,6 +557,7 @@ LAYOUTS: dict[int, Layout] = {
         "length 1 and ASCII; status query 71 01 FF; reply: machine status 1, then, except for C0 and "
         "FF, amount 5 BCD cents, parsing code 1, validation data 9); nCompass LongPoll71Message.cpp",
         min_len=1,
+        handler="redeem_ticket",
     ),
     0x7B: Layout(
         0x7B,
@@ -509,6 +570,7 @@ LAYOUTS: dict[int, Layout] = {
         "binary, cashable and restricted expiration 2 BCD each, 0000 = do not change; reply length 0A: "
         "asset number 4, status bits 2, expirations 2 BCD each; any other length NACKed); nCompass "
         "LongPoll7BMessage.h/.cpp",
+        handler="extended_validation_status",
     ),
     0x7C: Layout(
         0x7C,
@@ -519,6 +581,7 @@ LAYOUTS: dict[int, Layout] = {
         tito_wire.ticket_data_reply,
         MONACO + "LP7CSetExtendedTicketDataParser.cs (length 00-nn; data elements of code, length, "
         "ASCII; reply one status flag 00 false / 01 true)",
+        handler="set_extended_ticket_data",
     ),
     0x7D: Layout(
         0x7D,
@@ -530,6 +593,7 @@ LAYOUTS: dict[int, Layout] = {
         MONACO + "LP7DSetTicketDataParser.cs (length 00 or 02-7E: host ID 2, expiration 1, location, "
         "address 1, address 2 each a length byte (00 = don't change) and up to 40 ASCII, all optional "
         "after the host ID; reply status flag 00 false / 01 true); nCompass LongPoll7DMessage.cpp",
+        handler="set_ticket_data",
     ),
     0x7E: Layout(
         0x7E,
@@ -539,6 +603,7 @@ LAYOUTS: dict[int, Layout] = {
         7,
         None,
         MONACO + "LP7ESendDateTimeParser.cs (R; reply date MMDDYYYY 4 BCD, time HHMMSS 3 BCD)",
+        view_reply=egm_replies.date_time,
     ),
     0x7F: Layout(
         0x7F,
@@ -548,6 +613,8 @@ LAYOUTS: dict[int, Layout] = {
         ACK,
         replies.ack,
         NC + "LongPoll7FMessage.cpp (X7F_POLLSIZE 11: date 4 BCD, time 3 BCD; X7F_RESPONSESIZE 1)",
+        handler="receive_date_and_time",
+        broadcast=True,
     ),
     0x94: Layout(
         0x94,
@@ -557,6 +624,7 @@ LAYOUTS: dict[int, Layout] = {
         1,
         replies.remote_handpay_reset,
         NC + "LongPoll94Message.cpp (send 4: address, 94, CRC; response 5: one code byte)",
+        handler="remote_handpay_reset",
     ),
     0xA0: Layout(
         0xA0,
@@ -567,6 +635,7 @@ LAYOUTS: dict[int, Layout] = {
         egm_info.features_reply,
         MONACO + "LPA0SendEnabledFeaturesParser.cs (game number 2 BCD; reply game number, "
         "features 1-4, reserved 2); bits: Monaco LongPollDataClasses/LongPollSendEnabledFeaturesResponse.cs",
+        handler="enabled_features",
     ),
     0xA8: Layout(
         0xA8,
@@ -578,6 +647,7 @@ LAYOUTS: dict[int, Layout] = {
         MONACO + "LPA8EnableJackpotHandpayResetMethodParser.cs (reset method 00 standard handpay / 01 "
         "reset to the credit meter; reply ACK code 00 enabled, 01 unable, 02 not in a handpay); "
         "nCompass LongPollA8Message.cpp",
+        handler="handpay_reset_method",
     ),
     0xB5: Layout(
         0xB5,
@@ -589,6 +659,7 @@ LAYOUTS: dict[int, Layout] = {
         MONACO + "LPB5SendExtendedGameNInformationParser.cs (game number 2 BCD; reply length, game "
         "number, max bet 2 BCD, progressive group, levels 4, game name, paytable name, wager "
         "categories 2 BCD, denominations)",
+        view_reply=egm_info.game_information,
     ),
     **_meter_polls(),
 }
