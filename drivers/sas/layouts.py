@@ -34,6 +34,7 @@ from dataclasses import dataclass
 from typing import Final, Literal
 
 from drivers.sas import egm_info, egm_meter_polls, egm_replies, replies, tito_wire
+from drivers.sas import poll_answers as pa
 from drivers.sas.egm_replies import ViewReply
 
 
@@ -75,6 +76,7 @@ class Layout:
         broadcast: the handler also takes the poll sent to address 0 (answered by no one).
         ignored_under_system_validation: not answered while the view's
             ``validation_mode`` is not ``"none"``.
+        answer: what the cabinet answers, for the reader (``poll_answers``; Markdown).
     """
 
     command: int
@@ -89,6 +91,7 @@ class Layout:
     handler: str | None = None
     broadcast: bool = False
     ignored_under_system_validation: bool = False
+    answer: str = ""
 
     @property
     def verified(self) -> bool:
@@ -142,7 +145,15 @@ def _single_meters() -> dict[int, Layout]:
             "SasSingleMeterLongPollParserBase.cs); saspy sas.py reads data[1:5]"
         )
         out[command] = Layout(
-            command, name, Kind.R, 0, 4, replies.meter_reply, source, view_reply=egm_replies.single_meter(command)
+            command,
+            name,
+            Kind.R,
+            0,
+            4,
+            replies.meter_reply,
+            source,
+            view_reply=egm_replies.single_meter(command),
+            answer=pa.ANSWER_0F_1C,
         )
     return out
 
@@ -150,18 +161,18 @@ def _single_meters() -> dict[int, Layout]:
 def _meter_polls() -> dict[int, Layout]:
     """The meter polls ``egm_meter_polls`` answers, each from Monaco's EGM-side parser."""
     mp = egm_meter_polls
-    single: dict[int, tuple[str, str, ViewReply]] = {
-        0x20: ("total_bill_in_value", "LP20TotalBillInValueParser.cs", mp.total_bill_in_value),
-        0x2A: ("true_coin_in", "LP2ASendTrueCoinInParser.cs", mp.true_coin_poll(0x2A)),
-        0x2B: ("true_coin_out", "LP2BSendTrueCoinOutParser.cs", mp.true_coin_poll(0x2B)),
+    single: dict[int, tuple[str, str, ViewReply, str]] = {
+        0x20: ("total_bill_in_value", "LP20TotalBillInValueParser.cs", mp.total_bill_in_value, pa.ANSWER_20),
+        0x2A: ("true_coin_in", "LP2ASendTrueCoinInParser.cs", mp.true_coin_poll(0x2A), pa.ANSWER_2A_2B),
+        0x2B: ("true_coin_out", "LP2BSendTrueCoinOutParser.cs", mp.true_coin_poll(0x2B), pa.ANSWER_2A_2B),
         **{
-            c: (f"bills_in_{d}_dollars", f"LP{c:02X}Send{d}DollarBillsInParser.cs", mp.bill_poll(c))
+            c: (f"bills_in_{d}_dollars", f"LP{c:02X}Send{d}DollarBillsInParser.cs", mp.bill_poll(c), pa.ANSWER_31_45)
             for c, d in mp.BILL_POLLS_DOLLARS.items()
         },
     }
     out = {
-        c: Layout(c, name, Kind.R, 0, 4, view, MONACO + f + " (4 BCD)", view_reply=view)
-        for c, (name, f, view) in single.items()
+        c: Layout(c, name, Kind.R, 0, 4, view, MONACO + f + " (4 BCD)", view_reply=view, answer=answer)
+        for c, (name, f, view, answer) in single.items()
     }
     out[0x2D] = Layout(
         0x2D,
@@ -172,6 +183,7 @@ def _meter_polls() -> dict[int, Layout]:
         mp.hand_paid_cancelled_credits,
         MONACO + "LP2DSendTotalHandPaidCanceledCreditsParser.cs (game 2 BCD; reply game, 4 BCD)",
         view_reply=mp.hand_paid_cancelled_credits,
+        answer=pa.ANSWER_2D,
     )
     out[0x2E] = Layout(
         0x2E,
@@ -182,6 +194,7 @@ def _meter_polls() -> dict[int, Layout]:
         mp.game_delay,
         MONACO + "LP2EGameDelayParser.cs (delay 2 bytes in 100 ms; ACK or NACK)",
         view_reply=mp.game_delay,
+        answer=pa.ANSWER_2E,
     )
     out[0x48] = Layout(
         0x48,
@@ -192,6 +205,7 @@ def _meter_polls() -> dict[int, Layout]:
         mp.last_accepted_bill,
         MONACO + "LP48SendLastAcceptedBillInformationParser.cs (country 1 BCD, denomination 1 BCD, count 4 BCD)",
         view_reply=mp.last_accepted_bill,
+        answer=pa.ANSWER_48,
     )
     out[0x52] = Layout(
         0x52,
@@ -202,6 +216,7 @@ def _meter_polls() -> dict[int, Layout]:
         mp.game_n_meters,
         MONACO + "LP52SendGameNMetersParser.cs (game 2 BCD; reply game, four 4 BCD)",
         view_reply=mp.game_n_meters,
+        answer=pa.ANSWER_52,
     )
     out[0x56] = Layout(
         0x56,
@@ -212,19 +227,22 @@ def _meter_polls() -> dict[int, Layout]:
         mp.enabled_game_numbers,
         MONACO + "LP56SendEnabledGameNumbersParser.cs (length, count 1, game numbers 2 BCD)",
         view_reply=mp.enabled_game_numbers,
+        answer=pa.ANSWER_56,
     )
     for c in (0x6F, 0xAF):
+        extended = mp.extended_meters_poll(c)
         out[c] = Layout(
             c,
             f"extended_meters_for_game_n_{c:02x}",
             Kind.M,
             None,
             LENGTH,
-            mp.extended_meters_poll(c),
+            extended,
             MONACO + f"LP{c:02X}SendExtendedMetersForGameNParser.cs (game 2 BCD, codes 2 bytes low "
             "first; reply game, per meter code 2, size 1, value BCD)",
             min_len=2,
-            view_reply=mp.extended_meters_poll(c),
+            view_reply=extended,
+            answer=pa.ANSWER_6F_AF,
         )
     return out
 
@@ -239,6 +257,7 @@ LAYOUTS: dict[int, Layout] = {
         replies.ack,
         NC + "LongPoll01Message.h (LP01SENDSIZE 4: address, 01, CRC; LP01RECVSIZE 1)",
         handler="host_command",
+        answer=pa.ANSWER_01_02,
     ),
     0x02: Layout(
         0x02,
@@ -249,6 +268,7 @@ LAYOUTS: dict[int, Layout] = {
         replies.ack,
         NC + "LongPoll02Message.h (LP02SENDSIZE 4; LP02RECVSIZE 1)",
         handler="host_command",
+        answer=pa.ANSWER_01_02,
     ),
     0x06: Layout(
         0x06,
@@ -259,6 +279,7 @@ LAYOUTS: dict[int, Layout] = {
         replies.ack,
         MONACO + "LP06EnableBillAcceptorParser.cs (address, 06, CRC; ACK); saspy enable_bill_acceptor",
         handler="host_command",
+        answer=pa.ANSWER_06_08,
     ),
     0x07: Layout(
         0x07,
@@ -269,6 +290,7 @@ LAYOUTS: dict[int, Layout] = {
         replies.ack,
         MONACO + "LP07DisableBillAcceptorParser.cs (address, 07, CRC; ACK); saspy disable_bill_acceptor",
         handler="host_command",
+        answer=pa.ANSWER_06_08,
     ),
     0x08: Layout(
         0x08,
@@ -280,6 +302,7 @@ LAYOUTS: dict[int, Layout] = {
         MONACO + "LP08ConfigureBillDenominationsParser.cs (bill denominations 4 bytes LSB first, "
         "action flag 1; ACK); saspy configure_bill_denom",
         handler="configure_bill_denominations",
+        answer=pa.ANSWER_06_08,
     ),
     0x0A: Layout(
         0x0A,
@@ -290,6 +313,7 @@ LAYOUTS: dict[int, Layout] = {
         replies.ack,
         MONACO + "LP0AEnterMaintenanceModeParser.cs (address, 0A, CRC; ACK)",
         handler="host_command",
+        answer=pa.ANSWER_0A_0B,
     ),
     0x0B: Layout(
         0x0B,
@@ -300,6 +324,7 @@ LAYOUTS: dict[int, Layout] = {
         replies.ack,
         MONACO + "LP0BExitMaintenanceModeParser.cs (address, 0B, CRC; ACK)",
         handler="host_command",
+        answer=pa.ANSWER_0A_0B,
     ),
     0x0E: Layout(
         0x0E,
@@ -311,6 +336,7 @@ LAYOUTS: dict[int, Layout] = {
         MONACO + "LP0ERealTimeEventReportingParser.cs (enable 00/01, else NACK; ACK); the event "
         "form: SasClient.cs HandleGeneralPoll (address FF event CRC)",
         handler="real_time_event_reporting",
+        answer=pa.ANSWER_0E,
     ),
     0x0F: Layout(
         0x0F,
@@ -322,6 +348,7 @@ LAYOUTS: dict[int, Layout] = {
         MONACO + "LP0FSendMeters10Through15Parser.cs (six 4 BCD: cancelled credits, coin in, "
         "coin out, drop, jackpot, games played); saspy send_meters_10_15",
         view_reply=egm_replies.meters_10_15,
+        answer=pa.ANSWER_0F_1C,
     ),
     **_single_meters(),
     0x18: Layout(
@@ -334,6 +361,7 @@ LAYOUTS: dict[int, Layout] = {
         MONACO + "LP18SendGamesPlayedSinceLastPowerUpAndDoorCloseParser.cs (two 2 BCD: games "
         "since power up, since the last door close); saspy games_powerup_door_opened",
         view_reply=egm_replies.games_since_power_up,
+        answer=pa.ANSWER_18,
     ),
     0x19: Layout(
         0x19,
@@ -344,6 +372,7 @@ LAYOUTS: dict[int, Layout] = {
         replies.meters_block,
         NC + "LongPoll19Message.cpp (response 24: five 4-byte BCD coin in, coin out, drop, jackpot, games played)",
         view_reply=egm_replies.meters_11_15,
+        answer=pa.ANSWER_0F_1C,
     ),
     0x1A: Layout(
         0x1A,
@@ -354,6 +383,7 @@ LAYOUTS: dict[int, Layout] = {
         replies.current_credits,
         NC + "LongPoll1AMessage.cpp (response 8, Bcd2Int64(response + 2, 4))",
         view_reply=egm_replies.current_credits,
+        answer=pa.ANSWER_1A,
     ),
     0x1B: Layout(
         0x1B,
@@ -366,6 +396,7 @@ LAYOUTS: dict[int, Layout] = {
         "partial pay 2 BCD, reset ID 1, session game win 5 BCD, session game pay 5 BCD); "
         "nCompass LongPoll1BMessage.cpp agrees on the first 10 bytes",
         handler="handpay_information",
+        answer=pa.ANSWER_1B,
     ),
     0x1C: Layout(
         0x1C,
@@ -376,6 +407,7 @@ LAYOUTS: dict[int, Layout] = {
         replies.meters_1c,
         NC + "LongPoll1CMessage.cpp (response 36: eight 4-byte BCD)",
         view_reply=egm_replies.meters_1c,
+        answer=pa.ANSWER_0F_1C,
     ),
     0x1E: Layout(
         0x1E,
@@ -386,6 +418,7 @@ LAYOUTS: dict[int, Layout] = {
         replies.meters_block,
         NC + "LongPoll1EMessage.cpp (response 28: six 4-byte BCD $1 $5 $10 $20 $50 $100)",
         view_reply=egm_replies.bill_meters,
+        answer=pa.ANSWER_1E,
     ),
     0x1F: Layout(
         0x1F,
@@ -396,6 +429,7 @@ LAYOUTS: dict[int, Layout] = {
         replies.machine_info,
         NC + "LongPoll1FMessage.cpp (X1F_RESPONSESIZE 24; offsets 2,4,7,8,9,10,12,18); saspy gaming_machine_ID agrees",
         view_reply=egm_replies.machine_info,
+        answer=pa.ANSWER_1F_53,
     ),
     0x21: Layout(
         0x21,
@@ -408,6 +442,7 @@ LAYOUTS: dict[int, Layout] = {
         "ACK, then the signature 2 binary low byte first, LongPollDataClasses/"
         "RomSignatureVerificationResponse.cs); saspy ROM_signature_verification; research/sas.md vectors",
         handler="rom_signature",
+        answer=pa.ANSWER_21,
     ),
     0x2F: Layout(
         0x2F,
@@ -420,6 +455,7 @@ LAYOUTS: dict[int, Layout] = {
         "reply: length, game number, code + 4/5-byte BCD each)",
         min_len=2,
         view_reply=egm_replies.selected_meters,
+        answer=pa.ANSWER_2F,
     ),
     0x3D: Layout(
         0x3D,
@@ -433,6 +469,7 @@ LAYOUTS: dict[int, Layout] = {
         "unless validation type none)",
         view_reply=egm_info.cashout_ticket,
         ignored_under_system_validation=True,
+        answer=pa.ANSWER_3D,
     ),
     0x4C: Layout(
         0x4C,
@@ -446,6 +483,7 @@ LAYOUTS: dict[int, Layout] = {
         "research/sas.md's CRC vector 01 4C 00 00 01 00 00 00 01 has 7 data bytes, not 6; "
         "SEND/RESPONSE_BUFFER_SIZE 10): not implemented (secure enhanced validation is left out; "
         "Monaco derives its numbers in Aristocrat.Monaco.Sas/VoucherValidation/, see the README)",
+        answer=pa.ANSWER_4C_4D,
     ),
     0x4D: Layout(
         0x4D,
@@ -456,6 +494,7 @@ LAYOUTS: dict[int, Layout] = {
         None,
         NC + "LongPoll4DMessage.cpp (send 5: function code 00/FF; response 35): not implemented "
         "(secure enhanced validation only)",
+        answer=pa.ANSWER_4C_4D,
     ),
     0x50: Layout(
         0x50,
@@ -468,6 +507,7 @@ LAYOUTS: dict[int, Layout] = {
         "NACKed; reply type 1, count 4 BCD, cumulative amount 5 BCD in cents); nCompass "
         "LongPoll50Message.cpp",
         handler="validation_meters",
+        answer=pa.ANSWER_50,
     ),
     0x51: Layout(
         0x51,
@@ -478,6 +518,7 @@ LAYOUTS: dict[int, Layout] = {
         replies.two_digit_count,
         NC + "LongPoll51Message.cpp (response 6, Bcd2Dword(response + 2, 2))",
         view_reply=egm_replies.games_implemented,
+        answer=pa.ANSWER_51_55,
     ),
     0x53: Layout(
         0x53,
@@ -489,6 +530,7 @@ LAYOUTS: dict[int, Layout] = {
         NC + "LongPoll53Message.cpp (X53_POLLSIZE 6: game number 2 BCD; X53_RESPONSESIZE 26: "
         "game number then the 0x1F fields): builder not implemented",
         view_reply=egm_replies.game_configuration,
+        answer=pa.ANSWER_1F_53,
     ),
     0x54: Layout(
         0x54,
@@ -499,6 +541,7 @@ LAYOUTS: dict[int, Layout] = {
         replies.sas_version,
         NC + "LongPoll54Message.cpp (length byte, version 3 ASCII, serial up to 40 ASCII)",
         view_reply=egm_replies.sas_version,
+        answer=pa.ANSWER_54,
     ),
     0x55: Layout(
         0x55,
@@ -509,6 +552,7 @@ LAYOUTS: dict[int, Layout] = {
         replies.two_digit_count,
         NC + "LongPoll55Message.cpp (response 6, Bcd2Dword(response + 2, 2))",
         view_reply=egm_replies.selected_game,
+        answer=pa.ANSWER_51_55,
     ),
     0x57: Layout(
         0x57,
@@ -520,6 +564,7 @@ LAYOUTS: dict[int, Layout] = {
         MONACO + "LP57SendPendingCashoutInformationParser.cs (cash-out type 1: 00 cashable, 01 restricted, "
         "80 not waiting; amount 5 BCD in cents); saspy pending_cashout_info",
         handler="pending_cashout",
+        answer=pa.ANSWER_57_58,
     ),
     0x58: Layout(
         0x58,
@@ -532,6 +577,7 @@ LAYOUTS: dict[int, Layout] = {
         "validation number 8 BCD; not BCD: NACK; reply status 00 ACK, 80 not in cash-out, 81 improper "
         "validation rejected); saspy validation_number",
         handler="validation_number",
+        answer=pa.ANSWER_57_58,
     ),
     0x70: Layout(
         0x70,
@@ -544,6 +590,7 @@ LAYOUTS: dict[int, Layout] = {
         "then only with a ticket: amount 5 BCD cents, parsing code 1, validation data 9 BCD); nCompass "
         "LongPoll70Message.cpp",
         handler="ticket_validation_data",
+        answer=pa.ANSWER_70_71,
     ),
     0x71: Layout(
         0x71,
@@ -558,6 +605,7 @@ LAYOUTS: dict[int, Layout] = {
         "FF, amount 5 BCD cents, parsing code 1, validation data 9); nCompass LongPoll71Message.cpp",
         min_len=1,
         handler="redeem_ticket",
+        answer=pa.ANSWER_70_71,
     ),
     0x7B: Layout(
         0x7B,
@@ -571,6 +619,7 @@ LAYOUTS: dict[int, Layout] = {
         "asset number 4, status bits 2, expirations 2 BCD each; any other length NACKed); nCompass "
         "LongPoll7BMessage.h/.cpp",
         handler="extended_validation_status",
+        answer=pa.ANSWER_7B_7D,
     ),
     0x7C: Layout(
         0x7C,
@@ -582,6 +631,7 @@ LAYOUTS: dict[int, Layout] = {
         MONACO + "LP7CSetExtendedTicketDataParser.cs (length 00-nn; data elements of code, length, "
         "ASCII; reply one status flag 00 false / 01 true)",
         handler="set_extended_ticket_data",
+        answer=pa.ANSWER_7B_7D,
     ),
     0x7D: Layout(
         0x7D,
@@ -594,6 +644,7 @@ LAYOUTS: dict[int, Layout] = {
         "address 1, address 2 each a length byte (00 = don't change) and up to 40 ASCII, all optional "
         "after the host ID; reply status flag 00 false / 01 true); nCompass LongPoll7DMessage.cpp",
         handler="set_ticket_data",
+        answer=pa.ANSWER_7B_7D,
     ),
     0x7E: Layout(
         0x7E,
@@ -604,6 +655,7 @@ LAYOUTS: dict[int, Layout] = {
         None,
         MONACO + "LP7ESendDateTimeParser.cs (R; reply date MMDDYYYY 4 BCD, time HHMMSS 3 BCD)",
         view_reply=egm_replies.date_time,
+        answer=pa.ANSWER_7E_7F,
     ),
     0x7F: Layout(
         0x7F,
@@ -615,6 +667,7 @@ LAYOUTS: dict[int, Layout] = {
         NC + "LongPoll7FMessage.cpp (X7F_POLLSIZE 11: date 4 BCD, time 3 BCD; X7F_RESPONSESIZE 1)",
         handler="receive_date_and_time",
         broadcast=True,
+        answer=pa.ANSWER_7E_7F,
     ),
     0x94: Layout(
         0x94,
@@ -625,6 +678,7 @@ LAYOUTS: dict[int, Layout] = {
         replies.remote_handpay_reset,
         NC + "LongPoll94Message.cpp (send 4: address, 94, CRC; response 5: one code byte)",
         handler="remote_handpay_reset",
+        answer=pa.ANSWER_94,
     ),
     0xA0: Layout(
         0xA0,
@@ -636,6 +690,7 @@ LAYOUTS: dict[int, Layout] = {
         MONACO + "LPA0SendEnabledFeaturesParser.cs (game number 2 BCD; reply game number, "
         "features 1-4, reserved 2); bits: Monaco LongPollDataClasses/LongPollSendEnabledFeaturesResponse.cs",
         handler="enabled_features",
+        answer=pa.ANSWER_A0,
     ),
     0xA8: Layout(
         0xA8,
@@ -648,6 +703,7 @@ LAYOUTS: dict[int, Layout] = {
         "reset to the credit meter; reply ACK code 00 enabled, 01 unable, 02 not in a handpay); "
         "nCompass LongPollA8Message.cpp",
         handler="handpay_reset_method",
+        answer=pa.ANSWER_A8,
     ),
     0xB5: Layout(
         0xB5,
@@ -660,6 +716,7 @@ LAYOUTS: dict[int, Layout] = {
         "number, max bet 2 BCD, progressive group, levels 4, game name, paytable name, wager "
         "categories 2 BCD, denominations)",
         view_reply=egm_info.game_information,
+        answer=pa.ANSWER_B5,
     ),
     **_meter_polls(),
 }
