@@ -53,7 +53,7 @@ ReplyShape = int | Literal["ack", "length"] | None
 
 @dataclass(frozen=True, slots=True)
 class Layout:
-    """One long poll's layout.
+    """One long poll's row: its layout and how the EGM answers it.
 
     Attributes:
         command: the command byte.
@@ -62,8 +62,10 @@ class Layout:
         data_len: request data bytes between the command and the CRC (0 for R and for S
             polls without data); None for M (the length byte says).
         reply: the reply shape (see the module docstring).
-        builder: the EGM reply builder (in ``replies``, ``tito_wire``, or ``egm_meter_polls``
-            for the view's meter polls; None: not implemented yet).
+        builder: the function that lays the reply's bytes out (``replies``, ``tito_wire``;
+            for the meter polls of ``egm_meter_polls`` the view reply itself); None where
+            none is written.  It documents the reply and drives the host round trips; the
+            EGM answers through ``handler`` or ``view_reply``.
         source: where the layout comes from.
         min_len: M only: the least valid length byte.
         view_reply: for a poll answered from the ``EgmView`` alone: its builder
