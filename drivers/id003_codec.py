@@ -1,6 +1,6 @@
 """Sans-I/O codec for the JCM ID-003 bill-validator protocol.
 
-Owns: frame layout, CRC-16/Kermit, command/status/fault codes and their texts, the
+Owns: frame layout (its CRC-16/Kermit is ``drivers.crc16``), command/status/fault codes and their texts, the
 frame decoder (bytes in -> frames out, with resync), command encoders (-> bytes) and
 parsers for status and currency-assignment data.  Used by both the host side
 (``id003_host``, driven by ``id003_acceptor``) and the device simulator
@@ -16,6 +16,7 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 
+from drivers.crc16 import crc16_kermit
 from drivers.errors import ProtocolError
 
 SYNC = 0xFC
@@ -27,35 +28,6 @@ MAX_DATA_LEN = MAX_FRAME_LEN - MIN_FRAME_LEN
 #: Longest ticket barcode: the host sets Interleaved 2 of 5 with 18 characters
 #: (``set_barcode_function``), the length of the cabinet's validation numbers.
 MAX_BARCODE_DIGITS = 18
-
-
-def _make_table() -> tuple[int, ...]:
-    table = []
-    for byte in range(256):
-        crc = byte
-        for _ in range(8):
-            crc = (crc >> 1) ^ 0x8408 if crc & 1 else crc >> 1
-        table.append(crc)
-    return tuple(table)
-
-
-_CRC_TABLE = _make_table()
-
-
-def crc16_kermit(data: bytes) -> int:
-    """CRC-16/KERMIT (reflected poly 0x1021, init 0, no final XOR), protocols.md 1.3.
-
-    Args:
-        data: the bytes covered (SYNC through the last DATA byte).
-
-    Returns:
-        The CRC as an int 0..0xFFFF; it goes on the wire low byte first.
-        ``crc16_kermit(b"123456789") == 0x2189``; over a whole valid frame it is 0.
-    """
-    crc = 0
-    for byte in data:
-        crc = (crc >> 8) ^ _CRC_TABLE[(crc ^ byte) & 0xFF]
-    return crc
 
 
 class Command(enum.IntEnum):

@@ -9,8 +9,13 @@ Modules (none does I/O, reads a clock or draws random numbers; modelled on
 - ``bcd``: packed BCD meters, most significant byte first.
 - ``wakeup``: the wakeup bit as the Linux PARMRK byte stream (``FF 00 b`` = b with the
   wakeup bit, ``FF FF`` = literal FF): incremental parser and the host's encoder.
-- ``layouts``: the layout table ``LAYOUTS`` (command -> kind, request data length,
-  reply shape, EGM reply builder, source).
+- ``layouts``: the long poll table ``LAYOUTS``, one row per poll (command -> kind,
+  request data length, reply shape, reply builder, how the EGM answers: handler name or
+  view reply, broadcast and system-validation flags, what the cabinet answers, source):
+  the codec frames by it, the responder routes by it, the table below and
+  ``docs/reference/sas-polls.md`` are generated from it (``poll_docs``:
+  ``python -m drivers.sas.poll_docs --write``); ``poll_answers``: the answer texts;
+  ``egm_requests``: the request data parsers (0x21 seed, 0x2F codes).
 - ``exception_codes``: general poll exception codes, name -> code.
 - ``messages``: typed reply contents (``Meters1C``, ``MachineInfo``) and 0x2F meter widths.
 - ``replies``: EGM reply builders (general poll byte, ACK, NACK, busy, data replies).
@@ -63,34 +68,34 @@ differ from the issue text or from each other:
   0x1F's denomination code table, game option bits and base-percentage format are not
   in our sources (carried as given).
 
-Layout table (kind, request data bytes, reply data bytes, EGM builder, source):
+Long poll table (kind, request data bytes, reply data bytes, EGM answer, source):
 
-    0x01  S         0       ACK  ack                    nCompass LongPoll01Message.h
-    0x02  S         0       ACK  ack                    nCompass LongPoll02Message.h
-    0x06  S         0       ACK  ack                    Monaco LP06EnableBillAcceptorParser.cs
-    0x07  S         0       ACK  ack                    Monaco LP07DisableBillAcceptorParser.cs
-    0x08  S         5       ACK  ack                    Monaco LP08ConfigureBillDenominationsParser.cs
-    0x0A  S         0       ACK  ack                    Monaco LP0AEnterMaintenanceModeParser.cs
-    0x0B  S         0       ACK  ack                    Monaco LP0BExitMaintenanceModeParser.cs
-    0x0E  S         1       ACK  ack                    Monaco LP0ERealTimeEventReportingParser.cs
-    0x0F  R         0        24  meters_block           Monaco LP0FSendMeters10Through15Parser.cs
-    0x10  R         0         4  meter_reply            nCompass LongPoll10Message.cpp
-    0x11  R         0         4  meter_reply            Monaco LP11SendTotalCoinInParser.cs
-    0x12  R         0         4  meter_reply            Monaco LP12SendTotalCoinOutParser.cs
-    0x13  R         0         4  meter_reply            Monaco LP13SendTotalDropParser.cs
-    0x14  R         0         4  meter_reply            Monaco LP14SendTotalJackpotParser.cs
-    0x15  R         0         4  meter_reply            Monaco LP15SendGamesPlayedParser.cs
-    0x16  R         0         4  meter_reply            Monaco LP16SendGamesWonParser.cs
-    0x17  R         0         4  meter_reply            Monaco LP17SendGamesLostParser.cs
+    0x01  S         0       ACK  host_command           nCompass LongPoll01Message.h
+    0x02  S         0       ACK  host_command           nCompass LongPoll02Message.h
+    0x06  S         0       ACK  host_command           Monaco LP06EnableBillAcceptorParser.cs
+    0x07  S         0       ACK  host_command           Monaco LP07DisableBillAcceptorParser.cs
+    0x08  S         5       ACK  configure_bill_denominations Monaco LP08ConfigureBillDenominationsParser.cs
+    0x0A  S         0       ACK  host_command           Monaco LP0AEnterMaintenanceModeParser.cs
+    0x0B  S         0       ACK  host_command           Monaco LP0BExitMaintenanceModeParser.cs
+    0x0E  S         1       ACK  real_time_event_reporting Monaco LP0ERealTimeEventReportingParser.cs
+    0x0F  R         0        24  meters_10_15           Monaco LP0FSendMeters10Through15Parser.cs
+    0x10  R         0         4  single_meter           nCompass LongPoll10Message.cpp
+    0x11  R         0         4  single_meter           Monaco LP11SendTotalCoinInParser.cs
+    0x12  R         0         4  single_meter           Monaco LP12SendTotalCoinOutParser.cs
+    0x13  R         0         4  single_meter           Monaco LP13SendTotalDropParser.cs
+    0x14  R         0         4  single_meter           Monaco LP14SendTotalJackpotParser.cs
+    0x15  R         0         4  single_meter           Monaco LP15SendGamesPlayedParser.cs
+    0x16  R         0         4  single_meter           Monaco LP16SendGamesWonParser.cs
+    0x17  R         0         4  single_meter           Monaco LP17SendGamesLostParser.cs
     0x18  R         0         4  games_since_power_up   Monaco LP18SendGamesPlayedSinceLastPowerUpAndDoorCloseParser.cs
-    0x19  R         0        20  meters_block           nCompass LongPoll19Message.cpp
+    0x19  R         0        20  meters_11_15           nCompass LongPoll19Message.cpp
     0x1A  R         0         4  current_credits        nCompass LongPoll1AMessage.cpp
     0x1B  R         0        20  handpay_information    Monaco LP1BSendHandpayInfoParser.cs
     0x1C  R         0        32  meters_1c              nCompass LongPoll1CMessage.cpp
-    0x1E  R         0        24  meters_block           nCompass LongPoll1EMessage.cpp
+    0x1E  R         0        24  bill_meters            nCompass LongPoll1EMessage.cpp
     0x1F  R         0        20  machine_info           nCompass LongPoll1FMessage.cpp
     0x20  R         0         4  total_bill_in_value    Monaco LP20TotalBillInValueParser.cs
-    0x21  S         2         2  rom_signature_reply    Monaco LP21RomSignatureVerificationParser.cs
+    0x21  S         2         2  rom_signature          Monaco LP21RomSignatureVerificationParser.cs
     0x2A  R         0         4  true_coin              Monaco LP2ASendTrueCoinInParser.cs
     0x2B  R         0         4  true_coin              Monaco LP2BSendTrueCoinOutParser.cs
     0x2D  S         2         6  hand_paid_cancelled_credits Monaco LP2DSendTotalHandPaidCanceledCreditsParser.cs
@@ -120,26 +125,26 @@ Layout table (kind, request data bytes, reply data bytes, EGM builder, source):
     0x48  R         0         6  last_accepted_bill     Monaco LP48SendLastAcceptedBillInformationParser.cs
     0x4C  S         6         6  -                      nCompass LongPoll4CMessage.h
     0x4D  S         1        31  -                      nCompass LongPoll4DMessage.cpp
-    0x50  S         1        10  validation_meters_reply Monaco LP50SendValidationMetersParser.cs
-    0x51  R         0         2  two_digit_count        nCompass LongPoll51Message.cpp
+    0x50  S         1        10  validation_meters      Monaco LP50SendValidationMetersParser.cs
+    0x51  R         0         2  games_implemented      nCompass LongPoll51Message.cpp
     0x52  S         2        18  game_n_meters          Monaco LP52SendGameNMetersParser.cs
-    0x53  S         2        22  -                      nCompass LongPoll53Message.cpp
+    0x53  S         2        22  game_configuration     nCompass LongPoll53Message.cpp
     0x54  R         0  len byte  sas_version            nCompass LongPoll54Message.cpp
-    0x55  R         0         2  two_digit_count        nCompass LongPoll55Message.cpp
+    0x55  R         0         2  selected_game          nCompass LongPoll55Message.cpp
     0x56  R         0  len byte  enabled_game_numbers   Monaco LP56SendEnabledGameNumbersParser.cs
-    0x57  R         0         6  pending_cashout_reply  Monaco LP57SendPendingCashoutInformationParser.cs
-    0x58  S         9         1  validation_number_status Monaco LP58ReceiveValidationNumberParser.cs
+    0x57  R         0         6  pending_cashout        Monaco LP57SendPendingCashoutInformationParser.cs
+    0x58  S         9         1  validation_number      Monaco LP58ReceiveValidationNumberParser.cs
     0x6F  M  len byte  len byte  extended_meters        Monaco LP6FSendExtendedMetersForGameNParser.cs
     0x70  R         0  len byte  ticket_validation_data Monaco LP70SendTicketValidationDataParser.cs
-    0x71  M  len byte  len byte  redeem_status          Monaco LP71RedeemTicketParser.cs
-    0x7B  M  len byte  len byte  extended_validation_status_reply Monaco LP7BExtendedValidationStatusParser.cs
-    0x7C  M  len byte         1  ticket_data_reply      Monaco LP7CSetExtendedTicketDataParser.cs
-    0x7D  M  len byte         1  ticket_data_reply      Monaco LP7DSetTicketDataParser.cs
-    0x7E  R         0         7  -                      Monaco LP7ESendDateTimeParser.cs
-    0x7F  S         7       ACK  ack                    nCompass LongPoll7FMessage.cpp
+    0x71  M  len byte  len byte  redeem_ticket          Monaco LP71RedeemTicketParser.cs
+    0x7B  M  len byte  len byte  extended_validation_status Monaco LP7BExtendedValidationStatusParser.cs
+    0x7C  M  len byte         1  set_extended_ticket_data Monaco LP7CSetExtendedTicketDataParser.cs
+    0x7D  M  len byte         1  set_ticket_data        Monaco LP7DSetTicketDataParser.cs
+    0x7E  R         0         7  date_time              Monaco LP7ESendDateTimeParser.cs
+    0x7F  S         7       ACK  receive_date_and_time  nCompass LongPoll7FMessage.cpp
     0x94  S         0         1  remote_handpay_reset   nCompass LongPoll94Message.cpp
-    0xA0  S         2         8  features_reply         Monaco LPA0SendEnabledFeaturesParser.cs
-    0xA8  S         1         1  reset_method_reply     Monaco LPA8EnableJackpotHandpayResetMethodParser.cs
+    0xA0  S         2         8  enabled_features       Monaco LPA0SendEnabledFeaturesParser.cs
+    0xA8  S         1         1  handpay_reset_method   Monaco LPA8EnableJackpotHandpayResetMethodParser.cs
     0xAF  M  len byte  len byte  extended_meters        Monaco LPAFSendExtendedMetersForGameNParser.cs
     0xB5  S         2  len byte  game_information       Monaco LPB5SendExtendedGameNInformationParser.cs
 

@@ -1,7 +1,8 @@
 """CRC-16/Kermit for SAS 6.02, plain and seeded, whole-message and incremental.
 
-Owns: the CRC every SAS long poll and long poll reply carries, and the seeded CRC of
-long poll 0x21 (ROM signature verification).
+Owns: the CRC every SAS long poll and long poll reply carries (appended low byte first,
+checked), and the seeded CRC of long poll 0x21 (ROM signature verification), all on
+``drivers.crc16.crc16_kermit`` (the one CRC-16/Kermit of the tree, shared with ID-003).
 Must not import: serial, time, threading, cabinet.*.
 
 Source: ``research/sas.md`` "Physical and link layer": polynomial x^16+x^12+x^5+1
@@ -14,8 +15,8 @@ Vectors (research/sas.md): ``123456789`` -> 0x2189, ``01 21 00 00`` -> 0x455C,
 
 from __future__ import annotations
 
-# SAS uses ID-003's CRC-16/Kermit (research/sas.md): one table for both.
-from drivers.id003_codec import _CRC_TABLE as _TABLE
+# SAS and ID-003 carry the same CRC-16/Kermit (research/sas.md): one function for both.
+from drivers.crc16 import crc16_kermit as _kermit
 
 
 def crc16_kermit(data: bytes, seed: int = 0) -> int:
@@ -33,12 +34,14 @@ def crc16_kermit(data: bytes, seed: int = 0) -> int:
     Raises:
         ValueError: ``seed`` is not a 16-bit value.
     """
-    return SeededCrc(seed).update(data).value
+    if not 0 <= seed <= 0xFFFF:
+        raise ValueError(f"CRC seed {seed!r} is not a 16-bit value")
+    return _kermit(data, seed)
 
 
 def crc_bytes(data: bytes) -> bytes:
     """The two CRC bytes to append to ``data``, low byte first (research/sas.md)."""
-    return crc16_kermit(data).to_bytes(2, "little")
+    return _kermit(data).to_bytes(2, "little")
 
 
 def with_crc(data: bytes) -> bytes:
@@ -48,7 +51,7 @@ def with_crc(data: bytes) -> bytes:
 
 def crc_ok(message: bytes) -> bool:
     """True when the last two bytes of ``message`` are the CRC of the rest (low byte first)."""
-    return len(message) >= 2 and crc16_kermit(message[:-2]).to_bytes(2, "little") == message[-2:]
+    return len(message) >= 2 and _kermit(message[:-2]).to_bytes(2, "little") == message[-2:]
 
 
 class SeededCrc:
@@ -73,11 +76,7 @@ class SeededCrc:
 
     def update(self, chunk: bytes) -> SeededCrc:
         """Fold ``chunk`` into the CRC; returns ``self`` so calls chain."""
-        crc = self.value
-        table = _TABLE
-        for byte in chunk:
-            crc = (crc >> 8) ^ table[(crc ^ byte) & 0xFF]
-        self.value = crc
+        self.value = _kermit(chunk, self.value)
         self.count += len(chunk)
         return self
 

@@ -9,6 +9,14 @@ polls in ``egm_tito``, ``HostDataRejected``).
 Must not import: serial, termios, time, threading, cabinet.*.  No clock: time comes in
 as ``now_ms`` (monotonic milliseconds) and the wall clock as ``wall``.
 
+Routing: every long poll goes where its row in ``layouts.LAYOUTS`` sends it, and nowhere
+else is a poll code looked at: ``handler`` names a handler here (``host_command``: ACK and
+``HostCommand(row name)``) or in ``egm_tito``; ``view_reply`` is a builder answering from
+the view alone (handed the wall clock as the host set it, see 0x7E below); neither: no
+reply.  ``broadcast`` rows run their handler for address 0 too (never answered);
+``ignored_under_system_validation`` rows get no reply while the view validates through
+the host.
+
 Rules and their sources (research/sas.md unless named):
 - General poll: the oldest queued exception of ``view.exceptions`` not yet acknowledged,
   00 when none.  Its reply is acknowledged (implied ACK) by the next *new* message:
@@ -75,15 +83,9 @@ from dataclasses import dataclass
 
 from drivers.errors import ProtocolError
 from drivers.sas import egm_events, egm_info, egm_meters, replies
-from drivers.sas.codec import (
-    DropReason,
-    EgmCodec,
-    GeneralPoll,
-    LongPoll,
-    UnknownPoll,
-    parse_rom_signature_request,
-)
-from drivers.sas.egm_replies import VIEW_REPLIES, Wall, handpay_reply, parse_date_time
+from drivers.sas.codec import DropReason, EgmCodec, GeneralPoll, LongPoll, UnknownPoll
+from drivers.sas.egm_replies import Wall, handpay_reply, parse_date_time
+from drivers.sas.egm_requests import parse_rom_signature_request
 from drivers.sas.egm_tito import HostDataRejected, TitoResponder
 from drivers.sas.egm_view import EgmView, HostCommand, HostException
 from drivers.sas.exception_codes import EXCEPTION_CODES
@@ -131,15 +133,9 @@ Output = bytes | HostCommand | ExceptionAcked | LinkChanged | RomSignatureReques
 #: ``SendSelectedMetersForGameNParserBase.cs`` ``ValidLength``, ``LP71RedeemTicketParser.cs``).
 _NACKED_DROPS = frozenset({DropReason.CRC, DropReason.LENGTH})
 
-#: S polls that only carry a command: code -> ``HostCommand.name``.
-_SIMPLE_COMMANDS = {
-    0x01: "shut_down",
-    0x02: "start_up",
-    0x06: "enable_bill_acceptor",
-    0x07: "disable_bill_acceptor",
-    0x0A: "enter_maintenance_mode",
-    0x0B: "exit_maintenance_mode",
-}
+#: A long poll handler: the view, the poll, the output list -> the reply (``replies.NO_REPLY``:
+#: silence; None or ``ProtocolError``/``ValueError``: NACK).
+Handler = Callable[[EgmView, LongPoll, list[Output]], "bytes | None"]
 
 
 @dataclass(slots=True)
@@ -196,16 +192,21 @@ class EgmResponder:
         self._now_ms = 0
         #: 0x0E: real-time event reporting on (kept in memory only, as Aristocrat does)
         self.real_time_events = False
-        self._longs: dict[int, Callable[[EgmView, LongPoll, list[Output]], bytes | None]] = {
-            0x08: self._lp_08,
-            0x0E: self._lp_0e,
-            0x1B: self._lp_1b,
-            0x21: self._lp_21,
-            0x7F: self._lp_7f,
-            0x94: self._lp_94,
-            0xA0: self._lp_a0,
+        #: handler name (a row's ``handler`` in ``layouts.LAYOUTS``) -> handler
+        self._handlers: dict[str, Handler] = {
+            "host_command": self._host_command,
+            "configure_bill_denominations": self._lp_08,
+            "real_time_event_reporting": self._lp_0e,
+            "handpay_information": self._lp_1b,
+            "rom_signature": self._lp_21,
+            "receive_date_and_time": self._lp_7f,
+            "remote_handpay_reset": self._lp_94,
+            "enabled_features": self._lp_a0,
             **self._tito.handlers,
         }
+        unknown = {row.handler for row in LAYOUTS.values() if row.handler is not None} - set(self._handlers)
+        if unknown:
+            raise ValueError(f"layout rows name handlers the responder lacks: {sorted(unknown)}")
 
     # --- state from the engine -------------------------------------------------------------
 
@@ -430,39 +431,45 @@ class EgmResponder:
     # --- long polls ------------------------------------------------------------------------
 
     def _broadcast(self, event: LongPoll, out: list[Output]) -> None:
-        if event.command == 0x7F and self._view is not None:
-            try:
-                date_time = parse_date_time(event.data)
-                self._clock_set = (date_time, self._now_ms)
-                out.append(HostCommand("set_clock", 0x7F, date_time=date_time, broadcast=True))
-            except ProtocolError:
-                self.counts["bad_data"] += 1
+        """A long poll to address 0: its handler runs when its row takes broadcasts; never
+        answered."""
+        row = event.layout
+        if not row.broadcast or row.handler is None or self._view is None:
+            return
+        try:
+            self._handlers[row.handler](self._view, event, out)
+        except ProtocolError:
+            self.counts["bad_data"] += 1
 
     def _long(self, event: LongPoll, wall: Wall | None, out: list[Output]) -> bytes | None:
+        """The reply to a long poll to us, as its row in ``layouts.LAYOUTS`` routes it."""
         address = event.address
         view = self._view
         if view is None:
             return replies.busy(address)
-        command = event.command
+        row = event.layout
+        if row.ignored_under_system_validation and view.validation_mode != "none":
+            return None
         try:
-            if command in _SIMPLE_COMMANDS:
-                out.append(HostCommand(_SIMPLE_COMMANDS[command], command))
-                return replies.ack(address)
-            handler = self._longs.get(command)
-            if handler is not None:
-                return handler(view, event, out)
-            builder = VIEW_REPLIES.get(command)
-            if builder is None:
+            if row.handler is not None:
+                reply = self._handlers[row.handler](view, event, out)
+            elif row.view_reply is not None:
+                reply = row.view_reply(view, address, event.data, self._clock(wall))
+            else:
                 return None  # not implemented: not answered, as an unknown poll
-            reply = builder(view, address, event.data, self._clock(wall) if command == 0x7E else wall)
             if reply == replies.NO_REPLY:
-                return None  # the layout says to ignore this poll: silence, not a NACK
+                return None  # the poll is deliberately ignored: silence, not a NACK
             if reply is not None:
                 return reply
         except (ProtocolError, ValueError):
             pass
         self.counts["bad_data"] += 1
         return replies.nack(address)
+
+    def _host_command(self, view: EgmView, event: LongPoll, out: list[Output]) -> bytes:
+        """An S poll that only carries a command: ACK, and ``HostCommand(row name)``."""
+        out.append(HostCommand(event.layout.name, event.command))
+        return replies.ack(event.address)
 
     def _lp_08(self, view: EgmView, event: LongPoll, out: list[Output]) -> bytes:
         bills = egm_meters.parse_bill_mask(event.data[:4])
@@ -478,7 +485,7 @@ class EgmResponder:
         return replies.ack(event.address)
 
     def _lp_a0(self, view: EgmView, event: LongPoll, out: list[Output]) -> bytes:
-        extended = LAYOUTS.get(0x6F) is not None and LAYOUTS[0x6F].builder is not None
+        extended = LAYOUTS.get(0x6F) is not None and LAYOUTS[0x6F].view_reply is not None
         return egm_info.features_reply(view, event.address, event.data, extended)
 
     def _lp_1b(self, view: EgmView, event: LongPoll, out: list[Output]) -> bytes:
@@ -496,8 +503,8 @@ class EgmResponder:
     def _lp_7f(self, view: EgmView, event: LongPoll, out: list[Output]) -> bytes:
         date_time = parse_date_time(event.data)
         self._clock_set = (date_time, self._now_ms)
-        out.append(HostCommand("set_clock", 0x7F, date_time=date_time))
-        return replies.ack(event.address)
+        out.append(HostCommand("set_clock", 0x7F, date_time=date_time, broadcast=event.broadcast))
+        return replies.NO_REPLY if event.broadcast else replies.ack(event.address)
 
     def _lp_94(self, view: EgmView, event: LongPoll, out: list[Output]) -> bytes:
         out.append(HostCommand("remote_handpay_reset", 0x94))  # logged either way

@@ -1,7 +1,8 @@
 """Information long polls a casino system reads: 0x3D cash-out ticket information, 0xA0
 enabled features and 0xB5 extended game N information, built from the ``EgmView``.
 
-Owns: ``VIEW_REPLIES`` for 0x3D and 0xB5 (merged into ``egm_replies.VIEW_REPLIES``),
+Owns: the view reply builders of 0x3D and 0xB5 (the ``view_reply`` of their rows in
+``layouts.LAYOUTS``),
 ``features_reply`` for 0xA0 (the responder passes whether the layout table answers the
 extended meters) and ``enabled_features`` (the four 0xA0 feature bytes of what the
 cabinet really does).
@@ -66,13 +67,12 @@ def _game(data: bytes) -> int | None:
 
 def cashout_ticket(view: EgmView, address: int, data: bytes, wall: Wall | None) -> bytes | None:
     """0x3D: the last cash-out ticket's validation number (low 8 digits) and amount in
-    cents; zeros before the first; no reply with system validation (module docstring).
+    cents; zeros before the first.  With system validation the poll is not answered at
+    all: its row in ``layouts.LAYOUTS`` says so (``ignored_under_system_validation``).
 
     Raises:
         ValueError: the amount does not fit 5 BCD bytes (never wrapped: it is money).
     """
-    if view.validation_mode != "none":
-        return replies.NO_REPLY
     digits = "".join(c for c in view.cashout_ticket_number if c.isdigit())
     number = int(digits[-8:]) if digits else 0
     return replies.long_reply(address, 0x3D, bcd.encode(number, 4) + bcd.encode(view.cashout_ticket_minor, 5))
@@ -127,6 +127,3 @@ def game_information(view: EgmView, address: int, data: bytes, wall: Wall | None
         + bytes((1, info.denomination))
     )
     return replies.length_reply(address, 0xB5, body)
-
-
-VIEW_REPLIES: dict[int, ViewReply] = {0x3D: cashout_ticket, 0xB5: game_information}

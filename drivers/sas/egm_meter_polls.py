@@ -2,8 +2,9 @@
 bill meters 0x31-0x45 (0x3D is the cash-out ticket poll, not a meter), 0x48, 0x52, 0x56,
 0x6F and 0xAF.
 
-Owns: ``VIEW_REPLIES`` for those commands (merged into ``egm_replies.VIEW_REPLIES``), the
-0x31-0x45 bill table, the 0x48 country and bill denomination codes.
+Owns: the view reply builders of those commands (each the ``view_reply`` of its row in
+``layouts.LAYOUTS``, through which the responder dispatches), the 0x31-0x45 bill table,
+the 0x48 country and bill denomination codes.
 Must not import: serial, time, threading, cabinet.*.
 
 Every layout is Aristocrat Monaco's EGM-side parser (``Protocol/SAS/Aristocrat.Sas.Client/
@@ -113,7 +114,8 @@ def total_bill_in_value(view: EgmView, address: int, data: bytes, wall: Wall | N
     return replies.meter_reply(address, 0x20, egm_meters.wrap(bill_in_dollars(view)))
 
 
-def _true_coin(command: int) -> ViewReply:
+def true_coin_poll(command: int) -> ViewReply:
+    """The 0x2A / 0x2B builder (``command``)."""
     """0x2A true coin in / 0x2B true coin out: Monaco ``LP2ASendTrueCoinInParser.cs`` /
     ``LP2BSendTrueCoinOutParser.cs``, 4 BCD, cents of coins (``MeterCategory.Cents``).  The
     cabinet has no coin acceptor and no hopper: 0."""
@@ -147,7 +149,8 @@ def game_delay(view: EgmView, address: int, data: bytes, wall: Wall | None) -> b
     return replies.nack(address)
 
 
-def _bill_poll(command: int) -> ViewReply:
+def bill_poll(command: int) -> ViewReply:
+    """The builder of bill meter poll ``command`` (a key of ``BILL_POLLS_DOLLARS``)."""
     dollars = BILL_POLLS_DOLLARS[command]
 
     def bill_meter(view: EgmView, address: int, data: bytes, wall: Wall | None) -> bytes:
@@ -232,23 +235,10 @@ def extended_meters_reply(view: EgmView, address: int, command: int, data: bytes
     return replies.length_reply(address, command, bytes(body))
 
 
-def _extended(command: int) -> ViewReply:
+def extended_meters_poll(command: int) -> ViewReply:
+    """The 0x6F / 0xAF builder (``command``)."""
+
     def extended_meters(view: EgmView, address: int, data: bytes, wall: Wall | None) -> bytes:
         return extended_meters_reply(view, address, command, data)
 
     return extended_meters
-
-
-VIEW_REPLIES: dict[int, ViewReply] = {
-    0x20: total_bill_in_value,
-    0x2A: _true_coin(0x2A),
-    0x2B: _true_coin(0x2B),
-    0x2D: hand_paid_cancelled_credits,
-    0x2E: game_delay,
-    **{command: _bill_poll(command) for command in BILL_POLLS_DOLLARS},
-    0x48: last_accepted_bill,
-    0x52: game_n_meters,
-    0x56: enabled_game_numbers,
-    0x6F: _extended(0x6F),
-    0xAF: _extended(0xAF),
-}

@@ -1,9 +1,10 @@
 """Long poll replies the EGM builds from its ``EgmView`` alone (no responder state).
 
-Owns: ``VIEW_REPLIES`` (command -> builder for the read-only long polls 0x0F, 0x10-0x1A,
-0x1C, 0x1E, 0x1F, 0x2F, 0x51, 0x53, 0x54, 0x55, 0x7E), the 0x1B reply, and the 0x7F date
-and time parser.  The stateful polls (0x1B's side effect, 0x21, host control S polls)
-are in ``egm``.
+Owns: the view reply builders of the read-only long polls 0x0F, 0x10-0x1A, 0x1C, 0x1E,
+0x1F, 0x2F, 0x51, 0x53, 0x54, 0x55, 0x7E (each the ``view_reply`` of its row in
+``layouts.LAYOUTS``, through which the responder dispatches), the 0x1B reply, and the 0x7F
+date and time parser.  The stateful polls (0x1B's side effect, 0x21, host control S
+polls) are handlers in ``egm``.
 Must not import: serial, time, threading, cabinet.*.
 
 Each builder takes ``(view, address, data, wall)`` (``data`` as the codec parsed it,
@@ -18,8 +19,8 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from drivers.errors import ProtocolError
-from drivers.sas import bcd, egm_info, egm_meter_polls, egm_meters, replies
-from drivers.sas.codec import parse_selected_meters_request
+from drivers.sas import bcd, egm_meters, replies
+from drivers.sas.egm_requests import parse_selected_meters_request
 from drivers.sas.egm_view import EgmView
 from drivers.sas.messages import Meters1C, meter_width
 
@@ -90,25 +91,25 @@ def _single(view: EgmView, address: int, command: int) -> bytes:
     return replies.meter_reply(address, command, egm_meters.wrap(int(getattr(view, egm_meters.SINGLE_METERS[command]))))
 
 
-def _0f(view: EgmView, address: int, data: bytes, wall: Wall | None) -> bytes:
+def meters_10_15(view: EgmView, address: int, data: bytes, wall: Wall | None) -> bytes:
     return replies.meters_block(address, 0x0F, egm_meters.field_meters(view, egm_meters.METERS_0F))
 
 
-def _18(view: EgmView, address: int, data: bytes, wall: Wall | None) -> bytes:
+def games_since_power_up(view: EgmView, address: int, data: bytes, wall: Wall | None) -> bytes:
     return replies.games_since_power_up(
         address, egm_meters.wrap(view.games_since_power_up, 2), egm_meters.wrap(view.games_since_door_closed, 2)
     )
 
 
-def _19(view: EgmView, address: int, data: bytes, wall: Wall | None) -> bytes:
+def meters_11_15(view: EgmView, address: int, data: bytes, wall: Wall | None) -> bytes:
     return replies.meters_block(address, 0x19, egm_meters.field_meters(view, egm_meters.METERS_19))
 
 
-def _1a(view: EgmView, address: int, data: bytes, wall: Wall | None) -> bytes:
+def current_credits(view: EgmView, address: int, data: bytes, wall: Wall | None) -> bytes:
     return replies.current_credits(address, egm_meters.wrap(view.current_credits))
 
 
-def _1c(view: EgmView, address: int, data: bytes, wall: Wall | None) -> bytes:
+def meters_1c(view: EgmView, address: int, data: bytes, wall: Wall | None) -> bytes:
     w = egm_meters.wrap
     return replies.meters_1c(
         address,
@@ -125,15 +126,15 @@ def _1c(view: EgmView, address: int, data: bytes, wall: Wall | None) -> bytes:
     )
 
 
-def _1e(view: EgmView, address: int, data: bytes, wall: Wall | None) -> bytes:
+def bill_meters(view: EgmView, address: int, data: bytes, wall: Wall | None) -> bytes:
     return replies.meters_block(address, 0x1E, egm_meters.bills_1e(view))
 
 
-def _1f(view: EgmView, address: int, data: bytes, wall: Wall | None) -> bytes | None:
+def machine_info(view: EgmView, address: int, data: bytes, wall: Wall | None) -> bytes | None:
     return None if view.machine_info is None else replies.machine_info(address, view.machine_info)
 
 
-def _2f(view: EgmView, address: int, data: bytes, wall: Wall | None) -> bytes:
+def selected_meters(view: EgmView, address: int, data: bytes, wall: Wall | None) -> bytes:
     game, codes = parse_selected_meters_request(data)
     body = 2  # the game number
     meters: list[tuple[int, int]] = []
@@ -149,11 +150,11 @@ def _2f(view: EgmView, address: int, data: bytes, wall: Wall | None) -> bytes:
     return replies.selected_meters(address, game, meters)
 
 
-def _51(view: EgmView, address: int, data: bytes, wall: Wall | None) -> bytes:
+def games_implemented(view: EgmView, address: int, data: bytes, wall: Wall | None) -> bytes:
     return replies.two_digit_count(address, 0x51, len(view.games))
 
 
-def _53(view: EgmView, address: int, data: bytes, wall: Wall | None) -> bytes | None:
+def game_configuration(view: EgmView, address: int, data: bytes, wall: Wall | None) -> bytes | None:
     game = bcd.decode(data)
     if game == 0:
         info = view.machine_info
@@ -164,37 +165,22 @@ def _53(view: EgmView, address: int, data: bytes, wall: Wall | None) -> bytes | 
     return None if info is None else replies.game_configuration(address, game, info)
 
 
-def _54(view: EgmView, address: int, data: bytes, wall: Wall | None) -> bytes:
+def sas_version(view: EgmView, address: int, data: bytes, wall: Wall | None) -> bytes:
     return replies.sas_version(address, view.serial_number[: replies.MAX_SERIAL_LEN])
 
 
-def _55(view: EgmView, address: int, data: bytes, wall: Wall | None) -> bytes:
+def selected_game(view: EgmView, address: int, data: bytes, wall: Wall | None) -> bytes:
     return replies.two_digit_count(address, 0x55, egm_meters.wrap(view.selected_game, 2))
 
 
-def _7e(view: EgmView, address: int, data: bytes, wall: Wall | None) -> bytes | None:
+def date_time(view: EgmView, address: int, data: bytes, wall: Wall | None) -> bytes | None:
     return None if wall is None else replies.date_time(address, *wall)
 
 
-def _single_builder(command: int) -> ViewReply:
-    return lambda view, address, data, wall: _single(view, address, command)
+def single_meter(command: int) -> ViewReply:
+    """The builder of single meter poll ``command`` (0x10-0x17, ``egm_meters.SINGLE_METERS``)."""
 
+    def single_meter(view: EgmView, address: int, data: bytes, wall: Wall | None) -> bytes:
+        return _single(view, address, command)
 
-VIEW_REPLIES: dict[int, ViewReply] = {
-    0x0F: _0f,
-    **{command: _single_builder(command) for command in egm_meters.SINGLE_METERS},
-    0x18: _18,
-    0x19: _19,
-    0x1A: _1a,
-    0x1C: _1c,
-    0x1E: _1e,
-    0x1F: _1f,
-    0x2F: _2f,
-    0x51: _51,
-    0x53: _53,
-    0x54: _54,
-    0x55: _55,
-    0x7E: _7e,
-    **egm_meter_polls.VIEW_REPLIES,
-    **egm_info.VIEW_REPLIES,
-}
+    return single_meter

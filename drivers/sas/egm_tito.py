@@ -86,7 +86,8 @@ def _number(ticket: TicketIn) -> str | None:
 
 
 class TitoResponder:
-    """TITO long poll handlers for one EGM; ``handlers`` maps command -> handler.
+    """TITO long poll handlers for one EGM; ``handlers`` maps the handler names the rows of
+    ``layouts.LAYOUTS`` give -> handler.
 
     State: which cash-out id got its 0x58 and which ticket id its 0x71 (each handed to
     the engine once); ``forget_except`` drops what the view no longer holds.
@@ -95,16 +96,17 @@ class TitoResponder:
     def __init__(self) -> None:
         self._validations: dict[int, bytes] = {}  # cashout_id -> the 0x58 data handed
         self._redeems: dict[int, bytes] = {}  # ticket_id -> the 0x71 data handed
-        self.handlers: dict[int, Handler] = {
-            0x50: self._lp_50,
-            0x57: self._lp_57,
-            0x58: self._lp_58,
-            0x70: self._lp_70,
-            0x71: self._lp_71,
-            0x7B: self._lp_7b,
-            0x7C: self._lp_7c,
-            0x7D: self._lp_7d,
-            0xA8: self._lp_a8,
+        #: handler name (a row's ``handler`` in ``layouts.LAYOUTS``) -> handler
+        self.handlers: dict[str, Handler] = {
+            "validation_meters": self._lp_50,
+            "pending_cashout": self._lp_57,
+            "validation_number": self._lp_58,
+            "ticket_validation_data": self._lp_70,
+            "redeem_ticket": self._lp_71,
+            "extended_validation_status": self._lp_7b,
+            "set_extended_ticket_data": self._lp_7c,
+            "set_ticket_data": self._lp_7d,
+            "handpay_reset_method": self._lp_a8,
         }
 
     def forget_except(self, view: EgmView) -> None:

@@ -1,8 +1,10 @@
-"""The SAS long poll layout table: for each command its kind, request length, reply
-shape, EGM reply builder, and the source of each fact.
+"""The SAS long poll table: for each command its kind, request length, reply shape, reply
+builder, how the EGM answers it (handler or view reply, flags), and the source of each
+fact.
 
-Owns: ``LAYOUTS`` (command -> ``Layout``), used by the EGM codec to frame host
-messages and by the host codec to build polls and frame replies.
+Owns: ``LAYOUTS`` (command -> ``Layout``, one row per long poll), the one table the EGM
+codec frames host messages by, the EGM responder (``egm``) routes them by, and the host
+codec builds polls and frames replies by.
 Must not import: serial, time, cabinet.*.
 
 Kinds (research/sas.md "Message kinds", sharpened by nCompass):
@@ -31,7 +33,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Final, Literal
 
-from drivers.sas import egm_info, egm_meter_polls, replies, tito_wire
+from drivers.sas import egm_info, egm_meter_polls, egm_replies, replies, tito_wire
+from drivers.sas import poll_answers as pa
+from drivers.sas.egm_replies import ViewReply
 
 
 class Kind(enum.Enum):
@@ -49,7 +53,7 @@ ReplyShape = int | Literal["ack", "length"] | None
 
 @dataclass(frozen=True, slots=True)
 class Layout:
-    """One long poll's layout.
+    """One long poll's row: its layout and how the EGM answers it.
 
     Attributes:
         command: the command byte.
@@ -58,10 +62,23 @@ class Layout:
         data_len: request data bytes between the command and the CRC (0 for R and for S
             polls without data); None for M (the length byte says).
         reply: the reply shape (see the module docstring).
-        builder: the EGM reply builder (in ``replies``, ``tito_wire``, or ``egm_meter_polls``
-            for the view's meter polls; None: not implemented yet).
+        builder: the function that lays the reply's bytes out (``replies``, ``tito_wire``;
+            for the meter polls of ``egm_meter_polls`` the view reply itself); None where
+            none is written.  It documents the reply and drives the host round trips; the
+            EGM answers through ``handler`` or ``view_reply``.
         source: where the layout comes from.
         min_len: M only: the least valid length byte.
+        view_reply: for a poll answered from the ``EgmView`` alone: its builder
+            ``(view, address, data, wall) -> reply`` (``egm_replies``, ``egm_meter_polls``,
+            ``egm_info``).
+        handler: for a poll with a side effect or responder state: the name of its
+            handler in ``egm.EgmResponder`` or ``egm_tito.TitoResponder`` (``host_command``:
+            ACK, and ``HostCommand(name)`` to the engine).  Neither ``handler`` nor
+            ``view_reply``: the poll is framed and never answered.
+        broadcast: the handler also takes the poll sent to address 0 (answered by no one).
+        ignored_under_system_validation: not answered while the view's
+            ``validation_mode`` is not ``"none"``.
+        answer: what the cabinet answers, for the reader (``poll_answers``; Markdown).
     """
 
     command: int
@@ -72,6 +89,11 @@ class Layout:
     builder: Callable[..., bytes | None] | None
     source: str
     min_len: int = 0
+    view_reply: ViewReply | None = None
+    handler: str | None = None
+    broadcast: bool = False
+    ignored_under_system_validation: bool = False
+    answer: str = ""
 
     @property
     def verified(self) -> bool:
@@ -124,24 +146,35 @@ def _single_meters() -> dict[int, Layout]:
             else MONACO + SINGLE_METER_PARSERS[command] + " (response: 4 BCD meter; "
             "SasSingleMeterLongPollParserBase.cs); saspy sas.py reads data[1:5]"
         )
-        out[command] = Layout(command, name, Kind.R, 0, 4, replies.meter_reply, source)
+        out[command] = Layout(
+            command,
+            name,
+            Kind.R,
+            0,
+            4,
+            replies.meter_reply,
+            source,
+            view_reply=egm_replies.single_meter(command),
+            answer=pa.ANSWER_0F_1C,
+        )
     return out
 
 
 def _meter_polls() -> dict[int, Layout]:
     """The meter polls ``egm_meter_polls`` answers, each from Monaco's EGM-side parser."""
     mp = egm_meter_polls
-    single = {
-        0x20: ("total_bill_in_value", "LP20TotalBillInValueParser.cs"),
-        0x2A: ("true_coin_in", "LP2ASendTrueCoinInParser.cs"),
-        0x2B: ("true_coin_out", "LP2BSendTrueCoinOutParser.cs"),
+    single: dict[int, tuple[str, str, ViewReply, str]] = {
+        0x20: ("total_bill_in_value", "LP20TotalBillInValueParser.cs", mp.total_bill_in_value, pa.ANSWER_20),
+        0x2A: ("true_coin_in", "LP2ASendTrueCoinInParser.cs", mp.true_coin_poll(0x2A), pa.ANSWER_2A_2B),
+        0x2B: ("true_coin_out", "LP2BSendTrueCoinOutParser.cs", mp.true_coin_poll(0x2B), pa.ANSWER_2A_2B),
         **{
-            c: (f"bills_in_{d}_dollars", f"LP{c:02X}Send{d}DollarBillsInParser.cs")
+            c: (f"bills_in_{d}_dollars", f"LP{c:02X}Send{d}DollarBillsInParser.cs", mp.bill_poll(c), pa.ANSWER_31_45)
             for c, d in mp.BILL_POLLS_DOLLARS.items()
         },
     }
     out = {
-        c: Layout(c, name, Kind.R, 0, 4, mp.VIEW_REPLIES[c], MONACO + f + " (4 BCD)") for c, (name, f) in single.items()
+        c: Layout(c, name, Kind.R, 0, 4, view, MONACO + f + " (4 BCD)", view_reply=view, answer=answer)
+        for c, (name, f, view, answer) in single.items()
     }
     out[0x2D] = Layout(
         0x2D,
@@ -149,8 +182,10 @@ def _meter_polls() -> dict[int, Layout]:
         Kind.S,
         2,
         6,
-        mp.VIEW_REPLIES[0x2D],
+        mp.hand_paid_cancelled_credits,
         MONACO + "LP2DSendTotalHandPaidCanceledCreditsParser.cs (game 2 BCD; reply game, 4 BCD)",
+        view_reply=mp.hand_paid_cancelled_credits,
+        answer=pa.ANSWER_2D,
     )
     out[0x2E] = Layout(
         0x2E,
@@ -158,8 +193,10 @@ def _meter_polls() -> dict[int, Layout]:
         Kind.S,
         2,
         ACK,
-        mp.VIEW_REPLIES[0x2E],
+        mp.game_delay,
         MONACO + "LP2EGameDelayParser.cs (delay 2 bytes in 100 ms; ACK or NACK)",
+        view_reply=mp.game_delay,
+        answer=pa.ANSWER_2E,
     )
     out[0x48] = Layout(
         0x48,
@@ -167,8 +204,10 @@ def _meter_polls() -> dict[int, Layout]:
         Kind.R,
         0,
         6,
-        mp.VIEW_REPLIES[0x48],
+        mp.last_accepted_bill,
         MONACO + "LP48SendLastAcceptedBillInformationParser.cs (country 1 BCD, denomination 1 BCD, count 4 BCD)",
+        view_reply=mp.last_accepted_bill,
+        answer=pa.ANSWER_48,
     )
     out[0x52] = Layout(
         0x52,
@@ -176,8 +215,10 @@ def _meter_polls() -> dict[int, Layout]:
         Kind.S,
         2,
         18,
-        mp.VIEW_REPLIES[0x52],
+        mp.game_n_meters,
         MONACO + "LP52SendGameNMetersParser.cs (game 2 BCD; reply game, four 4 BCD)",
+        view_reply=mp.game_n_meters,
+        answer=pa.ANSWER_52,
     )
     out[0x56] = Layout(
         0x56,
@@ -185,20 +226,25 @@ def _meter_polls() -> dict[int, Layout]:
         Kind.R,
         0,
         LENGTH,
-        mp.VIEW_REPLIES[0x56],
+        mp.enabled_game_numbers,
         MONACO + "LP56SendEnabledGameNumbersParser.cs (length, count 1, game numbers 2 BCD)",
+        view_reply=mp.enabled_game_numbers,
+        answer=pa.ANSWER_56,
     )
     for c in (0x6F, 0xAF):
+        extended = mp.extended_meters_poll(c)
         out[c] = Layout(
             c,
             f"extended_meters_for_game_n_{c:02x}",
             Kind.M,
             None,
             LENGTH,
-            mp.VIEW_REPLIES[c],
+            extended,
             MONACO + f"LP{c:02X}SendExtendedMetersForGameNParser.cs (game 2 BCD, codes 2 bytes low "
             "first; reply game, per meter code 2, size 1, value BCD)",
             min_len=2,
+            view_reply=extended,
+            answer=pa.ANSWER_6F_AF,
         )
     return out
 
@@ -212,9 +258,19 @@ LAYOUTS: dict[int, Layout] = {
         ACK,
         replies.ack,
         NC + "LongPoll01Message.h (LP01SENDSIZE 4: address, 01, CRC; LP01RECVSIZE 1)",
+        handler="host_command",
+        answer=pa.ANSWER_01_02,
     ),
     0x02: Layout(
-        0x02, "start_up", Kind.S, 0, ACK, replies.ack, NC + "LongPoll02Message.h (LP02SENDSIZE 4; LP02RECVSIZE 1)"
+        0x02,
+        "start_up",
+        Kind.S,
+        0,
+        ACK,
+        replies.ack,
+        NC + "LongPoll02Message.h (LP02SENDSIZE 4; LP02RECVSIZE 1)",
+        handler="host_command",
+        answer=pa.ANSWER_01_02,
     ),
     0x06: Layout(
         0x06,
@@ -224,6 +280,8 @@ LAYOUTS: dict[int, Layout] = {
         ACK,
         replies.ack,
         MONACO + "LP06EnableBillAcceptorParser.cs (address, 06, CRC; ACK); saspy enable_bill_acceptor",
+        handler="host_command",
+        answer=pa.ANSWER_06_08,
     ),
     0x07: Layout(
         0x07,
@@ -233,6 +291,8 @@ LAYOUTS: dict[int, Layout] = {
         ACK,
         replies.ack,
         MONACO + "LP07DisableBillAcceptorParser.cs (address, 07, CRC; ACK); saspy disable_bill_acceptor",
+        handler="host_command",
+        answer=pa.ANSWER_06_08,
     ),
     0x08: Layout(
         0x08,
@@ -243,6 +303,8 @@ LAYOUTS: dict[int, Layout] = {
         replies.ack,
         MONACO + "LP08ConfigureBillDenominationsParser.cs (bill denominations 4 bytes LSB first, "
         "action flag 1; ACK); saspy configure_bill_denom",
+        handler="configure_bill_denominations",
+        answer=pa.ANSWER_06_08,
     ),
     0x0A: Layout(
         0x0A,
@@ -252,6 +314,8 @@ LAYOUTS: dict[int, Layout] = {
         ACK,
         replies.ack,
         MONACO + "LP0AEnterMaintenanceModeParser.cs (address, 0A, CRC; ACK)",
+        handler="host_command",
+        answer=pa.ANSWER_0A_0B,
     ),
     0x0B: Layout(
         0x0B,
@@ -261,6 +325,8 @@ LAYOUTS: dict[int, Layout] = {
         ACK,
         replies.ack,
         MONACO + "LP0BExitMaintenanceModeParser.cs (address, 0B, CRC; ACK)",
+        handler="host_command",
+        answer=pa.ANSWER_0A_0B,
     ),
     0x0E: Layout(
         0x0E,
@@ -271,6 +337,8 @@ LAYOUTS: dict[int, Layout] = {
         replies.ack,
         MONACO + "LP0ERealTimeEventReportingParser.cs (enable 00/01, else NACK; ACK); the event "
         "form: SasClient.cs HandleGeneralPoll (address FF event CRC)",
+        handler="real_time_event_reporting",
+        answer=pa.ANSWER_0E,
     ),
     0x0F: Layout(
         0x0F,
@@ -281,6 +349,8 @@ LAYOUTS: dict[int, Layout] = {
         replies.meters_block,
         MONACO + "LP0FSendMeters10Through15Parser.cs (six 4 BCD: cancelled credits, coin in, "
         "coin out, drop, jackpot, games played); saspy send_meters_10_15",
+        view_reply=egm_replies.meters_10_15,
+        answer=pa.ANSWER_0F_1C,
     ),
     **_single_meters(),
     0x18: Layout(
@@ -292,6 +362,8 @@ LAYOUTS: dict[int, Layout] = {
         replies.games_since_power_up,
         MONACO + "LP18SendGamesPlayedSinceLastPowerUpAndDoorCloseParser.cs (two 2 BCD: games "
         "since power up, since the last door close); saspy games_powerup_door_opened",
+        view_reply=egm_replies.games_since_power_up,
+        answer=pa.ANSWER_18,
     ),
     0x19: Layout(
         0x19,
@@ -301,6 +373,8 @@ LAYOUTS: dict[int, Layout] = {
         20,
         replies.meters_block,
         NC + "LongPoll19Message.cpp (response 24: five 4-byte BCD coin in, coin out, drop, jackpot, games played)",
+        view_reply=egm_replies.meters_11_15,
+        answer=pa.ANSWER_0F_1C,
     ),
     0x1A: Layout(
         0x1A,
@@ -310,6 +384,8 @@ LAYOUTS: dict[int, Layout] = {
         4,
         replies.current_credits,
         NC + "LongPoll1AMessage.cpp (response 8, Bcd2Int64(response + 2, 4))",
+        view_reply=egm_replies.current_credits,
+        answer=pa.ANSWER_1A,
     ),
     0x1B: Layout(
         0x1B,
@@ -321,6 +397,8 @@ LAYOUTS: dict[int, Layout] = {
         MONACO + "LP1BSendHandpayInfoParser.cs (progressive group 1, level 1, amount 5 BCD, "
         "partial pay 2 BCD, reset ID 1, session game win 5 BCD, session game pay 5 BCD); "
         "nCompass LongPoll1BMessage.cpp agrees on the first 10 bytes",
+        handler="handpay_information",
+        answer=pa.ANSWER_1B,
     ),
     0x1C: Layout(
         0x1C,
@@ -330,6 +408,8 @@ LAYOUTS: dict[int, Layout] = {
         32,
         replies.meters_1c,
         NC + "LongPoll1CMessage.cpp (response 36: eight 4-byte BCD)",
+        view_reply=egm_replies.meters_1c,
+        answer=pa.ANSWER_0F_1C,
     ),
     0x1E: Layout(
         0x1E,
@@ -339,6 +419,8 @@ LAYOUTS: dict[int, Layout] = {
         24,
         replies.meters_block,
         NC + "LongPoll1EMessage.cpp (response 28: six 4-byte BCD $1 $5 $10 $20 $50 $100)",
+        view_reply=egm_replies.bill_meters,
+        answer=pa.ANSWER_1E,
     ),
     0x1F: Layout(
         0x1F,
@@ -348,6 +430,8 @@ LAYOUTS: dict[int, Layout] = {
         20,
         replies.machine_info,
         NC + "LongPoll1FMessage.cpp (X1F_RESPONSESIZE 24; offsets 2,4,7,8,9,10,12,18); saspy gaming_machine_ID agrees",
+        view_reply=egm_replies.machine_info,
+        answer=pa.ANSWER_1F_53,
     ),
     0x21: Layout(
         0x21,
@@ -359,6 +443,8 @@ LAYOUTS: dict[int, Layout] = {
         MONACO + "LP21RomSignatureVerificationParser.cs (seed 2 binary, FromBinary: low byte first; "
         "ACK, then the signature 2 binary low byte first, LongPollDataClasses/"
         "RomSignatureVerificationResponse.cs); saspy ROM_signature_verification; research/sas.md vectors",
+        handler="rom_signature",
+        answer=pa.ANSWER_21,
     ),
     0x2F: Layout(
         0x2F,
@@ -370,6 +456,8 @@ LAYOUTS: dict[int, Layout] = {
         NC + "LongPoll2FMessage.cpp (request: length = 2 + meter codes, game number 2 BCD, codes; "
         "reply: length, game number, code + 4/5-byte BCD each)",
         min_len=2,
+        view_reply=egm_replies.selected_meters,
+        answer=pa.ANSWER_2F,
     ),
     0x3D: Layout(
         0x3D,
@@ -381,6 +469,9 @@ LAYOUTS: dict[int, Layout] = {
         MONACO + "LP3DSendCashOutTicketInformationParser.cs (validation number 4 BCD, amount 5 BCD "
         "cents); Monaco Aristocrat.Monaco.Sas/Handlers/LP3DSendCashOutTicketInformationHandler.cs (no reply "
         "unless validation type none)",
+        view_reply=egm_info.cashout_ticket,
+        ignored_under_system_validation=True,
+        answer=pa.ANSWER_3D,
     ),
     0x4C: Layout(
         0x4C,
@@ -394,6 +485,7 @@ LAYOUTS: dict[int, Layout] = {
         "research/sas.md's CRC vector 01 4C 00 00 01 00 00 00 01 has 7 data bytes, not 6; "
         "SEND/RESPONSE_BUFFER_SIZE 10): not implemented (secure enhanced validation is left out; "
         "Monaco derives its numbers in Aristocrat.Monaco.Sas/VoucherValidation/, see the README)",
+        answer=pa.ANSWER_4C_4D,
     ),
     0x4D: Layout(
         0x4D,
@@ -404,6 +496,7 @@ LAYOUTS: dict[int, Layout] = {
         None,
         NC + "LongPoll4DMessage.cpp (send 5: function code 00/FF; response 35): not implemented "
         "(secure enhanced validation only)",
+        answer=pa.ANSWER_4C_4D,
     ),
     0x50: Layout(
         0x50,
@@ -415,6 +508,8 @@ LAYOUTS: dict[int, Layout] = {
         MONACO + "LP50SendValidationMetersParser.cs (validation type from Table 15.13c, any other "
         "NACKed; reply type 1, count 4 BCD, cumulative amount 5 BCD in cents); nCompass "
         "LongPoll50Message.cpp",
+        handler="validation_meters",
+        answer=pa.ANSWER_50,
     ),
     0x51: Layout(
         0x51,
@@ -424,6 +519,8 @@ LAYOUTS: dict[int, Layout] = {
         2,
         replies.two_digit_count,
         NC + "LongPoll51Message.cpp (response 6, Bcd2Dword(response + 2, 2))",
+        view_reply=egm_replies.games_implemented,
+        answer=pa.ANSWER_51_55,
     ),
     0x53: Layout(
         0x53,
@@ -434,6 +531,8 @@ LAYOUTS: dict[int, Layout] = {
         None,
         NC + "LongPoll53Message.cpp (X53_POLLSIZE 6: game number 2 BCD; X53_RESPONSESIZE 26: "
         "game number then the 0x1F fields): builder not implemented",
+        view_reply=egm_replies.game_configuration,
+        answer=pa.ANSWER_1F_53,
     ),
     0x54: Layout(
         0x54,
@@ -443,6 +542,8 @@ LAYOUTS: dict[int, Layout] = {
         LENGTH,
         replies.sas_version,
         NC + "LongPoll54Message.cpp (length byte, version 3 ASCII, serial up to 40 ASCII)",
+        view_reply=egm_replies.sas_version,
+        answer=pa.ANSWER_54,
     ),
     0x55: Layout(
         0x55,
@@ -452,6 +553,8 @@ LAYOUTS: dict[int, Layout] = {
         2,
         replies.two_digit_count,
         NC + "LongPoll55Message.cpp (response 6, Bcd2Dword(response + 2, 2))",
+        view_reply=egm_replies.selected_game,
+        answer=pa.ANSWER_51_55,
     ),
     0x57: Layout(
         0x57,
@@ -462,6 +565,8 @@ LAYOUTS: dict[int, Layout] = {
         tito_wire.pending_cashout_reply,
         MONACO + "LP57SendPendingCashoutInformationParser.cs (cash-out type 1: 00 cashable, 01 restricted, "
         "80 not waiting; amount 5 BCD in cents); saspy pending_cashout_info",
+        handler="pending_cashout",
+        answer=pa.ANSWER_57_58,
     ),
     0x58: Layout(
         0x58,
@@ -473,6 +578,8 @@ LAYOUTS: dict[int, Layout] = {
         MONACO + "LP58ReceiveValidationNumberParser.cs (validation system ID 1 BCD, 00 = denied; "
         "validation number 8 BCD; not BCD: NACK; reply status 00 ACK, 80 not in cash-out, 81 improper "
         "validation rejected); saspy validation_number",
+        handler="validation_number",
+        answer=pa.ANSWER_57_58,
     ),
     0x70: Layout(
         0x70,
@@ -484,6 +591,8 @@ LAYOUTS: dict[int, Layout] = {
         MONACO + "LP70SendTicketValidationDataParser.cs (length; ticket status 00 in escrow / FF none, "
         "then only with a ticket: amount 5 BCD cents, parsing code 1, validation data 9 BCD); nCompass "
         "LongPoll70Message.cpp",
+        handler="ticket_validation_data",
+        answer=pa.ANSWER_70_71,
     ),
     0x71: Layout(
         0x71,
@@ -497,6 +606,8 @@ LAYOUTS: dict[int, Layout] = {
         "length 1 and ASCII; status query 71 01 FF; reply: machine status 1, then, except for C0 and "
         "FF, amount 5 BCD cents, parsing code 1, validation data 9); nCompass LongPoll71Message.cpp",
         min_len=1,
+        handler="redeem_ticket",
+        answer=pa.ANSWER_70_71,
     ),
     0x7B: Layout(
         0x7B,
@@ -509,6 +620,8 @@ LAYOUTS: dict[int, Layout] = {
         "binary, cashable and restricted expiration 2 BCD each, 0000 = do not change; reply length 0A: "
         "asset number 4, status bits 2, expirations 2 BCD each; any other length NACKed); nCompass "
         "LongPoll7BMessage.h/.cpp",
+        handler="extended_validation_status",
+        answer=pa.ANSWER_7B_7D,
     ),
     0x7C: Layout(
         0x7C,
@@ -519,6 +632,8 @@ LAYOUTS: dict[int, Layout] = {
         tito_wire.ticket_data_reply,
         MONACO + "LP7CSetExtendedTicketDataParser.cs (length 00-nn; data elements of code, length, "
         "ASCII; reply one status flag 00 false / 01 true)",
+        handler="set_extended_ticket_data",
+        answer=pa.ANSWER_7B_7D,
     ),
     0x7D: Layout(
         0x7D,
@@ -530,6 +645,8 @@ LAYOUTS: dict[int, Layout] = {
         MONACO + "LP7DSetTicketDataParser.cs (length 00 or 02-7E: host ID 2, expiration 1, location, "
         "address 1, address 2 each a length byte (00 = don't change) and up to 40 ASCII, all optional "
         "after the host ID; reply status flag 00 false / 01 true); nCompass LongPoll7DMessage.cpp",
+        handler="set_ticket_data",
+        answer=pa.ANSWER_7B_7D,
     ),
     0x7E: Layout(
         0x7E,
@@ -539,6 +656,8 @@ LAYOUTS: dict[int, Layout] = {
         7,
         None,
         MONACO + "LP7ESendDateTimeParser.cs (R; reply date MMDDYYYY 4 BCD, time HHMMSS 3 BCD)",
+        view_reply=egm_replies.date_time,
+        answer=pa.ANSWER_7E_7F,
     ),
     0x7F: Layout(
         0x7F,
@@ -548,6 +667,9 @@ LAYOUTS: dict[int, Layout] = {
         ACK,
         replies.ack,
         NC + "LongPoll7FMessage.cpp (X7F_POLLSIZE 11: date 4 BCD, time 3 BCD; X7F_RESPONSESIZE 1)",
+        handler="receive_date_and_time",
+        broadcast=True,
+        answer=pa.ANSWER_7E_7F,
     ),
     0x94: Layout(
         0x94,
@@ -557,6 +679,8 @@ LAYOUTS: dict[int, Layout] = {
         1,
         replies.remote_handpay_reset,
         NC + "LongPoll94Message.cpp (send 4: address, 94, CRC; response 5: one code byte)",
+        handler="remote_handpay_reset",
+        answer=pa.ANSWER_94,
     ),
     0xA0: Layout(
         0xA0,
@@ -567,6 +691,8 @@ LAYOUTS: dict[int, Layout] = {
         egm_info.features_reply,
         MONACO + "LPA0SendEnabledFeaturesParser.cs (game number 2 BCD; reply game number, "
         "features 1-4, reserved 2); bits: Monaco LongPollDataClasses/LongPollSendEnabledFeaturesResponse.cs",
+        handler="enabled_features",
+        answer=pa.ANSWER_A0,
     ),
     0xA8: Layout(
         0xA8,
@@ -578,6 +704,8 @@ LAYOUTS: dict[int, Layout] = {
         MONACO + "LPA8EnableJackpotHandpayResetMethodParser.cs (reset method 00 standard handpay / 01 "
         "reset to the credit meter; reply ACK code 00 enabled, 01 unable, 02 not in a handpay); "
         "nCompass LongPollA8Message.cpp",
+        handler="handpay_reset_method",
+        answer=pa.ANSWER_A8,
     ),
     0xB5: Layout(
         0xB5,
@@ -589,6 +717,8 @@ LAYOUTS: dict[int, Layout] = {
         MONACO + "LPB5SendExtendedGameNInformationParser.cs (game number 2 BCD; reply length, game "
         "number, max bet 2 BCD, progressive group, levels 4, game name, paytable name, wager "
         "categories 2 BCD, denominations)",
+        view_reply=egm_info.game_information,
+        answer=pa.ANSWER_B5,
     ),
     **_meter_polls(),
 }

@@ -17,10 +17,9 @@ from drivers.sas.codec import (
     GeneralPoll,
     LongPoll,
     UnknownPoll,
-    parse_rom_signature_request,
-    parse_selected_meters_request,
 )
 from drivers.sas.crc import with_crc
+from drivers.sas.egm_requests import parse_rom_signature_request, parse_selected_meters_request
 from drivers.sas.exception_codes import EXCEPTION_CODES, EXCEPTION_NAMES
 from drivers.sas.layouts import LAYOUTS, Kind
 from drivers.sas.messages import MachineInfo, Meters1C

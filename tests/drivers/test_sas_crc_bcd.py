@@ -102,3 +102,26 @@ def test_bcd_round_trip(width_value: tuple[int, int]) -> None:
     width, value = width_value
     assert bcd.decode(bcd.encode(value, width)) == value
     assert len(bcd.encode(value, width)) == width
+
+
+def test_one_crc16_kermit_in_the_tree() -> None:
+    """drivers/crc16.py is the only CRC-16/Kermit: the SAS and ID-003 codecs, their twins
+    and the benches import it, none keeps its own table or bit loop (no other code XORs
+    in the reflected polynomial 0x8408)."""
+    import pathlib
+    import re
+
+    from drivers import crc16, id003_codec
+    from drivers.sas import crc
+
+    root = pathlib.Path(__file__).resolve().parents[2]
+    holders = sorted(
+        str(p.relative_to(root))
+        for folder in ("drivers", "bench", "cabinet")
+        for p in (root / folder).rglob("*.py")
+        if re.search(r"\^\s*0x8408", p.read_text(encoding="utf-8"))
+    )
+    assert holders == ["drivers/crc16.py"]
+    assert id003_codec.crc16_kermit is crc16.crc16_kermit
+    assert crc.crc16_kermit(b"123456789") == crc16.crc16_kermit(b"123456789") == 0x2189
+    assert crc16.crc16_kermit(b"56789", crc16.crc16_kermit(b"1234")) == 0x2189

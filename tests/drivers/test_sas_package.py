@@ -1,5 +1,5 @@
-"""The SAS package stays pure, strictly typed and lint clean, and its README
-docstring lists every layout with its source."""
+"""The SAS package stays pure, strictly typed and lint clean (its docstring's long poll
+table: ``test_sas_poll_docs.py``)."""
 
 from __future__ import annotations
 
@@ -10,9 +10,6 @@ import sys
 from pathlib import Path
 
 import pytest
-
-import drivers.sas
-from drivers.sas.layouts import LAYOUTS, Kind
 
 ROOT = Path(__file__).resolve().parents[2]
 SAS = ROOT / "drivers" / "sas"
@@ -50,30 +47,6 @@ def test_sas_package_does_no_io() -> None:
     for path in files:
         bad = {m for m in _imports(path) if m.split(".")[0] in FORBIDDEN}
         assert not bad, f"{path.relative_to(ROOT)} imports {bad}"
-
-
-def _table_line(command: int) -> str:
-    layout = LAYOUTS[command]
-    src = (
-        layout.source.split(" (")[0]
-        .replace("nCompass Sentinel/SASProtocol/", "nCompass ")
-        .replace("saspy sas.py ", "saspy ")
-        .replace("Monaco Protocol/SAS/Aristocrat.Sas.Client/LPParsers/", "Monaco ")
-    )
-    if not layout.verified:
-        src = "UNVERIFIED (assumed)"
-    data = "len byte" if layout.kind is Kind.M else str(layout.data_len)
-    shapes = {"ack": "ACK", "length": "len byte", None: "unknown"}
-    reply = str(layout.reply) if isinstance(layout.reply, int) else shapes[layout.reply]
-    builder = layout.builder.__name__ if layout.builder else "-"
-    return f"    0x{command:02X}  {layout.kind.value}  {data:>8}  {reply:>8}  {builder:<22} {src}"
-
-
-def test_readme_docstring_lists_every_layout() -> None:
-    """Drivers/sas/__init__.py's table matches LAYOUTS line for line."""
-    doc = drivers.sas.__doc__ or ""
-    lines = [line for line in doc.splitlines() if line.startswith("    0x")]
-    assert lines == [_table_line(c) for c in sorted(LAYOUTS)]
 
 
 @pytest.mark.timeout(900)

@@ -1,7 +1,8 @@
-"""The long poll table of ``docs/reference/sas-polls.md`` agrees with
-``drivers/sas/layouts.py``: every layout has a row that names the file its layout comes
-from, and every poll in the table has a layout.  Rows added in the table's format
-(described just above it in that file) are checked the same way."""
+"""The long poll table of ``docs/reference/sas-polls.md`` (which the README links to)
+agrees with ``drivers/sas/layouts.py``: every layout has a row that names the file its
+layout comes from and says what the cabinet answers, and every poll in the table has a
+layout.  The file is generated from the rows (``tests/drivers/test_sas_poll_docs.py``
+holds it to them); this reads it as a reader would, cell by cell."""
 
 from __future__ import annotations
 
@@ -10,8 +11,8 @@ from pathlib import Path
 
 from drivers.sas.layouts import LAYOUTS, Layout
 
-POLLS_DOC = Path(__file__).resolve().parents[2] / "docs" / "reference" / "sas-polls.md"
-HEADER = "| poll | what | layout source | cabinet value |"
+REFERENCE = Path(__file__).resolve().parents[2] / "docs" / "reference" / "sas-polls.md"
+HEADER = "| poll | name | framing | answered by | what the cabinet answers | layout source |"
 CODE = re.compile(r"^0x([0-9A-F]{2})(?:-0x([0-9A-F]{2}))?$")
 FILE = re.compile(r"\b([A-Za-z0-9_]+\.(?:cpp|h|cs|py))\b")
 
@@ -58,18 +59,22 @@ def test_poll_cells_parse() -> None:
     assert poll_codes("0x0F, 0x10-0x12 / 0x19") == [0x0F, 0x10, 0x11, 0x12, 0x19]
 
 
-def test_every_readme_row_is_a_layout_with_its_source_and_every_layout_has_a_row() -> None:
-    rows = table_rows(POLLS_DOC.read_text())
+def test_every_row_is_a_layout_with_its_source_and_every_layout_has_a_row() -> None:
+    rows = table_rows(REFERENCE.read_text())
     assert len(rows) >= 20
     seen: dict[int, str] = {}
     for cells in rows:
-        assert len(cells) == 4, f"row {cells!r} has not 4 cells (poll, what, layout source, cabinet value)"
+        assert len(cells) == 6, f"row {cells!r} has not 6 cells ({HEADER})"
         for code in poll_codes(cells[0]):
-            assert code in LAYOUTS, f"sas-polls.md row for 0x{code:02X} has no layout in layouts.py"
-            assert code not in seen, f"0x{code:02X} has two sas-polls.md rows"
-            seen[code] = cells[2]
-            key = source_key(LAYOUTS[code])
-            assert key in cells[2], f"0x{code:02X}: its row's source {cells[2]!r} does not name {key!r}"
-            assert cells[3], f"0x{code:02X}: the row says nothing of what the cabinet answers"
+            assert code in LAYOUTS, f"row for 0x{code:02X} has no layout in layouts.py"
+            assert code not in seen, f"0x{code:02X} has two rows"
+            seen[code] = cells[5]
+            layout = LAYOUTS[code]
+            key = source_key(layout)
+            assert key in cells[5], f"0x{code:02X}: its row's source {cells[5]!r} does not name {key!r}"
+            assert cells[4], f"0x{code:02X}: the row says nothing of what the cabinet answers"
+            assert f"`{layout.name}`" == cells[1], f"0x{code:02X}: the row names {cells[1]!r}"
+            kind = {"R": "R:", "S": "S:", "M": "M:"}[layout.kind.value]
+            assert cells[2].startswith(kind), f"0x{code:02X}: framing {cells[2]!r} is not {layout.kind.value}"
     missing = sorted(set(LAYOUTS) - set(seen))
-    assert not missing, f"layouts without a sas-polls.md row: {[f'0x{c:02X}' for c in missing]}"
+    assert not missing, f"layouts without a row: {[f'0x{c:02X}' for c in missing]}"

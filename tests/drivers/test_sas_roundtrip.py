@@ -19,10 +19,9 @@ from drivers.sas.codec import (
     EgmCodec,
     GeneralPoll,
     LongPoll,
-    parse_rom_signature_request,
-    parse_selected_meters_request,
 )
 from drivers.sas.crc import rom_signature
+from drivers.sas.egm_requests import parse_rom_signature_request, parse_selected_meters_request
 from drivers.sas.egm_view import EgmView
 from drivers.sas.layouts import LAYOUTS, Kind
 from drivers.sas.messages import MachineInfo, Meters1C, meter_width
@@ -263,7 +262,9 @@ METER_VIEW = EgmView(
 def _view_case(command: int, data: bytes, parse: Callable[[host.Reply], Any], expected: Any) -> Case:
     def egm(event: LongPoll | GeneralPoll) -> bytes:
         assert isinstance(event, LongPoll) and event.command == command
-        reply = egm_meter_polls.VIEW_REPLIES[command](METER_VIEW, event.address, event.data, None)
+        view_reply = event.layout.view_reply
+        assert view_reply is not None
+        reply = view_reply(METER_VIEW, event.address, event.data, None)
         assert reply is not None
         return reply
 
