@@ -18,6 +18,7 @@ from cabinet.core.events import (
     VoucherEscrowed,
     VoucherStacked,
 )
+from cabinet.core.modes import Mode
 from cabinet.core.records import VoucherRecord
 from cabinet.core.state import CabinetState, NoteReview, PrintingState, StationState, TicketIn
 from cabinet.game import Round, RuleSet
@@ -86,7 +87,7 @@ class CabinetBase:
     # -- defined by a section mixin or by ``Cabinet`` (called across sections) --
 
     @property
-    def mode(self) -> str:
+    def mode(self) -> Mode:
         raise NotImplementedError  # a section mixin or Cabinet defines it
 
     def _betting_legal(self, st: StationState) -> frozenset[str]:

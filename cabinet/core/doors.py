@@ -20,6 +20,7 @@ from cabinet.core.events import (
     Tick,
 )
 from cabinet.core.maintenance import bill_test, pin
+from cabinet.core.modes import MODE_TABLE
 from cabinet.core.state import EntryState, HandpayState, MaintState
 from cabinet.protocol.said import Said, english, said
 
@@ -181,14 +182,14 @@ class DoorsMixin(CabinetBase):
         s.wall_s = ev.wall_s
         self._tito_tick(out)
         self._display_tick(out)
-        mode = self.mode
+        timer = MODE_TABLE[self.mode].timer
         for p in self._prints():  # each station's printer has its own timeout
             if s.now_ms - p.started_ms > PRINT_TIMEOUT_MS:
                 self._on_print(PrintFinished(p.station, p.validation_number, "unknown"), out)
-        if mode in ("attract", "betting") and s.bet_deadline_ms is not None and s.now_ms >= s.bet_deadline_ms:
+        if timer == "bet" and s.bet_deadline_ms is not None and s.now_ms >= s.bet_deadline_ms:
             self._start_round(out)
         elif (
-            mode == "in_round"
+            timer == "decision"
             and s.decision_deadline_ms is not None
             and s.now_ms >= s.decision_deadline_ms
             and self.round is not None

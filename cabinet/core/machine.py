@@ -1,10 +1,10 @@
 """``Cabinet``: the whole cabinet as one pure state machine.
 
 Owns: ``handle`` (the one entry point, ``handle(event) -> list[Effect]``, plus
-``snapshot()``; STYLE.md 5.1-5.6), the modes and every per-mode table: what
-each mode accepts (``ACCEPTS``: intents, and whether money may come in), the
-intent dispatch, the lamps, acceptor enable and tower light each mode calls
-for; RAM clear and settings changes (called from the operator menu). The rest
+``snapshot()``; STYLE.md 5.1-5.6), the intent dispatch, the lamps, acceptor
+enable and tower light each mode calls for (read from
+``cabinet.core.modes.MODE_TABLE``; ``mode_of`` there derives the mode); RAM
+clear and settings changes (called from the operator menu). The rest
 of the cabinet is in one module per concern, combined here as mixins over
 ``cabinet.core.base.CabinetBase``: ``betting``, ``play`` (dealing and
 settlement), ``cashout`` (vouchers out and handpays), ``money_in`` (notes and
@@ -65,6 +65,7 @@ from cabinet.core.events import (
 from cabinet.core.host import HostMixin
 from cabinet.core.maintenance import bill_test, diagnostics
 from cabinet.core.meters import Meters
+from cabinet.core.modes import MODE_TABLE, ROUND_ACTIONS, Mode, mode_of
 from cabinet.core.money_in import MoneyInMixin
 from cabinet.core.play import PlayMixin
 from cabinet.core.settings import GameSettings
@@ -72,26 +73,6 @@ from cabinet.core.state import CabinetState, MaintState, StationState
 from cabinet.core.tito import TitoMixin
 from cabinet.core.tito_claims import TicketClaimsMixin
 from cabinet.game import GameError, Round, RuleSet, StateError
-
-BETTING_ACTIONS = frozenset(
-    {"bet_up", "bet_down", "chip", "place", "undo", "clear", "rebet", "new_game", "deal", "cash_out"}
-)
-ROUND_ACTIONS = frozenset({"hit", "stand", "double", "split", "insure", "decline"})
-MENU_ACTIONS = frozenset({"menu_up", "menu_down", "menu_select", "menu_back"})
-
-#: What each mode accepts (STYLE.md 5.5): intents, and whether notes may come in.
-ACCEPTS: dict[str, tuple[frozenset[str], bool]] = {
-    "attract": (BETTING_ACTIONS, True),
-    "betting": (BETTING_ACTIONS, True),
-    "in_round": (ROUND_ACTIONS, True),
-    "cash_out": (frozenset(), False),
-    "handpay": (frozenset(), False),
-    "tilt": (frozenset({"cash_out"}), False),
-    "door_open": (frozenset(), False),
-    "maintenance": (MENU_ACTIONS, False),
-    "ram_error": (frozenset(), False),
-    "needs_config": (frozenset(), False),
-}
 
 
 def new_state(settings: GameSettings | None = None) -> CabinetState:
@@ -181,29 +162,10 @@ class Cabinet(
     # -- derived -------------------------------------------------------------------
 
     @property
-    def mode(self) -> str:
-        """The effective mode: lockups first, then the base mode."""
-        s = self.s
-        if s.ram_error:
-            return "maintenance" if s.maintenance is not None else "ram_error"
-        if s.maintenance is not None:
-            return "maintenance"
-        if s.handpay is not None:
-            return "handpay"
-        if s.doors_open:
-            return "door_open"
-        if s.faults or s.audit_failed or (len(s.stations) == 1 and s.stations[0].faults):
-            return "tilt"
-        # a cash-out is its station's (its own printer): the mode of a one-station table
-        if s.printing is not None or (len(s.stations) == 1 and self._cashing_out(s.stations[0])):
-            return "cash_out"
-        if s.needs_config:
-            return "needs_config"
-        if s.round_open:
-            return "in_round"
-        if any(st.credits_minor or any(st.bets_minor) for st in self.s.stations):
-            return "betting"
-        return "attract"
+    def mode(self) -> Mode:
+        """The effective mode (``cabinet.core.modes.mode_of``: lock-ups first, then
+        the base mode)."""
+        return mode_of(self.s, self._cashing_out)
 
     # -- the one entry point -----------------------------------------------------------
 
@@ -230,24 +192,24 @@ class Cabinet(
     # -- legality -------------------------------------------------------------------------
 
     def legal_actions(self, n: int) -> frozenset[str]:
-        """Intents station ``n`` may send now; its button lamps show exactly these."""
+        """Intents station ``n`` may send now; its button lamps show exactly these
+        (the mode's ``ModeFacts.lamps`` rule over its ``intents``)."""
         st = self.station(n)
-        mode = self.mode
+        facts = MODE_TABLE[self.mode]
         if st is None:
             return frozenset()
-        accepted, _ = ACCEPTS[mode]
-        if mode == "maintenance":
-            return accepted
+        if facts.lamps == "menu":
+            return facts.intents
         if not self.display_shows(n) or self._cashing_out(st):
             return frozenset()  # nobody sees it, or its ticket is out
-        if mode == "tilt":
+        if facts.lamps == "cash_out":
             return frozenset({"cash_out"}) if self._can_cash_out(st) else frozenset()
-        if mode == "in_round":
+        if facts.lamps == "prompt":
             rnd = self.round
             if rnd is None or rnd.prompt is None or rnd.prompt.seat != n:
                 return frozenset()
             return frozenset(d.value for d in rnd.legal_decisions())
-        if mode not in ("attract", "betting") or n not in self.seats_in_play():
+        if facts.lamps != "bets" or n not in self.seats_in_play():
             return frozenset()
         if st.faults or st.host.disabled:  # out of service: cash out at most
             return frozenset({"cash_out"}) if self._can_cash_out(st) else frozenset()
@@ -263,14 +225,15 @@ class Cabinet(
             return
         if ev.action == "help":
             return  # the UI shows help by itself
-        if ev.action in player_desk.PLAYER_ACTIONS and self.mode != "maintenance":
+        mode = self.mode
+        menu = MODE_TABLE[mode].lamps == "menu"
+        if ev.action in player_desk.PLAYER_ACTIONS and not menu:
             player_desk.press(self.desk, self.s, self.history, ev.station, ev.action, out)
             return  # a look, never a move
         st.refusal = ""
-        mode = self.mode
-        if mode != "maintenance":
+        if not menu:
             diagnostics.record_press(self.s, ev.action)  # missing buttons audit
-        if mode == "maintenance":
+        else:
             self.s.last_button = ev.action
             maintenance.press(self, ev.action, ev.value, out, ev.station)
             return
@@ -291,7 +254,7 @@ class Cabinet(
     def _accepting(self) -> bool:
         """The mode takes notes and vouchers (each station also needs a screen drawing
         it and no cash-out of its own under way: ``_accepting_at``)."""
-        return ACCEPTS[self.mode][1]
+        return MODE_TABLE[self.mode].money_in
 
     def _accepting_at(self, st: StationState) -> bool:
         """Station ``st`` may take money: the mode takes it, a screen draws the station
@@ -388,6 +351,7 @@ class Cabinet(
 
     def _refresh_outputs(self, out: list[Effect]) -> None:
         """Lamps, acceptor enable and tower light follow the state (only changes are sent)."""
+        facts = MODE_TABLE[self.mode]
         test_lamps = diagnostics.lamps(self.s)  # the lamp test
         for st in self.s.stations:
             lamps = self.legal_actions(st.station) if test_lamps is None else test_lamps
@@ -395,19 +359,13 @@ class Cabinet(
                 self._lamps[st.station] = lamps
                 out.append(SetLamps(st.station, lamps))
             bills = self.host_bills_minor(st.station, tuple(self.s.settings.denominations_minor))
-            test = not self._accepting() and bill_test.active(self.s)
-            acc = ((self._accepting_at(st) or test) and not st.faults and bool(bills), bills, test)
+            test = facts.acceptor == "bill_test" and bill_test.active(self.s)
+            on = facts.acceptor == "enabled" and self._accepting_at(st)
+            acc = ((on or test) and not st.faults and bool(bills), bills, test)
             if self._acceptor.get(st.station) != acc:
                 self._acceptor[st.station] = acc
                 out.append(SetAcceptor(st.station, acc[0], acc[1], test))
-        mode = self.mode
-        tower = {
-            "handpay": "handpay",
-            "tilt": "tilt",
-            "ram_error": "tilt",
-            "door_open": "service",
-            "maintenance": "service",
-        }.get(mode, "off")
+        tower: str = facts.tower
         if tower == "off" and any(st.faults for st in self.s.stations):
             tower = "tilt"  # a station out of service calls the attendant
         tower = player_desk.tower(self.s, tower)  # a player's Service call
@@ -487,4 +445,4 @@ _HANDLERS: dict[type, Callable[[Cabinet, Any, list[Effect]], None]] = {
     ),
 }
 
-__all__ = ["ACCEPTS", "Cabinet", "Meters", "new_state"]
+__all__ = ["Cabinet", "Meters", "new_state"]
