@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from cabinet.core.context import History, RandomSource
 from cabinet.core.effects import Effect
+from cabinet.core.errors import present
 from cabinet.core.events import (
     HostCommanded,
     IntentReceived,
@@ -61,9 +62,7 @@ class CabinetBase:
         return bool(self.rules.chip_values_minor)
 
     def _st(self, seat: int) -> StationState:
-        st = self.station(seat)
-        assert st is not None
-        return st
+        return present(self.station(seat), f"station {seat}")
 
     def _cashing_out(self, st: StationState) -> bool:
         """Station ``st``'s cash-out is under way: its voucher prints on its own printer,

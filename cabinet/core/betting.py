@@ -115,7 +115,9 @@ class BettingMixin(CabinetBase):
         elif a == "place":
             spot = ev.value or 1
             chip = st.selected_chip_minor
-            assert chip is not None
+            if chip is None:
+                out.append(Rejected(f"place on spot {spot}", "no chip selected"))
+                return
             if not 1 <= spot <= r.max_spots_per_seat or st.bets_minor[spot - 1] + chip > r.max_bet_minor:
                 out.append(Rejected(f"place on spot {spot}", "no such spot, or over the maximum"))
                 return

@@ -16,6 +16,7 @@ from cabinet.core.effects import (
     SendCue,
     SetVoucherStatus,
 )
+from cabinet.core.errors import present
 from cabinet.core.events import PrintFinished
 from cabinet.core.records import VoucherRecord
 from cabinet.core.state import HandpayState, PrintingState, StationState
@@ -124,8 +125,7 @@ class CashOutMixin(CabinetBase):
             self._lock_handpay(st.station, p.amount_minor, f"print {ev.result}", p.validation_number, out)
 
     def _reset_handpay(self, out: list[Effect]) -> None:
-        hp = self.s.handpay
-        assert hp is not None
+        hp = present(self.s.handpay, "the handpay being reset")
         st = self._st(hp.station)
         st.pending_out_minor -= hp.amount_minor
         if hp.kind == "jackpot":

@@ -214,13 +214,6 @@ class HostMixin(CabinetBase):
 
     # -- what the rest of the cabinet asks ---------------------------------------------
 
-    def host_refusal(self, station: int) -> str:
-        """Why the host keeps ``station`` from playing now, in the player's words, or ''."""
-        st = self.station(station)
-        if st is None or not st.host.disabled:
-            return ""
-        return DISABLED_TEXT.get(st.host.disabled_by, "Play disabled by the casino host")
-
     def host_bills_minor(self, station: int, enabled: tuple[int, ...]) -> tuple[int, ...]:
         """The bill values ``station``'s acceptor takes: the settings' ``enabled``, narrowed
         by the host (0x06-0x08); ``()`` when the host disabled bills or play."""

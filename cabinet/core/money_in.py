@@ -236,7 +236,8 @@ class MoneyInMixin(CabinetBase):
         if self._hold_ticket(ev, out):  # the casino host decides
             return
         reason = self._voucher_refusal(self.station(ev.station), ev.record)
-        if reason is not None:
+        if reason is not None or ev.record is None:
+            reason = reason or "not issued by this cabinet"
             self.tell_refusal(self.station(ev.station), N_("Voucher refused"), reason)
             vn = ev.validation_number if ev.record is not None else ev.validation_number[-4:]
             out.append(ReturnNote(ev.station, reason))
@@ -244,7 +245,6 @@ class MoneyInMixin(CabinetBase):
                 Journal("voucher_refused", ev.station, 0, {"validation_number": vn, "reason": reason, "txn": ev.txn})
             )
         else:
-            assert ev.record is not None
             out.append(
                 Journal(
                     "voucher_escrowed",

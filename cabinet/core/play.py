@@ -12,6 +12,7 @@ from typing import Any
 
 from cabinet.core.base import CabinetBase
 from cabinet.core.effects import Effect, Journal, Rejected, SaveRecall, SendCue
+from cabinet.core.errors import present
 from cabinet.core.meters import audit_balance
 from cabinet.core.records import RecallEntry
 from cabinet.core.state import StationState
@@ -123,13 +124,11 @@ class PlayMixin(CabinetBase):
         self._run_round(rnd.start, out)
 
     def _decide(self, action: str, out: list[Effect]) -> None:
-        rnd = self.round
-        assert rnd is not None
+        rnd = present(self.round, "the round")
         self._run_round(lambda: rnd.decide(Decision(action)), out)
 
     def _run_round(self, step: Callable[[], list[round_events.Event]], out: list[Effect]) -> None:
-        rnd = self.round
-        assert rnd is not None
+        rnd = present(self.round, "the round")
         try:
             events = step()
         except GameError as e:  # shoe exhausted or a bug: void
@@ -212,8 +211,7 @@ class PlayMixin(CabinetBase):
         st.returned_in_round_minor += amount
 
     def _finish_round(self, out: list[Effect]) -> None:
-        rnd = self.round
-        assert rnd is not None
+        rnd = present(self.round, "the round")
         s = self.s
         result = rnd.result()
         for st in s.stations:

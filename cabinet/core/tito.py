@@ -43,6 +43,7 @@ from cabinet.core.effects import (
     SetVoucherStatus,
     StackNote,
 )
+from cabinet.core.errors import present
 from cabinet.core.events import HostCommanded, NoteUncredited, VoucherEscrowed, VoucherStacked
 from cabinet.core.records import TicketData, VoucherRecord
 from cabinet.core.state import PendingCashout, PrintingState, StationState, TicketIn
@@ -278,8 +279,7 @@ class TitoMixin(CabinetBase):
     ) -> None:
         """Hand the held ticket back (``send``: tell the acceptor to): final status
         ``result``, ``reason`` on the table."""
-        t = st.host.ticket_in
-        assert t is not None
+        t = present(st.host.ticket_in, f"station {st.station}'s ticket for the host")
         t.status, t.result, t.reason, t.transfer_code = "returned", result, reason, code
         self.tell_refusal(st, N_("Ticket refused"), reason)
         if send:

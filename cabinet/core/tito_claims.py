@@ -37,6 +37,7 @@ import msgspec
 
 from cabinet.core.base import CabinetBase
 from cabinet.core.effects import Effect, Journal, SendCue, SetVoucherStatus
+from cabinet.core.errors import present
 from cabinet.core.events import HostCommanded
 from cabinet.core.state import NoteReview, PrintingState, StationState, TicketIn
 
@@ -115,8 +116,7 @@ class TicketClaimsMixin(CabinetBase):
         self, st: StationState, result: str, reason: str, code: int, out: list[Effect], amount: int = 0
     ) -> None:
         """The claim with the host is final: ``ticket_done`` (0x68) for 0x71's status."""
-        t = st.host.ticket_in
-        assert t is not None
+        t = present(st.host.ticket_in, f"station {st.station}'s ticket for the host")
         t.status = "redeemed" if result == "redeemed" else "returned"
         t.result, t.reason, t.transfer_code = result, reason, code
         if result == "redeemed":
@@ -147,8 +147,7 @@ class TicketClaimsMixin(CabinetBase):
         delay_ms: int = CLAIM_RETRY_MS,
     ) -> None:
         """Not settled: final ``result`` for this try, the claim queued again."""
-        t = st.host.ticket_in
-        assert t is not None
+        t = present(st.host.ticket_in, f"station {st.station}'s ticket for the host")
         self._claim_done(st, result, reason, code, out)
         st.host.claims = [
             *st.host.claims,
@@ -165,8 +164,7 @@ class TicketClaimsMixin(CabinetBase):
 
     def _claim_answer(self, st: StationState, ev: HostCommanded, out: list[Effect]) -> str:
         """The host's 0x71 for the claim held now (``ticket_in``)."""
-        t = st.host.ticket_in
-        assert t is not None
+        t = present(st.host.ticket_in, f"station {st.station}'s ticket for the host")
         code, amount = ev.transfer_code, ev.amount_minor
         redeem = code == 0x00 and amount > 0
         if t.purpose == "print_check":

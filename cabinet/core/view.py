@@ -477,23 +477,17 @@ def _told(n: int, kind: str, amount: int, station: bool) -> Said:
     return said(template, n=n, amount_minor=amount) if "{amount_minor}" in template else said(template, n=n)
 
 
-def station_outcome(spots: list[VisibleSpot], dealer_blackjack: bool, sym: str) -> str:
-    """One station's line after a round, from its own spots only.
+def station_outcome_said(spots: list[VisibleSpot], dealer_blackjack: bool) -> list[Said]:
+    """One station's line after a round, from its own spots only, as ``Said`` parts.
 
     Args:
         spots: the station's spots of ``Round.player_view().spots``.
         dealer_blackjack: the dealer made Blackjack.
-        sym: currency symbol.
 
     Returns:
         ``"You win $5.00"``; with several spots each spot's own result,
-        ``"Spot 1 Blackjack, wins $7.50 · Spot 2 loses"``; ``""`` for no spots.
+        ``"Spot 1 Blackjack, wins $7.50 · Spot 2 loses"``; ``[]`` for no spots.
     """
-    return english_all(station_outcome_said(spots, dealer_blackjack), sym)
-
-
-def station_outcome_said(spots: list[VisibleSpot], dealer_blackjack: bool) -> list[Said]:
-    """``station_outcome`` as ``Said`` parts; ``[]`` for no spots."""
     if not spots:
         return []
     if dealer_blackjack:
