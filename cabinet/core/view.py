@@ -324,8 +324,8 @@ def _tilt_said(cab: ViewContext) -> list[Said]:
 
 
 def _handpay_reason(reason: str, s: CabinetState) -> list[Said]:
-    """A handpay's reason as ``Said``, when one of the core's reasons (``PlayMixin``'s
-    jackpot, ``CashoutMixin``'s print result, ``TitoMixin``'s "no ticket: ...") says
+    """A handpay's reason as ``Said``, when one of the core's reasons (``Table``'s
+    jackpot, ``Ledger``'s print result, ``Tito``'s "no ticket: ...") says
     exactly what the journaled ``reason`` says; ``[]`` else (the UI then looks the plain
     reason up as a msgid)."""
     hp = s.handpay
@@ -353,7 +353,7 @@ def _handpay_reason(reason: str, s: CabinetState) -> list[Said]:
     return next(([c] for c in cands if english(c, sym) == reason), [])
 
 
-#: ``TitoMixin``'s constant reasons for a cash-out that got no ticket.
+#: ``Tito``'s constant reasons for a cash-out that got no ticket.
 _NO_TICKET_WHY = (
     N_("host offline"),
     N_("validation denied by the casino host"),
