@@ -27,6 +27,8 @@ class Betting:
         return self.cab.s
 
     def betting_legal(self, st: StationState) -> frozenset[str]:
+        """The betting intents station ``st`` may send now (its lamps): what its credits,
+        bets, chips and readiness allow."""
         r = self.cab.rules
         legal: set[str] = set()
         total = sum(st.bets_minor)
@@ -76,6 +78,8 @@ class Betting:
         return st.bets_minor[i] if i < len(st.bets_minor) else 0
 
     def bets_valid(self, st: StationState) -> bool:
+        """Station ``st``'s bets may be dealt: at least one, covered by its credits, each
+        within the table limits and a multiple of the bet step."""
         r = self.cab.rules
         bets = [b for b in st.bets_minor if b]
         return (
@@ -85,6 +89,8 @@ class Betting:
         )
 
     def can_cash_out(self, st: StationState) -> bool:
+        """Station ``st`` may cash out now: credits, no round open, no cash-out of its own
+        under way, the journal writable and (at a shared table) its own printer well."""
         if STORAGE_FAULT in self.s.faults:
             return False  # the journal cannot be written: nothing can be paid out
         if len(self.s.stations) > 1 and any(c.startswith("printer_") for c in st.faults):
@@ -92,12 +98,15 @@ class Betting:
         return st.credits_minor > 0 and not self.s.round_open and not self.cab.cashing_out(st)
 
     def clear_finished_round(self) -> None:
+        """Take a settled round off the table (and each station's last win)."""
         if self.cab.round is not None and self.cab.round.finished:
             self.cab.round = None
             for st in self.s.stations:
                 st.win_minor = 0
 
     def bet_action(self, st: StationState, ev: IntentReceived, out: list[Effect]) -> None:
+        """Apply a betting intent (chips, spots, Bet+/-, undo, clear, rebet, new game) of
+        station ``st``; refusals go to ``out`` as ``Rejected``."""
         r = self.cab.rules
         self.clear_finished_round()
         a = ev.action

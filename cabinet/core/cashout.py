@@ -44,6 +44,8 @@ class Ledger:
         return not any(code.startswith("printer_") for code in [*self.s.faults, *st.faults])
 
     def cash_out(self, st: StationState, out: list[Effect]) -> None:
+        """Pay station ``st``'s credits out: a voucher to print (the host's number under system
+        validation), or a handpay over the voucher limit or without a printer."""
         s = self.s
         if not self.cab.table.self_audit(out):
             return
@@ -136,6 +138,8 @@ class Ledger:
             self.lock_handpay(st.station, p.amount_minor, f"print {ev.result}", p.validation_number, out)
 
     def reset_handpay(self, out: list[Effect]) -> None:
+        """The attendant paid the handpay shown: meter it, close its voucher, show the next.
+        ``InvariantError`` when no handpay is locked up."""
         hp = present(self.s.handpay, "the handpay being reset")
         st = self.cab.station_of(hp.station)
         st.pending_out_minor -= hp.amount_minor

@@ -48,6 +48,7 @@ class Displays:
         return self.cab.s
 
     def on_display(self, ev: DisplayChanged, out: list[Effect]) -> None:
+        """A screen started or stopped drawing (``station`` 0: the whole table)."""
         before = {st.station: self.cab.display_shows(st.station) for st in self.s.stations}
         if ev.station == 0:
             if ev.showing != self.cab.display_showing:

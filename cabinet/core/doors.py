@@ -46,6 +46,7 @@ class Service:
         return self.cab.s
 
     def on_door(self, ev: DoorChanged, out: list[Effect]) -> None:
+        """A door opened or shut: the door lock-up, its count and journal row."""
         s = self.s
         if ev.open and ev.door not in s.doors_open:
             s.doors_open = s.doors_open + [ev.door]
@@ -66,6 +67,7 @@ class Service:
         out.append(Journal("door_opened_while_powered_off", 0, 0, {"door": ev.door}))
 
     def on_key(self, ev: KeyChanged, out: list[Effect]) -> None:
+        """The operator key turned: open or leave the menu, or reset the handpay shown."""
         s = self.s
         was_on, s.key_on = s.key_on, ev.on
         if ev.on and was_on:
@@ -146,6 +148,7 @@ class Service:
             )
 
     def on_cleared(self, ev: DeviceCleared, out: list[Effect]) -> None:
+        """A device reports it works: its faults clear (and its firmware is noted)."""
         if ev.firmware:  # the Diagnostics page shows it
             self.cab.firmware[(ev.station, ev.device)] = ev.firmware
         prefix = ev.device + "_"
@@ -183,6 +186,8 @@ class Service:
         )
 
     def on_tick(self, ev: Tick, out: list[Effect]) -> None:
+        """The clock advanced: clock jumps, timeouts (prints, host, screens) and the bet and
+        decision timers."""
         s = self.s
         if s.now_ms or s.wall_s:
             jump = (ev.wall_s - s.wall_s) - (ev.now_ms - s.now_ms) / 1000
@@ -213,6 +218,7 @@ class Service:
                 self.cab.table.decide(action, out)
 
     def on_power_up(self, ev: PowerUp, out: list[Effect]) -> None:
+        """The engine started: settle what a power cut left in flight (prints, the round, tickets)."""
         s = self.s
         if s.wall_s and ev.wall_s < s.wall_s - CLOCK_JUMP_S:  # behind the journal's last time
             self._clock_jump(s.wall_s, ev.wall_s, ev.wall_s - s.wall_s, out)

@@ -110,6 +110,7 @@ class HostLink:
         return ev
 
     def on_host_acked(self, ev: HostEventAcked, out: list[Effect]) -> None:
+        """The host took the events up to ``event_id``: drop them from the queue."""
         st = self.cab.station(ev.station)
         if st is None:
             out.append(Rejected(f"host ack from station {ev.station}", "no such station"))
@@ -151,6 +152,7 @@ class HostLink:
         )
 
     def on_host_link(self, ev: HostLinkChanged, out: list[Effect]) -> None:
+        """The host link went up or down (journaled once per change)."""
         st = self.cab.station(ev.station)
         if st is None:
             out.append(Rejected(f"host link of station {ev.station}", "no such station"))
@@ -166,6 +168,7 @@ class HostLink:
     # -- commands ----------------------------------------------------------------------------
 
     def on_host_command(self, ev: HostCommanded, out: list[Effect]) -> None:
+        """Carry out or refuse a host command; journaled as ``host_command`` with the result."""
         st = self.cab.station(ev.station)
         what = f"host {ev.name} for station {ev.station}"
         if st is None or ev.name not in HOST_COMMANDS:

@@ -89,6 +89,7 @@ class Acceptance:
         st.refusal = f"{what}: {english(st.refusal_said[1], sym)}"
 
     def on_note_escrow(self, ev: NoteEscrowed, out: list[Effect]) -> None:
+        """A note in escrow: stack it, or hand it back with the reason."""
         if self.cab.station(ev.station) is not None and bill_test.on_escrow(self.s, ev, out):
             return  # a test note, no meter
         st = self.cab.station(ev.station)
@@ -112,6 +113,7 @@ class Acceptance:
             out.append(StackNote(ev.station, ev.txn))
 
     def refuse_money_in(self, st: StationState | None, amount: int) -> str | None:
+        """Why station ``st`` may not take ``amount`` (minor units) now, or ``None``."""
         if st is None:
             return "no such station"
         if not self.cab.display_shows(st.station):
@@ -129,12 +131,15 @@ class Acceptance:
         return None
 
     def seen_txn(self, txn: str) -> bool:
+        """The acceptor's transaction ``txn`` was credited already; remembers it if not
+        (the last ``TXN_MEMORY``)."""
         if txn in self.s.recent_txns:
             return True
         self.s.recent_txns = (self.s.recent_txns + [txn])[-TXN_MEMORY:]
         return False
 
     def on_note_stacked(self, ev: NoteStacked, out: list[Effect]) -> None:
+        """A note stacked: credit it exactly once (a repeated ``txn`` is ignored)."""
         st = self.cab.station(ev.station)
         if st is None or ev.denomination_minor <= 0:
             out.append(Rejected("note stacked", "no such station or bad amount"))
@@ -160,6 +165,7 @@ class Acceptance:
         out.append(SendCue("bill_stacked", st.station, {"amount_minor": amount}))
 
     def drop_review(self, txn: str) -> None:
+        """Forget the review of the note of ``txn`` (settled), and its fault with it."""
         if txn and any(r.txn == txn for r in self.s.note_reviews):
             self.s.note_reviews = [r for r in self.s.note_reviews if r.txn != txn]
             self._review_faults()
@@ -247,6 +253,7 @@ class Acceptance:
         return self.s.wall_s - (self.s.clock_adjust_s - rec.clock_adjust_s) > rec.expires_wall_s
 
     def on_voucher_escrow(self, ev: VoucherEscrowed, out: list[Effect]) -> None:
+        """A voucher in escrow: to the host, stacked, or handed back with the reason."""
         if self.cab.tito.hold_ticket(ev, out):  # the casino host decides
             return
         reason = self._voucher_refusal(self.cab.station(ev.station), ev.record)
@@ -270,6 +277,7 @@ class Acceptance:
             out.append(StackNote(ev.station, ev.txn))
 
     def on_voucher_stacked(self, ev: VoucherStacked, out: list[Effect]) -> None:
+        """A voucher stacked: credit it exactly once and mark it redeemed."""
         st = self.cab.station(ev.station)
         rec = ev.record
         if self.cab.tito.host_ticket_stacked(ev, out):  # redeemed by the host
@@ -307,6 +315,7 @@ class Acceptance:
             self.returning[station] = (txn, reasons[-1])
 
     def on_note_returned(self, ev: NoteReturned, out: list[Effect]) -> None:
+        """A note or voucher handed back: journal it, with why when the cabinet returned it."""
         if bill_test.on_returned(self.s, ev, out):
             self.returning.pop(ev.station, None)
             return  # a test note, counted apart

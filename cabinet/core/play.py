@@ -46,6 +46,7 @@ class Table:
         ]
 
     def maybe_start_bet_timer(self) -> None:
+        """Start the bet timer once two stations sit at the table and one has bet."""
         if (
             len(self._occupied()) >= 2
             and self.s.bet_deadline_ms is None
@@ -54,6 +55,7 @@ class Table:
             self.s.bet_deadline_ms = self.s.now_ms + self.cab.rules.bet_timer_s * 1000
 
     def press_deal(self, st: StationState, out: list[Effect]) -> None:
+        """Station ``st`` pressed Deal: deal now, or when the other stations with bets are ready."""
         self.cab.bets.clear_finished_round()
         st.ready = True
         occupied = self._occupied()
@@ -74,6 +76,7 @@ class Table:
         return True
 
     def start_round(self, out: list[Effect]) -> None:
+        """Deal a round to every station in play with valid bets (stakes off the credits)."""
         r = self.cab.rules
         s = self.s
         s.bet_deadline_ms = None
@@ -135,6 +138,7 @@ class Table:
         self._run_round(rnd.start, out)
 
     def decide(self, action: str, out: list[Effect]) -> None:
+        """The prompted hand's ``action`` (a ``Decision`` value); ``InvariantError`` without a round."""
         rnd = present(self.cab.round, "the round")
         self._run_round(lambda: rnd.decide(Decision(action)), out)
 
@@ -152,6 +156,7 @@ class Table:
             self.arm_decision_timer()
 
     def arm_decision_timer(self) -> None:
+        """Run the decision timer while two or more stations play the round; else stop it."""
         in_round = [st for st in self.s.stations if st.in_round]
         if len(in_round) >= 2:
             self.s.decision_deadline_ms = self.s.now_ms + self.cab.rules.decision_timer_s * 1000

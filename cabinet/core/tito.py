@@ -98,6 +98,8 @@ class Tito:
         return self.cab.s
 
     def system_validation(self, st: StationState) -> bool:
+        """Station ``st``'s tickets take the casino host's validation numbers (SAS system
+        validation, with a host link)."""
         return st.host.validation == "system" and bool(st.host.link)
 
     # -- cash-out: system validation (0x57 / 0x58) --------------------------------------
@@ -131,6 +133,7 @@ class Tito:
         self.cab.ledger.lock_handpay(st.station, amount, f"no ticket: {reason}", "", out)
 
     def on_validation_number(self, st: StationState, ev: HostCommanded, out: list[Effect]) -> str:
+        """The host's validation number (or denial) for the cash-out waiting; returns the result."""
         p = st.host.pending_cashout
         if p is None or (ev.ref_id and ev.ref_id != p.cashout_id):
             return "refused: no cash-out waiting for validation"
@@ -244,6 +247,7 @@ class Tito:
         return True
 
     def on_redeem(self, st: StationState, ev: HostCommanded, out: list[Effect]) -> str:
+        """The host's redeem answer for the ticket held; returns the result."""
         t = st.host.ticket_in
         if t is None or t.status != "held" or (ev.ref_id and ev.ref_id != t.ticket_id):
             return "refused: no ticket waiting for the host"
@@ -379,6 +383,7 @@ class Tito:
     # -- timers, the link, restarts -----------------------------------------------------
 
     def tito_tick(self, out: list[Effect]) -> None:
+        """Time out the cash-out and the ticket waiting for the host."""
         now = self.s.now_ms
         for st in self.s.stations:
             h = st.host
@@ -399,6 +404,7 @@ class Tito:
         self.cab.ticket_claims.start_claims(out)
 
     def tito_link_down(self, st: StationState, out: list[Effect]) -> None:
+        """The host link went down: what waited for the host fails or waits again."""
         p = st.host.pending_cashout
         if p is not None:
             self._validation_failed(st, p.amount_minor, HOST_OFFLINE, out)

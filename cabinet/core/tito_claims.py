@@ -65,6 +65,7 @@ class TicketClaims:
         return self.cab.s
 
     def print_checks(self, st: StationState) -> list[TicketIn]:
+        """Station ``st``'s claims of unknown prints (``print_checks``)."""
         return print_checks(st)
 
     def _claim(self, st: StationState, purpose: str, vn: str, amount: int, txn: str, out: list[Effect]) -> None:
