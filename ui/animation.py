@@ -12,7 +12,7 @@ runs. Imports only ``cabinet.protocol.snapshot``/``cabinet.protocol.ipc`` from t
 from __future__ import annotations
 
 from cabinet.protocol.ipc import Cue
-from cabinet.protocol.snapshot import HandView, Snapshot
+from cabinet.protocol.snapshot import HandView, Snapshot, WireMode
 from ui import celebration, motion
 from ui.celebration import Celebration
 from ui.motion import HandKey, Settle
@@ -74,7 +74,7 @@ class Animator:
             names of sounds to play now (``card``, ``chip``, ``win``, ``blackjack``, ``big_win``).
         """
         self._prune(now_ms)
-        if old is None or new.seq <= old.seq or new.mode in ("attract", "maintenance"):
+        if old is None or new.seq <= old.seq or new.mode in (WireMode.ATTRACT, WireMode.MAINTENANCE):
             self.clear()
             return []
         sounds: list[str] = []

@@ -20,7 +20,7 @@ from pathlib import Path
 import pygame
 
 from cabinet.protocol.ipc import FRAME_HEARTBEAT_S, Cue, Error, Frame, Intent
-from cabinet.protocol.snapshot import Snapshot
+from cabinet.protocol.snapshot import Snapshot, WireMode
 from ui import coalesce, i18n, refusals, shared_screen
 from ui.animation import Animator
 from ui.client import EngineClient, Link
@@ -189,7 +189,7 @@ class App:
             for name in self.anim.on_snapshot(old, newest, now_ms):
                 self.sounds.play(name)
             changed_scene = old is None or (old.mode, old.overlay) != (newest.mode, newest.overlay)
-            if newest.mode == "maintenance":
+            if newest.mode == WireMode.MAINTENANCE:
                 self.show_help = False
             self._new_player(old, newest)
             # a station's own screen draws another station's change a little
@@ -297,7 +297,7 @@ class App:
         """Map one input event; send its intents; apply local actions. Returns the intents."""
         s = self.snapshot
         chips = s.chip_values_minor if s is not None else []
-        m = s.maintenance if s is not None and s.mode == "maintenance" else None
+        m = s.maintenance if s is not None and s.mode == WireMode.MAINTENANCE else None
         mine = next((st for st in s.stations if st.station == self.station), None) if s is not None else None
         ctx = InputContext(
             station=self.station,
@@ -341,7 +341,11 @@ class App:
     def _new_player(self, old: Snapshot | None, new: Snapshot) -> None:
         """Once this station's credits are cashed out (a ticket printing or a
         handpay and its meter at 0), the next player starts in the default language."""
-        if old is None or self.language == self.default_language or new.mode not in ("cash_out", "handpay"):
+        if (
+            old is None
+            or self.language == self.default_language
+            or new.mode not in (WireMode.CASH_OUT, WireMode.HANDPAY)
+        ):
             return
         was = next((st.credits_minor for st in old.stations if st.station == self.station), 0)
         now = next((st.credits_minor for st in new.stations if st.station == self.station), 0)
@@ -359,7 +363,7 @@ class App:
             return max(1, due - self._last_draw_ms)
         s = self.snapshot
         if s is not None and self.connected:
-            if s.mode == "attract" and not self.show_help:
+            if s.mode == WireMode.ATTRACT and not self.show_help:
                 # sleep until the attract picture changes next
                 last = self._last_draw_ms
                 return max(1, attract.next_change_ms(last) - last) if s.overlay is None else ATTRACT_FRAME_MS
@@ -423,7 +427,7 @@ class App:
         """One turn of the loop: wait (bounded), take input and engine events, draw if due."""
         now = self.clock_ms()
         interval = self.frame_interval_ms(now)
-        if self.snapshot is not None and self.snapshot.mode == "attract" and max_wait_ms == IDLE_POLL_MS:
+        if self.snapshot is not None and self.snapshot.mode == WireMode.ATTRACT and max_wait_ms == IDLE_POLL_MS:
             max_wait_ms = ATTRACT_POLL_MS
         if self.dirty:
             wait = 0

@@ -9,7 +9,7 @@ maximum, the credits short, what insurance costs; in the screen's language
 
 from __future__ import annotations
 
-from cabinet.protocol.snapshot import Snapshot, StationView
+from cabinet.protocol.snapshot import Snapshot, StationView, WireMode
 from ui.i18n import N_, _, pgettext
 from ui.money import fmt_money
 from ui.render import ACTION_LABELS
@@ -72,16 +72,16 @@ def refusal_text(s: Snapshot | None, station: int, action: str, reason: str = ""
         return fmt_money(amount_minor, sym)
 
     bet = st.bet_minor
-    if s.mode not in ("attract", "betting", "in_round"):
+    if s.mode not in (WireMode.ATTRACT, WireMode.BETTING, WireMode.IN_ROUND):
         return _("Please wait: play is suspended")
     if action == "deal":
         if bet == 0:
             return _("Place a bet first: minimum {amount}").format(amount=money(s.min_bet_minor))
         if bet < s.min_bet_minor:
             return _("Minimum bet {amount}: add chips, then Deal").format(amount=money(s.min_bet_minor))
-        return _("Wait for the round to end") if s.mode == "in_round" else _("Deal is not available now")
+        return _("Wait for the round to end") if s.mode == WireMode.IN_ROUND else _("Deal is not available now")
     if action in ("bet_up", "chip", "place", "rebet"):
-        if s.mode == "in_round":
+        if s.mode == WireMode.IN_ROUND:
             return _("Bets are closed until the round ends")
         if "maximum" in reason or (s.max_bet_minor and bet >= s.max_bet_minor):
             if s.spots_per_station > 1:
@@ -121,9 +121,11 @@ def refusal_text(s: Snapshot | None, station: int, action: str, reason: str = ""
                 else st.fault.removeprefix("Out of service: ").removesuffix(" - call attendant")
             )
             return _("No ticket now: {faults} - call attendant").format(faults=faults)
-        return _("Finish this round, then cash out") if s.mode == "in_round" else _("Cash out is not available now")
+        return (
+            _("Finish this round, then cash out") if s.mode == WireMode.IN_ROUND else _("Cash out is not available now")
+        )
     if action in ("hit", "stand"):
-        return _("Not your turn yet") if s.mode == "in_round" else _("Place a bet and Deal first")
+        return _("Not your turn yet") if s.mode == WireMode.IN_ROUND else _("Place a bet and Deal first")
     name = ACTION_NAMES.get(action)
     label = _(name) if name else action.replace("_", " ").upper()
     return _("{action} is not available now").format(action=label)

@@ -19,7 +19,7 @@ import pygame
 
 from cabinet.protocol.money import chip_split
 from cabinet.protocol.said import Said
-from cabinet.protocol.snapshot import HandView, Snapshot, SpotView, StationView
+from cabinet.protocol.snapshot import HandView, Snapshot, SpotView, StationView, WireMode
 from ui import celebration, i18n, settle_draw, shared_screen, theme
 from ui import own_station as own_station_mod
 from ui.animation import CardKey
@@ -108,7 +108,7 @@ def button_specs(
     ``station.lamps`` alone. Labels are in the active language (``ui.i18n``).
     """
     if in_round is None:
-        in_round = snapshot.mode == "in_round"
+        in_round = snapshot.mode == WireMode.IN_ROUND
     out: list[tuple[str, str, int | None]] = []
     for action, label in _base_buttons(snapshot, in_round):
         if action == "chip":
@@ -320,9 +320,9 @@ class Renderer:
             the touch targets of this frame, topmost last.
         """
         if language is not None:  # the operator's menu (and its recall) stays English
-            i18n.use(i18n.DEFAULT if snapshot is not None and snapshot.mode == "maintenance" else language)
+            i18n.use(i18n.DEFAULT if snapshot is not None and snapshot.mode == WireMode.MAINTENANCE else language)
         self._languages = languages
-        shared = shared and snapshot is not None and snapshot.mode not in ("attract", "maintenance")
+        shared = shared and snapshot is not None and snapshot.mode not in (WireMode.ATTRACT, WireMode.MAINTENANCE)
         L = (
             shared_screen.layout_for(*surface.get_size())
             if shared
@@ -333,7 +333,7 @@ class Renderer:
         self._notices = notices or {}
         if (
             snapshot is not None
-            and snapshot.mode == "attract"
+            and snapshot.mode == WireMode.ATTRACT
             and connected
             and not show_help
             and snapshot.overlay is None
@@ -351,7 +351,7 @@ class Renderer:
         still = (
             snapshot.overlay is not None
             and connected
-            and snapshot.mode not in ("maintenance", "attract")
+            and snapshot.mode not in (WireMode.MAINTENANCE, WireMode.ATTRACT)
             and not (busy is not None and busy(now_ms))
         )
         key = (
@@ -370,8 +370,8 @@ class Renderer:
         cached = still and self._under is not None and self._under[0] == key
         table = (
             not cached
-            and snapshot.mode != "attract"
-            and not (snapshot.mode == "maintenance" and snapshot.maintenance is not None)
+            and snapshot.mode != WireMode.ATTRACT
+            and not (snapshot.mode == WireMode.MAINTENANCE and snapshot.maintenance is not None)
         )
         # a table at rest drawn again with the same inputs on the same surface: its
         # pixels are there already (an idle frame draws nothing)
@@ -417,16 +417,16 @@ class Renderer:
             p.hits = list(self._under[2])
             p.dimmed = True
         elif (
-            snapshot.mode == "maintenance"
+            snapshot.mode == WireMode.MAINTENANCE
             and snapshot.maintenance is not None
             and snapshot.maintenance.recall is not None
         ):  # drawn as a table
             recall.draw(p, snapshot, snapshot.maintenance.recall, self, now_ms)
             modal = True
-        elif snapshot.mode == "maintenance" and snapshot.maintenance is not None:
+        elif snapshot.mode == WireMode.MAINTENANCE and snapshot.maintenance is not None:
             maintenance.draw(p, snapshot.maintenance, self.diag)
             modal = True
-        elif snapshot.mode == "attract":
+        elif snapshot.mode == WireMode.ATTRACT:
             attract.draw_static(p, snapshot)
             attract.draw(p, snapshot, now_ms, self, clock)
             self._help_button(p)
@@ -593,12 +593,12 @@ class Renderer:
     # -- background ----------------------------------------------------------
 
     def _felt_for(self, L: Layout, s: Snapshot | None) -> pygame.Surface:
-        maint = s is not None and s.mode == "maintenance"
-        texts = tuple(_(t) for t in s.table_texts) if s is not None and s.mode != "attract" else ()
-        name = _(s.variant_name) if s is not None and s.mode not in ("attract",) else ""
+        maint = s is not None and s.mode == WireMode.MAINTENANCE
+        texts = tuple(_(t) for t in s.table_texts) if s is not None and s.mode != WireMode.ATTRACT else ()
+        name = _(s.variant_name) if s is not None and s.mode not in (WireMode.ATTRACT,) else ""
         limits = (
             (s.min_bet_minor, s.max_bet_minor, s.spots_per_station, s.currency_symbol)
-            if s is not None and s.mode != "attract"
+            if s is not None and s.mode != WireMode.ATTRACT
             else (0, 0, 0, "")
         )
         key = (L.width, L.height, L.lw, L.portrait, name, texts, maint, limits, i18n.current())
@@ -985,7 +985,7 @@ class Renderer:
             cx = geo.box.x + spot_w * (k + 0.5)
             sp = by_spot.get(spot_no)
             self._spot(p, s, st, sp, spot_no, cx, spot_w, geo, n_spots, now_ms, anim)
-            if place and s.mode != "in_round":
+            if place and s.mode != WireMode.IN_ROUND:
                 r = geo.circle_r
                 p.hits.append(
                     HitBox(
@@ -1089,7 +1089,7 @@ class Renderer:
         """A station's buttons, lit as its lamps are (none while the door is open)."""
         lamps = set(st.lamps)
         # the door-open freeze offers no buttons (nothing can be pressed)
-        specs = button_specs(s, st) if s.mode != "door_open" else []
+        specs = button_specs(s, st) if s.mode != WireMode.DOOR_OPEN else []
         for (action, label, value), r in zip(specs, geo.buttons, strict=False):
             if action == "chip" and value is not None:
                 p.chip_button(r, value, "chip" in lamps, st.selected_chip_minor == value, st.station)

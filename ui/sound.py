@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pygame
 
-from cabinet.protocol.snapshot import Snapshot
+from cabinet.protocol.snapshot import Snapshot, WireMode
 
 log = logging.getLogger(__name__)
 
@@ -183,6 +183,6 @@ class Sounds:
 def sound_volume(snapshot: Snapshot) -> float:
     """The volume the operator set (``volume_percent``), 0.0-1.0; silent in
     the attract loop when its sound is off (``attract_sound``)."""
-    if snapshot.mode == "attract" and not snapshot.attract_sound:
+    if snapshot.mode == WireMode.ATTRACT and not snapshot.attract_sound:
         return 0.0
     return max(0, min(100, snapshot.volume_percent)) / 100

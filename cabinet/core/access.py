@@ -32,8 +32,6 @@ class Level(IntEnum):
 
 #: Doors one of which must be open (besides the technician level) for a RAM clear.
 RAM_CLEAR_DOORS = frozenset({"main", "logic"})
-#: Kept for callers of the older name.
-TECHNICIAN_DOORS = RAM_CLEAR_DOORS
 
 #: Menu pages (``MAIN_ITEMS`` keys) that need the technician level; every other
 #: page is the attendant's and only reads (or clears a fault / resets a handpay).

@@ -1,30 +1,42 @@
 """Betting: what a station may bet now, the bet intents (chips, spots, rebet,
 undo, clear, new game).
 
-Owns: ``BettingMixin`` of ``cabinet.core.machine.Cabinet``. Pure.
+Owns: ``Betting``, the table owner's betting machine (``Cabinet.bets``): each
+station's ``bets_minor``, ``chip_log``, ``selected_chip_minor`` and ``last_bets_minor``.
+Reads the rest through ``cabinet.core.queries.CabinetQueries``. Pure.
 """
 
 from __future__ import annotations
 
-from cabinet.core.base import CabinetBase
 from cabinet.core.effects import Effect, Rejected, SendCue
 from cabinet.core.errors import STORAGE_FAULT
 from cabinet.core.events import IntentReceived
-from cabinet.core.state import StationState
+from cabinet.core.queries import CabinetQueries
+from cabinet.core.state import CabinetState, StationState
 
 
-class BettingMixin(CabinetBase):
+class Betting:
     """Bets on the spots between rounds (RULES.md table limits)."""
 
-    def _betting_legal(self, st: StationState) -> frozenset[str]:
-        r = self.rules
+    def __init__(self, cab: CabinetQueries) -> None:
+        self.cab = cab
+
+    @property
+    def s(self) -> CabinetState:
+        """The critical state (the cabinet's: a RAM clear replaces it)."""
+        return self.cab.s
+
+    def betting_legal(self, st: StationState) -> frozenset[str]:
+        """The betting intents station ``st`` may send now (its lamps): what its credits,
+        bets, chips and readiness allow."""
+        r = self.cab.rules
         legal: set[str] = set()
         total = sum(st.bets_minor)
-        if self._can_cash_out(st) and not st.ready:
+        if self.can_cash_out(st) and not st.ready:
             legal.add("cash_out")
         if st.ready:
             return frozenset(legal)
-        if not self.uses_chips:
+        if not self.cab.uses_chips:
             bet = st.bets_minor[0] if st.bets_minor else 0
             up = r.min_bet_minor if bet == 0 else bet + r.bet_step_minor
             if up <= min(r.max_bet_minor, st.credits_minor):
@@ -55,9 +67,9 @@ class BettingMixin(CabinetBase):
                 legal.add("bet_up")
             if st.chip_log:
                 legal.add("bet_down")
-        if total or (self.round is not None and self.round.finished):
+        if total or (self.cab.round is not None and self.cab.round.finished):
             legal.add("new_game")
-        if self._bets_valid(st):
+        if self.bets_valid(st):
             legal.add("deal")
         return frozenset(legal)
 
@@ -65,8 +77,10 @@ class BettingMixin(CabinetBase):
     def _spot_bet(st: StationState, i: int) -> int:
         return st.bets_minor[i] if i < len(st.bets_minor) else 0
 
-    def _bets_valid(self, st: StationState) -> bool:
-        r = self.rules
+    def bets_valid(self, st: StationState) -> bool:
+        """Station ``st``'s bets may be dealt: at least one, covered by its credits, each
+        within the table limits and a multiple of the bet step."""
+        r = self.cab.rules
         bets = [b for b in st.bets_minor if b]
         return (
             bool(bets)
@@ -74,26 +88,31 @@ class BettingMixin(CabinetBase):
             and all(r.min_bet_minor <= b <= r.max_bet_minor and b % r.bet_step_minor == 0 for b in bets)
         )
 
-    def _can_cash_out(self, st: StationState) -> bool:
+    def can_cash_out(self, st: StationState) -> bool:
+        """Station ``st`` may cash out now: credits, no round open, no cash-out of its own
+        under way, the journal writable and (at a shared table) its own printer well."""
         if STORAGE_FAULT in self.s.faults:
             return False  # the journal cannot be written: nothing can be paid out
         if len(self.s.stations) > 1 and any(c.startswith("printer_") for c in st.faults):
             return False  # its printer is out; a handpay would stop every station
-        return st.credits_minor > 0 and not self.s.round_open and not self._cashing_out(st)
+        return st.credits_minor > 0 and not self.s.round_open and not self.cab.cashing_out(st)
 
-    def _clear_finished_round(self) -> None:
-        if self.round is not None and self.round.finished:
-            self.round = None
+    def clear_finished_round(self) -> None:
+        """Take a settled round off the table (and each station's last win)."""
+        if self.cab.round is not None and self.cab.round.finished:
+            self.cab.round = None
             for st in self.s.stations:
                 st.win_minor = 0
 
-    def _bet_action(self, st: StationState, ev: IntentReceived, out: list[Effect]) -> None:
-        r = self.rules
-        self._clear_finished_round()
+    def bet_action(self, st: StationState, ev: IntentReceived, out: list[Effect]) -> None:
+        """Apply a betting intent (chips, spots, Bet+/-, undo, clear, rebet, new game) of
+        station ``st``; refusals go to ``out`` as ``Rejected``."""
+        r = self.cab.rules
+        self.clear_finished_round()
         a = ev.action
         if not st.bets_minor:
             st.bets_minor = [0] * r.max_spots_per_seat
-        if a in ("bet_up", "bet_down") and self.uses_chips:
+        if a in ("bet_up", "bet_down") and self.cab.uses_chips:
             if a == "bet_up":
                 up = st.selected_chip_minor or r.chip_values_minor[0]
                 st.bets_minor[0] += up
@@ -115,7 +134,9 @@ class BettingMixin(CabinetBase):
         elif a == "place":
             spot = ev.value or 1
             chip = st.selected_chip_minor
-            assert chip is not None
+            if chip is None:
+                out.append(Rejected(f"place on spot {spot}", "no chip selected"))
+                return
             if not 1 <= spot <= r.max_spots_per_seat or st.bets_minor[spot - 1] + chip > r.max_bet_minor:
                 out.append(Rejected(f"place on spot {spot}", "no such spot, or over the maximum"))
                 return
@@ -131,4 +152,4 @@ class BettingMixin(CabinetBase):
         elif a == "rebet":
             st.bets_minor = list(st.last_bets_minor)
             st.chip_log = [[i + 1, b] for i, b in enumerate(st.bets_minor) if b]
-        self._maybe_start_bet_timer()
+        self.cab.table.maybe_start_bet_timer()

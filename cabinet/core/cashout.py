@@ -1,12 +1,14 @@
 """Cash-out and handpays: vouchers out, the printer's verdict, handpay lockups and
 their reset.
 
-Owns: ``CashOutMixin`` of ``cabinet.core.machine.Cabinet``. Pure.
+Owns: ``Ledger``, the ledger machine (``Cabinet.ledger``): credits leaving a station
+(``pending_out_minor``), ``voucher_seq``, the prints in flight (``printing``) and
+the handpay lockups (``handpay``, ``handpay_queue``, ``handpay_reset``). Reads the
+rest through ``cabinet.core.queries.CabinetQueries``. Pure.
 """
 
 from __future__ import annotations
 
-from cabinet.core.base import CabinetBase
 from cabinet.core.effects import (
     Effect,
     Journal,
@@ -16,38 +18,50 @@ from cabinet.core.effects import (
     SendCue,
     SetVoucherStatus,
 )
+from cabinet.core.errors import present
 from cabinet.core.events import PrintFinished
+from cabinet.core.queries import CabinetQueries
 from cabinet.core.records import VoucherRecord
-from cabinet.core.state import HandpayState, PrintingState, StationState
+from cabinet.core.state import CabinetState, HandpayState, PrintingState, StationState
 from cabinet.protocol.said import N_
 
 
-class CashOutMixin(CabinetBase):
+class Ledger:
     """Credits out: a printed voucher, or a handpay."""
 
+    def __init__(self, cab: CabinetQueries) -> None:
+        self.cab = cab
+
+    @property
+    def s(self) -> CabinetState:
+        """The critical state (the cabinet's: a RAM clear replaces it)."""
+        return self.cab.s
+
     def _validation_number(self) -> str:
-        return str(self.rng.randrange(10**17, 10**18))
+        return str(self.cab.rng.randrange(10**17, 10**18))
 
     def _printer_ready(self, st: StationState) -> bool:
         return not any(code.startswith("printer_") for code in [*self.s.faults, *st.faults])
 
-    def _cash_out(self, st: StationState, out: list[Effect]) -> None:
+    def cash_out(self, st: StationState, out: list[Effect]) -> None:
+        """Pay station ``st``'s credits out: a voucher to print (the host's number under system
+        validation), or a handpay over the voucher limit or without a printer."""
         s = self.s
-        if not self._self_audit(out):
+        if not self.cab.table.self_audit(out):
             return
-        self._clear_finished_round()
+        self.cab.bets.clear_finished_round()
         amount = st.credits_minor
-        st.bets_minor = [0] * self.rules.max_spots_per_seat
+        st.bets_minor = [0] * self.cab.rules.max_spots_per_seat
         st.chip_log = []
         st.ready = False
         s.voucher_seq += 1
         settings = s.settings
         to_handpay = amount > settings.voucher_limit_minor or not self._printer_ready(st)
-        if self._system_validation(st) and not to_handpay:  # the host's number
+        if self.cab.tito.system_validation(st) and not to_handpay:  # the host's number
             st.credits_minor -= amount
             st.pending_out_minor += amount
             out.append(Journal("cash_out", st.station, amount, {"validation": "system", "sequence": s.voucher_seq}))
-            self._request_validation(st, amount, out)
+            self.cab.tito.request_validation(st, amount, out)
             return
         vn = self._validation_number()
         record = VoucherRecord(
@@ -68,7 +82,7 @@ class CashOutMixin(CabinetBase):
         out.append(Journal("cash_out", st.station, amount, {"validation_number": vn, "sequence": s.voucher_seq}))
         if to_handpay:
             reason = N_("over the voucher limit") if amount > settings.voucher_limit_minor else N_("printer not ready")
-            self._lock_handpay(st.station, amount, reason, vn, out)
+            self.lock_handpay(st.station, amount, reason, vn, out)
         else:
             st.printing = PrintingState(
                 station=st.station, validation_number=vn, amount_minor=amount, started_ms=s.now_ms
@@ -76,7 +90,7 @@ class CashOutMixin(CabinetBase):
             out.append(PrintVoucher(record))
             out.append(SendCue("ticket_printing", st.station, {"amount_minor": amount}))
 
-    def _lock_handpay(
+    def lock_handpay(
         self, station: int, amount: int, reason: str, vn: str, out: list[Effect], kind: str = "cancelled_credits"
     ) -> None:
         """Lock up for the attendant (or queue behind the lockup already shown)."""
@@ -89,7 +103,7 @@ class CashOutMixin(CabinetBase):
 
     def _take_print(self, ev: PrintFinished) -> PrintingState | None:
         """The print ``ev`` answers, no longer pending; ``None`` for none."""
-        st = self.station(ev.station)
+        st = self.cab.station(ev.station)
         mine = st.printing if st is not None else None
         if st is not None and mine is not None and mine.validation_number == ev.validation_number:
             st.printing = None
@@ -100,14 +114,14 @@ class CashOutMixin(CabinetBase):
             return held
         return None
 
-    def _on_print(self, ev: PrintFinished, out: list[Effect]) -> None:
+    def on_print(self, ev: PrintFinished, out: list[Effect]) -> None:
         """A printer's verdict on its station's voucher (each station prints on its own
         printer, so the verdicts of several stations come in any order)."""
         p = self._take_print(ev)
         if p is None:
             out.append(Rejected(f"print result for {ev.validation_number[-4:]}", "no such print pending"))
             return
-        st = self._st(p.station)
+        st = self.cab.station_of(p.station)
         if ev.result == "done":
             st.pending_out_minor -= p.amount_minor
             st.meters.add("vouchers_out_minor", p.amount_minor)
@@ -117,16 +131,17 @@ class CashOutMixin(CabinetBase):
                 Journal("voucher_printed", st.station, p.amount_minor, {"validation_number": p.validation_number})
             )
             out.append(SendCue("ticket_printed", st.station, {"amount_minor": p.amount_minor}))
-        elif ev.result == "unknown" and self._check_print_with_host(st, p, out):
+        elif ev.result == "unknown" and self.cab.ticket_claims.check_print_with_host(st, p, out):
             pass  # the host's number: settled with the host first (tito_claims)
         else:
             out.append(SetVoucherStatus(p.validation_number, "handpay", self.s.wall_s))
-            self._lock_handpay(st.station, p.amount_minor, f"print {ev.result}", p.validation_number, out)
+            self.lock_handpay(st.station, p.amount_minor, f"print {ev.result}", p.validation_number, out)
 
-    def _reset_handpay(self, out: list[Effect]) -> None:
-        hp = self.s.handpay
-        assert hp is not None
-        st = self._st(hp.station)
+    def reset_handpay(self, out: list[Effect]) -> None:
+        """The attendant paid the handpay shown: meter it, close its voucher, show the next.
+        ``InvariantError`` when no handpay is locked up."""
+        hp = present(self.s.handpay, "the handpay being reset")
+        st = self.cab.station_of(hp.station)
         st.pending_out_minor -= hp.amount_minor
         if hp.kind == "jackpot":
             st.meters.add("jackpot_handpay_minor", hp.amount_minor)

@@ -14,6 +14,7 @@ from typing import Any, Protocol
 
 from cabinet.core.desk_state import PlayerDesk
 from cabinet.core.effects import Effect
+from cabinet.core.modes import Mode
 from cabinet.core.records import RecallEntry, VoucherRecord
 from cabinet.core.settings import GameSettings
 from cabinet.core.state import CabinetState
@@ -78,7 +79,7 @@ class ViewContext(MaintenanceContext, Protocol):
     desk: PlayerDesk
 
     @property
-    def mode(self) -> str: ...
+    def mode(self) -> Mode: ...
 
     @property
     def uses_chips(self) -> bool: ...

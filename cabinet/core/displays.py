@@ -1,7 +1,8 @@
 """Which stations a screen draws, and a station whose screen stays dark.
 
-Owns: ``DisplaysMixin`` of ``cabinet.core.machine.Cabinet``. Pure (time arrives in
-``Tick``).
+Owns: ``Displays``, the service owner's screens machine (``Cabinet.displays``): which
+screens draw (``Cabinet.display_showing``, ``station_displays``) and how long a
+station has been dark (memory only). Pure (time arrives in ``Tick``).
 
 The UI server says, per screen, whether it draws (``DisplayChanged``): ``station`` 0
 is a screen that draws the whole table (every station), ``station`` n a station's own
@@ -15,10 +16,11 @@ where it was when the screen draws again, which also clears the fault.
 
 from __future__ import annotations
 
-from cabinet.core.base import CabinetBase
 from cabinet.core.effects import Effect, Journal
 from cabinet.core.errors import FAULTS
 from cabinet.core.events import DisplayChanged
+from cabinet.core.queries import CabinetQueries
+from cabinet.core.state import CabinetState
 
 #: A station whose screen draws nothing this long (ms of ``Tick`` time) is out of
 #: service; the UI server itself reports a screen dark after ``ipc.DISPLAY_TIMEOUT_S``
@@ -30,37 +32,52 @@ DISPLAY_START_MS = 30_000
 DISPLAY_FAULT = "display_dark"
 
 
-class DisplaysMixin(CabinetBase):
-    """Screens drawing the stations (mixed into ``Cabinet``)."""
+class Displays:
+    """Screens drawing the stations (``Cabinet.displays``)."""
 
-    def _on_display(self, ev: DisplayChanged, out: list[Effect]) -> None:
-        before = {st.station: self.display_shows(st.station) for st in self.s.stations}
+    def __init__(self, cab: CabinetQueries) -> None:
+        self.cab = cab
+        #: station -> ``now_ms`` since no screen draws it; stations drawn since start
+        #: (not journaled: the UI server says ``DisplayChanged`` when it starts).
+        self.dark_since_ms: dict[int, int] = {}
+        self.drawn: set[int] = set()
+
+    @property
+    def s(self) -> CabinetState:
+        """The critical state (the cabinet's: a RAM clear replaces it)."""
+        return self.cab.s
+
+    def on_display(self, ev: DisplayChanged, out: list[Effect]) -> None:
+        """A screen started or stopped drawing (``station`` 0: the whole table)."""
+        before = {st.station: self.cab.display_shows(st.station) for st in self.s.stations}
         if ev.station == 0:
-            if ev.showing != self.display_showing:
-                self.display_showing = ev.showing
+            if ev.showing != self.cab.display_showing:
+                self.cab.display_showing = ev.showing
                 out.append(Journal("display_shown" if ev.showing else "display_dark", 0, 0, {}))
-        elif self.station(ev.station) is not None and ev.showing != self.station_displays.get(ev.station, False):
-            self.station_displays[ev.station] = ev.showing
+        elif self.cab.station(ev.station) is not None and ev.showing != self.cab.station_displays.get(
+            ev.station, False
+        ):
+            self.cab.station_displays[ev.station] = ev.showing
             out.append(Journal("display_shown" if ev.showing else "display_dark", ev.station, 0, {}))
         for st in self.s.stations:
-            shows = self.display_shows(st.station)
+            shows = self.cab.display_shows(st.station)
             if not shows:
-                self._dark_since_ms.setdefault(st.station, self.s.now_ms)
+                self.dark_since_ms.setdefault(st.station, self.s.now_ms)
                 continue
-            self._dark_since_ms.pop(st.station, None)
-            self._drawn.add(st.station)
+            self.dark_since_ms.pop(st.station, None)
+            self.drawn.add(st.station)
             if DISPLAY_FAULT in st.faults:
                 st.faults = {c: t for c, t in st.faults.items() if c != DISPLAY_FAULT}
                 out.append(Journal("fault_cleared", st.station, 0, {"device": "display", "codes": [DISPLAY_FAULT]}))
-            prompt = self.round.prompt if self.round is not None else None
+            prompt = self.cab.round.prompt if self.cab.round is not None else None
             if not before[st.station] and self.s.round_open and prompt is not None and prompt.seat == st.station:
-                self._arm_decision_timer()  # its turn's time starts again
+                self.cab.table.arm_decision_timer()  # its turn's time starts again
 
-    def _display_tick(self, out: list[Effect]) -> None:
+    def display_tick(self, out: list[Effect]) -> None:
         """A station dark for ``DISPLAY_DARK_MS`` goes out of service."""
-        for n, since in sorted(self._dark_since_ms.items()):
-            st = self.station(n)
-            wait_ms = DISPLAY_DARK_MS if n in self._drawn else DISPLAY_START_MS
+        for n, since in sorted(self.dark_since_ms.items()):
+            st = self.cab.station(n)
+            wait_ms = DISPLAY_DARK_MS if n in self.drawn else DISPLAY_START_MS
             if st is None or DISPLAY_FAULT in st.faults or self.s.now_ms - since < wait_ms:
                 continue
             text = FAULTS[DISPLAY_FAULT][1]

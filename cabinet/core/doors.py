@@ -1,12 +1,14 @@
 """Doors, the operator key, faults and time: door lockups, entering the menu,
 device faults and their clearing, ticks, clock jumps and power-up.
 
-Owns: ``DoorsMixin`` of ``cabinet.core.machine.Cabinet``. Pure.
+Owns: ``Service``, the service machine (``Cabinet.service``): ``doors_open``,
+``door_opens``, ``key_on``, ``faults``, ``maintenance`` (entering the menu; the menu
+itself is ``cabinet.core.maintenance``), ``now_ms``, ``wall_s``, ``clock_adjust_s``,
+``power_ups``. Reads the rest through ``cabinet.core.queries.CabinetQueries``. Pure.
 """
 
 from __future__ import annotations
 
-from cabinet.core.base import CabinetBase
 from cabinet.core.effects import Effect, Journal
 from cabinet.core.errors import FAULTS, fault_text
 from cabinet.core.events import (
@@ -20,7 +22,9 @@ from cabinet.core.events import (
     Tick,
 )
 from cabinet.core.maintenance import bill_test, pin
-from cabinet.core.state import EntryState, HandpayState, MaintState
+from cabinet.core.modes import MODE_TABLE
+from cabinet.core.queries import CabinetQueries
+from cabinet.core.state import CabinetState, EntryState, HandpayState, MaintState
 from cabinet.protocol.said import Said, english, said
 
 #: How long a print may take before its outcome counts as unknown.
@@ -30,10 +34,19 @@ PRINT_TIMEOUT_MS = 30_000
 CLOCK_JUMP_S = 2.0
 
 
-class DoorsMixin(CabinetBase):
+class Service:
     """Doors, key, faults, ticks and power-up."""
 
-    def _on_door(self, ev: DoorChanged, out: list[Effect]) -> None:
+    def __init__(self, cab: CabinetQueries) -> None:
+        self.cab = cab
+
+    @property
+    def s(self) -> CabinetState:
+        """The critical state (the cabinet's: a RAM clear replaces it)."""
+        return self.cab.s
+
+    def on_door(self, ev: DoorChanged, out: list[Effect]) -> None:
+        """A door opened or shut: the door lock-up, its count and journal row."""
         s = self.s
         if ev.open and ev.door not in s.doors_open:
             s.doors_open = s.doors_open + [ev.door]
@@ -47,13 +60,14 @@ class DoorsMixin(CabinetBase):
                 s.door_closed_ms = s.now_ms
                 s.games_since_door_close = 0
 
-    def _on_door_while_off(self, ev: DoorOpenedWhileOff, out: list[Effect]) -> None:
+    def on_door_while_off(self, ev: DoorOpenedWhileOff, out: list[Effect]) -> None:
         """An opening nobody saw: counted and journaled (shown in the Event log)."""
         s = self.s
         s.door_opens[ev.door] = s.door_opens.get(ev.door, 0) + 1
         out.append(Journal("door_opened_while_powered_off", 0, 0, {"door": ev.door}))
 
-    def _on_key(self, ev: KeyChanged, out: list[Effect]) -> None:
+    def on_key(self, ev: KeyChanged, out: list[Effect]) -> None:
+        """The operator key turned: open or leave the menu, or reset the handpay shown."""
         s = self.s
         was_on, s.key_on = s.key_on, ev.on
         if ev.on and was_on:
@@ -63,9 +77,9 @@ class DoorsMixin(CabinetBase):
         if ev.on:
             if s.handpay is not None:
                 s.handpay_reset = s.handpay  # confirmed on the screen that follows
-                self._reset_handpay(out)
+                self.cab.ledger.reset_handpay(out)
             elif s.note_reviews:
-                self._resolve_review(out)
+                self.cab.acceptance.resolve_review(out)
             elif s.maintenance is None and self._may_enter_maintenance():
                 self._enter_menu(out)
             elif s.maintenance is None:
@@ -74,11 +88,11 @@ class DoorsMixin(CabinetBase):
                 out.append(Journal("maintenance_requested", 0, 0, {"after": "round" if s.round_open else "ticket"}))
         elif s.maintenance is not None:
             m = s.maintenance
-            level, s.maintenance, self.secret = m.level, None, ""
+            level, s.maintenance, self.cab.secret = m.level, None, ""
             if m.draft:
                 out.append(Journal("settings_discarded", 0, 0, {"keys": sorted(m.draft), "why": "key turned off"}))
             out.append(Journal("maintenance_exit", 0, 0, {"level": level}))
-        elif was_on and not s.ram_error and (s.round_open or self._prints()):
+        elif was_on and not s.ram_error and (s.round_open or self.cab.prints()):
             # the "maintenance after this round" request of the key on is withdrawn
             out.append(Journal("maintenance_request_cancelled", 0, 0, {"after": "round" if s.round_open else "ticket"}))
 
@@ -86,9 +100,9 @@ class DoorsMixin(CabinetBase):
         """Between rounds, with no ticket printing, no handpay and no note review waiting (research I
         "Audit / test mode": "any time except during play or cash-out")."""
         s = self.s
-        return s.ram_error or (not s.round_open and not self._prints() and s.handpay is None and not s.note_reviews)
+        return s.ram_error or (not s.round_open and not self.cab.prints() and s.handpay is None and not s.note_reviews)
 
-    def _enter_maintenance_if_keyed(self, out: list[Effect]) -> None:
+    def enter_maintenance_if_keyed(self, out: list[Effect]) -> None:
         """The key on opens the menu as soon as it may: at once, or when the round
         ends, the ticket is out or the last handpay is reset."""
         s = self.s
@@ -106,17 +120,17 @@ class DoorsMixin(CabinetBase):
             else ""
         )
         s.maintenance, s.handpay_reset = MaintState(page="main", confirm=reset), None
-        self.secret = ""
+        self.cab.secret = ""
         out.append(Journal("maintenance_enter", 0, 0, {"level": "attendant"}))
         if s.needs_config:
             s.maintenance.entry = EntryState(
                 kind="pin", then="settings", message="Configuration required: technician PIN"
             )
 
-    def _on_fault(self, ev: DeviceFaulted, out: list[Effect]) -> None:
+    def on_fault(self, ev: DeviceFaulted, out: list[Effect]) -> None:
         """A shared device's fault (``station`` 0) tilts the cabinet; a station's
         own device stops that station only, or tilts a one-station cabinet."""
-        st = self.station(ev.station) if ev.station else None
+        st = self.cab.station(ev.station) if ev.station else None
         faults = st.faults if st is not None else self.s.faults
         if ev.code not in faults:
             text = ev.text or FAULTS.get(ev.code, (0, ev.code))[1]
@@ -133,11 +147,12 @@ class DoorsMixin(CabinetBase):
                 )
             )
 
-    def _on_cleared(self, ev: DeviceCleared, out: list[Effect]) -> None:
+    def on_cleared(self, ev: DeviceCleared, out: list[Effect]) -> None:
+        """A device reports it works: its faults clear (and its firmware is noted)."""
         if ev.firmware:  # the Diagnostics page shows it
-            self.firmware[(ev.station, ev.device)] = ev.firmware
+            self.cab.firmware[(ev.station, ev.device)] = ev.firmware
         prefix = ev.device + "_"
-        st = self.station(ev.station) if ev.station else None
+        st = self.cab.station(ev.station) if ev.station else None
         # a cabinet-wide fault of this device kind clears too: journals written before
         # faults were kept per station hold a station's device fault there, and every
         # device reports its real state at start-up, so one still failing
@@ -170,7 +185,9 @@ class DoorsMixin(CabinetBase):
             )
         )
 
-    def _on_tick(self, ev: Tick, out: list[Effect]) -> None:
+    def on_tick(self, ev: Tick, out: list[Effect]) -> None:
+        """The clock advanced: clock jumps, timeouts (prints, host, screens) and the bet and
+        decision timers."""
         s = self.s
         if s.now_ms or s.wall_s:
             jump = (ev.wall_s - s.wall_s) - (ev.now_ms - s.now_ms) / 1000
@@ -179,28 +196,29 @@ class DoorsMixin(CabinetBase):
         pin.elapse(s.operator.pin, ev.now_ms)  # the PIN lockout
         s.now_ms = ev.now_ms
         s.wall_s = ev.wall_s
-        self._tito_tick(out)
-        self._display_tick(out)
-        mode = self.mode
-        for p in self._prints():  # each station's printer has its own timeout
+        self.cab.tito.tito_tick(out)
+        self.cab.displays.display_tick(out)
+        timer = MODE_TABLE[self.cab.mode].timer
+        for p in self.cab.prints():  # each station's printer has its own timeout
             if s.now_ms - p.started_ms > PRINT_TIMEOUT_MS:
-                self._on_print(PrintFinished(p.station, p.validation_number, "unknown"), out)
-        if mode in ("attract", "betting") and s.bet_deadline_ms is not None and s.now_ms >= s.bet_deadline_ms:
-            self._start_round(out)
+                self.cab.ledger.on_print(PrintFinished(p.station, p.validation_number, "unknown"), out)
+        if timer == "bet" and s.bet_deadline_ms is not None and s.now_ms >= s.bet_deadline_ms:
+            self.cab.table.start_round(out)
         elif (
-            mode == "in_round"
+            timer == "decision"
             and s.decision_deadline_ms is not None
             and s.now_ms >= s.decision_deadline_ms
-            and self.round is not None
+            and self.cab.round is not None
         ):
-            prompt = self.round.prompt
+            prompt = self.cab.round.prompt
             # a player whose screen is dark is not timed out: the turn waits for it
-            if prompt is not None and self.display_shows(prompt.seat):
+            if prompt is not None and self.cab.display_shows(prompt.seat):
                 action = "decline" if prompt.kind == "insurance" else "stand"
                 out.append(Journal("decision_timeout", prompt.seat, 0, {"decision": action}))
-                self._decide(action, out)
+                self.cab.table.decide(action, out)
 
-    def _on_power_up(self, ev: PowerUp, out: list[Effect]) -> None:
+    def on_power_up(self, ev: PowerUp, out: list[Effect]) -> None:
+        """The engine started: settle what a power cut left in flight (prints, the round, tickets)."""
         s = self.s
         if s.wall_s and ev.wall_s < s.wall_s - CLOCK_JUMP_S:  # behind the journal's last time
             self._clock_jump(s.wall_s, ev.wall_s, ev.wall_s - s.wall_s, out)
@@ -216,16 +234,16 @@ class DoorsMixin(CabinetBase):
         out.append(Journal("power_up", 0, 0, {"power_ups": s.power_ups}))
         # Deadlines were on the old monotonic clock: start them again.
         if s.bet_deadline_ms is not None:
-            s.bet_deadline_ms = s.now_ms + self.rules.bet_timer_s * 1000
+            s.bet_deadline_ms = s.now_ms + self.cab.rules.bet_timer_s * 1000
         if s.round_open:
-            if self._round_unrestorable or self.round is None:
-                self._void_round("stored round failed its integrity check", out)
-                self._round_unrestorable = False
+            if self.cab.round_unrestorable or self.cab.round is None:
+                self.cab.table.void_round("stored round failed its integrity check", out)
+                self.cab.round_unrestorable = False
             else:
-                self._arm_decision_timer()
-        self._tito_power_up(out)  # nothing waits on a dead link
-        for p in self._prints():  # the print's outcome is unknown: never reprint
-            self._on_print(PrintFinished(p.station, p.validation_number, "unknown"), out)
+                self.cab.table.arm_decision_timer()
+        self.cab.tito.tito_power_up(out)  # nothing waits on a dead link
+        for p in self.cab.prints():  # the print's outcome is unknown: never reprint
+            self.cab.ledger.on_print(PrintFinished(p.station, p.validation_number, "unknown"), out)
 
 
 def handpay_reset_said(hp: HandpayState) -> Said:

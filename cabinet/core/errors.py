@@ -9,9 +9,22 @@ Imports nothing from the project but ``confspec``.
 
 from __future__ import annotations
 
+from typing import TypeVar
+
 from confspec import ConfigError
 
-__all__ = ["FAULTS", "STORAGE_FAULT", "CabinetError", "ConfigError", "StoreError", "fault_text"]
+__all__ = [
+    "FAULTS",
+    "STORAGE_FAULT",
+    "CabinetError",
+    "ConfigError",
+    "InvariantError",
+    "StoreError",
+    "fault_text",
+    "present",
+]
+
+T = TypeVar("T")
 
 
 def N_(text: str) -> str:
@@ -26,6 +39,19 @@ class CabinetError(Exception):
 
 class StoreError(CabinetError, OSError):
     """The journal could not be read or written."""
+
+
+class InvariantError(CabinetError, RuntimeError):
+    """The cabinet's state lacks what a money path relies on: a bug, never a
+    player's or a device's doing (those are ``Rejected``). Raised instead of an
+    ``assert``, which ``python -O`` would drop."""
+
+
+def present(value: T | None, what: str) -> T:
+    """``value``, or ``InvariantError`` naming ``what`` when it is ``None``."""
+    if value is None:
+        raise InvariantError(f"{what} is missing")
+    return value
 
 
 #: Fault codes shown in maintenance and written to the event log: the one table of

@@ -1,7 +1,9 @@
 """The cabinet's side of the casino host link: the host event queue and
 the host's commands.
 
-Owns: queueing the host events each ``handle`` raises (``_queue_host_events``, called
+Owns: ``HostLink``, the host owner's link machine (``Cabinet.host_link``; each station's
+``HostState`` but its tickets): queueing the host events each ``handle`` raises
+(``queue_host_events``, called
 by ``Cabinet.handle`` after every event, so the queue is journaled in the same
 transaction as what raised it: exactly once across a SIGKILL), dropping acknowledged
 ones (``HostEventAcked``), the link state (``HostLinkChanged``), and carrying out or
@@ -21,7 +23,6 @@ station's handpay is the one showing and no rule forbids it now.
 from __future__ import annotations
 
 from cabinet.core import access
-from cabinet.core.base import CabinetBase
 from cabinet.core.effects import Effect, Journal, Rejected
 from cabinet.core.events import (
     HOST_COMMANDS,
@@ -31,7 +32,8 @@ from cabinet.core.events import (
     HostLinkConfigured,
 )
 from cabinet.core.host_events import HOST_QUEUE_MAX, OVERFLOW, host_events_for
-from cabinet.core.state import HostEvent, HostState, StationState
+from cabinet.core.queries import CabinetQueries
+from cabinet.core.state import CabinetState, HostEvent, HostState, StationState
 from cabinet.protocol.said import N_
 
 #: Why play is disabled, in the player's words, by ``HostState.disabled_by``.
@@ -41,14 +43,23 @@ DISABLED_TEXT = {
 }
 
 
-class HostMixin(CabinetBase):
-    """The host link's events and commands (mixed into ``Cabinet``)."""
+class HostLink:
+    """The host link's events and commands (``Cabinet.host_link``)."""
 
-    _host_menu_technician = False
+    def __init__(self, cab: CabinetQueries) -> None:
+        self.cab = cab
+        #: the operator menu was entered with the logic area open (the host's
+        #: event for it says operator, not attendant); memory only
+        self.menu_technician = False
+
+    @property
+    def s(self) -> CabinetState:
+        """The critical state (the cabinet's: a RAM clear replaces it)."""
+        return self.cab.s
 
     # -- the queue -----------------------------------------------------------------------
 
-    def _queue_host_events(self, out: list[Effect]) -> None:
+    def queue_host_events(self, out: list[Effect]) -> None:
         """Queue the host events the journal effects in ``out`` raise, and apply a
         pending shut down once no round is open."""
         s = self.s
@@ -57,8 +68,8 @@ class HostMixin(CabinetBase):
                 continue
             if eff.kind == "maintenance_enter":
                 # the menu entered with the logic area open is the operator menu
-                self._host_menu_technician = access.ram_clear_door_open(s.doors_open)
-            raised = host_events_for(eff, self._host_menu_technician)
+                self.menu_technician = access.ram_clear_door_open(s.doors_open)
+            raised = host_events_for(eff, self.menu_technician)
             if eff.kind == "power_up" and s.ram_error:  # the journal failed its check
                 raised.append((0, "cmos_ram_error_no_data_recovered", 0))
             for station, name, amount in raised:
@@ -91,24 +102,25 @@ class HostMixin(CabinetBase):
             bets = eff.data.get("bets", {})
             spots = [int(b) for b in bets.get(st.station, bets.get(str(st.station), []))]
             ev.amount_minor, ev.meter_minor = sum(spots), st.meters.coin_in_minor
-            ev.max_bet = any(b >= self.rules.max_bet_minor for b in spots)
+            ev.max_bet = any(b >= self.cab.rules.max_bet_minor for b in spots)
         elif name == "game_ended":
             ev.amount_minor = eff.amount_minor
         elif name == "bill_accepted":
             ev.count = st.meters.bills_by_denom.get(str(amount_minor), 0)
         return ev
 
-    def _on_host_acked(self, ev: HostEventAcked, out: list[Effect]) -> None:
-        st = self.station(ev.station)
+    def on_host_acked(self, ev: HostEventAcked, out: list[Effect]) -> None:
+        """The host took the events up to ``event_id``: drop them from the queue."""
+        st = self.cab.station(ev.station)
         if st is None:
             out.append(Rejected(f"host ack from station {ev.station}", "no such station"))
             return
         st.host.queue = [e for e in st.host.queue if e.event_id > ev.event_id]
 
-    def _on_host_configured(self, ev: HostLinkConfigured, out: list[Effect]) -> None:
+    def on_host_configured(self, ev: HostLinkConfigured, out: list[Effect]) -> None:
         """The shell's link settings at start: a station without one drops its queue;
         one with a link is offline (since now) until the host's first poll."""
-        st = self.station(ev.station)
+        st = self.cab.station(ev.station)
         if st is None:
             out.append(Rejected(f"host link of station {ev.station}", "no such station"))
             return
@@ -139,8 +151,9 @@ class HostMixin(CabinetBase):
             )
         )
 
-    def _on_host_link(self, ev: HostLinkChanged, out: list[Effect]) -> None:
-        st = self.station(ev.station)
+    def on_host_link(self, ev: HostLinkChanged, out: list[Effect]) -> None:
+        """The host link went up or down (journaled once per change)."""
+        st = self.cab.station(ev.station)
         if st is None:
             out.append(Rejected(f"host link of station {ev.station}", "no such station"))
             return
@@ -150,12 +163,13 @@ class HostMixin(CabinetBase):
             h.link, h.link_since_s = link, self.s.wall_s
             out.append(Journal("host_link", st.station, 0, {"link": link}))
             if not ev.up:
-                self._tito_link_down(st, out)
+                self.cab.tito.tito_link_down(st, out)
 
     # -- commands ----------------------------------------------------------------------------
 
-    def _on_host_command(self, ev: HostCommanded, out: list[Effect]) -> None:
-        st = self.station(ev.station)
+    def on_host_command(self, ev: HostCommanded, out: list[Effect]) -> None:
+        """Carry out or refuse a host command; journaled as ``host_command`` with the result."""
+        st = self.cab.station(ev.station)
         what = f"host {ev.name} for station {ev.station}"
         if st is None or ev.name not in HOST_COMMANDS:
             out.append(Rejected(what, "no such station" if st is None else "unknown command"))
@@ -188,13 +202,13 @@ class HostMixin(CabinetBase):
             self.s.host_clock_offset_s = round(ev.host_wall_s - self.s.wall_s, 3)
             data["offset_s"] = self.s.host_clock_offset_s
         elif ev.name == "validation_number":  # 0x58
-            result = self._on_validation_number(st, ev, out)
+            result = self.cab.tito.on_validation_number(st, ev, out)
             data["validation_number"] = ev.validation_number[-4:]
         elif ev.name == "redeem_ticket":  # 0x71
-            result = self._on_redeem(st, ev, out)
+            result = self.cab.tito.on_redeem(st, ev, out)
             data.update(transfer_code=ev.transfer_code, amount_minor=ev.amount_minor)
         elif ev.name in ("set_ticket_data", "set_extended_validation_status"):
-            data.update(self._on_ticket_data(st, ev))  # 0x7D / 0x7C / 0x7B
+            data.update(self.cab.tito.on_ticket_data(st, ev))  # 0x7D / 0x7C / 0x7B
         elif ev.name == "handpay_reset_to_credit_meter":
             result = "refused: the operator allows no handpay reset to the credit meter"
         else:  # remote_handpay_reset
@@ -209,22 +223,15 @@ class HostMixin(CabinetBase):
             return "refused: no handpay pending at this station"
         if self.s.maintenance is not None:
             return "refused: the operator menu is open"
-        self._reset_handpay(out)
+        self.cab.ledger.reset_handpay(out)
         return "done"
 
     # -- what the rest of the cabinet asks ---------------------------------------------
 
-    def host_refusal(self, station: int) -> str:
-        """Why the host keeps ``station`` from playing now, in the player's words, or ''."""
-        st = self.station(station)
-        if st is None or not st.host.disabled:
-            return ""
-        return DISABLED_TEXT.get(st.host.disabled_by, "Play disabled by the casino host")
-
     def host_bills_minor(self, station: int, enabled: tuple[int, ...]) -> tuple[int, ...]:
         """The bill values ``station``'s acceptor takes: the settings' ``enabled``, narrowed
         by the host (0x06-0x08); ``()`` when the host disabled bills or play."""
-        st = self.station(station)
+        st = self.cab.station(station)
         if st is None:
             return enabled
         h: HostState = st.host

@@ -1,14 +1,18 @@
 """``Cabinet``: the whole cabinet as one pure state machine.
 
 Owns: ``handle`` (the one entry point, ``handle(event) -> list[Effect]``, plus
-``snapshot()``; STYLE.md 5.1-5.6), the modes and every per-mode table: what
-each mode accepts (``ACCEPTS``: intents, and whether money may come in), the
-intent dispatch, the lamps, acceptor enable and tower light each mode calls
-for; RAM clear and settings changes (called from the operator menu). The rest
-of the cabinet is in one module per concern, combined here as mixins over
-``cabinet.core.base.CabinetBase``: ``betting``, ``play`` (dealing and
-settlement), ``cashout`` (vouchers out and handpays), ``money_in`` (notes and
-vouchers in), ``doors`` (doors, key, faults, time).
+``snapshot()``; STYLE.md 5.1-5.6), the intent dispatch, the lamps, acceptor
+enable and tower light each mode calls for (read from
+``cabinet.core.modes.MODE_TABLE``; ``mode_of`` there derives the mode); RAM
+clear and settings changes (called from the operator menu). The rest
+of the cabinet is composed of machines, one per owner, each a plain class
+holding the cabinet as ``cabinet.core.queries.CabinetQueries`` (what it reads, and
+the port of each other machine): ledger (``cashout.Ledger``), table
+(``betting.Betting``, ``play.Table``), acceptance (``money_in.Acceptance``), host
+(``host.HostLink``, ``tito.Tito``, ``tito_claims.TicketClaims``) and service
+(``doors.Service``, ``displays.Displays``). ``handle`` dispatches each event to
+the machine that owns it. The state stays one journaled record
+(``CabinetState``); each machine's module says which part of it it changes.
 
 Pure: no I/O, no clock (time arrives in ``Tick``), no global randomness (the
 shuffle and validation numbers draw from the injected ``rng``). The shell
@@ -23,11 +27,11 @@ from collections.abc import Callable
 from typing import Any
 
 from cabinet.core import maintenance, player_desk
-from cabinet.core.betting import BettingMixin
-from cabinet.core.cashout import CashOutMixin
+from cabinet.core.betting import Betting
+from cabinet.core.cashout import Ledger
 from cabinet.core.context import History, NoHistory, NoRandom, RandomSource
-from cabinet.core.displays import DisplaysMixin
-from cabinet.core.doors import DoorsMixin
+from cabinet.core.displays import Displays
+from cabinet.core.doors import Service
 from cabinet.core.effects import (
     ClearJournal,
     Effect,
@@ -37,6 +41,7 @@ from cabinet.core.effects import (
     SetLamps,
     SetTowerLight,
 )
+from cabinet.core.errors import present
 from cabinet.core.events import (
     AuditExported,
     DeviceCleared,
@@ -62,36 +67,17 @@ from cabinet.core.events import (
     VoucherEscrowed,
     VoucherStacked,
 )
-from cabinet.core.host import HostMixin
+from cabinet.core.host import HostLink
 from cabinet.core.maintenance import bill_test, diagnostics
 from cabinet.core.meters import Meters
-from cabinet.core.money_in import MoneyInMixin
-from cabinet.core.play import PlayMixin
+from cabinet.core.modes import MODE_TABLE, ROUND_ACTIONS, Mode, mode_of
+from cabinet.core.money_in import Acceptance
+from cabinet.core.play import Table
 from cabinet.core.settings import GameSettings
-from cabinet.core.state import CabinetState, MaintState, StationState
-from cabinet.core.tito import TitoMixin
-from cabinet.core.tito_claims import TicketClaimsMixin
+from cabinet.core.state import CabinetState, MaintState, PrintingState, StationState
+from cabinet.core.tito import Tito
+from cabinet.core.tito_claims import TicketClaims
 from cabinet.game import GameError, Round, RuleSet, StateError
-
-BETTING_ACTIONS = frozenset(
-    {"bet_up", "bet_down", "chip", "place", "undo", "clear", "rebet", "new_game", "deal", "cash_out"}
-)
-ROUND_ACTIONS = frozenset({"hit", "stand", "double", "split", "insure", "decline"})
-MENU_ACTIONS = frozenset({"menu_up", "menu_down", "menu_select", "menu_back"})
-
-#: What each mode accepts (STYLE.md 5.5): intents, and whether notes may come in.
-ACCEPTS: dict[str, tuple[frozenset[str], bool]] = {
-    "attract": (BETTING_ACTIONS, True),
-    "betting": (BETTING_ACTIONS, True),
-    "in_round": (ROUND_ACTIONS, True),
-    "cash_out": (frozenset(), False),
-    "handpay": (frozenset(), False),
-    "tilt": (frozenset({"cash_out"}), False),
-    "door_open": (frozenset(), False),
-    "maintenance": (MENU_ACTIONS, False),
-    "ram_error": (frozenset(), False),
-    "needs_config": (frozenset(), False),
-}
 
 
 def new_state(settings: GameSettings | None = None) -> CabinetState:
@@ -101,17 +87,7 @@ def new_state(settings: GameSettings | None = None) -> CabinetState:
     return CabinetState(settings=settings, stations=[StationState(station=n) for n in range(1, settings.stations + 1)])
 
 
-class Cabinet(
-    BettingMixin,
-    PlayMixin,
-    CashOutMixin,
-    MoneyInMixin,
-    DoorsMixin,
-    HostMixin,
-    TitoMixin,
-    DisplaysMixin,
-    TicketClaimsMixin,
-):
+class Cabinet:
     """The cabinet core.
 
     Args:
@@ -139,29 +115,22 @@ class Cabinet(
         self.history: History = history if history is not None else NoHistory()
         self.rules: RuleSet = self.s.settings.validate()
         self.round: Round | None = None
-        self._round_unrestorable = False
+        self.round_unrestorable = False
         if round_state is not None:
             try:
                 self.round = Round.from_dict(round_state)
             except (StateError, GameError):
-                self._round_unrestorable = True
+                self.round_unrestorable = True
         elif self.s.round_open:
-            self._round_unrestorable = True
-        #: station -> (txn, reason) of an escrow being handed back, until its
-        #: return is journaled (not critical: lost on a restart)
-        self._returning: dict[int, tuple[str, str]] = {}
+            self.round_unrestorable = True
         self._lamps: dict[int, frozenset[str]] = {}
         self._acceptor: dict[int, tuple[bool, tuple[int, ...], bool]] = {}
         self._tower = ""
-        #: A screen draws the whole table; ``station_displays``: station ->
-        #: its own screen draws it; ``_dark_since_ms``: station -> ``now_ms`` since no
-        #: screen draws it; ``_drawn``: stations drawn since start (``cabinet.core.displays``).
-        #: Not journaled: the UI server says ``DisplayChanged(False)`` when it starts and
-        #: True on a screen's first frame.
+        #: A screen draws the whole table; ``station_displays``: station -> its own
+        #: screen draws it (``cabinet.core.displays``). Not journaled: the UI server says
+        #: ``DisplayChanged(False)`` when it starts and True on a screen's first frame.
         self.display_showing = True
         self.station_displays: dict[int, bool] = {}
-        self._dark_since_ms: dict[int, int] = {}
-        self._drawn: set[int] = set()
         #: The program's identity, set by the shell from
         #: ``cabinet.shell.program_check`` before boot: status ``verified``,
         #: ``development`` or ``mismatch`` (a mismatch is also a ``program_`` fault).
@@ -177,33 +146,65 @@ class Cabinet(
         #: (station, device) -> the firmware version it reported (not journaled).
         self.firmware: dict[tuple[int, str], str] = {}
         self.desk = player_desk.PlayerDesk()  # the players' own panels (memory only)
+        # the machines, one per owner (each module's docstring says what it owns)
+        self.ledger: Ledger = Ledger(self)
+        self.bets: Betting = Betting(self)
+        self.table: Table = Table(self)
+        self.acceptance: Acceptance = Acceptance(self)
+        self.host_link: HostLink = HostLink(self)
+        self.tito: Tito = Tito(self)
+        self.ticket_claims: TicketClaims = TicketClaims(self)
+        self.service: Service = Service(self)
+        self.displays: Displays = Displays(self)
 
-    # -- derived -------------------------------------------------------------------
+    # -- queries the machines read (``cabinet.core.queries.CabinetQueries``) ----------
+
+    def station(self, n: int) -> StationState | None:
+        """Station ``n`` (1-based), or ``None`` if the cabinet has no such station."""
+        if 1 <= n <= len(self.s.stations):
+            return self.s.stations[n - 1]
+        return None
+
+    def seats_in_play(self) -> list[int]:
+        """The stations dealt in this game's seats (``GameSettings.seats_in_play``)."""
+        return self.s.settings.seats_in_play(self.rules)
 
     @property
-    def mode(self) -> str:
-        """The effective mode: lockups first, then the base mode."""
-        s = self.s
-        if s.ram_error:
-            return "maintenance" if s.maintenance is not None else "ram_error"
-        if s.maintenance is not None:
-            return "maintenance"
-        if s.handpay is not None:
-            return "handpay"
-        if s.doors_open:
-            return "door_open"
-        if s.faults or s.audit_failed or (len(s.stations) == 1 and s.stations[0].faults):
-            return "tilt"
-        # a cash-out is its station's (its own printer): the mode of a one-station table
-        if s.printing is not None or (len(s.stations) == 1 and self._cashing_out(s.stations[0])):
-            return "cash_out"
-        if s.needs_config:
-            return "needs_config"
-        if s.round_open:
-            return "in_round"
-        if any(st.credits_minor or any(st.bets_minor) for st in self.s.stations):
-            return "betting"
-        return "attract"
+    def uses_chips(self) -> bool:
+        """The table bets with chips (the rules list chip values)."""
+        return bool(self.rules.chip_values_minor)
+
+    def station_of(self, seat: int) -> StationState:
+        """Station ``seat``; ``InvariantError`` if the cabinet has none (a seat of the
+        round is always a station)."""
+        return present(self.station(seat), f"station {seat}")
+
+    def cashing_out(self, st: StationState) -> bool:
+        """Station ``st``'s cash-out is under way: its voucher prints on its own printer,
+        waits for the casino host's validation number, or an unknown print of a
+        host-numbered ticket waits for the host's word before any handpay."""
+        return (
+            st.printing is not None or st.host.pending_cashout is not None or bool(self.ticket_claims.print_checks(st))
+        )
+
+    def prints(self) -> list[PrintingState]:
+        """Every voucher sent to a printer whose verdict has not come back."""
+        held = [self.s.printing] if self.s.printing is not None else []
+        return held + [st.printing for st in self.s.stations if st.printing is not None]
+
+    def in_service(self, st: StationState) -> bool:
+        """Station ``st`` may be dealt in: none of its devices failed and a screen draws it."""
+        return not st.faults and self.display_shows(st.station)
+
+    def display_shows(self, n: int) -> bool:
+        """A screen draws station ``n``: the table's screen, or the station's own."""
+        return self.display_showing or self.station_displays.get(n, False)
+
+    @property
+    def mode(self) -> Mode:
+        """The effective mode (``cabinet.core.modes.mode_of``: lock-ups first, then
+        the base mode)."""
+        return mode_of(self.s, self.cashing_out)
 
     # -- the one entry point -----------------------------------------------------------
 
@@ -220,38 +221,38 @@ class Cabinet(
         else:
             handler(self, event, out)
         if isinstance(event, NoteEscrowed | VoucherEscrowed):
-            self._remember_return(event.station, event.txn, out)
+            self.acceptance.remember_return(event.station, event.txn, out)
         player_desk.follow(self.desk, self.s, event, out)  # sessions, service
-        self._enter_maintenance_if_keyed(out)
-        self._queue_host_events(out)
+        self.service.enter_maintenance_if_keyed(out)
+        self.host_link.queue_host_events(out)
         self._refresh_outputs(out)
         return out
 
     # -- legality -------------------------------------------------------------------------
 
     def legal_actions(self, n: int) -> frozenset[str]:
-        """Intents station ``n`` may send now; its button lamps show exactly these."""
+        """Intents station ``n`` may send now; its button lamps show exactly these
+        (the mode's ``ModeFacts.lamps`` rule over its ``intents``)."""
         st = self.station(n)
-        mode = self.mode
+        facts = MODE_TABLE[self.mode]
         if st is None:
             return frozenset()
-        accepted, _ = ACCEPTS[mode]
-        if mode == "maintenance":
-            return accepted
-        if not self.display_shows(n) or self._cashing_out(st):
+        if facts.lamps == "menu":
+            return facts.intents
+        if not self.display_shows(n) or self.cashing_out(st):
             return frozenset()  # nobody sees it, or its ticket is out
-        if mode == "tilt":
-            return frozenset({"cash_out"}) if self._can_cash_out(st) else frozenset()
-        if mode == "in_round":
+        if facts.lamps == "cash_out":
+            return frozenset({"cash_out"}) if self.bets.can_cash_out(st) else frozenset()
+        if facts.lamps == "prompt":
             rnd = self.round
             if rnd is None or rnd.prompt is None or rnd.prompt.seat != n:
                 return frozenset()
             return frozenset(d.value for d in rnd.legal_decisions())
-        if mode not in ("attract", "betting") or n not in self.seats_in_play():
+        if facts.lamps != "bets" or n not in self.seats_in_play():
             return frozenset()
         if st.faults or st.host.disabled:  # out of service: cash out at most
-            return frozenset({"cash_out"}) if self._can_cash_out(st) else frozenset()
-        return self._betting_legal(st)
+            return frozenset({"cash_out"}) if self.bets.can_cash_out(st) else frozenset()
+        return self.bets.betting_legal(st)
 
     # -- intents --------------------------------------------------------------------------------
 
@@ -263,14 +264,15 @@ class Cabinet(
             return
         if ev.action == "help":
             return  # the UI shows help by itself
-        if ev.action in player_desk.PLAYER_ACTIONS and self.mode != "maintenance":
+        mode = self.mode
+        menu = MODE_TABLE[mode].lamps == "menu"
+        if ev.action in player_desk.PLAYER_ACTIONS and not menu:
             player_desk.press(self.desk, self.s, self.history, ev.station, ev.action, out)
             return  # a look, never a move
         st.refusal = ""
-        mode = self.mode
-        if mode != "maintenance":
+        if not menu:
             diagnostics.record_press(self.s, ev.action)  # missing buttons audit
-        if mode == "maintenance":
+        else:
             self.s.last_button = ev.action
             maintenance.press(self, ev.action, ev.value, out, ev.station)
             return
@@ -278,25 +280,25 @@ class Cabinet(
             out.append(Rejected(what, f"not legal in {mode}"))
             return
         if ev.action in ROUND_ACTIONS:
-            self._decide(ev.action, out)
+            self.table.decide(ev.action, out)
         elif ev.action == "cash_out":
-            self._cash_out(st, out)
+            self.ledger.cash_out(st, out)
         elif ev.action == "deal":
-            self._press_deal(st, out)
+            self.table.press_deal(st, out)
         else:
-            self._bet_action(st, ev, out)
+            self.bets.bet_action(st, ev, out)
 
     # -- money in: which modes take it ------------------------------------------------
 
-    def _accepting(self) -> bool:
+    def accepting(self) -> bool:
         """The mode takes notes and vouchers (each station also needs a screen drawing
-        it and no cash-out of its own under way: ``_accepting_at``)."""
-        return ACCEPTS[self.mode][1]
+        it and no cash-out of its own under way: ``accepting_at``)."""
+        return MODE_TABLE[self.mode].money_in
 
-    def _accepting_at(self, st: StationState) -> bool:
+    def accepting_at(self, st: StationState) -> bool:
         """Station ``st`` may take money: the mode takes it, a screen draws the station
         (never money into a black screen) and its ticket is not printing."""
-        return self._accepting() and self.display_shows(st.station) and not self._cashing_out(st)
+        return self.accepting() and self.display_shows(st.station) and not self.cashing_out(st)
 
     # -- RAM clear (called from maintenance) ------------------------------------------------------
 
@@ -333,7 +335,7 @@ class Cabinet(
         )
         s.key_on = True
         self.round = None
-        self._round_unrestorable = False
+        self.round_unrestorable = False
         out.append(ClearJournal())
         out.append(
             Journal(
@@ -388,26 +390,21 @@ class Cabinet(
 
     def _refresh_outputs(self, out: list[Effect]) -> None:
         """Lamps, acceptor enable and tower light follow the state (only changes are sent)."""
+        facts = MODE_TABLE[self.mode]
         test_lamps = diagnostics.lamps(self.s)  # the lamp test
         for st in self.s.stations:
             lamps = self.legal_actions(st.station) if test_lamps is None else test_lamps
             if self._lamps.get(st.station) != lamps:
                 self._lamps[st.station] = lamps
                 out.append(SetLamps(st.station, lamps))
-            bills = self.host_bills_minor(st.station, tuple(self.s.settings.denominations_minor))
-            test = not self._accepting() and bill_test.active(self.s)
-            acc = ((self._accepting_at(st) or test) and not st.faults and bool(bills), bills, test)
+            bills = self.host_link.host_bills_minor(st.station, tuple(self.s.settings.denominations_minor))
+            test = facts.acceptor == "bill_test" and bill_test.active(self.s)
+            on = facts.acceptor == "enabled" and self.accepting_at(st)
+            acc = ((on or test) and not st.faults and bool(bills), bills, test)
             if self._acceptor.get(st.station) != acc:
                 self._acceptor[st.station] = acc
                 out.append(SetAcceptor(st.station, acc[0], acc[1], test))
-        mode = self.mode
-        tower = {
-            "handpay": "handpay",
-            "tilt": "tilt",
-            "ram_error": "tilt",
-            "door_open": "service",
-            "maintenance": "service",
-        }.get(mode, "off")
+        tower: str = facts.tower
         if tower == "off" and any(st.faults for st in self.s.stations):
             tower = "tilt"  # a station out of service calls the attendant
         tower = player_desk.tower(self.s, tower)  # a player's Service call
@@ -430,6 +427,10 @@ class Cabinet(
         self._refresh_outputs(out)
         return out
 
+    def fault_lines(self) -> list[str]:
+        """The faults in words (``Service.fault_lines``), for the menu and the tilt screen."""
+        return self.service.fault_lines()
+
     def snapshot(self, seq: int) -> Any:
         """The player-visible ``Snapshot`` numbered ``seq`` (see ``cabinet.core.view``)."""
         from cabinet.core.view import build_snapshot
@@ -450,25 +451,25 @@ def _settings_dict(s: GameSettings) -> dict[str, Any]:
 
 _HANDLERS: dict[type, Callable[[Cabinet, Any, list[Effect]], None]] = {
     IntentReceived: Cabinet._on_intent,
-    NoteEscrowed: Cabinet._on_note_escrow,
-    NoteStacked: Cabinet._on_note_stacked,
-    NoteReturned: Cabinet._on_note_returned,
-    NoteUncredited: Cabinet._on_note_uncredited,
-    VoucherEscrowed: Cabinet._on_voucher_escrow,
-    VoucherStacked: Cabinet._on_voucher_stacked,
-    PrintFinished: Cabinet._on_print,
-    DoorChanged: Cabinet._on_door,
-    DoorOpenedWhileOff: Cabinet._on_door_while_off,
-    KeyChanged: Cabinet._on_key,
-    DeviceFaulted: Cabinet._on_fault,
-    DeviceCleared: Cabinet._on_cleared,
-    DisplayChanged: Cabinet._on_display,
-    Tick: Cabinet._on_tick,
-    PowerUp: Cabinet._on_power_up,
-    HostCommanded: Cabinet._on_host_command,
-    HostEventAcked: Cabinet._on_host_acked,
-    HostLinkChanged: Cabinet._on_host_link,
-    HostLinkConfigured: Cabinet._on_host_configured,
+    NoteEscrowed: lambda cab, ev, out: cab.acceptance.on_note_escrow(ev, out),
+    NoteStacked: lambda cab, ev, out: cab.acceptance.on_note_stacked(ev, out),
+    NoteReturned: lambda cab, ev, out: cab.acceptance.on_note_returned(ev, out),
+    NoteUncredited: lambda cab, ev, out: cab.acceptance.on_note_uncredited(ev, out),
+    VoucherEscrowed: lambda cab, ev, out: cab.acceptance.on_voucher_escrow(ev, out),
+    VoucherStacked: lambda cab, ev, out: cab.acceptance.on_voucher_stacked(ev, out),
+    PrintFinished: lambda cab, ev, out: cab.ledger.on_print(ev, out),
+    DoorChanged: lambda cab, ev, out: cab.service.on_door(ev, out),
+    DoorOpenedWhileOff: lambda cab, ev, out: cab.service.on_door_while_off(ev, out),
+    KeyChanged: lambda cab, ev, out: cab.service.on_key(ev, out),
+    DeviceFaulted: lambda cab, ev, out: cab.service.on_fault(ev, out),
+    DeviceCleared: lambda cab, ev, out: cab.service.on_cleared(ev, out),
+    DisplayChanged: lambda cab, ev, out: cab.displays.on_display(ev, out),
+    Tick: lambda cab, ev, out: cab.service.on_tick(ev, out),
+    PowerUp: lambda cab, ev, out: cab.service.on_power_up(ev, out),
+    HostCommanded: lambda cab, ev, out: cab.host_link.on_host_command(ev, out),
+    HostEventAcked: lambda cab, ev, out: cab.host_link.on_host_acked(ev, out),
+    HostLinkChanged: lambda cab, ev, out: cab.host_link.on_host_link(ev, out),
+    HostLinkConfigured: lambda cab, ev, out: cab.host_link.on_host_configured(ev, out),
     AuditExported: lambda cab, ev, out: maintenance.audit_exported(cab, ev, out),
     ProgramInstalled: lambda cab, ev, out: out.append(
         Journal(
@@ -487,4 +488,4 @@ _HANDLERS: dict[type, Callable[[Cabinet, Any, list[Effect]], None]] = {
     ),
 }
 
-__all__ = ["ACCEPTS", "Cabinet", "Meters", "new_state"]
+__all__ = ["Cabinet", "Meters", "new_state"]

@@ -1,14 +1,16 @@
 """Money in: notes and vouchers in escrow, stacked, returned or uncredited, repeat
 transactions, note reviews, refusals told to the player.
 
-Owns: ``MoneyInMixin`` of ``cabinet.core.machine.Cabinet``. Pure.
+Owns: ``Acceptance``, the acceptance machine (``Cabinet.acceptance``): money coming
+in on each station's credits and meters, ``recent_txns``, ``note_reviews``, the
+escrows being handed back (memory only) and the refusals told to the player. Reads
+the rest through ``cabinet.core.queries.CabinetQueries``. Pure.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from cabinet.core.base import CabinetBase
 from cabinet.core.effects import (
     Effect,
     Journal,
@@ -28,8 +30,9 @@ from cabinet.core.events import (
     VoucherStacked,
 )
 from cabinet.core.maintenance import bill_test
+from cabinet.core.queries import CabinetQueries
 from cabinet.core.records import VoucherRecord
-from cabinet.core.state import NoteReview, StationState
+from cabinet.core.state import CabinetState, NoteReview, StationState
 from cabinet.protocol.money import fmt_money
 from cabinet.protocol.said import N_, english, said
 
@@ -40,8 +43,19 @@ EXPIRED_REASON = N_("expired - see attendant")
 TXN_MEMORY = 64
 
 
-class MoneyInMixin(CabinetBase):
+class Acceptance:
     """Notes and vouchers in: credited exactly once."""
+
+    def __init__(self, cab: CabinetQueries) -> None:
+        self.cab = cab
+        #: station -> (txn, reason) of an escrow being handed back, until its
+        #: return is journaled (not critical: lost on a restart)
+        self.returning: dict[int, tuple[str, str]] = {}
+
+    @property
+    def s(self) -> CabinetState:
+        """The critical state (the cabinet's: a RAM clear replaces it)."""
+        return self.cab.s
 
     def tell_refusal(self, st: StationState | None, what: str, reason: str, amount_minor: int = 0) -> None:
         """Show station ``st`` why its note or voucher came back.
@@ -74,12 +88,13 @@ class MoneyInMixin(CabinetBase):
         st.refusal_said = [said(what), text or said(reason)]
         st.refusal = f"{what}: {english(st.refusal_said[1], sym)}"
 
-    def _on_note_escrow(self, ev: NoteEscrowed, out: list[Effect]) -> None:
-        if self.station(ev.station) is not None and bill_test.on_escrow(self.s, ev, out):
+    def on_note_escrow(self, ev: NoteEscrowed, out: list[Effect]) -> None:
+        """A note in escrow: stack it, or hand it back with the reason."""
+        if self.cab.station(ev.station) is not None and bill_test.on_escrow(self.s, ev, out):
             return  # a test note, no meter
-        st = self.station(ev.station)
-        reason = self._refuse_money_in(st, ev.denomination_minor)
-        if reason is None and ev.denomination_minor not in self.host_bills_minor(
+        st = self.cab.station(ev.station)
+        reason = self.refuse_money_in(st, ev.denomination_minor)
+        if reason is None and ev.denomination_minor not in self.cab.host_link.host_bills_minor(
             ev.station, tuple(self.s.settings.denominations_minor)
         ):
             reason = (
@@ -97,14 +112,15 @@ class MoneyInMixin(CabinetBase):
             out.append(Journal("note_escrowed", ev.station, ev.denomination_minor, {"txn": ev.txn}))
             out.append(StackNote(ev.station, ev.txn))
 
-    def _refuse_money_in(self, st: StationState | None, amount: int) -> str | None:
+    def refuse_money_in(self, st: StationState | None, amount: int) -> str | None:
+        """Why station ``st`` may not take ``amount`` (minor units) now, or ``None``."""
         if st is None:
             return "no such station"
-        if not self.display_shows(st.station):
+        if not self.cab.display_shows(st.station):
             return "no display showing the table"
-        if not self._accepting():
-            return f"not accepting in {self.mode}"
-        if self._cashing_out(st):
+        if not self.cab.accepting():
+            return f"not accepting in {self.cab.mode}"
+        if self.cab.cashing_out(st):
             return "not accepting in cash_out"
         if st.faults:
             return "station out of service"
@@ -114,24 +130,27 @@ class MoneyInMixin(CabinetBase):
             return "over the credit limit"
         return None
 
-    def _seen_txn(self, txn: str) -> bool:
+    def seen_txn(self, txn: str) -> bool:
+        """The acceptor's transaction ``txn`` was credited already; remembers it if not
+        (the last ``TXN_MEMORY``)."""
         if txn in self.s.recent_txns:
             return True
         self.s.recent_txns = (self.s.recent_txns + [txn])[-TXN_MEMORY:]
         return False
 
-    def _on_note_stacked(self, ev: NoteStacked, out: list[Effect]) -> None:
-        st = self.station(ev.station)
+    def on_note_stacked(self, ev: NoteStacked, out: list[Effect]) -> None:
+        """A note stacked: credit it exactly once (a repeated ``txn`` is ignored)."""
+        st = self.cab.station(ev.station)
         if st is None or ev.denomination_minor <= 0:
             out.append(Rejected("note stacked", "no such station or bad amount"))
             return
         if bill_test.on_stacked(self.s, ev, out):
             return  # a test note, counted apart
-        if self._seen_txn(ev.txn):
+        if self.seen_txn(ev.txn):
             out.append(Journal("note_repeat_ignored", ev.station, ev.denomination_minor, {"txn": ev.txn}))
             return
         # A stacked note is always credited, whatever the mode: it is in the box.
-        self._drop_review(ev.txn)  # a resumed VEND VALID credits it
+        self.drop_review(ev.txn)  # a resumed VEND VALID credits it
         self._credit_note(st, ev.denomination_minor, ev.txn, out)
 
     def _credit_note(self, st: StationState, amount: int, txn: str, out: list[Effect], via: str = "") -> None:
@@ -145,7 +164,8 @@ class MoneyInMixin(CabinetBase):
         out.append(Journal("bill_stacked", st.station, amount, data))
         out.append(SendCue("bill_stacked", st.station, {"amount_minor": amount}))
 
-    def _drop_review(self, txn: str) -> None:
+    def drop_review(self, txn: str) -> None:
+        """Forget the review of the note of ``txn`` (settled), and its fault with it."""
         if txn and any(r.txn == txn for r in self.s.note_reviews):
             self.s.note_reviews = [r for r in self.s.note_reviews if r.txn != txn]
             self._review_faults()
@@ -158,16 +178,16 @@ class MoneyInMixin(CabinetBase):
             faults[code] = FAULTS[code][1]
         self.s.faults = faults
 
-    def _on_note_uncredited(self, ev: NoteUncredited, out: list[Effect]) -> None:
+    def on_note_uncredited(self, ev: NoteUncredited, out: list[Effect]) -> None:
         """Journal the uncredited item and lock up for the attendant."""
-        st = self.station(ev.station)
+        st = self.cab.station(ev.station)
         if st is None or ev.kind not in ("in_stacker", "in_path"):
             out.append(Rejected("note uncredited", "no such station or kind"))
             return
         if bill_test.on_uncredited(self.s, ev, out):
             return  # a test note, never a real credit
         data = {"txn": ev.txn, "validation_number": ev.validation_number[-4:]}
-        if self._host_ticket_uncredited(ev, out):  # the host said redeem
+        if self.cab.tito.host_ticket_uncredited(ev, out):  # the host said redeem
             return
         credited = bool(ev.txn) and ev.txn in self.s.recent_txns
         if credited and ev.kind == "in_stacker":
@@ -190,21 +210,21 @@ class MoneyInMixin(CabinetBase):
         self._review_faults()
         out.append(Journal(f"note_{ev.kind}", ev.station, ev.denomination_minor, {**data, "credited": credited}))
 
-    def _resolve_review(self, out: list[Effect]) -> None:
+    def resolve_review(self, out: list[Effect]) -> None:
         """The attendant's key on the oldest review: a note in the cash box of known
         value is credited (once: its txn is remembered); anything else is recorded
         as reviewed, not credited."""
         r = self.s.note_reviews[0]
         self.s.note_reviews = self.s.note_reviews[1:]
         self._review_faults()
-        if self._ticket_in_box(r, out):  # a ticket: the host's, or our own record
+        if self.cab.ticket_claims.ticket_in_box(r, out):  # a ticket: the host's, or our own record
             return
-        st = self._st(r.station)
+        st = self.cab.station_of(r.station)
         credit = (
             r.kind == "in_stacker"
             and r.amount_minor > 0
             and not r.validation_number
-            and not (r.txn and self._seen_txn(r.txn))
+            and not (r.txn and self.seen_txn(r.txn))
         )
         if credit:
             self._credit_note(st, r.amount_minor, r.txn, out, via="attendant")
@@ -222,29 +242,30 @@ class MoneyInMixin(CabinetBase):
             return "not issued by this cabinet"
         if rec.status != "issued":
             return f"voucher is {rec.status}"
-        if self._expired(rec):
+        if self.expired(rec):
             return EXPIRED_REASON
-        return self._refuse_money_in(st, rec.amount_minor)
+        return self.refuse_money_in(st, rec.amount_minor)
 
-    def _expired(self, rec: VoucherRecord) -> bool:
+    def expired(self, rec: VoucherRecord) -> bool:
         """Past its expiry counted from its issue as journaled: the clock jumps journaled
         since the issue do not count (a ticket printed on a slow clock
         stays good for its days once the clock is corrected)."""
         return self.s.wall_s - (self.s.clock_adjust_s - rec.clock_adjust_s) > rec.expires_wall_s
 
-    def _on_voucher_escrow(self, ev: VoucherEscrowed, out: list[Effect]) -> None:
-        if self._hold_ticket(ev, out):  # the casino host decides
+    def on_voucher_escrow(self, ev: VoucherEscrowed, out: list[Effect]) -> None:
+        """A voucher in escrow: to the host, stacked, or handed back with the reason."""
+        if self.cab.tito.hold_ticket(ev, out):  # the casino host decides
             return
-        reason = self._voucher_refusal(self.station(ev.station), ev.record)
-        if reason is not None:
-            self.tell_refusal(self.station(ev.station), N_("Voucher refused"), reason)
+        reason = self._voucher_refusal(self.cab.station(ev.station), ev.record)
+        if reason is not None or ev.record is None:
+            reason = reason or "not issued by this cabinet"
+            self.tell_refusal(self.cab.station(ev.station), N_("Voucher refused"), reason)
             vn = ev.validation_number if ev.record is not None else ev.validation_number[-4:]
             out.append(ReturnNote(ev.station, reason))
             out.append(
                 Journal("voucher_refused", ev.station, 0, {"validation_number": vn, "reason": reason, "txn": ev.txn})
             )
         else:
-            assert ev.record is not None
             out.append(
                 Journal(
                     "voucher_escrowed",
@@ -255,15 +276,16 @@ class MoneyInMixin(CabinetBase):
             )
             out.append(StackNote(ev.station, ev.txn))
 
-    def _on_voucher_stacked(self, ev: VoucherStacked, out: list[Effect]) -> None:
-        st = self.station(ev.station)
+    def on_voucher_stacked(self, ev: VoucherStacked, out: list[Effect]) -> None:
+        """A voucher stacked: credit it exactly once and mark it redeemed."""
+        st = self.cab.station(ev.station)
         rec = ev.record
-        if self._host_ticket_stacked(ev, out):  # redeemed by the host
+        if self.cab.tito.host_ticket_stacked(ev, out):  # redeemed by the host
             return
-        if self._seen_txn(ev.txn):
+        if self.seen_txn(ev.txn):
             out.append(Journal("voucher_repeat_ignored", ev.station, 0, {"txn": ev.txn}))
             return
-        if st is None or rec is None or rec.status != "issued" or self._expired(rec):
+        if st is None or rec is None or rec.status != "issued" or self.expired(rec):
             out.append(
                 Journal(
                     "voucher_stacked_invalid",
@@ -274,7 +296,7 @@ class MoneyInMixin(CabinetBase):
             )
             return
         st.refusal = ""
-        self._drop_review(ev.txn)  # a resumed VEND VALID credits it
+        self.drop_review(ev.txn)  # a resumed VEND VALID credits it
         st.credits_minor += rec.amount_minor
         st.meters.add("vouchers_in_minor", rec.amount_minor)
         st.meters.add("vouchers_in_count", 1)
@@ -286,20 +308,21 @@ class MoneyInMixin(CabinetBase):
         )
         out.append(SendCue("voucher_accepted", ev.station, {"amount_minor": rec.amount_minor}))
 
-    def _remember_return(self, station: int, txn: str, out: list[Effect]) -> None:
+    def remember_return(self, station: int, txn: str, out: list[Effect]) -> None:
         """An escrow handed back: keep why until its return is journaled."""
         reasons = [e.reason for e in out if isinstance(e, ReturnNote) and e.station == station]
         if reasons:
-            self._returning[station] = (txn, reasons[-1])
+            self.returning[station] = (txn, reasons[-1])
 
-    def _on_note_returned(self, ev: NoteReturned, out: list[Effect]) -> None:
+    def on_note_returned(self, ev: NoteReturned, out: list[Effect]) -> None:
+        """A note or voucher handed back: journal it, with why when the cabinet returned it."""
         if bill_test.on_returned(self.s, ev, out):
-            self._returning.pop(ev.station, None)
+            self.returning.pop(ev.station, None)
             return  # a test note, counted apart
         data: dict[str, Any] = {"txn": ev.txn}
-        txn, reason = self._returning.get(ev.station, (None, ""))
+        txn, reason = self.returning.get(ev.station, (None, ""))
         if txn == ev.txn:
             data["reason"] = reason  # why we handed it back
-            del self._returning[ev.station]
+            del self.returning[ev.station]
         out.append(Journal("note_returned", ev.station, 0, data))
-        self._host_ticket_returned(ev.station, ev.txn, out)
+        self.cab.tito.host_ticket_returned(ev.station, ev.txn, out)

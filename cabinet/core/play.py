@@ -2,7 +2,10 @@
 the player's decisions, the round's money (stakes and pays), finishing and
 voiding a round, game recall.
 
-Owns: ``PlayMixin`` of ``cabinet.core.machine.Cabinet``. Pure.
+Owns: ``Table``, the table owner's round machine (``Cabinet.table``): ``round``,
+``round_id``, ``round_open``, the shoe, the bet and decision deadlines, the games
+counters, and the stakes and pays of play on each station's credits and meters.
+Reads the rest through ``cabinet.core.queries.CabinetQueries``. Pure.
 """
 
 from __future__ import annotations
@@ -10,48 +13,59 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from cabinet.core.base import CabinetBase
 from cabinet.core.effects import Effect, Journal, Rejected, SaveRecall, SendCue
+from cabinet.core.errors import present
 from cabinet.core.meters import audit_balance
+from cabinet.core.queries import CabinetQueries
 from cabinet.core.records import RecallEntry
-from cabinet.core.state import StationState
+from cabinet.core.state import CabinetState, StationState
 from cabinet.game import BetError, Decision, GameError, Round, SeatBets, Shoe
 from cabinet.game import events as round_events
 from cabinet.protocol.money import fmt_money
 from cabinet.protocol.said import N_
 
 
-class PlayMixin(CabinetBase):
+class Table:
     """A round from Deal to settlement, and its money."""
+
+    def __init__(self, cab: CabinetQueries) -> None:
+        self.cab = cab
+
+    @property
+    def s(self) -> CabinetState:
+        """The critical state (the cabinet's: a RAM clear replaces it)."""
+        return self.cab.s
 
     def _occupied(self) -> list[StationState]:
         return [
             st
             for st in self.s.stations
-            if st.station in self.seats_in_play()
-            and self._in_service(st)
+            if st.station in self.cab.seats_in_play()
+            and self.cab.in_service(st)
             and (st.credits_minor > 0 or any(st.bets_minor))
         ]
 
-    def _maybe_start_bet_timer(self) -> None:
+    def maybe_start_bet_timer(self) -> None:
+        """Start the bet timer once two stations sit at the table and one has bet."""
         if (
             len(self._occupied()) >= 2
             and self.s.bet_deadline_ms is None
             and any(any(st.bets_minor) for st in self.s.stations)
         ):
-            self.s.bet_deadline_ms = self.s.now_ms + self.rules.bet_timer_s * 1000
+            self.s.bet_deadline_ms = self.s.now_ms + self.cab.rules.bet_timer_s * 1000
 
-    def _press_deal(self, st: StationState, out: list[Effect]) -> None:
-        self._clear_finished_round()
+    def press_deal(self, st: StationState, out: list[Effect]) -> None:
+        """Station ``st`` pressed Deal: deal now, or when the other stations with bets are ready."""
+        self.cab.bets.clear_finished_round()
         st.ready = True
         occupied = self._occupied()
         waiting = [o for o in occupied if any(o.bets_minor) and not o.ready]
         if len(occupied) <= 1 or not waiting:
-            self._start_round(out)
+            self.start_round(out)
         else:
-            self._maybe_start_bet_timer()
+            self.maybe_start_bet_timer()
 
-    def _self_audit(self, out: list[Effect]) -> bool:
+    def self_audit(self, out: list[Effect]) -> bool:
         """research A "Self-audit": every station must balance; else tilt."""
         for st in self.s.stations:
             diff = audit_balance(st.credits_minor, st.pending_out_minor, st.meters)
@@ -61,20 +75,21 @@ class PlayMixin(CabinetBase):
                 return False
         return True
 
-    def _start_round(self, out: list[Effect]) -> None:
-        r = self.rules
+    def start_round(self, out: list[Effect]) -> None:
+        """Deal a round to every station in play with valid bets (stakes off the credits)."""
+        r = self.cab.rules
         s = self.s
         s.bet_deadline_ms = None
         players = [
             st
             for st in s.stations
-            if st.station in self.seats_in_play() and self._in_service(st) and self._bets_valid(st)
+            if st.station in self.cab.seats_in_play() and self.cab.in_service(st) and self.cab.bets.bets_valid(st)
         ]
         for st in s.stations:
             st.ready = False
         if not players:
             return
-        if not self._self_audit(out):
+        if not self.self_audit(out):
             return
         shoe = None
         if not r.shuffle_every_round and s.shoe is not None:
@@ -82,7 +97,7 @@ class PlayMixin(CabinetBase):
             if shoe.cut_card_reached:
                 shoe = None
         if shoe is None:
-            shoe = Shoe.shuffled(r.decks, self.rng, r.penetration_percent)
+            shoe = Shoe.shuffled(r.decks, self.cab.rng, r.penetration_percent)
             out.append(SendCue("shuffle"))
         seats = []
         for st in players:
@@ -107,7 +122,7 @@ class PlayMixin(CabinetBase):
             return
         s.round_id += 1
         s.round_open = True
-        self.round = rnd
+        self.cab.round = rnd
         out.append(
             Journal(
                 "round_start",
@@ -122,29 +137,29 @@ class PlayMixin(CabinetBase):
         )
         self._run_round(rnd.start, out)
 
-    def _decide(self, action: str, out: list[Effect]) -> None:
-        rnd = self.round
-        assert rnd is not None
+    def decide(self, action: str, out: list[Effect]) -> None:
+        """The prompted hand's ``action`` (a ``Decision`` value); ``InvariantError`` without a round."""
+        rnd = present(self.cab.round, "the round")
         self._run_round(lambda: rnd.decide(Decision(action)), out)
 
     def _run_round(self, step: Callable[[], list[round_events.Event]], out: list[Effect]) -> None:
-        rnd = self.round
-        assert rnd is not None
+        rnd = present(self.cab.round, "the round")
         try:
             events = step()
         except GameError as e:  # shoe exhausted or a bug: void
-            self._void_round(f"round fault: {e}", out)
+            self.void_round(f"round fault: {e}", out)
             return
         self._apply_round_events(events, out)
         if rnd.finished:
             self._finish_round(out)
         else:
-            self._arm_decision_timer()
+            self.arm_decision_timer()
 
-    def _arm_decision_timer(self) -> None:
+    def arm_decision_timer(self) -> None:
+        """Run the decision timer while two or more stations play the round; else stop it."""
         in_round = [st for st in self.s.stations if st.in_round]
         if len(in_round) >= 2:
-            self.s.decision_deadline_ms = self.s.now_ms + self.rules.decision_timer_s * 1000
+            self.s.decision_deadline_ms = self.s.now_ms + self.cab.rules.decision_timer_s * 1000
         else:
             self.s.decision_deadline_ms = None
 
@@ -168,21 +183,21 @@ class PlayMixin(CabinetBase):
             elif isinstance(e, round_events.DealerChecked):
                 out.append(SendCue("dealer_checked", None, {"blackjack": e.blackjack}))
             elif isinstance(e, round_events.InsuranceTaken):
-                st = self._st(e.seat)
+                st = self.cab.station_of(e.seat)
                 self._stake(st, e.stake_minor, "insurance_in_minor")
                 st.meters.add("insurance_taken", 1)
             elif isinstance(e, round_events.HandDoubled):
-                st = self._st(e.seat)
+                st = self.cab.station_of(e.seat)
                 self._stake(st, e.extra_stake_minor, "coin_in_minor")
                 st.meters.add("doubles", 1)
             elif isinstance(e, round_events.HandSplit):
-                st = self._st(e.seat)
+                st = self.cab.station_of(e.seat)
                 self._stake(st, e.extra_stake_minor, "coin_in_minor")
                 st.meters.add("splits", 1)
             elif isinstance(e, round_events.InsuranceSettled):
-                self._pay(self._st(e.seat), e.returned_minor, "insurance_out_minor")
+                self._pay(self.cab.station_of(e.seat), e.returned_minor, "insurance_out_minor")
             elif isinstance(e, round_events.HandSettled):
-                st = self._st(e.seat)
+                st = self.cab.station_of(e.seat)
                 self._pay(st, e.returned_minor, "coin_out_minor")
                 if e.outcome is round_events.Outcome.BLACKJACK:
                     st.meters.add("blackjacks", 1)
@@ -212,8 +227,7 @@ class PlayMixin(CabinetBase):
         st.returned_in_round_minor += amount
 
     def _finish_round(self, out: list[Effect]) -> None:
-        rnd = self.round
-        assert rnd is not None
+        rnd = present(self.cab.round, "the round")
         s = self.s
         result = rnd.result()
         for st in s.stations:
@@ -246,13 +260,13 @@ class PlayMixin(CabinetBase):
             )
             if jackpot:
                 limit = fmt_money(s.settings.jackpot_limit_minor, s.settings.currency_symbol)
-                self._lock_handpay(
+                self.cab.ledger.lock_handpay(
                     st.station, jackpot, f"a win of {limit} or more is paid by hand", "", out, kind="jackpot"
                 )
             st.in_round = False
             st.stake_in_round_minor = st.returned_in_round_minor = 0
-            if self.uses_chips:
-                st.bets_minor = [0] * self.rules.max_spots_per_seat
+            if self.cab.uses_chips:
+                st.bets_minor = [0] * self.cab.rules.max_spots_per_seat
                 st.chip_log = []
             elif st.bets_minor and st.bets_minor[0] > st.credits_minor:
                 st.bets_minor = [0]
@@ -261,14 +275,14 @@ class PlayMixin(CabinetBase):
         s.games_since_power_up += 1
         s.games_since_door_close += 1
         s.door_closed_notice = False
-        if not self.rules.shuffle_every_round:
+        if not self.cab.rules.shuffle_every_round:
             s.shoe = rnd.shoe.to_dict()
         out.append(SendCue("round_over", None, {"round_id": s.round_id}))
-        self._self_audit(out)
+        self.self_audit(out)
 
     def _recall_entry(self, st: StationState, result: dict[str, Any], voided: bool, jackpot: int = 0) -> RecallEntry:
         steps: list[str] = []
-        rnd = self.round
+        rnd = self.cab.round
         mine = f" seat {st.station} "
         if rnd is not None:  # this station's decisions and spots only
             steps += [f"{p}: {d}" for p, d in rnd.history if mine in f" {p} "]
@@ -284,7 +298,7 @@ class PlayMixin(CabinetBase):
         return RecallEntry(
             round_id=self.s.round_id,
             station=st.station,
-            variant=self.rules.variant,
+            variant=self.cab.rules.variant,
             wall_s=self.s.wall_s,
             credits_before_minor=st.credits_at_round_start_minor,
             credits_after_minor=st.credits_minor,
@@ -297,10 +311,10 @@ class PlayMixin(CabinetBase):
             jackpot_handpay_minor=jackpot,
         )
 
-    def _void_round(self, reason: str, out: list[Effect]) -> None:
+    def void_round(self, reason: str, out: list[Effect]) -> None:
         """RULES.md "Malfunctions void all plays and pays": every stake back, nothing paid."""
         s = self.s
-        result = self.round.result() if self.round is not None else {}
+        result = self.cab.round.result() if self.cab.round is not None else {}
         for st in s.stations:
             if not st.in_round:
                 continue
@@ -330,5 +344,5 @@ class PlayMixin(CabinetBase):
             st.stake_in_round_minor = st.returned_in_round_minor = 0
         s.round_open = False
         s.decision_deadline_ms = None
-        self.round = None
+        self.cab.round = None
         s.message = N_("Round voided: stakes returned")

@@ -10,9 +10,6 @@ from typing import Any
 
 import msgspec
 
-#: Voucher life: printing -> issued -> redeemed; or printing -> handpay -> handpaid.
-VOUCHER_STATUSES = ("printing", "issued", "handpay", "handpaid", "redeemed")
-
 
 class VoucherRecord(msgspec.Struct, kw_only=True, frozen=True):
     """One cash-out voucher.
@@ -23,7 +20,9 @@ class VoucherRecord(msgspec.Struct, kw_only=True, frozen=True):
         amount_minor: value.
         station: the station that cashed out.
         issued_wall_s, expires_wall_s: Unix times.
-        status: one of ``VOUCHER_STATUSES``.
+        status: ``printing``, ``issued``, ``handpay``, ``handpaid`` or ``redeemed``
+            (a voucher's life: printing -> issued -> redeemed; or printing ->
+            handpay -> handpaid).
         venue, machine_number: printed on the ticket.
         redeemed_wall_s: when it was taken back in, if it was.
         clock_adjust_s: the cabinet's sum of journaled clock jumps at issue

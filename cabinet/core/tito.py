@@ -1,7 +1,8 @@
 """Tickets through the casino host: SAS system validation at cash-out and
 ticket redemption by the host.
 
-Owns: ``TitoMixin`` of ``cabinet.core.machine.Cabinet``. Pure: no I/O, no clock (the
+Owns: ``Tito``, the host owner's ticket machine (``Cabinet.tito``: ``HostState``'s
+``pending_cashout``, ``ticket_in``, ``ticket_data``). Pure: no I/O, no clock (the
 timeouts run on ``Tick.now_ms``).
 
 Cash-out with ``validation == "system"`` (research/sas.md "TITO": 0x57/0x58, "the host
@@ -31,7 +32,6 @@ from __future__ import annotations
 
 import msgspec
 
-from cabinet.core.base import CabinetBase
 from cabinet.core.effects import (
     Effect,
     HoldNote,
@@ -43,9 +43,11 @@ from cabinet.core.effects import (
     SetVoucherStatus,
     StackNote,
 )
+from cabinet.core.errors import present
 from cabinet.core.events import HostCommanded, NoteUncredited, VoucherEscrowed, VoucherStacked
+from cabinet.core.queries import CabinetQueries
 from cabinet.core.records import TicketData, VoucherRecord
-from cabinet.core.state import PendingCashout, PrintingState, StationState, TicketIn
+from cabinet.core.state import CabinetState, PendingCashout, PrintingState, StationState, TicketIn
 from cabinet.protocol.money import fmt_money
 from cabinet.protocol.said import N_
 
@@ -84,15 +86,25 @@ NO_ANSWER = "no answer from the casino host"
 PROMO_REFUSED = "promotional tickets not taken here"
 
 
-class TitoMixin(CabinetBase):
-    """Tickets validated and redeemed by the casino host (mixed into ``Cabinet``)."""
+class Tito:
+    """Tickets validated and redeemed by the casino host (``Cabinet.tito``)."""
 
-    def _system_validation(self, st: StationState) -> bool:
+    def __init__(self, cab: CabinetQueries) -> None:
+        self.cab = cab
+
+    @property
+    def s(self) -> CabinetState:
+        """The critical state (the cabinet's: a RAM clear replaces it)."""
+        return self.cab.s
+
+    def system_validation(self, st: StationState) -> bool:
+        """Station ``st``'s tickets take the casino host's validation numbers (SAS system
+        validation, with a host link)."""
         return st.host.validation == "system" and bool(st.host.link)
 
     # -- cash-out: system validation (0x57 / 0x58) --------------------------------------
 
-    def _request_validation(self, st: StationState, amount: int, out: list[Effect]) -> None:
+    def request_validation(self, st: StationState, amount: int, out: list[Effect]) -> None:
         """The amount is already off the credit meter and in ``pending_out_minor``."""
         h = st.host
         if h.link != "online":
@@ -118,9 +130,10 @@ class TitoMixin(CabinetBase):
     def _validation_failed(self, st: StationState, amount: int, reason: str, out: list[Effect]) -> None:
         st.host.pending_cashout = None
         out.append(Journal("validation_failed", st.station, amount, {"reason": reason}))
-        self._lock_handpay(st.station, amount, f"no ticket: {reason}", "", out)
+        self.cab.ledger.lock_handpay(st.station, amount, f"no ticket: {reason}", "", out)
 
-    def _on_validation_number(self, st: StationState, ev: HostCommanded, out: list[Effect]) -> str:
+    def on_validation_number(self, st: StationState, ev: HostCommanded, out: list[Effect]) -> str:
+        """The host's validation number (or denial) for the cash-out waiting; returns the result."""
         p = st.host.pending_cashout
         if p is None or (ev.ref_id and ev.ref_id != p.cashout_id):
             return "refused: no cash-out waiting for validation"
@@ -155,7 +168,7 @@ class TitoMixin(CabinetBase):
         out.append(PrintVoucher(record))
         return "printing"
 
-    def _on_ticket_data(self, st: StationState, ev: HostCommanded) -> dict[str, object]:
+    def on_ticket_data(self, st: StationState, ev: HostCommanded) -> dict[str, object]:
         """0x7D/0x7C (``ticket_data``: the whole record as the link merged it) or 0x7B
         (``control``): journaled, printed on the next tickets."""
         td = st.host.ticket_data
@@ -181,13 +194,13 @@ class TitoMixin(CabinetBase):
 
     # -- redemption through the host (0x67 / 0x70 / 0x71 / 0x68) -------------------------
 
-    def _hold_ticket(self, ev: VoucherEscrowed, out: list[Effect]) -> bool:
+    def hold_ticket(self, ev: VoucherEscrowed, out: list[Effect]) -> bool:
         """A ticket in escrow at a station whose host validates: hold it for the host
         (True), or hand it back now with why (True); False: not the host's to decide."""
-        st = self.station(ev.station)
-        if st is None or not self._system_validation(st):
+        st = self.cab.station(ev.station)
+        if st is None or not self.system_validation(st):
             return False
-        reason = self._refuse_money_in(st, 0)
+        reason = self.cab.acceptance.refuse_money_in(st, 0)
         vn = ev.validation_number
         if reason is None and not (vn.isascii() and vn.isdigit() and len(vn) <= 18):
             reason = "not a valid ticket"  # 0x70 carries 18 digits at most
@@ -200,7 +213,7 @@ class TitoMixin(CabinetBase):
             reason = "not accepting now: a ticket is being redeemed"
         h = st.host
         if reason is not None:
-            self.tell_refusal(st, N_("Ticket refused"), reason)
+            self.cab.acceptance.tell_refusal(st, N_("Ticket refused"), reason)
             out.append(ReturnNote(ev.station, reason))
             out.append(
                 Journal(
@@ -233,15 +246,16 @@ class TitoMixin(CabinetBase):
         out.append(HoldNote(ev.station, ev.txn))
         return True
 
-    def _on_redeem(self, st: StationState, ev: HostCommanded, out: list[Effect]) -> str:
+    def on_redeem(self, st: StationState, ev: HostCommanded, out: list[Effect]) -> str:
+        """The host's redeem answer for the ticket held; returns the result."""
         t = st.host.ticket_in
         if t is None or t.status != "held" or (ev.ref_id and ev.ref_id != t.ticket_id):
             return "refused: no ticket waiting for the host"
         if t.purpose != "escrow":  # a claim without an escrow (tito_claims)
             if ev.validation_number and ev.validation_number != t.validation_number:
-                self._claim_again(st, "number_mismatch", "not that ticket", out, ev.transfer_code)
+                self.cab.ticket_claims.claim_again(st, "number_mismatch", "not that ticket", out, ev.transfer_code)
                 return "refused: another ticket's number"
-            return self._claim_answer(st, ev, out)
+            return self.cab.ticket_claims.claim_answer(st, ev, out)
         if ev.validation_number and ev.validation_number != t.validation_number:
             self._ticket_back(st, "number_mismatch", "not a valid ticket", out, ev.transfer_code)
             return "refused: another ticket's number"
@@ -278,10 +292,9 @@ class TitoMixin(CabinetBase):
     ) -> None:
         """Hand the held ticket back (``send``: tell the acceptor to): final status
         ``result``, ``reason`` on the table."""
-        t = st.host.ticket_in
-        assert t is not None
+        t = present(st.host.ticket_in, f"station {st.station}'s ticket for the host")
         t.status, t.result, t.reason, t.transfer_code = "returned", result, reason, code
-        self.tell_refusal(st, N_("Ticket refused"), reason)
+        self.cab.acceptance.tell_refusal(st, N_("Ticket refused"), reason)
         if send:
             out.append(ReturnNote(st.station, reason))
         out.append(
@@ -299,19 +312,19 @@ class TitoMixin(CabinetBase):
             )
         )
 
-    def _host_ticket_stacked(self, ev: VoucherStacked, out: list[Effect]) -> bool:
+    def host_ticket_stacked(self, ev: VoucherStacked, out: list[Effect]) -> bool:
         """The acceptor stacked a ticket the host redeems: credit it, once (True)."""
-        st = self.station(ev.station)
+        st = self.cab.station(ev.station)
         t = st.host.ticket_in if st is not None else None
         if st is None or t is None or t.txn != ev.txn or not ev.txn:
             return False
         if t.status != "stacking":
             return False
-        if self._seen_txn(ev.txn):
+        if self.cab.acceptance.seen_txn(ev.txn):
             out.append(Journal("voucher_repeat_ignored", ev.station, 0, {"txn": ev.txn}))
             return True
         st.refusal = ""
-        self._drop_review(ev.txn)
+        self.cab.acceptance.drop_review(ev.txn)
         st.credits_minor += t.amount_minor
         st.meters.add("vouchers_in_minor", t.amount_minor)
         st.meters.add("vouchers_in_count", 1)
@@ -342,26 +355,26 @@ class TitoMixin(CabinetBase):
         out.append(SendCue("voucher_accepted", ev.station, {"amount_minor": t.amount_minor}))
         return True
 
-    def _host_ticket_returned(self, station: int, txn: str, out: list[Effect]) -> None:
+    def host_ticket_returned(self, station: int, txn: str, out: list[Effect]) -> None:
         """The acceptor handed back a held ticket by itself (its escrow timed out, or
         the stack failed): not credited, final status ``unable_now``."""
-        st = self.station(station)
+        st = self.cab.station(station)
         t = st.host.ticket_in if st is not None else None
         if st is not None and t is not None and txn and t.txn == txn and t.status in ("held", "stacking"):
             self._ticket_back(
                 st, "unable_now", "handed back by the acceptor - try again", out, t.transfer_code, send=False
             )
 
-    def _host_ticket_uncredited(self, ev: NoteUncredited, out: list[Effect]) -> bool:
+    def host_ticket_uncredited(self, ev: NoteUncredited, out: list[Effect]) -> bool:
         """A ticket the host said to redeem that the acceptor took without a vend valid
         (the uncredited-item paths): found in the cash box -> credited once (True); maybe in the
         path -> final ``unable_now``, not credited, and the review goes on (False)."""
-        st = self.station(ev.station)
+        st = self.cab.station(ev.station)
         t = st.host.ticket_in if st is not None else None
         if st is None or t is None or not ev.txn or t.txn != ev.txn or t.status != "stacking":
             return False
         if ev.kind == "in_stacker":
-            return self._host_ticket_stacked(VoucherStacked(ev.station, t.validation_number, ev.txn, None), out)
+            return self.host_ticket_stacked(VoucherStacked(ev.station, t.validation_number, ev.txn, None), out)
         self._ticket_back(
             st, "unable_now", "see attendant: ticket may be in the acceptor", out, t.transfer_code, send=False
         )
@@ -369,7 +382,8 @@ class TitoMixin(CabinetBase):
 
     # -- timers, the link, restarts -----------------------------------------------------
 
-    def _tito_tick(self, out: list[Effect]) -> None:
+    def tito_tick(self, out: list[Effect]) -> None:
+        """Time out the cash-out and the ticket waiting for the host."""
         now = self.s.now_ms
         for st in self.s.stations:
             h = st.host
@@ -384,27 +398,28 @@ class TitoMixin(CabinetBase):
             t = h.ticket_in
             if t is not None and t.status == "held" and now - t.since_ms >= h.validation_timeout_ms:
                 if t.purpose != "escrow":
-                    self._claim_again(st, "timeout", NO_ANSWER, out)
+                    self.cab.ticket_claims.claim_again(st, "timeout", NO_ANSWER, out)
                 else:
                     self._ticket_back(st, "timeout", NO_ANSWER, out)
-        self._start_claims(out)
+        self.cab.ticket_claims.start_claims(out)
 
-    def _tito_link_down(self, st: StationState, out: list[Effect]) -> None:
+    def tito_link_down(self, st: StationState, out: list[Effect]) -> None:
+        """The host link went down: what waited for the host fails or waits again."""
         p = st.host.pending_cashout
         if p is not None:
             self._validation_failed(st, p.amount_minor, HOST_OFFLINE, out)
         t = st.host.ticket_in
         if t is not None and t.status == "held" and t.purpose != "escrow":
-            self._claim_again(st, "link_down", HOST_OFFLINE, out)
+            self.cab.ticket_claims.claim_again(st, "link_down", HOST_OFFLINE, out)
         elif t is not None and t.status == "held":
             self._ticket_back(st, "link_down", HOST_OFFLINE, out)
 
-    def _tito_power_up(self, out: list[Effect]) -> None:
+    def tito_power_up(self, out: list[Effect]) -> None:
         """After a restart: a cash-out still waiting is a handpay (its request died
         with the link); a ticket still held went back (the acceptor was not told to
         keep holding it). A ticket being stacked stays: the acceptor's recovery
         (``voucher_escrowed``) credits or returns it."""
-        self._claims_power_up(out)
+        self.cab.ticket_claims.claims_power_up(out)
         for st in self.s.stations:
             p = st.host.pending_cashout
             if p is not None:

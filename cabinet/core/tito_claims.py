@@ -1,7 +1,8 @@
 """Tickets settled with the casino host without a ticket in escrow: a ticket whose
 print is unknown, and a ticket found in the cash box, not credited.
 
-Owns: ``TicketClaimsMixin`` of ``cabinet.core.machine.Cabinet``. Pure: no I/O, no clock.
+Owns: ``TicketClaims``, the host owner's claims machine (``Cabinet.ticket_claims``:
+``HostState.claims``). Pure: no I/O, no clock.
 
 Both go through the host's redemption sequence, the one SAS exchange in which the
 host answers for a validation number (research/sas.md "TITO": 0x67 ticket inserted,
@@ -35,10 +36,11 @@ from __future__ import annotations
 
 import msgspec
 
-from cabinet.core.base import CabinetBase
 from cabinet.core.effects import Effect, Journal, SendCue, SetVoucherStatus
+from cabinet.core.errors import present
 from cabinet.core.events import HostCommanded
-from cabinet.core.state import NoteReview, PrintingState, StationState, TicketIn
+from cabinet.core.queries import CabinetQueries
+from cabinet.core.state import CabinetState, NoteReview, PrintingState, StationState, TicketIn
 
 #: How long after an unsettled answer (or none) a claim is sent to the host again.
 CLAIM_RETRY_MS = 5_000
@@ -51,10 +53,19 @@ TICKET_EXCEPTIONS = frozenset({"ticket_inserted", "ticket_transfer_complete"})
 PENDING_ELSEWHERE = 0x83
 
 
-class TicketClaimsMixin(CabinetBase):
+class TicketClaims:
     """Unknown prints and tickets in the cash box, settled with the host."""
 
-    def _print_checks(self, st: StationState) -> list[TicketIn]:
+    def __init__(self, cab: CabinetQueries) -> None:
+        self.cab = cab
+
+    @property
+    def s(self) -> CabinetState:
+        """The critical state (the cabinet's: a RAM clear replaces it)."""
+        return self.cab.s
+
+    def print_checks(self, st: StationState) -> list[TicketIn]:
+        """Station ``st``'s claims of unknown prints (``print_checks``)."""
         return print_checks(st)
 
     def _claim(self, st: StationState, purpose: str, vn: str, amount: int, txn: str, out: list[Effect]) -> None:
@@ -73,9 +84,9 @@ class TicketClaimsMixin(CabinetBase):
         out.append(
             Journal("ticket_claim", st.station, amount, {"purpose": purpose, "validation_number": vn, "txn": txn})
         )
-        self._start_claims(out)
+        self.start_claims(out)
 
-    def _start_claims(self, out: list[Effect]) -> None:
+    def start_claims(self, out: list[Effect]) -> None:
         """Send each station's oldest due claim when its link is up and no ticket is
         with the host (0x67 ticket inserted, journaled ``ticket_held``)."""
         for st in self.s.stations:
@@ -115,8 +126,7 @@ class TicketClaimsMixin(CabinetBase):
         self, st: StationState, result: str, reason: str, code: int, out: list[Effect], amount: int = 0
     ) -> None:
         """The claim with the host is final: ``ticket_done`` (0x68) for 0x71's status."""
-        t = st.host.ticket_in
-        assert t is not None
+        t = present(st.host.ticket_in, f"station {st.station}'s ticket for the host")
         t.status = "redeemed" if result == "redeemed" else "returned"
         t.result, t.reason, t.transfer_code = result, reason, code
         if result == "redeemed":
@@ -137,7 +147,7 @@ class TicketClaimsMixin(CabinetBase):
             )
         )
 
-    def _claim_again(
+    def claim_again(
         self,
         st: StationState,
         result: str,
@@ -147,8 +157,7 @@ class TicketClaimsMixin(CabinetBase):
         delay_ms: int = CLAIM_RETRY_MS,
     ) -> None:
         """Not settled: final ``result`` for this try, the claim queued again."""
-        t = st.host.ticket_in
-        assert t is not None
+        t = present(st.host.ticket_in, f"station {st.station}'s ticket for the host")
         self._claim_done(st, result, reason, code, out)
         st.host.claims = [
             *st.host.claims,
@@ -163,10 +172,9 @@ class TicketClaimsMixin(CabinetBase):
             ),
         ]
 
-    def _claim_answer(self, st: StationState, ev: HostCommanded, out: list[Effect]) -> str:
+    def claim_answer(self, st: StationState, ev: HostCommanded, out: list[Effect]) -> str:
         """The host's 0x71 for the claim held now (``ticket_in``)."""
-        t = st.host.ticket_in
-        assert t is not None
+        t = present(st.host.ticket_in, f"station {st.station}'s ticket for the host")
         code, amount = ev.transfer_code, ev.amount_minor
         redeem = code == 0x00 and amount > 0
         if t.purpose == "print_check":
@@ -178,7 +186,7 @@ class TicketClaimsMixin(CabinetBase):
             if code in DEAD_NUMBER:
                 self._claim_done(st, "rejected_by_host", "void at the casino host", code, out)
                 out.append(SetVoucherStatus(vn, "handpay", self.s.wall_s))
-                self._lock_handpay(st.station, owed, "print unknown: ticket void at the casino host", vn, out)
+                self.cab.ledger.lock_handpay(st.station, owed, "print unknown: ticket void at the casino host", vn, out)
                 return "void at the host: handpay"
             if redeem and amount == owed:
                 self._claim_done(st, "redeemed", "", code, out, amount)
@@ -192,13 +200,13 @@ class TicketClaimsMixin(CabinetBase):
         elif code != PENDING_ELSEWHERE:
             self._claim_done(st, "rejected_by_host", f"refused by the casino host (0x{code & 0xFF:02X})", code, out)
             return f"not credited (code 0x{code & 0xFF:02X})"
-        self._claim_again(st, "unable_now", "not settled: asked again", out, code)
+        self.claim_again(st, "unable_now", "not settled: asked again", out, code)
         return f"not settled (code 0x{code & 0xFF:02X}): asked again"
 
     def _credit_ticket(self, st: StationState, t: TicketIn, amount: int, out: list[Effect]) -> None:
         if t.txn:
-            self._seen_txn(t.txn)  # a late vend valid of that txn credits nothing
-            self._drop_review(t.txn)
+            self.cab.acceptance.seen_txn(t.txn)  # a late vend valid of that txn credits nothing
+            self.cab.acceptance.drop_review(t.txn)
         st.credits_minor += amount
         st.meters.add("vouchers_in_minor", amount)
         st.meters.add("vouchers_in_count", 1)
@@ -224,7 +232,7 @@ class TicketClaimsMixin(CabinetBase):
 
     # -- hooks ----------------------------------------------------------------------------
 
-    def _check_print_with_host(self, st: StationState, p: PrintingState, out: list[Effect]) -> bool:
+    def check_print_with_host(self, st: StationState, p: PrintingState, out: list[Effect]) -> bool:
         """An unknown print of a host-numbered ticket: settled with the host (True)."""
         if not p.host_number or st.host.validation != "system":
             return False
@@ -232,10 +240,10 @@ class TicketClaimsMixin(CabinetBase):
         self._claim(st, "print_check", p.validation_number, p.amount_minor, "", out)
         return True
 
-    def _ticket_in_box(self, r: NoteReview, out: list[Effect]) -> bool:
+    def ticket_in_box(self, r: NoteReview, out: list[Effect]) -> bool:
         """The key on a ticket found in the cash box: to the host (system validation),
         or credited from this cabinet's own record. False: not credited here."""
-        st = self.station(r.station)
+        st = self.cab.station(r.station)
         if st is None or not r.validation_number or r.kind != "in_stacker":
             return False
         if st.host.validation == "system" and st.host.link:
@@ -249,11 +257,13 @@ class TicketClaimsMixin(CabinetBase):
             )
             self._claim(st, "in_box", r.validation_number, 0, r.txn, out)
             return True
-        rec = next((v for v in self.history.outstanding_vouchers() if v.validation_number == r.validation_number), None)
-        if rec is None or self._expired(rec) or (r.txn and r.txn in self.s.recent_txns):
+        rec = next(
+            (v for v in self.cab.history.outstanding_vouchers() if v.validation_number == r.validation_number), None
+        )
+        if rec is None or self.cab.acceptance.expired(rec) or (r.txn and r.txn in self.s.recent_txns):
             return False
         if r.txn:
-            self._seen_txn(r.txn)
+            self.cab.acceptance.seen_txn(r.txn)
         st.credits_minor += rec.amount_minor
         st.meters.add("vouchers_in_minor", rec.amount_minor)
         st.meters.add("vouchers_in_count", 1)
@@ -273,12 +283,12 @@ class TicketClaimsMixin(CabinetBase):
         )
         return True
 
-    def _claims_power_up(self, out: list[Effect]) -> None:
+    def claims_power_up(self, out: list[Effect]) -> None:
         """After a restart: a claim with the host is sent again; waiting ones are due now."""
         for st in self.s.stations:
             t = st.host.ticket_in
             if t is not None and t.purpose != "escrow" and t.status == "held":
-                self._claim_again(st, "unable_now", "restarted: asked again", out, delay_ms=0)
+                self.claim_again(st, "unable_now", "restarted: asked again", out, delay_ms=0)
             st.host.claims = [msgspec.structs.replace(c, since_ms=self.s.now_ms) for c in st.host.claims]
 
 

@@ -15,6 +15,7 @@ from cabinet.core.context import ViewContext
 from cabinet.core.doors import handpay_reset_said
 from cabinet.core.errors import FAULTS, STORAGE_FAULT, fault_text
 from cabinet.core.host import DISABLED_TEXT
+from cabinet.core.modes import MODE_TABLE, Mode
 from cabinet.core.rules_text import TABLE_TEXTS, rules_said, rules_text
 from cabinet.core.tito_claims import print_checks
 from cabinet.protocol.money import chip_split
@@ -37,14 +38,6 @@ if TYPE_CHECKING:
 _PILE_CHIPS = 12
 #: the doors' names as ``doors_open`` has them, for extraction (said translated).
 _DOOR_WORDS = (N_("main"), N_("cashbox"), N_("logic"))
-_OVERLAYS = {
-    "door_open": "door_open",
-    "tilt": "tilt",
-    "handpay": "handpay",
-    "cash_out": "printing",
-    "ram_error": "ram_error",
-    "needs_config": "tilt",
-}
 
 
 def _total_text(h: VisibleHand) -> str:
@@ -60,6 +53,7 @@ def build_snapshot(cab: ViewContext, seq: int) -> Snapshot:
     r = cab.rules
     sym = s.settings.currency_symbol
     mode = cab.mode
+    facts = MODE_TABLE[mode]
     view = cab.round.player_view() if cab.round is not None else None
     prompt = view.prompt if view else None
 
@@ -80,35 +74,35 @@ def build_snapshot(cab: ViewContext, seq: int) -> Snapshot:
         dealer = DealerView(cards=d.cards, face_down=d.face_down, total_text=text)
 
     timer = None
-    if mode in ("attract", "betting") and s.bet_deadline_ms is not None:
+    if facts.timer == "bet" and s.bet_deadline_ms is not None:
         timer = TimerView(kind="bet", seconds_left=max(0, -(-(s.bet_deadline_ms - s.now_ms) // 1000)))
-    elif mode == "in_round" and s.decision_deadline_ms is not None and prompt:
+    elif facts.timer == "decision" and s.decision_deadline_ms is not None and prompt:
         timer = TimerView(
             kind="decision", station=prompt.seat, seconds_left=max(0, -(-(s.decision_deadline_ms - s.now_ms) // 1000))
         )
 
-    overlay = _OVERLAYS.get(mode)
+    overlay = facts.overlay
     overlay_text = ""
     # The player's texts also go as ``Said`` parts, said in each screen's language
     overlay_said: list[Said] = []
     handpay = None
-    if mode == "door_open":
+    if mode is Mode.DOOR_OPEN:
         overlay_said = [said("Door open: {doors_texts}. Play is suspended.", doors_texts=", ".join(s.doors_open))]
         overlay_text = english(overlay_said[0], sym)
-    elif mode == "tilt":
+    elif mode is Mode.TILT:
         reasons = cab.fault_lines()
         if s.audit_failed:
             reasons.insert(0, fault_text("audit_mismatch"))
         overlay_text = "; ".join(reasons) or "Out of service"
         overlay_said = _tilt_said(cab) or [said("Out of service")]
-    elif mode == "needs_config":
+    elif mode is Mode.NEEDS_CONFIG:
         overlay_text = N_("Configuration required: turn the operator key and save settings")
         overlay_said = [said(overlay_text)]
-    elif mode == "ram_error":
+    elif mode is Mode.RAM_ERROR:
         overlay_text = fault_text("ram_error")
         if s.faults.get("ram_error"):  # what the journal check found
             overlay_text += ". Found: " + s.faults["ram_error"]
-    elif mode == "handpay" and s.handpay is not None:
+    elif mode is Mode.HANDPAY and s.handpay is not None:
         hp = s.handpay
         reset = [handpay_reset_said(s.handpay_reset)] if s.handpay_reset is not None else []
         handpay = HandpayView(
@@ -129,7 +123,7 @@ def build_snapshot(cab: ViewContext, seq: int) -> Snapshot:
             overlay_said.append(said("then {n} more handpays", n=n) if n > 1 else said("then 1 more handpay"))
         overlay_said += reset
         overlay_text = "; ".join(english(part, sym) for part in overlay_said)
-    elif mode == "cash_out":
+    elif mode is Mode.CASH_OUT:
         overlay_said = next(
             (_cash_out_said(st) for st in s.stations if _cash_out_said(st)),
             [said("Printing ticket for {amount_minor}", amount_minor=s.printing.amount_minor)]
@@ -139,17 +133,17 @@ def build_snapshot(cab: ViewContext, seq: int) -> Snapshot:
         overlay_text = english_all(overlay_said, sym)
 
     message_said = _message(cab, mode, view, prompt)
-    if s.key_on and s.maintenance is None and mode == "in_round":
+    if s.key_on and s.maintenance is None and mode is Mode.IN_ROUND:
         # The key was turned; the menu opens when the round is over
         message_said.append(said("Maintenance after this round"))
-    elif s.key_on and s.maintenance is None and mode == "cash_out":
+    elif s.key_on and s.maintenance is None and mode is Mode.CASH_OUT:
         overlay_text += " · Maintenance after this ticket"  # shown over the table
         overlay_said.append(said("Maintenance after this ticket"))
     message = english_all(message_said, sym)
 
     return Snapshot(
         seq=seq,
-        mode="tilt" if mode in ("needs_config", "ram_error") else mode,
+        mode=facts.wire,
         variant=r.variant,
         variant_name=r.name,
         currency_symbol=sym,
@@ -164,7 +158,7 @@ def build_snapshot(cab: ViewContext, seq: int) -> Snapshot:
         overlay=overlay,
         overlay_text=overlay_text,
         handpay=handpay,
-        maintenance=maintenance.view(cab) if mode == "maintenance" else None,
+        maintenance=maintenance.view(cab) if mode is Mode.MAINTENANCE else None,
         table_texts=list(TABLE_TEXTS),
         help_lines=rules_text(r, sym),
         chip_values_minor=list(r.chip_values_minor),
@@ -330,8 +324,8 @@ def _tilt_said(cab: ViewContext) -> list[Said]:
 
 
 def _handpay_reason(reason: str, s: CabinetState) -> list[Said]:
-    """A handpay's reason as ``Said``, when one of the core's reasons (``PlayMixin``'s
-    jackpot, ``CashoutMixin``'s print result, ``TitoMixin``'s "no ticket: ...") says
+    """A handpay's reason as ``Said``, when one of the core's reasons (``Table``'s
+    jackpot, ``Ledger``'s print result, ``Tito``'s "no ticket: ...") says
     exactly what the journaled ``reason`` says; ``[]`` else (the UI then looks the plain
     reason up as a msgid)."""
     hp = s.handpay
@@ -359,7 +353,7 @@ def _handpay_reason(reason: str, s: CabinetState) -> list[Said]:
     return next(([c] for c in cands if english(c, sym) == reason), [])
 
 
-#: ``TitoMixin``'s constant reasons for a cash-out that got no ticket.
+#: ``Tito``'s constant reasons for a cash-out that got no ticket.
 _NO_TICKET_WHY = (
     N_("host offline"),
     N_("validation denied by the casino host"),
@@ -377,7 +371,7 @@ def _insurance_cost(view: PlayerView, prompt: VisiblePrompt) -> int:
 def _below_minimum(cab: ViewContext, st: StationState) -> bool:
     """A spot bet under the table minimum, or credits that cannot
     cover it, is why Deal stays dark."""
-    if cab.mode not in ("attract", "betting") or st.station not in cab.seats_in_play():
+    if MODE_TABLE[cab.mode].lamps != "bets" or st.station not in cab.seats_in_play():
         return False
     low = cab.rules.min_bet_minor
     return any(0 < b < low for b in st.bets_minor) or (not any(st.bets_minor) and 0 < st.credits_minor < low)
@@ -387,14 +381,14 @@ def _below_minimum(cab: ViewContext, st: StationState) -> bool:
 DOOR_CLOSED_NOTICE_MS = 5000
 
 
-def _message(cab: ViewContext, mode: str, view: PlayerView | None, prompt: VisiblePrompt | None) -> list[Said]:
+def _message(cab: ViewContext, mode: Mode, view: PlayerView | None, prompt: VisiblePrompt | None) -> list[Said]:
     """The table's message as ``Said`` parts; ``[]`` for none."""
     s = cab.s
-    if s.message and mode in ("attract", "betting"):
+    if s.message and MODE_TABLE[mode].lamps == "bets":
         return [said(s.message)]
-    if mode == "attract":
+    if mode is Mode.ATTRACT:
         return [said("Insert cash or a voucher to play")]
-    if mode == "in_round" and prompt is not None:
+    if mode is Mode.IN_ROUND and prompt is not None:
         multi = len(cab.seats_in_play()) > 1 or cab.rules.max_spots_per_seat > 1
         seat = len(cab.seats_in_play()) > 1
         if prompt.kind == "insurance":
@@ -407,7 +401,7 @@ def _message(cab: ViewContext, mode: str, view: PlayerView | None, prompt: Visib
         if seat:
             return [said("Station {seat}: hit or stand?", seat=prompt.seat)]
         return [said("Spot {spot}: hit or stand?", spot=prompt.spot)] if multi else [said("Hit or stand?")]
-    if mode == "betting":
+    if mode is Mode.BETTING:
         if view is not None and view.phase == "done":
             return _outcome_message(cab, view)
         if s.door_closed_notice and 0 <= s.now_ms - s.door_closed_ms <= DOOR_CLOSED_NOTICE_MS:
@@ -483,23 +477,17 @@ def _told(n: int, kind: str, amount: int, station: bool) -> Said:
     return said(template, n=n, amount_minor=amount) if "{amount_minor}" in template else said(template, n=n)
 
 
-def station_outcome(spots: list[VisibleSpot], dealer_blackjack: bool, sym: str) -> str:
-    """One station's line after a round, from its own spots only.
+def station_outcome_said(spots: list[VisibleSpot], dealer_blackjack: bool) -> list[Said]:
+    """One station's line after a round, from its own spots only, as ``Said`` parts.
 
     Args:
         spots: the station's spots of ``Round.player_view().spots``.
         dealer_blackjack: the dealer made Blackjack.
-        sym: currency symbol.
 
     Returns:
         ``"You win $5.00"``; with several spots each spot's own result,
-        ``"Spot 1 Blackjack, wins $7.50 · Spot 2 loses"``; ``""`` for no spots.
+        ``"Spot 1 Blackjack, wins $7.50 · Spot 2 loses"``; ``[]`` for no spots.
     """
-    return english_all(station_outcome_said(spots, dealer_blackjack), sym)
-
-
-def station_outcome_said(spots: list[VisibleSpot], dealer_blackjack: bool) -> list[Said]:
-    """``station_outcome`` as ``Said`` parts; ``[]`` for no spots."""
     if not spots:
         return []
     if dealer_blackjack:

@@ -8,9 +8,29 @@ shoe. Money is integer minor units. Pure data; shared by both processes.
 
 from __future__ import annotations
 
+from typing import Final, Literal
+
 import msgspec
 
 from cabinet.protocol.said import Said
+
+#: ``Snapshot.mode``: the modes on the wire, ``cabinet.core.modes.MODE_TABLE``'s ``wire``
+#: names (tests/core/test_modes.py holds them equal).
+ModeName = Literal["attract", "betting", "in_round", "cash_out", "handpay", "tilt", "door_open", "maintenance"]
+
+
+class WireMode:
+    """``ModeName``'s values by name, for the UI's comparisons
+    (``snapshot.mode == WireMode.ATTRACT``): a mode is never spelled twice."""
+
+    ATTRACT: Final = "attract"
+    BETTING: Final = "betting"
+    IN_ROUND: Final = "in_round"
+    CASH_OUT: Final = "cash_out"
+    HANDPAY: Final = "handpay"
+    TILT: Final = "tilt"
+    DOOR_OPEN: Final = "door_open"
+    MAINTENANCE: Final = "maintenance"
 
 
 class HandView(msgspec.Struct, frozen=True, kw_only=True):
@@ -229,7 +249,9 @@ class Snapshot(msgspec.Struct, tag="snapshot", tag_field="type", frozen=True, kw
     Attributes:
         seq: increases by one with every snapshot the engine sends.
         mode: ``attract``, ``betting``, ``in_round``, ``cash_out``,
-            ``handpay``, ``tilt``, ``door_open``, ``maintenance``.
+            ``handpay``, ``tilt``, ``door_open``, ``maintenance`` (``ModeName``; the
+            core's ``ram_error`` and ``needs_config`` show as ``tilt``,
+            ``docs/reference/modes.md``).
         variant, variant_name: the game in play.
         currency_symbol: e.g. ``"$"``; amounts are minor units (1/100).
         credit_minor: value of one credit when meters also show credits;
@@ -260,7 +282,7 @@ class Snapshot(msgspec.Struct, tag="snapshot", tag_field="type", frozen=True, kw
     """
 
     seq: int
-    mode: str
+    mode: ModeName
     variant: str
     variant_name: str
     currency_symbol: str = "$"

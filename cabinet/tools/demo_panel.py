@@ -14,7 +14,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from cabinet.protocol.snapshot import Snapshot, StationView
+from cabinet.protocol.snapshot import Snapshot, StationView, WireMode
 from cabinet.tools.table_client import DemoError, SimControl, TableWatch
 
 #: The panel ignores a second press of the same button within 0.25 s (its refire
@@ -134,7 +134,7 @@ class DemoPanel:
         more = f", stations -> {stations}" if stations is not None else ""
         self.say(f"demo: operator key on, settings: game -> {variant}{more}")
         self.sim({"cmd": "key", "on": True})
-        self.watch.wait_for(lambda s: s.mode == "maintenance", 5.0, "the maintenance menu")
+        self.watch.wait_for(lambda s: s.mode == WireMode.MAINTENANCE, 5.0, "the maintenance menu")
         self.menu_to("Settings")
         self.press("deal")
         self.technician_pin()
@@ -152,7 +152,7 @@ class DemoPanel:
             raise DemoError(f"settings not saved: {m.lines}")
         self.sim({"cmd": "key", "on": False})
         self.watch.wait_for(
-            lambda s: s.mode != "maintenance" and s.variant == variant, 5.0, "the table with the new game"
+            lambda s: s.mode != WireMode.MAINTENANCE and s.variant == variant, 5.0, "the table with the new game"
         )
 
     def technician_pin(self) -> None:
@@ -207,7 +207,7 @@ class DemoPanel:
         """Operator key on: the menu, then the meters page; key off."""
         self._check_stop()
         self.sim({"cmd": "key", "on": True})
-        self.watch.wait_for(lambda s: s.mode == "maintenance", 5.0, "the maintenance menu")
+        self.watch.wait_for(lambda s: s.mode == WireMode.MAINTENANCE, 5.0, "the maintenance menu")
         self.say("demo: operator key on: maintenance menu, meters")
         self.menu_to("Meters")
         self.press("deal")
@@ -217,7 +217,7 @@ class DemoPanel:
         self.settle_and_shoot("maintenance-meters")
         self.press("cash_out")  # Back
         self.sim({"cmd": "key", "on": False})
-        self.watch.wait_for(lambda s: s.mode != "maintenance", 5.0, "the key off")
+        self.watch.wait_for(lambda s: s.mode != WireMode.MAINTENANCE, 5.0, "the key off")
 
 
 def mode_is_not(mode: str) -> Callable[[Any], bool]:

@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from cabinet.protocol.money import fmt_money
-from cabinet.protocol.snapshot import HandView, Snapshot
+from cabinet.protocol.snapshot import HandView, Snapshot, WireMode
 from cabinet.strategy.strategy import Strategy
 from cabinet.tools.demo_panel import DemoPanel, mode_is_not
 from cabinet.tools.demo_strategy import DECISIONS, choose
@@ -174,19 +174,19 @@ class DemoPlayer(DemoPanel):
         handpay, an unfinished round (played out by strategy)."""
         for _ in range(10):
             mode = self.snap.mode
-            if mode == "maintenance":
+            if mode == WireMode.MAINTENANCE:
                 self.sim({"cmd": "key", "on": False})
-            elif mode == "door_open":
+            elif mode == WireMode.DOOR_OPEN:
                 self.sim({"cmd": "door", "door": "main", "open": False})
-            elif mode == "handpay":
+            elif mode == WireMode.HANDPAY:
                 self.say("demo: resetting a handpay left from an earlier run (operator key)")
                 self.sim({"cmd": "key", "on": True})
                 self.sim({"cmd": "key", "on": False})
-            elif mode == "in_round":
+            elif mode == WireMode.IN_ROUND:
                 self.say("demo: finishing the round an earlier run left open")
                 self.finish_round([])
                 continue
-            elif mode == "cash_out":
+            elif mode == WireMode.CASH_OUT:
                 pass
             else:
                 return
@@ -264,7 +264,9 @@ class DemoPlayer(DemoPanel):
         self._check_stop()
         shared = len(self.snap.stations) > 1
         self.watch.wait_for(
-            lambda s: s.mode in ("betting", "attract"), OTHERS_ROUND_S if shared else 10.0, "the table to take bets"
+            lambda s: s.mode in (WireMode.BETTING, WireMode.ATTRACT),
+            OTHERS_ROUND_S if shared else 10.0,
+            "the table to take bets",
         )
         if self.station().credits_minor > 0:
             # a station whose screen is not drawing yet (a UI starting or started again)
@@ -283,7 +285,7 @@ class DemoPlayer(DemoPanel):
             snap = self.watch.wait_for(lambda s: self.watch.rounds_started > started, 40.0, "the other seats' Deal")
         # a round that settles at once (a blackjack) is dealt too: its cards are shown
         dealt = snap is not None and (
-            snap.mode == "in_round" or any(h.cards for sp in self.station(snap).spots for h in sp.hands)
+            snap.mode == WireMode.IN_ROUND or any(h.cards for sp in self.station(snap).spots for h in sp.hands)
         )
         if not dealt and "rebet" in self.station().lamps:
             # chip tables clear the spots after a round: Rebet (touch) puts the last bet back
@@ -295,7 +297,7 @@ class DemoPlayer(DemoPanel):
             raise DemoError("Deal did nothing")
         decisions: list[str] = []
         self.finish_round(decisions, shoot_first=not self._mid_shot)
-        snap = self.watch.wait_for(lambda s: s.mode != "in_round", 10.0, "the round's end")
+        snap = self.watch.wait_for(lambda s: s.mode != WireMode.IN_ROUND, 10.0, "the round's end")
         st = self.station(snap)
         hands = [(h.cards, h.total_text, h.outcome) for sp in st.spots for h in sp.hands]
         log_ = RoundLog(
@@ -327,7 +329,7 @@ class DemoPlayer(DemoPanel):
         """Decide by strategy until the round is over."""
         for _ in range(40):
             snap = self.snap
-            if snap.mode != "in_round":
+            if snap.mode != WireMode.IN_ROUND:
                 return
             lamps = frozenset(self.station(snap).lamps) & frozenset(DECISIONS)
             if not lamps:
@@ -362,7 +364,7 @@ class DemoPlayer(DemoPanel):
     def cash_out(self) -> None:
         """Cash Out: the voucher prints; read it back from the printer twin."""
         self._check_stop()
-        self.watch.wait_for(lambda s: s.mode in ("betting", "attract"), 10.0, "the table to take bets")
+        self.watch.wait_for(lambda s: s.mode in (WireMode.BETTING, WireMode.ATTRACT), 10.0, "the table to take bets")
         # Take the bet back first, so the chip is home before the printing screen shows.
         for _ in range(60):
             if self.next_bet() == 0 or "bet_down" not in self.station().lamps:
@@ -377,13 +379,14 @@ class DemoPlayer(DemoPanel):
         self.press("cash_out", timeout_s=5.0)
         snap = self.watch.wait_for(
             lambda s: (
-                s.mode in ("attract", "handpay", "tilt") or (s.mode == "betting" and self.station(s).credits_minor == 0)
+                s.mode in (WireMode.ATTRACT, WireMode.HANDPAY, WireMode.TILT)
+                or (s.mode == WireMode.BETTING and self.station(s).credits_minor == 0)
             ),
             20.0,
             "the voucher to print",
         )
         self.grab("[0-9]*-cash_out*.png", "cash-out-printing")
-        if snap.mode not in ("attract", "betting"):
+        if snap.mode not in (WireMode.ATTRACT, WireMode.BETTING):
             raise DemoError(f"cash-out ended in {snap.mode}: {snap.overlay_text or snap.message}")
         new: list[str] = []
         for _ in range(50):

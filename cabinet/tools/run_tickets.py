@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from cabinet.protocol.money import fmt_money
+from cabinet.protocol.snapshot import WireMode
 from cabinet.tools.demo_panel import DemoPanel
 from cabinet.tools.demo_player import DemoResult
 from cabinet.tools.table_client import DemoError, SimControl, TableWatch
@@ -202,7 +203,7 @@ def ticket_tour(
     )
     player = DemoPanel(watch, sim, shot=shot, say=say, stop=stop, settle_s=settle_s, station_no=redeem_at)
     watch.wait_for(
-        lambda s: player.station(s).host_link == "online" and s.mode in ("betting", "attract"),
+        lambda s: player.station(s).host_link == "online" and s.mode in (WireMode.BETTING, WireMode.ATTRACT),
         STEP_TIMEOUT_S,
         f"station {redeem_at} online at the host",
     )

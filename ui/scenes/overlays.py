@@ -11,7 +11,7 @@ import math
 import pygame
 
 from cabinet.protocol.said import SEP
-from cabinet.protocol.snapshot import Snapshot
+from cabinet.protocol.snapshot import Snapshot, WireMode
 from ui import theme
 from ui.i18n import _, ngettext
 from ui.money import fmt_money
@@ -91,7 +91,7 @@ def draw_for(p: Painter, s: Snapshot, now_ms: int) -> None:
     o = s.overlay
     if o is None:
         return
-    if o == "door_open" and s.mode == "maintenance":
+    if o == "door_open" and s.mode == WireMode.MAINTENANCE:
         return  # the operator is at the menu; the door is expected to be open
     # The engine's words in the screen's language (its Said parts, joined as the
     # engine joins them in ``overlay_text``: a tilt's reasons by "; ", the rest by " · ")

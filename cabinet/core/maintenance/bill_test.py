@@ -14,7 +14,7 @@ any note; and its txn stays in ``pending`` (journaled with the state) until the
 acceptor closes it, so a VEND VALID or a "bill in stacker" after a restart is
 counted as a test note, never credited for real, never lost from the count.
 
-Hooks called first by ``MoneyInMixin``'s handlers; each returns True when it took
+Hooks called first by ``Acceptance``'s handlers; each returns True when it took
 the event. Pure.
 """
 

@@ -19,7 +19,7 @@ import cabinet.core.maintenance.bill_test as bill_test
 from cabinet.core import access
 from cabinet.core.context import MaintenanceContext
 from cabinet.core.effects import Effect, Journal, PrintTestTicket, SendCue
-from cabinet.core.errors import fault_text
+from cabinet.core.errors import fault_text, present
 from cabinet.core.state import CabinetState, StationState
 
 #: The Diagnostics list: (page, label), in order.
@@ -78,8 +78,7 @@ SERIAL_SETTINGS = {"Bill acceptor": "ID-003, 9600 baud 8E1", "Printer": "ESC/POS
 
 def items(cab: MaintenanceContext) -> list[str]:
     """The current Diagnostics page's list (empty: a page of lines)."""
-    m = cab.s.maintenance
-    assert m is not None
+    m = present(cab.s.maintenance, "the operator menu")
     if m.page == PAGE:
         return [label + (" (technician)" if key in TECHNICIAN_ITEMS else "") for key, label in ITEMS]
     if m.page == bill_test.PAGE:
@@ -96,8 +95,7 @@ def items(cab: MaintenanceContext) -> list[str]:
 def select(cab: MaintenanceContext, out: list[Effect]) -> None:
     """Select on a Diagnostics page: open a test from the list, or the bill test's items."""
     s = cab.s
-    m = s.maintenance
-    assert m is not None
+    m = present(s.maintenance, "the operator menu")
     if m.page == PAGE:
         key = ITEMS[min(m.selected, len(ITEMS) - 1)][0]
         m.page, m.selected, m.confirm, m.scroll = key, 0, "", 0
@@ -149,8 +147,7 @@ def printer_faults(s: CabinetState, st: StationState) -> list[str]:
 
 def back(cab: MaintenanceContext, out: list[Effect]) -> bool:
     """Back on a test page: to the Diagnostics list (True); False elsewhere."""
-    m = cab.s.maintenance
-    assert m is not None
+    m = present(cab.s.maintenance, "the operator menu")
     if m.page not in PAGES or m.page == PAGE:
         return False
     if m.page == bill_test.PAGE:
@@ -191,8 +188,7 @@ def missing_buttons(s: CabinetState, games: int = MISSING_AFTER_GAMES) -> list[s
 def page_lines(cab: MaintenanceContext) -> tuple[str, list[str]]:
     """The current Diagnostics page's title and lines."""
     s = cab.s
-    m = s.maintenance
-    assert m is not None
+    m = present(s.maintenance, "the operator menu")
     if m.page == PAGE:
         return "Diagnostics", ["Choose a test. Back returns here from each test."]
     if m.page == BUTTONS_PAGE:

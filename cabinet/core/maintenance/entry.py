@@ -20,7 +20,7 @@ import msgspec
 import cabinet.core.maintenance.pin as pin
 from cabinet.core.context import MaintenanceContext
 from cabinet.core.effects import Effect, Journal
-from cabinet.core.errors import ConfigError
+from cabinet.core.errors import ConfigError, present
 from cabinet.core.settings import MENU_ENTRY, MENU_SETTINGS, GameSettings
 from cabinet.core.state import EntryState
 from confspec import convert
@@ -121,9 +121,8 @@ def parse(key: str, text: str) -> Any:
 
 def select(cab: MaintenanceContext, out: list[Effect]) -> str:
     """Select on the entry's selected row. Returns a page to open (``""``: none)."""
-    m = cab.s.maintenance
-    assert m is not None and m.entry is not None
-    e = m.entry
+    m = present(cab.s.maintenance, "the operator menu")
+    e = present(m.entry, "the menu's entry")
     items = entry_items(e)
     item = items[min(m.selected, len(items) - 1)]
     secret = kind_of(e) == "pin"
@@ -165,16 +164,15 @@ def too_long(e: EntryState, char: str) -> str:
 
 def cancel(cab: MaintenanceContext, out: list[Effect]) -> None:
     """Leave the entry without a change (BACK, Cash Out, or its Cancel row)."""
-    m = cab.s.maintenance
-    assert m is not None and m.entry is not None
-    e, m.entry, cab.secret = m.entry, None, ""
+    m = present(cab.s.maintenance, "the operator menu")
+    e = present(m.entry, "the menu's entry")
+    m.entry, cab.secret = None, ""
     out.append(Journal("maintenance_entry_cancelled", 0, 0, {"entry": e.kind, "key": e.key, "level": m.level}))
     m.selected = e.row
 
 
 def _submit_setting(cab: MaintenanceContext, e: EntryState, text: str | None, out: list[Effect]) -> None:
-    m = cab.s.maintenance
-    assert m is not None
+    m = present(cab.s.maintenance, "the operator menu")
     try:
         value = None if text is None else parse(e.key, text)
         merged = {**msgspec.to_builtins(cab.s.settings), **m.draft, e.key: value}

@@ -16,6 +16,7 @@ from typing import Any
 
 from cabinet.core.context import History, MaintenanceContext
 from cabinet.core.effects import Effect, ExportAudit, Journal
+from cabinet.core.errors import present
 from cabinet.core.events import AuditExported
 from cabinet.core.maintenance.meters_page import (
     METER_NAMES,
@@ -96,8 +97,7 @@ def file_name(s: CabinetState) -> str:
 
 def start(cab: MaintenanceContext, out: list[Effect]) -> None:
     """The Export page's Select (technician): ask the shell to write the report."""
-    m = cab.s.maintenance
-    assert m is not None
+    m = present(cab.s.maintenance, "the operator menu")
     rows = audit_rows(cab.s, cab.history, cab.program_id)
     name = file_name(cab.s)
     out.append(Journal("audit_export", 0, 0, {"file": name, "level": m.level}))

@@ -21,6 +21,7 @@ import cabinet.core.maintenance.settings_editor as settings_editor
 from cabinet.core import access
 from cabinet.core.context import MaintenanceContext
 from cabinet.core.effects import Effect, Journal, PollDevices
+from cabinet.core.errors import present
 from cabinet.core.maintenance.pages import MAIN_ITEMS, PAGE_LINES, page_items, page_lines
 from cabinet.core.maintenance.ram_clear import access_name, ram_clear_refusal
 from cabinet.core.state import EntryState
@@ -75,8 +76,7 @@ def press(cab: MaintenanceContext, action: str, value: int | None, out: list[Eff
     station ("Station 2 Stand"). Elsewhere panel buttons map to menu moves
     (``BUTTON_MENU``).
     """
-    m = cab.s.maintenance
-    assert m is not None
+    m = present(cab.s.maintenance, "the operator menu")
     if m.page == diagnostics.BUTTONS_PAGE and action != "menu_back":
         now = cab.s.now_ms
         if action == "cash_out" and m.cash_out_ms is not None and now - m.cash_out_ms <= TEST_EXIT_MS:
@@ -98,8 +98,7 @@ def press(cab: MaintenanceContext, action: str, value: int | None, out: list[Eff
 def handle(cab: MaintenanceContext, action: str, out: list[Effect], value: int | None = None) -> None:
     """Apply one menu intent (``menu_up``, ``menu_down``, ``menu_select``, ``menu_back``,
     ``menu_pick``: a touched row, ``value`` its index)."""
-    m = cab.s.maintenance
-    assert m is not None
+    m = present(cab.s.maintenance, "the operator menu")
     if m.page in access.TECHNICIAN_PAGES and m.level != "technician" and m.entry is None:
         m.page, m.selected = "main", 0  # never shown below its level (defence in depth)
     items = page_items(cab)
@@ -149,8 +148,7 @@ def _main_row(page: str) -> int:
 
 def _open(cab: MaintenanceContext, key: str, out: list[Effect]) -> None:
     """Open page ``key``, asking for the PIN first when it is the technician's."""
-    m = cab.s.maintenance
-    assert m is not None
+    m = present(cab.s.maintenance, "the operator menu")
     if key in access.TECHNICIAN_PAGES and m.level != "technician":
         m.page, m.selected = "main", 0
         m.entry = EntryState(kind="pin", then=key, row=_main_row(key))
@@ -166,8 +164,7 @@ def _open(cab: MaintenanceContext, key: str, out: list[Effect]) -> None:
 
 
 def _select(cab: MaintenanceContext, out: list[Effect]) -> None:
-    m = cab.s.maintenance
-    assert m is not None
+    m = present(cab.s.maintenance, "the operator menu")
     technician = m.level == "technician"
     if m.page == "main":
         _open(cab, MAIN_ITEMS[min(m.selected, len(MAIN_ITEMS) - 1)][0], out)

@@ -14,7 +14,7 @@ import cabinet.core.maintenance.history as history
 import cabinet.core.maintenance.pin as pin
 from cabinet.core import access
 from cabinet.core.context import MaintenanceContext
-from cabinet.core.errors import fault_text
+from cabinet.core.errors import fault_text, present
 from cabinet.core.host_page import host_page
 from cabinet.core.maintenance.event_log import EVENT_LOG_DEPTH, EVENT_LOG_HIDDEN, event_line
 from cabinet.core.maintenance.meters_page import meters_lines
@@ -56,8 +56,7 @@ DEVICE_TEST_HINT = "Buttons are only shown here   Cash Out twice (within 1 s) or
 
 def page_items(cab: MaintenanceContext) -> list[str]:
     """The current page's list (what Up/Down move through); empty: a page of lines."""
-    m = cab.s.maintenance
-    assert m is not None
+    m = present(cab.s.maintenance, "the operator menu")
     if m.entry is not None:
         return entry.entry_items(m.entry)
     if m.page == "main":
@@ -89,8 +88,7 @@ def page_items(cab: MaintenanceContext) -> list[str]:
 
 def view(cab: MaintenanceContext) -> MaintenanceView:
     """The current page as the UI draws it."""
-    m = cab.s.maintenance
-    assert m is not None
+    m = present(cab.s.maintenance, "the operator menu")
     title, lines = page_lines(cab)
     items = page_items(cab)
     if not items and len(lines) > PAGE_LINES:
@@ -123,8 +121,7 @@ def view(cab: MaintenanceContext) -> MaintenanceView:
 
 def page_lines(cab: MaintenanceContext) -> tuple[str, list[str]]:
     s = cab.s
-    m = s.maintenance
-    assert m is not None
+    m = present(s.maintenance, "the operator menu")
     sym = s.settings.currency_symbol
     if m.entry is not None:
         return _entry_page(cab)
@@ -211,9 +208,8 @@ def page_lines(cab: MaintenanceContext) -> tuple[str, list[str]]:
 
 
 def _entry_page(cab: MaintenanceContext) -> tuple[str, list[str]]:
-    m = cab.s.maintenance
-    assert m is not None and m.entry is not None
-    e = m.entry
+    m = present(cab.s.maintenance, "the operator menu")
+    e = present(m.entry, "the menu's entry")
     if e.kind == "pin":
         left = pin.locked_s(cab.s.operator.pin)
         live = f"PIN entry locked: {left} s left" if left else ""  # counts down on ticks

@@ -20,6 +20,7 @@ import hmac
 from cabinet.core.access import TECHNICIAN_PAGES
 from cabinet.core.context import MaintenanceContext
 from cabinet.core.effects import Effect, Journal
+from cabinet.core.errors import present
 from cabinet.core.state import EntryState, MaintState, PinState
 
 #: The factory PIN: accepted only while no PIN was ever set, and then it must be
@@ -104,8 +105,7 @@ def submit(cab: MaintenanceContext, entry: EntryState, out: list[Effect]) -> str
     the digits in ``cab.secret``. Returns the page to open now (``""``: stay in the
     entry, whose ``message`` says why). Journals ``pin_accepted``, ``pin_wrong``,
     ``pin_lockout``, ``pin_changed``; each with the level."""
-    m = cab.s.maintenance
-    assert m is not None
+    m = present(cab.s.maintenance, "the operator menu")
     p = cab.s.operator.pin
     typed, cab.secret = cab.secret, ""
     if entry.kind == "pin":

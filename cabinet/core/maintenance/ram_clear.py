@@ -13,6 +13,7 @@ from typing import Any
 
 from cabinet.core import access
 from cabinet.core.context import MaintenanceContext
+from cabinet.core.errors import present
 from cabinet.protocol.money import fmt_money as money
 
 #: The Settings page's line right after a RAM clear (the page the clear opens).
@@ -86,8 +87,7 @@ def ram_clear_refusal(cab: MaintenanceContext) -> str:
 
 def ram_clear_lines(cab: MaintenanceContext) -> list[str]:
     s = cab.s
-    m = s.maintenance
-    assert m is not None
+    m = present(s.maintenance, "the operator menu")
     sym = s.settings.currency_symbol
     summary = ram_clear_summary(cab)
     lines = ["A RAM clear erases:"]

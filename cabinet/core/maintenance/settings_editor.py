@@ -16,7 +16,7 @@ import msgspec
 
 from cabinet.core.context import MaintenanceContext
 from cabinet.core.effects import Effect, Journal
-from cabinet.core.errors import ConfigError
+from cabinet.core.errors import ConfigError, present
 from cabinet.core.maintenance.entry import start_text
 from cabinet.core.settings import (
     MENU_ENTRY,
@@ -46,8 +46,7 @@ def setting_items(cab: MaintenanceContext) -> list[str]:
 
 def draft_value(cab: MaintenanceContext, key: str) -> Any:
     """Setting ``key`` as the draft has it (changed, or as saved)."""
-    m = cab.s.maintenance
-    assert m is not None
+    m = present(cab.s.maintenance, "the operator menu")
     if key in m.draft:
         return m.draft[key]
     return getattr(cab.s.settings, key)
@@ -55,8 +54,7 @@ def draft_value(cab: MaintenanceContext, key: str) -> Any:
 
 def draft_settings(cab: MaintenanceContext) -> GameSettings:
     """The settings as the draft would save them (not validated)."""
-    m = cab.s.maintenance
-    assert m is not None
+    m = present(cab.s.maintenance, "the operator menu")
     if not m.draft:
         return cab.s.settings
     merged = {**msgspec.to_builtins(cab.s.settings), **m.draft}
@@ -116,8 +114,7 @@ def fmt_setting(cab: MaintenanceContext, key: str) -> str:
 
 def select(cab: MaintenanceContext, out: list[Effect]) -> None:
     """Select on the Settings page: step the row, save or discard the draft."""
-    m = cab.s.maintenance
-    assert m is not None
+    m = present(cab.s.maintenance, "the operator menu")
     n = len(SETTING_CHOICES)
     if m.selected < n:
         key, _, choices = SETTING_CHOICES[m.selected]
