@@ -8,9 +8,6 @@ import re
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-#: Pages written on other branches of the project at the same time; each is linked
-#: already and joins the tree when they merge (a link to one is checked once it exists).
-ELSEWHERE = {"docs/reference/modes.md"}
 #: ``[text](target)`` and ``![alt](target)``, the target without a title.
 _LINK = re.compile(r"!?\[[^\]]*\]\(([^)\s]+)(?:\s+\"[^\"]*\")?\)")
 _FENCE = re.compile(r"^```.*?^```", re.M | re.S)
@@ -66,8 +63,7 @@ def test_every_relative_link_resolves() -> None:
             if not dest.is_relative_to(ROOT):
                 broken.append(f"{where} (outside the clone)")
             elif not dest.exists():
-                if rel not in ELSEWHERE:
-                    broken.append(f"{where} (no {rel})")
+                broken.append(f"{where} (no {rel})")
             elif fragment and dest.suffix == ".md" and fragment not in _anchors(dest):
                 broken.append(f"{where} (no heading #{fragment} in {rel})")
     assert broken == []
