@@ -54,6 +54,7 @@ from cabinet.protocol.ipc import Cue
 from cabinet.protocol.snapshot import Snapshot
 from cabinet.shell.audit_export import export_dir, write_audit
 from cabinet.shell.host_links import HostLinks
+from cabinet.shell.station_devices import Post
 from cabinet.shell.store import Store
 
 log = logging.getLogger("cabinet.engine")
@@ -70,12 +71,13 @@ class Devices(Protocol):
     """The engine's view of its hardware (real or simulated).
 
     ``start(post)``: begin reporting device events by calling ``post(event)``
-    (thread-safe; returns a future that completes once the event is
-    journaled). ``run(effect)``: carry out a device effect (lamps, acceptor,
+    (thread-safe; returns a future that completes with the step's effects once
+    the event is journaled and its device effects ran: an escrow's answer is read
+    from them, ``cabinet.shell.escrow``). ``run(effect)``: carry out a device effect (lamps, acceptor,
     stack/return, print); must not block the loop for long. ``stop()``.
     """
 
-    def start(self, post: Callable[[Event], concurrent.futures.Future[None]]) -> None: ...
+    def start(self, post: Post) -> None: ...
 
     def run(self, effect: Effect) -> None: ...
 
@@ -85,7 +87,7 @@ class Devices(Protocol):
 class NoDevices:
     """No hardware at all (tests of the engine alone)."""
 
-    def start(self, post: Callable[[Event], concurrent.futures.Future[None]]) -> None:
+    def start(self, post: Post) -> None:
         pass
 
     def run(self, effect: Effect) -> None:
@@ -98,7 +100,7 @@ class NoDevices:
 @dataclass
 class _Pending:
     event: Event
-    done: concurrent.futures.Future[None] = field(default_factory=concurrent.futures.Future)
+    done: concurrent.futures.Future[list[Effect]] = field(default_factory=concurrent.futures.Future)
 
 
 def boot(store: Store, rng: RandomSource | None = None) -> Cabinet:
@@ -168,8 +170,14 @@ class Engine:
 
     # -- feeding events ---------------------------------------------------------------
 
-    def post(self, event: Event) -> concurrent.futures.Future[None]:
-        """Queue an event from any thread; the future completes once it is journaled."""
+    def post(self, event: Event) -> concurrent.futures.Future[list[Effect]]:
+        """Queue an event from any thread.
+
+        Returns:
+            A future that completes with the effects of the event's step (``step``)
+            once its state and journal effects are committed and its device effects
+            ran, or with the step's error (``StoreError`` in a storage tilt).
+        """
         pending = _Pending(event)
         assert self.loop is not None and self.queue is not None
         self.loop.call_soon_threadsafe(self.queue.put_nowait, pending)
@@ -365,8 +373,7 @@ class Engine:
                 waiter.cancel()
                 pending = getter.result()
                 try:
-                    self.step(pending.event)
-                    pending.done.set_result(None)
+                    pending.done.set_result(self.step(pending.event))
                 except StoreError as e:  # storage tilt: logged once by step
                     pending.done.set_exception(e)
                 except Exception as e:  # store failure: the event is not kept

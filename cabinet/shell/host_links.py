@@ -13,7 +13,6 @@ they were last given (an atomic reference swap); ``post`` is thread-safe.
 
 from __future__ import annotations
 
-import concurrent.futures
 import datetime
 import logging
 import time
@@ -33,7 +32,8 @@ from cabinet.shell.host_view import SasStation, egm_view
 
 log = logging.getLogger("cabinet.host")
 
-Post = Callable[[Event], "concurrent.futures.Future[None]"]
+#: The engine's thread-safe entry (``Engine.post``); a report is posted, never waited for.
+Post = Callable[[Event], object]
 
 
 class HostLinks:
