@@ -209,15 +209,15 @@ class DriverDevices:
             log.info("escrow %s: held for the casino host", esc.transaction_id)
         return answer
 
-    def _credit(self, ev: dev.BillVended | dev.VoucherVended | dev.PulseTrainCounted) -> None:
+    def _credit(self, ev: dev.NoteStacked | dev.VoucherStacked | dev.PulseTrainCounted) -> None:
         """Credit point: returns only once the engine committed the credit."""
-        if isinstance(ev, dev.VoucherVended):
+        if isinstance(ev, dev.VoucherStacked):
             self._wait(VoucherStacked(self.station, ev.validation_number, ev.transaction_id, None))
         else:
             self._wait(
                 NoteStacked(
                     self.station,
-                    ev.denomination_minor if isinstance(ev, dev.BillVended) else ev.amount_minor,
+                    ev.denomination_minor if isinstance(ev, dev.NoteStacked) else ev.amount_minor,
                     ev.transaction_id,
                 )
             )
