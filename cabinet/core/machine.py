@@ -22,10 +22,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from cabinet.core import maintenance, player_desk
+from cabinet.core import maintenance, player_desk, shell_inputs
 from cabinet.core.betting import BettingMixin
 from cabinet.core.cashout import CashOutMixin
-from cabinet.core.context import History, NoHistory, NoRandom, RandomSource
+from cabinet.core.context import History, LoadedHistory, NoHistory, NoRandom, RandomSource
 from cabinet.core.displays import DisplaysMixin
 from cabinet.core.doors import DoorsMixin
 from cabinet.core.effects import (
@@ -45,10 +45,12 @@ from cabinet.core.events import (
     DoorChanged,
     DoorOpenedWhileOff,
     Event,
+    HistoryLoaded,
     HostCommanded,
     HostEventAcked,
     HostLinkChanged,
     HostLinkConfigured,
+    HostPollsRead,
     IntentReceived,
     KeyChanged,
     NoteEscrowed,
@@ -57,7 +59,9 @@ from cabinet.core.events import (
     NoteUncredited,
     PowerUp,
     PrintFinished,
+    ProgramChecked,
     ProgramInstalled,
+    StorageFailed,
     Tick,
     VoucherEscrowed,
     VoucherStacked,
@@ -137,6 +141,7 @@ class Cabinet(
         self.s = state if state is not None else new_state()
         self.rng: RandomSource = rng if rng is not None else NoRandom()
         self.history: History = history if history is not None else NoHistory()
+        self.shown = LoadedHistory()  # what the open page shows (``HistoryLoaded``)
         self.rules: RuleSet = self.s.settings.validate()
         self.round: Round | None = None
         self._round_unrestorable = False
@@ -470,6 +475,10 @@ _HANDLERS: dict[type, Callable[[Cabinet, Any, list[Effect]], None]] = {
     HostLinkChanged: Cabinet._on_host_link,
     HostLinkConfigured: Cabinet._on_host_configured,
     AuditExported: lambda cab, ev, out: maintenance.audit_exported(cab, ev, out),
+    HistoryLoaded: shell_inputs.history_loaded,
+    ProgramChecked: shell_inputs.program_checked,
+    HostPollsRead: shell_inputs.host_polls_read,
+    StorageFailed: shell_inputs.storage_failed,
     ProgramInstalled: lambda cab, ev, out: out.append(
         Journal(
             "program_installed",

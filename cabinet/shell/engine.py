@@ -40,15 +40,20 @@ from cabinet.core.errors import StoreError
 from cabinet.core.events import (
     DeviceFaulted,
     Event,
+    HistoryLoaded,
+    HistoryQuery,
+    HostPollsRead,
     IntentReceived,
     KeyChanged,
     NoteEscrowed,
     PowerUp,
+    StorageFailed,
     Tick,
     VoucherEscrowed,
     VoucherStacked,
 )
 from cabinet.core.machine import Cabinet, new_state
+from cabinet.core.shell_inputs import history_query, read_history, shows_host_polls
 from cabinet.core.state import CabinetState
 from cabinet.protocol.ipc import Cue
 from cabinet.protocol.snapshot import Snapshot
@@ -160,6 +165,9 @@ class Engine:
         #: The stations' casino host links, or ``None``: each gets the
         #: committed state after every step.
         self.host_links: HostLinks | None = None
+        #: What the open page was last given (``HistoryLoaded``, ``HostPollsRead``).
+        self._shown: HistoryQuery | None = None
+        self._polls_shown: tuple[tuple[int, tuple[object, ...]], ...] | None = None
         #: The cabinet's displays (``cabinet.toml`` ``[display] screens``), told
         #: to the table UIs in every snapshot (``Snapshot.screens``).
         self.screens = ""
@@ -208,7 +216,8 @@ class Engine:
             effects = self.cab.handle(DeviceFaulted("engine", "engine_fault", f"{type(e).__name__}: {e}"))
         state = self.cab.s
         round_state = self.cab.round_dict()  # once: the round's dict costs a shoe's cards
-        if self.store.needs_commit(state, round_state, effects):
+        journaled = self.store.needs_commit(state, round_state, effects)
+        if journaled:
             t0 = time.perf_counter()
             try:
                 self.store.commit(state, round_state, effects, state.wall_s)
@@ -240,10 +249,42 @@ class Engine:
                     self.devices.run(eff)
                 except Exception:  # a device error must not stop the loop
                     log.exception("device effect %r failed", eff)
+        if not isinstance(event, HistoryLoaded | HostPollsRead):
+            effects = effects + self._load_shown(journaled)
         self._publish_snapshot()
         for ev in follow:
             effects = effects + self.step(ev)
         return effects
+
+    # -- what an open page shows ---------------------------------------------------
+
+    def _load_shown(self, journaled: bool) -> list[Effect]:
+        """Hand the core what its open page shows, read here: the journal rows
+        (``HistoryLoaded``) when the page opens or a commit may have changed them,
+        the host links' live status (``HostPollsRead``) while the Host page is open
+        and it changed. Returns the effects of those steps.
+
+        Raises:
+            StoreError: the journal could not be read (the storage tilt).
+        """
+        out: list[Effect] = []
+        query = history_query(self.cab)
+        if query is not None and (query != self._shown or journaled):
+            try:
+                loaded = read_history(self.store, query)
+            except sqlite3.Error as e:  # EIO on read: the same storage tilt
+                self._storage_tilt(f"journal read failed: {e}")
+                raise StoreError(f"journal read failed: {e}") from None
+            out += self.step(loaded)
+        self._shown = query
+        if self.host_links is not None and shows_host_polls(self.cab):
+            polls = self.host_links.live_status()
+            if polls != self._polls_shown:
+                self._polls_shown = polls
+                out += self.step(HostPollsRead(polls))
+        else:
+            self._polls_shown = None
+        return out
 
     # -- storage tilt ------------------------------------------------------------
 
@@ -261,8 +302,8 @@ class Engine:
         self.cab = Cabinet(
             msgspec.json.decode(blob, type=CabinetState), json.loads(rblob), rng=self.cab.rng, history=self.store
         )
-        self.cab.s.faults = {**self.cab.s.faults, "storage_failure": str(self.storage_fault)}
-        self._run_outputs(self.cab.outputs())
+        self._shown = self._polls_shown = None
+        self._run_outputs(self.cab.handle(StorageFailed(str(self.storage_fault))))
         self._publish_snapshot()
 
     def _run_outputs(self, effects: list[Effect]) -> None:
@@ -291,6 +332,7 @@ class Engine:
             log.warning("operator clear: journal re-verified and writable; storage tilt ended")
             self.storage_fault = None
             self._committed = self._baseline()
+            self._shown = self._polls_shown = None
             self.cab.resend_outputs()
             return True
         if isinstance(event, NoteEscrowed | VoucherEscrowed):
