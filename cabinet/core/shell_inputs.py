@@ -22,6 +22,7 @@ from cabinet.core.effects import Effect
 from cabinet.core.events import HistoryLoaded, HistoryQuery, HostPollsRead, ProgramChecked, StorageFailed
 from cabinet.core.maintenance.event_log import EVENT_LOG_DEPTH
 from cabinet.core.maintenance.history import BILL_KINDS, EVENT_FILTERS, HANDPAY_KINDS, HISTORY_DEPTH
+from cabinet.protocol.faults import FaultCode
 
 
 def history_query(cab: MaintenanceContext) -> HistoryQuery | None:
@@ -77,7 +78,7 @@ def host_polls_read(cab: MaintenanceContext, ev: HostPollsRead, out: list[Effect
 
 def storage_failed(cab: MaintenanceContext, ev: StorageFailed, out: list[Effect]) -> None:
     """The storage tilt's fault (nothing journaled: the journal cannot be written)."""
-    cab.s.faults = {**cab.s.faults, "storage_failure": ev.reason}
+    cab.s.faults = {**cab.s.faults, FaultCode.STORAGE_FAILURE: ev.reason}
 
 
 def shows_host_polls(cab: MaintenanceContext) -> bool:

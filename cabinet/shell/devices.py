@@ -52,6 +52,7 @@ from cabinet.core.events import (
     VoucherEscrowed,
     VoucherStacked,
 )
+from cabinet.protocol.faults import FaultCode
 from cabinet.shell.escrow import DECIDE_WAIT_S, HeldTicket, decision_in
 from cabinet.shell.sim_control import parse_sim_command, sim_apply
 from cabinet.shell.station_devices import SIM_LINE_LIMIT, Post, StationDevices
@@ -67,20 +68,23 @@ JOURNAL_WAIT_S = 5.0
 #: How often the printer's status is read while idle.
 PRINTER_WATCH_S = 2.0
 
+#: A bill acceptor's device code (``drivers.events.DeviceFault.code``) -> the fault;
+#: any other code ``c`` of a device is ``<device>_<c>`` (``FAULTS`` has each one:
+#: tests/engine/test_fault_table.py).
 _BILL_FAULTS = {
-    "jam_in_acceptor": "bill_jam",
-    "jam_in_stacker": "bill_jam",
-    "stacker_full": "bill_stacker_full",
-    "stacker_open": "bill_stacker_open",
-    "cheated": "bill_cheat",
-    "failure": "bill_failure",
-    "link_garbled": "bill_link_config",
+    "jam_in_acceptor": FaultCode.BILL_JAM,
+    "jam_in_stacker": FaultCode.BILL_JAM,
+    "stacker_full": FaultCode.BILL_STACKER_FULL,
+    "stacker_open": FaultCode.BILL_STACKER_OPEN,
+    "cheated": FaultCode.BILL_CHEAT,
+    "failure": FaultCode.BILL_FAILURE,
+    "link_garbled": FaultCode.BILL_LINK_CONFIG,
 }
 _PRINTER_FAULTS = {
-    PrinterState.PAPER_OUT: "printer_paper_out",
-    PrinterState.COVER_OPEN: "printer_cover_open",
-    PrinterState.ERROR: "printer_failure",
-    PrinterState.OFFLINE: "printer_offline",
+    PrinterState.PAPER_OUT: FaultCode.PRINTER_PAPER_OUT,
+    PrinterState.COVER_OPEN: FaultCode.PRINTER_COVER_OPEN,
+    PrinterState.ERROR: FaultCode.PRINTER_FAILURE,
+    PrinterState.OFFLINE: FaultCode.PRINTER_OFFLINE,
 }
 _DEVICE_PREFIX = {
     dev.Device.BILL_ACCEPTOR: "bill",
@@ -414,7 +418,7 @@ class DriverDevices:
             status = None
         finally:
             self._printing.release()
-        fault = _PRINTER_FAULTS.get(status.state) if status is not None else "printer_offline"
+        fault = _PRINTER_FAULTS.get(status.state) if status is not None else FaultCode.PRINTER_OFFLINE
         if fault != self._printer_fault or report:
             self._printer_fault = fault
             self.post(

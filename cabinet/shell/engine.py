@@ -55,6 +55,7 @@ from cabinet.core.events import (
 from cabinet.core.machine import Cabinet, new_state
 from cabinet.core.shell_inputs import history_query, read_history, shows_host_polls
 from cabinet.core.state import CabinetState
+from cabinet.protocol.faults import FaultCode
 from cabinet.protocol.ipc import Cue
 from cabinet.protocol.snapshot import Snapshot
 from cabinet.shell.audit_export import export_dir, write_audit
@@ -117,7 +118,7 @@ def boot(store: Store, rng: RandomSource | None = None) -> Cabinet:
         state = state if loaded.salvaged and state is not None else new_state()
         state.ram_error = True
         if loaded.findings:  # what was found, for the RAM-error screen
-            state.faults = {"ram_error": "; ".join(loaded.findings)}
+            state.faults = {FaultCode.RAM_ERROR: "; ".join(loaded.findings)}
         log.error("critical memory failed its check: RAM error")
     for name in loaded.repaired:
         log.warning("critical row %s: bad copy rebuilt from the good one", name)
@@ -213,7 +214,7 @@ class Engine:
             effects = self.cab.handle(event)
         except Exception as e:  # a bug in the core: tilt, keep money
             log.exception("core fault on %r", event)
-            effects = self.cab.handle(DeviceFaulted("engine", "engine_fault", f"{type(e).__name__}: {e}"))
+            effects = self.cab.handle(DeviceFaulted("engine", FaultCode.ENGINE_FAULT, f"{type(e).__name__}: {e}"))
         state = self.cab.s
         round_state = self.cab.round_dict()  # once: the round's dict costs a shoe's cards
         journaled = self.store.needs_commit(state, round_state, effects)
