@@ -12,7 +12,7 @@ from pathlib import Path
 from cabinet.core.context import LoadedHistory
 from cabinet.core.events import HistoryLoaded, HistoryQuery, HostPollsRead, ProgramChecked, StorageFailed
 from cabinet.core.machine import Cabinet, new_state
-from cabinet.core.records import RecallEntry
+from cabinet.core.records import RecallEntry, VoucherRecord
 from cabinet.core.shell_inputs import history_query, read_history
 from cabinet.core.state import MaintState
 
@@ -125,9 +125,21 @@ class _Journal:
         self.reads += 1
         return []
 
-    def outstanding_vouchers(self) -> list[object]:
+    def outstanding_vouchers(self) -> list[VoucherRecord]:
         self.reads += 1
-        return []
+        return [
+            VoucherRecord(
+                validation_number="004417359902718845",
+                sequence=3,
+                amount_minor=4_550,
+                station=1,
+                issued_wall_s=1_800_000_000.0,
+                expires_wall_s=1_802_592_000.0,
+                status="issued",
+                venue="Casino Royale",
+                machine_number="0001",
+            )
+        ]
 
 
 def test_the_recall_page_shows_the_loaded_rows_and_a_snapshot_reads_no_journal():
@@ -147,6 +159,19 @@ def test_the_recall_page_shows_the_loaded_rows_and_a_snapshot_reads_no_journal()
             "Round 5 station 2: net $5.00",
         ]
     assert journal.reads == 1  # snapshots read none
+
+
+def test_the_ram_clear_page_counts_the_loaded_outstanding_vouchers():
+    journal = _Journal()
+    cab = Cabinet(new_state(), history=journal)  # type: ignore[arg-type]
+    cab.s.maintenance = MaintState(page="ram_clear")
+    query = history_query(cab)
+    assert query == HistoryQuery(outstanding=True)
+    cab.handle(read_history(journal, query))
+    reads = journal.reads
+    lines = cab.snapshot(1).maintenance.lines
+    assert "- 1 outstanding voucher ($45.50), redeemable once" in lines
+    assert journal.reads == reads  # the snapshot read none
 
 
 def test_a_loaded_history_answers_from_its_rows_only():

@@ -59,7 +59,7 @@ class MaintenanceContext(Protocol):
     rules: RuleSet
     history: History
     #: the journal rows the open page shows (``HistoryLoaded``): a snapshot reads these
-    shown: LoadedHistory
+    shown: History
     rng: RandomSource
     secret: str
     program_id: str
@@ -123,9 +123,9 @@ class NoHistory:
 
 class LoadedHistory:
     """The journal rows an open menu page shows, as the shell loaded them
-    (``HistoryLoaded``; empty before the first load). Answers the reads of the
-    ``History`` protocol a page makes from those rows, newest first; pure and cheap,
-    so a snapshot never touches the journal."""
+    (``HistoryLoaded``; empty before the first load). Answers the ``History``
+    protocol from those rows, newest first; pure and cheap, so a snapshot never
+    touches the journal."""
 
     def __init__(self, loaded: HistoryLoaded | None = None) -> None:
         self.loaded = loaded
@@ -147,3 +147,7 @@ class LoadedHistory:
     def vouchers(self, limit: int) -> list[VoucherRecord]:
         """The loaded vouchers, at most ``limit``."""
         return list(self.loaded.vouchers[:limit]) if self.loaded is not None else []
+
+    def outstanding_vouchers(self) -> list[VoucherRecord]:
+        """The loaded vouchers not yet redeemed."""
+        return list(self.loaded.outstanding) if self.loaded is not None else []

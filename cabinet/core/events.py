@@ -328,13 +328,15 @@ class ProgramInstalled(Event):
 class HistoryQuery:
     """What the open menu page shows of the journal (``shell_inputs.history_query``):
     the newest ``recall_limit`` game recall rows (all stations), the newest
-    ``events_limit`` events (of ``event_kinds``; ``None``: of every kind) and the
-    newest ``vouchers_limit`` vouchers; 0 reads none."""
+    ``events_limit`` events (of ``event_kinds``; ``None``: of every kind), the
+    newest ``vouchers_limit`` vouchers (0 reads none) and, if ``outstanding``, the
+    vouchers not yet redeemed."""
 
     recall_limit: int = 0
     events_limit: int = 0
     event_kinds: frozenset[str] | None = None
     vouchers_limit: int = 0
+    outstanding: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -342,12 +344,13 @@ class HistoryLoaded(Event):
     """The journal rows ``query`` asked for, as the shell read them (each newest
     first): the open page shows these until the next load. ``events``: rows of the
     event log (``id``, ``seq``, ``wall_s``, ``kind``, ``station``, ``amount_minor``,
-    ``data``)."""
+    ``data``); ``outstanding``: the vouchers not yet redeemed."""
 
     query: HistoryQuery
     recall: tuple[RecallEntry, ...] = ()
     events: tuple[dict[str, Any], ...] = ()
     vouchers: tuple[VoucherRecord, ...] = ()
+    outstanding: tuple[VoucherRecord, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

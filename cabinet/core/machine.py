@@ -141,7 +141,7 @@ class Cabinet(
         self.s = state if state is not None else new_state()
         self.rng: RandomSource = rng if rng is not None else NoRandom()
         self.history: History = history if history is not None else NoHistory()
-        self.shown = LoadedHistory()  # what the open page shows (``HistoryLoaded``)
+        self.shown: History = LoadedHistory()  # what the open page shows (``HistoryLoaded``)
         self.rules: RuleSet = self.s.settings.validate()
         self.round: Round | None = None
         self._round_unrestorable = False

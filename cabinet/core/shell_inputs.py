@@ -42,6 +42,8 @@ def history_query(cab: MaintenanceContext) -> HistoryQuery | None:
         return HistoryQuery(vouchers_limit=HISTORY_DEPTH)
     if m.page == "handpays":
         return HistoryQuery(events_limit=HISTORY_DEPTH * 3, event_kinds=HANDPAY_KINDS)
+    if m.page == "ram_clear":
+        return HistoryQuery(outstanding=True)
     return None
 
 
@@ -58,6 +60,7 @@ def read_history(history: History, query: HistoryQuery) -> HistoryLoaded:
         tuple(history.recall(0, query.recall_limit)) if query.recall_limit else (),
         tuple(events),
         tuple(history.vouchers(query.vouchers_limit)) if query.vouchers_limit else (),
+        tuple(history.outstanding_vouchers()) if query.outstanding else (),
     )
 
 
