@@ -10,10 +10,17 @@ import ast
 from pathlib import Path
 
 from cabinet.core.context import LoadedHistory
-from cabinet.core.events import HistoryLoaded, HistoryQuery, HostPollsRead, ProgramChecked, StorageFailed
+from cabinet.core.events import (
+    HistoryLoaded,
+    HistoryQuery,
+    HostPollsRead,
+    IntentReceived,
+    ProgramChecked,
+    StorageFailed,
+)
 from cabinet.core.machine import Cabinet, new_state
 from cabinet.core.records import RecallEntry, VoucherRecord
-from cabinet.core.shell_inputs import history_query, read_history
+from cabinet.core.shell_inputs import desk_query, history_query, read_history
 from cabinet.core.state import MaintState
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -159,6 +166,22 @@ def test_the_recall_page_shows_the_loaded_rows_and_a_snapshot_reads_no_journal()
             "Round 5 station 2: net $5.00",
         ]
     assert journal.reads == 1  # snapshots read none
+
+
+def test_a_players_history_panel_opens_on_the_rows_read_before_the_touch():
+    journal = _Journal()
+    cab = Cabinet(new_state(), history=journal)  # type: ignore[arg-type]
+    touch = IntentReceived(1, "history")
+    query = desk_query(cab, touch)
+    assert query == HistoryQuery(recall_limit=10, recall_station=1)
+    assert desk_query(cab, IntentReceived(1, "history_close")) is None
+    cab.handle(read_history(journal, query))
+    reads = journal.reads
+    cab.handle(touch)
+    assert [r.round_id for r in cab.desk.history[1]] == [6]  # station 1's only
+    assert journal.reads == reads  # the core read none
+    cab.s.maintenance = MaintState(page="main")
+    assert desk_query(cab, touch) is None  # in the menu the touch is a menu move
 
 
 def test_the_ram_clear_page_counts_the_loaded_outstanding_vouchers():

@@ -326,13 +326,15 @@ class ProgramInstalled(Event):
 
 @dataclass(frozen=True, slots=True)
 class HistoryQuery:
-    """What the open menu page shows of the journal (``shell_inputs.history_query``):
-    the newest ``recall_limit`` game recall rows (all stations), the newest
+    """What the open menu page, or a player's History panel, shows of the journal
+    (``shell_inputs.history_query``, ``shell_inputs.desk_query``): the newest
+    ``recall_limit`` game recall rows of ``recall_station`` (0: every station), the newest
     ``events_limit`` events (of ``event_kinds``; ``None``: of every kind), the
     newest ``vouchers_limit`` vouchers (0 reads none) and, if ``outstanding``, the
     vouchers not yet redeemed."""
 
     recall_limit: int = 0
+    recall_station: int = 0
     events_limit: int = 0
     event_kinds: frozenset[str] | None = None
     vouchers_limit: int = 0

@@ -269,7 +269,7 @@ class Cabinet(
         if ev.action == "help":
             return  # the UI shows help by itself
         if ev.action in player_desk.PLAYER_ACTIONS and self.mode != "maintenance":
-            player_desk.press(self.desk, self.s, self.history, ev.station, ev.action, out)
+            player_desk.press(self.desk, self.s, self.shown, ev.station, ev.action, out)
             return  # a look, never a move
         st.refusal = ""
         mode = self.mode

@@ -5,8 +5,9 @@ shows), ``ProgramChecked`` (this start's program identity), ``HostPollsRead``
 (the casino host links' live status) and ``StorageFailed`` (the storage tilt),
 each ``handler(cab, event, out)`` as ``Cabinet``'s handler table calls it; and
 ``history_query``, what the open page shows of the journal, which the shell
-reads (``read_history``) when the page opens and again after a commit
-(``cabinet.shell.engine``).
+reads (``read_history``) when the page opens and again after a commit, and
+``desk_query``, the rounds a player's History panel opens on, read before the
+touch is handled (``cabinet.shell.engine``).
 
 The shell never sets an attribute of the ``Cabinet``: it hands in data, and only
 these handlers store it (tests/test_shell_inputs.py holds that). Pure but for
@@ -17,11 +18,20 @@ from __future__ import annotations
 
 from typing import Any
 
-from cabinet.core.context import History, LoadedHistory, MaintenanceContext
+from cabinet.core.context import History, LoadedHistory, MaintenanceContext, ViewContext
 from cabinet.core.effects import Effect
-from cabinet.core.events import HistoryLoaded, HistoryQuery, HostPollsRead, ProgramChecked, StorageFailed
+from cabinet.core.events import (
+    Event,
+    HistoryLoaded,
+    HistoryQuery,
+    HostPollsRead,
+    IntentReceived,
+    ProgramChecked,
+    StorageFailed,
+)
 from cabinet.core.maintenance.event_log import EVENT_LOG_DEPTH
 from cabinet.core.maintenance.history import BILL_KINDS, EVENT_FILTERS, HANDPAY_KINDS, HISTORY_DEPTH
+from cabinet.core.player_desk import HISTORY_ROUNDS
 from cabinet.protocol.faults import FaultCode
 
 
@@ -47,6 +57,15 @@ def history_query(cab: MaintenanceContext) -> HistoryQuery | None:
     return None
 
 
+def desk_query(cab: ViewContext, ev: Event) -> HistoryQuery | None:
+    """What a player's touch of "history" opens (``player_desk.press``: the station's
+    newest ``HISTORY_ROUNDS`` rounds), read by the shell before the touch is handled;
+    ``None`` for any other event, and in the menu (where the touch is a menu move)."""
+    if isinstance(ev, IntentReceived) and ev.action == "history" and cab.mode != "maintenance":
+        return HistoryQuery(recall_limit=HISTORY_ROUNDS, recall_station=ev.station)
+    return None
+
+
 def read_history(history: History, query: HistoryQuery) -> HistoryLoaded:
     """The rows ``query`` asks for, read from ``history`` (the shell calls this with
     its journal, outside ``handle``; the reads raise what ``history`` raises)."""
@@ -57,7 +76,7 @@ def read_history(history: History, query: HistoryQuery) -> HistoryLoaded:
         events = history.events_of(query.event_kinds, query.events_limit)
     return HistoryLoaded(
         query,
-        tuple(history.recall(0, query.recall_limit)) if query.recall_limit else (),
+        tuple(history.recall(query.recall_station, query.recall_limit)) if query.recall_limit else (),
         tuple(events),
         tuple(history.vouchers(query.vouchers_limit)) if query.vouchers_limit else (),
         tuple(history.outstanding_vouchers()) if query.outstanding else (),

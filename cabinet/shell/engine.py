@@ -53,7 +53,7 @@ from cabinet.core.events import (
     VoucherStacked,
 )
 from cabinet.core.machine import Cabinet, new_state
-from cabinet.core.shell_inputs import history_query, read_history, shows_host_polls
+from cabinet.core.shell_inputs import desk_query, history_query, read_history, shows_host_polls
 from cabinet.core.state import CabinetState
 from cabinet.protocol.faults import FaultCode
 from cabinet.protocol.ipc import Cue
@@ -202,6 +202,9 @@ class Engine:
         """
         if self.storage_fault is not None and not self._storage_event(event):
             return []
+        desk = desk_query(self.cab, event)
+        if desk is not None:  # the rounds a player's History panel opens on
+            self.step(self._read(desk))
         if isinstance(event, VoucherEscrowed | VoucherStacked) and event.record is None:
             # the journal's record of the voucher, read right before the core decides
             try:
@@ -271,12 +274,7 @@ class Engine:
         out: list[Effect] = []
         query = history_query(self.cab)
         if query is not None and (query != self._shown or journaled):
-            try:
-                loaded = read_history(self.store, query)
-            except sqlite3.Error as e:  # EIO on read: the same storage tilt
-                self._storage_tilt(f"journal read failed: {e}")
-                raise StoreError(f"journal read failed: {e}") from None
-            out += self.step(loaded)
+            out += self.step(self._read(query))
         self._shown = query
         if self.host_links is not None and shows_host_polls(self.cab):
             polls = self.host_links.live_status()
@@ -286,6 +284,18 @@ class Engine:
         else:
             self._polls_shown = None
         return out
+
+    def _read(self, query: HistoryQuery) -> HistoryLoaded:
+        """The journal rows ``query`` asks for.
+
+        Raises:
+            StoreError: the journal could not be read (the storage tilt).
+        """
+        try:
+            return read_history(self.store, query)
+        except sqlite3.Error as e:  # EIO on read: the same storage tilt
+            self._storage_tilt(f"journal read failed: {e}")
+            raise StoreError(f"journal read failed: {e}") from None
 
     # -- storage tilt ------------------------------------------------------------
 
