@@ -19,6 +19,7 @@ from cabinet.core.events import (
     StorageFailed,
 )
 from cabinet.core.machine import Cabinet, new_state
+from cabinet.core.maintenance import MAIN_ITEMS
 from cabinet.core.records import RecallEntry, VoucherRecord
 from cabinet.core.shell_inputs import desk_query, history_query, read_history
 from cabinet.core.state import MaintState
@@ -220,3 +221,51 @@ def test_program_check_host_polls_and_storage_tilt_arrive_as_events():
     assert cab.host_polls == {1: (12, None, True, 0, {})}
     cab.handle(StorageFailed("journal commit failed: disk full"))
     assert cab.s.faults["storage_failure"] == "journal commit failed: disk full" and cab.mode == "tilt"
+
+
+def test_the_engine_reads_for_an_open_page_once_and_after_each_commit(tmp_path):
+    """The engine reads the journal when a page that shows it opens and again after a
+    commit, and keeps the Host page's live status current; a tick with nothing new
+    reads nothing."""
+    import random
+
+    from cabinet.core.events import KeyChanged, PowerUp, Tick
+    from cabinet.shell.engine import Engine
+    from cabinet.shell.store import Store
+
+    class Links:
+        polls = 7
+
+        def publish(self, cab: object) -> None:
+            pass
+
+        def live_status(self) -> tuple[tuple[int, tuple[object, ...]], ...]:
+            return ((1, (self.polls, None, True, 0, {})),)
+
+    wall = 1_800_000_000.0
+    eng = Engine(Store(tmp_path / "journal.db"), rng=random.Random(1), clock_ms=lambda: 0, wall_s=lambda: wall)
+    eng.step(PowerUp(0, wall))
+    reads: list[HistoryQuery] = []
+    read = eng.store.events_of
+
+    def counted(kinds: frozenset[str], limit: int) -> list[dict[str, object]]:
+        reads.append(HistoryQuery(events_limit=limit, event_kinds=kinds))
+        return read(kinds, limit)
+
+    eng.store.events_of = counted  # type: ignore[method-assign]
+    eng.step(KeyChanged(True))
+    eng.step(IntentReceived(1, "menu_pick", [k for k, _ in MAIN_ITEMS].index("bills")))
+    assert len(reads) == 1 and eng.cab.shown.events_of(frozenset({"bill_stacked"}), 35) == []
+    eng.step(Tick(100, wall))
+    after_first = len(reads)
+    assert after_first <= 2  # at most once more, for the first tick's commit
+    eng.step(Tick(100, wall))
+    assert len(reads) == after_first  # nothing new: nothing read
+    links = Links()
+    eng.host_links = links  # type: ignore[assignment]
+    eng.step(IntentReceived(1, "menu_back"))
+    eng.step(IntentReceived(1, "menu_pick", [k for k, _ in MAIN_ITEMS].index("host")))
+    assert eng.cab.host_polls == {1: (7, None, True, 0, {})}
+    links.polls = 8
+    eng.step(Tick(200, wall))
+    assert eng.cab.host_polls == {1: (8, None, True, 0, {})}
