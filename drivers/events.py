@@ -6,6 +6,28 @@ Owns: the driver-side event vocabulary (frozen, slotted dataclasses, comparable 
 Must not import: cabinet.*, gpiozero, serial.  The engine maps these onto its own events.
 
 Money is integer minor units (cents) in fields ending ``_minor``.
+
+One name per moment, across the layers. A note is *stacked* at one moment only:
+when the acceptor irrevocably takes it, the credit point. ID-003 calls that
+moment VEND VALID and uses its own word STACKED for a later one (the item is in
+the cash box), so the driver events follow the cabinet's meaning, not the
+protocol's status names (protocols.md 1.8):
+
+======================  ==========================  ===============================
+ID-003 status           driver event (this module)  core event (cabinet.core.events)
+======================  ==========================  ===============================
+ESCROW 0x13             ``BillEscrowed``            ``NoteEscrowed``
+ESCROW 0x13, barcode    ``VoucherEscrowed``         ``VoucherEscrowed``
+VEND VALID 0x15         ``NoteStacked``             ``NoteStacked`` (credited)
+VEND VALID 0x15, ticket ``VoucherStacked``          ``VoucherStacked`` (redeemed)
+STACKED 0x16            ``TransactionClosed``       none (nothing owed; logged)
+RETURNING / REJECTING   ``BillReturned``            ``NoteReturned``
+POWER UP 0x42           ``BillFoundInStacker``      ``NoteUncredited`` (in_stacker)
+jam after STACK         ``BillPossiblyInPath``      ``NoteUncredited`` (in_path)
+======================  ==========================  ===============================
+
+A pulse acceptor has no escrow: its ``PulseTrainCounted`` is its stacked moment
+(core ``NoteStacked``).
 """
 
 from __future__ import annotations
@@ -152,8 +174,9 @@ class VoucherEscrowed:
 
 
 @dataclass(frozen=True, slots=True)
-class BillVended:
-    """VEND VALID for a bill: the one credit point (protocols.md 1.8 step 6).
+class NoteStacked:
+    """The bill is stacked: ID-003 VEND VALID, the one credit point (protocols.md
+    1.8 step 6; the core's ``NoteStacked``).
 
     Passed to the engine's ``credit`` callback, never to the plain event sink.  The
     driver sends ACK only after ``credit`` returned.
@@ -173,8 +196,9 @@ class BillVended:
 
 
 @dataclass(frozen=True, slots=True)
-class VoucherVended:
-    """VEND VALID for a voucher: redeem it now (same contract as ``BillVended``)."""
+class VoucherStacked:
+    """The voucher is stacked: ID-003 VEND VALID for a ticket, redeem it now (same
+    contract as ``NoteStacked``; the core's ``VoucherStacked``)."""
 
     transaction_id: str
     validation_number: str
@@ -193,8 +217,10 @@ class VendValidRepeated:
 
 
 @dataclass(frozen=True, slots=True)
-class BillStacked:
-    """The note or voucher reached the cash box; its transaction is closed."""
+class TransactionClosed:
+    """A stacked (credited) note or voucher's transaction is closed: ID-003 STACKED
+    0x16 (it reached the cash box), or a restart found the credited transaction
+    settled.  Nothing is owed; never a credit."""
 
     transaction_id: str
 
@@ -329,10 +355,10 @@ class DeviceFaultCleared:
 
 PanelEvent = ButtonPressed | DoorOpened | DoorClosed | DoorOpenedWhileOff | KeySwitchTurned
 EscrowEvent = BillEscrowed | VoucherEscrowed
-CreditEvent = BillVended | VoucherVended | PulseTrainCounted
+CreditEvent = NoteStacked | VoucherStacked | PulseTrainCounted
 DriverEvent = (
     PanelEvent
-    | BillStacked
+    | TransactionClosed
     | BillReturned
     | BillRejected
     | BillFoundInStacker

@@ -81,7 +81,7 @@ class Id003BillAcceptor(BillAcceptor):
         opener: opens the port (tests may pass fakes); default ``open_serial`` 8E1.
         new_transaction_id: returns a fresh unique id; default 16 random hex digits.
 
-    Events sent to ``sink``: ``BillStacked``, ``BillReturned``, ``BillRejected``,
+    Events sent to ``sink``: ``TransactionClosed``, ``BillReturned``, ``BillRejected``,
     ``BillFoundInStacker``, ``VendValidRepeated``, ``DeviceOnline``, ``DeviceOffline``,
     ``DeviceFault`` (codes from ``id003_codec.FAULT_NAMES`` plus
     "vend_valid_unattributed", "unknown_escrow_code", "invalid_command",

@@ -49,15 +49,15 @@ from drivers.events import (
     BillPossiblyInPath,
     BillRejected,
     BillReturned,
-    BillStacked,
-    BillVended,
     Device,
     DeviceFault,
     DeviceFaultCleared,
     EscrowDecision,
+    NoteStacked,
+    TransactionClosed,
     VendValidRepeated,
     VoucherEscrowed,
-    VoucherVended,
+    VoucherStacked,
 )
 from drivers.id003_codec import Status
 from drivers.interfaces import OpenTransaction
@@ -107,7 +107,7 @@ class Decide:
 class Credit:
     """The only credit point: ``resume()`` once credited, ``fail(exc)`` if not."""
 
-    event: BillVended | VoucherVended
+    event: NoteStacked | VoucherStacked
 
 
 @dataclass(frozen=True, slots=True)
@@ -449,7 +449,7 @@ class Id003Host:
         txn = self.txn
         credited = txn is not None and txn.phase is Phase.CREDITED
         if txn is not None and credited:
-            yield Emit(BillStacked(txn.transaction_id))  # nothing owed (1.9)
+            yield Emit(TransactionClosed(txn.transaction_id))  # nothing owed (1.9)
         elif frame.code == Status.POWER_UP_BILL_IN_STACKER:
             # the item is in the cash box and was never credited.  The
             # sink must journal it before RESET (it raises otherwise, and the next
@@ -480,7 +480,7 @@ class Id003Host:
             return
         self.txn = None
         if txn.phase is Phase.CREDITED:
-            yield Emit(BillStacked(txn.transaction_id))
+            yield Emit(TransactionClosed(txn.transaction_id))
         else:
             yield Emit(BillReturned(txn.transaction_id, why))
 
@@ -578,7 +578,7 @@ class Id003Host:
 
     def _close_stacked(self) -> _Steps:
         if self.txn is not None and self.txn.phase is Phase.CREDITED:
-            yield Emit(BillStacked(self.txn.transaction_id))
+            yield Emit(TransactionClosed(self.txn.transaction_id))
             self.txn = None
 
     def _credited_fault(self) -> _Steps:
@@ -694,11 +694,11 @@ class Id003Host:
             yield Emit(VendValidRepeated(txn.transaction_id, txn.repeats))
             yield Send(c.ack(), reply=False)
             return
-        credit_event: BillVended | VoucherVended
+        credit_event: NoteStacked | VoucherStacked
         if txn.validation_number is not None:
-            credit_event = VoucherVended(txn.transaction_id, txn.validation_number, txn.recovered)
+            credit_event = VoucherStacked(txn.transaction_id, txn.validation_number, txn.recovered)
         else:
-            credit_event = BillVended(txn.transaction_id, txn.denomination_minor, txn.recovered)
+            credit_event = NoteStacked(txn.transaction_id, txn.denomination_minor, txn.recovered)
         # The only credit point.  If credit raises, nothing is ACKed: the validator keeps
         # reporting VEND VALID and we offer the same transaction again next poll.
         yield Credit(credit_event)

@@ -4,7 +4,9 @@ Owns: the protocols the cabinet core is written against, so that the operator
 menu (``maintenance``) and the snapshot builder (``view``) take a context, not
 the ``Cabinet`` class (no import cycle between them and ``machine``):
 ``RandomSource`` and ``History`` (handed in by the shell; ``NoRandom`` and
-``NoHistory`` stand in for them in a cabinet given none), ``MaintenanceContext``
+``NoHistory`` stand in for them in a cabinet given none), ``LoadedHistory`` (the
+journal rows an open page shows, as the shell loaded them: ``HistoryLoaded``),
+``MaintenanceContext``
 and ``ViewContext`` (what ``Cabinet`` offers them). Pure: types only.
 """
 
@@ -14,6 +16,7 @@ from typing import Any, Protocol
 
 from cabinet.core.desk_state import PlayerDesk
 from cabinet.core.effects import Effect
+from cabinet.core.events import HistoryLoaded
 from cabinet.core.modes import Mode
 from cabinet.core.records import RecallEntry, VoucherRecord
 from cabinet.core.settings import GameSettings
@@ -28,7 +31,9 @@ class RandomSource(Protocol):
 
 
 class History(Protocol):
-    """Read-only journal history for maintenance screens (the store provides it)."""
+    """Read-only journal history (the store provides it): read while an event is
+    handled (a player's History panel, a ticket claim, RAM clear, the audit export);
+    what a menu page shows comes as data instead (``LoadedHistory``)."""
 
     def recall(self, station: int, limit: int) -> list[RecallEntry]: ...
 
@@ -54,6 +59,8 @@ class MaintenanceContext(Protocol):
     s: CabinetState
     rules: RuleSet
     history: History
+    #: the journal rows the open page shows (``HistoryLoaded``): a snapshot reads these
+    shown: History
     rng: RandomSource
     secret: str
     program_id: str
@@ -113,3 +120,35 @@ class NoHistory:
 
     def outstanding_vouchers(self) -> list[VoucherRecord]:
         return []
+
+
+class LoadedHistory:
+    """The journal rows an open menu page shows, as the shell loaded them
+    (``HistoryLoaded``; empty before the first load). Answers the ``History``
+    protocol from those rows, newest first; pure and cheap, so a snapshot never
+    touches the journal."""
+
+    def __init__(self, loaded: HistoryLoaded | None = None) -> None:
+        self.loaded = loaded
+
+    def recall(self, station: int, limit: int) -> list[RecallEntry]:
+        """The loaded recall rows of ``station`` (0: every station), at most ``limit``."""
+        rows = self.loaded.recall if self.loaded is not None else ()
+        return [e for e in rows if station in (0, e.station)][:limit]
+
+    def events(self, limit: int) -> list[dict[str, Any]]:
+        """The loaded event rows, at most ``limit``."""
+        return list(self.loaded.events[:limit]) if self.loaded is not None else []
+
+    def events_of(self, kinds: frozenset[str], limit: int) -> list[dict[str, Any]]:
+        """The loaded event rows of one of ``kinds``, at most ``limit``."""
+        rows = self.loaded.events if self.loaded is not None else ()
+        return [r for r in rows if r["kind"] in kinds][:limit]
+
+    def vouchers(self, limit: int) -> list[VoucherRecord]:
+        """The loaded vouchers, at most ``limit``."""
+        return list(self.loaded.vouchers[:limit]) if self.loaded is not None else []
+
+    def outstanding_vouchers(self) -> list[VoucherRecord]:
+        """The loaded vouchers not yet redeemed."""
+        return list(self.loaded.outstanding) if self.loaded is not None else []

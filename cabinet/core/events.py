@@ -8,8 +8,9 @@ Frozen values; money in minor units; times in ms (monotonic) or s (wall).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
-from cabinet.core.records import TicketData, VoucherRecord
+from cabinet.core.records import RecallEntry, TicketData, VoucherRecord
 
 
 @dataclass(frozen=True, slots=True)
@@ -314,3 +315,70 @@ class ProgramInstalled(Event):
     previous: str
     seq: int
     wall_s: float
+
+
+# -- what the shell reads for the core: data, loaded outside it ------------------------
+#
+# The core never reads the journal or a link while it builds a snapshot: the shell
+# loads what an open page shows and hands it in as one of these events (handlers:
+# ``cabinet.core.shell_inputs``).
+
+
+@dataclass(frozen=True, slots=True)
+class HistoryQuery:
+    """What the open menu page, or a player's History panel, shows of the journal
+    (``shell_inputs.history_query``, ``shell_inputs.desk_query``): the newest
+    ``recall_limit`` game recall rows of ``recall_station`` (0: every station), the newest
+    ``events_limit`` events (of ``event_kinds``; ``None``: of every kind), the
+    newest ``vouchers_limit`` vouchers (0 reads none) and, if ``outstanding``, the
+    vouchers not yet redeemed."""
+
+    recall_limit: int = 0
+    recall_station: int = 0
+    events_limit: int = 0
+    event_kinds: frozenset[str] | None = None
+    vouchers_limit: int = 0
+    outstanding: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class HistoryLoaded(Event):
+    """The journal rows ``query`` asked for, as the shell read them (each newest
+    first): the open page shows these until the next load. ``events``: rows of the
+    event log (``id``, ``seq``, ``wall_s``, ``kind``, ``station``, ``amount_minor``,
+    ``data``); ``outstanding``: the vouchers not yet redeemed."""
+
+    query: HistoryQuery
+    recall: tuple[RecallEntry, ...] = ()
+    events: tuple[dict[str, Any], ...] = ()
+    vouchers: tuple[VoucherRecord, ...] = ()
+    outstanding: tuple[VoucherRecord, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class ProgramChecked(Event):
+    """This start's program check (``cabinet.shell.program_check``): ``program_id``
+    (``""``: unknown), ``digest`` (SHA-256 hex of the signed manifest, ``""``: none)
+    and ``status`` (``verified``, ``development`` or ``mismatch``; a mismatch also
+    comes as a ``program_mismatch`` fault)."""
+
+    program_id: str
+    digest: str
+    status: str
+
+
+@dataclass(frozen=True, slots=True)
+class HostPollsRead(Event):
+    """The casino host links' live status, read by the shell for the Host page (not
+    journaled): station -> (polls seen, Unix time of the last poll or ``None``, port
+    open, polls for other addresses, line errors by kind)."""
+
+    polls: tuple[tuple[int, tuple[Any, ...]], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class StorageFailed(Event):
+    """The journal cannot be written: the storage tilt (``reason``, one line). Play
+    stops until a restart or the operator's clear finds storage working again."""
+
+    reason: str

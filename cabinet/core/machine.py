@@ -26,10 +26,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from cabinet.core import maintenance, player_desk
+from cabinet.core import maintenance, player_desk, shell_inputs
 from cabinet.core.betting import Betting
 from cabinet.core.cashout import Ledger
-from cabinet.core.context import History, NoHistory, NoRandom, RandomSource
+from cabinet.core.context import History, LoadedHistory, NoHistory, NoRandom, RandomSource
 from cabinet.core.displays import Displays
 from cabinet.core.doors import Service
 from cabinet.core.effects import (
@@ -50,10 +50,12 @@ from cabinet.core.events import (
     DoorChanged,
     DoorOpenedWhileOff,
     Event,
+    HistoryLoaded,
     HostCommanded,
     HostEventAcked,
     HostLinkChanged,
     HostLinkConfigured,
+    HostPollsRead,
     IntentReceived,
     KeyChanged,
     NoteEscrowed,
@@ -62,7 +64,9 @@ from cabinet.core.events import (
     NoteUncredited,
     PowerUp,
     PrintFinished,
+    ProgramChecked,
     ProgramInstalled,
+    StorageFailed,
     Tick,
     VoucherEscrowed,
     VoucherStacked,
@@ -113,6 +117,7 @@ class Cabinet:
         self.s = state if state is not None else new_state()
         self.rng: RandomSource = rng if rng is not None else NoRandom()
         self.history: History = history if history is not None else NoHistory()
+        self.shown: History = LoadedHistory()  # what the open page shows (``HistoryLoaded``)
         self.rules: RuleSet = self.s.settings.validate()
         self.round: Round | None = None
         self.round_unrestorable = False
@@ -267,7 +272,7 @@ class Cabinet:
         mode = self.mode
         menu = MODE_TABLE[mode].lamps == "menu"
         if ev.action in player_desk.PLAYER_ACTIONS and not menu:
-            player_desk.press(self.desk, self.s, self.history, ev.station, ev.action, out)
+            player_desk.press(self.desk, self.s, self.shown, ev.station, ev.action, out)
             return  # a look, never a move
         st.refusal = ""
         if not menu:
@@ -471,6 +476,10 @@ _HANDLERS: dict[type, Callable[[Cabinet, Any, list[Effect]], None]] = {
     HostLinkChanged: lambda cab, ev, out: cab.host_link.on_host_link(ev, out),
     HostLinkConfigured: lambda cab, ev, out: cab.host_link.on_host_configured(ev, out),
     AuditExported: lambda cab, ev, out: maintenance.audit_exported(cab, ev, out),
+    HistoryLoaded: shell_inputs.history_loaded,
+    ProgramChecked: shell_inputs.program_checked,
+    HostPollsRead: shell_inputs.host_polls_read,
+    StorageFailed: shell_inputs.storage_failed,
     ProgramInstalled: lambda cab, ev, out: out.append(
         Journal(
             "program_installed",

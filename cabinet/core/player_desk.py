@@ -59,9 +59,10 @@ def round_line(e: RecallEntry) -> RoundLine:
 
 
 def press(desk: PlayerDesk, s: CabinetState, history: _Recall, station: int, action: str, out: list[Effect]) -> None:
-    """Station ``station`` touched ``action`` (one of ``PLAYER_ACTIONS``): "history" reads
-    its last ``HISTORY_ROUNDS`` rounds from the journal once (the panel shows them as of
-    the touch); "history_close" closes its panel; "reminder_ok" dismisses its reminder;
+    """Station ``station`` touched ``action`` (one of ``PLAYER_ACTIONS``): "history" shows
+    its last ``HISTORY_ROUNDS`` rounds as the shell read them for the touch
+    (``shell_inputs.desk_query``; the panel shows them as of the touch);
+    "history_close" closes its panel; "reminder_ok" dismisses its reminder;
     "service" calls the attendant, or cancels its call (a cash-out to zero cancels it too:
     ``follow``)."""
     if action == "history":

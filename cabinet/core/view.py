@@ -18,6 +18,7 @@ from cabinet.core.host import DISABLED_TEXT
 from cabinet.core.modes import MODE_TABLE, Mode
 from cabinet.core.rules_text import TABLE_TEXTS, rules_said, rules_text
 from cabinet.core.tito_claims import print_checks
+from cabinet.protocol.faults import FaultCode
 from cabinet.protocol.money import chip_split
 from cabinet.protocol.said import N_, Said, english, english_all, said
 from cabinet.protocol.snapshot import (
@@ -101,7 +102,7 @@ def build_snapshot(cab: ViewContext, seq: int) -> Snapshot:
     elif mode is Mode.RAM_ERROR:
         overlay_text = fault_text("ram_error")
         if s.faults.get("ram_error"):  # what the journal check found
-            overlay_text += ". Found: " + s.faults["ram_error"]
+            overlay_text += ". Found: " + s.faults[FaultCode.RAM_ERROR]
     elif mode is Mode.HANDPAY and s.handpay is not None:
         hp = s.handpay
         reset = [handpay_reset_said(s.handpay_reset)] if s.handpay_reset is not None else []

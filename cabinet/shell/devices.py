@@ -52,7 +52,8 @@ from cabinet.core.events import (
     VoucherEscrowed,
     VoucherStacked,
 )
-from cabinet.shell.escrow import DECIDE_WAIT_S, EscrowOutcome, held_decision
+from cabinet.protocol.faults import FaultCode
+from cabinet.shell.escrow import DECIDE_WAIT_S, HeldTicket, decision_in
 from cabinet.shell.sim_control import parse_sim_command, sim_apply
 from cabinet.shell.station_devices import SIM_LINE_LIMIT, Post, StationDevices
 from drivers import events as dev
@@ -67,20 +68,23 @@ JOURNAL_WAIT_S = 5.0
 #: How often the printer's status is read while idle.
 PRINTER_WATCH_S = 2.0
 
+#: A bill acceptor's device code (``drivers.events.DeviceFault.code``) -> the fault;
+#: any other code ``c`` of a device is ``<device>_<c>`` (``FAULTS`` has each one:
+#: tests/engine/test_fault_table.py).
 _BILL_FAULTS = {
-    "jam_in_acceptor": "bill_jam",
-    "jam_in_stacker": "bill_jam",
-    "stacker_full": "bill_stacker_full",
-    "stacker_open": "bill_stacker_open",
-    "cheated": "bill_cheat",
-    "failure": "bill_failure",
-    "link_garbled": "bill_link_config",
+    "jam_in_acceptor": FaultCode.BILL_JAM,
+    "jam_in_stacker": FaultCode.BILL_JAM,
+    "stacker_full": FaultCode.BILL_STACKER_FULL,
+    "stacker_open": FaultCode.BILL_STACKER_OPEN,
+    "cheated": FaultCode.BILL_CHEAT,
+    "failure": FaultCode.BILL_FAILURE,
+    "link_garbled": FaultCode.BILL_LINK_CONFIG,
 }
 _PRINTER_FAULTS = {
-    PrinterState.PAPER_OUT: "printer_paper_out",
-    PrinterState.COVER_OPEN: "printer_cover_open",
-    PrinterState.ERROR: "printer_failure",
-    PrinterState.OFFLINE: "printer_offline",
+    PrinterState.PAPER_OUT: FaultCode.PRINTER_PAPER_OUT,
+    PrinterState.COVER_OPEN: FaultCode.PRINTER_COVER_OPEN,
+    PrinterState.ERROR: FaultCode.PRINTER_FAILURE,
+    PrinterState.OFFLINE: FaultCode.PRINTER_OFFLINE,
 }
 _DEVICE_PREFIX = {
     dev.Device.BILL_ACCEPTOR: "bill",
@@ -99,7 +103,6 @@ __all__ = [
     "PRINTER_WATCH_S",
     "SIM_LINE_LIMIT",
     "DriverDevices",
-    "EscrowOutcome",
     "Post",
     "StationDevices",
 ]
@@ -131,7 +134,8 @@ class DriverDevices:
         self.open_transaction = open_transaction
         self.drivers: DriverSet | None = None
         self.post: Post | None = None
-        self._decision: EscrowOutcome = EscrowOutcome()
+        #: The ticket held for the casino host, if any (set on the loop thread).
+        self._held: HeldTicket | None = None
         self._printing = threading.Lock()
         self._pool = concurrent.futures.ThreadPoolExecutor(2, thread_name_prefix="printer")
         self._stop = threading.Event()
@@ -175,40 +179,49 @@ class DriverDevices:
         self.post(event).result(JOURNAL_WAIT_S)
 
     def _decide(self, esc: dev.BillEscrowed | dev.VoucherEscrowed) -> dev.EscrowDecision:
-        """Escrow: the engine decides, the escrow is journaled, then we answer.
+        """Escrow: the engine decides and journals it; its step's effects are the answer.
 
-        Returns RETURN when the engine cannot answer within ``DECIDE_WAIT_S``;
-        a late "stack" for this or an older escrow is ignored.
+        The engine's step returns once the escrow is journaled (and its device
+        effects ran), so the acceptor hears STACK only after the journal has the
+        escrow. Returns RETURN when the engine cannot answer within
+        ``DECIDE_WAIT_S``; a held ticket asked again gets the answer a later step
+        gave (``HeldTicket.ask``).
+
+        Raises:
+            StoreError: the step could not be journaled (storage tilt); the driver
+                then returns the item.
         """
         assert self.post is not None
-        d = self._decision
-        if d.hold and d.txn == esc.transaction_id:  # asked again
-            return held_decision(d, esc.transaction_id)
-        self._decision.reset(esc.transaction_id)
+        held = self._held
+        if held is not None and held.txn == esc.transaction_id:  # asked again
+            answer = held.ask()
+            if answer is not dev.EscrowDecision.HOLD:
+                self._held = None
+            return answer
+        self._held = None
         if isinstance(esc, dev.VoucherEscrowed):
             event: Event = VoucherEscrowed(self.station, esc.validation_number, None, esc.transaction_id)
         else:
             event = NoteEscrowed(self.station, esc.denomination_minor, esc.transaction_id)
         try:
-            self.post(event).result(DECIDE_WAIT_S)
+            effects = self.post(event).result(DECIDE_WAIT_S)
         except concurrent.futures.TimeoutError:
             log.warning("escrow %s: no decision within %.1f s, returning it", esc.transaction_id, DECIDE_WAIT_S)
-            self._decision.reset("")
             return dev.EscrowDecision.RETURN
-        if self._decision.hold and not self._decision.decided.is_set():
+        answer = decision_in(effects, self.station, esc.transaction_id)
+        if answer is dev.EscrowDecision.HOLD:
             log.info("escrow %s: held for the casino host", esc.transaction_id)
-            return dev.EscrowDecision.HOLD
-        return dev.EscrowDecision.STACK if self._decision.stack else dev.EscrowDecision.RETURN
+        return answer
 
-    def _credit(self, ev: dev.BillVended | dev.VoucherVended | dev.PulseTrainCounted) -> None:
+    def _credit(self, ev: dev.NoteStacked | dev.VoucherStacked | dev.PulseTrainCounted) -> None:
         """Credit point: returns only once the engine committed the credit."""
-        if isinstance(ev, dev.VoucherVended):
+        if isinstance(ev, dev.VoucherStacked):
             self._wait(VoucherStacked(self.station, ev.validation_number, ev.transaction_id, None))
         else:
             self._wait(
                 NoteStacked(
                     self.station,
-                    ev.denomination_minor if isinstance(ev, dev.BillVended) else ev.amount_minor,
+                    ev.denomination_minor if isinstance(ev, dev.NoteStacked) else ev.amount_minor,
                     ev.transaction_id,
                 )
             )
@@ -272,7 +285,7 @@ class DriverDevices:
         else:
             self._sink(ev)
 
-    def _clear_door_latch(self, done: concurrent.futures.Future[None]) -> None:
+    def _clear_door_latch(self, done: concurrent.futures.Future[list[Effect]]) -> None:
         """Reset the door latch once its reading is journaled (kept if it was not)."""
         if done.cancelled() or done.exception() is not None or self.drivers is None:
             log.warning("door latch reading not journaled: the latch is kept")
@@ -298,14 +311,12 @@ class DriverDevices:
         d = self.drivers
         if d is None:
             return
-        if isinstance(effect, StackNote) and effect.station == self.station:
-            self._decision.stack = effect.txn in ("", self._decision.txn) and bool(self._decision.txn)
-            self._decision.decided.set()
-        elif isinstance(effect, ReturnNote) and effect.station == self.station:
-            self._decision.stack = False
-            self._decision.decided.set()
+        if isinstance(effect, StackNote | ReturnNote) and effect.station == self.station:
+            held = self._held  # the answer to an escrow in its own step: ``_decide``
+            if held is not None:
+                held.settle(effect)
         elif isinstance(effect, HoldNote) and effect.station == self.station:
-            self._decision.hold = effect.txn in ("", self._decision.txn) and bool(self._decision.txn)
+            self._held = HeldTicket(effect.txn)
         elif isinstance(effect, SetLamps) and effect.station == self.station:
             d.lamps.set_lamps(self._lamps_for(effect.actions))
         elif isinstance(effect, SetAcceptor) and effect.station == self.station:
@@ -407,7 +418,7 @@ class DriverDevices:
             status = None
         finally:
             self._printing.release()
-        fault = _PRINTER_FAULTS.get(status.state) if status is not None else "printer_offline"
+        fault = _PRINTER_FAULTS.get(status.state) if status is not None else FaultCode.PRINTER_OFFLINE
         if fault != self._printer_fault or report:
             self._printer_fault = fault
             self.post(

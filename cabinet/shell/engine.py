@@ -40,20 +40,27 @@ from cabinet.core.errors import StoreError
 from cabinet.core.events import (
     DeviceFaulted,
     Event,
+    HistoryLoaded,
+    HistoryQuery,
+    HostPollsRead,
     IntentReceived,
     KeyChanged,
     NoteEscrowed,
     PowerUp,
+    StorageFailed,
     Tick,
     VoucherEscrowed,
     VoucherStacked,
 )
 from cabinet.core.machine import Cabinet, new_state
+from cabinet.core.shell_inputs import desk_query, history_query, read_history, shows_host_polls
 from cabinet.core.state import CabinetState
+from cabinet.protocol.faults import FaultCode
 from cabinet.protocol.ipc import Cue
 from cabinet.protocol.snapshot import Snapshot
 from cabinet.shell.audit_export import export_dir, write_audit
 from cabinet.shell.host_links import HostLinks
+from cabinet.shell.station_devices import Post
 from cabinet.shell.store import Store
 
 log = logging.getLogger("cabinet.engine")
@@ -70,12 +77,13 @@ class Devices(Protocol):
     """The engine's view of its hardware (real or simulated).
 
     ``start(post)``: begin reporting device events by calling ``post(event)``
-    (thread-safe; returns a future that completes once the event is
-    journaled). ``run(effect)``: carry out a device effect (lamps, acceptor,
+    (thread-safe; returns a future that completes with the step's effects once
+    the event is journaled and its device effects ran: an escrow's answer is read
+    from them, ``cabinet.shell.escrow``). ``run(effect)``: carry out a device effect (lamps, acceptor,
     stack/return, print); must not block the loop for long. ``stop()``.
     """
 
-    def start(self, post: Callable[[Event], concurrent.futures.Future[None]]) -> None: ...
+    def start(self, post: Post) -> None: ...
 
     def run(self, effect: Effect) -> None: ...
 
@@ -85,7 +93,7 @@ class Devices(Protocol):
 class NoDevices:
     """No hardware at all (tests of the engine alone)."""
 
-    def start(self, post: Callable[[Event], concurrent.futures.Future[None]]) -> None:
+    def start(self, post: Post) -> None:
         pass
 
     def run(self, effect: Effect) -> None:
@@ -98,7 +106,7 @@ class NoDevices:
 @dataclass
 class _Pending:
     event: Event
-    done: concurrent.futures.Future[None] = field(default_factory=concurrent.futures.Future)
+    done: concurrent.futures.Future[list[Effect]] = field(default_factory=concurrent.futures.Future)
 
 
 def boot(store: Store, rng: RandomSource | None = None) -> Cabinet:
@@ -110,7 +118,7 @@ def boot(store: Store, rng: RandomSource | None = None) -> Cabinet:
         state = state if loaded.salvaged and state is not None else new_state()
         state.ram_error = True
         if loaded.findings:  # what was found, for the RAM-error screen
-            state.faults = {"ram_error": "; ".join(loaded.findings)}
+            state.faults = {FaultCode.RAM_ERROR: "; ".join(loaded.findings)}
         log.error("critical memory failed its check: RAM error")
     for name in loaded.repaired:
         log.warning("critical row %s: bad copy rebuilt from the good one", name)
@@ -158,6 +166,9 @@ class Engine:
         #: The stations' casino host links, or ``None``: each gets the
         #: committed state after every step.
         self.host_links: HostLinks | None = None
+        #: What the open page was last given (``HistoryLoaded``, ``HostPollsRead``).
+        self._shown: HistoryQuery | None = None
+        self._polls_shown: tuple[tuple[int, tuple[object, ...]], ...] | None = None
         #: The cabinet's displays (``cabinet.toml`` ``[display] screens``), told
         #: to the table UIs in every snapshot (``Snapshot.screens``).
         self.screens = ""
@@ -168,8 +179,14 @@ class Engine:
 
     # -- feeding events ---------------------------------------------------------------
 
-    def post(self, event: Event) -> concurrent.futures.Future[None]:
-        """Queue an event from any thread; the future completes once it is journaled."""
+    def post(self, event: Event) -> concurrent.futures.Future[list[Effect]]:
+        """Queue an event from any thread.
+
+        Returns:
+            A future that completes with the effects of the event's step (``step``)
+            once its state and journal effects are committed and its device effects
+            ran, or with the step's error (``StoreError`` in a storage tilt).
+        """
         pending = _Pending(event)
         assert self.loop is not None and self.queue is not None
         self.loop.call_soon_threadsafe(self.queue.put_nowait, pending)
@@ -185,6 +202,9 @@ class Engine:
         """
         if self.storage_fault is not None and not self._storage_event(event):
             return []
+        desk = desk_query(self.cab, event)
+        if desk is not None:  # the rounds a player's History panel opens on
+            self.step(self._read(desk))
         if isinstance(event, VoucherEscrowed | VoucherStacked) and event.record is None:
             # the journal's record of the voucher, read right before the core decides
             try:
@@ -197,10 +217,11 @@ class Engine:
             effects = self.cab.handle(event)
         except Exception as e:  # a bug in the core: tilt, keep money
             log.exception("core fault on %r", event)
-            effects = self.cab.handle(DeviceFaulted("engine", "engine_fault", f"{type(e).__name__}: {e}"))
+            effects = self.cab.handle(DeviceFaulted("engine", FaultCode.ENGINE_FAULT, f"{type(e).__name__}: {e}"))
         state = self.cab.s
         round_state = self.cab.round_dict()  # once: the round's dict costs a shoe's cards
-        if self.store.needs_commit(state, round_state, effects):
+        journaled = self.store.needs_commit(state, round_state, effects)
+        if journaled:
             t0 = time.perf_counter()
             try:
                 self.store.commit(state, round_state, effects, state.wall_s)
@@ -232,10 +253,49 @@ class Engine:
                     self.devices.run(eff)
                 except Exception:  # a device error must not stop the loop
                     log.exception("device effect %r failed", eff)
+        if not isinstance(event, HistoryLoaded | HostPollsRead):
+            effects = effects + self._load_shown(journaled)
         self._publish_snapshot()
         for ev in follow:
             effects = effects + self.step(ev)
         return effects
+
+    # -- what an open page shows ---------------------------------------------------
+
+    def _load_shown(self, journaled: bool) -> list[Effect]:
+        """Hand the core what its open page shows, read here: the journal rows
+        (``HistoryLoaded``) when the page opens or a commit may have changed them,
+        the host links' live status (``HostPollsRead``) while the Host page is open
+        and it changed. Returns the effects of those steps.
+
+        Raises:
+            StoreError: the journal could not be read (the storage tilt).
+        """
+        out: list[Effect] = []
+        query = history_query(self.cab)
+        if query is not None and (query != self._shown or journaled):
+            out += self.step(self._read(query))
+        self._shown = query
+        if self.host_links is not None and shows_host_polls(self.cab):
+            polls = self.host_links.live_status()
+            if polls != self._polls_shown:
+                self._polls_shown = polls
+                out += self.step(HostPollsRead(polls))
+        else:
+            self._polls_shown = None
+        return out
+
+    def _read(self, query: HistoryQuery) -> HistoryLoaded:
+        """The journal rows ``query`` asks for.
+
+        Raises:
+            StoreError: the journal could not be read (the storage tilt).
+        """
+        try:
+            return read_history(self.store, query)
+        except sqlite3.Error as e:  # EIO on read: the same storage tilt
+            self._storage_tilt(f"journal read failed: {e}")
+            raise StoreError(f"journal read failed: {e}") from None
 
     # -- storage tilt ------------------------------------------------------------
 
@@ -253,8 +313,8 @@ class Engine:
         self.cab = Cabinet(
             msgspec.json.decode(blob, type=CabinetState), json.loads(rblob), rng=self.cab.rng, history=self.store
         )
-        self.cab.s.faults = {**self.cab.s.faults, "storage_failure": str(self.storage_fault)}
-        self._run_outputs(self.cab.outputs())
+        self._shown = self._polls_shown = None
+        self._run_outputs(self.cab.handle(StorageFailed(str(self.storage_fault))))
         self._publish_snapshot()
 
     def _run_outputs(self, effects: list[Effect]) -> None:
@@ -283,6 +343,7 @@ class Engine:
             log.warning("operator clear: journal re-verified and writable; storage tilt ended")
             self.storage_fault = None
             self._committed = self._baseline()
+            self._shown = self._polls_shown = None
             self.cab.resend_outputs()
             return True
         if isinstance(event, NoteEscrowed | VoucherEscrowed):
@@ -365,8 +426,7 @@ class Engine:
                 waiter.cancel()
                 pending = getter.result()
                 try:
-                    self.step(pending.event)
-                    pending.done.set_result(None)
+                    pending.done.set_result(self.step(pending.event))
                 except StoreError as e:  # storage tilt: logged once by step
                     pending.done.set_exception(e)
                 except Exception as e:  # store failure: the event is not kept

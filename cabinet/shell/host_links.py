@@ -13,7 +13,6 @@ they were last given (an atomic reference swap); ``post`` is thread-safe.
 
 from __future__ import annotations
 
-import concurrent.futures
 import datetime
 import logging
 import time
@@ -33,7 +32,8 @@ from cabinet.shell.host_view import SasStation, egm_view
 
 log = logging.getLogger("cabinet.host")
 
-Post = Callable[[Event], "concurrent.futures.Future[None]"]
+#: The engine's thread-safe entry (``Engine.post``); a report is posted, never waited for.
+Post = Callable[[Event], object]
 
 
 class HostLinks:
@@ -116,16 +116,29 @@ class HostLinks:
             except ValueError:  # the station is gone (fewer stations)
                 continue
             link.update(view)
-            try:  # live status for the Host page
-                cab.host_polls[n] = (
-                    int(link.polls),
-                    link.last_poll_wall_s,
-                    bool(link.port_open),
-                    int(link.counts.get("other_address", 0)),
-                    dict(link.line_errors),
+
+    def live_status(self) -> tuple[tuple[int, tuple[object, ...]], ...]:
+        """Each link's live status for the Host page (``HostPollsRead``): station ->
+        (polls seen, Unix time of the last poll or ``None``, port open, polls for
+        other addresses, line errors by kind); a link that cannot tell is left out."""
+        out: list[tuple[int, tuple[object, ...]]] = []
+        for n, link in sorted(self.links.items()):
+            try:
+                out.append(
+                    (
+                        n,
+                        (
+                            int(link.polls),
+                            link.last_poll_wall_s,
+                            bool(link.port_open),
+                            int(link.counts.get("other_address", 0)),
+                            dict(link.line_errors),
+                        ),
+                    )
                 )
             except (AttributeError, TypeError):
-                pass
+                continue
+        return tuple(out)
 
     def stop(self) -> None:
         for link in self.links.values():

@@ -104,15 +104,17 @@ def _check_program(engine: Engine) -> None:
     enabled: a mismatch (a file changed, added or missing; no signed manifest; a bad
     signature) tilts (a ``program_`` fault, cleared only by a boot that matches, i.e. a
     reinstall); not started from a release: a development build, said in the log."""
-    from cabinet.core.events import DeviceCleared, DeviceFaulted
+    from cabinet.core.events import DeviceCleared, DeviceFaulted, ProgramChecked
+    from cabinet.protocol.faults import FaultCode
     from cabinet.shell.program_check import current
 
     check = current()
-    cab = engine.cab
-    cab.program_id, cab.program_digest, cab.program_status = check.program_id, check.digest, check.status
+    engine.boot_events.append(ProgramChecked(check.program_id, check.digest, check.status))
     if check.status == "mismatch":
         log.error("program integrity: %s (%s): tilt until reinstalled", check.detail, check.program_id)
-        engine.boot_events.append(DeviceFaulted("program", "program_mismatch", f"program integrity: {check.detail}"))
+        engine.boot_events.append(
+            DeviceFaulted("program", FaultCode.PROGRAM_MISMATCH, f"program integrity: {check.detail}")
+        )
         return
     if check.status == "development":
         log.warning("%s", check.detail)

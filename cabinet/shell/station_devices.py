@@ -24,7 +24,9 @@ from drivers.factory import DriverSet
 
 log = logging.getLogger("cabinet.hardware")
 
-Post = Callable[[Event], concurrent.futures.Future[None]]
+#: The engine's thread-safe entry (``Engine.post``): the future completes with the
+#: effects of the event's step once it is journaled.
+Post = Callable[[Event], concurrent.futures.Future[list[Effect]]]
 
 
 class StationMember(Protocol):

@@ -14,7 +14,7 @@ import sqlite3
 import sys
 import threading
 
-from drivers.events import BillStacked, DeviceOnline, EscrowDecision
+from drivers.events import DeviceOnline, EscrowDecision, TransactionClosed
 from drivers.id003_acceptor import Id003BillAcceptor
 from drivers.interfaces import OpenTransaction
 
@@ -55,7 +55,7 @@ def main() -> int:
 
     def sink(event: object) -> None:
         print(repr(event), flush=True)
-        if isinstance(event, BillStacked):
+        if isinstance(event, TransactionClosed):
             db.execute("UPDATE escrow SET state = 'stacked' WHERE tx = ?", (event.transaction_id,))
             done.set()
         elif isinstance(event, DeviceOnline):

@@ -14,16 +14,16 @@ from drivers.events import (
     BillFoundInStacker,
     BillRejected,
     BillReturned,
-    BillStacked,
-    BillVended,
     DeviceFault,
     DeviceFaultCleared,
     DeviceOffline,
     DeviceOnline,
     EscrowDecision,
+    NoteStacked,
+    TransactionClosed,
     VendValidRepeated,
     VoucherEscrowed,
-    VoucherVended,
+    VoucherStacked,
 )
 from drivers.id003_acceptor import Id003BillAcceptor
 from drivers.id003_codec import Status
@@ -72,8 +72,8 @@ def test_note_is_credited_exactly_once(sim_bill: SimId003Device, recorder: Recor
     settle(acc, sim_bill)
     (escrow,) = recorder.escrows
     assert isinstance(escrow, BillEscrowed) and escrow.denomination_minor == 2000
-    assert recorder.credit_calls == [BillVended(escrow.transaction_id, 2000)]
-    assert recorder.of_type(BillStacked) == [BillStacked(escrow.transaction_id)]
+    assert recorder.credit_calls == [NoteStacked(escrow.transaction_id, 2000)]
+    assert recorder.of_type(TransactionClosed) == [TransactionClosed(escrow.transaction_id)]
     assert len(sim_bill.log.stacked) == 1 and sim_bill.log.acks_received == 1
     acc.close()
 
@@ -170,7 +170,7 @@ def test_voucher_escrow_and_redeem(sim_bill: SimId003Device, recorder: Recorder)
     (escrow,) = recorder.escrows
     assert isinstance(escrow, VoucherEscrowed)
     assert escrow.validation_number == "001234567890123456"
-    assert recorder.credit_calls == [VoucherVended(escrow.transaction_id, "001234567890123456")]
+    assert recorder.credit_calls == [VoucherStacked(escrow.transaction_id, "001234567890123456")]
     acc.close()
 
 
@@ -340,7 +340,7 @@ def test_pty_closed_mid_transaction_reconnects_and_credits_once(
     sim_bill.link.replug()
     wait_for(lambda: len(recorder.of_type(DeviceOnline)) == 2)
     wait_for(lambda: bool(sim_bill.log.stacked) and recorder.total_minor == 2000)
-    wait_for(lambda: bool(recorder.of_type(BillStacked)))
+    wait_for(lambda: bool(recorder.of_type(TransactionClosed)))
     acc.close()
     assert len(recorder.credit_calls) == 1 and len(sim_bill.log.stacked) == 1
 

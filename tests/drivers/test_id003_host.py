@@ -21,12 +21,12 @@ from drivers.events import (
     BillEscrowed,
     BillFoundInStacker,
     BillReturned,
-    BillStacked,
-    BillVended,
     Device,
     DeviceFault,
     DeviceFaultCleared,
     EscrowDecision,
+    NoteStacked,
+    TransactionClosed,
     VendValidRepeated,
 )
 from drivers.id003_codec import Status
@@ -170,10 +170,10 @@ def test_escrow_stack_vend_valid_credit_ack_stacked() -> None:
     assert poll(host, dev, eng, Status.ESCROW, b"\x65") == [Decide(BillEscrowed("t1", 1, 2000, 0x65))]
     assert dev.sent == [c.status_request(), c.stack_2()]
     dev.sent.clear()
-    assert poll(host, dev, eng, Status.VEND_VALID) == [Credit(BillVended("t1", 2000, False))]
+    assert poll(host, dev, eng, Status.VEND_VALID) == [Credit(NoteStacked("t1", 2000, False))]
     assert dev.sent == [c.status_request(), c.ack()]
     assert host.txn is not None and host.txn.phase is Phase.CREDITED
-    assert poll(host, dev, eng, Status.STACKED) == [Emit(BillStacked("t1"))]
+    assert poll(host, dev, eng, Status.STACKED) == [Emit(TransactionClosed("t1"))]
     assert host.txn is None
     assert poll(host, dev, eng, Status.IDLING) == []
 
@@ -208,7 +208,7 @@ def test_repeated_vend_valid_is_acked_and_not_credited_again() -> None:
     assert poll(host, dev, eng, Status.VEND_VALID) == [Emit(VendValidRepeated("t1", 1))]
     assert poll(host, dev, eng, Status.VEND_VALID) == [Emit(VendValidRepeated("t1", 2))]
     assert dev.sent == [c.status_request(), c.ack()] * 2
-    assert [a for a in eng.asked if isinstance(a, Credit)] == [Credit(BillVended("t1", 2000, False))]
+    assert [a for a in eng.asked if isinstance(a, Credit)] == [Credit(NoteStacked("t1", 2000, False))]
 
 
 def test_credit_that_raises_sends_no_ack_and_is_offered_again() -> None:
@@ -223,7 +223,7 @@ def test_credit_that_raises_sends_no_ack_and_is_offered_again() -> None:
     assert dev.sent == [c.status_request()] and not host.busy
     assert host.txn is not None and host.txn.phase is Phase.STACK_SENT
     eng.credit_error = None
-    assert poll(host, dev, eng, Status.VEND_VALID) == [Credit(BillVended("t1", 2000, False))]
+    assert poll(host, dev, eng, Status.VEND_VALID) == [Credit(NoteStacked("t1", 2000, False))]
     assert dev.sent[-1] == c.ack()
 
 
@@ -236,8 +236,8 @@ OPEN = OpenTransaction("A", 2000, None)
         (Status.POWER_UP_BILL_IN_STACKER, False, Journal(BillFoundInStacker("A", 2000, None))),
         (Status.POWER_UP_BILL_IN_ACCEPTOR, False, Emit(BillReturned("A", "power up with bill in acceptor"))),
         (Status.POWER_UP, False, Emit(BillReturned("A", "power up, no bill"))),
-        (Status.POWER_UP_BILL_IN_STACKER, True, Emit(BillStacked("A"))),
-        (Status.POWER_UP_BILL_IN_ACCEPTOR, True, Emit(BillStacked("A"))),
+        (Status.POWER_UP_BILL_IN_STACKER, True, Emit(TransactionClosed("A"))),
+        (Status.POWER_UP_BILL_IN_ACCEPTOR, True, Emit(TransactionClosed("A"))),
     ],
 )
 def test_power_up_status_settles_the_restarts_open_transaction(status: int, credited: bool, expected: Action) -> None:

@@ -17,7 +17,7 @@ import pytest
 from conftest import Recorder
 
 from drivers import id003_codec as c
-from drivers.events import BillStacked, VendValidRepeated
+from drivers.events import TransactionClosed, VendValidRepeated
 from drivers.id003_acceptor import Id003BillAcceptor
 from drivers.id003_codec import Command, Status
 from drivers.sim.id003_device import SimId003Device
@@ -170,7 +170,7 @@ def test_late_replies_in_a_note_still_credit_it_exactly_once(
     credit_a_note(acc, twin)
     assert [e.denomination_minor for e in recorder.credit_calls] == [2000]
     assert len(twin.log.stacked) == 1 and twin.log.acks_received == 1
-    (stacked,) = recorder.of_type(BillStacked)
+    (stacked,) = recorder.of_type(TransactionClosed)
     assert stacked.transaction_id == recorder.credit_calls[0].transaction_id
     assert len(recorder.of_type(VendValidRepeated)) <= 1
     assert acc._txn is None

@@ -1,6 +1,7 @@
 """Fault numbers live in one table, ``cabinet.core.errors.FAULTS``: every
-number is unique, and every fault code the device bridge or the engine can put on
-the cabinet has its number and words there (no "999 bill pause" on the Faults page)."""
+number is unique, each ``FaultCode`` has one row, and every fault code the device
+bridge or the engine can put on the cabinet is a ``FaultCode`` with its number and
+words there (no "999 bill pause" on the Faults page)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from types import SimpleNamespace
 
 import drivers.events as dev
 from cabinet.core.errors import FAULTS, fault_text
+from cabinet.protocol.faults import FaultCode
 from cabinet.shell.devices import _PRINTER_FAULTS, DriverDevices
 from drivers import id003_codec
 
@@ -62,13 +64,23 @@ def _bridge_codes() -> set[str]:
     return codes | {c for c in _PRINTER_FAULTS.values() if c}
 
 
+def _code(node: ast.expr | None) -> str | None:
+    """A fault code written in the source: ``"bill_jam"`` or ``FaultCode.BILL_JAM``."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return node.value
+    if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "FaultCode":
+        return FaultCode[node.attr].value
+    return None
+
+
 def _engine_codes() -> set[str]:
-    """Codes the engine sets itself: ``DeviceFaulted(..., "code")`` and ``faults``
-    dict keys written as literals anywhere in ``cabinet/``, and the note reviews'."""
+    """Codes the engine sets itself: ``DeviceFaulted(..., code)`` and ``faults``
+    dict keys written as literals or ``FaultCode`` members anywhere in ``cabinet/``,
+    and the note reviews'."""
     codes = {"note_in_stacker", "note_in_path"}  # money_in: f"note_{review.kind}"
     for _, _, call in _calls("cabinet", {"DeviceFaulted"}):
-        if len(call.args) > 1 and isinstance(call.args[1], ast.Constant):
-            codes.add(call.args[1].value)
+        if len(call.args) > 1 and (code := _code(call.args[1])) is not None:
+            codes.add(code)
     for path in sorted((ROOT / "cabinet").rglob("*.py")):
         for node in ast.walk(ast.parse(path.read_text())):
             if (
@@ -76,8 +88,15 @@ def _engine_codes() -> set[str]:
                 and any(isinstance(t, ast.Attribute) and t.attr == "faults" for t in node.targets)
                 and isinstance(node.value, ast.Dict)
             ):
-                codes |= {k.value for k in node.value.keys if isinstance(k, ast.Constant)}
+                codes |= {c for k in node.value.keys if (c := _code(k)) is not None}
     return codes
+
+
+def test_the_table_has_one_row_per_fault_code_and_the_journal_keeps_its_strings():
+    """``FaultCode`` is the one set of codes; its values are the journal's strings."""
+    assert list(FAULTS) == list(FaultCode)
+    assert FaultCode.BILL_JAM == "bill_jam" and FAULTS["storage_failure"] == FAULTS[FaultCode.STORAGE_FAILURE]
+    assert fault_text(FaultCode.PRINTER_PAPER_OUT) == "401 Printer out of paper"
 
 
 def test_every_fault_number_is_unique():
@@ -99,6 +118,7 @@ def test_every_fault_a_device_can_cause_has_its_number():
     } <= codes  # the scan sees the drivers
     missing = sorted(c for c in codes if c not in FAULTS)
     assert not missing, missing
+    assert codes <= set(FaultCode)
     assert fault_text("bill_pause").startswith("309 ")
 
 
@@ -107,6 +127,7 @@ def test_every_fault_the_engine_sets_has_its_number():
     assert {"engine_fault", "program_mismatch", "ram_error", "storage_failure"} <= codes
     missing = sorted(c for c in codes if c not in FAULTS)
     assert not missing, missing
+    assert codes <= set(FaultCode)
 
 
 def test_no_exception_class_carries_a_fault_number_of_its_own():

@@ -226,6 +226,7 @@ def test_the_host_page_says_when_the_port_is_not_open_or_polls_go_elsewhere():
 def test_the_host_page_shows_the_line_errors_and_publish_hands_them_over():
     """research/sas.md "Physical and link layer": the technician sees CRC and framing
     errors counted on the link (a bad cable, a wrong baud rate) on the Host page."""
+    from cabinet.core.events import HostPollsRead
     from cabinet.core.host_page import host_page
 
     rig = Rig()
@@ -243,4 +244,6 @@ def test_the_host_page_shows_the_line_errors_and_publish_hands_them_over():
     links = HostLinks({1: SasStation("pty1", address=1)}, "SN", (), link_factory=CountingLink)
     links.start(lambda ev: None)
     links.publish(rig.cab)
+    assert links.live_status() == ((1, (4, 1.0, True, 0, {"crc": 5, "truncated": 1})),)
+    rig.cab.handle(HostPollsRead(links.live_status()))  # what the engine hands the Host page
     assert rig.cab.host_polls[1] == (4, 1.0, True, 0, {"crc": 5, "truncated": 1})

@@ -192,8 +192,8 @@ def test_bridge_journals_a_note_found_in_stacker_instead_of_logging_it():
 
 def test_escrow_decision_returns_the_note_within_two_seconds_when_the_engine_is_slow():
     """The decision waited 5 s for the journal (past the acceptor's own
-    escrow timing); it now answers RETURN within 2 s, and a late "stack" for that
-    escrow is not taken for the next one's."""
+    escrow timing); it now answers RETURN within 2 s, and a "stack" for that
+    escrow among the next step's effects is not taken for the next one's."""
     import concurrent.futures
     import time
 
@@ -210,10 +210,9 @@ def test_escrow_decision_returns_the_note_within_two_seconds_when_the_engine_is_
     took = time.monotonic() - t0
     assert answer is dev.EscrowDecision.RETURN and DECIDE_WAIT_S == 2.0 and took < 2.5
 
-    def post(ev):  # the engine answers the new escrow "return"...
-        d.run(StackNote(1, "late"))  # ...after the late "stack" for the old one
+    def post(ev):  # the engine's step for the new escrow carries only the late "stack"
         f = concurrent.futures.Future()
-        f.set_result(None)
+        f.set_result([StackNote(1, "late")])
         return f
 
     d.post = post

@@ -11,13 +11,16 @@ from cabinet.core.events import (
     DeviceFaulted,
     HostLinkChanged,
     HostLinkConfigured,
+    HostPollsRead,
     IntentReceived,
     KeyChanged,
     PowerUp,
+    ProgramChecked,
 )
 from cabinet.core.machine import Cabinet, new_state
 from cabinet.core.maintenance import MAIN_ITEMS
 from cabinet.core.records import VoucherRecord
+from cabinet.core.shell_inputs import history_query, read_history
 from cabinet.protocol.snapshot import Snapshot
 from tests.engine.menu_helpers import set_pin, type_pin
 
@@ -78,9 +81,8 @@ def _row(id_: int, seq: int, wall_s: float, kind: str, station: int, amount: int
 
 
 def _cabinet() -> Cabinet:
-    cab = Cabinet(new_state(), rng=random.Random(1), history=_History())  # type: ignore[arg-type]
-    cab.program_id = "blackjack-cabinet 0.1.0"
-    cab.program_digest = "3f2a9c01" * 8
+    cab = Cabinet(new_state(), rng=random.Random(1))
+    cab.handle(ProgramChecked("blackjack-cabinet 0.1.0", "3f2a9c01" * 8, "development"))
     cab.handle(HostLinkConfigured(1, 1, "/dev/ttyAMA0", WALL))
     cab.handle(PowerUp(0, WALL))
     return cab
@@ -93,6 +95,9 @@ def _press(cab: Cabinet, action: str, value: int | None = None) -> None:
 def _open(cab: Cabinet, page: str) -> None:
     cab.handle(KeyChanged(True))
     _press(cab, "menu_pick", [k for k, _ in MAIN_ITEMS].index(page))
+    query = history_query(cab)
+    if query is not None:  # the page opened: the shell reads what it shows
+        cab.handle(read_history(_History(), query))  # type: ignore[arg-type]
 
 
 def _snap(cab: Cabinet, seq: int) -> Snapshot:
@@ -116,7 +121,7 @@ def page_cases() -> list[tuple[str, Snapshot]]:
     cab = _cabinet()
     cab.handle(HostLinkChanged(1, True))
     # the link's live status: polls, the last one's age, line errors on the wire
-    cab.host_polls = {1: (1234, WALL - 0.2, True, 0, {"crc": 3, "marker": 1})}
+    cab.handle(HostPollsRead(((1, (1234, WALL - 0.2, True, 0, {"crc": 3, "marker": 1})),)))
     _open(cab, "host")
     out.append(("maintenance_host", _snap(cab, 303)))
     cab = _cabinet()

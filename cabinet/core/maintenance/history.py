@@ -3,8 +3,9 @@
 validation numbers masked to their last 4 digits, handpays with who reset them,
 and the Event log's filter by kind.
 
-Owns: ``HISTORY_DEPTH``, ``EVENT_FILTERS`` and the pages' lines. Pure: the rows
-come from the injected ``History``.
+Owns: ``HISTORY_DEPTH``, ``EVENT_FILTERS``, the kinds each page lists and the
+pages' lines. Pure: the rows are the ones the shell loaded for the open page
+(``MaintenanceContext.shown``, ``cabinet.core.shell_inputs.history_query``).
 """
 
 from __future__ import annotations
@@ -18,6 +19,9 @@ from cabinet.protocol.money import fmt_money as money
 
 #: Newest records each history page shows.
 HISTORY_DEPTH = 35
+#: The event kinds the Bill history and the Handpay history pages read.
+BILL_KINDS = frozenset({"bill_stacked"})
+HANDPAY_KINDS = frozenset({"handpay", "handpay_reset", "host_command"})
 _MONEY = frozenset(
     {
         "bill_stacked",
@@ -83,7 +87,7 @@ def mask(validation_number: str) -> str:
 def bill_lines(cab: MaintenanceContext) -> list[str]:
     """The last 35 bills stacked: a count by denomination, then each, newest first."""
     sym = cab.s.settings.currency_symbol
-    rows = cab.history.events_of(frozenset({"bill_stacked"}), HISTORY_DEPTH)
+    rows = cab.shown.events_of(BILL_KINDS, HISTORY_DEPTH)
     if not rows:
         return ["No bills since the last RAM clear."]
     by = Counter(int(r["amount_minor"]) for r in rows)
@@ -99,7 +103,7 @@ def bill_lines(cab: MaintenanceContext) -> list[str]:
 def voucher_lines(cab: MaintenanceContext) -> list[str]:
     """The last 35 vouchers printed, newest first, validation numbers masked."""
     sym = cab.s.settings.currency_symbol
-    vs = cab.history.vouchers(HISTORY_DEPTH)
+    vs = cab.shown.vouchers(HISTORY_DEPTH)
     return [
         f"#{v.sequence}  {when(v.issued_wall_s)}  station {v.station}  "
         f"{mask(v.validation_number)}  {money(v.amount_minor, sym)}  {v.status}"
@@ -111,7 +115,7 @@ def handpay_lines(cab: MaintenanceContext) -> list[str]:
     """The last 35 handpays: amount, kind, when, and when and by whom reset (the
     attendant's key, or the casino host's remote reset)."""
     sym = cab.s.settings.currency_symbol
-    rows = cab.history.events_of(frozenset({"handpay", "handpay_reset", "host_command"}), HISTORY_DEPTH * 3)
+    rows = cab.shown.events_of(HANDPAY_KINDS, HISTORY_DEPTH * 3)
     host_seqs = {
         r["seq"] for r in rows if r["kind"] == "host_command" and r["data"].get("command") == "remote_handpay_reset"
     }
@@ -142,8 +146,8 @@ def filtered_events(cab: MaintenanceContext, name: str, limit: int, hidden: froz
     """The Event log's rows under filter ``name`` (``EVENT_FILTERS``), newest first."""
     kinds = EVENT_FILTERS.get(name)
     if kinds is None:
-        return [r for r in cab.history.events(limit) if r["kind"] not in hidden]
-    return cab.history.events_of(kinds, limit)
+        return [r for r in cab.shown.events(limit) if r["kind"] not in hidden]
+    return cab.shown.events_of(kinds, limit)
 
 
 def next_filter(name: str) -> str:

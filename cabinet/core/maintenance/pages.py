@@ -67,7 +67,7 @@ def page_items(cab: MaintenanceContext) -> list[str]:
     if m.page == "settings":
         return setting_items(cab)
     if m.page == "recall":
-        entries = cab.history.recall(0, cab.s.settings.recall_depth)
+        entries = cab.shown.recall(0, cab.s.settings.recall_depth)
         return [
             f"Round {e.round_id} station {e.station}: net "
             f"{money(e.returned_minor - e.wagered_minor)}" + (" VOID" if e.voided else "")
@@ -110,7 +110,7 @@ def view(cab: MaintenanceContext) -> MaintenanceView:
     )
     recall = None
     if m.page == "recall" and m.entry is None:
-        entries = cab.history.recall(0, cab.s.settings.recall_depth)
+        entries = cab.shown.recall(0, cab.s.settings.recall_depth)
         if entries:
             i = min(m.selected, len(entries) - 1)
             recall = recall_view(entries[i], i + 1, len(entries))
@@ -139,7 +139,7 @@ def page_lines(cab: MaintenanceContext) -> tuple[str, list[str]]:
     if m.page == "meters":
         return "Meters", meters_lines(s, cab.rules.name)
     if m.page == "recall":
-        entries = cab.history.recall(0, s.settings.recall_depth)
+        entries = cab.shown.recall(0, s.settings.recall_depth)
         if not entries:
             return "Game recall", ["No rounds recorded yet."]
         e = entries[min(m.selected, len(entries) - 1)]

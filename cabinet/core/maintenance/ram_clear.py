@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from cabinet.core import access
-from cabinet.core.context import MaintenanceContext
+from cabinet.core.context import History, MaintenanceContext
 from cabinet.core.errors import present
 from cabinet.protocol.money import fmt_money as money
 
@@ -27,7 +27,7 @@ def access_name(s: Any) -> str:
     return access.name(access.level(s.key_on, m is not None and m.level == "technician"))
 
 
-def ram_clear_summary(cab: MaintenanceContext) -> dict[str, Any]:
+def ram_clear_summary(cab: MaintenanceContext, history: History | None = None) -> dict[str, Any]:
     """What a RAM clear would erase and keep now.
 
     Returns ``{"credits_minor": {"1": int, ...}, "pending_out_minor": {...},
@@ -36,11 +36,13 @@ def ram_clear_summary(cab: MaintenanceContext) -> dict[str, Any]:
     station keys are strings (journal JSON). ``outstanding_vouchers`` are this cabinet's
     own (it drew the validation number and its journal keeps them redeemable once);
     ``host_tickets`` were validated by the casino host (SAS 0x58), which keeps
-    them and redeems them at any machine on the floor.
+    them and redeems them at any machine on the floor. ``history``: where the
+    outstanding vouchers are read (``cab.history`` by default; the page reads
+    ``cab.shown``).
     """
     s = cab.s
     handpays = ([s.handpay] if s.handpay is not None else []) + list(s.handpay_queue)
-    issued = cab.history.outstanding_vouchers()
+    issued = (history if history is not None else cab.history).outstanding_vouchers()
     own = [v for v in issued if v.validation != "system"]
     host = [v for v in issued if v.validation == "system"]
     return {
@@ -66,15 +68,16 @@ def _ram_clear_stakes(summary: dict[str, Any]) -> list[str]:
     return stakes
 
 
-def ram_clear_refusal(cab: MaintenanceContext) -> str:
+def ram_clear_refusal(cab: MaintenanceContext, history: History | None = None) -> str:
     """Why a RAM clear may not be done now, or ``""`` if it may.
 
     Rule (the PIN and, as before, the door): a RAM clear needs
     the technician level (the PIN) *and* the main or logic door open
     (``access.RAM_CLEAR_DOORS``), whatever is on the cabinet; the reason names
-    what is at stake (credits, a pending handpay, outstanding vouchers).
+    what is at stake (credits, a pending handpay, outstanding vouchers;
+    ``history`` as in ``ram_clear_summary``).
     """
-    stakes = _ram_clear_stakes(ram_clear_summary(cab))
+    stakes = _ram_clear_stakes(ram_clear_summary(cab, history))
     m = cab.s.maintenance
     lv = access.level(cab.s.key_on, m is not None and m.level == "technician")
     at = f" ({' and '.join(stakes)} on the cabinet)" if stakes else ""
@@ -89,7 +92,7 @@ def ram_clear_lines(cab: MaintenanceContext) -> list[str]:
     s = cab.s
     m = present(s.maintenance, "the operator menu")
     sym = s.settings.currency_symbol
-    summary = ram_clear_summary(cab)
+    summary = ram_clear_summary(cab, cab.shown)
     lines = ["A RAM clear erases:"]
     for st in s.stations:
         line = f"- Station {st.station} credits {money(st.credits_minor, sym)}"
@@ -122,7 +125,7 @@ def ram_clear_lines(cab: MaintenanceContext) -> list[str]:
     lines.append(f"Needs the {access.RAM_CLEAR_HOW}. Now: {access_name(s)}, doors open: {doors}.")
     if m.confirm == "armed":
         lines.append("Select once more to confirm.")
-    elif m.confirm.startswith("Refused:") and not ram_clear_refusal(cab):
+    elif m.confirm.startswith("Refused:") and not ram_clear_refusal(cab, cab.shown):
         pass  # the level is reached now: the old refusal no longer holds
     elif m.confirm:
         lines.append(m.confirm)
