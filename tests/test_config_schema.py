@@ -280,9 +280,9 @@ def test_the_menu_choices_come_from_the_declarations():
 
 
 def test_the_maintenance_menu_is_split_by_concern_and_takes_its_choices_from_settings():
-    """The menu was one 539-line module repeating every setting's allowed
-    values; now each of its modules is under 450 lines and the Settings page's rows
-    are ``menu_choices()``, nothing of its own."""
+    """Every module of the cabinet core is under 450 lines, and the Settings page's
+    rows are ``menu_choices()``, nothing of its own (one list of each setting's
+    allowed values)."""
     from cabinet.core.maintenance import SETTING_CHOICES
 
     assert SETTING_CHOICES == menu_choices()

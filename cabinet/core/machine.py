@@ -26,14 +26,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from cabinet.core import maintenance, player_desk, shell_inputs
+from cabinet.core import maintenance, player_desk, reconfigure, shell_inputs
 from cabinet.core.betting import Betting
 from cabinet.core.cashout import Ledger
 from cabinet.core.context import History, LoadedHistory, NoHistory, NoRandom, RandomSource
 from cabinet.core.displays import Displays
 from cabinet.core.doors import Service
 from cabinet.core.effects import (
-    ClearJournal,
     Effect,
     Journal,
     Rejected,
@@ -77,18 +76,12 @@ from cabinet.core.meters import Meters
 from cabinet.core.modes import MODE_TABLE, ROUND_ACTIONS, Mode, mode_of
 from cabinet.core.money_in import Acceptance
 from cabinet.core.play import Table
+from cabinet.core.reconfigure import new_state
 from cabinet.core.settings import GameSettings
-from cabinet.core.state import CabinetState, MaintState, PrintingState, StationState
+from cabinet.core.state import CabinetState, PrintingState, StationState
 from cabinet.core.tito import Tito
 from cabinet.core.tito_claims import TicketClaims
 from cabinet.game import GameError, Round, RuleSet, StateError
-
-
-def new_state(settings: GameSettings | None = None) -> CabinetState:
-    """A fresh cabinet state (first boot or after a RAM clear)."""
-    settings = settings or GameSettings()
-    settings.validate()
-    return CabinetState(settings=settings, stations=[StationState(station=n) for n in range(1, settings.stations + 1)])
 
 
 class Cabinet:
@@ -305,91 +298,16 @@ class Cabinet:
         (never money into a black screen) and its ticket is not printing."""
         return self.accepting() and self.display_shows(st.station) and not self.cashing_out(st)
 
-    # -- RAM clear (called from maintenance) ------------------------------------------------------
+    # -- reconfiguring (called from maintenance) --------------------------------------------------
 
     def ram_clear(self, out: list[Effect]) -> None:
-        """research C "RAM clear": zero credits, meters and history; configure again.
-
-        The caller (the maintenance menu) has checked the access level
-        (``maintenance.ram_clear_refusal``). Kept: the settings, the power-up
-        count, the voucher sequence and recent acceptor transactions (so an
-        outstanding voucher, whose record the journal keeps, is redeemed
-        exactly once), the doors' and devices' present state, and the clock.
-        The ``ram_clear`` event records what was erased.
-        """
-        old = self.s
-        summary = maintenance.ram_clear_summary(self)
-        self.s = new_state(old.settings)
-        s = self.s
-        s.power_ups, s.voucher_seq, s.recent_txns = old.power_ups, old.voucher_seq, old.recent_txns
-        s.doors_open, s.now_ms, s.wall_s = old.doors_open, old.now_ms, old.wall_s
-        for st, was in zip(s.stations, old.stations, strict=False):  # the host link lives on;
-            h = was.host  # event ids never repeat
-            st.host.link, st.host.address, st.host.port = h.link, h.address, h.port
-            st.host.link_since_s, st.host.next_event_id = h.link_since_s, h.next_event_id
-            st.host.validation, st.host.validation_timeout_ms = h.validation, h.validation_timeout_ms
-            st.host.next_ticket_id, st.host.next_cashout_id = h.next_ticket_id, h.next_cashout_id
-        s.faults = {c: t for c, t in old.faults.items() if c.startswith(("bill_", "printer_"))}
-        s.operator = maintenance.carry_operator(old)  # PIN, lifetime meters
-        bill_test.carry(old, s)
-        s.needs_config = True
-        s.maintenance = MaintState(
-            page="settings",
-            confirm=maintenance.RAM_CLEARED,
-            level=old.maintenance.level if old.maintenance is not None else "attendant",
-        )
-        s.key_on = True
-        self.round = None
-        self.round_unrestorable = False
-        out.append(ClearJournal())
-        out.append(
-            Journal(
-                "ram_clear",
-                0,
-                sum(summary["credits_minor"].values()),
-                {**summary, "access": maintenance.access_name(old)},
-            )
-        )
+        """A RAM clear (``cabinet.core.reconfigure.ram_clear``); the menu checked the access level."""
+        reconfigure.ram_clear(self, maintenance.ram_clear_summary(self), out)
 
     def apply_settings(self, settings: GameSettings, out: list[Effect], level: str = "") -> str | None:
-        """Change the game settings between rounds; returns an error message or None.
-        ``level``: the access level that saved them, journaled."""
-        from cabinet.core.errors import ConfigError
-
-        if self.s.round_open:
-            return "finish the round first"
-        try:
-            rules = settings.validate()
-        except ConfigError as e:
-            return str(e)
-        old = self.s.settings
-        stations = self.s.stations
-        while len(stations) < settings.stations:
-            stations.append(StationState(station=len(stations) + 1))
-        if settings.stations < len(stations) and any(
-            st.credits_minor or st.pending_out_minor for st in stations[settings.stations :]
-        ):
-            return "stations: a station being removed still holds credits"
-        del stations[settings.stations :]
-        self.s.settings = settings
-        self.rules = rules
-        for st in stations:
-            st.bets_minor = [0] * rules.max_spots_per_seat
-            st.chip_log = []
-            st.selected_chip_minor = None
-            st.last_bets_minor = []
-        self.s.shoe = None
-        self.s.needs_config = False
-        self.round = None
-        out.append(
-            Journal(
-                "settings_changed",
-                0,
-                0,
-                {"old": _settings_dict(old), "new": _settings_dict(settings), **({"level": level} if level else {})},
-            )
-        )
-        return None
+        """Change the game settings between rounds (``cabinet.core.reconfigure.apply_settings``);
+        an error message or ``None``."""
+        return reconfigure.apply_settings(self, settings, out, level)
 
     # -- outputs --------------------------------------------------------------------------------
 
@@ -445,13 +363,6 @@ class Cabinet:
     def round_dict(self) -> dict[str, Any] | None:
         """The round to journal (``None`` when there is none)."""
         return self.round.to_dict() if self.round is not None else None
-
-
-def _settings_dict(s: GameSettings) -> dict[str, Any]:
-    import msgspec
-
-    out: dict[str, Any] = msgspec.to_builtins(s)
-    return out
 
 
 _HANDLERS: dict[type, Callable[[Cabinet, Any, list[Effect]], None]] = {

@@ -19,7 +19,7 @@ from cabinet.core.machine import Cabinet
 from cabinet.core.maintenance import MAIN_ITEMS
 from cabinet.core.modes import MODE_TABLE
 from cabinet.core.settings import GameSettings
-from cabinet.core.view import DOOR_CLOSED_NOTICE_MS
+from cabinet.core.view_said import DOOR_CLOSED_NOTICE_MS
 
 from .helpers import Rig
 from .menu_helpers import rig_send, set_pin, type_pin
