@@ -369,6 +369,8 @@ class SimPrinterDevice(PtyDevice):
 
 
 PAPER_WIDTH_PX = 576  # 72 mm printable at 203 dpi
+#: Font A's character cell on an ESC/POS thermal printer, in dots (double width: twice).
+FONT_A_COLUMN_PX = 12
 
 
 def _font(size: int) -> ImageFont.ImageFont | ImageFont.FreeTypeFont:
@@ -399,6 +401,13 @@ def render_png(ticket: PrintedTicket) -> Image.Image:
         size = 26 if item.double_width else 20 if item.double_height else 15
         font = _font(size)
         width = draw.textlength(item.text, font=font)
+        # the printer's columns are monospaced: a line as long as the layout allows
+        # fills them and no more, whatever this font's letters measure
+        cells_px = min(PAPER_WIDTH_PX - 16, len(item.text) * FONT_A_COLUMN_PX * (2 if item.double_width else 1))
+        while width > cells_px and size > 8:
+            size -= 1
+            font = _font(size)
+            width = draw.textlength(item.text, font=font)
         x = {0: 8, 1: (PAPER_WIDTH_PX - width) / 2, 2: PAPER_WIDTH_PX - 8 - width}.get(item.align, 8)
         draw.text((x, y), item.text, fill=0, font=font)
         if item.bold:

@@ -227,3 +227,20 @@ def test_python_escpos_is_pinned_to_the_version_the_golden_ticket_was_made_with(
     deps = tomllib.loads((root / "pyproject.toml").read_text())["project"]["dependencies"]
     assert [d for d in deps if d.startswith("python-escpos")] == ["python-escpos==3.1"]
     assert importlib.metadata.version("python-escpos") == "3.1"
+
+
+def test_the_longest_lines_fit_the_printed_paper(sim_printer: SimPrinterDevice, printer: EscPosTicketPrinter) -> None:
+    """A line as long as the layout allows (42 columns of font A) fits on the twin's
+    72 mm of paper as on a printer: nothing drawn in the outer 4 dots of either edge."""
+    from dataclasses import replace
+
+    long = replace(VOUCHER, amount_minor=11_500)  # ONE HUNDRED FIFTEEN DOLLARS AND 00 CENTS
+    assert len(amount_in_words(long.amount_minor)) == 40
+    assert printer.print_voucher(long) is PrintResult.DONE
+    (ticket,) = sim_printer.tickets
+    img = Image.open(ticket.png_path).convert("L")
+    w, h = img.size
+    px = img.load()
+    edges = [px[x, y] for y in range(h) for x in (*range(4), *range(w - 4, w))]
+    assert min(edges) > 128, "text drawn to the paper's edge"
+    assert decode_png_barcode(ticket.png_path) == VOUCHER.validation_number
