@@ -278,3 +278,15 @@ def test_release_key_writes_a_private_key_only_its_owner_reads_and_never_overwri
     assert len(public_key_from_pem(public.read_text())) == 32
     assert main(["release-key", str(private), str(public)]) == 1
     assert "never overwritten" in capsys.readouterr().out and private.read_bytes() == first
+
+
+def test_release_key_makes_its_folder_on_a_fresh_machine(tmp_path):
+    """The Makefile's default key file, ``~/.config/cabinet/release-key.pem``, on a
+    machine without that folder: made, owner-only."""
+    from cabinet.tools.cli import main
+
+    private = tmp_path / "home/.config/cabinet/release-key.pem"
+    public = tmp_path / "out/release.pub"
+    assert main(["release", "key", str(private), str(public)]) == 0
+    assert private.parent.stat().st_mode & 0o777 == 0o700 and private.stat().st_mode & 0o777 == 0o600
+    assert len(public_key_from_pem(public.read_text())) == 32

@@ -17,7 +17,8 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 
 def generate_key(private_path: Path, public_path: Path) -> str:
-    """Write a new key pair; returns the public key PEM.
+    """Write a new key pair; returns the public key PEM. The private key's folder is
+    made if missing (owner-only, as ``~/.config/cabinet`` is on a fresh machine).
 
     Raises:
         FileExistsError: ``private_path`` exists (a release key is never overwritten).
@@ -25,6 +26,8 @@ def generate_key(private_path: Path, public_path: Path) -> str:
     """
     key = Ed25519PrivateKey.generate()
     pem = key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption())
+    private_path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+    public_path.parent.mkdir(parents=True, exist_ok=True)
     fd = os.open(private_path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     with os.fdopen(fd, "wb") as f:
         f.write(pem)

@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import json
 import signal
+import sys
 import threading
 from dataclasses import dataclass
 from pathlib import Path
@@ -267,9 +268,13 @@ def sim_devices_main(argv: list[str]) -> int:
     args = ap.parse_args(argv)
     state_dir = Path(args.state_dir)
     sock = Path(args.socket) if args.socket else state_dir / "control.sock"
-    twins = TwinSet(state_dir, args.stations, args.escrow_timeout_s)
-    sock.parent.mkdir(parents=True, exist_ok=True)
-    sock.unlink(missing_ok=True)
+    try:
+        twins = TwinSet(state_dir, args.stations, args.escrow_timeout_s)
+        sock.parent.mkdir(parents=True, exist_ok=True)
+        sock.unlink(missing_ok=True)
+    except OSError as e:  # a folder under a file, no permission: said, not a traceback
+        print(f"cabinet sim devices: cannot use {e.filename or state_dir}: {e.strerror or e}", file=sys.stderr)
+        return 2
     server = LineJsonServer(str(sock), lambda raw: twins.command(raw.decode(errors="replace")))
     stop = threading.Event()
     for sig in (signal.SIGTERM, signal.SIGINT):
