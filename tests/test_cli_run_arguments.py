@@ -95,3 +95,39 @@ def test_meters_print_on_an_ascii_only_stdout(tmp_path):
     out = r.stdout.decode("ascii")
     assert "Traceback" not in r.stderr.decode()
     assert "Station 1" in out and " - " in out, out
+
+
+@pytest.mark.timeout(120)
+def test_a_run_on_a_journal_another_engine_holds_says_why_the_engine_did_not_start(tmp_path):
+    """The engine's own one-line reason (the journal is in use) is in the run's
+    message, not only in its log."""
+    import subprocess
+    import sys
+    import time
+
+    folder = tmp_path / "j"
+    folder.mkdir(mode=0o700)
+    journal = folder / "journal.db"
+    cabinet = [sys.executable, "-m", "cabinet"]
+    holder = subprocess.Popen(
+        [*cabinet, "engine", "--devices", "none", "--journal", str(journal), "--socket", str(folder / "s.sock")],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    try:
+        assert holder.stdout is not None
+        deadline = time.monotonic() + 60
+        while "engine ready" not in (holder.stdout.readline() or "") and time.monotonic() < deadline:
+            pass
+        r = subprocess.run(
+            [*cabinet, "run", "--headless", "--journal", str(journal), "--out", str(tmp_path / "run")],
+            capture_output=True,
+            text=True,
+            timeout=90,
+        )
+    finally:
+        holder.terminate()
+        holder.wait(timeout=30)
+    assert r.returncode == 1
+    assert f"cabinet run: the engine did not start: engine: journal {journal} is in use by another engine" in r.stderr

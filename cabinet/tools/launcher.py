@@ -572,7 +572,10 @@ class _Run:
     def _start_engine(self, what: str = "start") -> Child:
         engine = self._child("engine", self.plan.engine_argv(self.sock), self.plan.out_dir / "engine.log")
         if engine.wait_line("engine ready", ENGINE_READY_TIMEOUT_S) is None:
-            raise _StartFailed(f"cabinet run: the engine did not {what}; see {engine.log_path}")
+            why = _last_line(engine.log_path) if engine.proc.poll() is not None else ""
+            raise _StartFailed(
+                f"cabinet run: the engine did not {what}{': ' + why if why else ''}; see {engine.log_path}"
+            )
         return engine
 
     def _start(self) -> tuple[Child, Child, UIKeeper]:
