@@ -152,7 +152,7 @@ class _Journal:
 
 def test_the_recall_page_shows_the_loaded_rows_and_a_snapshot_reads_no_journal():
     journal = _Journal()
-    cab = Cabinet(new_state(), history=journal)  # type: ignore[arg-type]
+    cab = Cabinet(new_state())
     cab.s.maintenance = MaintState(page="recall")
     query = history_query(cab)
     assert query == HistoryQuery(recall_limit=cab.s.settings.recall_depth)
@@ -171,7 +171,7 @@ def test_the_recall_page_shows_the_loaded_rows_and_a_snapshot_reads_no_journal()
 
 def test_a_players_history_panel_opens_on_the_rows_read_before_the_touch():
     journal = _Journal()
-    cab = Cabinet(new_state(), history=journal)  # type: ignore[arg-type]
+    cab = Cabinet(new_state())
     touch = IntentReceived(1, "history")
     query = desk_query(cab, touch)
     assert query == HistoryQuery(recall_limit=10, recall_station=1)
@@ -187,7 +187,7 @@ def test_a_players_history_panel_opens_on_the_rows_read_before_the_touch():
 
 def test_the_ram_clear_page_counts_the_loaded_outstanding_vouchers():
     journal = _Journal()
-    cab = Cabinet(new_state(), history=journal)  # type: ignore[arg-type]
+    cab = Cabinet(new_state())
     cab.s.maintenance = MaintState(page="ram_clear")
     query = history_query(cab)
     assert query == HistoryQuery(outstanding=True)

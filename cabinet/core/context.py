@@ -3,11 +3,12 @@
 Owns: the protocols the cabinet core is written against, so that the operator
 menu (``maintenance``) and the snapshot builder (``view``) take a context, not
 the ``Cabinet`` class (no import cycle between them and ``machine``):
-``RandomSource`` and ``History`` (handed in by the shell; ``NoRandom`` and
-``NoHistory`` stand in for them in a cabinet given none), ``LoadedHistory`` (the
-journal rows an open page shows, as the shell loaded them: ``HistoryLoaded``),
-``MaintenanceContext``
-and ``ViewContext`` (what ``Cabinet`` offers them). Pure: types only.
+``RandomSource`` (handed in by the shell; ``NoRandom`` stands in for it in a
+cabinet given none), ``History`` (the journal reader only the shell reads;
+``NoHistory``: an empty one), ``LoadedHistory`` (journal rows as the shell loaded
+them: ``HistoryLoaded``) and ``rows_for`` (the rows handed in for the event being
+handled), ``MaintenanceContext`` and ``ViewContext`` (what ``Cabinet`` offers
+them). Pure: types only.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from typing import Any, Protocol
 
 from cabinet.core.desk_state import PlayerDesk
 from cabinet.core.effects import Effect
-from cabinet.core.events import HistoryLoaded
+from cabinet.core.events import HistoryLoaded, HistoryQuery
 from cabinet.core.modes import Mode
 from cabinet.core.records import RecallEntry, VoucherRecord
 from cabinet.core.settings import GameSettings
@@ -31,9 +32,9 @@ class RandomSource(Protocol):
 
 
 class History(Protocol):
-    """Read-only journal history (the store provides it): read while an event is
-    handled (a player's History panel, a ticket claim, RAM clear, the audit export);
-    what a menu page shows comes as data instead (``LoadedHistory``)."""
+    """Read-only journal history (the store provides it). The core never reads it
+    while it handles an event: the shell reads the rows (``shell_inputs.read_history``)
+    and hands them in as data (``HistoryLoaded``, answered by ``LoadedHistory``)."""
 
     def recall(self, station: int, limit: int) -> list[RecallEntry]: ...
 
@@ -50,17 +51,19 @@ class History(Protocol):
 
 class MaintenanceContext(Protocol):
     """What the operator menu reads and does (``cabinet.core.maintenance``):
-    the critical state, the rules in force, the journal's history, the fault
+    the critical state, the rules in force, the journal rows handed in, the fault
     lines and program identity; it changes the cabinet only by ``apply_settings``
-    and ``ram_clear`` (and through ``s``'s menu fields). ``rng``: the shell's random
-    source (a PIN's salt); ``secret``: the digits of a PIN being typed, in memory
-    only (never journaled)."""
+    and ``ram_clear`` (``vouchers``: the outstanding vouchers read for it), and
+    through ``s``'s menu fields. ``rng``: the shell's random source (a PIN's salt);
+    ``secret``: the digits of a PIN being typed, in memory only (never journaled)."""
 
     s: CabinetState
     rules: RuleSet
-    history: History
     #: the journal rows the open page shows (``HistoryLoaded``): a snapshot reads these
     shown: History
+    #: the rows the shell read for the event being handled (``shell_inputs.event_query``),
+    #: ``None`` once another event was handled (read them through ``rows_for``)
+    handed: HistoryLoaded | None
     rng: RandomSource
     secret: str
     program_id: str
@@ -74,7 +77,7 @@ class MaintenanceContext(Protocol):
 
     def apply_settings(self, settings: GameSettings, out: list[Effect], level: str = "") -> str | None: ...
 
-    def ram_clear(self, out: list[Effect]) -> None: ...
+    def ram_clear(self, out: list[Effect], vouchers: History) -> None: ...
 
 
 class ViewContext(MaintenanceContext, Protocol):
@@ -152,3 +155,15 @@ class LoadedHistory:
     def outstanding_vouchers(self) -> list[VoucherRecord]:
         """The loaded vouchers not yet redeemed."""
         return list(self.loaded.outstanding) if self.loaded is not None else []
+
+
+#: The vouchers not yet redeemed: what a ticket found in the cash box is credited
+#: from (validation "none") and what a RAM clear records it keeps.
+OUTSTANDING = HistoryQuery(outstanding=True)
+
+
+def rows_for(handed: HistoryLoaded | None, query: HistoryQuery) -> LoadedHistory | None:
+    """The rows handed in for the event being handled, if the shell read exactly
+    ``query`` (``shell_inputs.event_query``); ``None``: not read, and a decision on
+    them is held or refused, never taken on no rows."""
+    return LoadedHistory(handed) if handed is not None and handed.query == query else None

@@ -29,7 +29,7 @@ from typing import Any
 from cabinet.core import maintenance, player_desk, reconfigure, shell_inputs
 from cabinet.core.betting import Betting
 from cabinet.core.cashout import Ledger
-from cabinet.core.context import History, LoadedHistory, NoHistory, NoRandom, RandomSource
+from cabinet.core.context import History, LoadedHistory, NoRandom, RandomSource
 from cabinet.core.displays import Displays
 from cabinet.core.doors import Service
 from cabinet.core.effects import (
@@ -93,7 +93,9 @@ class Cabinet:
         rng: the random source for shuffles and validation numbers (the shell
             hands in ``secrets.SystemRandom()``); ``None``: a source that raises
             ``RuntimeError`` when drawn from (the core holds no randomness of its own).
-        history: journal reader for the maintenance screens.
+
+    The core reads no journal: the rows an event or an open page needs arrive as
+    data (``HistoryLoaded``, ``cabinet.core.shell_inputs``).
 
     A ``round_state`` that cannot be restored while a round is open voids
     that round at the next ``PowerUp`` (RULES.md "Malfunctions void all
@@ -105,12 +107,12 @@ class Cabinet:
         state: CabinetState | None = None,
         round_state: dict[str, Any] | None = None,
         rng: RandomSource | None = None,
-        history: History | None = None,
     ) -> None:
         self.s = state if state is not None else new_state()
         self.rng: RandomSource = rng if rng is not None else NoRandom()
-        self.history: History = history if history is not None else NoHistory()
         self.shown: History = LoadedHistory()  # what the open page shows (``HistoryLoaded``)
+        #: the rows read for the event being handled (``shell_inputs.event_query``)
+        self.handed: HistoryLoaded | None = None
         self.rules: RuleSet = self.s.settings.validate()
         self.round: Round | None = None
         self.round_unrestorable = False
@@ -218,6 +220,8 @@ class Cabinet:
             out.append(Rejected(type(event).__name__, "unknown event"))
         else:
             handler(self, event, out)
+        if not isinstance(event, HistoryLoaded):
+            self.handed = None  # rows read for one event only
         if isinstance(event, NoteEscrowed | VoucherEscrowed):
             self.acceptance.remember_return(event.station, event.txn, out)
         player_desk.follow(self.desk, self.s, event, out)  # sessions, service
@@ -300,9 +304,11 @@ class Cabinet:
 
     # -- reconfiguring (called from maintenance) --------------------------------------------------
 
-    def ram_clear(self, out: list[Effect]) -> None:
-        """A RAM clear (``cabinet.core.reconfigure.ram_clear``); the menu checked the access level."""
-        reconfigure.ram_clear(self, maintenance.ram_clear_summary(self), out)
+    def ram_clear(self, out: list[Effect], vouchers: History) -> None:
+        """A RAM clear (``cabinet.core.reconfigure.ram_clear``); the menu checked the access
+        level. ``vouchers``: the outstanding vouchers the shell read (``HistoryLoaded``),
+        recorded in the clear's summary as kept."""
+        reconfigure.ram_clear(self, maintenance.ram_clear_summary(self, vouchers), out)
 
     def apply_settings(self, settings: GameSettings, out: list[Effect], level: str = "") -> str | None:
         """Change the game settings between rounds (``cabinet.core.reconfigure.apply_settings``);

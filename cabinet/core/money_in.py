@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from cabinet.core.context import OUTSTANDING, rows_for
 from cabinet.core.effects import (
     Effect,
     Journal,
@@ -213,8 +214,13 @@ class Acceptance:
     def resolve_review(self, out: list[Effect]) -> None:
         """The attendant's key on the oldest review: a note in the cash box of known
         value is credited (once: its txn is remembered); anything else is recorded
-        as reviewed, not credited."""
+        as reviewed, not credited. A ticket settled from this cabinet's own records
+        waits, reviewed later, when the shell did not read them for this key
+        (``shell_inputs.event_query``): never settled on no records."""
         r = self.s.note_reviews[0]
+        if self.cab.ticket_claims.needs_own_record(r) and rows_for(self.cab.handed, OUTSTANDING) is None:
+            out.append(Rejected("note review", "voucher records not read: turn the key again"))
+            return
         self.s.note_reviews = self.s.note_reviews[1:]
         self._review_faults()
         if self.cab.ticket_claims.ticket_in_box(r, out):  # a ticket: the host's, or our own record

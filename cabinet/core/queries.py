@@ -28,9 +28,16 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from cabinet.core.context import History, RandomSource
+from cabinet.core.context import RandomSource
 from cabinet.core.effects import Effect
-from cabinet.core.events import HostCommanded, NoteUncredited, PrintFinished, VoucherEscrowed, VoucherStacked
+from cabinet.core.events import (
+    HistoryLoaded,
+    HostCommanded,
+    NoteUncredited,
+    PrintFinished,
+    VoucherEscrowed,
+    VoucherStacked,
+)
 from cabinet.core.modes import Mode
 from cabinet.core.records import VoucherRecord
 from cabinet.core.state import CabinetState, NoteReview, PrintingState, StationState
@@ -136,6 +143,8 @@ class TicketClaimsPort(Protocol):
 
     def check_print_with_host(self, st: StationState, p: PrintingState, out: list[Effect]) -> bool: ...
 
+    def needs_own_record(self, r: NoteReview) -> bool: ...
+
     def ticket_in_box(self, r: NoteReview, out: list[Effect]) -> bool: ...
 
     def claims_power_up(self, out: list[Effect]) -> None: ...
@@ -152,7 +161,9 @@ class CabinetQueries(Protocol):
 
     Attributes:
         s: the critical state (replaced whole by a RAM clear: read it here, never keep it).
-        rng, history: the shell's random source and journal reader.
+        rng: the shell's random source.
+        handed: the journal rows the shell read for the event being handled
+            (``cabinet.core.context.rows_for``), ``None`` once another was handled.
         rules: the rules in force (``s.settings.validate()``).
         round: the open or last round, ``None`` before the first.
         round_unrestorable: the journaled round could not be restored: it is voided
@@ -165,7 +176,7 @@ class CabinetQueries(Protocol):
 
     s: CabinetState
     rng: RandomSource
-    history: History
+    handed: HistoryLoaded | None
     rules: RuleSet
     round: Round | None
     round_unrestorable: bool

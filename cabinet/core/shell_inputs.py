@@ -6,8 +6,10 @@ shows), ``ProgramChecked`` (this start's program identity), ``HostPollsRead``
 each ``handler(cab, event, out)`` as ``Cabinet``'s handler table calls it; and
 ``history_query``, what the open page shows of the journal, which the shell
 reads (``read_history``) when the page opens and again after a commit, and
-``desk_query``, the rounds a player's History panel opens on, read before the
-touch is handled (``cabinet.shell.engine``).
+``desk_query``, the rounds a player's History panel opens on, and
+``event_query``, the rows any event decides on (that touch, a ticket found in the
+cash box, the RAM clear's and the audit export's Select), read before the event is
+handled (``cabinet.shell.engine``) and kept for that event only (``rows_for``).
 
 The shell never sets an attribute of the ``Cabinet``: it hands in data, and only
 these handlers store it (tests/test_shell_inputs.py holds that). Pure but for
@@ -18,7 +20,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from cabinet.core.context import History, LoadedHistory, MaintenanceContext, ViewContext
+from cabinet.core.context import OUTSTANDING, History, LoadedHistory, MaintenanceContext, ViewContext
 from cabinet.core.effects import Effect
 from cabinet.core.events import (
     Event,
@@ -26,11 +28,14 @@ from cabinet.core.events import (
     HistoryQuery,
     HostPollsRead,
     IntentReceived,
+    KeyChanged,
     ProgramChecked,
     StorageFailed,
 )
 from cabinet.core.maintenance.event_log import EVENT_LOG_DEPTH
+from cabinet.core.maintenance.export import AUDIT_HANDPAYS
 from cabinet.core.maintenance.history import BILL_KINDS, EVENT_FILTERS, HANDPAY_KINDS, HISTORY_DEPTH
+from cabinet.core.maintenance.menu import BUTTON_MENU
 from cabinet.core.modes import MODE_TABLE
 from cabinet.core.player_desk import HISTORY_ROUNDS
 from cabinet.protocol.faults import FaultCode
@@ -67,6 +72,39 @@ def desk_query(cab: ViewContext, ev: Event) -> HistoryQuery | None:
     return None
 
 
+def event_query(cab: ViewContext, ev: Event) -> HistoryQuery | None:
+    """The journal rows event ``ev`` decides on, read by the shell right before it is
+    handled and handed in as ``HistoryLoaded`` (the core keeps them for ``ev`` only:
+    ``context.rows_for``); ``None``: ``ev`` reads none.
+
+    - a player's touch of "history": ``desk_query``;
+    - the key turned on with a ticket found in the cash box waiting
+      (``TicketClaims.ticket_in_box``): the outstanding vouchers (``OUTSTANDING``);
+    - Select on the RAM clear page: the outstanding vouchers it records it keeps;
+    - Select on the Export page: the handpays the audit report lists
+      (``export.AUDIT_HANDPAYS``).
+    """
+    desk = desk_query(cab, ev)
+    if desk is not None:
+        return desk
+    s = cab.s
+    if isinstance(ev, KeyChanged) and ev.on and s.note_reviews and s.note_reviews[0].validation_number:
+        return OUTSTANDING
+    m = s.maintenance
+    if (
+        isinstance(ev, IntentReceived)
+        and m is not None
+        and m.entry is None
+        and MODE_TABLE[cab.mode].lamps == "menu"
+        and BUTTON_MENU.get(ev.action, ev.action) in ("menu_select", "menu_pick")
+    ):
+        if m.page == "ram_clear":
+            return OUTSTANDING
+        if m.page == "export":
+            return AUDIT_HANDPAYS
+    return None
+
+
 def read_history(history: History, query: HistoryQuery) -> HistoryLoaded:
     """The rows ``query`` asks for, read from ``history`` (the shell calls this with
     its journal, outside ``handle``; the reads raise what ``history`` raises)."""
@@ -85,8 +123,10 @@ def read_history(history: History, query: HistoryQuery) -> HistoryLoaded:
 
 
 def history_loaded(cab: MaintenanceContext, ev: HistoryLoaded, out: list[Effect]) -> None:
-    """The open page shows ``ev``'s rows from now on."""
+    """The open page shows ``ev``'s rows from now on; the next event decides on them
+    (``context.rows_for``)."""
     cab.shown = LoadedHistory(ev)
+    cab.handed = ev
 
 
 def program_checked(cab: MaintenanceContext, ev: ProgramChecked, out: list[Effect]) -> None:

@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import msgspec
 
+from cabinet.core.context import OUTSTANDING, rows_for
 from cabinet.core.effects import Effect, Journal, SendCue, SetVoucherStatus
 from cabinet.core.errors import present
 from cabinet.core.events import HostCommanded
@@ -240,9 +241,19 @@ class TicketClaims:
         self._claim(st, "print_check", p.validation_number, p.amount_minor, "", out)
         return True
 
+    def needs_own_record(self, r: NoteReview) -> bool:
+        """The key on review ``r`` decides from this cabinet's own voucher records: a
+        ticket in the cash box, its station not validated by a linked casino host."""
+        st = self.cab.station(r.station)
+        if st is None or not r.validation_number or r.kind != "in_stacker":
+            return False
+        return not (st.host.validation == "system" and st.host.link)
+
     def ticket_in_box(self, r: NoteReview, out: list[Effect]) -> bool:
         """The key on a ticket found in the cash box: to the host (system validation),
-        or credited from this cabinet's own record. False: not credited here."""
+        or credited from this cabinet's own record, the outstanding vouchers the shell
+        read for the key (``context.rows_for``; the caller holds the review when they
+        were not read: ``needs_own_record``). False: not credited here."""
         st = self.cab.station(r.station)
         if st is None or not r.validation_number or r.kind != "in_stacker":
             return False
@@ -257,9 +268,9 @@ class TicketClaims:
             )
             self._claim(st, "in_box", r.validation_number, 0, r.txn, out)
             return True
-        rec = next(
-            (v for v in self.cab.history.outstanding_vouchers() if v.validation_number == r.validation_number), None
-        )
+        records = rows_for(self.cab.handed, OUTSTANDING)
+        issued = records.outstanding_vouchers() if records is not None else []
+        rec = next((v for v in issued if v.validation_number == r.validation_number), None)
         if rec is None or self.cab.acceptance.expired(rec) or (r.txn and r.txn in self.s.recent_txns):
             return False
         if r.txn:

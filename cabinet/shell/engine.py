@@ -53,7 +53,7 @@ from cabinet.core.events import (
     VoucherStacked,
 )
 from cabinet.core.machine import Cabinet, new_state
-from cabinet.core.shell_inputs import desk_query, history_query, read_history, shows_host_polls
+from cabinet.core.shell_inputs import event_query, history_query, read_history, shows_host_polls
 from cabinet.core.state import CabinetState
 from cabinet.protocol.faults import FaultCode
 from cabinet.protocol.ipc import Cue
@@ -123,7 +123,7 @@ def boot(store: Store, rng: RandomSource | None = None) -> Cabinet:
     for name in loaded.repaired:
         log.warning("critical row %s: bad copy rebuilt from the good one", name)
     round_state = None if loaded.round_corrupt or (state and state.ram_error) else loaded.round_state
-    return Cabinet(state, round_state, rng=rng if rng is not None else secrets.SystemRandom(), history=store)
+    return Cabinet(state, round_state, rng=rng if rng is not None else secrets.SystemRandom())
 
 
 class Engine:
@@ -202,9 +202,10 @@ class Engine:
         """
         if self.storage_fault is not None and not self._storage_event(event):
             return []
-        desk = desk_query(self.cab, event)
-        if desk is not None:  # the rounds a player's History panel opens on
-            self.step(self._read(desk))
+        query = event_query(self.cab, event)
+        if query is not None:  # the journal rows the event decides on, read right before
+            self.step(self._read(query))
+            self._shown = None  # the open page's own rows are handed in again after it
         if isinstance(event, VoucherEscrowed | VoucherStacked) and event.record is None:
             # the journal's record of the voucher, read right before the core decides
             try:
@@ -310,9 +311,7 @@ class Engine:
             )
             self.storage_fault = reason
         blob, rblob = self._committed
-        self.cab = Cabinet(
-            msgspec.json.decode(blob, type=CabinetState), json.loads(rblob), rng=self.cab.rng, history=self.store
-        )
+        self.cab = Cabinet(msgspec.json.decode(blob, type=CabinetState), json.loads(rblob), rng=self.cab.rng)
         self._shown = self._polls_shown = None
         self._run_outputs(self.cab.handle(StorageFailed(str(self.storage_fault))))
         self._publish_snapshot()

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import random
 
+from cabinet.core.context import NoHistory
 from cabinet.core.events import HostLinkConfigured, IntentReceived, NoteStacked, PowerUp, Tick
 from cabinet.core.machine import Cabinet, new_state
 from cabinet.core.meters import audit_balance
 from cabinet.core.settings import GameSettings
+from cabinet.core.shell_inputs import event_query, read_history
 
 
 class Rig:
@@ -21,7 +23,13 @@ class Rig:
         self.effects = self.cab.handle(PowerUp(self.now_ms, self.wall_s))
 
     def press(self, action: str, station: int = 1, value: int | None = None):
-        self.effects = self.cab.handle(IntentReceived(station, action, value))
+        """A touch, the journal rows it decides on handed in first as the shell does
+        (``event_query``), from an empty journal."""
+        ev = IntentReceived(station, action, value)
+        query = event_query(self.cab, ev)
+        if query is not None:
+            self.cab.handle(read_history(NoHistory(), query))
+        self.effects = self.cab.handle(ev)
         return self.effects
 
     def note(self, amount_minor: int, station: int = 1):

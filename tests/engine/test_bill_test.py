@@ -8,6 +8,7 @@ import random
 
 import msgspec
 
+from cabinet.core.context import NoHistory
 from cabinet.core.effects import Journal, ReturnNote, SetAcceptor, StackNote
 from cabinet.core.events import (
     IntentReceived,
@@ -229,7 +230,7 @@ def test_a_ram_clear_keeps_a_test_note_still_in_the_acceptor_a_test_note():
     rig = Rig()
     _open_bill_test(rig.cab.handle, rig.cab.s)
     rig.cab.handle(NoteEscrowed(1, 2000, "x7"))
-    rig.cab.ram_clear([])
+    rig.cab.ram_clear([], NoHistory())
     assert rig.cab.s.bill_test.pending == {"x7": 2000}
     rig.cab.handle(NoteStacked(1, 2000, "x7"))
     st = rig.cab.s.stations[0]

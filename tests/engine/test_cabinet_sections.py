@@ -9,6 +9,7 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+from cabinet.core.context import NoHistory
 from cabinet.core.machine import Cabinet
 
 CORE = Path(__file__).resolve().parents[2] / "cabinet" / "core"
@@ -73,6 +74,6 @@ def test_the_cabinet_holds_one_of_each_machine_reading_it_back():
 def test_a_ram_clear_leaves_the_machines_reading_the_new_state():
     cab = Cabinet()
     old = cab.s
-    cab.ram_clear([])
+    cab.ram_clear([], NoHistory())
     assert cab.s is not old
     assert all(getattr(cab, attr).s is cab.s for attr in MACHINES)

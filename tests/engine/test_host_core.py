@@ -291,7 +291,7 @@ def test_a_ram_clear_queues_memory_error_reset_and_never_reuses_an_event_id(tmp_
     rig.cab.handle(IntentReceived(1, "menu_select"))
     type_pin(rig_send(rig))  # the technician PIN
     for _ in range(2):
-        rig.cab.handle(IntentReceived(1, "menu_select"))
+        rig.press("menu_select")
     h = rig.cab.s.stations[0].host
     assert [e.name for e in h.queue] == ["memory_error_reset"]
     assert h.queue[0].event_id == before

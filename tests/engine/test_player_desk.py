@@ -17,9 +17,7 @@ def _engine(path, stations=1):
     store = Store(path)
     eng = Engine(store, rng=random.Random(4), clock_ms=lambda: 0, wall_s=lambda: 1_800_000_000.0)
     if stations > 1:
-        eng.cab = Cabinet(
-            new_state(GameSettings(variant="classic-multi", stations=stations)), rng=random.Random(4), history=store
-        )
+        eng.cab = Cabinet(new_state(GameSettings(variant="classic-multi", stations=stations)), rng=random.Random(4))
     eng.step(PowerUp(0, 1_800_000_000.0))
     return eng
 
@@ -328,7 +326,7 @@ def test_a_restart_keeps_the_session_clock_its_net_and_the_service_call(tmp_path
     path = tmp_path / "journal.db"
     store = Store(path)
     eng = Engine(store, rng=random.Random(4), clock_ms=lambda: 0, wall_s=lambda: t0)
-    eng.cab = Cabinet(new_state(GameSettings(reality_check_min=30)), rng=random.Random(4), history=store)
+    eng.cab = Cabinet(new_state(GameSettings(reality_check_min=30)), rng=random.Random(4))
     eng.step(PowerUp(0, t0))
     _play(eng, 1, 3)
     net = eng.cab.s.stations[0].credits_minor - 10_000

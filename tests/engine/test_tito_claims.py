@@ -10,17 +10,21 @@ import random
 
 import msgspec
 
-from cabinet.core.effects import Journal, PrintVoucher
+from cabinet.core.effects import Journal, PrintVoucher, Rejected
 from cabinet.core.events import (
+    HistoryLoaded,
+    HistoryQuery,
     HostEventAcked,
     HostLinkChanged,
     KeyChanged,
     NoteUncredited,
     PowerUp,
+    Tick,
     VoucherStacked,
 )
 from cabinet.core.machine import Cabinet
 from cabinet.core.records import VoucherRecord
+from cabinet.core.shell_inputs import event_query
 from cabinet.core.state import CabinetState
 
 from .test_tito_core import VN, TitoRig
@@ -184,15 +188,63 @@ def test_own_voucher_in_the_cash_box_is_credited_once_by_the_key():
         machine_number="1",
     )
 
-    class _History:
-        def outstanding_vouchers(self):
-            return [rec]
-
-    rig.cab.history = _History()  # type: ignore[assignment]
     rig.cab.handle(NoteUncredited(1, "in_stacker", "v9", 0, OTHER))
-    rig.effects = rig.cab.handle(KeyChanged(True))
+    key = KeyChanged(True)
+    query = event_query(rig.cab, key)  # the shell reads the records right before the key
+    assert query == HistoryQuery(outstanding=True)
+    rig.cab.handle(HistoryLoaded(query, outstanding=(rec,)))
+    rig.effects = rig.cab.handle(key)
     rig.cab.handle(KeyChanged(False))
     assert rig.credits() == 800 and rig.meters().vouchers_in_minor == 800
     assert SetVoucherStatus(OTHER, "redeemed", rig.cab.s.wall_s) in rig.effects
     rig.effects = rig.cab.handle(VoucherStacked(1, OTHER, "v9", rec))
     assert rig.credits() == 800 and rig.balanced()
+
+
+def _own_voucher(rig, vn: str, amount_minor: int) -> VoucherRecord:
+    return VoucherRecord(
+        validation_number=vn,
+        sequence=1,
+        amount_minor=amount_minor,
+        station=1,
+        issued_wall_s=rig.wall_s,
+        expires_wall_s=rig.wall_s + 86_400,
+        clock_adjust_s=0.0,
+        status="issued",
+        venue="",
+        machine_number="1",
+    )
+
+
+def test_a_ticket_in_the_cash_box_waits_when_the_voucher_records_were_not_read():
+    """Validation "none", the key turned with no records handed in: the review waits
+    (nothing credited, nothing recorded as not credited); the next key with the
+    records credits it once."""
+    rig = TitoRig(validation="none")
+    rec = _own_voucher(rig, OTHER, 800)
+    rig.cab.handle(NoteUncredited(1, "in_stacker", "v9", 0, OTHER))
+    eff = rig.cab.handle(KeyChanged(True))
+    assert rig.credits() == 0 and len(rig.cab.s.note_reviews) == 1
+    assert not [e for e in eff if isinstance(e, Journal) and e.kind in ("note_review_resolved", "voucher_in")]
+    assert Rejected("note review", "voucher records not read: turn the key again") in eff
+    rig.cab.handle(KeyChanged(False))
+    rig.cab.handle(HistoryLoaded(HistoryQuery(outstanding=True), outstanding=(rec,)))
+    rig.cab.handle(Tick(rig.now_ms, rig.wall_s))  # rows read for another event are spent
+    rig.cab.handle(KeyChanged(True))
+    assert rig.credits() == 0 and len(rig.cab.s.note_reviews) == 1
+    rig.cab.handle(KeyChanged(False))
+    rig.cab.handle(HistoryLoaded(HistoryQuery(outstanding=True), outstanding=(rec,)))
+    eff = rig.cab.handle(KeyChanged(True))
+    assert rig.credits() == 800 and not rig.cab.s.note_reviews
+    assert Journal("note_review_resolved", 1, 800, {"txn": "v9", "kind": "in_stacker", "credited": True}) in eff
+
+
+def test_a_ticket_in_the_cash_box_not_in_the_records_read_is_not_credited():
+    """Validation "none", the records read and the ticket not among the outstanding
+    vouchers (redeemed, or never issued here): recorded reviewed, not credited."""
+    rig = TitoRig(validation="none")
+    rig.cab.handle(NoteUncredited(1, "in_stacker", "v9", 0, OTHER))
+    rig.cab.handle(HistoryLoaded(HistoryQuery(outstanding=True), outstanding=(_own_voucher(rig, VN, 500),)))
+    eff = rig.cab.handle(KeyChanged(True))
+    assert rig.credits() == 0 and not rig.cab.s.note_reviews
+    assert Journal("note_review_resolved", 1, 0, {"txn": "v9", "kind": "in_stacker", "credited": False}) in eff

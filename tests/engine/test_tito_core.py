@@ -372,7 +372,7 @@ def test_a_ram_clear_keeps_system_validation_and_never_reuses_ticket_ids():
     type_pin(cab_send(rig.cab))
     assert rig.cab.s.maintenance.page == "ram_clear"
     for _ in range(2):  # arm, confirm
-        rig.cab.handle(IntentReceived(1, "menu_select"))
+        rig.press("menu_select")
     h = rig.host
     assert [e.name for e in h.queue] == ["memory_error_reset"]
     assert (h.validation, h.validation_timeout_ms, h.next_ticket_id) == ("system", 7_000, 2)

@@ -6,11 +6,13 @@ from __future__ import annotations
 
 import random
 
+from cabinet.core.context import NoHistory
 from cabinet.core.events import DoorChanged, IntentReceived, KeyChanged, PowerUp
 from cabinet.core.machine import Cabinet, new_state
 from cabinet.core.maintenance import MAIN_ITEMS, SETTING_CHOICES
 from cabinet.core.maintenance.entry import DIGITS, ENTER, entry_items
 from cabinet.core.settings import GameSettings
+from cabinet.core.shell_inputs import event_query, read_history
 from cabinet.core.state import HandpayState
 from cabinet.protocol.snapshot import Snapshot
 from tests.engine.menu_helpers import set_pin, type_pin
@@ -29,7 +31,14 @@ def _cabinet(settings: GameSettings | None = None) -> Cabinet:
 
 
 def _send(cab: Cabinet):
-    return lambda action, value=None: cab.handle(IntentReceived(1, action, value))
+    def send(action: str, value: int | None = None) -> object:
+        ev = IntentReceived(1, action, value)
+        query = event_query(cab, ev)  # handed in as the shell does, from an empty journal
+        if query is not None:
+            cab.handle(read_history(NoHistory(), query))
+        return cab.handle(ev)
+
+    return send
 
 
 def _snap(cab: Cabinet, seq: int) -> Snapshot:

@@ -14,10 +14,10 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-from cabinet.core.context import History, MaintenanceContext
-from cabinet.core.effects import Effect, ExportAudit, Journal
+from cabinet.core.context import History, MaintenanceContext, rows_for
+from cabinet.core.effects import Effect, ExportAudit, Journal, Rejected
 from cabinet.core.errors import present
-from cabinet.core.events import AuditExported
+from cabinet.core.events import AuditExported, HistoryQuery
 from cabinet.core.maintenance.meters_page import (
     METER_NAMES,
     PAR_RTP_PERCENT,
@@ -29,6 +29,9 @@ from cabinet.core.state import CabinetState
 
 #: The report's columns.
 HEADER = ("section", "station", "name", "value", "since_last_export")
+#: The handpays the report lists (the newest 1000 journaled), read by the shell
+#: before the Export page's Select (``shell_inputs.event_query``).
+AUDIT_HANDPAYS = HistoryQuery(events_limit=1000, event_kinds=frozenset({"handpay"}))
 
 
 def _iso(wall_s: float) -> str:
@@ -82,7 +85,7 @@ def audit_rows(s: CabinetState, history: History, program_id: str = "") -> list[
         base_bills = op.export_base.get(f"bills{st.station}", {})
         for d, n in sorted(st.meters.bills_by_denom.items(), key=lambda kv: int(kv[0])):
             add("bills", st.station, d, n, n - base_bills.get(d, 0))
-    handpays = history.events_of(frozenset({"handpay"}), 1000)
+    handpays = history.events_of(frozenset({"handpay"}), AUDIT_HANDPAYS.events_limit)
     for r in reversed(handpays):
         add("handpay", r["station"], _iso(r["wall_s"]), r["amount_minor"], r["data"].get("kind", "cancelled_credits"))
     return rows
@@ -96,9 +99,16 @@ def file_name(s: CabinetState) -> str:
 
 
 def start(cab: MaintenanceContext, out: list[Effect]) -> None:
-    """The Export page's Select (technician): ask the shell to write the report."""
+    """The Export page's Select (technician): ask the shell to write the report, its
+    handpays from the rows handed in (``AUDIT_HANDPAYS``); without them nothing is
+    written (a report missing handpays would mislead) and the page says so."""
     m = present(cab.s.maintenance, "the operator menu")
-    rows = audit_rows(cab.s, cab.history, cab.program_id)
+    handpays = rows_for(cab.handed, AUDIT_HANDPAYS)
+    if handpays is None:
+        m.confirm = "Not written: the handpay records were not read. Select again."
+        out.append(Rejected("audit export", "handpay records not read"))
+        return
+    rows = audit_rows(cab.s, handpays, cab.program_id)
     name = file_name(cab.s)
     out.append(Journal("audit_export", 0, 0, {"file": name, "level": m.level}))
     out.append(ExportAudit(name, tuple(rows)))
@@ -119,4 +129,4 @@ def exported(cab: MaintenanceContext, ev: AuditExported, out: list[Effect]) -> N
         s.maintenance.confirm = f"Failed: {ev.error}" if ev.error else f"Written to {ev.path}"
 
 
-__all__ = ["METER_NAMES", "audit_rows", "exported", "file_name", "start"]
+__all__ = ["AUDIT_HANDPAYS", "METER_NAMES", "audit_rows", "exported", "file_name", "start"]

@@ -19,8 +19,8 @@ import cabinet.core.maintenance.history as history
 import cabinet.core.maintenance.pin as pin
 import cabinet.core.maintenance.settings_editor as settings_editor
 from cabinet.core import access
-from cabinet.core.context import MaintenanceContext
-from cabinet.core.effects import Effect, Journal, PollDevices
+from cabinet.core.context import OUTSTANDING, MaintenanceContext, rows_for
+from cabinet.core.effects import Effect, Journal, PollDevices, Rejected
 from cabinet.core.errors import present
 from cabinet.core.maintenance.pages import MAIN_ITEMS, PAGE_LINES, page_items, page_lines
 from cabinet.core.maintenance.ram_clear import access_name, ram_clear_refusal
@@ -186,12 +186,16 @@ def _select(cab: MaintenanceContext, out: list[Effect]) -> None:
     elif m.page in diagnostics.PAGES:
         diagnostics.select(cab, out)
     elif m.page == "ram_clear":
-        refusal = ram_clear_refusal(cab)
-        if refusal:
+        vouchers = rows_for(cab.handed, OUTSTANDING)  # read by the shell for this Select
+        refusal = ram_clear_refusal(cab, vouchers) if vouchers is not None else ""
+        if vouchers is None:
+            m.confirm = "Not cleared: the outstanding vouchers were not read. Select again."
+            out.append(Rejected("RAM clear", "outstanding vouchers not read"))
+        elif refusal:
             m.confirm = f"Refused: {refusal}"
             out.append(Journal("ram_clear_refused", 0, 0, {"reason": refusal, "access": access_name(cab.s)}))
         elif m.confirm == "armed":
-            cab.ram_clear(out)
+            cab.ram_clear(out, vouchers)
         else:
             m.confirm = "armed"
     elif m.page == "faults":

@@ -27,7 +27,7 @@ def access_name(s: Any) -> str:
     return access.name(access.level(s.key_on, m is not None and m.level == "technician"))
 
 
-def ram_clear_summary(cab: MaintenanceContext, history: History | None = None) -> dict[str, Any]:
+def ram_clear_summary(cab: MaintenanceContext, history: History) -> dict[str, Any]:
     """What a RAM clear would erase and keep now.
 
     Returns ``{"credits_minor": {"1": int, ...}, "pending_out_minor": {...},
@@ -36,13 +36,13 @@ def ram_clear_summary(cab: MaintenanceContext, history: History | None = None) -
     station keys are strings (journal JSON). ``outstanding_vouchers`` are this cabinet's
     own (it drew the validation number and its journal keeps them redeemable once);
     ``host_tickets`` were validated by the casino host (SAS 0x58), which keeps
-    them and redeems them at any machine on the floor. ``history``: where the
-    outstanding vouchers are read (``cab.history`` by default; the page reads
-    ``cab.shown``).
+    them and redeems them at any machine on the floor. ``history``: the rows the
+    outstanding vouchers are read from (the page's ``cab.shown``; the Select's rows
+    handed in, ``context.rows_for(cab.handed, OUTSTANDING)``).
     """
     s = cab.s
     handpays = ([s.handpay] if s.handpay is not None else []) + list(s.handpay_queue)
-    issued = (history if history is not None else cab.history).outstanding_vouchers()
+    issued = history.outstanding_vouchers()
     own = [v for v in issued if v.validation != "system"]
     host = [v for v in issued if v.validation == "system"]
     return {
@@ -68,7 +68,7 @@ def _ram_clear_stakes(summary: dict[str, Any]) -> list[str]:
     return stakes
 
 
-def ram_clear_refusal(cab: MaintenanceContext, history: History | None = None) -> str:
+def ram_clear_refusal(cab: MaintenanceContext, history: History) -> str:
     """Why a RAM clear may not be done now, or ``""`` if it may.
 
     Rule (the PIN and, as before, the door): a RAM clear needs
