@@ -9,7 +9,7 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-from cabinet.core.context import LoadedHistory
+from cabinet.core.context import History, LoadedHistory
 from cabinet.core.events import (
     HistoryLoaded,
     HistoryQuery,
@@ -90,6 +90,49 @@ def test_the_shell_and_the_tools_never_set_the_cabinet():
         for line in _writes(path.read_text())
     ]
     assert not found, found
+
+
+#: What a journal reader answers (the ``History`` protocol's methods).
+READS = frozenset(n for n in vars(History) if not n.startswith("_"))
+
+
+def _journal_reads(source: str) -> list[int]:
+    """Line numbers where ``source`` calls through a journal reader: ``<x>.history.<read>``
+    (``cab.history.outstanding_vouchers()``, ``self.cab.history.events(5)``)."""
+    return sorted(
+        node.lineno
+        for node in ast.walk(ast.parse(source))
+        if isinstance(node, ast.Attribute)
+        and node.attr in READS
+        and isinstance(node.value, ast.Attribute)
+        and node.value.attr == "history"
+    )
+
+
+def test_the_read_scan_finds_a_call_through_a_journal_reader():
+    src = "\n".join(
+        [
+            "rows = cab.history.outstanding_vouchers()",
+            "self.cab.history.events(5)",
+            "f = self.history.events_of",
+            "desk.history[station] = rows",  # a player's panel rows: not the journal
+            "desk.history.pop(station, None)",
+            "for step in rnd.history: pass",
+        ]
+    )
+    assert _journal_reads(src) == [1, 2, 3]
+
+
+def test_the_core_reads_no_journal_while_it_handles_an_event():
+    """Every row the core decides on is handed in (``HistoryLoaded``): nothing in
+    ``cabinet/core`` calls through a journal reader, and a ``Cabinet`` holds none."""
+    found = [
+        f"{path.relative_to(ROOT)}:{line}"
+        for path in sorted((ROOT / "cabinet/core").rglob("*.py"))
+        for line in _journal_reads(path.read_text())
+    ]
+    assert not found, found
+    assert not hasattr(Cabinet(new_state()), "history")
 
 
 def _entry(round_id: int, station: int) -> RecallEntry:
