@@ -319,15 +319,15 @@ class ProgramInstalled(Event):
 
 # -- what the shell reads for the core: data, loaded outside it ------------------------
 #
-# The core never reads the journal or a link while it builds a snapshot: the shell
-# loads what an open page shows and hands it in as one of these events (handlers:
-# ``cabinet.core.shell_inputs``).
+# The core never reads the journal or a link: the shell loads what an open page
+# shows, and what an event decides on right before it, and hands it in as one of
+# these events (handlers: ``cabinet.core.shell_inputs``).
 
 
 @dataclass(frozen=True, slots=True)
 class HistoryQuery:
-    """What the open menu page, or a player's History panel, shows of the journal
-    (``shell_inputs.history_query``, ``shell_inputs.desk_query``): the newest
+    """What the open menu page shows of the journal, or what an event decides on
+    (``shell_inputs.history_query``, ``shell_inputs.event_query``): the newest
     ``recall_limit`` game recall rows of ``recall_station`` (0: every station), the newest
     ``events_limit`` events (of ``event_kinds``; ``None``: of every kind), the
     newest ``vouchers_limit`` vouchers (0 reads none) and, if ``outstanding``, the
@@ -344,7 +344,8 @@ class HistoryQuery:
 @dataclass(frozen=True, slots=True)
 class HistoryLoaded(Event):
     """The journal rows ``query`` asked for, as the shell read them (each newest
-    first): the open page shows these until the next load. ``events``: rows of the
+    first): the open page shows these until the next load, and the next event
+    decides on them (``context.rows_for``). ``events``: rows of the
     event log (``id``, ``seq``, ``wall_s``, ``kind``, ``station``, ``amount_minor``,
     ``data``); ``outstanding``: the vouchers not yet redeemed."""
 

@@ -16,7 +16,7 @@ The menu's pages and what Up/Down/Select/Back do on each
 
 Pure: it takes a ``MaintenanceContext`` (``cabinet.core.context``), not the
 ``Cabinet``; it changes the cabinet only through its methods and reads
-history through the injected ``History``. Entered with the operator key,
+journal rows only as handed in (``shown``, ``handed``). Entered with the operator key,
 between rounds only; play is impossible inside it and notes are refused.
 This package re-exports what the rest of the cabinet uses.
 """

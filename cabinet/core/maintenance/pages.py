@@ -3,7 +3,7 @@
 Owns: the main menu's items, every page's title, lines and list (``view``), the
 hints, and paging long pages (``PAGE_LINES``). What a key press does is
 ``menu``; the Settings, RAM clear and Event log pages' own content comes from
-their modules. Pure: history through the injected ``History``.
+their modules. Pure: journal rows as handed in (``MaintenanceContext.shown``).
 """
 
 from __future__ import annotations
