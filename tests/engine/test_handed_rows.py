@@ -9,7 +9,17 @@ import random
 
 from cabinet.core.context import OUTSTANDING, LoadedHistory
 from cabinet.core.effects import ExportAudit, Journal, Rejected
-from cabinet.core.events import DoorChanged, HistoryLoaded, IntentReceived, KeyChanged, PowerUp, Tick
+from cabinet.core.events import (
+    DoorChanged,
+    HistoryLoaded,
+    IntentReceived,
+    KeyChanged,
+    NoteStacked,
+    NoteUncredited,
+    PowerUp,
+    PrintFinished,
+    Tick,
+)
 from cabinet.core.machine import Cabinet, new_state
 from cabinet.core.maintenance import MAIN_ITEMS, ram_clear_summary
 from cabinet.core.maintenance.export import AUDIT_HANDPAYS
@@ -143,3 +153,22 @@ def test_the_engine_reads_the_handpays_for_the_export_from_its_journal(tmp_path,
     (written,) = list(out.glob("audit-*.csv"))
     rows = list(csv.reader(written.open()))
     assert [r for r in rows if r[0] == "handpay"] == [["handpay", "1", "2027-01-15T07:59:00Z", "120000", "jackpot"]]
+
+
+def test_the_engine_reads_the_vouchers_for_a_ticket_found_in_the_cash_box(tmp_path):
+    """Validation "none": this cabinet's voucher, found in the cash box and never
+    credited, is credited once by the key from the record the engine reads for it."""
+    store = Store(tmp_path / "j.db")
+    store.commit(new_state(), None, [], WALL)
+    eng = Engine(store, rng=random.Random(7), clock_ms=lambda: 0, wall_s=lambda: WALL)
+    eng.step(PowerUp(0, WALL))
+    eng.step(NoteStacked(1, 2_000, "b1"))
+    eng.step(IntentReceived(1, "cash_out"))
+    vn = eng.cab.s.stations[0].printing.validation_number
+    eng.step(PrintFinished(1, vn, "done"))
+    assert eng.cab.s.stations[0].credits_minor == 0
+    eng.step(NoteUncredited(1, "in_stacker", "v9", 0, vn))
+    eff = eng.step(KeyChanged(True))
+    assert eng.cab.s.stations[0].credits_minor == 2_000 and not eng.cab.s.note_reviews
+    assert Journal("note_review_resolved", 1, 2_000, {"txn": "v9", "kind": "in_stacker", "credited": True}) in eff
+    assert [v.status for v in store.outstanding_vouchers()] == []
