@@ -25,7 +25,7 @@ lint: $(STAMP)
 	$(BIN)/ruff format --check cabinet confspec drivers ui tests bench
 	$(BIN)/mypy --strict cabinet confspec drivers ui
 
-# The table's languages (issue 17, README "Languages"): extract every marked player text
+# The table's languages (docs/guide/develop.md "Adding a language"): extract every marked player text
 # (babel.cfg) into ui/locale/cabinet.pot, merge it into each language's .po (a new
 # language: add it to I18N_LANGS and ui/i18n.py LANGUAGES), compile the .mo files the UI
 # loads. No line numbers in the catalogs, so moving code does not churn them.
@@ -45,7 +45,7 @@ i18n: $(STAMP)
 	done
 	$(BIN)/pybabel compile -D cabinet -d $(I18N_DIR) --statistics
 
-# The signed release a cabinet installs offline (README "Releases"): dist/cabinet-VERSION.tar,
+# The signed release a cabinet installs offline (docs/guide/install.md): dist/cabinet-VERSION.tar,
 # signed with RELEASE_KEY (made once with `cabinet release-key`; never in the repository).
 RELEASE_KEY ?= $(HOME)/.config/cabinet/release-key.pem
 release: $(STAMP)
@@ -56,7 +56,7 @@ release: $(STAMP)
 install-pi:
 	$(PYTHON) -m cabinet install
 
-# optional: the mypyc copy for long simulations (PYTHONPATH=build/compiled; README "Measured")
+# optional: the mypyc copy for long simulations (PYTHONPATH=build/compiled; docs/design/parsheets.md)
 compiled: $(STAMP)
 	$(BIN)/python bench/build_compiled.py
 
