@@ -43,6 +43,7 @@ from __future__ import annotations
 
 from drivers.errors import ProtocolError
 from drivers.sas import bcd
+from drivers.sas.denominations import BILL_DENOMINATION_CODES
 from drivers.sas.egm_meters import MINOR_PER_DOLLAR, wrap
 from drivers.sas.egm_view import HostException
 from drivers.sas.replies import long_reply
@@ -57,38 +58,6 @@ GAME_RECALL = 0x8A
 EVENT_DATA_LEN: dict[int, int] = {BILL_ACCEPTED: 6, GAME_STARTED: 8, GAME_ENDED: 4, GAME_RECALL: 4}
 #: SAS bill acceptor country code of the United States (``BillAcceptorCountryCode``).
 COUNTRY_UNITED_STATES = 37
-#: Bill value in dollars -> SAS bill denomination code (``BillDenominationCodes``).
-BILL_DENOMINATION_CODES: dict[int, int] = {
-    d: i
-    for i, d in enumerate(
-        (
-            1,
-            2,
-            5,
-            10,
-            20,
-            25,
-            50,
-            100,
-            200,
-            250,
-            500,
-            1000,
-            2000,
-            2500,
-            5000,
-            10000,
-            20000,
-            25000,
-            50000,
-            100000,
-            200000,
-            250000,
-            500000,
-            1000000,
-        )
-    )
-}
 #: 0x7E wager type bits (``PrimaryGameStartedConsumer``).
 WAGER_MULTI_DENOMINATION = 0x40
 WAGER_MAX_BET = 0x80

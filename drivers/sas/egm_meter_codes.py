@@ -28,6 +28,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from drivers.sas.denominations import BILL_DENOMINATIONS_DOLLARS
 from drivers.sas.egm_view import EgmView
 
 MINOR_PER_DOLLAR = 100
@@ -99,32 +100,7 @@ def weighted_payback(view: EgmView) -> int:
 BILLS_ACCEPTED_CODES: dict[int, int] = dict(
     zip(
         range(0x40, 0x58),
-        (
-            1,
-            2,
-            5,
-            10,
-            20,
-            25,
-            50,
-            100,
-            200,
-            250,
-            500,
-            1000,
-            2000,
-            2500,
-            5000,
-            10000,
-            20000,
-            25000,
-            50000,
-            100000,
-            200000,
-            250000,
-            500000,
-            1000000,
-        ),
+        BILL_DENOMINATIONS_DOLLARS,
         strict=True,
     )
 )

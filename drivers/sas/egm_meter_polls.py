@@ -21,6 +21,7 @@ from collections.abc import Callable
 
 from drivers.errors import ProtocolError
 from drivers.sas import bcd, egm_meter_codes, egm_meters, replies
+from drivers.sas.denominations import BILL_DENOMINATION_CODES
 from drivers.sas.egm_view import EgmView
 
 Wall = tuple[int, int, int, int, int, int]
@@ -60,39 +61,6 @@ BILL_POLLS_DOLLARS: dict[int, int] = {
 #: ``UnitedStates`` (37; its test ``LP48SendLastAcceptedBillInformationParserTest`` sends
 #: ``Euro`` 39 as BCD 0x39).  The bill tables here are in US dollars.
 COUNTRY_UNITED_STATES = 37
-#: Bill in dollars -> 0x48 denomination code.  Source: Monaco ``BillDenominationCodes.cs``
-#: (One = 0 .. OneMillion = 23) and ``Utilities.cs`` ``DenominationCodes``.
-BILL_DENOMINATION_CODES: dict[int, int] = {
-    d: i
-    for i, d in enumerate(
-        (
-            1,
-            2,
-            5,
-            10,
-            20,
-            25,
-            50,
-            100,
-            200,
-            250,
-            500,
-            1000,
-            2000,
-            2500,
-            5000,
-            10000,
-            20000,
-            25000,
-            50000,
-            100000,
-            200000,
-            250000,
-            500000,
-            1000000,
-        )
-    )
-}
 
 
 def _game(data: bytes) -> int:

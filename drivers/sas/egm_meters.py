@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from drivers.sas import egm_meter_codes
+from drivers.sas.denominations import BILL_DENOMINATIONS_DOLLARS
 from drivers.sas.egm_view import EgmView
 
 MINOR_PER_DOLLAR = 100
@@ -58,32 +59,7 @@ def bill_exception_code(bill_minor: int) -> int:
 #: ``LP08ConfigureBillDenominationsParser`` (EGM side) has the same table, reads the
 #: 3 bytes after the command LSB first and the action flag at offset 6.  saspy's code
 #: sends ``08 00`` then its 3 default bytes (MSB first), disagreeing with both tables.
-BILL_MASK_DOLLARS: tuple[int, ...] = (
-    1,
-    2,
-    5,
-    10,
-    20,
-    25,
-    50,
-    100,
-    200,
-    250,
-    500,
-    1000,
-    2000,
-    2500,
-    5000,
-    10000,
-    20000,
-    25000,
-    50000,
-    100000,
-    200000,
-    250000,
-    500000,
-    1000000,
-)
+BILL_MASK_DOLLARS: tuple[int, ...] = BILL_DENOMINATIONS_DOLLARS
 
 
 def parse_bill_mask(mask: bytes) -> tuple[int, ...]:

@@ -14,37 +14,13 @@ from dataclasses import dataclass, field
 
 from drivers.errors import ProtocolError
 from drivers.sas import bcd
+from drivers.sas.denominations import BILL_DENOMINATIONS_DOLLARS
 from drivers.sas.host_codec import parse_meters, parse_meters_1c
 
 #: 0x08 bill denomination bits, in dollars, bit 0 first; the 4-byte mask is sent low
 #: byte first.  UNVERIFIED: our sources give no table (saspy sends ``00 FF FF FF``);
 #: this is the SAS convention as we remember it, to confirm against the spec.
-BILL_MASK_DOLLARS = (
-    1,
-    2,
-    5,
-    10,
-    20,
-    25,
-    50,
-    100,
-    200,
-    250,
-    500,
-    1000,
-    2000,
-    2500,
-    5000,
-    10000,
-    20000,
-    25000,
-    50000,
-    100000,
-    200000,
-    250000,
-    500000,
-    1000000,
-)
+BILL_MASK_DOLLARS = BILL_DENOMINATIONS_DOLLARS
 
 #: Meter names of the data replies the host records, in wire order.
 METER_NAMES: dict[int, tuple[str, ...]] = {
