@@ -175,19 +175,7 @@ def test_own_voucher_in_the_cash_box_is_credited_once_by_the_key():
     from cabinet.core.effects import SetVoucherStatus
 
     rig = TitoRig(validation="none")
-    rec = VoucherRecord(
-        validation_number=OTHER,
-        sequence=1,
-        amount_minor=800,
-        station=1,
-        issued_wall_s=rig.wall_s,
-        expires_wall_s=rig.wall_s + 86_400,
-        clock_adjust_s=0.0,
-        status="issued",
-        venue="",
-        machine_number="1",
-    )
-
+    rec = _own_voucher(rig, OTHER, 800)
     rig.cab.handle(NoteUncredited(1, "in_stacker", "v9", 0, OTHER))
     key = KeyChanged(True)
     query = event_query(rig.cab, key)  # the shell reads the records right before the key
