@@ -391,3 +391,18 @@ def test_cabinet_meters_export_names_the_program_like_the_menus_export(tmp_path)
     want = current().program_id
     assert want.startswith("blackjack-cabinet")
     assert rows[("report", "", "program")][0] == want
+
+
+def test_the_decision_timer_row_says_it_is_unused_at_one_station():
+    """RULES.md "Decision": a single-seat table has no decision timer; the Settings
+    row says so while the game has one station, and not with two."""
+    rig = Rig()
+    set_pin(rig.cab.s)
+    rig.cab.handle(KeyChanged(True))
+    rig.press("menu_pick", value=KEYS.index("settings"))
+    type_pin(rig_send(rig))
+    items = rig.cab.snapshot(1).maintenance.items
+    assert "Decision timer (s): 30 s (default), unused: one station" in items
+    rig.press("menu_pick", value=ROWS["stations"])  # a stepped row: 1 -> 2
+    items = rig.cab.snapshot(1).maintenance.items
+    assert "Stations: 2" in items and "Decision timer (s): 30 s (default)" in items

@@ -623,7 +623,7 @@ MAINT_SETTINGS = _maint(
         "Bet step: $1.00 (default)",
         "Chips: none (default)",
         "Bet timer (s): 30 s (default)",
-        "Decision timer (s): 30 s (default)",
+        "Decision timer (s): 30 s (default), unused: one station",
         "Cut card: shuffle every round (default)",
         "Credit limit: $3,000.00 (default)",
         "Voucher limit: $1,200.00 (default)",

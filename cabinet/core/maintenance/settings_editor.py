@@ -90,7 +90,16 @@ _FACTORY = {f.name: f.default for f in msgspec.structs.fields(GameSettings)}
 
 
 def fmt_setting(cab: MaintenanceContext, key: str) -> str:
-    """Setting ``key``'s draft value as its row shows it: ``"$5.00 (default)"``..."""
+    """Setting ``key``'s draft value as its row shows it: ``"$5.00 (default)"``...; the
+    decision timer says when the draft game has one station, where no decision timer
+    runs (RULES.md "Decision": a single-seat table has none)."""
+    text = _fmt_value(cab, key)
+    if key == "decision_timer_s" and draft_settings(cab).stations == 1:
+        return f"{text}, unused: one station"
+    return text
+
+
+def _fmt_value(cab: MaintenanceContext, key: str) -> str:
     v = draft_value(cab, key)
     if v is None:
         return f"{in_force(cab, key)} (default)"
