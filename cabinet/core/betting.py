@@ -11,20 +11,12 @@ from __future__ import annotations
 from cabinet.core.effects import Effect, Rejected, SendCue
 from cabinet.core.errors import STORAGE_FAULT
 from cabinet.core.events import IntentReceived
-from cabinet.core.queries import CabinetQueries
-from cabinet.core.state import CabinetState, StationState
+from cabinet.core.queries import Machine
+from cabinet.core.state import StationState
 
 
-class Betting:
+class Betting(Machine):
     """Bets on the spots between rounds (RULES.md table limits)."""
-
-    def __init__(self, cab: CabinetQueries) -> None:
-        self.cab = cab
-
-    @property
-    def s(self) -> CabinetState:
-        """The critical state (the cabinet's: a RAM clear replaces it)."""
-        return self.cab.s
 
     def betting_legal(self, st: StationState) -> frozenset[str]:
         """The betting intents station ``st`` may send now (its lamps): what its credits,

@@ -20,22 +20,14 @@ from cabinet.core.effects import (
 )
 from cabinet.core.errors import present
 from cabinet.core.events import PrintFinished
-from cabinet.core.queries import CabinetQueries
+from cabinet.core.queries import Machine
 from cabinet.core.records import VoucherRecord
-from cabinet.core.state import CabinetState, HandpayState, PrintingState, StationState
+from cabinet.core.state import HandpayState, PrintingState, StationState
 from cabinet.protocol.said import N_
 
 
-class Ledger:
+class Ledger(Machine):
     """Credits out: a printed voucher, or a handpay."""
-
-    def __init__(self, cab: CabinetQueries) -> None:
-        self.cab = cab
-
-    @property
-    def s(self) -> CabinetState:
-        """The critical state (the cabinet's: a RAM clear replaces it)."""
-        return self.cab.s
 
     def _validation_number(self) -> str:
         return str(self.cab.rng.randrange(10**17, 10**18))

@@ -19,8 +19,7 @@ from __future__ import annotations
 from cabinet.core.effects import Effect, Journal
 from cabinet.core.errors import FAULTS
 from cabinet.core.events import DisplayChanged
-from cabinet.core.queries import CabinetQueries
-from cabinet.core.state import CabinetState
+from cabinet.core.queries import CabinetQueries, Machine
 
 #: A station whose screen draws nothing this long (ms of ``Tick`` time) is out of
 #: service; the UI server itself reports a screen dark after ``ipc.DISPLAY_TIMEOUT_S``
@@ -32,20 +31,15 @@ DISPLAY_START_MS = 30_000
 DISPLAY_FAULT = "display_dark"
 
 
-class Displays:
+class Displays(Machine):
     """Screens drawing the stations (``Cabinet.displays``)."""
 
     def __init__(self, cab: CabinetQueries) -> None:
-        self.cab = cab
+        super().__init__(cab)
         #: station -> ``now_ms`` since no screen draws it; stations drawn since start
         #: (not journaled: the UI server says ``DisplayChanged`` when it starts).
         self.dark_since_ms: dict[int, int] = {}
         self.drawn: set[int] = set()
-
-    @property
-    def s(self) -> CabinetState:
-        """The critical state (the cabinet's: a RAM clear replaces it)."""
-        return self.cab.s
 
     def on_display(self, ev: DisplayChanged, out: list[Effect]) -> None:
         """A screen started or stopped drawing (``station`` 0: the whole table)."""

@@ -23,8 +23,8 @@ from cabinet.core.events import (
 )
 from cabinet.core.maintenance import bill_test, pin
 from cabinet.core.modes import MODE_TABLE
-from cabinet.core.queries import CabinetQueries
-from cabinet.core.state import CabinetState, EntryState, HandpayState, MaintState
+from cabinet.core.queries import Machine
+from cabinet.core.state import EntryState, HandpayState, MaintState
 from cabinet.protocol.said import Said, english, said
 
 #: How long a print may take before its outcome counts as unknown.
@@ -34,16 +34,8 @@ PRINT_TIMEOUT_MS = 30_000
 CLOCK_JUMP_S = 2.0
 
 
-class Service:
+class Service(Machine):
     """Doors, key, faults, ticks and power-up."""
-
-    def __init__(self, cab: CabinetQueries) -> None:
-        self.cab = cab
-
-    @property
-    def s(self) -> CabinetState:
-        """The critical state (the cabinet's: a RAM clear replaces it)."""
-        return self.cab.s
 
     def on_door(self, ev: DoorChanged, out: list[Effect]) -> None:
         """A door opened or shut: the door lock-up, its count and journal row."""

@@ -32,8 +32,8 @@ from cabinet.core.events import (
     HostLinkConfigured,
 )
 from cabinet.core.host_events import HOST_QUEUE_MAX, OVERFLOW, host_events_for
-from cabinet.core.queries import CabinetQueries
-from cabinet.core.state import CabinetState, HostEvent, HostState, StationState
+from cabinet.core.queries import CabinetQueries, Machine
+from cabinet.core.state import HostEvent, HostState, StationState
 from cabinet.protocol.said import N_
 
 #: Why play is disabled, in the player's words, by ``HostState.disabled_by``.
@@ -43,19 +43,14 @@ DISABLED_TEXT = {
 }
 
 
-class HostLink:
+class HostLink(Machine):
     """The host link's events and commands (``Cabinet.host_link``)."""
 
     def __init__(self, cab: CabinetQueries) -> None:
-        self.cab = cab
+        super().__init__(cab)
         #: the operator menu was entered with the logic area open (the host's
         #: event for it says operator, not attendant); memory only
         self.menu_technician = False
-
-    @property
-    def s(self) -> CabinetState:
-        """The critical state (the cabinet's: a RAM clear replaces it)."""
-        return self.cab.s
 
     # -- the queue -----------------------------------------------------------------------
 

@@ -31,9 +31,9 @@ from cabinet.core.events import (
     VoucherStacked,
 )
 from cabinet.core.maintenance import bill_test
-from cabinet.core.queries import CabinetQueries
+from cabinet.core.queries import CabinetQueries, Machine
 from cabinet.core.records import VoucherRecord
-from cabinet.core.state import CabinetState, NoteReview, StationState
+from cabinet.core.state import NoteReview, StationState
 from cabinet.protocol.money import fmt_money
 from cabinet.protocol.said import N_, english, said
 
@@ -44,19 +44,14 @@ EXPIRED_REASON = N_("expired - see attendant")
 TXN_MEMORY = 64
 
 
-class Acceptance:
+class Acceptance(Machine):
     """Notes and vouchers in: credited exactly once."""
 
     def __init__(self, cab: CabinetQueries) -> None:
-        self.cab = cab
+        super().__init__(cab)
         #: station -> (txn, reason) of an escrow being handed back, until its
         #: return is journaled (not critical: lost on a restart)
         self.returning: dict[int, tuple[str, str]] = {}
-
-    @property
-    def s(self) -> CabinetState:
-        """The critical state (the cabinet's: a RAM clear replaces it)."""
-        return self.cab.s
 
     def tell_refusal(self, st: StationState | None, what: str, reason: str, amount_minor: int = 0) -> None:
         """Show station ``st`` why its note or voucher came back.

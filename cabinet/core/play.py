@@ -16,25 +16,17 @@ from typing import Any
 from cabinet.core.effects import Effect, Journal, Rejected, SaveRecall, SendCue
 from cabinet.core.errors import present
 from cabinet.core.meters import audit_balance
-from cabinet.core.queries import CabinetQueries
+from cabinet.core.queries import Machine
 from cabinet.core.records import RecallEntry
-from cabinet.core.state import CabinetState, StationState
+from cabinet.core.state import StationState
 from cabinet.game import BetError, Decision, GameError, Round, SeatBets, Shoe
 from cabinet.game import events as round_events
 from cabinet.protocol.money import fmt_money
 from cabinet.protocol.said import N_
 
 
-class Table:
+class Table(Machine):
     """A round from Deal to settlement, and its money."""
-
-    def __init__(self, cab: CabinetQueries) -> None:
-        self.cab = cab
-
-    @property
-    def s(self) -> CabinetState:
-        """The critical state (the cabinet's: a RAM clear replaces it)."""
-        return self.cab.s
 
     def _occupied(self) -> list[StationState]:
         return [

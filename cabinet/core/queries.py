@@ -232,3 +232,17 @@ class CabinetQueries(Protocol):
 
     @property
     def displays(self) -> DisplaysPort: ...
+
+
+class Machine:
+    """What every machine of the cabinet holds: the cabinet, read through
+    ``CabinetQueries``, and ``s``, its critical state (read through the cabinet each
+    time: a RAM clear replaces it, so a machine never keeps its own reference)."""
+
+    def __init__(self, cab: CabinetQueries) -> None:
+        self.cab = cab
+
+    @property
+    def s(self) -> CabinetState:
+        """The critical state (the cabinet's: a RAM clear replaces it)."""
+        return self.cab.s

@@ -45,9 +45,9 @@ from cabinet.core.effects import (
 )
 from cabinet.core.errors import present
 from cabinet.core.events import HostCommanded, NoteUncredited, VoucherEscrowed, VoucherStacked
-from cabinet.core.queries import CabinetQueries
+from cabinet.core.queries import Machine
 from cabinet.core.records import TicketData, VoucherRecord
-from cabinet.core.state import CabinetState, PendingCashout, PrintingState, StationState, TicketIn
+from cabinet.core.state import PendingCashout, PrintingState, StationState, TicketIn
 from cabinet.protocol.money import fmt_money
 from cabinet.protocol.said import N_
 
@@ -86,16 +86,8 @@ NO_ANSWER = "no answer from the casino host"
 PROMO_REFUSED = "promotional tickets not taken here"
 
 
-class Tito:
+class Tito(Machine):
     """Tickets validated and redeemed by the casino host (``Cabinet.tito``)."""
-
-    def __init__(self, cab: CabinetQueries) -> None:
-        self.cab = cab
-
-    @property
-    def s(self) -> CabinetState:
-        """The critical state (the cabinet's: a RAM clear replaces it)."""
-        return self.cab.s
 
     def system_validation(self, st: StationState) -> bool:
         """Station ``st``'s tickets take the casino host's validation numbers (SAS system

@@ -40,8 +40,8 @@ from cabinet.core.context import OUTSTANDING, rows_for
 from cabinet.core.effects import Effect, Journal, SendCue, SetVoucherStatus
 from cabinet.core.errors import present
 from cabinet.core.events import HostCommanded
-from cabinet.core.queries import CabinetQueries
-from cabinet.core.state import CabinetState, NoteReview, PrintingState, StationState, TicketIn
+from cabinet.core.queries import Machine
+from cabinet.core.state import NoteReview, PrintingState, StationState, TicketIn
 
 #: How long after an unsettled answer (or none) a claim is sent to the host again.
 CLAIM_RETRY_MS = 5_000
@@ -54,16 +54,8 @@ TICKET_EXCEPTIONS = frozenset({"ticket_inserted", "ticket_transfer_complete"})
 PENDING_ELSEWHERE = 0x83
 
 
-class TicketClaims:
+class TicketClaims(Machine):
     """Unknown prints and tickets in the cash box, settled with the host."""
-
-    def __init__(self, cab: CabinetQueries) -> None:
-        self.cab = cab
-
-    @property
-    def s(self) -> CabinetState:
-        """The critical state (the cabinet's: a RAM clear replaces it)."""
-        return self.cab.s
 
     def print_checks(self, st: StationState) -> list[TicketIn]:
         """Station ``st``'s claims of unknown prints (``print_checks``)."""
