@@ -178,3 +178,12 @@ def test_version_as_the_console_command() -> None:
     )
     assert r.returncode == 0, r.stderr
     assert r.stdout.startswith("cabinet ") and "program ID: blackjack-cabinet" in r.stdout
+
+
+@pytest.mark.parametrize(("value", "says"), [("-1", "must be 1 or more, got -1"), ("abc", "expected a whole number")])
+def test_a_view_limit_below_one_or_not_a_number_is_refused(value, says, capsys):
+    from cabinet.tools.cli import main
+
+    with pytest.raises(SystemExit) as e:
+        main(["recall", "--limit", value])
+    assert e.value.code == 2 and says in capsys.readouterr().err

@@ -139,6 +139,17 @@ class _VersionAction(argparse.Action):
         parser.exit()
 
 
+def _count(text: str) -> int:
+    """An argparse type: a whole number of at least 1 (``--limit``, ``--station``...)."""
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"must be 1 or more, got {n}")
+    return n
+
+
 def _build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="cabinet", description="Blackjack cabinet firmware.")
     p.add_argument("--version", action=_VersionAction, help="print the version, the program ID and the manifest digest")
@@ -301,7 +312,7 @@ def _build_parser() -> argparse.ArgumentParser:
                 help="write the audit report (meters per station, bills by denomination, handpays) to FILE.csv instead",
             )
         if name != "meters":
-            vp.add_argument("--limit", type=int, default=10 if name == "recall" else 50)
+            vp.add_argument("--limit", type=_count, default=10 if name == "recall" else 50, help="newest N (1 or more)")
         if name == "recall":
             vp.add_argument("--station", type=int, default=0, help="0: every station")
 
